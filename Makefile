@@ -1,0 +1,41 @@
+# opsgen's tasks. Everything here needs only Go (and, for `corpus` and
+# `bench-generate`, npm): tools are installed from the Go module proxy on demand.
+
+GO        ?= go
+FUZZTIME  ?= 5s
+STATICCHECK_VERSION := v0.8.2
+
+.PHONY: all test unit fuzz golden golden-check demo bench lint fmt
+
+all: lint test
+
+## test: everything CI needs: unit, golden, end-to-end tests, then short fuzz runs.
+test: unit fuzz
+
+unit:
+	$(GO) test -count=1 ./...
+
+## fuzz: every Fuzz target for FUZZTIME each (default 5s).
+fuzz:
+	FUZZTIME=$(FUZZTIME) GO=$(GO) bash scripts/fuzz.sh
+
+## golden: regenerate golden/ from testdata/specs.
+golden:
+	$(GO) test ./golden -run TestGolden -update
+
+## demo: generate the example clients, start the example servers, call them and print the envelopes.
+demo:
+	$(GO) run ./examples/demo
+
+## bench: runtime and generated-client benchmarks (benchstat-friendly output in bench.out).
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./runtime/... ./examples/... | tee bench.out
+
+## lint: gofmt, go vet and staticcheck (installed from the module proxy, pinned).
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "not gofmt'd:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')

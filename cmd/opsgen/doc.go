@@ -1,0 +1,124 @@
+// Command opsgen generates typed Go clients from OpenAPI documents and MCP
+// tool listings: one method per remote operation, returning
+// runtime.ResponseEnvelope[T] (the data, typed from the output schema, and
+// what the transport said about it).
+//
+// Usage:
+//
+//	opsgen generate -config opsgen.yaml
+//	opsgen generate -openapi SPEC -package NAME -out DIR [-registry] [-namespace NS] [-allow-remote-refs]
+//	opsgen generate -mcp TOOLS.json -package NAME -out DIR [-registry] [-namespace NS]
+//	opsgen check    (the same flags as generate)
+//	opsgen init     [-dir DIR] [-package NAME] [-openapi SPEC | -mcp TOOLS.json]
+//	opsgen version
+//	opsgen mcp snapshot [-o FILE] [-timeout 30s] [-env KEY=VALUE]... -- COMMAND [ARGS...]
+//	opsgen mcp snapshot [-o FILE] [-timeout 30s] -url URL
+//
+// In a consumer module, add opsgen as a tool (go get -tool
+// github.com/opsgen/opsgen/cmd/opsgen), run opsgen init in the directory of
+// the package to generate, and regenerate with go generate:
+//
+//	//go:generate go tool opsgen generate -config opsgen.yaml
+//
+// In CI, go tool opsgen check -config opsgen.yaml fails when the committed
+// code is stale.
+//
+// # generate
+//
+// generate loads the source document, builds the package and writes it into
+// the output directory. Only files whose content changed are rewritten,
+// each through a temporary file renamed into place, so a failure leaves the
+// previous files. Generated files that are no longer produced are removed;
+// files that opsgen did not generate are never removed or overwritten.
+// Files are written only inside the output directory.
+//
+// Warnings (an unsupported construct degraded to raw JSON, a renamed
+// identifier) are printed to standard error as
+//
+//	file:line:col (#/json/pointer): warning: message
+//
+// and do not stop generation; -q silences them. Errors use the same form.
+//
+// Besides the Go files, the output directory receives .opsgen.json, the
+// manifest: the opsgen version, a hash of the config, and hashes of every
+// input file (the source document, the local files its $refs reach, the
+// output schema files) and of every output file. Commit it with the code.
+//
+// Flags (with -config, the other input flags are not allowed):
+//
+//	-config FILE          the config file
+//	-openapi SPEC         an OpenAPI 3.0/3.1 or Swagger 2.0 document (YAML or JSON)
+//	-mcp TOOLS.json       an MCP tools/list result (see mcp snapshot)
+//	-package NAME         the Go package name
+//	-out DIR              the output directory
+//	-namespace NS         registry id namespace (default: the package name)
+//	-registry             emit (*Client).Register(r *runtime.Registry)
+//	-allow-remote-refs    follow $refs to http(s) URLs
+//	-q                    do not print warnings
+//
+// # check
+//
+// check takes the same flags as generate and exits 0 when the output
+// directory holds exactly what generate would write. When the manifest's
+// hashes match the config, the inputs and the outputs on disk, it answers
+// without loading the source. Otherwise it generates in memory and compares:
+// each file that is stale (inputs changed), hand-edited (differs from what
+// the manifest recorded), missing, or a leftover generated file is printed
+// to standard output with a unified diff (at most 200 lines per file) from
+// the file on disk to the generated one, followed on standard error by the
+// command that fixes it; the exit code is then 1.
+//
+// # init
+//
+// init writes a starter opsgen.yaml and generate.go (package clause from
+// -package or the directory's name, and the go:generate line above) into
+// -dir, generating into that same directory. It refuses to overwrite either
+// file.
+//
+// # mcp snapshot
+//
+// mcp snapshot starts COMMAND as an MCP server over stdio (or connects to
+// -url over streamable HTTP), lists all its tools and writes the listing,
+// sorted and indented so that it diffs well, to -o (atomically) or to
+// standard output. The listing is the -mcp input of generate.
+//
+// # Config
+//
+// opsgen.yaml (paths are relative to the config file; unknown keys are
+// errors, reported with their line and column; the JSON Schema of the
+// format is generator/config/opsgen.schema.json):
+//
+//	package: petstore          # Go package name (required)
+//	output: ./petstore         # output directory (required)
+//	registry: true             # emit (*Client).Register
+//	namespace: petstore        # registry id namespace (default: package)
+//	sources:                   # exactly one source: one config makes one package
+//	  - openapi: specs/petstore.yaml
+//	    allowRemoteRefs: false
+//	    include: {tags: [pets], operations: [listPets], paths: ["/pets*"]}
+//	    exclude: {tags: [], operations: [deletePet], paths: []}
+//	    names: {listPets: ListAllPets, "#/components/schemas/Pet": Animal}
+//	client:
+//	  validation: warn         # only warn for now
+//
+// An MCP source instead:
+//
+//	sources:
+//	  - mcp: tools.json
+//	    convention: auto                  # default for all tools: auto, toolenvelope-v1 or dotbot
+//	    conventions: {read_graph: dotbot}  # by tool name
+//	    outputSchemas:                    # for tools that declare none
+//	      add: {type: object, properties: {sum: {type: integer}}}
+//	      mul: schemas/mul.json           # or a JSON/YAML file
+//	    include: {operations: [add, "read_*"]}
+//	    names: {read_graph: ReadGraph}
+//
+// A path pattern or tool name ending in "*" matches by prefix. To generate
+// several packages, write one config per package.
+//
+// # Exit codes
+//
+//	0  success (check: the files are current)
+//	1  failure (check: the files are not current)
+//	2  usage error
+package main

@@ -1,0 +1,367 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/opsgen/opsgen/generator"
+	"github.com/opsgen/opsgen/generator/config"
+	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/mcptools"
+	"github.com/opsgen/opsgen/generator/output"
+	"github.com/opsgen/opsgen/templates"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitFail  = 1
+	exitUsage = 2
+)
+
+const usage = `usage: opsgen <command> [flags]
+
+commands:
+  generate   write the Go package described by a config (or by flags)
+  check      exit 1 when the generated package is not what generate would write
+  init       write a starter opsgen.yaml and generate.go
+  version    print opsgen's version
+  mcp snapshot  save an MCP server's tool listing
+
+Run "opsgen <command> -h" for a command's flags; "go doc github.com/opsgen/opsgen/cmd/opsgen" for the manual.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is the command line, with its streams, returning the exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "generate":
+		return runGenerate(ctx, "generate", args[1:], stdout, stderr)
+	case "check":
+		return runGenerate(ctx, "check", args[1:], stdout, stderr)
+	case "init":
+		return runInit(args[1:], stdout, stderr)
+	case "version":
+		if len(args) > 1 {
+			fmt.Fprintln(stderr, "usage: opsgen version")
+			return exitUsage
+		}
+		fmt.Fprintln(stdout, "opsgen", generator.Version())
+		return exitOK
+	case "mcp":
+		if len(args) < 2 || args[1] != "snapshot" {
+			fmt.Fprintln(stderr, "usage: opsgen mcp snapshot [-o FILE] (-url URL | -- COMMAND [ARGS...])")
+			return exitUsage
+		}
+		return runSnapshot(ctx, args[2:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "opsgen: unknown command %q\n\n%s", args[0], usage)
+	return exitUsage
+}
+
+// newFlags returns a flag set that reports errors instead of exiting.
+func newFlags(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: %s\n\nflags:\n", synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses args; ok is false when the command must stop with code.
+func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, false
+		}
+		return exitUsage, false
+	}
+	return 0, true
+}
+
+// usageError prints a usage error and the flags, and returns exitUsage.
+func usageError(fs *flag.FlagSet, stderr io.Writer, format string, args ...any) int {
+	fmt.Fprintf(stderr, "opsgen %s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
+	fs.Usage()
+	return exitUsage
+}
+
+// runGenerate runs generate or check (name): both take the same inputs.
+func runGenerate(ctx context.Context, name string, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags(name, "opsgen "+name+" (-config FILE | -openapi SPEC | -mcp TOOLS) [-package NAME -out DIR] [flags]", stderr)
+	var (
+		configFile = fs.String("config", "", "config `file` (opsgen.yaml)")
+		openapi    = fs.String("openapi", "", "OpenAPI 3.0/3.1 or Swagger 2.0 `document` (without -config)")
+		mcp        = fs.String("mcp", "", "MCP tool listing `file` (without -config)")
+		pkg        = fs.String("package", "", "Go package `name` (without -config)")
+		out        = fs.String("out", "", "output `directory` (without -config)")
+		namespace  = fs.String("namespace", "", "registry id `namespace` (without -config; default: the package name)")
+		registry   = fs.Bool("registry", false, "emit (*Client).Register (without -config)")
+		remoteRefs = fs.Bool("allow-remote-refs", false, "follow $refs to http(s) URLs (without -config)")
+		quiet      = fs.Bool("q", false, "do not print warnings")
+	)
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageError(fs, stderr, "unexpected argument %q", fs.Arg(0))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+
+	var opts generator.Options
+	switch {
+	case *configFile != "":
+		for _, f := range []string{"openapi", "mcp", "package", "out", "namespace", "registry", "allow-remote-refs"} {
+			if set[f] {
+				return usageError(fs, stderr, "-%s cannot be used with -config (set it in the config file)", f)
+			}
+		}
+		cfg, err := config.Load(*configFile)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitFail
+		}
+		opts = generator.Options{Config: cfg, ConfigDir: filepath.Dir(*configFile)}
+	case *openapi != "" || *mcp != "":
+		if *openapi != "" && *mcp != "" {
+			return usageError(fs, stderr, "use -openapi or -mcp, not both")
+		}
+		if *pkg == "" || *out == "" {
+			return usageError(fs, stderr, "-package and -out are required without -config")
+		}
+		if *mcp != "" && *remoteRefs {
+			return usageError(fs, stderr, "-allow-remote-refs applies to -openapi only")
+		}
+		cfg := &config.Config{Package: *pkg, Output: filepath.ToSlash(*out), Registry: *registry, Namespace: *namespace,
+			Sources: []config.Source{{OpenAPI: filepath.ToSlash(*openapi), MCP: filepath.ToSlash(*mcp), AllowRemoteRefs: *remoteRefs}}}
+		if err := cfg.Check(); err != nil {
+			return usageError(fs, stderr, "%v", err)
+		}
+		opts = generator.Options{Config: cfg, ConfigDir: "."}
+	default:
+		return usageError(fs, stderr, "-config, -openapi or -mcp is required")
+	}
+
+	if name == "generate" {
+		res, _, err := generator.Write(ctx, opts)
+		if res != nil && !*quiet {
+			printWarnings(stderr, res.Diagnostics)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitFail
+		}
+		return exitOK
+	}
+
+	rep, diags, err := generator.Check(ctx, opts)
+	if !*quiet {
+		printWarnings(stderr, diags)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitFail
+	}
+	dir := generator.OutputDir(opts)
+	if rep.Current() {
+		if rep.ManifestOutdated && !*quiet {
+			fmt.Fprintf(stderr, "opsgen check: %s is current; its manifest is not (check had to load the spec): run %s\n",
+				dir, fixCommand(args))
+		}
+		return exitOK
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintf(stdout, "%s: %s\n%s", filepath.Join(dir, p.Name), p.Kind, p.Diff)
+	}
+	files := "files"
+	if len(rep.Problems) == 1 {
+		files = "file"
+	}
+	fmt.Fprintf(stderr, "opsgen check: %s is out of date (%d %s); run: %s\n", dir, len(rep.Problems), files, fixCommand(args))
+	return exitFail
+}
+
+// printWarnings prints the warnings of diags; errors reach the user
+// through the returned error.
+func printWarnings(w io.Writer, diags diag.List) {
+	for _, d := range diags {
+		if d.Severity == diag.Warning {
+			fmt.Fprintln(w, d)
+		}
+	}
+}
+
+// fixCommand is the generate command with check's arguments, quoted for a shell.
+func fixCommand(args []string) string {
+	words := []string{"opsgen", "generate"}
+	for _, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`*?;&|<>()[]{}~#!") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		words = append(words, a)
+	}
+	return strings.Join(words, " ")
+}
+
+func runInit(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("init", "opsgen init [-dir DIR] [-package NAME] [-openapi SPEC | -mcp TOOLS]", stderr)
+	var (
+		dir     = fs.String("dir", ".", "`directory` to write opsgen.yaml and generate.go into")
+		pkg     = fs.String("package", "", "Go package `name` (default: from the directory's name)")
+		openapi = fs.String("openapi", "", "OpenAPI `document` to name in the config (default: openapi.yaml)")
+		mcp     = fs.String("mcp", "", "MCP tool listing `file` to name in the config")
+	)
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return usageError(fs, stderr, "unexpected argument %q", fs.Arg(0))
+	}
+	if *openapi != "" && *mcp != "" {
+		return usageError(fs, stderr, "use -openapi or -mcp, not both")
+	}
+	data := templates.InitData{Package: *pkg, OpenAPI: filepath.ToSlash(*openapi), MCP: filepath.ToSlash(*mcp)}
+	if data.OpenAPI == "" && data.MCP == "" {
+		data.OpenAPI = "openapi.yaml"
+	}
+	if data.Package == "" {
+		abs, err := filepath.Abs(*dir)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitFail
+		}
+		data.Package = packageName(filepath.Base(abs))
+		if data.Package == "" {
+			return usageError(fs, stderr, "cannot make a package name from directory %q; use -package", filepath.Base(abs))
+		}
+	} else if !validPackage(data.Package) {
+		return usageError(fs, stderr, "-package %q is not a valid Go package name", data.Package)
+	}
+	names := []string{"opsgen.yaml", "generate.go"}
+	var contents [][]byte
+	for _, n := range names {
+		if _, err := os.Lstat(filepath.Join(*dir, n)); err == nil {
+			fmt.Fprintf(stderr, "opsgen init: %s already exists; not overwriting it\n", filepath.Join(*dir, n))
+			return exitFail
+		}
+		b, err := templates.Execute(n+".tmpl", data)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitFail
+		}
+		contents = append(contents, b)
+	}
+	for i, n := range names {
+		if err := createNew(filepath.Join(*dir, n), contents[i]); err != nil {
+			fmt.Fprintln(stderr, "opsgen init:", err)
+			return exitFail
+		}
+	}
+	fmt.Fprintf(stdout, "wrote %s and %s (package %s)\nnext: go get -tool github.com/opsgen/opsgen/cmd/opsgen, then go generate\n",
+		filepath.Join(*dir, names[0]), filepath.Join(*dir, names[1]), data.Package)
+	return exitOK
+}
+
+// createNew writes a file that must not exist yet.
+func createNew(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
+}
+
+// packageName makes a Go package name from a directory name: lower case
+// letters, digits and underscores, not starting with a digit; "" when
+// nothing is left.
+func packageName(dir string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(dir) {
+		if r == '_' || ('a' <= r && r <= 'z') || ('0' <= r && r <= '9' && b.Len() > 0) {
+			b.WriteRune(r)
+		}
+	}
+	if !validPackage(b.String()) {
+		return ""
+	}
+	return b.String()
+}
+
+func validPackage(name string) bool {
+	return name != "_" && token.IsIdentifier(name)
+}
+
+func runSnapshot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("mcp snapshot", "opsgen mcp snapshot [-o FILE] [-timeout D] (-url URL | [-env K=V]... -- COMMAND [ARGS...])", stderr)
+	var (
+		out     = fs.String("o", "", "output `file` (default: standard output)")
+		url     = fs.String("url", "", "`URL` of a server speaking streamable HTTP (or HTTP+SSE)")
+		timeout = fs.Duration("timeout", 30*time.Second, "give up after this `duration`")
+		env     []string
+	)
+	fs.Func("env", "add `KEY=VALUE` to the environment of COMMAND (repeatable)", func(s string) error {
+		if !strings.Contains(s, "=") {
+			return fmt.Errorf("want KEY=VALUE, got %q", s)
+		}
+		env = append(env, s)
+		return nil
+	})
+	if code, ok := parse(fs, args); !ok {
+		return code
+	}
+	command := fs.Args()
+	switch {
+	case (*url == "") == (len(command) == 0):
+		return usageError(fs, stderr, "give -url URL or -- COMMAND [ARGS...], one of them")
+	case *url != "" && len(env) > 0:
+		return usageError(fs, stderr, "-env applies to a COMMAND only")
+	}
+	data, err := mcptools.Snapshot(ctx, mcptools.SnapshotOptions{Command: command, URL: *url, Env: env, Timeout: *timeout})
+	if err != nil {
+		fmt.Fprintln(stderr, "opsgen mcp snapshot:", err)
+		return exitFail
+	}
+	if *out == "" {
+		if _, err := stdout.Write(data); err != nil {
+			fmt.Fprintln(stderr, "opsgen mcp snapshot:", err)
+			return exitFail
+		}
+		return exitOK
+	}
+	if err := output.WriteFile(*out, data); err != nil {
+		fmt.Fprintln(stderr, "opsgen mcp snapshot:", err)
+		return exitFail
+	}
+	return exitOK
+}

@@ -1,0 +1,313 @@
+// Package config reads opsgen.yaml, the file that tells opsgen what to
+// generate: one Go package from one source document (an OpenAPI document or
+// an MCP tool listing).
+//
+// A config is checked twice: against its JSON Schema (Schema, shipped in
+// this package), so that every mistake is reported with its line and column,
+// and then decoded strictly (unknown keys rejected) into Config.
+//
+// One config makes one Go package, and a package has one source: a second
+// source would declare a second Client in the same package. Use one config
+// per package (they can live side by side in different directories).
+package config
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/ir"
+	"gopkg.in/yaml.v3"
+)
+
+// Schema is the JSON Schema (draft 2020-12) of opsgen.yaml.
+//
+//go:embed opsgen.schema.json
+var Schema []byte
+
+// Config is an opsgen.yaml file.
+type Config struct {
+	// Package is the Go package name of the generated code.
+	Package string `yaml:"package" json:"package"`
+	// Output is the output directory, relative to the config file.
+	Output string `yaml:"output" json:"output"`
+	// Registry makes the generated package declare Register(r *runtime.Registry).
+	Registry bool `yaml:"registry,omitempty" json:"registry,omitempty"`
+	// Namespace is the registry id namespace; Load and Check default it to Package.
+	Namespace string `yaml:"namespace,omitempty" json:"namespace,omitempty"`
+	// Sources holds the source document; exactly one.
+	Sources []Source `yaml:"sources" json:"sources"`
+	// Client holds defaults for the generated client.
+	Client Client `yaml:"client,omitempty" json:"client,omitempty"`
+}
+
+// Source is one source document: OpenAPI or MCP is set, not both.
+type Source struct {
+	// OpenAPI is the path of an OpenAPI 3.0/3.1 or Swagger 2.0 document,
+	// relative to the config file.
+	OpenAPI string `yaml:"openapi,omitempty" json:"openapi,omitempty"`
+	// AllowRemoteRefs lets the OpenAPI loader follow $refs to http(s) URLs.
+	AllowRemoteRefs bool `yaml:"allowRemoteRefs,omitempty" json:"allowRemoteRefs,omitempty"`
+	// Include and Exclude select operations (see ir.Filter).
+	Include *Selector `yaml:"include,omitempty" json:"include,omitempty"`
+	Exclude *Selector `yaml:"exclude,omitempty" json:"exclude,omitempty"`
+	// Names pins Go names by operation id, tool name or JSON pointer.
+	Names map[string]string `yaml:"names,omitempty" json:"names,omitempty"`
+
+	// MCP is the path of an MCP tools/list result, relative to the config file.
+	MCP string `yaml:"mcp,omitempty" json:"mcp,omitempty"`
+	// Convention is the default content convention of every tool.
+	Convention string `yaml:"convention,omitempty" json:"convention,omitempty"`
+	// Conventions sets the convention of single tools by name.
+	Conventions map[string]string `yaml:"conventions,omitempty" json:"conventions,omitempty"`
+	// OutputSchemas supplies output schemas for tools that declare none.
+	OutputSchemas map[string]OutputSchema `yaml:"outputSchemas,omitempty" json:"outputSchemas,omitempty"`
+
+	// Pos is where the source is written in the config file (zero when the
+	// config was built in code).
+	Pos diag.Pos `yaml:"-" json:"-"`
+}
+
+// Selector lists operations by tag, operation id (or tool name) and path.
+type Selector struct {
+	Tags       []string `yaml:"tags,omitempty" json:"tags,omitempty"`
+	Operations []string `yaml:"operations,omitempty" json:"operations,omitempty"`
+	Paths      []string `yaml:"paths,omitempty" json:"paths,omitempty"`
+}
+
+// OutputSchema is a tool's output schema: either inline or the path of a
+// JSON or YAML file relative to the config file.
+type OutputSchema struct {
+	File   string          `json:"file,omitempty"`
+	Inline json.RawMessage `json:"inline,omitempty"`
+}
+
+// UnmarshalYAML reads a string as a file path and anything else as an
+// inline schema.
+func (s *OutputSchema) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
+		s.File = n.Value
+		return nil
+	}
+	v, err := nodeValue(n, 0)
+	if err != nil {
+		return err
+	}
+	s.Inline, err = json.Marshal(v)
+	return err
+}
+
+// Client holds defaults for the generated client.
+type Client struct {
+	// Validation is the default validation mode: "warn" (default), "strict" or "off".
+	Validation string `yaml:"validation,omitempty" json:"validation,omitempty"`
+}
+
+// Kind reports whether the source is OpenAPI or MCP.
+func (s *Source) Kind() ir.SourceKind {
+	if s.MCP != "" {
+		return ir.MCP
+	}
+	return ir.OpenAPI
+}
+
+// Path returns the source document's path as written in the config.
+func (s *Source) Path() string {
+	if s.MCP != "" {
+		return s.MCP
+	}
+	return s.OpenAPI
+}
+
+// Filter returns the source's include and exclude lists as an ir.Filter.
+func (s *Source) Filter() ir.Filter {
+	var f ir.Filter
+	if in := s.Include; in != nil {
+		f.IncludeTags, f.IncludeOperations, f.IncludePaths = in.Tags, in.Operations, in.Paths
+	}
+	if ex := s.Exclude; ex != nil {
+		f.ExcludeTags, f.ExcludeOperations, f.ExcludePaths = ex.Tags, ex.Operations, ex.Paths
+	}
+	return f
+}
+
+// Hash returns a hex SHA-256 of the config's content (not of its
+// formatting: comments and key order do not change it). It fails only when
+// an inline output schema built in code is not valid JSON.
+func (c *Config) Hash() (string, error) {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return "", fmt.Errorf("config: %w", err)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// Load reads and checks the config file at path.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(filepath.ToSlash(path), data)
+}
+
+// Parse checks and decodes a config; file names it in errors. The error
+// lists every problem as "file:line:col (#/pointer): error: message".
+func Parse(file string, data []byte) (*Config, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, yamlError(file, err)
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return nil, fmt.Errorf("%s: empty config", file)
+	}
+	if errs := validateSchema(file, &doc); len(errs) > 0 {
+		return nil, errs.Err()
+	}
+	var c Config
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil {
+		return nil, yamlError(file, err)
+	}
+	if seq := lookup(doc.Content[0], "sources"); seq != nil && seq.Kind == yaml.SequenceNode {
+		for i, n := range seq.Content {
+			if i < len(c.Sources) {
+				c.Sources[i].Pos = diag.Pos{File: file, Line: n.Line, Col: n.Column, Pointer: fmt.Sprintf("/sources/%d", i)}
+			}
+		}
+	}
+	if err := c.Check(); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// yamlLine matches the "line N: message" of yaml.v3's errors.
+var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+
+// yamlError rewrites a yaml.v3 error as diagnostics naming file and line.
+func yamlError(file string, err error) error {
+	msgs := []string{err.Error()}
+	var te *yaml.TypeError
+	if errors.As(err, &te) {
+		msgs = te.Errors
+	}
+	var errs diag.List
+	for _, m := range msgs {
+		pos := diag.Pos{File: file}
+		if sub := yamlLine.FindStringSubmatch(strings.TrimSpace(m)); sub != nil {
+			pos.Line, _ = strconv.Atoi(sub[1])
+			m = sub[2]
+		}
+		errs.Errorf(pos, "%s", strings.TrimPrefix(m, "yaml: "))
+	}
+	return errs.Err()
+}
+
+// Check checks what the schema cannot (exactly one source, the keys that
+// belong to the other kind of source, Go keywords) and fills defaults.
+// Load calls it; call it on a Config built in code.
+func (c *Config) Check() error {
+	var errs diag.List
+	root := diag.Pos{}
+	if len(c.Sources) > 0 {
+		root.File = c.Sources[0].Pos.File
+	}
+	switch {
+	case c.Package == "":
+		errs.Errorf(root, "package is required")
+	case !token.IsIdentifier(c.Package) || c.Package == "_":
+		errs.Errorf(root, "package %q is not a valid Go package name", c.Package)
+	}
+	if c.Output == "" {
+		errs.Errorf(root, "output is required")
+	}
+	switch len(c.Sources) {
+	case 0:
+		errs.Errorf(root, "sources: one source is required")
+	case 1:
+	default:
+		errs.Errorf(c.Sources[1].Pos, "sources: one config makes one Go package from one source; write one config per source")
+	}
+	for i := range c.Sources {
+		s := &c.Sources[i]
+		switch {
+		case s.OpenAPI == "" && s.MCP == "":
+			errs.Errorf(s.Pos, "source needs openapi or mcp")
+		case s.OpenAPI != "" && s.MCP != "":
+			errs.Errorf(s.Pos, "source has both openapi and mcp; use one source per config")
+		case s.OpenAPI != "" && (s.Convention != "" || len(s.Conventions) > 0 || len(s.OutputSchemas) > 0):
+			errs.Errorf(s.Pos, "convention, conventions and outputSchemas apply to mcp sources only")
+		case s.MCP != "" && s.AllowRemoteRefs:
+			errs.Errorf(s.Pos, "allowRemoteRefs applies to openapi sources only")
+		case s.MCP != "" && (s.Include.hasHTTP() || s.Exclude.hasHTTP()):
+			errs.Errorf(s.Pos, "include and exclude of an mcp source select by operations (tool names) only")
+		}
+	}
+	switch c.Client.Validation {
+	case "", "warn", "strict", "off":
+	default:
+		errs.Errorf(root, "client.validation must be warn, strict or off, not %q", c.Client.Validation)
+	}
+	if err := errs.Err(); err != nil {
+		return err
+	}
+	if c.Namespace == "" {
+		c.Namespace = c.Package
+	}
+	return nil
+}
+
+func (s *Selector) hasHTTP() bool {
+	return s != nil && (len(s.Tags) > 0 || len(s.Paths) > 0)
+}
+
+// ReadSchemaFile reads a JSON Schema (an object or a boolean) from a JSON
+// or YAML file and returns it as JSON: an outputSchemas entry given as a file.
+func ReadSchemaFile(path string) (json.RawMessage, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	name := filepath.ToSlash(path)
+	var v any
+	if json.Valid(data) {
+		// Not through YAML: JSON indented with tabs is not valid YAML.
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+	} else {
+		var doc yaml.Node
+		if err := yaml.Unmarshal(data, &doc); err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		if v, err = nodeValue(&doc, 0); err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+	}
+	switch v.(type) {
+	case map[string]any, bool:
+	default:
+		return nil, fmt.Errorf("%s: a JSON Schema must be an object or a boolean", name)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return b, nil
+}

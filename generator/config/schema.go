@@ -1,0 +1,210 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"gopkg.in/yaml.v3"
+)
+
+var compiledSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	const url = "opsgen.schema.json"
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(url)
+})
+
+// errDepth guards the YAML to JSON conversion against alias cycles.
+var errDepth = errors.New("YAML nested too deeply")
+
+var printer = message.NewPrinter(language.English)
+
+// validateSchema checks the YAML document against Schema and returns one
+// error per failed keyword, placed at the YAML node it is about.
+func validateSchema(file string, doc *yaml.Node) diag.List {
+	var errs diag.List
+	sch, err := compiledSchema()
+	if err != nil {
+		// The schema is embedded and covered by tests; this is a build defect.
+		errs.Errorf(diag.Pos{File: file}, "compiling the config schema: %v", err)
+		return errs
+	}
+	root := doc.Content[0]
+	v, err := nodeValue(root, 0)
+	if err != nil {
+		errs.Errorf(diag.Pos{File: file, Line: root.Line, Col: root.Column}, "%v", err)
+		return errs
+	}
+	err = sch.Validate(v)
+	var verr *jsonschema.ValidationError
+	if !errors.As(err, &verr) {
+		if err != nil {
+			errs.Errorf(diag.Pos{File: file}, "%v", err)
+		}
+		return errs
+	}
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				walk(c)
+			}
+			return
+		}
+		n, _ := locate(root, e.InstanceLocation)
+		if ap, ok := e.ErrorKind.(*kind.AdditionalProperties); ok {
+			for _, p := range ap.Properties {
+				at := n
+				if k := keyNode(n, p); k != nil {
+					at = k
+				}
+				errs.Errorf(pos(file, at, append(e.InstanceLocation, p)), "unknown key %q", p)
+			}
+			return
+		}
+		errs.Errorf(pos(file, n, e.InstanceLocation), "%s", e.ErrorKind.LocalizedString(printer))
+	}
+	walk(verr)
+	errs.Sort()
+	return errs
+}
+
+func pos(file string, n *yaml.Node, loc []string) diag.Pos {
+	p := diag.Pos{File: file, Pointer: pointer(loc)}
+	if n != nil {
+		p.Line, p.Col = n.Line, n.Column
+	}
+	return p
+}
+
+func pointer(loc []string) string {
+	var b strings.Builder
+	for _, t := range loc {
+		b.WriteByte('/')
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(t))
+	}
+	return b.String()
+}
+
+// locate returns the node at the instance location, or the deepest node on
+// the way when the location does not exist (a missing property).
+func locate(n *yaml.Node, loc []string) (*yaml.Node, bool) {
+	for _, t := range loc {
+		n = deref(n)
+		var next *yaml.Node
+		switch n.Kind {
+		case yaml.MappingNode:
+			next = lookup(n, t)
+		case yaml.SequenceNode:
+			if i, err := strconv.Atoi(t); err == nil && i >= 0 && i < len(n.Content) {
+				next = n.Content[i]
+			}
+		}
+		if next == nil {
+			return n, false
+		}
+		n = next
+	}
+	return n, true
+}
+
+// lookup returns the value of key in a mapping node, or nil.
+func lookup(n *yaml.Node, key string) *yaml.Node {
+	n = deref(n)
+	if n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// keyNode returns the key node of key in a mapping node, or nil.
+func keyNode(n *yaml.Node, key string) *yaml.Node {
+	n = deref(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i]
+		}
+	}
+	return nil
+}
+
+func deref(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+// nodeValue converts a YAML node to the JSON data model (map[string]any,
+// []any, string, bool, int, float64, nil).
+func nodeValue(n *yaml.Node, depth int) (any, error) {
+	if depth > 100 {
+		return nil, errDepth
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return nodeValue(n.Content[0], depth+1)
+	case yaml.AliasNode:
+		return nodeValue(n.Alias, depth+1)
+	case yaml.MappingNode:
+		m := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			v, err := nodeValue(n.Content[i+1], depth+1)
+			if err != nil {
+				return nil, err
+			}
+			m[n.Content[i].Value] = v
+		}
+		return m, nil
+	case yaml.SequenceNode:
+		s := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			v, err := nodeValue(c, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			s[i] = v
+		}
+		return s, nil
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return nil, nil
+		case "!!bool", "!!int", "!!float":
+			var v any
+			if err := n.Decode(&v); err != nil {
+				return nil, fmt.Errorf("line %d: %v", n.Line, err)
+			}
+			return v, nil
+		}
+		// Strings, timestamps and custom tags stay text, as in JSON.
+		return n.Value, nil
+	}
+	return nil, fmt.Errorf("line %d: unsupported YAML node", n.Line)
+}

@@ -1,0 +1,128 @@
+// Package diag holds the generator's diagnostics: warnings and errors that
+// name the place in the source document they are about.
+package diag
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Severity says whether a diagnostic stops generation.
+type Severity int
+
+const (
+	// Warning: something was degraded (an unsupported construct became raw
+	// JSON, a name was changed to avoid a collision); generation goes on.
+	Warning Severity = iota
+	// Error: the input cannot be used; nothing is written.
+	Error
+)
+
+func (s Severity) String() string {
+	if s == Error {
+		return "error"
+	}
+	return "warning"
+}
+
+// Pos is a place in a source document.
+type Pos struct {
+	// File is the source path as the user gave it (relative when they did).
+	File string
+	// Line and Col are 1-based; 0 when unknown.
+	Line, Col int
+	// Pointer is the JSON pointer of the node ("/paths/~1pets/get").
+	Pointer string
+}
+
+// String formats the position as file:line:col (pointer), leaving out what is unknown.
+func (p Pos) String() string {
+	var b strings.Builder
+	b.WriteString(p.File)
+	if p.Line > 0 {
+		fmt.Fprintf(&b, ":%d", p.Line)
+		if p.Col > 0 {
+			fmt.Fprintf(&b, ":%d", p.Col)
+		}
+	}
+	if p.Pointer != "" {
+		if b.Len() > 0 {
+			b.WriteString(" ")
+		}
+		fmt.Fprintf(&b, "(#%s)", p.Pointer)
+	}
+	return b.String()
+}
+
+// Diagnostic is one message about one place.
+type Diagnostic struct {
+	Severity Severity
+	Pos      Pos
+	Message  string
+}
+
+func (d Diagnostic) String() string {
+	if s := d.Pos.String(); s != "" {
+		return fmt.Sprintf("%s: %s: %s", s, d.Severity, d.Message)
+	}
+	return fmt.Sprintf("%s: %s", d.Severity, d.Message)
+}
+
+// List collects diagnostics.
+type List []Diagnostic
+
+// Warnf adds a warning.
+func (l *List) Warnf(pos Pos, format string, args ...any) {
+	*l = append(*l, Diagnostic{Severity: Warning, Pos: pos, Message: fmt.Sprintf(format, args...)})
+}
+
+// Errorf adds an error.
+func (l *List) Errorf(pos Pos, format string, args ...any) {
+	*l = append(*l, Diagnostic{Severity: Error, Pos: pos, Message: fmt.Sprintf(format, args...)})
+}
+
+// HasErrors reports whether any diagnostic is an error.
+func (l List) HasErrors() bool {
+	for _, d := range l {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Sort orders the list by file, line, column, pointer and message, so that
+// output does not depend on the order in which the generator visited nodes.
+func (l List) Sort() {
+	sort.SliceStable(l, func(i, j int) bool {
+		a, b := l[i], l[j]
+		if a.Pos.File != b.Pos.File {
+			return a.Pos.File < b.Pos.File
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		if a.Pos.Col != b.Pos.Col {
+			return a.Pos.Col < b.Pos.Col
+		}
+		if a.Pos.Pointer != b.Pos.Pointer {
+			return a.Pos.Pointer < b.Pos.Pointer
+		}
+		return a.Message < b.Message
+	})
+}
+
+// Err returns the errors of the list as one error, or nil when there are none.
+func (l List) Err() error {
+	var msgs []string
+	for _, d := range l {
+		if d.Severity == Error {
+			msgs = append(msgs, d.String())
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s", strings.Join(msgs, "\n"))
+}

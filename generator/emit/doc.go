@@ -1,0 +1,161 @@
+package emit
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/opsgen/opsgen/generator/ir"
+)
+
+// wrapAt is the width past which long description lines are wrapped.
+const wrapAt = 80
+
+// sanitize makes spec text safe for one line comment: valid UTF-8, no
+// control characters (tabs and line breaks become spaces, other controls
+// are dropped) and no invisible format characters (BOM, bidi overrides).
+func sanitize(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return strings.TrimSpace(strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t', r == '\n', r == '\r':
+			return ' '
+		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), r == '\u2028', r == '\u2029':
+			return -1
+		}
+		return r
+	}, s))
+}
+
+// textLines splits spec text into comment lines: line breaks and blank
+// lines (paragraphs) are kept, indented lines (code) are kept as they are,
+// other long lines are wrapped at word boundaries.
+func textLines(s string) []string {
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	var out []string
+	for _, raw := range strings.Split(s, "\n") {
+		indented := strings.HasPrefix(raw, " ") || strings.HasPrefix(raw, "\t")
+		line := sanitize(raw)
+		if indented && line != "" {
+			// Keep the indentation of code blocks (tabs as spaces).
+			lead := len(raw) - len(strings.TrimLeft(raw, " \t"))
+			line = strings.Repeat(" ", min(lead, 8)) + line
+		}
+		if indented || utf8.RuneCountInString(line) <= wrapAt {
+			out = append(out, line)
+			continue
+		}
+		cur := ""
+		for _, w := range strings.Fields(line) {
+			if cur != "" && utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(w) > wrapAt {
+				out = append(out, cur)
+				cur = ""
+			}
+			if cur != "" {
+				cur += " "
+			}
+			cur += w
+		}
+		out = append(out, cur)
+	}
+	// Trim blank lines at both ends and collapse runs of blank lines.
+	var res []string
+	for _, l := range out {
+		if l == "" && (len(res) == 0 || res[len(res)-1] == "") {
+			continue
+		}
+		res = append(res, l)
+	}
+	for len(res) > 0 && res[len(res)-1] == "" {
+		res = res[:len(res)-1]
+	}
+	return res
+}
+
+// doc is a doc comment under construction: paragraphs of lines.
+type doc struct{ paras [][]string }
+
+// para adds a paragraph of spec text (skipped when empty). A one-line
+// paragraph gets a final period if it has no punctuation, or gofmt would
+// turn it into a heading.
+func (d *doc) para(text string) {
+	lines := textLines(text)
+	if len(lines) == 1 {
+		if r, _ := utf8.DecodeLastRuneInString(lines[0]); unicode.IsLetter(r) || unicode.IsDigit(r) {
+			lines[0] += "."
+		}
+	}
+	if len(lines) > 0 {
+		d.paras = append(d.paras, lines)
+	}
+}
+
+// raw adds a paragraph of spec text as it is.
+func (d *doc) raw(text string) {
+	if lines := textLines(text); len(lines) > 0 {
+		d.paras = append(d.paras, lines)
+	}
+}
+
+// spec adds what the spec says: summary, description and Deprecated.
+func (d *doc) spec(s ir.Doc) {
+	d.para(s.Summary)
+	if strings.TrimSpace(s.Description) != strings.TrimSpace(s.Summary) {
+		d.para(s.Description)
+	}
+	if s.Deprecated {
+		d.para("Deprecated: the API marks this as deprecated.")
+	}
+}
+
+// origin ends the comment with the node's origin line.
+func (d *doc) origin(s ir.Doc) { d.raw(s.Origin) }
+
+// lines returns the comment's lines, blank lines between paragraphs.
+func (d *doc) lines() []string {
+	var out []string
+	for i, p := range d.paras {
+		if i > 0 {
+			out = append(out, "")
+		}
+		out = append(out, p...)
+	}
+	return out
+}
+
+// code returns the comment as jennifer code: one line comment per line,
+// never a block comment (spec text may contain "*/").
+func (d *doc) code() []jen.Code {
+	var out []jen.Code
+	for _, l := range d.lines() {
+		if l == "" {
+			out = append(out, jen.Comment("//"))
+		} else {
+			out = append(out, jen.Comment("// "+l))
+		}
+	}
+	return out
+}
+
+// newDoc starts a doc comment with its first sentence.
+func newDoc(first string) *doc {
+	d := &doc{}
+	d.para(first)
+	return d
+}
+
+// jsonText renders a decoded JSON value (a default, an enum value) for a comment.
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "?"
+	}
+	return string(b)
+}
+
+// quoted renders spec text as a Go-quoted string for a comment.
+func quoted(s string) string { return strconv.Quote(s) }

@@ -1,0 +1,457 @@
+// Package emit turns the generator's IR (package ir) into the Go source
+// files of a generated client package, with github.com/dave/jennifer.
+//
+// Emit writes, for an OpenAPI service, client.go (package doc, version
+// guard, Client, NewClient, options, server URL), types.go (named types),
+// operations.go (parameter structs and one method per operation),
+// schemas.go (the embedded JSON Schemas) and, with Options.Registry,
+// registry.go (Client.Register). An MCP service gets client.go, types.go,
+// tools.go, schemas.go and registry.go the same way.
+//
+// Output is gofmt'd and byte-for-byte deterministic: it depends on the IR's
+// content only, not on the order of its top-level slices or on map order.
+// Spec text (descriptions, enum values, names on the wire) is treated as
+// hostile: it reaches the output only as sanitized line comments or as Go
+// literals built by jennifer, never pasted into code.
+//
+// Representation of JSON Schema constructs in the generated code:
+//
+//   - object: a struct; required, non-nullable properties are values,
+//     optional or nullable ones are pointers (slices, maps and
+//     json.RawMessage stay nil-able values), optional ones have omitempty;
+//     a property that would contain its own struct by value is a pointer.
+//   - additionalProperties next to properties: an AdditionalProperties map
+//     field (json:"-"), merged into and split out of the object by the
+//     type's MarshalJSON and UnmarshalJSON (one shared helper per package).
+//   - enum: a named string, int64 or float64 type with one constant per
+//     value and a Known method; unknown values still decode.
+//   - oneOf/anyOf: a struct holding the raw JSON, with Raw, Variant,
+//     As<Variant> and <Type>From<Variant>; Variant picks the variant by the
+//     discriminator, or by JSON kind and required properties (runtime.Union).
+//   - prefixItems: a struct with Item0..ItemN (and Rest for the remaining
+//     items) that reads and writes a JSON array.
+//   - date-time: time.Time; date: string (YYYY-MM-DD); byte: []byte
+//     (base64); binary: []byte in responses, io.Reader in request bodies and
+//     multipart file parts; any other schema: json.RawMessage.
+package emit
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"go/token"
+	"path"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/ir"
+)
+
+// Import paths of the packages generated code uses.
+const (
+	pkgRuntime   = "github.com/opsgen/opsgen/runtime"
+	pkgHTTP      = "github.com/opsgen/opsgen/runtime/httpclient"
+	pkgMCPClient = "github.com/opsgen/opsgen/runtime/mcpclient"
+	pkgMCP       = "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// contractVersion is the generated-code contract version checked against
+// runtime.MinVersion and runtime.MaxVersion by the version guard.
+const contractVersion = 1
+
+// Options configures Emit.
+type Options struct {
+	// Package is the Go package name of the generated files.
+	Package string
+	// Version is the opsgen version written into the header of each file.
+	Version string
+	// Namespace prefixes the registry ids ("<Namespace>.<operation id>");
+	// default: Package.
+	Namespace string
+	// Registry adds registry.go with (*Client).Register.
+	Registry bool
+}
+
+// File is one generated file.
+type File struct {
+	// Name is the file's base name ("client.go").
+	Name    string
+	Content []byte
+}
+
+// Emit generates the Go files of svc, sorted by name. Diagnostics report what
+// was degraded (warnings) and what made generation impossible (errors);
+// when the list has errors, no files are returned and the error says why.
+func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
+	if svc == nil {
+		return nil, nil, fmt.Errorf("emit: no service")
+	}
+	if !token.IsIdentifier(opts.Package) || opts.Package == "_" {
+		return nil, nil, fmt.Errorf("emit: package name %q is not a Go identifier", opts.Package)
+	}
+	if opts.Namespace == "" {
+		opts.Namespace = opts.Package
+	}
+	if !validNamespace(opts.Namespace) {
+		return nil, nil, fmt.Errorf("emit: namespace %q is not letters, digits, '_' and '-'", opts.Namespace)
+	}
+	g := newGen(svc, opts)
+	g.check()
+	if g.diags.HasErrors() {
+		g.diags.Sort()
+		return nil, g.diags, g.diags.Err()
+	}
+	var files []File
+	add := func(name string, f *jen.File) {
+		if f != nil {
+			files = append(files, File{Name: name, Content: g.render(name, f)})
+		}
+	}
+	add("types.go", g.typesFile())
+	if svc.Kind == ir.MCP {
+		add("tools.go", g.toolsFile())
+		add("client.go", g.mcpClientFile())
+	} else {
+		add("operations.go", g.operationsFile())
+		add("client.go", g.httpClientFile())
+	}
+	if opts.Registry {
+		add("registry.go", g.registryFile())
+	}
+	// schemas.go last: the other files decide which schema vars exist.
+	add("schemas.go", g.schemasFile())
+	slices.SortFunc(files, func(a, b File) int { return cmp.Compare(a.Name, b.Name) })
+	g.diags.Sort()
+	return files, g.diags, nil
+}
+
+// gen holds the state of one Emit call.
+type gen struct {
+	svc   *ir.Service
+	opts  Options
+	diags diag.List
+
+	types []*ir.Type          // named types to declare, sorted by name
+	ops   []*ir.Operation     // sorted by GoName
+	named map[string]*ir.Type // declared names
+	// multipart holds the struct types sent as multipart bodies: their binary
+	// fields are io.Reader.
+	multipart map[*ir.Type]bool
+	// schemaVars maps a compact schema to its package-level var name.
+	schemaVars map[string]string
+	// pos is the place being written, for warnings about nodes without one.
+	pos diag.Pos
+}
+
+func newGen(svc *ir.Service, opts Options) *gen {
+	g := &gen{
+		svc: svc, opts: opts,
+		named:      map[string]*ir.Type{},
+		multipart:  map[*ir.Type]bool{},
+		schemaVars: map[string]string{},
+	}
+	g.types = slices.Clone(svc.Types)
+	sortTypes(g.types)
+	g.ops = slices.Clone(svc.Operations)
+	slices.SortStableFunc(g.ops, func(a, b *ir.Operation) int {
+		if a == nil || b == nil {
+			return cmp.Compare(nilRank(a), nilRank(b))
+		}
+		return cmp.Compare(a.GoName, b.GoName)
+	})
+	for _, t := range g.types {
+		if t != nil {
+			g.named[t.Name] = t
+		}
+	}
+	// MCP tools may bring input and output types the loader did not list in
+	// Types: declare those too, under their names.
+	for _, op := range g.ops {
+		if op == nil || op.Tool == nil {
+			continue
+		}
+		if in := op.Tool.InputType; in != nil && op.ParamsName != "" && g.named[op.ParamsName] == nil {
+			if in.Name == "" || in.Name == op.ParamsName {
+				c := *in
+				c.Name = op.ParamsName
+				if c.Doc.Origin == "" {
+					c.Doc.Origin = op.Doc.Origin
+				}
+				op.Tool.InputType = &c
+				g.addExtra(&c)
+			}
+		}
+		if out := op.Tool.OutputType; out.Named() && g.named[out.Name] == nil {
+			g.addExtra(out)
+		}
+	}
+	for _, op := range g.ops {
+		if op != nil && op.Body != nil && op.Body.Kind == ir.BodyMultipart {
+			if t := op.Body.Type; t != nil && t.Kind == ir.Struct {
+				g.multipart[t] = true
+			}
+		}
+	}
+	return g
+}
+
+func (g *gen) addExtra(t *ir.Type) {
+	g.named[t.Name] = t
+	g.types = append(g.types, t)
+	sortTypes(g.types)
+}
+
+// sortTypes sorts types by name (nil first: check reports them).
+func sortTypes(ts []*ir.Type) {
+	slices.SortStableFunc(ts, func(a, b *ir.Type) int {
+		if a == nil || b == nil {
+			return cmp.Compare(nilRank(a), nilRank(b))
+		}
+		return cmp.Compare(a.Name, b.Name)
+	})
+}
+
+func nilRank[T any](p *T) int {
+	if p == nil {
+		return 0
+	}
+	return 1
+}
+
+// check validates the names the IR gives, so that no hostile or broken
+// name reaches the output as code.
+func (g *gen) check() {
+	seen := map[string]diag.Pos{}
+	declare := func(name string, pos diag.Pos, what string) {
+		if !isExported(name) {
+			g.diags.Errorf(pos, "%s name %q is not an exported Go identifier", what, name)
+			return
+		}
+		if prev, dup := seen[name]; dup {
+			g.diags.Errorf(pos, "%s name %q is already declared (at %s)", what, name, prev)
+			return
+		}
+		seen[name] = pos
+	}
+	for _, r := range ir.Reserved {
+		seen[r] = diag.Pos{File: "(reserved by opsgen)"}
+	}
+	for _, t := range g.types {
+		if t == nil {
+			g.diags.Errorf(diag.Pos{File: g.svc.Source}, "nil type in service")
+			continue
+		}
+		declare(t.Name, t.Pos, "type")
+	}
+	for _, t := range g.types {
+		if t != nil {
+			g.checkType(t, true, map[*ir.Type]bool{}, declare)
+		}
+	}
+	for _, s := range g.svc.SecuritySchemes {
+		if s == nil || !isExported(s.GoName) {
+			g.diags.Errorf(diag.Pos{File: g.svc.Source}, "security scheme has no exported Go name")
+			continue
+		}
+		for _, n := range securityOptionNames(s) {
+			declare(n, diag.Pos{File: g.svc.Source, Pointer: "/components/securitySchemes/" + s.Name}, "security option")
+		}
+	}
+	methods := map[string]diag.Pos{"Register": {File: "(reserved by opsgen)"}}
+	for _, op := range g.ops {
+		if op == nil {
+			g.diags.Errorf(diag.Pos{File: g.svc.Source}, "nil operation in service")
+			continue
+		}
+		if !isExported(op.GoName) {
+			g.diags.Errorf(op.Pos, "operation name %q is not an exported Go identifier", op.GoName)
+		}
+		if prev, dup := methods[op.GoName]; dup {
+			g.diags.Errorf(op.Pos, "operation %q: method name %q is already used (at %s)", op.ID, op.GoName, prev)
+		}
+		methods[op.GoName] = op.Pos
+		if op.Kind == ir.MCPTool {
+			if op.Tool == nil {
+				g.diags.Errorf(op.Pos, "MCP operation %q has no tool", op.ID)
+			} else {
+				g.checkType(op.Tool.InputType, false, map[*ir.Type]bool{}, declare)
+				g.checkType(op.Tool.OutputType, false, map[*ir.Type]bool{}, declare)
+			}
+			continue
+		}
+		if op.ParamsName != "" {
+			if g.named[op.ParamsName] != nil {
+				g.diags.Errorf(op.Pos, "parameters struct %q of operation %q collides with a type", op.ParamsName, op.ID)
+			} else {
+				declare(op.ParamsName, op.Pos, "parameters struct")
+			}
+		} else if len(op.Params) > 0 {
+			g.diags.Errorf(op.Pos, "operation %q has parameters but no parameters struct name", op.ID)
+		}
+		fields := map[string]bool{}
+		for _, p := range op.Params {
+			if p == nil || !isExported(p.GoName) || fields[p.GoName] {
+				g.diags.Errorf(op.Pos, "operation %q has a parameter without an exported, unique Go name", op.ID)
+			} else {
+				fields[p.GoName] = true
+				g.checkType(p.Type, false, map[*ir.Type]bool{}, declare)
+			}
+		}
+		if op.Body != nil {
+			g.checkType(op.Body.Type, false, map[*ir.Type]bool{}, declare)
+		}
+		for _, r := range op.Responses {
+			if r != nil {
+				g.checkType(r.Type, false, map[*ir.Type]bool{}, declare)
+			}
+		}
+	}
+}
+
+// checkType checks the Go names inside t (fields, enum constants, union
+// variants) and that every named type it refers to is declared. The names
+// of a named type are checked where it is declared (root).
+func (g *gen) checkType(t *ir.Type, root bool, seen map[*ir.Type]bool, declare func(string, diag.Pos, string)) {
+	if t == nil || seen[t] {
+		return
+	}
+	seen[t] = true
+	if t.Named() && !root {
+		if g.named[t.Name] == nil {
+			g.diags.Errorf(t.Pos, "type %q is used but not declared in the service", t.Name)
+		}
+		return
+	}
+	fields := map[string]bool{}
+	if t.AdditionalProperties != nil {
+		fields["AdditionalProperties"] = true
+	}
+	for _, f := range t.Fields {
+		if f == nil || !isExported(f.Name) || fields[f.Name] {
+			g.diags.Errorf(t.Pos, "type %s has a field without an exported, unique Go name", t.Name)
+			continue
+		}
+		fields[f.Name] = true
+		g.checkType(f.Type, false, seen, declare)
+	}
+	if t.Kind == ir.Enum && t.Named() {
+		for _, v := range t.Values {
+			if v != nil && v.Value != nil {
+				declare(v.Name, t.Pos, "enum constant")
+			}
+		}
+	}
+	if t.Kind == ir.Union && t.Named() {
+		variants := map[string]bool{}
+		for _, v := range t.Variants {
+			if v == nil || !isExported(v.Name) || variants[v.Name] {
+				g.diags.Errorf(t.Pos, "union %s has a variant without an exported, unique Go name", t.Name)
+				continue
+			}
+			variants[v.Name] = true
+			declare(t.Name+"From"+v.Name, t.Pos, "union constructor")
+			g.checkType(v.Type, false, seen, declare)
+		}
+	}
+	g.checkType(t.AdditionalProperties, false, seen, declare)
+	g.checkType(t.Elem, false, seen, declare)
+	for _, it := range t.Items {
+		g.checkType(it, false, seen, declare)
+	}
+}
+
+func validNamespace(ns string) bool {
+	return ns != "" && strings.IndexFunc(ns, func(r rune) bool {
+		return r >= 128 || !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-')
+	}) < 0
+}
+
+func isExported(name string) bool {
+	return token.IsIdentifier(name) && token.IsExported(name)
+}
+
+// render formats f. When gofmt fails (a bug), it returns the unformatted
+// source with a warning, so that the compiler can point at the problem.
+func (g *gen) render(name string, f *jen.File) []byte {
+	var b bytes.Buffer
+	if err := f.Render(&b); err == nil {
+		return groupImports(b.Bytes())
+	} else {
+		g.diags.Warnf(diag.Pos{File: name}, "generated code could not be formatted: %v", firstLine(err.Error()))
+	}
+	b.Reset()
+	f.NoFormat = true
+	if err := f.Render(&b); err != nil {
+		g.diags.Warnf(diag.Pos{File: name}, "generated code could not be rendered: %v", firstLine(err.Error()))
+	}
+	return b.Bytes()
+}
+
+// groupImports puts the standard library imports of the (sorted) import
+// block of gofmt'd src before the others, separated by a blank line, as
+// goimports does.
+func groupImports(src []byte) []byte {
+	start := bytes.Index(src, []byte("\nimport (\n"))
+	if start < 0 {
+		return src
+	}
+	start += len("\nimport (\n")
+	end := bytes.Index(src[start:], []byte("\n)\n"))
+	if end < 0 {
+		return src
+	}
+	var std, other [][]byte
+	for _, l := range bytes.Split(src[start:start+end], []byte("\n")) {
+		if first, _, _ := bytes.Cut(bytes.Trim(l, "\t\""), []byte("/")); bytes.Contains(first, []byte(".")) {
+			other = append(other, l)
+		} else {
+			std = append(std, l)
+		}
+	}
+	if len(std) == 0 || len(other) == 0 {
+		return src
+	}
+	var b bytes.Buffer
+	b.Write(src[:start])
+	b.Write(bytes.Join(std, []byte("\n")))
+	b.WriteString("\n\n")
+	b.Write(bytes.Join(other, []byte("\n")))
+	b.Write(src[start+end:])
+	return b.Bytes()
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// newFile returns a file of the generated package with the generated-code header.
+func (g *gen) newFile() *jen.File {
+	f := jen.NewFile(g.opts.Package)
+	v := sanitize(g.opts.Version)
+	if v != "" {
+		v = " " + v
+	}
+	f.HeaderComment("// Code generated by opsgen" + v + ". DO NOT EDIT.")
+	if src := g.source(); src != "" {
+		f.HeaderComment("// Source: " + src)
+	}
+	f.ImportName(pkgRuntime, "runtime")
+	f.ImportName(pkgHTTP, "httpclient")
+	f.ImportName(pkgMCPClient, "mcpclient")
+	f.ImportName(pkgMCP, "mcp")
+	return f
+}
+
+// source is the service's source path as written in headers: never absolute.
+func (g *gen) source() string {
+	s := sanitize(strings.ReplaceAll(g.svc.Source, `\`, "/"))
+	if path.IsAbs(s) || (len(s) > 2 && s[1] == ':') {
+		s = path.Base(s)
+	}
+	return s
+}

@@ -1,0 +1,122 @@
+package emit
+
+import (
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/opsgen/opsgen/generator/ir"
+)
+
+var mcpOptions = []reexport{
+	{"WithValidation", "WithValidation sets what a result that does not match its output schema does: a warning (runtime.ValidateWarn, the default), an error (runtime.ValidateStrict), or nothing (runtime.ValidateOff)."},
+	{"WithLogger", "WithLogger sets the logger of validation warnings."},
+	{"WithWarningHook", "WithWarningHook sets a function called with every validation warning."},
+	{"WithConvention", `WithConvention sets the content convention ("toolenvelope-v1", "dotbot" or "auto") of tools that declare none.`},
+}
+
+func (g *gen) mcpClientFile() *jen.File {
+	f := g.newFile()
+	usage := "Create a client with NewClient from a connected *mcp.ClientSession; make the session with mcpclient.Connect (or mcpclient.WrapTransport) so that content blocks of types newer than the SDK never fail a call. Options set the validation mode (WithValidation), the logger (WithLogger), a warning hook and the default content convention (WithConvention). A tool result with isError set is a result, not a Go error: see its envelope's MCPMeta, or mcpclient.AsError."
+	g.packageDoc(f, usage)
+	g.versionGuard(f)
+	title := sanitize(g.svc.Title)
+	if title == "" {
+		title = "the MCP server"
+	}
+	decl(f, newDoc("Client calls the tools of "+title+". Create one with NewClient; it is safe for concurrent use."),
+		jen.Type().Id("Client").Struct(jen.Id("c").Op("*").Qual(pkgMCPClient, "Client")))
+	decl(f, newDoc("Option configures a Client: see NewClient."), jen.Type().Id("Option").Op("=").Qual(pkgMCPClient, "Option"))
+	reexports(f, "Options of NewClient, from package mcpclient.", pkgMCPClient, mcpOptions)
+	nd := newDoc("NewClient returns a client calling tools over session.")
+	nd.para(usage)
+	decl(f, nd, jen.Func().Id("NewClient").Params(jen.Id("session").Op("*").Qual(pkgMCP, "ClientSession"), jen.Id("opts").Op("...").Id("Option")).Op("*").Id("Client").Block(
+		jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("c"): jen.Qual(pkgMCPClient, "New").Call(jen.Id("session"), jen.Id("opts").Op("..."))})),
+	))
+	return f
+}
+
+// hasInput reports whether a tool takes arguments.
+func hasInput(t *ir.Tool) bool {
+	in := t.InputType
+	return in != nil && (in.Kind != ir.Struct || len(in.Fields) > 0 || in.AdditionalProperties != nil)
+}
+
+// outType is the Data type of a tool's envelope.
+func (g *gen) outType(t *ir.Tool) *jen.Statement {
+	if t.OutputType == nil {
+		return jen.Index().Qual(pkgRuntime, "ContentBlock")
+	}
+	return g.typ(t.OutputType)
+}
+
+func hints(t *ir.Tool) string {
+	var hs []string
+	add := func(b *bool, yes, no string) {
+		if b != nil {
+			if *b {
+				hs = append(hs, yes)
+			} else {
+				hs = append(hs, no)
+			}
+		}
+	}
+	add(t.ReadOnly, "read-only", "not read-only")
+	add(t.Destructive, "destructive", "not destructive")
+	add(t.Idempotent, "idempotent", "not idempotent")
+	add(t.OpenWorld, "open-world", "closed-world")
+	if len(hs) == 0 {
+		return ""
+	}
+	return "Hints (from the server, not guarantees): " + strings.Join(hs, ", ") + "."
+}
+
+// toolsFile declares one *mcpclient.Tool and one method per tool.
+func (g *gen) toolsFile() *jen.File {
+	f := g.newFile()
+	for _, op := range g.ops {
+		g.pos = op.Pos
+		t := op.Tool
+		tv := "tool" + op.GoName
+		d := []jen.Code{kv("Name", jen.Lit(t.Name))}
+		if t.OutputType != nil {
+			schema := op.OutputSchema
+			if schema == nil {
+				schema = t.OutputType.Schema
+			}
+			if schema != nil {
+				if v := g.schemaVar(schema, "outSchema"+op.GoName, op.Pos); v != "" {
+					d = append(d, kv("OutputSchema", jen.Id(v)))
+				}
+			}
+		}
+		if t.Convention != "" {
+			d = append(d, kv("Convention", jen.Lit(t.Convention)))
+		}
+		f.Var().Id(tv).Op("=").Op("&").Qual(pkgMCPClient, "Tool").Values(d...)
+		f.Line()
+
+		params := []jen.Code{jen.Id("ctx").Qual("context", "Context")}
+		args := jen.Struct().Values()
+		if hasInput(t) {
+			params = append(params, jen.Id("in").Add(g.typ(t.InputType)))
+			args = jen.Id("in")
+		}
+		out := g.outType(t)
+		d2 := newDoc(op.GoName + " calls the tool " + quoted(t.Name) + ".")
+		if sanitize(t.Title) != sanitize(op.Doc.Summary) {
+			d2.para(t.Title)
+		}
+		d2.spec(op.Doc)
+		d2.para(hints(t))
+		if t.OutputType == nil {
+			d2.para("The tool declares no output schema: Data is the result's content blocks.")
+		}
+		d2.origin(op.Doc)
+		decl(f, d2, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).Params(params...).
+			Params(jen.Qual(pkgRuntime, "ResponseEnvelope").Types(out.Clone()), jen.Error()).Block(
+			jen.Return(jen.Qual(pkgMCPClient, "Call").Types(out.Clone()).Call(jen.Id("ctx"), jen.Id("c").Dot("c"), jen.Id(tv), args)),
+		))
+	}
+	return f
+}

@@ -1,0 +1,167 @@
+package emit
+
+import (
+	"bytes"
+	"encoding/json"
+	"go/token"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/opsgen/opsgen/generator/diag"
+)
+
+// defsPrefix starts the references into Service.Defs.
+const defsPrefix = "#/$defs/"
+
+// compact returns schema as compact JSON, or false when it is not JSON.
+func compact(schema json.RawMessage) (string, bool) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, schema); err != nil {
+		return "", false
+	}
+	return b.String(), true
+}
+
+// schemaVar returns the name of the package-level *runtime.Schema var of
+// schema, declaring it in schemas.go on first use. A schema that only refers
+// to a named type is shared as refSchema<Type>; others take name. It returns
+// "" (with a warning) when schema is not JSON.
+func (g *gen) schemaVar(schema json.RawMessage, name string, pos diag.Pos) string {
+	c, ok := compact(schema)
+	if !ok {
+		g.warn(pos, "schema is not valid JSON; the result is not validated")
+		return ""
+	}
+	if v, ok := g.schemaVars[c]; ok {
+		return v
+	}
+	var ref struct {
+		Ref string `json:"$ref"`
+	}
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(schema, &probe) == nil && len(probe) == 1 && json.Unmarshal(schema, &ref) == nil &&
+		strings.HasPrefix(ref.Ref, defsPrefix) && token.IsIdentifier(strings.TrimPrefix(ref.Ref, defsPrefix)) {
+		name = "refSchema" + strings.TrimPrefix(ref.Ref, defsPrefix)
+	}
+	taken := map[string]bool{}
+	for _, v := range g.schemaVars {
+		taken[v] = true
+	}
+	base := name
+	for i := 2; taken[name]; i++ {
+		name = base + "_" + strconv.Itoa(i)
+	}
+	g.schemaVars[c] = name
+	return name
+}
+
+// defsDoc is the JSON document of the schema set: every def under "$defs",
+// sorted by name.
+func (g *gen) defsDoc() string {
+	var b strings.Builder
+	b.WriteString(`{"$defs":{`)
+	for i, k := range sortedKeys(g.svc.Defs) {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		key, _ := json.Marshal(k)
+		b.Write(key)
+		b.WriteByte(':')
+		c, ok := compact(g.svc.Defs[k])
+		if !ok {
+			g.warn(diag.Pos{File: g.svc.Source}, "schema of %s is not valid JSON; it accepts anything", quoted(k))
+			c = "true"
+		}
+		b.WriteString(c)
+	}
+	b.WriteString(`}}`)
+	return b.String()
+}
+
+// schemasFile declares Schemas and the schema vars the other files use.
+func (g *gen) schemasFile() *jen.File {
+	f := g.newFile()
+	decl(f, newDoc(`Schemas holds the JSON Schema (draft 2020-12) of every type of the package under "$defs"; the schemas of operations refer into it. The client uses them to normalize and validate results.`),
+		jen.Var().Id("Schemas").Op("=").Qual(pkgRuntime, "NewSchemaSet").Call(jsonLit(g.defsDoc())))
+	byName := map[string]string{}
+	for c, v := range g.schemaVars {
+		byName[v] = c
+	}
+	var defs []jen.Code
+	for _, v := range sortedKeys(byName) {
+		defs = append(defs, jen.Id(v).Op("=").Id("Schemas").Dot("Ref").Call(jsonLit(byName[v])))
+	}
+	if len(defs) > 0 {
+		f.Comment("// Output schemas of the operations.")
+		f.Var().Defs(defs...)
+	}
+	return f
+}
+
+// bundle returns schema with the defs it needs (transitively) under
+// "$defs", so that it stands alone (for runtime.OperationSpec).
+func (g *gen) bundle(schema json.RawMessage) string {
+	c, ok := compact(schema)
+	if !ok {
+		return ""
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(schema, &obj) != nil {
+		return c // true, false
+	}
+	need := map[string]bool{}
+	var walk func(json.RawMessage)
+	walk = func(raw json.RawMessage) {
+		var v any
+		if json.Unmarshal(raw, &v) != nil {
+			return
+		}
+		var visit func(any)
+		visit = func(v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				if r, ok := v["$ref"].(string); ok && strings.HasPrefix(r, defsPrefix) {
+					name := strings.NewReplacer("~1", "/", "~0", "~").Replace(strings.TrimPrefix(r, defsPrefix))
+					if d, ok := g.svc.Defs[name]; ok && !need[name] {
+						need[name] = true
+						walk(d)
+					}
+				}
+				for _, x := range v {
+					visit(x)
+				}
+			case []any:
+				for _, x := range v {
+					visit(x)
+				}
+			}
+		}
+		visit(v)
+	}
+	walk(schema)
+	if len(need) == 0 {
+		return c
+	}
+	defs := map[string]json.RawMessage{}
+	for k := range need {
+		defs[k] = g.svc.Defs[k]
+	}
+	obj["$defs"], _ = json.Marshal(defs)
+	out, err := json.Marshal(obj)
+	if err != nil {
+		return c
+	}
+	return string(out)
+}
+
+// jsonLit is a string literal of JSON text: a raw string when Go allows the
+// text unchanged between backquotes (strconv.CanBackquote: no backquote, no
+// control character, valid UTF-8), else a quoted string.
+func jsonLit(s string) jen.Code {
+	if strconv.CanBackquote(s) {
+		return jen.Op("`" + s + "`")
+	}
+	return jen.Lit(s)
+}

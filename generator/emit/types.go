@@ -1,0 +1,570 @@
+package emit
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/ir"
+)
+
+// rawMessage is json.RawMessage, the type of anything opsgen cannot type.
+func rawMessage() *jen.Statement { return jen.Qual("encoding/json", "RawMessage") }
+
+// typ returns the Go type of t where it is used (binary as []byte).
+func (g *gen) typ(t *ir.Type) *jen.Statement { return g.typeExpr(t, false) }
+
+// typeExpr returns the Go type of t; reader says binary data is sent from an
+// io.Reader (request bodies, multipart file parts).
+func (g *gen) typeExpr(t *ir.Type, reader bool) *jen.Statement {
+	if t == nil {
+		return rawMessage()
+	}
+	if t.Named() {
+		return jen.Id(t.Name)
+	}
+	switch t.Kind {
+	case ir.Bool:
+		return jen.Bool()
+	case ir.Int:
+		if t.Format == "int32" {
+			return jen.Int32()
+		}
+		return jen.Int64()
+	case ir.Float:
+		if t.Format == "float" {
+			return jen.Float32()
+		}
+		return jen.Float64()
+	case ir.String, ir.Date:
+		return jen.String()
+	case ir.DateTime:
+		return jen.Qual("time", "Time")
+	case ir.Bytes:
+		return jen.Index().Byte()
+	case ir.Binary:
+		if reader {
+			return jen.Qual("io", "Reader")
+		}
+		return jen.Index().Byte()
+	case ir.Array:
+		return jen.Index().Add(g.typ(t.Elem))
+	case ir.Map:
+		return jen.Map(jen.String()).Add(g.typ(mapElem(t)))
+	case ir.Struct:
+		if t.AdditionalProperties != nil {
+			g.warn(g.posOf(t), "additional properties of an unnamed object are dropped (name the schema to keep them)")
+		}
+		return jen.Struct(g.fields(nil, t, false)...)
+	case ir.Enum:
+		return g.enumBase(t)
+	case ir.Union, ir.Tuple:
+		g.warn(g.posOf(t), "unnamed oneOf/anyOf/prefixItems schema is represented as json.RawMessage")
+	}
+	return rawMessage()
+}
+
+// posOf is t's position, or that of the field or parameter being written
+// when t has none.
+func (g *gen) posOf(t *ir.Type) diag.Pos {
+	if t.Pos != (diag.Pos{}) {
+		return t.Pos
+	}
+	return g.pos
+}
+
+func mapElem(t *ir.Type) *ir.Type {
+	if t.Elem != nil {
+		return t.Elem
+	}
+	return t.AdditionalProperties
+}
+
+// enumBase is the Go type under an enum.
+func (g *gen) enumBase(t *ir.Type) *jen.Statement {
+	switch t.Base {
+	case ir.Int:
+		return jen.Int64()
+	case ir.Float:
+		return jen.Float64()
+	case ir.Bool:
+		return jen.Bool()
+	}
+	return jen.String()
+}
+
+// nilable reports whether the Go type of t has nil as a value (slices,
+// maps, json.RawMessage), so that optional values need no pointer.
+func nilable(t *ir.Type) bool {
+	if t == nil {
+		return true
+	}
+	switch t.Kind {
+	case ir.Any, ir.Null, ir.Bytes, ir.Binary, ir.Array, ir.Map:
+		return true
+	case ir.Union, ir.Tuple:
+		return !t.Named()
+	}
+	return false
+}
+
+// warn adds a warning once per place and message.
+func (g *gen) warn(pos diag.Pos, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	for _, d := range g.diags {
+		if d.Pos == pos && d.Message == msg {
+			return
+		}
+	}
+	g.diags.Warnf(pos, "%s", msg)
+}
+
+// typesFile declares the named types, or returns nil when there are none.
+func (g *gen) typesFile() *jen.File {
+	if len(g.types) == 0 {
+		return nil
+	}
+	f := g.newFile()
+	needExtra := false
+	for _, t := range g.types {
+		if t.Kind == ir.Struct && t.AdditionalProperties != nil {
+			needExtra = true
+		}
+		g.declareType(f, t)
+	}
+	if needExtra {
+		g.extraHelpers(f)
+	}
+	return f
+}
+
+// decl adds a declaration preceded by its doc comment and followed by a blank line.
+func decl(f *jen.File, d *doc, code jen.Code) {
+	for _, c := range d.code() {
+		f.Add(c)
+	}
+	f.Add(code)
+	f.Line()
+}
+
+// typeDoc is the doc comment of a named type: a first sentence by kind,
+// then what the spec says, then the origin.
+func typeDoc(t *ir.Type, first string) *doc {
+	d := newDoc(first)
+	d.spec(t.Doc)
+	if t.Kind == ir.Date {
+		d.para("The value is a date in the form YYYY-MM-DD.")
+	}
+	if t.Default != nil {
+		d.para("Default: " + jsonText(t.Default) + ".")
+	}
+	d.origin(t.Doc)
+	return d
+}
+
+func (g *gen) declareType(f *jen.File, t *ir.Type) {
+	g.pos = t.Pos
+	switch t.Kind {
+	case ir.Struct:
+		g.declareStruct(f, t)
+	case ir.Enum:
+		g.declareEnum(f, t)
+	case ir.Union:
+		g.declareUnion(f, t)
+	case ir.Tuple:
+		g.declareTuple(f, t)
+	case ir.Array:
+		// Defined types, not aliases: a list or map may contain itself.
+		decl(f, typeDoc(t, t.Name+" is a JSON array."), jen.Type().Id(t.Name).Index().Add(g.typ(t.Elem)))
+	case ir.Map:
+		decl(f, typeDoc(t, t.Name+" is a JSON object with values of one type."), jen.Type().Id(t.Name).Map(jen.String()).Add(g.typ(mapElem(t))))
+	default:
+		// Aliases keep the methods of time.Time and json.RawMessage.
+		c := *t
+		c.Name = ""
+		decl(f, typeDoc(t, t.Name+" is "+kindText(t)+"."), jen.Type().Id(t.Name).Op("=").Add(g.typ(&c)))
+	}
+}
+
+func kindText(t *ir.Type) string {
+	switch t.Kind {
+	case ir.Bool:
+		return "a JSON boolean"
+	case ir.Int:
+		return "a JSON integer"
+	case ir.Float:
+		return "a JSON number"
+	case ir.String:
+		return "a JSON string"
+	case ir.DateTime:
+		return "a date-time (RFC 3339)"
+	case ir.Date:
+		return "a date"
+	case ir.Bytes:
+		return "base64-encoded binary data"
+	case ir.Binary:
+		return "binary data"
+	case ir.Null:
+		return "the JSON null"
+	}
+	return "any JSON value"
+}
+
+func (g *gen) declareStruct(f *jen.File, t *ir.Type) {
+	fields := g.fields(t, t, g.multipart[t])
+	var known []jen.Code
+	if t.AdditionalProperties != nil {
+		fields = append(fields,
+			jen.Comment("// AdditionalProperties holds the properties the schema does not declare."),
+			jen.Id("AdditionalProperties").Map(jen.String()).Add(g.typ(t.AdditionalProperties)).Tag(map[string]string{"json": "-"}))
+		for _, fl := range t.Fields {
+			if name, ok := jsonName(fl); ok {
+				known = append(known, jen.Lit(name))
+			}
+		}
+	}
+	decl(f, typeDoc(t, t.Name+" is a JSON object."), jen.Type().Id(t.Name).Struct(fields...))
+	if t.AdditionalProperties == nil {
+		return
+	}
+	decl(f, newDoc("MarshalJSON writes the declared fields and AdditionalProperties as one object."),
+		jen.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+			jen.Type().Id("plain").Id(t.Name),
+			jen.Return(jen.Id("marshalWithExtra").Call(append([]jen.Code{jen.Id("plain").Call(jen.Id("v")), jen.Id("v").Dot("AdditionalProperties")}, known...)...)),
+		))
+	decl(f, newDoc("UnmarshalJSON reads the declared fields and puts the other properties in AdditionalProperties."),
+		jen.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
+			jen.Type().Id("plain").Id(t.Name),
+			jen.Return(jen.Id("unmarshalWithExtra").Call(append([]jen.Code{jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Op("&").Id("v").Dot("AdditionalProperties")}, known...)...)),
+		))
+}
+
+// extraHelpers declares the two helpers of structs with additional properties.
+func (g *gen) extraHelpers(f *jen.File) {
+	T := jen.Id("T")
+	decl(f, newDoc("marshalWithExtra writes v, a struct without custom marshaling, as a JSON object with the members of extra added, except those named in known."),
+		jen.Func().Id("marshalWithExtra").Types(T.Clone().Any()).Params(
+			jen.Id("v").Any(), jen.Id("extra").Map(jen.String()).Id("T"), jen.Id("known").Op("...").String(),
+		).Params(jen.Index().Byte(), jen.Error()).Block(
+			jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual("encoding/json", "Marshal").Call(jen.Id("v")),
+			jen.If(jen.Err().Op("!=").Nil().Op("||").Len(jen.Id("extra")).Op("==").Lit(0)).Block(jen.Return(jen.Id("b"), jen.Err())),
+			jen.Id("obj").Op(":=").Map(jen.String()).Any().Values(),
+			jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Id("extra")).Block(jen.Id("obj").Index(jen.Id("k")).Op("=").Id("x")),
+			jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("known")).Block(jen.Delete(jen.Id("obj"), jen.Id("k"))),
+			jen.Var().Id("declared").Map(jen.String()).Qual("encoding/json", "RawMessage"),
+			jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("declared")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Id("declared")).Block(jen.Id("obj").Index(jen.Id("k")).Op("=").Id("x")),
+			jen.Return(jen.Qual("encoding/json", "Marshal").Call(jen.Id("obj"))),
+		))
+	decl(f, newDoc("unmarshalWithExtra reads b into v, a pointer to a struct without custom unmarshaling, and the members not named in known into extra."),
+		jen.Func().Id("unmarshalWithExtra").Types(T.Clone().Any()).Params(
+			jen.Id("b").Index().Byte(), jen.Id("v").Any(), jen.Id("extra").Op("*").Map(jen.String()).Id("T"), jen.Id("known").Op("...").String(),
+		).Error().Block(
+			jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.Var().Id("obj").Map(jen.String()).Qual("encoding/json", "RawMessage"),
+			jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("obj")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("known")).Block(jen.Delete(jen.Id("obj"), jen.Id("k"))),
+			jen.Op("*").Id("extra").Op("=").Nil(),
+			jen.For(jen.List(jen.Id("k"), jen.Id("raw")).Op(":=").Range().Id("obj")).Block(
+				jen.Var().Id("x").Id("T"),
+				jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("x")), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("property %q: %w"), jen.Id("k"), jen.Err())),
+				),
+				jen.If(jen.Op("*").Id("extra").Op("==").Nil()).Block(jen.Op("*").Id("extra").Op("=").Make(jen.Map(jen.String()).Id("T"), jen.Len(jen.Id("obj")))),
+				jen.Parens(jen.Op("*").Id("extra")).Index(jen.Id("k")).Op("=").Id("x"),
+			),
+			jen.Return(jen.Nil()),
+		))
+}
+
+// fields returns the fields of struct t; owner is the named type being
+// declared (for the recursion check), reader says binary fields are io.Reader.
+func (g *gen) fields(owner, t *ir.Type, reader bool) []jen.Code {
+	var out []jen.Code
+	tags := map[string]bool{}
+	for _, fl := range t.Fields {
+		if fl.Pos != (diag.Pos{}) {
+			g.pos = fl.Pos
+		}
+		d := &doc{}
+		d.spec(fl.Doc)
+		if fl.Deprecated && !fl.Doc.Deprecated {
+			d.para("Deprecated: the API marks this property as deprecated.")
+		}
+		if fl.ReadOnly {
+			d.para("Read-only: set by the server, not sent in requests.")
+		} else if fl.WriteOnly {
+			d.para("Write-only: sent in requests, not returned.")
+		}
+		if fl.Type != nil && fl.Type.Kind == ir.Date && !fl.Type.Named() {
+			d.para("A date in the form YYYY-MM-DD.")
+		}
+		if fl.Default != nil {
+			d.para("Default: " + jsonText(fl.Default) + ".")
+		}
+		ft := g.typeExpr(fl.Type, reader && fl.Type != nil && fl.Type.Kind == ir.Binary)
+		optional := !fl.Required || fl.Nullable || (fl.Type != nil && fl.Type.Nullable)
+		if (optional && !nilable(fl.Type) && !(reader && fl.Type != nil && fl.Type.Kind == ir.Binary)) || g.recursive(owner, fl.Type) {
+			ft = jen.Op("*").Add(ft)
+		}
+		tag := "-"
+		if name, ok := jsonName(fl); !ok {
+			g.warn(fl.Pos, "property name %s cannot be written as a Go struct tag; field %s is left out of JSON", quoted(fl.JSONName), fl.Name)
+		} else if tags[name] {
+			g.warn(fl.Pos, "property name %s appears twice; field %s is left out of JSON", quoted(fl.JSONName), fl.Name)
+		} else {
+			tags[name] = true
+			tag = name
+			switch {
+			case !fl.Required:
+				tag += ",omitempty"
+			case name == "-":
+				tag = "-," // a bare "-" would mean "not in JSON"
+			}
+		}
+		out = append(out, d.code()...)
+		out = append(out, jen.Id(fl.Name).Add(ft).Tag(map[string]string{"json": tag}))
+	}
+	return out
+}
+
+// jsonName returns the field's property name when encoding/json can use it
+// as a struct tag name.
+func jsonName(fl *ir.Field) (string, bool) {
+	if !validTagName(fl.JSONName) {
+		return "", false
+	}
+	return fl.JSONName, true
+}
+
+// validTagName mirrors encoding/json's check of tag names: letters, digits
+// and the punctuation it allows (no quotes, backslash, comma or backtick).
+func validTagName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
+}
+
+// recursive reports whether a value of type ft, held by value inside owner,
+// would contain owner by value: such fields must be pointers.
+func (g *gen) recursive(owner, ft *ir.Type) bool {
+	if owner == nil || !ft.Named() || (ft.Kind != ir.Struct && ft.Kind != ir.Tuple) {
+		return false
+	}
+	return reaches(ft, owner, map[*ir.Type]bool{})
+}
+
+// reaches reports whether from contains to by value (through required,
+// non-nullable fields, unnamed structs and tuple items).
+func reaches(from, to *ir.Type, seen map[*ir.Type]bool) bool {
+	if from == nil {
+		return false
+	}
+	if from == to {
+		return true
+	}
+	if seen[from] {
+		return false
+	}
+	seen[from] = true
+	var next []*ir.Type
+	switch from.Kind {
+	case ir.Struct:
+		for _, fl := range from.Fields {
+			if fl.Required && !fl.Nullable && fl.Type != nil && !fl.Type.Nullable {
+				next = append(next, fl.Type)
+			}
+		}
+	case ir.Tuple:
+		next = from.Items
+	}
+	for _, n := range next {
+		if n != nil && (n.Kind == ir.Struct || n.Kind == ir.Tuple) && reaches(n, to, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *gen) declareEnum(f *jen.File, t *ir.Type) {
+	d := typeDoc(t, t.Name+" is one of the values below; other values still decode (see Known).")
+	decl(f, d, jen.Type().Id(t.Name).Add(g.enumBase(t)))
+	var consts, names []jen.Code
+	seen := map[string]bool{}
+	for _, v := range t.Values {
+		if v == nil || v.Value == nil {
+			continue // null is the absence of a value, not a constant
+		}
+		lit, ok := enumLit(t.Base, v.Value)
+		if !ok {
+			g.warn(t.Pos, "enum value %s of %s does not fit its type; no constant for it", jsonText(v.Value), t.Name)
+			continue
+		}
+		key := fmt.Sprintf("%#v", lit)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		cd := newDoc(v.Name + " is " + jsonText(v.Value) + ".")
+		cd.para(v.Doc)
+		consts = append(consts, cd.code()...)
+		consts = append(consts, jen.Id(v.Name).Id(t.Name).Op("=").Lit(lit))
+		names = append(names, jen.Id(v.Name))
+	}
+	if len(consts) == 0 {
+		return
+	}
+	decl(f, newDoc("The values of "+t.Name+"."), jen.Const().Defs(consts...))
+	decl(f, newDoc("Known reports whether v is one of the values the API declares."),
+		jen.Func().Params(jen.Id("v").Id(t.Name)).Id("Known").Params().Bool().Block(
+			jen.Switch(jen.Id("v")).Block(jen.Case(names...).Block(jen.Return(jen.True()))),
+			jen.Return(jen.False()),
+		))
+}
+
+// enumLit converts a decoded JSON enum value to a literal of the enum's Go
+// type (only the built-in types jennifer renders).
+func enumLit(base ir.Kind, v any) (any, bool) {
+	var f float64
+	switch n := v.(type) {
+	case float64:
+		f = n
+	case float32:
+		f = float64(n)
+	case int:
+		f = float64(n)
+	case int64:
+		f = float64(n)
+	case json.Number:
+		var err error
+		if f, err = n.Float64(); err != nil {
+			return nil, false
+		}
+	case string:
+		if base == ir.String || base == ir.Any {
+			return n, true
+		}
+		return nil, false
+	case bool:
+		if base == ir.Bool {
+			return n, true
+		}
+		return nil, false
+	default:
+		return nil, false
+	}
+	switch base {
+	case ir.Int:
+		if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+			return nil, false
+		}
+		return int(f), true // untyped in the output (int64(1) would be typed)
+	case ir.Float:
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			return nil, false
+		}
+		return f, true
+	}
+	return nil, false
+}
+
+func (g *gen) declareUnion(f *jen.File, t *ir.Type) {
+	var names []string
+	for _, v := range t.Variants {
+		names = append(names, v.Name)
+	}
+	d := typeDoc(t, t.Name+" is one of: "+strings.Join(names, ", ")+". Variant tells which one it holds; As<Variant> decodes it; "+t.Name+"From<Variant> makes one.")
+	decl(f, d, jen.Type().Id(t.Name).Struct(jen.Id("raw").Qual("encoding/json", "RawMessage")))
+	u := jen.Id("u")
+	decl(f, newDoc("Raw returns the value's JSON (nil for the zero value)."),
+		jen.Func().Params(u.Clone().Id(t.Name)).Id("Raw").Params().Qual("encoding/json", "RawMessage").Block(jen.Return(jen.Id("u").Dot("raw"))))
+	decl(f, newDoc("Variant returns the name of the variant the value holds, or \"\" when none matches."),
+		jen.Func().Params(u.Clone().Id(t.Name)).Id("Variant").Params().String().Block(jen.Return(jen.Id("union"+t.Name).Dot("Select").Call(jen.Id("u").Dot("raw")))))
+	decl(f, newDoc("MarshalJSON writes the value's JSON (null for the zero value)."),
+		jen.Func().Params(u.Clone().Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(jen.Return(jen.Qual(pkgRuntime, "MarshalRaw").Call(jen.Id("u").Dot("raw")))))
+	decl(f, newDoc("UnmarshalJSON keeps a copy of b; the As methods decode it."),
+		jen.Func().Params(u.Clone().Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
+			jen.Id("u").Dot("raw").Op("=").Qual("bytes", "Clone").Call(jen.Id("b")),
+			jen.Return(jen.Nil()),
+		))
+	var variants []jen.Code
+	for _, v := range t.Variants {
+		vt := g.typ(v.Type)
+		decl(f, newDoc("As"+v.Name+" decodes the value as the "+v.Name+" variant."),
+			jen.Func().Params(u.Clone().Id(t.Name)).Id("As"+v.Name).Params().Params(vt.Clone(), jen.Error()).Block(
+				jen.Return(jen.Qual(pkgRuntime, "UnionAs").Types(vt.Clone()).Call(jen.Id("u").Dot("raw")))))
+		decl(f, newDoc(t.Name+"From"+v.Name+" returns a "+t.Name+" holding the "+v.Name+" variant v."),
+			jen.Func().Id(t.Name+"From"+v.Name).Params(jen.Id("v").Add(vt.Clone())).Params(jen.Id(t.Name), jen.Error()).Block(
+				jen.List(jen.Id("raw"), jen.Err()).Op(":=").Qual("encoding/json", "Marshal").Call(jen.Id("v")),
+				jen.Return(jen.Id(t.Name).Values(jen.Dict{jen.Id("raw"): jen.Id("raw")}), jen.Err()),
+			))
+		vd := []jen.Code{kv("Name", jen.Lit(v.Name))}
+		if len(v.Tags) > 0 {
+			vd = append(vd, kv("Tags", strLits(v.Tags)))
+		}
+		if v.JSONKind != "" {
+			vd = append(vd, kv("JSONKind", jen.Lit(v.JSONKind)))
+		}
+		if len(v.Required) > 0 {
+			vd = append(vd, kv("Required", strLits(v.Required)))
+		}
+		variants = append(variants, jen.Line().Values(vd...))
+	}
+	var ud []jen.Code
+	if t.Discriminator != "" {
+		ud = append(ud, kv("Discriminator", jen.Lit(t.Discriminator)))
+	}
+	ud = append(ud, kv("Variants", jen.Index().Qual(pkgRuntime, "UnionVariant").Values(append(variants, jen.Line())...)))
+	f.Comment("// union" + t.Name + " selects the variant of a " + t.Name + ".")
+	f.Var().Id("union"+t.Name).Op("=").Op("&").Qual(pkgRuntime, "Union").Values(ud...)
+	f.Line()
+}
+
+// strLits is a []string literal.
+func strLits(ss []string) *jen.Statement {
+	var items []jen.Code
+	for _, s := range ss {
+		items = append(items, jen.Lit(s))
+	}
+	return jen.Index().String().Values(items...)
+}
+
+func (g *gen) declareTuple(f *jen.File, t *ir.Type) {
+	var fields, vals, ptrs []jen.Code
+	for i, it := range t.Items {
+		name := "Item" + strconv.Itoa(i)
+		ft := g.typ(it)
+		if g.recursive(t, it) {
+			ft = jen.Op("*").Add(ft)
+		}
+		fields = append(fields, jen.Id(name).Add(ft))
+		vals = append(vals, jen.Id("t").Dot(name))
+		ptrs = append(ptrs, jen.Op("&").Id("t").Dot(name))
+	}
+	rest, restPtr := jen.Nil(), jen.Nil()
+	if t.Elem != nil {
+		fields = append(fields, jen.Comment("// Rest holds the items after the fixed positions."), jen.Id("Rest").Index().Add(g.typ(t.Elem)))
+		rest, restPtr = jen.Id("t").Dot("Rest"), jen.Op("&").Id("t").Dot("Rest")
+	}
+	decl(f, typeDoc(t, t.Name+" is a JSON array with fixed positions: Item0 is its first item."), jen.Type().Id(t.Name).Struct(fields...))
+	decl(f, newDoc("MarshalJSON writes the value as a JSON array."),
+		jen.Func().Params(jen.Id("t").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+			jen.Return(jen.Qual(pkgRuntime, "MarshalTuple").Call(jen.Index().Any().Values(vals...), rest))))
+	decl(f, newDoc("UnmarshalJSON reads a JSON array."),
+		jen.Func().Params(jen.Id("t").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
+			jen.Return(jen.Qual(pkgRuntime, "UnmarshalTuple").Call(jen.Id("b"), jen.Index().Any().Values(ptrs...), restPtr))))
+}

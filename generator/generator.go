@@ -1,0 +1,231 @@
+// Package generator runs opsgen: it loads the config's source document
+// (generator/openapi or generator/mcptools), emits the Go files
+// (generator/emit), and writes them or checks them against the output
+// directory (generator/output).
+package generator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"runtime/debug"
+
+	"github.com/opsgen/opsgen/generator/config"
+	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/emit"
+	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/mcptools"
+	"github.com/opsgen/opsgen/generator/openapi"
+	"github.com/opsgen/opsgen/generator/output"
+)
+
+// modulePath is opsgen's module path, looked up in the build info.
+const modulePath = "github.com/opsgen/opsgen"
+
+// Options says what to generate.
+type Options struct {
+	// Config is the configuration; Generate checks it (config.Config.Check).
+	Config *config.Config
+	// ConfigDir is the directory the config's paths are relative to (the
+	// config file's directory; "." for a config built from flags).
+	ConfigDir string
+	// Version is written into the generated headers and the manifest;
+	// default Version().
+	Version string
+}
+
+// Result is a generation in memory.
+type Result struct {
+	// Files are the generated files, sorted by name; names are relative to
+	// the output directory.
+	Files []emit.File
+	// Diagnostics are the loader's and the emitter's, sorted.
+	Diagnostics diag.List
+	// Manifest records the inputs and outputs, for output.Write.
+	Manifest *output.Manifest
+}
+
+// Version returns opsgen's module version from the build info: the main
+// module's when opsgen is the main module (go install, go run), opsgen's
+// entry among the dependencies otherwise (go tool in a consumer module);
+// "devel" for a build from a work tree.
+func Version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	m := &bi.Main
+	if m.Path != modulePath {
+		m = nil
+		for _, d := range bi.Deps {
+			if d.Path == modulePath {
+				m = d
+				if d.Replace != nil {
+					m = d.Replace
+				}
+			}
+		}
+	}
+	if m == nil || m.Version == "" || m.Version == "(devel)" {
+		return "devel"
+	}
+	return m.Version
+}
+
+// OutputDir returns the output directory of opts.
+func OutputDir(opts Options) string {
+	return output.Resolve(opts.ConfigDir, opts.Config.Output)
+}
+
+func (o *Options) check() error {
+	if o.Config == nil {
+		return errors.New("generator: no config")
+	}
+	if o.ConfigDir == "" {
+		o.ConfigDir = "."
+	}
+	if o.Version == "" {
+		o.Version = Version()
+	}
+	if err := o.Config.Check(); err != nil {
+		return err
+	}
+	if v := o.Config.Client.Validation; v != "" && v != "warn" {
+		// emit.Options has no validation mode yet: refuse rather than
+		// generate a client that silently ignores the setting.
+		return fmt.Errorf("client.validation %q is not supported yet; only warn (the default)", v)
+	}
+	return nil
+}
+
+// Generate loads the source, emits the files and hashes inputs and outputs,
+// writing nothing. On failure the error says why; the result, when not nil,
+// still carries the diagnostics (warnings included).
+func Generate(ctx context.Context, opts Options) (*Result, error) {
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	cfg := opts.Config
+	src := &cfg.Sources[0]
+	res := &Result{}
+	svc, diags, err := load(ctx, opts.ConfigDir, src)
+	res.Diagnostics = append(res.Diagnostics, diags...)
+	if err == nil && svc == nil {
+		err = fmt.Errorf("%s: the loader returned no service", src.Path())
+	}
+	if err != nil {
+		res.Diagnostics.Sort()
+		return res, err
+	}
+	// The header names the source as written in the config, never as the
+	// (possibly absolute) path it was opened with.
+	svc.Source = path.Clean(filepath.ToSlash(src.Path()))
+	files, diags, err := emit.Emit(svc, emit.Options{
+		Package:   cfg.Package,
+		Version:   opts.Version,
+		Namespace: cfg.Namespace,
+		Registry:  cfg.Registry,
+	})
+	res.Diagnostics = append(res.Diagnostics, diags...)
+	res.Diagnostics.Sort()
+	if err != nil {
+		return res, err
+	}
+	res.Files = files
+	hash, err := cfg.Hash()
+	if err != nil {
+		return res, err
+	}
+	inputs, remote, err := Inputs(cfg, opts.ConfigDir)
+	if err != nil {
+		return res, err
+	}
+	res.Manifest, err = output.NewManifest(output.Inputs{
+		Version: opts.Version, Config: hash, BaseDir: opts.ConfigDir, Files: inputs, Remote: remote,
+	}, outputFiles(files))
+	if err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// Write generates and writes the files and the manifest into the output
+// directory. The result carries the diagnostics as for Generate.
+func Write(ctx context.Context, opts Options) (*Result, *output.Written, error) {
+	res, err := Generate(ctx, opts)
+	if err != nil {
+		return res, nil, err
+	}
+	w, err := output.Write(OutputDir(opts), outputFiles(res.Files), res.Manifest)
+	return res, w, err
+}
+
+// Check reports whether the output directory holds what Write would write.
+// When the manifest vouches for the inputs and outputs on disk it answers
+// without loading the source (Report.FastPath); otherwise it generates in
+// memory and compares, returning the generation's diagnostics.
+func Check(ctx context.Context, opts Options) (*output.Report, diag.List, error) {
+	if err := opts.check(); err != nil {
+		return nil, nil, err
+	}
+	hash, err := opts.Config.Hash()
+	if err != nil {
+		return nil, nil, err
+	}
+	dir := OutputDir(opts)
+	if output.Fresh(dir, opts.Version, hash, opts.ConfigDir) {
+		return &output.Report{FastPath: true}, nil, nil
+	}
+	res, err := Generate(ctx, opts)
+	var diags diag.List
+	if res != nil {
+		diags = res.Diagnostics
+	}
+	if err != nil {
+		return nil, diags, err
+	}
+	rep, err := output.Compare(dir, outputFiles(res.Files), res.Manifest)
+	return rep, diags, err
+}
+
+func outputFiles(files []emit.File) []output.File {
+	out := make([]output.File, len(files))
+	for i, f := range files {
+		out[i] = output.File{Name: f.Name, Content: f.Content}
+	}
+	return out
+}
+
+// load runs the source's loader on the file found relative to dir.
+func load(ctx context.Context, dir string, src *config.Source) (*ir.Service, diag.List, error) {
+	file := output.Resolve(dir, src.Path())
+	if src.Kind() == ir.OpenAPI {
+		return openapi.Load(ctx, file, openapi.Options{
+			AllowRemoteRefs: src.AllowRemoteRefs,
+			Filter:          src.Filter(),
+			Names:           src.Names,
+		})
+	}
+	schemas := map[string]json.RawMessage{}
+	for tool, s := range src.OutputSchemas {
+		if s.File == "" {
+			schemas[tool] = s.Inline
+			continue
+		}
+		raw, err := config.ReadSchemaFile(output.Resolve(dir, s.File))
+		if err != nil {
+			return nil, nil, fmt.Errorf("outputSchemas %q: %w", tool, err)
+		}
+		schemas[tool] = raw
+	}
+	return mcptools.Load(ctx, file, mcptools.LoadOptions{
+		OutputSchemas:     schemas,
+		Conventions:       src.Conventions,
+		DefaultConvention: src.Convention,
+		Filter:            src.Filter(),
+		Names:             src.Names,
+	})
+}

@@ -1,0 +1,43 @@
+// Package mcptools reads MCP tool listings into the generator's IR.
+//
+// A listing is the result of tools/list: {"tools": [...]}, or a bare array
+// of tools.
+//
+// # Snapshots
+//
+// [Snapshot] captures the listing of a running server, a stdio subprocess
+// or an HTTP endpoint, as a file meant to be committed and diffed: every
+// page of tools/list, the tools sorted by name with their object keys
+// sorted, indented by two spaces. Each tool is kept as the server sent it,
+// including fields the SDK does not model (such as execution); what belongs
+// to the response (nextCursor, _meta) is left out. Over HTTP, a server that
+// only speaks the older HTTP+SSE transport is detected and used; over
+// stdio, a server that exits when probed with server/discover (the newest
+// protocol's first request) is restarted and opened with initialize.
+//
+// # Loading
+//
+// [Load] and [LoadData] turn a listing into an [ir.Service] with one
+// operation of kind [ir.MCPTool] per tool:
+//
+//   - ID is the tool name; GoName is derived from it (get_user, get-user,
+//     users.get -> GetUser, UsersGet). Names that collide after conversion
+//     get numeric suffixes, given in tool-name order so that they do not
+//     depend on the listing's order; LoadOptions.Names pins a name.
+//   - The input type is <GoName>Input (ParamsName, Tool.InputType), or
+//     none when the input schema declares no properties. The output type is
+//     <GoName>Output (Tool.OutputType), or nil when the tool declares no
+//     output schema and LoadOptions.OutputSchemas gives none. Output
+//     schemas may describe any JSON value, not only objects.
+//   - Definitions ($defs, or definitions in draft-07) become types named
+//     <GoName><Key>; references may point at them, at the root ("#") or at
+//     any other place of the same schema.
+//
+// Schemas may use JSON Schema draft-04 to 2020-12 (by $schema; 2020-12
+// when absent). Each is checked against its draft's metaschema, so a
+// mistake is reported at its place in the listing. The schemas are then
+// converted by the OpenAPI loader: each tool becomes an operation of a
+// synthetic OpenAPI 3.1 document whose components hold the tools' schemas
+// and their hoisted definitions, so that JSON Schema is mapped to Go types
+// in one place. Diagnostics point back into the listing.
+package mcptools

@@ -1,0 +1,206 @@
+package mcptools
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+
+	"github.com/opsgen/opsgen/generator/diag"
+)
+
+// tool is one tool of a listing, read from the raw JSON.
+type tool struct {
+	name        string
+	title       string
+	description string
+	// ptr is the tool's JSON pointer in the listing ("/tools/3").
+	ptr string
+	// input and output are the decoded schemas (numbers as json.Number);
+	// output is nil when the tool declares none.
+	input, output any
+	// outputPos indexes output when it came from LoadOptions.OutputSchemas
+	// (it is then not part of the listing); nil otherwise.
+	outputPos *positions
+	// Annotation hints; nil when not given.
+	readOnly, destructive, idempotent, openWorld *bool
+}
+
+// decodeJSON decodes one JSON value, keeping numbers as json.Number, and
+// rejects trailing data.
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, &trailingDataError{offset: dec.InputOffset()}
+	}
+	return v, nil
+}
+
+// trailingDataError reports data after the JSON value.
+type trailingDataError struct{ offset int64 }
+
+func (e *trailingDataError) Error() string { return "data after the top-level value" }
+
+// parseListing reads the tools of a listing: a tools/list result
+// ({"tools": [...]}) or a bare array of tools.
+func parseListing(doc any, pos *positions, chk *checker, diags *diag.List) []*tool {
+	var list []any
+	base := ""
+	switch v := doc.(type) {
+	case []any:
+		list = v
+	case map[string]any:
+		tools, ok := v["tools"]
+		if !ok {
+			diags.Errorf(pos.pos(""), `not a tool listing: expected {"tools": [...]} or an array of tools, found an object without "tools"`)
+			return nil
+		}
+		if list, ok = tools.([]any); !ok {
+			diags.Errorf(pos.pos("/tools"), `"tools" must be an array, found %s`, jsonKind(tools))
+			return nil
+		}
+		base = "/tools"
+	default:
+		diags.Errorf(pos.pos(""), `not a tool listing: expected {"tools": [...]} or an array of tools, found %s`, jsonKind(doc))
+		return nil
+	}
+
+	var tools []*tool
+	first := map[string]string{} // name -> pointer of its first tool
+	for i, elem := range list {
+		ptr := base + "/" + strconv.Itoa(i)
+		t := parseTool(elem, ptr, pos, chk, diags)
+		if t == nil {
+			continue
+		}
+		if prev, ok := first[t.name]; ok {
+			diags.Errorf(pos.pos(ptr+"/name"), "duplicate tool name %q (first at %s)", t.name, prev)
+			continue
+		}
+		first[t.name] = ptr
+		tools = append(tools, t)
+	}
+	return tools
+}
+
+// parseTool reads one tool, or reports why it cannot and returns nil.
+func parseTool(elem any, ptr string, pos *positions, chk *checker, diags *diag.List) *tool {
+	obj, ok := elem.(map[string]any)
+	if !ok {
+		diags.Errorf(pos.pos(ptr), "a tool must be an object, found %s", jsonKind(elem))
+		return nil
+	}
+	nameVal, ok := obj["name"]
+	if !ok {
+		diags.Errorf(pos.pos(ptr), `tool has no "name"`)
+		return nil
+	}
+	name, ok := nameVal.(string)
+	if !ok || name == "" {
+		diags.Errorf(pos.pos(ptr+"/name"), "tool name must be a non-empty string, found %s", jsonKind(nameVal))
+		return nil
+	}
+	t := &tool{name: name, ptr: ptr}
+	t.title = optString(obj, "title", ptr, pos, diags)
+	t.description = optString(obj, "description", ptr, pos, diags)
+
+	if in, ok := obj["inputSchema"]; ok {
+		if !isSchema(in) {
+			diags.Errorf(pos.pos(ptr+"/inputSchema"), "inputSchema must be a JSON Schema object, found %s", jsonKind(in))
+			return nil
+		}
+		if !chk.check(in, pos, ptr+"/inputSchema", diags) {
+			return nil
+		}
+		t.input = in
+	} else {
+		// Required by the spec, but an absent schema has one reasonable reading.
+		diags.Warnf(pos.pos(ptr), "tool %q has no inputSchema; it is taken to have no arguments", name)
+		t.input = map[string]any{"type": "object"}
+	}
+	if out, ok := obj["outputSchema"]; ok && out != nil {
+		if !isSchema(out) {
+			diags.Errorf(pos.pos(ptr+"/outputSchema"), "outputSchema must be a JSON Schema object, found %s", jsonKind(out))
+			return nil
+		}
+		if !chk.check(out, pos, ptr+"/outputSchema", diags) {
+			return nil
+		}
+		t.output = out
+	}
+
+	if a, ok := obj["annotations"]; ok && a != nil {
+		ann, ok := a.(map[string]any)
+		if !ok {
+			diags.Warnf(pos.pos(ptr+"/annotations"), "annotations must be an object, found %s; ignored", jsonKind(a))
+		} else {
+			aptr := ptr + "/annotations"
+			t.readOnly = optBool(ann, "readOnlyHint", aptr, pos, diags)
+			t.destructive = optBool(ann, "destructiveHint", aptr, pos, diags)
+			t.idempotent = optBool(ann, "idempotentHint", aptr, pos, diags)
+			t.openWorld = optBool(ann, "openWorldHint", aptr, pos, diags)
+			// Protocol 2025-03-26 put the display title in the annotations.
+			if t.title == "" {
+				t.title = optString(ann, "title", aptr, pos, diags)
+			}
+		}
+	}
+	return t
+}
+
+// isSchema reports whether v can be a JSON Schema (an object or a boolean).
+func isSchema(v any) bool {
+	switch v.(type) {
+	case map[string]any, bool:
+		return true
+	}
+	return false
+}
+
+func optString(obj map[string]any, key, ptr string, pos *positions, diags *diag.List) string {
+	v, ok := obj[key]
+	if !ok || v == nil {
+		return ""
+	}
+	s, ok := v.(string)
+	if !ok {
+		diags.Warnf(pos.pos(ptr+"/"+key), "%s must be a string, found %s; ignored", key, jsonKind(v))
+	}
+	return s
+}
+
+func optBool(obj map[string]any, key, ptr string, pos *positions, diags *diag.List) *bool {
+	v, ok := obj[key]
+	if !ok || v == nil {
+		return nil
+	}
+	b, ok := v.(bool)
+	if !ok {
+		diags.Warnf(pos.pos(ptr+"/"+key), "%s must be a boolean, found %s; ignored", key, jsonKind(v))
+		return nil
+	}
+	return &b
+}
+
+// jsonKind names the JSON kind of a decoded value, for messages.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number, float64:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return "an unknown value"
+}

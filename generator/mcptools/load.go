@@ -1,0 +1,210 @@
+package mcptools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/naming"
+	"github.com/opsgen/opsgen/generator/openapi"
+)
+
+// The conventions a tool's result can follow (see ir.Tool.Convention).
+var conventions = map[string]bool{"": true, "toolenvelope-v1": true, "dotbot": true, "auto": true}
+
+// LoadOptions configures Load and LoadData. Maps are keyed by tool name.
+type LoadOptions struct {
+	// OutputSchemas gives an output schema to tools that declare none, so
+	// that their results are typed; a tool's own outputSchema wins.
+	OutputSchemas map[string]json.RawMessage
+	// Conventions sets a tool's result convention: "toolenvelope-v1",
+	// "dotbot", "auto" or "" (none). Tools not listed get DefaultConvention.
+	Conventions       map[string]string
+	DefaultConvention string
+	// Filter selects tools: IncludeOperations and ExcludeOperations hold
+	// tool names (a trailing "*" matches by prefix); the other lists do not
+	// apply to MCP.
+	Filter ir.Filter
+	// Names pins the Go name of a tool's method; the input and output types
+	// are named after it (<Name>Input, <Name>Output).
+	Names map[string]string
+}
+
+// Load reads the listing file at path (as given by the user; it is written
+// into diagnostics and the generated header) and converts it.
+func Load(ctx context.Context, path string, opts LoadOptions) (*ir.Service, diag.List, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("mcptools: %w", err)
+	}
+	return LoadData(ctx, data, path, opts)
+}
+
+// LoadData converts a tool listing: a tools/list result ({"tools": [...]})
+// or a bare array of tools. source names the listing in diagnostics and in
+// the generated header. Each selected tool becomes an operation of kind
+// ir.MCPTool whose ID is the tool name.
+//
+// The returned list holds every diagnostic, warnings included; the error is
+// non-nil (and the service nil) when any of them is an error.
+func LoadData(ctx context.Context, data []byte, source string, opts LoadOptions) (*ir.Service, diag.List, error) {
+	b, synth, diags := prepare(ctx, data, source, opts)
+	if synth == nil {
+		diags.Sort()
+		return nil, diags, diags.Err()
+	}
+	svc, odiags, err := openapi.FromDocument(ctx, synth, source, openapi.Options{Names: b.names()})
+	for _, d := range odiags {
+		d.Pos = b.sourcePos(d.Pos)
+		diags = append(diags, d)
+	}
+	diags.Sort()
+	if err == nil {
+		err = diags.Err()
+	}
+	if err != nil {
+		return nil, diags, err
+	}
+	if err := b.finish(svc, opts); err != nil {
+		return nil, diags, fmt.Errorf("mcptools: %s: %w", source, err)
+	}
+	return svc, diags, nil
+}
+
+// prepare reads a listing and builds its synthetic OpenAPI document. The
+// document is nil when the diagnostics hold an error.
+func prepare(ctx context.Context, data []byte, source string, opts LoadOptions) (*builder, *openapi3.T, diag.List) {
+	var diags diag.List
+	doc, err := decodeJSON(data)
+	if err != nil {
+		pos, _ := syntaxPos(source, data, err)
+		pos.File = source
+		diags.Errorf(pos, "invalid JSON: %v", err)
+		return nil, nil, diags
+	}
+	pos := indexPositions(source, data)
+	chk := newChecker()
+	tools := parseListing(doc, pos, chk, &diags)
+	tools = selectTools(tools, opts, source, pos, chk, &diags)
+	checkOptions(tools, opts, source, &diags)
+	if diags.HasErrors() {
+		return nil, nil, diags
+	}
+
+	// Names are claimed in an order that does not depend on the listing's:
+	// pinned names first, then by tool name.
+	sort.Slice(tools, func(i, j int) bool {
+		pi, pj := opts.Names[tools[i].name] != "", opts.Names[tools[j].name] != ""
+		if pi != pj {
+			return pi
+		}
+		return tools[i].name < tools[j].name
+	})
+	b := newBuilder(source, pos, &diags)
+	for _, t := range tools {
+		b.add(t, opts.Names[t.name])
+	}
+	if diags.HasErrors() {
+		return nil, nil, diags
+	}
+	synth, err := b.document(ctx)
+	if err != nil {
+		// The document is made from valid schemas; failing to load it is a
+		// bug here or in kin-openapi, reported against the listing.
+		diags.Errorf(diag.Pos{File: source}, "internal error: %v", err)
+		return nil, nil, diags
+	}
+	return b, synth, diags
+}
+
+// selectTools applies the filter and the user's output schemas.
+func selectTools(tools []*tool, opts LoadOptions, source string, pos *positions, chk *checker, diags *diag.List) []*tool {
+	var out []*tool
+	for _, t := range tools {
+		if len(opts.Filter.IncludeOperations) > 0 && !matchAny(opts.Filter.IncludeOperations, t.name) {
+			continue
+		}
+		if matchAny(opts.Filter.ExcludeOperations, t.name) {
+			continue
+		}
+		if raw, ok := opts.OutputSchemas[t.name]; ok {
+			file := fmt.Sprintf("%s: configured output schema of %q", source, t.name)
+			switch s, err := decodeJSON(raw); {
+			case t.output != nil:
+				diags.Warnf(pos.pos(t.ptr+"/outputSchema"),
+					"tool %q declares an outputSchema; the configured one is not used", t.name)
+			case err != nil:
+				pos, _ := syntaxPos(file, raw, err)
+				pos.File = file
+				diags.Errorf(pos, "invalid JSON: %v", err)
+			case !isSchema(s):
+				diags.Errorf(diag.Pos{File: file}, "an output schema must be a JSON Schema object, found %s", jsonKind(s))
+			default:
+				if p := indexPositions(file, raw); chk.check(s, p, "", diags) {
+					t.output, t.outputPos = s, p
+				}
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// checkOptions reports options that name no tool, and bad conventions.
+func checkOptions(tools []*tool, opts LoadOptions, source string, diags *diag.List) {
+	known := map[string]bool{}
+	for _, t := range tools {
+		known[t.name] = true
+	}
+	pos := diag.Pos{File: source}
+	for _, opt := range []struct {
+		what  string
+		names []string
+	}{
+		{"an output schema", sortedKeys(opts.OutputSchemas)},
+		{"a convention", sortedKeys(opts.Conventions)},
+		{"a Go name", sortedKeys(opts.Names)},
+	} {
+		for _, name := range opt.names {
+			if !known[name] {
+				diags.Warnf(pos, "%s is configured for tool %q, which is not in the listing (or not selected)", opt.what, name)
+			}
+		}
+	}
+	for _, name := range opts.Filter.IncludeOperations {
+		if !strings.HasSuffix(name, "*") && !known[name] {
+			diags.Warnf(pos, "included tool %q is not in the listing", name)
+		}
+	}
+	if !conventions[opts.DefaultConvention] {
+		diags.Errorf(pos, "unknown default convention %q (want toolenvelope-v1, dotbot, auto or none)", opts.DefaultConvention)
+	}
+	for _, name := range sortedKeys(opts.Conventions) {
+		if c := opts.Conventions[name]; !conventions[c] {
+			diags.Errorf(pos, "unknown convention %q for tool %q (want toolenvelope-v1, dotbot, auto or none)", c, name)
+		}
+	}
+	for _, name := range sortedKeys(opts.Names) {
+		if n := opts.Names[name]; !naming.IsExported(n) {
+			diags.Errorf(pos, "Go name %q for tool %q is not an exported Go identifier", n, name)
+		}
+	}
+}
+
+// matchAny reports whether name is one of patterns (a trailing "*" matches
+// by prefix).
+func matchAny(patterns []string, name string) bool {
+	for _, p := range patterns {
+		if prefix, ok := strings.CutSuffix(p, "*"); ok && strings.HasPrefix(name, prefix) || p == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,213 @@
+// Package naming turns arbitrary strings from source documents (schema keys,
+// operationIds, property names, enum values, MCP tool names) into
+// Go-idiomatic exported identifiers, and allocates unique names in a
+// Namespace.
+//
+// Ident splits its input into words at every character that cannot appear in
+// a Go identifier and at lower-to-upper case changes, capitalises each word,
+// and writes the golint initialisms in upper case ("user_id" -> "UserID",
+// "api-url" -> "APIURL"). Unicode letters that are valid in Go identifiers
+// are kept; other characters separate words. A result that would start with
+// a digit gets the prefix "X"; an empty result becomes the caller's
+// fallback.
+//
+// A Namespace never fails on a collision: the second claimant of a name gets
+// the smallest free numeric suffix ("Pet", "Pet2", "Pet3"). Names are
+// therefore stable under reordering of the source only when callers claim
+// them in an order that does not depend on the source's order (for example
+// sorted by JSON pointer), which is what the loaders do.
+package naming
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// initialisms are the words written in upper case (golint's list, plus a few
+// common in API documents).
+var initialisms = map[string]bool{
+	"ACL": true, "API": true, "ASCII": true, "CPU": true, "CSS": true, "DNS": true,
+	"EOF": true, "GUID": true, "HTML": true, "HTTP": true, "HTTPS": true, "ID": true,
+	"IP": true, "JSON": true, "LHS": true, "QPS": true, "RAM": true, "RHS": true,
+	"RPC": true, "SLA": true, "SMTP": true, "SQL": true, "SSH": true, "TCP": true,
+	"TLS": true, "TTL": true, "UDP": true, "UI": true, "UID": true, "UUID": true,
+	"URI": true, "URL": true, "UTF8": true, "VM": true, "XML": true, "XMPP": true,
+	"XSRF": true, "XSS": true, "JWT": true, "SSO": true, "MCP": true,
+}
+
+// predeclared lists Go keywords and predeclared identifiers. Exported names
+// cannot be keywords, but a fallback or a caller's lower-case use might.
+var predeclared = map[string]bool{
+	"break": true, "case": true, "chan": true, "const": true, "continue": true,
+	"default": true, "defer": true, "else": true, "fallthrough": true, "for": true,
+	"func": true, "go": true, "goto": true, "if": true, "import": true,
+	"interface": true, "map": true, "package": true, "range": true, "return": true,
+	"select": true, "struct": true, "switch": true, "type": true, "var": true,
+	"any": true, "bool": true, "byte": true, "comparable": true, "complex64": true,
+	"complex128": true, "error": true, "float32": true, "float64": true, "int": true,
+	"int8": true, "int16": true, "int32": true, "int64": true, "rune": true,
+	"string": true, "uint": true, "uint8": true, "uint16": true, "uint32": true,
+	"uint64": true, "uintptr": true, "true": true, "false": true, "iota": true,
+	"nil": true, "append": true, "cap": true, "clear": true, "close": true,
+	"complex": true, "copy": true, "delete": true, "imag": true, "len": true,
+	"make": true, "max": true, "min": true, "new": true, "panic": true,
+	"print": true, "println": true, "real": true, "recover": true,
+}
+
+// IsPredeclared reports whether s is a Go keyword or predeclared identifier.
+func IsPredeclared(s string) bool { return predeclared[s] }
+
+// Words splits s into words: runs of letters and digits, broken at every
+// other character and where a lower-case letter or digit is followed by an
+// upper-case one ("userID" -> "user", "ID"; "HTTPServer" -> "HTTP", "Server").
+func Words(s string) []string {
+	var words []string
+	rs := []rune(s)
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			words = append(words, string(rs[start:end]))
+		}
+		start = -1
+	}
+	for i, r := range rs {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev := rs[i-1]
+		switch {
+		case unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)):
+			// fooBar, v2Beta
+			flush(i)
+			start = i
+		case unicode.IsLower(r) && unicode.IsUpper(prev) && i-1 > start && unicode.IsUpper(rs[i-2]):
+			// HTTPServer: the last upper-case letter starts the next word.
+			flush(i - 1)
+			start = i - 1
+		}
+	}
+	flush(len(rs))
+	return words
+}
+
+// Ident returns an exported Go identifier for s, or fallback (itself passed
+// through Ident; "X" if that is empty too) when s has no usable characters.
+func Ident(s, fallback string) string {
+	var b strings.Builder
+	for _, w := range Words(s) {
+		b.WriteString(word(w))
+	}
+	out := b.String()
+	if out == "" {
+		if fallback == "" || fallback == s {
+			return "X"
+		}
+		return Ident(fallback, "")
+	}
+	if r, _ := utf8.DecodeRuneInString(out); unicode.IsDigit(r) {
+		out = "X" + out
+	} else if !unicode.IsUpper(r) {
+		// Letters without case (e.g. CJK) cannot make an exported name alone.
+		out = "X" + out
+	}
+	return out
+}
+
+// word capitalises one word, writing initialisms in upper case.
+func word(w string) string {
+	if u := strings.ToUpper(w); initialisms[u] {
+		return u
+	}
+	r, n := utf8.DecodeRuneInString(w)
+	rest := w[n:]
+	// Keep the word's inner case when it is mixed (e.g. "iPhone" stays "IPhone");
+	// an all-upper word that is not an initialism is lowered ("PETS" -> "Pets").
+	if strings.ToUpper(rest) == rest {
+		rest = strings.ToLower(rest)
+	}
+	return string(unicode.ToUpper(r)) + rest
+}
+
+// Namespace allocates unique Go names. The zero value is ready to use.
+type Namespace struct {
+	used map[string]bool
+}
+
+// NewNamespace returns a namespace in which the given names are already taken.
+func NewNamespace(reserved ...string) *Namespace {
+	ns := &Namespace{}
+	for _, r := range reserved {
+		ns.Reserve(r)
+	}
+	return ns
+}
+
+// Reserve marks name as taken without checking it.
+func (ns *Namespace) Reserve(name string) {
+	if ns.used == nil {
+		ns.used = make(map[string]bool)
+	}
+	ns.used[name] = true
+}
+
+// Taken reports whether name is already allocated or reserved.
+func (ns *Namespace) Taken(name string) bool { return ns.used[name] }
+
+// Alloc claims want (which must already be an identifier, e.g. from Ident)
+// and returns it, or want with the smallest numeric suffix from 2 up that is
+// still free.
+func (ns *Namespace) Alloc(want string) string {
+	if ns.used == nil {
+		ns.used = make(map[string]bool)
+	}
+	name := want
+	for i := 2; ns.used[name]; i++ {
+		name = want + strconv.Itoa(i)
+	}
+	ns.used[name] = true
+	return name
+}
+
+// IsExported reports whether s is an exported Go identifier.
+func IsExported(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case i == 0 && !unicode.IsUpper(r):
+			return false
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_':
+			return false
+		}
+	}
+	return true
+}
+
+// Sanitize returns s unchanged when it already is an exported Go identifier
+// (a name the user chose, or one composed from identifiers such as
+// "ListPetsParams"), and Ident(s, fallback) otherwise.
+func Sanitize(s, fallback string) string {
+	if IsExported(s) {
+		return s
+	}
+	return Ident(s, fallback)
+}
+
+// Suffix returns the identifier words of s for appending to an identifier
+// (so a leading digit needs no prefix): "404" -> "404", "light-blue" ->
+// "LightBlue". It returns "" when s has no letters or digits.
+func Suffix(s string) string {
+	var b strings.Builder
+	for _, w := range Words(s) {
+		b.WriteString(word(w))
+	}
+	return b.String()
+}

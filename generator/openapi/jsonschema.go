@@ -1,0 +1,181 @@
+package openapi
+
+import (
+	"encoding/json"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// jsonSchema returns the draft 2020-12 JSON Schema of ref: references to
+// named types become {"$ref": "#/$defs/<Name>"}, 3.0 nullable becomes a
+// type array (or anyOf with null), and OpenAPI-only or documentation
+// keywords are dropped. top is set when ref is the definition of a named
+// type itself, which must be expanded rather than referred to.
+func (l *loader) jsonSchema(ref *openapi3.SchemaRef, top bool) map[string]any {
+	if ref == nil || ref.Value == nil {
+		return map[string]any{}
+	}
+	s := ref.Value
+	if !top {
+		// A named type is referred to where its schema is used, or where a
+		// $ref leads to it (the target may have been loaded twice).
+		if e, ok := l.cache[s]; ok && e.t.Name != "" && (l.src[e.t] == s || ref.Ref != "" && l.src[e.t] != nil) {
+			return map[string]any{"$ref": "#/$defs/" + e.t.Name}
+		}
+	}
+	if s.Always != nil {
+		if *s.Always {
+			return map[string]any{}
+		}
+		return map[string]any{"not": map[string]any{}}
+	}
+	m := map[string]any{}
+	nullable := s.Nullable
+	if s.Type != nil && len(*s.Type) > 0 {
+		types := []string(*s.Type)
+		if nullable && !contains(types, openapi3.TypeNull) {
+			types = append(append([]string(nil), types...), openapi3.TypeNull)
+		}
+		if len(types) == 1 {
+			m["type"] = types[0]
+		} else {
+			m["type"] = types
+		}
+		nullable = false
+	}
+	if s.Format != "" {
+		m["format"] = s.Format
+	}
+	if len(s.Enum) > 0 {
+		enum := s.Enum
+		if nullable || (s.Nullable && !contains(enum, nil)) {
+			enum = append(append([]any(nil), enum...), nil)
+		}
+		m["enum"] = enum
+	}
+	if s.Const != nil {
+		m["const"] = s.Const
+	}
+	if s.Default != nil {
+		m["default"] = s.Default
+	}
+	l.numberKeywords(s, m)
+	if s.Pattern != "" {
+		m["pattern"] = s.Pattern
+	}
+	if s.MinLength > 0 {
+		m["minLength"] = s.MinLength
+	}
+	if s.MaxLength != nil {
+		m["maxLength"] = *s.MaxLength
+	}
+	if s.MinItems > 0 {
+		m["minItems"] = s.MinItems
+	}
+	if s.MaxItems != nil {
+		m["maxItems"] = *s.MaxItems
+	}
+	if s.UniqueItems {
+		m["uniqueItems"] = true
+	}
+	if s.MinProps > 0 {
+		m["minProperties"] = s.MinProps
+	}
+	if s.MaxProps != nil {
+		m["maxProperties"] = *s.MaxProps
+	}
+	if len(s.Properties) > 0 {
+		props := make(map[string]any, len(s.Properties))
+		for name, p := range s.Properties {
+			props[name] = l.jsonSchema(p, false)
+		}
+		m["properties"] = props
+	}
+	if len(s.Required) > 0 {
+		m["required"] = s.Required
+	}
+	if ap := s.AdditionalProperties; ap.Schema != nil {
+		m["additionalProperties"] = l.jsonSchema(ap.Schema, false)
+	} else if ap.Has != nil {
+		m["additionalProperties"] = *ap.Has
+	}
+	if len(s.PrefixItems) > 0 {
+		m["prefixItems"] = l.jsonSchemas(s.PrefixItems)
+	}
+	if s.Items != nil {
+		if v := s.Items.Value; v != nil && v.Always != nil {
+			m["items"] = *v.Always
+		} else {
+			m["items"] = l.jsonSchema(s.Items, false)
+		}
+	}
+	if len(s.AllOf) > 0 {
+		m["allOf"] = l.jsonSchemas(s.AllOf)
+	}
+	if len(s.AnyOf) > 0 {
+		m["anyOf"] = l.jsonSchemas(s.AnyOf)
+	}
+	if len(s.OneOf) > 0 {
+		m["oneOf"] = l.jsonSchemas(s.OneOf)
+	}
+	if nullable && len(s.Enum) == 0 {
+		// A 3.0 nullable schema without a type (allOf, oneOf, $ref wrapper).
+		return map[string]any{"anyOf": []any{m, map[string]any{"type": "null"}}}
+	}
+	return m
+}
+
+func (l *loader) jsonSchemas(refs openapi3.SchemaRefs) []any {
+	out := make([]any, len(refs))
+	for i, r := range refs {
+		out[i] = l.jsonSchema(r, false)
+	}
+	return out
+}
+
+// numberKeywords writes minimum/maximum/multipleOf, turning the 3.0 boolean
+// exclusive bounds into 2020-12 numbers.
+func (l *loader) numberKeywords(s *openapi3.Schema, m map[string]any) {
+	exclusive := func(b openapi3.ExclusiveBound, bound *float64, inclusiveKey, exclusiveKey string) {
+		switch {
+		case b.Value != nil:
+			m[exclusiveKey] = *b.Value
+			if bound != nil {
+				m[inclusiveKey] = *bound
+			}
+		case b.Bool != nil && *b.Bool && bound != nil:
+			m[exclusiveKey] = *bound
+		case bound != nil:
+			m[inclusiveKey] = *bound
+		}
+	}
+	exclusive(s.ExclusiveMin, s.Min, "minimum", "exclusiveMinimum")
+	exclusive(s.ExclusiveMax, s.Max, "maximum", "exclusiveMaximum")
+	if s.MultipleOf != nil {
+		m["multipleOf"] = *s.MultipleOf
+	}
+}
+
+func contains[T comparable](s []T, v T) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// marshal encodes a schema map; map keys are sorted by encoding/json, so the
+// output is deterministic.
+func marshal(m map[string]any) json.RawMessage {
+	if m == nil {
+		return nil
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		// Only values decoded from JSON/YAML reach here; they always encode.
+		// A default or const holding something else is dropped to "any".
+		return json.RawMessage(`{}`)
+	}
+	return b
+}

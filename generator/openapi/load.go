@@ -1,0 +1,578 @@
+// Package openapi loads OpenAPI 3.0 and 3.1 documents (YAML or JSON) and
+// Swagger 2.0 documents into the generator's IR (generator/ir).
+//
+// Loading is lenient: the document is parsed and its references resolved by
+// kin-openapi, but it is not validated, and whatever the IR cannot express
+// degrades with a warning naming the place (file:line:col and JSON pointer)
+// instead of failing: an unsupported schema becomes ir.Any (raw JSON), an
+// operation is never dropped without a warning. The error result is kept for
+// input that is not OpenAPI at all, cannot be parsed, or whose references
+// cannot be resolved.
+//
+// Naming: every component schema becomes a named type called after its key
+// (x-go-name and Options.Names win); inline objects, enums and unions are
+// named after their parent (PetOwner, ListPetsResponse, CreatePetBody,
+// ListPetsResponseItem). Names are allocated in the order of their JSON
+// pointers, so they do not change when the document's order changes.
+//
+// Swagger 2.0 documents are converted with openapi2conv, then repaired:
+// collectionFormat becomes style/explode for every parameter location
+// (csv: form or simple, ssv: spaceDelimited, pipes: pipeDelimited, multi:
+// form with explode; tsv has no equivalent and becomes csv with a warning),
+// and x-nullable on parameters becomes nullable.
+//
+// Result: the lowest 2xx status (exact before 2XX) with a body. When other
+// success responses have a different body type, Operation.Result is a copy of
+// that response whose type is raw JSON (ir.Any, no schema, so no output
+// schema), and a warning says so.
+//
+// Null: a named type's Nullable says its own schema allows null. Where a use
+// of a type adds null (oneOf [X, null], 3.0 nullable, type arrays), a field
+// records it in Field.Nullable (an anonymous type also in Type.Nullable); in
+// other places (array items, map values) null for a named type is dropped,
+// as decoding null leaves a Go value at its zero value anyway.
+//
+// Objects: properties with additionalProperties true (not a schema) keep
+// only the declared properties. Type.Doc.Origin of a named type is the JSON
+// pointer of its schema ("#/components/schemas/Pet", prefixed by the file
+// for other files).
+//
+// Positions: Pos.Pointer is always set; Pos.Line and Col come from
+// kin-openapi's origin tracking, which covers YAML sources only. Diagnostics
+// without a line get one from the source text when they are reported.
+package openapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"gopkg.in/yaml.v3"
+
+	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/naming"
+)
+
+// Options control loading.
+type Options struct {
+	// AllowRemoteRefs allows $refs to http(s) URLs; they are refused otherwise.
+	AllowRemoteRefs bool
+	// Filter selects the operations to keep.
+	Filter ir.Filter
+	// Names overrides Go names: the key is an operationId, or a JSON pointer
+	// such as "#/components/schemas/Pet"; the value is the Go name.
+	Names map[string]string
+}
+
+// Load reads the document at path (relative $refs are resolved against its
+// directory) and converts it. The path is used as given in diagnostics.
+func Load(ctx context.Context, path string, opts Options) (*ir.Service, diag.List, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return LoadData(ctx, data, path, opts)
+}
+
+// LoadData converts the document in data. source is the path shown in
+// diagnostics and the generated header; relative $refs are resolved against
+// its directory.
+func LoadData(ctx context.Context, data []byte, source string, opts Options) (*ir.Service, diag.List, error) {
+	source = filepath.ToSlash(source)
+	ver, err := sniff(data, source)
+	if err != nil {
+		return nil, nil, err
+	}
+	kl := newKinLoader(ctx, opts)
+	loc := &url.URL{Path: source}
+	var doc *openapi3.T
+	var diags diag.List
+	if ver.swagger {
+		doc, diags, err = convertSwagger(kl, data, source)
+	} else {
+		doc, err = kl.LoadFromDataWithPath(data, loc)
+	}
+	if err != nil {
+		// Syntax errors are reported with their position; kin-openapi's
+		// message (JSON and YAML attempts combined) has none.
+		if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' {
+			var v any
+			if jerr := json.Unmarshal(data, &v); jerr != nil {
+				return nil, nil, jsonError(data, source, jerr)
+			}
+		} else {
+			var n yaml.Node
+			if yerr := yaml.Unmarshal(data, &n); yerr != nil {
+				return nil, nil, yamlError(source, yerr)
+			}
+		}
+		return nil, nil, loadError(source, data, err)
+	}
+	svc, diags, err := fromDocument(ctx, doc, source, opts, data, ver.swagger, diags)
+	diags.Sort()
+	return svc, diags, err
+}
+
+// FromDocument converts a document already loaded (the MCP loader builds
+// one from a tool listing). source is the path shown in diagnostics.
+func FromDocument(ctx context.Context, doc *openapi3.T, source string, opts Options) (*ir.Service, diag.List, error) {
+	svc, diags, err := fromDocument(ctx, doc, source, opts, nil, false, nil)
+	diags.Sort()
+	return svc, diags, err
+}
+
+type version struct{ swagger bool }
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// sniff checks that data is a JSON or YAML mapping with an "openapi" or
+// "swagger" field of a supported version.
+func sniff(data []byte, source string) (version, error) {
+	var head struct {
+		OpenAPI any `json:"openapi" yaml:"openapi"`
+		Swagger any `json:"swagger" yaml:"swagger"`
+	}
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		if err := sniffJSON(trimmed, &head.OpenAPI, &head.Swagger); err != nil {
+			return version{}, jsonError(data, source, err)
+		}
+	} else if key, v, ok := sniffYAML(data); ok {
+		if key == "openapi" {
+			head.OpenAPI = v
+		} else {
+			head.Swagger = v
+		}
+	} else {
+		var node yaml.Node
+		if err := yaml.Unmarshal(data, &node); err != nil {
+			return version{}, yamlError(source, err)
+		}
+		if len(node.Content) == 0 || node.Content[0].Kind != yaml.MappingNode {
+			return version{}, fmt.Errorf("%s:1:1: not an OpenAPI document: the top level is not a mapping", source)
+		}
+		root := node.Content[0]
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			switch root.Content[i].Value {
+			case "openapi":
+				head.OpenAPI = root.Content[i+1].Value
+			case "swagger":
+				head.Swagger = root.Content[i+1].Value
+			}
+		}
+	}
+	if head.Swagger != nil {
+		if v := fmt.Sprint(head.Swagger); v != "2.0" && v != "2" {
+			return version{}, fmt.Errorf("%s:1:1: unsupported Swagger version %q (want 2.0)", source, v)
+		}
+		return version{swagger: true}, nil
+	}
+	if head.OpenAPI == nil {
+		return version{}, fmt.Errorf("%s:1:1: not an OpenAPI document: no \"openapi\" or \"swagger\" field", source)
+	}
+	if v := fmt.Sprint(head.OpenAPI); !strings.HasPrefix(v, "3.") {
+		return version{}, fmt.Errorf("%s:1:1: unsupported OpenAPI version %q (want 3.x)", source, v)
+	}
+	return version{}, nil
+}
+
+// sniffYAML finds a top-level "openapi:" or "swagger:" line in a block
+// YAML document without parsing it (the document is parsed once, later).
+func sniffYAML(data []byte) (key, value string, ok bool) {
+	for line := range bytes.Lines(data) {
+		for _, k := range []string{"openapi", "swagger"} {
+			rest, found := bytes.CutPrefix(line, []byte(k+":"))
+			if !found {
+				continue
+			}
+			v := strings.TrimSpace(string(rest))
+			if i := strings.Index(v, " #"); i >= 0 {
+				v = strings.TrimSpace(v[:i])
+			}
+			return k, strings.Trim(v, `"'`), v != ""
+		}
+	}
+	return "", "", false
+}
+
+// yamlError describes a YAML syntax error with its line.
+func yamlError(source string, err error) error {
+	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+		return fmt.Errorf("%s:%s:1: invalid YAML: %s", source, m[1], m[2])
+	}
+	return fmt.Errorf("%s:1:1: invalid YAML: %v", source, err)
+}
+
+// sniffJSON reads the top-level "openapi" and "swagger" fields of a JSON
+// document, stopping at the first one found, so that a large document is
+// not decoded twice.
+func sniffJSON(data []byte, openapi, swagger *any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil { // the opening brace
+		return err
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		switch tok {
+		case "openapi":
+			*openapi = v
+			return nil
+		case "swagger":
+			*swagger = v
+			return nil
+		}
+	}
+	return nil
+}
+
+// jsonError describes a JSON decoding error with its position.
+func jsonError(data []byte, source string, err error) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		line, col := lineCol(data, int(se.Offset))
+		return fmt.Errorf("%s:%d:%d: invalid JSON: %s", source, line, col, se.Error())
+	}
+	return fmt.Errorf("%s:1:1: not an OpenAPI document: %v", source, err)
+}
+
+// lineCol converts a byte offset to a 1-based line and column.
+func lineCol(data []byte, off int) (int, int) {
+	if off > len(data) {
+		off = len(data)
+	}
+	if off < 0 {
+		off = 0
+	}
+	line := bytes.Count(data[:off], []byte("\n")) + 1
+	col := off - bytes.LastIndexByte(data[:off], '\n')
+	return line, col
+}
+
+// newKinLoader returns a kin-openapi loader that reads relative files and
+// refuses http(s) references unless opts allow them.
+func newKinLoader(ctx context.Context, opts Options) *openapi3.Loader {
+	kl := openapi3.NewLoader()
+	kl.Context = ctx
+	kl.IsExternalRefsAllowed = true
+	kl.IncludeOrigin = true
+	remote := openapi3.ReadFromHTTP(http.DefaultClient)
+	kl.ReadFromURIFunc = func(kl *openapi3.Loader, u *url.URL) ([]byte, error) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		switch u.Scheme {
+		case "http", "https":
+			if !opts.AllowRemoteRefs {
+				return nil, &remoteRefError{ref: u.String()}
+			}
+			return remote(kl, u)
+		case "", "file":
+			return openapi3.ReadFromFile(kl, u)
+		}
+		return nil, fmt.Errorf("$ref %q: unsupported URL scheme %q", u.String(), u.Scheme)
+	}
+	return kl
+}
+
+// remoteRefError is returned for an http(s) $ref without AllowRemoteRefs.
+type remoteRefError struct{ ref string }
+
+func (e *remoteRefError) Error() string {
+	return fmt.Sprintf("remote $ref %q refused (remote references are not allowed unless AllowRemoteRefs is set)", e.ref)
+}
+
+var quotedRE = regexp.MustCompile(`"([^"]+)"`)
+
+// loadError turns a kin-openapi loading error into one that names the place:
+// the first quoted string of the message that occurs in a $ref of the source
+// gives the line and column.
+func loadError(source string, data []byte, err error) error {
+	msg := err.Error()
+	var rr *remoteRefError
+	if errors.As(err, &rr) {
+		msg = rr.Error()
+	}
+	for _, m := range quotedRE.FindAllStringSubmatch(err.Error(), -1) {
+		if line, col, ref, ok := findRef(data, m[1]); ok {
+			return fmt.Errorf("%s:%d:%d: cannot resolve $ref %q: %s", source, line, col, ref, msg)
+		}
+	}
+	return fmt.Errorf("%s: %s", source, msg)
+}
+
+var refValueRE = regexp.MustCompile(`\$ref"?\s*:\s*["']?([^"'\s,}]+)`)
+
+// findRef finds the first $ref whose value contains s; it returns its
+// position and value.
+func findRef(data []byte, s string) (line, col int, ref string, ok bool) {
+	s = strings.TrimPrefix(s, "./")
+	for _, loc := range refValueRE.FindAllSubmatchIndex(data, -1) {
+		v := string(data[loc[2]:loc[3]])
+		if strings.Contains(v, s) {
+			line, col = lineCol(data, loc[0])
+			return line, col, v, true
+		}
+	}
+	return 0, 0, "", false
+}
+
+// loader holds the state of one conversion.
+type loader struct {
+	opts    Options
+	doc     *openapi3.T
+	source  string
+	data    []byte
+	swagger bool
+	diags   diag.List
+
+	// cache maps each converted schema (by pointer) to its type, so every
+	// schema is converted once however often it is referenced.
+	cache map[*openapi3.Schema]entry
+	// src maps each named type to the schema that defines it.
+	src      map[*ir.Type]*openapi3.Schema
+	places   map[string]entry // $ref targets by file#pointer
+	requests []nameReq
+	// finish runs after names are allocated (JSON Schemas refer to names).
+	finish   []func()
+	bodyRefs map[*ir.Body]*openapi3.SchemaRef
+}
+
+// fromDocument converts doc; data is its source text (for positions, nil if
+// none) and diags the diagnostics so far.
+func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Options, data []byte, swagger bool, diags diag.List) (*ir.Service, diag.List, error) {
+	if doc == nil {
+		return nil, nil, fmt.Errorf("%s: no document", source)
+	}
+	l := &loader{
+		opts: opts, doc: doc, source: source, data: data, swagger: swagger, diags: diags,
+		cache:    map[*openapi3.Schema]entry{},
+		src:      map[*ir.Type]*openapi3.Schema{},
+		places:   map[string]entry{},
+		bodyRefs: map[*ir.Body]*openapi3.SchemaRef{},
+	}
+	svc := &ir.Service{Kind: ir.OpenAPI, Source: source}
+	if doc.Info != nil {
+		svc.Title, svc.Description, svc.Version = doc.Info.Title, doc.Info.Description, doc.Info.Version
+	}
+	for _, s := range doc.Servers {
+		if s == nil {
+			continue
+		}
+		srv := ir.Server{URL: s.URL, Description: s.Description}
+		for name, v := range s.Variables {
+			if v == nil {
+				continue
+			}
+			if srv.Variables == nil {
+				srv.Variables = map[string]string{}
+			}
+			srv.Variables[name] = v.Default
+		}
+		svc.Servers = append(svc.Servers, srv)
+	}
+	if doc.Security != nil {
+		svc.Security = requirements(doc.Security)
+	}
+	if doc.Components != nil {
+		for _, name := range sortedKeys(doc.Components.Schemas) {
+			ref := doc.Components.Schemas[name]
+			if ref == nil || ref.Value == nil {
+				continue
+			}
+			w := where{file: source, ptr: "/components/schemas/" + escapeToken(name)}
+			if ref.Ref != "" {
+				// An alias of another schema: its target is the type.
+				l.schema(ref, w)
+				continue
+			}
+			l.places[w.file+"#"+w.ptr] = l.named(ref.Value, w, name, groupComponent)
+		}
+		svc.SecuritySchemes = l.securitySchemes(doc.Components.SecuritySchemes)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	svc.Operations = l.operations()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	l.allocateNames()
+	for _, f := range l.finish {
+		f()
+	}
+	svc.Types = l.namedTypes()
+	svc.Defs = make(map[string]json.RawMessage, len(svc.Types))
+	for _, t := range svc.Types {
+		t.Schema = marshal(l.jsonSchema(&openapi3.SchemaRef{Value: l.src[t]}, true))
+		svc.Defs[t.Name] = t.Schema
+	}
+	l.fillPositions()
+	return svc, l.diags, nil
+}
+
+// securitySchemes converts the document's security schemes, sorted by name.
+func (l *loader) securitySchemes(m openapi3.SecuritySchemes) []*ir.SecurityScheme {
+	ns := naming.NewNamespace()
+	var out []*ir.SecurityScheme
+	for _, name := range sortedKeys(m) {
+		r := m[name]
+		if r == nil || r.Value == nil {
+			continue
+		}
+		s := r.Value
+		out = append(out, &ir.SecurityScheme{
+			Name:      name,
+			GoName:    ns.Alloc(naming.Ident(name, "Auth")),
+			Type:      s.Type,
+			Scheme:    strings.ToLower(s.Scheme),
+			In:        s.In,
+			ParamName: s.Name,
+			Doc:       ir.Doc{Description: s.Description},
+		})
+	}
+	return out
+}
+
+// goNameExt returns the x-go-name extension, or "".
+func goNameExt(ext map[string]any) string {
+	if s, ok := ext["x-go-name"].(string); ok {
+		return s
+	}
+	return ""
+}
+
+// resolveRefPlace returns the file and JSON pointer a $ref found in file
+// points at.
+func (l *loader) resolveRefPlace(file, ref string) (string, string) {
+	target, frag, _ := strings.Cut(ref, "#")
+	if target != "" {
+		if u, err := url.Parse(target); err == nil && u.Scheme != "" {
+			file = target
+		} else {
+			file = path.Join(path.Dir(file), target)
+		}
+	}
+	return file, frag
+}
+
+// keyPos turns a name request key (file#pointer) into a position.
+func keyPos(key string) diag.Pos {
+	file, ptr, _ := strings.Cut(key, "#")
+	return diag.Pos{File: file, Pointer: ptr}
+}
+
+// fillPositions adds line and column to diagnostics that lack them, by
+// finding their JSON pointer in the source file (parsed once, only when a
+// diagnostic needs it).
+func (l *loader) fillPositions() {
+	trees := map[string]*yaml.Node{}
+	for i := range l.diags {
+		d := &l.diags[i]
+		if d.Pos.Line > 0 || d.Pos.File == "" {
+			continue
+		}
+		root, ok := trees[d.Pos.File]
+		if !ok {
+			root = l.parseFile(d.Pos.File)
+			trees[d.Pos.File] = root
+		}
+		if root == nil {
+			continue
+		}
+		ptr := d.Pos.Pointer
+		if l.swagger && d.Pos.File == l.source {
+			ptr = swaggerPointer(ptr)
+		}
+		d.Pos.Line, d.Pos.Col = lookupPointer(root, ptr)
+	}
+}
+
+func (l *loader) parseFile(file string) *yaml.Node {
+	data := l.data
+	if file != l.source || data == nil {
+		if strings.Contains(file, "://") {
+			return nil
+		}
+		b, err := os.ReadFile(filepath.FromSlash(file))
+		if err != nil {
+			return nil
+		}
+		data = b
+	}
+	var n yaml.Node
+	if yaml.Unmarshal(data, &n) != nil || len(n.Content) == 0 {
+		return nil
+	}
+	return n.Content[0]
+}
+
+// swaggerPointer maps a pointer into the converted 3.0 document back to the
+// Swagger 2.0 source, as far as the two have the same shape.
+func swaggerPointer(p string) string {
+	for from, to := range map[string]string{
+		"/components/schemas/":    "/definitions/",
+		"/components/parameters/": "/parameters/",
+		"/components/responses/":  "/responses/",
+	} {
+		if rest, ok := strings.CutPrefix(p, from); ok {
+			return to + rest
+		}
+	}
+	return p
+}
+
+// lookupPointer returns the position of the deepest node on the JSON
+// pointer's path (the key when the node is a mapping value).
+func lookupPointer(n *yaml.Node, ptr string) (int, int) {
+	line, col := n.Line, n.Column
+	if ptr == "" {
+		return line, col
+	}
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		tok = unescapeToken(tok)
+		for n.Kind == yaml.AliasNode && n.Alias != nil {
+			n = n.Alias
+		}
+		var next *yaml.Node
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == tok {
+					line, col = n.Content[i].Line, n.Content[i].Column
+					next = n.Content[i+1]
+					break
+				}
+			}
+		case yaml.SequenceNode:
+			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(n.Content) {
+				next = n.Content[i]
+				line, col = next.Line, next.Column
+			}
+		}
+		if next == nil {
+			return line, col
+		}
+		n = next
+	}
+	return line, col
+}

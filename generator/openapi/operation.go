@@ -1,0 +1,565 @@
+package openapi
+
+import (
+	"fmt"
+	"mime"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/naming"
+)
+
+// opSite is an operation found in the document, before conversion.
+type opSite struct {
+	path, method string
+	item         *openapi3.PathItem
+	op           *openapi3.Operation
+	w            where
+}
+
+// operations converts every operation the filter keeps.
+func (l *loader) operations() []*ir.Operation {
+	var sites []opSite
+	paths := l.doc.Paths.Map()
+	for _, p := range sortedKeys(paths) {
+		item := paths[p]
+		if item == nil {
+			continue
+		}
+		ops := item.Operations()
+		for _, m := range sortedKeys(ops) {
+			op := ops[m]
+			if op == nil {
+				continue
+			}
+			w := where{file: l.source, ptr: "/paths/" + escapeToken(p) + "/" + strings.ToLower(m)}
+			if !l.keep(p, strings.ToUpper(m), op) {
+				continue
+			}
+			sites = append(sites, opSite{path: p, method: strings.ToUpper(m), item: item, op: op, w: w})
+		}
+	}
+
+	// Ids and Go names are decided before anything else, so the names of
+	// inline types can derive from them. Sites are sorted by path and method.
+	ids := map[string]int{}
+	goNames := naming.NewNamespace()
+	out := make([]*ir.Operation, len(sites))
+	for i, s := range sites {
+		id := s.op.OperationID
+		if id == "" {
+			id = naming.Ident(s.method+" "+s.path, "Op")
+		}
+		if n := ids[id]; n > 0 {
+			l.diags.Warnf(l.pos(s.w, s.op.Origin), "operationId %q is used more than once; using %q", id, fmt.Sprintf("%s_%d", id, n+1))
+			ids[id] = n + 1
+			id = fmt.Sprintf("%s_%d", id, n+1)
+		} else {
+			ids[id] = 1
+		}
+		want := ""
+		if s.op.OperationID != "" {
+			want = l.opts.Names[s.op.OperationID]
+		}
+		if want == "" {
+			want = goNameExt(s.op.Extensions)
+		}
+		if want == "" && s.op.OperationID != "" {
+			want = naming.Ident(s.op.OperationID, "")
+		}
+		if want == "" {
+			want = naming.Ident(s.method+" "+s.path, "Op")
+		}
+		out[i] = &ir.Operation{
+			Kind:   ir.HTTPCall,
+			ID:     id,
+			GoName: goNames.Alloc(naming.Sanitize(want, "Op")),
+			Method: s.method,
+			Path:   s.path,
+			Tags:   s.op.Tags,
+			Pos:    l.pos(s.w, s.op.Origin),
+			Doc: ir.Doc{
+				Summary:     s.op.Summary,
+				Description: s.op.Description,
+				Deprecated:  s.op.Deprecated,
+				Origin:      s.method + " " + s.path,
+			},
+		}
+	}
+	for i, s := range sites {
+		l.operation(out[i], s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].GoName < out[j].GoName })
+	return out
+}
+
+// keep applies the filter.
+func (l *loader) keep(path, method string, op *openapi3.Operation) bool {
+	f := l.opts.Filter
+	id := op.OperationID
+	if len(f.IncludeOperations) > 0 && !contains(f.IncludeOperations, id) {
+		return false
+	}
+	if contains(f.ExcludeOperations, id) && id != "" {
+		return false
+	}
+	if len(f.IncludeTags) > 0 && !anyIn(op.Tags, f.IncludeTags) {
+		return false
+	}
+	if anyIn(op.Tags, f.ExcludeTags) {
+		return false
+	}
+	if len(f.IncludePaths) > 0 && !matchAny(path, f.IncludePaths) {
+		return false
+	}
+	return !matchAny(path, f.ExcludePaths)
+}
+
+func anyIn(have, want []string) bool {
+	for _, h := range have {
+		if contains(want, h) {
+			return true
+		}
+	}
+	return false
+}
+
+func matchAny(path string, patterns []string) bool {
+	for _, p := range patterns {
+		if prefix, ok := strings.CutSuffix(p, "*"); ok {
+			if strings.HasPrefix(path, prefix) {
+				return true
+			}
+		} else if p == path {
+			return true
+		}
+	}
+	return false
+}
+
+// operation fills op: params, body, responses, security, schemas.
+func (l *loader) operation(op *ir.Operation, s opSite) {
+	l.params(op, s)
+	if s.op.RequestBody != nil && s.op.RequestBody.Value != nil {
+		op.Body = l.body(op, s.op.RequestBody.Value, s.w.at("requestBody", op.GoName+"Body"))
+	}
+	l.responses(op, s)
+	if s.op.Security != nil {
+		op.Security = requirements(*s.op.Security)
+	}
+	l.finish = append(l.finish, func() { l.operationSchemas(op, s) })
+}
+
+var pathParamRE = regexp.MustCompile(`\{([^}]+)\}`)
+
+// params merges path-level and operation-level parameters and sorts them:
+// path parameters in template order, then query, header and cookie by name.
+func (l *loader) params(op *ir.Operation, s opSite) {
+	type key struct{ in, name string }
+	merged := map[key]*ir.Param{}
+	var order []key
+	add := func(refs openapi3.Parameters, base where) {
+		for i, pr := range refs {
+			if pr == nil || pr.Value == nil {
+				continue
+			}
+			p := pr.Value
+			pw := base.at("parameters", "").at(strconv.Itoa(i), op.GoName+suffix(p.Name, "Param"))
+			k := key{p.In, p.Name}
+			if _, ok := merged[k]; !ok {
+				order = append(order, k)
+			}
+			merged[k] = l.param(p, pw)
+		}
+	}
+	add(s.item.Parameters, where{file: s.w.file, ptr: s.w.ptr[:strings.LastIndex(s.w.ptr, "/")]})
+	add(s.op.Parameters, s.w)
+
+	tmpl := map[string]int{}
+	for i, m := range pathParamRE.FindAllStringSubmatch(s.path, -1) {
+		tmpl[m[1]] = i
+	}
+	rank := map[ir.ParamIn]int{ir.InPath: 0, ir.InQuery: 1, ir.InHeader: 2, ir.InCookie: 3}
+	var params []*ir.Param
+	for _, k := range order {
+		p := merged[k]
+		if p == nil {
+			continue
+		}
+		if _, ok := rank[p.In]; !ok {
+			l.diags.Warnf(p.Pos, "parameter %q has unknown location %q; it is left out", p.Name, p.In)
+			continue
+		}
+		params = append(params, p)
+	}
+	sort.SliceStable(params, func(i, j int) bool {
+		a, b := params[i], params[j]
+		if rank[a.In] != rank[b.In] {
+			return rank[a.In] < rank[b.In]
+		}
+		if a.In == ir.InPath {
+			return tmpl[a.Name] < tmpl[b.Name]
+		}
+		return a.Name < b.Name
+	})
+	ns := naming.NewNamespace()
+	for _, p := range params {
+		if p.GoName != "" { // x-go-name
+			p.GoName = naming.Sanitize(p.GoName, "Param")
+			ns.Reserve(p.GoName)
+		}
+	}
+	for _, p := range params {
+		if p.GoName == "" {
+			p.GoName = ns.Alloc(naming.Ident(p.Name, "Param"))
+		}
+	}
+	op.Params = params
+	if len(params) > 0 {
+		l.requestName(groupOperation, s.w.file+"#"+s.w.ptr+"/parameters", op.GoName+"Params", func(n string) { op.ParamsName = n })
+	}
+}
+
+// param converts one parameter.
+func (l *loader) param(p *openapi3.Parameter, w where) *ir.Param {
+	out := &ir.Param{
+		Name:          p.Name,
+		In:            ir.ParamIn(p.In),
+		Style:         p.Style,
+		AllowReserved: p.AllowReserved,
+		Required:      p.Required || p.In == openapi3.ParameterInPath,
+		Doc:           ir.Doc{Description: p.Description, Deprecated: p.Deprecated},
+		Pos:           l.pos(w, p.Origin),
+		GoName:        goNameExt(p.Extensions),
+	}
+	if out.Style == "" {
+		if p.In == openapi3.ParameterInPath || p.In == openapi3.ParameterInHeader {
+			out.Style = openapi3.SerializationSimple
+		} else {
+			out.Style = openapi3.SerializationForm
+		}
+	}
+	if p.Explode != nil {
+		out.Explode = *p.Explode
+	} else {
+		out.Explode = out.Style == openapi3.SerializationForm
+	}
+	switch {
+	case p.Schema != nil:
+		out.Type = l.schema(p.Schema, w.at("schema", w.name)).t
+	case len(p.Content) > 0:
+		mt := pickMedia(p.Content)
+		out.ContentType = mt
+		out.Type = l.schema(p.Content[mt].Schema, w.at("content", "").at(mt, w.name).at("schema", w.name)).t
+	default:
+		l.diags.Warnf(out.Pos, "parameter %q has neither schema nor content; using string", p.Name)
+		out.Type = &ir.Type{Kind: ir.String}
+	}
+	return out
+}
+
+// mediaRank orders media types by preference: JSON, event streams, forms,
+// multipart, text, then anything else.
+func mediaRank(mt string) int {
+	base, _, err := mime.ParseMediaType(mt)
+	if err != nil {
+		base = strings.ToLower(strings.TrimSpace(mt))
+	}
+	switch {
+	case base == "application/json":
+		return 0
+	case strings.HasSuffix(base, "+json") || strings.HasSuffix(base, "/json"):
+		return 1
+	case base == "text/event-stream":
+		return 2
+	case base == "application/x-www-form-urlencoded":
+		return 3
+	case base == "multipart/form-data":
+		return 4
+	case strings.HasPrefix(base, "multipart/"):
+		return 5
+	case strings.HasPrefix(base, "text/"):
+		return 6
+	}
+	return 7
+}
+
+func mediaKind(mt string) ir.BodyKind {
+	switch mediaRank(mt) {
+	case 0, 1:
+		return ir.BodyJSON
+	case 2:
+		return ir.BodyEventStream
+	case 3:
+		return ir.BodyForm
+	case 4, 5:
+		return ir.BodyMultipart
+	case 6:
+		return ir.BodyText
+	}
+	return ir.BodyBinary
+}
+
+// pickMedia chooses the preferred media type of content (ties by name).
+func pickMedia(content openapi3.Content) string {
+	best, bestRank := "", 1<<30
+	for _, mt := range sortedKeys(content) {
+		if r := mediaRank(mt); r < bestRank {
+			best, bestRank = mt, r
+		}
+	}
+	return best
+}
+
+// mediaType converts the chosen media type's schema.
+func (l *loader) mediaType(content openapi3.Content, w where) (string, ir.BodyKind, *openapi3.SchemaRef, *ir.Type) {
+	mt := pickMedia(content)
+	kind := mediaKind(mt)
+	m := content[mt]
+	mw := w.at("content", "").at(mt, w.name)
+	var ref *openapi3.SchemaRef
+	if m != nil {
+		ref = m.Schema
+		if kind == ir.BodyEventStream && m.ItemSchema != nil {
+			ref = m.ItemSchema
+			mw = mw.at("itemSchema", w.name)
+		} else {
+			mw = mw.at("schema", w.name)
+		}
+	}
+	var t *ir.Type
+	switch {
+	case ref != nil:
+		t = l.schema(ref, mw).t
+	case kind == ir.BodyText:
+		t = &ir.Type{Kind: ir.String}
+	case kind == ir.BodyBinary:
+		t = &ir.Type{Kind: ir.Binary}
+	default:
+		t = &ir.Type{Kind: ir.Any}
+	}
+	return mt, kind, ref, t
+}
+
+// body converts a request body.
+func (l *loader) body(op *ir.Operation, rb *openapi3.RequestBody, w where) *ir.Body {
+	if len(rb.Content) == 0 {
+		l.diags.Warnf(l.pos(w, rb.Origin), "request body of %s has no content; it is left out", op.ID)
+		return nil
+	}
+	mt, kind, ref, t := l.mediaType(rb.Content, w)
+	b := &ir.Body{MediaType: mt, Kind: kind, Type: t, Required: rb.Required, Doc: ir.Doc{Description: rb.Description}}
+	if ref != nil && ref.Ref == "" && l.src[t] != nil {
+		l.finish = append(l.finish, func() { b.Name = t.Name })
+	}
+	if kind == ir.BodyMultipart {
+		for name, enc := range rb.Content[mt].Encoding {
+			if enc != nil && enc.ContentType != "" {
+				if b.Encoding == nil {
+					b.Encoding = map[string]string{}
+				}
+				b.Encoding[name] = enc.ContentType
+			}
+		}
+	}
+	l.bodyRefs[b] = ref
+	return b
+}
+
+// statusRank orders statuses: exact codes ascending, then ranges, then default.
+func statusRank(s string) (int, int) {
+	if n, err := strconv.Atoi(s); err == nil {
+		return 0, n
+	}
+	if len(s) == 3 && strings.EqualFold(s[1:], "XX") && s[0] >= '1' && s[0] <= '5' {
+		return 1, int(s[0] - '0')
+	}
+	return 2, 0
+}
+
+// responses converts the declared responses and picks the result.
+func (l *loader) responses(op *ir.Operation, s opSite) {
+	if s.op.Responses == nil {
+		return
+	}
+	rs := s.op.Responses.Map()
+	statuses := sortedKeys(rs)
+	sort.SliceStable(statuses, func(i, j int) bool {
+		gi, ni := statusRank(statuses[i])
+		gj, nj := statusRank(statuses[j])
+		if gi != gj {
+			return gi < gj
+		}
+		return ni < nj
+	})
+	// The result is the lowest 2xx (then 2XX) response with a body; it is
+	// named OpResponse, the others OpResponse<Status>.
+	resultStatus := ""
+	for _, st := range statuses {
+		if isSuccess(st) && rs[st] != nil && rs[st].Value != nil && len(rs[st].Value.Content) > 0 {
+			resultStatus = st
+			break
+		}
+	}
+	rw := s.w.at("responses", "")
+	var successes []*ir.Response
+	for _, st := range statuses {
+		rr := rs[st]
+		if rr == nil || rr.Value == nil {
+			continue
+		}
+		name := op.GoName + "Response"
+		if st != resultStatus {
+			if g, _ := statusRank(st); g < 2 {
+				name += strings.ToUpper(st) // 404, 2XX
+			} else {
+				name += naming.Suffix(st)
+			}
+		}
+		w := rw.at(st, name)
+		if g, _ := statusRank(st); g == 2 && st != "default" {
+			l.diags.Warnf(l.pos(w, rr.Value.Origin), "unknown response status %q; it is left out", st)
+			continue
+		}
+		r := &ir.Response{Status: strings.ToUpper(st)}
+		if st == "default" {
+			r.Status = "default"
+		}
+		if rr.Value.Description != nil {
+			r.Doc.Description = *rr.Value.Description
+		}
+		if len(rr.Value.Content) > 0 {
+			mt, kind, ref, t := l.mediaType(rr.Value.Content, w)
+			r.MediaType, r.Kind, r.Type = mt, kind, t
+			l.finish = append(l.finish, func() {
+				if ref != nil {
+					r.Schema = marshal(l.jsonSchema(ref, false))
+				}
+			})
+		}
+		op.Responses = append(op.Responses, r)
+		if st == resultStatus {
+			op.Result = r
+		}
+		if isSuccess(st) && r.Type != nil {
+			successes = append(successes, r)
+		}
+	}
+	if op.Result == nil {
+		return
+	}
+	for _, r := range successes {
+		if r.Type != op.Result.Type && !sameShape(r.Type, op.Result.Type) {
+			l.diags.Warnf(op.Pos, "success responses of %s have different body types; the result is raw JSON", op.ID)
+			res := *op.Result
+			// No schema: the pipeline skips normalization and validation.
+			res.Type, res.Kind, res.Schema = &ir.Type{Kind: ir.Any}, ir.BodyJSON, nil
+			op.Result = &res
+			break
+		}
+	}
+	if op.Result.Kind == ir.BodyEventStream {
+		op.Stream = true
+	}
+}
+
+func isSuccess(status string) bool {
+	return len(status) == 3 && status[0] == '2'
+}
+
+// sameShape reports whether two anonymous types are the same simple type.
+func sameShape(a, b *ir.Type) bool {
+	if a.Named() || b.Named() {
+		return false
+	}
+	if a.Kind != b.Kind || a.Format != b.Format {
+		return false
+	}
+	switch a.Kind {
+	case ir.Array, ir.Map:
+		return a.Elem == b.Elem || sameShape(a.Elem, b.Elem)
+	case ir.Any, ir.Bool, ir.Int, ir.Float, ir.String, ir.DateTime, ir.Date, ir.Bytes, ir.Binary, ir.Null:
+		return true
+	}
+	return false
+}
+
+func requirements(reqs openapi3.SecurityRequirements) [][]string {
+	out := [][]string{}
+	for _, r := range reqs {
+		out = append(out, sortedKeys(r))
+	}
+	return out
+}
+
+// operationSchemas sets InputSchema and OutputSchema once all names are known.
+func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
+	if op.Result != nil {
+		op.OutputSchema = op.Result.Schema
+	}
+	props := map[string]any{}
+	var required []string
+	if len(op.Params) > 0 {
+		pp := map[string]any{}
+		var preq []string
+		for _, p := range op.Params {
+			pp[p.Name] = l.paramSchema(p, s)
+			if p.Required {
+				preq = append(preq, p.Name)
+			}
+		}
+		params := map[string]any{"type": "object", "properties": pp}
+		if len(preq) > 0 {
+			sort.Strings(preq)
+			params["required"] = preq
+			required = append(required, "params")
+		}
+		props["params"] = params
+	}
+	if op.Body != nil {
+		props["body"] = l.jsonSchema(l.bodyRefs[op.Body], false)
+		if op.Body.Required {
+			required = append(required, "body")
+		}
+	}
+	if len(props) == 0 {
+		return
+	}
+	in := map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		in["required"] = required
+	}
+	op.InputSchema = marshal(in)
+}
+
+// paramSchema finds the schema of a merged parameter again by name and location.
+func (l *loader) paramSchema(p *ir.Param, s opSite) map[string]any {
+	find := func(refs openapi3.Parameters) *openapi3.Parameter {
+		for _, r := range refs {
+			if r != nil && r.Value != nil && r.Value.Name == p.Name && r.Value.In == string(p.In) {
+				return r.Value
+			}
+		}
+		return nil
+	}
+	v := find(s.op.Parameters)
+	if v == nil {
+		v = find(s.item.Parameters)
+	}
+	switch {
+	case v == nil:
+		return map[string]any{}
+	case v.Schema != nil:
+		return l.jsonSchema(v.Schema, false)
+	case len(v.Content) > 0:
+		if m := v.Content[p.ContentType]; m != nil {
+			return l.jsonSchema(m.Schema, false)
+		}
+	}
+	return map[string]any{"type": "string"}
+}

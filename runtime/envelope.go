@@ -1,0 +1,336 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"time"
+)
+
+// Source names the transport that produced an envelope. It is the closed
+// discriminant of the wire form's meta object ("meta.source").
+type Source string
+
+// The closed set of sources. IsResponseEnvelope recognises exactly these.
+const (
+	SourceLocal Source = "local"
+	SourceHTTP  Source = "http"
+	SourceMCP   Source = "mcp"
+)
+
+// Meta is the transport metadata of an envelope: one of *LocalMeta,
+// *HTTPMeta or *MCPMeta. Switch on the concrete type, or on Source().
+type Meta interface {
+	// Source reports which transport produced the envelope.
+	Source() Source
+	isMeta()
+}
+
+// ResponseEnvelope is the result of every operation opsgen generates: the
+// operation's Data, typed from its output schema, and the Meta of the
+// transport that produced it.
+//
+// Its JSON form is the seeds' wire form, {"data": ..., "meta": {"source": ...}}.
+// Warnings is not part of the wire form: it lists what the result pipeline
+// noticed while normalizing and validating Data (see Pipeline).
+type ResponseEnvelope[T any] struct {
+	Data     T
+	Meta     Meta
+	Warnings []Warning
+}
+
+// LocalMeta is the metadata of an in-process operation.
+type LocalMeta struct {
+	// OperationID is the full "namespace.name" id of the operation.
+	OperationID string `json:"operationId"`
+	// Timestamp is when the result was wrapped, in Unix epoch milliseconds.
+	Timestamp int64 `json:"timestamp"`
+}
+
+// HTTPMeta is the metadata of an HTTP response.
+type HTTPMeta struct {
+	StatusCode int `json:"statusCode"`
+	// Headers holds the response headers with lower-case names; multiple
+	// values of one header are joined with ", " (as the fetch Headers do).
+	Headers     map[string]string `json:"headers"`
+	ContentType string            `json:"contentType"`
+	// EventType and LastEventID carry a server-sent event's "event" and "id"
+	// fields for envelopes of text/event-stream operations (the seeds' open
+	// SSEResponseMeta question, answered here with two optional fields).
+	EventType   string `json:"eventType,omitempty"`
+	LastEventID string `json:"lastEventId,omitempty"`
+}
+
+// MCPMeta is the metadata of an MCP tools/call result.
+type MCPMeta struct {
+	// IsError is the result's isError flag: the tool ran and reported an
+	// error. It is a result, not a Go error.
+	IsError bool `json:"isError"`
+	// Content is the result's full content block list.
+	Content []ContentBlock `json:"content"`
+	// StructuredContent is the result's structuredContent, as sent.
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	// Meta is the result's _meta object.
+	Meta map[string]any `json:"_meta,omitempty"`
+	// Convention is what a recognised content convention (ToolEnvelope V1,
+	// dotbot) said about the result, or nil. It is not part of the wire form.
+	Convention *ConventionInfo `json:"-"`
+}
+
+// Source implements Meta.
+func (*LocalMeta) Source() Source { return SourceLocal }
+
+// Source implements Meta.
+func (*HTTPMeta) Source() Source { return SourceHTTP }
+
+// Source implements Meta.
+func (*MCPMeta) Source() Source { return SourceMCP }
+
+func (*LocalMeta) isMeta() {}
+func (*HTTPMeta) isMeta()  {}
+func (*MCPMeta) isMeta()   {}
+
+// now is the clock of Local; tests replace it.
+var now = time.Now
+
+// Local wraps the result of an in-process operation. The timestamp is taken now.
+func Local[T any](data T, operationID string) ResponseEnvelope[T] {
+	return ResponseEnvelope[T]{Data: data, Meta: &LocalMeta{OperationID: operationID, Timestamp: now().UnixMilli()}}
+}
+
+// HTTP wraps the result of an HTTP operation.
+func HTTP[T any](data T, meta HTTPMeta) ResponseEnvelope[T] {
+	return ResponseEnvelope[T]{Data: data, Meta: &meta}
+}
+
+// MCP wraps the result of an MCP tool call.
+func MCP[T any](data T, meta MCPMeta) ResponseEnvelope[T] {
+	return ResponseEnvelope[T]{Data: data, Meta: &meta}
+}
+
+// Unwrap returns the envelope's data, for callers that do not need its meta.
+func Unwrap[T any](env ResponseEnvelope[T]) T { return env.Data }
+
+// Source reports the envelope's source, or "" when it has no meta.
+func (e ResponseEnvelope[T]) Source() Source {
+	if e.Meta == nil {
+		return ""
+	}
+	return e.Meta.Source()
+}
+
+// HTTPMeta returns the envelope's meta when it came from HTTP, else nil.
+func (e ResponseEnvelope[T]) HTTPMeta() *HTTPMeta { m, _ := e.Meta.(*HTTPMeta); return m }
+
+// MCPMeta returns the envelope's meta when it came from MCP, else nil.
+func (e ResponseEnvelope[T]) MCPMeta() *MCPMeta { m, _ := e.Meta.(*MCPMeta); return m }
+
+// LocalMeta returns the envelope's meta when it came from a local operation, else nil.
+func (e ResponseEnvelope[T]) LocalMeta() *LocalMeta { m, _ := e.Meta.(*LocalMeta); return m }
+
+// Any returns the envelope with its data as an untyped value, sharing meta and warnings.
+func (e ResponseEnvelope[T]) Any() ResponseEnvelope[any] {
+	return ResponseEnvelope[any]{Data: e.Data, Meta: e.Meta, Warnings: e.Warnings}
+}
+
+// MarshalJSON writes the wire form: {"data": ..., "meta": {"source": ..., ...}}.
+func (e ResponseEnvelope[T]) MarshalJSON() ([]byte, error) {
+	if e.Meta == nil {
+		return nil, fmt.Errorf("opsgen: envelope has no meta")
+	}
+	data, err := json.Marshal(e.Data)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := marshalMeta(e.Meta)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.Grow(len(data) + len(meta) + 20)
+	b.WriteString(`{"data":`)
+	b.Write(data)
+	b.WriteString(`,"meta":`)
+	b.Write(meta)
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads the wire form. The meta variant is chosen by
+// meta.source; a missing data or meta, or a source outside the closed set,
+// is an error.
+func (e *ResponseEnvelope[T]) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Data json.RawMessage `json:"data"`
+		Meta json.RawMessage `json:"meta"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	if raw.Data == nil {
+		return fmt.Errorf("opsgen: envelope has no data")
+	}
+	meta, err := unmarshalMeta(raw.Meta)
+	if err != nil {
+		return err
+	}
+	var data T
+	if err := json.Unmarshal(raw.Data, &data); err != nil {
+		return fmt.Errorf("opsgen: envelope data: %w", err)
+	}
+	e.Data, e.Meta, e.Warnings = data, meta, nil
+	return nil
+}
+
+func marshalMeta(m Meta) ([]byte, error) {
+	switch m := m.(type) {
+	case *LocalMeta:
+		return json.Marshal(struct {
+			Source Source `json:"source"`
+			*LocalMeta
+		}{SourceLocal, m})
+	case *HTTPMeta:
+		h := *m
+		if h.Headers == nil {
+			h.Headers = map[string]string{}
+		}
+		return json.Marshal(struct {
+			Source Source `json:"source"`
+			*HTTPMeta
+		}{SourceHTTP, &h})
+	case *MCPMeta:
+		c := *m
+		if c.Content == nil {
+			c.Content = []ContentBlock{}
+		}
+		return json.Marshal(struct {
+			Source Source `json:"source"`
+			*MCPMeta
+		}{SourceMCP, &c})
+	}
+	return nil, fmt.Errorf("opsgen: unknown meta type %T", m)
+}
+
+func unmarshalMeta(b json.RawMessage) (Meta, error) {
+	var probe struct {
+		Source *string `json:"source"`
+	}
+	if len(b) == 0 || bytes.Equal(b, []byte("null")) {
+		return nil, fmt.Errorf("opsgen: envelope has no meta")
+	}
+	if err := json.Unmarshal(b, &probe); err != nil {
+		return nil, fmt.Errorf("opsgen: envelope meta: %w", err)
+	}
+	if probe.Source == nil {
+		return nil, fmt.Errorf("opsgen: envelope meta has no source")
+	}
+	var m Meta
+	switch Source(*probe.Source) {
+	case SourceLocal:
+		m = &LocalMeta{}
+	case SourceHTTP:
+		m = &HTTPMeta{}
+	case SourceMCP:
+		m = &MCPMeta{}
+	default:
+		return nil, fmt.Errorf("opsgen: envelope meta source %q is not one of local, http, mcp", *probe.Source)
+	}
+	if err := json.Unmarshal(b, m); err != nil {
+		return nil, fmt.Errorf("opsgen: envelope meta (%s): %w", *probe.Source, err)
+	}
+	return m, nil
+}
+
+// IsResponseEnvelope reports whether v is an envelope: an object with a
+// "data" member (null allowed) and a "meta" object whose "source" is one of
+// local, http or mcp. v may be a ResponseEnvelope of any type, a decoded JSON
+// value (map[string]any), raw JSON ([]byte, json.RawMessage) or a string of JSON.
+// Detection is by the closed source set only, as the seeds define it.
+func IsResponseEnvelope(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return false
+	case envelope:
+		_, ok := asEnvelope(v)
+		return ok
+	case map[string]any:
+		return isEnvelopeMap(v)
+	case json.RawMessage:
+		return isEnvelopeJSON(v)
+	case []byte:
+		return isEnvelopeJSON(v)
+	case string:
+		return isEnvelopeJSON([]byte(v))
+	}
+	return false
+}
+
+// envelope is implemented by every ResponseEnvelope[T], so that detection
+// works on typed envelopes whatever T is.
+type envelope interface {
+	envelopeMeta() Meta
+	anyEnvelope() ResponseEnvelope[any]
+}
+
+func (e ResponseEnvelope[T]) envelopeMeta() Meta { return e.Meta }
+
+func (e ResponseEnvelope[T]) anyEnvelope() ResponseEnvelope[any] { return e.Any() }
+
+// asEnvelope returns v as an untyped envelope when it is a ResponseEnvelope
+// of any type, or a non-nil pointer to one, with a non-nil meta.
+func asEnvelope(v any) (ResponseEnvelope[any], bool) {
+	e, ok := v.(envelope)
+	if !ok || isNil(v) || isNil(e.envelopeMeta()) {
+		return ResponseEnvelope[any]{}, false
+	}
+	return e.anyEnvelope(), true
+}
+
+// isNil reports whether v is nil or a nil pointer in an interface.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
+}
+
+func isEnvelopeMap(m map[string]any) bool {
+	if _, ok := m["data"]; !ok {
+		return false
+	}
+	meta, ok := m["meta"].(map[string]any)
+	if !ok {
+		return false
+	}
+	src, ok := meta["source"].(string)
+	return ok && knownSource(src)
+}
+
+func isEnvelopeJSON(b []byte) bool {
+	var raw map[string]json.RawMessage
+	if json.Unmarshal(b, &raw) != nil || raw == nil {
+		return false
+	}
+	if _, ok := raw["data"]; !ok {
+		return false
+	}
+	// A map, not a struct: encoding/json matches struct fields without
+	// regard to case, and detection wants "source" exactly.
+	var meta map[string]json.RawMessage
+	mb, ok := raw["meta"]
+	if !ok || len(mb) == 0 || mb[0] != '{' || json.Unmarshal(mb, &meta) != nil {
+		return false
+	}
+	var src string
+	return json.Unmarshal(meta["source"], &src) == nil && knownSource(src)
+}
+
+func knownSource(s string) bool {
+	switch Source(s) {
+	case SourceLocal, SourceHTTP, SourceMCP:
+		return true
+	}
+	return false
+}

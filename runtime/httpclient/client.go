@@ -1,0 +1,185 @@
+package httpclient
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/opsgen/opsgen/runtime"
+)
+
+// DefaultMaxBodyBytes is the default cap on response bodies read into memory.
+const DefaultMaxBodyBytes = 64 << 20
+
+// Client sends the requests of one generated client. It is safe for
+// concurrent use; its configuration is fixed by New.
+type Client struct {
+	cfg  Config
+	base baseURL
+	// baseErr is why cfg.BaseURL is unusable; Do reports it.
+	baseErr error
+}
+
+// Config is the configuration of a Client, set by Options.
+type Config struct {
+	// BaseURL is prepended to every operation's path. It defaults to the
+	// spec's server URL given to New.
+	BaseURL string
+	// HTTPClient sends the requests; nil means http.DefaultClient.
+	HTTPClient *http.Client
+	// Pipeline is the result pipeline's settings: validation mode, logger
+	// and warning hook.
+	Pipeline runtime.Pipeline
+	// MaxBodyBytes caps response bodies read into memory (JSON, text and
+	// binary data, and each event of a stream). A larger body fails with a
+	// DECODE_ERROR. Zero or less means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// UserAgent, if set, is sent as the User-Agent header.
+	UserAgent string
+	// Header is sent on every request.
+	Header http.Header
+
+	credentials map[string]Credential
+	schemes     map[string]SecurityScheme
+}
+
+// Option configures a Client.
+type Option func(*Config)
+
+// New returns a Client for a service whose default server URL is
+// defaultBaseURL and whose security schemes are schemes, configured by opts.
+// An unusable base URL is reported by every call, not here.
+func New(defaultBaseURL string, schemes []SecurityScheme, opts ...Option) *Client {
+	cfg := Config{BaseURL: defaultBaseURL}
+	if len(schemes) > 0 {
+		cfg.schemes = make(map[string]SecurityScheme, len(schemes))
+		for _, s := range schemes {
+			cfg.schemes[s.Name] = s
+		}
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = http.DefaultClient
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	c := &Client{cfg: cfg}
+	c.base, c.baseErr = parseBaseURL(cfg.BaseURL)
+	return c
+}
+
+// WithBaseURL sets the base URL, replacing the spec's default server URL.
+func WithBaseURL(u string) Option { return func(c *Config) { c.BaseURL = u } }
+
+// WithHTTPClient sets the *http.Client that sends requests.
+func WithHTTPClient(h *http.Client) Option { return func(c *Config) { c.HTTPClient = h } }
+
+// WithValidation sets the validation mode of the result pipeline.
+func WithValidation(m runtime.ValidationMode) Option {
+	return func(c *Config) { c.Pipeline.Mode = m }
+}
+
+// WithLogger sets the logger of the result pipeline (warnings, skipped
+// stream frames). The default is slog.Default().
+func WithLogger(l *slog.Logger) Option { return func(c *Config) { c.Pipeline.Logger = l } }
+
+// WithWarningHook sets a function called with every warning the pipeline
+// reports.
+func WithWarningHook(f func(context.Context, runtime.Warning)) Option {
+	return func(c *Config) { c.Pipeline.OnWarning = f }
+}
+
+// WithMaxBodyBytes sets the cap on response bodies read into memory.
+func WithMaxBodyBytes(n int64) Option { return func(c *Config) { c.MaxBodyBytes = n } }
+
+// WithHeader adds a header sent on every request.
+func WithHeader(key, value string) Option {
+	return func(c *Config) {
+		if c.Header == nil {
+			c.Header = make(http.Header)
+		}
+		c.Header.Add(key, value)
+	}
+}
+
+// WithUserAgent sets the User-Agent header of every request.
+func WithUserAgent(ua string) Option { return func(c *Config) { c.UserAgent = ua } }
+
+// WithCredential sets the credential for the security scheme named
+// schemeName in the spec.
+func WithCredential(schemeName string, cred Credential) Option {
+	return func(c *Config) {
+		if c.credentials == nil {
+			c.credentials = make(map[string]Credential)
+		}
+		c.credentials[schemeName] = cred
+	}
+}
+
+// CallOption configures one call.
+type CallOption func(*callConfig)
+
+type callConfig struct {
+	header  http.Header
+	editors []func(*http.Request) error
+	mode    runtime.ValidationMode
+	hasMode bool
+	baseURL string
+	hasBase bool
+}
+
+// WithRequestHeader sets a header on this call's request, replacing any
+// value set by the client or the operation.
+func WithRequestHeader(key, value string) CallOption {
+	return func(cc *callConfig) {
+		if cc.header == nil {
+			cc.header = make(http.Header)
+		}
+		cc.header.Add(key, value)
+	}
+}
+
+// WithRequestEditor adds a function that may change the request just
+// before it is sent; an error from it fails the call (TRANSPORT_ERROR).
+func WithRequestEditor(f func(*http.Request) error) CallOption {
+	return func(cc *callConfig) { cc.editors = append(cc.editors, f) }
+}
+
+// WithCallValidation sets the validation mode for this call.
+func WithCallValidation(m runtime.ValidationMode) CallOption {
+	return func(cc *callConfig) { cc.mode, cc.hasMode = m, true }
+}
+
+// WithCallBaseURL sets the base URL for this call.
+func WithCallBaseURL(u string) CallOption {
+	return func(cc *callConfig) { cc.baseURL, cc.hasBase = u, true }
+}
+
+// baseURL is a parsed base URL: everything up to the path's end, without
+// a trailing slash, and its query, if any.
+type baseURL struct {
+	prefix string
+	query  string
+}
+
+func parseBaseURL(s string) (baseURL, error) {
+	if s == "" {
+		return baseURL{}, fmt.Errorf("no base URL: the spec has no server URL; set one with httpclient.WithBaseURL")
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return baseURL{}, fmt.Errorf("invalid base URL %q: %v", s, err)
+	}
+	if u.Scheme == "" || u.Host == "" {
+		return baseURL{}, fmt.Errorf("base URL %q is not absolute (scheme://host/path); set one with httpclient.WithBaseURL", s)
+	}
+	s, _, _ = strings.Cut(s, "#")
+	prefix, query, _ := strings.Cut(s, "?")
+	return baseURL{prefix: strings.TrimRight(prefix, "/"), query: query}, nil
+}

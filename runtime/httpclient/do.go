@@ -1,0 +1,491 @@
+package httpclient
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/opsgen/opsgen/runtime"
+)
+
+// BodyKind is how a declared response body is encoded.
+type BodyKind int
+
+// The response body kinds.
+const (
+	BodyNone BodyKind = iota
+	BodyJSON
+	BodyText
+	BodyBinary
+	BodyEventStream
+)
+
+// Response is one response the spec declares for an operation.
+type Response struct {
+	// Status is "200", a range such as "2XX", or "default".
+	Status string
+	// Kind is the declared body encoding; it decides how a body is decoded
+	// when the response has no Content-Type.
+	Kind BodyKind
+	// Schema is the JSON Schema of a JSON body; nil means no validation.
+	Schema *runtime.Schema
+	// NewError, for error statuses with a declared schema, returns a pointer
+	// to a new value of the declared type; a JSON error body is decoded into
+	// it and kept in CallError.HTTP.Typed (see runtime.ErrorBody).
+	NewError func() any
+}
+
+// Do sends r and decodes the response into a ResponseEnvelope[T].
+//
+// The response entry is chosen by status: exact, then range (2XX), then
+// default. A 2xx (or 304) response is decoded by its Content-Type: JSON and
+// +json media types into T through the runtime pipeline (normalized and
+// validated against the entry's Schema as the validation mode says, with
+// warnings on the envelope; streamed without a full copy in memory when
+// validation is off or there is no schema), text/* as a string, anything
+// else as []byte. A T of io.ReadCloser receives the body unread; the caller
+// must close it. A response without a body (204, 205, 304, HEAD, empty)
+// leaves Data zero. Bodies larger than Config.MaxBodyBytes fail with
+// DECODE_ERROR.
+//
+// Any other status is a *runtime.CallError: EXECUTION_ERROR, or
+// ACCESS_DENIED for 401 and 403, with the status, headers and (a bounded
+// copy of) the body in CallError.HTTP. Transport failures are
+// TRANSPORT_ERROR, a passed deadline TIMEOUT and a cancellation CANCELED.
+func Do[T any](ctx context.Context, c *Client, r *Request, responses []Response, opts ...CallOption) (runtime.ResponseEnvelope[T], error) {
+	var zero runtime.ResponseEnvelope[T]
+	cc := callOptions(opts)
+	resp, err := c.send(ctx, r, cc, "")
+	if err != nil {
+		return zero, err
+	}
+	entry := selectResponse(responses, resp.StatusCode)
+	if !isSuccess(resp.StatusCode) {
+		return zero, statusError(r.opID, resp, entry)
+	}
+	var out T
+	meta := httpMeta(resp, "")
+	if rc, ok := any(&out).(*io.ReadCloser); ok {
+		*rc = resp.Body
+		return runtime.HTTP(out, meta), nil
+	}
+	// Decoding reads the body to its end, which returns the connection to
+	// the pool; after a failure the connection is dropped by Close.
+	defer resp.Body.Close()
+	if r.method == http.MethodHead || resp.ContentLength == 0 || resp.StatusCode == http.StatusNoContent ||
+		resp.StatusCode == http.StatusResetContent || resp.StatusCode == http.StatusNotModified {
+		return runtime.HTTP(out, meta), nil
+	}
+	body := &cappedReader{r: resp.Body, left: c.cfg.MaxBodyBytes}
+	p := c.pipeline(cc)
+	var schema *runtime.Schema
+	kind := BodyNone
+	if entry != nil {
+		schema, kind = entry.Schema, entry.Kind
+	}
+	mt := mediaType(meta.ContentType)
+	var warnings []runtime.Warning
+	if _, isBytes := any(&out).(*[]byte); !isBytes && (isJSONMediaType(mt) || mt == "" && kind == BodyJSON) {
+		warnings, err = runtime.DecodeReader(ctx, p, r.opID, schema, body, &out)
+	} else {
+		var data []byte
+		if data, err = readAll(body, resp.ContentLength, c.cfg.MaxBodyBytes); err == nil {
+			warnings, err = assignBody(ctx, p, r.opID, schema, mt, data, &out)
+		}
+	}
+	if err != nil {
+		return zero, readError(ctx, r.opID, body, c.cfg.MaxBodyBytes, err)
+	}
+	env := runtime.HTTP(out, meta)
+	env.Warnings = warnings
+	return env, nil
+}
+
+func callOptions(opts []CallOption) *callConfig {
+	if len(opts) == 0 {
+		return nil
+	}
+	cc := new(callConfig)
+	for _, o := range opts {
+		o(cc)
+	}
+	return cc
+}
+
+// pipeline returns the pipeline settings of a call.
+func (c *Client) pipeline(cc *callConfig) *runtime.Pipeline {
+	if cc == nil || !cc.hasMode {
+		return &c.cfg.Pipeline
+	}
+	p := c.cfg.Pipeline
+	p.Mode = cc.mode
+	return &p
+}
+
+// send builds the HTTP request of r and sends it. defaultAccept is sent
+// when r has no Accept of its own.
+func (c *Client) send(ctx context.Context, r *Request, cc *callConfig, defaultAccept string) (*http.Response, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	base, err := c.base, c.baseErr
+	if cc != nil && cc.hasBase {
+		base, err = parseBaseURL(cc.baseURL)
+	}
+	if err != nil {
+		return nil, runtime.NewError(runtime.CodeValidation, r.opID, err.Error(), nil)
+	}
+	u, err := r.buildURL(base)
+	if err != nil {
+		return nil, runtime.NewError(runtime.CodeValidation, r.opID, err.Error(), nil)
+	}
+	body, contentType := r.newBody()
+	req, err := http.NewRequestWithContext(ctx, r.method, u, body)
+	if err != nil {
+		if cl, ok := body.(io.Closer); ok {
+			cl.Close()
+		}
+		return nil, runtime.NewError(runtime.CodeValidation, r.opID, "building request: "+err.Error(), err)
+	}
+	h := req.Header
+	for k, vs := range c.cfg.Header {
+		h[k] = append(h[k], vs...)
+	}
+	if c.cfg.UserAgent != "" {
+		h.Set("User-Agent", c.cfg.UserAgent)
+	}
+	for k, vs := range r.header {
+		h[k] = vs
+	}
+	if accept := cmp.Or(r.accept, defaultAccept); accept != "" {
+		h.Set("Accept", accept)
+	}
+	if contentType != "" {
+		h.Set("Content-Type", contentType)
+	}
+	cookies, err := c.authorize(ctx, r.opID, r.security, req, slices.Clip(r.cookies))
+	if err != nil {
+		closeRequest(req)
+		return nil, err
+	}
+	if len(cookies) > 0 {
+		if prev := h.Get("Cookie"); prev != "" {
+			cookies = append([]byte(prev+"; "), cookies...)
+		}
+		h.Set("Cookie", string(cookies))
+	}
+	if cc != nil {
+		for k, vs := range cc.header {
+			h[k] = vs
+		}
+		for _, edit := range cc.editors {
+			if err := edit(req); err != nil {
+				closeRequest(req)
+				return nil, runtime.NewError(runtime.CodeTransport, r.opID, "request editor: "+err.Error(), err)
+			}
+		}
+	}
+	resp, err := c.cfg.HTTPClient.Do(req)
+	if err != nil {
+		if ce := runtime.ContextError(ctx, r.opID, err); ce != nil {
+			return nil, ce
+		}
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			return nil, runtime.NewError(runtime.CodeTimeout, r.opID, "request timed out", err)
+		}
+		return nil, runtime.NewError(runtime.CodeTransport, r.opID, "sending request", err)
+	}
+	return resp, nil
+}
+
+func closeRequest(req *http.Request) {
+	if req.Body != nil {
+		req.Body.Close()
+	}
+}
+
+// buildURL joins the base URL, the path template with its parameters
+// filled in, and the query.
+func (r *Request) buildURL(base baseURL) (string, error) {
+	n := len(base.prefix) + len(r.path) + len(base.query) + len(r.query) + 3
+	for _, pv := range r.pathVals {
+		n += len(pv.v)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(base.prefix)
+	p := r.path
+	if p != "" && p[0] != '/' {
+		b.WriteByte('/')
+	}
+	used := 0
+	for {
+		i := strings.IndexByte(p, '{')
+		if i < 0 {
+			b.WriteString(p)
+			break
+		}
+		j := strings.IndexByte(p[i:], '}')
+		if j < 0 {
+			return "", fmt.Errorf("path template %q: unclosed {", r.path)
+		}
+		name := p[i+1 : i+j]
+		k := slices.IndexFunc(r.pathVals, func(pv pair) bool { return pv.k == name })
+		if k < 0 {
+			return "", fmt.Errorf("path parameter %q is not set", name)
+		}
+		used++
+		b.WriteString(p[:i])
+		b.WriteString(r.pathVals[k].v)
+		p = p[i+j+1:]
+	}
+	if used < len(r.pathVals) {
+		for _, pv := range r.pathVals {
+			if !strings.Contains(r.path, "{"+pv.k+"}") {
+				return "", fmt.Errorf("path parameter %q is not in the path template %q", pv.k, r.path)
+			}
+		}
+	}
+	if base.query != "" || len(r.query) > 0 {
+		b.WriteByte('?')
+		b.WriteString(base.query)
+		if base.query != "" && len(r.query) > 0 {
+			b.WriteByte('&')
+		}
+		b.Write(r.query)
+	}
+	return b.String(), nil
+}
+
+// selectResponse picks the declared response for a status: exact, then
+// range, then default; nil when none matches.
+func selectResponse(responses []Response, code int) *Response {
+	var rng, def *Response
+	for i := range responses {
+		s := responses[i].Status
+		switch {
+		case s == "default":
+			def = &responses[i]
+		case len(s) == 3 && (s[1] == 'X' || s[1] == 'x') && (s[2] == 'X' || s[2] == 'x'):
+			if int(s[0]-'0') == code/100 {
+				rng = &responses[i]
+			}
+		case len(s) == 3 && '0' <= s[0] && s[0] <= '9' && '0' <= s[1] && s[1] <= '9' && '0' <= s[2] && s[2] <= '9':
+			if int(s[0]-'0')*100+int(s[1]-'0')*10+int(s[2]-'0') == code {
+				return &responses[i]
+			}
+		}
+	}
+	if rng != nil {
+		return rng
+	}
+	return def
+}
+
+func isSuccess(code int) bool {
+	return code >= 200 && code < 300 || code == http.StatusNotModified
+}
+
+// statusError reads (a bounded copy of) the body of a response outside
+// 2xx and returns it as a CallError, decoding the body into the declared
+// error type when there is one and the body is JSON.
+func statusError(opID string, resp *http.Response, entry *Response) error {
+	defer resp.Body.Close()
+	// A read error leaves what was read; the status is the failure to report.
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, runtime.MaxErrorBody+1))
+	truncated := len(b) > runtime.MaxErrorBody
+	if truncated {
+		b = b[:runtime.MaxErrorBody]
+	}
+	ct := resp.Header.Get("Content-Type")
+	f := &runtime.HTTPFailure{StatusCode: resp.StatusCode, Headers: resp.Header, Body: b, Truncated: truncated, ContentType: ct}
+	mt := mediaType(ct)
+	if entry != nil && entry.NewError != nil && !truncated && len(b) > 0 &&
+		(isJSONMediaType(mt) || mt == "" && entry.Kind == BodyJSON) {
+		if v := entry.NewError(); json.Unmarshal(b, v) == nil {
+			f.Typed = v
+		}
+	}
+	code := runtime.CodeExecution
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		code = runtime.CodeAccessDenied
+	}
+	status := resp.Status
+	if status == "" {
+		status = fmt.Sprintf("%d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
+	}
+	return &runtime.CallError{Code: code, OperationID: opID, Message: "HTTP " + status, HTTP: f}
+}
+
+// httpMeta returns the meta of a response. A non-empty contentType
+// replaces the response's own.
+func httpMeta(resp *http.Response, contentType string) runtime.HTTPMeta {
+	h := make(map[string]string, len(resp.Header))
+	for k, vs := range resp.Header {
+		if len(vs) == 1 {
+			h[lowerHeader(k)] = vs[0]
+		} else {
+			h[lowerHeader(k)] = strings.Join(vs, ", ")
+		}
+	}
+	if contentType == "" {
+		if vs := resp.Header["Content-Type"]; len(vs) > 0 {
+			contentType = vs[0]
+		}
+	}
+	return runtime.HTTPMeta{StatusCode: resp.StatusCode, Headers: h, ContentType: contentType}
+}
+
+// lowerHeader lower-cases a canonical header name, without allocating for
+// the common ones.
+func lowerHeader(k string) string {
+	switch k {
+	case "Content-Type":
+		return "content-type"
+	case "Content-Length":
+		return "content-length"
+	case "Date":
+		return "date"
+	case "Server":
+		return "server"
+	case "Cache-Control":
+		return "cache-control"
+	case "Etag":
+		return "etag"
+	case "Vary":
+		return "vary"
+	case "Connection":
+		return "connection"
+	case "Content-Encoding":
+		return "content-encoding"
+	case "Transfer-Encoding":
+		return "transfer-encoding"
+	case "Last-Modified":
+		return "last-modified"
+	case "Location":
+		return "location"
+	case "Set-Cookie":
+		return "set-cookie"
+	case "Link":
+		return "link"
+	case "X-Request-Id":
+		return "x-request-id"
+	}
+	return strings.ToLower(k)
+}
+
+// mediaType returns the lower-case media type of a Content-Type value,
+// without parameters.
+func mediaType(ct string) string {
+	if i := strings.IndexByte(ct, ';'); i >= 0 {
+		ct = ct[:i]
+	}
+	return strings.ToLower(strings.TrimSpace(ct))
+}
+
+func isJSONMediaType(mt string) bool {
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+}
+
+var errTooLarge = errors.New("response body too large")
+
+// cappedReader fails with errTooLarge once more than left bytes are read,
+// and remembers the underlying reader's error.
+type cappedReader struct {
+	r    io.Reader
+	left int64
+	err  error
+}
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	if int64(len(p))-1 > c.left {
+		p = p[:c.left+1] // one byte more than allowed tells "too large" from "exactly at the cap"
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	if c.left < 0 {
+		c.err = errTooLarge
+		return 0, errTooLarge
+	}
+	if err != nil && err != io.EOF {
+		c.err = err
+	}
+	return n, err
+}
+
+// readAll reads r to its end, sized by the Content-Length when it is known
+// and within limit (a larger one fails at the cap anyway) and 1 GiB (beyond
+// which the buffer grows as the body arrives).
+func readAll(r io.Reader, contentLength, limit int64) ([]byte, error) {
+	size := int64(512)
+	if contentLength > 0 && contentLength <= limit && contentLength < 1<<30 {
+		size = contentLength + 1 // room for the read that returns EOF
+	}
+	b := make([]byte, 0, size)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
+
+// assignBody stores a non-JSON body in out: as is for string and []byte
+// (and for any: a string for text/*, else []byte), else (a server that
+// drifted from its spec) decoded as JSON when it parses.
+func assignBody[T any](ctx context.Context, p *runtime.Pipeline, opID string, schema *runtime.Schema, mt string, data []byte, out *T) ([]runtime.Warning, error) {
+	switch o := any(out).(type) {
+	case *string:
+		*o = string(data)
+		return nil, nil
+	case *[]byte:
+		*o = data
+		return nil, nil
+	case *any:
+		if strings.HasPrefix(mt, "text/") {
+			*o = string(data)
+		} else {
+			*o = data
+		}
+		return nil, nil
+	}
+	if len(data) == 0 {
+		return nil, nil
+	}
+	if !json.Valid(data) {
+		return nil, runtime.Errorf(runtime.CodeDecode, opID, "response body of type %q cannot be decoded into %T", mt, *out)
+	}
+	return runtime.Decode(ctx, p, opID, schema, data, out)
+}
+
+// readError turns a failure to read or decode a 2xx body into a CallError:
+// the pipeline's errors (DECODE_ERROR, VALIDATION_ERROR) pass through, read
+// failures become the body cap's DECODE_ERROR, a context error or
+// TRANSPORT_ERROR.
+func readError(ctx context.Context, opID string, body *cappedReader, limit int64, err error) error {
+	switch {
+	case errors.Is(err, errTooLarge):
+		return runtime.Errorf(runtime.CodeDecode, opID, "response body exceeds %d bytes", limit)
+	case body.err != nil:
+		if ce := runtime.ContextError(ctx, opID, body.err); ce != nil {
+			return ce
+		}
+		return runtime.NewError(runtime.CodeTransport, opID, "reading response body", body.err)
+	}
+	return err
+}

@@ -1,0 +1,291 @@
+package mcpclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/opsgen/opsgen/runtime"
+)
+
+// Tool describes one tool for Call; generated code declares one
+// package-level *Tool per tool.
+type Tool struct {
+	// Name is the tool's name on the server.
+	Name string
+	// OutputSchema is the tool's output schema; nil when the tool declares none.
+	OutputSchema *runtime.Schema
+	// Convention: "" (none), "toolenvelope-v1", "dotbot", or "auto" (detect
+	// either). "" means the client's default (WithConvention).
+	Convention string
+}
+
+// Client calls tools over one MCP client session. It is safe for
+// concurrent use.
+type Client struct {
+	session    *mcp.ClientSession
+	pipeline   runtime.Pipeline
+	convention string
+}
+
+// Option configures a Client.
+type Option func(*Client)
+
+// New returns a Client calling tools over session, which should come from
+// Connect (see the package doc).
+func New(session *mcp.ClientSession, opts ...Option) *Client {
+	c := &Client{session: session}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
+// WithValidation sets what happens when data does not match its output
+// schema (default runtime.ValidateWarn).
+func WithValidation(m runtime.ValidationMode) Option {
+	return func(c *Client) { c.pipeline.Mode = m }
+}
+
+// WithLogger sets the logger of warnings (default slog.Default()).
+func WithLogger(l *slog.Logger) Option {
+	return func(c *Client) { c.pipeline.Logger = l }
+}
+
+// WithWarningHook sets a function called with each warning of a call.
+func WithWarningHook(f func(context.Context, runtime.Warning)) Option {
+	return func(c *Client) { c.pipeline.OnWarning = f }
+}
+
+// WithConvention sets the content convention ("toolenvelope-v1", "dotbot"
+// or "auto") of tools whose Tool.Convention is "".
+func WithConvention(name string) Option {
+	return func(c *Client) { c.convention = name }
+}
+
+// Session returns the client's session.
+func (c *Client) Session() *mcp.ClientSession { return c.session }
+
+// Call calls tool with args (any value that marshals to a JSON object, or
+// nil) and returns its result as an envelope; see the package doc for how
+// Data is made. Warnings (schema drift, a convention that did not decode,
+// data that could not be found) are on the envelope, logged, and passed to
+// the warning hook.
+func Call[T any](ctx context.Context, c *Client, tool *Tool, args any) (runtime.ResponseEnvelope[T], error) {
+	var env runtime.ResponseEnvelope[T]
+	if tool == nil {
+		return env, runtime.Errorf(runtime.CodeExecution, "", "mcpclient.Call: nil tool")
+	}
+	if c == nil || c.session == nil {
+		return env, runtime.Errorf(runtime.CodeTransport, tool.Name, "mcpclient.Call: no session")
+	}
+	if err := runtime.ContextError(ctx, tool.Name, ctx.Err()); err != nil {
+		return env, err
+	}
+	res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: tool.Name, Arguments: args})
+	if err != nil {
+		return env, callError(ctx, tool.Name, err)
+	}
+	meta := runtime.MCPMeta{IsError: res.IsError, Content: FromSDK(res.Content), Meta: res.Meta}
+	if res.StructuredContent != nil {
+		if meta.StructuredContent, err = json.Marshal(res.StructuredContent); err != nil {
+			return env, runtime.NewError(runtime.CodeDecode, tool.Name, "structuredContent", err)
+		}
+	}
+	var warnings []runtime.Warning
+	report := func(w runtime.Warning) {
+		w.OperationID = tool.Name
+		c.pipeline.Report(ctx, []runtime.Warning{w})
+		warnings = append(warnings, w)
+	}
+	warn := func(format string, args ...any) { report(runtime.Warning{Message: fmt.Sprintf(format, args...)}) }
+
+	convention := tool.Convention
+	if convention == "" {
+		convention = c.convention
+	}
+	payload, info := applyConvention(convention, meta.Content, report)
+	meta.Convention = info
+
+	var data T
+	blocks, wantBlocks := any(&data).(*[]runtime.ContentBlock)
+	switch {
+	case res.IsError:
+		// A tool error is a result; its content is not the tool's output, so
+		// the pipeline does not run.
+		if wantBlocks {
+			*blocks = meta.Content
+		}
+	case tool.OutputSchema != nil && meta.StructuredContent != nil:
+		w, err := runtime.Decode(ctx, &c.pipeline, tool.Name, tool.OutputSchema, meta.StructuredContent, &data)
+		if err != nil {
+			return env, err
+		}
+		warnings = append(warnings, w...)
+	case wantBlocks:
+		*blocks = meta.Content
+	case payload != nil:
+		w, err := runtime.Decode(ctx, &c.pipeline, tool.Name, tool.OutputSchema, payload, &data)
+		if err != nil {
+			return env, err
+		}
+		warnings = append(warnings, w...)
+	default:
+		w, found, err := decodeText(ctx, c, tool, meta.Content, &data)
+		if err != nil {
+			return env, err
+		}
+		warnings = append(warnings, w...)
+		if !found && tool.OutputSchema != nil {
+			warn("no structuredContent and no text block holding JSON that fits %T: data left empty", data)
+		} else if !found {
+			warn("no convention payload and no text block holding JSON that fits %T: data left empty", data)
+		}
+	}
+	env = runtime.MCP(data, meta)
+	env.Warnings = warnings
+	return env, nil
+}
+
+// decodeText decodes the first text block that fits out (through the
+// pipeline). A string out takes the first text block as it is.
+func decodeText[T any](ctx context.Context, c *Client, tool *Tool, blocks []runtime.ContentBlock, out *T) ([]runtime.Warning, bool, error) {
+	if s, ok := any(out).(*string); ok && tool.OutputSchema == nil {
+		*s, ok = runtime.FirstText(blocks)
+		return nil, ok, nil
+	}
+	for _, b := range blocks {
+		if b.Type != runtime.ContentText || !json.Valid([]byte(b.Text)) {
+			continue
+		}
+		var v T
+		w, err := runtime.Decode(ctx, &c.pipeline, tool.Name, tool.OutputSchema, []byte(b.Text), &v)
+		if errors.Is(err, runtime.ErrDecode) {
+			continue // valid JSON, but not of T's shape
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		*out = v
+		return w, true, nil
+	}
+	return nil, false, nil
+}
+
+// applyConvention decodes the convention named name from blocks. It
+// returns the payload and what the envelope said, or nils when the
+// convention does not apply; problems (an expected convention that is
+// absent or does not decode, a dotbot status mismatch) go to report.
+func applyConvention(name string, blocks []runtime.ContentBlock, report func(runtime.Warning)) (json.RawMessage, *runtime.ConventionInfo) {
+	warn := func(format string, args ...any) { report(runtime.Warning{Message: fmt.Sprintf(format, args...)}) }
+	switch name {
+	case "":
+		return nil, nil
+	case runtime.ConventionAuto:
+		switch {
+		case runtime.HasToolEnvelope(blocks):
+			name = runtime.ConventionToolEnvelope
+		case hasDotbot(blocks):
+			name = runtime.ConventionDotbot
+		default:
+			return nil, nil
+		}
+	}
+	switch name {
+	case runtime.ConventionToolEnvelope:
+		env, err := runtime.DecodeToolEnvelope(blocks)
+		if err != nil {
+			warn("%v; falling back to the content", err)
+			return nil, nil
+		}
+		info := env.ToolEnvelopeInfo
+		return env.Payload, &runtime.ConventionInfo{Name: name, ToolEnvelope: &info}
+	case runtime.ConventionDotbot:
+		d, warnings, err := runtime.FindDotbot(blocks)
+		if err != nil {
+			warn("%v; falling back to the content", err)
+			return nil, nil
+		}
+		for _, w := range warnings {
+			report(w)
+		}
+		return d.Data, &runtime.ConventionInfo{Name: name, Dotbot: &d.DotbotInfo}
+	}
+	warn("unknown content convention %q ignored (want %q, %q or %q)", name,
+		runtime.ConventionToolEnvelope, runtime.ConventionDotbot, runtime.ConventionAuto)
+	return nil, nil
+}
+
+func hasDotbot(blocks []runtime.ContentBlock) bool {
+	for _, b := range blocks {
+		if b.Type == runtime.ContentText && runtime.LooksLikeDotbot(b.Text) && strings.Contains(b.Text, `"dotbot-mcp-response@`) {
+			return true
+		}
+	}
+	return false
+}
+
+// go-sdk's own JSON-RPC codes for local connection failures: the transport
+// rejected the request (-32005, e.g. an HTTP POST that could not be sent),
+// the server side is closing (-32004), the client is closing (-32003).
+const (
+	codeRejectedByTransport = -32005
+	codeClientClosing       = -32003
+)
+
+// callError classifies a CallTool failure.
+func callError(ctx context.Context, tool string, err error) error {
+	if ce := runtime.ContextError(ctx, tool, err); ce != nil {
+		return ce
+	}
+	var werr *jsonrpc.Error
+	if errors.As(err, &werr) {
+		switch {
+		case werr.Code == jsonrpc.CodeInvalidParams && strings.Contains(werr.Message, "unknown tool"):
+			return runtime.NewError(runtime.CodeOperationNotFound, tool, werr.Message, err)
+		case werr.Code == jsonrpc.CodeInvalidParams:
+			return runtime.NewError(runtime.CodeValidation, tool, werr.Message, err)
+		case werr.Code >= codeRejectedByTransport && werr.Code <= codeClientClosing:
+			return runtime.NewError(runtime.CodeTransport, tool, werr.Message, err)
+		}
+		return runtime.NewError(runtime.CodeExecution, tool, werr.Message, err)
+	}
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &syntax) || errors.As(err, &typ) {
+		return runtime.NewError(runtime.CodeDecode, tool, "malformed tools/call result", err)
+	}
+	// go-sdk reports content it cannot read with an unexported error type;
+	// its message is all there is to recognise it by.
+	if strings.Contains(err.Error(), "content type") {
+		return runtime.NewError(runtime.CodeDecode, tool, "go-sdk rejected the result's content (make the session with mcpclient.Connect)", err)
+	}
+	return runtime.NewError(runtime.CodeTransport, tool, "tools/call failed", err)
+}
+
+// AsError returns a *runtime.CallError (EXECUTION_ERROR, with the text of
+// the content blocks as its message) when env is an MCP result with isError
+// set, and nil otherwise: for callers who treat tool errors as Go errors.
+func AsError[T any](env runtime.ResponseEnvelope[T]) error {
+	m := env.MCPMeta()
+	if m == nil || !m.IsError {
+		return nil
+	}
+	var texts []string
+	for _, b := range m.Content {
+		if b.Type == runtime.ContentText {
+			texts = append(texts, b.Text)
+		}
+	}
+	msg := strings.Join(texts, "\n")
+	if msg == "" {
+		msg = "tool reported an error"
+	}
+	return &runtime.CallError{Code: runtime.CodeExecution, Message: msg}
+}

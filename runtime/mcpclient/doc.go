@@ -1,0 +1,43 @@
+// Package mcpclient is the MCP caller of opsgen-generated code: Call runs a
+// tool through a go-sdk client session and returns a
+// runtime.ResponseEnvelope whose Data is typed from the tool's output schema
+// and whose Meta is a *runtime.MCPMeta.
+//
+// Generated code declares one *Tool per tool and calls Call:
+//
+//	var toolGetWeather = &mcpclient.Tool{Name: "get_weather", OutputSchema: schemaWeather}
+//
+//	func (c *Client) GetWeather(ctx context.Context, in GetWeatherParams) (runtime.ResponseEnvelope[Weather], error) {
+//		return mcpclient.Call[Weather](ctx, c.mcp, toolGetWeather, in)
+//	}
+//
+// Data follows the MCP data rules of opsgen's design:
+//
+//   - The tool declares an output schema and the result has structuredContent:
+//     Data is structuredContent decoded into T by runtime.Decode (normalized and
+//     validated per the client's validation mode).
+//   - The tool declares an output schema but the result has no
+//     structuredContent: Data is decoded from the first text block holding JSON
+//     that fits T; when none does, Data is zero and the envelope has a warning.
+//   - No output schema: T is []runtime.ContentBlock and Data is the result's
+//     content, unless a content convention (ToolEnvelope V1, dotbot) applies:
+//     then Data is the convention's payload decoded into T (any type, for
+//     example json.RawMessage or a generated struct). With T
+//     []runtime.ContentBlock the blocks stay the data and the convention goes
+//     on the meta only. Any other T without a convention payload is decoded
+//     from the first text block holding JSON that fits it (a string T takes
+//     the first text block as it is), else left zero with a warning.
+//   - isError: true is a result, not a Go error: Meta.IsError is set, Data is
+//     the content when T is []runtime.ContentBlock and zero otherwise, and
+//     nothing is normalized or validated. AsError turns it into an error.
+//
+// Protocol failures are *runtime.CallError: OPERATION_NOT_FOUND for an
+// unknown tool, VALIDATION_ERROR when the server rejects the arguments
+// (JSON-RPC -32602), EXECUTION_ERROR for other JSON-RPC errors, CANCELED or
+// TIMEOUT when ctx ends (returned as soon as it ends), TRANSPORT_ERROR when
+// the connection is gone, DECODE_ERROR when the result cannot be read.
+//
+// Make sessions with Connect (or with a transport from WrapTransport): go-sdk
+// rejects content blocks of types it does not know, and the wrapper maps them
+// to text blocks holding their JSON before the SDK sees them.
+package mcpclient

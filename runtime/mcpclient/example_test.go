@@ -1,0 +1,53 @@
+package mcpclient_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/opsgen/opsgen/internal/mcptest"
+	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/mcpclient"
+)
+
+// Weather is the type generated code would declare for get_weather's output schema.
+type Weather struct {
+	Temperature float64 `json:"temperature"`
+	Conditions  string  `json:"conditions"`
+	Humidity    int     `json:"humidity"`
+}
+
+// getWeather is the descriptor generated code declares for the tool.
+var getWeather = &mcpclient.Tool{Name: "get_weather", OutputSchema: runtime.NewSchema(mcptest.WeatherSchema)}
+
+func Example() {
+	ctx := context.Background()
+	serverT, clientT := mcp.NewInMemoryTransports()
+	ss, err := mcptest.NewServer().Connect(ctx, serverT, nil)
+	if err != nil {
+		panic(err)
+	}
+	defer ss.Close()
+
+	// Connect wraps the transport so unknown content block types never fail a call.
+	session, err := mcpclient.Connect(ctx, clientT, nil)
+	if err != nil {
+		panic(err)
+	}
+	defer session.Close()
+	c := mcpclient.New(session, mcpclient.WithValidation(runtime.ValidateStrict))
+
+	env, err := mcpclient.Call[Weather](ctx, c, getWeather, map[string]any{"city": "Paris"})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%+v isError=%v\n", env.Data, env.MCPMeta().IsError)
+
+	// A tool error is a result; AsError makes it a Go error on request.
+	res, err := mcpclient.Call[[]runtime.ContentBlock](ctx, c, &mcpclient.Tool{Name: "always-fail"}, nil)
+	fmt.Println(err, res.MCPMeta().IsError, mcpclient.AsError(res))
+	// Output:
+	// {Temperature:22.5 Conditions:Partly cloudy Humidity:65} isError=false
+	// <nil> true EXECUTION_ERROR: Error: ENOENT: no such file or directory
+}

@@ -1,0 +1,60 @@
+package runtime
+
+import (
+	"encoding/json"
+	"slices"
+)
+
+// edit replaces w.b[start:end] with text. Normalization is a list of edits
+// made while walking; the document is rewritten only when there is one:
+//
+//   - a member of the wrong type is deleted (with its comma), an array item
+//     or the root of the wrong type becomes null: the rest is kept;
+//   - absent members with a declared default are inserted after the '{';
+//   - undeclared members are deleted, for untyped targets only (encoding/json
+//     drops them for structs anyway);
+//   - an integer written 1e3 or 2.0 is rewritten 1000 or 2, which Go's
+//     integer types accept.
+type edit struct {
+	start, end int
+	text       string
+}
+
+func (w *walker) edit(start, end int, text string) {
+	w.edits = append(w.edits, edit{start, end, text})
+}
+
+// normalized applies the walker's edits to its document. It returns the
+// document itself when there is nothing to change, and ok false in the
+// (defensive) case where the edits of two overlapping schemas (a property
+// declared both by a schema and by its chosen anyOf branch) do not compose
+// into valid JSON.
+func (w *walker) normalized() (out []byte, ok bool) {
+	if len(w.edits) == 0 {
+		return w.b, true
+	}
+	edits := w.edits
+	// Edits come in walk order except those of objects (inserted at '{'
+	// after their members were walked) and of chosen branches; insertions
+	// go before the deletion that starts where they are.
+	slices.SortStableFunc(edits, func(a, b edit) int {
+		if a.start != b.start {
+			return a.start - b.start
+		}
+		return (a.end - a.start) - (b.end - b.start)
+	})
+	out = make([]byte, 0, len(w.b)+64)
+	cursor := 0
+	var prev *edit
+	for k := range edits {
+		e := &edits[k]
+		if e.start < cursor || (prev != nil && *prev == *e) {
+			continue // inside a deleted range, or the same edit twice
+		}
+		out = append(out, w.b[cursor:e.start]...)
+		out = append(out, e.text...)
+		cursor, prev = e.end, e
+	}
+	out = append(out, w.b[cursor:]...)
+	return out, json.Valid(out)
+}

@@ -1,0 +1,429 @@
+package runtime
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// ValidationMode chooses what the pipeline does with schema mismatches.
+type ValidationMode uint8
+
+const (
+	// ValidateWarn (the default) normalizes and validates; mismatches are warnings.
+	ValidateWarn ValidationMode = iota
+	// ValidateStrict normalizes and validates; a mismatch is a CallError (VALIDATION_ERROR).
+	ValidateStrict
+	// ValidateOff decodes only.
+	ValidateOff
+)
+
+// String returns the mode's name: "warn", "strict" or "off".
+func (m ValidationMode) String() string {
+	switch m {
+	case ValidateWarn:
+		return "warn"
+	case ValidateStrict:
+		return "strict"
+	case ValidateOff:
+		return "off"
+	}
+	return fmt.Sprintf("ValidationMode(%d)", m)
+}
+
+// Warning is one mismatch between data and its schema, or another thing
+// worth knowing about a result that did not fail the call.
+type Warning struct {
+	OperationID string
+	// Pointer is the JSON pointer of the value in the data ("" for the root).
+	Pointer string
+	Message string
+}
+
+// String renders the warning as "operation /pointer: message".
+func (w Warning) String() string {
+	s := w.Message
+	if w.Pointer != "" {
+		s = w.Pointer + ": " + s
+	}
+	if w.OperationID != "" {
+		s = w.OperationID + " " + s
+	}
+	return s
+}
+
+// Pipeline holds the settings of the result pipeline. The zero value (and a
+// nil *Pipeline) is warn mode, logging through slog.Default(). A Pipeline
+// is safe for concurrent use; do not change its fields while it is used.
+type Pipeline struct {
+	// Mode is what happens to schema mismatches.
+	Mode ValidationMode
+	// Logger receives each warning at Warn level; nil means slog.Default().
+	Logger *slog.Logger
+	// OnWarning, if set, is called with each warning, after it is logged.
+	OnWarning func(ctx context.Context, w Warning)
+}
+
+func (p *Pipeline) mode() ValidationMode {
+	if p == nil {
+		return ValidateWarn
+	}
+	return p.Mode
+}
+
+// Report logs each warning through the pipeline's Logger at Warn level
+// (with its operation id, pointer and message) and passes it to OnWarning.
+// Decode and Process report the warnings they return; transports call
+// Report for warnings of their own, such as a skipped malformed SSE frame.
+func (p *Pipeline) Report(ctx context.Context, warnings []Warning) {
+	if len(warnings) == 0 {
+		return
+	}
+	logger := slog.Default()
+	if p != nil && p.Logger != nil {
+		logger = p.Logger
+	}
+	for _, w := range warnings {
+		if logger.Enabled(ctx, slog.LevelWarn) {
+			logger.LogAttrs(ctx, slog.LevelWarn, "opsgen: result does not match its schema",
+				slog.String("operation", w.OperationID),
+				slog.String("pointer", w.Pointer),
+				slog.String("message", w.Message))
+		}
+		if p != nil && p.OnWarning != nil {
+			p.OnWarning(ctx, w)
+		}
+	}
+}
+
+// Decode decodes the JSON body into out, normalizing and validating it
+// against schema first (see the package doc). It returns the warnings,
+// which it has also reported (see Report); callers put them on the
+// envelope's Warnings. With a nil schema, or in ValidateOff mode, it only
+// decodes. Malformed JSON is a CallError with CodeDecode; in ValidateStrict
+// mode a mismatch is a CallError with CodeValidation listing the Issues,
+// and out is left untouched.
+func Decode[T any](ctx context.Context, p *Pipeline, operationID string, schema *Schema, body []byte, out *T) ([]Warning, error) {
+	if schema == nil || p.mode() == ValidateOff {
+		if err := json.Unmarshal(body, out); err != nil {
+			return nil, decodeError(operationID, err)
+		}
+		return nil, nil
+	}
+	b, _, warnings, err := p.check(operationID, schema, body, !structTarget(reflect.TypeFor[T]()))
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		return nil, decodeError(operationID, err)
+	}
+	p.Report(ctx, warnings)
+	return warnings, nil
+}
+
+// DecodeReader is Decode reading the body from r. With a nil schema or in
+// ValidateOff mode it decodes as it reads, without holding the whole body;
+// otherwise it reads the body once, then decodes it. A failing read is a
+// CallError with CodeTransport.
+func DecodeReader[T any](ctx context.Context, p *Pipeline, operationID string, schema *Schema, r io.Reader, out *T) ([]Warning, error) {
+	if schema == nil || p.mode() == ValidateOff {
+		d := json.NewDecoder(r)
+		if err := d.Decode(out); err != nil {
+			return nil, readError(operationID, err)
+		}
+		// Only white space may follow the value.
+		if _, err := d.Token(); err != io.EOF {
+			if err == nil {
+				err = errTrailing
+			}
+			return nil, readError(operationID, err)
+		}
+		return nil, nil
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, NewError(CodeTransport, operationID, "reading body", err)
+	}
+	return Decode(ctx, p, operationID, schema, b, out)
+}
+
+var errTrailing = errors.New("data after the JSON value")
+
+// readError classifies an error of a json.Decoder: the body's fault
+// (DECODE_ERROR) or the reader's (TRANSPORT_ERROR).
+func readError(operationID string, err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &se) || errors.As(err, &te) || err == io.EOF || err == io.ErrUnexpectedEOF || err == errTrailing {
+		return decodeError(operationID, err)
+	}
+	return NewError(CodeTransport, operationID, "reading body", err)
+}
+
+func decodeError(operationID string, err error) *CallError {
+	if err == io.EOF {
+		return NewError(CodeDecode, operationID, "empty body", err)
+	}
+	return NewError(CodeDecode, operationID, "malformed JSON", err)
+}
+
+// structTarget reports whether t decodes objects into structs: then
+// encoding/json drops undeclared members and the walker need not.
+func structTarget(t reflect.Type) bool {
+	for t != nil {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+			if t == reflect.TypeFor[json.RawMessage]() {
+				return false
+			}
+			t = t.Elem()
+		case reflect.Struct:
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// check is the one implementation of normalize and validate: it walks body
+// against schema and returns the body to decode (body itself when nothing
+// changes, with changed false) and the warnings, with operationID set. In
+// strict mode a mismatch is returned as a CallError instead.
+func (p *Pipeline) check(operationID string, schema *Schema, body []byte, dropUndeclared bool) (out []byte, changed bool, warnings []Warning, err error) {
+	if cerr := schema.Compile(); schema.root == nil {
+		// The schema cannot be used at all: decode without it.
+		w := Warning{OperationID: operationID, Message: "output schema is unusable, data not validated: " + cerr.Error()}
+		if p.mode() == ValidateStrict {
+			return nil, false, nil, &CallError{Code: CodeValidation, OperationID: operationID, Message: w.Message, Issues: []Warning{w}, Cause: cerr}
+		}
+		return body, false, []Warning{w}, nil
+	}
+	w := newWalker(body, dropUndeclared)
+	defer w.release()
+	w.document(schema.root)
+	if w.err != nil {
+		var v any
+		if jerr := json.Unmarshal(body, &v); jerr != nil {
+			return nil, false, nil, decodeError(operationID, jerr)
+		}
+		return nil, false, nil, decodeError(operationID, w.err)
+	}
+	issues := w.issues
+	out, ok := w.normalized()
+	if !ok {
+		out = body
+		issues = append(issues, Warning{Message: "normalization skipped: the schema's overlapping parts disagree"})
+	}
+	if schema.fallback != nil {
+		issues = append(issues, fallbackIssues(schema, out, issues)...)
+	}
+	for i := range issues {
+		issues[i].OperationID = operationID
+	}
+	if len(issues) > 0 && p.mode() == ValidateStrict {
+		first := issues[0]
+		return nil, false, nil, &CallError{
+			Code:        CodeValidation,
+			OperationID: operationID,
+			Message:     fmt.Sprintf("result does not match its schema (%d issues; first at %q: %s)", len(issues), first.Pointer, first.Message),
+			Issues:      issues,
+		}
+	}
+	return out, ok && len(w.edits) > 0, issues, nil
+}
+
+// fallbackIssues validates data with the fallback validator, returning the
+// issues at pointers the walker did not already report.
+func fallbackIssues(schema *Schema, data []byte, known []Warning) []Warning {
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return nil // the walker checked the syntax; unreachable
+	}
+	verr := schema.fallback.Validate(v)
+	var ve *jsonschema.ValidationError
+	if !errors.As(verr, &ve) {
+		return nil
+	}
+	reported := map[string]bool{}
+	for _, k := range known {
+		reported[k.Pointer] = true
+	}
+	var out []Warning
+	var leaves func(e *jsonschema.ValidationError)
+	leaves = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) > 0 {
+			for _, c := range e.Causes {
+				leaves(c)
+			}
+			return
+		}
+		if ptr := pointerOf(e.InstanceLocation); !reported[ptr] {
+			out = append(out, Warning{Pointer: ptr, Message: e.ErrorKind.LocalizedString(printer)})
+		}
+	}
+	leaves(ve)
+	// The validator's order is not stable; sort for deterministic output.
+	slices.SortFunc(out, func(a, b Warning) int {
+		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(a.Message, b.Message))
+	})
+	return out
+}
+
+// Process runs the result pipeline on a Go value, the result of a local
+// handler or a stream event:
+//
+//  1. detect: a result that already is an envelope (a ResponseEnvelope of
+//     any type, or a map or raw JSON for which IsResponseEnvelope is true)
+//     passes through with its meta;
+//  2. wrap: any other result becomes Local(result, operationID);
+//  3. normalize and 4. validate Data against schema, as Decode does, unless
+//     schema is nil, the mode is ValidateOff, or the envelope is an MCP
+//     result with IsError set.
+//
+// Data is checked as encoding/json marshals it, so an unset optional field
+// of a Go struct must be absent, not null: give optional fields omitempty,
+// as generated types do. When normalization changes Data, the new Data is
+// decoded into a value of the old one's dynamic type (a struct stays that
+// struct). Warnings are
+// appended to the envelope's Warnings and reported, except those the
+// envelope already carries (a remote call's Decode reported them).
+func (p *Pipeline) Process(ctx context.Context, operationID string, schema *Schema, result any) (ResponseEnvelope[any], error) {
+	env, err := detect(result, operationID)
+	if err != nil {
+		return ResponseEnvelope[any]{}, err
+	}
+	if schema == nil || p.mode() == ValidateOff {
+		return env, nil
+	}
+	if m, ok := env.Meta.(*MCPMeta); ok && m.IsError {
+		return env, nil
+	}
+	raw, err := json.Marshal(env.Data)
+	if err != nil {
+		return ResponseEnvelope[any]{}, NewError(CodeDecode, operationID, "result data is not JSON", err)
+	}
+	t := reflect.TypeOf(env.Data)
+	out, changed, warnings, err := p.check(operationID, schema, raw, !structTarget(t))
+	if err != nil {
+		return ResponseEnvelope[any]{}, err
+	}
+	if changed {
+		switch {
+		case t == nil:
+			var v any
+			err = json.Unmarshal(out, &v)
+			env.Data = v
+		case t == reflect.TypeFor[json.RawMessage]():
+			env.Data = json.RawMessage(out)
+		default:
+			v := reflect.New(t)
+			err = json.Unmarshal(out, v.Interface())
+			env.Data = v.Elem().Interface()
+		}
+		if err != nil {
+			return ResponseEnvelope[any]{}, NewError(CodeDecode, operationID, "normalized data", err)
+		}
+	}
+	var fresh []Warning
+	for _, w := range warnings {
+		if !containsWarning(env.Warnings, w) {
+			fresh = append(fresh, w)
+		}
+	}
+	env.Warnings = append(env.Warnings, fresh...)
+	p.Report(ctx, fresh)
+	return env, nil
+}
+
+func containsWarning(list []Warning, w Warning) bool {
+	for _, x := range list {
+		if x.Pointer == w.Pointer && x.Message == w.Message {
+			return true
+		}
+	}
+	return false
+}
+
+// ProcessAs is Process with the envelope's Data converted to T: used as is
+// when it already is a T, else re-decoded from its JSON (a CallError with
+// CodeDecode when it does not fit).
+func ProcessAs[T any](ctx context.Context, p *Pipeline, operationID string, schema *Schema, result any) (ResponseEnvelope[T], error) {
+	env, err := p.Process(ctx, operationID, schema, result)
+	if err != nil {
+		return ResponseEnvelope[T]{}, err
+	}
+	return envelopeAs[T](env, operationID)
+}
+
+func envelopeAs[T any](env ResponseEnvelope[any], operationID string) (ResponseEnvelope[T], error) {
+	out := ResponseEnvelope[T]{Meta: env.Meta, Warnings: env.Warnings}
+	if d, ok := env.Data.(T); ok {
+		out.Data = d
+		return out, nil
+	}
+	if env.Data == nil {
+		return out, nil
+	}
+	b, err := json.Marshal(env.Data)
+	if err == nil {
+		err = json.Unmarshal(b, &out.Data)
+	}
+	if err != nil {
+		return ResponseEnvelope[T]{}, NewError(CodeDecode, operationID, fmt.Sprintf("result data does not fit %s", reflect.TypeFor[T]()), err)
+	}
+	return out, nil
+}
+
+// detect returns result as an envelope: itself when it is one, else wrapped.
+func detect(result any, operationID string) (ResponseEnvelope[any], error) {
+	if env, ok := asEnvelope(result); ok {
+		return env, nil
+	}
+	var raw []byte
+	switch v := result.(type) {
+	case map[string]any:
+		if isEnvelopeMap(v) {
+			b, err := json.Marshal(v)
+			if err != nil {
+				return ResponseEnvelope[any]{}, NewError(CodeDecode, operationID, "result envelope is not JSON", err)
+			}
+			raw = b
+		}
+	case json.RawMessage:
+		if isEnvelopeJSON(v) {
+			raw = v
+		}
+	case []byte:
+		if isEnvelopeJSON(v) {
+			raw = v
+		}
+	case string:
+		if isEnvelopeJSON([]byte(v)) {
+			raw = []byte(v)
+		}
+	}
+	if raw == nil {
+		return Local(result, operationID), nil
+	}
+	var env ResponseEnvelope[any]
+	if err := json.Unmarshal(raw, &env); err != nil {
+		return ResponseEnvelope[any]{}, NewError(CodeDecode, operationID, "result envelope", err)
+	}
+	return env, nil
+}
+
+// printer renders the fallback validator's messages.
+var printer = message.NewPrinter(language.English)

@@ -1,0 +1,266 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// OperationSpec describes an operation of a Registry.
+type OperationSpec struct {
+	// ID is "namespace.name": letters, digits, '_' and '-' in each of at
+	// least two dot-separated parts.
+	ID          string `json:"id"`
+	Description string `json:"description,omitempty"`
+	// InputSchema is the JSON Schema of the input, self-contained (its
+	// refs point inside it). Empty means any input.
+	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+	// OutputSchema is the JSON Schema of the data, self-contained. Empty
+	// means no output schema: the data is not normalized or validated.
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	// Output, if set, is the compiled output schema and OutputSchema is
+	// only documentation. Generated code sets it to a schema of its
+	// SchemaSet, whose refs OutputSchema alone could not resolve.
+	Output *Schema `json:"-"`
+}
+
+// Handler runs an operation on its JSON input. It returns the data, or an
+// envelope (a ResponseEnvelope, or its JSON), which passes through the
+// pipeline's detection with its meta.
+type Handler func(ctx context.Context, input json.RawMessage) (any, error)
+
+// Registry holds operations by id, so that they can be called by name
+// (by agents, glue code, or a call protocol) with JSON input. Generated
+// clients register their remote operations; local Go handlers register
+// beside them. It is safe for concurrent use.
+type Registry struct {
+	p  *Pipeline
+	mu sync.RWMutex
+	op map[string]*operation
+}
+
+type operation struct {
+	spec    OperationSpec
+	handler Handler
+	input   *jsonschema.Schema // nil: any input
+	output  *Schema
+}
+
+// NewRegistry returns an empty registry whose results go through p (nil
+// means the zero Pipeline: warn mode).
+func NewRegistry(p *Pipeline) *Registry {
+	return &Registry{p: p, op: map[string]*operation{}}
+}
+
+var operationID = regexp.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$`)
+
+// Register adds an operation. It fails when the id is malformed or taken,
+// the handler is nil, or a schema does not compile.
+func (r *Registry) Register(spec OperationSpec, h Handler) error {
+	if !operationID.MatchString(spec.ID) {
+		return fmt.Errorf("opsgen: register: operation id %q is not \"namespace.name\"", spec.ID)
+	}
+	if h == nil {
+		return fmt.Errorf("opsgen: register %s: nil handler", spec.ID)
+	}
+	op := &operation{spec: spec, handler: h, output: spec.Output}
+	if len(bytes.TrimSpace(spec.InputSchema)) > 0 {
+		in, err := compileInput(spec.InputSchema)
+		if err != nil {
+			return fmt.Errorf("opsgen: register %s: input schema: %w", spec.ID, err)
+		}
+		op.input = in
+	}
+	if op.output == nil && len(bytes.TrimSpace(spec.OutputSchema)) > 0 {
+		op.output = NewSchema(string(spec.OutputSchema))
+	}
+	if op.output != nil {
+		if err := op.output.Compile(); err != nil {
+			return fmt.Errorf("opsgen: register %s: output schema: %w", spec.ID, err)
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.op[spec.ID]; dup {
+		return fmt.Errorf("opsgen: register: operation %q is already registered", spec.ID)
+	}
+	r.op[spec.ID] = op
+	return nil
+}
+
+func compileInput(doc json.RawMessage) (*jsonschema.Schema, error) {
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	const url = "opsgen:input.json"
+	if err := c.AddResource(url, openAPINullable(v)); err != nil {
+		return nil, err
+	}
+	return c.Compile(url)
+}
+
+// Lookup returns the spec of an operation, and whether there is one.
+func (r *Registry) Lookup(id string) (OperationSpec, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	op, ok := r.op[id]
+	if !ok {
+		return OperationSpec{}, false
+	}
+	return op.spec, true
+}
+
+// Operations returns the specs of all operations, sorted by id.
+func (r *Registry) Operations() []OperationSpec {
+	r.mu.RLock()
+	specs := make([]OperationSpec, 0, len(r.op))
+	for _, op := range r.op {
+		specs = append(specs, op.spec)
+	}
+	r.mu.RUnlock()
+	sort.Slice(specs, func(i, j int) bool { return specs[i].ID < specs[j].ID })
+	return specs
+}
+
+// PanicError is the cause of the CallError of a handler that panicked.
+type PanicError struct {
+	// Value is what the handler panicked with.
+	Value any
+	// Stack is the handler goroutine's stack at the panic.
+	Stack []byte
+}
+
+// Error implements error.
+func (e *PanicError) Error() string { return fmt.Sprintf("handler panicked: %v", e.Value) }
+
+// Execute runs an operation: it validates input against the input schema,
+// calls the handler, and runs the result pipeline (Pipeline.Process) on
+// the result with the output schema. input may be JSON ([]byte,
+// json.RawMessage) or any value encoding/json can marshal; nil means {}.
+//
+// Errors are CallErrors: OPERATION_NOT_FOUND for an unknown id,
+// VALIDATION_ERROR for input that does not match (Issues lists why),
+// EXECUTION_ERROR for a handler that failed or panicked (a handler error
+// that is a *CallError is returned as is; one that is the context's error
+// becomes TIMEOUT or CANCELED), and the pipeline's errors.
+func (r *Registry) Execute(ctx context.Context, id string, input any) (ResponseEnvelope[any], error) {
+	r.mu.RLock()
+	op, ok := r.op[id]
+	r.mu.RUnlock()
+	if !ok {
+		return ResponseEnvelope[any]{}, Errorf(CodeOperationNotFound, id, "no operation %q is registered", id)
+	}
+	raw, err := inputJSON(input)
+	if err != nil {
+		return ResponseEnvelope[any]{}, NewError(CodeValidation, id, "input is not JSON", err)
+	}
+	if op.input != nil {
+		if err := validateInput(op.input, raw, id); err != nil {
+			return ResponseEnvelope[any]{}, err
+		}
+	}
+	result, err := run(ctx, op.handler, raw, id)
+	if err != nil {
+		var ce *CallError
+		if errors.As(err, &ce) {
+			return ResponseEnvelope[any]{}, err
+		}
+		if cerr := ContextError(ctx, id, err); cerr != nil && errors.Is(err, ctx.Err()) {
+			return ResponseEnvelope[any]{}, cerr
+		}
+		return ResponseEnvelope[any]{}, NewError(CodeExecution, id, "", err)
+	}
+	return r.p.Process(ctx, id, op.output, result)
+}
+
+// ExecuteAs is Execute with the data converted to T (see ProcessAs).
+func ExecuteAs[T any](ctx context.Context, r *Registry, id string, input any) (ResponseEnvelope[T], error) {
+	env, err := r.Execute(ctx, id, input)
+	if err != nil {
+		return ResponseEnvelope[T]{}, err
+	}
+	return envelopeAs[T](env, id)
+}
+
+func inputJSON(input any) (json.RawMessage, error) {
+	switch v := input.(type) {
+	case nil:
+		return json.RawMessage("{}"), nil
+	case json.RawMessage:
+		if !json.Valid(v) {
+			return nil, errors.New("malformed JSON")
+		}
+		return v, nil
+	case []byte:
+		if !json.Valid(v) {
+			return nil, errors.New("malformed JSON")
+		}
+		return v, nil
+	}
+	return json.Marshal(input)
+}
+
+func validateInput(s *jsonschema.Schema, raw json.RawMessage, id string) *CallError {
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return NewError(CodeValidation, id, "input is not JSON", err)
+	}
+	verr := s.Validate(v)
+	if verr == nil {
+		return nil
+	}
+	var issues []Warning
+	var ve *jsonschema.ValidationError
+	if errors.As(verr, &ve) {
+		var leaves func(e *jsonschema.ValidationError)
+		leaves = func(e *jsonschema.ValidationError) {
+			for _, c := range e.Causes {
+				leaves(c)
+			}
+			if len(e.Causes) == 0 {
+				issues = append(issues, Warning{OperationID: id, Pointer: pointerOf(e.InstanceLocation), Message: e.ErrorKind.LocalizedString(printer)})
+			}
+		}
+		leaves(ve)
+	}
+	msgs := make([]string, len(issues))
+	for i, is := range issues {
+		msgs[i] = is.Message
+		if is.Pointer != "" {
+			msgs[i] = is.Pointer + ": " + is.Message
+		}
+	}
+	// Issues carry the validator's findings; its error would repeat them.
+	return &CallError{Code: CodeValidation, OperationID: id, Message: "invalid input: " + strings.Join(msgs, "; "), Issues: issues}
+}
+
+func pointerOf(tokens []string) string {
+	var sb strings.Builder
+	for _, t := range tokens {
+		sb.WriteByte('/')
+		sb.WriteString(escapePointer(t))
+	}
+	return sb.String()
+}
+
+// run calls h, turning a panic into an EXECUTION_ERROR.
+func run(ctx context.Context, h Handler, input json.RawMessage, id string) (result any, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			pe := &PanicError{Value: v, Stack: debug.Stack()}
+			err = &CallError{Code: CodeExecution, OperationID: id, Message: pe.Error(), Cause: pe}
+		}
+	}()
+	return h(ctx, input)
+}
