@@ -5,15 +5,19 @@ GO        ?= go
 FUZZTIME  ?= 5s
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test unit fuzz golden golden-check demo bench lint fmt
+.PHONY: all test unit examples-test fuzz golden demo bench lint fmt
 
 all: lint test
 
-## test: everything CI needs: unit, golden, end-to-end tests, then short fuzz runs.
-test: unit fuzz
+## test: everything CI needs: unit, golden, end-to-end and corpus-sample tests
+## of the root module, the example modules' tests, then short fuzz runs.
+test: unit examples-test fuzz
 
 unit:
 	$(GO) test -count=1 ./...
+
+examples-test:
+	GO=$(GO) bash examples/test.sh
 
 ## fuzz: every Fuzz target for FUZZTIME each (default 5s).
 fuzz:
@@ -25,7 +29,7 @@ golden:
 
 ## demo: generate the example clients, start the example servers, call them and print the envelopes.
 demo:
-	$(GO) run ./examples/demo
+	GO=$(GO) bash examples/demo.sh
 
 ## bench: runtime and generated-client benchmarks (benchstat-friendly output in bench.out).
 bench:

@@ -50,8 +50,9 @@ type Result struct {
 
 // Version returns opsgen's module version from the build info: the main
 // module's when opsgen is the main module (go install, go run), opsgen's
-// entry among the dependencies otherwise (go tool in a consumer module);
-// "devel" for a build from a work tree.
+// entry among the dependencies otherwise; the replacement's when the module
+// is replaced; "devel" for a build from a work tree or a replacement
+// directory.
 func Version() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
@@ -63,11 +64,13 @@ func Version() string {
 		for _, d := range bi.Deps {
 			if d.Path == modulePath {
 				m = d
-				if d.Replace != nil {
-					m = d.Replace
-				}
 			}
 		}
+	}
+	// A replaced module reports the replacement's version: "" or "(devel)"
+	// for a directory, where the replaced version is a placeholder.
+	if m != nil && m.Replace != nil {
+		m = m.Replace
 	}
 	if m == nil || m.Version == "" || m.Version == "(devel)" {
 		return "devel"
@@ -90,15 +93,7 @@ func (o *Options) check() error {
 	if o.Version == "" {
 		o.Version = Version()
 	}
-	if err := o.Config.Check(); err != nil {
-		return err
-	}
-	if v := o.Config.Client.Validation; v != "" && v != "warn" {
-		// emit.Options has no validation mode yet: refuse rather than
-		// generate a client that silently ignores the setting.
-		return fmt.Errorf("client.validation %q is not supported yet; only warn (the default)", v)
-	}
-	return nil
+	return o.Config.Check()
 }
 
 // Generate loads the source, emits the files and hashes inputs and outputs,
@@ -124,10 +119,11 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 	// (possibly absolute) path it was opened with.
 	svc.Source = path.Clean(filepath.ToSlash(src.Path()))
 	files, diags, err := emit.Emit(svc, emit.Options{
-		Package:   cfg.Package,
-		Version:   opts.Version,
-		Namespace: cfg.Namespace,
-		Registry:  cfg.Registry,
+		Package:    cfg.Package,
+		Version:    opts.Version,
+		Namespace:  cfg.Namespace,
+		Registry:   cfg.Registry,
+		Validation: cfg.Client.Validation,
 	})
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	res.Diagnostics.Sort()

@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
@@ -39,11 +41,15 @@ func Inputs(cfg *config.Config, dir string) (files []string, remote bool, err er
 		if err != nil {
 			return err
 		}
-		var doc yaml.Node
-		if yaml.Unmarshal(data, &doc) != nil {
-			return nil
+		found, ok := jsonRefs(data)
+		if !ok {
+			var doc yaml.Node
+			if yaml.Unmarshal(data, &doc) != nil {
+				return nil
+			}
+			found = refs(&doc)
 		}
-		for _, ref := range refs(&doc) {
+		for _, ref := range found {
 			if strings.Contains(ref, "://") {
 				remote = true
 				continue
@@ -116,4 +122,49 @@ func refs(n *yaml.Node) []string {
 	}
 	walk(n)
 	return out
+}
+
+// jsonRefs is refs for a JSON document, without a YAML parse (which takes
+// seconds on a large spec): in valid JSON, the text "$ref" followed by a
+// quote can only be a key, so a search for it finds every one. ok is false
+// when data is not valid JSON.
+func jsonRefs(data []byte) (out []string, ok bool) {
+	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' || !json.Valid(t) {
+		return nil, false
+	}
+	key := []byte(`"$ref"`)
+	for i := bytes.Index(data, key); i >= 0; {
+		rest := bytes.TrimLeft(data[i+len(key):], " \t\r\n")
+		if len(rest) > 0 && rest[0] == ':' {
+			rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+			if end := stringEnd(rest); end > 0 {
+				var v string
+				if json.Unmarshal(rest[:end], &v) == nil {
+					out = append(out, v)
+				}
+			}
+		}
+		next := bytes.Index(data[i+len(key):], key)
+		if next < 0 {
+			break
+		}
+		i += len(key) + next
+	}
+	return out, true
+}
+
+// stringEnd returns the length of the JSON string at the start of b, or 0.
+func stringEnd(b []byte) int {
+	if len(b) == 0 || b[0] != '"' {
+		return 0
+	}
+	for i := 1; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return 0
 }

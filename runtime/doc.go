@@ -15,7 +15,7 @@
 //		return err // transport failures, HTTP statuses outside 2xx: *CallError
 //	}
 //	pet := env.Data                     // or runtime.Unwrap(env)
-//	status := env.HTTPMeta().StatusCode // nil for other sources
+//	status := runtime.HTTPMetaOf(env.Meta).StatusCode // HTTPMetaOf is nil for other sources
 //
 // The JSON form is the wire form of the opsgen specs,
 // {"data": ..., "meta": {"source": "local"|"http"|"mcp", ...}}, and

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"time"
 )
 
@@ -76,6 +77,9 @@ type MCPMeta struct {
 	// Convention is what a recognised content convention (ToolEnvelope V1,
 	// dotbot) said about the result, or nil. It is not part of the wire form.
 	Convention *ConventionInfo `json:"-"`
+	// Tool is the name of the called tool, set by the caller (the result
+	// does not name it); "" when unknown. It is not part of the wire form.
+	Tool string `json:"-"`
 }
 
 // Source implements Meta.
@@ -109,41 +113,58 @@ func MCP[T any](data T, meta MCPMeta) ResponseEnvelope[T] {
 	return ResponseEnvelope[T]{Data: data, Meta: &meta}
 }
 
+// SourceOf reports the source of an envelope's meta, or "" when it is nil:
+// runtime.SourceOf(env.Meta).
+func SourceOf(m Meta) Source {
+	if isNil(m) {
+		return ""
+	}
+	return m.Source()
+}
+
+// HTTPMetaOf returns an envelope's meta when it came from HTTP, else nil:
+// runtime.HTTPMetaOf(env.Meta).StatusCode.
+func HTTPMetaOf(m Meta) *HTTPMeta { h, _ := m.(*HTTPMeta); return h }
+
+// MCPMetaOf returns an envelope's meta when it came from MCP, else nil.
+func MCPMetaOf(m Meta) *MCPMeta { c, _ := m.(*MCPMeta); return c }
+
+// LocalMetaOf returns an envelope's meta when it came from a local
+// operation, else nil.
+func LocalMetaOf(m Meta) *LocalMeta { l, _ := m.(*LocalMeta); return l }
+
 // Unwrap returns the envelope's data, for callers that do not need its meta.
 func Unwrap[T any](env ResponseEnvelope[T]) T { return env.Data }
 
-// Source reports the envelope's source, or "" when it has no meta.
-func (e ResponseEnvelope[T]) Source() Source {
-	if e.Meta == nil {
-		return ""
-	}
-	return e.Meta.Source()
-}
-
-// HTTPMeta returns the envelope's meta when it came from HTTP, else nil.
-func (e ResponseEnvelope[T]) HTTPMeta() *HTTPMeta { m, _ := e.Meta.(*HTTPMeta); return m }
-
-// MCPMeta returns the envelope's meta when it came from MCP, else nil.
-func (e ResponseEnvelope[T]) MCPMeta() *MCPMeta { m, _ := e.Meta.(*MCPMeta); return m }
-
-// LocalMeta returns the envelope's meta when it came from a local operation, else nil.
-func (e ResponseEnvelope[T]) LocalMeta() *LocalMeta { m, _ := e.Meta.(*LocalMeta); return m }
-
-// Any returns the envelope with its data as an untyped value, sharing meta and warnings.
-func (e ResponseEnvelope[T]) Any() ResponseEnvelope[any] {
-	return ResponseEnvelope[any]{Data: e.Data, Meta: e.Meta, Warnings: e.Warnings}
-}
-
 // MarshalJSON writes the wire form: {"data": ..., "meta": {"source": ..., ...}}.
 func (e ResponseEnvelope[T]) MarshalJSON() ([]byte, error) {
-	if e.Meta == nil {
+	return marshalEnvelope(e.Data, e.Meta)
+}
+
+// UnmarshalJSON reads the wire form. The meta variant is chosen by
+// meta.source; a missing data or meta, or a source outside the closed set,
+// is an error.
+func (e *ResponseEnvelope[T]) UnmarshalJSON(b []byte) error {
+	var data T
+	meta, err := unmarshalEnvelope(b, &data)
+	if err != nil {
+		return err
+	}
+	e.Data, e.Meta, e.Warnings = data, meta, nil
+	return nil
+}
+
+// marshalEnvelope and unmarshalEnvelope do the work of the methods above,
+// compiled once rather than for every T.
+func marshalEnvelope(v any, m Meta) ([]byte, error) {
+	if m == nil {
 		return nil, fmt.Errorf("opsgen: envelope has no meta")
 	}
-	data, err := json.Marshal(e.Data)
+	data, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	meta, err := marshalMeta(e.Meta)
+	meta, err := marshalMeta(m)
 	if err != nil {
 		return nil, err
 	}
@@ -157,30 +178,27 @@ func (e ResponseEnvelope[T]) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// UnmarshalJSON reads the wire form. The meta variant is chosen by
-// meta.source; a missing data or meta, or a source outside the closed set,
-// is an error.
-func (e *ResponseEnvelope[T]) UnmarshalJSON(b []byte) error {
+// unmarshalEnvelope decodes the wire form's data into out (a pointer) and
+// returns its meta.
+func unmarshalEnvelope(b []byte, out any) (Meta, error) {
 	var raw struct {
 		Data json.RawMessage `json:"data"`
 		Meta json.RawMessage `json:"meta"`
 	}
 	if err := json.Unmarshal(b, &raw); err != nil {
-		return err
+		return nil, err
 	}
 	if raw.Data == nil {
-		return fmt.Errorf("opsgen: envelope has no data")
+		return nil, fmt.Errorf("opsgen: envelope has no data")
 	}
 	meta, err := unmarshalMeta(raw.Meta)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	var data T
-	if err := json.Unmarshal(raw.Data, &data); err != nil {
-		return fmt.Errorf("opsgen: envelope data: %w", err)
+	if err := json.Unmarshal(raw.Data, out); err != nil {
+		return nil, fmt.Errorf("opsgen: envelope data: %w", err)
 	}
-	e.Data, e.Meta, e.Warnings = data, meta, nil
-	return nil
+	return meta, nil
 }
 
 func marshalMeta(m Meta) ([]byte, error) {
@@ -251,9 +269,6 @@ func IsResponseEnvelope(v any) bool {
 	switch v := v.(type) {
 	case nil:
 		return false
-	case envelope:
-		_, ok := asEnvelope(v)
-		return ok
 	case map[string]any:
 		return isEnvelopeMap(v)
 	case json.RawMessage:
@@ -263,29 +278,40 @@ func IsResponseEnvelope(v any) bool {
 	case string:
 		return isEnvelopeJSON([]byte(v))
 	}
-	return false
+	_, ok := asEnvelope(v)
+	return ok
 }
 
-// envelope is implemented by every ResponseEnvelope[T], so that detection
-// works on typed envelopes whatever T is.
-type envelope interface {
-	envelopeMeta() Meta
-	anyEnvelope() ResponseEnvelope[any]
-}
+// The envelope's method set is kept to the wire form (MarshalJSON,
+// UnmarshalJSON): every method of a generic type is compiled once per
+// result type of a generated package, and a large API has thousands.
+// Detection of typed envelopes therefore goes through reflection, once per
+// detected value, instead of an interface every instantiation implements.
 
-func (e ResponseEnvelope[T]) envelopeMeta() Meta { return e.Meta }
-
-func (e ResponseEnvelope[T]) anyEnvelope() ResponseEnvelope[any] { return e.Any() }
+// envelopeTypeName is the name of every ResponseEnvelope instantiation up
+// to its type argument.
+var envelopeTypeName = reflect.TypeFor[ResponseEnvelope[any]]().Name()[:len("ResponseEnvelope[")]
 
 // asEnvelope returns v as an untyped envelope when it is a ResponseEnvelope
 // of any type, or a non-nil pointer to one, with a non-nil meta.
 func asEnvelope(v any) (ResponseEnvelope[any], bool) {
-	e, ok := v.(envelope)
-	if !ok || isNil(v) || isNil(e.envelopeMeta()) {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		rv = rv.Elem()
+	}
+	if !rv.IsValid() || rv.Kind() != reflect.Struct || rv.Type().PkgPath() != envelopePkg ||
+		!strings.HasPrefix(rv.Type().Name(), envelopeTypeName) {
 		return ResponseEnvelope[any]{}, false
 	}
-	return e.anyEnvelope(), true
+	meta, _ := rv.Field(1).Interface().(Meta)
+	if isNil(meta) {
+		return ResponseEnvelope[any]{}, false
+	}
+	warnings, _ := rv.Field(2).Interface().([]Warning)
+	return ResponseEnvelope[any]{Data: rv.Field(0).Interface(), Meta: meta, Warnings: warnings}, true
 }
+
+var envelopePkg = reflect.TypeFor[ResponseEnvelope[any]]().PkgPath()
 
 // isNil reports whether v is nil or a nil pointer in an interface.
 func isNil(v any) bool {

@@ -92,8 +92,8 @@ func TestEnvelopeVectorsRoundTrip(t *testing.T) {
 			if got := decodeAny(t, out); !reflect.DeepEqual(got, want) {
 				t.Errorf("ResponseEnvelope[json.RawMessage] round trip:\n got %s\nwant %s", out, b)
 			}
-			if env.Source() != runtime.Source(want.(map[string]any)["meta"].(map[string]any)["source"].(string)) {
-				t.Errorf("Source() = %q", env.Source())
+			if runtime.SourceOf(env.Meta) != runtime.Source(want.(map[string]any)["meta"].(map[string]any)["source"].(string)) {
+				t.Errorf("Source() = %q", runtime.SourceOf(env.Meta))
 			}
 		})
 	}
@@ -109,7 +109,7 @@ func TestEnvelopeVectorsMeta(t *testing.T) {
 	if err := json.Unmarshal(vs["local"], &local); err != nil {
 		t.Fatal(err)
 	}
-	if m := local.LocalMeta(); m == nil || m.OperationID != "pets.getPet" || m.Timestamp != 1747000000123 {
+	if m := runtime.LocalMetaOf(local.Meta); m == nil || m.OperationID != "pets.getPet" || m.Timestamp != 1747000000123 {
 		t.Errorf("local meta = %+v", local.Meta)
 	}
 	if local.Data.ID != 7 || local.Data.Name != "rex" || !slices.Equal(local.Data.Tags, []string{"dog"}) {
@@ -120,7 +120,7 @@ func TestEnvelopeVectorsMeta(t *testing.T) {
 	if err := json.Unmarshal(vs["http-json"], &h); err != nil {
 		t.Fatal(err)
 	}
-	if m := h.HTTPMeta(); m == nil || m.StatusCode != 200 || m.Headers["vary"] != "Accept, Accept-Encoding" || m.ContentType != "application/json" {
+	if m := runtime.HTTPMetaOf(h.Meta); m == nil || m.StatusCode != 200 || m.Headers["vary"] != "Accept, Accept-Encoding" || m.ContentType != "application/json" {
 		t.Errorf("http meta = %+v", h.Meta)
 	}
 
@@ -128,7 +128,7 @@ func TestEnvelopeVectorsMeta(t *testing.T) {
 	if err := json.Unmarshal(vs["mcp-is-error"], &m); err != nil {
 		t.Fatal(err)
 	}
-	if mm := m.MCPMeta(); mm == nil || !mm.IsError || len(mm.Content) != 1 {
+	if mm := runtime.MCPMetaOf(m.Meta); mm == nil || !mm.IsError || len(mm.Content) != 1 {
 		t.Errorf("mcp meta = %+v", m.Meta)
 	}
 	if text, ok := runtime.FirstText(m.Data); !ok || !strings.Contains(text, "ENOENT") {
@@ -139,7 +139,7 @@ func TestEnvelopeVectorsMeta(t *testing.T) {
 	if err := json.Unmarshal(vs["local-void"], &void); err != nil {
 		t.Fatal(err)
 	}
-	if void.Data != nil || void.LocalMeta().OperationID != "pets.deletePet" {
+	if void.Data != nil || runtime.LocalMetaOf(void.Meta).OperationID != "pets.deletePet" {
 		t.Errorf("local-void = %+v", void)
 	}
 }
@@ -167,7 +167,7 @@ func TestDetectionVectors(t *testing.T) {
 			"map[string]any":     decodeAny(t, b),
 			"typed envelope":     env,
 			"pointer to typed":   &env,
-			"envelope with data": env.Any(),
+			"envelope with data": runtime.ResponseEnvelope[any]{Data: env.Data, Meta: env.Meta},
 		} {
 			if !runtime.IsResponseEnvelope(v) {
 				t.Errorf("%s as %s: IsResponseEnvelope = false, want true", name, what)

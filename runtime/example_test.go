@@ -22,7 +22,7 @@ func Example_envelope() {
 		Headers:     map[string]string{"content-type": "application/json"},
 		ContentType: "application/json",
 	})
-	fmt.Println(env.Source(), env.HTTPMeta().StatusCode, runtime.Unwrap(env).Name)
+	fmt.Println(runtime.SourceOf(env.Meta), runtime.HTTPMetaOf(env.Meta).StatusCode, runtime.Unwrap(env).Name)
 
 	b, _ := json.Marshal(env)
 	fmt.Println(string(b))
@@ -119,7 +119,7 @@ func ExampleRegistry_Execute() {
 		panic(err)
 	}
 	env, err := reg.Execute(context.Background(), "math.add", map[string]any{"a": 2, "b": 3})
-	fmt.Println(env.Data, env.LocalMeta().OperationID, err)
+	fmt.Println(env.Data, runtime.LocalMetaOf(env.Meta).OperationID, err)
 
 	_, err = reg.Execute(context.Background(), "math.add", map[string]any{"a": 2})
 	fmt.Println(err)
@@ -137,11 +137,11 @@ func ExamplePipeline_Process() {
 	p := &runtime.Pipeline{}
 	schema := runtime.NewSchema(`{"type":"object","properties":{"n":{"type":"integer"}}}`)
 	env, _ := p.Process(context.Background(), "counter.get", schema, map[string]any{"n": 1, "debug": true})
-	fmt.Println(env.Source(), env.Data)
+	fmt.Println(runtime.SourceOf(env.Meta), env.Data)
 
 	remote := runtime.HTTP(map[string]any{"n": 2}, runtime.HTTPMeta{StatusCode: 200})
 	env, _ = p.Process(context.Background(), "counter.get", schema, remote)
-	fmt.Println(env.Source(), env.Data, env.HTTPMeta().StatusCode)
+	fmt.Println(runtime.SourceOf(env.Meta), env.Data, runtime.HTTPMetaOf(env.Meta).StatusCode)
 	// Output:
 	// local map[n:1]
 	// http map[n:2] 200

@@ -116,13 +116,20 @@ func (p *Pipeline) Report(ctx context.Context, warnings []Warning) {
 // mode a mismatch is a CallError with CodeValidation listing the Issues,
 // and out is left untouched.
 func Decode[T any](ctx context.Context, p *Pipeline, operationID string, schema *Schema, body []byte, out *T) ([]Warning, error) {
+	return DecodeInto(ctx, p, operationID, schema, body, out)
+}
+
+// DecodeInto is Decode for an out given as any: it must be a non-nil
+// pointer. Generic callers pass their *T to it so that one compiled copy
+// serves every result type (see DecodeReaderInto).
+func DecodeInto(ctx context.Context, p *Pipeline, operationID string, schema *Schema, body []byte, out any) ([]Warning, error) {
 	if schema == nil || p.mode() == ValidateOff {
 		if err := json.Unmarshal(body, out); err != nil {
 			return nil, decodeError(operationID, err)
 		}
 		return nil, nil
 	}
-	b, _, warnings, err := p.check(operationID, schema, body, !structTarget(reflect.TypeFor[T]()))
+	b, _, warnings, err := p.check(operationID, schema, body, !structTarget(reflect.TypeOf(out).Elem()))
 	if err != nil {
 		return nil, err
 	}
@@ -138,6 +145,14 @@ func Decode[T any](ctx context.Context, p *Pipeline, operationID string, schema 
 // otherwise it reads the body once, then decodes it. A failing read is a
 // CallError with CodeTransport.
 func DecodeReader[T any](ctx context.Context, p *Pipeline, operationID string, schema *Schema, r io.Reader, out *T) ([]Warning, error) {
+	return DecodeReaderInto(ctx, p, operationID, schema, r, out)
+}
+
+// DecodeReaderInto is DecodeReader for an out given as any: it must be a
+// non-nil pointer. The generic functions are thin wrappers around it and
+// DecodeInto: a generated package instantiates them once per result type,
+// so the code that does the work is compiled once, not per type.
+func DecodeReaderInto(ctx context.Context, p *Pipeline, operationID string, schema *Schema, r io.Reader, out any) ([]Warning, error) {
 	if schema == nil || p.mode() == ValidateOff {
 		d := json.NewDecoder(r)
 		if err := d.Decode(out); err != nil {
@@ -156,7 +171,7 @@ func DecodeReader[T any](ctx context.Context, p *Pipeline, operationID string, s
 	if err != nil {
 		return nil, NewError(CodeTransport, operationID, "reading body", err)
 	}
-	return Decode(ctx, p, operationID, schema, b, out)
+	return DecodeInto(ctx, p, operationID, schema, b, out)
 }
 
 var errTrailing = errors.New("data after the JSON value")

@@ -131,7 +131,7 @@ func TestProcessWrapsRawValues(t *testing.T) {
 	if !ok || got.Status != "available" || got.Name != "rex" {
 		t.Errorf("data %#v", env.Data)
 	}
-	if m := env.LocalMeta(); m == nil || m.OperationID != "pets.get" || m.Timestamp == 0 {
+	if m := runtime.LocalMetaOf(env.Meta); m == nil || m.OperationID != "pets.get" || m.Timestamp == 0 {
 		t.Errorf("meta %+v", env.Meta)
 	}
 
@@ -156,12 +156,12 @@ func TestProcessWrapsRawValues(t *testing.T) {
 
 	// No schema: wrapped only.
 	env, err = quiet.Process(ctx, "math.answer", nil, 42)
-	if err != nil || env.Data != 42 || env.Source() != runtime.SourceLocal {
+	if err != nil || env.Data != 42 || runtime.SourceOf(env.Meta) != runtime.SourceLocal {
 		t.Errorf("no schema: %+v %v", env, err)
 	}
 	// A void result.
 	env, err = quiet.Process(ctx, "pets.delete", nil, nil)
-	if err != nil || env.Data != nil || env.LocalMeta().OperationID != "pets.delete" {
+	if err != nil || env.Data != nil || runtime.LocalMetaOf(env.Meta).OperationID != "pets.delete" {
 		t.Errorf("void: %+v %v", env, err)
 	}
 }
@@ -178,7 +178,7 @@ func TestProcessPassesEnvelopesThrough(t *testing.T) {
 		"json.RawMessage":   json.RawMessage(mustMarshal(t, httpEnv)),
 		"[]byte":            mustMarshal(t, httpEnv),
 		"string":            string(mustMarshal(t, httpEnv)),
-		"untyped envelope":  httpEnv.Any(),
+		"untyped envelope":  runtime.ResponseEnvelope[any]{Data: httpEnv.Data, Meta: httpEnv.Meta},
 		"envelope of a map": runtime.HTTP(map[string]any{"id": 7, "name": "rex", "status": "sold", "x": 1}, runtime.HTTPMeta{StatusCode: 200}),
 	} {
 		env, err := quiet.Process(ctx, "pets.get", schema, result)
@@ -186,7 +186,7 @@ func TestProcessPassesEnvelopesThrough(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		if m := env.HTTPMeta(); m == nil || m.StatusCode != 200 {
+		if m := runtime.HTTPMetaOf(env.Meta); m == nil || m.StatusCode != 200 {
 			t.Errorf("%s: meta %+v, want the HTTP meta kept", name, env.Meta)
 		}
 		b, _ := json.Marshal(env.Data)
@@ -248,7 +248,7 @@ func TestProcessAs(t *testing.T) {
 	ctx := context.Background()
 	schema := runtime.NewSchema(petSchema)
 	env, err := runtime.ProcessAs[pet](ctx, quiet, "pets.get", schema, map[string]any{"id": 3, "name": "rex", "junk": 1})
-	if err != nil || env.Data.ID != 3 || env.Data.Status != "available" || env.LocalMeta() == nil {
+	if err != nil || env.Data.ID != 3 || env.Data.Status != "available" || runtime.LocalMetaOf(env.Meta) == nil {
 		t.Errorf("%+v %v", env, err)
 	}
 	env, err = runtime.ProcessAs[pet](ctx, quiet, "pets.get", nil, pet{ID: 4})
@@ -261,7 +261,7 @@ func TestProcessAs(t *testing.T) {
 	}
 	// A malformed envelope string is not an envelope: it is data.
 	s, err := runtime.ProcessAs[string](ctx, quiet, "x.y", nil, `{"data":1,"meta":{"source":"ftp"}}`)
-	if err != nil || s.Data != `{"data":1,"meta":{"source":"ftp"}}` || s.Source() != runtime.SourceLocal {
+	if err != nil || s.Data != `{"data":1,"meta":{"source":"ftp"}}` || runtime.SourceOf(s.Meta) != runtime.SourceLocal {
 		t.Errorf("%+v %v", s, err)
 	}
 	// An envelope whose meta does not fit its source is an error.

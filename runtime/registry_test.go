@@ -57,7 +57,7 @@ func TestRegistryExecute(t *testing.T) {
 		if fmt.Sprint(env.Data) != fmt.Sprint(want) {
 			t.Errorf("%s: data %v, want %v", name, env.Data, want)
 		}
-		if m := env.LocalMeta(); m == nil || m.OperationID != "math.add" {
+		if m := runtime.LocalMetaOf(env.Meta); m == nil || m.OperationID != "math.add" {
 			t.Errorf("%s: meta %+v", name, env.Meta)
 		}
 	}
@@ -162,7 +162,7 @@ func TestRegistryPassesEnvelopesThrough(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if env.HTTPMeta() == nil || env.HTTPMeta().StatusCode != 200 || env.Data.Name != "rex" || env.Data.Status != "available" {
+	if runtime.HTTPMetaOf(env.Meta) == nil || runtime.HTTPMetaOf(env.Meta).StatusCode != 200 || env.Data.Name != "rex" || env.Data.Status != "available" {
 		t.Errorf("%+v", env)
 	}
 }

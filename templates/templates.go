@@ -1,7 +1,10 @@
 // Package templates holds the text templates opsgen writes besides Go
 // code: the starter files of `opsgen init`.
 //
-// opsgen.yaml.tmpl and generate.go.tmpl are executed with an InitData.
+// opsgen.yaml.tmpl and generate.go.tmpl are executed with an InitData. The
+// config starts with a yaml-language-server modeline naming
+// opsgen.schema.json, which opsgen init writes next to it, so that editors
+// check and complete the config.
 package templates
 
 import (

@@ -19,6 +19,9 @@ func TestInitTemplates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if !strings.HasPrefix(string(yml), "# yaml-language-server: $schema=opsgen.schema.json\n") {
+			t.Errorf("starter config lacks the schema modeline:\n%s", yml)
+		}
 		cfg, err := config.Parse("opsgen.yaml", yml)
 		if err != nil {
 			t.Fatalf("starter config does not parse: %v\n%s", err, yml)

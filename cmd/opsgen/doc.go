@@ -10,18 +10,37 @@
 //	opsgen generate -mcp TOOLS.json -package NAME -out DIR [-registry] [-namespace NS]
 //	opsgen check    (the same flags as generate)
 //	opsgen init     [-dir DIR] [-package NAME] [-openapi SPEC | -mcp TOOLS.json]
+//	opsgen schema
 //	opsgen version
 //	opsgen mcp snapshot [-o FILE] [-timeout 30s] [-env KEY=VALUE]... -- COMMAND [ARGS...]
 //	opsgen mcp snapshot [-o FILE] [-timeout 30s] -url URL
 //
-// In a consumer module, add opsgen as a tool (go get -tool
-// github.com/opsgen/opsgen/cmd/opsgen), run opsgen init in the directory of
-// the package to generate, and regenerate with go generate:
+// # With the go command
+//
+// In a consumer module, add opsgen as a tool: this records it in go.mod
+// with a tool directive (tool github.com/opsgen/opsgen/cmd/opsgen) and pins
+// its version with the module's other requirements, so that everyone
+// building the module runs the same opsgen:
+//
+//	go get -tool github.com/opsgen/opsgen/cmd/opsgen
+//	go tool opsgen version
+//
+// Then run opsgen init in the directory of the package to generate, put the
+// source document there, and regenerate with go generate, which runs the
+// line init wrote into generate.go:
+//
+//	go tool opsgen init -dir internal/petstore -openapi petstore.yaml
+//	go generate ./...
 //
 //	//go:generate go tool opsgen generate -config opsgen.yaml
 //
-// In CI, go tool opsgen check -config opsgen.yaml fails when the committed
-// code is stale.
+// Commit the generated files and the manifest. In CI,
+//
+//	go tool opsgen check -config internal/petstore/opsgen.yaml
+//
+// exits 1 with a diff when the committed code is stale or hand-edited.
+// Upgrading opsgen (go get -tool github.com/opsgen/opsgen/cmd/opsgen@latest)
+// changes the version in the generated headers: regenerate after it.
 //
 // # generate
 //
@@ -70,23 +89,41 @@
 //
 // # init
 //
-// init writes a starter opsgen.yaml and generate.go (package clause from
-// -package or the directory's name, and the go:generate line above) into
-// -dir, generating into that same directory. It refuses to overwrite either
-// file.
+// init writes a starter opsgen.yaml, generate.go (package clause from
+// -package or the directory's name, and the go:generate line above) and
+// opsgen.schema.json (see Config) into -dir, generating into that same
+// directory. It refuses to overwrite any of them, and then writes none.
+//
+// # schema
+//
+// schema prints the JSON Schema (draft 2020-12) of opsgen.yaml.
 //
 // # mcp snapshot
 //
 // mcp snapshot starts COMMAND as an MCP server over stdio (or connects to
 // -url over streamable HTTP), lists all its tools and writes the listing,
 // sorted and indented so that it diffs well, to -o (atomically) or to
-// standard output. The listing is the -mcp input of generate.
+// standard output. The listing is the -mcp input of generate. -timeout
+// (default 30s; 0 for none) bounds the whole snapshot, so a server that
+// never answers ends with an error naming the timeout.
 //
 // # Config
 //
 // opsgen.yaml (paths are relative to the config file; unknown keys are
-// errors, reported with their line and column; the JSON Schema of the
-// format is generator/config/opsgen.schema.json):
+// errors, reported with their line and column). Its JSON Schema is
+// generator/config/opsgen.schema.json in opsgen's module, printed by
+// opsgen schema. Editors using the YAML language server (VS Code's YAML
+// extension, yamlls in Neovim, ...) find it through the modeline that
+// starts the config written by init:
+//
+//	# yaml-language-server: $schema=opsgen.schema.json
+//
+// The path is relative to the config file, where init writes the schema;
+// after upgrading opsgen, refresh it with
+// go tool opsgen schema > opsgen.schema.json. For a config written by hand,
+// add the modeline and the file the same way.
+//
+// The keys:
 //
 //	package: petstore          # Go package name (required)
 //	output: ./petstore         # output directory (required)
@@ -99,7 +136,8 @@
 //	    exclude: {tags: [], operations: [deletePet], paths: []}
 //	    names: {listPets: ListAllPets, "#/components/schemas/Pet": Animal}
 //	client:
-//	  validation: warn         # only warn for now
+//	  validation: strict       # NewClient's default mode: warn (default), strict or off;
+//	                           # WithValidation overrides it
 //
 // An MCP source instead:
 //

@@ -33,7 +33,8 @@ const usage = `usage: opsgen <command> [flags]
 commands:
   generate   write the Go package described by a config (or by flags)
   check      exit 1 when the generated package is not what generate would write
-  init       write a starter opsgen.yaml and generate.go
+  init       write a starter opsgen.yaml, its JSON Schema and generate.go
+  schema     print the JSON Schema of opsgen.yaml
   version    print opsgen's version
   mcp snapshot  save an MCP server's tool listing
 
@@ -59,6 +60,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runGenerate(ctx, "check", args[1:], stdout, stderr)
 	case "init":
 		return runInit(args[1:], stdout, stderr)
+	case "schema":
+		if len(args) > 1 {
+			fmt.Fprintln(stderr, "usage: opsgen schema")
+			return exitUsage
+		}
+		if _, err := stdout.Write(config.Schema); err != nil {
+			fmt.Fprintln(stderr, "opsgen schema:", err)
+			return exitFail
+		}
+		return exitOK
 	case "version":
 		if len(args) > 1 {
 			fmt.Fprintln(stderr, "usage: opsgen version")
@@ -230,7 +241,7 @@ func fixCommand(args []string) string {
 func runInit(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("init", "opsgen init [-dir DIR] [-package NAME] [-openapi SPEC | -mcp TOOLS]", stderr)
 	var (
-		dir     = fs.String("dir", ".", "`directory` to write opsgen.yaml and generate.go into")
+		dir     = fs.String("dir", ".", "`directory` to write opsgen.yaml, opsgen.schema.json and generate.go into")
 		pkg     = fs.String("package", "", "Go package `name` (default: from the directory's name)")
 		openapi = fs.String("openapi", "", "OpenAPI `document` to name in the config (default: openapi.yaml)")
 		mcp     = fs.String("mcp", "", "MCP tool listing `file` to name in the config")
@@ -261,12 +272,16 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 	} else if !validPackage(data.Package) {
 		return usageError(fs, stderr, "-package %q is not a valid Go package name", data.Package)
 	}
-	names := []string{"opsgen.yaml", "generate.go"}
+	names := []string{"opsgen.yaml", "generate.go", schemaFile}
 	var contents [][]byte
 	for _, n := range names {
 		if _, err := os.Lstat(filepath.Join(*dir, n)); err == nil {
 			fmt.Fprintf(stderr, "opsgen init: %s already exists; not overwriting it\n", filepath.Join(*dir, n))
 			return exitFail
+		}
+		if n == schemaFile {
+			contents = append(contents, config.Schema)
+			continue
 		}
 		b, err := templates.Execute(n+".tmpl", data)
 		if err != nil {
@@ -281,10 +296,14 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 			return exitFail
 		}
 	}
-	fmt.Fprintf(stdout, "wrote %s and %s (package %s)\nnext: go get -tool github.com/opsgen/opsgen/cmd/opsgen, then go generate\n",
-		filepath.Join(*dir, names[0]), filepath.Join(*dir, names[1]), data.Package)
+	fmt.Fprintf(stdout, "wrote %s, %s and %s (package %s)\nnext: go get -tool github.com/opsgen/opsgen/cmd/opsgen, then go generate\n",
+		filepath.Join(*dir, names[0]), filepath.Join(*dir, names[1]), filepath.Join(*dir, names[2]), data.Package)
 	return exitOK
 }
+
+// schemaFile is the name of the config's JSON Schema written by init, as
+// the starter config's yaml-language-server modeline names it.
+const schemaFile = "opsgen.schema.json"
 
 // createNew writes a file that must not exist yet.
 func createNew(path string, data []byte) error {
@@ -327,7 +346,7 @@ func runSnapshot(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	var (
 		out     = fs.String("o", "", "output `file` (default: standard output)")
 		url     = fs.String("url", "", "`URL` of a server speaking streamable HTTP (or HTTP+SSE)")
-		timeout = fs.Duration("timeout", 30*time.Second, "give up after this `duration`")
+		timeout = fs.Duration("timeout", 30*time.Second, "give up after this `duration` (0: never)")
 		env     []string
 	)
 	fs.Func("env", "add `KEY=VALUE` to the environment of COMMAND (repeatable)", func(s string) error {
@@ -347,9 +366,21 @@ func runSnapshot(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	case *url != "" && len(env) > 0:
 		return usageError(fs, stderr, "-env applies to a COMMAND only")
 	}
-	data, err := mcptools.Snapshot(ctx, mcptools.SnapshotOptions{Command: command, URL: *url, Env: env, Timeout: *timeout})
+	// The timeout is applied here rather than by Snapshot so that its
+	// expiry can be told apart from other failures, whatever error the
+	// transport wraps it in.
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
+	data, err := mcptools.Snapshot(ctx, mcptools.SnapshotOptions{Command: command, URL: *url, Env: env})
 	if err != nil {
-		fmt.Fprintln(stderr, "opsgen mcp snapshot:", err)
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			fmt.Fprintf(stderr, "opsgen mcp snapshot: no answer within %v (-timeout): %v\n", *timeout, err)
+		} else {
+			fmt.Fprintln(stderr, "opsgen mcp snapshot:", err)
+		}
 		return exitFail
 	}
 	if *out == "" {

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"log"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,12 +18,18 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/opsgen/opsgen/generator/config"
 	"github.com/opsgen/opsgen/generator/output"
 )
 
 // The test binary doubles as a stdio MCP server for mcp snapshot: when
-// serverEnv is set, TestMain serves instead of testing.
-const serverEnv = "OPSGEN_CLI_TEST_SERVER"
+// serverEnv is set, TestMain serves instead of testing; when silentEnv is
+// set, it reads its input and never answers.
+const (
+	serverEnv = "OPSGEN_CLI_TEST_SERVER"
+	silentEnv = "OPSGEN_CLI_TEST_SILENT"
+	cliEnv    = "OPSGEN_CLI_TEST_RUN" // run as the opsgen command
+)
 
 func TestMain(m *testing.M) {
 	if os.Getenv(serverEnv) != "" {
@@ -28,6 +37,13 @@ func TestMain(m *testing.M) {
 			log.Fatal(err)
 		}
 		os.Exit(0)
+	}
+	if os.Getenv(silentEnv) != "" {
+		io.Copy(io.Discard, os.Stdin)
+		os.Exit(0)
+	}
+	if os.Getenv(cliEnv) != "" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
 }
@@ -154,6 +170,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"init", "-openapi", "a", "-mcp", "b"}, "use -openapi or -mcp, not both"},
 		{[]string{"init", "-package", "a-b"}, `-package "a-b" is not a valid Go package name`},
 		{[]string{"version", "x"}, "usage: opsgen version"},
+		{[]string{"schema", "x"}, "usage: opsgen schema"},
 		{[]string{"mcp"}, "usage: opsgen mcp snapshot"},
 		{[]string{"mcp", "snapshot"}, "give -url URL or -- COMMAND"},
 		{[]string{"mcp", "snapshot", "-url", "http://x", "--", "server"}, "give -url URL or -- COMMAND"},
@@ -169,6 +186,16 @@ func TestUsageErrors(t *testing.T) {
 	}
 	if code, _, stderr := opsgen(t, "generate", "-h"); code != 0 || !strings.Contains(stderr, "-allow-remote-refs") {
 		t.Errorf("generate -h: exit %d, %q", code, stderr)
+	}
+}
+
+func TestSchema(t *testing.T) {
+	code, stdout, _ := opsgen(t, "schema")
+	if code != 0 || stdout != string(config.Schema) {
+		t.Errorf("schema: exit %d, %.80q", code, stdout)
+	}
+	if !json.Valid([]byte(stdout)) {
+		t.Error("schema output is not JSON")
 	}
 }
 
@@ -409,10 +436,18 @@ func TestInit(t *testing.T) {
 	if !strings.Contains(yml, "package: petstore2\n") || !strings.Contains(yml, `openapi: "openapi.yaml"`) {
 		t.Errorf("opsgen.yaml:\n%s", yml)
 	}
+	// The schema the config's modeline names is next to it.
+	if !strings.HasPrefix(yml, "# yaml-language-server: $schema=opsgen.schema.json\n") {
+		t.Errorf("opsgen.yaml lacks the schema modeline:\n%s", yml)
+	}
+	if read(t, filepath.Join(dir, "opsgen.schema.json")) != string(config.Schema) {
+		t.Error("opsgen.schema.json is not the config's schema")
+	}
 
 	// Refuses to overwrite, and writes nothing.
 	write(t, filepath.Join(dir, "generate.go"), "package mine\n")
 	os.Remove(filepath.Join(dir, "opsgen.yaml"))
+	os.Remove(filepath.Join(dir, "opsgen.schema.json"))
 	code, _, stderr = opsgen(t, "init", "-dir", dir, "-package", "other")
 	if code != 1 || !strings.Contains(stderr, "generate.go already exists; not overwriting it") {
 		t.Errorf("init over an existing file: exit %d, %q", code, stderr)
@@ -420,8 +455,10 @@ func TestInit(t *testing.T) {
 	if read(t, filepath.Join(dir, "generate.go")) != "package mine\n" {
 		t.Error("generate.go overwritten")
 	}
-	if _, err := os.Stat(filepath.Join(dir, "opsgen.yaml")); !os.IsNotExist(err) {
-		t.Errorf("opsgen.yaml written although init failed: %v", err)
+	for _, name := range []string{"opsgen.yaml", "opsgen.schema.json"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); !os.IsNotExist(err) {
+			t.Errorf("%s written although init failed: %v", name, err)
+		}
 	}
 
 	// The starter config generates once the spec is there.
@@ -489,6 +526,115 @@ func TestMCPSnapshotURL(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("output written after a failed snapshot: %v", err)
+	}
+}
+
+// TestMCPSnapshotSilentServer: a server that never answers ends with an
+// error naming the timeout, over stdio and over HTTP, and writes nothing.
+func TestMCPSnapshotSilentServer(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The handler also stops when the test ends: the client's last requests
+	// (closing the session) need not be canceled.
+	stop := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-stop:
+		}
+	}))
+	defer srv.Close()
+	defer close(stop)
+	out := filepath.Join(t.TempDir(), "tools.json")
+	for _, server := range [][]string{
+		{"-env", silentEnv + "=1", "--", exe, "-test.run=^$"},
+		{"-url", srv.URL},
+	} {
+		args := append([]string{"mcp", "snapshot", "-timeout", "100ms", "-o", out}, server...)
+		code, _, stderr := opsgen(t, args...)
+		if code != 1 || !strings.Contains(stderr, "no answer within 100ms (-timeout)") {
+			t.Errorf("opsgen %q: exit %d, stderr %q", args, code, stderr)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("output written after a timeout: %v", err)
+		}
+	}
+}
+
+// TestDeterministicAcrossProcesses generates the same packages in two
+// processes, which hash maps with different seeds (and so iterate them in
+// different orders), with different GOMAXPROCS, and compares every byte
+// written, manifest included.
+func TestDeterministicAcrossProcesses(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs := filepath.Join("..", "..", "testdata", "specs")
+	for _, src := range []string{"openapi/composition.yaml", "openapi/e2e-http.yaml", "openapi/swagger.yaml", "mcp/mcptest-server.json"} {
+		kind, name := filepath.Split(src)
+		var trees []map[string]string
+		for _, procs := range []string{"1", "2"} {
+			dir := t.TempDir()
+			write(t, filepath.Join(dir, name), read(t, filepath.Join(specs, src)))
+			cmd := exec.Command(exe, "generate", "-q", "-"+strings.TrimSuffix(kind, "/"), name, "-package", "gen", "-out", "gen", "-registry")
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), cliEnv+"=1", "GOMAXPROCS="+procs)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("%s with GOMAXPROCS=%s: %v\n%s", src, procs, err, out)
+			}
+			tree := map[string]string{}
+			for _, e := range readDir(t, filepath.Join(dir, "gen")) {
+				tree[e] = read(t, filepath.Join(dir, "gen", e))
+			}
+			trees = append(trees, tree)
+		}
+		if len(trees[0]) < 4 {
+			t.Errorf("%s: generated only %d files", src, len(trees[0]))
+		}
+		names := slices.Sorted(maps.Keys(trees[0]))
+		if other := slices.Sorted(maps.Keys(trees[1])); !slices.Equal(names, other) {
+			t.Errorf("%s: two processes generated different files: %v and %v", src, names, other)
+		}
+		for _, name := range names {
+			if trees[0][name] != trees[1][name] {
+				t.Errorf("%s: %s differs between two processes", src, name)
+			}
+		}
+	}
+}
+
+func readDir(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// TestCheckFromAnotherDirectory: code generated by go generate (in the
+// config's directory) is current for a check run elsewhere (CI, from the
+// module root), also when check has to regenerate to know.
+func TestCheckFromAnotherDirectory(t *testing.T) {
+	dir := workdir(t, petstoreConfig)
+	t.Chdir(dir)
+	if code, _, stderr := opsgen(t, "generate", "-config", "opsgen.yaml"); code != 0 {
+		t.Fatalf("generate: exit %d: %s", code, stderr)
+	}
+	// A comment changes the spec's hash but not the code: no fast path.
+	write(t, "petstore.yaml", read(t, "petstore.yaml")+"# comment\n")
+	t.Chdir(filepath.Dir(dir))
+	cfg := filepath.Join(filepath.Base(dir), "opsgen.yaml")
+	code, stdout, stderr := opsgen(t, "check", "-config", cfg)
+	if code != 0 || !strings.Contains(stderr, "its manifest is not") {
+		t.Errorf("check from the parent directory: exit %d, want 0 by the slow path\n%s%s", code, stdout, stderr)
 	}
 }
 

@@ -68,7 +68,7 @@ func testTools(t *testing.T, c *notesmcp.Client) {
 	if !reflect.DeepEqual(added.Data, wantNote) {
 		t.Errorf("add_note data = %+v, want %+v", added.Data, wantNote)
 	}
-	m := added.MCPMeta()
+	m := runtime.MCPMetaOf(added.Meta)
 	if m == nil || m.IsError {
 		t.Fatalf("add_note meta = %+v, want MCP meta without isError", added.Meta)
 	}
@@ -111,7 +111,7 @@ func testTools(t *testing.T, c *notesmcp.Client) {
 	if err != nil {
 		t.Fatalf("get_note(n99): err = %v, want an isError result", err)
 	}
-	m = missing.MCPMeta()
+	m = runtime.MCPMetaOf(missing.Meta)
 	if m == nil || !m.IsError {
 		t.Fatalf("get_note(n99) meta = %+v, want isError", missing.Meta)
 	}

@@ -6,6 +6,7 @@ import (
 	"log"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 
 	"example.com/notes/notesmcp"
@@ -36,7 +37,7 @@ func Example() {
 	for _, n := range env.Data.Notes {
 		fmt.Println(n.ID, n.Title, n.Tags)
 	}
-	fmt.Println("isError:", env.MCPMeta().IsError)
+	fmt.Println("isError:", runtime.MCPMetaOf(env.Meta).IsError)
 	// Output:
 	// n1 Welcome [intro]
 	// isError: false

@@ -73,7 +73,7 @@ func TestListPets(t *testing.T) {
 	if !reflect.DeepEqual(env.Data, want) {
 		t.Errorf("data = %+v, want %+v", env.Data, want)
 	}
-	m := env.HTTPMeta()
+	m := runtime.HTTPMetaOf(env.Meta)
 	if m == nil {
 		t.Fatalf("meta = %#v, want *runtime.HTTPMeta", env.Meta)
 	}
@@ -97,7 +97,7 @@ func TestPetLifecycle(t *testing.T) {
 	if !reflect.DeepEqual(created.Data, want) {
 		t.Errorf("CreatePet data = %+v, want %+v", created.Data, want)
 	}
-	if m := created.HTTPMeta(); m == nil || m.StatusCode != http.StatusCreated || m.Headers["location"] != "/pets/4" {
+	if m := runtime.HTTPMetaOf(created.Meta); m == nil || m.StatusCode != http.StatusCreated || m.Headers["location"] != "/pets/4" {
 		t.Errorf("CreatePet meta = %+v, want status 201 and location /pets/4", m)
 	}
 	if req := rec.lastRequest(); req.Method != http.MethodPost || req.Header.Get("Content-Type") != "application/json" {
@@ -119,7 +119,7 @@ func TestPetLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := deleted.HTTPMeta(); m == nil || m.StatusCode != http.StatusNoContent {
+	if m := runtime.HTTPMetaOf(deleted.Meta); m == nil || m.StatusCode != http.StatusNoContent {
 		t.Errorf("DeletePet meta = %+v, want status 204", m)
 	}
 	if req := rec.lastRequest(); req.Method != http.MethodDelete || req.URL.Path != "/pets/4" {
@@ -168,7 +168,7 @@ func TestRegistry(t *testing.T) {
 	if !reflect.DeepEqual(env.Data, want) {
 		t.Errorf("data = %+v, want %+v", env.Data, want)
 	}
-	if m := env.HTTPMeta(); m == nil || m.StatusCode != http.StatusOK {
+	if m := runtime.HTTPMetaOf(env.Meta); m == nil || m.StatusCode != http.StatusOK {
 		t.Errorf("meta = %+v, want HTTP 200", env.Meta)
 	}
 

@@ -6,6 +6,8 @@ import (
 	"log"
 	"net/http/httptest"
 
+	"github.com/opsgen/opsgen/runtime"
+
 	"example.com/petstore/api"
 	"example.com/petstore/server"
 )
@@ -24,7 +26,7 @@ func Example() {
 	for _, p := range env.Data {
 		fmt.Println(p.ID, p.Name, p.Status)
 	}
-	m := env.HTTPMeta()
+	m := runtime.HTTPMetaOf(env.Meta)
 	fmt.Println("HTTP", m.StatusCode, "x-total-count:", m.Headers["x-total-count"])
 	// Output:
 	// 1 Rex available

@@ -55,7 +55,7 @@ func TestRenderKeepsUnformattableSource(t *testing.T) {
 	g := newGen(tiny(), Options{Package: "p", Version: "v1"})
 	f := g.newFile()
 	f.Func().Id("Broken").Params().Block(jen.Op("}"))
-	out := g.render("broken.go", f)
+	out := render("broken.go", f, &g.diags)
 	if !strings.Contains(string(out), "func Broken") {
 		t.Errorf("unformatted source not returned: %s", out)
 	}

@@ -43,6 +43,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/dave/jennifer/jen"
@@ -74,6 +75,11 @@ type Options struct {
 	Namespace string
 	// Registry adds registry.go with (*Client).Register.
 	Registry bool
+	// Validation is the default validation mode of the generated NewClient:
+	// "" or "warn" (the runtime's default, runtime.ValidateWarn), "strict"
+	// or "off". NewClient applies it before the caller's options, so
+	// WithValidation still overrides it.
+	Validation string
 }
 
 // File is one generated file.
@@ -99,17 +105,29 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	if !validNamespace(opts.Namespace) {
 		return nil, nil, fmt.Errorf("emit: namespace %q is not letters, digits, '_' and '-'", opts.Namespace)
 	}
+	if _, ok := validationModes[opts.Validation]; !ok {
+		return nil, nil, fmt.Errorf("emit: validation mode %q is not warn, strict or off", opts.Validation)
+	}
 	g := newGen(svc, opts)
 	g.check()
 	if g.diags.HasErrors() {
 		g.diags.Sort()
 		return nil, g.diags, g.diags.Err()
 	}
-	var files []File
+	// The files are built in order; each is rendered (gofmt'd: most of the
+	// time on large specs) in its own goroutine as soon as it is built.
+	var (
+		files     []*File
+		fileDiags []*diag.List
+		wg        sync.WaitGroup
+	)
 	add := func(name string, f *jen.File) {
-		if f != nil {
-			files = append(files, File{Name: name, Content: g.render(name, f)})
+		if f == nil {
+			return
 		}
+		file, d := &File{Name: name}, new(diag.List)
+		files, fileDiags = append(files, file), append(fileDiags, d)
+		wg.Go(func() { file.Content = render(name, f, d) })
 	}
 	add("types.go", g.typesFile())
 	if svc.Kind == ir.MCP {
@@ -124,9 +142,15 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	}
 	// schemas.go last: the other files decide which schema vars exist.
 	add("schemas.go", g.schemasFile())
-	slices.SortFunc(files, func(a, b File) int { return cmp.Compare(a.Name, b.Name) })
+	wg.Wait()
+	out := make([]File, len(files))
+	for i, f := range files {
+		out[i] = *f
+		g.diags = append(g.diags, *fileDiags[i]...)
+	}
+	slices.SortFunc(out, func(a, b File) int { return cmp.Compare(a.Name, b.Name) })
 	g.diags.Sort()
-	return files, g.diags, nil
+	return out, g.diags, nil
 }
 
 // gen holds the state of one Emit call.
@@ -261,7 +285,10 @@ func (g *gen) check() {
 			declare(n, diag.Pos{File: g.svc.Source, Pointer: "/components/securitySchemes/" + s.Name}, "security option")
 		}
 	}
-	methods := map[string]diag.Pos{"Register": {File: "(reserved by opsgen)"}}
+	methods := map[string]diag.Pos{}
+	for _, m := range ir.ReservedMethods {
+		methods[m] = diag.Pos{File: "(reserved by opsgen)"}
+	}
 	for _, op := range g.ops {
 		if op == nil {
 			g.diags.Errorf(diag.Pos{File: g.svc.Source}, "nil operation in service")
@@ -374,19 +401,19 @@ func isExported(name string) bool {
 	return token.IsIdentifier(name) && token.IsExported(name)
 }
 
-// render formats f. When gofmt fails (a bug), it returns the unformatted
+// render formats f, reporting into diags. When gofmt fails (a bug), it returns the unformatted
 // source with a warning, so that the compiler can point at the problem.
-func (g *gen) render(name string, f *jen.File) []byte {
+func render(name string, f *jen.File, diags *diag.List) []byte {
 	var b bytes.Buffer
 	if err := f.Render(&b); err == nil {
 		return groupImports(b.Bytes())
 	} else {
-		g.diags.Warnf(diag.Pos{File: name}, "generated code could not be formatted: %v", firstLine(err.Error()))
+		diags.Warnf(diag.Pos{File: name}, "generated code could not be formatted: %v", firstLine(err.Error()))
 	}
 	b.Reset()
 	f.NoFormat = true
 	if err := f.Render(&b); err != nil {
-		g.diags.Warnf(diag.Pos{File: name}, "generated code could not be rendered: %v", firstLine(err.Error()))
+		diags.Warnf(diag.Pos{File: name}, "generated code could not be rendered: %v", firstLine(err.Error()))
 	}
 	return b.Bytes()
 }

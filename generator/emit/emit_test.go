@@ -187,7 +187,7 @@ func TestTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.Data != (Weather{Temperature: 22.5, Conditions: "Partly cloudy", Humidity: 65}) || w.MCPMeta() == nil {
+	if w.Data != (Weather{Temperature: 22.5, Conditions: "Partly cloudy", Humidity: 65}) || runtime.MCPMetaOf(w.Meta) == nil {
 		t.Errorf("GetWeather = %+v", w)
 	}
 	e, err := c.Echo(ctx, EchoParams{Text: "hi"})
@@ -202,7 +202,7 @@ func TestTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := runtime.ExecuteAs[Weather](ctx, r, "tools.get_weather", map[string]any{"city": "Oslo"})
-	if err != nil || got.Data.Humidity != 65 || got.MCPMeta() == nil {
+	if err != nil || got.Data.Humidity != 65 || runtime.MCPMetaOf(got.Meta) == nil {
 		t.Errorf("Execute = %+v, %v", got, err)
 	}
 }
@@ -332,7 +332,7 @@ func TestCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(env.Data) != 1 || env.Data[0].Name != "Rex" || env.HTTPMeta() == nil || env.HTTPMeta().StatusCode != 200 {
+	if len(env.Data) != 1 || env.Data[0].Name != "Rex" || runtime.HTTPMetaOf(env.Meta) == nil || runtime.HTTPMetaOf(env.Meta).StatusCode != 200 {
 		t.Errorf("ListPets = %+v", env)
 	}
 	pet, err := c.AddPet(ctx, Pet{Name: "Tom", Updated: time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC)})
@@ -359,7 +359,7 @@ func TestCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.HTTPMeta() == nil || reqs[len(reqs)-1] != "GET /pets?limit=2 key= auth= " {
+	if runtime.HTTPMetaOf(got.Meta) == nil || reqs[len(reqs)-1] != "GET /pets?limit=2 key= auth= " {
 		t.Errorf("Execute: %+v, last request %q", got, reqs[len(reqs)-1])
 	}
 }
@@ -433,7 +433,7 @@ func TestBodiesAndStream(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		events = append(events, env.HTTPMeta().EventType+":"+env.Data.Type)
+		events = append(events, runtime.HTTPMetaOf(env.Meta).EventType+":"+env.Data.Type)
 	}
 	want := []string{
 		` + "`" + `/pets/3/photo file=file:PNG note= meta={"a":"b"}` + "`" + `,

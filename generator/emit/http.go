@@ -105,10 +105,11 @@ func (g *gen) httpClientFile() *jen.File {
 	var srv *ir.Server
 	if len(g.svc.Servers) > 0 {
 		srv = &g.svc.Servers[0]
-		base = srv.URL
+		var pairs []string
 		for _, k := range sortedKeys(srv.Variables) {
-			base = strings.ReplaceAll(base, "{"+k+"}", srv.Variables[k])
+			pairs = append(pairs, "{"+k+"}", srv.Variables[k])
 		}
+		base = strings.NewReplacer(pairs...).Replace(srv.URL)
 	}
 	nd := newDoc("NewClient returns a client of the API.")
 	if base != "" {
@@ -117,7 +118,9 @@ func (g *gen) httpClientFile() *jen.File {
 		nd.para("The API names no server: set one with WithBaseURL.")
 	}
 	nd.para(usage)
+	nd.para(g.validationDoc())
 	decl(f, nd, jen.Func().Id("NewClient").Params(jen.Id("opts").Op("...").Id("Option")).Op("*").Id("Client").Block(
+		g.defaultValidation(),
 		jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("c"): jen.Qual(pkgHTTP, "New").Call(jen.Lit(base), jen.Id("securitySchemes"), jen.Id("opts").Op("..."))})),
 	))
 	if srv != nil && len(srv.Variables) > 0 {
@@ -125,6 +128,32 @@ func (g *gen) httpClientFile() *jen.File {
 	}
 	g.securityOptions(f)
 	return f
+}
+
+// validationModes maps Options.Validation to the runtime constant NewClient
+// applies; "" for the runtime's default, which needs no option.
+var validationModes = map[string]string{"": "", "warn": "", "strict": "ValidateStrict", "off": "ValidateOff"}
+
+// defaultValidation is NewClient's first statement: it puts the configured
+// validation mode before the caller's options, which therefore override it.
+// It is nil (no code) for the runtime's default.
+func (g *gen) defaultValidation() jen.Code {
+	mode := validationModes[g.opts.Validation]
+	if mode == "" {
+		return nil
+	}
+	return jen.Id("opts").Op("=").Append(
+		jen.Index().Id("Option").Values(jen.Id("WithValidation").Call(jen.Qual(pkgRuntime, mode))),
+		jen.Id("opts").Op("..."))
+}
+
+// validationDoc documents a configured validation mode on NewClient.
+func (g *gen) validationDoc() string {
+	mode := validationModes[g.opts.Validation]
+	if mode == "" {
+		return ""
+	}
+	return "The validation mode defaults to runtime." + mode + " (client.validation in opsgen's config); WithValidation overrides it."
 }
 
 func reexports(f *jen.File, comment, pkg string, opts []reexport) {
@@ -147,15 +176,16 @@ func (g *gen) serverURL(f *jen.File, srv *ir.Server) {
 	}
 	d := newDoc("ServerURL returns the server URL " + quoted(srv.URL) + " with its variables taken from vars; a variable missing from vars keeps its default (" + strings.Join(defaults, ", ") + "). Pass the result to WithBaseURL.")
 	d.para(srv.Description)
+	// One replacer, so that a value holding "{name}" is not substituted again.
 	decl(f, d, jen.Func().Id("ServerURL").Params(jen.Id("vars").Map(jen.String()).String()).String().Block(
-		jen.Id("u").Op(":=").Lit(srv.URL),
+		jen.Var().Id("r").Index().String(),
 		jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Index(jen.Op("...")).Index(jen.Lit(2)).String().Values(pairs...)).Block(
 			jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Id("vars").Index(jen.Id("v").Index(jen.Lit(0))), jen.Id("ok")).Block(
 				jen.Id("v").Index(jen.Lit(1)).Op("=").Id("s"),
 			),
-			jen.Id("u").Op("=").Qual("strings", "ReplaceAll").Call(jen.Id("u"), jen.Lit("{").Op("+").Id("v").Index(jen.Lit(0)).Op("+").Lit("}"), jen.Id("v").Index(jen.Lit(1))),
+			jen.Id("r").Op("=").Append(jen.Id("r"), jen.Lit("{").Op("+").Id("v").Index(jen.Lit(0)).Op("+").Lit("}"), jen.Id("v").Index(jen.Lit(1))),
 		),
-		jen.Return(jen.Id("u")),
+		jen.Return(jen.Qual("strings", "NewReplacer").Call(jen.Id("r").Op("...")).Dot("Replace").Call(jen.Lit(srv.URL))),
 	))
 }
 
@@ -450,8 +480,8 @@ func (g *gen) httpMethod(f *jen.File, op *ir.Operation, usesNewError *bool) {
 		}
 		stmts = append(stmts, jen.Id("r").Dot("Security").Call(jen.Index().Index().String().Values(alts...)))
 	}
-	if op.Result != nil && op.Result.MediaType != "" {
-		stmts = append(stmts, jen.Id("r").Dot("Accept").Call(jen.Lit(op.Result.MediaType)))
+	if accept := acceptOf(op); accept != "" {
+		stmts = append(stmts, jen.Id("r").Dot("Accept").Call(jen.Lit(accept)))
 	}
 	T := g.resultType(op)
 	env := jen.Qual(pkgRuntime, "ResponseEnvelope").Types(T.Clone())
@@ -507,4 +537,22 @@ func bodyKind(k ir.BodyKind) string {
 		return "BodyEventStream"
 	}
 	return "BodyBinary"
+}
+
+// acceptOf returns the Accept header of op: the media types of its
+// responses, the result's first, then those of the other responses (error
+// bodies included, so that a server negotiating on Accept can send them)
+// in the order declared.
+func acceptOf(op *ir.Operation) string {
+	var types []string
+	add := func(r *ir.Response) {
+		if r != nil && r.MediaType != "" && !slices.Contains(types, r.MediaType) {
+			types = append(types, r.MediaType)
+		}
+	}
+	add(op.Result)
+	for _, r := range op.Responses {
+		add(r)
+	}
+	return strings.Join(types, ", ")
 }

@@ -30,7 +30,9 @@ func (g *gen) mcpClientFile() *jen.File {
 	reexports(f, "Options of NewClient, from package mcpclient.", pkgMCPClient, mcpOptions)
 	nd := newDoc("NewClient returns a client calling tools over session.")
 	nd.para(usage)
+	nd.para(g.validationDoc())
 	decl(f, nd, jen.Func().Id("NewClient").Params(jen.Id("session").Op("*").Qual(pkgMCP, "ClientSession"), jen.Id("opts").Op("...").Id("Option")).Op("*").Id("Client").Block(
+		g.defaultValidation(),
 		jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("c"): jen.Qual(pkgMCPClient, "New").Call(jen.Id("session"), jen.Id("opts").Op("..."))})),
 	))
 	return f

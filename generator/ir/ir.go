@@ -363,3 +363,7 @@ var Reserved = []string{
 	"WithHeader", "WithUserAgent", "WithMaxBodyBytes", "WithRequestHeader",
 	"WithRequestEditor", "WithCallValidation", "WithCallBaseURL", "WithConvention",
 }
+
+// ReservedMethods lists the methods of Client the emitter declares itself;
+// loaders must not give these to operations (Operation.GoName).
+var ReservedMethods = []string{"Register"}

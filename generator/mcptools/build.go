@@ -43,7 +43,7 @@ func newBuilder(source string, pos *positions, diags *diag.List) *builder {
 	return &builder{
 		source: source, pos: pos, diags: diags,
 		h:     newHoister(diags, naming.NewNamespace(ir.Reserved...)),
-		ns:    naming.NewNamespace(),
+		ns:    naming.NewNamespace(ir.ReservedMethods...),
 		tools: map[string]*built{},
 		paths: map[string]any{},
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -13,7 +14,7 @@ import (
 	"github.com/opsgen/opsgen/generator/diag"
 )
 
-// maxSchemaErrors bounds the errors reported for one schema.
+// maxSchemaErrors bounds the metaschema violations reported for one schema.
 const maxSchemaErrors = 3
 
 var printer = message.NewPrinter(language.English)
@@ -33,16 +34,56 @@ func newChecker() *checker {
 	return &checker{c: c}
 }
 
+// maxCheckRounds bounds how often check repairs a schema and checks it
+// again before it gives up on the schema as a whole.
+const maxCheckRounds = 5
+
 // check reports where schema is not a valid JSON Schema (`"type": 5`,
-// `"required": "id"`), so that such mistakes are named at their place
-// instead of failing the conversion as a whole. It reports whether the
-// schema is valid. Other compilation problems (references, an unknown
-// dialect) are left to the conversion, which handles them.
-func (k *checker) check(schema any, pos *positions, ptr string, diags *diag.List) bool {
+// `"required": "id"`) as warnings at their places, and returns the schema
+// repaired: generation never fails because of a schema. An offending
+// keyword is removed from its schema (see repair); a value that should be a
+// schema and is not becomes {} (any value). Other compilation problems
+// (references, an unknown dialect) are left to the conversion, which
+// handles them. The schema is changed in place.
+func (k *checker) check(schema any, pos *positions, ptr string, diags *diag.List) any {
+	reported := 0
+	for round := 0; ; round++ {
+		var ve *jsonschema.ValidationError
+		switch err := k.validate(schema); {
+		case err == nil:
+			return schema
+		case round == maxCheckRounds || !errors.As(err, &ve):
+			diags.Warnf(pos.pos(ptr), "not a valid JSON Schema: %v; any value is accepted", err)
+			return map[string]any{}
+		}
+		// By place, so that the places reported do not depend on the
+		// validator's map order.
+		byPlace := map[string]*jsonschema.ValidationError{}
+		for _, leaf := range leaves(ve) {
+			if at := joinPointer("", leaf.InstanceLocation); byPlace[at] == nil {
+				byPlace[at] = leaf
+			}
+		}
+		for _, at := range sortedKeys(byPlace) {
+			leaf := byPlace[at]
+			var what string
+			schema, what = repair(schema, leaf.InstanceLocation)
+			if reported++; reported <= maxSchemaErrors {
+				diags.Warnf(pos.pos(ptr+at), "not a valid JSON Schema: %s; %s", leaf.ErrorKind.LocalizedString(printer), what)
+			} else if reported == maxSchemaErrors+1 {
+				diags.Warnf(pos.pos(ptr), "not a valid JSON Schema in more places; those are ignored too")
+			}
+		}
+	}
+}
+
+// validate checks schema against its draft's metaschema and returns the
+// *jsonschema.SchemaValidationError's cause, or nil. A schema with an
+// unknown dialect is checked as the default one.
+func (k *checker) validate(schema any) error {
 	err := k.compile(schema)
 	if m, ok := schema.(map[string]any); ok && err != nil && !isMetaschemaError(err) {
 		if _, ok := m["$schema"]; ok {
-			// An unknown dialect: check it as the default one.
 			m = maps.Clone(m)
 			delete(m, "$schema")
 			err = k.compile(m)
@@ -50,27 +91,89 @@ func (k *checker) check(schema any, pos *positions, ptr string, diags *diag.List
 	}
 	var sve *jsonschema.SchemaValidationError
 	if !errors.As(err, &sve) {
-		return true
+		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(sve.Err, &ve) {
-		diags.Errorf(pos.pos(ptr), "not a valid JSON Schema: %v", sve.Err)
-		return false
-	}
-	seen := map[string]bool{}
-	for _, leaf := range leaves(ve) {
-		at := joinPointer(ptr, leaf.InstanceLocation)
-		if seen[at] {
-			continue
+	return sve.Err
+}
+
+// repair fixes the place toks (a location inside root that fails the
+// metaschema) and says what it did. When the value there is where a
+// schema belongs, it becomes {} (any value). Otherwise the keyword of the
+// innermost schema that holds the place is removed: `"type": 5`, `"required":
+// ["a", 1]` and `"pattern": "(["` lose their keyword, and the rest of the
+// schema is kept.
+func repair(root any, toks []string) (any, string) {
+	n := schemaDepth(root, toks)
+	if n == len(toks) {
+		if n == 0 {
+			return map[string]any{}, "any value is accepted"
 		}
-		seen[at] = true
-		if len(seen) > maxSchemaErrors {
+		parent, _ := resolvePointer(root, joinPointer("", toks[:n-1]))
+		switch p := parent.(type) {
+		case map[string]any:
+			p[toks[n-1]] = map[string]any{}
+		case []any:
+			i, _ := strconv.Atoi(toks[n-1])
+			p[i] = map[string]any{}
+		}
+		return root, "any value is accepted there"
+	}
+	if s, ok := resolvePointer(root, joinPointer("", toks[:n])); ok {
+		if m, ok := s.(map[string]any); ok {
+			delete(m, toks[n])
+		}
+	}
+	return root, fmt.Sprintf("the keyword %q is ignored", toks[n])
+}
+
+// Keywords whose value holds subschemas: by name, by index, or itself.
+var (
+	namedSchemas   = map[string]bool{"properties": true, "patternProperties": true, "$defs": true, "definitions": true, "dependentSchemas": true, "dependencies": true}
+	indexedSchemas = map[string]bool{"allOf": true, "anyOf": true, "oneOf": true, "prefixItems": true, "items": true}
+	singleSchema   = map[string]bool{
+		"items": true, "additionalItems": true, "additionalProperties": true, "unevaluatedItems": true, "unevaluatedProperties": true,
+		"not": true, "if": true, "then": true, "else": true, "contains": true, "propertyNames": true, "contentSchema": true,
+	}
+)
+
+// schemaDepth returns the number of tokens of toks that lead from root to
+// the innermost subschema on the way: toks[:n] is a schema, or a place
+// where one belongs (then n may be len(toks)).
+func schemaDepth(root any, toks []string) int {
+	n, v := 0, root
+	for i := 0; i < len(toks); {
+		m, ok := v.(map[string]any)
+		if !ok {
 			break
 		}
-		diags.Errorf(pos.pos(at), "not a valid JSON Schema: %s", leaf.ErrorKind.LocalizedString(printer))
+		child, ok := m[toks[i]]
+		if !ok {
+			break
+		}
+		switch key := toks[i]; {
+		case singleSchema[key] && !isList(child):
+			v, i = child, i+1
+		case i+1 < len(toks) && namedSchemas[key]:
+			c, _ := child.(map[string]any)
+			if v, ok = c[toks[i+1]]; !ok || isList(v) {
+				return n // a draft-07 dependency list is no schema
+			}
+			i += 2
+		case i+1 < len(toks) && indexedSchemas[key] && isList(child):
+			j, err := strconv.Atoi(toks[i+1])
+			if err != nil || j < 0 || j >= len(child.([]any)) {
+				return n
+			}
+			v, i = child.([]any)[j], i+2
+		default:
+			return n
+		}
+		n = i
 	}
-	return false
+	return n
 }
+
+func isList(v any) bool { _, ok := v.([]any); return ok }
 
 // compile compiles schema as a resource of its own.
 func (k *checker) compile(schema any) error {

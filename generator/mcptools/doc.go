@@ -35,7 +35,10 @@
 //
 // Schemas may use JSON Schema draft-04 to 2020-12 (by $schema; 2020-12
 // when absent). Each is checked against its draft's metaschema, so a
-// mistake is reported at its place in the listing. The schemas are then
+// mistake is reported at its place in the listing. A schema never fails
+// the load: each violation is a warning, the offending keyword is ignored
+// (a value that should be a schema and is not accepts any value), and so
+// is a $ref that does not resolve. The schemas are then
 // converted by the OpenAPI loader: each tool becomes an operation of a
 // synthetic OpenAPI 3.1 document whose components hold the tools' schemas
 // and their hoisted definitions, so that JSON Schema is mapped to Go types

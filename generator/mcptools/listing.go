@@ -113,10 +113,7 @@ func parseTool(elem any, ptr string, pos *positions, chk *checker, diags *diag.L
 			diags.Errorf(pos.pos(ptr+"/inputSchema"), "inputSchema must be a JSON Schema object, found %s", jsonKind(in))
 			return nil
 		}
-		if !chk.check(in, pos, ptr+"/inputSchema", diags) {
-			return nil
-		}
-		t.input = in
+		t.input = chk.check(in, pos, ptr+"/inputSchema", diags)
 	} else {
 		// Required by the spec, but an absent schema has one reasonable reading.
 		diags.Warnf(pos.pos(ptr), "tool %q has no inputSchema; it is taken to have no arguments", name)
@@ -127,10 +124,7 @@ func parseTool(elem any, ptr string, pos *positions, chk *checker, diags *diag.L
 			diags.Errorf(pos.pos(ptr+"/outputSchema"), "outputSchema must be a JSON Schema object, found %s", jsonKind(out))
 			return nil
 		}
-		if !chk.check(out, pos, ptr+"/outputSchema", diags) {
-			return nil
-		}
-		t.output = out
+		t.output = chk.check(out, pos, ptr+"/outputSchema", diags)
 	}
 
 	if a, ok := obj["annotations"]; ok && a != nil {

@@ -107,21 +107,78 @@ func prepare(ctx context.Context, data []byte, source string, opts LoadOptions) 
 		}
 		return tools[i].name < tools[j].name
 	})
-	b := newBuilder(source, pos, &diags)
-	for _, t := range tools {
-		b.add(t, opts.Names[t.name])
+	b, synth, bdiags, err := build(ctx, tools, opts.Names, source, pos)
+	if err != nil && !bdiags.HasErrors() {
+		// kin-openapi cannot read a schema that the checks let through:
+		// accept any value where it is, and build again.
+		isolate(ctx, tools, opts.Names, source, pos, &diags)
+		b, synth, bdiags, err = build(ctx, tools, opts.Names, source, pos)
 	}
+	diags = append(diags, bdiags...)
 	if diags.HasErrors() {
 		return nil, nil, diags
 	}
-	synth, err := b.document(ctx)
 	if err != nil {
-		// The document is made from valid schemas; failing to load it is a
-		// bug here or in kin-openapi, reported against the listing.
+		// isolate found no tool to blame: a bug here or in kin-openapi,
+		// reported against the listing.
 		diags.Errorf(diag.Pos{File: source}, "internal error: %v", err)
 		return nil, nil, diags
 	}
 	return b, synth, diags
+}
+
+// build makes the builder and the synthetic document of tools. The
+// document is nil when the diagnostics hold an error.
+func build(ctx context.Context, tools []*tool, names map[string]string, source string, pos *positions) (*builder, *openapi3.T, diag.List, error) {
+	var diags diag.List
+	b := newBuilder(source, pos, &diags)
+	for _, t := range tools {
+		b.add(t, names[t.name])
+	}
+	if diags.HasErrors() {
+		return nil, nil, diags, nil
+	}
+	synth, err := b.document(ctx)
+	return b, synth, diags, err
+}
+
+// anyArguments is the input schema of a tool whose own cannot be
+// converted: an object of any properties, so that it can still be called.
+var anyArguments = map[string]any{"type": "object", "additionalProperties": true}
+
+// isolate builds each tool alone and, where the synthetic document cannot
+// be loaded, replaces the schema at fault (the output schema, else the
+// input schema, else both) by one accepting any value, with a warning.
+func isolate(ctx context.Context, tools []*tool, names map[string]string, source string, pos *positions, diags *diag.List) {
+	fails := func(t *tool) error {
+		_, _, _, err := build(ctx, []*tool{t}, names, source, pos)
+		return err
+	}
+	outputPos := func(t *tool) diag.Pos {
+		if t.outputPos != nil {
+			return t.outputPos.pos("")
+		}
+		return pos.pos(t.ptr + "/outputSchema")
+	}
+	for _, t := range tools {
+		err := fails(t)
+		if err == nil {
+			continue
+		}
+		output := t.output
+		t.output = nil
+		if output != nil && fails(t) == nil {
+			t.output = map[string]any{}
+			diags.Warnf(outputPos(t), "tool %q: the output schema cannot be converted (%v); any value is accepted", t.name, err)
+			continue
+		}
+		t.input = anyArguments
+		diags.Warnf(pos.pos(t.ptr+"/inputSchema"), "tool %q: the input schema cannot be converted (%v); any arguments are accepted", t.name, err)
+		if t.output = output; output != nil && fails(t) != nil {
+			t.output = map[string]any{}
+			diags.Warnf(outputPos(t), "tool %q: the output schema cannot be converted either; any value is accepted", t.name)
+		}
+	}
 }
 
 // selectTools applies the filter and the user's output schemas.
@@ -147,9 +204,8 @@ func selectTools(tools []*tool, opts LoadOptions, source string, pos *positions,
 			case !isSchema(s):
 				diags.Errorf(diag.Pos{File: file}, "an output schema must be a JSON Schema object, found %s", jsonKind(s))
 			default:
-				if p := indexPositions(file, raw); chk.check(s, p, "", diags) {
-					t.output, t.outputPos = s, p
-				}
+				p := indexPositions(file, raw)
+				t.output, t.outputPos = chk.check(s, p, "", diags), p
 			}
 		}
 		out = append(out, t)

@@ -1,6 +1,9 @@
 package mcptools
 
 import (
+	"encoding/json"
+	"fmt"
+	"math"
 	"net/url"
 	"reflect"
 	"sort"
@@ -225,11 +228,61 @@ func (d *schemaDoc) convert(node any, p string) any {
 }
 
 // dropped are the keywords left out of the synthetic document: dialect and
-// identity belong to the source document, and definitions are hoisted
-// (nested ones only when referenced).
+// identity belong to the source document, definitions are hoisted (nested
+// ones only when referenced), and xml and externalDocs are OpenAPI's, with
+// no meaning for a tool (and a shape kin-openapi insists on).
 var dropped = map[string]bool{
 	"$schema": true, "$id": true, "id": true, "$anchor": true, "$dynamicAnchor": true,
 	"$vocabulary": true, "$comment": true, "$defs": true, "definitions": true,
+	"xml": true, "externalDocs": true,
+}
+
+// Keywords that kin-openapi reads into float64 and uint64 fields.
+var (
+	floatKeywords = map[string]bool{"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true}
+	countKeywords = map[string]bool{"minLength": true, "maxLength": true, "minItems": true, "maxItems": true, "minProperties": true, "maxProperties": true}
+)
+
+// readable returns the value of keyword k as kin-openapi can read it, or
+// why it cannot: valid JSON Schema may hold numbers beyond float64 and
+// uint64 (1e400), and OpenAPI keywords (nullable, discriminator) of
+// another shape than OpenAPI's; either would fail the synthetic document
+// as a whole.
+func readable(k string, v any) (any, string) {
+	n, isNum := v.(json.Number)
+	switch {
+	case floatKeywords[k] && isNum:
+		if _, err := strconv.ParseFloat(string(n), 64); err != nil {
+			return nil, fmt.Sprintf("%s is out of range", n)
+		}
+	case countKeywords[k] && isNum:
+		if _, err := strconv.ParseUint(string(n), 10, 64); err == nil {
+			return v, ""
+		}
+		// An integer written 1e3 or 2.0.
+		f, err := strconv.ParseFloat(string(n), 64)
+		if err != nil || f < 0 || f != math.Trunc(f) || f >= 1<<63 {
+			return nil, fmt.Sprintf("%s is out of range", n)
+		}
+		return json.Number(strconv.FormatUint(uint64(f), 10)), ""
+	case k == "nullable":
+		if _, ok := v.(bool); !ok {
+			return nil, "must be a boolean, found " + jsonKind(v)
+		}
+	case k == "discriminator":
+		m, _ := v.(map[string]any)
+		_, named := m["propertyName"].(string)
+		mapping, isMap := m["mapping"].(map[string]any)
+		ok := named && (m["mapping"] == nil || isMap)
+		for _, target := range mapping {
+			_, isString := target.(string)
+			ok = ok && isString
+		}
+		if !ok {
+			return nil, `must be an object with a string "propertyName" and a "mapping" of strings`
+		}
+	}
+	return v, ""
 }
 
 // annotations are the keywords that may sit next to $ref without changing
@@ -295,7 +348,11 @@ func (d *schemaDoc) convertObject(m map[string]any, p string) any {
 				}
 			}
 		default:
-			out[k] = v
+			if v, why := readable(k, v); why != "" {
+				d.h.diags.Warnf(d.at(kp), "%s %s; ignored", k, why)
+			} else {
+				out[k] = v
+			}
 		}
 	}
 	return out
@@ -384,7 +441,7 @@ func (d *schemaDoc) target(ref, at string) (string, bool) {
 		return name, true
 	}
 	if _, ok := resolvePointer(d.root, p); !ok {
-		d.h.diags.Errorf(d.at(at), "$ref %q does not resolve in this schema", ref)
+		d.h.diags.Warnf(d.at(at), "$ref %q does not resolve in this schema; any value is accepted", ref)
 		return "", false
 	}
 	last := p[strings.LastIndexByte(p, '/')+1:]

@@ -6,7 +6,7 @@
 // Ident splits its input into words at every character that cannot appear in
 // a Go identifier and at lower-to-upper case changes, capitalises each word,
 // and writes the golint initialisms in upper case ("user_id" -> "UserID",
-// "api-url" -> "APIURL"). Unicode letters that are valid in Go identifiers
+// "api-url" -> "APIURL"; plurals keep their s: "ids" -> "IDs"). Unicode letters that are valid in Go identifiers
 // are kept; other characters separate words. A result that would start with
 // a digit gets the prefix "X"; an empty result becomes the caller's
 // fallback.
@@ -124,6 +124,12 @@ func Ident(s, fallback string) string {
 func word(w string) string {
 	if u := strings.ToUpper(w); initialisms[u] {
 		return u
+	}
+	// The plural of an initialism keeps its lower-case s ("ids" -> "IDs").
+	if n := len(w); n > 2 && w[n-1] == 's' {
+		if u := strings.ToUpper(w[:n-1]); initialisms[u] {
+			return u + "s"
+		}
 	}
 	r, n := utf8.DecodeRuneInString(w)
 	rest := w[n:]

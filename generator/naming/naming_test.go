@@ -34,6 +34,12 @@ func TestIdent(t *testing.T) {
 		{"a--b__c", "ABC"},
 		{"v1", "V1"},
 		{"x-go-name", "XGoName"},
+		{"ids", "IDs"}, // plural initialisms keep a lower-case s
+		{"user_ids", "UserIDs"},
+		{"callbackUrls", "CallbackURLs"},
+		{"https", "HTTPS"}, // an initialism itself, not the plural of HTTP
+		{"IDS", "Ids"},     // all upper case: not a plural
+		{"status", "Status"},
 	}
 	for _, tt := range tests {
 		if got := naming.Ident(tt.in, "Fallback"); got != tt.want {

@@ -61,3 +61,17 @@ func BenchmarkLoadData(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBareDecode is the floor of BenchmarkLoadData: json.Unmarshal of
+// the same document into any.
+func BenchmarkBareDecode(b *testing.B) {
+	data := bigSpec(3000)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var v any
+		if err := json.Unmarshal(data, &v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -113,16 +113,49 @@ func (l *loader) jsonSchema(ref *openapi3.SchemaRef, top bool) map[string]any {
 		m["allOf"] = l.jsonSchemas(s.AllOf)
 	}
 	if len(s.AnyOf) > 0 {
-		m["anyOf"] = l.jsonSchemas(s.AnyOf)
+		m["anyOf"] = l.variantSchemas(s.AnyOf, s.Discriminator)
 	}
 	if len(s.OneOf) > 0 {
-		m["oneOf"] = l.jsonSchemas(s.OneOf)
+		m["oneOf"] = l.variantSchemas(s.OneOf, s.Discriminator)
 	}
 	if nullable && len(s.Enum) == 0 {
 		// A 3.0 nullable schema without a type (allOf, oneOf, $ref wrapper).
 		return map[string]any{"anyOf": []any{m, map[string]any{"type": "null"}}}
 	}
 	return m
+}
+
+// variantSchemas returns the JSON Schemas of the oneOf/anyOf variants refs.
+// With a discriminator that gives every variant its values, each variant
+// also requires the discriminator property to hold one of its values: the
+// document says that the discriminator selects the variant, and without it
+// variants that share a base (allOf) would all match, so that validation
+// would report a valid value as matching several oneOf schemas, and
+// normalization could take the wrong variant.
+func (l *loader) variantSchemas(refs openapi3.SchemaRefs, disc *openapi3.Discriminator) []any {
+	out := l.jsonSchemas(refs)
+	if disc == nil || disc.PropertyName == "" {
+		return out
+	}
+	tags := make([][]string, len(refs))
+	for i, r := range refs {
+		if isNullSchema(r) {
+			continue
+		}
+		if tags[i] = discriminatorTags(disc, r); len(tags[i]) == 0 {
+			return out // a variant selected by shape only: keep the plain variants
+		}
+	}
+	for i, t := range tags {
+		if t == nil {
+			continue
+		}
+		out[i] = map[string]any{"allOf": []any{out[i], map[string]any{
+			"properties": map[string]any{disc.PropertyName: map[string]any{"enum": t}},
+			"required":   []string{disc.PropertyName},
+		}}}
+	}
+	return out
 }
 
 func (l *loader) jsonSchemas(refs openapi3.SchemaRefs) []any {

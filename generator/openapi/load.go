@@ -54,6 +54,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -102,7 +103,11 @@ func LoadData(ctx context.Context, data []byte, source string, opts Options) (*i
 	if ver.swagger {
 		doc, diags, err = convertSwagger(kl, data, source)
 	} else {
-		doc, err = kl.LoadFromDataWithPath(data, loc)
+		doc, err = loadJSONFast(kl, data, loc)
+		if errors.Is(err, errSlowPath) {
+			kl = newKinLoader(ctx, opts)
+			doc, err = kl.LoadFromDataWithPath(data, loc)
+		}
 	}
 	if err != nil {
 		// Syntax errors are reported with their position; kin-openapi's
@@ -207,10 +212,25 @@ func sniffYAML(data []byte) (key, value string, ok bool) {
 	return "", "", false
 }
 
+// yamlParserErrors are the messages of yaml.v3's parser (as opposed to its
+// scanner). yaml.v3 reports the line of a parser error 0-based (scanner
+// errors are 1-based), so yamlError adds one.
+var yamlParserErrors = []string{
+	"did not find expected ',' or ']'", "did not find expected ',' or '}'",
+	"did not find expected '-' indicator", "did not find expected <document start>",
+	"did not find expected key", "did not find expected node content",
+	"found duplicate %TAG directive", "found duplicate %YAML directive",
+	"found incompatible YAML document", "found undefined tag handle",
+}
+
 // yamlError describes a YAML syntax error with its line.
 func yamlError(source string, err error) error {
 	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-		return fmt.Errorf("%s:%s:1: invalid YAML: %s", source, m[1], m[2])
+		line, _ := strconv.Atoi(m[1]) // the pattern matched digits
+		if slices.Contains(yamlParserErrors, m[2]) {
+			line++
+		}
+		return fmt.Errorf("%s:%d:1: invalid YAML: %s", source, line, m[2])
 	}
 	return fmt.Errorf("%s:1:1: invalid YAML: %v", source, err)
 }
@@ -314,10 +334,45 @@ func loadError(source string, data []byte, err error) error {
 	}
 	for _, m := range quotedRE.FindAllStringSubmatch(err.Error(), -1) {
 		if line, col, ref, ok := findRef(data, m[1]); ok {
-			return fmt.Errorf("%s:%d:%d: cannot resolve $ref %q: %s", source, line, col, ref, msg)
+			pos := diag.Pos{File: source, Line: line, Col: col, Pointer: refPointer(data, line, col)}
+			return fmt.Errorf("%s: cannot resolve $ref %q: %s", pos, ref, msg)
 		}
 	}
 	return fmt.Errorf("%s: %s", source, msg)
+}
+
+// refPointer returns the JSON pointer of the object whose "$ref" key is at
+// line:col of data (YAML or JSON; in JSON, col may be just after the
+// opening quote), "" when none is found.
+func refPointer(data []byte, line, col int) string {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+		return ""
+	}
+	var walk func(n *yaml.Node, ptr string) (string, bool)
+	walk = func(n *yaml.Node, ptr string) (string, bool) {
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if k.Value == "$ref" && k.Line == line && (k.Column == col || k.Column == col-1) {
+					return ptr, true
+				}
+				if p, ok := walk(n.Content[i+1], ptr+"/"+escapeToken(k.Value)); ok {
+					return p, true
+				}
+			}
+		case yaml.SequenceNode:
+			for i, c := range n.Content {
+				if p, ok := walk(c, ptr+"/"+strconv.Itoa(i)); ok {
+					return p, true
+				}
+			}
+		}
+		return "", false
+	}
+	p, _ := walk(doc.Content[0], "")
+	return p
 }
 
 var refValueRE = regexp.MustCompile(`\$ref"?\s*:\s*["']?([^"'\s,}]+)`)
@@ -482,48 +537,67 @@ func keyPos(key string) diag.Pos {
 }
 
 // fillPositions adds line and column to diagnostics that lack them, by
-// finding their JSON pointer in the source file (parsed once, only when a
-// diagnostic needs it).
+// finding their JSON pointer in the source file (read once, only when a
+// diagnostic needs it). JSON files are scanned for just those pointers;
+// others are parsed as YAML.
 func (l *loader) fillPositions() {
-	trees := map[string]*yaml.Node{}
+	byFile := map[string][]*diag.Diagnostic{}
+	var files []string
 	for i := range l.diags {
 		d := &l.diags[i]
 		if d.Pos.Line > 0 || d.Pos.File == "" {
 			continue
 		}
-		root, ok := trees[d.Pos.File]
-		if !ok {
-			root = l.parseFile(d.Pos.File)
-			trees[d.Pos.File] = root
+		if byFile[d.Pos.File] == nil {
+			files = append(files, d.Pos.File)
 		}
-		if root == nil {
+		byFile[d.Pos.File] = append(byFile[d.Pos.File], d)
+	}
+	for _, file := range files {
+		ds := byFile[file]
+		ptr := func(d *diag.Diagnostic) string {
+			if l.swagger && file == l.source {
+				return swaggerPointer(d.Pos.Pointer)
+			}
+			return d.Pos.Pointer
+		}
+		data := l.readFile(file)
+		if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+			ptrs := make([]string, len(ds))
+			for i, d := range ds {
+				ptrs[i] = ptr(d)
+			}
+			if pos, ok := jsonPositions(data, ptrs); ok {
+				for _, d := range ds {
+					p := pos[ptr(d)]
+					d.Pos.Line, d.Pos.Col = p[0], p[1]
+				}
+				continue
+			}
+		}
+		var n yaml.Node
+		if data == nil || yaml.Unmarshal(data, &n) != nil || len(n.Content) == 0 {
 			continue
 		}
-		ptr := d.Pos.Pointer
-		if l.swagger && d.Pos.File == l.source {
-			ptr = swaggerPointer(ptr)
+		for _, d := range ds {
+			d.Pos.Line, d.Pos.Col = lookupPointer(n.Content[0], ptr(d))
 		}
-		d.Pos.Line, d.Pos.Col = lookupPointer(root, ptr)
 	}
 }
 
-func (l *loader) parseFile(file string) *yaml.Node {
-	data := l.data
-	if file != l.source || data == nil {
-		if strings.Contains(file, "://") {
-			return nil
-		}
-		b, err := os.ReadFile(filepath.FromSlash(file))
-		if err != nil {
-			return nil
-		}
-		data = b
+// readFile returns the text of a source file, or nil.
+func (l *loader) readFile(file string) []byte {
+	if file == l.source && l.data != nil {
+		return l.data
 	}
-	var n yaml.Node
-	if yaml.Unmarshal(data, &n) != nil || len(n.Content) == 0 {
+	if strings.Contains(file, "://") {
 		return nil
 	}
-	return n.Content[0]
+	b, err := os.ReadFile(filepath.FromSlash(file))
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // swaggerPointer maps a pointer into the converted 3.0 document back to the

@@ -306,7 +306,7 @@ func TestParams(t *testing.T) {
 		"Repo:repo:path:simple:false:string:req",
 		"Coords:coords:query:form:true:GetRepoCoords:application/json",
 		"Filter:filter:query:deepObject:true:GetRepoFilter",
-		"Ids:ids:query:form:false:array[int]",
+		"IDs:ids:query:form:false:array[int]",
 		"Level:level:query:form:true:GetRepoLevel",
 		"Piped:piped:query:pipeDelimited:false:array[string]",
 		"Spaced:spaced:query:spaceDelimited:false:array[string]",

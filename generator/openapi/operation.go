@@ -48,7 +48,7 @@ func (l *loader) operations() []*ir.Operation {
 	// Ids and Go names are decided before anything else, so the names of
 	// inline types can derive from them. Sites are sorted by path and method.
 	ids := map[string]int{}
-	goNames := naming.NewNamespace()
+	goNames := naming.NewNamespace(ir.ReservedMethods...)
 	out := make([]*ir.Operation, len(sites))
 	for i, s := range sites {
 		id := s.op.OperationID

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -74,6 +75,20 @@ func (l *loader) schema(ref *openapi3.SchemaRef, w where) entry {
 	return e
 }
 
+// originFile names another file in a doc origin: relative to the source
+// document's directory, so that the generated code does not depend on the
+// directory opsgen was run from (URLs are kept as they are).
+func (l *loader) originFile(file string) string {
+	if strings.Contains(file, "://") {
+		return file
+	}
+	rel, err := filepath.Rel(filepath.Dir(filepath.FromSlash(l.source)), filepath.FromSlash(file))
+	if err != nil {
+		return file
+	}
+	return filepath.ToSlash(rel)
+}
+
 // named converts s as a named type wanted under the name want.
 func (l *loader) named(s *openapi3.Schema, w where, want string, group int) entry {
 	if e, ok := l.cache[s]; ok {
@@ -116,7 +131,7 @@ func (l *loader) named(s *openapi3.Schema, w where, want string, group int) entr
 	t.Pos = l.pos(w, s.Origin)
 	t.Doc.Origin = "#" + w.ptr
 	if w.file != l.source {
-		t.Doc.Origin = w.file + t.Doc.Origin
+		t.Doc.Origin = l.originFile(w.file) + t.Doc.Origin
 	}
 	l.src[t] = s
 	l.requestTypeName(t, group, w.file+"#"+w.ptr, w.name)
@@ -474,17 +489,7 @@ func (l *loader) union(s *openapi3.Schema, t *ir.Type, w where, nullable bool) e
 		if v.JSONKind == "object" {
 			v.Required = requiredOf(e.t, p.ref.Value)
 		}
-		if disc != nil && p.ref.Ref != "" {
-			for _, tag := range sortedKeys(disc.Mapping) {
-				if sameRef(disc.Mapping[tag].Ref, p.ref.Ref) {
-					v.Tags = append(v.Tags, tag)
-				}
-			}
-			// Without a mapping entry the schema's name selects it (implicit mapping).
-			if _, taken := disc.Mapping[refName(p.ref.Ref)]; len(v.Tags) == 0 && !taken {
-				v.Tags = []string{refName(p.ref.Ref)}
-			}
-		}
+		v.Tags = discriminatorTags(disc, p.ref)
 		t.Variants = append(t.Variants, v)
 	}
 	if disc != nil {
@@ -497,6 +502,25 @@ func (l *loader) union(s *openapi3.Schema, t *ir.Type, w where, nullable bool) e
 	}
 	t.Nullable = nullable
 	return entry{t: t, nullable: nullable}
+}
+
+// discriminatorTags returns the values of the discriminator disc that
+// select the variant p (nil when disc is nil or p is not a $ref).
+func discriminatorTags(disc *openapi3.Discriminator, p *openapi3.SchemaRef) []string {
+	if disc == nil || p.Ref == "" {
+		return nil
+	}
+	var tags []string
+	for _, tag := range sortedKeys(disc.Mapping) {
+		if sameRef(disc.Mapping[tag].Ref, p.Ref) {
+			tags = append(tags, tag)
+		}
+	}
+	// Without a mapping entry the schema's name selects it (implicit mapping).
+	if _, taken := disc.Mapping[refName(p.Ref)]; len(tags) == 0 && !taken {
+		tags = []string{refName(p.Ref)}
+	}
+	return tags
 }
 
 func sameRef(a, b string) bool {

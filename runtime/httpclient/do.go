@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -60,28 +61,39 @@ type Response struct {
 // copy of) the body in CallError.HTTP. Transport failures are
 // TRANSPORT_ERROR, a passed deadline TIMEOUT and a cancellation CANCELED.
 func Do[T any](ctx context.Context, c *Client, r *Request, responses []Response, opts ...CallOption) (runtime.ResponseEnvelope[T], error) {
-	var zero runtime.ResponseEnvelope[T]
+	// A thin wrapper: a generated package instantiates Do once per result
+	// type, so the work is done by non-generic code on a pointer to Data.
+	var env runtime.ResponseEnvelope[T]
+	meta, warnings, err := c.do(ctx, r, responses, opts, &env.Data)
+	if err != nil {
+		return runtime.ResponseEnvelope[T]{}, err
+	}
+	env.Meta, env.Warnings = meta, warnings
+	return env, nil
+}
+
+// do is Do for a result stored through out, a non-nil pointer.
+func (c *Client) do(ctx context.Context, r *Request, responses []Response, opts []CallOption, out any) (*runtime.HTTPMeta, []runtime.Warning, error) {
 	cc := callOptions(opts)
 	resp, err := c.send(ctx, r, cc, "")
 	if err != nil {
-		return zero, err
+		return nil, nil, err
 	}
 	entry := selectResponse(responses, resp.StatusCode)
 	if !isSuccess(resp.StatusCode) {
-		return zero, statusError(r.opID, resp, entry)
+		return nil, nil, statusError(r.opID, resp, entry)
 	}
-	var out T
 	meta := httpMeta(resp, "")
-	if rc, ok := any(&out).(*io.ReadCloser); ok {
+	if rc, ok := out.(*io.ReadCloser); ok {
 		*rc = resp.Body
-		return runtime.HTTP(out, meta), nil
+		return &meta, nil, nil
 	}
 	// Decoding reads the body to its end, which returns the connection to
 	// the pool; after a failure the connection is dropped by Close.
 	defer resp.Body.Close()
 	if r.method == http.MethodHead || resp.ContentLength == 0 || resp.StatusCode == http.StatusNoContent ||
 		resp.StatusCode == http.StatusResetContent || resp.StatusCode == http.StatusNotModified {
-		return runtime.HTTP(out, meta), nil
+		return &meta, nil, nil
 	}
 	body := &cappedReader{r: resp.Body, left: c.cfg.MaxBodyBytes}
 	p := c.pipeline(cc)
@@ -92,20 +104,18 @@ func Do[T any](ctx context.Context, c *Client, r *Request, responses []Response,
 	}
 	mt := mediaType(meta.ContentType)
 	var warnings []runtime.Warning
-	if _, isBytes := any(&out).(*[]byte); !isBytes && (isJSONMediaType(mt) || mt == "" && kind == BodyJSON) {
-		warnings, err = runtime.DecodeReader(ctx, p, r.opID, schema, body, &out)
+	if _, isBytes := out.(*[]byte); !isBytes && (isJSONMediaType(mt) || mt == "" && kind == BodyJSON) {
+		warnings, err = runtime.DecodeReaderInto(ctx, p, r.opID, schema, body, out)
 	} else {
 		var data []byte
 		if data, err = readAll(body, resp.ContentLength, c.cfg.MaxBodyBytes); err == nil {
-			warnings, err = assignBody(ctx, p, r.opID, schema, mt, data, &out)
+			warnings, err = assignBody(ctx, p, r.opID, schema, mt, data, out)
 		}
 	}
 	if err != nil {
-		return zero, readError(ctx, r.opID, body, c.cfg.MaxBodyBytes, err)
+		return nil, nil, readError(ctx, r.opID, body, c.cfg.MaxBodyBytes, err)
 	}
-	env := runtime.HTTP(out, meta)
-	env.Warnings = warnings
-	return env, nil
+	return &meta, warnings, nil
 }
 
 func callOptions(opts []CallOption) *callConfig {
@@ -448,8 +458,8 @@ func readAll(r io.Reader, contentLength, limit int64) ([]byte, error) {
 // assignBody stores a non-JSON body in out: as is for string and []byte
 // (and for any: a string for text/*, else []byte), else (a server that
 // drifted from its spec) decoded as JSON when it parses.
-func assignBody[T any](ctx context.Context, p *runtime.Pipeline, opID string, schema *runtime.Schema, mt string, data []byte, out *T) ([]runtime.Warning, error) {
-	switch o := any(out).(type) {
+func assignBody(ctx context.Context, p *runtime.Pipeline, opID string, schema *runtime.Schema, mt string, data []byte, out any) ([]runtime.Warning, error) {
+	switch o := out.(type) {
 	case *string:
 		*o = string(data)
 		return nil, nil
@@ -468,9 +478,9 @@ func assignBody[T any](ctx context.Context, p *runtime.Pipeline, opID string, sc
 		return nil, nil
 	}
 	if !json.Valid(data) {
-		return nil, runtime.Errorf(runtime.CodeDecode, opID, "response body of type %q cannot be decoded into %T", mt, *out)
+		return nil, runtime.Errorf(runtime.CodeDecode, opID, "response body of type %q cannot be decoded into %s", mt, reflect.TypeOf(out).Elem())
 	}
-	return runtime.Decode(ctx, p, opID, schema, data, out)
+	return runtime.DecodeInto(ctx, p, opID, schema, data, out)
 }
 
 // readError turns a failure to read or decode a 2xx body into a CallError:

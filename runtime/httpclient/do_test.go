@@ -155,6 +155,7 @@ func TestDoBodies(t *testing.T) {
 				Skip  *string  `json:"skip"`
 			}{"a b&c", []string{"x", "y"}, &pet{2, "o"}, nil})
 		}, "application/x-www-form-urlencoded", "name=a+b%26c&tags=x&tags=y&owner=%7B%22id%22%3A2%2C%22name%22%3A%22o%22%7D"},
+		{"form without fields", func(r *Request) { r.FormBody(struct{}{}) }, "application/x-www-form-urlencoded", ""},
 		{"form map", func(r *Request) { r.FormBody(map[string][]string{"b": {"2"}, "a": {"1"}}) }, "application/x-www-form-urlencoded", "a=1&b=2"},
 		{"octet", func(r *Request) { r.RawBody("", strings.NewReader("\x00\x01bin")) }, "application/octet-stream", "\x00\x01bin"},
 		{"raw image", func(r *Request) { r.RawBody("image/png", bytes.NewReader([]byte("png"))) }, "image/png", "png"},
@@ -255,7 +256,7 @@ func TestDoDecode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := env.HTTPMeta()
+	m := runtime.HTTPMetaOf(env.Meta)
 	if env.Data != (pet{7, "rex"}) || m == nil || m.StatusCode != 200 || m.ContentType != "application/json; charset=utf-8" {
 		t.Errorf("json: %+v %+v", env.Data, m)
 	}
@@ -269,7 +270,7 @@ func TestDoDecode(t *testing.T) {
 		t.Errorf("wire form %s (%v)", b, err)
 	}
 
-	if env, err := Do[pet](ctx, c, get("/problem"), nil); err != nil || env.Data != (pet{1, "vnd"}) || env.HTTPMeta().StatusCode != 201 {
+	if env, err := Do[pet](ctx, c, get("/problem"), nil); err != nil || env.Data != (pet{1, "vnd"}) || runtime.HTTPMetaOf(env.Meta).StatusCode != 201 {
 		t.Errorf("+json: %+v %v", env, err)
 	}
 	if env, err := Do[string](ctx, c, get("/text"), nil); err != nil || env.Data != "pong" {
@@ -283,11 +284,11 @@ func TestDoDecode(t *testing.T) {
 	}
 	for _, path := range []string{"/nocontent", "/empty"} {
 		env, err := Do[pet](ctx, c, get(path), nil)
-		if err != nil || env.Data != (pet{}) || env.HTTPMeta() == nil {
+		if err != nil || env.Data != (pet{}) || runtime.HTTPMetaOf(env.Meta) == nil {
 			t.Errorf("%s: %+v %v", path, env, err)
 		}
 	}
-	if env, err := Do[pet](ctx, c, c.NewRequest("op", http.MethodHead, "/json"), nil); err != nil || env.Data != (pet{}) || env.HTTPMeta().Headers["x-ratelimit-remaining"] != "59" {
+	if env, err := Do[pet](ctx, c, c.NewRequest("op", http.MethodHead, "/json"), nil); err != nil || env.Data != (pet{}) || runtime.HTTPMetaOf(env.Meta).Headers["x-ratelimit-remaining"] != "59" {
 		t.Errorf("HEAD: %+v %v", env, err)
 	}
 	if env, err := Do[pet](ctx, c, get("/untyped"), []Response{{Status: "200", Kind: BodyJSON}}); err != nil || env.Data != (pet{3, "u"}) {
@@ -319,7 +320,7 @@ func TestDoDecode(t *testing.T) {
 	}
 	b, err := io.ReadAll(env2.Data)
 	env2.Data.Close()
-	if err != nil || string(b) != "\x00\x01" || env2.HTTPMeta().ContentType != "application/octet-stream" {
+	if err != nil || string(b) != "\x00\x01" || runtime.HTTPMetaOf(env2.Meta).ContentType != "application/octet-stream" {
 		t.Errorf("reader: %q %v", b, err)
 	}
 }

@@ -45,7 +45,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(env.Data.Name, env.HTTPMeta().StatusCode, env.HTTPMeta().ContentType)
+	fmt.Println(env.Data.Name, runtime.HTTPMetaOf(env.Meta).StatusCode, runtime.HTTPMetaOf(env.Meta).ContentType)
 	// Output: rex 200 application/json
 }
 
@@ -64,7 +64,7 @@ func ExampleStream() {
 			fmt.Println(err)
 			break
 		}
-		m := env.HTTPMeta()
+		m := runtime.HTTPMetaOf(env.Meta)
 		fmt.Println(m.EventType, m.LastEventID, env.Data.Name)
 	}
 	// Output:

@@ -115,6 +115,14 @@ func (f *flat) empty() bool {
 	return true
 }
 
+// undefined reports whether f is absent, an empty array or an object
+// without members: the values RFC 6570 (section 2.3) calls undefined,
+// which query, header and cookie parameters omit. The empty string is
+// defined.
+func (f *flat) undefined() bool {
+	return f.kind == kindAbsent || f.kind != kindScalar && f.empty()
+}
+
 var (
 	timeType          = reflect.TypeFor[time.Time]()
 	rawMessageType    = reflect.TypeFor[json.RawMessage]()

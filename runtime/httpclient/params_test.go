@@ -399,3 +399,35 @@ func TestBaseURLJoin(t *testing.T) {
 		t.Errorf("relative base URL: got %v", err)
 	}
 }
+
+// TestUndefinedOmitted: an empty array and an object without members are
+// undefined in RFC 6570, so query, header and cookie parameters leave them
+// out (an empty string is defined and is sent).
+func TestUndefinedOmitted(t *testing.T) {
+	c := New("http://h", nil)
+	for _, v := range []any{[]string{}, map[string]int{}, struct {
+		A *int `json:"a,omitempty"`
+	}{}} {
+		r := c.NewRequest("op", "GET", "/q")
+		r.QueryParam("x", StyleForm, true, false, v)
+		r.QueryParam("y", StyleForm, false, false, v)
+		r.QueryParam("z", StylePipeDelimited, false, false, v)
+		r.HeaderParam("X-V", false, v)
+		r.CookieParam("c", false, v)
+		if got := testURL(t, r); got != "/q" {
+			t.Errorf("query of %#v: got %q, want /q", v, got)
+		}
+		if _, ok := r.header["X-V"]; ok || len(r.cookies) != 0 {
+			t.Errorf("%#v: header %q, cookies %q; want neither", v, r.header, r.cookies)
+		}
+	}
+	r := c.NewRequest("op", "GET", "/q")
+	r.QueryParam("x", StyleForm, true, false, "")
+	r.HeaderParam("X-V", false, "")
+	if got := testURL(t, r); got != "/q?x=" {
+		t.Errorf("empty string: got %q, want /q?x=", got)
+	}
+	if v, ok := r.header["X-V"]; !ok || v[0] != "" {
+		t.Errorf("empty string header: %q", v)
+	}
+}

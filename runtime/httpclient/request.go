@@ -81,7 +81,8 @@ func (r *Request) PathParam(name string, style Style, explode bool, v any) {
 
 // QueryParam adds the query parameter name in style form,
 // spaceDelimited, pipeDelimited or deepObject. A nil pointer, slice or map
-// is omitted. allowReserved keeps RFC 3986 reserved characters unencoded.
+// is omitted, and so are an empty array and an object without members
+// (undefined values in RFC 6570; "" is sent). allowReserved keeps RFC 3986 reserved characters unencoded.
 func (r *Request) QueryParam(name string, style Style, explode, allowReserved bool, v any) {
 	if r.err != nil {
 		return
@@ -106,7 +107,7 @@ func (r *Request) QueryParam(name string, style Style, explode, allowReserved bo
 		r.fail("query parameter %q: %v", name, err)
 		return
 	}
-	if f.kind == kindAbsent {
+	if f.undefined() {
 		return
 	}
 	if len(r.query) > 0 {
@@ -143,7 +144,8 @@ func (r *Request) deepObject(name string, esc escapeMode, v any) {
 }
 
 // HeaderParam sets the header parameter name in style simple. A nil
-// pointer, slice or map is omitted.
+// pointer, slice or map is omitted, and so are an empty array and an object
+// without members (undefined values in RFC 6570; "" is sent).
 func (r *Request) HeaderParam(name string, explode bool, v any) {
 	if r.err != nil {
 		return
@@ -153,7 +155,7 @@ func (r *Request) HeaderParam(name string, explode bool, v any) {
 		r.fail("header parameter %q: %v", name, err)
 		return
 	}
-	if f.kind == kindAbsent {
+	if f.undefined() {
 		return
 	}
 	r.setHeader(name, string(appendStyled(nil, inHeader, name, StyleSimple, explode, escapeNone, &f)))
@@ -173,7 +175,8 @@ func (r *Request) setHeader(name, value string) {
 }
 
 // CookieParam adds the cookie parameter name in style form. A nil
-// pointer, slice or map is omitted. Values are percent-encoded; with explode,
+// pointer, slice or map is omitted, and so are an empty array and an object
+// without members (undefined values in RFC 6570; "" is sent). Values are percent-encoded; with explode,
 // arrays and objects become one cookie per item or member.
 func (r *Request) CookieParam(name string, explode bool, v any) {
 	if r.err != nil {
@@ -184,7 +187,7 @@ func (r *Request) CookieParam(name string, explode bool, v any) {
 		r.fail("cookie parameter %q: %v", name, err)
 		return
 	}
-	if f.kind == kindAbsent {
+	if f.undefined() {
 		return
 	}
 	if len(r.cookies) > 0 {
@@ -301,7 +304,7 @@ func (r *Request) FormBody(v any) {
 		r.fail("form body: %v", err)
 		return
 	}
-	var b []byte
+	b := []byte{} // not nil: a form without fields is an empty body, still sent with its Content-Type
 	add := func(k, v string) {
 		if len(b) > 0 {
 			b = append(b, '&')

@@ -178,7 +178,7 @@ func TestStreamEvents(t *testing.T) {
 		t.Fatalf("got %d events, want %d: %+v", len(got), len(want), got)
 	}
 	for i, w := range want {
-		m := got[i].HTTPMeta()
+		m := runtime.HTTPMetaOf(got[i].Meta)
 		if got[i].Data != w.data || m.EventType != w.typ || m.LastEventID != w.id || m.StatusCode != 200 ||
 			m.ContentType != "text/event-stream" || m.Headers["cache-control"] != "no-cache" {
 			t.Errorf("event %d: %+v %+v", i, got[i].Data, m)

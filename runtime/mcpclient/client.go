@@ -92,7 +92,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any) (runtime.
 	if err != nil {
 		return env, callError(ctx, tool.Name, err)
 	}
-	meta := runtime.MCPMeta{IsError: res.IsError, Content: FromSDK(res.Content), Meta: res.Meta}
+	meta := runtime.MCPMeta{IsError: res.IsError, Content: FromSDK(res.Content), Meta: res.Meta, Tool: tool.Name}
 	if res.StructuredContent != nil {
 		if meta.StructuredContent, err = json.Marshal(res.StructuredContent); err != nil {
 			return env, runtime.NewError(runtime.CodeDecode, tool.Name, "structuredContent", err)
@@ -110,7 +110,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any) (runtime.
 	if convention == "" {
 		convention = c.convention
 	}
-	payload, info := applyConvention(convention, meta.Content, report)
+	payload, info, fromStructured := applyConvention(convention, meta.Content, meta.StructuredContent, report)
 	meta.Convention = info
 
 	var data T
@@ -122,7 +122,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any) (runtime.
 		if wantBlocks {
 			*blocks = meta.Content
 		}
-	case tool.OutputSchema != nil && meta.StructuredContent != nil:
+	case tool.OutputSchema != nil && meta.StructuredContent != nil && !fromStructured:
 		w, err := runtime.Decode(ctx, &c.pipeline, tool.Name, tool.OutputSchema, meta.StructuredContent, &data)
 		if err != nil {
 			return env, err
@@ -178,23 +178,25 @@ func decodeText[T any](ctx context.Context, c *Client, tool *Tool, blocks []runt
 	return nil, false, nil
 }
 
-// applyConvention decodes the convention named name from blocks. It
-// returns the payload and what the envelope said, or nils when the
-// convention does not apply; problems (an expected convention that is
-// absent or does not decode, a dotbot status mismatch) go to report.
-func applyConvention(name string, blocks []runtime.ContentBlock, report func(runtime.Warning)) (json.RawMessage, *runtime.ConventionInfo) {
+// applyConvention decodes the convention named name from blocks, or, for
+// a dotbot envelope sent as structuredContent, from structured. It returns
+// the payload, what the envelope said, and whether it came from structured,
+// or zero values when the convention does not apply; problems (an expected
+// convention that is absent or does not decode, a dotbot status mismatch)
+// go to report.
+func applyConvention(name string, blocks []runtime.ContentBlock, structured json.RawMessage, report func(runtime.Warning)) (json.RawMessage, *runtime.ConventionInfo, bool) {
 	warn := func(format string, args ...any) { report(runtime.Warning{Message: fmt.Sprintf(format, args...)}) }
 	switch name {
 	case "":
-		return nil, nil
+		return nil, nil, false
 	case runtime.ConventionAuto:
 		switch {
 		case runtime.HasToolEnvelope(blocks):
 			name = runtime.ConventionToolEnvelope
-		case hasDotbot(blocks):
+		case isDotbot(string(structured)) || hasDotbot(blocks):
 			name = runtime.ConventionDotbot
 		default:
-			return nil, nil
+			return nil, nil, false
 		}
 	}
 	switch name {
@@ -202,33 +204,46 @@ func applyConvention(name string, blocks []runtime.ContentBlock, report func(run
 		env, err := runtime.DecodeToolEnvelope(blocks)
 		if err != nil {
 			warn("%v; falling back to the content", err)
-			return nil, nil
+			return nil, nil, false
 		}
 		info := env.ToolEnvelopeInfo
-		return env.Payload, &runtime.ConventionInfo{Name: name, ToolEnvelope: &info}
+		return env.Payload, &runtime.ConventionInfo{Name: name, ToolEnvelope: &info}, false
 	case runtime.ConventionDotbot:
-		d, warnings, err := runtime.FindDotbot(blocks)
+		fromStructured := runtime.LooksLikeDotbot(string(structured))
+		var d *runtime.Dotbot
+		var warnings []runtime.Warning
+		var err error
+		if fromStructured {
+			d, warnings, err = runtime.DecodeDotbot(structured)
+		} else {
+			d, warnings, err = runtime.FindDotbot(blocks)
+		}
 		if err != nil {
 			warn("%v; falling back to the content", err)
-			return nil, nil
+			return nil, nil, false
 		}
 		for _, w := range warnings {
 			report(w)
 		}
-		return d.Data, &runtime.ConventionInfo{Name: name, Dotbot: &d.DotbotInfo}
+		return d.Data, &runtime.ConventionInfo{Name: name, Dotbot: &d.DotbotInfo}, fromStructured
 	}
 	warn("unknown content convention %q ignored (want %q, %q or %q)", name,
 		runtime.ConventionToolEnvelope, runtime.ConventionDotbot, runtime.ConventionAuto)
-	return nil, nil
+	return nil, nil, false
 }
 
 func hasDotbot(blocks []runtime.ContentBlock) bool {
 	for _, b := range blocks {
-		if b.Type == runtime.ContentText && runtime.LooksLikeDotbot(b.Text) && strings.Contains(b.Text, `"dotbot-mcp-response@`) {
+		if b.Type == runtime.ContentText && isDotbot(b.Text) {
 			return true
 		}
 	}
 	return false
+}
+
+// isDotbot reports whether text is a JSON object naming a dotbot schema_id.
+func isDotbot(text string) bool {
+	return runtime.LooksLikeDotbot(text) && strings.Contains(text, `"dotbot-mcp-response@`)
 }
 
 // go-sdk's own JSON-RPC codes for local connection failures: the transport
@@ -270,10 +285,11 @@ func callError(ctx context.Context, tool string, err error) error {
 }
 
 // AsError returns a *runtime.CallError (EXECUTION_ERROR, with the text of
-// the content blocks as its message) when env is an MCP result with isError
-// set, and nil otherwise: for callers who treat tool errors as Go errors.
+// the content blocks as its message and the tool's name, MCPMeta.Tool, as
+// its operation id) when env is an MCP result with isError set, and nil
+// otherwise: for callers who treat tool errors as Go errors.
 func AsError[T any](env runtime.ResponseEnvelope[T]) error {
-	m := env.MCPMeta()
+	m := runtime.MCPMetaOf(env.Meta)
 	if m == nil || !m.IsError {
 		return nil
 	}
@@ -287,5 +303,5 @@ func AsError[T any](env runtime.ResponseEnvelope[T]) error {
 	if msg == "" {
 		msg = "tool reported an error"
 	}
-	return &runtime.CallError{Code: runtime.CodeExecution, Message: msg}
+	return &runtime.CallError{Code: runtime.CodeExecution, OperationID: m.Tool, Message: msg}
 }

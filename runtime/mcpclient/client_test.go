@@ -89,7 +89,7 @@ func mustCall[T any](t *testing.T, c *mcpclient.Client, tool *mcpclient.Tool, ar
 	if err != nil {
 		t.Fatalf("Call %s: %v", tool.Name, err)
 	}
-	if env.Source() != runtime.SourceMCP || env.MCPMeta() == nil {
+	if runtime.SourceOf(env.Meta) != runtime.SourceMCP || runtime.MCPMetaOf(env.Meta) == nil {
 		t.Fatalf("Call %s: meta %#v", tool.Name, env.Meta)
 	}
 	return env
@@ -104,7 +104,7 @@ func TestCall(t *testing.T) {
 
 			t.Run("structured", func(t *testing.T) {
 				env := mustCall[mcptest.Weather](t, c, toolWeather, map[string]any{"city": "Paris"})
-				m := env.MCPMeta()
+				m := runtime.MCPMetaOf(env.Meta)
 				if env.Data != mcptest.TheWeather || m.IsError || len(env.Warnings) != 0 {
 					t.Errorf("env = %+v, warnings %v", env.Data, env.Warnings)
 				}
@@ -120,7 +120,7 @@ func TestCall(t *testing.T) {
 
 			t.Run("text only", func(t *testing.T) {
 				env := mustCall[mcptest.Weather](t, c, toolWeatherTxt, nil)
-				if env.Data != mcptest.TheWeather || env.MCPMeta().StructuredContent != nil || len(env.Warnings) != 0 {
+				if env.Data != mcptest.TheWeather || runtime.MCPMetaOf(env.Meta).StructuredContent != nil || len(env.Warnings) != 0 {
 					t.Errorf("env = %+v, warnings %v", env.Data, env.Warnings)
 				}
 				// A tool whose text holds no JSON: data stays zero, with a warning.
@@ -136,7 +136,7 @@ func TestCall(t *testing.T) {
 
 			t.Run("content", func(t *testing.T) {
 				env := mustCall[[]runtime.ContentBlock](t, c, toolEcho, map[string]any{"text": "hi"})
-				if want := []runtime.ContentBlock{runtime.TextBlock("hi")}; !reflect.DeepEqual(env.Data, want) || !reflect.DeepEqual(env.MCPMeta().Content, want) {
+				if want := []runtime.ContentBlock{runtime.TextBlock("hi")}; !reflect.DeepEqual(env.Data, want) || !reflect.DeepEqual(runtime.MCPMetaOf(env.Meta).Content, want) {
 					t.Errorf("Data = %+v", env.Data)
 				}
 				s := mustCall[string](t, c, toolEcho, map[string]any{"text": "plain"})
@@ -151,17 +151,17 @@ func TestCall(t *testing.T) {
 
 			t.Run("isError", func(t *testing.T) {
 				env := mustCall[[]runtime.ContentBlock](t, c, toolFail, nil)
-				if !env.MCPMeta().IsError || len(env.Data) != 1 || env.Data[0].Text != mcptest.FailText {
+				if !runtime.MCPMetaOf(env.Meta).IsError || len(env.Data) != 1 || env.Data[0].Text != mcptest.FailText {
 					t.Errorf("env = %+v", env)
 				}
 				assertVector(t, env, "mcp-is-error.json")
 				err := mcpclient.AsError(env)
 				var ce *runtime.CallError
-				if !errors.As(err, &ce) || ce.Code != runtime.CodeExecution || ce.Message != mcptest.FailText {
+				if !errors.As(err, &ce) || ce.Code != runtime.CodeExecution || ce.Message != mcptest.FailText || ce.OperationID != mcptest.ToolFail {
 					t.Errorf("AsError = %v", err)
 				}
 				typed := mustCall[mcptest.Weather](t, c, &mcpclient.Tool{Name: mcptest.ToolFail, OutputSchema: weatherSchema}, nil)
-				if typed.Data != (mcptest.Weather{}) || !typed.MCPMeta().IsError || len(typed.Warnings) != 0 {
+				if typed.Data != (mcptest.Weather{}) || !runtime.MCPMetaOf(typed.Meta).IsError || len(typed.Warnings) != 0 {
 					t.Errorf("typed isError env = %+v", typed)
 				}
 				if err := mcpclient.AsError(mustCall[[]runtime.ContentBlock](t, c, toolEcho, map[string]any{"text": "x"})); err != nil {
@@ -174,30 +174,30 @@ func TestCall(t *testing.T) {
 				if !reflect.DeepEqual(env.Data, mcptest.TheWorkflow) || len(env.Warnings) != 0 {
 					t.Errorf("Data = %+v, warnings %v", env.Data, env.Warnings)
 				}
-				conv := env.MCPMeta().Convention
+				conv := runtime.MCPMetaOf(env.Meta).Convention
 				want := runtime.ToolEnvelopeInfo{Tool: "system-design", TS: "2025-06-17T18:30:00Z", Version: 1, Summary: mcptest.EnvelopeSummary}
 				if conv == nil || conv.Name != runtime.ConventionToolEnvelope || conv.ToolEnvelope == nil || *conv.ToolEnvelope != want || conv.Dotbot != nil {
 					t.Errorf("Convention = %+v", conv)
 				}
 				// Blocks as data keep the blocks; the convention is on the meta.
 				blocks := mustCall[[]runtime.ContentBlock](t, c, toolEnvelope, nil)
-				if len(blocks.Data) != 2 || blocks.Data[0].Text != mcptest.EnvelopeSummary || blocks.MCPMeta().Convention == nil {
+				if len(blocks.Data) != 2 || blocks.Data[0].Text != mcptest.EnvelopeSummary || runtime.MCPMetaOf(blocks.Meta).Convention == nil {
 					t.Errorf("blocks env = %+v", blocks)
 				}
 				// Raw JSON, detected by the client-wide "auto" convention.
 				auto := mcpclient.New(cs, quiet, mcpclient.WithConvention(runtime.ConventionAuto))
 				raw := mustCall[json.RawMessage](t, auto, &mcpclient.Tool{Name: mcptest.ToolEnvelope}, nil)
 				wantRaw, _ := json.Marshal(mcptest.TheWorkflow)
-				if !jsonEqual(t, raw.Data, wantRaw) || raw.MCPMeta().Convention == nil {
+				if !jsonEqual(t, raw.Data, wantRaw) || runtime.MCPMetaOf(raw.Meta).Convention == nil {
 					t.Errorf("raw = %s", raw.Data)
 				}
 				// Version 2 is rejected: no convention, a warning, the text stays.
 				v2 := mustCall[mcptest.WorkflowPayload](t, c, toolEnvelope, map[string]any{"version": 2})
-				if v2.MCPMeta().Convention != nil || len(v2.Warnings) != 2 || !strings.Contains(v2.Warnings[0].Message, "unsupported envelope version 2") {
+				if runtime.MCPMetaOf(v2.Meta).Convention != nil || len(v2.Warnings) != 2 || !strings.Contains(v2.Warnings[0].Message, "unsupported envelope version 2") {
 					t.Errorf("v2 env = %+v, warnings %v", v2.Data, v2.Warnings)
 				}
-				if v2.MCPMeta().Content[0].Text != mcptest.EnvelopeSummary {
-					t.Errorf("v2 block 0 = %+v", v2.MCPMeta().Content[0])
+				if runtime.MCPMetaOf(v2.Meta).Content[0].Text != mcptest.EnvelopeSummary {
+					t.Errorf("v2 block 0 = %+v", runtime.MCPMetaOf(v2.Meta).Content[0])
 				}
 			})
 
@@ -206,13 +206,13 @@ func TestCall(t *testing.T) {
 				if env.Data.Solution.Name != "Axiome" || len(env.Warnings) != 0 {
 					t.Errorf("Data = %+v, warnings %v", env.Data, env.Warnings)
 				}
-				conv := env.MCPMeta().Convention
+				conv := runtime.MCPMetaOf(env.Meta).Convention
 				if conv == nil || conv.Dotbot == nil || conv.Dotbot.Status != runtime.DotbotOK || conv.Dotbot.Tool != mcptest.ToolDotbot ||
 					conv.Dotbot.Intent == nil || conv.Dotbot.Intent.RecommendedNext != "solution.structure" || conv.Dotbot.Audit.DurationMS != 95 {
 					t.Errorf("Convention = %+v", conv)
 				}
 				mis := mustCall[mcptest.DotbotData](t, c, toolDotbot, map[string]any{"mismatch": true})
-				d := mis.MCPMeta().Convention.Dotbot
+				d := runtime.MCPMetaOf(mis.Meta).Convention.Dotbot
 				if d.Status != runtime.DotbotError || d.DeclaredStatus != runtime.DotbotOK || len(d.Errors) != 1 {
 					t.Errorf("mismatch info = %+v", d)
 				}
@@ -222,12 +222,12 @@ func TestCall(t *testing.T) {
 				}
 				// Detected by "auto" as well.
 				auto := mustCall[mcptest.DotbotData](t, c, &mcpclient.Tool{Name: mcptest.ToolDotbot, Convention: runtime.ConventionAuto}, nil)
-				if auto.Data.Solution.Name != "Axiome" || auto.MCPMeta().Convention.Name != runtime.ConventionDotbot {
+				if auto.Data.Solution.Name != "Axiome" || runtime.MCPMetaOf(auto.Meta).Convention.Name != runtime.ConventionDotbot {
 					t.Errorf("auto = %+v", auto)
 				}
 				// An expected convention that is absent is a warning, not an error.
 				none := mustCall[[]runtime.ContentBlock](t, c, &mcpclient.Tool{Name: mcptest.ToolEcho, Convention: runtime.ConventionDotbot}, map[string]any{"text": "x"})
-				if none.MCPMeta().Convention != nil || len(none.Warnings) != 1 || len(none.Data) != 1 {
+				if runtime.MCPMetaOf(none.Meta).Convention != nil || len(none.Warnings) != 1 || len(none.Data) != 1 {
 					t.Errorf("no dotbot: %+v", none)
 				}
 			})
@@ -248,8 +248,8 @@ func TestCall(t *testing.T) {
 				if !hasWarning(env.Warnings, "/temperature") {
 					t.Errorf("warnings = %v, want one at /temperature", env.Warnings)
 				}
-				if !jsonEqual(t, env.MCPMeta().StructuredContent, []byte(mcptest.DriftJSON)) {
-					t.Errorf("StructuredContent = %s, want it as sent", env.MCPMeta().StructuredContent)
+				if !jsonEqual(t, runtime.MCPMetaOf(env.Meta).StructuredContent, []byte(mcptest.DriftJSON)) {
+					t.Errorf("StructuredContent = %s, want it as sent", runtime.MCPMetaOf(env.Meta).StructuredContent)
 				}
 				m := mustCall[map[string]any](t, c, toolDrift, nil)
 				if _, ok := m.Data["wind"]; ok || m.Data["conditions"] != "Sunny" {
@@ -329,7 +329,7 @@ func TestCall(t *testing.T) {
 func assertVector[T any](t *testing.T, env runtime.ResponseEnvelope[T], name string) {
 	t.Helper()
 	// go-sdk servers add their identity to _meta over some transports.
-	m := *env.MCPMeta()
+	m := *runtime.MCPMetaOf(env.Meta)
 	m.Meta = maps.Clone(m.Meta)
 	delete(m.Meta, "io.modelcontextprotocol/serverInfo")
 	if len(m.Meta) == 0 {
@@ -507,9 +507,9 @@ func TestConventionVectors(t *testing.T) {
 			}
 			readJSON(t, f, &v)
 			env := replay(t, runtime.ConventionToolEnvelope, v.CallToolResult.Content)
-			conv := env.MCPMeta().Convention
+			conv := runtime.MCPMetaOf(env.Meta).Convention
 			if !v.Expect.OK {
-				if conv != nil || len(env.Warnings) == 0 || env.MCPMeta().Content[0].Text == "" {
+				if conv != nil || len(env.Warnings) == 0 || runtime.MCPMetaOf(env.Meta).Content[0].Text == "" {
 					t.Errorf("want fallback with a warning: convention %+v, warnings %v", conv, env.Warnings)
 				}
 				return
@@ -538,7 +538,7 @@ func TestConventionVectors(t *testing.T) {
 			readJSON(t, f, &v)
 			content, _ := json.Marshal([]runtime.ContentBlock{runtime.TextBlock(string(v.Envelope))})
 			env := replay(t, runtime.ConventionAuto, content)
-			conv := env.MCPMeta().Convention
+			conv := runtime.MCPMetaOf(env.Meta).Convention
 			if !v.Expect.Valid {
 				if conv != nil || len(env.Warnings) == 0 {
 					t.Errorf("want a warning and no convention: %+v, %v", conv, env.Warnings)

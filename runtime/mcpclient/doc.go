@@ -27,6 +27,9 @@
 //     on the meta only. Any other T without a convention payload is decoded
 //     from the first text block holding JSON that fits it (a string T takes
 //     the first text block as it is), else left zero with a warning.
+//   - A dotbot envelope may also come as structuredContent (with the dotbot
+//     or auto convention): then Data is its data, whatever the output schema
+//     says about structuredContent, and the envelope goes on the meta.
 //   - isError: true is a result, not a Go error: Meta.IsError is set, Data is
 //     the content when T is []runtime.ContentBlock and zero otherwise, and
 //     nothing is normalized or validated. AsError turns it into an error.
@@ -40,4 +43,7 @@
 // Make sessions with Connect (or with a transport from WrapTransport): go-sdk
 // rejects content blocks of types it does not know, and the wrapper maps them
 // to text blocks holding their JSON before the SDK sees them.
+//
+// An envelope's MCPMeta.Tool names the tool called (the result itself does
+// not), so AsError can name it in its error.
 package mcpclient

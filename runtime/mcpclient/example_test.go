@@ -42,12 +42,12 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("%+v isError=%v\n", env.Data, env.MCPMeta().IsError)
+	fmt.Printf("%+v isError=%v\n", env.Data, runtime.MCPMetaOf(env.Meta).IsError)
 
 	// A tool error is a result; AsError makes it a Go error on request.
 	res, err := mcpclient.Call[[]runtime.ContentBlock](ctx, c, &mcpclient.Tool{Name: "always-fail"}, nil)
-	fmt.Println(err, res.MCPMeta().IsError, mcpclient.AsError(res))
+	fmt.Println(err, runtime.MCPMetaOf(res.Meta).IsError, mcpclient.AsError(res))
 	// Output:
 	// {Temperature:22.5 Conditions:Partly cloudy Humidity:65} isError=false
-	// <nil> true EXECUTION_ERROR: Error: ENOENT: no such file or directory
+	// <nil> true EXECUTION_ERROR always-fail: Error: ENOENT: no such file or directory
 }

@@ -80,17 +80,17 @@ func run(ctx context.Context, c *notesmcp.Client) error {
 // show prints an envelope: its data as indented JSON, then its MCP meta.
 func show[T any](title string, env runtime.ResponseEnvelope[T]) {
 	fmt.Printf("== %s\ndata:\n", title)
-	m := env.MCPMeta()
+	m := runtime.MCPMetaOf(env.Meta)
 	if m != nil && m.IsError {
 		fmt.Println("  (none: the tool reported an error)")
 	} else {
 		printJSON(env.Data)
 	}
 	if m == nil {
-		fmt.Printf("meta: source %s\n\n", env.Source())
+		fmt.Printf("meta: source %s\n\n", runtime.SourceOf(env.Meta))
 		return
 	}
-	fmt.Printf("meta: source %s, isError %v\n", env.Source(), m.IsError)
+	fmt.Printf("meta: source %s, isError %v\n", runtime.SourceOf(env.Meta), m.IsError)
 	for i, b := range m.Content {
 		fmt.Printf("  content[%d] %s: %s\n", i, b.Type, strings.ReplaceAll(b.Text, "\n", `\n`))
 	}

@@ -123,12 +123,12 @@ func callByName(ctx context.Context, c *api.Client) error {
 func show[T any](title string, env runtime.ResponseEnvelope[T]) {
 	fmt.Printf("== %s\ndata:\n", title)
 	printJSON(env.Data)
-	if l := env.LocalMeta(); l != nil {
-		fmt.Printf("meta: source %s, operation %s\n\n", env.Source(), l.OperationID)
+	if l := runtime.LocalMetaOf(env.Meta); l != nil {
+		fmt.Printf("meta: source %s, operation %s\n\n", runtime.SourceOf(env.Meta), l.OperationID)
 		return
 	}
-	m := env.HTTPMeta()
-	fmt.Printf("meta: source %s, status %d, content type %q\n", env.Source(), m.StatusCode, m.ContentType)
+	m := runtime.HTTPMetaOf(env.Meta)
+	fmt.Printf("meta: source %s, status %d, content type %q\n", runtime.SourceOf(env.Meta), m.StatusCode, m.ContentType)
 	for _, k := range slices.Sorted(maps.Keys(m.Headers)) {
 		fmt.Printf("  %s: %s\n", k, m.Headers[k])
 	}

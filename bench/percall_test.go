@@ -1,0 +1,221 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	goruntime "runtime"
+	"runtime/metrics"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/opsgen/opsgen/bench/oapiclient"
+	"github.com/opsgen/opsgen/bench/opsgenclient"
+	"github.com/opsgen/opsgen/runtime"
+)
+
+// page is the hand-written client's type: the same shape as the generated ones.
+type page struct {
+	Items []pet  `json:"items"`
+	Next  string `json:"next"`
+}
+
+type pet struct {
+	ID     int64    `json:"id"`
+	Name   string   `json:"name"`
+	Status string   `json:"status"`
+	Price  float64  `json:"price"`
+	Tags   []string `json:"tags"`
+	Owner  struct {
+		ID    int64  `json:"id"`
+		Email string `json:"email"`
+	} `json:"owner"`
+}
+
+// body returns a page of n pets as JSON.
+func body(n int) []byte {
+	p := page{Next: "eyJvZmZzZXQiOjEwLCJsaW1pdCI6MTB9"}
+	for i := range n {
+		x := pet{ID: int64(i), Name: "pet-" + strconv.Itoa(i), Status: "available", Price: 12.5, Tags: []string{"dog", "good", "small"}}
+		x.Owner.ID, x.Owner.Email = 42, "owner@example.com"
+		p.Items = append(p.Items, x)
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// server serves b for every request.
+func server(b []byte) *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+		w.Write(b)
+	}))
+}
+
+// handWritten is what a careful person writes without a generator: it
+// checks the status, decodes as it reads and drains the body for reuse.
+func handWritten(ctx context.Context, hc *http.Client, base string) (page, error) {
+	var out page
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/pets?limit=10", nil)
+	if err != nil {
+		return out, err
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := hc.Do(req)
+	if err != nil {
+		return out, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return out, fmt.Errorf("HTTP %s", resp.Status)
+	}
+	err = json.NewDecoder(resp.Body).Decode(&out)
+	io.Copy(io.Discard, resp.Body)
+	return out, err
+}
+
+// clients returns one call function per client, each checking that it got
+// n items.
+func clients(b *testing.B, url string, n int) map[string]func(context.Context) error {
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
+	limit := int64(10)
+	check := func(got int) error {
+		if got != n {
+			return fmt.Errorf("got %d items, want %d", got, n)
+		}
+		return nil
+	}
+	oc, err := oapiclient.NewClientWithResponses(url, oapiclient.WithHTTPClient(hc))
+	if err != nil {
+		b.Fatal(err)
+	}
+	limit32 := 10
+	fs := map[string]func(context.Context) error{
+		"handwritten": func(ctx context.Context) error {
+			p, err := handWritten(ctx, hc, url)
+			if err != nil {
+				return err
+			}
+			return check(len(p.Items))
+		},
+		"oapi-codegen": func(ctx context.Context) error {
+			r, err := oc.ListPetsWithResponse(ctx, &oapiclient.ListPetsParams{Limit: &limit32})
+			if err != nil {
+				return err
+			}
+			if r.JSON200 == nil {
+				return fmt.Errorf("status %d", r.StatusCode())
+			}
+			return check(len(r.JSON200.Items))
+		},
+	}
+	for _, mode := range []runtime.ValidationMode{runtime.ValidateOff, runtime.ValidateWarn} {
+		c := opsgenclient.NewClient(opsgenclient.WithBaseURL(url), opsgenclient.WithHTTPClient(hc), opsgenclient.WithValidation(mode))
+		fs["opsgen-"+mode.String()] = func(ctx context.Context) error {
+			env, err := c.ListPets(ctx, opsgenclient.ListPetsParams{Limit: &limit})
+			if err != nil {
+				return err
+			}
+			if len(env.Warnings) != 0 {
+				return fmt.Errorf("warnings: %v", env.Warnings)
+			}
+			return check(len(env.Data.Items))
+		}
+	}
+	return fs
+}
+
+var order = []string{"handwritten", "opsgen-off", "opsgen-warn", "oapi-codegen"}
+
+// BenchmarkCall compares the clients on a small (~190 B) and a large
+// (~190 KB) response.
+func BenchmarkCall(b *testing.B) {
+	for _, size := range []struct {
+		name  string
+		items int
+	}{{"small", 1}, {"large", 1400}} {
+		data := body(size.items)
+		srv := server(data)
+		fs := clients(b, srv.URL, size.items)
+		ctx := context.Background()
+		for _, name := range order {
+			b.Run(fmt.Sprintf("%s/%s", size.name, name), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(data)))
+				for b.Loop() {
+					if err := fs[name](ctx); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		srv.Close()
+	}
+}
+
+// BenchmarkHuge reads a 50 MB response once per iteration and reports the
+// peak of live heap above what was live before the call (the server's copy
+// of the body included in neither): a client that decodes while reading
+// stays near the size of the decoded value, one that buffers the body adds
+// the body's size.
+func BenchmarkHuge(b *testing.B) {
+	n := 50 << 20 / 137 // items of about 137 bytes: 50 MB
+	data := body(n)
+	srv := server(data)
+	defer srv.Close()
+	fs := clients(b, srv.URL, n)
+	ctx := context.Background()
+	for _, name := range order {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			var peak uint64
+			for b.Loop() {
+				goruntime.GC()
+				base := liveHeap()
+				stop := watchHeap(&peak, base)
+				err := fs[name](ctx)
+				stop()
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
+		})
+	}
+}
+
+// liveHeap reads the bytes of heap objects (live and not yet swept).
+func liveHeap() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// watchHeap samples the heap every millisecond until stop is called and
+// keeps in *peak the largest growth over base seen so far.
+func watchHeap(peak *uint64, base uint64) (stop func()) {
+	var done atomic.Bool
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for !done.Load() {
+			if h := liveHeap(); h > base && h-base > *peak {
+				*peak = h - base
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	return func() {
+		done.Store(true)
+		<-finished
+	}
+}

