@@ -5,7 +5,7 @@ GO        ?= go
 FUZZTIME  ?= 5s
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test unit examples-test fuzz golden demo bench lint fmt
+.PHONY: all test unit examples-test fuzz golden demo bench bench-generate corpus lint fmt
 
 all: lint test
 
@@ -31,9 +31,15 @@ golden:
 demo:
 	GO=$(GO) bash examples/demo.sh
 
-## bench: runtime and generated-client benchmarks (benchstat-friendly output in bench.out).
+## bench: runtime, loader, generated-client (HTTP in bench/, MCP in internal/e2e) benchmarks,
+## benchstat-friendly, into bench.out. bench-generate: whole-process generation timing
+## against oapi-codegen v2.8.2 (installed from the module proxy; specs from npm).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./runtime/... ./examples/... | tee bench.out
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./runtime/... ./generator/openapi/ ./internal/e2e/ | tee bench.out
+	cd bench && $(GO) test -run '^$$' -bench . -benchmem -count 5 . | tee -a ../bench.out
+
+bench-generate:
+	bash scripts/bench-generate.sh
 
 ## lint: gofmt, go vet and staticcheck (installed from the module proxy, pinned).
 lint:
@@ -43,3 +49,8 @@ lint:
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
+
+## corpus: generate, build and vet the APIs.guru directory and GitHub's specs
+## (installed from npm into .work/); SAMPLE=N SEED=S for a seeded sample.
+corpus:
+	bash scripts/corpus.sh

@@ -7,5 +7,5 @@
 // root module. Regenerate the clients with go generate (see generate.go).
 package bench
 
-//go:generate go run github.com/opsgen/opsgen/cmd/opsgen generate -openapi spec/pets.yaml -package opsgenclient -out opsgenclient
+//go:generate go -C .. run ./cmd/opsgen generate -openapi bench/spec/pets.yaml -package opsgenclient -out bench/opsgenclient
 //go:generate go run github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v2.8.2 -generate types,client -package oapiclient -o oapiclient/client.gen.go spec/pets.yaml

@@ -290,7 +290,7 @@ func IsResponseEnvelope(v any) bool {
 
 // envelopeTypeName is the name of every ResponseEnvelope instantiation up
 // to its type argument.
-var envelopeTypeName = reflect.TypeFor[ResponseEnvelope[any]]().Name()[:len("ResponseEnvelope[")]
+const envelopeTypeName = "ResponseEnvelope["
 
 // asEnvelope returns v as an untyped envelope when it is a ResponseEnvelope
 // of any type, or a non-nil pointer to one, with a non-nil meta.

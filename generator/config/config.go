@@ -22,9 +22,6 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
-	"strings"
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
@@ -195,9 +192,6 @@ func Parse(file string, data []byte) (*Config, error) {
 	return &c, nil
 }
 
-// yamlLine matches the "line N: message" of yaml.v3's errors.
-var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-
 // yamlError rewrites a yaml.v3 error as diagnostics naming file and line.
 func yamlError(file string, err error) error {
 	msgs := []string{err.Error()}
@@ -207,12 +201,8 @@ func yamlError(file string, err error) error {
 	}
 	var errs diag.List
 	for _, m := range msgs {
-		pos := diag.Pos{File: file}
-		if sub := yamlLine.FindStringSubmatch(strings.TrimSpace(m)); sub != nil {
-			pos.Line, _ = strconv.Atoi(sub[1])
-			m = sub[2]
-		}
-		errs.Errorf(pos, "%s", strings.TrimPrefix(m, "yaml: "))
+		line, text, _ := diag.YAMLLine(m)
+		errs.Errorf(diag.Pos{File: file, Line: line}, "%s", text)
 	}
 	return errs.Err()
 }

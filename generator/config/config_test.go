@@ -104,7 +104,7 @@ func TestParseErrors(t *testing.T) {
 			[]string{`opsgen.yaml:4:5 (#/sources/0): error: convention, conventions and outputSchemas apply to mcp sources only`}},
 		{"keyword package", "package: func\noutput: o\nsources: [{openapi: a.yaml}]\n",
 			[]string{`package "func" is not a valid Go package name`}},
-		{"not yaml", "package: p\noutput: [\n", []string{"opsgen.yaml:2: error: did not find expected node content"}},
+		{"not yaml", "package: p\noutput: [\n", []string{"opsgen.yaml:3: error: did not find expected node content"}},
 		{"empty", "", []string{"opsgen.yaml: empty config"}},
 	}
 	for _, tt := range tests {

@@ -4,7 +4,10 @@ package diag
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -125,4 +128,31 @@ func (l List) Err() error {
 		return nil
 	}
 	return fmt.Errorf("%s", strings.Join(msgs, "\n"))
+}
+
+// yamlLineRE matches the "yaml: line N: message" of gopkg.in/yaml.v3's syntax errors.
+var yamlLineRE = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+
+// yamlParserErrors are the messages of yaml.v3's parser (as opposed to its
+// scanner): yaml.v3 reports their line 0-based (scanner errors 1-based).
+var yamlParserErrors = []string{
+	"did not find expected ',' or ']'", "did not find expected ',' or '}'",
+	"did not find expected '-' indicator", "did not find expected <document start>",
+	"did not find expected key", "did not find expected node content",
+	"found duplicate %TAG directive", "found duplicate %YAML directive",
+	"found incompatible YAML document", "found undefined tag handle",
+}
+
+// YAMLLine splits a gopkg.in/yaml.v3 syntax error message into its 1-based
+// line and the message proper; ok is false when the message names no line.
+func YAMLLine(msg string) (line int, text string, ok bool) {
+	m := yamlLineRE.FindStringSubmatch(strings.TrimSpace(msg))
+	if m == nil {
+		return 0, strings.TrimPrefix(msg, "yaml: "), false
+	}
+	line, _ = strconv.Atoi(m[1]) // the pattern matched digits
+	if slices.Contains(yamlParserErrors, m[2]) {
+		line++
+	}
+	return line, m[2], true
 }

@@ -34,6 +34,33 @@ func newChecker() *checker {
 	return &checker{c: c}
 }
 
+// maxSchemaDepth bounds the nesting of JSON values in a tool schema: the
+// metaschema check and kin-openapi take time quadratic in it (seconds at a
+// thousand levels), and real schemas stay far below.
+const maxSchemaDepth = 200
+
+// jsonDepth returns the nesting depth of a decoded JSON value, counting
+// no further than limit+1.
+func jsonDepth(v any, limit int) int {
+	if limit < 0 {
+		return 0
+	}
+	deepest := 0
+	switch v := v.(type) {
+	case map[string]any:
+		for _, e := range v {
+			deepest = max(deepest, jsonDepth(e, limit-1))
+		}
+	case []any:
+		for _, e := range v {
+			deepest = max(deepest, jsonDepth(e, limit-1))
+		}
+	default:
+		return 0
+	}
+	return deepest + 1
+}
+
 // maxCheckRounds bounds how often check repairs a schema and checks it
 // again before it gives up on the schema as a whole.
 const maxCheckRounds = 5
@@ -46,6 +73,10 @@ const maxCheckRounds = 5
 // (references, an unknown dialect) are left to the conversion, which
 // handles them. The schema is changed in place.
 func (k *checker) check(schema any, pos *positions, ptr string, diags *diag.List) any {
+	if jsonDepth(schema, maxSchemaDepth) > maxSchemaDepth {
+		diags.Warnf(pos.pos(ptr), "schema nests deeper than %d levels; any value is accepted", maxSchemaDepth)
+		return map[string]any{}
+	}
 	reported := 0
 	for round := 0; ; round++ {
 		var ve *jsonschema.ValidationError

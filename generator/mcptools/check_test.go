@@ -11,10 +11,11 @@ import (
 	"github.com/opsgen/opsgen/generator/ir"
 )
 
-// TestLoadRepairsSchemas checks that a schema that is not valid JSON Schema
-// never fails the load: each violation is a warning at its place, the
-// offending keyword is dropped (or a non-schema becomes any value), and the
-// rest of the listing is generated as usual.
+// TestLoadRepairsSchemas checks that a schema never fails the load: each
+// metaschema violation, dangling reference, value OpenAPI cannot hold, or
+// schema kin-openapi cannot read is a warning at its place; the offending
+// keyword is dropped (or the schema accepts any value), and the rest of the
+// listing is generated as usual.
 func TestLoadRepairsSchemas(t *testing.T) {
 	// ok is a valid tool next to the broken one, which must be unaffected.
 	const ok = `{"name": "ok", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}}`
@@ -124,6 +125,60 @@ func TestLoadRepairsSchemas(t *testing.T) {
 			},
 		},
 		{
+			name: "valid JSON Schema that OpenAPI types narrower",
+			input: `[{"name": "a", "inputSchema": {"type": "object", "properties": {
+  "n": {"type": "number", "minimum": 1e400, "maximum": 5},
+  "s": {"type": "string", "minLength": 1e30, "maxLength": 2.0, "nullable": "yes", "xml": {"name": 1}},
+  "o": {"type": "object", "discriminator": {"propertyName": 5}}}}}]`,
+			warnings: []string{
+				`x.json:2:38 (#/0/inputSchema/properties/n/minimum): warning: minimum 1e400 is out of range; ignored`,
+				`x.json:3:40 (#/0/inputSchema/properties/s/minLength): warning: minLength 1e30 is out of range; ignored`,
+				`x.json:3:76 (#/0/inputSchema/properties/s/nullable): warning: nullable must be a boolean, found a string; ignored`,
+				`x.json:4:44 (#/0/inputSchema/properties/o/discriminator): warning: discriminator must be an object with a string "propertyName" and a "mapping" of strings; ignored`,
+			},
+			check: func(t *testing.T, svc *ir.Service) {
+				in := op(t, svc, "a").Tool.InputType
+				if n, s := field(t, in, "n"), field(t, in, "s"); n.Type.Kind != ir.Float || s.Type.Kind != ir.String {
+					t.Errorf("n: kind %v, s: kind %v", n.Type.Kind, s.Type.Kind)
+				}
+				// The other keywords are kept; 2.0 is written as an integer.
+				schema := string(in.Schema)
+				if !strings.Contains(schema, `"maximum":5`) || !strings.Contains(schema, `"maxLength":2,`) || strings.Contains(schema, "1e") {
+					t.Errorf("schema %s", schema)
+				}
+			},
+		},
+		{
+			name:  "kin-openapi cannot read it",
+			input: `[{"name": "a", "inputSchema": {"type": "object", "properties": {"p": {"type": "string"}}}, "outputSchema": {"type": "object", "properties": {"x": {"allowEmptyValue": "x"}}}}, {"name": "b", "inputSchema": {"type": "object", "properties": {"x": {"allowEmptyValue": 1}}}}]`,
+			warnings: []string{
+				`x.json:1:108 (#/0/outputSchema): warning: tool "a": the output schema cannot be converted (loading the schema document: failed to unmarshal data: json error: json: cannot unmarshal string into field Schema.allowEmptyValue of type bool`,
+				`x.json:1:205 (#/1/inputSchema): warning: tool "b": the input schema cannot be converted (loading the schema document: failed to unmarshal data: json error: json: cannot unmarshal number into field Schema.allowEmptyValue of type bool`,
+			},
+			check: func(t *testing.T, svc *ir.Service) {
+				a := op(t, svc, "a").Tool
+				if p := field(t, a.InputType, "p"); p.Type.Kind != ir.String || a.OutputType == nil || a.OutputType.Kind != ir.Any {
+					t.Errorf("a: input %+v, output %+v", a.InputType, a.OutputType)
+				}
+				// b can still be called with any arguments.
+				if b := op(t, svc, "b").Tool; b.InputType == nil || b.InputType.Kind != ir.Map {
+					t.Errorf("b: input %+v", b.InputType)
+				}
+			},
+		},
+		{
+			name:  "too deep",
+			input: `[{"name": "a", "inputSchema": {}, "outputSchema": ` + strings.Repeat(`{"items": `, maxSchemaDepth) + `{}` + strings.Repeat(`}`, maxSchemaDepth) + `}]`,
+			warnings: []string{
+				`x.json:1:51 (#/0/outputSchema): warning: schema nests deeper than 200 levels; any value is accepted`,
+			},
+			check: func(t *testing.T, svc *ir.Service) {
+				if out := op(t, svc, "a").Tool.OutputType; out == nil || out.Kind != ir.Any {
+					t.Errorf("output %+v", out)
+				}
+			},
+		},
+		{
 			name:  "many violations",
 			input: `[{"name": "a", "inputSchema": {"properties": {"a": {"type": 1}, "b": {"type": 2}, "c": {"type": 3}, "d": {"type": 4}, "e": {"type": "string"}}}}]`,
 			warnings: []string{
@@ -157,7 +212,8 @@ func TestLoadRepairsSchemas(t *testing.T) {
 				}
 				got = append(got, d.String())
 			}
-			if !slices.Equal(got, tc.warnings) {
+			// Each expected warning is a prefix (kin-openapi's messages are long).
+			if !slices.EqualFunc(got, tc.warnings, strings.HasPrefix) {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.warnings, "\n"))
 			}
 			tc.check(t, svc)

@@ -38,7 +38,11 @@
 // mistake is reported at its place in the listing. A schema never fails
 // the load: each violation is a warning, the offending keyword is ignored
 // (a value that should be a schema and is not accepts any value), and so
-// is a $ref that does not resolve. The schemas are then
+// are a $ref that does not resolve and a value the OpenAPI model cannot
+// hold (a minimum of 1e400, a nullable that is not a boolean). A schema
+// nested deeper than 200 levels, or one the OpenAPI loader still cannot
+// read, accepts any value (any arguments, for an input schema). The
+// schemas are then
 // converted by the OpenAPI loader: each tool becomes an operation of a
 // synthetic OpenAPI 3.1 document whose components hold the tools' schemas
 // and their hoisted definitions, so that JSON Schema is mapped to Go types

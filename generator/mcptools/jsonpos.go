@@ -24,6 +24,7 @@ type positions struct {
 func indexPositions(file string, data []byte) *positions {
 	p := &positions{file: file, data: data, offsets: map[string]int{}}
 	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // a number beyond float64 (1e400) would stop the indexing
 	p.value(dec, "")
 	return p
 }

@@ -23,14 +23,15 @@ import (
 // for each child, which validates the child's bytes again. The cost grows
 // with size times depth: about 15 times a plain decode on GitHub's spec.
 //
-// decodeJSONDoc decodes the text once into a tree of maps and slices and
-// builds the same kin-openapi values from it, by reflection over their json
-// tags, doing what their UnmarshalJSON methods do: unknown keys become
-// Extensions, a $ref object becomes a reference (decoded by kin itself, as
-// it keeps unexported state; such objects are small), everything else that
-// has its own UnmarshalJSON (Types, ExclusiveBound, boolean schemas...) is
-// handed to that method with its own small text. Whatever it is not sure
-// to decode the same way makes it give up with errSlowPath, and the caller
+// decodeJSONDoc decodes the text once into a tree of maps and slices (its
+// top-level members concurrently) and builds the same kin-openapi values
+// from it, by reflection over their json tags, doing what their
+// UnmarshalJSON methods do: unknown keys become Extensions; {"$ref": "..."}
+// sets Ref, and a $ref with siblings is handed to kin itself (it keeps
+// unexported state; such objects are small); everything else that has its
+// own UnmarshalJSON (Types, ExclusiveBound, boolean schemas...) is handed
+// to that method with its own small text. Whatever it is not sure to
+// decode the same way makes it give up with errSlowPath, and the caller
 // uses kin-openapi's loader; so the result is always what kin-openapi
 // would have produced (TestFastJSONMatchesKin checks it on every spec).
 
@@ -210,7 +211,6 @@ var (
 	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 	headerType          = reflect.TypeFor[openapi3.Header]()
-	schemaType          = reflect.TypeFor[openapi3.Schema]()
 	pathsType           = reflect.TypeFor[openapi3.Paths]()
 	responsesType       = reflect.TypeFor[openapi3.Responses]()
 	callbackType        = reflect.TypeFor[openapi3.Callback]()
@@ -532,6 +532,11 @@ func decodeObject(dst reflect.Value, v any) error {
 // kin-openapi itself, anything else into the wrapper's Value.
 func decodeRef(dst reflect.Value, v any) error {
 	if obj, ok := v.(map[string]any); ok {
+		if ref, ok := obj["$ref"].(string); ok && ref != "" && len(obj) == 1 {
+			// The common case, {"$ref": "..."}: kin-openapi sets Ref only.
+			dst.FieldByName("Ref").SetString(ref)
+			return nil
+		}
 		for k := range obj {
 			if strings.EqualFold(k, "$ref") {
 				return delegate(dst, v)

@@ -1,7 +1,11 @@
 package openapi_test
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/opsgen/opsgen/generator/ir"
@@ -399,4 +403,23 @@ func TestResponses(t *testing.T) {
 	dl := op(t, svc, "download")
 	equal(t, "download kind", dl.Result.Kind, ir.BodyBinary)
 	equal(t, "download type", ts(dl.Result.Type), "binary")
+}
+
+func TestLoadRefusesLargeDocument(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.json")
+	// A valid document padded past a small limit: the size alone decides.
+	doc := `{"openapi":"3.0.3","info":{"title":"t","version":"1","description":"` + strings.Repeat("x", 4096) + `"},"paths":{}}`
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := openapi.Load(context.Background(), path, openapi.Options{MaxBytes: 1024})
+	if err == nil || !strings.Contains(err.Error(), "over the limit of 1024 bytes") {
+		t.Fatalf("Load of a %d-byte document with MaxBytes 1024: err = %v, want a refusal naming the limit", len(doc), err)
+	}
+	if _, _, err := openapi.LoadData(context.Background(), []byte(doc), "big.json", openapi.Options{MaxBytes: 1024}); err == nil {
+		t.Fatal("LoadData accepted a document over MaxBytes")
+	}
+	if _, _, err := openapi.Load(context.Background(), path, openapi.Options{}); err != nil {
+		t.Fatalf("Load with the default limit: %v", err)
+	}
 }

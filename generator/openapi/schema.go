@@ -363,12 +363,15 @@ func (l *loader) nameFields(t *ir.Type) {
 	wanted := make([]string, len(t.Fields))
 	for i, f := range t.Fields {
 		if f.Name != "" {
-			f.Name = naming.Sanitize(f.Name, "Field")
+			// Two properties may pin the same x-go-name (x-axis and xAxis
+			// in real specs): the first in JSON name order keeps it.
+			want := naming.Sanitize(f.Name, "Field")
+			f.Name = ns.Alloc(want)
+			if f.Name != want {
+				l.diags.Warnf(f.Pos, "x-go-name %q of property %q is taken; using %q", want, f.JSONName, f.Name)
+			}
 		}
 		wanted[i] = f.Name
-		if wanted[i] != "" {
-			ns.Reserve(wanted[i])
-		}
 	}
 	for i, f := range t.Fields {
 		if wanted[i] == "" {

@@ -115,7 +115,7 @@ func sseServer(t *testing.T, status int, chunks ...string) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Accept") != "text/event-stream" {
-			http.Error(w, "want Accept: text/event-stream", 406)
+			http.Error(w, "want Accept: text/event-stream", http.StatusNotAcceptable)
 			return
 		}
 		w.Header().Set("Content-Type", "text/event-stream")

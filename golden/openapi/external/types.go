@@ -7,7 +7,7 @@ import "encoding/json"
 
 // Address is a JSON object.
 //
-// ../testdata/specs/openapi/external-defs.yaml#/Address
+// external-defs.yaml#/Address
 type Address struct {
 	City *string `json:"city,omitempty"`
 }
@@ -21,7 +21,7 @@ type Local struct {
 
 // Owner is a JSON object.
 //
-// ../testdata/specs/openapi/external-defs.yaml#/Owner
+// external-defs.yaml#/Owner
 type Owner struct {
 	Address *Address        `json:"address,omitempty"`
 	Name    string          `json:"name"`
