@@ -179,23 +179,23 @@ func marshalEnvelope(v any, m Meta) ([]byte, error) {
 }
 
 // unmarshalEnvelope decodes the wire form's data into out (a pointer) and
-// returns its meta.
+// returns its meta. The keys "data", "meta" and "source" are matched exactly,
+// as IsResponseEnvelope (and JavaScript) match them, not case-insensitively
+// as encoding/json matches struct fields.
 func unmarshalEnvelope(b []byte, out any) (Meta, error) {
-	var raw struct {
-		Data json.RawMessage `json:"data"`
-		Meta json.RawMessage `json:"meta"`
-	}
+	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
 		return nil, err
 	}
-	if raw.Data == nil {
+	data, ok := raw["data"]
+	if !ok {
 		return nil, fmt.Errorf("opsgen: envelope has no data")
 	}
-	meta, err := unmarshalMeta(raw.Meta)
+	meta, err := unmarshalMeta(raw["meta"])
 	if err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal(raw.Data, out); err != nil {
+	if err := json.Unmarshal(data, out); err != nil {
 		return nil, fmt.Errorf("opsgen: envelope data: %w", err)
 	}
 	return meta, nil
@@ -231,20 +231,19 @@ func marshalMeta(m Meta) ([]byte, error) {
 }
 
 func unmarshalMeta(b json.RawMessage) (Meta, error) {
-	var probe struct {
-		Source *string `json:"source"`
-	}
 	if len(b) == 0 || bytes.Equal(b, []byte("null")) {
 		return nil, fmt.Errorf("opsgen: envelope has no meta")
 	}
-	if err := json.Unmarshal(b, &probe); err != nil {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
 		return nil, fmt.Errorf("opsgen: envelope meta: %w", err)
 	}
-	if probe.Source == nil {
-		return nil, fmt.Errorf("opsgen: envelope meta has no source")
+	var source string
+	if raw, ok := fields["source"]; !ok || json.Unmarshal(raw, &source) != nil {
+		return nil, fmt.Errorf("opsgen: envelope meta has no source string")
 	}
 	var m Meta
-	switch Source(*probe.Source) {
+	switch Source(source) {
 	case SourceLocal:
 		m = &LocalMeta{}
 	case SourceHTTP:
@@ -252,10 +251,10 @@ func unmarshalMeta(b json.RawMessage) (Meta, error) {
 	case SourceMCP:
 		m = &MCPMeta{}
 	default:
-		return nil, fmt.Errorf("opsgen: envelope meta source %q is not one of local, http, mcp", *probe.Source)
+		return nil, fmt.Errorf("opsgen: envelope meta source %q is not one of local, http, mcp", source)
 	}
 	if err := json.Unmarshal(b, m); err != nil {
-		return nil, fmt.Errorf("opsgen: envelope meta (%s): %w", *probe.Source, err)
+		return nil, fmt.Errorf("opsgen: envelope meta (%s): %w", source, err)
 	}
 	return m, nil
 }

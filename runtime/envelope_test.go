@@ -224,12 +224,16 @@ func TestIsResponseEnvelopeGoValues(t *testing.T) {
 
 func TestEnvelopeUnmarshalErrors(t *testing.T) {
 	for name, in := range map[string]string{
-		"not an object":       `[1]`,
-		"no data":             `{"meta":{"source":"local","operationId":"a.b","timestamp":1}}`,
-		"no meta":             `{"data":1}`,
-		"unknown source":      `{"data":1,"meta":{"source":"smtp"}}`,
-		"meta of wrong shape": `{"data":1,"meta":{"source":"http","statusCode":"200"}}`,
-		"truncated":           `{"data":1,"meta":{"source":"local"`,
+		"not an object":        `[1]`,
+		"no data":              `{"meta":{"source":"local","operationId":"a.b","timestamp":1}}`,
+		"no meta":              `{"data":1}`,
+		"unknown source":       `{"data":1,"meta":{"source":"smtp"}}`,
+		"meta of wrong shape":  `{"data":1,"meta":{"source":"http","statusCode":"200"}}`,
+		"truncated":            `{"data":1,"meta":{"source":"local"`,
+		"null":                 `null`,
+		"keys of other case":   `{"DATA":1,"Meta":{"source":"local","operationId":"a.b","timestamp":1}}`,
+		"source of other case": `{"data":1,"meta":{"Source":"local","operationId":"a.b","timestamp":1}}`,
+		"source not a string":  `{"data":1,"meta":{"source":1}}`,
 	} {
 		var env runtime.ResponseEnvelope[any]
 		if err := json.Unmarshal([]byte(in), &env); err == nil {
