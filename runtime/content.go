@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Content block types of the seeds' MCPContentBlock union.
@@ -136,12 +137,15 @@ func knownContentType(t string) bool {
 	return false
 }
 
+// compactJSON returns b compacted, as valid UTF-8 (invalid bytes become
+// U+FFFD, as encoding/json writes them), so that the text block made of it
+// marshals and unmarshals to the same string.
 func compactJSON(b []byte) string {
 	var buf bytes.Buffer
 	if json.Compact(&buf, b) != nil {
-		return string(b)
+		return strings.ToValidUTF8(string(b), "\uFFFD")
 	}
-	return buf.String()
+	return strings.ToValidUTF8(buf.String(), "\uFFFD")
 }
 
 // FirstText returns the text of the first text block, and whether there was one.
