@@ -41,7 +41,8 @@ func main() {
 // own, which a proxy answers with an error for an unpublished module path,
 // whereas the cache's answer is "no such module". The cache is filled first
 // by listing cmd/opsgen's dependencies in this repository (the ordinary
-// proxy), and the repository's go.sum is copied into the consumer.
+// proxy) and loading its whole module graph, and the repository's go.sum is
+// copied into the consumer.
 func TestToolDirective(t *testing.T) {
 	if testing.Short() {
 		t.Skip("skipped under -short: builds opsgen and a consumer module with the go command")
@@ -51,6 +52,10 @@ func TestToolDirective(t *testing.T) {
 		t.Fatal(err)
 	}
 	goflags := strings.TrimSpace(run(t, root, nil, "go", "env", "GOFLAGS"))
+	// The consumer's go get loads the whole module graph (go.mod files of
+	// modules no package comes from, such as test-only requirements of older
+	// modules) and builds cmd/opsgen (their sources): fetch both.
+	run(t, root, nil, "go", "list", "-m", "all")
 	run(t, root, nil, "go", "list", "-deps", "./cmd/opsgen")
 
 	dir := t.TempDir()
