@@ -106,6 +106,20 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 	cfg := opts.Config
 	src := &cfg.Sources[0]
 	res := &Result{}
+	// The inputs are listed (reading the documents for their $refs) while
+	// the source is loaded and emitted: on large specs, those phases leave a
+	// core free.
+	type inputList struct {
+		files  []string
+		remote bool
+		err    error
+	}
+	inputsDone := make(chan inputList, 1)
+	go func() {
+		var in inputList
+		in.files, in.remote, in.err = Inputs(cfg, opts.ConfigDir)
+		inputsDone <- in
+	}()
 	svc, diags, err := load(ctx, opts.ConfigDir, src)
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	if err == nil && svc == nil {
@@ -135,12 +149,12 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return res, err
 	}
-	inputs, remote, err := Inputs(cfg, opts.ConfigDir)
-	if err != nil {
-		return res, err
+	in := <-inputsDone
+	if in.err != nil {
+		return res, in.err
 	}
 	res.Manifest, err = output.NewManifest(output.Inputs{
-		Version: opts.Version, Config: hash, BaseDir: opts.ConfigDir, Files: inputs, Remote: remote,
+		Version: opts.Version, Config: hash, BaseDir: opts.ConfigDir, Files: in.files, Remote: in.remote,
 	}, outputFiles(files))
 	if err != nil {
 		return res, err

@@ -19,6 +19,9 @@ const wrapAt = 80
 // control characters (tabs and line breaks become spaces, other controls
 // are dropped) and no invisible format characters (BOM, bidi overrides).
 func sanitize(s string) string {
+	if printableASCII(s) {
+		return strings.TrimSpace(s)
+	}
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	return strings.TrimSpace(strings.Map(func(r rune) rune {
 		switch {
@@ -31,11 +34,24 @@ func sanitize(s string) string {
 	}, s))
 }
 
+// printableASCII reports whether s has only printable ASCII characters,
+// which sanitize keeps (the common case, checked first for speed).
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
 // textLines splits spec text into comment lines: line breaks and blank
 // lines (paragraphs) are kept, indented lines (code) are kept as they are,
 // other long lines are wrapped at word boundaries.
 func textLines(s string) []string {
-	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	if strings.Contains(s, "\r") {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	}
 	var out []string
 	for _, raw := range strings.Split(s, "\n") {
 		indented := strings.HasPrefix(raw, " ") || strings.HasPrefix(raw, "\t")
@@ -49,18 +65,23 @@ func textLines(s string) []string {
 			out = append(out, line)
 			continue
 		}
-		cur := ""
+		var cur strings.Builder
+		n := 0 // runes in cur
 		for _, w := range strings.Fields(line) {
-			if cur != "" && utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(w) > wrapAt {
-				out = append(out, cur)
-				cur = ""
+			wn := utf8.RuneCountInString(w)
+			if n > 0 && n+1+wn > wrapAt {
+				out = append(out, cur.String())
+				cur.Reset()
+				n = 0
 			}
-			if cur != "" {
-				cur += " "
+			if n > 0 {
+				cur.WriteByte(' ')
+				n++
 			}
-			cur += w
+			cur.WriteString(w)
+			n += wn
 		}
-		out = append(out, cur)
+		out = append(out, cur.String())
 	}
 	// Trim blank lines at both ends and collapse runs of blank lines.
 	var res []string
@@ -132,13 +153,17 @@ func (d *doc) lines() []string {
 func (d *doc) code() []jen.Code {
 	var out []jen.Code
 	for _, l := range d.lines() {
-		if l == "" {
-			out = append(out, jen.Comment("//"))
-		} else {
-			out = append(out, jen.Comment("// "+l))
-		}
+		out = append(out, commentCode(l))
 	}
 	return out
+}
+
+// commentCode is one line of a comment made by doc.lines.
+func commentCode(l string) jen.Code {
+	if l == "" {
+		return jen.Comment("//")
+	}
+	return jen.Comment("// " + l)
 }
 
 // newDoc starts a doc comment with its first sentence.

@@ -43,7 +43,7 @@ func securityOptionNames(s *ir.SecurityScheme) []string {
 	return nil
 }
 
-func (g *gen) versionGuard(f *jen.File) {
+func (g *gen) versionGuard(f *file) {
 	f.Comment("// The generated code needs a runtime that supports its contract version.")
 	f.Const().Id("_").Op("=").Qual(pkgRuntime, "EnforceVersion").Call(jen.Lit(contractVersion).Op("-").Qual(pkgRuntime, "MinVersion"))
 	f.Const().Id("_").Op("=").Qual(pkgRuntime, "EnforceVersion").Call(jen.Qual(pkgRuntime, "MaxVersion").Op("-").Lit(contractVersion))
@@ -51,7 +51,7 @@ func (g *gen) versionGuard(f *jen.File) {
 }
 
 // packageDoc writes the package doc comment: the manual of the package.
-func (g *gen) packageDoc(f *jen.File, usage ...string) {
+func (g *gen) packageDoc(f *file, usage ...string) {
 	svc := g.svc
 	title := sanitize(svc.Title)
 	if title == "" {
@@ -76,7 +76,7 @@ func (g *gen) packageDoc(f *jen.File, usage ...string) {
 	}
 }
 
-func (g *gen) httpClientFile() *jen.File {
+func (g *gen) httpClientFile() *file {
 	f := g.newFile()
 	var auth []string
 	for _, s := range g.sortedSchemes() {
@@ -156,7 +156,7 @@ func (g *gen) validationDoc() string {
 	return "The validation mode defaults to runtime." + mode + " (client.validation in opsgen's config); WithValidation overrides it."
 }
 
-func reexports(f *jen.File, comment, pkg string, opts []reexport) {
+func reexports(f *file, comment, pkg string, opts []reexport) {
 	var defs []jen.Code
 	for _, o := range opts {
 		defs = append(defs, jen.Comment("// "+o.doc), jen.Id(o.name).Op("=").Qual(pkg, o.name))
@@ -167,7 +167,7 @@ func reexports(f *jen.File, comment, pkg string, opts []reexport) {
 }
 
 // serverURL declares ServerURL, which fills in the variables of the default server.
-func (g *gen) serverURL(f *jen.File, srv *ir.Server) {
+func (g *gen) serverURL(f *file, srv *ir.Server) {
 	var pairs []jen.Code
 	var defaults []string
 	for _, k := range sortedKeys(srv.Variables) {
@@ -201,7 +201,7 @@ func (g *gen) sortedSchemes() []*ir.SecurityScheme {
 }
 
 // securityOptions declares securitySchemes and one option per credential kind.
-func (g *gen) securityOptions(f *jen.File) {
+func (g *gen) securityOptions(f *file) {
 	var items []jen.Code
 	for _, s := range g.sortedSchemes() {
 		d := []jen.Code{kv("Name", jen.Lit(s.Name)), kv("Type", jen.Lit(s.Type))}
@@ -267,10 +267,13 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // operationsFile declares the parameter structs, methods and response tables.
-func (g *gen) operationsFile() *jen.File {
+func (g *gen) operationsFile() *file {
 	f := g.newFile()
 	usesNewError := false
-	for _, op := range g.ops {
+	for i, op := range g.ops {
+		if i > 0 && i%opsPerChunk == 0 {
+			f.split()
+		}
 		if op.ParamsName != "" {
 			g.paramsStruct(f, op)
 		}
@@ -283,8 +286,8 @@ func (g *gen) operationsFile() *jen.File {
 	return f
 }
 
-func (g *gen) paramsStruct(f *jen.File, op *ir.Operation) {
-	var fields []jen.Code
+func (g *gen) paramsStruct(f *file, op *ir.Operation) {
+	var fields []field
 	tags := map[string]bool{}
 	for _, p := range op.Params {
 		g.pos = p.Pos
@@ -304,19 +307,18 @@ func (g *gen) paramsStruct(f *jen.File, op *ir.Operation) {
 				tag += ",omitempty"
 			}
 		}
-		fields = append(fields, d.code()...)
-		fields = append(fields, jen.Id(p.GoName).Add(g.paramType(p)).Tag(map[string]string{"json": tag}))
+		fields = append(fields, field{doc: d.lines(), name: p.GoName, typ: g.paramType(p), tag: tag})
 	}
 	d := newDoc(op.ParamsName + " holds the parameters of " + op.GoName + ".")
 	d.origin(op.Doc)
-	decl(f, d, jen.Type().Id(op.ParamsName).Struct(fields...))
+	g.declareStructType(f, d, op.ParamsName, fields)
 }
 
 // paramType: required parameters are values, optional ones pointers (or nil-able).
-func (g *gen) paramType(p *ir.Param) *jen.Statement {
-	t := g.typ(p.Type)
+func (g *gen) paramType(p *ir.Param) goType {
+	t := g.goType(p.Type, false)
 	if !p.Required && !nilable(p.Type) {
-		return jen.Op("*").Add(t)
+		return t.ptr()
 	}
 	return t
 }
@@ -449,7 +451,7 @@ func opDoc(op *ir.Operation, first string) *doc {
 	return d
 }
 
-func (g *gen) httpMethod(f *jen.File, op *ir.Operation, usesNewError *bool) {
+func (g *gen) httpMethod(f *file, op *ir.Operation, usesNewError *bool) {
 	g.pos = op.Pos
 	params := []jen.Code{jen.Id("ctx").Qual("context", "Context")}
 	if op.ParamsName != "" {

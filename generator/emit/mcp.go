@@ -15,7 +15,7 @@ var mcpOptions = []reexport{
 	{"WithConvention", `WithConvention sets the content convention ("toolenvelope-v1", "dotbot" or "auto") of tools that declare none.`},
 }
 
-func (g *gen) mcpClientFile() *jen.File {
+func (g *gen) mcpClientFile() *file {
 	f := g.newFile()
 	usage := "Create a client with NewClient from a connected *mcp.ClientSession; make the session with mcpclient.Connect (or mcpclient.WrapTransport) so that content blocks of types newer than the SDK never fail a call. Options set the validation mode (WithValidation), the logger (WithLogger), a warning hook and the default content convention (WithConvention). A tool result with isError set is a result, not a Go error: see its envelope's MCPMeta, or mcpclient.AsError."
 	g.packageDoc(f, usage)
@@ -74,7 +74,7 @@ func hints(t *ir.Tool) string {
 }
 
 // toolsFile declares one *mcpclient.Tool and one method per tool.
-func (g *gen) toolsFile() *jen.File {
+func (g *gen) toolsFile() *file {
 	f := g.newFile()
 	for _, op := range g.ops {
 		g.pos = op.Pos

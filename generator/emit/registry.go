@@ -12,7 +12,7 @@ import (
 // registryFile declares (*Client).Register, the table of operations it
 // registers (static data, cheap to compile) and one small function per
 // operation that decodes its input and calls its method.
-func (g *gen) registryFile() *jen.File {
+func (g *gen) registryFile() *file {
 	f := g.newFile()
 	var entries []jen.Code
 	var calls []jen.Code

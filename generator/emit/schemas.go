@@ -81,7 +81,7 @@ func (g *gen) defsDoc() string {
 }
 
 // schemasFile declares Schemas and the schema vars the other files use.
-func (g *gen) schemasFile() *jen.File {
+func (g *gen) schemasFile() *file {
 	f := g.newFile()
 	decl(f, newDoc(`Schemas holds the JSON Schema (draft 2020-12) of every type of the package under "$defs"; the schemas of operations refer into it. The client uses them to normalize and validate results.`),
 		jen.Var().Id("Schemas").Op("=").Qual(pkgRuntime, "NewSchemaSet").Call(jsonLit(g.defsDoc())))

@@ -14,62 +14,6 @@ import (
 	"github.com/opsgen/opsgen/generator/ir"
 )
 
-// rawMessage is json.RawMessage, the type of anything opsgen cannot type.
-func rawMessage() *jen.Statement { return jen.Qual("encoding/json", "RawMessage") }
-
-// typ returns the Go type of t where it is used (binary as []byte).
-func (g *gen) typ(t *ir.Type) *jen.Statement { return g.typeExpr(t, false) }
-
-// typeExpr returns the Go type of t; reader says binary data is sent from an
-// io.Reader (request bodies, multipart file parts).
-func (g *gen) typeExpr(t *ir.Type, reader bool) *jen.Statement {
-	if t == nil {
-		return rawMessage()
-	}
-	if t.Named() {
-		return jen.Id(t.Name)
-	}
-	switch t.Kind {
-	case ir.Bool:
-		return jen.Bool()
-	case ir.Int:
-		if t.Format == "int32" {
-			return jen.Int32()
-		}
-		return jen.Int64()
-	case ir.Float:
-		if t.Format == "float" {
-			return jen.Float32()
-		}
-		return jen.Float64()
-	case ir.String, ir.Date:
-		return jen.String()
-	case ir.DateTime:
-		return jen.Qual("time", "Time")
-	case ir.Bytes:
-		return jen.Index().Byte()
-	case ir.Binary:
-		if reader {
-			return jen.Qual("io", "Reader")
-		}
-		return jen.Index().Byte()
-	case ir.Array:
-		return jen.Index().Add(g.typ(t.Elem))
-	case ir.Map:
-		return jen.Map(jen.String()).Add(g.typ(mapElem(t)))
-	case ir.Struct:
-		if t.AdditionalProperties != nil {
-			g.warn(g.posOf(t), "additional properties of an unnamed object are dropped (name the schema to keep them)")
-		}
-		return jen.Struct(g.fields(nil, t, false)...)
-	case ir.Enum:
-		return g.enumBase(t)
-	case ir.Union, ir.Tuple:
-		g.warn(g.posOf(t), "unnamed oneOf/anyOf/prefixItems schema is represented as json.RawMessage")
-	}
-	return rawMessage()
-}
-
 // posOf is t's position, or that of the field or parameter being written
 // when t has none.
 func (g *gen) posOf(t *ir.Type) diag.Pos {
@@ -84,19 +28,6 @@ func mapElem(t *ir.Type) *ir.Type {
 		return t.Elem
 	}
 	return t.AdditionalProperties
-}
-
-// enumBase is the Go type under an enum.
-func (g *gen) enumBase(t *ir.Type) *jen.Statement {
-	switch t.Base {
-	case ir.Int:
-		return jen.Int64()
-	case ir.Float:
-		return jen.Float64()
-	case ir.Bool:
-		return jen.Bool()
-	}
-	return jen.String()
 }
 
 // nilable reports whether the Go type of t has nil as a value (slices,
@@ -126,13 +57,16 @@ func (g *gen) warn(pos diag.Pos, format string, args ...any) {
 }
 
 // typesFile declares the named types, or returns nil when there are none.
-func (g *gen) typesFile() *jen.File {
+func (g *gen) typesFile() *file {
 	if len(g.types) == 0 {
 		return nil
 	}
 	f := g.newFile()
 	needExtra := false
-	for _, t := range g.types {
+	for i, t := range g.types {
+		if i > 0 && i%typesPerChunk == 0 {
+			f.split()
+		}
 		if t.Kind == ir.Struct && t.AdditionalProperties != nil {
 			needExtra = true
 		}
@@ -145,10 +79,8 @@ func (g *gen) typesFile() *jen.File {
 }
 
 // decl adds a declaration preceded by its doc comment and followed by a blank line.
-func decl(f *jen.File, d *doc, code jen.Code) {
-	for _, c := range d.code() {
-		f.Add(c)
-	}
+func decl(f *file, d *doc, code jen.Code) {
+	f.doc(d)
 	f.Add(code)
 	f.Line()
 }
@@ -168,7 +100,7 @@ func typeDoc(t *ir.Type, first string) *doc {
 	return d
 }
 
-func (g *gen) declareType(f *jen.File, t *ir.Type) {
+func (g *gen) declareType(f *file, t *ir.Type) {
 	g.pos = t.Pos
 	switch t.Kind {
 	case ir.Struct:
@@ -181,15 +113,46 @@ func (g *gen) declareType(f *jen.File, t *ir.Type) {
 		g.declareTuple(f, t)
 	case ir.Array:
 		// Defined types, not aliases: a list or map may contain itself.
-		decl(f, typeDoc(t, t.Name+" is a JSON array."), jen.Type().Id(t.Name).Index().Add(g.typ(t.Elem)))
+		g.declareNamed(f, typeDoc(t, t.Name+" is a JSON array."), t.Name, " ", g.goType(t.Elem, false).under("[]"))
 	case ir.Map:
-		decl(f, typeDoc(t, t.Name+" is a JSON object with values of one type."), jen.Type().Id(t.Name).Map(jen.String()).Add(g.typ(mapElem(t))))
+		g.declareNamed(f, typeDoc(t, t.Name+" is a JSON object with values of one type."), t.Name, " ", g.goType(mapElem(t), false).under("map[string]"))
 	default:
 		// Aliases keep the methods of time.Time and json.RawMessage.
 		c := *t
 		c.Name = ""
-		decl(f, typeDoc(t, t.Name+" is "+kindText(t)+"."), jen.Type().Id(t.Name).Op("=").Add(g.typ(&c)))
+		g.declareNamed(f, typeDoc(t, t.Name+" is "+kindText(t)+"."), t.Name, " = ", g.goType(&c, false))
 	}
+}
+
+// declareNamed declares "type name<sep>under" (sep " " or " = ").
+func (g *gen) declareNamed(f *file, d *doc, name, sep string, under goType) {
+	g.declText(f, d, func(w *textWriter) bool {
+		typ, ok := w.typeText(under)
+		w.b.WriteString("type " + name + sep + typ + "\n")
+		return ok
+	}, func() jen.Code {
+		s := jen.Type().Id(name)
+		if sep != " " {
+			s.Op("=")
+		}
+		return s.Add(under.code())
+	})
+}
+
+// declText adds a declaration written in gofmt's form by write after its doc
+// comment, or, when write reports it cannot write it (a type only jennifer
+// writes), the jennifer code from code.
+func (g *gen) declText(f *file, d *doc, write func(*textWriter) bool, code func() jen.Code) {
+	w := &textWriter{imports: map[string]string{}}
+	w.doc(d.lines())
+	if !write(w) {
+		decl(f, d, code())
+		return
+	}
+	for path, name := range w.imports {
+		f.imports[path] = name
+	}
+	f.text(strings.TrimSuffix(w.b.String(), "\n"))
 }
 
 func kindText(t *ir.Type) string {
@@ -216,20 +179,21 @@ func kindText(t *ir.Type) string {
 	return "any JSON value"
 }
 
-func (g *gen) declareStruct(f *jen.File, t *ir.Type) {
+func (g *gen) declareStruct(f *file, t *ir.Type) {
 	fields := g.fields(t, t, g.multipart[t])
 	var known []jen.Code
 	if t.AdditionalProperties != nil {
-		fields = append(fields,
-			jen.Comment("// AdditionalProperties holds the properties the schema does not declare."),
-			jen.Id("AdditionalProperties").Map(jen.String()).Add(g.typ(t.AdditionalProperties)).Tag(map[string]string{"json": "-"}))
+		fields = append(fields, field{
+			doc:  []string{"AdditionalProperties holds the properties the schema does not declare."},
+			name: "AdditionalProperties", typ: g.goType(t.AdditionalProperties, false).under("map[string]"), tag: "-",
+		})
 		for _, fl := range t.Fields {
 			if name, ok := jsonName(fl); ok {
 				known = append(known, jen.Lit(name))
 			}
 		}
 	}
-	decl(f, typeDoc(t, t.Name+" is a JSON object."), jen.Type().Id(t.Name).Struct(fields...))
+	g.declareStructType(f, typeDoc(t, t.Name+" is a JSON object."), t.Name, fields)
 	if t.AdditionalProperties == nil {
 		return
 	}
@@ -246,7 +210,7 @@ func (g *gen) declareStruct(f *jen.File, t *ir.Type) {
 }
 
 // extraHelpers declares the two helpers of structs with additional properties.
-func (g *gen) extraHelpers(f *jen.File) {
+func (g *gen) extraHelpers(f *file) {
 	T := jen.Id("T")
 	decl(f, newDoc("marshalWithExtra writes v, a struct without custom marshaling, as a JSON object with the members of extra added, except those named in known."),
 		jen.Func().Id("marshalWithExtra").Types(T.Clone().Any()).Params(
@@ -283,10 +247,36 @@ func (g *gen) extraHelpers(f *jen.File) {
 		))
 }
 
+// field is a field of a struct being declared.
+type field struct {
+	doc  []string // comment lines (doc.lines)
+	name string
+	typ  goType
+	tag  string // the value of the json tag
+}
+
+// fieldsCode returns fields as jennifer code.
+func fieldsCode(fields []field) []jen.Code {
+	var out []jen.Code
+	for _, fl := range fields {
+		for _, l := range fl.doc {
+			out = append(out, commentCode(l))
+		}
+		out = append(out, jen.Id(fl.name).Add(fl.typ.code()).Tag(map[string]string{"json": fl.tag}))
+	}
+	return out
+}
+
+// declareStructType declares "type name struct{...}".
+func (g *gen) declareStructType(f *file, d *doc, name string, fields []field) {
+	g.declText(f, d, func(w *textWriter) bool { return w.structDecl(name, fields) },
+		func() jen.Code { return jen.Type().Id(name).Struct(fieldsCode(fields)...) })
+}
+
 // fields returns the fields of struct t; owner is the named type being
 // declared (for the recursion check), reader says binary fields are io.Reader.
-func (g *gen) fields(owner, t *ir.Type, reader bool) []jen.Code {
-	var out []jen.Code
+func (g *gen) fields(owner, t *ir.Type, reader bool) []field {
+	var out []field
 	tags := map[string]bool{}
 	for _, fl := range t.Fields {
 		if fl.Pos != (diag.Pos{}) {
@@ -308,10 +298,10 @@ func (g *gen) fields(owner, t *ir.Type, reader bool) []jen.Code {
 		if fl.Default != nil {
 			d.para("Default: " + jsonText(fl.Default) + ".")
 		}
-		ft := g.typeExpr(fl.Type, reader && fl.Type != nil && fl.Type.Kind == ir.Binary)
+		ft := g.goType(fl.Type, reader && fl.Type != nil && fl.Type.Kind == ir.Binary)
 		optional := !fl.Required || fl.Nullable || (fl.Type != nil && fl.Type.Nullable)
 		if (optional && !nilable(fl.Type) && !(reader && fl.Type != nil && fl.Type.Kind == ir.Binary)) || g.recursive(owner, fl.Type) {
-			ft = jen.Op("*").Add(ft)
+			ft = ft.ptr()
 		}
 		tag := "-"
 		if name, ok := jsonName(fl); !ok {
@@ -328,8 +318,7 @@ func (g *gen) fields(owner, t *ir.Type, reader bool) []jen.Code {
 				tag = "-," // a bare "-" would mean "not in JSON"
 			}
 		}
-		out = append(out, d.code()...)
-		out = append(out, jen.Id(fl.Name).Add(ft).Tag(map[string]string{"json": tag}))
+		out = append(out, field{doc: d.lines(), name: fl.Name, typ: ft, tag: tag})
 	}
 	return out
 }
@@ -400,10 +389,11 @@ func reaches(from, to *ir.Type, seen map[*ir.Type]bool) bool {
 	return false
 }
 
-func (g *gen) declareEnum(f *jen.File, t *ir.Type) {
-	d := typeDoc(t, t.Name+" is one of the values below; other values still decode (see Known).")
-	decl(f, d, jen.Type().Id(t.Name).Add(g.enumBase(t)))
-	var consts, names []jen.Code
+func (g *gen) declareEnum(f *file, t *ir.Type) {
+	w := &textWriter{}
+	w.doc(typeDoc(t, t.Name+" is one of the values below; other values still decode (see Known).").lines())
+	w.b.WriteString("type " + t.Name + " " + enumBase(t).name + "\n")
+	var names []string
 	seen := map[string]bool{}
 	for _, v := range t.Values {
 		if v == nil || v.Value == nil {
@@ -419,21 +409,24 @@ func (g *gen) declareEnum(f *jen.File, t *ir.Type) {
 			continue
 		}
 		seen[key] = true
+		if len(names) == 0 {
+			w.b.WriteString("\n")
+			w.doc(newDoc("The values of " + t.Name + ".").lines())
+			w.b.WriteString("const (\n")
+		}
 		cd := newDoc(v.Name + " is " + jsonText(v.Value) + ".")
 		cd.para(v.Doc)
-		consts = append(consts, cd.code()...)
-		consts = append(consts, jen.Id(v.Name).Id(t.Name).Op("=").Lit(lit))
-		names = append(names, jen.Id(v.Name))
+		w.comment("\t", cd.lines())
+		w.b.WriteString("\t" + v.Name + " " + t.Name + " = " + litText(lit) + "\n")
+		names = append(names, v.Name)
 	}
-	if len(consts) == 0 {
-		return
+	if len(names) > 0 {
+		w.b.WriteString(")\n\n")
+		w.doc(newDoc("Known reports whether v is one of the values the API declares.").lines())
+		w.b.WriteString("func (v " + t.Name + ") Known() bool {\n\tswitch v {\n\tcase " + strings.Join(names, ", ") +
+			":\n\t\treturn true\n\t}\n\treturn false\n}\n")
 	}
-	decl(f, newDoc("The values of "+t.Name+"."), jen.Const().Defs(consts...))
-	decl(f, newDoc("Known reports whether v is one of the values the API declares."),
-		jen.Func().Params(jen.Id("v").Id(t.Name)).Id("Known").Params().Bool().Block(
-			jen.Switch(jen.Id("v")).Block(jen.Case(names...).Block(jen.Return(jen.True()))),
-			jen.Return(jen.False()),
-		))
+	f.text(strings.TrimSuffix(w.b.String(), "\n"))
 }
 
 // enumLit converts a decoded JSON enum value to a literal of the enum's Go
@@ -482,7 +475,7 @@ func enumLit(base ir.Kind, v any) (any, bool) {
 	return nil, false
 }
 
-func (g *gen) declareUnion(f *jen.File, t *ir.Type) {
+func (g *gen) declareUnion(f *file, t *ir.Type) {
 	var names []string
 	for _, v := range t.Variants {
 		names = append(names, v.Name)
@@ -543,7 +536,7 @@ func strLits(ss []string) *jen.Statement {
 	return jen.Index().String().Values(items...)
 }
 
-func (g *gen) declareTuple(f *jen.File, t *ir.Type) {
+func (g *gen) declareTuple(f *file, t *ir.Type) {
 	var fields, vals, ptrs []jen.Code
 	for i, it := range t.Items {
 		name := "Item" + strconv.Itoa(i)

@@ -1,5 +1,5 @@
 // Package corpus runs opsgen over a corpus of real OpenAPI documents and
-// checks that what it generates builds and vets.
+// checks that what it generates is gofmt'd, builds and vets.
 //
 // Run generates every spec in-process (with a per-spec timeout and panic
 // recovery) into one package per spec of a scratch module whose go.mod
@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/format"
 	"io"
 	"io/fs"
 	"math/rand/v2"
@@ -52,9 +53,11 @@ const (
 	VetFailed      Outcome = "vet failed"
 	Panic          Outcome = "panic"
 	Timeout        Outcome = "timeout"
+	// NotFormatted: a generated file changes under gofmt.
+	NotFormatted Outcome = "not gofmt'd"
 )
 
-var outcomes = []Outcome{OK, GenerateFailed, BuildFailed, VetFailed, Panic, Timeout}
+var outcomes = []Outcome{OK, GenerateFailed, NotFormatted, BuildFailed, VetFailed, Panic, Timeout}
 
 // Spec is one input document.
 type Spec struct {
@@ -324,6 +327,12 @@ func generate(ctx context.Context, r *Result, dir string, timeout time.Duration)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		r.Outcome, r.Reason = GenerateFailed, err.Error()
 		return
+	}
+	for _, f := range g.files {
+		if src, err := format.Source(f.Content); err != nil || !bytes.Equal(src, f.Content) {
+			r.Outcome, r.Reason = NotFormatted, fmt.Sprintf("%s changes under gofmt (error: %v)", f.Name, err)
+			return
+		}
 	}
 	for _, f := range g.files {
 		r.Bytes += len(f.Content)

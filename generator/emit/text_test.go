@@ -1,0 +1,121 @@
+package emit
+
+import (
+	"bytes"
+	"go/format"
+	"strings"
+	"testing"
+
+	"github.com/opsgen/opsgen/generator/ir"
+)
+
+// commentTexts are spec descriptions that go/doc/comment reformats, or
+// could: lists, code blocks, headings, link definitions, and look-alikes.
+var commentTexts = []string{
+	"Plain text.",
+	"Returns the items.\n\nOverview\n\nMore text follows the old-style heading.",
+	"First.\n\n# Heading\n\nBody.",
+	"First.\n\n#/components/schemas/Pet\n\n#hashtag #\n\n##",
+	"A list:\n\n- one\n- two\n\n  - indented one\n  - indented two\n\n  * star\n  1. numbered\n  2) numbered",
+	"Code:\n\n    if x {\n        y()\n    }\n\nAfter.",
+	"See [Go] and [the spec](https://spec.openapis.org).\n\n[Go]: https://go.dev\n[Other]: https://example.com",
+	"[link]: https://example.com",
+	"Example:\n\t{\"a\": 1}\n\ttabbed",
+	"Trailing spaces   \n   \n\n\n  lead\nUnicode: héllo wörld \u00a0nbsp, 日本語",
+	strings.Repeat("word ", 60),
+	"Deprecated: use something else.",
+	"Ends without punctuation\n\nSecond paragraph without punctuation\n\nThird",
+	"Mixed\n  - item\nback to text\n    code\n- dash at start",
+	"// looks like a comment\n/* block */ */",
+	"go:generate rm -rf /\n//go:build ignore",
+	hostile,
+}
+
+// TestCommentsAsGofmt checks that comments written as text come out as
+// gofmt prints the jennifer code they replace: jennifer's output is not
+// indented, so gofmt reformats every comment that abuts a declaration or a
+// field, at the top level and inside structs.
+func TestCommentsAsGofmt(t *testing.T) {
+	for _, text := range commentTexts {
+		d := newDoc("Name is a thing.")
+		d.para(text)
+		d.raw(text)
+		lines := d.lines()
+		var plain bytes.Buffer // as jennifer writes it: not indented
+		for _, l := range lines {
+			if l == "" {
+				plain.WriteString("//\n")
+			} else {
+				plain.WriteString("// " + l + "\n")
+			}
+		}
+		top, field := &textWriter{}, &textWriter{}
+		top.doc(lines)
+		field.comment("\t", lines)
+		cases := []struct{ unformatted, got string }{
+			{"package p\n\n" + plain.String() + "type Name int\n", "package p\n\n" + top.b.String() + "type Name int\n"},
+			{"package p\n\ntype S struct {\n" + plain.String() + "F int\n}\n", "package p\n\ntype S struct {\n" + field.b.String() + "\tF int\n}\n"},
+		}
+		for _, c := range cases {
+			want, err := format.Source([]byte(c.unformatted))
+			if err != nil {
+				t.Fatalf("%q: %v", text, err)
+			}
+			if string(want) != c.got {
+				t.Errorf("%q:\ngot:\n%s\nwant (gofmt):\n%s", text, c.got, want)
+			}
+		}
+	}
+}
+
+// TestStructAlignment checks the columns of struct fields: aligned over
+// each run of fields without comments, with names and types of several
+// widths (in runes, not bytes).
+func TestStructAlignment(t *testing.T) {
+	str, i64 := named("string"), named("int64")
+	fields := []field{
+		{name: "A", typ: str, tag: "a"},
+		{name: "Bbbbbb", typ: qual("time", "Time").ptr(), tag: "b,omitempty"},
+		{doc: []string{"Ééé is accented."}, name: "Ééé", typ: i64.under("[]"), tag: "ééé"},
+		{name: "D", typ: str.under("map[string]"), tag: "d`quote\"d"},
+		{doc: []string{"E alone.", "", "Two paragraphs."}, name: "E", typ: rawMessageType, tag: "-"},
+	}
+	w := &textWriter{imports: map[string]string{}}
+	if !w.structDecl("T", fields) {
+		t.Fatal("structDecl refused plain types")
+	}
+	src := "package p\n\n" + w.b.String()
+	got, err := format.Source([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != src {
+		t.Errorf("got:\n%s\nwant (gofmt):\n%s", src, got)
+	}
+	if w.imports["time"] == "" || w.imports["encoding/json"] == "" {
+		t.Errorf("imports not recorded: %v", w.imports)
+	}
+	if (&textWriter{imports: map[string]string{}}).structDecl("U", []field{{name: "X", typ: goType{inline: named("int").code()}}}) {
+		t.Error("structDecl wrote an unnamed struct type")
+	}
+}
+
+// TestChunksJoinAsOne checks that a file built in many chunks, rendered
+// concurrently, is the file built in one.
+func TestChunksJoinAsOne(t *testing.T) {
+	for _, svc := range []func() *ir.Service{petstore, mcpService, hostileService, tiny} {
+		whole, _ := emit(t, svc(), Options{Package: "p", Registry: true})
+		ops, types := opsPerChunk, typesPerChunk
+		opsPerChunk, typesPerChunk = 1, 1
+		split, _ := emit(t, svc(), Options{Package: "p", Registry: true})
+		opsPerChunk, typesPerChunk = ops, types
+		if len(whole) != len(split) {
+			t.Fatalf("%d files in one chunk, %d in many", len(whole), len(split))
+		}
+		for i := range whole {
+			if !bytes.Equal(whole[i].Content, split[i].Content) {
+				t.Errorf("%s differs when built in chunks:\n%s", whole[i].Name, split[i].Content)
+			}
+		}
+	}
+}
