@@ -114,8 +114,14 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 		g.diags.Sort()
 		return nil, g.diags, g.diags.Err()
 	}
-	// The files are built in order; each is rendered (gofmt'd: most of the
-	// time on large specs) in its own goroutine as soon as it is built.
+	// The files are built in order, types.go concurrently with the others
+	// (it only reads the IR, and writes its own copy of the state); each is
+	// rendered (gofmt'd: most of the time on large specs) in its own
+	// goroutine as soon as it is built, and large ones in chunks.
+	tg := *g
+	tg.diags = nil
+	typesDone := make(chan *file, 1)
+	go func() { typesDone <- tg.typesFile() }()
 	var (
 		files     []*File
 		fileDiags []*diag.List
@@ -129,7 +135,6 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 		files, fileDiags = append(files, file), append(fileDiags, d)
 		wg.Go(func() { file.Content = render(name, f, d) })
 	}
-	add("types.go", g.typesFile())
 	if svc.Kind == ir.MCP {
 		add("tools.go", g.toolsFile())
 		add("client.go", g.mcpClientFile())
@@ -139,6 +144,10 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	}
 	if opts.Registry {
 		add("registry.go", g.registryFile())
+	}
+	add("types.go", <-typesDone)
+	for _, d := range tg.diags {
+		g.warn(d.Pos, "%s", d.Message)
 	}
 	// schemas.go last: the other files decide which schema vars exist.
 	add("schemas.go", g.schemasFile())

@@ -25,6 +25,7 @@ var importNames = map[string]string{
 	"encoding/json": "json",
 	"io":            "io",
 	"time":          "time",
+	pkgRuntime:      "runtime",
 }
 
 func named(name string) goType { return goType{name: name} }

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
@@ -80,23 +81,34 @@ func (g *gen) defsDoc() string {
 	return b.String()
 }
 
-// schemasFile declares Schemas and the schema vars the other files use.
+// schemasFile declares Schemas and the schema vars the other files use. It
+// is written as text: go/format is slow on megabytes of string literal.
 func (g *gen) schemasFile() *file {
 	f := g.newFile()
-	decl(f, newDoc(`Schemas holds the JSON Schema (draft 2020-12) of every type of the package under "$defs"; the schemas of operations refer into it. The client uses them to normalize and validate results.`),
-		jen.Var().Id("Schemas").Op("=").Qual(pkgRuntime, "NewSchemaSet").Call(jsonLit(g.defsDoc())))
+	w := &textWriter{}
+	w.doc(newDoc(`Schemas holds the JSON Schema (draft 2020-12) of every type of the package under "$defs"; the schemas of operations refer into it. The client uses them to normalize and validate results.`).lines())
+	w.b.WriteString("var Schemas = runtime.NewSchemaSet(" + jsonString(g.defsDoc()) + ")")
+	f.imports[pkgRuntime] = "NewSchemaSet"
+	f.text(w.b.String())
 	byName := map[string]string{}
 	for c, v := range g.schemaVars {
 		byName[v] = c
 	}
-	var defs []jen.Code
-	for _, v := range sortedKeys(byName) {
-		defs = append(defs, jen.Id(v).Op("=").Id("Schemas").Dot("Ref").Call(jsonLit(byName[v])))
+	if len(byName) == 0 {
+		return f
 	}
-	if len(defs) > 0 {
-		f.Comment("// Output schemas of the operations.")
-		f.Var().Defs(defs...)
+	names := sortedKeys(byName)
+	width := 0
+	for _, v := range names {
+		width = max(width, utf8.RuneCountInString(v))
 	}
+	w = &textWriter{}
+	w.b.WriteString("// Output schemas of the operations.\nvar (\n")
+	for _, v := range names {
+		w.b.WriteString("\t" + v + strings.Repeat(" ", width-utf8.RuneCountInString(v)+1) + "= Schemas.Ref(" + jsonString(byName[v]) + ")\n")
+	}
+	w.b.WriteString(")")
+	f.text(w.b.String())
 	return f
 }
 
@@ -156,12 +168,16 @@ func (g *gen) bundle(schema json.RawMessage) string {
 	return string(out)
 }
 
-// jsonLit is a string literal of JSON text: a raw string when Go allows the
+// jsonLit is a string literal of JSON text (see jsonString).
+func jsonLit(s string) jen.Code { return jen.Op(jsonString(s)) }
+
+// jsonString is a string literal of JSON text: a raw string when Go allows the
 // text unchanged between backquotes (strconv.CanBackquote: no backquote, no
-// control character, valid UTF-8), else a quoted string.
-func jsonLit(s string) jen.Code {
+// control character, valid UTF-8), else a quoted string (as jennifer's Lit
+// writes it).
+func jsonString(s string) string {
 	if strconv.CanBackquote(s) {
-		return jen.Op("`" + s + "`")
+		return "`" + s + "`"
 	}
-	return jen.Lit(s)
+	return strconv.Quote(s)
 }
