@@ -7,25 +7,24 @@ import (
 )
 
 // goType is a Go type expression as opsgen writes it: operators ("*", "[]",
-// "map[string]") before a base type, which is a predeclared or generated
-// name, a name from an imported package, or an unnamed struct. The form lets
-// one computation serve both jennifer code and the text of declarations
-// written without jennifer (text.go).
+// "map[string]") before a predeclared or generated name, or a name from an
+// imported package. The form lets one computation serve both jennifer code
+// and the text of declarations written without jennifer (text.go).
 type goType struct {
 	prefix string
 	pkg    string // import path of name; "" for a predeclared or generated name
 	name   string
-	// inline is the jennifer code of an unnamed struct (then name is empty):
-	// such types are only written through jennifer.
-	inline jen.Code
 }
 
 // importNames are the package names of the import paths a goType can name.
 var importNames = map[string]string{
+	"context":       "context",
 	"encoding/json": "json",
 	"io":            "io",
+	"iter":          "iter",
 	"time":          "time",
 	pkgRuntime:      "runtime",
+	pkgHTTP:         "httpclient",
 }
 
 func named(name string) goType { return goType{name: name} }
@@ -50,30 +49,19 @@ func (t goType) code() *jen.Statement {
 	if t.prefix != "" {
 		s = jen.Op(t.prefix)
 	}
-	switch {
-	case t.inline != nil:
-		return s.Add(t.inline)
-	case t.pkg != "":
+	if t.pkg != "" {
 		return s.Qual(t.pkg, t.name)
 	}
 	return s.Id(t.name)
 }
 
-// text returns t as Go source, recording the import it needs; ok is false
-// for a type with an unnamed struct.
-func (t goType) text(imports map[string]string) (s string, ok bool) {
-	switch {
-	case t.inline != nil:
-		return "", false
-	case t.pkg != "":
-		name, known := importNames[t.pkg]
-		if !known {
-			return "", false
-		}
-		imports[t.pkg] = t.name
-		return t.prefix + name + "." + t.name, true
+// text returns t as Go source, recording the import it needs.
+func (t goType) text(imports map[string]string) string {
+	if t.pkg == "" {
+		return t.prefix + t.name
 	}
-	return t.prefix + t.name, true
+	imports[t.pkg] = t.name
+	return t.prefix + importNames[t.pkg] + "." + t.name
 }
 
 // rawMessageType is json.RawMessage, the type of anything opsgen cannot type.
@@ -122,13 +110,11 @@ func (g *gen) goType(t *ir.Type, reader bool) goType {
 		return g.goType(t.Elem, false).under("[]")
 	case ir.Map:
 		return g.goType(mapElem(t), false).under("map[string]")
-	case ir.Struct:
-		if t.AdditionalProperties != nil {
-			g.warn(g.posOf(t), "additional properties of an unnamed object are dropped (name the schema to keep them)")
-		}
-		return goType{inline: jen.Struct(fieldsCode(g.fields(nil, t, false))...)}
 	case ir.Enum:
 		return enumBase(t)
+	case ir.Struct:
+		// The loaders name every object; an IR built otherwise may not.
+		g.warn(g.posOf(t), "unnamed object schema is represented as json.RawMessage")
 	case ir.Union, ir.Tuple:
 		g.warn(g.posOf(t), "unnamed oneOf/anyOf/prefixItems schema is represented as json.RawMessage")
 	}

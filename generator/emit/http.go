@@ -2,6 +2,7 @@ package emit
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -324,85 +325,101 @@ func (g *gen) paramType(p *ir.Param) goType {
 }
 
 // resultType is the Data type of an operation's envelope.
-func (g *gen) resultType(op *ir.Operation) *jen.Statement {
+func (g *gen) resultType(op *ir.Operation) goType {
 	r := op.Result
 	switch {
 	case r == nil:
-		return jen.Struct()
+		return named("struct{}")
 	case r.Kind == ir.BodyText && (r.Type == nil || !r.Type.Named()):
-		return jen.String()
+		return named("string")
 	case r.Kind == ir.BodyBinary:
-		return jen.Index().Byte()
+		return named("byte").under("[]")
 	}
-	return g.typ(r.Type)
+	return g.goType(r.Type, false)
 }
 
-// bodyParam returns the method's body parameter type and the statements
-// that set the request body from it.
-func (g *gen) bodyParam(op *ir.Operation) (jen.Code, []jen.Code) {
+// bodyKind returns how op's body is sent: as declared, except a multipart
+// body that is not an object, sent as raw bytes (with a warning).
+func (g *gen) bodyKind(op *ir.Operation) ir.BodyKind {
 	b := op.Body
-	kind := b.Kind
-	if kind == ir.BodyMultipart && (b.Type == nil || b.Type.Kind != ir.Struct) {
+	if b.Kind == ir.BodyMultipart && (b.Type == nil || b.Type.Kind != ir.Struct) {
 		g.warn(op.Pos, "multipart body of %s is not an object; it is sent as raw bytes", op.ID)
-		kind = ir.BodyBinary
+		return ir.BodyBinary
 	}
-	body := jen.Id("body")
-	var typ *jen.Statement
-	ptr := false
-	switch kind {
+	return b.Kind
+}
+
+// bodyType returns the type of op's body parameter; ptr says it is a
+// pointer to the body's type (an optional body).
+func (g *gen) bodyType(op *ir.Operation) (t goType, ptr bool) {
+	b := op.Body
+	switch g.bodyKind(op) {
 	case ir.BodyText:
-		typ = jen.String()
-		ptr = !b.Required
+		t, ptr = named("string"), !b.Required
 	case ir.BodyJSON, ir.BodyForm, ir.BodyMultipart:
-		typ = g.typ(b.Type)
-		ptr = !b.Required && !nilable(b.Type)
+		t, ptr = g.goType(b.Type, false), !b.Required && !nilable(b.Type)
 	default:
-		typ = jen.Qual("io", "Reader")
+		t = qual("io", "Reader")
 	}
-	arg := body.Clone()
 	if ptr {
-		typ = jen.Op("*").Add(typ)
-		arg = jen.Op("*").Id("body")
+		t = t.ptr()
 	}
-	var call jen.Code
-	r := jen.Id("r")
-	switch kind {
+	return t, ptr
+}
+
+// bodySet writes the statements that set the request body from the body
+// parameter.
+func (g *gen) bodySet(w *textWriter, op *ir.Operation, ptr bool) {
+	b := op.Body
+	arg, indent := "body", "\t"
+	if ptr {
+		arg = "*body"
+	}
+	if !b.Required {
+		w.b.WriteString("\tif body != nil {\n")
+		indent = "\t\t"
+	}
+	w.b.WriteString(indent)
+	switch g.bodyKind(op) {
 	case ir.BodyJSON:
-		call = r.Clone().Dot("JSONBody").Call(jen.Lit(b.MediaType), arg)
+		w.b.WriteString("r.JSONBody(" + strconv.Quote(b.MediaType) + ", " + arg + ")")
 	case ir.BodyForm:
-		call = r.Clone().Dot("FormBody").Call(arg)
+		w.b.WriteString("r.FormBody(" + arg + ")")
 	case ir.BodyText:
-		call = r.Clone().Dot("TextBody").Call(jen.Lit(b.MediaType), arg)
+		w.b.WriteString("r.TextBody(" + strconv.Quote(b.MediaType) + ", " + arg + ")")
 	case ir.BodyMultipart:
-		var parts []jen.Code
+		w.b.WriteString("r.MultipartBody(" + w.typeText(qual(pkgHTTP, "Part").under("[]")) + "{")
 		for _, fl := range b.Type.Fields {
 			name, ok := jsonName(fl)
 			if !ok {
 				name = fl.JSONName
 			}
-			d := []jen.Code{kv("Name", jen.Lit(name))}
+			part := "Name: " + strconv.Quote(name)
 			if fl.Type != nil && fl.Type.Kind == ir.Binary {
-				d = append(d, kv("FileName", jen.Lit(name)), kv("Reader", jen.Id("body").Dot(fl.Name)))
+				part += ", FileName: " + strconv.Quote(name) + ", Reader: body." + fl.Name
 			} else {
-				d = append(d, kv("Value", jen.Id("body").Dot(fl.Name)))
+				part += ", Value: body." + fl.Name
 			}
 			if ct := b.Encoding[fl.JSONName]; ct != "" {
-				d = append(d, kv("ContentType", jen.Lit(ct)))
+				part += ", ContentType: " + strconv.Quote(ct)
 			}
-			parts = append(parts, jen.Line().Values(d...))
+			w.b.WriteString("\n" + indent + "\t{" + part + "},")
 		}
-		call = r.Clone().Dot("MultipartBody").Call(jen.Index().Qual(pkgHTTP, "Part").Values(append(parts, jen.Line())...))
+		if len(b.Type.Fields) > 0 {
+			w.b.WriteString("\n" + indent)
+		}
+		w.b.WriteString("})")
 	default:
 		mt := b.MediaType
 		if mt == "" {
 			mt = "application/octet-stream"
 		}
-		call = r.Clone().Dot("RawBody").Call(jen.Lit(mt), jen.Id("body"))
+		w.b.WriteString("r.RawBody(" + strconv.Quote(mt) + ", body)")
 	}
+	w.b.WriteString("\n")
 	if !b.Required {
-		return typ, []jen.Code{jen.If(jen.Id("body").Op("!=").Nil()).Block(call)}
+		w.b.WriteString("\t}\n")
 	}
-	return typ, []jen.Code{call}
 }
 
 var styles = map[string]string{
@@ -410,7 +427,7 @@ var styles = map[string]string{
 	"spaceDelimited": "StyleSpaceDelimited", "pipeDelimited": "StylePipeDelimited", "deepObject": "StyleDeepObject",
 }
 
-func (g *gen) style(p *ir.Param, def string) jen.Code {
+func (g *gen) style(w *textWriter, p *ir.Param, def string) string {
 	s := p.Style
 	if s == "" {
 		s = def
@@ -420,27 +437,28 @@ func (g *gen) style(p *ir.Param, def string) jen.Code {
 		g.warn(p.Pos, "parameter %s has unknown style %s; using %s", quoted(p.Name), quoted(p.Style), def)
 		c = styles[def]
 	}
-	return jen.Qual(pkgHTTP, c)
+	return w.typeText(qual(pkgHTTP, c))
 }
 
-// paramCall is the statement that adds parameter p to request r.
-func (g *gen) paramCall(p *ir.Param) jen.Code {
-	r, v := jen.Id("r"), jen.Id("params").Dot(p.GoName)
+// paramCall is the statement that adds parameter p to request r ("" for
+// none).
+func (g *gen) paramCall(w *textWriter, p *ir.Param) string {
+	name, v := strconv.Quote(p.Name), "params."+p.GoName
 	if p.ContentType != "" {
-		return r.Dot("ContentParam").Call(jen.Lit(string(p.In)), jen.Lit(p.Name), jen.Lit(p.ContentType), v)
+		return "r.ContentParam(" + strconv.Quote(string(p.In)) + ", " + name + ", " + strconv.Quote(p.ContentType) + ", " + v + ")"
 	}
 	switch p.In {
 	case ir.InPath:
-		return r.Dot("PathParam").Call(jen.Lit(p.Name), g.style(p, "simple"), jen.Lit(p.Explode), v)
+		return "r.PathParam(" + name + ", " + g.style(w, p, "simple") + ", " + strconv.FormatBool(p.Explode) + ", " + v + ")"
 	case ir.InQuery:
-		return r.Dot("QueryParam").Call(jen.Lit(p.Name), g.style(p, "form"), jen.Lit(p.Explode), jen.Lit(p.AllowReserved), v)
+		return "r.QueryParam(" + name + ", " + g.style(w, p, "form") + ", " + strconv.FormatBool(p.Explode) + ", " + strconv.FormatBool(p.AllowReserved) + ", " + v + ")"
 	case ir.InHeader:
-		return r.Dot("HeaderParam").Call(jen.Lit(p.Name), jen.Lit(p.Explode), v)
+		return "r.HeaderParam(" + name + ", " + strconv.FormatBool(p.Explode) + ", " + v + ")"
 	case ir.InCookie:
-		return r.Dot("CookieParam").Call(jen.Lit(p.Name), jen.Lit(p.Explode), v)
+		return "r.CookieParam(" + name + ", " + strconv.FormatBool(p.Explode) + ", " + v + ")"
 	}
 	g.warn(p.Pos, "parameter %s is in unknown location %s; it is not sent", quoted(p.Name), quoted(string(p.In)))
-	return jen.Null()
+	return ""
 }
 
 // opDoc is the doc comment of an operation's method.
@@ -451,67 +469,81 @@ func opDoc(op *ir.Operation, first string) *doc {
 	return d
 }
 
+// httpMethod declares the method of op and its table of responses, as text.
 func (g *gen) httpMethod(f *file, op *ir.Operation, usesNewError *bool) {
 	g.pos = op.Pos
-	params := []jen.Code{jen.Id("ctx").Qual("context", "Context")}
+	w := &textWriter{imports: map[string]string{}}
+	params := []string{"ctx " + w.typeText(qual("context", "Context"))}
 	if op.ParamsName != "" {
-		params = append(params, jen.Id("params").Id(op.ParamsName))
+		params = append(params, "params "+op.ParamsName)
 	}
-	stmts := []jen.Code{jen.Id("r").Op(":=").Id("c").Dot("c").Dot("NewRequest").Call(jen.Lit(op.ID), jen.Lit(strings.ToUpper(op.Method)), jen.Lit(op.Path))}
+	stmts := &textWriter{imports: w.imports} // the statements
+	stmts.b.WriteString("\tr := c.c.NewRequest(" + strconv.Quote(op.ID) + ", " + strconv.Quote(strings.ToUpper(op.Method)) + ", " + strconv.Quote(op.Path) + ")\n")
 	for _, p := range op.Params {
-		stmts = append(stmts, g.paramCall(p))
+		if call := g.paramCall(w, p); call != "" {
+			stmts.b.WriteString("\t" + call + "\n")
+		}
 	}
-	if op.Body != nil && op.Body.Kind != ir.BodyNone {
-		typ, set := g.bodyParam(op)
-		params = append(params, jen.Id("body").Add(typ))
-		stmts = append(stmts, set...)
+	hasBody := op.Body != nil && op.Body.Kind != ir.BodyNone
+	if hasBody {
+		typ, ptr := g.bodyType(op)
+		params = append(params, "body "+w.typeText(typ))
+		g.bodySet(stmts, op, ptr)
 	}
-	params = append(params, jen.Id("opts").Op("...").Id("CallOption"))
+	params = append(params, "opts ...CallOption")
 	sec := op.Security
 	if sec == nil {
 		sec = g.svc.Security
 	}
 	if len(sec) > 0 {
-		var alts []jen.Code
-		for _, a := range sec {
-			var names []jen.Code
-			for _, n := range a {
-				names = append(names, jen.Lit(n))
+		alts := make([]string, len(sec))
+		for i, a := range sec {
+			names := make([]string, len(a))
+			for j, n := range a {
+				names[j] = strconv.Quote(n)
 			}
-			alts = append(alts, jen.Values(names...))
+			alts[i] = "{" + strings.Join(names, ", ") + "}"
 		}
-		stmts = append(stmts, jen.Id("r").Dot("Security").Call(jen.Index().Index().String().Values(alts...)))
+		stmts.b.WriteString("\tr.Security([][]string{" + strings.Join(alts, ", ") + "})\n")
 	}
 	if accept := acceptOf(op); accept != "" {
-		stmts = append(stmts, jen.Id("r").Dot("Accept").Call(jen.Lit(accept)))
+		stmts.b.WriteString("\tr.Accept(" + strconv.Quote(accept) + ")\n")
 	}
-	T := g.resultType(op)
-	env := jen.Qual(pkgRuntime, "ResponseEnvelope").Types(T.Clone())
+	T := w.typeText(g.resultType(op))
+	env := w.typeText(qual(pkgRuntime, "ResponseEnvelope")) + "[" + T + "]"
 	respVar := "responses" + op.GoName
-	callee, results, first := "Do", jen.Params(env.Clone(), jen.Error()), op.GoName+" calls the operation "+quoted(op.ID)+"."
+	callee, results, first := "Do", "("+env+", error)", op.GoName+" calls the operation "+quoted(op.ID)+"."
 	if op.Stream {
-		callee, results = "Stream", jen.Qual("iter", "Seq2").Types(env.Clone(), jen.Error())
+		callee, results = "Stream", w.typeText(qual("iter", "Seq2"))+"["+env+", error]"
 		first = op.GoName + " calls the operation " + quoted(op.ID) + " and returns its stream of events; a failed request is the first and only element."
 	}
-	stmts = append(stmts, jen.Return(jen.Qual(pkgHTTP, callee).Types(T.Clone()).Call(jen.Id("ctx"), jen.Id("c").Dot("c"), jen.Id("r"), jen.Id(respVar), jen.Id("opts").Op("..."))))
-	decl(f, opDoc(op, first), jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).Params(params...).Add(results).Block(stmts...))
+	w.doc(opDoc(op, first).lines())
+	w.b.WriteString("func (c *Client) " + op.GoName + "(" + strings.Join(params, ", ") + ") " + results + " {\n")
+	w.b.WriteString(stmts.b.String())
+	w.b.WriteString("\treturn " + w.typeText(qual(pkgHTTP, callee)) + "[" + T + "](ctx, c.c, r, " + respVar + ", opts...)\n}\n\n")
 
-	var resps []jen.Code
+	w.b.WriteString("var " + respVar + " = " + w.typeText(qual(pkgHTTP, "Response").under("[]")) + "{")
 	for _, r := range op.Responses {
-		d := []jen.Code{kv("Status", jen.Lit(r.Status)), kv("Kind", jen.Qual(pkgHTTP, bodyKind(r.Kind)))}
+		w.b.WriteString("\n\t{Status: " + strconv.Quote(r.Status) + ", Kind: " + w.typeText(qual(pkgHTTP, bodyKindName(r.Kind))))
 		if r.Schema != nil && (r.Kind == ir.BodyJSON || r.Kind == ir.BodyEventStream) {
 			if v := g.schemaVar(r.Schema, "respSchema"+op.GoName+statusName(r.Status), op.Pos); v != "" {
-				d = append(d, kv("Schema", jen.Id(v)))
+				w.b.WriteString(", Schema: " + v)
 			}
 		}
 		if r.Kind == ir.BodyJSON && r.Type != nil && !strings.HasPrefix(r.Status, "2") {
-			d = append(d, kv("NewError", jen.Id("newError").Types(g.typ(r.Type))))
+			w.b.WriteString(", NewError: newError[" + w.typeText(g.goType(r.Type, false)) + "]")
 			*usesNewError = true
 		}
-		resps = append(resps, jen.Line().Values(d...))
+		w.b.WriteString("},")
 	}
-	f.Var().Id(respVar).Op("=").Index().Qual(pkgHTTP, "Response").Values(append(resps, jen.Line())...)
-	f.Line()
+	if len(op.Responses) > 0 {
+		w.b.WriteString("\n")
+	}
+	w.b.WriteString("}")
+	for path, name := range w.imports {
+		f.imports[path] = name
+	}
+	f.text(w.b.String())
 }
 
 // statusName turns a response status ("200", "2XX", "default") into part of a Go name.
@@ -527,7 +559,8 @@ func statusName(s string) string {
 	}, s)
 }
 
-func bodyKind(k ir.BodyKind) string {
+// bodyKindName is the httpclient constant of a body kind.
+func bodyKindName(k ir.BodyKind) string {
 	switch k {
 	case ir.BodyNone:
 		return "BodyNone"

@@ -146,8 +146,8 @@ func (g *gen) handler(op *ir.Operation, id string) []jen.Code {
 				g.warn(op.Pos, "operation %s has a binary or file body and is not registered", quoted(op.ID))
 				return nil
 			}
-			typ, _ := g.bodyParam(op)
-			fields = append(fields, jen.Id("Body").Add(typ).Tag(map[string]string{"json": "body"}))
+			typ, _ := g.bodyType(op)
+			fields = append(fields, jen.Id("Body").Add(typ.code()).Tag(map[string]string{"json": "body"}))
 			args = append(args, jen.Id("in").Dot("Body"))
 		}
 		if len(fields) > 0 {

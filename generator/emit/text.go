@@ -262,9 +262,8 @@ type textWriter struct {
 	imports map[string]string
 }
 
-// typeText returns t's text, or ok false when it can only be written by
-// jennifer (an unnamed struct).
-func (w *textWriter) typeText(t goType) (string, bool) { return t.text(w.imports) }
+// typeText returns t's text, recording its import.
+func (w *textWriter) typeText(t goType) string { return t.text(w.imports) }
 
 // doc writes a top-level doc comment.
 func (w *textWriter) doc(lines []string) { w.comment("", lines) }
@@ -350,21 +349,17 @@ type structField struct {
 	nameW, tyW int
 }
 
-// structDecl writes "type name struct {...}"; ok is false when a field's
-// type can only be written by jennifer.
-func (w *textWriter) structDecl(name string, fields []field) bool {
+// structDecl writes "type name struct {...}".
+func (w *textWriter) structDecl(name string, fields []field) {
 	sf := make([]structField, len(fields))
 	for i, fl := range fields {
-		typ, ok := w.typeText(fl.typ)
-		if !ok {
-			return false
-		}
+		typ := w.typeText(fl.typ)
 		sf[i] = structField{doc: fl.doc, name: fl.name, typ: typ, tag: tagText(fl.tag),
 			nameW: utf8.RuneCountInString(fl.name), tyW: utf8.RuneCountInString(typ)}
 	}
 	if len(sf) == 0 {
 		w.b.WriteString("type " + name + " struct{}\n")
-		return true
+		return
 	}
 	w.b.WriteString("type " + name + " struct {\n")
 	for start := 0; start < len(sf); {
@@ -388,7 +383,6 @@ func (w *textWriter) structDecl(name string, fields []field) bool {
 		start = end
 	}
 	w.b.WriteString("}\n")
-	return true
 }
 
 // tagText is the struct tag `json:"value"` as jennifer writes it.

@@ -2,6 +2,7 @@ package emit
 
 import (
 	"bytes"
+	"fmt"
 	"go/format"
 	"strings"
 	"testing"
@@ -81,9 +82,7 @@ func TestStructAlignment(t *testing.T) {
 		{doc: []string{"E alone.", "", "Two paragraphs."}, name: "E", typ: rawMessageType, tag: "-"},
 	}
 	w := &textWriter{imports: map[string]string{}}
-	if !w.structDecl("T", fields) {
-		t.Fatal("structDecl refused plain types")
-	}
+	w.structDecl("T", fields)
 	src := "package p\n\n" + w.b.String()
 	got, err := format.Source([]byte(src))
 	if err != nil {
@@ -94,9 +93,6 @@ func TestStructAlignment(t *testing.T) {
 	}
 	if w.imports["time"] == "" || w.imports["encoding/json"] == "" {
 		t.Errorf("imports not recorded: %v", w.imports)
-	}
-	if (&textWriter{imports: map[string]string{}}).structDecl("U", []field{{name: "X", typ: goType{inline: named("int").code()}}}) {
-		t.Error("structDecl wrote an unnamed struct type")
 	}
 }
 
@@ -118,4 +114,58 @@ func TestChunksJoinAsOne(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestEdgeOperationsAsGofmt checks the text of operations with shapes the
+// golden packages lack: no responses, an optional multipart body of an
+// object without properties, an unknown parameter style and location, a
+// stream, and an unnamed object (json.RawMessage, with a warning).
+func TestEdgeOperationsAsGofmt(t *testing.T) {
+	empty := &ir.Type{Name: "Empty", Kind: ir.Struct}
+	str := &ir.Type{Kind: ir.String}
+	unnamed := &ir.Type{Kind: ir.Struct, Fields: []*ir.Field{{Name: "A", JSONName: "a", Type: str}}}
+	events := &ir.Response{Status: "200", MediaType: "text/event-stream", Kind: ir.BodyEventStream, Type: str}
+	svc := &ir.Service{
+		Kind: ir.OpenAPI, Source: "edge.yaml", Types: []*ir.Type{empty},
+		Operations: []*ir.Operation{
+			{ID: "upload", GoName: "Upload", Method: "post", Path: "/u", ParamsName: "UploadParams",
+				Params: []*ir.Param{
+					{Name: "q", GoName: "Q", In: ir.InQuery, Style: "odd", Type: str},
+					{Name: "w", GoName: "W", In: "weird", Type: str},
+				},
+				Body: &ir.Body{MediaType: "multipart/form-data", Kind: ir.BodyMultipart, Type: empty}},
+			{ID: "watch", GoName: "Watch", Method: "get", Path: "/w", Stream: true, Responses: []*ir.Response{events}, Result: events},
+			{ID: "raw", GoName: "Raw", Method: "put", Path: "/r", Body: &ir.Body{MediaType: "application/json", Kind: ir.BodyJSON, Type: unnamed, Required: true}},
+		},
+	}
+	files, diags := emit(t, svc, Options{Package: "edge"})
+	for _, f := range files {
+		if src, err := format.Source(f.Content); err != nil || !bytes.Equal(src, f.Content) {
+			t.Errorf("%s is not gofmt'd (err %v):\n%s", f.Name, err, f.Content)
+		}
+	}
+	var ops string
+	for _, f := range files {
+		if f.Name == "operations.go" {
+			ops = string(f.Content)
+		}
+	}
+	for _, want := range []string{
+		"var responsesUpload = []httpclient.Response{}",
+		"r.MultipartBody([]httpclient.Part{})",
+		"r.QueryParam(\"q\", httpclient.StyleForm, false, false, params.Q)",
+		"body json.RawMessage",
+		") iter.Seq2[runtime.ResponseEnvelope[string], error] {",
+	} {
+		if !strings.Contains(ops, want) {
+			t.Errorf("operations.go lacks %q:\n%s", want, ops)
+		}
+	}
+	for _, want := range []string{"unknown style", "unknown location", "unnamed object schema"} {
+		if !strings.Contains(fmt.Sprint(diags), want) {
+			t.Errorf("no warning about %s: %v", want, diags)
+		}
+	}
+	root, rel := writePackage(t, files, nil)
+	goCmd(t, root, "vet", "./"+rel)
 }

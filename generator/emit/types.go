@@ -126,33 +126,10 @@ func (g *gen) declareType(f *file, t *ir.Type) {
 
 // declareNamed declares "type name<sep>under" (sep " " or " = ").
 func (g *gen) declareNamed(f *file, d *doc, name, sep string, under goType) {
-	g.declText(f, d, func(w *textWriter) bool {
-		typ, ok := w.typeText(under)
-		w.b.WriteString("type " + name + sep + typ + "\n")
-		return ok
-	}, func() jen.Code {
-		s := jen.Type().Id(name)
-		if sep != " " {
-			s.Op("=")
-		}
-		return s.Add(under.code())
-	})
-}
-
-// declText adds a declaration written in gofmt's form by write after its doc
-// comment, or, when write reports it cannot write it (a type only jennifer
-// writes), the jennifer code from code.
-func (g *gen) declText(f *file, d *doc, write func(*textWriter) bool, code func() jen.Code) {
-	w := &textWriter{imports: map[string]string{}}
+	w := &textWriter{imports: f.imports}
 	w.doc(d.lines())
-	if !write(w) {
-		decl(f, d, code())
-		return
-	}
-	for path, name := range w.imports {
-		f.imports[path] = name
-	}
-	f.text(strings.TrimSuffix(w.b.String(), "\n"))
+	w.b.WriteString("type " + name + sep + w.typeText(under))
+	f.text(w.b.String())
 }
 
 func kindText(t *ir.Type) string {
@@ -255,22 +232,12 @@ type field struct {
 	tag  string // the value of the json tag
 }
 
-// fieldsCode returns fields as jennifer code.
-func fieldsCode(fields []field) []jen.Code {
-	var out []jen.Code
-	for _, fl := range fields {
-		for _, l := range fl.doc {
-			out = append(out, commentCode(l))
-		}
-		out = append(out, jen.Id(fl.name).Add(fl.typ.code()).Tag(map[string]string{"json": fl.tag}))
-	}
-	return out
-}
-
 // declareStructType declares "type name struct{...}".
 func (g *gen) declareStructType(f *file, d *doc, name string, fields []field) {
-	g.declText(f, d, func(w *textWriter) bool { return w.structDecl(name, fields) },
-		func() jen.Code { return jen.Type().Id(name).Struct(fieldsCode(fields)...) })
+	w := &textWriter{imports: f.imports}
+	w.doc(d.lines())
+	w.structDecl(name, fields)
+	f.text(strings.TrimSuffix(w.b.String(), "\n"))
 }
 
 // fields returns the fields of struct t; owner is the named type being
