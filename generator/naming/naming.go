@@ -63,6 +63,13 @@ func IsPredeclared(s string) bool { return predeclared[s] }
 // other character and where a lower-case letter or digit is followed by an
 // upper-case one ("userID" -> "user", "ID"; "HTTPServer" -> "HTTP", "Server").
 func Words(s string) []string {
+	if ascii(s) {
+		return asciiWords(s)
+	}
+	return runeWords(s)
+}
+
+func runeWords(s string) []string {
 	var words []string
 	rs := []rune(s)
 	start := -1
@@ -94,6 +101,53 @@ func Words(s string) []string {
 		}
 	}
 	flush(len(rs))
+	return words
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiWords is Words for ASCII text (the usual case): the same rules on
+// bytes, the words sharing s's memory.
+func asciiWords(s string) []string {
+	var words []string
+	isUpper := func(c byte) bool { return 'A' <= c && c <= 'Z' }
+	isLower := func(c byte) bool { return 'a' <= c && c <= 'z' }
+	isDigit := func(c byte) bool { return '0' <= c && c <= '9' }
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			words = append(words, s[start:end])
+		}
+		start = -1
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isUpper(c) && !isLower(c) && !isDigit(c) {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev := s[i-1]
+		switch {
+		case isUpper(c) && (isLower(prev) || isDigit(prev)):
+			flush(i)
+			start = i
+		case isLower(c) && isUpper(prev) && i-1 > start && isUpper(s[i-2]):
+			flush(i - 1)
+			start = i - 1
+		}
+	}
+	flush(len(s))
 	return words
 }
 

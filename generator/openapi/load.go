@@ -56,8 +56,10 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"gopkg.in/yaml.v3"
@@ -490,12 +492,24 @@ func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Opti
 		f()
 	}
 	svc.Types = l.namedTypes()
+	// The types' schemas are built by several goroutines (jsonSchema only
+	// reads the loader's state) while the diagnostics get their positions.
+	var wg sync.WaitGroup
+	wg.Go(l.fillPositions)
+	workers := runtime.GOMAXPROCS(0)
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(svc.Types); i += workers {
+				t := svc.Types[i]
+				t.Schema = marshal(l.jsonSchema(&openapi3.SchemaRef{Value: l.src[t]}, true))
+			}
+		})
+	}
+	wg.Wait()
 	svc.Defs = make(map[string]json.RawMessage, len(svc.Types))
 	for _, t := range svc.Types {
-		t.Schema = marshal(l.jsonSchema(&openapi3.SchemaRef{Value: l.src[t]}, true))
 		svc.Defs[t.Name] = t.Schema
 	}
-	l.fillPositions()
 	return svc, l.diags, nil
 }
 

@@ -1,0 +1,22 @@
+package naming
+
+import (
+	"slices"
+	"testing"
+)
+
+// FuzzASCIIWords checks that the ASCII fast path splits words exactly as
+// the general one.
+func FuzzASCIIWords(f *testing.F) {
+	for _, s := range []string{"", "userID", "HTTPServer", "v2Beta", "get_pets-byID", "ABC", "aB1cD", "__x__", "OAuth2Token", "A1B2", "x.y/z{w}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !ascii(s) {
+			return
+		}
+		if got, want := asciiWords(s), runeWords(s); !slices.Equal(got, want) {
+			t.Errorf("asciiWords(%q) = %q, runeWords: %q", s, got, want)
+		}
+	})
+}
