@@ -145,12 +145,13 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	if opts.Registry {
 		add("registry.go", g.registryFile())
 	}
+	// schemas.go after the files that decide which schema vars exist
+	// (types.go declares none).
+	add("schemas.go", g.schemasFile())
 	add("types.go", <-typesDone)
 	for _, d := range tg.diags {
 		g.warn(d.Pos, "%s", d.Message)
 	}
-	// schemas.go last: the other files decide which schema vars exist.
-	add("schemas.go", g.schemasFile())
 	wg.Wait()
 	out := make([]File, len(files))
 	for i, f := range files {

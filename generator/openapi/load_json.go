@@ -5,7 +5,6 @@ import (
 	"encoding"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/url"
 	"reflect"
 	"strconv"
@@ -24,13 +23,13 @@ import (
 // with size times depth: about 15 times a plain decode on GitHub's spec.
 //
 // decodeJSONDoc decodes the text once into a tree of maps and slices (its
-// top-level members concurrently) and builds the same kin-openapi values
-// from it, by reflection over their json tags, doing what their
-// UnmarshalJSON methods do: unknown keys become Extensions; {"$ref": "..."}
-// sets Ref, and a $ref with siblings is handed to kin itself (it keeps
-// unexported state; such objects are small); everything else that has its
-// own UnmarshalJSON (Types, ExclusiveBound, boolean schemas...) is handed
-// to that method with its own small text. Whatever it is not sure to
+// top-level members concurrently, by parseTree) and builds the same
+// kin-openapi values from it, by reflection over their json tags, doing
+// what their UnmarshalJSON methods do: unknown keys become Extensions;
+// {"$ref": "..."} sets Ref, and a $ref with siblings is handed to kin
+// itself (it keeps unexported state; such objects are small); everything
+// else that has its own UnmarshalJSON (Types, ExclusiveBound, boolean
+// schemas...) is handed to that method with its own small text. Whatever it is not sure to
 // decode the same way makes it give up with errSlowPath, and the caller
 // uses kin-openapi's loader; so the result is always what kin-openapi
 // would have produced (TestFastJSONMatchesKin checks it on every spec).
@@ -193,19 +192,8 @@ func topMembers(data []byte) (ms []member, ok bool) {
 	return ms, s.i == len(data)
 }
 
-// decodeTree decodes one JSON value, numbers as json.Number.
-func decodeTree(raw []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errSlowPath
-	}
-	return v, nil
-}
+// decodeTree decodes one JSON value, numbers as json.Number (parseTree).
+func decodeTree(raw []byte) (any, error) { return parseTree(raw) }
 
 var (
 	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
