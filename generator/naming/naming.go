@@ -176,6 +176,47 @@ func Ident(s, fallback string) string {
 
 // word capitalises one word, writing initialisms in upper case.
 func word(w string) string {
+	if len(w) <= 64 && ascii(w) {
+		return asciiWord(w)
+	}
+	return runeWord(w)
+}
+
+// asciiWord is word for ASCII words (the usual case), without allocating
+// when the word is already in its Go form.
+func asciiWord(w string) string {
+	var buf [64]byte
+	up := buf[:len(w)]
+	for i := range len(w) {
+		c := w[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		up[i] = c
+	}
+	if initialisms[string(up)] {
+		return string(up)
+	}
+	if n := len(w); n > 2 && w[n-1] == 's' && initialisms[string(up[:n-1])] {
+		return string(up[:n-1]) + "s"
+	}
+	if string(up[1:]) == w[1:] {
+		// An all-upper word that is not an initialism is lowered.
+		out := buf[:len(w)]
+		for i := 1; i < len(out); i++ {
+			if c := out[i]; 'A' <= c && c <= 'Z' {
+				out[i] = c + 'a' - 'A'
+			}
+		}
+		return string(out)
+	}
+	if up[0] == w[0] {
+		return w
+	}
+	return string(up[:1]) + w[1:]
+}
+
+func runeWord(w string) string {
 	if u := strings.ToUpper(w); initialisms[u] {
 		return u
 	}

@@ -20,3 +20,21 @@ func FuzzASCIIWords(f *testing.F) {
 		}
 	})
 }
+
+// FuzzASCIIWordCase checks that the ASCII fast path capitalizes words exactly
+// as the general one.
+func FuzzASCIIWordCase(f *testing.F) {
+	for _, s := range []string{"id", "ids", "ID", "IDs", "url", "PETS", "iPhone", "x", "X", "v2", "http", "HTTPS", "oauth", "A1", "apIs", "APIs"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, w := range Words(s) {
+			if !ascii(w) || len(w) > 64 {
+				continue
+			}
+			if got, want := asciiWord(w), runeWord(w); got != want {
+				t.Errorf("asciiWord(%q) = %q, runeWord: %q", w, got, want)
+			}
+		}
+	})
+}

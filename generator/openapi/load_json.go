@@ -202,6 +202,7 @@ var (
 	pathsType           = reflect.TypeFor[openapi3.Paths]()
 	responsesType       = reflect.TypeFor[openapi3.Responses]()
 	callbackType        = reflect.TypeFor[openapi3.Callback]()
+	typesType           = reflect.TypeFor[openapi3.Types]()
 )
 
 // refTypes are kin-openapi's reference wrappers: {Ref, Value}.
@@ -345,6 +346,14 @@ func decodeValue(dst reflect.Value, v any) error {
 		return decodeMapLike(dst, v)
 	case objectTypes[t]:
 		return decodeObject(dst, v)
+	case t == typesType:
+		// The most common delegated type ("type" of every schema), decoded
+		// here as Types.UnmarshalJSON does: a list of strings, or a string.
+		if types, ok := typesOf(v); ok {
+			dst.Set(reflect.ValueOf(types))
+			return nil
+		}
+		return delegate(dst, v)
 	case reflect.PointerTo(t).Implements(unmarshalerType):
 		return delegate(dst, v)
 	case reflect.PointerTo(t).Implements(textUnmarshalerType):
@@ -578,6 +587,26 @@ func decodeMapLike(dst reflect.Value, v any) error {
 	x.Elem().FieldByName("Extensions").Set(reflect.ValueOf(ext))
 	dst.Set(x.Elem())
 	return nil
+}
+
+// typesOf converts a string or a list of strings to openapi3.Types; ok is
+// false for other values (the caller delegates them to kin-openapi).
+func typesOf(v any) (openapi3.Types, bool) {
+	switch v := v.(type) {
+	case string:
+		return openapi3.Types{v}, true
+	case []any:
+		types := make(openapi3.Types, len(v))
+		for i, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				return nil, false
+			}
+			types[i] = s
+		}
+		return types, true
+	}
+	return nil, false
 }
 
 // delegate hands v, encoded again, to the UnmarshalJSON method of dst's type.

@@ -26,7 +26,8 @@ var fastJSONCases = map[string]string{
 			"C":{"type":"object","additionalProperties":{"type":"integer"},"required":["a"],"nullable":true,"discriminator":{"propertyName":"k","mapping":{"a":"#/components/schemas/A"},"x-d":1}},
 			"D":{"oneOf":[{"$ref":"#/components/schemas/A"},{"type":"null"}],"const":null,"enum":[1,"a",null,{"b":[]}],"unknownKeyword":{"n":2}},
 			"E":{"allOf":[],"anyOf":null,"items":{"type":"string"},"prefixItems":[{"type":"integer"}],"$defs":{"X":{"type":"string"}},"exclusiveMaximum":true},
-			"F":{"$ref":"#/components/schemas/B","x-ext":1}
+			"F":{"$ref":"#/components/schemas/B","x-ext":1},
+			"G":{"type":[]},"H":{"type":null},"I":{"type":["string",null]},"J":{"type":["integer"]}
 		},
 		"parameters":{"P":{"name":"p","in":"query","schema":{"type":"array","items":{"type":"string"}},"style":"form","explode":false,"x-p":1}},
 		"responses":{"R":{"description":"r","headers":{"H":{"schema":{"type":"integer"},"x-h":2}}}},
