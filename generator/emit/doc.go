@@ -61,27 +61,14 @@ func textLines(s string) []string {
 			lead := len(raw) - len(strings.TrimLeft(raw, " \t"))
 			line = strings.Repeat(" ", min(lead, 8)) + line
 		}
-		if indented || utf8.RuneCountInString(line) <= wrapAt {
+		switch {
+		case indented || len(line) <= wrapAt || utf8.RuneCountInString(line) <= wrapAt:
 			out = append(out, line)
-			continue
+		case printableASCII(line) && !strings.Contains(line, "  "):
+			out = wrapSimple(out, line)
+		default:
+			out = wrapWords(out, line)
 		}
-		var cur strings.Builder
-		n := 0 // runes in cur
-		for _, w := range strings.Fields(line) {
-			wn := utf8.RuneCountInString(w)
-			if n > 0 && n+1+wn > wrapAt {
-				out = append(out, cur.String())
-				cur.Reset()
-				n = 0
-			}
-			if n > 0 {
-				cur.WriteByte(' ')
-				n++
-			}
-			cur.WriteString(w)
-			n += wn
-		}
-		out = append(out, cur.String())
 	}
 	// Trim blank lines at both ends and collapse runs of blank lines.
 	var res []string
@@ -95,6 +82,54 @@ func textLines(s string) []string {
 		res = res[:len(res)-1]
 	}
 	return res
+}
+
+// wrapWords appends line wrapped at wrapAt runes: its words (separated by
+// any white space) on lines, joined by one space, each line as long as fits
+// (a longer word on a line of its own).
+func wrapWords(out []string, line string) []string {
+	var cur strings.Builder
+	n := 0 // runes in cur
+	for _, w := range strings.Fields(line) {
+		wn := utf8.RuneCountInString(w)
+		if n > 0 && n+1+wn > wrapAt {
+			out = append(out, cur.String())
+			cur.Reset()
+			n = 0
+		}
+		if n > 0 {
+			cur.WriteByte(' ')
+			n++
+		}
+		cur.WriteString(w)
+		n += wn
+	}
+	return append(out, cur.String())
+}
+
+// wrapSimple is wrapWords for printable ASCII with single spaces between
+// words and none at the ends (the usual case): the lines are parts of line.
+func wrapSimple(out []string, line string) []string {
+	if line == "" {
+		return append(out, line)
+	}
+	for start := 0; start < len(line); {
+		if len(line)-start <= wrapAt {
+			return append(out, line[start:])
+		}
+		// The last space at most wrapAt bytes on ends the longest run of
+		// words that fits.
+		cut := strings.LastIndexByte(line[start:start+wrapAt+1], ' ')
+		if cut < 0 {
+			// The first word is longer than a line.
+			if cut = strings.IndexByte(line[start:], ' '); cut < 0 {
+				return append(out, line[start:])
+			}
+		}
+		out = append(out, line[start:start+cut])
+		start += cut + 1
+	}
+	return out
 }
 
 // doc is a doc comment under construction: paragraphs of lines.

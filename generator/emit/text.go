@@ -121,6 +121,11 @@ func (f *file) render() (out []byte, errs []error) {
 	f.wg.Wait()
 	chunks := append(f.chunks, last)
 	var b bytes.Buffer
+	size := 0
+	for _, c := range chunks {
+		size += len(c.prelude) + len(c.body) + 2
+	}
+	b.Grow(size + 1)
 	if len(chunks) == 1 {
 		b.Write(last.prelude)
 	} else {

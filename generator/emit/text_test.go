@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"slices"
 	"strings"
 	"testing"
 
@@ -168,4 +169,25 @@ func TestEdgeOperationsAsGofmt(t *testing.T) {
 	}
 	root, rel := writePackage(t, files, nil)
 	goCmd(t, root, "vet", "./"+rel)
+}
+
+// FuzzWrapSimple checks that the fast wrapping of plain ASCII lines
+// matches the general one.
+func FuzzWrapSimple(f *testing.F) {
+	f.Add("a b c")
+	f.Add(strings.Repeat("word ", 40) + "end")
+	f.Add(strings.Repeat("x", 100) + " y " + strings.Repeat("z", 79) + " " + strings.Repeat("q", 80))
+	f.Fuzz(func(t *testing.T, s string) {
+		// Make a line of the shape wrapSimple takes: printable ASCII words
+		// separated by single spaces.
+		line := strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+			if r < 0x20 || r > 0x7e {
+				return ' '
+			}
+			return r
+		}, s)), " ")
+		if got, want := wrapSimple(nil, line), wrapWords(nil, line); !slices.Equal(got, want) {
+			t.Errorf("wrapSimple(%q) = %q, wrapWords: %q", line, got, want)
+		}
+	})
 }
