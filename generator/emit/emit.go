@@ -1,5 +1,8 @@
 // Package emit turns the generator's IR (package ir) into the Go source
-// files of a generated client package, with github.com/dave/jennifer.
+// files of a generated client package. The bulk of the code (structs,
+// enums, operation methods, doc comments) is written as text already in
+// gofmt's form (text.go); the rest is built with github.com/dave/jennifer
+// and formatted by go/format, in chunks rendered concurrently.
 //
 // Emit writes, for an OpenAPI service, client.go (package doc, version
 // guard, Client, NewClient, options, server URL), types.go (named types),
@@ -11,8 +14,9 @@
 // Output is gofmt'd and byte-for-byte deterministic: it depends on the IR's
 // content only, not on the order of its top-level slices or on map order.
 // Spec text (descriptions, enum values, names on the wire) is treated as
-// hostile: it reaches the output only as sanitized line comments or as Go
-// literals built by jennifer, never pasted into code.
+// hostile: it reaches the output only as sanitized line comments or as
+// quoted Go literals (strconv.Quote, or jennifer's Lit), never pasted into
+// code; names are checked to be Go identifiers first.
 //
 // Representation of JSON Schema constructs in the generated code:
 //
@@ -20,6 +24,8 @@
 //     optional or nullable ones are pointers (slices, maps and
 //     json.RawMessage stay nil-able values), optional ones have omitempty;
 //     a property that would contain its own struct by value is a pointer.
+//     The loaders name every object; an unnamed one is json.RawMessage,
+//     with a warning.
 //   - additionalProperties next to properties: an AdditionalProperties map
 //     field (json:"-"), merged into and split out of the object by the
 //     type's MarshalJSON and UnmarshalJSON (one shared helper per package).
