@@ -7,6 +7,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // MaxDiffLines bounds the diff shown for one file.
@@ -77,19 +79,33 @@ func Fresh(dir, version, config, baseDir string) bool {
 	if m == nil || m.Remote || m.Version != version || m.Config != config || len(m.Outputs) == 0 {
 		return false
 	}
+	// The files are read and hashed concurrently: on a large spec, hashing
+	// is most of check's time.
+	var (
+		wg    sync.WaitGroup
+		stale atomic.Bool
+	)
 	for p, h := range m.Inputs {
-		data, err := os.ReadFile(Resolve(baseDir, p))
-		if err != nil || hash(data) != h {
-			return false
-		}
+		wg.Go(func() {
+			data, err := os.ReadFile(Resolve(baseDir, p))
+			if err != nil || hash(data) != h {
+				stale.Store(true)
+			}
+		})
 	}
 	var files []File
 	for name, h := range m.Outputs {
-		data, err := readRegular(root, name)
-		if err != nil || hash(data) != h {
-			return false
-		}
 		files = append(files, File{Name: name})
+		wg.Go(func() {
+			data, err := readRegular(root, name)
+			if err != nil || hash(data) != h {
+				stale.Store(true)
+			}
+		})
+	}
+	wg.Wait()
+	if stale.Load() {
+		return false
 	}
 	left, err := leftovers(root, files, m)
 	return err == nil && len(left) == 0

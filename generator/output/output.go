@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // ManifestName is the manifest's file name in the output directory.
@@ -76,15 +77,32 @@ type Inputs struct {
 func NewManifest(in Inputs, files []File) (*Manifest, error) {
 	m := &Manifest{Version: in.Version, Config: in.Config, Remote: in.Remote,
 		Inputs: map[string]string{}, Outputs: map[string]string{}}
-	for _, p := range in.Files {
-		data, err := os.ReadFile(Resolve(in.BaseDir, p))
-		if err != nil {
-			return nil, fmt.Errorf("hashing input: %w", err)
-		}
-		m.Inputs[p] = hash(data)
+	// Hashed concurrently: tens of megabytes on a large spec.
+	var wg sync.WaitGroup
+	inputs, errs := make([]string, len(in.Files)), make([]error, len(in.Files))
+	for i, p := range in.Files {
+		wg.Go(func() {
+			data, err := os.ReadFile(Resolve(in.BaseDir, p))
+			if err != nil {
+				errs[i] = fmt.Errorf("hashing input: %w", err)
+				return
+			}
+			inputs[i] = hash(data)
+		})
 	}
-	for _, f := range files {
-		m.Outputs[f.Name] = hash(f.Content)
+	outputs := make([]string, len(files))
+	for i, f := range files {
+		wg.Go(func() { outputs[i] = hash(f.Content) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for i, p := range in.Files {
+		m.Inputs[p] = inputs[i]
+	}
+	for i, f := range files {
+		m.Outputs[f.Name] = outputs[i]
 	}
 	return m, nil
 }
