@@ -7,8 +7,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/dave/jennifer/jen"
-
 	"github.com/opsgen/opsgen/generator/ir"
 )
 
@@ -181,24 +179,6 @@ func (d *doc) lines() []string {
 		out = append(out, p...)
 	}
 	return out
-}
-
-// code returns the comment as jennifer code: one line comment per line,
-// never a block comment (spec text may contain "*/").
-func (d *doc) code() []jen.Code {
-	var out []jen.Code
-	for _, l := range d.lines() {
-		out = append(out, commentCode(l))
-	}
-	return out
-}
-
-// commentCode is one line of a comment made by doc.lines.
-func commentCode(l string) jen.Code {
-	if l == "" {
-		return jen.Comment("//")
-	}
-	return jen.Comment("// " + l)
 }
 
 // newDoc starts a doc comment with its first sentence.

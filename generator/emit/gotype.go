@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"path"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/opsgen/opsgen/generator/ir"
@@ -61,14 +63,15 @@ func (t goType) text(imports map[string]string) string {
 		return t.prefix + t.name
 	}
 	imports[t.pkg] = t.name
-	return t.prefix + importNames[t.pkg] + "." + t.name
+	name, ok := importNames[t.pkg]
+	if !ok {
+		name = path.Base(t.pkg) // jennifer's guess too
+	}
+	return t.prefix + name + "." + t.name
 }
 
 // rawMessageType is json.RawMessage, the type of anything opsgen cannot type.
 var rawMessageType = qual("encoding/json", "RawMessage")
-
-// rawMessage is json.RawMessage as jennifer code.
-func rawMessage() *jen.Statement { return rawMessageType.code() }
 
 // typ returns the Go type of t where it is used (binary as []byte).
 func (g *gen) typ(t *ir.Type) *jen.Statement { return g.goType(t, false).code() }
