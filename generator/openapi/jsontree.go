@@ -117,20 +117,28 @@ func (p *treeParser) object(depth int) (any, error) {
 			return nil, err
 		}
 		m[key] = v // the last of duplicate keys wins, as in encoding/json
-		p.space()
-		if p.i >= len(p.data) {
-			return nil, errTree
-		}
-		switch p.data[p.i] {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
-			return m, nil
-		default:
-			return nil, errTree
+		if more, err := p.next('}'); err != nil || !more {
+			return m, err
 		}
 	}
+}
+
+// next reads what follows a member or an element: a comma (more is true) or
+// the closing byte.
+func (p *treeParser) next(closing byte) (more bool, err error) {
+	p.space()
+	if p.i >= len(p.data) {
+		return false, errTree
+	}
+	switch p.data[p.i] {
+	case ',':
+		p.i++
+		return true, nil
+	case closing:
+		p.i++
+		return false, nil
+	}
+	return false, errTree
 }
 
 // key reads an object key, interned when it has no escapes.
@@ -178,18 +186,8 @@ func (p *treeParser) array(depth int) (any, error) {
 			return nil, err
 		}
 		a = append(a, v)
-		p.space()
-		if p.i >= len(p.data) {
-			return nil, errTree
-		}
-		switch p.data[p.i] {
-		case ',':
-			p.i++
-		case ']':
-			p.i++
-			return a, nil
-		default:
-			return nil, errTree
+		if more, err := p.next(']'); err != nil || !more {
+			return a, err
 		}
 	}
 }
