@@ -472,7 +472,7 @@ func opDoc(op *ir.Operation, first string) *doc {
 // httpMethod declares the method of op and its table of responses, as text.
 func (g *gen) httpMethod(f *file, op *ir.Operation, usesNewError *bool) {
 	g.pos = op.Pos
-	w := &textWriter{imports: map[string]string{}}
+	w := &textWriter{imports: f.imports}
 	params := []string{"ctx " + w.typeText(qual("context", "Context"))}
 	if op.ParamsName != "" {
 		params = append(params, "params "+op.ParamsName)
@@ -484,8 +484,7 @@ func (g *gen) httpMethod(f *file, op *ir.Operation, usesNewError *bool) {
 			stmts.b.WriteString("\t" + call + "\n")
 		}
 	}
-	hasBody := op.Body != nil && op.Body.Kind != ir.BodyNone
-	if hasBody {
+	if op.Body != nil && op.Body.Kind != ir.BodyNone {
 		typ, ptr := g.bodyType(op)
 		params = append(params, "body "+w.typeText(typ))
 		g.bodySet(stmts, op, ptr)
@@ -540,9 +539,6 @@ func (g *gen) httpMethod(f *file, op *ir.Operation, usesNewError *bool) {
 		w.b.WriteString("\n")
 	}
 	w.b.WriteString("}")
-	for path, name := range w.imports {
-		f.imports[path] = name
-	}
 	f.text(w.b.String())
 }
 
