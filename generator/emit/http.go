@@ -68,12 +68,8 @@ func (g *gen) packageDoc(f *file, usage ...string) {
 		d.para(u)
 	}
 	d.para("Every call returns a runtime.ResponseEnvelope: Data typed from the operation's output schema, Meta from the transport, and Warnings when the data did not match its schema. Types follow the JSON Schemas (embedded in Schemas): optional and nullable properties are pointers (slices, maps and json.RawMessage stay nil-able values); objects with additionalProperties keep unknown properties in AdditionalProperties; enum types accept unknown values (see Known); oneOf/anyOf types hold the raw JSON with Variant and As<Variant> methods; date-time is time.Time, date a string (YYYY-MM-DD), byte []byte; schemas opsgen cannot type are json.RawMessage.")
-	for _, l := range d.lines() {
-		if l == "" {
-			f.PackageComment("//")
-		} else {
-			f.PackageComment("// " + l)
-		}
+	for _, l := range commentLines(d.lines(), true) {
+		f.PackageComment(l)
 	}
 }
 

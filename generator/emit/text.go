@@ -273,40 +273,48 @@ func (w *textWriter) typeText(t goType) string { return t.text(w.imports) }
 // doc writes a top-level doc comment.
 func (w *textWriter) doc(lines []string) { w.comment("", lines) }
 
-// comment writes the comment made by doc.lines, indented. gofmt reformats
-// every comment opsgen writes (go/printer's formatDocComment applies to
-// comments starting a line that abut the next token, and jennifer's
-// unformatted output is not indented); lines that reformatting could change
-// go through the same go/doc/comment parser and printer.
+// comment writes the comment made by doc.lines, indented.
 func (w *textWriter) comment(indent string, lines []string) {
-	if !docNeedsFormat(lines) {
-		for _, l := range lines {
-			w.b.WriteString(indent)
-			if l == "" {
-				w.b.WriteString("//\n")
-			} else {
-				w.b.WriteString("// " + l + "\n")
-			}
-		}
-		return
+	for _, l := range commentLines(lines, indent == "") {
+		w.b.WriteString(indent + l + "\n")
 	}
-	for _, l := range formatDoc(lines) {
-		w.b.WriteString(indent)
+}
+
+// commentLines returns the comment made by doc.lines ("//" lines) as gofmt
+// prints it. gofmt reformats every comment opsgen writes (go/printer's
+// formatDocComment applies to comments starting a line that abut the next
+// token, and jennifer's unformatted output is not indented): lines that
+// reformatting could change go through the same go/doc/comment parser and
+// printer. A top-level comment is reformatted until it no longer changes,
+// since gofmt would reformat it again in the generated file; an indented
+// one (a field's, a constant's) is left alone by gofmt there.
+func commentLines(lines []string, topLevel bool) []string {
+	if docNeedsFormat(lines) {
+		passes := 1
+		if topLevel {
+			passes = 4
+		}
+		lines = formatDoc(lines, passes)
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
 		switch {
 		case l == "":
-			w.b.WriteString("//\n")
+			out[i] = "//"
 		case l[0] == '\t':
-			w.b.WriteString("//" + l + "\n")
+			out[i] = "//" + l
 		default:
-			w.b.WriteString("// " + l + "\n")
+			out[i] = "// " + l
 		}
 	}
+	return out
 }
 
 // docNeedsFormat reports whether go/doc/comment could print lines
 // differently: code blocks and lists (indented lines), headings (new "# "
-// style, and old style: a one-line paragraph ending in a letter or digit)
-// and link definitions ("[text]: URL").
+// style, and old style: a one-line paragraph ending in a letter or digit),
+// link definitions ("[text]: URL") and the old quotes `` and '' (printed as
+// “ and ”).
 func docNeedsFormat(lines []string) bool {
 	for i, l := range lines {
 		if l == "" {
@@ -320,6 +328,9 @@ func docNeedsFormat(lines []string) bool {
 				return true
 			}
 		}
+		if strings.Contains(l, "``") || strings.Contains(l, "''") {
+			return true
+		}
 		if i > 0 && lines[i-1] == "" && i+1 < len(lines) && lines[i+1] == "" {
 			if r, _ := utf8.DecodeLastRuneInString(l); unicode.IsLetter(r) || unicode.IsDigit(r) {
 				return true
@@ -329,20 +340,30 @@ func docNeedsFormat(lines []string) bool {
 	return false
 }
 
-// formatDoc reformats a doc comment's lines as go/printer does.
-func formatDoc(lines []string) []string {
-	var text strings.Builder
-	for _, l := range lines {
-		text.WriteString(l)
-		text.WriteByte('\n')
+// formatDoc reformats a doc comment's lines as go/printer does, up to
+// passes times until they no longer change: one pass is not always a fixed
+// point (a list after a code block gains indentation on the next pass). The
+// result's lines are "" (blank), "\t..." (code) or text.
+func formatDoc(lines []string, passes int) []string {
+	for range passes {
+		var text strings.Builder
+		for _, l := range lines {
+			text.WriteString(l)
+			text.WriteByte('\n')
+		}
+		var p comment.Parser
+		var pr comment.Printer
+		out := strings.TrimSuffix(string(pr.Comment(p.Parse(text.String()))), "\n")
+		var next []string
+		if out != "" {
+			next = strings.Split(out, "\n")
+		}
+		if slices.Equal(next, lines) {
+			break
+		}
+		lines = next
 	}
-	var p comment.Parser
-	var pr comment.Printer
-	out := strings.TrimSuffix(string(pr.Comment(p.Parse(text.String()))), "\n")
-	if out == "" {
-		return nil
-	}
-	return strings.Split(out, "\n")
+	return lines
 }
 
 // structField is a field in gofmt's form: comment lines, then name, type and
