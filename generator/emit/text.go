@@ -313,8 +313,8 @@ func commentLines(lines []string, topLevel bool) []string {
 // docNeedsFormat reports whether go/doc/comment could print lines
 // differently: code blocks and lists (indented lines), headings (new "# "
 // style, and old style: a one-line paragraph ending in a letter or digit),
-// link definitions ("[text]: URL") and the old quotes `` and '' (printed as
-// “ and ”).
+// link definitions ("[text]: URL") and the old quotes: two backquotes or
+// two single quotes, printed as typographic quotes.
 func docNeedsFormat(lines []string) bool {
 	for i, l := range lines {
 		if l == "" {
