@@ -12,9 +12,11 @@
 // points), a directory, a named pipe, a socket or a device, Write refuses
 // with an error naming it and what it is, before it writes anything: a link
 // is neither followed nor replaced, and nothing is written through a pipe
-// or a device. Only regular files are removed as leftovers. Fresh and
-// Compare read regular files only, so a pipe in the output directory cannot
-// block opsgen check; Compare reports such an entry as an error too.
+// or a device. Only regular files are removed as leftovers. (The output
+// directory itself is the user's to choose: it may be reached through a
+// link.) Fresh and Compare read regular files only, so a pipe in the output
+// directory cannot block opsgen check; Compare reports such an entry as an
+// error too.
 //
 // WriteFile, the single file of opsgen mcp snapshot -o, follows the rules
 // of a file the user named: see its documentation.
