@@ -21,18 +21,28 @@ import (
 func mkfifo(t *testing.T, path string) {
 	t.Helper()
 	if err := syscall.Mkfifo(path, 0o644); err != nil {
-		t.Skipf("cannot make a named pipe: %v", err)
+		t.Fatalf("making a named pipe: %v", err)
 	}
 }
 
-// mksocket makes a unix socket at path, listening until the test ends.
+// mksocket makes a unix socket at path, listening until the test ends. It
+// is made in a short directory and moved to path: a socket's address is
+// limited to about 100 bytes, and test directories can be longer.
 func mksocket(t *testing.T, path string) {
 	t.Helper()
-	l, err := net.Listen("unix", path)
+	short, err := os.MkdirTemp("", "s")
 	if err != nil {
-		t.Skipf("cannot make a unix socket: %v", err)
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(short) })
+	l, err := net.Listen("unix", filepath.Join(short, "s"))
+	if err != nil {
+		t.Fatalf("making a unix socket: %v", err)
 	}
 	t.Cleanup(func() { l.Close() })
+	if err := os.Rename(filepath.Join(short, "s"), path); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // symlink makes a symbolic link at path pointing at target.
