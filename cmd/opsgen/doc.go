@@ -49,7 +49,11 @@
 // each through a temporary file renamed into place, so a failure leaves the
 // previous files. Generated files that are no longer produced are removed;
 // files that opsgen did not generate are never removed or overwritten.
-// Files are written only inside the output directory.
+// Files are written only inside the output directory, and only regular
+// files are replaced: when an output file's name (or the manifest's) is
+// taken by a symbolic link, a directory, a named pipe, a socket or a
+// device, generate fails naming it, writes nothing and leaves it (check
+// fails the same way).
 //
 // Warnings (an unsupported construct degraded to raw JSON, a renamed
 // identifier) are printed to standard error as
@@ -102,8 +106,12 @@
 //
 // mcp snapshot starts COMMAND as an MCP server over stdio (or connects to
 // -url over streamable HTTP), lists all its tools and writes the listing,
-// sorted and indented so that it diffs well, to -o (atomically) or to
-// standard output. The listing is the -mcp input of generate. -timeout
+// sorted and indented so that it diffs well, to -o or to standard output.
+// A regular -o FILE is replaced atomically (keeping its permissions); a
+// symbolic link is followed (its target replaced, the link kept); a named
+// pipe or a character device (-o /dev/stdout) is written through; a
+// directory, a socket, a block device or a link to nothing is refused.
+// The listing is the -mcp input of generate. -timeout
 // (default 30s; 0 for none) bounds the whole snapshot, so a server that
 // never answers ends with an error naming the timeout.
 //

@@ -87,7 +87,7 @@ func Fresh(dir, version, config, baseDir string) bool {
 	)
 	for p, h := range m.Inputs {
 		wg.Go(func() {
-			data, err := os.ReadFile(Resolve(baseDir, p))
+			data, err := readInput(Resolve(baseDir, p))
 			if err != nil || hash(data) != h {
 				stale.Store(true)
 			}
@@ -131,6 +131,9 @@ func Compare(dir string, files []File, m *Manifest) (*Report, error) {
 		return nil, err
 	}
 	defer root.Close()
+	if err := manifestIsRegular(root, dir); err != nil {
+		return nil, err
+	}
 	old := readManifest(root)
 	for _, f := range files {
 		cur, err := readRegular(root, f.Name)
@@ -140,7 +143,7 @@ func Compare(dir string, files []File, m *Manifest) (*Report, error) {
 				Diff: Unified("/dev/null", f.Name+" (generated)", nil, f.Content, MaxDiffLines)})
 			continue
 		case err != nil:
-			return nil, err
+			return nil, pathError(dir, f.Name, err)
 		case bytes.Equal(cur, f.Content):
 			continue
 		}
@@ -156,7 +159,7 @@ func Compare(dir string, files []File, m *Manifest) (*Report, error) {
 		return nil, err
 	}
 	for _, name := range left {
-		cur, err := root.ReadFile(name)
+		cur, err := readRegular(root, name)
 		if err != nil {
 			return nil, err
 		}
@@ -165,10 +168,24 @@ func Compare(dir string, files []File, m *Manifest) (*Report, error) {
 	}
 	sortProblems(r.Problems)
 	if m != nil && r.Current() {
-		cur, err := root.ReadFile(ManifestName)
+		cur, err := readRegular(root, ManifestName)
 		r.ManifestOutdated = err != nil || !bytes.Equal(cur, m.Marshal())
 	}
 	return r, nil
+}
+
+// readInput reads an input file that a manifest lists, following links,
+// when it is a regular file: a manifest naming a pipe or a device (say
+// /dev/zero) must not block or exhaust Fresh.
+func readInput(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &notRegularError{fi.Mode()}
+	}
+	return os.ReadFile(path)
 }
 
 func sortProblems(ps []Problem) {

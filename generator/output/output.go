@@ -7,6 +7,20 @@
 // Files that are no longer produced are removed only when they carry
 // opsgen's header (Header) or are recorded, unchanged, in the manifest.
 //
+// Write replaces regular files only. When an output file's name (or the
+// manifest's) exists as anything else, a symbolic link (wherever it
+// points), a directory, a named pipe, a socket or a device, Write refuses
+// with an error naming it and what it is, before it writes anything: a link
+// is neither followed nor replaced, and nothing is written through a pipe
+// or a device. Only regular files are removed as leftovers. (The output
+// directory itself is the user's to choose: it may be reached through a
+// link.) Fresh and Compare read regular files only, so a pipe in the output
+// directory cannot block opsgen check; Compare reports such an entry as an
+// error too.
+//
+// WriteFile, the single file of opsgen mcp snapshot -o, follows the rules
+// of a file the user named: see its documentation.
+//
 // The manifest (ManifestName) records the opsgen version, a hash of the
 // config, and hashes of every input and output file, so that Fresh can tell
 // that a directory is current without loading any spec.
@@ -192,13 +206,16 @@ func Write(dir string, files []File, m *Manifest) (*Written, error) {
 			root.Remove(s.tmp)
 		}
 	}
+	if err := manifestIsRegular(root, dir); err != nil {
+		return nil, err
+	}
 	for _, f := range files {
 		cur, err := readRegular(root, f.Name)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
 			cleanup()
-			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, f.Name), err)
+			return nil, pathError(dir, f.Name, err)
 		case bytes.Equal(cur, f.Content):
 			continue
 		case !generated(cur, old, f.Name):
@@ -233,7 +250,7 @@ func Write(dir string, files []File, m *Manifest) (*Written, error) {
 	}
 	if m != nil {
 		data := m.Marshal()
-		if cur, err := root.ReadFile(ManifestName); err != nil || !bytes.Equal(cur, data) {
+		if cur, err := readRegular(root, ManifestName); err != nil || !bytes.Equal(cur, data) {
 			tmp, err := writeTemp(root, ManifestName, data)
 			if err != nil {
 				return nil, fmt.Errorf("writing manifest: %w", err)
@@ -267,16 +284,68 @@ func writeTemp(root *os.Root, name string, data []byte) (string, error) {
 	return tmp, nil
 }
 
-// readRegular reads name when it is a regular file (not a link or a directory).
+// notRegularError says that a name in the output directory is not a
+// regular file.
+type notRegularError struct{ mode fs.FileMode }
+
+func (e *notRegularError) Error() string {
+	return "is " + describe(e.mode) + ", not a regular file; opsgen does not replace it"
+}
+
+// describe names the type of a file mode, with its article.
+func describe(mode fs.FileMode) string {
+	switch t := mode.Type(); {
+	case t&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case t&fs.ModeDir != 0:
+		return "a directory"
+	case t&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case t&fs.ModeSocket != 0:
+		return "a socket"
+	case t&fs.ModeCharDevice != 0:
+		return "a character device"
+	case t&fs.ModeDevice != 0:
+		return "a block device"
+	case t == 0:
+		return "a regular file"
+	}
+	return "an irregular file (" + mode.Type().String() + ")"
+}
+
+// pathError prefixes err with the file's path, in the form that reads well
+// after a notRegularError ("out/a.go is a named pipe, ...").
+func pathError(dir, name string, err error) error {
+	var nr *notRegularError
+	if errors.As(err, &nr) {
+		return fmt.Errorf("%s %w", filepath.Join(dir, name), err)
+	}
+	return fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
+}
+
+// readRegular reads name when it is a regular file, not following a link:
+// anything else (a link, a directory, a pipe, ...) is a *notRegularError.
+// The type is checked before the file is opened, so that a named pipe is
+// never opened (which would block).
 func readRegular(root *os.Root, name string) ([]byte, error) {
 	fi, err := root.Lstat(name)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
+		return nil, &notRegularError{fi.Mode()}
 	}
 	return root.ReadFile(name)
+}
+
+// manifestIsRegular fails when the manifest's name exists as something
+// other than a regular file.
+func manifestIsRegular(root *os.Root, dir string) error {
+	fi, err := root.Lstat(ManifestName)
+	if err != nil || fi.Mode().IsRegular() {
+		return nil // a missing manifest is written; other errors show when it is
+	}
+	return pathError(dir, ManifestName, &notRegularError{fi.Mode()})
 }
 
 // generated reports whether content, found under name, was written by
@@ -288,8 +357,10 @@ func generated(content []byte, m *Manifest, name string) bool {
 	return m.output(name) == hash(content)
 }
 
+// readManifest reads the manifest; nil when there is none, it is not a
+// regular file, or it does not parse.
 func readManifest(root *os.Root) *Manifest {
-	data, err := root.ReadFile(ManifestName)
+	data, err := readRegular(root, ManifestName)
 	if err != nil {
 		return nil
 	}
@@ -345,9 +416,57 @@ func isGenerated(root *os.Root, name string, m *Manifest) bool {
 	return err == nil && string(head) == Header
 }
 
-// WriteFile writes data to path atomically: to a temporary file in the same
-// directory, then renamed over path.
+// WriteFile writes data to path, a file the user named (opsgen mcp
+// snapshot -o FILE). What happens depends on what path is:
+//
+//   - missing, or a regular file: data goes to a temporary file in the same
+//     directory, renamed over path, so that a reader never sees half of it;
+//     a replaced file keeps its permissions (a new one gets 0644);
+//   - a symbolic link: it is followed, and these rules apply to what it
+//     points at (a regular file is replaced where it is, and the link
+//     stays); a link to nothing is refused;
+//   - a named pipe or a character device (-o /dev/stdout, a terminal):
+//     data is written through it, as a shell redirection would; opening a
+//     pipe waits for its reader;
+//   - a directory, a socket or a block device: refused with an error.
+//
+// Whatever it is, path is never replaced by something of another type.
 func WriteFile(path string, data []byte) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return replaceFile(path, data, 0o644)
+	}
+	if err != nil {
+		return err
+	}
+	target := path
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		if fi, err = os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s is a symbolic link to a missing file; not writing through it", path)
+		} else if err != nil {
+			return err
+		}
+		if fi.Mode().IsRegular() {
+			// The temporary file must be made next to the link's target,
+			// so that renaming it replaces the target, not the link.
+			if target, err = filepath.EvalSymlinks(path); err != nil {
+				return fmt.Errorf("%s: following the symbolic link: %w", path, err)
+			}
+		}
+	}
+	switch mode := fi.Mode(); {
+	case mode.IsRegular():
+		return replaceFile(target, data, mode.Perm())
+	case mode&fs.ModeNamedPipe != 0, mode&fs.ModeCharDevice != 0:
+		return writeThrough(path, data)
+	default:
+		return fmt.Errorf("%s is %s; not writing to it", path, describe(mode))
+	}
+}
+
+// replaceFile writes data to a temporary file in path's directory, with the
+// permissions perm, and renames it over path.
+func replaceFile(path string, data []byte, perm fs.FileMode) error {
 	f, err := os.CreateTemp(filepath.Dir(path), tmpPrefix+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
@@ -357,13 +476,35 @@ func WriteFile(path string, data []byte) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(f.Name(), 0o644)
+		err = os.Chmod(f.Name(), perm)
 	}
 	if err == nil {
 		err = os.Rename(f.Name(), path)
 	}
 	if err != nil {
 		os.Remove(f.Name())
+	}
+	return err
+}
+
+// writeThrough writes data into the named pipe or character device at path,
+// without creating or truncating anything.
+func writeThrough(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	// What was opened is checked again: path may have been replaced since
+	// it was looked at, and a regular file must not be overwritten in place.
+	fi, err := f.Stat()
+	if err == nil && fi.Mode()&(fs.ModeNamedPipe|fs.ModeCharDevice) == 0 {
+		err = fmt.Errorf("%s is %s now; not writing to it", path, describe(fi.Mode()))
+	}
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
 	return err
 }

@@ -6,8 +6,14 @@
 // replaces github.com/opsgen/opsgen with the repository, then runs
 // `go build` and `go vet` over the packages in batches (one go command for
 // many packages is much faster than one per spec) and attributes each
-// compiler or vet message to its package. Summarize prints the table and the
-// reason of every failure.
+// compiler or vet message to its package. Summarize prints the table, the
+// generator's warnings by kind of degradation (see Classify), totalled and
+// per spec, and the reason of every failure.
+//
+// A generation that overruns its timeout is cancelled through its context,
+// which the loader watches, and waited for (at most Options.StopGrace)
+// before the next spec starts, so that it does not go on using the CPU
+// and memory the next ones are measured with.
 //
 // The command internal/corpus/cmd/corpus drives it over the APIs.guru
 // directory and GitHub's specs (scripts/corpus.sh installs them);
@@ -80,8 +86,14 @@ type Result struct {
 	// that reached the IR.
 	SpecOps, Ops int
 	// Warnings counts the generator's warnings; DropWarnings those that say
-	// something (an operation, a parameter, a body) was left out.
+	// that an operation was left out.
 	Warnings, DropWarnings int
+	// Degradations counts the warnings by kind.
+	Degradations Degradations
+	// Abandoned is set when the generation overran its timeout and had not
+	// returned StopGrace after it was cancelled: its goroutine may still
+	// be running.
+	Abandoned bool
 	// Bytes is the size of the generated code.
 	Bytes int
 	// Gen is the time spent loading and emitting.
@@ -98,6 +110,12 @@ func (r Result) Silent() int {
 	return max(n, 0)
 }
 
+// The defaults of Options.Timeout and Options.StopGrace.
+const (
+	defaultTimeout   = 2 * time.Minute
+	defaultStopGrace = time.Minute
+)
+
 // Options configure Run.
 type Options struct {
 	// Repo is the root of the opsgen module the scratch module replaces it with.
@@ -106,6 +124,9 @@ type Options struct {
 	Work string
 	// Timeout bounds the generation of one spec (default 2 minutes).
 	Timeout time.Duration
+	// StopGrace bounds the wait for a generation that overran Timeout to
+	// return after its cancellation (default 1 minute).
+	StopGrace time.Duration
 	// Batch is the number of packages per go build / go vet (default 100).
 	Batch int
 	// Log, when set, receives progress lines.
@@ -167,7 +188,10 @@ func Sample(specs []Spec, n int, seed uint64) []Spec {
 // in the order of specs. Its error is for setup failures only.
 func Run(ctx context.Context, specs []Spec, opts Options) ([]Result, error) {
 	if opts.Timeout <= 0 {
-		opts.Timeout = 2 * time.Minute
+		opts.Timeout = defaultTimeout
+	}
+	if opts.StopGrace <= 0 {
+		opts.StopGrace = defaultStopGrace
 	}
 	if opts.Batch <= 0 {
 		opts.Batch = 100
@@ -184,7 +208,7 @@ func Run(ctx context.Context, specs []Spec, opts Options) ([]Result, error) {
 		r := &results[i]
 		r.Spec = s
 		r.Package = fmt.Sprintf("s%04d", i)
-		generate(ctx, r, filepath.Join(opts.Work, r.Package), opts.Timeout)
+		generate(ctx, r, filepath.Join(opts.Work, r.Package), opts.Timeout, opts.StopGrace)
 		if opts.Log != nil {
 			fmt.Fprintf(opts.Log, "[%d/%d] %s: %s (%d ops, %d warnings, %s)\n", i+1, len(specs), s.Name, r.Outcome, r.Ops, r.Warnings, r.Gen.Round(time.Millisecond))
 		}
@@ -256,15 +280,21 @@ func scratchModule(repo, dir string) error {
 	return os.WriteFile(filepath.Join(dir, "go.sum"), gosum, 0o644)
 }
 
-// generate loads and emits one spec into dir, filling r.
-func generate(ctx context.Context, r *Result, dir string, timeout time.Duration) {
+// load is the loader generate runs (a variable for the tests).
+var load = openapi.LoadData
+
+// generate loads and emits one spec into dir, filling r. The generation
+// runs in a goroutine with a context that expires after timeout; when it
+// does, generate waits up to grace for the goroutine to return (the loader
+// checks the context between its phases), so that none is left running.
+func generate(ctx context.Context, r *Result, dir string, timeout, grace time.Duration) {
 	data, err := os.ReadFile(r.Spec.Path)
 	if err != nil {
 		r.Outcome, r.Reason = GenerateFailed, err.Error()
 		return
 	}
 	r.SpecOps = countOps(data)
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	gctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	type gen struct {
 		svc   *ir.Service
@@ -275,8 +305,8 @@ func generate(ctx context.Context, r *Result, dir string, timeout time.Duration)
 	}
 	done := make(chan gen, 1)
 	start := time.Now()
-	// A generation that overruns its timeout is abandoned: its goroutine
-	// finishes (or not) on its own; the loader also watches ctx.
+	// The goroutine reads copies: it may outlive this call (see Abandoned).
+	name, pkg := r.Spec.Name, r.Package
 	go func() {
 		var g gen
 		defer func() {
@@ -285,29 +315,58 @@ func generate(ctx context.Context, r *Result, dir string, timeout time.Duration)
 			}
 			done <- g
 		}()
-		g.svc, g.diags, g.err = openapi.LoadData(ctx, data, r.Spec.Name, openapi.Options{})
-		if g.err != nil || g.svc == nil {
-			if g.err == nil {
-				g.err = errors.New("the loader returned no service")
-			}
+		g.svc, g.diags, g.err = load(gctx, data, name, openapi.Options{})
+		if g.err != nil {
+			return
+		}
+		if g.svc == nil {
+			g.err = errors.New("the loader returned no service")
+			return
+		}
+		// The emitter takes no context: do not start it after the deadline.
+		if g.err = gctx.Err(); g.err != nil {
 			return
 		}
 		var d diag.List
-		g.files, d, g.err = emit.Emit(g.svc, emit.Options{Package: r.Package, Version: "corpus", Registry: true})
+		g.files, d, g.err = emit.Emit(g.svc, emit.Options{Package: pkg, Version: "corpus", Registry: true})
 		g.diags = append(g.diags, d...)
 	}()
 	var g gen
+	var stopped time.Duration // from the deadline to the goroutine's return
 	select {
 	case g = <-done:
-	case <-ctx.Done():
-		r.Gen = time.Since(start)
-		r.Outcome, r.Reason = Timeout, fmt.Sprintf("generation took longer than %s", timeout)
-		return
+	case <-gctx.Done():
+		cancel()
+		deadline := time.Now()
+		select {
+		case g = <-done:
+			stopped = time.Since(deadline)
+		case <-time.After(grace):
+			r.Abandoned = true
+		}
 	}
 	r.Gen = time.Since(start)
+	// The deadline passed before the result was in: unless it panicked,
+	// whatever the generation returned (most likely the context's error),
+	// it timed out.
+	if gctx.Err() != nil && g.panic == "" {
+		r.Outcome = Timeout
+		if ctx.Err() != nil {
+			r.Reason = fmt.Sprintf("generation interrupted (%v)", context.Cause(ctx))
+		} else {
+			r.Reason = fmt.Sprintf("generation took longer than %s", timeout)
+		}
+		if r.Abandoned {
+			r.Reason += fmt.Sprintf("; it had not stopped %s after its cancellation and is left running", grace)
+		} else {
+			r.Reason += fmt.Sprintf("; it stopped %s after its cancellation", stopped.Round(time.Millisecond))
+		}
+		return
+	}
 	for _, d := range g.diags {
 		if d.Severity == diag.Warning {
 			r.Warnings++
+			r.Degradations[Classify(d.Message)]++
 			if dropWarning.MatchString(d.Message) {
 				r.DropWarnings++
 			}
@@ -483,6 +542,17 @@ func Summarize(w io.Writer, results []Result) {
 	fmt.Fprintf(w, "%-16s %6d\n", "total", n)
 	fmt.Fprintf(w, "operations: %d in the specs, %d generated, %d left out with a warning, %d missing without one\n", specOps, ops, drops, silent)
 	fmt.Fprintf(w, "warnings: %d\n", warnings)
+	abandoned := 0
+	for _, r := range results {
+		if r.Abandoned {
+			abandoned++
+		}
+	}
+	if abandoned > 0 {
+		fmt.Fprintf(w, "generations left running after their timeout: %d\n", abandoned)
+	}
+	fmt.Fprintln(w)
+	summarizeDegradations(w, results)
 	for _, r := range results {
 		if r.Outcome != OK {
 			fmt.Fprintf(w, "\n%s: %s\n%s\n", r.Spec.Name, r.Outcome, indent(r.Reason))

@@ -3,12 +3,15 @@
 //
 // Usage:
 //
-//	corpus [-sample N] [-seed S] [-work DIR] [-timeout D] [-batch N] [-vetonly] [-v] DIR...
+//	corpus [-sample N] [-seed S] [-work DIR] [-timeout D] [-stopgrace D] [-batch N] [-vetonly] [-v] DIR...
 //
 // Every *.json, *.yaml and *.yml under each DIR is a spec; -sample picks N of
-// them at random with -seed (all by default). The summary table and the reason
+// them at random with -seed (all by default). The summary table, the
+// generator's warnings by kind of degradation (raw JSON, untyped $ref,
+// renamed identifier, left out, other: totals, then per spec) and the reason
 // of every failure go to standard output; the exit status is 1 when a spec
-// failed. scripts/corpus.sh installs the APIs.guru directory and GitHub's
+// failed. A generation that overruns -timeout is cancelled and waited for
+// (at most -stopgrace) before the next spec starts. scripts/corpus.sh installs the APIs.guru directory and GitHub's
 // specs and runs it.
 package main
 
@@ -30,6 +33,7 @@ func main() {
 	work := flag.String("work", filepath.Join(os.TempDir(), "opsgen-corpus"), "scratch module directory (emptied first)")
 	repo := flag.String("repo", ".", "root of the opsgen module")
 	timeout := flag.Duration("timeout", 2*time.Minute, "generation timeout per spec")
+	stopGrace := flag.Duration("stopgrace", time.Minute, "how long to wait for a generation to stop after its timeout")
 	batch := flag.Int("batch", 100, "packages per go build / go vet")
 	vetOnly := flag.Bool("vetonly", false, "type-check with go vet instead of go build + go vet (faster)")
 	verbose := flag.Bool("v", false, "print progress to standard error")
@@ -51,7 +55,7 @@ func main() {
 	specs = corpus.Sample(specs, *sample, *seed)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	opts := corpus.Options{Repo: *repo, Work: *work, Timeout: *timeout, Batch: *batch, VetOnly: *vetOnly}
+	opts := corpus.Options{Repo: *repo, Work: *work, Timeout: *timeout, StopGrace: *stopGrace, Batch: *batch, VetOnly: *vetOnly}
 	if *verbose {
 		opts.Log = os.Stderr
 	}

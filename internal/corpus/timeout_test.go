@@ -1,0 +1,141 @@
+package corpus
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/openapi"
+)
+
+// TestTimeoutStopsGeneration runs a real spec with a timeout far too short
+// for it: the outcome is Timeout, and the generation's goroutine has
+// returned by the time Run does (the loader checks its context between
+// phases; the driver does not start the emitter after the deadline).
+func TestTimeoutStopsGeneration(t *testing.T) {
+	specs, err := Discover("../../testdata/corpus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spec Spec
+	for _, s := range specs {
+		if s.Name == "meshery.local.json" { // the largest of the sample
+			spec = s
+		}
+	}
+	if spec.Path == "" {
+		t.Fatal("meshery.local.json is not in testdata/corpus")
+	}
+	before := runtime.NumGoroutine()
+	results, err := Run(t.Context(), []Spec{spec}, Options{Repo: "../..", Work: filepath.Join(t.TempDir(), "mod"),
+		Timeout: time.Millisecond, StopGrace: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := results[0]
+	if r.Outcome != Timeout || r.Abandoned || !strings.Contains(r.Reason, "generation took longer than 1ms; it stopped") {
+		t.Fatalf("outcome %s, abandoned %v, reason %q", r.Outcome, r.Abandoned, r.Reason)
+	}
+	// No goroutine of the generation is left (the loader's workers
+	// included): the count goes back to what it was.
+	deadline := time.Now().Add(time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after Run, %d before", n, before)
+	}
+}
+
+// stubLoad replaces the loader for one test.
+func stubLoad(t *testing.T, f func(ctx context.Context) (*ir.Service, diag.List, error)) {
+	t.Helper()
+	t.Cleanup(func() { load = openapi.LoadData })
+	load = func(ctx context.Context, _ []byte, _ string, _ openapi.Options) (*ir.Service, diag.List, error) {
+		return f(ctx)
+	}
+}
+
+// specFile returns a spec whose content does not matter (the loader is stubbed).
+func specFile(t *testing.T) Spec {
+	t.Helper()
+	specs, err := Discover("../../testdata/corpus")
+	if err != nil || len(specs) == 0 {
+		t.Fatal(err)
+	}
+	return specs[0]
+}
+
+// TestTimeoutWaitsForTheLoader: after the deadline, generate waits for the
+// loader to see the cancellation and return, however long it takes within
+// the grace period.
+func TestTimeoutWaitsForTheLoader(t *testing.T) {
+	var returned atomic.Bool
+	stubLoad(t, func(ctx context.Context) (*ir.Service, diag.List, error) {
+		<-ctx.Done()
+		time.Sleep(200 * time.Millisecond) // finishing a phase before checking ctx
+		returned.Store(true)
+		return nil, nil, ctx.Err()
+	})
+	r := Result{Spec: specFile(t), Package: "s0000"}
+	generate(t.Context(), &r, t.TempDir(), 20*time.Millisecond, time.Minute)
+	if !returned.Load() {
+		t.Error("generate returned before the loader")
+	}
+	if r.Outcome != Timeout || r.Abandoned || !strings.Contains(r.Reason, "took longer than 20ms; it stopped") {
+		t.Errorf("outcome %s, abandoned %v, reason %q", r.Outcome, r.Abandoned, r.Reason)
+	}
+	if r.Gen < 200*time.Millisecond {
+		t.Errorf("Gen = %v, does not include the wait", r.Gen)
+	}
+}
+
+// TestTimeoutAbandons: a loader that ignores its context is waited for
+// StopGrace only, and the result says that it is left running.
+func TestTimeoutAbandons(t *testing.T) {
+	release := make(chan struct{})
+	finished := make(chan struct{})
+	stubLoad(t, func(ctx context.Context) (*ir.Service, diag.List, error) {
+		defer close(finished)
+		<-release
+		return nil, nil, nil
+	})
+	r := Result{Spec: specFile(t), Package: "s0000"}
+	start := time.Now()
+	generate(t.Context(), &r, t.TempDir(), 10*time.Millisecond, 100*time.Millisecond)
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("generate took %v", d)
+	}
+	close(release)
+	<-finished
+	if r.Outcome != Timeout || !r.Abandoned || !strings.Contains(r.Reason, "had not stopped 100ms after its cancellation") {
+		t.Errorf("outcome %s, abandoned %v, reason %q", r.Outcome, r.Abandoned, r.Reason)
+	}
+	var b strings.Builder
+	Summarize(&b, []Result{r})
+	if !strings.Contains(b.String(), "generations left running after their timeout: 1\n") {
+		t.Errorf("summary:\n%s", b.String())
+	}
+}
+
+// TestInterrupted: cancelling Run's context (an interrupt) stops the
+// generation the same way, and says so.
+func TestInterrupted(t *testing.T) {
+	stubLoad(t, func(ctx context.Context) (*ir.Service, diag.List, error) {
+		<-ctx.Done()
+		return nil, nil, ctx.Err()
+	})
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	r := Result{Spec: specFile(t), Package: "s0000"}
+	generate(ctx, &r, t.TempDir(), time.Minute, time.Minute)
+	if r.Outcome != Timeout || r.Abandoned || !strings.HasPrefix(r.Reason, "generation interrupted (context canceled); it stopped") {
+		t.Errorf("outcome %s, abandoned %v, reason %q", r.Outcome, r.Abandoned, r.Reason)
+	}
+}
