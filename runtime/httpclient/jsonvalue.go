@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"sync"
 )
 
 // Values whose type has its own JSON encoding (a json.MarshalJSON method)
@@ -47,15 +48,25 @@ func resolve(rv reflect.Value) (reflect.Value, bool, error) {
 // render as text themselves (time.Time, json.RawMessage, any
 // encoding.TextMarshaler) or a decoded object.
 func ownJSON(t reflect.Type) bool {
-	if t == timeType || t == rawMessageType || t == jsonObjectType {
+	if t.PkgPath() == "" && t.Kind() != reflect.Struct {
+		// Predeclared and unnamed non-struct types have no methods: the
+		// common case (string, int64, []string...) needs no lookup.
 		return false
 	}
-	pt := reflect.PointerTo(t)
-	if t.Implements(textMarshalerType) || pt.Implements(textMarshalerType) {
-		return false
+	if v, ok := ownJSONCache.Load(t); ok {
+		return v.(bool)
 	}
-	return t.Implements(jsonMarshalerType) || pt.Implements(jsonMarshalerType)
+	own := false
+	if t != timeType && t != rawMessageType && t != jsonObjectType {
+		pt := reflect.PointerTo(t)
+		own = !t.Implements(textMarshalerType) && !pt.Implements(textMarshalerType) &&
+			(t.Implements(jsonMarshalerType) || pt.Implements(jsonMarshalerType))
+	}
+	ownJSONCache.Store(t, own)
+	return own
 }
+
+var ownJSONCache sync.Map // reflect.Type -> bool
 
 // jsonObject is a decoded JSON object that keeps its members in order.
 type jsonObject struct {
