@@ -415,7 +415,9 @@ type File struct {
 	Name string
 	// ContentType is the media type of the content; "" keeps the default.
 	ContentType string
-	// Body is the content, read while the request is sent (not closed).
+	// Body is the content, read while the request is sent. A multipart
+	// part's Body is not closed; a binary body's is closed after sending
+	// when it is an io.Closer, as net/http does.
 	Body io.Reader
 }
 
