@@ -404,9 +404,13 @@ func (g *gen) bodySet(w *textWriter, op *ir.Operation, ptr bool) {
 				name = fl.JSONName
 			}
 			part := "Name: " + strconv.Quote(name)
-			if fl.Type != nil && fl.Type.Kind == ir.Binary {
+			switch {
+			case fl.Type != nil && fl.Type.Kind == ir.Binary:
 				part += ", FileName: " + strconv.Quote(name) + ", Reader: body." + fl.Name
-			} else {
+			case fl.Type != nil && fl.Type.Kind == ir.Array && fl.Type.Elem != nil && fl.Type.Elem.Kind == ir.Binary:
+				// An array of files: one file part per item.
+				part += ", FileName: " + strconv.Quote(name) + ", Value: body." + fl.Name
+			default:
 				part += ", Value: body." + fl.Name
 			}
 			if ct := b.Encoding[fl.JSONName]; ct != "" {

@@ -140,13 +140,17 @@ func TestMultipartFileNameGenerated(t *testing.T) {
 		Thumbnail: strings.NewReader("thumb"),
 		Title:     ptrTo("t"),
 		Grant:     &grant,
+		// An array of files: one file part per item.
+		Attachments: [][]byte{[]byte("one"), []byte("two")},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []formPart{
-		{"file", "photo.jpg", "image/jpeg", "JPEG"},                     // encoding "image/png, image/jpeg": the one the name gives
-		{"grant", "", "", "g"},                                          // a union part: its variant's text
+		{"attachments", "attachments", "application/octet-stream", "one"},
+		{"attachments", "attachments", "application/octet-stream", "two"},
+		{"file", "photo.jpg", "image/jpeg", "JPEG"}, // encoding "image/png, image/jpeg": the one the name gives
+		{"grant", "", "", "g"}, // a union part: its variant's text
 		{"thumbnail", "thumbnail", "application/octet-stream", "thumb"}, // encoding "image/*" and no name: nothing known
 		{"title", "", "", "t"},
 	}
@@ -198,13 +202,14 @@ func TestRegistryFileOperations(t *testing.T) {
 	}
 
 	b64 := base64.StdEncoding.EncodeToString
-	in := `{"body":{"file":"` + b64([]byte("\x89PNG")) + `","title":"t","grant":7}}`
+	in := `{"body":{"file":"` + b64([]byte("\x89PNG")) + `","title":"t","grant":7,"attachments":["` + b64([]byte("a1")) + `"]}}`
 	if _, err := reg.Execute(ctx, "realcalls.uploadFile", json.RawMessage(in)); err != nil {
 		t.Fatal(err)
 	}
 	r := srv.only(t)
 	checkWireLine(t, r, "POST", "/files?api_key=k")
-	want := []formPart{{"file", "file", "image/png", "\x89PNG"}, {"grant", "", "", "7"}, {"title", "", "", "t"}}
+	want := []formPart{{"attachments", "attachments", "application/octet-stream", "a1"},
+		{"file", "file", "image/png", "\x89PNG"}, {"grant", "", "", "7"}, {"title", "", "", "t"}}
 	if got := readParts(t, r); !slices.Equal(got, want) {
 		t.Errorf("uploadFile parts\n got %q\nwant %q", got, want)
 	}

@@ -550,8 +550,12 @@ func (r *Request) MultipartBody(parts []Part) {
 		}
 		for _, v := range values {
 			ct := declaredType(p.ContentType)
-			if ct == "" && v.json {
+			switch {
+			case ct == "" && v.json:
 				ct = "application/json"
+			case p.FileName != "" && !v.json:
+				// A file given as bytes (an array of files, say).
+				ct = fileType("", p.ContentType, p.FileName)
 			}
 			ps = append(ps, part{name: p.Name, fileName: p.FileName, contentType: ct, data: v.data})
 		}

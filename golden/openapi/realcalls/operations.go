@@ -147,6 +147,7 @@ var responsesToken = []httpclient.Response{
 func (c *Client) UploadFile(ctx context.Context, body UploadFileBody, opts ...CallOption) (runtime.ResponseEnvelope[struct{}], error) {
 	r := c.c.NewRequest("uploadFile", "POST", "/files")
 	r.MultipartBody([]httpclient.Part{
+		{Name: "attachments", FileName: "attachments", Value: body.Attachments},
 		{Name: "file", FileName: "file", Reader: body.File, ContentType: "image/png, image/jpeg"},
 		{Name: "grant", Value: body.Grant},
 		{Name: "thumbnail", FileName: "thumbnail", Reader: body.Thumbnail, ContentType: "image/*"},

@@ -63,7 +63,7 @@ var registryOps = []struct {
 	}, (*Client).callToken},
 	{runtime.OperationSpec{
 		ID:          "realcalls.uploadFile",
-		InputSchema: json.RawMessage(`{"$defs":{"Grant":{"oneOf":[{"type":"string"},{"type":"integer"}]},"UploadFileBody":{"properties":{"file":{"contentEncoding":"base64","format":"binary","type":"string"},"grant":{"$ref":"#/$defs/Grant"},"thumbnail":{"contentEncoding":"base64","format":"binary","type":"string"},"title":{"type":"string"}},"required":["file"],"type":"object"}},"properties":{"body":{"$ref":"#/$defs/UploadFileBody"}},"required":["body"],"type":"object"}`),
+		InputSchema: json.RawMessage(`{"$defs":{"Grant":{"oneOf":[{"type":"string"},{"type":"integer"}]},"UploadFileBody":{"properties":{"attachments":{"items":{"contentEncoding":"base64","format":"binary","type":"string"},"type":"array"},"file":{"contentEncoding":"base64","format":"binary","type":"string"},"grant":{"$ref":"#/$defs/Grant"},"thumbnail":{"contentEncoding":"base64","format":"binary","type":"string"},"title":{"type":"string"}},"required":["file"],"type":"object"}},"properties":{"body":{"$ref":"#/$defs/UploadFileBody"}},"required":["body"],"type":"object"}`),
 	}, (*Client).callUploadFile},
 }
 
@@ -141,16 +141,17 @@ func (c *Client) callToken(ctx context.Context, input json.RawMessage) (any, err
 func (c *Client) callUploadFile(ctx context.Context, input json.RawMessage) (any, error) {
 	var in struct {
 		Body struct {
-			File      []byte  `json:"file"`
-			Grant     *Grant  `json:"grant,omitempty"`
-			Thumbnail []byte  `json:"thumbnail,omitempty"`
-			Title     *string `json:"title,omitempty"`
+			Attachments [][]byte `json:"attachments,omitempty"`
+			File        []byte   `json:"file"`
+			Grant       *Grant   `json:"grant,omitempty"`
+			Thumbnail   []byte   `json:"thumbnail,omitempty"`
+			Title       *string  `json:"title,omitempty"`
 		} `json:"body"`
 	}
 	if err := decodeInput("realcalls.uploadFile", input, &in); err != nil {
 		return nil, err
 	}
-	body := UploadFileBody{Grant: in.Body.Grant, Title: in.Body.Title}
+	body := UploadFileBody{Attachments: in.Body.Attachments, Grant: in.Body.Grant, Title: in.Body.Title}
 	if in.Body.File != nil {
 		body.File = bytes.NewReader(in.Body.File)
 	}

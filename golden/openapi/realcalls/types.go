@@ -280,8 +280,9 @@ type TokenResponse struct {
 //
 // #/paths/~1files/post/requestBody/content/multipart~1form-data/schema
 type UploadFileBody struct {
-	File      io.Reader `json:"file"`
-	Grant     *Grant    `json:"grant,omitempty"`
-	Thumbnail io.Reader `json:"thumbnail,omitempty"`
-	Title     *string   `json:"title,omitempty"`
+	Attachments [][]byte  `json:"attachments,omitempty"`
+	File        io.Reader `json:"file"`
+	Grant       *Grant    `json:"grant,omitempty"`
+	Thumbnail   io.Reader `json:"thumbnail,omitempty"`
+	Title       *string   `json:"title,omitempty"`
 }
