@@ -9,6 +9,7 @@ import (
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -372,4 +373,65 @@ func TestMultipartObject(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("struct parts\n got %q\nwant %q", got, want)
 	}
+}
+
+// FuzzPathTemplateLiteral: whatever the literal text of a path template,
+// the URL built from it parses, has no fragment, and keeps the query it was
+// given.
+func FuzzPathTemplateLiteral(f *testing.F) {
+	for _, s := range []string{"/alerts#resourceArn", "/{Bucket}?uploads", "/a b/%zz/%41/[x]", "/ü/\x00\x7f", "#?#?", "/x%"} {
+		f.Add(s)
+	}
+	base, err := parseBaseURL("http://h/base")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, literal string) {
+		if strings.ContainsAny(literal, "{}") {
+			t.Skip("template expressions are not literal text")
+		}
+		r := New("http://h/base", nil).NewRequest("op", http.MethodGet, literal)
+		r.QueryParam("q", StyleForm, true, false, "1")
+		u, err := r.buildURL(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pu, err := url.Parse(u)
+		if err != nil {
+			t.Fatalf("%q: built %q, which does not parse: %v", literal, u, err)
+		}
+		if pu.Fragment != "" || pu.RawQuery != "q=1" || !strings.HasPrefix(pu.EscapedPath(), "/base") {
+			t.Errorf("%q: built %q: fragment %q, query %q, path %q", literal, u, pu.Fragment, pu.RawQuery, pu.EscapedPath())
+		}
+	})
+}
+
+// FuzzDecodeJSON: the order-keeping decoder of self-encoding values agrees
+// with encoding/json on every valid JSON value, and writes it back
+// equivalently.
+func FuzzDecodeJSON(f *testing.F) {
+	for _, s := range []string{`{"b":1,"a":[true,null,"x"],"c":{"z":1.50,"y":{}}}`, `"\u00e9"`, `[]`, `-0.0e5`, `null`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var want any
+		if json.Unmarshal(b, &want) != nil {
+			return
+		}
+		v, err := decodeJSON(b)
+		if err != nil {
+			t.Fatalf("decodeJSON(%q): %v", b, err)
+		}
+		out, err := json.Marshal(v)
+		if err != nil {
+			t.Fatalf("marshal of decoded %q: %v", b, err)
+		}
+		var got any
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("%q written back as %q: %v", b, out, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q written back as %q", b, out)
+		}
+	})
 }
