@@ -18,6 +18,7 @@ func (g *gen) registryFile() *file {
 	var entries []jen.Code
 	var calls []jen.Code
 	var skipped []string
+	binary := false // some input holds binary content
 	ids := map[string]bool{}
 	for _, op := range g.ops {
 		id := registryID(g.opts.Namespace, op.ID)
@@ -40,6 +41,7 @@ func (g *gen) registryFile() *file {
 		}
 		if s := g.inputSchema(op); op.InputSchema != nil && s != "" {
 			spec = append(spec, jen.Line().Add(kv("InputSchema", jen.Qual("encoding/json", "RawMessage").Call(jsonLit(s)))))
+			binary = binary || op.Kind == ir.HTTPCall && strings.Contains(s, `"contentEncoding":"base64"`)
 		}
 		if s := g.bundle(op.OutputSchema); op.OutputSchema != nil && s != "" {
 			spec = append(spec, jen.Line().Add(kv("OutputSchema", jen.Qual("encoding/json", "RawMessage").Call(jsonLit(s)))))
@@ -57,6 +59,9 @@ func (g *gen) registryFile() *file {
 		input = "the tool's arguments"
 	}
 	d := newDoc("Register registers every operation of the client with r under the id \"" + g.opts.Namespace + ".<operation id>\", with its input and output JSON Schemas, so that it can be called by name (runtime.Registry.Execute). The input of an operation is " + input + "; its handler calls the client's method and returns the envelope.")
+	if binary {
+		d.para("Binary content (a binary request body, a multipart file) is given as a base64 string (contentEncoding base64 in the input schema); files are sent with their field name as file name.")
+	}
 	if len(skipped) > 0 {
 		d.para("Not registered (streams, which need registry subscriptions): " + strings.Join(skipped, ", ") + ".")
 	}

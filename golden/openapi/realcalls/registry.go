@@ -17,6 +17,10 @@ import (
 // can be called by name (runtime.Registry.Execute). The input of an operation is
 // {"params": {...}, "body": ...}; its handler calls the client's method and
 // returns the envelope.
+//
+// Binary content (a binary request body, a multipart file) is given as a base64
+// string (contentEncoding base64 in the input schema); files are sent with their
+// field name as file name.
 func (c *Client) Register(r *runtime.Registry) error {
 	for _, op := range registryOps {
 		call := op.call
