@@ -185,7 +185,7 @@ func TestRegistryFileOperations(t *testing.T) {
 		ids = append(ids, op.ID)
 	}
 	slices.Sort(ids)
-	wantIDs := []string{"realcalls.createMultipartUpload", "realcalls.listAlerts", "realcalls.postNote", "realcalls.putRaw",
+	wantIDs := []string{"realcalls.createMultipartUpload", "realcalls.listAlerts", "realcalls.postNote", "realcalls.putPDF", "realcalls.putRaw",
 		"realcalls.search", "realcalls.token", "realcalls.uploadFile"}
 	if !slices.Equal(ids, wantIDs) {
 		t.Fatalf("registered %q\nwant %q", ids, wantIDs)
@@ -224,6 +224,17 @@ func TestRegistryFileOperations(t *testing.T) {
 	checkWireHeader(t, r, "Content-Type", "application/octet-stream") // "image/*" is no Content-Type
 	if string(r.Body) != "\x00\x01\x02" {
 		t.Errorf("putRaw body = %q", r.Body)
+	}
+
+	// A required binary body.
+	srv.reset()
+	if _, err := reg.Execute(ctx, "realcalls.putPDF", json.RawMessage(`{"body":"`+b64([]byte("%PDF-1.7"))+`"}`)); err != nil {
+		t.Fatal(err)
+	}
+	r = srv.only(t)
+	checkWireHeader(t, r, "Content-Type", "application/pdf")
+	if string(r.Body) != "%PDF-1.7" {
+		t.Errorf("putPDF body = %q", r.Body)
 	}
 
 	// Without a body the optional body is left out.

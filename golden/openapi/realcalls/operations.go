@@ -75,6 +75,20 @@ var responsesPostNote = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
 }
 
+// PutPdf calls the operation "putPDF".
+//
+// PUT /files/pdf
+func (c *Client) PutPdf(ctx context.Context, body io.Reader, opts ...CallOption) (runtime.ResponseEnvelope[struct{}], error) {
+	r := c.c.NewRequest("putPDF", "PUT", "/files/pdf")
+	r.RawBody("application/pdf", body)
+	r.Security([][]string{{"api_key"}})
+	return httpclient.Do[struct{}](ctx, c.c, r, responsesPutPdf, opts...)
+}
+
+var responsesPutPdf = []httpclient.Response{
+	{Status: "204", Kind: httpclient.BodyNone},
+}
+
 // PutRawParams holds the parameters of PutRaw.
 //
 // PUT /files/raw

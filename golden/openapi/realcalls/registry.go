@@ -52,6 +52,10 @@ var registryOps = []struct {
 		InputSchema: json.RawMessage(`{"$defs":{"LinkNote":{"properties":{"url":{"type":"string"}},"required":["url"],"type":"object"},"PostNoteBody":{"oneOf":[{"$ref":"#/$defs/TextNote"},{"$ref":"#/$defs/LinkNote"}]},"TextNote":{"properties":{"meta":{"$ref":"#/$defs/TextNoteMeta"},"text":{"type":"string"}},"required":["text"],"type":"object"},"TextNoteMeta":{"properties":{"lang":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/PostNoteBody"}},"required":["body"],"type":"object"}`),
 	}, (*Client).callPostNote},
 	{runtime.OperationSpec{
+		ID:          "realcalls.putPDF",
+		InputSchema: json.RawMessage(`{"properties":{"body":{"contentEncoding":"base64","contentMediaType":"application/pdf","type":"string"}},"required":["body"],"type":"object"}`),
+	}, (*Client).callPutPdf},
+	{runtime.OperationSpec{
 		ID:          "realcalls.putRaw",
 		InputSchema: json.RawMessage(`{"properties":{"body":{"contentEncoding":"base64","contentMediaType":"image/*","type":"string"},"params":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["params"],"type":"object"}`),
 	}, (*Client).callPutRaw},
@@ -101,6 +105,17 @@ func (c *Client) callPostNote(ctx context.Context, input json.RawMessage) (any, 
 		return nil, err
 	}
 	env, err := c.PostNote(ctx, in.Body)
+	return env, err
+}
+
+func (c *Client) callPutPdf(ctx context.Context, input json.RawMessage) (any, error) {
+	var in struct {
+		Body []byte `json:"body"`
+	}
+	if err := decodeInput("realcalls.putPDF", input, &in); err != nil {
+		return nil, err
+	}
+	env, err := c.PutPdf(ctx, bytes.NewReader(in.Body))
 	return env, err
 }
 
