@@ -342,13 +342,19 @@ func (r *Request) FormBody(v any) {
 type Part struct {
 	// Name is the form field name.
 	Name string
-	// FileName, if set, marks the part as a file upload.
+	// FileName, if set, marks the part as a file upload. It is the default
+	// file name of a Reader part: a File reader's Name, or the base name of
+	// a reader with a Name method (an *os.File), wins over it.
 	FileName string
-	// ContentType is the part's media type; "" means
-	// application/octet-stream for readers, text/plain for primitive values
-	// and application/json for objects.
+	// ContentType is the part's declared media type (the spec's encoding):
+	// one type, a comma-separated list or a wildcard such as "image/*" (see
+	// MultipartBody for how a file part's type is chosen; a value part takes
+	// the first concrete type listed). "" means application/octet-stream for
+	// readers, text/plain (no Content-Type) for primitive values and
+	// application/json for objects.
 	ContentType string
-	// Reader is the part's content, for files and other binary parts.
+	// Reader is the part's content, for files and other binary parts; a
+	// File carries its own file name and media type.
 	Reader io.Reader
 	// Value is the part's content when Reader is nil: a primitive is sent as
 	// its text, []byte as is, an array as one part per item, an object as
@@ -628,8 +634,8 @@ func (r *Request) MultipartObject(v any, encoding map[string]string) {
 }
 
 // memberReader returns the member k of obj (a struct or map) as it is
-// stored, before pointers are followed, when it is a non-nil io.Reader
-// other than []byte-like values; else nil.
+// stored, before pointers are followed, when it is a non-nil io.Reader;
+// else nil.
 func memberReader(obj reflect.Value, k string) io.Reader {
 	var v reflect.Value
 	switch {

@@ -72,8 +72,9 @@ func TokenSource(f func(ctx context.Context) (string, error)) Credential {
 // When the operation also declares the credential as a parameter (an
 // api_key query parameter beside an apiKey-in-query scheme of the same
 // name, an Authorization header parameter beside a bearer scheme), it is
-// sent once: a non-empty parameter value set on the request wins (it is the
-// more specific choice, made for this call) and the scheme is not applied
+// sent once: a non-empty parameter value set on the request (for a query
+// credential, also one in the base URL's query) wins (it is the more
+// specific choice, made for this call) and the scheme is not applied
 // (its TokenSource is not called); an empty value is dropped and the
 // scheme's credential sent instead, so that the zero value of a required
 // parameter field does not hide a configured credential.
