@@ -127,8 +127,8 @@ func description(op *ir.Operation) string {
 }
 
 // handler returns the body of op's registry function (decode the input,
-// call the method), or nil (with a warning) when op cannot be called with
-// JSON input.
+// call the method), or nil (with a warning) for a stream operation, which
+// needs registry subscriptions.
 func (g *gen) handler(op *ir.Operation, id string) []jen.Code {
 	var fields, args, convert []jen.Code
 	args = append(args, jen.Id("ctx"))
@@ -176,7 +176,10 @@ func (g *gen) handler(op *ir.Operation, id string) []jen.Code {
 // body becomes a base64 string of its media type.
 func (g *gen) inputSchema(op *ir.Operation) string {
 	s := g.bundle(op.InputSchema)
-	binaryBody := op.Body != nil && op.Body.Kind != ir.BodyNone && op.Kind == ir.HTTPCall && g.bodyKind(op) == ir.BodyBinary
+	if op.Kind != ir.HTTPCall {
+		return s // an MCP tool's schema is the tool's own
+	}
+	binaryBody := op.Body != nil && op.Body.Kind != ir.BodyNone && g.bodyKind(op) == ir.BodyBinary
 	if s == "" || !binaryBody && !strings.Contains(s, `"binary"`) {
 		return s
 	}
@@ -254,17 +257,12 @@ func (g *gen) bodyInput(op *ir.Operation) (field, arg jen.Code, convert []jen.Co
 	// pointer), and the copy into the body type.
 	var defs, copies, readers []jen.Code
 	src := jen.Id("in").Dot("Body")
-	for _, fl := range g.fields(b.Type, b.Type, false) {
-		if fl.tag == "-" {
-			continue
+	for i, f := range g.fields(b.Type, b.Type, false) { // one per b.Type.Fields, in order
+		if f.tag == "-" {
+			continue // not in JSON: left zero
 		}
-		defs = append(defs, jen.Id(fl.name).Add(fl.typ.code()).Tag(map[string]string{"json": fl.tag}))
-	}
-	for _, fl := range b.Type.Fields {
-		if _, ok := jsonName(fl); !ok {
-			continue
-		}
-		if fl.Type != nil && fl.Type.Kind == ir.Binary {
+		defs = append(defs, jen.Id(f.name).Add(f.typ.code()).Tag(map[string]string{"json": f.tag}))
+		if fl := b.Type.Fields[i]; fl.Type != nil && fl.Type.Kind == ir.Binary {
 			readers = append(readers, jen.If(src.Clone().Dot(fl.Name).Op("!=").Nil()).Block(
 				jen.Id("body").Dot(fl.Name).Op("=").Qual("bytes", "NewReader").Call(src.Clone().Dot(fl.Name))))
 		} else {
