@@ -28,18 +28,26 @@ var (
 // at a nil and at a value whose JSON is null.
 func resolve(rv reflect.Value) (reflect.Value, bool, error) {
 	rv, ok := deref(rv)
-	if !ok || !ownJSON(rv.Type()) {
+	if !ok || !rv.CanInterface() || !ownJSON(rv.Type()) {
+		// A field reached through an unexported embedded struct cannot be
+		// handed to MarshalJSON; it is walked like any other.
 		return rv, ok, nil
 	}
-	b, err := json.Marshal(rv.Interface())
+	v := rv.Interface()
+	if !rv.Type().Implements(jsonMarshalerType) { // MarshalJSON has a pointer receiver
+		pv := reflect.New(rv.Type())
+		pv.Elem().Set(rv)
+		v = pv.Interface()
+	}
+	b, err := json.Marshal(v)
 	if err != nil {
 		return rv, false, err
 	}
-	v, err := decodeJSON(b)
+	d, err := decodeJSON(b)
 	if err != nil {
 		return rv, false, fmt.Errorf("%s: %w", rv.Type(), err)
 	}
-	rv, ok = deref(reflect.ValueOf(v))
+	rv, ok = deref(reflect.ValueOf(d))
 	return rv, ok, nil
 }
 

@@ -435,3 +435,16 @@ func FuzzDecodeJSON(f *testing.F) {
 		}
 	})
 }
+
+// ptrMarshaler encodes itself with a pointer receiver, as some hand-written
+// types do; a value of it is still serialized from its JSON.
+type ptrMarshaler struct{ v string }
+
+func (p *ptrMarshaler) MarshalJSON() ([]byte, error) { return json.Marshal(map[string]string{"v": p.v}) }
+
+func TestPointerReceiverMarshaler(t *testing.T) {
+	got := sendBody(t, func(r *Request) { r.FormBody(ptrMarshaler{"x y"}) })
+	if string(got.body) != "v=x+y" {
+		t.Errorf("body = %q, want v=x+y", got.body)
+	}
+}
