@@ -137,7 +137,7 @@ func TestMultipartFileNameGenerated(t *testing.T) {
 	grant, _ := realcalls.GrantFromString("g")
 	_, err := c.UploadFile(ctx, realcalls.UploadFileBody{
 		File:      httpclient.File{Name: "photo.jpg", Body: strings.NewReader("JPEG")},
-		Thumbnail: strings.NewReader("thumb"),
+		Thumbnail: strings.NewReader(png),
 		Title:     ptrTo("t"),
 		Grant:     &grant,
 		// An array of files: one file part per item.
@@ -150,8 +150,8 @@ func TestMultipartFileNameGenerated(t *testing.T) {
 		{"attachments", "attachments", "application/octet-stream", "one"},
 		{"attachments", "attachments", "application/octet-stream", "two"},
 		{"file", "photo.jpg", "image/jpeg", "JPEG"}, // encoding "image/png, image/jpeg": the one the name gives
-		{"grant", "", "", "g"}, // a union part: its variant's text
-		{"thumbnail", "thumbnail", "application/octet-stream", "thumb"}, // encoding "image/*" and no name: nothing known
+		{"grant", "", "", "g"},                       // a union part: its variant's text
+		{"thumbnail", "thumbnail", "image/png", png}, // encoding "image/*": the sniffed type
 		{"title", "", "", "t"},
 	}
 	if got := readParts(t, srv.only(t)); !slices.Equal(got, want) {
@@ -169,6 +169,9 @@ func TestMultipartFileNameGenerated(t *testing.T) {
 		t.Errorf("raw body = %q", r.Body)
 	}
 }
+
+// png is the start of a PNG file, as http.DetectContentType knows it.
+const png = "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
 
 // TestRegistryFileOperations: multipart and binary-body operations were
 // not registered; they take binary content as base64 strings.
@@ -221,10 +224,16 @@ func TestRegistryFileOperations(t *testing.T) {
 	}
 	r = srv.only(t)
 	checkWireLine(t, r, "PUT", "/files/raw?name=n&api_key=k")
-	checkWireHeader(t, r, "Content-Type", "application/octet-stream") // "image/*" is no Content-Type
+	checkWireHeader(t, r, "Content-Type", "image/*") // content of no known image type: the type declared
 	if string(r.Body) != "\x00\x01\x02" {
 		t.Errorf("putRaw body = %q", r.Body)
 	}
+
+	srv.reset()
+	if _, err := reg.Execute(ctx, "realcalls.putRaw", json.RawMessage(`{"params":{"name":"n"},"body":"`+b64([]byte(png))+`"}`)); err != nil {
+		t.Fatal(err)
+	}
+	checkWireHeader(t, srv.only(t), "Content-Type", "image/png") // a PNG: the sniffed type
 
 	// A required binary body.
 	srv.reset()

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -307,6 +308,7 @@ func TestMultipartFileNameAndType(t *testing.T) {
 			{Name: "b", FileName: "b", ContentType: "image/png, image/jpeg", Reader: &File{Name: "dog.jpg", Body: strings.NewReader("B")}},
 			{Name: "c", FileName: "c", ContentType: "image/*", Reader: File{Name: "x.gif", Body: strings.NewReader("C")}},
 			{Name: "d", FileName: "d", ContentType: "image/*", Reader: strings.NewReader("D")},
+			{Name: "d2", FileName: "d2", ContentType: "image/*", Reader: io.MultiReader(strings.NewReader(png))},
 			{Name: "e", FileName: "e", ContentType: "image/png, image/jpeg", Reader: strings.NewReader("E")},
 			{Name: "f", FileName: "f", Reader: f},
 			{Name: "g", FileName: "g", ContentType: "application/json", Reader: File{Body: strings.NewReader("{}")}},
@@ -318,7 +320,8 @@ func TestMultipartFileNameAndType(t *testing.T) {
 		{"a", "cat.png", "image/x-cat", "A"},           // the File's own name and type
 		{"b", "dog.jpg", "image/jpeg", "B"},            // the listed type its extension gives
 		{"c", "x.gif", "image/gif", "C"},               // the wildcard type its extension gives
-		{"d", "d", "application/octet-stream", "D"},    // a wildcard, nothing known
+		{"d", "d", "image/*", "D"},                     // a wildcard, nothing matches it: as declared
+		{"d2", "d2", "image/png", png},                 // a wildcard: the sniffed type (no seeking back)
 		{"e", "e", "image/png", "E"},                   // the first listed type
 		{"f", "report.pdf", "application/pdf", "%PDF"}, // an *os.File: its base name
 		{"g", "g", "application/json", "{}"},           // a File without name keeps the default
@@ -337,14 +340,45 @@ func TestMultipartFileNameAndType(t *testing.T) {
 		t.Errorf("File body: %q %q", ct, s.body)
 	}
 	s = sendBody(t, func(r *Request) { r.RawBody("image/*", strings.NewReader("P")) })
-	if ct := s.header.Get("Content-Type"); ct != "application/octet-stream" {
-		t.Errorf("wildcard body: Content-Type %q", ct)
+	if ct := s.header.Get("Content-Type"); ct != "image/*" || string(s.body) != "P" {
+		t.Errorf("wildcard body of unknown content: Content-Type %q, body %q", ct, s.body)
+	}
+	// Sniffing reads a seeker and seeks back: the body keeps its length.
+	s = sendBody(t, func(r *Request) { r.RawBody("image/*", strings.NewReader(png)) })
+	if ct, cl := s.header.Get("Content-Type"), s.header.Get("Content-Length"); ct != "image/png" || cl != strconv.Itoa(len(png)) || string(s.body) != png {
+		t.Errorf("wildcard body of a PNG: Content-Type %q, Content-Length %q, body %q", ct, cl, s.body)
+	}
+	// Another reader gets back what was read, and keeps its Close.
+	closed := false
+	long := png + strings.Repeat("x", 600)
+	s = sendBody(t, func(r *Request) {
+		r.RawBody("image/*, application/pdf", &closeRecorder{Reader: io.MultiReader(strings.NewReader(long)), closed: &closed})
+	})
+	if ct := s.header.Get("Content-Type"); ct != "application/pdf" || string(s.body) != long {
+		t.Errorf("listed types: Content-Type %q, body %q", ct, s.body)
+	}
+	s = sendBody(t, func(r *Request) {
+		r.RawBody("image/*", &closeRecorder{Reader: io.MultiReader(strings.NewReader(long)), closed: &closed})
+	})
+	if ct := s.header.Get("Content-Type"); ct != "image/png" || string(s.body) != long || !closed {
+		t.Errorf("sniffed non-seeker: Content-Type %q, body %q, closed %v", ct, s.body, closed)
 	}
 	s = sendBody(t, func(r *Request) { r.RawBody("*/*", &File{Name: "notes.txt", Body: strings.NewReader("T")}) })
 	if ct := s.header.Get("Content-Type"); ct != "text/plain; charset=utf-8" {
 		t.Errorf("*/* body of notes.txt: Content-Type %q", ct)
 	}
 }
+
+// png is the start of a PNG file, as http.DetectContentType knows it.
+const png = "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
+
+// closeRecorder is a reader that records its Close.
+type closeRecorder struct {
+	io.Reader
+	closed *bool
+}
+
+func (c *closeRecorder) Close() error { *c.closed = true; return nil }
 
 // TestMultipartObject sends a multipart body from an object: a union
 // holding an object variant (the multipart form of class 2) and a struct
@@ -440,7 +474,9 @@ func FuzzDecodeJSON(f *testing.F) {
 // types do; a value of it is still serialized from its JSON.
 type ptrMarshaler struct{ v string }
 
-func (p *ptrMarshaler) MarshalJSON() ([]byte, error) { return json.Marshal(map[string]string{"v": p.v}) }
+func (p *ptrMarshaler) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]string{"v": p.v})
+}
 
 func TestPointerReceiverMarshaler(t *testing.T) {
 	got := sendBody(t, func(r *Request) { r.FormBody(ptrMarshaler{"x y"}) })

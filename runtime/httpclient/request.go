@@ -455,41 +455,104 @@ func fileInfo(rd io.Reader) (body io.Reader, name, contentType string) {
 	return rd, "", ""
 }
 
-// fileType chooses the media type of binary content: the caller's own
-// (File.ContentType), else the declared one (a multipart encoding's
-// contentType or the body's media type, which may be a comma-separated
-// list or hold wildcards such as "image/*"): when the file name's extension
-// gives a type the declaration allows, that type, else the first concrete
-// type declared, else application/octet-stream.
-func fileType(own, declared, fileName string) string {
+// fileType chooses the media type of binary content rd and returns it with
+// the reader to send (rd, or one that gives back what sniffing read):
+//
+//   - the caller's own (File.ContentType);
+//   - else, from the declared one (a multipart encoding's contentType or
+//     the body's media type, which may be a comma-separated list or hold
+//     wildcards such as "image/*"): the type of the file name's extension
+//     when the declaration allows it, else the first concrete type listed;
+//   - when only wildcards are declared, the type sniffed from the first 512
+//     bytes (http.DetectContentType) when it matches one of them, else the
+//     first wildcard as declared ("image/*": what the spec asks for, which
+//     a validating server accepts, rather than a type it refuses);
+//   - with nothing declared, the extension's type, else
+//     application/octet-stream.
+func fileType(own, declared, fileName string, rd io.Reader) (string, io.Reader) {
 	if own != "" {
-		return own
+		return own, rd
 	}
 	var byExt string
 	if ext := filepath.Ext(fileName); ext != "" {
 		byExt = mime.TypeByExtension(ext)
 	}
-	first := ""
+	var first string
+	var wildcards []string
 	for d := range strings.SplitSeq(declared, ",") {
 		d = strings.TrimSpace(d)
-		if d == "" {
+		switch {
+		case d == "":
 			continue
-		}
-		if byExt != "" && mediaMatches(d, mediaType(byExt)) {
-			return byExt
-		}
-		if first == "" && !strings.Contains(d, "*") {
+		case byExt != "" && mediaMatches(d, mediaType(byExt)):
+			return byExt, rd
+		case strings.Contains(d, "*"):
+			wildcards = append(wildcards, d)
+		case first == "":
 			first = d
 		}
 	}
 	switch {
 	case first != "":
-		return first
-	case byExt != "" && strings.TrimSpace(declared) == "":
-		return byExt
+		return first, rd
+	case len(wildcards) == 0 && byExt != "":
+		return byExt, rd
+	case len(wildcards) == 0:
+		return "application/octet-stream", rd
 	}
-	return "application/octet-stream"
+	sniffed, rd := sniff(rd)
+	for _, w := range wildcards {
+		if mediaMatches(w, mediaType(sniffed)) {
+			return sniffed, rd
+		}
+	}
+	return wildcards[0], rd
 }
+
+// sniff returns the media type http.DetectContentType gives the first 512
+// bytes of rd, and a reader of all of rd's content. An io.ReadSeeker (a
+// bytes.Reader, strings.Reader or *os.File) is read and sought back, so that
+// it is sent as itself (net/http knows the length of the first two); another
+// reader is followed by the bytes read (and a read error, if any).
+func sniff(rd io.Reader) (string, io.Reader) {
+	buf := make([]byte, 512)
+	if rs, ok := rd.(io.ReadSeeker); ok {
+		if pos, err := rs.Seek(0, io.SeekCurrent); err == nil {
+			n, _ := io.ReadFull(rs, buf)
+			if _, err := rs.Seek(pos, io.SeekStart); err == nil {
+				return http.DetectContentType(buf[:n]), rd
+			}
+			// It could not go back: send what was read, then the rest.
+			return http.DetectContentType(buf[:n]), prefixed(buf[:n], rd, nil)
+		}
+	}
+	n, err := io.ReadFull(rd, buf)
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		err = nil
+	}
+	return http.DetectContentType(buf[:n]), prefixed(buf[:n], rd, err)
+}
+
+// prefixed is a reader of head and then rd (or, when err is not nil, of
+// head and then err); it keeps rd's Close, which net/http calls on a body.
+func prefixed(head []byte, rd io.Reader, err error) io.Reader {
+	rest := rd
+	if err != nil {
+		rest = &errReader{err}
+	}
+	mr := io.MultiReader(bytes.NewReader(head), rest)
+	if c, ok := rd.(io.Closer); ok {
+		return struct {
+			io.Reader
+			io.Closer
+		}{mr, c}
+	}
+	return mr
+}
+
+type errReader struct{ err error }
+
+func (e *errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // mediaMatches reports whether the media type mt matches pattern, which
 // may be "*/*" or "type/*".
@@ -522,8 +585,11 @@ func declaredType(declared string) string {
 // a File reader, the base name of a reader with a Name method (an *os.File),
 // or Part.FileName. Its media type is the ContentType of a File reader,
 // else chosen from Part.ContentType (the spec's encoding, which may list
-// several types or use wildcards) and the file name's extension, else
-// application/octet-stream.
+// several types or use wildcards): the file name extension's type when
+// the encoding allows it, else the first concrete type listed; when only
+// wildcards are listed, the type sniffed from the first 512 bytes when it
+// matches one, else the first wildcard as declared ("image/*"); with no
+// encoding, the extension's type or application/octet-stream.
 func (r *Request) MultipartBody(parts []Part) {
 	if r.err != nil {
 		return
@@ -538,7 +604,8 @@ func (r *Request) MultipartBody(parts []Part) {
 			if name == "" {
 				name = p.FileName
 			}
-			ps = append(ps, part{name: p.Name, fileName: name, contentType: fileType(own, p.ContentType, name), reader: body})
+			ct, body := fileType(own, p.ContentType, name, body)
+			ps = append(ps, part{name: p.Name, fileName: name, contentType: ct, reader: body})
 			continue
 		}
 		rv, ok, err := resolve(reflect.ValueOf(p.Value))
@@ -561,7 +628,7 @@ func (r *Request) MultipartBody(parts []Part) {
 				ct = "application/json"
 			case p.FileName != "" && !v.json:
 				// A file given as bytes (an array of files, say).
-				ct = fileType("", p.ContentType, p.FileName)
+				ct, _ = fileType("", p.ContentType, p.FileName, bytes.NewReader(v.data))
 			}
 			ps = append(ps, part{name: p.Name, fileName: p.FileName, contentType: ct, data: v.data})
 		}
@@ -575,8 +642,9 @@ func (r *Request) MultipartBody(parts []Part) {
 //
 // contentType is the declared media type. The ContentType of a File body
 // wins over it; a declaration that is not one concrete type ("image/*", a
-// list, "") yields the type of the file name's extension when it matches,
-// else its first concrete type, else application/octet-stream.
+// list, "") is resolved as for multipart file parts (see MultipartBody):
+// by the file name's extension, the first concrete type, the sniffed
+// content, the declared wildcard, application/octet-stream.
 func (r *Request) RawBody(contentType string, body io.Reader) {
 	if body == nil {
 		return
@@ -590,7 +658,7 @@ func (r *Request) RawBody(contentType string, body io.Reader) {
 	} else if f, ok := body.(File); ok && f.Body != nil {
 		rd = f.Body
 	}
-	r.contentType, r.reader = fileType(own, contentType, name), rd
+	r.contentType, r.reader = fileType(own, contentType, name, rd)
 }
 
 // MultipartObject sets a multipart/form-data body from an object: a struct
