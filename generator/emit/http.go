@@ -335,14 +335,23 @@ func (g *gen) resultType(op *ir.Operation) goType {
 }
 
 // bodyKind returns how op's body is sent: as declared, except a multipart
-// body that is not an object, sent as raw bytes (with a warning).
+// body that cannot hold an object (see multipartObject), sent as raw bytes
+// (with a warning).
 func (g *gen) bodyKind(op *ir.Operation) ir.BodyKind {
 	b := op.Body
-	if b.Kind == ir.BodyMultipart && (b.Type == nil || b.Type.Kind != ir.Struct) {
+	if b.Kind == ir.BodyMultipart && (b.Type == nil || b.Type.Kind != ir.Struct && !multipartObject(b.Type)) {
 		g.warn(op.Pos, "multipart body of %s is not an object; it is sent as raw bytes", op.ID)
 		return ir.BodyBinary
 	}
 	return b.Kind
+}
+
+// multipartObject reports whether a multipart body of type t is sent by
+// httpclient.Request.MultipartObject, one part per member of the value's
+// JSON object: a named union (whose variants are objects, or the call
+// fails naming the body) or a map.
+func multipartObject(t *ir.Type) bool {
+	return t != nil && (t.Kind == ir.Union && t.Named() || t.Kind == ir.Map)
 }
 
 // bodyType returns the type of op's body parameter; ptr says it is a
@@ -384,6 +393,10 @@ func (g *gen) bodySet(w *textWriter, op *ir.Operation, ptr bool) {
 	case ir.BodyText:
 		w.b.WriteString("r.TextBody(" + strconv.Quote(b.MediaType) + ", " + arg + ")")
 	case ir.BodyMultipart:
+		if multipartObject(b.Type) {
+			w.b.WriteString("r.MultipartObject(" + arg + ", " + encodingMap(b.Encoding) + ")")
+			break
+		}
 		w.b.WriteString("r.MultipartBody(" + w.typeText(qual(pkgHTTP, "Part").under("[]")) + "{")
 		for _, fl := range b.Type.Fields {
 			name, ok := jsonName(fl)
@@ -391,9 +404,13 @@ func (g *gen) bodySet(w *textWriter, op *ir.Operation, ptr bool) {
 				name = fl.JSONName
 			}
 			part := "Name: " + strconv.Quote(name)
-			if fl.Type != nil && fl.Type.Kind == ir.Binary {
+			switch {
+			case fl.Type != nil && fl.Type.Kind == ir.Binary:
 				part += ", FileName: " + strconv.Quote(name) + ", Reader: body." + fl.Name
-			} else {
+			case fl.Type != nil && fl.Type.Kind == ir.Array && fl.Type.Elem != nil && fl.Type.Elem.Kind == ir.Binary:
+				// An array of files: one file part per item.
+				part += ", FileName: " + strconv.Quote(name) + ", Value: body." + fl.Name
+			default:
 				part += ", Value: body." + fl.Name
 			}
 			if ct := b.Encoding[fl.JSONName]; ct != "" {
@@ -416,6 +433,19 @@ func (g *gen) bodySet(w *textWriter, op *ir.Operation, ptr bool) {
 	if !b.Required {
 		w.b.WriteString("\t}\n")
 	}
+}
+
+// encodingMap is a map[string]string literal of a multipart body's
+// encoding content types, or nil.
+func encodingMap(enc map[string]string) string {
+	if len(enc) == 0 {
+		return "nil"
+	}
+	var items []string
+	for _, k := range sortedKeys(enc) {
+		items = append(items, strconv.Quote(k)+": "+strconv.Quote(enc[k]))
+	}
+	return "map[string]string{" + strings.Join(items, ", ") + "}"
 }
 
 var styles = map[string]string{

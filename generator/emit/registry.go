@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"encoding/json"
 	"strings"
 	"unicode"
 
@@ -17,6 +18,7 @@ func (g *gen) registryFile() *file {
 	var entries []jen.Code
 	var calls []jen.Code
 	var skipped []string
+	binary := false // some input holds binary content
 	ids := map[string]bool{}
 	for _, op := range g.ops {
 		id := registryID(g.opts.Namespace, op.ID)
@@ -37,8 +39,9 @@ func (g *gen) registryFile() *file {
 		if desc := description(op); desc != "" {
 			spec = append(spec, jen.Line().Add(kv("Description", jen.Lit(desc))))
 		}
-		if s := g.bundle(op.InputSchema); op.InputSchema != nil && s != "" {
+		if s := g.inputSchema(op); op.InputSchema != nil && s != "" {
 			spec = append(spec, jen.Line().Add(kv("InputSchema", jen.Qual("encoding/json", "RawMessage").Call(jsonLit(s)))))
+			binary = binary || op.Kind == ir.HTTPCall && strings.Contains(s, `"contentEncoding":"base64"`)
 		}
 		if s := g.bundle(op.OutputSchema); op.OutputSchema != nil && s != "" {
 			spec = append(spec, jen.Line().Add(kv("OutputSchema", jen.Qual("encoding/json", "RawMessage").Call(jsonLit(s)))))
@@ -56,8 +59,11 @@ func (g *gen) registryFile() *file {
 		input = "the tool's arguments"
 	}
 	d := newDoc("Register registers every operation of the client with r under the id \"" + g.opts.Namespace + ".<operation id>\", with its input and output JSON Schemas, so that it can be called by name (runtime.Registry.Execute). The input of an operation is " + input + "; its handler calls the client's method and returns the envelope.")
+	if binary {
+		d.para("Binary content (a binary request body, a multipart file) is given as a base64 string (contentEncoding base64 in the input schema); files are sent with their field name as file name.")
+	}
 	if len(skipped) > 0 {
-		d.para("Not registered (streams, binary or file bodies): " + strings.Join(skipped, ", ") + ".")
+		d.para("Not registered (streams, which need registry subscriptions): " + strings.Join(skipped, ", ") + ".")
 	}
 	decl(f, d, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("Register").Params(jen.Id("r").Op("*").Qual(pkgRuntime, "Registry")).Error().Block(
 		jen.For(jen.List(jen.Id("_"), jen.Id("op")).Op(":=").Range().Id("registryOps")).Block(
@@ -121,10 +127,10 @@ func description(op *ir.Operation) string {
 }
 
 // handler returns the body of op's registry function (decode the input,
-// call the method), or nil (with a warning) when op cannot be called with
-// JSON input.
+// call the method), or nil (with a warning) for a stream operation, which
+// needs registry subscriptions.
 func (g *gen) handler(op *ir.Operation, id string) []jen.Code {
-	var fields, args []jen.Code
+	var fields, args, convert []jen.Code
 	args = append(args, jen.Id("ctx"))
 	var in jen.Code
 	switch {
@@ -142,13 +148,10 @@ func (g *gen) handler(op *ir.Operation, id string) []jen.Code {
 			args = append(args, jen.Id("in").Dot("Params"))
 		}
 		if b := op.Body; b != nil && b.Kind != ir.BodyNone {
-			if !g.jsonBody(b) {
-				g.warn(op.Pos, "operation %s has a binary or file body and is not registered", quoted(op.ID))
-				return nil
-			}
-			typ, _ := g.bodyType(op)
-			fields = append(fields, jen.Id("Body").Add(typ.code()).Tag(map[string]string{"json": "body"}))
-			args = append(args, jen.Id("in").Dot("Body"))
+			field, arg, stmts := g.bodyInput(op)
+			fields = append(fields, field)
+			args = append(args, arg)
+			convert = stmts
 		}
 		if len(fields) > 0 {
 			in = jen.Struct(fields...)
@@ -160,27 +163,135 @@ func (g *gen) handler(op *ir.Operation, id string) []jen.Code {
 			jen.Var().Id("in").Add(in),
 			jen.If(jen.Err().Op(":=").Id("decodeInput").Call(jen.Lit(id), jen.Id("input"), jen.Op("&").Id("in")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
 	}
+	body = append(body, convert...)
 	body = append(body,
 		jen.List(jen.Id("env"), jen.Err()).Op(":=").Id("c").Dot(op.GoName).Call(args...),
 		jen.Return(jen.Id("env"), jen.Err()))
 	return body
 }
 
-// jsonBody reports whether a request body can be given as JSON input.
-func (g *gen) jsonBody(b *ir.Body) bool {
-	switch b.Kind {
-	case ir.BodyJSON, ir.BodyForm, ir.BodyText:
-		return true
-	case ir.BodyMultipart:
-		if b.Type == nil || b.Type.Kind != ir.Struct {
-			return false
-		}
-		for _, fl := range b.Type.Fields {
-			if fl.Type != nil && fl.Type.Kind == ir.Binary {
-				return false
+// inputSchema returns the bundled input schema of op, with binary content
+// described as JSON callers send it: every string of format binary gets
+// contentEncoding base64 (as encoding/json writes []byte), and a binary
+// body becomes a base64 string of its media type.
+func (g *gen) inputSchema(op *ir.Operation) string {
+	s := g.bundle(op.InputSchema)
+	if op.Kind != ir.HTTPCall {
+		return s // an MCP tool's schema is the tool's own
+	}
+	binaryBody := op.Body != nil && op.Body.Kind != ir.BodyNone && g.bodyKind(op) == ir.BodyBinary
+	if s == "" || !binaryBody && !strings.Contains(s, `"binary"`) {
+		return s
+	}
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber() // numbers keep their text
+	var root map[string]any
+	if dec.Decode(&root) != nil {
+		return s
+	}
+	var visit func(v any)
+	visit = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if v["format"] == "binary" {
+				if _, ok := v["contentEncoding"]; !ok {
+					v["contentEncoding"] = "base64"
+				}
+			}
+			for _, x := range v {
+				visit(x)
+			}
+		case []any:
+			for _, x := range v {
+				visit(x)
 			}
 		}
-		return true
+	}
+	visit(root)
+	if props, ok := root["properties"].(map[string]any); ok && binaryBody {
+		body := map[string]any{"type": "string", "contentEncoding": "base64"}
+		if mt := op.Body.MediaType; mt != "" {
+			body["contentMediaType"] = mt
+		}
+		props["body"] = body
+	}
+	out, err := json.Marshal(root)
+	if err != nil {
+		return s
+	}
+	return string(out)
+}
+
+// bodyInput returns the Body field of op's registry input, the argument
+// passed to the method, and the statements that make the argument from
+// the field (nil when the field is passed as is).
+//
+// JSON, form, text bodies and multipart bodies without files are the
+// method's body type. Binary content, which a JSON caller cannot send as
+// bytes, is a base64 string (contentEncoding base64 in the input schema,
+// see inputSchema): a binary body is a []byte the handler passes as a
+// bytes.Reader, and a multipart body with file fields is a struct like the
+// body's with []byte for each io.Reader field, copied into the body type.
+func (g *gen) bodyInput(op *ir.Operation) (field, arg jen.Code, convert []jen.Code) {
+	b := op.Body
+	tag := map[string]string{"json": "body"}
+	kind := g.bodyKind(op)
+	if kind == ir.BodyBinary {
+		field = jen.Id("Body").Index().Byte().Tag(tag)
+		if b.Required {
+			return field, jen.Qual("bytes", "NewReader").Call(jen.Id("in").Dot("Body")), nil
+		}
+		// An absent body is a nil io.Reader, not a reader of nothing.
+		return field, jen.Id("body"), []jen.Code{
+			jen.Var().Id("body").Qual("io", "Reader"),
+			jen.If(jen.Id("in").Dot("Body").Op("!=").Nil()).Block(
+				jen.Id("body").Op("=").Qual("bytes", "NewReader").Call(jen.Id("in").Dot("Body"))),
+		}
+	}
+	typ, ptr := g.bodyType(op)
+	files := kind == ir.BodyMultipart && b.Type != nil && b.Type.Kind == ir.Struct && g.multipart[b.Type] && hasFileField(b.Type)
+	if !files {
+		return jen.Id("Body").Add(typ.code()).Tag(tag), jen.Id("in").Dot("Body"), nil
+	}
+	// A struct of the body's fields, binary ones as []byte (nilable: no
+	// pointer), and the copy into the body type.
+	var defs, copies, readers []jen.Code
+	src := jen.Id("in").Dot("Body")
+	for i, f := range g.fields(b.Type, b.Type, false) { // one per b.Type.Fields, in order
+		if f.tag == "-" {
+			continue // not in JSON: left zero
+		}
+		defs = append(defs, jen.Id(f.name).Add(f.typ.code()).Tag(map[string]string{"json": f.tag}))
+		if fl := b.Type.Fields[i]; fl.Type != nil && fl.Type.Kind == ir.Binary {
+			readers = append(readers, jen.If(src.Clone().Dot(fl.Name).Op("!=").Nil()).Block(
+				jen.Id("body").Dot(fl.Name).Op("=").Qual("bytes", "NewReader").Call(src.Clone().Dot(fl.Name))))
+		} else {
+			copies = append(copies, jen.Id(fl.Name).Op(":").Add(src.Clone().Dot(fl.Name)))
+		}
+	}
+	st := jen.Struct(defs...)
+	lit := jen.Id(b.Type.Name).Values(copies...)
+	if ptr {
+		// An optional body: nil stays nil.
+		field = jen.Id("Body").Op("*").Add(st).Tag(tag)
+		convert = []jen.Code{
+			jen.Var().Id("body").Op("*").Id(b.Type.Name),
+			jen.If(src.Clone().Op("!=").Nil()).Block(append([]jen.Code{jen.Id("body").Op("=").Op("&").Add(lit)}, readers...)...),
+		}
+		return field, jen.Id("body"), convert
+	}
+	field = jen.Id("Body").Add(st).Tag(tag)
+	convert = append([]jen.Code{jen.Id("body").Op(":=").Add(lit)}, readers...)
+	return field, jen.Id("body"), convert
+}
+
+// hasFileField reports whether struct t has a binary field (an io.Reader
+// in a multipart body).
+func hasFileField(t *ir.Type) bool {
+	for _, fl := range t.Fields {
+		if fl.Type != nil && fl.Type.Kind == ir.Binary {
+			return true
+		}
 	}
 	return false
 }

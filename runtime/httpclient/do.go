@@ -180,7 +180,7 @@ func (c *Client) send(ctx context.Context, r *Request, cc *callConfig, defaultAc
 	if contentType != "" {
 		h.Set("Content-Type", contentType)
 	}
-	cookies, err := c.authorize(ctx, r.opID, r.security, req, slices.Clip(r.cookies))
+	cookies, err := c.authorize(ctx, r, req, slices.Clip(r.cookies))
 	if err != nil {
 		closeRequest(req)
 		return nil, err
@@ -240,7 +240,7 @@ func (r *Request) buildURL(base baseURL) (string, error) {
 	for {
 		i := strings.IndexByte(p, '{')
 		if i < 0 {
-			b.WriteString(p)
+			writePathLiteral(&b, p)
 			break
 		}
 		j := strings.IndexByte(p[i:], '}')
@@ -253,7 +253,7 @@ func (r *Request) buildURL(base baseURL) (string, error) {
 			return "", fmt.Errorf("path parameter %q is not set", name)
 		}
 		used++
-		b.WriteString(p[:i])
+		writePathLiteral(&b, p[:i])
 		b.WriteString(r.pathVals[k].v)
 		p = p[i+j+1:]
 	}
@@ -273,6 +273,45 @@ func (r *Request) buildURL(base baseURL) (string, error) {
 		b.Write(r.query)
 	}
 	return b.String(), nil
+}
+
+// writePathLiteral writes a literal part of a path template (the text
+// between parameters) as path text: bytes that may not appear in a path
+// segment are percent-encoded, '/' and existing %XX triplets are kept. A
+// template such as "/alerts#resourceArn" or "/{Bucket}?uploads" (as
+// AWS descriptions have them) thus stays in the path instead of starting a
+// fragment or a query that would swallow the real query parameters.
+func writePathLiteral(b *strings.Builder, s string) {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if isPathByte(s, i) {
+			continue
+		}
+		b.WriteString(s[start:i])
+		c := s[i]
+		b.WriteByte('%')
+		b.WriteByte(upperhex[c>>4])
+		b.WriteByte(upperhex[c&15])
+		start = i + 1
+	}
+	b.WriteString(s[start:])
+}
+
+// isPathByte reports whether s[i] may stay as it is in a path: an RFC
+// 3986 pchar (unreserved, sub-delims, ':' and '@'), '/', or the '%' of a
+// percent-encoded triplet.
+func isPathByte(s string, i int) bool {
+	c := s[i]
+	if isUnreserved(c) {
+		return true
+	}
+	switch c {
+	case '/', ':', '@', '!', '$', '&', '\'', '(', ')', '*', '+', ',', ';', '=':
+		return true
+	case '%':
+		return i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2])
+	}
+	return false
 }
 
 // selectResponse picks the declared response for a status: exact, then

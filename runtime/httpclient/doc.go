@@ -32,7 +32,17 @@
 //
 // Parameters are serialized as the OpenAPI 3 "Style Examples" table says,
 // in the RFC 6570-consistent form of OpenAPI 3.0.4 and 3.1.1 (label style
-// without explode joins with ",", "|" and "[ ]" are percent-encoded).
+// without explode joins with ",", "|" and "[ ]" are percent-encoded). The
+// literal text of a path template is path text: bytes a path cannot hold
+// ('#', '?', space...) are percent-encoded, so "/alerts#resourceArn" stays
+// a path and the query parameters after it are sent.
+//
+// A value whose type has its own JSON encoding (a MarshalJSON method: a
+// generated union holding its variant as raw JSON, a tuple, an object with
+// additional properties) is serialized from that JSON wherever it goes:
+// parameters, form and multipart bodies (FormBody, MultipartBody,
+// MultipartObject) as well as JSON bodies. File parts and binary bodies
+// take any io.Reader; a File also carries the file name and media type.
 // Response bodies are decoded by their actual Content-Type: JSON (and any
 // +json type) through the runtime pipeline, text/* as a string, anything
 // else as []byte, or handed over unread when the data type is io.ReadCloser.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
@@ -97,4 +98,37 @@ func ExampleResponse_newError() {
 	// Output:
 	// EXECUTION_ERROR getPet: HTTP 404 Not Found
 	// 404 no such pet
+}
+
+// A File gives a multipart file part (or a binary body) its file name and
+// media type; a plain io.Reader is sent with the field name as file name
+// and the type the spec's encoding declares.
+func ExampleFile() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mr, err := r.MultipartReader()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		for p, err := mr.NextPart(); err == nil; p, err = mr.NextPart() {
+			b, _ := io.ReadAll(p)
+			fmt.Printf("%s %q %s %s\n", p.FormName(), p.FileName(), p.Header.Get("Content-Type"), b)
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+
+	c := httpclient.New(srv.URL, nil)
+	r := c.NewRequest("upload", http.MethodPost, "/files")
+	r.MultipartBody([]httpclient.Part{
+		{Name: "photo", FileName: "photo", ContentType: "image/png, image/jpeg",
+			Reader: httpclient.File{Name: "cat.jpg", Body: strings.NewReader("JPEG...")}},
+		{Name: "notes", FileName: "notes", ContentType: "text/plain", Reader: strings.NewReader("hello")},
+	})
+	if _, err := httpclient.Do[struct{}](context.Background(), c, r, nil); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// photo "cat.jpg" image/jpeg JPEG...
+	// notes "notes" text/plain hello
 }

@@ -195,9 +195,9 @@ func deref(rv reflect.Value) (reflect.Value, bool) {
 }
 
 func flattenValue(rv reflect.Value) (flat, error) {
-	rv, ok := deref(rv)
-	if !ok {
-		return flat{}, nil
+	rv, ok, err := resolve(rv)
+	if err != nil || !ok {
+		return flat{}, err
 	}
 	if s, ok, err := scalarString(rv); ok || err != nil {
 		return flat{kind: kindScalar, s: s}, err
@@ -209,7 +209,10 @@ func flattenValue(rv reflect.Value) (flat, error) {
 		}
 		items := make([]string, 0, rv.Len())
 		for i := range rv.Len() {
-			e, ok := deref(rv.Index(i))
+			e, ok, err := resolve(rv.Index(i))
+			if err != nil {
+				return flat{}, fmt.Errorf("item %d: %w", i, err)
+			}
 			if !ok {
 				continue // a nil element has no serialization; it is left out
 			}
@@ -308,16 +311,32 @@ type member struct {
 }
 
 // objectMembers lists the present members of a struct (by json tag, in
-// declaration order, honouring omitempty and omitzero) or of a map with
-// string keys (sorted by key). Nil members are left out.
+// declaration order, honouring omitempty and omitzero), of a map with
+// string keys (sorted by key) or of a decoded JSON object (in order). Nil
+// and null members are left out; members that encode themselves as JSON
+// are resolved.
 func objectMembers(rv reflect.Value) ([]member, error) {
+	if rv.Type() == jsonObjectType {
+		o := rv.Interface().(jsonObject)
+		ms := make([]member, 0, len(o.members))
+		for _, m := range o.members {
+			if v, ok := deref(reflect.ValueOf(m.v)); ok {
+				ms = append(ms, member{m.k, v})
+			}
+		}
+		return ms, nil
+	}
 	if rv.Kind() == reflect.Map {
 		if rv.Type().Key().Kind() != reflect.String {
 			return nil, fmt.Errorf("unsupported map key type %s (want a string kind)", rv.Type().Key())
 		}
 		ms := make([]member, 0, rv.Len())
 		for it := rv.MapRange(); it.Next(); {
-			if v, ok := deref(it.Value()); ok {
+			v, ok, err := resolve(it.Value())
+			if err != nil {
+				return nil, fmt.Errorf("property %q: %w", it.Key().String(), err)
+			}
+			if ok {
 				ms = append(ms, member{it.Key().String(), v})
 			}
 		}
@@ -331,7 +350,11 @@ func objectMembers(rv reflect.Value) ([]member, error) {
 		if !ok || (f.omitEmpty && isEmptyValue(fv)) || (f.omitZero && fv.IsZero()) {
 			continue
 		}
-		if fv, ok = deref(fv); ok {
+		fv, ok, err := resolve(fv)
+		if err != nil {
+			return nil, fmt.Errorf("property %q: %w", f.name, err)
+		}
+		if ok {
 			ms = append(ms, member{f.name, fv})
 		}
 	}
@@ -569,9 +592,9 @@ func appendExploded(dst []byte, name string, f *flat, lead, sep string, esc esca
 // name[k]=v for each item of an array member (nesting beyond the table's
 // one level follows the common bracket convention).
 func deepPairs(prefix string, rv reflect.Value, out []pair) ([]pair, error) {
-	rv, ok := deref(rv)
-	if !ok {
-		return out, nil
+	rv, ok, err := resolve(rv)
+	if err != nil || !ok {
+		return out, err
 	}
 	if s, ok, err := scalarString(rv); ok || err != nil {
 		return append(out, pair{prefix, s}), err
@@ -579,7 +602,10 @@ func deepPairs(prefix string, rv reflect.Value, out []pair) ([]pair, error) {
 	switch rv.Kind() {
 	case reflect.Slice, reflect.Array:
 		for i := range rv.Len() {
-			e, ok := deref(rv.Index(i))
+			e, ok, err := resolve(rv.Index(i))
+			if err != nil {
+				return out, fmt.Errorf("%s: item %d: %w", prefix, i, err)
+			}
 			if !ok {
 				continue
 			}

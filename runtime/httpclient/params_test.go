@@ -327,7 +327,7 @@ func TestParamErrors(t *testing.T) {
 		{"extra path", func(r *Request) { r.PathParam("id", "", false, 1); r.PathParam("other", "", false, 2) }, `path parameter "other" is not in the path template`},
 		{"content location", func(r *Request) { r.ContentParam("body", "x", "application/json", 1) }, `parameter "x": location "body" is not path`},
 		{"json body", func(r *Request) { r.JSONBody("", math.Inf(1)) }, `request body: json: unsupported value`},
-		{"form body", func(r *Request) { r.FormBody([]int{1}) }, `form body: need a struct or map, not []int`},
+		{"form body", func(r *Request) { r.FormBody([]int{1}) }, `form body: need an object (a struct, a map, or a union holding an object), not []int`},
 	}
 	for _, tc := range cases {
 		r := c.NewRequest("getThing", "GET", "/things/{id}")

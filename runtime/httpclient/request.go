@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"mime"
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
 	"net/url"
+	"path/filepath"
 	"reflect"
 	"strings"
 
@@ -120,7 +122,11 @@ func (r *Request) QueryParam(name string, style Style, explode, allowReserved bo
 // table defines deepObject only with explode; explode=false is serialized
 // the same way.
 func (r *Request) deepObject(name string, esc escapeMode, v any) {
-	rv, ok := deref(reflect.ValueOf(v))
+	rv, ok, err := resolve(reflect.ValueOf(v))
+	if err != nil {
+		r.fail("query parameter %q: %v", name, err)
+		return
+	}
 	if !ok || rv.Kind() == reflect.Map && rv.IsNil() {
 		return
 	}
@@ -249,9 +255,9 @@ func (r *Request) ContentParam(in, name, contentType string, v any) {
 }
 
 func contentValue(contentType string, v any) (string, bool, error) {
-	rv, ok := deref(reflect.ValueOf(v))
-	if !ok {
-		return "", false, nil
+	rv, ok, err := resolve(reflect.ValueOf(v))
+	if err != nil || !ok {
+		return "", false, err
 	}
 	if !isJSONMediaType(mediaType(contentType)) {
 		if s, ok, err := scalarString(rv); ok || err != nil {
@@ -291,12 +297,16 @@ func (r *Request) FormBody(v any) {
 	if r.err != nil {
 		return
 	}
-	rv, ok := deref(reflect.ValueOf(v))
+	rv, ok, err := resolve(reflect.ValueOf(v))
+	if err != nil {
+		r.fail("form body: %v", err)
+		return
+	}
 	if !ok || rv.Kind() == reflect.Map && rv.IsNil() {
 		return
 	}
 	if rv.Kind() != reflect.Map && rv.Kind() != reflect.Struct {
-		r.fail("form body: need a struct or map, not %s", rv.Type())
+		r.fail("form body: need an object (a struct, a map, or a union holding an object), not %s", rv.Type())
 		return
 	}
 	members, err := objectMembers(rv)
@@ -332,13 +342,19 @@ func (r *Request) FormBody(v any) {
 type Part struct {
 	// Name is the form field name.
 	Name string
-	// FileName, if set, marks the part as a file upload.
+	// FileName, if set, marks the part as a file upload. It is the default
+	// file name of a Reader part: a File reader's Name, or the base name of
+	// a reader with a Name method (an *os.File), wins over it.
 	FileName string
-	// ContentType is the part's media type; "" means
-	// application/octet-stream for readers, text/plain for primitive values
-	// and application/json for objects.
+	// ContentType is the part's declared media type (the spec's encoding):
+	// one type, a comma-separated list or a wildcard such as "image/*" (see
+	// MultipartBody for how a file part's type is chosen; a value part takes
+	// the first concrete type listed). "" means application/octet-stream for
+	// readers, text/plain (no Content-Type) for primitive values and
+	// application/json for objects.
 	ContentType string
-	// Reader is the part's content, for files and other binary parts.
+	// Reader is the part's content, for files and other binary parts; a
+	// File carries its own file name and media type.
 	Reader io.Reader
 	// Value is the part's content when Reader is nil: a primitive is sent as
 	// its text, []byte as is, an array as one part per item, an object as
@@ -370,7 +386,10 @@ func partValues(rv reflect.Value) ([]partValue, error) {
 	if rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
 		var out []partValue
 		for i := range rv.Len() {
-			e, ok := deref(rv.Index(i))
+			e, ok, err := resolve(rv.Index(i))
+			if err != nil {
+				return nil, fmt.Errorf("item %d: %w", i, err)
+			}
 			if !ok {
 				continue
 			}
@@ -386,8 +405,191 @@ func partValues(rv reflect.Value) ([]partValue, error) {
 	return []partValue{{data: b, json: true}}, err
 }
 
+// File is the content of a file: a multipart file part or a binary request
+// body, with the file name and media type to send with it. File is an
+// io.Reader, so it goes wherever a generated method takes one:
+//
+//	f, _ := os.Open("cat.png")
+//	defer f.Close()
+//	api.Upload(ctx, api.UploadBody{Image: httpclient.File{Name: "cat.png", ContentType: "image/png", Body: f}})
+//
+// A plain io.Reader still works: see MultipartBody and RawBody for the file
+// name and media type it is sent with.
+type File struct {
+	// Name is the file name of a multipart file part (its
+	// Content-Disposition filename); "" keeps the default.
+	Name string
+	// ContentType is the media type of the content; "" keeps the default.
+	ContentType string
+	// Body is the content, read while the request is sent. A multipart
+	// part's Body is not closed; a binary body's is closed after sending
+	// when it is an io.Closer, as net/http does.
+	Body io.Reader
+}
+
+// Read reads from f.Body; a File without Body is empty.
+func (f File) Read(p []byte) (int, error) {
+	if f.Body == nil {
+		return 0, io.EOF
+	}
+	return f.Body.Read(p)
+}
+
+// fileInfo unwraps a File (or *File) reader and returns its content, name
+// and media type; for another reader with a Name method (an *os.File), name
+// is the base name of what it returns.
+func fileInfo(rd io.Reader) (body io.Reader, name, contentType string) {
+	switch f := rd.(type) {
+	case File:
+		return f, f.Name, f.ContentType
+	case *File:
+		if f == nil {
+			return nil, "", ""
+		}
+		return *f, f.Name, f.ContentType
+	case interface{ Name() string }:
+		if n := filepath.Base(f.Name()); n != "." && n != string(filepath.Separator) {
+			return rd, n, ""
+		}
+	}
+	return rd, "", ""
+}
+
+// fileType chooses the media type of binary content rd and returns it with
+// the reader to send (rd, or one that gives back what sniffing read):
+//
+//   - the caller's own (File.ContentType);
+//   - else, from the declared one (a multipart encoding's contentType or
+//     the body's media type, which may be a comma-separated list or hold
+//     wildcards such as "image/*"): the type of the file name's extension
+//     when the declaration allows it, else the first concrete type listed;
+//   - when only wildcards are declared, the type sniffed from the first 512
+//     bytes (http.DetectContentType) when it matches one of them, else the
+//     first wildcard as declared ("image/*": what the spec asks for, which
+//     a validating server accepts, rather than a type it refuses);
+//   - with nothing declared, the extension's type, else
+//     application/octet-stream.
+func fileType(own, declared, fileName string, rd io.Reader) (string, io.Reader) {
+	if own != "" {
+		return own, rd
+	}
+	var byExt string
+	if ext := filepath.Ext(fileName); ext != "" {
+		byExt = mime.TypeByExtension(ext)
+	}
+	var first string
+	var wildcards []string
+	for d := range strings.SplitSeq(declared, ",") {
+		d = strings.TrimSpace(d)
+		switch {
+		case d == "":
+			continue
+		case byExt != "" && mediaMatches(d, mediaType(byExt)):
+			return byExt, rd
+		case strings.Contains(d, "*"):
+			wildcards = append(wildcards, d)
+		case first == "":
+			first = d
+		}
+	}
+	switch {
+	case first != "":
+		return first, rd
+	case len(wildcards) == 0 && byExt != "":
+		return byExt, rd
+	case len(wildcards) == 0:
+		return "application/octet-stream", rd
+	}
+	sniffed, rd := sniff(rd)
+	for _, w := range wildcards {
+		if mediaMatches(w, mediaType(sniffed)) {
+			return sniffed, rd
+		}
+	}
+	return wildcards[0], rd
+}
+
+// sniff returns the media type http.DetectContentType gives the first 512
+// bytes of rd, and a reader of all of rd's content. An io.ReadSeeker (a
+// bytes.Reader, strings.Reader or *os.File) is read and sought back, so that
+// it is sent as itself (net/http knows the length of the first two); another
+// reader is followed by the bytes read (and a read error, if any).
+func sniff(rd io.Reader) (string, io.Reader) {
+	buf := make([]byte, 512)
+	if rs, ok := rd.(io.ReadSeeker); ok {
+		if pos, err := rs.Seek(0, io.SeekCurrent); err == nil {
+			n, _ := io.ReadFull(rs, buf)
+			if _, err := rs.Seek(pos, io.SeekStart); err == nil {
+				return http.DetectContentType(buf[:n]), rd
+			}
+			// It could not go back: send what was read, then the rest.
+			return http.DetectContentType(buf[:n]), prefixed(buf[:n], rd, nil)
+		}
+	}
+	n, err := io.ReadFull(rd, buf)
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		err = nil
+	}
+	return http.DetectContentType(buf[:n]), prefixed(buf[:n], rd, err)
+}
+
+// prefixed is a reader of head and then rd (or, when err is not nil, of
+// head and then err); it keeps rd's Close, which net/http calls on a body.
+func prefixed(head []byte, rd io.Reader, err error) io.Reader {
+	rest := rd
+	if err != nil {
+		rest = &errReader{err}
+	}
+	mr := io.MultiReader(bytes.NewReader(head), rest)
+	if c, ok := rd.(io.Closer); ok {
+		return struct {
+			io.Reader
+			io.Closer
+		}{mr, c}
+	}
+	return mr
+}
+
+type errReader struct{ err error }
+
+func (e *errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// mediaMatches reports whether the media type mt matches pattern, which
+// may be "*/*" or "type/*".
+func mediaMatches(pattern, mt string) bool {
+	pattern = mediaType(pattern)
+	switch {
+	case pattern == "*/*" || pattern == mt:
+		return true
+	case strings.HasSuffix(pattern, "/*"):
+		return strings.HasPrefix(mt, pattern[:len(pattern)-1])
+	}
+	return false
+}
+
+// declaredType is a declared media type usable as a Content-Type: the first
+// concrete type of a comma-separated list; "" when there is none.
+func declaredType(declared string) string {
+	for d := range strings.SplitSeq(declared, ",") {
+		if d = strings.TrimSpace(d); d != "" && !strings.Contains(d, "*") {
+			return d
+		}
+	}
+	return ""
+}
+
 // MultipartBody sets a multipart/form-data body. Values are encoded now;
 // readers are streamed while the request is sent.
+//
+// A reader part is a file part. Its file name is, in this order, the Name of
+// a File reader, the base name of a reader with a Name method (an *os.File),
+// or Part.FileName. Its media type is the ContentType of a File reader,
+// else chosen from Part.ContentType (the spec's encoding, which may list
+// several types or use wildcards): the file name extension's type when
+// the encoding allows it, else the first concrete type listed; when only
+// wildcards are listed, the type sniffed from the first 512 bytes when it
+// matches one, else the first wildcard as declared ("image/*"); with no
+// encoding, the extension's type or application/octet-stream.
 func (r *Request) MultipartBody(parts []Part) {
 	if r.err != nil {
 		return
@@ -395,14 +597,22 @@ func (r *Request) MultipartBody(parts []Part) {
 	ps := make([]part, 0, len(parts))
 	for _, p := range parts {
 		if p.Reader != nil {
-			ct := p.ContentType
-			if ct == "" {
-				ct = "application/octet-stream"
+			body, name, own := fileInfo(p.Reader)
+			if body == nil {
+				continue // a nil *File
 			}
-			ps = append(ps, part{name: p.Name, fileName: p.FileName, contentType: ct, reader: p.Reader})
+			if name == "" {
+				name = p.FileName
+			}
+			ct, body := fileType(own, p.ContentType, name, body)
+			ps = append(ps, part{name: p.Name, fileName: name, contentType: ct, reader: body})
 			continue
 		}
-		rv, ok := deref(reflect.ValueOf(p.Value))
+		rv, ok, err := resolve(reflect.ValueOf(p.Value))
+		if err != nil {
+			r.fail("multipart body: part %q: %v", p.Name, err)
+			return
+		}
 		if !ok {
 			continue
 		}
@@ -412,9 +622,13 @@ func (r *Request) MultipartBody(parts []Part) {
 			return
 		}
 		for _, v := range values {
-			ct := p.ContentType
-			if ct == "" && v.json {
+			ct := declaredType(p.ContentType)
+			switch {
+			case ct == "" && v.json:
 				ct = "application/json"
+			case p.FileName != "" && !v.json:
+				// A file given as bytes (an array of files, say).
+				ct, _ = fileType("", p.ContentType, p.FileName, bytes.NewReader(v.data))
 			}
 			ps = append(ps, part{name: p.Name, fileName: p.FileName, contentType: ct, data: v.data})
 		}
@@ -422,17 +636,94 @@ func (r *Request) MultipartBody(parts []Part) {
 	r.parts = ps
 }
 
-// RawBody sets a body of any media type, read while the request is sent;
-// contentType "" means application/octet-stream. A nil body sends none. A
-// body that is an io.Closer is closed after sending, as net/http does.
+// RawBody sets a body of any media type, read while the request is sent.
+// A nil body sends none. A body that is an io.Closer is closed after
+// sending, as net/http does.
+//
+// contentType is the declared media type. The ContentType of a File body
+// wins over it; a declaration that is not one concrete type ("image/*", a
+// list, "") is resolved as for multipart file parts (see MultipartBody):
+// by the file name's extension, the first concrete type, the sniffed
+// content, the declared wildcard, application/octet-stream.
 func (r *Request) RawBody(contentType string, body io.Reader) {
 	if body == nil {
 		return
 	}
-	if contentType == "" {
-		contentType = "application/octet-stream"
+	rd, name, own := fileInfo(body)
+	if rd == nil {
+		return
 	}
-	r.contentType, r.reader = contentType, body
+	if f, ok := body.(*File); ok && f.Body != nil {
+		rd = f.Body // keep the caller's reader (and its Close) as the body
+	} else if f, ok := body.(File); ok && f.Body != nil {
+		rd = f.Body
+	}
+	r.contentType, r.reader = fileType(own, contentType, name, rd)
+}
+
+// MultipartObject sets a multipart/form-data body from an object: a struct
+// (fields named by json tags), a map, or a value that encodes itself as a
+// JSON object, such as a union holding an object variant. Each member is
+// one part, encoded as MultipartBody encodes Part.Reader (for io.Reader
+// members) and Part.Value; encoding gives the media types of parts by
+// member name. A nil value sends no body.
+func (r *Request) MultipartObject(v any, encoding map[string]string) {
+	if r.err != nil {
+		return
+	}
+	rv, ok, err := resolve(reflect.ValueOf(v))
+	if err != nil {
+		r.fail("multipart body: %v", err)
+		return
+	}
+	if !ok || rv.Kind() == reflect.Map && rv.IsNil() {
+		return
+	}
+	if rv.Kind() != reflect.Map && rv.Kind() != reflect.Struct {
+		r.fail("multipart body: need an object (a struct, a map, or a union holding an object), not %s", rv.Type())
+		return
+	}
+	members, err := objectMembers(rv)
+	if err != nil {
+		r.fail("multipart body: %v", err)
+		return
+	}
+	parts := make([]Part, 0, len(members))
+	for _, m := range members {
+		p := Part{Name: m.k, ContentType: encoding[m.k]}
+		if rd := memberReader(rv, m.k); rd != nil {
+			p.Reader, p.FileName = rd, m.k
+		} else {
+			p.Value = m.v.Interface()
+		}
+		parts = append(parts, p)
+	}
+	r.MultipartBody(parts)
+}
+
+// memberReader returns the member k of obj (a struct or map) as it is
+// stored, before pointers are followed, when it is a non-nil io.Reader;
+// else nil.
+func memberReader(obj reflect.Value, k string) io.Reader {
+	var v reflect.Value
+	switch {
+	case obj.Type() == jsonObjectType:
+		return nil
+	case obj.Kind() == reflect.Map:
+		v = obj.MapIndex(reflect.ValueOf(k).Convert(obj.Type().Key()))
+	default:
+		for _, f := range structFields(obj.Type()) {
+			if f.name == k {
+				v, _ = fieldByIndex(obj, f.index)
+				break
+			}
+		}
+	}
+	if !v.IsValid() || !v.CanInterface() {
+		return nil
+	}
+	rd, _ := v.Interface().(io.Reader)
+	return rd
 }
 
 // TextBody sets a text body; contentType "" means text/plain; charset=utf-8.

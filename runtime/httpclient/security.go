@@ -68,6 +68,16 @@ func TokenSource(f func(ctx context.Context) (string, error)) Credential {
 // with ACCESS_DENIED before anything is sent. Preferring a configured
 // alternative over an earlier empty one sends credentials the user gave to
 // operations where auth is optional.
+//
+// When the operation also declares the credential as a parameter (an
+// api_key query parameter beside an apiKey-in-query scheme of the same
+// name, an Authorization header parameter beside a bearer scheme), it is
+// sent once: a non-empty parameter value set on the request (for a query
+// credential, also one in the base URL's query) wins (it is the more
+// specific choice, made for this call) and the scheme is not applied
+// (its TokenSource is not called); an empty value is dropped and the
+// scheme's credential sent instead, so that the zero value of a required
+// parameter field does not hide a configured credential.
 func (r *Request) Security(alternatives [][]string) { r.security = alternatives }
 
 // satisfied reports whether every scheme of alt is declared and has a
@@ -87,7 +97,8 @@ func (c *Client) satisfied(alt []string) bool {
 
 // authorize applies the credentials of the chosen security alternative to
 // req; cookie credentials are appended to cookies.
-func (c *Client) authorize(ctx context.Context, opID string, alts [][]string, req *http.Request, cookies []byte) ([]byte, error) {
+func (c *Client) authorize(ctx context.Context, r *Request, req *http.Request, cookies []byte) ([]byte, error) {
+	opID, alts := r.opID, r.security
 	if len(alts) == 0 {
 		return cookies, nil
 	}
@@ -115,16 +126,41 @@ func (c *Client) authorize(ctx context.Context, opID string, alts [][]string, re
 	for _, name := range alt {
 		s, cred := c.cfg.schemes[name], c.cfg.credentials[name]
 		var err error
-		if cookies, err = c.apply(ctx, opID, s, cred, req, cookies); err != nil {
+		if cookies, err = c.apply(ctx, r, s, cred, req, cookies); err != nil {
 			return cookies, err
 		}
 	}
 	return cookies, nil
 }
 
-func (c *Client) apply(ctx context.Context, opID string, s SecurityScheme, cred Credential, req *http.Request, cookies []byte) ([]byte, error) {
+func (c *Client) apply(ctx context.Context, r *Request, s SecurityScheme, cred Credential, req *http.Request, cookies []byte) ([]byte, error) {
+	opID := r.opID
 	if s.Type == "mutualTLS" {
 		return cookies, nil
+	}
+	// A non-empty parameter of the same name and location wins; an empty
+	// one is removed (see Request.Security).
+	switch {
+	case s.Type == "apiKey" && s.In == "query":
+		q, set := dropEmptyPairs(req.URL.RawQuery, "&", s.ParamName)
+		if set {
+			return cookies, nil
+		}
+		req.URL.RawQuery = q
+	case s.Type == "apiKey" && s.In == "cookie":
+		q, set := dropEmptyPairs(string(cookies), "; ", s.ParamName)
+		if set {
+			return cookies, nil
+		}
+		cookies = []byte(q)
+	default:
+		name := "Authorization"
+		if s.Type == "apiKey" {
+			name = s.ParamName
+		}
+		if r.header.Get(name) != "" {
+			return cookies, nil
+		}
 	}
 	if s.Type == "http" && strings.EqualFold(s.Scheme, "basic") {
 		if cred.kind != credBasic {
@@ -194,4 +230,35 @@ func (cred Credential) secret(ctx context.Context, opID, scheme string) (string,
 		return tok, nil
 	}
 	return "", runtime.Errorf(runtime.CodeAccessDenied, opID, "security scheme %q takes a token: set it with httpclient.APIKey, BearerToken or TokenSource, not BasicAuth", scheme)
+}
+
+// dropEmptyPairs looks for the pairs named name in list, a query (sep "&")
+// or a Cookie header value (sep "; ") whose names are percent-encoded. set
+// reports a pair with a non-empty value, in which case list is returned
+// unchanged; otherwise pairs named name (all empty) are removed.
+func dropEmptyPairs(list, sep, name string) (out string, set bool) {
+	if list == "" {
+		return list, false
+	}
+	esc := string(appendEscaped(nil, name, escapeAll))
+	found := false
+	for p := range strings.SplitSeq(list, sep) {
+		k, v, _ := strings.Cut(p, "=")
+		if k == esc || k == name {
+			if v != "" {
+				return list, true
+			}
+			found = true
+		}
+	}
+	if !found {
+		return list, false
+	}
+	var keep []string
+	for p := range strings.SplitSeq(list, sep) {
+		if k, _, _ := strings.Cut(p, "="); k != esc && k != name {
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, sep), false
 }

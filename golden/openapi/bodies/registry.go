@@ -4,8 +4,10 @@
 package bodies
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 
 	"github.com/opsgen/opsgen/runtime"
 )
@@ -16,7 +18,9 @@ import (
 // {"params": {...}, "body": ...}; its handler calls the client's method and
 // returns the envelope.
 //
-// Not registered (streams, binary or file bodies): PostRaw, Upload.
+// Binary content (a binary request body, a multipart file) is given as a base64
+// string (contentEncoding base64 in the input schema); files are sent with their
+// field name as file name.
 func (c *Client) Register(r *runtime.Registry) error {
 	for _, op := range registryOps {
 		call := op.call
@@ -47,6 +51,10 @@ var registryOps = []struct {
 		InputSchema: json.RawMessage(`{"$defs":{"PostJSONBody":{"properties":{"a":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/PostJSONBody"}},"type":"object"}`),
 	}, (*Client).callPostJSON},
 	{runtime.OperationSpec{
+		ID:          "bodies.postRaw",
+		InputSchema: json.RawMessage(`{"properties":{"body":{"contentEncoding":"base64","contentMediaType":"application/octet-stream","type":"string"}},"type":"object"}`),
+	}, (*Client).callPostRaw},
+	{runtime.OperationSpec{
 		ID:          "bodies.postText",
 		InputSchema: json.RawMessage(`{"properties":{"body":{}},"type":"object"}`),
 	}, (*Client).callPostText},
@@ -54,6 +62,10 @@ var registryOps = []struct {
 		ID:          "bodies.putRef",
 		InputSchema: json.RawMessage(`{"$defs":{"Thing":{"properties":{"id":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/Thing"}},"required":["body"],"type":"object"}`),
 	}, (*Client).callPutRef},
+	{runtime.OperationSpec{
+		ID:          "bodies.upload",
+		InputSchema: json.RawMessage(`{"$defs":{"UploadBody":{"properties":{"file":{"contentEncoding":"base64","format":"binary","type":"string"},"meta":{"$ref":"#/$defs/UploadBodyMeta"}},"type":"object"},"UploadBodyMeta":{"properties":{"k":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/UploadBody"}},"type":"object"}`),
+	}, (*Client).callUpload},
 }
 
 func (c *Client) callPostEmpty(ctx context.Context, input json.RawMessage) (any, error) {
@@ -83,6 +95,21 @@ func (c *Client) callPostJSON(ctx context.Context, input json.RawMessage) (any, 
 	return env, err
 }
 
+func (c *Client) callPostRaw(ctx context.Context, input json.RawMessage) (any, error) {
+	var in struct {
+		Body []byte `json:"body"`
+	}
+	if err := decodeInput("bodies.postRaw", input, &in); err != nil {
+		return nil, err
+	}
+	var body io.Reader
+	if in.Body != nil {
+		body = bytes.NewReader(in.Body)
+	}
+	env, err := c.PostRaw(ctx, body)
+	return env, err
+}
+
 func (c *Client) callPostText(ctx context.Context, input json.RawMessage) (any, error) {
 	var in struct {
 		Body *string `json:"body"`
@@ -102,6 +129,27 @@ func (c *Client) callPutRef(ctx context.Context, input json.RawMessage) (any, er
 		return nil, err
 	}
 	env, err := c.PutRef(ctx, in.Body)
+	return env, err
+}
+
+func (c *Client) callUpload(ctx context.Context, input json.RawMessage) (any, error) {
+	var in struct {
+		Body *struct {
+			File []byte          `json:"file,omitempty"`
+			Meta *UploadBodyMeta `json:"meta,omitempty"`
+		} `json:"body"`
+	}
+	if err := decodeInput("bodies.upload", input, &in); err != nil {
+		return nil, err
+	}
+	var body *UploadBody
+	if in.Body != nil {
+		body = &UploadBody{Meta: in.Body.Meta}
+		if in.Body.File != nil {
+			body.File = bytes.NewReader(in.Body.File)
+		}
+	}
+	env, err := c.Upload(ctx, body)
 	return env, err
 }
 

@@ -16,7 +16,7 @@ import (
 // {"params": {...}, "body": ...}; its handler calls the client's method and
 // returns the envelope.
 //
-// Not registered (streams, binary or file bodies): Ticks.
+// Not registered (streams, which need registry subscriptions): Ticks.
 func (c *Client) Register(r *runtime.Registry) error {
 	for _, op := range registryOps {
 		call := op.call
