@@ -190,7 +190,7 @@ func ExecuteAs[T any](ctx context.Context, r *Registry, id string, input any) (R
 	if err != nil {
 		return ResponseEnvelope[T]{}, err
 	}
-	return envelopeAs[T](env, id)
+	return envelopeAs[T](ctx, r.p, env, id)
 }
 
 func inputJSON(input any) (json.RawMessage, error) {
