@@ -172,14 +172,14 @@ func TestProcessPassesEnvelopesThrough(t *testing.T) {
 	httpEnv := runtime.HTTP(pet{ID: 7, Name: "rex", Status: "sold"}, runtime.HTTPMeta{StatusCode: 200, ContentType: "application/json"})
 
 	for name, result := range map[string]any{
-		"typed envelope":    httpEnv,
-		"pointer":           &httpEnv,
-		"map":               decodeAny(t, mustMarshal(t, httpEnv)),
-		"json.RawMessage":   json.RawMessage(mustMarshal(t, httpEnv)),
-		"[]byte":            mustMarshal(t, httpEnv),
-		"string":            string(mustMarshal(t, httpEnv)),
-		"untyped envelope":  runtime.ResponseEnvelope[any]{Data: httpEnv.Data, Meta: httpEnv.Meta},
-		"map envelope":      decodeAny(t, []byte(`{"data":{"id":7,"name":"rex","status":"sold","x":1},"meta":{"source":"http","statusCode":200,"headers":{},"contentType":"application/json"}}`)),
+		"typed envelope":   httpEnv,
+		"pointer":          &httpEnv,
+		"map":              decodeAny(t, mustMarshal(t, httpEnv)),
+		"json.RawMessage":  json.RawMessage(mustMarshal(t, httpEnv)),
+		"[]byte":           mustMarshal(t, httpEnv),
+		"string":           string(mustMarshal(t, httpEnv)),
+		"untyped envelope": runtime.ResponseEnvelope[any]{Data: httpEnv.Data, Meta: httpEnv.Meta},
+		"map envelope":     decodeAny(t, []byte(`{"data":{"id":7,"name":"rex","status":"sold","x":1},"meta":{"source":"http","statusCode":200,"headers":{},"contentType":"application/json"}}`)),
 	} {
 		env, err := quiet.Process(ctx, "pets.get", schema, result)
 		if err != nil {

@@ -26,8 +26,8 @@ type walker struct {
 	// warnings, but do not make an anyOf or oneOf branch fail to match.
 	notes []Warning
 	edits []edit
-	err    error // syntax error: the document is not JSON
-	depth  int
+	err   error // syntax error: the document is not JSON
+	depth int
 
 	path []pathSeg // location of the value being walked, for issue pointers
 	seen []bool    // stack of "property present" marks of the objects being walked
