@@ -251,7 +251,7 @@ func (f *fitter) mapMembers(i int, t reflect.Type) {
 	f.members(i, func(key []byte, vs int) (int, bool) {
 		if err := fitKey(kt, unquote(key)); err != nil {
 			end := f.w.skip(vs)
-			f.issue(fmt.Sprintf("key %q does not fit Go type %s (%v): member dropped", truncate(unquote(key)), kt, err))
+			f.issue(fmt.Sprintf("key %q does not fit Go type %s (%v): dropped", truncate(unquote(key)), kt, err))
 			return end, false
 		}
 		return f.fit(et, vs)

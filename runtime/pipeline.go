@@ -160,6 +160,7 @@ func (p *Pipeline) decode(operationID string, b []byte, out any) ([]Warning, err
 		drift[i].OperationID = operationID
 	}
 	if p.mode() == ValidateStrict {
+		reflect.ValueOf(out).Elem().SetZero()
 		return nil, validationError(operationID, drift)
 	}
 	return drift, nil
