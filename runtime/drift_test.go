@@ -421,6 +421,19 @@ func TestRegistryOnePipelinePass(t *testing.T) {
 				t.Errorf("envelope %+v", env)
 			}
 
+			// Converted to another type by ExecuteAs, what that type cannot
+			// hold is dropped with a warning of the same operation id.
+			other, err := runtime.ExecuteAs[struct {
+				OK string `json:"ok"`
+			}](ctx, reg, "api.getStatus", nil)
+			if mode == runtime.ValidateStrict {
+				if !errors.Is(err, runtime.ErrValidation) {
+					t.Errorf("ExecuteAs, strict: %v", err)
+				}
+			} else if err != nil || len(other.Warnings) != 4 || other.Warnings[3].Pointer != "/ok" || other.Warnings[3].OperationID != "getStatus" {
+				t.Errorf("ExecuteAs: %+v %v", other, err)
+			}
+
 			// A 204 has no body: nothing to validate, nothing to warn about.
 			reported = nil
 			env, err = runtime.ExecuteAs[status](ctx, reg, "api.nothing", nil)

@@ -421,7 +421,13 @@ func envelopeAs[T any](ctx context.Context, p *Pipeline, env ResponseEnvelope[an
 		out.Data = d
 		return out, nil
 	}
-	w, err := p.convert(ctx, operationID, env.Data, &out.Data)
+	// The warnings of one envelope carry one operation id: that of those
+	// it has (a transport's), else the caller's.
+	id := operationID
+	if len(env.Warnings) > 0 && env.Warnings[0].OperationID != "" {
+		id = env.Warnings[0].OperationID
+	}
+	w, err := p.convert(ctx, id, env.Data, &out.Data)
 	if err != nil {
 		return ResponseEnvelope[T]{}, err
 	}

@@ -104,9 +104,10 @@ func TestDecodeReader(t *testing.T) {
 	}
 }
 
-// TestDecodeReaderStreams: in off mode the decoder reads only what the
-// value needs, so a body that never ends after the value still decodes.
-func TestDecodeReaderStreams(t *testing.T) {
+// TestDecodeReaderPipe: in off mode too the body is read to its end (a
+// value that does not fit the Go type can only be repaired from the
+// bytes), from a reader that delivers it in pieces.
+func TestDecodeReaderPipe(t *testing.T) {
 	pr, pw := io.Pipe()
 	go func() {
 		pw.Write([]byte(`{"id":9,"name":"rex"}`))
