@@ -460,3 +460,29 @@ func TestRegistryOnePipelinePass(t *testing.T) {
 		t.Errorf("local: %+v %v", env, err)
 	}
 }
+
+// TestDriftGoTypeCannotHoldArraysAndEmbedded: Go arrays ignore the items
+// beyond their length (no warning for those), embedded structs promote
+// their fields, pointers are followed.
+func TestDriftGoTypeCannotHoldArraysAndEmbedded(t *testing.T) {
+	type Base struct {
+		ID int8 `json:"id"`
+	}
+	type thing struct {
+		*Base
+		Pair [2]uint8 `json:"pair"`
+		Ptr  **int    `json:"ptr"`
+	}
+	var out thing
+	ws, err := runtime.Decode(context.Background(), quiet, "op", nil, []byte(`{"id":999,"pair":[1,256,"x"],"ptr":"no"}`), &out)
+	if err != nil || out.Base != nil || out.Pair != [2]uint8{1, 0} || out.Ptr != nil {
+		t.Errorf("%+v %v", out, err)
+	}
+	if got, want := pointers(ws), []string{
+		"/id: value 999 does not fit Go type int8 (out of its range): dropped",
+		"/pair/1: value 256 does not fit Go type uint8 (out of its range): dropped",
+		`/ptr: value "no" does not fit Go type int: dropped`,
+	}; !reflect.DeepEqual(got, want) {
+		t.Errorf("warnings %q, want %q", got, want)
+	}
+}

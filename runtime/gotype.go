@@ -198,8 +198,16 @@ func (f *fitter) descend(t reflect.Type, i int) bool {
 		if kind != tArray {
 			return false
 		}
-		elem := t.Elem()
-		f.array(i, func(int) reflect.Type { return elem })
+		elem, n := t.Elem(), -1
+		if t.Kind() == reflect.Array {
+			n = t.Len() // encoding/json ignores the items beyond
+		}
+		f.array(i, func(idx int) reflect.Type {
+			if n >= 0 && idx >= n {
+				return nil
+			}
+			return elem
+		})
 		return true
 	case reflect.Interface:
 		if t.NumMethod() > 0 {

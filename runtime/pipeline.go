@@ -120,7 +120,8 @@ func (p *Pipeline) Report(ctx context.Context, warnings []Warning) {
 // cannot parse, a number out of a float32's range, invalid base64 for a
 // []byte, an object where the type has a slice) is dropped, so that it
 // decodes as the zero value, with a warning naming its JSON pointer, in
-// every mode but ValidateStrict. In ValidateStrict mode a mismatch, or a
+// every mode but ValidateStrict (out is then reset to its zero value before
+// the rest is decoded into it). In ValidateStrict mode a mismatch, or a
 // value out's type cannot hold, is a CallError with CodeValidation listing
 // the Issues; out is then left untouched by a mismatch, or zero.
 func Decode[T any](ctx context.Context, p *Pipeline, operationID string, schema *Schema, body []byte, out *T) ([]Warning, error) {
