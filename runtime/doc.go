@@ -38,7 +38,8 @@
 //
 // Steps 3 and 4 are skipped when there is no output schema, for MCP results
 // with isError set, for HTTP responses without a body (204, 205, 304:
-// there is nothing to validate), and in [ValidateOff] mode.
+// there is nothing to validate), for the envelope a transport returned
+// (it has been through them; see Registry), and in [ValidateOff] mode.
 //
 // Normalization follows the specs' Value.Cast: members the schema does not
 // declare are dropped (unless "additionalProperties" is true, or a schema
@@ -50,6 +51,23 @@
 // naming it. Integers written 1e3 or 2.0 are rewritten 1000 and 2, which Go
 // accepts. Other mismatches (an enum, a bound, a pattern, a missing
 // required member) leave the value as it is.
+//
+// Validation reports what normalization could not fix. What happens then is
+// the [Pipeline]'s Mode:
+//
+//   - [ValidateWarn], the default: mismatches are warnings ([Warning]).
+//     [Decode] returns them (generated code puts them on the envelope's Warnings),
+//     they are logged through the Pipeline's Logger (slog.Default() when
+//     nil) at Warn level with the operation id, JSON pointer and message,
+//     and passed to its OnWarning hook.
+//   - [ValidateStrict]: a mismatch fails the call with a [*CallError] whose
+//     Code is [CodeValidation] and whose Issues list the mismatches.
+//   - [ValidateOff]: decode only; values the Go type cannot hold are still
+//     dropped with a warning (see the next section).
+//
+// Malformed JSON is always an error ([CodeDecode]). [DecodeReader] reads
+// the body to its end before it decodes, in every mode (encoding/json's
+// streaming decoder holds the whole value in memory too).
 //
 // # Drift never fails a call
 //
@@ -79,23 +97,6 @@
 // [CodeDecode] (DECODE_ERROR) therefore means one thing: the bytes are not
 // JSON (malformed, truncated, empty, or followed by more than white space).
 //
-// Validation reports what normalization could not fix. What happens then is
-// the [Pipeline]'s Mode:
-//
-//   - [ValidateWarn], the default: mismatches are warnings ([Warning]).
-//     [Decode] returns them (generated code puts them on the envelope's Warnings),
-//     they are logged through the Pipeline's Logger (slog.Default() when
-//     nil) at Warn level with the operation id, JSON pointer and message,
-//     and passed to its OnWarning hook.
-//   - [ValidateStrict]: a mismatch fails the call with a [*CallError] whose
-//     Code is [CodeValidation] and whose Issues list the mismatches.
-//   - [ValidateOff]: decode only; values the Go type cannot hold are still
-//     dropped with a warning (see below).
-//
-// Malformed JSON is always an error ([CodeDecode]). [DecodeReader] reads
-// the body to its end before it decodes, in every mode (encoding/json's
-// streaming decoder holds the whole value in memory too).
-//
 // # How a Go type knows its schema
 //
 // Generated code embeds its JSON Schemas as strings: one [SchemaSet] per
@@ -111,16 +112,20 @@
 // schema is what the server promised, with constraints Go types cannot
 // say (enums, bounds, patterns, defaults, unions), it is the same for the
 // HTTP, MCP and Registry paths, and one interpreter in the runtime is
-// smaller and easier to fix than per-type generated code.
+// smaller and easier to fix than per-type generated code. Reflection on
+// the Go type is only the repair of data encoding/json refuses (see the
+// previous section).
 //
 // The walker validates and normalizes the raw JSON bytes in one pass,
 // without decoding them into maps. Only when something must change (a
 // default to fill, a wrong-typed value to drop, an undeclared member when
 // the target is not a struct) does it write a normalized copy; then the
 // bytes are decoded into the target once, by encoding/json (twice, for data
-// the Go type cannot hold: see above). For struct
-// targets undeclared members are not rewritten away: encoding/json ignores
-// them. Conforming data therefore costs one extra scan and no allocation.
+// the Go type cannot hold: see above). For struct targets undeclared
+// members are not rewritten away, encoding/json ignores them, unless
+// "additionalProperties" is false (encoding/json would match a member
+// to a field whose name differs only in case). Conforming data therefore
+// costs one extra scan and no allocation.
 //
 // The walker checks type (with type arrays and OpenAPI 3.0's nullable),
 // properties, required, additionalProperties, items, prefixItems (and the
