@@ -47,10 +47,10 @@ func decodeFit(operationID string, b []byte, out any) ([]Warning, error) {
 	if err2 := json.Unmarshal(fixed, out); err2 != nil {
 		// The guaranteed fallback: nothing of the value is kept.
 		rv.SetZero()
-		issues = append(issues[:0], Warning{Message: fmt.Sprintf("the data does not fit Go type %s (%v): dropped", rv.Type(), err2)})
+		issues = append(issues[:0], Warning{Message: fmt.Sprintf("the data does not fit Go type %s (%v): dropped", typeName(rv.Type()), err2)})
 	} else if len(issues) == 0 {
 		// The second decode took what the first refused; say so anyway.
-		issues = append(issues, Warning{Message: fmt.Sprintf("decoding into Go type %s failed once (%v), then succeeded", rv.Type(), err)})
+		issues = append(issues, Warning{Message: fmt.Sprintf("decoding into Go type %s failed once (%v), then succeeded", typeName(rv.Type()), err)})
 	}
 	return issues, nil
 }
@@ -259,7 +259,7 @@ func (f *fitter) mapMembers(i int, t reflect.Type) {
 	f.members(i, func(key []byte, vs int) (int, bool) {
 		if err := fitKey(kt, unquote(key)); err != nil {
 			end := f.w.skip(vs)
-			f.issue(fmt.Sprintf("key %q does not fit Go type %s (%v): dropped", truncate(unquote(key)), kt, err))
+			f.issue(fmt.Sprintf("key %q does not fit Go type %s (%v): dropped", truncate(unquote(key)), typeName(kt), err))
 			return end, false
 		}
 		return f.fit(et, vs)
@@ -416,11 +416,16 @@ func fitMessage(t reflect.Type, raw []byte, err error) string {
 			value = buf.Bytes()
 		}
 	}
-	msg := fmt.Sprintf("value %s does not fit Go type %s", truncate(string(value)), t)
+	msg := fmt.Sprintf("value %s does not fit Go type %s", truncate(string(value)), typeName(t))
 	if reason != "" {
 		msg += " (" + reason + ")"
 	}
 	return msg + ": dropped"
+}
+
+// typeName names t for messages as Go source does: []byte, not []uint8.
+func typeName(t reflect.Type) string {
+	return strings.ReplaceAll(t.String(), "[]uint8", "[]byte")
 }
 
 // tryQuoted decodes raw as a struct field of type t with the ",string"
