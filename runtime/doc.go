@@ -37,18 +37,20 @@
 //  4. validate it.
 //
 // Steps 3 and 4 are skipped when there is no output schema, for MCP results
-// with isError set, and in [ValidateOff] mode.
+// with isError set, for HTTP responses without a body (204, 205, 304:
+// there is nothing to validate), for the envelope a transport returned
+// (it has been through them; see Registry), and in [ValidateOff] mode.
 //
 // Normalization follows the specs' Value.Cast: members the schema does not
 // declare are dropped (unless "additionalProperties" is true, or a schema
 // they are checked against), absent members with a declared default are
 // filled in, and a value of the wrong type is dropped (an object member is
 // removed, an array item or the root becomes null), so that it decodes as
-// the zero value while everything else the server sent is kept. A real API
-// that drifts from its spec does not make the whole call fail. Integers
-// written 1e3 or 2.0 are rewritten 1000 and 2, which Go accepts. Other
-// mismatches (an enum, a bound, a pattern, a missing required member)
-// leave the value as it is.
+// the zero value while everything else the server sent is kept. A member
+// that "additionalProperties": false forbids is dropped too, with a warning
+// naming it. Integers written 1e3 or 2.0 are rewritten 1000 and 2, which Go
+// accepts. Other mismatches (an enum, a bound, a pattern, a missing
+// required member) leave the value as it is.
 //
 // Validation reports what normalization could not fix. What happens then is
 // the [Pipeline]'s Mode:
@@ -60,10 +62,40 @@
 //     and passed to its OnWarning hook.
 //   - [ValidateStrict]: a mismatch fails the call with a [*CallError] whose
 //     Code is [CodeValidation] and whose Issues list the mismatches.
-//   - [ValidateOff]: decode only. DecodeReader then streams the body into
-//     the target without reading it whole first.
+//   - [ValidateOff]: decode only; values the Go type cannot hold are still
+//     dropped with a warning (see the next section).
 //
-// Malformed JSON is always an error ([CodeDecode]).
+// Malformed JSON is always an error ([CodeDecode]). [DecodeReader] reads
+// the body to its end before it decodes, in every mode (encoding/json's
+// streaming decoder holds the whole value in memory too).
+//
+// # Drift never fails a call
+//
+// A real API that drifts from its spec does not make the call fail. Data
+// that is valid for its schema, or that drifted from it, can still be a
+// value the Go type cannot hold: a date-time that is not RFC 3339 for a
+// time.Time, a number beyond a float32's or an int8's range, invalid
+// base64 for a []byte, an object where a schema with "items" but no "type"
+// made a slice, a string for a number. Such a value is drift like any
+// other: it is dropped (an object member removed, an array item or the
+// root made null, so the Go value is zero there) with a warning naming
+// its JSON pointer and the Go type, and everything else is kept. A
+// date-time whose instant is unambiguous (year first, with an offset, as
+// "2018/01/01 12:08:25 +0000", or RFC 1123 with a numeric offset) is
+// rewritten as RFC 3339 instead, with a warning. This holds in warn and
+// off mode; in strict mode such a value fails the call with [CodeValidation]
+// like any other mismatch (out is then zero).
+//
+// How: the data is decoded by encoding/json as it is. Only if that fails on
+// well-formed JSON is the document walked again together with the Go type
+// (struct fields as encoding/json matches them, map keys and elements,
+// slice items, the AdditionalProperties and tuple types generated code
+// declares), member by member, dropping what does not fit, and decoded
+// again; should even that fail, the data is dropped whole with a warning.
+// Conforming data never takes this path and costs nothing more.
+//
+// [CodeDecode] (DECODE_ERROR) therefore means one thing: the bytes are not
+// JSON (malformed, truncated, empty, or followed by more than white space).
 //
 // # How a Go type knows its schema
 //
@@ -80,15 +112,20 @@
 // schema is what the server promised, with constraints Go types cannot
 // say (enums, bounds, patterns, defaults, unions), it is the same for the
 // HTTP, MCP and Registry paths, and one interpreter in the runtime is
-// smaller and easier to fix than per-type generated code.
+// smaller and easier to fix than per-type generated code. Reflection on
+// the Go type is only the repair of data encoding/json refuses (see the
+// previous section).
 //
 // The walker validates and normalizes the raw JSON bytes in one pass,
 // without decoding them into maps. Only when something must change (a
 // default to fill, a wrong-typed value to drop, an undeclared member when
 // the target is not a struct) does it write a normalized copy; then the
-// bytes are decoded into the target once, by encoding/json. For struct
-// targets undeclared members are not rewritten away: encoding/json ignores
-// them. Conforming data therefore costs one extra scan and no allocation.
+// bytes are decoded into the target once, by encoding/json (twice, for data
+// the Go type cannot hold: see above). For struct targets undeclared
+// members are not rewritten away, encoding/json ignores them, unless
+// "additionalProperties" is false (encoding/json would match a member
+// to a field whose name differs only in case). Conforming data therefore
+// costs one extra scan and no allocation.
 //
 // The walker checks type (with type arrays and OpenAPI 3.0's nullable),
 // properties, required, additionalProperties, items, prefixItems (and the
@@ -124,4 +161,22 @@
 // Generated clients can register all their operations; their handlers
 // return the envelope of the remote call, which passes through detection
 // with its HTTP or MCP meta.
+//
+// One call is one pipeline pass, with one set of warnings of one
+// operation id. The typed envelope a transport returns (a ResponseEnvelope
+// value whose Meta is an *HTTPMeta or *MCPMeta: what a generated client's
+// call, and so its registered handler, returns) has been through the
+// pipeline already, in its transport, against the schema of the response
+// actually received and in the client's validation mode; the Registry
+// passes it through as it is: its Data is not checked again (the JSON of a
+// typed Go value would differ from what the server sent: an absent
+// required boolean marshals as false, an absent array as null), its
+// Warnings are the transport's, under the transport's operation id, and
+// they are not reported twice. So the client's mode, not the Registry's,
+// decides about a remote result's mismatches. Everything else a handler
+// returns is checked by the Registry: plain results, envelopes with
+// LocalMeta, and envelopes in their wire form (a map or raw JSON, whose
+// data is what was sent), except those of an HTTP response without a body.
+// [ExecuteAs] decodes the data into its T like [Decode]: what T cannot
+// hold is dropped with a warning of the envelope's operation id.
 package runtime

@@ -409,7 +409,7 @@ func TestKeywords(t *testing.T) {
 		{`{"prefixItems":[{"type":"string"},{"type":"integer"}],"items":{"type":"boolean"}}`, `["a",1,true,2]`, []string{"/3: expected boolean, got integer"}},
 		{`{"items":[{"type":"string"}]}`, `[1]`, []string{"/0: expected string, got integer"}},
 		{`{"additionalProperties":{"type":"integer"}}`, `{"a":1,"b":"x"}`, []string{"/b: expected integer, got string"}},
-		{`{"properties":{"a":{}},"additionalProperties":false}`, `{"a":1,"b":2}`, nil},
+		{`{"properties":{"a":{}},"additionalProperties":false}`, `{"a":1,"b":2}`, []string{`/b: property "b" is not allowed (additionalProperties is false): dropped`}},
 		{`{"properties":{"a":false}}`, `{"a":1}`, []string{"/a: no value is allowed here"}},
 		{`true`, `{"anything":[1]}`, nil},
 		{`{"required":["a","b"]}`, `{"a":1,"c":2}`, []string{`: missing required property "b"`}},

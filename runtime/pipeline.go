@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"reflect"
 	"slices"
 	"strings"
@@ -111,10 +112,18 @@ func (p *Pipeline) Report(ctx context.Context, warnings []Warning) {
 // Decode decodes the JSON body into out, normalizing and validating it
 // against schema first (see the package doc). It returns the warnings,
 // which it has also reported (see Report); callers put them on the
-// envelope's Warnings. With a nil schema, or in ValidateOff mode, it only
-// decodes. Malformed JSON is a CallError with CodeDecode; in ValidateStrict
-// mode a mismatch is a CallError with CodeValidation listing the Issues,
-// and out is left untouched.
+// envelope's Warnings. With a nil schema, or in ValidateOff mode, it does
+// not normalize or validate.
+//
+// Only a body that is not JSON fails to decode (a CallError with
+// CodeDecode): a value out's Go type cannot hold (a date-time a time.Time
+// cannot parse, a number out of a float32's range, invalid base64 for a
+// []byte, an object where the type has a slice) is dropped, so that it
+// decodes as the zero value, with a warning naming its JSON pointer, in
+// every mode but ValidateStrict (out is then reset to its zero value before
+// the rest is decoded into it). In ValidateStrict mode a mismatch, or a
+// value out's type cannot hold, is a CallError with CodeValidation listing
+// the Issues; out is then left untouched by a mismatch, or zero.
 func Decode[T any](ctx context.Context, p *Pipeline, operationID string, schema *Schema, body []byte, out *T) ([]Warning, error) {
 	return DecodeInto(ctx, p, operationID, schema, body, out)
 }
@@ -123,27 +132,57 @@ func Decode[T any](ctx context.Context, p *Pipeline, operationID string, schema 
 // pointer. Generic callers pass their *T to it so that one compiled copy
 // serves every result type (see DecodeReaderInto).
 func DecodeInto(ctx context.Context, p *Pipeline, operationID string, schema *Schema, body []byte, out any) ([]Warning, error) {
-	if schema == nil || p.mode() == ValidateOff {
-		if err := json.Unmarshal(body, out); err != nil {
-			return nil, decodeError(operationID, err)
+	var warnings []Warning
+	if schema != nil && p.mode() != ValidateOff {
+		var err error
+		body, _, warnings, err = p.check(operationID, schema, body, !structTarget(reflect.TypeOf(out).Elem()))
+		if err != nil {
+			return nil, err
 		}
-		return nil, nil
 	}
-	b, _, warnings, err := p.check(operationID, schema, body, !structTarget(reflect.TypeOf(out).Elem()))
+	drift, err := p.decode(operationID, body, out)
 	if err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal(b, out); err != nil {
-		return nil, decodeError(operationID, err)
-	}
+	warnings = append(warnings, drift...)
 	p.Report(ctx, warnings)
 	return warnings, nil
 }
 
-// DecodeReader is Decode reading the body from r. With a nil schema or in
-// ValidateOff mode it decodes as it reads, without holding the whole body;
-// otherwise it reads the body once, then decodes it. A failing read is a
-// CallError with CodeTransport.
+// decode decodes b into out with decodeFit: the values out's type cannot
+// hold are dropped with warnings, or in strict mode fail the call with
+// CodeValidation.
+func (p *Pipeline) decode(operationID string, b []byte, out any) ([]Warning, error) {
+	drift, err := decodeFit(operationID, b, out)
+	if err != nil || len(drift) == 0 {
+		return nil, err
+	}
+	for i := range drift {
+		drift[i].OperationID = operationID
+	}
+	if p.mode() == ValidateStrict {
+		reflect.ValueOf(out).Elem().SetZero()
+		return nil, validationError(operationID, drift)
+	}
+	return drift, nil
+}
+
+// validationError is the strict mode's CallError for issues.
+func validationError(operationID string, issues []Warning) *CallError {
+	first := issues[0]
+	return &CallError{
+		Code:        CodeValidation,
+		OperationID: operationID,
+		Message:     fmt.Sprintf("result does not match its schema (%d issues; first at %q: %s)", len(issues), first.Pointer, first.Message),
+		Issues:      issues,
+	}
+}
+
+// DecodeReader is Decode reading the body from r: it reads the body to its
+// end, then decodes it. (encoding/json's streaming decoder holds the whole
+// value in memory too, and a value that does not fit the Go type can only
+// be repaired from the bytes.) A failing read is a CallError with
+// CodeTransport.
 func DecodeReader[T any](ctx context.Context, p *Pipeline, operationID string, schema *Schema, r io.Reader, out *T) ([]Warning, error) {
 	return DecodeReaderInto(ctx, p, operationID, schema, r, out)
 }
@@ -153,38 +192,14 @@ func DecodeReader[T any](ctx context.Context, p *Pipeline, operationID string, s
 // DecodeInto: a generated package instantiates them once per result type,
 // so the code that does the work is compiled once, not per type.
 func DecodeReaderInto(ctx context.Context, p *Pipeline, operationID string, schema *Schema, r io.Reader, out any) ([]Warning, error) {
-	if schema == nil || p.mode() == ValidateOff {
-		d := json.NewDecoder(r)
-		if err := d.Decode(out); err != nil {
-			return nil, readError(operationID, err)
-		}
-		// Only white space may follow the value.
-		if _, err := d.Token(); err != io.EOF {
-			if err == nil {
-				err = errTrailing
-			}
-			return nil, readError(operationID, err)
-		}
-		return nil, nil
-	}
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, NewError(CodeTransport, operationID, "reading body", err)
 	}
-	return DecodeInto(ctx, p, operationID, schema, b, out)
-}
-
-var errTrailing = errors.New("data after the JSON value")
-
-// readError classifies an error of a json.Decoder: the body's fault
-// (DECODE_ERROR) or the reader's (TRANSPORT_ERROR).
-func readError(operationID string, err error) error {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &se) || errors.As(err, &te) || err == io.EOF || err == io.ErrUnexpectedEOF || err == errTrailing {
-		return decodeError(operationID, err)
+	if len(bytes.TrimLeft(b, " \t\r\n")) == 0 {
+		return nil, decodeError(operationID, io.EOF)
 	}
-	return NewError(CodeTransport, operationID, "reading body", err)
+	return DecodeInto(ctx, p, operationID, schema, b, out)
 }
 
 func decodeError(operationID string, err error) *CallError {
@@ -236,7 +251,7 @@ func (p *Pipeline) check(operationID string, schema *Schema, body []byte, dropUn
 		}
 		return nil, false, nil, decodeError(operationID, w.err)
 	}
-	issues := w.issues
+	issues := append(w.issues, w.notes...)
 	out, ok := w.normalized()
 	if !ok {
 		out = body
@@ -249,13 +264,7 @@ func (p *Pipeline) check(operationID string, schema *Schema, body []byte, dropUn
 		issues[i].OperationID = operationID
 	}
 	if len(issues) > 0 && p.mode() == ValidateStrict {
-		first := issues[0]
-		return nil, false, nil, &CallError{
-			Code:        CodeValidation,
-			OperationID: operationID,
-			Message:     fmt.Sprintf("result does not match its schema (%d issues; first at %q: %s)", len(issues), first.Pointer, first.Message),
-			Issues:      issues,
-		}
+		return nil, false, nil, validationError(operationID, issues)
 	}
 	return out, ok && len(w.edits) > 0, issues, nil
 }
@@ -304,26 +313,30 @@ func fallbackIssues(schema *Schema, data []byte, known []Warning) []Warning {
 //     any type, or a map or raw JSON for which IsResponseEnvelope is true)
 //     passes through with its meta;
 //  2. wrap: any other result becomes Local(result, operationID);
-//  3. normalize and 4. validate Data against schema, as Decode does, unless
-//     schema is nil, the mode is ValidateOff, or the envelope is an MCP
-//     result with IsError set.
+//  3. normalize and 4. validate Data against schema, as Decode does.
+//
+// Steps 3 and 4 are skipped when schema is nil, in ValidateOff mode, and
+// when there is nothing (left) to check:
+//
+//   - the result is a transport's envelope, a ResponseEnvelope value whose
+//     Meta is an *HTTPMeta or *MCPMeta, as generated clients return: its
+//     transport decoded it through the pipeline (Decode) against the
+//     schema of the response it got, and its Warnings are that pass's;
+//   - the envelope's HTTPMeta has a status without a body (204, 205, 304);
+//   - the envelope's MCPMeta says IsError.
 //
 // Data is checked as encoding/json marshals it, so an unset optional field
 // of a Go struct must be absent, not null: give optional fields omitempty,
 // as generated types do. When normalization changes Data, the new Data is
 // decoded into a value of the old one's dynamic type (a struct stays that
-// struct). Warnings are
-// appended to the envelope's Warnings and reported, except those the
-// envelope already carries (a remote call's Decode reported them).
+// struct). Warnings are appended to the envelope's Warnings and reported,
+// except those the envelope already carries.
 func (p *Pipeline) Process(ctx context.Context, operationID string, schema *Schema, result any) (ResponseEnvelope[any], error) {
-	env, err := detect(result, operationID)
+	env, typed, err := detect(result, operationID)
 	if err != nil {
 		return ResponseEnvelope[any]{}, err
 	}
-	if schema == nil || p.mode() == ValidateOff {
-		return env, nil
-	}
-	if m, ok := env.Meta.(*MCPMeta); ok && m.IsError {
+	if schema == nil || p.mode() == ValidateOff || checked(env, typed) {
 		return env, nil
 	}
 	raw, err := json.Marshal(env.Data)
@@ -336,21 +349,23 @@ func (p *Pipeline) Process(ctx context.Context, operationID string, schema *Sche
 		return ResponseEnvelope[any]{}, err
 	}
 	if changed {
+		var drift []Warning
 		switch {
 		case t == nil:
 			var v any
-			err = json.Unmarshal(out, &v)
+			drift, err = p.decode(operationID, out, &v)
 			env.Data = v
 		case t == reflect.TypeFor[json.RawMessage]():
 			env.Data = json.RawMessage(out)
 		default:
 			v := reflect.New(t)
-			err = json.Unmarshal(out, v.Interface())
+			drift, err = p.decode(operationID, out, v.Interface())
 			env.Data = v.Elem().Interface()
 		}
 		if err != nil {
-			return ResponseEnvelope[any]{}, NewError(CodeDecode, operationID, "normalized data", err)
+			return ResponseEnvelope[any]{}, err
 		}
+		warnings = append(warnings, drift...)
 	}
 	var fresh []Warning
 	for _, w := range warnings {
@@ -363,6 +378,23 @@ func (p *Pipeline) Process(ctx context.Context, operationID string, schema *Sche
 	return env, nil
 }
 
+// checked reports whether the envelope's data has nothing left for the
+// pipeline to check (see Process). typed says it was a ResponseEnvelope
+// value, not its wire form.
+func checked(env ResponseEnvelope[any], typed bool) bool {
+	switch m := env.Meta.(type) {
+	case *MCPMeta:
+		return typed || m.IsError
+	case *HTTPMeta:
+		switch m.StatusCode {
+		case http.StatusNoContent, http.StatusResetContent, http.StatusNotModified:
+			return true
+		}
+		return typed
+	}
+	return false
+}
+
 func containsWarning(list []Warning, w Warning) bool {
 	for _, x := range list {
 		if x.Pointer == w.Pointer && x.Message == w.Message {
@@ -373,39 +405,62 @@ func containsWarning(list []Warning, w Warning) bool {
 }
 
 // ProcessAs is Process with the envelope's Data converted to T: used as is
-// when it already is a T, else re-decoded from its JSON (a CallError with
-// CodeDecode when it does not fit).
+// when it already is a T, else re-decoded from its JSON. Like Decode, a
+// value T cannot hold is dropped with a warning (in strict mode it is a
+// CallError with CodeValidation).
 func ProcessAs[T any](ctx context.Context, p *Pipeline, operationID string, schema *Schema, result any) (ResponseEnvelope[T], error) {
 	env, err := p.Process(ctx, operationID, schema, result)
 	if err != nil {
 		return ResponseEnvelope[T]{}, err
 	}
-	return envelopeAs[T](env, operationID)
+	return envelopeAs[T](ctx, p, env, operationID)
 }
 
-func envelopeAs[T any](env ResponseEnvelope[any], operationID string) (ResponseEnvelope[T], error) {
+func envelopeAs[T any](ctx context.Context, p *Pipeline, env ResponseEnvelope[any], operationID string) (ResponseEnvelope[T], error) {
 	out := ResponseEnvelope[T]{Meta: env.Meta, Warnings: env.Warnings}
 	if d, ok := env.Data.(T); ok {
 		out.Data = d
 		return out, nil
 	}
-	if env.Data == nil {
-		return out, nil
+	// The warnings of one envelope carry one operation id: that of those
+	// it has (a transport's), else the caller's.
+	id := operationID
+	if len(env.Warnings) > 0 && env.Warnings[0].OperationID != "" {
+		id = env.Warnings[0].OperationID
 	}
-	b, err := json.Marshal(env.Data)
-	if err == nil {
-		err = json.Unmarshal(b, &out.Data)
-	}
+	w, err := p.convert(ctx, id, env.Data, &out.Data)
 	if err != nil {
-		return ResponseEnvelope[T]{}, NewError(CodeDecode, operationID, fmt.Sprintf("result data does not fit %s", reflect.TypeFor[T]()), err)
+		return ResponseEnvelope[T]{}, err
 	}
+	out.Warnings = append(slices.Clip(out.Warnings), w...)
 	return out, nil
 }
 
-// detect returns result as an envelope: itself when it is one, else wrapped.
-func detect(result any, operationID string) (ResponseEnvelope[any], error) {
+// convert decodes the JSON of data into out (a pointer), for envelopeAs:
+// the values out's type cannot hold are dropped with warnings, which it
+// reports.
+func (p *Pipeline) convert(ctx context.Context, operationID string, data, out any) ([]Warning, error) {
+	if data == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(data)
+	if err != nil {
+		return nil, NewError(CodeDecode, operationID, "result data is not JSON", err)
+	}
+	w, err := p.decode(operationID, b, out)
+	if err != nil {
+		return nil, err
+	}
+	p.Report(ctx, w)
+	return w, nil
+}
+
+// detect returns result as an envelope: itself when it is one, else
+// wrapped. typed says it was a ResponseEnvelope value (or a pointer to
+// one), not a wire form.
+func detect(result any, operationID string) (env ResponseEnvelope[any], typed bool, err error) {
 	if env, ok := asEnvelope(result); ok {
-		return env, nil
+		return env, true, nil
 	}
 	var raw []byte
 	switch v := result.(type) {
@@ -413,7 +468,7 @@ func detect(result any, operationID string) (ResponseEnvelope[any], error) {
 		if isEnvelopeMap(v) {
 			b, err := json.Marshal(v)
 			if err != nil {
-				return ResponseEnvelope[any]{}, NewError(CodeDecode, operationID, "result envelope is not JSON", err)
+				return ResponseEnvelope[any]{}, false, NewError(CodeDecode, operationID, "result envelope is not JSON", err)
 			}
 			raw = b
 		}
@@ -431,13 +486,12 @@ func detect(result any, operationID string) (ResponseEnvelope[any], error) {
 		}
 	}
 	if raw == nil {
-		return Local(result, operationID), nil
+		return Local(result, operationID), false, nil
 	}
-	var env ResponseEnvelope[any]
 	if err := json.Unmarshal(raw, &env); err != nil {
-		return ResponseEnvelope[any]{}, NewError(CodeDecode, operationID, "result envelope", err)
+		return ResponseEnvelope[any]{}, false, NewError(CodeDecode, operationID, "result envelope", err)
 	}
-	return env, nil
+	return env, false, nil
 }
 
 // printer renders the fallback validator's messages.

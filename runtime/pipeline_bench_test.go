@@ -178,3 +178,22 @@ func BenchmarkPipelineWarnRewrite(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPipelineWarnGoTypeDrift: data the Go type cannot hold (a
+// non-RFC 3339 date-time, a float32 out of range, invalid base64, an
+// object for a slice): decoded, repaired member by member, decoded again.
+// The slow path of issue 11, for comparison; conforming data never takes it.
+func BenchmarkPipelineWarnGoTypeDrift(b *testing.B) {
+	schema := runtime.NewSchema(driftSchema)
+	raw := []byte(driftBody)
+	ctx := context.Background()
+	p := &runtime.Pipeline{Logger: discardLogger()}
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var out driftThing
+		if ws, err := runtime.Decode(ctx, p, "things.get", schema, raw, &out); err != nil || len(ws) != 7 {
+			b.Fatal(err, ws)
+		}
+	}
+}

@@ -104,9 +104,10 @@ func TestDecodeReader(t *testing.T) {
 	}
 }
 
-// TestDecodeReaderStreams: in off mode the decoder reads only what the
-// value needs, so a body that never ends after the value still decodes.
-func TestDecodeReaderStreams(t *testing.T) {
+// TestDecodeReaderPipe: in off mode too the body is read to its end (a
+// value that does not fit the Go type can only be repaired from the
+// bytes), from a reader that delivers it in pieces.
+func TestDecodeReaderPipe(t *testing.T) {
 	pr, pw := io.Pipe()
 	go func() {
 		pw.Write([]byte(`{"id":9,"name":"rex"}`))
@@ -172,14 +173,14 @@ func TestProcessPassesEnvelopesThrough(t *testing.T) {
 	httpEnv := runtime.HTTP(pet{ID: 7, Name: "rex", Status: "sold"}, runtime.HTTPMeta{StatusCode: 200, ContentType: "application/json"})
 
 	for name, result := range map[string]any{
-		"typed envelope":    httpEnv,
-		"pointer":           &httpEnv,
-		"map":               decodeAny(t, mustMarshal(t, httpEnv)),
-		"json.RawMessage":   json.RawMessage(mustMarshal(t, httpEnv)),
-		"[]byte":            mustMarshal(t, httpEnv),
-		"string":            string(mustMarshal(t, httpEnv)),
-		"untyped envelope":  runtime.ResponseEnvelope[any]{Data: httpEnv.Data, Meta: httpEnv.Meta},
-		"envelope of a map": runtime.HTTP(map[string]any{"id": 7, "name": "rex", "status": "sold", "x": 1}, runtime.HTTPMeta{StatusCode: 200}),
+		"typed envelope":   httpEnv,
+		"pointer":          &httpEnv,
+		"map":              decodeAny(t, mustMarshal(t, httpEnv)),
+		"json.RawMessage":  json.RawMessage(mustMarshal(t, httpEnv)),
+		"[]byte":           mustMarshal(t, httpEnv),
+		"string":           string(mustMarshal(t, httpEnv)),
+		"untyped envelope": runtime.ResponseEnvelope[any]{Data: httpEnv.Data, Meta: httpEnv.Meta},
+		"map envelope":     decodeAny(t, []byte(`{"data":{"id":7,"name":"rex","status":"sold","x":1},"meta":{"source":"http","statusCode":200,"headers":{},"contentType":"application/json"}}`)),
 	} {
 		env, err := quiet.Process(ctx, "pets.get", schema, result)
 		if err != nil {
@@ -197,6 +198,19 @@ func TestProcessPassesEnvelopesThrough(t *testing.T) {
 			t.Errorf("%s: warnings %v", name, env.Warnings)
 		}
 	}
+
+	// A transport's typed envelope went through the pipeline in its
+	// transport: it is not checked again, so its data stays as it is...
+	typed := runtime.HTTP(map[string]any{"id": 7, "name": "rex", "x": 1}, runtime.HTTPMeta{StatusCode: 200})
+	env, err := quiet.Process(ctx, "pets.get", schema, typed)
+	if b, _ := json.Marshal(env.Data); err != nil || string(b) != `{"id":7,"name":"rex","x":1}` || len(env.Warnings) != 0 {
+		t.Errorf("typed HTTP envelope: %s %v %v", b, env.Warnings, err)
+	}
+	// ...while its wire form, whose data is what the server sent, is.
+	env, err = quiet.Process(ctx, "pets.get", schema, mustMarshal(t, typed))
+	if b, _ := json.Marshal(env.Data); err != nil || string(b) != `{"id":7,"name":"rex","status":"available"}` {
+		t.Errorf("wire form of an HTTP envelope: %s %v %v", b, env.Warnings, err)
+	}
 }
 
 func TestProcessMCPIsErrorSkipsValidation(t *testing.T) {
@@ -206,11 +220,17 @@ func TestProcessMCPIsErrorSkipsValidation(t *testing.T) {
 	if err != nil || len(env.Warnings) != 0 || !reflect.DeepEqual(env.Data, blocks) {
 		t.Errorf("%+v %v", env, err)
 	}
-	// Without isError the same data is checked.
+	// Without isError the same data is checked (in the wire form: a typed
+	// MCP envelope is an mcpclient result, which its client checked).
 	env, err = quiet.Process(context.Background(), "fs.read", runtime.NewSchema(petSchema),
-		runtime.MCP[any](blocks, runtime.MCPMeta{Content: blocks}))
+		mustMarshal(t, runtime.MCP[any](blocks, runtime.MCPMeta{Content: blocks})))
 	if err != nil || len(env.Warnings) != 1 {
 		t.Errorf("%+v %v", env, err)
+	}
+	env, err = quiet.Process(context.Background(), "fs.read", runtime.NewSchema(petSchema),
+		mustMarshal(t, runtime.MCP[any](blocks, runtime.MCPMeta{IsError: true, Content: blocks})))
+	if err != nil || len(env.Warnings) != 0 {
+		t.Errorf("wire form with isError: %+v %v", env, err)
 	}
 }
 
@@ -255,9 +275,14 @@ func TestProcessAs(t *testing.T) {
 	if err != nil || env.Data.ID != 4 {
 		t.Errorf("%+v %v", env, err)
 	}
-	_, err = runtime.ProcessAs[pet](ctx, quiet, "pets.get", nil, []int{1})
-	if !errors.Is(err, runtime.ErrDecode) {
-		t.Errorf("data that does not fit: %v", err)
+	// Data that does not fit T is dropped with a warning: it is JSON.
+	env, err = runtime.ProcessAs[pet](ctx, quiet, "pets.get", nil, []int{1})
+	if err != nil || env.Data.ID != 0 || len(env.Warnings) != 1 || env.Warnings[0].Message != "value [1] does not fit Go type runtime_test.pet: dropped" || env.Warnings[0].OperationID != "pets.get" {
+		t.Errorf("data that does not fit: %+v %v", env, err)
+	}
+	_, err = runtime.ProcessAs[pet](ctx, &runtime.Pipeline{Mode: runtime.ValidateStrict}, "pets.get", nil, []int{1})
+	if !errors.Is(err, runtime.ErrValidation) {
+		t.Errorf("data that does not fit, strict: %v", err)
 	}
 	// A malformed envelope string is not an envelope: it is data.
 	s, err := runtime.ProcessAs[string](ctx, quiet, "x.y", nil, `{"data":1,"meta":{"source":"ftp"}}`)

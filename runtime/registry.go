@@ -146,8 +146,11 @@ func (e *PanicError) Error() string { return fmt.Sprintf("handler panicked: %v",
 
 // Execute runs an operation: it validates input against the input schema,
 // calls the handler, and runs the result pipeline (Pipeline.Process) on
-// the result with the output schema. input may be JSON ([]byte,
-// json.RawMessage) or any value encoding/json can marshal; nil means {}.
+// the result with the output schema; the typed envelope of a generated
+// client's call has been through the pipeline in its transport, and passes
+// as it is (one call, one pass, one set of warnings: see the package doc).
+// input may be JSON ([]byte, json.RawMessage) or any value encoding/json
+// can marshal; nil means {}.
 //
 // Errors are CallErrors: OPERATION_NOT_FOUND for an unknown id,
 // VALIDATION_ERROR for input that does not match (Issues lists why),
@@ -190,7 +193,7 @@ func ExecuteAs[T any](ctx context.Context, r *Registry, id string, input any) (R
 	if err != nil {
 		return ResponseEnvelope[T]{}, err
 	}
-	return envelopeAs[T](env, id)
+	return envelopeAs[T](ctx, r.p, env, id)
 }
 
 func inputJSON(input any) (json.RawMessage, error) {

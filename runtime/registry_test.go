@@ -162,7 +162,9 @@ func TestRegistryPassesEnvelopesThrough(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if runtime.HTTPMetaOf(env.Meta) == nil || runtime.HTTPMetaOf(env.Meta).StatusCode != 200 || env.Data.Name != "rex" || env.Data.Status != "available" {
+	// The envelope went through the pipeline in its transport; the
+	// Registry does not check it again (see TestRegistryOnePipelinePass).
+	if runtime.HTTPMetaOf(env.Meta) == nil || runtime.HTTPMetaOf(env.Meta).StatusCode != 200 || env.Data.Name != "rex" || env.Data.Status != "" || len(env.Warnings) != 0 {
 		t.Errorf("%+v", env)
 	}
 }

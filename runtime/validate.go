@@ -21,9 +21,13 @@ import (
 type walker struct {
 	b      []byte
 	issues []Warning
-	edits  []edit
-	err    error // syntax error: the document is not JSON
-	depth  int
+	// notes are what normalization did that the data should be told
+	// about (a member additionalProperties false drops). They are
+	// warnings, but do not make an anyOf or oneOf branch fail to match.
+	notes []Warning
+	edits []edit
+	err   error // syntax error: the document is not JSON
+	depth int
 
 	path []pathSeg // location of the value being walked, for issue pointers
 	seen []bool    // stack of "property present" marks of the objects being walked
@@ -318,6 +322,7 @@ func (w *walker) choose(n *node, i int) []*node {
 			w.issue("matches %d of the oneOf schemas, must match exactly one", matches)
 		}
 		w.edits = append(w.edits, pick.edits...)
+		w.notes = append(w.notes, pick.notes...)
 		if pick.shallowView != nil {
 			chosen = append(chosen, pickNode)
 			w.shallowDefaults = append(w.shallowDefaults, pick.shallowDefaults...)
@@ -327,7 +332,7 @@ func (w *walker) choose(n *node, i int) []*node {
 }
 
 // checkOnly walks the value at i against n for its issues only: its edits
-// are dropped.
+// (and the notes about them) are dropped.
 func (w *walker) checkOnly(n *node, i int) (end int, fit bool) {
 	t := &walker{b: w.b, shallowAt: -1, depth: w.depth, path: w.path, dropUndeclared: w.dropUndeclared}
 	end, fit = t.value(n, i)
@@ -444,7 +449,17 @@ func (w *walker) members(n *node, i int, chosen []*node) int {
 		if w.err != nil {
 			return len(w.b)
 		}
-		remove := (!fit && !shallow) || (!declared && drop)
+		// additionalProperties false: the member goes whatever the target,
+		// and the data is told (encoding/json would ignore it in a struct,
+		// or match it to a field whose name differs only in case).
+		forbidden := !declared && !shallow && view != nil && view.addlFalse && view.drop
+		if forbidden {
+			w.path = append(w.path, pathSeg{key: key})
+			w.notes = append(w.notes, Warning{Pointer: w.pointer(),
+				Message: fmt.Sprintf("property %q is not allowed (additionalProperties is false): dropped", truncate(unquote(key)))})
+			w.path = w.path[:len(w.path)-1]
+		}
+		remove := (!fit && !shallow) || (!declared && drop) || forbidden
 		switch {
 		case !remove:
 			kept++
