@@ -49,8 +49,8 @@ type Response struct {
 // default. A 2xx (or 304) response is decoded by its Content-Type: JSON and
 // +json media types into T through the runtime pipeline (normalized and
 // validated against the entry's Schema as the validation mode says, with
-// warnings on the envelope; streamed without a full copy in memory when
-// validation is off or there is no schema), text/* as a string, anything
+// warnings on the envelope; the body is read whole, bounded by
+// Config.MaxBodyBytes, then decoded once), text/* as a string, anything
 // else as []byte. A T of io.ReadCloser receives the body unread; the caller
 // must close it. A response without a body (204, 205, 304, HEAD, empty)
 // leaves Data zero. Bodies larger than Config.MaxBodyBytes fail with
