@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -123,7 +124,7 @@ func errorResult(ce *runtime.CallError) *mcp.CallToolResult {
 					body = body[:len(body)-1]
 				}
 			}
-			text += "\n" + string(body)
+			text += "\n" + strings.TrimRight(string(body), " \t\r\n")
 			if cut || h.Truncated {
 				text += "\n[body truncated]"
 			}
