@@ -69,11 +69,11 @@ type Options struct {
 // stdio (ServeStdio), streamable HTTP (Handler) or any go-sdk transport
 // (Run).
 type Server struct {
-	mcp   *mcp.Server
-	reg   *runtime.Registry
-	opts  Options
-	sem   chan struct{} // nil: no concurrency cap
-	tools  []*tool // sorted by tool name
+	mcp    *mcp.Server
+	reg    *runtime.Registry
+	opts   Options
+	sem    chan struct{} // nil: no concurrency cap
+	tools  []*tool       // sorted by tool name
 	byID   map[string]*tool
 	byName map[string]*tool
 }
