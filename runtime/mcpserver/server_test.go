@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"reflect"
 	"strings"
 	"testing"
@@ -192,7 +193,7 @@ func structured(res *mcp.CallToolResult) string {
 }
 
 func TestResults(t *testing.T) {
-	reg := runtime.NewRegistry(nil)
+	reg := runtime.NewRegistry(&runtime.Pipeline{Logger: slog.New(slog.DiscardHandler)})
 	register(t, reg, runtime.OperationSpec{ID: "l.object", OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"},"s":{"type":"string","default":"x"}}}`)},
 		func(ctx context.Context, in json.RawMessage) (any, error) {
 			return map[string]any{"n": 1, "extra": true}, nil // normalized: extra dropped, default filled
