@@ -84,9 +84,17 @@
 // resynchronised. Options.MaxConcurrentCalls caps the calls running at once
 // over all sessions (32 by default); more calls wait for a slot.
 // Options.CallTimeout bounds each call. When the client cancels a request
-// (notifications/cancelled, or a closed HTTP stream), the call's context is
-// cancelled: a generated HTTP client's request to the upstream API is
-// aborted with it.
+// (notifications/cancelled; over stateless HTTP at protocol 2026-07-28, by
+// closing its request), the call's context is cancelled: a generated HTTP
+// client's request to the upstream API is aborted with it.
+//
+// # Transports
+//
+// ServeStdio serves one session over standard input and output; Handler
+// serves streamable HTTP; Run serves any go-sdk transport. Handler's
+// sessions are stateful by default, and go-sdk's clients then speak
+// protocol 2025-11-25; with Options.HTTP.Stateless they speak 2026-07-28
+// (and older clients still work, one request at a time).
 //
 // # Subscriptions
 //

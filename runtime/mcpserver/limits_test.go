@@ -73,8 +73,9 @@ func getPet1() *mcp.CallToolParams {
 
 // TestCancellation: the MCP client cancels a call whose upstream request
 // blocks; the cancellation must reach the upstream HTTP request. Over an
-// in-memory session (protocol 2026-07-28) and over stateful streamable
-// HTTP (2025-11-25, notifications/cancelled).
+// in-memory session (protocol 2026-07-28), over stateful streamable HTTP
+// (2025-11-25, notifications/cancelled) and over stateless streamable HTTP
+// (2026-07-28: the client closes its request).
 func TestCancellation(t *testing.T) {
 	block := newBlockGets()
 	backend := newBackend(t, block.wrap)
@@ -85,10 +86,19 @@ func TestCancellation(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer overHTTP.Close()
+	_, stateless := petsServer(t, backend.URL, &mcpserver.Options{HTTP: &mcp.StreamableHTTPOptions{Stateless: true, PropagateRequestCancellation: true}})
+	overStateless, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: stateless.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer overStateless.Close()
+	if v := overStateless.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+		t.Errorf("stateless session at protocol %q, want 2026-07-28", v)
+	}
 	for _, c := range []struct {
 		name string
 		cs   *mcp.ClientSession
-	}{{"in-memory", inMemory}, {"streamable HTTP", overHTTP}} {
+	}{{"in-memory", inMemory}, {"streamable HTTP", overHTTP}, {"stateless streamable HTTP (2026-07-28)", overStateless}} {
 		name, cs := c.name, c.cs
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)

@@ -57,8 +57,12 @@ type Options struct {
 	// upstream headers may say more than the MCP client should see.
 	IncludeMeta bool
 	// HTTP configures the streamable HTTP handler of Handler; nil means
-	// go-sdk's defaults. Its MaxRequestBodyBytes, when zero, is set from
-	// MaxRequestBytes.
+	// go-sdk's defaults (stateful sessions) with PropagateRequestCancellation
+	// set. Its MaxRequestBodyBytes, when zero, is set from MaxRequestBytes.
+	// Clients of protocol 2026-07-28 need Stateless to use it: a stateful
+	// handler makes them fall back to 2025-11-25. Set
+	// PropagateRequestCancellation with it, so that a client closing its
+	// request cancels the call.
 	HTTP *mcp.StreamableHTTPOptions
 	// Logger logs server activity; nil means no logging.
 	Logger *slog.Logger
@@ -202,7 +206,7 @@ func lineCap(n int64) int {
 // (each session in its own go-sdk session; see Options.HTTP). Request
 // bodies larger than Options.MaxRequestBytes are answered 413.
 func (s *Server) Handler() http.Handler {
-	var o mcp.StreamableHTTPOptions
+	o := mcp.StreamableHTTPOptions{PropagateRequestCancellation: true}
 	if s.opts.HTTP != nil {
 		o = *s.opts.HTTP
 	}
