@@ -67,7 +67,7 @@ func (s *Server) result(t *tool, env runtime.ResponseEnvelope[any], modern bool)
 		structured = b
 		res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
 	}
-	if len(structured) > 0 && (modern || isObject(structured)) {
+	if len(structured) > 0 && string(structured) != "null" && (modern || isObject(structured)) {
 		res.StructuredContent = structured
 	}
 	if s.opts.IncludeMeta {
