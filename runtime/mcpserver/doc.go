@@ -37,8 +37,10 @@
 // TRACE set readOnlyHint and idempotentHint; PUT and DELETE set
 // idempotentHint; DELETE sets destructiveHint. OperationSpec.Hints (an MCP
 // tool's own annotations, for a generated MCP client) override them. A
-// deprecated operation's description starts with "Deprecated.". The title
-// is OperationSpec.Title.
+// deprecated operation's description ends with a paragraph "Deprecated:
+// the API marks this operation as deprecated.", which a client generated
+// from the tool turns into a Go deprecation. The title is
+// OperationSpec.Title.
 //
 // # Tool names
 //

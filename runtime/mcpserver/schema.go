@@ -37,16 +37,21 @@ func newTool(spec runtime.OperationSpec, name string) (*tool, error) {
 	return t, nil
 }
 
-// description is the tool's description: the operation's, marked when the
-// operation is deprecated.
+// deprecatedNote ends the description of a deprecated operation's tool: a
+// paragraph in Go's "Deprecated:" form, so that a client generated from the
+// tool marks its method deprecated too.
+const deprecatedNote = "Deprecated: the API marks this operation as deprecated."
+
+// description is the tool's description: the operation's, ending with
+// deprecatedNote when the operation is deprecated.
 func description(spec runtime.OperationSpec) string {
 	if !spec.Deprecated {
 		return spec.Description
 	}
 	if spec.Description == "" {
-		return "Deprecated."
+		return deprecatedNote
 	}
-	return "Deprecated. " + spec.Description
+	return spec.Description + "\n\n" + deprecatedNote
 }
 
 // annotations are the tool's hints: what the HTTP method says (GET, HEAD,

@@ -131,7 +131,7 @@ func TestToolListing(t *testing.T) {
 			got[tl.Name] = string(b)
 		}
 		want := map[string]string{
-			"h_get":    `{"annotations":{"idempotentHint":true,"readOnlyHint":true},"description":"Deprecated. Read it.","inputSchema":{"$defs":{"In":{"properties":{"q":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/In","type":"object"},"name":"h_get","outputSchema":{"$defs":{"Out":{"properties":{"n":{"type":"integer"}},"type":"object"}},"$ref":"#/$defs/Out","type":"object"}}`,
+			"h_get":    `{"annotations":{"idempotentHint":true,"readOnlyHint":true},"description":"Read it.\n\nDeprecated: the API marks this operation as deprecated.","inputSchema":{"$defs":{"In":{"properties":{"q":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/In","type":"object"},"name":"h_get","outputSchema":{"$defs":{"Out":{"properties":{"n":{"type":"integer"}},"type":"object"}},"$ref":"#/$defs/Out","type":"object"}}`,
 			"h_put":    `{"annotations":{"idempotentHint":true,"readOnlyHint":false},"inputSchema":{"type":"object"},"name":"h_put"}`,
 			"h_delete": `{"annotations":{"destructiveHint":true,"idempotentHint":true,"readOnlyHint":false},"inputSchema":{"type":"object"},"name":"h_delete"}`,
 			"h_post":   `{"annotations":{"idempotentHint":false,"readOnlyHint":false},"inputSchema":{"type":"object"},"name":"h_post","outputSchema":{"items":{"type":"string"},"type":"array"}}`,

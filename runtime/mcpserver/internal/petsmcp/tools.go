@@ -55,7 +55,9 @@ var toolPetsGetStats = &mcpclient.Tool{Name: "pets_getStats", OutputSchema: refS
 
 // PetsGetStats calls the tool "pets_getStats".
 //
-// Deprecated. Counts of pets by status.
+// Counts of pets by status.
+//
+// Deprecated: the API marks this operation as deprecated.
 //
 // Hints (from the server, not guarantees): read-only, idempotent.
 //
