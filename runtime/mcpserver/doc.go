@@ -114,5 +114,8 @@
 // token, and end with the call, so that cancellation maps onto the
 // stream's context; resource subscriptions would only say "updated" and
 // make the client read again, losing the events in between. The hook is
-// the server's stream method, tested with a stream of its own.
+// the server's stream method, tested with a stream of its own; wiring it
+// is one branch in the tools/call handler (an operation of kind
+// subscription goes to Registry.Subscribe and stream instead of Execute),
+// and such a tool's output schema is an array of its event schema.
 package mcpserver
