@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 GO="${GO:-go}"
-for ex in petstore mcp; do
+for ex in petstore mcp mcpserve; do
 	echo "=== examples/$ex: go generate ./..."
 	(cd "$ex" && "$GO" generate ./...)
 	echo "=== examples/$ex: go run ./cmd/demo"

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 GO="${GO:-go}"
-for ex in petstore mcp; do
+for ex in petstore mcp mcpserve; do
 	echo "=== examples/$ex"
 	(cd "$ex" && "$GO" vet ./... && "$GO" test -count=1 ./...)
 done

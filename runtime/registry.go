@@ -21,6 +21,18 @@ type OperationSpec struct {
 	// least two dot-separated parts.
 	ID          string `json:"id"`
 	Description string `json:"description,omitempty"`
+	// Title is a short human-readable name (an MCP tool's title); "" when
+	// there is none.
+	Title string `json:"title,omitempty"`
+	// Method is the HTTP method ("GET", "POST", ...) of an operation that a
+	// generated HTTP client registers; "" for other operations.
+	Method string `json:"method,omitempty"`
+	// Deprecated is set when the source marks the operation deprecated.
+	Deprecated bool `json:"deprecated,omitempty"`
+	// Hints say how the operation affects its environment, when the source
+	// says so (an MCP tool's annotations) or the registrant knows; nil when
+	// unknown. Servers (runtime/mcpserver) publish them as tool annotations.
+	Hints *OperationHints `json:"hints,omitempty"`
 	// InputSchema is the JSON Schema of the input, self-contained (its
 	// refs point inside it). Empty means any input.
 	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
@@ -31,6 +43,21 @@ type OperationSpec struct {
 	// only documentation. Generated code sets it to a schema of its
 	// SchemaSet, whose refs OutputSchema alone could not resolve.
 	Output *Schema `json:"-"`
+}
+
+// OperationHints are the behaviour hints of an operation, those of MCP tool
+// annotations. A nil field is unknown.
+type OperationHints struct {
+	// ReadOnly: the operation does not modify its environment.
+	ReadOnly *bool `json:"readOnly,omitempty"`
+	// Destructive: the operation may destroy or overwrite (meaningful when
+	// not ReadOnly).
+	Destructive *bool `json:"destructive,omitempty"`
+	// Idempotent: calling it again with the same input has no further effect.
+	Idempotent *bool `json:"idempotent,omitempty"`
+	// OpenWorld: the operation interacts with an open world of external
+	// entities (the web), not a closed domain.
+	OpenWorld *bool `json:"openWorld,omitempty"`
 }
 
 // Handler runs an operation on its JSON input. It returns the data, or an

@@ -18,7 +18,8 @@ func (g *gen) registryFile() *file {
 	var entries []jen.Code
 	var calls []jen.Code
 	var skipped []string
-	binary := false // some input holds binary content
+	binary := false   // some input holds binary content
+	usesHint := false // some operation has hints: declare hint
 	ids := map[string]bool{}
 	for _, op := range g.ops {
 		id := registryID(g.opts.Namespace, op.ID)
@@ -39,6 +40,9 @@ func (g *gen) registryFile() *file {
 		if desc := description(op); desc != "" {
 			spec = append(spec, jen.Line().Add(kv("Description", jen.Lit(desc))))
 		}
+		info, hinted := specInfo(op)
+		spec = append(spec, info...)
+		usesHint = usesHint || hinted
 		if s := g.inputSchema(op); op.InputSchema != nil && s != "" {
 			spec = append(spec, jen.Line().Add(kv("InputSchema", jen.Qual("encoding/json", "RawMessage").Call(jsonLit(s)))))
 			binary = binary || op.Kind == ir.HTTPCall && strings.Contains(s, `"contentEncoding":"base64"`)
@@ -83,6 +87,10 @@ func (g *gen) registryFile() *file {
 	f.Line()
 	for _, c := range calls {
 		f.Add(c)
+	}
+	if usesHint {
+		decl(f, newDoc("hint returns a pointer to b, for runtime.OperationHints."),
+			jen.Func().Id("hint").Params(jen.Id("b").Bool()).Op("*").Bool().Block(jen.Return(jen.Op("&").Id("b"))))
 	}
 	decl(f, newDoc("decodeInput decodes the input of operation id into v."),
 		jen.Func().Id("decodeInput").Params(jen.Id("id").String(), jen.Id("input").Qual("encoding/json", "RawMessage"), jen.Id("v").Any()).Error().Block(
@@ -294,4 +302,37 @@ func hasFileField(t *ir.Type) bool {
 		}
 	}
 	return false
+}
+
+// specInfo returns the OperationSpec fields that describe op for servers
+// (runtime/mcpserver): its title, HTTP method, deprecation and an MCP
+// tool's annotations; and whether they call hint.
+func specInfo(op *ir.Operation) ([]jen.Code, bool) {
+	var out []jen.Code
+	hinted := false
+	if op.Tool != nil && sanitize(op.Tool.Title) != "" {
+		out = append(out, jen.Line().Add(kv("Title", jen.Lit(sanitize(op.Tool.Title)))))
+	}
+	if op.Kind == ir.HTTPCall && op.Method != "" {
+		out = append(out, jen.Line().Add(kv("Method", jen.Lit(strings.ToUpper(op.Method)))))
+	}
+	if op.Doc.Deprecated {
+		out = append(out, jen.Line().Add(kv("Deprecated", jen.True())))
+	}
+	if t := op.Tool; t != nil {
+		var hints []jen.Code
+		for _, h := range []struct {
+			name string
+			v    *bool
+		}{{"ReadOnly", t.ReadOnly}, {"Destructive", t.Destructive}, {"Idempotent", t.Idempotent}, {"OpenWorld", t.OpenWorld}} {
+			if h.v != nil {
+				hints = append(hints, kv(h.name, jen.Id("hint").Call(jen.Lit(*h.v))))
+			}
+		}
+		if len(hints) > 0 {
+			hinted = true
+			out = append(out, jen.Line().Add(kv("Hints", jen.Op("&").Qual(pkgRuntime, "OperationHints").Values(hints...))))
+		}
+	}
+	return out, hinted
 }

@@ -36,6 +36,7 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:           "petstore.createPet",
 		Description:  "Add a pet to the store.",
+		Method:       "POST",
 		InputSchema:  json.RawMessage(`{"$defs":{"NewPet":{"properties":{"name":{"minLength":1,"type":"string"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["name"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"properties":{"body":{"$ref":"#/$defs/NewPet"}},"required":["body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"$ref":"#/$defs/Pet"}`),
 		Output:       refSchemaPet,
@@ -43,11 +44,13 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:          "petstore.deletePet",
 		Description: "Remove a pet from the store.",
+		Method:      "DELETE",
 		InputSchema: json.RawMessage(`{"properties":{"params":{"properties":{"petId":{"format":"int64","type":"integer"}},"required":["petId"],"type":"object"}},"required":["params"],"type":"object"}`),
 	}, (*Client).callDeletePet},
 	{runtime.OperationSpec{
 		ID:           "petstore.getPet",
 		Description:  "Get a pet by id.",
+		Method:       "GET",
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"petId":{"format":"int64","type":"integer"}},"required":["petId"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"$ref":"#/$defs/Pet"}`),
 		Output:       refSchemaPet,
@@ -55,6 +58,7 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:           "petstore.listPets",
 		Description:  "List pets.",
+		Method:       "GET",
 		InputSchema:  json.RawMessage(`{"$defs":{"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"properties":{"params":{"properties":{"limit":{"format":"int32","maximum":100,"minimum":1,"type":"integer"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"type":"object"}},"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"items":{"$ref":"#/$defs/Pet"},"type":"array"}`),
 		Output:       respSchemaListPets200,

@@ -36,6 +36,8 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:          "annotationsnooutput.delete_file",
 		Description: "Delete a file",
+		Title:       "Delete a file",
+		Hints:       &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(true), Idempotent: hint(true), OpenWorld: hint(false)},
 		InputSchema: json.RawMessage(`{"$defs":{"DeleteFileInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}},"$ref":"#/$defs/DeleteFileInput"}`),
 	}, (*Client).callDeleteFile},
 	{runtime.OperationSpec{
@@ -46,6 +48,8 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:          "annotationsnooutput.read_file",
 		Description: "Read a file (2025-03-26 style title)",
+		Title:       "Read a file (2025-03-26 style title)",
+		Hints:       &runtime.OperationHints{ReadOnly: hint(true)},
 		InputSchema: json.RawMessage(`{"$defs":{"ReadFileInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}},"$ref":"#/$defs/ReadFileInput"}`),
 	}, (*Client).callReadFile},
 }
@@ -71,6 +75,11 @@ func (c *Client) callReadFile(ctx context.Context, input json.RawMessage) (any, 
 	}
 	env, err := c.ReadFile(ctx, in)
 	return env, err
+}
+
+// hint returns a pointer to b, for runtime.OperationHints.
+func hint(b bool) *bool {
+	return &b
 }
 
 // decodeInput decodes the input of operation id into v.

@@ -41,6 +41,7 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:           "sdkserver.read-graph",
 		Description:  "Reads the knowledge graph.",
+		Hints:        &runtime.OperationHints{ReadOnly: hint(true), Idempotent: hint(true)},
 		InputSchema:  json.RawMessage(`{"$defs":{"ReadGraphInput":{"properties":{"depth":{"minimum":0,"type":"integer"}},"type":"object"}},"$ref":"#/$defs/ReadGraphInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ReadGraphNode":{"properties":{"children":{"items":{"$ref":"#/$defs/ReadGraphNode"},"type":"array"},"name":{"type":"string"}},"type":"object"},"ReadGraphOutput":{"properties":{"nodes":{"items":{"$ref":"#/$defs/ReadGraphNode"},"type":"array"}},"type":"object"}},"$ref":"#/$defs/ReadGraphOutput"}`),
 		Output:       refSchemaReadGraphOutput,
@@ -48,6 +49,7 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:           "sdkserver.search_items",
 		Description:  "Search items",
+		Title:        "Search items",
 		InputSchema:  json.RawMessage(`{"$defs":{"SearchItemsInput":{"additionalProperties":false,"properties":{"limit":{"type":"integer"},"query":{"type":"string"}},"required":["query"],"type":"object"}},"$ref":"#/$defs/SearchItemsInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"SearchItemsOutput":{"additionalProperties":false,"properties":{"hits":{"items":{"$ref":"#/$defs/SearchItemsOutputHitsItem"},"type":["null","array"]}},"required":["hits"],"type":"object"},"SearchItemsOutputHitsItem":{"additionalProperties":false,"properties":{"id":{"type":"string"},"score":{"type":"number"}},"required":["id","score"],"type":"object"}},"$ref":"#/$defs/SearchItemsOutput"}`),
 		Output:       refSchemaSearchItemsOutput,
@@ -75,6 +77,11 @@ func (c *Client) callSearchItems(ctx context.Context, input json.RawMessage) (an
 	}
 	env, err := c.SearchItems(ctx, in)
 	return env, err
+}
+
+// hint returns a pointer to b, for runtime.OperationHints.
+func hint(b bool) *bool {
+	return &b
 }
 
 // decodeInput decodes the input of operation id into v.

@@ -40,30 +40,37 @@ var registryOps = []struct {
 	call func(*Client, context.Context, json.RawMessage) (any, error)
 }{
 	{runtime.OperationSpec{
-		ID: "bodies.postEmpty",
+		ID:     "bodies.postEmpty",
+		Method: "POST",
 	}, (*Client).callPostEmpty},
 	{runtime.OperationSpec{
 		ID:          "bodies.postForm",
+		Method:      "POST",
 		InputSchema: json.RawMessage(`{"$defs":{"PostFormBody":{"properties":{"name":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/PostFormBody"}},"required":["body"],"type":"object"}`),
 	}, (*Client).callPostForm},
 	{runtime.OperationSpec{
 		ID:          "bodies.postJSON",
+		Method:      "POST",
 		InputSchema: json.RawMessage(`{"$defs":{"PostJSONBody":{"properties":{"a":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/PostJSONBody"}},"type":"object"}`),
 	}, (*Client).callPostJSON},
 	{runtime.OperationSpec{
 		ID:          "bodies.postRaw",
+		Method:      "POST",
 		InputSchema: json.RawMessage(`{"properties":{"body":{"contentEncoding":"base64","contentMediaType":"application/octet-stream","type":"string"}},"type":"object"}`),
 	}, (*Client).callPostRaw},
 	{runtime.OperationSpec{
 		ID:          "bodies.postText",
+		Method:      "POST",
 		InputSchema: json.RawMessage(`{"properties":{"body":{}},"type":"object"}`),
 	}, (*Client).callPostText},
 	{runtime.OperationSpec{
 		ID:          "bodies.putRef",
+		Method:      "PUT",
 		InputSchema: json.RawMessage(`{"$defs":{"Thing":{"properties":{"id":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/Thing"}},"required":["body"],"type":"object"}`),
 	}, (*Client).callPutRef},
 	{runtime.OperationSpec{
 		ID:          "bodies.upload",
+		Method:      "POST",
 		InputSchema: json.RawMessage(`{"$defs":{"UploadBody":{"properties":{"file":{"contentEncoding":"base64","format":"binary","type":"string"},"meta":{"$ref":"#/$defs/UploadBodyMeta"}},"type":"object"},"UploadBodyMeta":{"properties":{"k":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/UploadBody"}},"type":"object"}`),
 	}, (*Client).callUpload},
 }

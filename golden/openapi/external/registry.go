@@ -35,6 +35,7 @@ var registryOps = []struct {
 }{
 	{runtime.OperationSpec{
 		ID:           "external.listOwners",
+		Method:       "GET",
 		OutputSchema: json.RawMessage(`{"$defs":{"Address":{"properties":{"city":{"type":"string"}},"type":"object"},"Owner":{"properties":{"address":{"$ref":"#/$defs/Address"},"name":{"type":"string"},"weird":{}},"required":["name"],"type":"object"}},"items":{"$ref":"#/$defs/Owner"},"type":"array"}`),
 		Output:       respSchemaListOwners200,
 	}, (*Client).callListOwners},

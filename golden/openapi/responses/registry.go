@@ -36,23 +36,28 @@ var registryOps = []struct {
 	call func(*Client, context.Context, json.RawMessage) (any, error)
 }{
 	{runtime.OperationSpec{
-		ID: "responses.download",
+		ID:     "responses.download",
+		Method: "GET",
 	}, (*Client).callDownload},
 	{runtime.OperationSpec{
-		ID: "responses.noBody",
+		ID:     "responses.noBody",
+		Method: "GET",
 	}, (*Client).callNoBody},
 	{runtime.OperationSpec{
 		ID:           "responses.rangeOnly",
+		Method:       "GET",
 		OutputSchema: json.RawMessage(`{"items":{"type":"string"},"type":"array"}`),
 		Output:       respSchemaRangeOnly2XX,
 	}, (*Client).callRangeOnly},
 	{runtime.OperationSpec{
 		ID:           "responses.sameTypes",
+		Method:       "GET",
 		OutputSchema: json.RawMessage(`{"$defs":{"Event":{"properties":{"id":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/Event"}`),
 		Output:       refSchemaEvent,
 	}, (*Client).callSameTypes},
 	{runtime.OperationSpec{
-		ID: "responses.statuses",
+		ID:     "responses.statuses",
+		Method: "GET",
 	}, (*Client).callStatuses},
 }
 

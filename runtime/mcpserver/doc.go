@@ -1,0 +1,121 @@
+// Package mcpserver serves the operations of a runtime.Registry as an MCP
+// server (with the MCP go-sdk): each operation is a tool with its input and
+// output JSON Schemas. With a generated OpenAPI client registered
+// (registry: true in opsgen.yaml), every operation of an HTTP API becomes a
+// typed MCP tool; generated MCP clients and local Go handlers can be served
+// beside it. It is a package of its own so that programs that only call
+// operations do not link a server.
+//
+//	reg := runtime.NewRegistry(nil)
+//	if err := petstore.NewClient(petstore.WithBaseURL(url)).Register(reg); err != nil {
+//		return err
+//	}
+//	srv, err := mcpserver.New(reg, &mcpserver.Options{Name: "petstore"})
+//	if err != nil {
+//		return err
+//	}
+//	return srv.ServeStdio(ctx) // or: http.ListenAndServe(addr, srv.Handler())
+//
+// The tools are fixed when New runs; Options.Include serves a subset.
+//
+// # Tools
+//
+// A tool's input schema is the operation's (for a generated HTTP client:
+// an object {"params": {...}, "body": ...}), with "type": "object" made
+// explicit at its root; an operation without one takes any object. An
+// operation whose input schema describes something else cannot be a tool:
+// New fails and names it.
+//
+// The output schema is the operation's data schema. Protocol 2026-07-28
+// (SEP-2106) allows any schema; older protocols only object schemas, so a
+// session that negotiated one sees no output schema on tools whose data is
+// not an object (a list of pets), and gets their data in the text block
+// only. A root that is a local $ref to an object schema gets an explicit
+// "type": "object".
+//
+// Annotations come from what the operation says: GET, HEAD, OPTIONS and
+// TRACE set readOnlyHint and idempotentHint; PUT and DELETE set
+// idempotentHint; DELETE sets destructiveHint. OperationSpec.Hints (an MCP
+// tool's own annotations, for a generated MCP client) override them. A
+// deprecated operation's description ends with a paragraph "Deprecated:
+// the API marks this operation as deprecated.", which a client generated
+// from the tool turns into a Go deprecation. The title is
+// OperationSpec.Title.
+//
+// # Tool names
+//
+// The MCP specification (2025-11-25) says tool names SHOULD be 1 to 128
+// characters among A-Z, a-z, 0-9, '_', '-' and '.', case-sensitive, and
+// unique within a server. The default name (DefaultToolName) is the
+// operation id with '.' replaced by '_' ("petstore.listPets" ->
+// "petstore_listPets"), at most 64 characters: LLM APIs that clients hand
+// tools to accept only ^[a-zA-Z0-9_-]{1,64}$. Options.ToolName chooses
+// other names; whatever it returns has its other characters replaced by
+// '_' and is cut to 128 characters (ending in 8 hex digits of the id's
+// SHA-256 when cut). Names that are still equal get "_2", "_3", ... in
+// operation id order, so that the names depend only on the set of
+// operations served.
+//
+// # Results
+//
+// A successful call's data is sent twice, as the specification recommends
+// for clients that predate structured content: as structuredContent and as
+// a text block holding the same JSON. An envelope that came from an MCP
+// call (a generated MCP client's operation) passes its content blocks,
+// isError and _meta through; its structuredContent is the envelope's data
+// when the tool has an output schema, else what the upstream sent.
+//
+// A *runtime.CallError (invalid arguments, an HTTP status outside 2xx, a
+// handler's error or panic, a timeout) becomes a result with isError set:
+// a text block whose first line is the error, naming its code
+// ("EXECUTION_ERROR pets.getPet: ..."), followed by the HTTP error body (at
+// most 4 KiB), and the error as an object in _meta["opsgen/error"] (code,
+// message, operationId, status, issues), so that the model can read it and
+// try again. Protocol errors stay JSON-RPC errors: an unknown tool
+// (-32602), malformed requests, a request over the size cap.
+//
+// With Options.IncludeMeta, each result's _meta also holds the envelope's
+// meta ("opsgen/meta": the HTTP status and headers, or the local operation
+// id) and warnings ("opsgen/warnings").
+//
+// # Limits
+//
+// Options.MaxRequestBytes caps one incoming message (4 MiB by default):
+// over HTTP a larger request body is answered 413 and the session goes on;
+// over stdio a longer line ends the session, since the stream cannot be
+// resynchronised. Options.MaxConcurrentCalls caps the calls running at once
+// over all sessions (32 by default); more calls wait for a slot.
+// Options.CallTimeout bounds each call. When the client cancels a request
+// (notifications/cancelled; over stateless HTTP at protocol 2026-07-28, by
+// closing its request), the call's context is cancelled: a generated HTTP
+// client's request to the upstream API is aborted with it.
+//
+// # Transports
+//
+// ServeStdio serves one session over standard input and output; Handler
+// serves streamable HTTP; Run serves any go-sdk transport. Handler's
+// sessions are stateful by default, and go-sdk's clients then speak
+// protocol 2025-11-25; with Options.HTTP.Stateless they speak 2026-07-28
+// (and older clients still work, one request at a time).
+//
+// # Subscriptions
+//
+// runtime.Registry does not run subscription operations yet (generated
+// server-sent-event operations are not registered). When it does, a
+// subscription operation will be a tool whose call streams its events as
+// progress notifications of the tools/call request: each event's data is
+// sent as it comes in a notifications/progress message (progress counts
+// the events, message holds the data's JSON) when the client gave a
+// progress token, and the result holds the events as a JSON array when the
+// stream ends or after 100 events. Cancelling the request stops the
+// stream. Progress notifications are chosen because they belong to the
+// call that asked for them, reach the client over stdio and streamable
+// HTTP alike, need nothing the client must support beyond a progress
+// token, and end with the call, so that cancellation maps onto the
+// stream's context; resource subscriptions would only say "updated" and
+// make the client read again, losing the events in between. The hook is
+// the server's stream method, tested with a stream of its own; wiring it
+// is one branch in the tools/call handler (an operation of kind
+// subscription goes to Registry.Subscribe and stream instead of Execute),
+// and such a tool's output schema is an array of its event schema.
+package mcpserver

@@ -1,0 +1,207 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/opsgen/opsgen/runtime"
+)
+
+// newTool makes the tool of spec, named name.
+func newTool(spec runtime.OperationSpec, name string) (*tool, error) {
+	in, err := inputSchema(spec.InputSchema)
+	if err != nil {
+		return nil, fmt.Errorf("mcpserver: operation %s: input schema: %w", spec.ID, err)
+	}
+	t := &tool{spec: spec, tool: &mcp.Tool{
+		Name:        name,
+		Title:       spec.Title,
+		Description: description(spec),
+		InputSchema: in,
+		Annotations: annotations(spec),
+	}}
+	if len(bytes.TrimSpace(spec.OutputSchema)) > 0 {
+		out, object, err := outputSchema(spec.OutputSchema)
+		if err != nil {
+			return nil, fmt.Errorf("mcpserver: operation %s: output schema: %w", spec.ID, err)
+		}
+		t.tool.OutputSchema = out
+		t.hasOutput = true
+		t.objectOutput = object
+	}
+	return t, nil
+}
+
+// deprecatedNote ends the description of a deprecated operation's tool: a
+// paragraph in Go's "Deprecated:" form, so that a client generated from the
+// tool marks its method deprecated too.
+const deprecatedNote = "Deprecated: the API marks this operation as deprecated."
+
+// description is the tool's description: the operation's, ending with
+// deprecatedNote when the operation is deprecated.
+func description(spec runtime.OperationSpec) string {
+	if !spec.Deprecated {
+		return spec.Description
+	}
+	if spec.Description == "" {
+		return deprecatedNote
+	}
+	return spec.Description + "\n\n" + deprecatedNote
+}
+
+// annotations are the tool's hints: what the HTTP method says (GET, HEAD,
+// OPTIONS and TRACE are safe: read-only and idempotent; PUT and DELETE are
+// idempotent; DELETE is destructive), overridden by the operation's own
+// Hints. nil when nothing is known.
+func annotations(spec runtime.OperationSpec) *mcp.ToolAnnotations {
+	var a mcp.ToolAnnotations
+	known := false
+	yes := true
+	switch strings.ToUpper(spec.Method) {
+	case "GET", "HEAD", "OPTIONS", "TRACE":
+		a.ReadOnlyHint, a.IdempotentHint, known = true, true, true
+	case "PUT":
+		a.IdempotentHint, known = true, true
+	case "DELETE":
+		a.IdempotentHint, a.DestructiveHint, known = true, &yes, true
+	case "POST", "PATCH":
+		known = true
+	}
+	if h := spec.Hints; h != nil {
+		if h.ReadOnly != nil {
+			a.ReadOnlyHint, known = *h.ReadOnly, true
+		}
+		if h.Idempotent != nil {
+			a.IdempotentHint, known = *h.Idempotent, true
+		}
+		if h.Destructive != nil {
+			v := *h.Destructive
+			a.DestructiveHint, known = &v, true
+		}
+		if h.OpenWorld != nil {
+			v := *h.OpenWorld
+			a.OpenWorldHint, known = &v, true
+		}
+	}
+	if !known {
+		return nil
+	}
+	return &a
+}
+
+// inputSchema returns the tool's input schema: the operation's, with
+// "type": "object" at the root (MCP arguments are always an object, and
+// go-sdk requires it). An empty schema accepts any object. It fails when
+// the schema's root says the input is not an object.
+func inputSchema(doc json.RawMessage) (json.RawMessage, error) {
+	if len(bytes.TrimSpace(doc)) == 0 {
+		return json.RawMessage(`{"type":"object"}`), nil
+	}
+	root, err := decodeObject(doc)
+	if err != nil {
+		return nil, err
+	}
+	switch t := rootType(root); {
+	case t == "object":
+		if root["type"] == "object" {
+			return doc, nil
+		}
+	case t != "":
+		return nil, fmt.Errorf("describes %s, not an object (MCP tool arguments are an object)", t)
+	}
+	root["type"] = "object"
+	return json.Marshal(root)
+}
+
+// outputSchema returns the tool's output schema, with "type": "object"
+// made explicit at the root when the root is a local $ref to an object
+// schema (protocols before 2026-07-28 require the root to say it), and
+// whether it describes an object.
+func outputSchema(doc json.RawMessage) (json.RawMessage, bool, error) {
+	root, err := decodeObject(doc)
+	if err != nil {
+		return nil, false, err
+	}
+	t := rootType(root)
+	if t != "object" {
+		return doc, false, nil
+	}
+	if root["type"] == "object" {
+		return doc, true, nil
+	}
+	root["type"] = "object"
+	b, err := json.Marshal(root)
+	return b, true, err
+}
+
+// rootType is the JSON type a schema's root says its instances have:
+// "object", "array", ..., "" when it does not say (no type, or several),
+// following local $refs ("#/$defs/X", "#/definitions/X"). A type list
+// holding "object" and "null" counts as "object".
+func rootType(root map[string]any) string {
+	node := root
+	for range 16 { // bounds $ref chains, which may loop
+		switch t := node["type"].(type) {
+		case string:
+			return t
+		case []any:
+			var types []string
+			for _, x := range t {
+				if s, ok := x.(string); ok && s != "null" {
+					types = append(types, s)
+				}
+			}
+			if len(types) == 1 {
+				return types[0]
+			}
+			if slices.Contains(types, "object") {
+				return ""
+			}
+			return strings.Join(types, " or ")
+		}
+		ref, _ := node["$ref"].(string)
+		next, ok := resolveLocal(root, ref)
+		if !ok {
+			return ""
+		}
+		node = next
+	}
+	return ""
+}
+
+// resolveLocal resolves a "#/..." JSON pointer inside root.
+func resolveLocal(root map[string]any, ref string) (map[string]any, bool) {
+	if !strings.HasPrefix(ref, "#/") {
+		return nil, false
+	}
+	var cur any = root
+	for _, tok := range strings.Split(ref[2:], "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = m[tok]; !ok {
+			return nil, false
+		}
+	}
+	m, ok := cur.(map[string]any)
+	return m, ok
+}
+
+// decodeObject decodes a schema that must be a JSON object, keeping
+// numbers as written.
+func decodeObject(doc json.RawMessage) (map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	var root map[string]any
+	if err := dec.Decode(&root); err != nil || root == nil {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	return root, nil
+}

@@ -1,0 +1,131 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"iter"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/opsgen/opsgen/runtime"
+)
+
+// TestStream checks the subscription hook over a real session: a tool
+// whose call is answered by stream, with a stream of its own making the
+// events (runtime.Registry cannot run subscriptions yet).
+func TestStream(t *testing.T) {
+	ctx := context.Background()
+	reg := runtime.NewRegistry(nil)
+	if err := reg.Register(runtime.OperationSpec{ID: "s.ticks"}, func(context.Context, json.RawMessage) (any, error) { return nil, nil }); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(reg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan struct{}, 1)
+	stopped := make(chan struct{}, 1)
+	events := func(ctx context.Context, mode string) iter.Seq2[runtime.ResponseEnvelope[any], error] {
+		return func(yield func(runtime.ResponseEnvelope[any], error) bool) {
+			for i := 1; ; i++ {
+				switch {
+				case mode == "three" && i > 3:
+					return
+				case mode == "fail" && i == 2:
+					yield(runtime.ResponseEnvelope[any]{}, runtime.Errorf(runtime.CodeExecution, "s.ticks", "stream broke"))
+					return
+				case mode == "endless" && i == 2:
+					started <- struct{}{}
+					<-ctx.Done() // until the client cancels
+					stopped <- struct{}{}
+					yield(runtime.ResponseEnvelope[any]{}, ctx.Err())
+					return
+				}
+				if !yield(runtime.Local[any](map[string]int{"n": i}, "s.ticks"), nil) {
+					return
+				}
+			}
+		}
+	}
+	tl := s.byID["s.ticks"]
+	s.mcp.AddTool(tl.tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args struct{ Mode string }
+		json.Unmarshal(req.Params.Arguments, &args)
+		return s.stream(ctx, req, tl, events(ctx, args.Mode))
+	})
+
+	var mu sync.Mutex
+	var progress []string
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.mcp.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			progress = append(progress, req.Params.Message)
+		},
+	}).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	params := &mcp.CallToolParams{Name: tl.tool.Name, Arguments: map[string]string{"mode": "three"}}
+	params.SetProgressToken("tok")
+	res, err := cs.CallTool(ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const all = `[{"n":1},{"n":2},{"n":3}]`
+	if got, _ := json.Marshal(res.StructuredContent); res.IsError || string(got) != all || res.Content[0].(*mcp.TextContent).Text != all {
+		t.Errorf("result: isError %v, structured %s, content %v", res.IsError, got, res.Content)
+	}
+	// The client handles notifications apart from results: wait for them.
+	want := `["{\"n\":1}","{\"n\":2}","{\"n\":3}"]`
+	var got []byte
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		got, _ = json.Marshal(progress)
+		mu.Unlock()
+		if string(got) == want {
+			break
+		}
+	}
+	if string(got) != want {
+		t.Errorf("progress messages = %s, want %s", got, want)
+	}
+
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: tl.tool.Name, Arguments: map[string]string{"mode": "fail"}})
+	if err != nil || !res.IsError || res.Content[0].(*mcp.TextContent).Text != "EXECUTION_ERROR s.ticks: stream broke" {
+		t.Errorf("failing stream: %v, %+v", err, res)
+	}
+
+	cctx, cancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: tl.tool.Name, Arguments: map[string]string{"mode": "endless"}})
+		done <- err
+	}()
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("stream did not start")
+	}
+	cancel()
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		t.Fatal("cancelling the call did not stop the stream")
+	}
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled call: %v", err)
+	}
+}
