@@ -1,0 +1,32 @@
+// Package jsonschema is the generator's schema stage: it turns JSON Schema
+// into IR types (generator/ir), for every source.
+//
+// [Schema] is the model: one node per schema, in the dialects the sources
+// use (draft 2020-12 and 2019-09, draft-07, OpenAPI 3.0's nullable,
+// boolean exclusive bounds and discriminator), with references resolved
+// (Ref and Target) and the position of each node. The loaders build it:
+// generator/openapi adapts kin-openapi's schemas, generator/mcptools
+// decodes a tool's schemas straight from the listing's JSON.
+//
+// A [Converter] maps the model to IR types, once per schema however often
+// it is used:
+//
+//   - Objects with properties, enums, unions (oneOf, anyOf, several
+//     types) and merged allOfs are named types; other schemas are written
+//     in place. Definitions (Declare) and reference targets are named after
+//     their key, inline types after their parent (PetOwner, OpResponseItem).
+//     Names are requested during conversion and given by AllocateNames in
+//     an order that does not depend on the document's (group, then key), so
+//     that a component keeps its name when an invented one wants it too.
+//   - Null: a named type's Nullable says its own schema allows null; where
+//     a use adds null (oneOf [X, null], nullable, type arrays), the Entry
+//     says so and fields record it.
+//   - What the IR cannot express degrades to ir.Any (raw JSON) with a
+//     warning naming the place, never an error.
+//
+// TypeSchema and JSONSchema write the draft 2020-12 JSON Schema the
+// runtime validates with (ir.Service.Defs): references to named types
+// become {"$ref": "#/$defs/<Name>"}, OpenAPI's dialect is translated
+// (nullable to a type array, boolean exclusive bounds to numbers) and
+// documentation keywords are dropped.
+package jsonschema

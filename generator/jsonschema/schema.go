@@ -1,0 +1,106 @@
+package jsonschema
+
+// Schema is one JSON Schema node, in the dialects the generator reads:
+// draft 2020-12 and 2019-09, draft-07 (the source has already turned its
+// tuple items and definitions into the 2020-12 shape), and OpenAPI 3.0's
+// (nullable, boolean exclusive bounds, discriminator). It holds what the
+// conversion to IR types and the JSON Schema written for the runtime need;
+// other keywords are not kept.
+//
+// A schema with Ref set is a reference: Target is the schema it resolves to
+// (nil when it does not resolve) and the other fields are ignored. Nodes are
+// compared by pointer: a schema reached twice (two references to the same
+// definition) must be the same *Schema, which is how the converter declares
+// a definition once and handles recursive schemas.
+type Schema struct {
+	// Ref is the reference as written ("#/components/schemas/Pet",
+	// "common.yaml#/Pet", "#/tools/0/inputSchema/$defs/Node"); the name of
+	// the type it leads to is taken from its last token.
+	Ref    string
+	Target *Schema
+
+	// Always is set for a boolean schema: true accepts any value, false none.
+	Always *bool
+
+	// Types lists "type": one or several of "string", "integer", "number",
+	// "boolean", "array", "object", "null"; nil when absent.
+	Types []string
+	// Nullable is OpenAPI 3.0's nullable.
+	Nullable bool
+	Format   string
+
+	Title, Description string
+	Deprecated         bool
+	ReadOnly           bool
+	WriteOnly          bool
+	// Default, Const and the Enum values are decoded JSON: nil, bool,
+	// float64, string, []any, map[string]any. A nil Const means no const.
+	Default any
+	Const   any
+	Enum    []any
+
+	Properties map[string]*Schema
+	Required   []string
+	// AdditionalProperties is nil when absent; a boolean schema when it is
+	// true or false.
+	AdditionalProperties *Schema
+	// Items is the schema of the array's items (after PrefixItems); false
+	// closes a tuple.
+	Items       *Schema
+	PrefixItems []*Schema
+
+	AllOf, AnyOf, OneOf []*Schema
+	Discriminator       *Discriminator
+	// Not and If are kept to say that they are not supported.
+	Not, If *Schema
+
+	// Validation keywords, written into the runtime's JSON Schema.
+	Pattern          string
+	MinLength        uint64
+	MaxLength        *uint64
+	MinItems         uint64
+	MaxItems         *uint64
+	UniqueItems      bool
+	MinProperties    uint64
+	MaxProperties    *uint64
+	Minimum, Maximum *float64
+	ExclusiveMinimum Bound
+	ExclusiveMaximum Bound
+	MultipleOf       *float64
+
+	// GoName is x-go-name: it pins the Go name of the type (and, on a
+	// property's schema, of the field).
+	GoName string
+	// Line and Col are the schema's position in its file, when the source
+	// knows it (0 otherwise: the source fills positions in later).
+	Line, Col int
+}
+
+// Bound is an exclusive bound: OpenAPI 3.0's boolean modifier of minimum or
+// maximum, or the number of draft 2019-09 and later.
+type Bound struct {
+	Bool  *bool
+	Value *float64
+}
+
+// Discriminator is OpenAPI's discriminator: the property whose value
+// selects a oneOf/anyOf variant.
+type Discriminator struct {
+	PropertyName string
+	// Mapping maps a property value to a reference (as written, or a bare
+	// schema name).
+	Mapping map[string]string
+}
+
+// resolve follows references to the schema they lead to (nil when one does
+// not resolve). Chains of references are followed; a cycle of references
+// only (which constrains nothing) resolves to nil.
+func (s *Schema) resolve() *Schema {
+	for i := 0; s != nil && s.Ref != ""; i++ {
+		if i > 64 {
+			return nil
+		}
+		s = s.Target
+	}
+	return s
+}
