@@ -35,8 +35,8 @@ func newChecker() *checker {
 }
 
 // maxSchemaDepth bounds the nesting of JSON values in a tool schema: the
-// metaschema check and kin-openapi take time quadratic in it (seconds at a
-// thousand levels), and real schemas stay far below.
+// metaschema check takes time quadratic in it (seconds at a thousand
+// levels), and real schemas stay far below.
 const maxSchemaDepth = 200
 
 // jsonDepth returns the nesting depth of a decoded JSON value, counting
