@@ -1,10 +1,12 @@
 package jsonschema
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"net/url"
 	"path"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -188,8 +190,8 @@ func (c *Converter) named(s *Schema, w Where, want string, group int) Entry {
 		if e.Nullable {
 			t.Nullable = true
 		}
-		if s.Title != "" || s.Description != "" {
-			t.Doc = ir.Doc{Summary: s.Title, Description: s.Description, Deprecated: s.Deprecated}
+		if a := annotated(s); a.Title != "" || a.Description != "" {
+			t.Doc = ir.Doc{Summary: a.Title, Description: a.Description, Deprecated: a.Deprecated}
 		}
 	}
 	t.Pos = c.pos(w, s)
@@ -206,8 +208,11 @@ func (c *Converter) named(s *Schema, w Where, want string, group int) Entry {
 // with properties, enums, unions and merged allOfs need a declaration.
 func needsName(s *Schema) bool {
 	switch {
-	case len(s.Properties) > 0, len(nonNullValues(s.Enum)) > 0, len(s.AllOf) > 1:
+	case len(s.Properties) > 0, len(nonNullValues(s.Enum)) > 0:
 		return true
+	case len(s.AllOf) > 1:
+		_, single := allOfPart(s)
+		return !single
 	case len(nonNullSchemas(s.OneOf)) > 1, len(nonNullSchemas(s.AnyOf)) > 1:
 		return true
 	}
@@ -397,13 +402,19 @@ func (c *Converter) addFields(t *ir.Type, props map[string]*Schema, required []s
 		e := c.Use(p, pw)
 		f := &ir.Field{JSONName: name, Type: e.Type, Nullable: e.Nullable, Required: slices.Contains(required, name), Pos: c.pos(pw, nil)}
 		if v := p.resolve(); v != nil {
-			f.Doc = ir.Doc{Summary: v.Title, Description: v.Description, Deprecated: v.Deprecated}
-			f.ReadOnly, f.WriteOnly, f.Deprecated, f.Default = v.ReadOnly, v.WriteOnly, v.Deprecated, v.Default
+			a := annotated(v)
+			f.Doc = ir.Doc{Summary: a.Title, Description: a.Description, Deprecated: a.Deprecated}
+			f.ReadOnly, f.WriteOnly, f.Deprecated, f.Default = a.ReadOnly, a.WriteOnly, a.Deprecated, a.Default
+			f.Nullable = f.Nullable || a.Nullable
 			f.Pos = c.pos(pw, v)
 			if p.Ref == "" {
 				f.Name = v.GoName
 			}
 		}
+		// A read-only property is not sent in requests, a write-only one
+		// not returned: neither is required of the Go value, so that it is
+		// left out (omitempty) unless set.
+		f.Required = f.Required && !f.ReadOnly && !f.WriteOnly
 		if i := slices.IndexFunc(t.Fields, func(g *ir.Field) bool { return g.JSONName == name }); i >= 0 {
 			f.Required = f.Required || t.Fields[i].Required
 			t.Fields[i] = f
@@ -412,7 +423,7 @@ func (c *Converter) addFields(t *ir.Type, props map[string]*Schema, required []s
 		}
 	}
 	for _, f := range t.Fields {
-		if !f.Required && slices.Contains(required, f.JSONName) {
+		if !f.Required && !f.ReadOnly && !f.WriteOnly && slices.Contains(required, f.JSONName) {
 			f.Required = true
 		}
 	}
@@ -448,10 +459,11 @@ func (c *Converter) nameFields(t *ir.Type) {
 
 // allOf merges the parts of an allOf into one struct.
 func (c *Converter) allOf(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
-	if len(s.AllOf) == 1 && len(s.Properties) == 0 && s.AllOf[0] != nil {
-		// allOf: [X] is X with extra annotations (often a description).
-		e := c.Use(s.AllOf[0], w.At("allOf", w.Name).At("0", w.Name))
-		e.Nullable = e.Nullable || nullable
+	if i, ok := allOfPart(s); ok {
+		// allOf: [X] is X with extra annotations (often a description), and
+		// so is an allOf whose parts agree on X's type.
+		e := c.Use(s.AllOf[i], w.At("allOf", w.Name).At(fmt.Sprint(i), w.Name))
+		e.Nullable = e.Nullable || nullable || annotated(s).Nullable
 		return e
 	}
 	t.Kind = ir.Struct
@@ -469,13 +481,14 @@ func (c *Converter) allOf(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 			if v == nil {
 				continue
 			}
+			at := pw // the part's place in the allOf, for the warning
 			if p.Ref != "" {
 				pw.File, pw.Ptr = RefPlace(xw.File, p.Ref)
 				// Convert the part as a type of its own too, so that it is declared.
 				c.Use(p, pw)
 			}
 			if !isObjectSchema(v) {
-				c.warnf(pw, v, "allOf part is not an object schema; using raw JSON")
+				c.warnf(at, p, "allOf part is not an object schema and the parts do not agree on a type; using raw JSON")
 				return false
 			}
 			if !merge(v, pw) {
@@ -493,6 +506,101 @@ func (c *Converter) allOf(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 	}
 	t.Nullable = nullable
 	return Entry{Type: t, Nullable: nullable}
+}
+
+// allOfPart returns the part of the allOf of s whose type is the type of
+// s: its only part; or the only part that is not just annotations (title,
+// description, default, deprecated, readOnly, writeOnly, nullable), as in
+// allOf: [{$ref: X}, {description: ...}]; or the first of parts that all
+// have the same type, other than object (which merge), where the other
+// parts state no type (allOf: [{$ref: Name}, {maxLength: 8}]). ok is false
+// when s has properties of its own, or the parts disagree.
+func allOfPart(s *Schema) (int, bool) {
+	if len(s.Properties) > 0 || len(s.AllOf) == 0 {
+		return 0, false
+	}
+	if len(s.AllOf) == 1 {
+		return 0, s.AllOf[0] != nil
+	}
+	first, kind, annotations := -1, "", true
+	for i, p := range s.AllOf {
+		if annotationOnly(p) {
+			continue
+		}
+		k := partKind(p.resolve())
+		if k == "" {
+			annotations = false
+			continue
+		}
+		if first < 0 {
+			first, kind = i, k
+		} else if k != kind || k == "object" || k == "?" {
+			return 0, false
+		}
+	}
+	switch {
+	case first < 0:
+		return 0, false
+	case kind == "object" || kind == "?":
+		// Parts that constrain an object (required: [...]) merge into it.
+		return first, annotations
+	}
+	return first, true
+}
+
+// partKind is the type an allOf part states: its single non-null JSON
+// type, "enum", "" for none, or "?" for several or a composition.
+func partKind(v *Schema) string {
+	switch {
+	case v == nil:
+		return ""
+	case len(v.AllOf) > 0 || len(v.AnyOf) > 0 || len(v.OneOf) > 0:
+		return "?"
+	case len(nonNullValues(v.Enum)) > 0:
+		return "enum"
+	case v.Types != nil:
+		if k := schemaKind(v); k != "" {
+			return k
+		}
+		return "?"
+	}
+	if ts := inferTypes(v); len(ts) == 1 {
+		return ts[0]
+	}
+	return ""
+}
+
+// annotationOnly reports whether s only annotates: it states no type and
+// no constraint (nullable, which only adds null, counts as an annotation).
+func annotationOnly(s *Schema) bool {
+	if s == nil || s.Ref != "" {
+		return false
+	}
+	c := *s
+	c.Title, c.Description, c.Default, c.GoName = "", "", nil, ""
+	c.Deprecated, c.ReadOnly, c.WriteOnly, c.Nullable = false, false, false, false
+	c.Line, c.Col = 0, 0
+	return reflect.DeepEqual(c, Schema{})
+}
+
+// annotated returns the annotations of s completed from its
+// annotation-only allOf parts (allOf: [{$ref: X}, {readOnly: true}]).
+func annotated(s *Schema) Schema {
+	a := Schema{Title: s.Title, Description: s.Description, Default: s.Default,
+		Deprecated: s.Deprecated, ReadOnly: s.ReadOnly, WriteOnly: s.WriteOnly, Nullable: s.Nullable}
+	for _, p := range s.AllOf {
+		if !annotationOnly(p) {
+			continue
+		}
+		a.Title = cmp.Or(a.Title, p.Title)
+		a.Description = cmp.Or(a.Description, p.Description)
+		if a.Default == nil {
+			a.Default = p.Default
+		}
+		a.Deprecated, a.ReadOnly, a.WriteOnly = a.Deprecated || p.Deprecated, a.ReadOnly || p.ReadOnly, a.WriteOnly || p.WriteOnly
+		a.Nullable = a.Nullable || p.Nullable
+	}
+	return a
 }
 
 func isObjectSchema(s *Schema) bool {

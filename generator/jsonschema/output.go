@@ -105,8 +105,8 @@ func (c *Converter) jsonSchema(ref *Schema, top bool) map[string]any {
 		}
 		m["properties"] = props
 	}
-	if len(s.Required) > 0 {
-		m["required"] = s.Required
+	if req := requiredProps(s); len(req) > 0 {
+		m["required"] = req
 	}
 	if ap := s.AdditionalProperties; ap != nil && ap.Always != nil {
 		m["additionalProperties"] = *ap.Always
@@ -316,4 +316,22 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')
+}
+
+// requiredProps returns the required properties of s, without those of
+// its properties that are read-only or write-only: as in the Go types, they
+// are not required, being absent from requests or from responses.
+func requiredProps(s *Schema) []string {
+	skip := func(name string) bool {
+		p := s.Properties[name].resolve()
+		if p == nil {
+			return false
+		}
+		a := annotated(p)
+		return a.ReadOnly || a.WriteOnly
+	}
+	if !slices.ContainsFunc(s.Required, skip) {
+		return s.Required
+	}
+	return slices.DeleteFunc(slices.Clone(s.Required), skip)
 }
