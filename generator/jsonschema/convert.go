@@ -312,7 +312,7 @@ func inferTypes(s *Schema) []string {
 		return []string{"object"}
 	case s.Items != nil || len(s.PrefixItems) > 0:
 		return []string{"array"}
-	case s.Format == "date-time" || s.Format == "date" || s.Pattern != "" || s.MaxLength != nil:
+	case s.Format == "date-time" || s.Format == "date" || s.Has("pattern") || s.Has("maxLength"):
 		return []string{"string"}
 	}
 	return nil

@@ -73,30 +73,8 @@ func (c *Converter) jsonSchema(ref *Schema, top bool) map[string]any {
 	if s.Default != nil {
 		m["default"] = s.Default
 	}
-	numberKeywords(s, m)
-	if s.Pattern != "" {
-		m["pattern"] = s.Pattern
-	}
-	if s.MinLength > 0 {
-		m["minLength"] = s.MinLength
-	}
-	if s.MaxLength != nil {
-		m["maxLength"] = *s.MaxLength
-	}
-	if s.MinItems > 0 {
-		m["minItems"] = s.MinItems
-	}
-	if s.MaxItems != nil {
-		m["maxItems"] = *s.MaxItems
-	}
-	if s.UniqueItems {
-		m["uniqueItems"] = true
-	}
-	if s.MinProperties > 0 {
-		m["minProperties"] = s.MinProperties
-	}
-	if s.MaxProperties != nil {
-		m["maxProperties"] = *s.MaxProperties
+	for _, k := range s.Keywords {
+		m[k.Name] = k.Value
 	}
 	if len(s.Properties) > 0 {
 		props := make(map[string]any, len(s.Properties))
@@ -178,29 +156,6 @@ func (c *Converter) jsonSchemas(refs []*Schema) []any {
 		out[i] = c.jsonSchema(r, false)
 	}
 	return out
-}
-
-// numberKeywords writes minimum/maximum/multipleOf, turning the 3.0 boolean
-// exclusive bounds into 2020-12 numbers.
-func numberKeywords(s *Schema, m map[string]any) {
-	exclusive := func(b Bound, bound *float64, inclusiveKey, exclusiveKey string) {
-		switch {
-		case b.Value != nil:
-			m[exclusiveKey] = *b.Value
-			if bound != nil {
-				m[inclusiveKey] = *bound
-			}
-		case b.Bool != nil && *b.Bool && bound != nil:
-			m[exclusiveKey] = *bound
-		case bound != nil:
-			m[inclusiveKey] = *bound
-		}
-	}
-	exclusive(s.ExclusiveMinimum, s.Minimum, "minimum", "exclusiveMinimum")
-	exclusive(s.ExclusiveMaximum, s.Maximum, "maximum", "exclusiveMaximum")
-	if s.MultipleOf != nil {
-		m["multipleOf"] = *s.MultipleOf
-	}
 }
 
 // Marshal encodes a schema map as json.Marshal does (map keys sorted, so

@@ -54,19 +54,10 @@ type Schema struct {
 	// Not and If are kept to say that they are not supported.
 	Not, If *Schema
 
-	// Validation keywords, written into the runtime's JSON Schema.
-	Pattern          string
-	MinLength        uint64
-	MaxLength        *uint64
-	MinItems         uint64
-	MaxItems         *uint64
-	UniqueItems      bool
-	MinProperties    uint64
-	MaxProperties    *uint64
-	Minimum, Maximum *float64
-	ExclusiveMinimum Bound
-	ExclusiveMaximum Bound
-	MultipleOf       *float64
+	// Keywords are the validation keywords that the runtime's JSON Schema
+	// keeps as they are (pattern, minLength, maximum, exclusiveMinimum,
+	// uniqueItems, ...), in their draft 2020-12 form; see AppendBound.
+	Keywords []Keyword
 
 	// GoName is x-go-name: it pins the Go name of the type (and, on a
 	// property's schema, of the field).
@@ -76,11 +67,40 @@ type Schema struct {
 	Line, Col int
 }
 
-// Bound is an exclusive bound: OpenAPI 3.0's boolean modifier of minimum or
-// maximum, or the number of draft 2019-09 and later.
-type Bound struct {
-	Bool  *bool
-	Value *float64
+// Keyword is a validation keyword and its value: a string, bool, float64
+// or uint64.
+type Keyword struct {
+	Name  string
+	Value any
+}
+
+// Has reports whether s has the validation keyword name.
+func (s *Schema) Has(name string) bool {
+	for _, k := range s.Keywords {
+		if k.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// AppendBound appends a bound in its 2020-12 form: name (minimum or
+// maximum) with bound, turned exclusive by the boolean modifier flag
+// (OpenAPI 3.0, draft-04), or exclusiveName with value (draft 2019-09 and
+// later).
+func AppendBound(kw []Keyword, name, exclusiveName string, bound *float64, flag *bool, value *float64) []Keyword {
+	switch {
+	case value != nil:
+		kw = append(kw, Keyword{exclusiveName, *value})
+		if bound != nil {
+			kw = append(kw, Keyword{name, *bound})
+		}
+	case flag != nil && *flag && bound != nil:
+		kw = append(kw, Keyword{exclusiveName, *bound})
+	case bound != nil:
+		kw = append(kw, Keyword{name, *bound})
+	}
+	return kw
 }
 
 // Discriminator is OpenAPI's discriminator: the property whose value

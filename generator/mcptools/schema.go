@@ -234,7 +234,7 @@ var ignored = map[string]bool{
 
 // Keywords read as numbers: bounds and counts.
 var (
-	floatKeywords = map[string]bool{"minimum": true, "maximum": true, "multipleOf": true}
+	floatKeywords = map[string]bool{"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true}
 	countKeywords = map[string]bool{"minLength": true, "maxLength": true, "minItems": true, "maxItems": true, "minProperties": true, "maxProperties": true}
 )
 
@@ -257,6 +257,7 @@ func (d *schemaDoc) object(m map[string]any, p string) *jsonschema.Schema {
 		return d.ref(m, p)
 	}
 	s := &jsonschema.Schema{}
+	var b bounds
 	for _, k := range sortedKeys(m) {
 		v := m[k]
 		kp := p + "/" + escapePointer(k)
@@ -322,19 +323,34 @@ func (d *schemaDoc) object(m map[string]any, p string) *jsonschema.Schema {
 				}
 			}
 		default:
-			if why := d.keyword(s, k, v); why != "" {
+			if why := d.keyword(s, &b, k, v); why != "" {
 				d.d.diags.Warnf(d.at(kp), "%s %s; ignored", k, why)
 			}
 		}
 	}
+	s.Keywords = b.appendTo(s.Keywords)
 	return s
 }
 
-// keyword sets the keyword k of s to v, or says why it cannot: valid JSON
-// Schema may hold numbers beyond float64 and uint64 (1e400), and OpenAPI
-// keywords (nullable, discriminator) of another shape than OpenAPI's.
-// Keywords the model does not keep are skipped.
-func (d *schemaDoc) keyword(s *jsonschema.Schema, k string, v any) string {
+// bounds collects the numeric bounds of a schema, which
+// jsonschema.AppendBound writes in their 2020-12 form once all its
+// keywords are read (draft-04's exclusiveMinimum is a boolean modifier of
+// minimum).
+type bounds struct {
+	min, max, exclMin, exclMax *float64
+	exclMinFlag, exclMaxFlag   *bool
+}
+
+func (b *bounds) appendTo(kw []jsonschema.Keyword) []jsonschema.Keyword {
+	kw = jsonschema.AppendBound(kw, "minimum", "exclusiveMinimum", b.min, b.exclMinFlag, b.exclMin)
+	return jsonschema.AppendBound(kw, "maximum", "exclusiveMaximum", b.max, b.exclMaxFlag, b.exclMax)
+}
+
+// keyword sets the keyword k of s (or of its bounds b) to v, or says why
+// it cannot: valid JSON Schema may hold numbers beyond float64 and uint64
+// (1e400), and OpenAPI keywords (nullable, discriminator) of another shape
+// than OpenAPI's. Keywords the model does not keep are skipped.
+func (d *schemaDoc) keyword(s *jsonschema.Schema, b *bounds, k string, v any) string {
 	n, isNum := v.(json.Number)
 	switch {
 	case floatKeywords[k] && isNum:
@@ -342,16 +358,23 @@ func (d *schemaDoc) keyword(s *jsonschema.Schema, k string, v any) string {
 		if err != nil {
 			return fmt.Sprintf("%s is out of range", n)
 		}
-		*map[string]**float64{"minimum": &s.Minimum, "maximum": &s.Maximum, "multipleOf": &s.MultipleOf}[k] = &f
-	case (k == "exclusiveMinimum" || k == "exclusiveMaximum") && isNum:
-		f, err := strconv.ParseFloat(string(n), 64)
-		if err != nil {
-			return fmt.Sprintf("%s is out of range", n)
+		switch k {
+		case "minimum":
+			b.min = &f
+		case "maximum":
+			b.max = &f
+		case "exclusiveMinimum":
+			b.exclMin = &f
+		case "exclusiveMaximum":
+			b.exclMax = &f
+		default:
+			s.Keywords = append(s.Keywords, jsonschema.Keyword{Name: k, Value: f})
 		}
-		d.bound(s, k).Value = &f
 	case k == "exclusiveMinimum" || k == "exclusiveMaximum":
-		if b, ok := v.(bool); ok {
-			d.bound(s, k).Bool = &b
+		if flag, ok := v.(bool); ok && k == "exclusiveMinimum" {
+			b.exclMinFlag = &flag
+		} else if ok {
+			b.exclMaxFlag = &flag
 		}
 	case countKeywords[k] && isNum:
 		u, err := strconv.ParseUint(string(n), 10, 64)
@@ -363,19 +386,12 @@ func (d *schemaDoc) keyword(s *jsonschema.Schema, k string, v any) string {
 			}
 			u = uint64(f)
 		}
-		switch k {
-		case "minLength":
-			s.MinLength = u
-		case "maxLength":
-			s.MaxLength = &u
-		case "minItems":
-			s.MinItems = u
-		case "maxItems":
-			s.MaxItems = &u
-		case "minProperties":
-			s.MinProperties = u
-		case "maxProperties":
-			s.MaxProperties = &u
+		if u > 0 || strings.HasPrefix(k, "max") {
+			s.Keywords = append(s.Keywords, jsonschema.Keyword{Name: k, Value: u})
+		}
+	case k == "pattern" || k == "uniqueItems":
+		if v != "" && v != false {
+			s.Keywords = append(s.Keywords, jsonschema.Keyword{Name: k, Value: v})
 		}
 	case k == "nullable":
 		b, ok := v.(bool)
@@ -435,7 +451,7 @@ func (d *schemaDoc) keyword(s *jsonschema.Schema, k string, v any) string {
 		}
 	default:
 		str, _ := v.(string)
-		b, _ := v.(bool)
+		flag, _ := v.(bool)
 		switch k {
 		case "format":
 			s.Format = str
@@ -443,28 +459,17 @@ func (d *schemaDoc) keyword(s *jsonschema.Schema, k string, v any) string {
 			s.Title = str
 		case "description":
 			s.Description = str
-		case "pattern":
-			s.Pattern = str
 		case "x-go-name":
 			s.GoName = str
 		case "deprecated":
-			s.Deprecated = b
+			s.Deprecated = flag
 		case "readOnly":
-			s.ReadOnly = b
+			s.ReadOnly = flag
 		case "writeOnly":
-			s.WriteOnly = b
-		case "uniqueItems":
-			s.UniqueItems = b
+			s.WriteOnly = flag
 		}
 	}
 	return ""
-}
-
-func (d *schemaDoc) bound(s *jsonschema.Schema, k string) *jsonschema.Bound {
-	if k == "exclusiveMinimum" {
-		return &s.ExclusiveMinimum
-	}
-	return &s.ExclusiveMaximum
 }
 
 // mappingRef returns a discriminator mapping value as the reference the

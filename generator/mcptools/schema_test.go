@@ -205,15 +205,21 @@ func TestDecodeKeywords(t *testing.T) {
   "s": {"type": "string", "maxLength": 2.0, "readOnly": true, "x-go-name": "Str"},
   "u": {"oneOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}], "discriminator": {"propertyName": "k", "mapping": {"a": "#/$defs/A", "b": "B"}}},
   "e": {"enum": [1e400]}},
-  "$defs": {"A": {"type": "object"}, "B": {"type": "object"}}}}]`
+  "$defs": {"A": {"type": "object"}, "B": {"type": "object"}}}},
+ {"name": "b", "inputSchema": {"$schema": "http://json-schema.org/draft-04/schema#", "type": "object", "properties": {
+  "p": {"type": "number", "minimum": 0, "exclusiveMinimum": true, "maximum": 9, "minLength": 0}}}}]`
 	d := decodeData(t, []byte(listing), "x.json", LoadOptions{})
 	props := d.component(t, "AInput").Properties
 	n := props["n"]
-	if *n.Minimum != 1 || *n.ExclusiveMaximum.Value != 5 || n.Default != 2.0 || !slices.Equal(n.Enum, []any{1.0, 2.5}) {
+	if !keywords(n, "minimum", 1.0, "exclusiveMaximum", 5.0) || n.Default != 2.0 || !slices.Equal(n.Enum, []any{1.0, 2.5}) {
 		t.Errorf("n = %+v", n)
 	}
-	if s := props["s"]; *s.MaxLength != 2 || !s.ReadOnly || s.GoName != "Str" {
+	if s := props["s"]; !keywords(s, "maxLength", uint64(2)) || !s.ReadOnly || s.GoName != "Str" {
 		t.Errorf("s = %+v", s)
+	}
+	// Draft-04's boolean exclusiveMinimum modifies minimum; minLength 0 says nothing.
+	if p := d.component(t, "BInput").Properties["p"]; !keywords(p, "exclusiveMinimum", 0.0, "maximum", 9.0) {
+		t.Errorf("p keywords %v", p.Keywords)
 	}
 	disc := props["u"].Discriminator
 	if disc == nil || disc.PropertyName != "k" || disc.Mapping["a"] != d.dec.comps["AA"].ref || disc.Mapping["b"] != "B" {
@@ -229,6 +235,15 @@ func TestDecodeKeywords(t *testing.T) {
 	if want := `x.json:5:17 (#/0/inputSchema/properties/e/enum): warning: enum holds a number out of range; ignored`; !slices.Contains(warned, want) {
 		t.Errorf("diagnostics %s, want %s", strings.Join(warned, "\n"), want)
 	}
+}
+
+// keywords reports whether s has exactly the validation keywords nameValues.
+func keywords(s *jsonschema.Schema, nameValues ...any) bool {
+	var want []jsonschema.Keyword
+	for i := 0; i < len(nameValues); i += 2 {
+		want = append(want, jsonschema.Keyword{Name: nameValues[i].(string), Value: nameValues[i+1]})
+	}
+	return slices.Equal(s.Keywords, want)
 }
 
 func TestDecodeCollidingNames(t *testing.T) {

@@ -11,6 +11,9 @@
 // that builds exactly the document kin-openapi's loader builds, several
 // times faster on large specs (see load_json.go); YAML takes kin's path.
 //
+// Schemas: kin-openapi's schemas are adapted to generator/jsonschema's
+// model, which turns them into IR types and writes their JSON Schemas.
+//
 // Naming: every component schema becomes a named type called after its key
 // (x-go-name and Options.Names win); inline objects, enums and unions are
 // named after their parent (PetOwner, ListPetsResponse, CreatePetBody,
@@ -160,14 +163,6 @@ func LoadData(ctx context.Context, data []byte, source string, opts Options) (*i
 		return nil, nil, lerr
 	}
 	svc, diags, err := fromDocument(ctx, doc, source, opts, data, ver.swagger, diags)
-	diags.Sort()
-	return svc, diags, err
-}
-
-// FromDocument converts a document already loaded (the MCP loader builds
-// one from a tool listing). source is the path shown in diagnostics.
-func FromDocument(ctx context.Context, doc *openapi3.T, source string, opts Options) (*ir.Service, diag.List, error) {
-	svc, diags, err := fromDocument(ctx, doc, source, opts, nil, false, nil)
 	diags.Sort()
 	return svc, diags, err
 }

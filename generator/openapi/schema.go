@@ -90,13 +90,7 @@ func (l *loader) adaptValue(v *openapi3.Schema) *jsonschema.Schema {
 		Title: v.Title, Description: v.Description,
 		Deprecated: v.Deprecated, ReadOnly: v.ReadOnly, WriteOnly: v.WriteOnly,
 		Default: v.Default, Const: v.Const, Enum: v.Enum, Required: v.Required,
-		Pattern: v.Pattern, MinLength: v.MinLength, MaxLength: v.MaxLength,
-		MinItems: v.MinItems, MaxItems: v.MaxItems, UniqueItems: v.UniqueItems,
-		MinProperties: v.MinProps, MaxProperties: v.MaxProps,
-		Minimum: v.Min, Maximum: v.Max, MultipleOf: v.MultipleOf,
-		ExclusiveMinimum: jsonschema.Bound{Bool: v.ExclusiveMin.Bool, Value: v.ExclusiveMin.Value},
-		ExclusiveMaximum: jsonschema.Bound{Bool: v.ExclusiveMax.Bool, Value: v.ExclusiveMax.Value},
-		GoName:           goNameExt(v.Extensions),
+		Keywords: keywords(v), GoName: goNameExt(v.Extensions),
 	}
 	l.schemas[v] = s
 	if v.Type != nil {
@@ -133,6 +127,40 @@ func (l *loader) adaptValue(v *openapi3.Schema) *jsonschema.Schema {
 		}
 	}
 	return s
+}
+
+// keywords returns the validation keywords of v, in their 2020-12 form.
+func keywords(v *openapi3.Schema) []jsonschema.Keyword {
+	var kw []jsonschema.Keyword
+	add := func(name string, value any) { kw = append(kw, jsonschema.Keyword{Name: name, Value: value}) }
+	if v.Pattern != "" {
+		add("pattern", v.Pattern)
+	}
+	for _, c := range [...]struct {
+		minName, maxName string
+		min              uint64
+		max              *uint64
+	}{
+		{"minLength", "maxLength", v.MinLength, v.MaxLength},
+		{"minItems", "maxItems", v.MinItems, v.MaxItems},
+		{"minProperties", "maxProperties", v.MinProps, v.MaxProps},
+	} {
+		if c.min > 0 {
+			add(c.minName, c.min)
+		}
+		if c.max != nil {
+			add(c.maxName, *c.max)
+		}
+	}
+	if v.UniqueItems {
+		add("uniqueItems", true)
+	}
+	kw = jsonschema.AppendBound(kw, "minimum", "exclusiveMinimum", v.Min, v.ExclusiveMin.Bool, v.ExclusiveMin.Value)
+	kw = jsonschema.AppendBound(kw, "maximum", "exclusiveMaximum", v.Max, v.ExclusiveMax.Bool, v.ExclusiveMax.Value)
+	if v.MultipleOf != nil {
+		add("multipleOf", *v.MultipleOf)
+	}
+	return kw
 }
 
 func (l *loader) adaptAll(refs openapi3.SchemaRefs) []*jsonschema.Schema {
