@@ -3,6 +3,7 @@ package jsonschema
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"path"
@@ -396,7 +397,7 @@ func (c *Converter) object(s *Schema, t *ir.Type, w Where) {
 // addFields appends the properties of a schema to a struct, sorted by JSON
 // name; properties already present are replaced (allOf: later parts win).
 func (c *Converter) addFields(t *ir.Type, props map[string]*Schema, required []string, w Where) {
-	for _, name := range sortedKeys(props) {
+	for _, name := range slices.Sorted(maps.Keys(props)) {
 		p := props[name]
 		pw := w.At("properties", "").At(name, w.Name+suffix(name, "Field"))
 		e := c.Use(p, pw)
@@ -689,7 +690,7 @@ func discriminatorTags(disc *Discriminator, p *Schema) []string {
 		return nil
 	}
 	var tags []string
-	for _, tag := range sortedKeys(disc.Mapping) {
+	for _, tag := range slices.Sorted(maps.Keys(disc.Mapping)) {
 		if sameRef(disc.Mapping[tag], p.Ref) {
 			tags = append(tags, tag)
 		}
@@ -865,15 +866,6 @@ func (c *Converter) enum(s *Schema, t *ir.Type, w Where, nullable bool, types []
 	}
 	t.Nullable = nullable
 	return Entry{Type: t, Nullable: nullable}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // warnf records a warning about the schema s at w.

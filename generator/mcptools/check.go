@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -95,7 +96,7 @@ func (k *checker) check(schema any, pos *positions, ptr string, diags *diag.List
 				byPlace[at] = leaf
 			}
 		}
-		for _, at := range sortedKeys(byPlace) {
+		for _, at := range slices.Sorted(maps.Keys(byPlace)) {
 			leaf := byPlace[at]
 			var what string
 			schema, what = repair(schema, leaf.InstanceLocation)

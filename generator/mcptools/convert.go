@@ -3,6 +3,8 @@ package mcptools
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -65,7 +67,7 @@ func convert(tools []*tool, opts LoadOptions, source string, pos *positions, dia
 		return jsonschema.Where{File: c.doc.pos.file, Ptr: c.doc.ptr + c.rel}
 	}
 	// Components are declared in name order, then the tools use them.
-	for _, name := range sortedKeys(dec.comps) {
+	for _, name := range slices.Sorted(maps.Keys(dec.comps)) {
 		c := dec.comps[name]
 		conv.Declare(c.node, where(c), name)
 	}
@@ -167,25 +169,13 @@ func (dec *decoder) origin(file, ptr string) string {
 	return d.docOrigin(strings.TrimPrefix(ptr, d.ptr))
 }
 
-// key orders the names of the types defined at ptr in file by the
-// component that holds them (its Go name) and the pointer inside it, not
-// by the tool's place in the listing.
+// key orders the names of the types defined at ptr in file by tool name
+// and place in the tool's schema, not by the tool's place in the listing.
 func (dec *decoder) key(file, ptr string) string {
-	d := dec.doc(file, ptr)
-	if d == nil {
-		return file + "#" + ptr
+	if d := dec.doc(file, ptr); d != nil {
+		return d.label + strings.TrimPrefix(ptr, d.ptr)
 	}
-	rel := strings.TrimPrefix(ptr, d.ptr)
-	var best *component
-	for _, c := range d.comps {
-		if c.doc == d && (rel == c.rel || strings.HasPrefix(rel, c.rel+"/")) && (best == nil || len(c.rel) > len(best.rel)) {
-			best = c
-		}
-	}
-	if best == nil {
-		return file + "#" + ptr
-	}
-	return best.name + rel[len(best.rel):]
+	return file + "#" + ptr
 }
 
 // schemaOf returns the JSON Schema of t, as a reference when t is named.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -131,9 +133,9 @@ func checkOptions(tools []*tool, opts LoadOptions, source string, diags *diag.Li
 		what  string
 		names []string
 	}{
-		{"an output schema", sortedKeys(opts.OutputSchemas)},
-		{"a convention", sortedKeys(opts.Conventions)},
-		{"a Go name", sortedKeys(opts.Names)},
+		{"an output schema", slices.Sorted(maps.Keys(opts.OutputSchemas))},
+		{"a convention", slices.Sorted(maps.Keys(opts.Conventions))},
+		{"a Go name", slices.Sorted(maps.Keys(opts.Names))},
 	} {
 		for _, name := range opt.names {
 			if !known[name] {
@@ -149,12 +151,12 @@ func checkOptions(tools []*tool, opts LoadOptions, source string, diags *diag.Li
 	if !conventions[opts.DefaultConvention] {
 		diags.Errorf(pos, "unknown default convention %q (want toolenvelope-v1, dotbot, auto or none)", opts.DefaultConvention)
 	}
-	for _, name := range sortedKeys(opts.Conventions) {
+	for _, name := range slices.Sorted(maps.Keys(opts.Conventions)) {
 		if c := opts.Conventions[name]; !conventions[c] {
 			diags.Errorf(pos, "unknown convention %q for tool %q (want toolenvelope-v1, dotbot, auto or none)", c, name)
 		}
 	}
-	for _, name := range sortedKeys(opts.Names) {
+	for _, name := range slices.Sorted(maps.Keys(opts.Names)) {
 		if n := opts.Names[name]; !naming.IsExported(n) {
 			diags.Errorf(pos, "Go name %q for tool %q is not an exported Go identifier", n, name)
 		}

@@ -3,10 +3,11 @@ package mcptools
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -89,7 +90,7 @@ func (dec *decoder) decode(root any, pos *positions, ptr, name, prefix, label st
 		}
 		for _, key := range []string{"$defs", "definitions"} {
 			m, _ := m[key].(map[string]any)
-			for _, k := range sortedKeys(m) {
+			for _, k := range slices.Sorted(maps.Keys(m)) {
 				defs = append(defs, "/"+key+"/"+escapePointer(k))
 			}
 		}
@@ -187,7 +188,7 @@ func localRefs(v any) []string {
 // nothing.
 func (dec *decoder) breakAliasCycles() {
 	var cyclic []string
-	for _, name := range sortedKeys(dec.comps) {
+	for _, name := range slices.Sorted(maps.Keys(dec.comps)) {
 		n := dec.comps[name].node
 		for range len(dec.comps) {
 			if n.Ref == "" || n.Target == nil || n.Target == dec.comps[name].node {
@@ -258,7 +259,7 @@ func (d *schemaDoc) object(m map[string]any, p string) *jsonschema.Schema {
 	}
 	s := &jsonschema.Schema{}
 	var b bounds
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
 		kp := p + "/" + escapePointer(k)
 		switch {
@@ -317,7 +318,7 @@ func (d *schemaDoc) object(m map[string]any, p string) *jsonschema.Schema {
 			// Draft-07: a property's dependency is a list of required
 			// properties or a schema.
 			deps, _ := v.(map[string]any)
-			for _, name := range sortedKeys(deps) {
+			for _, name := range slices.Sorted(maps.Keys(deps)) {
 				if _, ok := deps[name].([]any); !ok {
 					d.schema(deps[name], kp+"/"+escapePointer(name))
 				}
@@ -520,7 +521,7 @@ func (d *schemaDoc) schemaMap(v any, p string) map[string]*jsonschema.Schema {
 		return nil
 	}
 	out := make(map[string]*jsonschema.Schema, len(m))
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		out[k] = d.schema(m[k], p+"/"+escapePointer(k))
 	}
 	return out
@@ -628,15 +629,6 @@ func resolvePointer(v any, p string) (any, bool) {
 var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
 
 func unescapePointer(s string) string { return pointerUnescaper.Replace(s) }
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
 
 // noArguments reports whether an input schema declares no arguments at all:
 // an object schema without properties or anything that could add some.

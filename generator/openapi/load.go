@@ -56,7 +56,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -529,20 +528,6 @@ func goNameExt(ext map[string]any) string {
 		return s
 	}
 	return ""
-}
-
-// resolveRefPlace returns the file and JSON pointer a $ref found in file
-// points at.
-func (l *loader) resolveRefPlace(file, ref string) (string, string) {
-	target, frag, _ := strings.Cut(ref, "#")
-	if target != "" {
-		if u, err := url.Parse(target); err == nil && u.Scheme != "" {
-			file = target
-		} else {
-			file = path.Join(path.Dir(file), target)
-		}
-	}
-	return file, frag
 }
 
 // keyPos turns a name request key (file#pointer) into a position.
