@@ -403,7 +403,7 @@ func (c *Converter) addFields(t *ir.Type, props map[string]*Schema, required []s
 		e := c.Use(p, pw)
 		f := &ir.Field{JSONName: name, Type: e.Type, Nullable: e.Nullable, Required: slices.Contains(required, name), Pos: c.pos(pw, nil)}
 		if v := p.resolve(); v != nil {
-			a := annotated(v)
+			a := annotated(p)
 			f.Doc = ir.Doc{Summary: a.Title, Description: a.Description, Deprecated: a.Deprecated}
 			f.ReadOnly, f.WriteOnly, f.Deprecated, f.Default = a.ReadOnly, a.WriteOnly, a.Deprecated, a.Default
 			f.Nullable = f.Nullable || a.Nullable
@@ -584,13 +584,27 @@ func annotationOnly(s *Schema) bool {
 	return reflect.DeepEqual(c, Schema{})
 }
 
-// annotated returns the annotations of s completed from its
-// annotation-only allOf parts (allOf: [{$ref: X}, {readOnly: true}]).
+// annotated returns the annotations of a use of s: those of the schema
+// it resolves to, completed from that schema's annotation-only allOf parts
+// (allOf: [{$ref: X}, {readOnly: true}]), under those written next to a
+// reference ({$ref: X, description: ...}, from draft 2019-09 on).
 func annotated(s *Schema) Schema {
-	a := Schema{Title: s.Title, Description: s.Description, Default: s.Default,
-		Deprecated: s.Deprecated, ReadOnly: s.ReadOnly, WriteOnly: s.WriteOnly, Nullable: s.Nullable}
-	for _, p := range s.AllOf {
-		if !annotationOnly(p) {
+	v := s.resolve()
+	if v == nil {
+		v = &Schema{}
+	}
+	a := Schema{Title: v.Title, Description: v.Description, Default: v.Default,
+		Deprecated: v.Deprecated, ReadOnly: v.ReadOnly, WriteOnly: v.WriteOnly, Nullable: v.Nullable}
+	parts := v.AllOf
+	if s.Ref != "" {
+		parts = append(slices.Clip(parts), s) // the reference's own annotations win
+		a.Title, a.Description = cmp.Or(s.Title, a.Title), cmp.Or(s.Description, a.Description)
+		if s.Default != nil {
+			a.Default = s.Default
+		}
+	}
+	for _, p := range parts {
+		if p != s && !annotationOnly(p) {
 			continue
 		}
 		a.Title = cmp.Or(a.Title, p.Title)

@@ -278,7 +278,7 @@ func appendString(b []byte, s string) []byte {
 // are not required, being absent from requests or from responses.
 func requiredProps(s *Schema) []string {
 	skip := func(name string) bool {
-		p := s.Properties[name].resolve()
+		p := s.Properties[name]
 		if p == nil {
 			return false
 		}

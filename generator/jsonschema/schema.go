@@ -8,7 +8,9 @@ package jsonschema
 // other keywords are not kept.
 //
 // A schema with Ref set is a reference: Target is the schema it resolves to
-// (nil when it does not resolve) and the other fields are ignored. Nodes are
+// (nil when it does not resolve); its annotations (title, description,
+// default, deprecated, readOnly, writeOnly) apply to the property that uses
+// it, and its other fields are ignored. Nodes are
 // compared by pointer: a schema reached twice (two references to the same
 // definition) must be the same *Schema, which is how the converter declares
 // a definition once and handles recursive schemas.

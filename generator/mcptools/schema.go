@@ -562,6 +562,10 @@ func (d *schemaDoc) ref(m map[string]any, p string) *jsonschema.Schema {
 		}
 	}
 	if !assertions {
+		// Annotations apply to the use of the reference.
+		a := d.object(rest, p)
+		ref.Title, ref.Description, ref.Default = a.Title, a.Description, a.Default
+		ref.Deprecated, ref.ReadOnly, ref.WriteOnly = a.Deprecated, a.ReadOnly, a.WriteOnly
 		return ref
 	}
 	return &jsonschema.Schema{AllOf: []*jsonschema.Schema{ref, d.object(rest, p)}}

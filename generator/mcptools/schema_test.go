@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"context"
 	"encoding/json"
 	"maps"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/ir"
 	"github.com/opsgen/opsgen/generator/jsonschema"
 )
 
@@ -293,5 +295,47 @@ func TestDecodeCollidingNames(t *testing.T) {
 	}
 	if g := d.tools["get-user"].goName; g != "GetUser2" {
 		t.Errorf("get-user named %s, want GetUser2", g)
+	}
+}
+
+// TestLoadReferenceAnnotations: annotations next to a $ref describe the
+// property (and make it read-only), without changing the shared type; a
+// discriminator's mapping selects variants by the values it gives; false
+// closes a tuple and rejects any value, without a warning.
+func TestLoadReferenceAnnotations(t *testing.T) {
+	listing := `[{"name": "a", "inputSchema": {"type": "object", "required": ["owner", "id"], "properties": {
+  "owner": {"$ref": "#/$defs/Owner", "description": "Who owns it."},
+  "id": {"$ref": "#/$defs/ID", "readOnly": true},
+  "pet": {"oneOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}], "discriminator": {"propertyName": "kind", "mapping": {"cat": "#/$defs/Cat", "dog": "#/$defs/Dog"}}},
+  "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false},
+  "never": false},
+  "$defs": {"Owner": {"type": "object", "description": "A person.", "properties": {"name": {"type": "string"}}},
+    "ID": {"type": "string"},
+    "Cat": {"type": "object", "properties": {"kind": {"const": "cat"}}},
+    "Dog": {"type": "object", "properties": {"kind": {"const": "dog"}}}}}}]`
+	svc, diags, err := LoadData(context.Background(), []byte(listing), "x.json", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noWarnings(t, diags)
+	in := typ(t, svc, "AInput")
+	if f := field(t, in, "owner"); f.Doc.Description != "Who owns it." || f.Type != typ(t, svc, "AOwner") || !f.Required {
+		t.Errorf("owner: %+v", f)
+	}
+	if d := typ(t, svc, "AOwner").Doc.Description; d != "A person." {
+		t.Errorf("AOwner doc %q", d)
+	}
+	if f := field(t, in, "id"); !f.ReadOnly || f.Required {
+		t.Errorf("id: read-only %v, required %v", f.ReadOnly, f.Required)
+	}
+	pet := field(t, in, "pet").Type
+	if pet.Kind != ir.Union || len(pet.Variants) != 2 || !slices.Equal(pet.Variants[0].Tags, []string{"cat"}) || !slices.Equal(pet.Variants[1].Tags, []string{"dog"}) {
+		t.Errorf("pet: %+v", pet)
+	}
+	if p := field(t, in, "pair").Type; p.Kind != ir.Tuple || len(p.Items) != 2 || p.Elem != nil {
+		t.Errorf("pair: %+v", p)
+	}
+	if s := string(in.Schema); !strings.Contains(s, `"never":{"not":{}}`) || !strings.Contains(s, `"required":["owner"]`) {
+		t.Errorf("schema %s", s)
 	}
 }
