@@ -3,7 +3,6 @@ package jsonschema
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"math"
 	"net/url"
 	"path"
@@ -280,7 +279,7 @@ func (c *Converter) build(s *Schema, t *ir.Type, w Where) Entry {
 	}
 	switch len(types) {
 	case 0:
-		if s.Not != nil || s.If != nil {
+		if s.NotIf {
 			c.warnf(w, s, "schema with only not/if/then/else is not supported; using raw JSON")
 		}
 		t.Kind = ir.Any
@@ -397,7 +396,7 @@ func (c *Converter) object(s *Schema, t *ir.Type, w Where) {
 // addFields appends the properties of a schema to a struct, sorted by JSON
 // name; properties already present are replaced (allOf: later parts win).
 func (c *Converter) addFields(t *ir.Type, props map[string]*Schema, required []string, w Where) {
-	for _, name := range slices.Sorted(maps.Keys(props)) {
+	for _, name := range sortedKeys(props) {
 		p := props[name]
 		pw := w.At("properties", "").At(name, w.Name+suffix(name, "Field"))
 		e := c.Use(p, pw)
@@ -593,29 +592,27 @@ func annotated(s *Schema) Schema {
 	if v == nil {
 		v = &Schema{}
 	}
-	a := Schema{Title: v.Title, Description: v.Description, Default: v.Default,
-		Deprecated: v.Deprecated, ReadOnly: v.ReadOnly, WriteOnly: v.WriteOnly, Nullable: v.Nullable}
-	parts := v.AllOf
+	var a Schema
 	if s.Ref != "" {
-		parts = append(slices.Clip(parts), s) // the reference's own annotations win
-		a.Title, a.Description = cmp.Or(s.Title, a.Title), cmp.Or(s.Description, a.Description)
-		if s.Default != nil {
-			a.Default = s.Default
-		}
+		a.annotate(s)
 	}
-	for _, p := range parts {
-		if p != s && !annotationOnly(p) {
-			continue
+	a.annotate(v)
+	for _, p := range v.AllOf {
+		if annotationOnly(p) {
+			a.annotate(p)
 		}
-		a.Title = cmp.Or(a.Title, p.Title)
-		a.Description = cmp.Or(a.Description, p.Description)
-		if a.Default == nil {
-			a.Default = p.Default
-		}
-		a.Deprecated, a.ReadOnly, a.WriteOnly = a.Deprecated || p.Deprecated, a.ReadOnly || p.ReadOnly, a.WriteOnly || p.WriteOnly
-		a.Nullable = a.Nullable || p.Nullable
 	}
 	return a
+}
+
+// annotate fills the annotations of a that are not set from those of s.
+func (a *Schema) annotate(s *Schema) {
+	a.Title, a.Description = cmp.Or(a.Title, s.Title), cmp.Or(a.Description, s.Description)
+	if a.Default == nil {
+		a.Default = s.Default
+	}
+	a.Deprecated, a.ReadOnly, a.WriteOnly = a.Deprecated || s.Deprecated, a.ReadOnly || s.ReadOnly, a.WriteOnly || s.WriteOnly
+	a.Nullable = a.Nullable || s.Nullable
 }
 
 func isObjectSchema(s *Schema) bool {
@@ -704,7 +701,7 @@ func discriminatorTags(disc *Discriminator, p *Schema) []string {
 		return nil
 	}
 	var tags []string
-	for _, tag := range slices.Sorted(maps.Keys(disc.Mapping)) {
+	for _, tag := range sortedKeys(disc.Mapping) {
 		if sameRef(disc.Mapping[tag], p.Ref) {
 			tags = append(tags, tag)
 		}
@@ -892,7 +889,7 @@ func (c *Converter) warnf(w Where, s *Schema, format string, args ...any) {
 func (c *Converter) pos(w Where, s *Schema) diag.Pos {
 	p := diag.Pos{File: w.File, Pointer: w.Ptr}
 	if s != nil {
-		p.Line, p.Col = s.Line, s.Col
+		p.Line, p.Col = int(s.Line), int(s.Col)
 	}
 	return p
 }
@@ -920,4 +917,15 @@ func suffix(s, fallback string) string {
 		return x
 	}
 	return fallback
+}
+
+// sortedKeys returns the keys of m, sorted (with one allocation, unlike
+// slices.Sorted(maps.Keys(m)): this is on the hot path of large specs).
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -53,8 +53,9 @@ type Schema struct {
 
 	AllOf, AnyOf, OneOf []*Schema
 	Discriminator       *Discriminator
-	// Not and If are kept to say that they are not supported.
-	Not, If *Schema
+	// NotIf is set when the schema has not or if (then, else): keywords
+	// the conversion does not support, and says so.
+	NotIf bool
 
 	// Keywords are the validation keywords that the runtime's JSON Schema
 	// keeps as they are (pattern, minLength, maximum, exclusiveMinimum,
@@ -66,7 +67,7 @@ type Schema struct {
 	GoName string
 	// Line and Col are the schema's position in its file, when the source
 	// knows it (0 otherwise: the source fills positions in later).
-	Line, Col int
+	Line, Col int32
 }
 
 // Keyword is a validation keyword and its value: a string, bool, float64

@@ -310,10 +310,9 @@ func (d *schemaDoc) object(m map[string]any, p string) *jsonschema.Schema {
 			if _, ok := v.(bool); !ok {
 				d.schema(v, kp)
 			}
-		case k == "not":
-			s.Not = d.schema(v, kp)
-		case k == "if":
-			s.If = d.schema(v, kp)
+		case k == "not" || k == "if":
+			d.schema(v, kp)
+			s.NotIf = true
 		case k == "dependencies":
 			// Draft-07: a property's dependency is a list of required
 			// properties or a schema.

@@ -100,7 +100,7 @@ func (l *loader) adaptValue(v *openapi3.Schema) *jsonschema.Schema {
 		}
 	}
 	if o := v.Origin; o != nil && o.Key != nil {
-		s.Line, s.Col = o.Key.Line, o.Key.Column
+		s.Line, s.Col = int32(o.Key.Line), int32(o.Key.Column)
 	}
 	if len(v.Properties) > 0 {
 		s.Properties = make(map[string]*jsonschema.Schema, len(v.Properties))
@@ -116,7 +116,7 @@ func (l *loader) adaptValue(v *openapi3.Schema) *jsonschema.Schema {
 	s.Items = l.adapt(v.Items)
 	s.PrefixItems = l.adaptAll(v.PrefixItems)
 	s.AllOf, s.AnyOf, s.OneOf = l.adaptAll(v.AllOf), l.adaptAll(v.AnyOf), l.adaptAll(v.OneOf)
-	s.Not, s.If = l.adapt(v.Not), l.adapt(v.If)
+	s.NotIf = v.Not != nil || v.If != nil
 	if d := v.Discriminator; d != nil {
 		s.Discriminator = &jsonschema.Discriminator{PropertyName: d.PropertyName}
 		if len(d.Mapping) > 0 {
