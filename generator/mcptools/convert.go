@@ -148,12 +148,22 @@ func convert(tools []*tool, opts LoadOptions, source string, pos *positions, dia
 	return svc
 }
 
-// doc returns the schema document that holds ptr in file.
+// doc returns the schema document that holds ptr in file: the one at the
+// longest of the pointer's first prefixes (a tool schema is at
+// /tools/<i>/inputSchema, or at the root of a configured output schema).
 func (dec *decoder) doc(file, ptr string) *schemaDoc {
 	var best *schemaDoc
-	for _, d := range dec.docs {
-		if d.pos.file == file && (ptr == d.ptr || strings.HasPrefix(ptr, d.ptr+"/")) && (best == nil || len(d.ptr) > len(best.ptr)) {
+	for n, end := 0, 0; n < 4; n++ {
+		if d := dec.places[place{file, ptr[:end]}]; d != nil {
 			best = d
+		}
+		if end == len(ptr) {
+			break
+		}
+		if i := strings.IndexByte(ptr[end+1:], '/'); i >= 0 {
+			end += 1 + i
+		} else {
+			end = len(ptr)
 		}
 	}
 	return best

@@ -32,7 +32,12 @@ type decoder struct {
 	// comps are the components by Go name.
 	comps map[string]*component
 	docs  []*schemaDoc
+	// places holds the documents by file and pointer.
+	places map[place]*schemaDoc
 }
+
+// place is a pointer in a file.
+type place struct{ file, ptr string }
 
 // component is a schema with a name of its own.
 type component struct {
@@ -46,7 +51,7 @@ type component struct {
 }
 
 func newDecoder(diags *diag.List, types *naming.Namespace) *decoder {
-	return &decoder{diags: diags, types: types, comps: map[string]*component{}}
+	return &decoder{diags: diags, types: types, comps: map[string]*component{}, places: map[place]*schemaDoc{}}
 }
 
 // schemaDoc is one tool schema (an input or output schema) being decoded.
@@ -83,6 +88,7 @@ func (d *schemaDoc) docOrigin(rel string) string {
 func (dec *decoder) decode(root any, pos *positions, ptr, name, prefix, label string, shared *schemaDoc) *schemaDoc {
 	d := &schemaDoc{d: dec, root: root, pos: pos, ptr: ptr, prefix: prefix, label: label, comps: map[string]*component{}}
 	dec.docs = append(dec.docs, d)
+	dec.places[place{pos.file, ptr}] = d
 	var defs []string
 	if m, ok := root.(map[string]any); ok {
 		if s, ok := m["$schema"].(string); ok {
