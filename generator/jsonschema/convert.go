@@ -115,7 +115,7 @@ func (c *Converter) Use(s *Schema, w Where) Entry {
 		return e
 	}
 	if s.Ref != "" {
-		file, ptr := RefPlace(w.File, s.Ref)
+		file, ptr := refPlace(w.File, s.Ref)
 		// A document may be loaded once per spelling of its path; the
 		// place, not the pointer, identifies the schema then.
 		place := file + "#" + ptr
@@ -123,7 +123,7 @@ func (c *Converter) Use(s *Schema, w Where) Entry {
 			c.cache[v] = e
 			return e
 		}
-		e := c.named(v, Where{File: file, Ptr: ptr}, RefName(s.Ref), GroupComponent)
+		e := c.named(v, Where{File: file, Ptr: ptr}, refName(s.Ref), GroupComponent)
 		c.places[place] = e
 		return e
 	}
@@ -141,9 +141,9 @@ func (c *Converter) Use(s *Schema, w Where) Entry {
 	return e
 }
 
-// RefPlace returns the file and JSON pointer a reference found in file
+// refPlace returns the file and JSON pointer a reference found in file
 // points at.
-func RefPlace(file, ref string) (string, string) {
+func refPlace(file, ref string) (string, string) {
 	target, frag, _ := strings.Cut(ref, "#")
 	if target != "" {
 		if u, err := url.Parse(target); err == nil && u.Scheme != "" {
@@ -225,9 +225,9 @@ func needsName(s *Schema) bool {
 	return n > 1
 }
 
-// RefName is the name a reference suggests: the last token of its
+// refName is the name a reference suggests: the last token of its
 // fragment, or the file's base name.
-func RefName(ref string) string {
+func refName(ref string) string {
 	file, frag, _ := strings.Cut(ref, "#")
 	if frag != "" {
 		i := strings.LastIndex(frag, "/")
@@ -483,7 +483,7 @@ func (c *Converter) allOf(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 			}
 			at := pw // the part's place in the allOf, for the warning
 			if p.Ref != "" {
-				pw.File, pw.Ptr = RefPlace(xw.File, p.Ref)
+				pw.File, pw.Ptr = refPlace(xw.File, p.Ref)
 				// Convert the part as a type of its own too, so that it is declared.
 				c.Use(p, pw)
 			}
@@ -707,8 +707,8 @@ func discriminatorTags(disc *Discriminator, p *Schema) []string {
 		}
 	}
 	// Without a mapping entry the schema's name selects it (implicit mapping).
-	if _, taken := disc.Mapping[RefName(p.Ref)]; len(tags) == 0 && !taken {
-		tags = []string{RefName(p.Ref)}
+	if _, taken := disc.Mapping[refName(p.Ref)]; len(tags) == 0 && !taken {
+		tags = []string{refName(p.Ref)}
 	}
 	return tags
 }
@@ -718,7 +718,7 @@ func sameRef(a, b string) bool {
 		return true
 	}
 	// A mapping value may be a bare schema name.
-	return !strings.Contains(a, "/") && RefName(b) == a
+	return !strings.Contains(a, "/") && refName(b) == a
 }
 
 func isNullSchema(p *Schema) bool {

@@ -128,7 +128,7 @@ func convert(tools []*tool, opts LoadOptions, source string, pos *positions, dia
 	sort.Slice(svc.Operations, func(i, j int) bool { return svc.Operations[i].GoName < svc.Operations[j].GoName })
 	// Lines and columns, from the listing (or a configured output schema).
 	files := map[string]*positions{source: pos}
-	for _, d := range dec.docs {
+	for _, d := range dec.places {
 		files[d.pos.file] = d.pos
 	}
 	fill := func(p *diag.Pos) {

@@ -31,7 +31,6 @@ type decoder struct {
 	types *naming.Namespace
 	// comps are the components by Go name.
 	comps map[string]*component
-	docs  []*schemaDoc
 	// places holds the documents by file and pointer.
 	places map[place]*schemaDoc
 }
@@ -87,7 +86,6 @@ func (d *schemaDoc) docOrigin(rel string) string {
 // the definitions of its input schema.
 func (dec *decoder) decode(root any, pos *positions, ptr, name, prefix, label string, shared *schemaDoc) *schemaDoc {
 	d := &schemaDoc{d: dec, root: root, pos: pos, ptr: ptr, prefix: prefix, label: label, comps: map[string]*component{}}
-	dec.docs = append(dec.docs, d)
 	dec.places[place{pos.file, ptr}] = d
 	var defs []string
 	if m, ok := root.(map[string]any); ok {
