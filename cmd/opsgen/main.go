@@ -16,7 +16,7 @@ import (
 	"github.com/opsgen/opsgen/generator"
 	"github.com/opsgen/opsgen/generator/config"
 	"github.com/opsgen/opsgen/generator/diag"
-	"github.com/opsgen/opsgen/generator/mcptools"
+	"github.com/opsgen/opsgen/generator/mcpsnapshot"
 	"github.com/opsgen/opsgen/generator/output"
 	"github.com/opsgen/opsgen/templates"
 )
@@ -374,7 +374,7 @@ func runSnapshot(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		ctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
 	}
-	data, err := mcptools.Snapshot(ctx, mcptools.SnapshotOptions{Command: command, URL: *url, Env: env})
+	data, err := mcpsnapshot.Snapshot(ctx, mcpsnapshot.SnapshotOptions{Command: command, URL: *url, Env: env})
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			fmt.Fprintf(stderr, "opsgen mcp snapshot: no answer within %v (-timeout): %v\n", *timeout, err)

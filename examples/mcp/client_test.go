@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/opsgen/opsgen/generator/mcptools"
+	"github.com/opsgen/opsgen/generator/mcpsnapshot"
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 
@@ -135,7 +135,7 @@ func TestToolsJSONCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ss.Close()
-	got, err := mcptools.SnapshotTransport(context.Background(), ct)
+	got, err := mcpsnapshot.SnapshotTransport(context.Background(), ct)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,10 @@
 // Package ir is the generator's intermediate representation: one model for
 // OpenAPI documents and MCP tool listings. Loaders (generator/openapi,
-// generator/mcptools) build it; the emitter (generator/emit) turns it into Go.
+// generator/mcptools) build it, their schemas converted to Types by
+// generator/jsonschema; the emitter (generator/emit) turns it into Go.
 //
 // Every Go name in the generated package is decided here, once, by the
-// loader: Type.Name, Field.Name, Operation.GoName, Operation.ParamsName,
+// loader and the schema stage: Type.Name, Field.Name, Operation.GoName, Operation.ParamsName,
 // Body.Name, EnumValue.Name, Variant.Name. The emitter adds no exported
 // names of its own except the fixed ones it documents (Client, NewClient,
 // Option, ...), which loaders reserve (see Reserved).

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -35,8 +36,8 @@ func newChecker() *checker {
 }
 
 // maxSchemaDepth bounds the nesting of JSON values in a tool schema: the
-// metaschema check and kin-openapi take time quadratic in it (seconds at a
-// thousand levels), and real schemas stay far below.
+// metaschema check takes time quadratic in it (seconds at a thousand
+// levels), and real schemas stay far below.
 const maxSchemaDepth = 200
 
 // jsonDepth returns the nesting depth of a decoded JSON value, counting
@@ -95,7 +96,7 @@ func (k *checker) check(schema any, pos *positions, ptr string, diags *diag.List
 				byPlace[at] = leaf
 			}
 		}
-		for _, at := range sortedKeys(byPlace) {
+		for _, at := range slices.Sorted(maps.Keys(byPlace)) {
 			leaf := byPlace[at]
 			var what string
 			schema, what = repair(schema, leaf.InstanceLocation)

@@ -1,19 +1,7 @@
 // Package mcptools reads MCP tool listings into the generator's IR.
 //
 // A listing is the result of tools/list: {"tools": [...]}, or a bare array
-// of tools.
-//
-// # Snapshots
-//
-// [Snapshot] captures the listing of a running server, a stdio subprocess
-// or an HTTP endpoint, as a file meant to be committed and diffed: every
-// page of tools/list, the tools sorted by name with their object keys
-// sorted, indented by two spaces. Each tool is kept as the server sent it,
-// including fields the SDK does not model (such as execution); what belongs
-// to the response (nextCursor, _meta) is left out. Over HTTP, a server that
-// only speaks the older HTTP+SSE transport is detected and used; over
-// stdio, a server that exits when probed with server/discover (the newest
-// protocol's first request) is restarted and opened with initialize.
+// of tools, as captured by generator/mcpsnapshot.
 //
 // # Loading
 //
@@ -38,13 +26,16 @@
 // mistake is reported at its place in the listing. A schema never fails
 // the load: each violation is a warning, the offending keyword is ignored
 // (a value that should be a schema and is not accepts any value), and so
-// are a $ref that does not resolve and a value the OpenAPI model cannot
+// are a $ref that does not resolve and a value the schema model cannot
 // hold (a minimum of 1e400, a nullable that is not a boolean). A schema
-// nested deeper than 200 levels, or one the OpenAPI loader still cannot
-// read, accepts any value (any arguments, for an input schema). The
-// schemas are then
-// converted by the OpenAPI loader: each tool becomes an operation of a
-// synthetic OpenAPI 3.1 document whose components hold the tools' schemas
-// and their hoisted definitions, so that JSON Schema is mapped to Go types
-// in one place. Diagnostics point back into the listing.
+// nested deeper than 200 levels accepts any value.
+//
+// The schemas are decoded from the listing's JSON straight into
+// generator/jsonschema's model, which maps JSON Schema to Go types for
+// every source: the root of each tool schema, each definition and each
+// other place a $ref points at is a named component (references become
+// the model's reference nodes), draft-07 tuples and dependencies take
+// their 2020-12 shape, and keywords next to a 2019-09 $ref that assert
+// something are kept with allOf. Positions are pointers into the listing,
+// so diagnostics name the place (file:line:col and JSON pointer) directly.
 package mcptools

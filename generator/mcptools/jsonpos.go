@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,6 +18,8 @@ type positions struct {
 	file    string
 	data    []byte
 	offsets map[string]int
+	// newlines are the offsets of the line ends, found when first needed.
+	newlines []int
 }
 
 // indexPositions reads data, which must be valid JSON, and records where
@@ -77,7 +80,20 @@ func (p *positions) pos(ptr string) diag.Pos {
 	pos := diag.Pos{File: p.file, Pointer: ptr}
 	for q := ptr; ; {
 		if off, ok := p.offsets[q]; ok {
-			pos.Line, pos.Col = lineCol(p.data, off)
+			if p.newlines == nil {
+				p.newlines = []int{}
+				for i, c := range p.data {
+					if c == '\n' {
+						p.newlines = append(p.newlines, i)
+					}
+				}
+			}
+			// The line is one more than the newlines before off.
+			n, _ := slices.BinarySearch(p.newlines, off)
+			pos.Line, pos.Col = n+1, off+1
+			if n > 0 {
+				pos.Col = off - p.newlines[n-1]
+			}
 			return pos
 		}
 		i := strings.LastIndexByte(q, '/')

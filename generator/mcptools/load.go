@@ -4,16 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
-
-	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
 	"github.com/opsgen/opsgen/generator/naming"
-	"github.com/opsgen/opsgen/generator/openapi"
 )
 
 // The conventions a tool's result can follow (see ir.Tool.Convention).
@@ -55,130 +54,40 @@ func Load(ctx context.Context, path string, opts LoadOptions) (*ir.Service, diag
 // The returned list holds every diagnostic, warnings included; the error is
 // non-nil (and the service nil) when any of them is an error.
 func LoadData(ctx context.Context, data []byte, source string, opts LoadOptions) (*ir.Service, diag.List, error) {
-	b, synth, diags := prepare(ctx, data, source, opts)
-	if synth == nil {
-		diags.Sort()
-		return nil, diags, diags.Err()
-	}
-	svc, odiags, err := openapi.FromDocument(ctx, synth, source, openapi.Options{Names: b.names()})
-	for _, d := range odiags {
-		d.Pos = b.sourcePos(d.Pos)
-		diags = append(diags, d)
-	}
-	diags.Sort()
-	if err == nil {
-		err = diags.Err()
-	}
-	if err != nil {
-		return nil, diags, err
-	}
-	if err := b.finish(svc, opts); err != nil {
-		return nil, diags, fmt.Errorf("mcptools: %s: %w", source, err)
-	}
-	return svc, diags, nil
-}
-
-// prepare reads a listing and builds its synthetic OpenAPI document. The
-// document is nil when the diagnostics hold an error.
-func prepare(ctx context.Context, data []byte, source string, opts LoadOptions) (*builder, *openapi3.T, diag.List) {
 	var diags diag.List
 	doc, err := decodeJSON(data)
 	if err != nil {
 		pos, _ := syntaxPos(source, data, err)
 		pos.File = source
 		diags.Errorf(pos, "invalid JSON: %v", err)
-		return nil, nil, diags
+		return nil, diags, diags.Err()
 	}
 	pos := indexPositions(source, data)
 	chk := newChecker()
 	tools := parseListing(doc, pos, chk, &diags)
 	tools = selectTools(tools, opts, source, pos, chk, &diags)
 	checkOptions(tools, opts, source, &diags)
-	if diags.HasErrors() {
-		return nil, nil, diags
+	if err := ctx.Err(); err != nil {
+		return nil, diags, err
 	}
-
-	// Names are claimed in an order that does not depend on the listing's:
-	// pinned names first, then by tool name.
-	sort.Slice(tools, func(i, j int) bool {
-		pi, pj := opts.Names[tools[i].name] != "", opts.Names[tools[j].name] != ""
-		if pi != pj {
-			return pi
-		}
-		return tools[i].name < tools[j].name
-	})
-	b, synth, bdiags, err := build(ctx, tools, opts.Names, source, pos)
-	if err != nil && !bdiags.HasErrors() {
-		// kin-openapi cannot read a schema that the checks let through:
-		// accept any value where it is, and build again.
-		isolate(ctx, tools, opts.Names, source, pos, &diags)
-		b, synth, bdiags, err = build(ctx, tools, opts.Names, source, pos)
+	var svc *ir.Service
+	if !diags.HasErrors() {
+		// Names are claimed in an order that does not depend on the
+		// listing's: pinned names first, then by tool name.
+		sort.Slice(tools, func(i, j int) bool {
+			pi, pj := opts.Names[tools[i].name] != "", opts.Names[tools[j].name] != ""
+			if pi != pj {
+				return pi
+			}
+			return tools[i].name < tools[j].name
+		})
+		svc = convert(tools, opts, source, pos, &diags)
 	}
-	diags = append(diags, bdiags...)
-	if diags.HasErrors() {
-		return nil, nil, diags
+	diags.Sort()
+	if err := diags.Err(); err != nil {
+		return nil, diags, err
 	}
-	if err != nil {
-		// isolate found no tool to blame: a bug here or in kin-openapi,
-		// reported against the listing.
-		diags.Errorf(diag.Pos{File: source}, "internal error: %v", err)
-		return nil, nil, diags
-	}
-	return b, synth, diags
-}
-
-// build makes the builder and the synthetic document of tools. The
-// document is nil when the diagnostics hold an error.
-func build(ctx context.Context, tools []*tool, names map[string]string, source string, pos *positions) (*builder, *openapi3.T, diag.List, error) {
-	var diags diag.List
-	b := newBuilder(source, pos, &diags)
-	for _, t := range tools {
-		b.add(t, names[t.name])
-	}
-	if diags.HasErrors() {
-		return nil, nil, diags, nil
-	}
-	synth, err := b.document(ctx)
-	return b, synth, diags, err
-}
-
-// anyArguments is the input schema of a tool whose own cannot be
-// converted: an object of any properties, so that it can still be called.
-var anyArguments = map[string]any{"type": "object", "additionalProperties": true}
-
-// isolate builds each tool alone and, where the synthetic document cannot
-// be loaded, replaces the schema at fault (the output schema, else the
-// input schema, else both) by one accepting any value, with a warning.
-func isolate(ctx context.Context, tools []*tool, names map[string]string, source string, pos *positions, diags *diag.List) {
-	fails := func(t *tool) error {
-		_, _, _, err := build(ctx, []*tool{t}, names, source, pos)
-		return err
-	}
-	outputPos := func(t *tool) diag.Pos {
-		if t.outputPos != nil {
-			return t.outputPos.pos("")
-		}
-		return pos.pos(t.ptr + "/outputSchema")
-	}
-	for _, t := range tools {
-		err := fails(t)
-		if err == nil {
-			continue
-		}
-		output := t.output
-		t.output = nil
-		if output != nil && fails(t) == nil {
-			t.output = map[string]any{}
-			diags.Warnf(outputPos(t), "tool %q: the output schema cannot be converted (%v); any value is accepted", t.name, err)
-			continue
-		}
-		t.input = anyArguments
-		diags.Warnf(pos.pos(t.ptr+"/inputSchema"), "tool %q: the input schema cannot be converted (%v); any arguments are accepted", t.name, err)
-		if t.output = output; output != nil && fails(t) != nil {
-			t.output = map[string]any{}
-			diags.Warnf(outputPos(t), "tool %q: the output schema cannot be converted either; any value is accepted", t.name)
-		}
-	}
+	return svc, diags, nil
 }
 
 // selectTools applies the filter and the user's output schemas.
@@ -224,9 +133,9 @@ func checkOptions(tools []*tool, opts LoadOptions, source string, diags *diag.Li
 		what  string
 		names []string
 	}{
-		{"an output schema", sortedKeys(opts.OutputSchemas)},
-		{"a convention", sortedKeys(opts.Conventions)},
-		{"a Go name", sortedKeys(opts.Names)},
+		{"an output schema", slices.Sorted(maps.Keys(opts.OutputSchemas))},
+		{"a convention", slices.Sorted(maps.Keys(opts.Conventions))},
+		{"a Go name", slices.Sorted(maps.Keys(opts.Names))},
 	} {
 		for _, name := range opt.names {
 			if !known[name] {
@@ -242,12 +151,12 @@ func checkOptions(tools []*tool, opts LoadOptions, source string, diags *diag.Li
 	if !conventions[opts.DefaultConvention] {
 		diags.Errorf(pos, "unknown default convention %q (want toolenvelope-v1, dotbot, auto or none)", opts.DefaultConvention)
 	}
-	for _, name := range sortedKeys(opts.Conventions) {
+	for _, name := range slices.Sorted(maps.Keys(opts.Conventions)) {
 		if c := opts.Conventions[name]; !conventions[c] {
 			diags.Errorf(pos, "unknown convention %q for tool %q (want toolenvelope-v1, dotbot, auto or none)", c, name)
 		}
 	}
-	for _, name := range sortedKeys(opts.Names) {
+	for _, name := range slices.Sorted(maps.Keys(opts.Names)) {
 		if n := opts.Names[name]; !naming.IsExported(n) {
 			diags.Errorf(pos, "Go name %q for tool %q is not an exported Go identifier", n, name)
 		}

@@ -330,7 +330,7 @@ func summary(svc *ir.Service) string {
 }
 
 func TestLoadStableUnderReordering(t *testing.T) {
-	for _, name := range []string{"colliding-names.json", "non-object-output.json", "defs-2020-12.json"} {
+	for _, name := range []string{"colliding-names.json", "non-object-output.json", "defs-2020-12.json", "draft07-definitions.json", "recursion.json", "shared-defs.json"} {
 		data, err := os.ReadFile(filepath.Join(specDir, name))
 		if err != nil {
 			t.Fatal(err)

@@ -3,59 +3,59 @@ package mcptools
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/jsonschema"
 	"github.com/opsgen/opsgen/generator/naming"
 )
 
-// componentPrefix is where hoisted schemas live in the synthetic document.
-const componentPrefix = "#/components/schemas/"
+// Each tool schema is a JSON Schema document of its own, with its own
+// definitions ($defs, or draft-07 definitions) and local references. The
+// decoder reads it into generator/jsonschema's model: the root, every
+// definition and every other place a reference points at is a component,
+// a named type <Tool><Key>; references become reference nodes whose Target
+// is the component, and whose Ref is the component's pointer in the
+// listing.
 
-// hoister moves the tools' schemas into the components of one OpenAPI 3.1
-// document. Each tool schema is a separate JSON Schema document with its own
-// $defs (or draft-07 definitions) and local references; in the synthetic
-// document every such definition becomes a component under a unique,
-// tool-prefixed name, and references are rewritten to point at it.
-type hoister struct {
-	comps map[string]any
-	// origin maps a component name to where its schema is in the source.
-	origin map[string]origin
-	ns     *naming.Namespace
-	diags  *diag.List
+// decoder decodes the schemas of a listing.
+type decoder struct {
+	diags *diag.List
+	// types holds the components' Go names.
+	types *naming.Namespace
+	// comps are the components by Go name.
+	comps map[string]*component
+	// places holds the documents by file and pointer.
+	places map[place]*schemaDoc
 }
 
-// origin is where a component's schema is in the source.
-type origin struct {
-	pos *positions
-	// ptr is the schema's pointer in pos's document.
-	ptr string
-	// label names the tool schema it is part of (`MCP tool "x" inputSchema`)
-	// and rel is its pointer inside that schema ("" for the root).
-	label, rel string
+// place is a pointer in a file.
+type place struct{ file, ptr string }
+
+// component is a schema with a name of its own.
+type component struct {
+	name string
+	node *jsonschema.Schema
+	// ref is the component's pointer in its file, as a reference ("#/tools/0/inputSchema/$defs/Node").
+	ref string
+	doc *schemaDoc
+	// rel is the component's pointer inside its schema document.
+	rel string
 }
 
-// docOrigin describes the place of rest (a pointer) inside the component
-// for doc comments: `MCP tool "x" inputSchema #/$defs/Node`.
-func (o origin) docOrigin(rest string) string {
-	if p := o.rel + rest; p != "" {
-		return o.label + " #" + p
-	}
-	return o.label
+func newDecoder(diags *diag.List, types *naming.Namespace) *decoder {
+	return &decoder{diags: diags, types: types, comps: map[string]*component{}, places: map[place]*schemaDoc{}}
 }
 
-func newHoister(diags *diag.List, ns *naming.Namespace) *hoister {
-	return &hoister{comps: map[string]any{}, origin: map[string]origin{}, ns: ns, diags: diags}
-}
-
-// schemaDoc is one tool schema (an input or output schema) being hoisted.
+// schemaDoc is one tool schema (an input or output schema) being decoded.
 type schemaDoc struct {
-	h    *hoister
+	d    *decoder
 	root any
 	pos  *positions
 	// ptr is the pointer of root in pos's document.
@@ -65,19 +65,28 @@ type schemaDoc struct {
 	// legacy is set for drafts before 2019-09, where keywords next to $ref
 	// are ignored and an array "items" means a tuple.
 	legacy bool
-	// refs maps local pointers ("" for the root, "/$defs/Node") to
-	// component names.
-	refs  map[string]string
+	// comps maps local pointers ("" for the root, "/$defs/Node") to components.
+	comps map[string]*component
 	queue []string
 }
 
-// hoist adds root under the component name (which the caller allocated) and
-// its definitions under names starting with prefix; label names root in
-// doc comments. Definitions identical to those of shared (the tool's other
-// schema, or nil) are not added again: the output schema of a tool often
-// repeats the definitions of its input schema.
-func (h *hoister) hoist(root any, pos *positions, ptr, name, prefix, label string, shared *schemaDoc) *schemaDoc {
-	d := &schemaDoc{h: h, root: root, pos: pos, ptr: ptr, prefix: prefix, label: label, refs: map[string]string{"": name}}
+// docOrigin describes the place rel (a pointer inside the schema) for doc
+// comments: `MCP tool "x" inputSchema #/$defs/Node`.
+func (d *schemaDoc) docOrigin(rel string) string {
+	if rel != "" {
+		return d.label + " #" + rel
+	}
+	return d.label
+}
+
+// decode reads root as the component called name, and its definitions as
+// components named starting with prefix; label names root in doc comments.
+// Definitions identical to those of shared (the tool's other schema, or
+// nil) are not declared again: the output schema of a tool often repeats
+// the definitions of its input schema.
+func (dec *decoder) decode(root any, pos *positions, ptr, name, prefix, label string, shared *schemaDoc) *schemaDoc {
+	d := &schemaDoc{d: dec, root: root, pos: pos, ptr: ptr, prefix: prefix, label: label, comps: map[string]*component{}}
+	dec.places[place{pos.file, ptr}] = d
 	var defs []string
 	if m, ok := root.(map[string]any); ok {
 		if s, ok := m["$schema"].(string); ok {
@@ -85,31 +94,41 @@ func (h *hoister) hoist(root any, pos *positions, ptr, name, prefix, label strin
 		}
 		for _, key := range []string{"$defs", "definitions"} {
 			m, _ := m[key].(map[string]any)
-			for _, k := range sortedKeys(m) {
+			for _, k := range slices.Sorted(maps.Keys(m)) {
 				defs = append(defs, "/"+key+"/"+escapePointer(k))
 			}
 		}
 	}
 	for p := range sameDefs(d, shared, defs) {
-		d.refs[p] = shared.refs[p]
+		d.comps[p] = shared.comps[p]
 	}
-	d.queue = []string{""}
+	d.add("", name)
 	// Definitions are named in sorted order so that names do not depend on
 	// the order of the source.
 	for _, p := range defs {
-		if _, ok := d.refs[p]; !ok {
-			d.refs[p] = h.ns.Alloc(defName(prefix, unescapePointer(p[strings.LastIndexByte(p, '/')+1:])))
-			d.queue = append(d.queue, p)
+		if _, ok := d.comps[p]; !ok {
+			d.add(p, dec.types.Alloc(defName(prefix, unescapePointer(p[strings.LastIndexByte(p, '/')+1:]))))
 		}
 	}
 	for len(d.queue) > 0 {
 		p := d.queue[0]
 		d.queue = d.queue[1:]
 		target, _ := resolvePointer(root, p)
-		h.comps[d.refs[p]] = d.convert(target, p)
-		h.origin[d.refs[p]] = origin{pos: pos, ptr: ptr + p, label: d.label, rel: p}
+		c := d.comps[p]
+		*c.node = *d.schema(target, p)
+		c.node.GoName = c.name
 	}
 	return d
+}
+
+// add makes the place p of the document a component called name, to be
+// decoded.
+func (d *schemaDoc) add(p, name string) *component {
+	c := &component{name: name, node: &jsonschema.Schema{GoName: name}, ref: "#" + d.ptr + p, doc: d, rel: p}
+	d.comps[p] = c
+	d.d.comps[name] = c
+	d.queue = append(d.queue, p)
+	return c
 }
 
 // sameDefs returns the definitions of d (pointers among defs) that are
@@ -123,7 +142,7 @@ func sameDefs(d, shared *schemaDoc, defs []string) map[string]bool {
 	for _, p := range defs {
 		mine, _ := resolvePointer(d.root, p)
 		theirs, ok := resolvePointer(shared.root, p)
-		if _, named := shared.refs[p]; ok && named && reflect.DeepEqual(mine, theirs) {
+		if _, named := shared.comps[p]; ok && named && reflect.DeepEqual(mine, theirs) {
 			same[p] = true
 		}
 	}
@@ -168,122 +187,61 @@ func localRefs(v any) []string {
 	return out
 }
 
-// breakAliasCycles replaces the components that only refer to each other
+// breakAliasCycles empties the components that only refer to each other
 // in a cycle (A is {"$ref": B} and B is {"$ref": A}): they constrain
-// nothing, and a converter following the chain would never stop.
-func (h *hoister) breakAliasCycles() {
+// nothing.
+func (dec *decoder) breakAliasCycles() {
 	var cyclic []string
-	for _, name := range sortedKeys(h.comps) {
-		n := name
-		for range len(h.comps) {
-			var ok bool
-			if n, ok = aliasTarget(h.comps[n]); !ok || n == name {
+	for _, name := range slices.Sorted(maps.Keys(dec.comps)) {
+		n := dec.comps[name].node
+		for range len(dec.comps) {
+			if n.Ref == "" || n.Target == nil || n.Target == dec.comps[name].node {
 				break
 			}
+			n = n.Target
 		}
-		if n == name {
+		if n.Ref != "" && n.Target == dec.comps[name].node {
 			cyclic = append(cyclic, name)
 		}
 	}
 	for _, name := range cyclic {
-		o := h.origin[name]
-		h.diags.Warnf(o.pos.pos(o.ptr), "schema only refers to itself through $ref; any value is accepted")
-		h.comps[name] = map[string]any{}
+		c := dec.comps[name]
+		dec.diags.Warnf(c.doc.at(c.rel), "schema only refers to itself through $ref; any value is accepted")
+		*c.node = jsonschema.Schema{GoName: name}
 	}
-}
-
-// aliasTarget returns the component a schema is only a reference to.
-func aliasTarget(schema any) (string, bool) {
-	m, _ := schema.(map[string]any)
-	ref, _ := m["$ref"].(string)
-	name, ok := strings.CutPrefix(ref, componentPrefix)
-	if !ok {
-		return "", false
-	}
-	for k := range m {
-		if k != "$ref" && !annotations[k] {
-			return "", false
-		}
-	}
-	return name, true
 }
 
 // at returns the source position of a pointer inside the schema.
 func (d *schemaDoc) at(p string) diag.Pos { return d.pos.pos(d.ptr + p) }
 
-// convert returns the OpenAPI 3.1 form of the schema node at local pointer p.
-func (d *schemaDoc) convert(node any, p string) any {
+// schema decodes the schema node at local pointer p.
+func (d *schemaDoc) schema(node any, p string) *jsonschema.Schema {
 	switch v := node.(type) {
 	case bool:
 		if v {
-			return map[string]any{}
+			return &jsonschema.Schema{}
 		}
-		return map[string]any{"not": map[string]any{}}
+		return &jsonschema.Schema{Always: &v}
 	case map[string]any:
-		return d.convertObject(v, p)
+		return d.object(v, p)
 	default:
-		d.h.diags.Warnf(d.at(p), "a schema must be an object or a boolean, found %s; any value is accepted", jsonKind(node))
-		return map[string]any{}
+		d.d.diags.Warnf(d.at(p), "a schema must be an object or a boolean, found %s; any value is accepted", jsonKind(node))
+		return &jsonschema.Schema{}
 	}
 }
 
-// dropped are the keywords left out of the synthetic document: dialect and
-// identity belong to the source document, definitions are hoisted (nested
-// ones only when referenced), and xml and externalDocs are OpenAPI's, with
-// no meaning for a tool (and a shape kin-openapi insists on).
-var dropped = map[string]bool{
-	"$schema": true, "$id": true, "id": true, "$anchor": true, "$dynamicAnchor": true,
-	"$vocabulary": true, "$comment": true, "$defs": true, "definitions": true,
-	"xml": true, "externalDocs": true,
+// ignored are the keywords whose subschemas the model does not keep; they
+// are still decoded, so that references inside them are reported.
+var ignored = map[string]bool{
+	"patternProperties": true, "dependentSchemas": true, "then": true, "else": true,
+	"contains": true, "propertyNames": true, "contentSchema": true,
 }
 
-// Keywords that kin-openapi reads into float64 and uint64 fields.
+// Keywords read as numbers: bounds and counts.
 var (
 	floatKeywords = map[string]bool{"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true}
 	countKeywords = map[string]bool{"minLength": true, "maxLength": true, "minItems": true, "maxItems": true, "minProperties": true, "maxProperties": true}
 )
-
-// readable returns the value of keyword k as kin-openapi can read it, or
-// why it cannot: valid JSON Schema may hold numbers beyond float64 and
-// uint64 (1e400), and OpenAPI keywords (nullable, discriminator) of
-// another shape than OpenAPI's; either would fail the synthetic document
-// as a whole.
-func readable(k string, v any) (any, string) {
-	n, isNum := v.(json.Number)
-	switch {
-	case floatKeywords[k] && isNum:
-		if _, err := strconv.ParseFloat(string(n), 64); err != nil {
-			return nil, fmt.Sprintf("%s is out of range", n)
-		}
-	case countKeywords[k] && isNum:
-		if _, err := strconv.ParseUint(string(n), 10, 64); err == nil {
-			return v, ""
-		}
-		// An integer written 1e3 or 2.0.
-		f, err := strconv.ParseFloat(string(n), 64)
-		if err != nil || f < 0 || f != math.Trunc(f) || f >= 1<<63 {
-			return nil, fmt.Sprintf("%s is out of range", n)
-		}
-		return json.Number(strconv.FormatUint(uint64(f), 10)), ""
-	case k == "nullable":
-		if _, ok := v.(bool); !ok {
-			return nil, "must be a boolean, found " + jsonKind(v)
-		}
-	case k == "discriminator":
-		m, _ := v.(map[string]any)
-		_, named := m["propertyName"].(string)
-		mapping, isMap := m["mapping"].(map[string]any)
-		ok := named && (m["mapping"] == nil || isMap)
-		for _, target := range mapping {
-			_, isString := target.(string)
-			ok = ok && isString
-		}
-		if !ok {
-			return nil, `must be an object with a string "propertyName" and a "mapping" of strings`
-		}
-	}
-	return v, ""
-}
 
 // annotations are the keywords that may sit next to $ref without changing
 // what it accepts.
@@ -292,117 +250,308 @@ var annotations = map[string]bool{
 	"deprecated": true, "readOnly": true, "writeOnly": true, "$comment": true,
 }
 
-func (d *schemaDoc) convertObject(m map[string]any, p string) any {
+// dropped are keywords of identity and dialect, and definitions (decoded
+// as components of their own).
+var dropped = map[string]bool{
+	"$schema": true, "$id": true, "id": true, "$anchor": true, "$dynamicAnchor": true,
+	"$vocabulary": true, "$comment": true, "$defs": true, "definitions": true,
+}
+
+func (d *schemaDoc) object(m map[string]any, p string) *jsonschema.Schema {
 	if _, ok := m["$ref"]; ok {
-		return d.convertRef(m, p)
+		return d.ref(m, p)
 	}
-	out := map[string]any{}
-	for _, k := range sortedKeys(m) {
+	s := &jsonschema.Schema{}
+	var b bounds
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
 		kp := p + "/" + escapePointer(k)
-		if dropped[k] {
-			continue
-		}
-		switch k {
-		case "$recursiveRef", "$dynamicRef":
+		switch {
+		case dropped[k]:
+		case k == "$recursiveRef" || k == "$dynamicRef":
 			if v == "#" {
-				out["$ref"] = componentPrefix + d.refs[""]
+				root := d.comps[""]
+				s.Ref, s.Target = root.ref, root.node
 			} else {
-				d.h.diags.Warnf(d.at(kp), "%s %v is not supported; ignored", k, v)
+				d.d.diags.Warnf(d.at(kp), "%s %v is not supported; ignored", k, v)
 			}
-		case "properties", "patternProperties", "dependentSchemas":
-			out[k] = d.convertMap(v, kp)
-		case "allOf", "anyOf", "oneOf", "prefixItems":
-			out[k] = d.convertList(v, kp)
-		case "items":
+		case k == "properties":
+			s.Properties = d.schemaMap(v, kp)
+		case ignored[k]:
+			if k == "patternProperties" || k == "dependentSchemas" {
+				d.schemaMap(v, kp)
+			} else {
+				d.schema(v, kp)
+			}
+		case k == "allOf":
+			s.AllOf = d.schemaList(v, kp)
+		case k == "anyOf":
+			s.AnyOf = d.schemaList(v, kp)
+		case k == "oneOf":
+			s.OneOf = d.schemaList(v, kp)
+		case k == "prefixItems":
+			s.PrefixItems = d.schemaList(v, kp)
+		case k == "items":
 			if list, ok := v.([]any); ok {
 				// Before 2020-12, an array of items is a tuple, and
-				// additionalItems the schema of the rest.
-				out["prefixItems"] = d.convertList(list, kp)
-				// additionalItems: false closes the tuple: no items keyword.
+				// additionalItems the schema of the rest; false closes it.
+				s.PrefixItems = d.schemaList(list, kp)
 				if rest, ok := m["additionalItems"]; ok && rest != false {
-					out["items"] = d.convert(rest, p+"/additionalItems")
+					s.Items = d.schema(rest, p+"/additionalItems")
 				}
 			} else {
-				out[k] = d.convert(v, kp)
+				s.Items = d.schema(v, kp)
 			}
-		case "additionalItems":
+		case k == "additionalItems":
 			// Handled with items; without an items array it has no effect.
-		case "additionalProperties", "unevaluatedProperties", "unevaluatedItems":
+		case k == "additionalProperties":
 			if b, ok := v.(bool); ok {
-				out[k] = b
+				s.AdditionalProperties = &jsonschema.Schema{Always: &b}
 			} else {
-				out[k] = d.convert(v, kp)
+				s.AdditionalProperties = d.schema(v, kp)
 			}
-		case "not", "if", "then", "else", "contains", "propertyNames", "contentSchema":
-			out[k] = d.convert(v, kp)
-		case "dependencies":
+		case k == "unevaluatedProperties" || k == "unevaluatedItems":
+			if _, ok := v.(bool); !ok {
+				d.schema(v, kp)
+			}
+		case k == "not" || k == "if":
+			d.schema(v, kp)
+			s.NotIf = true
+		case k == "dependencies":
 			// Draft-07: a property's dependency is a list of required
 			// properties or a schema.
 			deps, _ := v.(map[string]any)
-			for _, name := range sortedKeys(deps) {
-				if list, ok := deps[name].([]any); ok {
-					setIn(out, "dependentRequired", name, list)
-				} else {
-					setIn(out, "dependentSchemas", name, d.convert(deps[name], kp+"/"+escapePointer(name)))
+			for _, name := range slices.Sorted(maps.Keys(deps)) {
+				if _, ok := deps[name].([]any); !ok {
+					d.schema(deps[name], kp+"/"+escapePointer(name))
 				}
 			}
 		default:
-			if v, why := readable(k, v); why != "" {
-				d.h.diags.Warnf(d.at(kp), "%s %s; ignored", k, why)
-			} else {
-				out[k] = v
+			if why := d.keyword(s, &b, k, v); why != "" {
+				d.d.diags.Warnf(d.at(kp), "%s %s; ignored", k, why)
 			}
 		}
 	}
-	return out
+	s.Keywords = b.appendTo(s.Keywords)
+	return s
 }
 
-func setIn(m map[string]any, key, name string, v any) {
-	sub, _ := m[key].(map[string]any)
-	if sub == nil {
-		sub = map[string]any{}
-		m[key] = sub
+// bounds collects the numeric bounds of a schema, which
+// jsonschema.AppendBound writes in their 2020-12 form once all its
+// keywords are read (draft-04's exclusiveMinimum is a boolean modifier of
+// minimum).
+type bounds struct {
+	min, max, exclMin, exclMax *float64
+	exclMinFlag, exclMaxFlag   *bool
+}
+
+func (b *bounds) appendTo(kw []jsonschema.Keyword) []jsonschema.Keyword {
+	kw = jsonschema.AppendBound(kw, "minimum", "exclusiveMinimum", b.min, b.exclMinFlag, b.exclMin)
+	return jsonschema.AppendBound(kw, "maximum", "exclusiveMaximum", b.max, b.exclMaxFlag, b.exclMax)
+}
+
+// keyword sets the keyword k of s (or of its bounds b) to v, or says why
+// it cannot: valid JSON Schema may hold numbers beyond float64 and uint64
+// (1e400), and OpenAPI keywords (nullable, discriminator) of another shape
+// than OpenAPI's. Keywords the model does not keep are skipped.
+func (d *schemaDoc) keyword(s *jsonschema.Schema, b *bounds, k string, v any) string {
+	n, isNum := v.(json.Number)
+	switch {
+	case floatKeywords[k] && isNum:
+		f, err := strconv.ParseFloat(string(n), 64)
+		if err != nil {
+			return fmt.Sprintf("%s is out of range", n)
+		}
+		switch k {
+		case "minimum":
+			b.min = &f
+		case "maximum":
+			b.max = &f
+		case "exclusiveMinimum":
+			b.exclMin = &f
+		case "exclusiveMaximum":
+			b.exclMax = &f
+		default:
+			s.Keywords = append(s.Keywords, jsonschema.Keyword{Name: k, Value: f})
+		}
+	case k == "exclusiveMinimum" || k == "exclusiveMaximum":
+		if flag, ok := v.(bool); ok && k == "exclusiveMinimum" {
+			b.exclMinFlag = &flag
+		} else if ok {
+			b.exclMaxFlag = &flag
+		}
+	case countKeywords[k] && isNum:
+		u, err := strconv.ParseUint(string(n), 10, 64)
+		if err != nil {
+			// An integer written 1e3 or 2.0.
+			f, err := strconv.ParseFloat(string(n), 64)
+			if err != nil || f < 0 || f != math.Trunc(f) || f >= 1<<63 {
+				return fmt.Sprintf("%s is out of range", n)
+			}
+			u = uint64(f)
+		}
+		if u > 0 || strings.HasPrefix(k, "max") {
+			s.Keywords = append(s.Keywords, jsonschema.Keyword{Name: k, Value: u})
+		}
+	case k == "pattern" || k == "uniqueItems":
+		if v != "" && v != false {
+			s.Keywords = append(s.Keywords, jsonschema.Keyword{Name: k, Value: v})
+		}
+	case k == "nullable":
+		b, ok := v.(bool)
+		if !ok {
+			return "must be a boolean, found " + jsonKind(v)
+		}
+		s.Nullable = b
+	case k == "discriminator":
+		m, _ := v.(map[string]any)
+		name, named := m["propertyName"].(string)
+		mapping, isMap := m["mapping"].(map[string]any)
+		ok := named && (m["mapping"] == nil || isMap)
+		disc := &jsonschema.Discriminator{PropertyName: name}
+		for tag, target := range mapping {
+			ref, isString := target.(string)
+			ok = ok && isString
+			if disc.Mapping == nil {
+				disc.Mapping = map[string]string{}
+			}
+			disc.Mapping[tag] = d.mappingRef(ref)
+		}
+		if !ok {
+			return `must be an object with a string "propertyName" and a "mapping" of strings`
+		}
+		s.Discriminator = disc
+	case k == "type":
+		switch t := v.(type) {
+		case string:
+			s.Types = []string{t}
+		case []any:
+			s.Types = []string{}
+			for _, e := range t {
+				if e, ok := e.(string); ok {
+					s.Types = append(s.Types, e)
+				}
+			}
+		}
+	case k == "required":
+		list, _ := v.([]any)
+		for _, e := range list {
+			if e, ok := e.(string); ok {
+				s.Required = append(s.Required, e)
+			}
+		}
+	case k == "enum" || k == "const" || k == "default":
+		x, ok := plain(v)
+		if !ok {
+			return "holds a number out of range"
+		}
+		switch k {
+		case "enum":
+			s.Enum, _ = x.([]any)
+		case "const":
+			s.Const = x
+		default:
+			s.Default = x
+		}
+	default:
+		str, _ := v.(string)
+		flag, _ := v.(bool)
+		switch k {
+		case "format":
+			s.Format = str
+		case "title":
+			s.Title = str
+		case "description":
+			s.Description = str
+		case "x-go-name":
+			s.GoName = str
+		case "deprecated":
+			s.Deprecated = flag
+		case "readOnly":
+			s.ReadOnly = flag
+		case "writeOnly":
+			s.WriteOnly = flag
+		}
 	}
-	sub[name] = v
+	return ""
 }
 
-func (d *schemaDoc) convertMap(v any, p string) any {
+// mappingRef returns a discriminator mapping value as the reference the
+// variants use: a local pointer becomes the pointer in the listing.
+func (d *schemaDoc) mappingRef(ref string) string {
+	if frag, ok := strings.CutPrefix(ref, "#"); ok {
+		if p, err := url.PathUnescape(frag); err == nil {
+			frag = p
+		}
+		if c := d.comps[frag]; c != nil {
+			return c.ref
+		}
+	}
+	return ref
+}
+
+// plain converts the numbers of a decoded JSON value to float64, as the
+// model holds them; ok is false when one is out of range.
+func plain(v any) (_ any, ok bool) {
+	switch v := v.(type) {
+	case json.Number:
+		f, err := strconv.ParseFloat(string(v), 64)
+		return f, err == nil
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			if out[i], ok = plain(e); !ok {
+				return nil, false
+			}
+		}
+		return out, true
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			if out[k], ok = plain(e); !ok {
+				return nil, false
+			}
+		}
+		return out, true
+	}
+	return v, true
+}
+
+func (d *schemaDoc) schemaMap(v any, p string) map[string]*jsonschema.Schema {
 	m, ok := v.(map[string]any)
 	if !ok {
-		d.h.diags.Warnf(d.at(p), "expected an object of schemas, found %s; ignored", jsonKind(v))
-		return map[string]any{}
-	}
-	out := make(map[string]any, len(m))
-	for _, k := range sortedKeys(m) {
-		out[k] = d.convert(m[k], p+"/"+escapePointer(k))
-	}
-	return out
-}
-
-func (d *schemaDoc) convertList(v any, p string) []any {
-	list, ok := v.([]any)
-	if !ok {
-		d.h.diags.Warnf(d.at(p), "expected an array of schemas, found %s; ignored", jsonKind(v))
+		d.d.diags.Warnf(d.at(p), "expected an object of schemas, found %s; ignored", jsonKind(v))
 		return nil
 	}
-	out := make([]any, len(list))
-	for i, s := range list {
-		out[i] = d.convert(s, p+"/"+strconv.Itoa(i))
+	out := make(map[string]*jsonschema.Schema, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out[k] = d.schema(m[k], p+"/"+escapePointer(k))
 	}
 	return out
 }
 
-// convertRef rewrites a schema with $ref. Keywords next to $ref apply as
-// well from 2019-09 on; they are kept with allOf unless they are only
-// annotations.
-func (d *schemaDoc) convertRef(m map[string]any, p string) any {
-	ref := map[string]any{}
+func (d *schemaDoc) schemaList(v any, p string) []*jsonschema.Schema {
+	list, ok := v.([]any)
+	if !ok {
+		d.d.diags.Warnf(d.at(p), "expected an array of schemas, found %s; ignored", jsonKind(v))
+		return nil
+	}
+	out := make([]*jsonschema.Schema, len(list))
+	for i, s := range list {
+		out[i] = d.schema(s, p+"/"+strconv.Itoa(i))
+	}
+	return out
+}
+
+// ref decodes a schema with $ref. Keywords next to $ref apply as well from
+// 2019-09 on; they are kept with allOf unless they are only annotations.
+func (d *schemaDoc) ref(m map[string]any, p string) *jsonschema.Schema {
+	ref := &jsonschema.Schema{}
 	rp := p + "/$ref"
 	if s, ok := m["$ref"].(string); !ok {
-		d.h.diags.Warnf(d.at(rp), "$ref must be a string, found %s; any value is accepted", jsonKind(m["$ref"]))
-	} else if name, ok := d.target(s, rp); ok {
-		ref["$ref"] = componentPrefix + name
+		d.d.diags.Warnf(d.at(rp), "$ref must be a string, found %s; any value is accepted", jsonKind(m["$ref"]))
+	} else if c := d.target(s, rp); c != nil {
+		ref.Ref, ref.Target = c.ref, c.node
 	}
 	if d.legacy {
 		return ref
@@ -416,39 +565,37 @@ func (d *schemaDoc) convertRef(m map[string]any, p string) any {
 		}
 	}
 	if !assertions {
-		for k, v := range rest {
-			ref[k] = v
-		}
+		// Annotations apply to the use of the reference.
+		a := d.object(rest, p)
+		ref.Title, ref.Description, ref.Default = a.Title, a.Description, a.Default
+		ref.Deprecated, ref.ReadOnly, ref.WriteOnly = a.Deprecated, a.ReadOnly, a.WriteOnly
 		return ref
 	}
-	return map[string]any{"allOf": []any{ref, d.convertObject(rest, p)}}
+	return &jsonschema.Schema{AllOf: []*jsonschema.Schema{ref, d.object(rest, p)}}
 }
 
-// target returns the component for a $ref, hoisting the schema it points
-// at when that is not a definition already. Only references inside the same
-// schema document can be followed.
-func (d *schemaDoc) target(ref, at string) (string, bool) {
+// target returns the component a $ref leads to, making the place it points
+// at a component when it is not one already. Only references inside the
+// same schema document can be followed.
+func (d *schemaDoc) target(ref, at string) *component {
 	frag, ok := strings.CutPrefix(ref, "#")
 	if !ok || (frag != "" && !strings.HasPrefix(frag, "/")) {
-		d.h.diags.Warnf(d.at(at), "$ref %q is not a local JSON pointer and is not supported; any value is accepted", ref)
-		return "", false
+		d.d.diags.Warnf(d.at(at), "$ref %q is not a local JSON pointer and is not supported; any value is accepted", ref)
+		return nil
 	}
 	p, err := url.PathUnescape(frag)
 	if err != nil {
 		p = frag
 	}
-	if name, ok := d.refs[p]; ok {
-		return name, true
+	if c, ok := d.comps[p]; ok {
+		return c
 	}
 	if _, ok := resolvePointer(d.root, p); !ok {
-		d.h.diags.Warnf(d.at(at), "$ref %q does not resolve in this schema; any value is accepted", ref)
-		return "", false
+		d.d.diags.Warnf(d.at(at), "$ref %q does not resolve in this schema; any value is accepted", ref)
+		return nil
 	}
 	last := p[strings.LastIndexByte(p, '/')+1:]
-	name := d.h.ns.Alloc(defName(d.prefix, unescapePointer(last)))
-	d.refs[p] = name
-	d.queue = append(d.queue, p)
-	return name, true
+	return d.add(p, d.d.types.Alloc(defName(d.prefix, unescapePointer(last))))
 }
 
 // defName is the Go name of a tool's definition key: the tool's Go name
@@ -490,15 +637,6 @@ var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
 
 func unescapePointer(s string) string { return pointerUnescaper.Replace(s) }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // noArguments reports whether an input schema declares no arguments at all:
 // an object schema without properties or anything that could add some.
 func noArguments(schema any) bool {
@@ -531,4 +669,21 @@ func noArguments(schema any) bool {
 		return true
 	}
 	return false
+}
+
+// noArgumentsSchema is the JSON Schema of a tool without arguments: its
+// input schema without identity, dialect and definitions.
+func noArgumentsSchema(schema any) json.RawMessage {
+	m, _ := schema.(map[string]any)
+	out := map[string]any{}
+	for k, v := range m {
+		if !dropped[k] {
+			out[k] = v
+		}
+	}
+	data, err := json.Marshal(out)
+	if err != nil {
+		return json.RawMessage(`{}`)
+	}
+	return data
 }

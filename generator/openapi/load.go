@@ -11,6 +11,9 @@
 // that builds exactly the document kin-openapi's loader builds, several
 // times faster on large specs (see load_json.go); YAML takes kin's path.
 //
+// Schemas: kin-openapi's schemas are adapted to generator/jsonschema's
+// model, which turns them into IR types and writes their JSON Schemas.
+//
 // Naming: every component schema becomes a named type called after its key
 // (x-go-name and Options.Names win); inline objects, enums and unions are
 // named after their parent (PetOwner, ListPetsResponse, CreatePetBody,
@@ -53,7 +56,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -66,6 +68,7 @@ import (
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/jsonschema"
 	"github.com/opsgen/opsgen/generator/naming"
 )
 
@@ -159,14 +162,6 @@ func LoadData(ctx context.Context, data []byte, source string, opts Options) (*i
 		return nil, nil, lerr
 	}
 	svc, diags, err := fromDocument(ctx, doc, source, opts, data, ver.swagger, diags)
-	diags.Sort()
-	return svc, diags, err
-}
-
-// FromDocument converts a document already loaded (the MCP loader builds
-// one from a tool listing). source is the path shown in diagnostics.
-func FromDocument(ctx context.Context, doc *openapi3.T, source string, opts Options) (*ir.Service, diag.List, error) {
-	svc, diags, err := fromDocument(ctx, doc, source, opts, nil, false, nil)
 	diags.Sort()
 	return svc, diags, err
 }
@@ -416,13 +411,10 @@ type loader struct {
 	swagger bool
 	diags   diag.List
 
-	// cache maps each converted schema (by pointer) to its type, so every
-	// schema is converted once however often it is referenced.
-	cache map[*openapi3.Schema]entry
-	// src maps each named type to the schema that defines it.
-	src      map[*ir.Type]*openapi3.Schema
-	places   map[string]entry // $ref targets by file#pointer
-	requests []nameReq
+	// conv converts the schemas, adapted from kin-openapi's (schemas: by
+	// pointer, so that each is adapted once).
+	conv    *jsonschema.Converter
+	schemas map[*openapi3.Schema]*jsonschema.Schema
 	// finish runs after names are allocated (JSON Schemas refer to names).
 	finish   []func()
 	bodyRefs map[*ir.Body]*openapi3.SchemaRef
@@ -436,11 +428,10 @@ func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Opti
 	}
 	l := &loader{
 		opts: opts, doc: doc, source: source, data: data, swagger: swagger, diags: diags,
-		cache:    map[*openapi3.Schema]entry{},
-		src:      map[*ir.Type]*openapi3.Schema{},
-		places:   map[string]entry{},
+		schemas:  map[*openapi3.Schema]*jsonschema.Schema{},
 		bodyRefs: map[*ir.Body]*openapi3.SchemaRef{},
 	}
+	l.conv = l.newConverter()
 	svc := &ir.Service{Kind: ir.OpenAPI, Source: source}
 	if doc.Info != nil {
 		svc.Title, svc.Description, svc.Version = doc.Info.Title, doc.Info.Description, doc.Info.Version
@@ -471,12 +462,7 @@ func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Opti
 				continue
 			}
 			w := where{file: source, ptr: "/components/schemas/" + escapeToken(name)}
-			if ref.Ref != "" {
-				// An alias of another schema: its target is the type.
-				l.schema(ref, w)
-				continue
-			}
-			l.places[w.file+"#"+w.ptr] = l.named(ref.Value, w, name, groupComponent)
+			l.conv.Declare(l.adapt(ref), w.js(), name)
 		}
 		svc.SecuritySchemes = l.securitySchemes(doc.Components.SecuritySchemes)
 	}
@@ -487,12 +473,12 @@ func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Opti
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	l.allocateNames()
+	l.conv.AllocateNames()
 	for _, f := range l.finish {
 		f()
 	}
-	svc.Types = l.namedTypes()
-	// The types' schemas are built by several goroutines (jsonSchema only
+	svc.Types = l.conv.Types()
+	// The types' schemas are built by several goroutines (TypeSchema only
 	// reads the loader's state) while the diagnostics get their positions.
 	var wg sync.WaitGroup
 	wg.Go(l.fillPositions)
@@ -501,7 +487,7 @@ func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Opti
 		wg.Go(func() {
 			for i := w; i < len(svc.Types); i += workers {
 				t := svc.Types[i]
-				t.Schema = marshal(l.jsonSchema(&openapi3.SchemaRef{Value: l.src[t]}, true))
+				t.Schema = l.conv.TypeSchema(t)
 			}
 		})
 	}
@@ -542,20 +528,6 @@ func goNameExt(ext map[string]any) string {
 		return s
 	}
 	return ""
-}
-
-// resolveRefPlace returns the file and JSON pointer a $ref found in file
-// points at.
-func (l *loader) resolveRefPlace(file, ref string) (string, string) {
-	target, frag, _ := strings.Cut(ref, "#")
-	if target != "" {
-		if u, err := url.Parse(target); err == nil && u.Scheme != "" {
-			file = target
-		} else {
-			file = path.Join(path.Dir(file), target)
-		}
-	}
-	return file, frag
 }
 
 // keyPos turns a name request key (file#pointer) into a position.

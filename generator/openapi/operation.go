@@ -354,7 +354,7 @@ func (l *loader) body(op *ir.Operation, rb *openapi3.RequestBody, w where) *ir.B
 	}
 	mt, kind, ref, t := l.mediaType(rb.Content, w)
 	b := &ir.Body{MediaType: mt, Kind: kind, Type: t, Required: rb.Required, Doc: ir.Doc{Description: rb.Description}}
-	if ref != nil && ref.Ref == "" && l.src[t] != nil {
+	if ref != nil && ref.Ref == "" && l.conv.Declared(t) {
 		l.finish = append(l.finish, func() { b.Name = t.Name })
 	}
 	if kind == ir.BodyMultipart {

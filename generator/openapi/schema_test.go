@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/opsgen/opsgen/generator/ir"
@@ -107,34 +106,6 @@ components:
 		t.Fatal(err)
 	}
 	equalJSON(t, "Pos", svc2.Defs["Pos"], `{"type":"number","exclusiveMinimum":0,"maximum":10}`)
-}
-
-// TestFromDocument converts a document built in code, as the MCP loader does.
-func TestFromDocument(t *testing.T) {
-	doc := &openapi3.T{OpenAPI: "3.1.0", Info: &openapi3.Info{Title: "tools", Version: "1"}, Paths: openapi3.NewPaths()}
-	in := openapi3.NewObjectSchema().WithProperty("query", openapi3.NewStringSchema()).WithRequired([]string{"query"})
-	doc.Components = &openapi3.Components{Schemas: openapi3.Schemas{"SearchInput": openapi3.NewSchemaRef("", in)}}
-	resp := openapi3.NewResponse().WithDescription("ok").WithJSONSchemaRef(openapi3.NewSchemaRef("#/components/schemas/SearchInput", in))
-	opn := &openapi3.Operation{OperationID: "search", Responses: openapi3.NewResponses(openapi3.WithStatus(200, &openapi3.ResponseRef{Value: resp}))}
-	doc.AddOperation("/search", "POST", opn)
-
-	svc, diags, err := openapi.FromDocument(context.Background(), doc, "tools.json", openapi.Options{})
-	if err != nil || len(diags) != 0 {
-		t.Fatalf("err=%v diags=%v", err, diags)
-	}
-	o := op(t, svc, "search")
-	equal(t, "result type", o.Result.Type.Name, "SearchInput")
-	equalSlice(t, "fields", fields(typ(t, svc, "SearchInput")), []string{"Query:query:string:req"})
-	equal(t, "source", svc.Source, "tools.json")
-
-	if _, _, err := openapi.FromDocument(context.Background(), nil, "x", openapi.Options{}); err == nil {
-		t.Error("nil document accepted")
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, _, err := openapi.FromDocument(ctx, doc, "x", openapi.Options{}); err == nil {
-		t.Error("cancelled context ignored")
-	}
 }
 
 func TestAllOfCycleAndAliases(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/opsgen/opsgen/generator/mcptools"
+	"github.com/opsgen/opsgen/generator/mcpsnapshot"
 	"github.com/opsgen/opsgen/internal/e2e/mcpgen"
 	"github.com/opsgen/opsgen/internal/mcptest"
 	"github.com/opsgen/opsgen/runtime"
@@ -41,13 +41,13 @@ type mcpTransport struct {
 // cmd/mcptestserver, built here) and streamable HTTP transports.
 func mcpTransports(t *testing.T) []mcpTransport {
 	bin := buildMCPTestServer(t)
-	snapOpts := func(o mcptools.SnapshotOptions) func(t *testing.T) []byte {
+	snapOpts := func(o mcpsnapshot.SnapshotOptions) func(t *testing.T) []byte {
 		return func(t *testing.T) []byte {
 			o.Timeout = time.Minute
 			if o.URL == "" && o.Command == nil {
 				o.URL = mcptest.StreamableHTTP(t)
 			}
-			listing, err := mcptools.Snapshot(context.Background(), o)
+			listing, err := mcpsnapshot.Snapshot(context.Background(), o)
 			if err != nil {
 				t.Fatalf("snapshot: %v", err)
 			}
@@ -65,7 +65,7 @@ func mcpTransports(t *testing.T) []mcpTransport {
 					t.Fatal(err)
 				}
 				defer ss.Close()
-				listing, err := mcptools.SnapshotTransport(ctx, ct)
+				listing, err := mcpsnapshot.SnapshotTransport(ctx, ct)
 				if err != nil {
 					t.Fatalf("snapshot: %v", err)
 				}
@@ -75,14 +75,14 @@ func mcpTransports(t *testing.T) []mcpTransport {
 		},
 		{
 			name:     "stdio",
-			snapshot: snapOpts(mcptools.SnapshotOptions{Command: []string{bin}}),
+			snapshot: snapOpts(mcpsnapshot.SnapshotOptions{Command: []string{bin}}),
 			connect: func(t *testing.T) *mcp.ClientSession {
 				return connectMCP(t, &mcp.CommandTransport{Command: exec.Command(bin)})
 			},
 		},
 		{
 			name:     "http",
-			snapshot: snapOpts(mcptools.SnapshotOptions{}),
+			snapshot: snapOpts(mcpsnapshot.SnapshotOptions{}),
 			connect: func(t *testing.T) *mcp.ClientSession {
 				return connectMCP(t, &mcp.StreamableClientTransport{Endpoint: mcptest.StreamableHTTP(t)})
 			},

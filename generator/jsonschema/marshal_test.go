@@ -1,4 +1,4 @@
-package openapi
+package jsonschema
 
 import (
 	"encoding/json"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestMarshalAsEncodingJSON checks that marshal writes what json.Marshal
+// TestMarshalAsEncodingJSON checks that Marshal writes what json.Marshal
 // writes, for the values schema maps hold and for values it hands over.
 func TestMarshalAsEncodingJSON(t *testing.T) {
 	strs := []string{"", "plain", `quote"d`, `back\slash`, "<b>&amp;</b>", "tab\tnew\nline\r\b\f\x01\x1f", "del\x7f",
@@ -36,11 +36,11 @@ func TestMarshalAsEncodingJSON(t *testing.T) {
 		if err != nil {
 			want = []byte(`{}`)
 		}
-		if got := marshal(m); string(got) != string(want) {
-			t.Errorf("marshal(%#v) = %s, json.Marshal: %s", m, got, want)
+		if got := Marshal(m); string(got) != string(want) {
+			t.Errorf("Marshal(%#v) = %s, json.Marshal: %s", m, got, want)
 		}
 	}
-	if marshal(nil) != nil {
-		t.Error("marshal(nil) is not nil")
+	if Marshal(nil) != nil {
+		t.Error("Marshal(nil) is not nil")
 	}
 }

@@ -1,4 +1,4 @@
-package openapi
+package jsonschema
 
 import (
 	"encoding/json"
@@ -6,24 +6,35 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/opsgen/opsgen/generator/ir"
 )
+
+// TypeSchema returns the JSON Schema of the named type t (its definition
+// in ir.Service.Defs). It only reads the converter's state, so several
+// goroutines may call it at once after AllocateNames.
+func (c *Converter) TypeSchema(t *ir.Type) json.RawMessage {
+	return Marshal(c.jsonSchema(c.src[t], true))
+}
+
+// JSONSchema returns the draft 2020-12 JSON Schema of s as a map (for
+// Marshal): see jsonSchema.
+func (c *Converter) JSONSchema(s *Schema) map[string]any { return c.jsonSchema(s, false) }
 
 // jsonSchema returns the draft 2020-12 JSON Schema of ref: references to
 // named types become {"$ref": "#/$defs/<Name>"}, 3.0 nullable becomes a
 // type array (or anyOf with null), and OpenAPI-only or documentation
 // keywords are dropped. top is set when ref is the definition of a named
 // type itself, which must be expanded rather than referred to.
-func (l *loader) jsonSchema(ref *openapi3.SchemaRef, top bool) map[string]any {
-	if ref == nil || ref.Value == nil {
+func (c *Converter) jsonSchema(ref *Schema, top bool) map[string]any {
+	s := ref.resolve()
+	if s == nil {
 		return map[string]any{}
 	}
-	s := ref.Value
 	if !top {
 		// A named type is referred to where its schema is used, or where a
 		// $ref leads to it (the target may have been loaded twice).
-		if e, ok := l.cache[s]; ok && e.t.Name != "" && (l.src[e.t] == s || ref.Ref != "" && l.src[e.t] != nil) {
-			return map[string]any{"$ref": "#/$defs/" + e.t.Name}
+		if e, ok := c.cache[s]; ok && e.Type.Name != "" && (c.src[e.Type] == s || ref.Ref != "" && c.src[e.Type] != nil) {
+			return map[string]any{"$ref": "#/$defs/" + e.Type.Name}
 		}
 	}
 	if s.Always != nil {
@@ -34,10 +45,10 @@ func (l *loader) jsonSchema(ref *openapi3.SchemaRef, top bool) map[string]any {
 	}
 	m := map[string]any{}
 	nullable := s.Nullable
-	if s.Type != nil && len(*s.Type) > 0 {
-		types := []string(*s.Type)
-		if nullable && !contains(types, openapi3.TypeNull) {
-			types = append(append([]string(nil), types...), openapi3.TypeNull)
+	if len(s.Types) > 0 {
+		types := s.Types
+		if nullable && !slices.Contains(types, "null") {
+			types = append(slices.Clip(types), "null")
 		}
 		if len(types) == 1 {
 			m["type"] = types[0]
@@ -51,7 +62,7 @@ func (l *loader) jsonSchema(ref *openapi3.SchemaRef, top bool) map[string]any {
 	}
 	if len(s.Enum) > 0 {
 		enum := s.Enum
-		if nullable || (s.Nullable && !contains(enum, nil)) {
+		if nullable || (s.Nullable && !slices.Contains(enum, nil)) {
 			enum = append(append([]any(nil), enum...), nil)
 		}
 		m["enum"] = enum
@@ -62,64 +73,42 @@ func (l *loader) jsonSchema(ref *openapi3.SchemaRef, top bool) map[string]any {
 	if s.Default != nil {
 		m["default"] = s.Default
 	}
-	l.numberKeywords(s, m)
-	if s.Pattern != "" {
-		m["pattern"] = s.Pattern
-	}
-	if s.MinLength > 0 {
-		m["minLength"] = s.MinLength
-	}
-	if s.MaxLength != nil {
-		m["maxLength"] = *s.MaxLength
-	}
-	if s.MinItems > 0 {
-		m["minItems"] = s.MinItems
-	}
-	if s.MaxItems != nil {
-		m["maxItems"] = *s.MaxItems
-	}
-	if s.UniqueItems {
-		m["uniqueItems"] = true
-	}
-	if s.MinProps > 0 {
-		m["minProperties"] = s.MinProps
-	}
-	if s.MaxProps != nil {
-		m["maxProperties"] = *s.MaxProps
+	for _, k := range s.Keywords {
+		m[k.Name] = k.Value
 	}
 	if len(s.Properties) > 0 {
 		props := make(map[string]any, len(s.Properties))
 		for name, p := range s.Properties {
-			props[name] = l.jsonSchema(p, false)
+			props[name] = c.jsonSchema(p, false)
 		}
 		m["properties"] = props
 	}
-	if len(s.Required) > 0 {
-		m["required"] = s.Required
+	if req := requiredProps(s); len(req) > 0 {
+		m["required"] = req
 	}
-	if ap := s.AdditionalProperties; ap.Schema != nil {
-		m["additionalProperties"] = l.jsonSchema(ap.Schema, false)
-	} else if ap.Has != nil {
-		m["additionalProperties"] = *ap.Has
+	if ap := s.AdditionalProperties; ap != nil && ap.Always != nil {
+		m["additionalProperties"] = *ap.Always
+	} else if ap != nil {
+		m["additionalProperties"] = c.jsonSchema(ap, false)
 	}
 	if len(s.PrefixItems) > 0 {
-		m["prefixItems"] = l.jsonSchemas(s.PrefixItems)
+		m["prefixItems"] = c.jsonSchemas(s.PrefixItems)
 	}
 	if s.Items != nil {
-		if v := s.Items.Value; v != nil && v.Always != nil {
+		if v := s.Items.resolve(); v != nil && v.Always != nil {
 			m["items"] = *v.Always
 		} else {
-			m["items"] = l.jsonSchema(s.Items, false)
+			m["items"] = c.jsonSchema(s.Items, false)
 		}
 	}
 	if len(s.AllOf) > 0 {
-		m["allOf"] = l.jsonSchemas(s.AllOf)
+		m["allOf"] = c.jsonSchemas(s.AllOf)
 	}
 	if len(s.AnyOf) > 0 {
-		m["anyOf"] = l.variantSchemas(s.AnyOf, s.Discriminator)
+		m["anyOf"] = c.variantSchemas(s.AnyOf, s.Discriminator)
 	}
 	if len(s.OneOf) > 0 {
-		m["oneOf"] = l.variantSchemas(s.OneOf, s.Discriminator)
+		m["oneOf"] = c.variantSchemas(s.OneOf, s.Discriminator)
 	}
 	if nullable && len(s.Enum) == 0 {
 		// A 3.0 nullable schema without a type (allOf, oneOf, $ref wrapper).
@@ -135,8 +124,8 @@ func (l *loader) jsonSchema(ref *openapi3.SchemaRef, top bool) map[string]any {
 // variants that share a base (allOf) would all match, so that validation
 // would report a valid value as matching several oneOf schemas, and
 // normalization could take the wrong variant.
-func (l *loader) variantSchemas(refs openapi3.SchemaRefs, disc *openapi3.Discriminator) []any {
-	out := l.jsonSchemas(refs)
+func (c *Converter) variantSchemas(refs []*Schema, disc *Discriminator) []any {
+	out := c.jsonSchemas(refs)
 	if disc == nil || disc.PropertyName == "" {
 		return out
 	}
@@ -161,51 +150,19 @@ func (l *loader) variantSchemas(refs openapi3.SchemaRefs, disc *openapi3.Discrim
 	return out
 }
 
-func (l *loader) jsonSchemas(refs openapi3.SchemaRefs) []any {
+func (c *Converter) jsonSchemas(refs []*Schema) []any {
 	out := make([]any, len(refs))
 	for i, r := range refs {
-		out[i] = l.jsonSchema(r, false)
+		out[i] = c.jsonSchema(r, false)
 	}
 	return out
 }
 
-// numberKeywords writes minimum/maximum/multipleOf, turning the 3.0 boolean
-// exclusive bounds into 2020-12 numbers.
-func (l *loader) numberKeywords(s *openapi3.Schema, m map[string]any) {
-	exclusive := func(b openapi3.ExclusiveBound, bound *float64, inclusiveKey, exclusiveKey string) {
-		switch {
-		case b.Value != nil:
-			m[exclusiveKey] = *b.Value
-			if bound != nil {
-				m[inclusiveKey] = *bound
-			}
-		case b.Bool != nil && *b.Bool && bound != nil:
-			m[exclusiveKey] = *bound
-		case bound != nil:
-			m[inclusiveKey] = *bound
-		}
-	}
-	exclusive(s.ExclusiveMin, s.Min, "minimum", "exclusiveMinimum")
-	exclusive(s.ExclusiveMax, s.Max, "maximum", "exclusiveMaximum")
-	if s.MultipleOf != nil {
-		m["multipleOf"] = *s.MultipleOf
-	}
-}
-
-func contains[T comparable](s []T, v T) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
-// marshal encodes a schema map as json.Marshal does (map keys sorted, so
+// Marshal encodes a schema map as json.Marshal does (map keys sorted, so
 // the output is deterministic). The maps jsonSchema builds are encoded
 // directly, several times faster than encoding/json's reflection; anything
 // else goes through json.Marshal.
-func marshal(m map[string]any) json.RawMessage {
+func Marshal(m map[string]any) json.RawMessage {
 	if m == nil {
 		return nil
 	}
@@ -314,4 +271,22 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')
+}
+
+// requiredProps returns the required properties of s, without those of
+// its properties that are read-only or write-only: as in the Go types, they
+// are not required, being absent from requests or from responses.
+func requiredProps(s *Schema) []string {
+	skip := func(name string) bool {
+		p := s.Properties[name]
+		if p == nil {
+			return false
+		}
+		a := annotated(p)
+		return a.ReadOnly || a.WriteOnly
+	}
+	if !slices.ContainsFunc(s.Required, skip) {
+		return s.Required
+	}
+	return slices.DeleteFunc(slices.Clone(s.Required), skip)
 }

@@ -1,4 +1,4 @@
-package mcptools
+package mcpsnapshot
 
 import (
 	"bytes"
@@ -12,11 +12,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/mcptools"
 	"github.com/opsgen/opsgen/internal/mcptest"
 )
 
 // mcptestListing is the committed snapshot of the internal/mcptest server.
-var mcptestListing = filepath.Join(specDir, "mcptest-server.json")
+var mcptestListing = filepath.Join("..", "..", "testdata", "specs", "mcp", "mcptest-server.json")
 
 func TestSnapshotMCPTestServer(t *testing.T) {
 	ctx := context.Background()
@@ -64,11 +66,13 @@ func TestSnapshotMCPTestServer(t *testing.T) {
 	}
 
 	// The listing loads: one operation per tool, the paginated fillers included.
-	svc, diags, err := LoadData(ctx, want, "mcptest-server.json", LoadOptions{})
+	svc, diags, err := mcptools.LoadData(ctx, want, "mcptest-server.json", mcptools.LoadOptions{})
 	if err != nil {
 		t.Fatalf("LoadData: %v", err)
 	}
-	noWarnings(t, diags)
+	for _, d := range diags {
+		t.Errorf("unexpected diagnostic: %s", d)
+	}
 	var listing struct{ Tools []json.RawMessage }
 	if err := json.Unmarshal(want, &listing); err != nil {
 		t.Fatal(err)
@@ -76,11 +80,23 @@ func TestSnapshotMCPTestServer(t *testing.T) {
 	if n := len(svc.Operations); n != len(listing.Tools) || n <= mcptest.FillerTools+mcptest.PageSize {
 		t.Errorf("%d operations for %d tools (%d filler tools, pages of %d)", n, len(listing.Tools), mcptest.FillerTools, mcptest.PageSize)
 	}
-	weather := op(t, svc, mcptest.ToolWeather)
+	weather := toolOp(t, svc, mcptest.ToolWeather)
 	if out := weather.Tool.OutputType; out == nil || len(out.Fields) != 3 || weather.GoName != "GetWeather" {
 		t.Errorf("get_weather: %s output %+v", weather.GoName, out)
 	}
-	if echo := op(t, svc, mcptest.ToolEcho); echo.Tool.OutputType != nil {
+	if echo := toolOp(t, svc, mcptest.ToolEcho); echo.Tool.OutputType != nil {
 		t.Errorf("echo has an output type")
 	}
+}
+
+// toolOp returns the operation of a tool, failing the test when absent.
+func toolOp(t *testing.T, svc *ir.Service, tool string) *ir.Operation {
+	t.Helper()
+	for _, o := range svc.Operations {
+		if o.ID == tool {
+			return o
+		}
+	}
+	t.Fatalf("no operation for tool %q", tool)
+	return nil
 }

@@ -1,4 +1,4 @@
-package mcptools
+package mcpsnapshot
 
 import (
 	"bytes"
@@ -42,7 +42,7 @@ const legacyProtocolVersion = "2025-11-25"
 // SnapshotTransport for the format.
 func Snapshot(ctx context.Context, opts SnapshotOptions) ([]byte, error) {
 	if (len(opts.Command) == 0) == (opts.URL == "") {
-		return nil, errors.New("mcptools: snapshot needs exactly one of a command or a URL")
+		return nil, errors.New("mcpsnapshot: snapshot needs exactly one of a command or a URL")
 	}
 	if opts.Timeout > 0 {
 		var cancel context.CancelFunc
@@ -104,7 +104,7 @@ func snapshotCommand(ctx context.Context, opts SnapshotOptions) ([]byte, error) 
 			break
 		}
 	}
-	return nil, fmt.Errorf("mcptools: snapshot of %q: %w", strings.Join(opts.Command, " "), errors.Join(errs...))
+	return nil, fmt.Errorf("mcpsnapshot: snapshot of %q: %w", strings.Join(opts.Command, " "), errors.Join(errs...))
 }
 
 // snapshotURL lists the tools of an HTTP server. It tries the streamable
@@ -127,11 +127,11 @@ func snapshotURL(ctx context.Context, url string) ([]byte, error) {
 	}
 	var ce *connectError
 	if !errors.As(err, &ce) || !rec.rejectedPost() || ctx.Err() != nil {
-		return nil, fmt.Errorf("mcptools: snapshot of %s: %w", url, err)
+		return nil, fmt.Errorf("mcpsnapshot: snapshot of %s: %w", url, err)
 	}
 	tools, sseErr := listTools(ctx, &mcp.SSEClientTransport{Endpoint: url}, "")
 	if sseErr != nil {
-		return nil, fmt.Errorf("mcptools: snapshot of %s: streamable HTTP: %w; HTTP+SSE: %w", url, err, sseErr)
+		return nil, fmt.Errorf("mcpsnapshot: snapshot of %s: streamable HTTP: %w; HTTP+SSE: %w", url, err, sseErr)
 	}
 	return formatListing(tools)
 }

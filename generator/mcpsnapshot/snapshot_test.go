@@ -1,4 +1,4 @@
-package mcptools
+package mcpsnapshot
 
 import (
 	"bytes"

@@ -1,0 +1,115 @@
+package jsonschema
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/naming"
+)
+
+// Name groups: lower groups claim their names first, so a component schema
+// keeps its name when an invented one (OpResponse) wants it too.
+const (
+	GroupOverride  = iota // config overrides and x-go-name
+	GroupComponent        // component schemas and other reference targets
+	GroupOperation        // params structs and operation bodies/responses
+	GroupInline           // inline schemas named after their parent
+)
+
+// nameReq asks for a package-level Go name.
+type nameReq struct {
+	group int
+	key   string // stable: the place of the node
+	pos   diag.Pos
+	want  string
+	set   func(string)
+}
+
+// requestTypeName asks for a name for t, defined at w (sub is appended to
+// its pointer in the key).
+func (c *Converter) requestTypeName(t *ir.Type, group int, w Where, sub, want string) {
+	key := w.File + "#" + w.Ptr + sub
+	if c.opts.Key != nil {
+		key = c.opts.Key(w.File, w.Ptr+sub)
+	}
+	c.requests = append(c.requests, nameReq{group: group, key: key, pos: diag.Pos{File: w.File, Pointer: w.Ptr}, want: want, set: func(n string) { t.Name = n }})
+}
+
+// RequestName asks for a package-level name other than a type's (a params
+// struct): set receives it. key orders the requests of a group and pos is
+// where a warning about the name points.
+func (c *Converter) RequestName(group int, key string, pos diag.Pos, want string, set func(string)) {
+	c.requests = append(c.requests, nameReq{group: group, key: key, pos: pos, want: want, set: set})
+}
+
+// AllocateNames gives every requested name, then the enum constants, a
+// unique name in the one package namespace, and names the variants of
+// unions. Requests are served in an order that does not depend on the
+// document's order: by group, then key.
+func (c *Converter) AllocateNames() {
+	ns := naming.NewNamespace(ir.Reserved...)
+	sort.SliceStable(c.requests, func(i, j int) bool {
+		a, b := c.requests[i], c.requests[j]
+		if a.group != b.group {
+			return a.group < b.group
+		}
+		return a.key < b.key
+	})
+	for _, r := range c.requests {
+		want := naming.Sanitize(r.want, "Type")
+		got := ns.Alloc(want)
+		if got != want && r.group == GroupOverride {
+			c.diags.Warnf(r.pos, "name %q is taken; using %q", want, got)
+		}
+		r.set(got)
+	}
+	// Enum constants share the package namespace; name them in type order.
+	types := c.Types()
+	for _, t := range types {
+		if t.Kind != ir.Enum {
+			continue
+		}
+		for i, v := range t.Values {
+			suffix := naming.Suffix(fmt.Sprint(v.Value))
+			if suffix == "" {
+				suffix = fmt.Sprintf("Value%d", i+1)
+			}
+			v.Name = ns.Alloc(t.Name + suffix)
+		}
+	}
+	for _, t := range types {
+		if t.Kind == ir.Union {
+			nameVariants(t)
+		}
+	}
+}
+
+// nameVariants names the variants of a union after their types (or their
+// JSON kind), uniquely within the union.
+func nameVariants(t *ir.Type) {
+	ns := naming.NewNamespace()
+	for i, v := range t.Variants {
+		want := v.Type.Name
+		if want == "" && v.JSONKind != "" {
+			want = naming.Ident(v.JSONKind, "")
+		}
+		if want == "" {
+			want = fmt.Sprintf("Variant%d", i+1)
+		}
+		v.Name = ns.Alloc(want)
+	}
+}
+
+// Types lists the named types sorted by name.
+func (c *Converter) Types() []*ir.Type {
+	var out []*ir.Type
+	for t := range c.src {
+		if t.Name != "" {
+			out = append(out, t)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
