@@ -15,7 +15,7 @@ import (
 
 	"github.com/opsgen/opsgen/generator"
 	"github.com/opsgen/opsgen/generator/config"
-	"github.com/opsgen/opsgen/generator/mcptools"
+	"github.com/opsgen/opsgen/generator/mcpsnapshot"
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpserver"
 	"github.com/opsgen/opsgen/runtime/mcpserver/internal/petsapi"
@@ -108,7 +108,7 @@ func TestGenerated(t *testing.T) {
 	checkFresh(t, filepath.Dir(petsapiConfig), generate(t, petsapiConfig))
 
 	_, hs := petsServer(t, "http://127.0.0.1:1", &mcpserver.Options{HTTP: &mcp.StreamableHTTPOptions{Stateless: true}}) // listing only: no upstream call
-	listing, err := mcptools.Snapshot(context.Background(), mcptools.SnapshotOptions{URL: hs.URL})
+	listing, err := mcpsnapshot.Snapshot(context.Background(), mcpsnapshot.SnapshotOptions{URL: hs.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
