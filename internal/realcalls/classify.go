@@ -1,0 +1,231 @@
+package realcalls
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/opsgen/opsgen/runtime/httpclient"
+)
+
+// Class is what happened to a call.
+type Class string
+
+// The classes, in the order of the reports.
+const (
+	// ClassOK: a 2xx answer, decoded, without warnings.
+	ClassOK Class = "ok"
+	// ClassWarned: a 2xx answer whose envelope carries warnings.
+	ClassWarned Class = "warned"
+	// ClassRejected: Prism answered 4xx because it judged the request
+	// invalid (its sl-violations header or problem body says why).
+	ClassRejected Class = "rejected"
+	// ClassError: any other CallError (decode, transport, a non-2xx that
+	// is not a rejection, input the registry refused).
+	ClassError Class = "error"
+)
+
+// Classes lists the classes in report order.
+var Classes = []Class{ClassOK, ClassWarned, ClassRejected, ClassError}
+
+// Fault is whom a non-ok call is blamed on.
+type Fault string
+
+// The faults.
+const (
+	// FaultOpsgen: the generated client or the runtime did something the
+	// description does not allow, or complained about what it allows.
+	FaultOpsgen Fault = "opsgen"
+	// FaultDescription: the description contradicts itself (an example its
+	// schema rejects, an operation without a success response...).
+	FaultDescription Fault = "description"
+	// FaultMock: Prism answered something the description does not allow,
+	// refused a request an independent reading allows, or failed.
+	FaultMock Fault = "mock"
+	// FaultHarness: this suite's input generator or credentials fell short.
+	FaultHarness Fault = "harness"
+	// FaultUnknown: no rule decided; the evidence is in the report.
+	FaultUnknown Fault = "unknown"
+)
+
+// Faults lists the faults in report order.
+var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, FaultUnknown}
+
+// Classify sets the class, fault, rule and evidence of a call from its
+// outcome, Prism's answer and the oracle's reading of the description.
+//
+// The rules, in order (the Rule field names the one that decided):
+//
+// Warned calls (2xx with warnings):
+//   - warn-valid-body -> opsgen: the oracle (kin-openapi, formats checked)
+//     finds the body valid for the operation's response schema, so the
+//     warnings are invented (decode drift, double validation...).
+//   - warn-bad-example -> description: the body is invalid and the
+//     description gives an example for it (Prism's static mode serves
+//     examples), so the description's example contradicts its schema.
+//   - warn-bad-mock-data -> mock: the body is invalid and no example was
+//     given: Prism generated data its schema rejects.
+//   - warn-no-schema -> unknown: the oracle finds no schema for it.
+//
+// Errors and rejections (CallError):
+//   - input-refused -> harness: the registry refused every generated input
+//     (VALIDATION_ERROR before anything was sent).
+//   - decode-valid-body -> opsgen: DECODE_ERROR on a 2xx body that is JSON
+//     and valid for its schema per the oracle.
+//   - decode-bad-example / decode-bad-mock-data / decode-not-json -> as
+//     for warnings: the body really does not match, or is not JSON.
+//   - not-sent -> opsgen: an error with no request sent that is not input
+//     validation: the client could not build the request (encoding,
+//     URL) for an input its own schema accepts.
+//   - transport -> mock: the request was sent and the connection failed.
+//   - timeout -> mock.
+//   - reject-route -> opsgen: Prism found no path or method for the
+//     request: the client built a request line that does not route to the
+//     operation it called.
+//   - reject-security -> opsgen: Prism says unauthorized though every
+//     scheme of the API was given a credential: the client sent none
+//     where the description puts it (harness when a required scheme is
+//     of a type the suite cannot give, like mutualTLS).
+//   - reject-accept / reject-content-type -> opsgen: 406 or 415: the
+//     client's Accept or Content-Type is not one the operation declares.
+//   - reject-violation -> opsgen: Prism lists violations of the request
+//     (path, query, header, cookie or body): the registry accepted the
+//     input, so the client encoded a valid input into an invalid request,
+//     or its input schema is looser than the description (a lost
+//     required member, enum or format). The violation is the evidence.
+//   - status-no-success -> description: a non-2xx answer Prism did not
+//     mark as a rejection, for an operation that declares no 2xx response
+//     (Prism answers with what the operation declares).
+//   - status-mock -> mock: any other non-2xx answer Prism did not mark as
+//     a rejection (its own failures are 500s with a prism error type).
+func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
+	x := c.Exchange
+	if c.ErrCode == "" {
+		if len(c.Warnings) == 0 {
+			c.Class = ClassOK
+			return
+		}
+		c.Class = ClassWarned
+		rc := o.CheckResponse(x.Method, x.URL, x.Status, x.RespType, x.body)
+		ev := fmt.Sprintf("%s; warnings: %s; body: %s", requestLine(x), strings.Join(limit(c.Warnings, 4), " | "), clipS(x.RespBody, 600))
+		switch {
+		case !rc.Known:
+			c.Fault, c.Rule = FaultUnknown, "warn-no-schema"
+		case rc.Valid:
+			c.Fault, c.Rule = FaultOpsgen, "warn-valid-body"
+		case rc.HasExample:
+			c.Fault, c.Rule = FaultDescription, "warn-bad-example"
+			ev += "; oracle: " + rc.Reason
+		default:
+			c.Fault, c.Rule = FaultMock, "warn-bad-mock-data"
+			ev += "; oracle: " + rc.Reason
+		}
+		c.Evidence = ev
+		return
+	}
+	c.Class = ClassError
+	switch {
+	case c.ErrCode == "HARNESS" || c.ErrCode == "VALIDATION_ERROR" && c.Requests == 0:
+		c.Fault, c.Rule, c.Evidence = FaultHarness, "input-refused", c.ErrMsg
+		return
+	case x == nil:
+		c.Fault, c.Rule, c.Evidence = FaultOpsgen, "not-sent", c.ErrCode+": "+c.ErrMsg
+		return
+	case c.ErrCode == "TIMEOUT":
+		c.Fault, c.Rule, c.Evidence = FaultMock, "timeout", requestLine(x)+": "+c.ErrMsg
+		return
+	case x.Status == 0:
+		c.Fault, c.Rule, c.Evidence = FaultMock, "transport", requestLine(x)+": "+x.Err+" "+c.ErrMsg
+		return
+	case c.ErrCode == "DECODE_ERROR" && x.Status/100 == 2:
+		rc := o.CheckResponse(x.Method, x.URL, x.Status, x.RespType, x.body)
+		ev := fmt.Sprintf("%s -> %d %s; %s; body: %s", requestLine(x), x.Status, x.RespType, c.ErrMsg, clipS(x.RespBody, 600))
+		switch {
+		case !rc.Known:
+			c.Fault, c.Rule = FaultUnknown, "decode-no-schema"
+		case strings.HasPrefix(rc.Reason, "not JSON"):
+			c.Fault, c.Rule = FaultMock, "decode-not-json"
+		case rc.Valid:
+			c.Fault, c.Rule = FaultOpsgen, "decode-valid-body"
+		case rc.HasExample:
+			c.Fault, c.Rule = FaultDescription, "decode-bad-example"
+			ev += "; oracle: " + rc.Reason
+		default:
+			c.Fault, c.Rule = FaultMock, "decode-bad-mock-data"
+			ev += "; oracle: " + rc.Reason
+		}
+		c.Evidence = ev
+		return
+	}
+	ev := fmt.Sprintf("%s -> %d", requestLine(x), x.Status)
+	if x.Violations != "" {
+		ev += "; prism: " + clipS(x.Violations, 800)
+	} else {
+		ev += "; body: " + clipS(x.RespBody, 300)
+	}
+	prismSays := x.Violations != ""
+	if x.Status/100 == 4 && prismSays {
+		c.Class = ClassRejected
+		switch {
+		case strings.Contains(x.Violations, "NO_PATH_MATCHED") || strings.Contains(x.Violations, "NO_METHOD_MATCHED"):
+			c.Fault, c.Rule = FaultOpsgen, "reject-route"
+		case x.Status == 401 || x.Status == 403 || strings.Contains(x.Violations, "UNAUTHORIZED"):
+			c.Fault, c.Rule = FaultOpsgen, "reject-security"
+			for _, name := range o.Security(x.Method, x.URL) {
+				if !canCredential(name, schemes) {
+					c.Fault = FaultHarness
+					ev += "; scheme " + name + " cannot be given a credential"
+				}
+			}
+		case x.Status == 406 || strings.Contains(x.Violations, "NOT_ACCEPTABLE"):
+			c.Fault, c.Rule = FaultOpsgen, "reject-accept"
+		case x.Status == 415 || strings.Contains(x.Violations, "UNSUPPORTED_MEDIA"):
+			c.Fault, c.Rule = FaultOpsgen, "reject-content-type"
+		default:
+			c.Fault, c.Rule = FaultOpsgen, "reject-violation"
+			ev += "; input: " + clipS(string(c.Input), 400)
+		}
+		c.Evidence = ev
+		return
+	}
+	if has, known := o.HasSuccess(x.Method, x.URL); known && !has {
+		c.Fault, c.Rule = FaultDescription, "status-no-success"
+	} else {
+		c.Fault, c.Rule = FaultMock, "status-mock"
+	}
+	c.Evidence = ev
+}
+
+// canCredential says whether the suite gave the scheme a credential.
+func canCredential(name string, schemes []httpclient.SecurityScheme) bool {
+	for _, s := range schemes {
+		if s.Name == name {
+			return s.Type == "apiKey" || s.Type == "http" || s.Type == "oauth2" || s.Type == "openIdConnect"
+		}
+	}
+	return false
+}
+
+func requestLine(x *Exchange) string {
+	if x == nil {
+		return "(no request)"
+	}
+	s := x.Method + " " + x.URL
+	if ct := x.ReqHeaders["Content-Type"]; ct != "" {
+		s += " [" + ct + "] " + clipS(x.ReqBody, 300)
+	}
+	return s
+}
+
+func clipS(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
+func limit(s []string, n int) []string {
+	if len(s) > n {
+		return append(s[:n:n], fmt.Sprintf("(%d more)", len(s)-n))
+	}
+	return s
+}
