@@ -232,9 +232,9 @@ func credentials(schemes []httpclient.SecurityScheme) []httpclient.Option {
 
 // RunSpec starts Prism for the spec, registers the client with Prism's
 // URL as base URL, and calls every registered operation.
-func RunSpec(ctx context.Context, plan Plan, s PlanSpec, t Target) SpecRun {
+func RunSpec(ctx context.Context, plan Plan, s PlanSpec, t Target) (run SpecRun) {
 	start := time.Now()
-	run := SpecRun{Spec: s}
+	run.Spec = s
 	defer func() { run.Seconds = time.Since(start).Seconds() }()
 	if plan.StartTimeout <= 0 {
 		plan.StartTimeout = 2 * time.Minute
@@ -248,7 +248,7 @@ func RunSpec(ctx context.Context, plan Plan, s PlanSpec, t Target) SpecRun {
 		run.Outcome, run.Reason, run.Fault = "prism failed", err.Error(), FaultMock
 		return run
 	}
-	defer prism.Stop()
+	defer func() { prism.Stop() }()
 	rec := &recorder{next: &http.Transport{DisableKeepAlives: true}}
 	opts := append([]httpclient.Option{httpclient.WithBaseURL(prism.URL), httpclient.WithHTTPClient(&http.Client{Transport: rec})}, credentials(t.Schemes)...)
 	reg := runtime.NewRegistry(nil)
@@ -264,9 +264,16 @@ func RunSpec(ctx context.Context, plan Plan, s PlanSpec, t Target) SpecRun {
 		c := callOne(ctx, plan, reg, rec, op, plan.Seed+uint64(i)*7919)
 		if !prism.Alive() {
 			c.Class, c.Fault, c.Rule = ClassError, FaultMock, "mock-died"
-			c.Evidence = "Prism exited during the call: " + tail(prism.Log(), 600)
+			c.Evidence = requestLine(c.Exchange) + ": Prism exited during the call: " + tail(prism.Log(), 600)
 			run.Calls = append(run.Calls, c)
-			break
+			// Start it again on the same port for the remaining operations.
+			p, err := StartPrismOn(ctx, plan.Prism, s.Path, prism.Port, plan.StartTimeout)
+			if err != nil {
+				run.Reason = "prism died and did not restart: " + err.Error()
+				break
+			}
+			prism = p
+			continue
 		}
 		Classify(c, oracle, t.Schemes)
 		run.Calls = append(run.Calls, c)

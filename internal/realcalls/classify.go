@@ -1,7 +1,9 @@
 package realcalls
 
 import (
+	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/opsgen/opsgen/runtime/httpclient"
@@ -56,6 +58,9 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 // The rules, in order (the Rule field names the one that decided):
 //
 // Warned calls (2xx with warnings):
+//   - warn-invented-value -> opsgen: a warning about a value (not a missing
+//     member) at a JSON pointer where the body has no value: the client
+//     validated something other than what the server sent.
 //   - warn-valid-body -> opsgen: the oracle (kin-openapi, formats checked)
 //     finds the body valid for the operation's response schema, so the
 //     warnings are invented (decode drift, double validation...).
@@ -107,7 +112,11 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		c.Class = ClassWarned
 		rc := o.CheckResponse(x.Method, x.URL, x.Status, x.RespType, x.body)
 		ev := fmt.Sprintf("%s; warnings: %s; body: %s", requestLine(x), strings.Join(limit(c.Warnings, 4), " | "), clipS(x.RespBody, 600))
+		invented := inventedWarning(c.Warnings, x.body)
 		switch {
+		case invented != "":
+			c.Fault, c.Rule = FaultOpsgen, "warn-invented-value"
+			ev += "; the body has no value at " + invented
 		case !rc.Known:
 			c.Fault, c.Rule = FaultUnknown, "warn-no-schema"
 		case rc.Valid:
@@ -228,4 +237,53 @@ func limit(s []string, n int) []string {
 		return append(s[:n:n], fmt.Sprintf("(%d more)", len(s)-n))
 	}
 	return s
+}
+
+// inventedWarning returns the pointer of the first warning that is about
+// a value at a place where the body has none ("" when there is none).
+// Warnings are "POINTER: message"; those about missing members point at
+// the object that lacks them, which exists.
+func inventedWarning(warnings []string, body []byte) string {
+	var doc any
+	if json.Unmarshal(body, &doc) != nil {
+		return ""
+	}
+	for _, w := range warnings {
+		if !strings.HasPrefix(w, "/") {
+			continue
+		}
+		i := strings.Index(w, ": ")
+		if i < 0 {
+			continue
+		}
+		if _, ok := lookupPointer(doc, w[:i]); !ok {
+			return w[:i]
+		}
+	}
+	return ""
+}
+
+// lookupPointer resolves a JSON pointer in a decoded document.
+func lookupPointer(doc any, ptr string) (any, bool) {
+	cur := doc
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch v := cur.(type) {
+		case map[string]any:
+			next, ok := v[tok]
+			if !ok {
+				return nil, false
+			}
+			cur = next
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(v) {
+				return nil, false
+			}
+			cur = v[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
 }

@@ -15,7 +15,8 @@ import (
 // Prism is a running `prism mock` of one description.
 type Prism struct {
 	// URL is its base URL (http://127.0.0.1:PORT).
-	URL string
+	URL     string
+	Port    int
 	cmd     *exec.Cmd
 	log     *syncBuffer
 	done    chan struct{}
@@ -50,7 +51,12 @@ func StartPrism(ctx context.Context, bin, spec string, timeout time.Duration) (*
 	if err != nil {
 		return nil, err
 	}
-	p := &Prism{URL: fmt.Sprintf("http://127.0.0.1:%d", port), log: &syncBuffer{}}
+	return StartPrismOn(ctx, bin, spec, port, timeout)
+}
+
+// StartPrismOn is StartPrism on the given port.
+func StartPrismOn(ctx context.Context, bin, spec string, port int, timeout time.Duration) (*Prism, error) {
+	p := &Prism{Port: port, URL: fmt.Sprintf("http://127.0.0.1:%d", port), log: &syncBuffer{}}
 	p.cmd = exec.Command(bin, "mock", "-h", "127.0.0.1", "-p", fmt.Sprint(port), spec)
 	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
 	// Its own process group, so that Stop ends node and nothing else.
