@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"sort"
@@ -79,14 +80,44 @@ func CallerMain(targets []Target) int {
 	for _, t := range targets {
 		byPkg[t.Package] = t
 	}
+	if plan.StartTimeout <= 0 {
+		plan.StartTimeout = 2 * time.Minute
+	}
+	// Prism takes seconds to start (more on a loaded machine): the next
+	// specs' start while the current one's calls run.
+	type started struct {
+		p   *Prism
+		err error
+	}
+	start := func(s PlanSpec) <-chan started {
+		ch := make(chan started, 1)
+		go func() {
+			p, err := StartPrism(context.Background(), plan.Prism, s.Path, plan.StartTimeout)
+			ch <- started{p, err}
+		}()
+		return ch
+	}
+	// Up to lookahead Prisms start ahead of the spec whose calls run.
+	const lookahead = 3
 	var runs []SpecRun
+	pending := make([]<-chan started, len(plan.Specs))
+	for i := 0; i < len(plan.Specs) && i < lookahead; i++ {
+		pending[i] = start(plan.Specs[i])
+	}
 	for i, s := range plan.Specs {
+		cur := <-pending[i]
+		if j := i + lookahead; j < len(plan.Specs) {
+			pending[j] = start(plan.Specs[j])
+		}
 		t, ok := byPkg[s.Package]
 		if !ok {
+			if cur.p != nil {
+				cur.p.Stop()
+			}
 			runs = append(runs, SpecRun{Spec: s, Outcome: "not built"})
 			continue
 		}
-		run := RunSpec(context.Background(), plan, s, t)
+		run := RunSpec(context.Background(), plan, s, t, cur.p, cur.err)
 		if *verbose {
 			fmt.Fprintf(os.Stderr, "[%d/%d] %s: %s, %d calls %v\n", i+1, len(plan.Specs), s.Name, run.Outcome, len(run.Calls), run.Counts())
 		}
@@ -230,27 +261,26 @@ func credentials(schemes []httpclient.SecurityScheme) []httpclient.Option {
 	return opts
 }
 
-// RunSpec starts Prism for the spec, registers the client with Prism's
-// URL as base URL, and calls every registered operation.
-func RunSpec(ctx context.Context, plan Plan, s PlanSpec, t Target) (run SpecRun) {
-	start := time.Now()
+// RunSpec calls every operation of the client t registers, with Prism
+// (started by the caller, or failed to with startErr) as base URL, and
+// stops Prism.
+func RunSpec(ctx context.Context, plan Plan, s PlanSpec, t Target, prism *Prism, startErr error) (run SpecRun) {
+	begin := time.Now()
 	run.Spec = s
-	defer func() { run.Seconds = time.Since(start).Seconds() }()
-	if plan.StartTimeout <= 0 {
-		plan.StartTimeout = 2 * time.Minute
-	}
+	defer func() { run.Seconds = time.Since(begin).Seconds() }()
 	if plan.CallTimeout <= 0 {
 		plan.CallTimeout = 30 * time.Second
 	}
-	prism, err := StartPrism(ctx, plan.Prism, s.Path, plan.StartTimeout)
-	if err != nil {
+	if startErr != nil {
 		// Prism refusing a description is not opsgen's business.
-		run.Outcome, run.Reason, run.Fault = "prism failed", err.Error(), FaultMock
+		run.Outcome, run.Reason, run.Fault = "prism failed", startErr.Error(), FaultMock
 		return run
 	}
 	defer func() { prism.Stop() }()
 	rec := &recorder{next: &http.Transport{DisableKeepAlives: true}}
-	opts := append([]httpclient.Option{httpclient.WithBaseURL(prism.URL), httpclient.WithHTTPClient(&http.Client{Transport: rec})}, credentials(t.Schemes)...)
+	// Warnings are counted from the envelopes; the log would repeat them.
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	opts := append([]httpclient.Option{httpclient.WithBaseURL(prism.URL), httpclient.WithHTTPClient(&http.Client{Transport: rec}), httpclient.WithLogger(quiet)}, credentials(t.Schemes)...)
 	reg := runtime.NewRegistry(nil)
 	if err := t.New(opts...).Register(reg); err != nil {
 		run.Outcome, run.Reason, run.Fault = "register failed", err.Error(), FaultOpsgen
@@ -262,6 +292,13 @@ func RunSpec(ctx context.Context, plan Plan, s PlanSpec, t Target) (run SpecRun)
 	run.Outcome = "ran"
 	for i, op := range ops {
 		c := callOne(ctx, plan, reg, rec, op, plan.Seed+uint64(i)*7919)
+		if c.ErrCode == string(runtime.CodeTransport) {
+			// A crashing Prism resets the connection before its process
+			// is gone: give it time to exit, so that the crash is seen here.
+			for wait := 0; wait < 30 && prism.Alive(); wait++ {
+				time.Sleep(100 * time.Millisecond)
+			}
+		}
 		if !prism.Alive() {
 			c.Class, c.Fault, c.Rule = ClassError, FaultMock, "mock-died"
 			c.Evidence = requestLine(c.Exchange) + ": Prism exited during the call: " + tail(prism.Log(), 600)

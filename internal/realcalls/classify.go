@@ -59,8 +59,9 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //
 // Warned calls (2xx with warnings):
 //   - warn-invented-value -> opsgen: a warning about a value (not a missing
-//     member) at a JSON pointer where the body has no value: the client
-//     validated something other than what the server sent.
+//     member) at a JSON pointer where the body has no value, or a "got
+//     null" where the body's value is not null: the client validated
+//     something other than what the server sent.
 //   - warn-valid-body -> opsgen: the oracle (kin-openapi, formats checked)
 //     finds the body valid for the operation's response schema, so the
 //     warnings are invented (decode drift, double validation...).
@@ -239,25 +240,32 @@ func limit(s []string, n int) []string {
 	return s
 }
 
-// inventedWarning returns the pointer of the first warning that is about
-// a value at a place where the body has none ("" when there is none).
-// Warnings are "POINTER: message"; those about missing members point at
-// the object that lacks them, which exists.
+// inventedWarning returns the pointer ("/" for the root) of the first
+// warning about a value the body does not have: one at a pointer where the
+// body has no value, or one that says "got null" where the body's value is
+// not null. Warnings are "POINTER: message" or, at the root, "message";
+// those about missing members point at the object that lacks them, which
+// exists. It returns "" when there is none.
 func inventedWarning(warnings []string, body []byte) string {
 	var doc any
 	if json.Unmarshal(body, &doc) != nil {
 		return ""
 	}
 	for _, w := range warnings {
-		if !strings.HasPrefix(w, "/") {
-			continue
+		ptr, msg := "", w
+		if strings.HasPrefix(w, "/") {
+			i := strings.Index(w, ": ")
+			if i < 0 {
+				continue
+			}
+			ptr, msg = w[:i], w[i+2:]
 		}
-		i := strings.Index(w, ": ")
-		if i < 0 {
-			continue
-		}
-		if _, ok := lookupPointer(doc, w[:i]); !ok {
-			return w[:i]
+		v, ok := lookupPointer(doc, ptr)
+		if !ok || v != nil && strings.HasSuffix(msg, "got null") {
+			if ptr == "" {
+				return "/"
+			}
+			return ptr
 		}
 	}
 	return ""
@@ -266,6 +274,9 @@ func inventedWarning(warnings []string, body []byte) string {
 // lookupPointer resolves a JSON pointer in a decoded document.
 func lookupPointer(doc any, ptr string) (any, bool) {
 	cur := doc
+	if ptr == "" {
+		return cur, true
+	}
 	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
 		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 		switch v := cur.(type) {

@@ -48,7 +48,7 @@ func (t Totals) OpsgenFaults() int { return t.ByFault[FaultOpsgen] + t.SpecFault
 // Summary writes the table of specs, the calls by class and fault, and
 // every opsgen-blamed call, to w.
 func Summary(w io.Writer, runs []SpecRun) {
-	fmt.Fprintf(w, "%-52s %5s %5s %6s %8s %5s  %s\n", "spec", "ops", "calls", "ok", "warned", "rej", "error  (opsgen faults)")
+	fmt.Fprintf(w, "%-52s %5s %5s %6s %8s %5s %6s %6s  %s\n", "spec", "ops", "calls", "ok", "warned", "rej", "error", "secs", "(opsgen faults)")
 	for _, r := range runs {
 		name := clipS(r.Spec.Name, 52)
 		if r.Outcome != "ran" {
@@ -62,7 +62,7 @@ func Summary(w io.Writer, runs []SpecRun) {
 				og++
 			}
 		}
-		fmt.Fprintf(w, "%-52s %5d %5d %6d %8d %5d %6d  (%d)\n", name, r.Spec.SpecOps, len(r.Calls), m[ClassOK], m[ClassWarned], m[ClassRejected], m[ClassError], og)
+		fmt.Fprintf(w, "%-52s %5d %5d %6d %8d %5d %6d %6.1f  (%d)\n", name, r.Spec.SpecOps, len(r.Calls), m[ClassOK], m[ClassWarned], m[ClassRejected], m[ClassError], r.Seconds, og)
 	}
 	t := Tally(runs)
 	fmt.Fprintf(w, "\n%d specs (%d ran), %d calls:", t.Specs, t.SpecsRan, t.Calls)
