@@ -457,7 +457,7 @@ func (g *InputGen) str(s map[string]any) any {
 	}
 	if v == "" {
 		if p, ok := s["pattern"].(string); ok {
-			if m, ok := fromPattern(p, g.r); ok {
+			if m, ok := fromPattern(p); ok {
 				v = m
 			}
 		}
@@ -477,8 +477,10 @@ func (g *InputGen) str(s map[string]any) any {
 }
 
 // fromPattern returns a string matching the (ECMAScript-ish) pattern, or
-// false when Go's regexp syntax does not parse it.
-func fromPattern(p string, r *rand.Rand) (string, bool) {
+// false when Go's regexp syntax does not parse it. It is deterministic:
+// the first alternative, the fewest repetitions (at least one where the
+// pattern allows one), a letter or digit from a class.
+func fromPattern(p string) (string, bool) {
 	re, err := syntax.Parse(p, syntax.Perl)
 	if err != nil {
 		return "", false
@@ -490,7 +492,7 @@ func fromPattern(p string, r *rand.Rand) (string, bool) {
 		case syntax.OpLiteral:
 			b.WriteString(string(re.Rune))
 		case syntax.OpCharClass:
-			b.WriteRune(pickRune(re.Rune, r))
+			b.WriteRune(pickRune(re.Rune))
 		case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
 			b.WriteByte('a')
 		case syntax.OpCapture:
@@ -524,7 +526,7 @@ func fromPattern(p string, r *rand.Rand) (string, bool) {
 
 // pickRune picks a character of a class (pairs of inclusive ranges),
 // preferring letters and digits.
-func pickRune(ranges []rune, r *rand.Rand) rune {
+func pickRune(ranges []rune) rune {
 	if len(ranges) < 2 {
 		return 'a'
 	}
@@ -543,6 +545,5 @@ func pickRune(ranges []rune, r *rand.Rand) rune {
 			}
 		}
 	}
-	_ = r
 	return ranges[0]
 }
