@@ -3,6 +3,7 @@ package realcalls
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -75,10 +76,12 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 // Errors and rejections (CallError):
 //   - input-refused -> harness: the registry refused every generated input
 //     (VALIDATION_ERROR before anything was sent).
-//   - decode-valid-body -> opsgen: DECODE_ERROR on a 2xx body that is JSON
-//     and valid for its schema per the oracle.
-//   - decode-bad-example / decode-bad-mock-data / decode-not-json -> as
-//     for warnings: the body really does not match, or is not JSON.
+//   - decode-not-json -> mock: DECODE_ERROR on a 2xx body that is not JSON.
+//   - decode-wellformed -> opsgen: DECODE_ERROR on a 2xx body that is
+//     well-formed JSON. DECODE_ERROR means the answer could not be read;
+//     data that contradicts its schema is a warning (warn mode), so the
+//     client is at fault even when the body is also the description's or
+//     the mock's (the evidence gives the oracle's verdict).
 //   - not-sent -> opsgen: an error with no request sent that is not input
 //     validation: the client could not build the request (encoding,
 //     URL) for an input its own schema accepts.
@@ -87,6 +90,14 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //   - reject-route -> opsgen: Prism found no path or method for the
 //     request: the client built a request line that does not route to the
 //     operation it called.
+//   - reject-route-undeclared -> description: the same, for an operation
+//     whose path template has a variable no path parameter declares (as
+//     "/projects{.format}"): no client can fill it as the server expects.
+//   - reject-multipart-quirk -> mock: Prism's multipart/form-data
+//     validation applies allowReserved ("Reserved characters used in
+//     request body"), which OpenAPI reserves for form-urlencoded bodies,
+//     or calls an array sent as one part (as OpenAPI says arrays are
+//     sent: one part per item) a string.
 //   - reject-security -> opsgen: Prism says unauthorized though every
 //     scheme of the API was given a credential: the client sent none
 //     where the description puts it (harness when a required scheme is
@@ -147,21 +158,25 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		c.Fault, c.Rule, c.Evidence = FaultMock, "transport", requestLine(x)+": "+x.Err+" "+c.ErrMsg
 		return
 	case c.ErrCode == "DECODE_ERROR" && x.Status/100 == 2:
-		rc := o.CheckResponse(x.Method, x.URL, x.Status, x.RespType, x.body)
 		ev := fmt.Sprintf("%s -> %d %s; %s; body: %s", requestLine(x), x.Status, x.RespType, c.ErrMsg, clipS(x.RespBody, 600))
+		if !json.Valid(x.body) {
+			c.Fault, c.Rule, c.Evidence = FaultMock, "decode-not-json", ev
+			return
+		}
+		// DECODE_ERROR means "the answer could not be read" (runtime's
+		// CodeDecode): on well-formed JSON the client had to warn instead,
+		// whatever the body's worth. The oracle says which it is worth.
+		c.Fault, c.Rule = FaultOpsgen, "decode-wellformed"
+		rc := o.CheckResponse(x.Method, x.URL, x.Status, x.RespType, x.body)
 		switch {
 		case !rc.Known:
-			c.Fault, c.Rule = FaultUnknown, "decode-no-schema"
-		case strings.HasPrefix(rc.Reason, "not JSON"):
-			c.Fault, c.Rule = FaultMock, "decode-not-json"
+			ev += "; oracle: no schema"
 		case rc.Valid:
-			c.Fault, c.Rule = FaultOpsgen, "decode-valid-body"
+			ev += "; oracle: the description accepts the body"
 		case rc.HasExample:
-			c.Fault, c.Rule = FaultDescription, "decode-bad-example"
-			ev += "; oracle: " + rc.Reason
+			ev += "; oracle: the body is the description's example and contradicts its schema (a warning was due): " + rc.Reason
 		default:
-			c.Fault, c.Rule = FaultMock, "decode-bad-mock-data"
-			ev += "; oracle: " + rc.Reason
+			ev += "; oracle: the mock's data contradicts the schema (a warning was due): " + rc.Reason
 		}
 		c.Evidence = ev
 		return
@@ -178,6 +193,12 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		switch {
 		case strings.Contains(x.Violations, "NO_PATH_MATCHED") || strings.Contains(x.Violations, "NO_METHOD_MATCHED"):
 			c.Fault, c.Rule = FaultOpsgen, "reject-route"
+			if vars := o.UndeclaredPathVars(x.Method, x.URL); len(vars) > 0 {
+				c.Fault, c.Rule = FaultDescription, "reject-route-undeclared"
+				ev += "; the path template's variables " + strings.Join(vars, ", ") + " are declared by no path parameter"
+			}
+		case multipartQuirk(x):
+			c.Fault, c.Rule = FaultMock, "reject-multipart-quirk"
 		case x.Status == 401 || x.Status == 403 || strings.Contains(x.Violations, "UNAUTHORIZED"):
 			c.Fault, c.Rule = FaultOpsgen, "reject-security"
 			for _, name := range o.Security(x.Method, x.URL) {
@@ -297,4 +318,29 @@ func lookupPointer(doc any, ptr string) (any, bool) {
 		}
 	}
 	return cur, true
+}
+
+// violationAt matches a Prism violation's body location and message.
+var violationAt = regexp.MustCompile(`"location":\["body","([^"]+)"\][^}]*"message":"([^"]*)"`)
+
+// multipartQuirk reports whether Prism rejected a multipart/form-data
+// request only for its known multipart quirks (see Classify).
+func multipartQuirk(x *Exchange) bool {
+	if !strings.HasPrefix(x.ReqHeaders["Content-Type"], "multipart/form-data") {
+		return false
+	}
+	ms := violationAt.FindAllStringSubmatch(x.Violations, -1)
+	if len(ms) == 0 || strings.Count(x.Violations, `"location"`) != len(ms) {
+		return false
+	}
+	for _, m := range ms {
+		name, msg := m[1], m[2]
+		switch {
+		case strings.Contains(msg, "Reserved characters"):
+		case strings.HasSuffix(msg, "must be array") && strings.Count(x.ReqBody, `name="`+name+`"`) == 1:
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -13,6 +13,15 @@ func exchange(method, url string, status int, body string, violations string) *E
 	return &Exchange{Method: method, URL: url, Status: status, RespType: "application/json", RespBody: body, body: []byte(body), Violations: violations}
 }
 
+// multipart is a rejected multipart request with one part "tags" and one
+// part "meta".
+func multipart(violations string) *Exchange {
+	x := exchange("POST", "http://127.0.0.1:1/things", 422, `{}`, violations)
+	x.ReqHeaders = map[string]string{"Content-Type": "multipart/form-data; boundary=b"}
+	x.ReqBody = "--b\r\nContent-Disposition: form-data; name=\"tags\"\r\n\r\nx\r\n--b\r\nContent-Disposition: form-data; name=\"meta\"\r\n\r\n{}\r\n--b--\r\n"
+	return x
+}
+
 // TestClassify runs every rule of Classify on calls made up against the
 // fixture description.
 func TestClassify(t *testing.T) {
@@ -43,9 +52,9 @@ func TestClassify(t *testing.T) {
 		{"a null the body does not have", Call{Warnings: []string{"expected array, got null", "expected array, got object"},
 			Exchange: exchange("GET", base+"/things", 200, `{"id":1}`, "")}, ClassWarned, FaultOpsgen, "warn-invented-value"},
 		{"decode error on a valid body", Call{ErrCode: "DECODE_ERROR", ErrMsg: "cannot unmarshal",
-			Exchange: exchange("GET", base+"/items/1", 200, `{"id":1,"name":"box"}`, "")}, ClassError, FaultOpsgen, "decode-valid-body"},
+			Exchange: exchange("GET", base+"/items/1", 200, `{"id":1,"name":"box"}`, "")}, ClassError, FaultOpsgen, "decode-wellformed"},
 		{"decode error on an invalid body", Call{ErrCode: "DECODE_ERROR", ErrMsg: "cannot unmarshal",
-			Exchange: exchange("GET", base+"/things", 200, `[{"id":"one","name":"x"}]`, "")}, ClassError, FaultMock, "decode-bad-mock-data"},
+			Exchange: exchange("GET", base+"/things", 200, `[{"id":"one","name":"x"}]`, "")}, ClassError, FaultOpsgen, "decode-wellformed"},
 		{"decode error on what is not JSON", Call{ErrCode: "DECODE_ERROR",
 			Exchange: exchange("GET", base+"/things", 200, `<html>`, "")}, ClassError, FaultMock, "decode-not-json"},
 		{"input refused before sending", Call{ErrCode: "VALIDATION_ERROR", ErrMsg: "invalid input"}, ClassError, FaultHarness, "input-refused"},
@@ -53,8 +62,14 @@ func TestClassify(t *testing.T) {
 		{"connection failed", Call{ErrCode: "TRANSPORT_ERROR", Requests: 1, Exchange: &Exchange{Method: "GET", URL: base + "/things", Err: "EOF"}}, ClassError, FaultMock, "transport"},
 		{"no route", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: exchange("GET", base+"/items%2F1", 404, `{}`, "https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR")}, ClassRejected, FaultOpsgen, "reject-route"},
+		{"no route to an undeclared variable", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: exchange("GET", base+"/docsjson", 404, `{}`, "https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR")}, ClassRejected, FaultDescription, "reject-route-undeclared"},
 		{"invalid request", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: exchange("GET", base+"/items/x", 422, `{}`, `[{"location":["request","path","id"],"message":"must be integer"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
+		{"multipart quirks", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: multipart(`[{"location":["body","tags"],"severity":"Error","code":"type","message":"Request body property tags must be array"},{"location":["body","meta"],"severity":"Error","message":"Reserved characters used in request body"}]`)}, ClassRejected, FaultMock, "reject-multipart-quirk"},
+		{"a multipart violation that is not a quirk", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: multipart(`[{"location":["body","name"],"severity":"Error","code":"required","message":"Request body must have required property 'name'"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
 		{"unauthorized", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: exchange("GET", base+"/items/1", 401, `{}`, "https://stoplight.io/prism/errors#UNAUTHORIZED")}, ClassRejected, FaultOpsgen, "reject-security"},
 		{"not acceptable", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,

@@ -311,18 +311,17 @@ func (g *InputGen) object(s map[string]any, depth int, refs map[string]int) any 
 }
 
 func (g *InputGen) array(s map[string]any, depth int, refs map[string]int) any {
-	n := 1
-	if m, ok := num(s["minItems"]); ok && int(m) > n {
-		n = int(m)
+	// Two items by default: delimiters and repeated parts get exercised.
+	lo, n := 0, 2
+	if m, ok := num(s["minItems"]); ok {
+		lo = int(m)
+		n = max(n, lo)
 	}
 	if m, ok := num(s["maxItems"]); ok && int(m) < n {
 		n = int(m)
 	}
 	if depth > maxDepth {
-		n = 0
-		if m, ok := num(s["minItems"]); ok {
-			n = int(m)
-		}
+		n = lo
 	}
 	items, _ := s["items"].(map[string]any)
 	out := make([]any, 0, n)
@@ -334,6 +333,11 @@ func (g *InputGen) array(s map[string]any, depth int, refs map[string]int) any {
 			for tries := 0; seen[string(b)] && tries < 8; tries++ {
 				v = g.value(items, depth+1, refs)
 				b, _ = json.Marshal(v)
+			}
+			if seen[string(b)] {
+				if len(out) >= lo {
+					break
+				}
 			}
 			seen[string(b)] = true
 		}

@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/url"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi2"
@@ -86,8 +87,10 @@ func (o *Oracle) Operation(method, rawURL string) (*openapi3.Operation, string) 
 	return best, bestTmpl
 }
 
-// matchTemplate matches a path template against request path segments,
-// scoring the literal segments matched.
+// matchTemplate matches a path template against request path segments
+// (escaped), scoring the literal characters matched: a template segment
+// matches a request segment when its literal parts do, each variable
+// standing for at least one character.
 func matchTemplate(tmpl string, segs []string) (int, bool) {
 	// A template's query part ("/x?y") is not part of the path.
 	if i := strings.IndexAny(tmpl, "?#"); i >= 0 {
@@ -99,16 +102,32 @@ func matchTemplate(tmpl string, segs []string) (int, bool) {
 	}
 	score := 0
 	for i, t := range ts {
-		if strings.Contains(t, "{") {
-			if segs[i] == "" {
-				return 0, false
-			}
-			continue
-		}
-		if seg, err := url.PathUnescape(segs[i]); err != nil || seg != t {
+		seg, err := url.PathUnescape(segs[i])
+		if err != nil {
 			return 0, false
 		}
-		score++
+		if !strings.Contains(t, "{") {
+			if seg != t {
+				return 0, false
+			}
+			score += len(t)
+			continue
+		}
+		var re strings.Builder
+		re.WriteString("^")
+		lit := 0
+		for j, part := range templateVar.Split(t, -1) {
+			if j > 0 {
+				re.WriteString(".+")
+			}
+			re.WriteString(regexp.QuoteMeta(part))
+			lit += len(part)
+		}
+		re.WriteString("$")
+		if !regexp.MustCompile(re.String()).MatchString(seg) {
+			return 0, false
+		}
+		score += lit
 	}
 	return score, true
 }
@@ -208,4 +227,36 @@ func firstLines(s string, n int) string {
 		lines = append(lines[:n], "...")
 	}
 	return strings.Join(lines, " | ")
+}
+
+var templateVar = regexp.MustCompile(`\{([^{}]+)\}`)
+
+// UndeclaredPathVars returns the variables of the path template of the
+// request's operation that no path parameter declares (RFC 6570 forms like
+// "{.format}" included): the description's fault, which no client can
+// route around.
+func (o *Oracle) UndeclaredPathVars(method, rawURL string) []string {
+	op, tmpl := o.Operation(method, rawURL)
+	if op == nil {
+		return nil
+	}
+	declared := map[string]bool{}
+	add := func(ps openapi3.Parameters) {
+		for _, p := range ps {
+			if p != nil && p.Value != nil && p.Value.In == "path" {
+				declared[p.Value.Name] = true
+			}
+		}
+	}
+	add(op.Parameters)
+	if item := o.doc.Paths.Value(tmpl); item != nil {
+		add(item.Parameters)
+	}
+	var out []string
+	for _, m := range templateVar.FindAllStringSubmatch(tmpl, -1) {
+		if !declared[m[1]] {
+			out = append(out, m[1])
+		}
+	}
+	return out
 }
