@@ -93,11 +93,14 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //   - reject-route-undeclared -> description: the same, for an operation
 //     whose path template has a variable no path parameter declares (as
 //     "/projects{.format}"): no client can fill it as the server expects.
+//   - reject-route-operator -> mock: the same, for a path template with an
+//     RFC 6570 operator variable ("{.format}", declared as a path
+//     parameter named ".format"): Prism's router matches no path to it.
 //   - reject-multipart-quirk -> mock: Prism's multipart/form-data
 //     validation applies allowReserved ("Reserved characters used in
 //     request body"), which OpenAPI reserves for form-urlencoded bodies,
-//     or calls an array sent as one part (as OpenAPI says arrays are
-//     sent: one part per item) a string.
+//     or does not read an array sent as one part per item (as RFC 7578
+//     sends repeated values, and as opsgen sends arrays) as an array.
 //   - reject-security -> opsgen: Prism says unauthorized though every
 //     scheme of the API was given a credential: the client sent none
 //     where the description puts it (harness when a required scheme is
@@ -196,6 +199,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 			if vars := o.UndeclaredPathVars(x.Method, x.URL); len(vars) > 0 {
 				c.Fault, c.Rule = FaultDescription, "reject-route-undeclared"
 				ev += "; the path template's variables " + strings.Join(vars, ", ") + " are declared by no path parameter"
+			} else if vars := o.OperatorPathVars(x.Method, x.URL); len(vars) > 0 {
+				c.Fault, c.Rule = FaultMock, "reject-route-operator"
+				ev += "; Prism routes no path to a template with the RFC 6570 operator variables " + strings.Join(vars, ", ")
 			}
 		case multipartQuirk(x):
 			c.Fault, c.Rule = FaultMock, "reject-multipart-quirk"
@@ -337,7 +343,7 @@ func multipartQuirk(x *Exchange) bool {
 		name, msg := m[1], m[2]
 		switch {
 		case strings.Contains(msg, "Reserved characters"):
-		case strings.HasSuffix(msg, "must be array") && strings.Count(x.ReqBody, `name="`+name+`"`) == 1:
+		case strings.HasSuffix(msg, "must be array") && strings.Contains(x.ReqBody, `name="`+name+`"`):
 		default:
 			return false
 		}

@@ -64,6 +64,8 @@ func TestClassify(t *testing.T) {
 			Exchange: exchange("GET", base+"/items%2F1", 404, `{}`, "https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR")}, ClassRejected, FaultOpsgen, "reject-route"},
 		{"no route to an undeclared variable", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: exchange("GET", base+"/docsjson", 404, `{}`, "https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR")}, ClassRejected, FaultDescription, "reject-route-undeclared"},
+		{"no route to an operator variable", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: exchange("GET", base+"/files/a.json", 404, `{}`, "https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR")}, ClassRejected, FaultMock, "reject-route-operator"},
 		{"invalid request", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: exchange("GET", base+"/items/x", 422, `{}`, `[{"location":["request","path","id"],"message":"must be integer"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
 		{"multipart quirks", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,

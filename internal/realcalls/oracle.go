@@ -260,3 +260,18 @@ func (o *Oracle) UndeclaredPathVars(method, rawURL string) []string {
 	}
 	return out
 }
+
+// OperatorPathVars returns the variables of the request's path template
+// written with an RFC 6570 operator ("{.format}", "{+path}", "{;x}"),
+// which Prism's router does not match (checked with "/projects{.format}":
+// no request path routes to it).
+func (o *Oracle) OperatorPathVars(method, rawURL string) []string {
+	_, tmpl := o.Operation(method, rawURL)
+	var out []string
+	for _, m := range templateVar.FindAllStringSubmatch(tmpl, -1) {
+		if strings.ContainsAny(m[1][:1], "+#./;?&=,!@|") {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
