@@ -66,6 +66,9 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //   - warn-valid-body -> opsgen: the oracle (kin-openapi, formats checked)
 //     finds the body valid for the operation's response schema, so the
 //     warnings are invented (decode drift, double validation...).
+//   - warn-unexplained -> opsgen: the body is invalid, but a warning is at
+//     a pointer where the oracle finds nothing wrong (no oracle error at,
+//     under or above it): that warning is the client's invention.
 //   - warn-bad-example -> description: the body is invalid and the
 //     description gives an example for it (Prism's static mode serves
 //     examples), so the description's example contradicts its schema.
@@ -136,6 +139,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 			c.Fault, c.Rule = FaultUnknown, "warn-no-schema"
 		case rc.Valid:
 			c.Fault, c.Rule = FaultOpsgen, "warn-valid-body"
+		case unexplainedWarning(c.Warnings, rc.Pointers) != "":
+			c.Fault, c.Rule = FaultOpsgen, "warn-unexplained"
+			ev += "; no error of the oracle is at or under or above " + unexplainedWarning(c.Warnings, rc.Pointers) + "; oracle: " + rc.Reason
 		case rc.HasExample:
 			c.Fault, c.Rule = FaultDescription, "warn-bad-example"
 			ev += "; oracle: " + rc.Reason
@@ -349,4 +355,34 @@ func multipartQuirk(x *Exchange) bool {
 		}
 	}
 	return true
+}
+
+// unexplainedWarning returns the pointer of the first warning that no
+// oracle error explains: none is at it, under it or above it ("" when all
+// are explained). Root warnings ("" pointer) are explained by any error.
+func unexplainedWarning(warnings, oracle []string) string {
+	for _, w := range warnings {
+		ptr := ""
+		if strings.HasPrefix(w, "/") {
+			i := strings.Index(w, ": ")
+			if i < 0 {
+				continue
+			}
+			ptr = w[:i]
+		}
+		explained := false
+		for _, q := range oracle {
+			if q == ptr || strings.HasPrefix(q, ptr+"/") || strings.HasPrefix(ptr, q+"/") || q == "" {
+				explained = true
+				break
+			}
+		}
+		if !explained {
+			if ptr == "" {
+				return "/"
+			}
+			return ptr
+		}
+	}
+	return ""
 }

@@ -45,6 +45,8 @@ func TestClassify(t *testing.T) {
 			Exchange: exchange("GET", base+"/items/1", 200, `{"id":1,"name":"box","made":"2024-01-02T03:04:05Z"}`, "")}, ClassWarned, FaultOpsgen, "warn-valid-body"},
 		{"warning on the description's bad example", Call{Warnings: []string{"/size: \"XXL\" is not one of S, M, L"},
 			Exchange: exchange("GET", base+"/items/1", 200, `{"id":1,"name":"box","size":"XXL"}`, "")}, ClassWarned, FaultDescription, "warn-bad-example"},
+		{"a warning beside the example's real error", Call{Warnings: []string{"/size: \"XXL\" is not one of S, M, L", "/name: length must be >= 5"},
+			Exchange: exchange("GET", base+"/items/1", 200, `{"id":1,"name":"box","size":"XXL"}`, "")}, ClassWarned, FaultOpsgen, "warn-unexplained"},
 		{"warning on data the mock made up", Call{Warnings: []string{"/0/made: \"string\" is not a date-time"},
 			Exchange: exchange("GET", base+"/things", 200, `[{"id":1,"name":"x","made":"string"}]`, "")}, ClassWarned, FaultMock, "warn-bad-mock-data"},
 		{"warning about a value the body does not have", Call{Warnings: []string{"/size: \"\" is not one of S, M, L", "missing required property \"name\""},

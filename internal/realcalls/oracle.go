@@ -3,6 +3,7 @@ package realcalls
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"mime"
 	"net/url"
 	"os"
@@ -139,6 +140,8 @@ type ResponseCheck struct {
 	// Valid says whether the body matches that schema; Reason says why not.
 	Valid  bool
 	Reason string
+	// Pointers are the JSON pointers of the body's errors.
+	Pointers []string
 	// HasExample says whether the description gives an example for the
 	// media type (which a static mock serves instead of inventing data).
 	HasExample bool
@@ -180,6 +183,7 @@ func (o *Oracle) CheckResponse(method, rawURL string, status int, contentType st
 	}
 	if err := media.Schema.Value.VisitJSON(v, opts...); err != nil {
 		rc.Reason = firstLines(err.Error(), 3)
+		collectPointers(err, &rc.Pointers)
 		return rc
 	}
 	rc.Valid = true
@@ -274,4 +278,23 @@ func (o *Oracle) OperatorPathVars(method, rawURL string) []string {
 		}
 	}
 	return out
+}
+
+// collectPointers appends the JSON pointers of kin-openapi's schema errors.
+func collectPointers(err error, out *[]string) {
+	var me openapi3.MultiError
+	if errors.As(err, &me) {
+		for _, e := range me {
+			collectPointers(e, out)
+		}
+		return
+	}
+	var se *openapi3.SchemaError
+	if errors.As(err, &se) {
+		var b strings.Builder
+		for _, tok := range se.JSONPointer() {
+			b.WriteString("/" + strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1"))
+		}
+		*out = append(*out, b.String())
+	}
 }
