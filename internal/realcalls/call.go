@@ -281,7 +281,7 @@ func RunSpec(ctx context.Context, plan Plan, s PlanSpec, t Target, prism *Prism,
 	// Warnings are counted from the envelopes; the log would repeat them.
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	opts := append([]httpclient.Option{httpclient.WithBaseURL(prism.URL), httpclient.WithHTTPClient(&http.Client{Transport: rec}), httpclient.WithLogger(quiet)}, credentials(t.Schemes)...)
-	reg := runtime.NewRegistry(nil)
+	reg := runtime.NewRegistry(&runtime.Pipeline{Logger: quiet})
 	if err := t.New(opts...).Register(reg); err != nil {
 		run.Outcome, run.Reason, run.Fault = "register failed", err.Error(), FaultOpsgen
 		return run
