@@ -302,6 +302,11 @@ func RunSpec(ctx context.Context, plan Plan, s PlanSpec, t Target, prism *Prism,
 		if !prism.Alive() {
 			c.Class, c.Fault, c.Rule = ClassError, FaultMock, "mock-died"
 			c.Evidence = requestLine(c.Exchange) + ": Prism exited during the call: " + tail(prism.Log(), 600)
+			if h := badMediaHeader(c.Exchange); h != "" {
+				// Prism should not crash, but the request was the client's fault first.
+				c.Fault, c.Rule = FaultOpsgen, "bad-media-header"
+				c.Evidence = fmt.Sprintf("%s: %s %q is not a media type (OpenAPI ignores header parameters named Accept, Content-Type and Authorization); Prism crashed on it: %s", requestLine(c.Exchange), h, c.Exchange.ReqHeaders[h], tail(prism.Log(), 300))
+			}
 			run.Calls = append(run.Calls, c)
 			// Start it again on the same port for the remaining operations.
 			p, err := StartPrismOn(ctx, plan.Prism, s.Path, prism.Port, plan.StartTimeout)

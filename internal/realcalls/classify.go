@@ -77,6 +77,10 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //   - warn-no-schema -> unknown: the oracle finds no schema for it.
 //
 // Errors and rejections (CallError):
+//   - bad-media-header -> opsgen: the request's Content-Type or Accept is
+//     not a media type: the client sent a header parameter the
+//     description names Content-Type or Accept, which OpenAPI says to
+//     ignore, in place of its own (Prism 5 may even crash on it).
 //   - input-refused -> harness: the registry refused every generated input
 //     (VALIDATION_ERROR before anything was sent).
 //   - decode-not-json -> mock: DECODE_ERROR on a 2xx body that is not JSON.
@@ -153,6 +157,14 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		return
 	}
 	c.Class = ClassError
+	if h := badMediaHeader(x); h != "" {
+		c.Fault, c.Rule = FaultOpsgen, "bad-media-header"
+		c.Evidence = fmt.Sprintf("%s -> %s; %s: %q is not a media type (OpenAPI ignores header parameters named Accept, Content-Type and Authorization); %s %s", requestLine(x), statusText(x), h, x.ReqHeaders[h], c.ErrCode, clipS(c.ErrMsg, 300))
+		if x != nil && x.Status/100 == 4 && x.Violations != "" {
+			c.Class = ClassRejected
+		}
+		return
+	}
 	switch {
 	case c.ErrCode == "HARNESS" || c.ErrCode == "VALIDATION_ERROR" && c.Requests == 0:
 		c.Fault, c.Rule, c.Evidence = FaultHarness, "input-refused", c.ErrMsg
@@ -385,4 +397,25 @@ func unexplainedWarning(warnings, oracle []string) string {
 		}
 	}
 	return ""
+}
+
+// badMediaHeader returns "Content-Type" or "Accept" when the request
+// carried one that is not a media type ("" otherwise).
+func badMediaHeader(x *Exchange) string {
+	if x == nil {
+		return ""
+	}
+	for _, h := range []string{"Content-Type", "Accept"} {
+		if v, ok := x.ReqHeaders[h]; ok && !strings.Contains(v, "/") {
+			return h
+		}
+	}
+	return ""
+}
+
+func statusText(x *Exchange) string {
+	if x == nil || x.Status == 0 {
+		return "no answer"
+	}
+	return fmt.Sprint(x.Status)
 }

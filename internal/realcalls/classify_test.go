@@ -74,6 +74,12 @@ func TestClassify(t *testing.T) {
 			Exchange: multipart(`[{"location":["body","tags"],"severity":"Error","code":"type","message":"Request body property tags must be array"},{"location":["body","meta"],"severity":"Error","message":"Reserved characters used in request body"}]`)}, ClassRejected, FaultMock, "reject-multipart-quirk"},
 		{"a multipart violation that is not a quirk", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: multipart(`[{"location":["body","name"],"severity":"Error","code":"required","message":"Request body must have required property 'name'"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
+		{"a Content-Type that is no media type", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: func() *Exchange {
+				x := exchange("DELETE", base+"/things", 422, `{}`, `[{"location":["header","Content-Type"]}]`)
+				x.ReqHeaders = map[string]string{"Content-Type": "e2e"}
+				return x
+			}()}, ClassRejected, FaultOpsgen, "bad-media-header"},
 		{"unauthorized", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: exchange("GET", base+"/items/1", 401, `{}`, "https://stoplight.io/prism/errors#UNAUTHORIZED")}, ClassRejected, FaultOpsgen, "reject-security"},
 		{"not acceptable", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
