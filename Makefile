@@ -1,17 +1,19 @@
-# opsgen's tasks. Everything here needs only Go (and, for `corpus` and
-# `bench-generate`, npm): tools are installed from the Go module proxy on demand.
+# opsgen's tasks. Everything here needs only Go (and, for `corpus`, `e2e` and
+# `bench-generate`, npm): tools are installed from the Go module proxy on demand,
+# Prism and public specs from npm into .work/.
 
 GO        ?= go
 FUZZTIME  ?= 5s
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test unit examples-test fuzz golden demo bench bench-generate corpus lint fmt
+.PHONY: all test unit examples-test fuzz golden demo bench bench-generate corpus e2e e2e-deps lint fmt
 
 all: lint test
 
-## test: everything CI needs: unit, golden, end-to-end and corpus-sample tests
-## of the root module, the example modules' tests, then short fuzz runs.
-test: unit examples-test fuzz
+## test: everything CI needs: unit, golden, end-to-end, corpus-sample and
+## real-calls (Prism) tests of the root module, the example modules' tests,
+## then short fuzz runs. e2e-deps installs Prism first.
+test: e2e-deps unit examples-test fuzz
 
 unit:
 	$(GO) test -count=1 ./...
@@ -54,3 +56,14 @@ fmt:
 ## (installed from npm into .work/); SAMPLE=N SEED=S for a seeded sample.
 corpus:
 	bash scripts/corpus.sh
+
+## e2e: generate a client for each fixed pick and a seeded sample of the APIs.guru
+## directory, run Prism (npm, into .work/prism) as each one's mock and call every
+## operation; report in .work/e2e (SAMPLE=N SEED=S, VERBOSE=1).
+e2e:
+	GO=$(GO) bash scripts/e2e.sh
+
+## e2e-deps: install Prism (pinned) for TestRealCalls; without npm the test is skipped.
+e2e-deps:
+	@if command -v npm >/dev/null 2>&1; then bash scripts/e2e.sh deps; \
+	else echo "e2e-deps: npm not found: TestRealCalls (internal/realcalls) will be SKIPPED"; fi

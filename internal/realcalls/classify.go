@@ -1,0 +1,421 @@
+package realcalls
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/opsgen/opsgen/runtime/httpclient"
+)
+
+// Class is what happened to a call.
+type Class string
+
+// The classes, in the order of the reports.
+const (
+	// ClassOK: a 2xx answer, decoded, without warnings.
+	ClassOK Class = "ok"
+	// ClassWarned: a 2xx answer whose envelope carries warnings.
+	ClassWarned Class = "warned"
+	// ClassRejected: Prism answered 4xx because it judged the request
+	// invalid (its sl-violations header or problem body says why).
+	ClassRejected Class = "rejected"
+	// ClassError: any other CallError (decode, transport, a non-2xx that
+	// is not a rejection, input the registry refused).
+	ClassError Class = "error"
+)
+
+// Classes lists the classes in report order.
+var Classes = []Class{ClassOK, ClassWarned, ClassRejected, ClassError}
+
+// Fault is whom a non-ok call is blamed on.
+type Fault string
+
+// The faults.
+const (
+	// FaultOpsgen: the generated client or the runtime did something the
+	// description does not allow, or complained about what it allows.
+	FaultOpsgen Fault = "opsgen"
+	// FaultDescription: the description contradicts itself (an example its
+	// schema rejects, an operation without a success response...).
+	FaultDescription Fault = "description"
+	// FaultMock: Prism answered something the description does not allow,
+	// refused a request an independent reading allows, or failed.
+	FaultMock Fault = "mock"
+	// FaultHarness: this suite's input generator or credentials fell short.
+	FaultHarness Fault = "harness"
+	// FaultUnknown: no rule decided; the evidence is in the report.
+	FaultUnknown Fault = "unknown"
+)
+
+// Faults lists the faults in report order.
+var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, FaultUnknown}
+
+// Classify sets the class, fault, rule and evidence of a call from its
+// outcome, Prism's answer and the oracle's reading of the description.
+//
+// The rules, in order (the Rule field names the one that decided):
+//
+// Warned calls (2xx with warnings):
+//   - warn-invented-value -> opsgen: a warning about a value (not a missing
+//     member) at a JSON pointer where the body has no value, or a "got
+//     null" where the body's value is not null: the client validated
+//     something other than what the server sent.
+//   - warn-valid-body -> opsgen: the oracle (kin-openapi, formats checked)
+//     finds the body valid for the operation's response schema, so the
+//     warnings are invented (decode drift, double validation...).
+//   - warn-unexplained -> opsgen: the body is invalid, but a warning is at
+//     a pointer where the oracle finds nothing wrong (no oracle error at,
+//     under or above it): that warning is the client's invention.
+//   - warn-bad-example -> description: the body is invalid and the
+//     description gives an example for it (Prism's static mode serves
+//     examples), so the description's example contradicts its schema.
+//   - warn-bad-mock-data -> mock: the body is invalid and no example was
+//     given: Prism generated data its schema rejects.
+//   - warn-no-schema -> unknown: the oracle finds no schema for it.
+//
+// Errors and rejections (CallError):
+//   - bad-media-header -> opsgen: the request's Content-Type or Accept is
+//     not a media type: the client sent a header parameter the
+//     description names Content-Type or Accept, which OpenAPI says to
+//     ignore, in place of its own (Prism 5 may even crash on it).
+//   - input-refused -> harness: the registry refused every generated input
+//     (VALIDATION_ERROR before anything was sent).
+//   - decode-not-json -> mock: DECODE_ERROR on a 2xx body that is not JSON.
+//   - decode-wellformed -> opsgen: DECODE_ERROR on a 2xx body that is
+//     well-formed JSON. DECODE_ERROR means the answer could not be read;
+//     data that contradicts its schema is a warning (warn mode), so the
+//     client is at fault even when the body is also the description's or
+//     the mock's (the evidence gives the oracle's verdict).
+//   - not-sent -> opsgen: an error with no request sent that is not input
+//     validation: the client could not build the request (encoding,
+//     URL) for an input its own schema accepts.
+//   - transport -> mock: the request was sent and the connection failed.
+//   - timeout -> mock.
+//   - reject-route -> opsgen: Prism found no path or method for the
+//     request: the client built a request line that does not route to the
+//     operation it called.
+//   - reject-route-undeclared -> description: the same, for an operation
+//     whose path template has a variable no path parameter declares (as
+//     "/projects{.format}"): no client can fill it as the server expects.
+//   - reject-route-operator -> mock: the same, for a path template with an
+//     RFC 6570 operator variable ("{.format}", declared as a path
+//     parameter named ".format"): Prism's router matches no path to it.
+//   - reject-multipart-quirk -> mock: Prism's multipart/form-data
+//     validation applies allowReserved ("Reserved characters used in
+//     request body"), which OpenAPI reserves for form-urlencoded bodies,
+//     or does not read an array sent as one part per item (as RFC 7578
+//     sends repeated values, and as opsgen sends arrays) as an array.
+//   - reject-security -> opsgen: Prism says unauthorized though every
+//     scheme of the API was given a credential: the client sent none
+//     where the description puts it (harness when a required scheme is
+//     of a type the suite cannot give, like mutualTLS).
+//   - reject-accept / reject-content-type -> opsgen: 406 or 415: the
+//     client's Accept or Content-Type is not one the operation declares.
+//   - reject-violation -> opsgen: Prism lists violations of the request
+//     (path, query, header, cookie or body): the registry accepted the
+//     input, so the client encoded a valid input into an invalid request,
+//     or its input schema is looser than the description (a lost
+//     required member, enum or format). The violation is the evidence.
+//   - status-no-success -> description: a non-2xx answer Prism did not
+//     mark as a rejection, for an operation that declares no 2xx response
+//     (Prism answers with what the operation declares).
+//   - status-mock -> mock: any other non-2xx answer Prism did not mark as
+//     a rejection (its own failures are 500s with a prism error type).
+func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
+	x := c.Exchange
+	if c.ErrCode == "" {
+		if len(c.Warnings) == 0 {
+			c.Class = ClassOK
+			return
+		}
+		c.Class = ClassWarned
+		rc := o.CheckResponse(x.Method, x.URL, x.Status, x.RespType, x.body)
+		ev := fmt.Sprintf("%s; warnings: %s; body: %s", requestLine(x), strings.Join(limit(c.Warnings, 4), " | "), clipS(x.RespBody, 600))
+		invented := inventedWarning(c.Warnings, x.body)
+		switch {
+		case invented != "":
+			c.Fault, c.Rule = FaultOpsgen, "warn-invented-value"
+			ev += "; the body has no value at " + invented
+		case !rc.Known:
+			c.Fault, c.Rule = FaultUnknown, "warn-no-schema"
+		case rc.Valid:
+			c.Fault, c.Rule = FaultOpsgen, "warn-valid-body"
+		case unexplainedWarning(c.Warnings, rc.Pointers) != "":
+			c.Fault, c.Rule = FaultOpsgen, "warn-unexplained"
+			ev += "; no error of the oracle is at or under or above " + unexplainedWarning(c.Warnings, rc.Pointers) + "; oracle: " + rc.Reason
+		case rc.HasExample:
+			c.Fault, c.Rule = FaultDescription, "warn-bad-example"
+			ev += "; oracle: " + rc.Reason
+		default:
+			c.Fault, c.Rule = FaultMock, "warn-bad-mock-data"
+			ev += "; oracle: " + rc.Reason
+		}
+		c.Evidence = ev
+		return
+	}
+	c.Class = ClassError
+	if h := badMediaHeader(x); h != "" {
+		c.Fault, c.Rule = FaultOpsgen, "bad-media-header"
+		c.Evidence = fmt.Sprintf("%s -> %s; %s: %q is not a media type (OpenAPI ignores header parameters named Accept, Content-Type and Authorization); %s %s", requestLine(x), statusText(x), h, x.ReqHeaders[h], c.ErrCode, clipS(c.ErrMsg, 300))
+		if x != nil && x.Status/100 == 4 && x.Violations != "" {
+			c.Class = ClassRejected
+		}
+		return
+	}
+	switch {
+	case c.ErrCode == "HARNESS" || c.ErrCode == "VALIDATION_ERROR" && c.Requests == 0:
+		c.Fault, c.Rule, c.Evidence = FaultHarness, "input-refused", c.ErrMsg
+		return
+	case x == nil:
+		c.Fault, c.Rule, c.Evidence = FaultOpsgen, "not-sent", c.ErrCode+": "+c.ErrMsg
+		return
+	case c.ErrCode == "TIMEOUT":
+		c.Fault, c.Rule, c.Evidence = FaultMock, "timeout", requestLine(x)+": "+c.ErrMsg
+		return
+	case x.Status == 0:
+		c.Fault, c.Rule, c.Evidence = FaultMock, "transport", requestLine(x)+": "+x.Err+" "+c.ErrMsg
+		return
+	case c.ErrCode == "DECODE_ERROR" && x.Status/100 == 2:
+		ev := fmt.Sprintf("%s -> %d %s; %s; body: %s", requestLine(x), x.Status, x.RespType, c.ErrMsg, clipS(x.RespBody, 600))
+		if !json.Valid(x.body) {
+			c.Fault, c.Rule, c.Evidence = FaultMock, "decode-not-json", ev
+			return
+		}
+		// DECODE_ERROR means "the answer could not be read" (runtime's
+		// CodeDecode): on well-formed JSON the client had to warn instead,
+		// whatever the body's worth. The oracle says which it is worth.
+		c.Fault, c.Rule = FaultOpsgen, "decode-wellformed"
+		rc := o.CheckResponse(x.Method, x.URL, x.Status, x.RespType, x.body)
+		switch {
+		case !rc.Known:
+			ev += "; oracle: no schema"
+		case rc.Valid:
+			ev += "; oracle: the description accepts the body"
+		case rc.HasExample:
+			ev += "; oracle: the body is the description's example and contradicts its schema (a warning was due): " + rc.Reason
+		default:
+			ev += "; oracle: the mock's data contradicts the schema (a warning was due): " + rc.Reason
+		}
+		c.Evidence = ev
+		return
+	}
+	ev := fmt.Sprintf("%s -> %d", requestLine(x), x.Status)
+	if x.Violations != "" {
+		ev += "; prism: " + clipS(x.Violations, 800)
+	} else {
+		ev += "; body: " + clipS(x.RespBody, 300)
+	}
+	prismSays := x.Violations != ""
+	if x.Status/100 == 4 && prismSays {
+		c.Class = ClassRejected
+		switch {
+		case strings.Contains(x.Violations, "NO_PATH_MATCHED") || strings.Contains(x.Violations, "NO_METHOD_MATCHED"):
+			c.Fault, c.Rule = FaultOpsgen, "reject-route"
+			if vars := o.UndeclaredPathVars(x.Method, x.URL); len(vars) > 0 {
+				c.Fault, c.Rule = FaultDescription, "reject-route-undeclared"
+				ev += "; the path template's variables " + strings.Join(vars, ", ") + " are declared by no path parameter"
+			} else if vars := o.OperatorPathVars(x.Method, x.URL); len(vars) > 0 {
+				c.Fault, c.Rule = FaultMock, "reject-route-operator"
+				ev += "; Prism routes no path to a template with the RFC 6570 operator variables " + strings.Join(vars, ", ")
+			}
+		case multipartQuirk(x):
+			c.Fault, c.Rule = FaultMock, "reject-multipart-quirk"
+		case x.Status == 401 || x.Status == 403 || strings.Contains(x.Violations, "UNAUTHORIZED"):
+			c.Fault, c.Rule = FaultOpsgen, "reject-security"
+			for _, name := range o.Security(x.Method, x.URL) {
+				if !canCredential(name, schemes) {
+					c.Fault = FaultHarness
+					ev += "; scheme " + name + " cannot be given a credential"
+				}
+			}
+		case x.Status == 406 || strings.Contains(x.Violations, "NOT_ACCEPTABLE"):
+			c.Fault, c.Rule = FaultOpsgen, "reject-accept"
+		case x.Status == 415 || strings.Contains(x.Violations, "UNSUPPORTED_MEDIA"):
+			c.Fault, c.Rule = FaultOpsgen, "reject-content-type"
+		default:
+			c.Fault, c.Rule = FaultOpsgen, "reject-violation"
+			ev += "; input: " + clipS(string(c.Input), 400)
+		}
+		c.Evidence = ev
+		return
+	}
+	if has, known := o.HasSuccess(x.Method, x.URL); known && !has {
+		c.Fault, c.Rule = FaultDescription, "status-no-success"
+	} else {
+		c.Fault, c.Rule = FaultMock, "status-mock"
+	}
+	c.Evidence = ev
+}
+
+// canCredential says whether the suite gave the scheme a credential.
+func canCredential(name string, schemes []httpclient.SecurityScheme) bool {
+	for _, s := range schemes {
+		if s.Name == name {
+			return s.Type == "apiKey" || s.Type == "http" || s.Type == "oauth2" || s.Type == "openIdConnect"
+		}
+	}
+	return false
+}
+
+func requestLine(x *Exchange) string {
+	if x == nil {
+		return "(no request)"
+	}
+	s := x.Method + " " + x.URL
+	if ct := x.ReqHeaders["Content-Type"]; ct != "" {
+		s += " [" + ct + "] " + clipS(x.ReqBody, 300)
+	}
+	return s
+}
+
+func clipS(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
+func limit(s []string, n int) []string {
+	if len(s) > n {
+		return append(s[:n:n], fmt.Sprintf("(%d more)", len(s)-n))
+	}
+	return s
+}
+
+// inventedWarning returns the pointer ("/" for the root) of the first
+// warning about a value the body does not have: one at a pointer where the
+// body has no value, or one that says "got null" where the body's value is
+// not null. Warnings are "POINTER: message" or, at the root, "message";
+// those about missing members point at the object that lacks them, which
+// exists. It returns "" when there is none.
+func inventedWarning(warnings []string, body []byte) string {
+	var doc any
+	if json.Unmarshal(body, &doc) != nil {
+		return ""
+	}
+	for _, w := range warnings {
+		ptr, msg := "", w
+		if strings.HasPrefix(w, "/") {
+			i := strings.Index(w, ": ")
+			if i < 0 {
+				continue
+			}
+			ptr, msg = w[:i], w[i+2:]
+		}
+		v, ok := lookupPointer(doc, ptr)
+		if !ok || v != nil && strings.HasSuffix(msg, "got null") {
+			if ptr == "" {
+				return "/"
+			}
+			return ptr
+		}
+	}
+	return ""
+}
+
+// lookupPointer resolves a JSON pointer in a decoded document.
+func lookupPointer(doc any, ptr string) (any, bool) {
+	cur := doc
+	if ptr == "" {
+		return cur, true
+	}
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch v := cur.(type) {
+		case map[string]any:
+			next, ok := v[tok]
+			if !ok {
+				return nil, false
+			}
+			cur = next
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(v) {
+				return nil, false
+			}
+			cur = v[i]
+		default:
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// violationAt matches a Prism violation's body location and message.
+var violationAt = regexp.MustCompile(`"location":\["body","([^"]+)"\][^}]*"message":"([^"]*)"`)
+
+// multipartQuirk reports whether Prism rejected a multipart/form-data
+// request only for its known multipart quirks (see Classify).
+func multipartQuirk(x *Exchange) bool {
+	if !strings.HasPrefix(x.ReqHeaders["Content-Type"], "multipart/form-data") {
+		return false
+	}
+	ms := violationAt.FindAllStringSubmatch(x.Violations, -1)
+	if len(ms) == 0 || strings.Count(x.Violations, `"location"`) != len(ms) {
+		return false
+	}
+	for _, m := range ms {
+		name, msg := m[1], m[2]
+		switch {
+		case strings.Contains(msg, "Reserved characters"):
+		case strings.HasSuffix(msg, "must be array") && strings.Contains(x.ReqBody, `name="`+name+`"`):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// unexplainedWarning returns the pointer of the first warning that no
+// oracle error explains: none is at it, under it or above it ("" when all
+// are explained). Root warnings ("" pointer) are explained by any error.
+func unexplainedWarning(warnings, oracle []string) string {
+	for _, w := range warnings {
+		ptr := ""
+		if strings.HasPrefix(w, "/") {
+			i := strings.Index(w, ": ")
+			if i < 0 {
+				continue
+			}
+			ptr = w[:i]
+		}
+		explained := false
+		for _, q := range oracle {
+			if q == ptr || strings.HasPrefix(q, ptr+"/") || strings.HasPrefix(ptr, q+"/") || q == "" {
+				explained = true
+				break
+			}
+		}
+		if !explained {
+			if ptr == "" {
+				return "/"
+			}
+			return ptr
+		}
+	}
+	return ""
+}
+
+// badMediaHeader returns "Content-Type" or "Accept" when the request
+// carried one that is not a media type ("" otherwise).
+func badMediaHeader(x *Exchange) string {
+	if x == nil {
+		return ""
+	}
+	for _, h := range []string{"Content-Type", "Accept"} {
+		if v, ok := x.ReqHeaders[h]; ok && !strings.Contains(v, "/") {
+			return h
+		}
+	}
+	return ""
+}
+
+func statusText(x *Exchange) string {
+	if x == nil || x.Status == 0 {
+		return "no answer"
+	}
+	return fmt.Sprint(x.Status)
+}

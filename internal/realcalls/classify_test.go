@@ -1,0 +1,144 @@
+package realcalls
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/opsgen/opsgen/runtime/httpclient"
+)
+
+// exchange is a recorded exchange with its body kept for the oracle.
+func exchange(method, url string, status int, body string, violations string) *Exchange {
+	return &Exchange{Method: method, URL: url, Status: status, RespType: "application/json", RespBody: body, body: []byte(body), Violations: violations}
+}
+
+// multipart is a rejected multipart request with one part "tags" and one
+// part "meta".
+func multipart(violations string) *Exchange {
+	x := exchange("POST", "http://127.0.0.1:1/things", 422, `{}`, violations)
+	x.ReqHeaders = map[string]string{"Content-Type": "multipart/form-data; boundary=b"}
+	x.ReqBody = "--b\r\nContent-Disposition: form-data; name=\"tags\"\r\n\r\nx\r\n--b\r\nContent-Disposition: form-data; name=\"meta\"\r\n\r\n{}\r\n--b--\r\n"
+	return x
+}
+
+// TestClassify runs every rule of Classify on calls made up against the
+// fixture description.
+func TestClassify(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	const base = "http://127.0.0.1:1"
+	schemes := []httpclient.SecurityScheme{{Name: "key", Type: "apiKey", In: "header", ParamName: "X-Key"}, {Name: "tls", Type: "mutualTLS"}}
+	cases := []struct {
+		name  string
+		call  Call
+		class Class
+		fault Fault
+		rule  string
+	}{
+		{"ok", Call{Exchange: exchange("GET", base+"/items/1", 200, `{"id":1,"name":"box"}`, "")}, ClassOK, "", ""},
+		{"warning on a valid body", Call{Warnings: []string{"/name: got string, want integer"},
+			Exchange: exchange("GET", base+"/items/1", 200, `{"id":1,"name":"box"}`, "")}, ClassWarned, FaultOpsgen, "warn-valid-body"},
+		{"a date-time the description accepts", Call{Warnings: []string{"/made: not a date-time"},
+			Exchange: exchange("GET", base+"/items/1", 200, `{"id":1,"name":"box","made":"2024-01-02T03:04:05Z"}`, "")}, ClassWarned, FaultOpsgen, "warn-valid-body"},
+		{"warning on the description's bad example", Call{Warnings: []string{"/size: \"XXL\" is not one of S, M, L"},
+			Exchange: exchange("GET", base+"/items/1", 200, `{"id":1,"name":"box","size":"XXL"}`, "")}, ClassWarned, FaultDescription, "warn-bad-example"},
+		{"a warning beside the example's real error", Call{Warnings: []string{"/size: \"XXL\" is not one of S, M, L", "/name: length must be >= 5"},
+			Exchange: exchange("GET", base+"/items/1", 200, `{"id":1,"name":"box","size":"XXL"}`, "")}, ClassWarned, FaultOpsgen, "warn-unexplained"},
+		{"warning on data the mock made up", Call{Warnings: []string{"/0/made: \"string\" is not a date-time"},
+			Exchange: exchange("GET", base+"/things", 200, `[{"id":1,"name":"x","made":"string"}]`, "")}, ClassWarned, FaultMock, "warn-bad-mock-data"},
+		{"warning about a value the body does not have", Call{Warnings: []string{"/size: \"\" is not one of S, M, L", "missing required property \"name\""},
+			Exchange: exchange("GET", base+"/items/1", 200, `{"id":1}`, "")}, ClassWarned, FaultOpsgen, "warn-invented-value"},
+		{"a null the body does not have", Call{Warnings: []string{"expected array, got null", "expected array, got object"},
+			Exchange: exchange("GET", base+"/things", 200, `{"id":1}`, "")}, ClassWarned, FaultOpsgen, "warn-invented-value"},
+		{"decode error on a valid body", Call{ErrCode: "DECODE_ERROR", ErrMsg: "cannot unmarshal",
+			Exchange: exchange("GET", base+"/items/1", 200, `{"id":1,"name":"box"}`, "")}, ClassError, FaultOpsgen, "decode-wellformed"},
+		{"decode error on an invalid body", Call{ErrCode: "DECODE_ERROR", ErrMsg: "cannot unmarshal",
+			Exchange: exchange("GET", base+"/things", 200, `[{"id":"one","name":"x"}]`, "")}, ClassError, FaultOpsgen, "decode-wellformed"},
+		{"decode error on what is not JSON", Call{ErrCode: "DECODE_ERROR",
+			Exchange: exchange("GET", base+"/things", 200, `<html>`, "")}, ClassError, FaultMock, "decode-not-json"},
+		{"input refused before sending", Call{ErrCode: "VALIDATION_ERROR", ErrMsg: "invalid input"}, ClassError, FaultHarness, "input-refused"},
+		{"failure before sending", Call{ErrCode: "EXECUTION_ERROR", ErrMsg: "cannot encode", Requests: 0}, ClassError, FaultOpsgen, "not-sent"},
+		{"connection failed", Call{ErrCode: "TRANSPORT_ERROR", Requests: 1, Exchange: &Exchange{Method: "GET", URL: base + "/things", Err: "EOF"}}, ClassError, FaultMock, "transport"},
+		{"no route", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: exchange("GET", base+"/items%2F1", 404, `{}`, "https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR")}, ClassRejected, FaultOpsgen, "reject-route"},
+		{"no route to an undeclared variable", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: exchange("GET", base+"/docsjson", 404, `{}`, "https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR")}, ClassRejected, FaultDescription, "reject-route-undeclared"},
+		{"no route to an operator variable", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: exchange("GET", base+"/files/a.json", 404, `{}`, "https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR")}, ClassRejected, FaultMock, "reject-route-operator"},
+		{"invalid request", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: exchange("GET", base+"/items/x", 422, `{}`, `[{"location":["request","path","id"],"message":"must be integer"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
+		{"multipart quirks", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: multipart(`[{"location":["body","tags"],"severity":"Error","code":"type","message":"Request body property tags must be array"},{"location":["body","meta"],"severity":"Error","message":"Reserved characters used in request body"}]`)}, ClassRejected, FaultMock, "reject-multipart-quirk"},
+		{"a multipart violation that is not a quirk", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: multipart(`[{"location":["body","name"],"severity":"Error","code":"required","message":"Request body must have required property 'name'"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
+		{"a Content-Type that is no media type", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: func() *Exchange {
+				x := exchange("DELETE", base+"/things", 422, `{}`, `[{"location":["header","Content-Type"]}]`)
+				x.ReqHeaders = map[string]string{"Content-Type": "e2e"}
+				return x
+			}()}, ClassRejected, FaultOpsgen, "bad-media-header"},
+		{"unauthorized", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: exchange("GET", base+"/items/1", 401, `{}`, "https://stoplight.io/prism/errors#UNAUTHORIZED")}, ClassRejected, FaultOpsgen, "reject-security"},
+		{"not acceptable", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: exchange("GET", base+"/items/1", 406, `{}`, "https://stoplight.io/prism/errors#NOT_ACCEPTABLE")}, ClassRejected, FaultOpsgen, "reject-accept"},
+		{"an operation without a success response", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: exchange("GET", base+"/broken", 500, `{}`, "")}, ClassError, FaultDescription, "status-no-success"},
+		{"the mock's own failure", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: exchange("GET", base+"/things", 500, `{}`, "")}, ClassError, FaultMock, "status-mock"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := tc.call
+			if c.Exchange != nil && c.Requests == 0 && c.ErrCode != "EXECUTION_ERROR" {
+				c.Requests = 1
+			}
+			Classify(&c, o, schemes)
+			if c.Class != tc.class || c.Fault != tc.fault || c.Rule != tc.rule {
+				t.Errorf("got %s/%s/%s, want %s/%s/%s (evidence: %s)", c.Class, c.Fault, c.Rule, tc.class, tc.fault, tc.rule, c.Evidence)
+			}
+			if c.Class != ClassOK && c.Evidence == "" {
+				t.Error("no evidence")
+			}
+		})
+	}
+}
+
+func TestOracleOperation(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	for url, want := range map[string]string{
+		"http://h/items/7":      "/items/{id}",
+		"http://h/items/a%20b":  "/items/{id}",
+		"http://h/things?x=1":   "/things",
+		"http://h/items":        "",
+		"http://h/items/7/more": "",
+	} {
+		_, got := o.Operation("GET", url)
+		if got != want {
+			t.Errorf("Operation(GET %s) = %q, want %q", url, got, want)
+		}
+	}
+	if op, _ := o.Operation("POST", "http://h/things"); op != nil {
+		t.Errorf("POST /things found %v", op.OperationID)
+	}
+	if bad := NewOracle("../../testdata/realcalls/missing.yaml"); bad.Err == nil || !strings.Contains(bad.Err.Error(), "missing.yaml") {
+		t.Errorf("missing file: %v", bad.Err)
+	}
+}
+
+func TestLookupPointer(t *testing.T) {
+	var doc any
+	if err := json.Unmarshal([]byte(`{"a":{"b/c":[1,{"d~e":null}]}}`), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for ptr, want := range map[string]bool{"": true, "/a": true, "/a/b~1c/1/d~0e": true, "/a/b~1c/2": false, "/x": false, "/a/b~1c/0/y": false} {
+		if _, ok := lookupPointer(doc, ptr); ok != want {
+			t.Errorf("lookupPointer(%s) = %v, want %v", ptr, ok, want)
+		}
+	}
+}

@@ -1,0 +1,300 @@
+package realcalls
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"mime"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi2"
+	"github.com/getkin/kin-openapi/openapi2conv"
+	"github.com/getkin/kin-openapi/openapi3"
+	"gopkg.in/yaml.v3"
+)
+
+// Oracle answers, independently of opsgen, what the description says
+// about a response: it loads the document with kin-openapi (Swagger 2.0
+// converted with openapi2conv) and validates response bodies against the
+// schema the description gives for the operation, status and media type.
+// It is the second opinion that tells a client's invented warning from
+// data that really contradicts the description.
+type Oracle struct {
+	doc *openapi3.T
+	// Err is why the document did not load (nil when it did).
+	Err error
+}
+
+// NewOracle loads the description at path.
+func NewOracle(path string) *Oracle {
+	doc, err := loadDoc(path)
+	return &Oracle{doc: doc, Err: err}
+}
+
+func loadDoc(path string) (*openapi3.T, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var probe map[string]any
+	if err := yaml.Unmarshal(data, &probe); err != nil {
+		return nil, err
+	}
+	if v, _ := probe["swagger"].(string); v != "" {
+		js, err := json.Marshal(probe)
+		if err != nil {
+			return nil, err
+		}
+		var d2 openapi2.T
+		if err := json.Unmarshal(js, &d2); err != nil {
+			return nil, err
+		}
+		return openapi2conv.ToV3(&d2)
+	}
+	l := openapi3.NewLoader()
+	l.IsExternalRefsAllowed = true
+	l.Context = context.Background()
+	return l.LoadFromFile(path)
+}
+
+// Operation finds the operation a request went to: the path template
+// whose literal segments match the request path (templated segments match
+// any non-empty segment; the longest literal match wins). It returns the
+// template too.
+func (o *Oracle) Operation(method, rawURL string) (*openapi3.Operation, string) {
+	if o.doc == nil || o.doc.Paths == nil {
+		return nil, ""
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, ""
+	}
+	segs := strings.Split(strings.Trim(u.EscapedPath(), "/"), "/")
+	var best *openapi3.Operation
+	bestTmpl, bestScore := "", -1
+	for tmpl, item := range o.doc.Paths.Map() {
+		op := item.GetOperation(strings.ToUpper(method))
+		if op == nil {
+			continue
+		}
+		score, ok := matchTemplate(tmpl, segs)
+		if ok && (score > bestScore || score == bestScore && tmpl < bestTmpl) {
+			best, bestTmpl, bestScore = op, tmpl, score
+		}
+	}
+	return best, bestTmpl
+}
+
+// matchTemplate matches a path template against request path segments
+// (escaped), scoring the literal characters matched: a template segment
+// matches a request segment when its literal parts do, each variable
+// standing for at least one character.
+func matchTemplate(tmpl string, segs []string) (int, bool) {
+	// A template's query part ("/x?y") is not part of the path.
+	if i := strings.IndexAny(tmpl, "?#"); i >= 0 {
+		tmpl = tmpl[:i]
+	}
+	ts := strings.Split(strings.Trim(tmpl, "/"), "/")
+	if len(ts) != len(segs) {
+		return 0, false
+	}
+	score := 0
+	for i, t := range ts {
+		seg, err := url.PathUnescape(segs[i])
+		if err != nil {
+			return 0, false
+		}
+		if !strings.Contains(t, "{") {
+			if seg != t {
+				return 0, false
+			}
+			score += len(t)
+			continue
+		}
+		var re strings.Builder
+		re.WriteString("^")
+		lit := 0
+		for j, part := range templateVar.Split(t, -1) {
+			if j > 0 {
+				re.WriteString(".+")
+			}
+			re.WriteString(regexp.QuoteMeta(part))
+			lit += len(part)
+		}
+		re.WriteString("$")
+		if !regexp.MustCompile(re.String()).MatchString(seg) {
+			return 0, false
+		}
+		score += lit
+	}
+	return score, true
+}
+
+// ResponseCheck is the oracle's view of one response body.
+type ResponseCheck struct {
+	// Known says whether the description gives a schema for it.
+	Known bool
+	// Valid says whether the body matches that schema; Reason says why not.
+	Valid  bool
+	Reason string
+	// Pointers are the JSON pointers of the body's errors.
+	Pointers []string
+	// HasExample says whether the description gives an example for the
+	// media type (which a static mock serves instead of inventing data).
+	HasExample bool
+}
+
+// CheckResponse validates a JSON response body against the description.
+func (o *Oracle) CheckResponse(method, rawURL string, status int, contentType string, body []byte) ResponseCheck {
+	op, _ := o.Operation(method, rawURL)
+	if op == nil || op.Responses == nil {
+		return ResponseCheck{}
+	}
+	ref := op.Responses.Status(status)
+	if ref == nil {
+		ref = op.Responses.Default()
+	}
+	if ref == nil || ref.Value == nil {
+		return ResponseCheck{}
+	}
+	mt, _, _ := mime.ParseMediaType(contentType)
+	media := ref.Value.Content.Get(mt)
+	if media == nil {
+		for _, m := range ref.Value.Content {
+			media = m
+			break
+		}
+	}
+	if media == nil || media.Schema == nil || media.Schema.Value == nil {
+		return ResponseCheck{}
+	}
+	rc := ResponseCheck{Known: true, HasExample: media.Example != nil || len(media.Examples) > 0 || media.Schema.Value.Example != nil}
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		rc.Reason = "not JSON: " + err.Error()
+		return rc
+	}
+	opts := append(o.doc.GetSchemaValidationOptions(), openapi3.MultiErrors(), openapi3.VisitAsResponse(), openapi3.EnableFormatValidation())
+	if o.doc.IsOpenAPI31OrLater() {
+		opts = append(opts, openapi3.EnableJSONSchema2020())
+	}
+	if err := media.Schema.Value.VisitJSON(v, opts...); err != nil {
+		rc.Reason = firstLines(err.Error(), 3)
+		collectPointers(err, &rc.Pointers)
+		return rc
+	}
+	rc.Valid = true
+	return rc
+}
+
+// Security returns the names of the security schemes the operation's
+// requirements list (the document's when the operation has none).
+func (o *Oracle) Security(method, rawURL string) []string {
+	op, _ := o.Operation(method, rawURL)
+	if op == nil {
+		return nil
+	}
+	reqs := op.Security
+	if reqs == nil {
+		reqs = &o.doc.Security
+	}
+	var names []string
+	for _, r := range *reqs {
+		for name := range r {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// HasSuccess reports whether the operation declares a 2xx (or 2XX)
+// response; a mock answers an operation without one with what it has.
+func (o *Oracle) HasSuccess(method, rawURL string) (has, known bool) {
+	op, _ := o.Operation(method, rawURL)
+	if op == nil || op.Responses == nil {
+		return false, false
+	}
+	for code := range op.Responses.Map() {
+		if strings.HasPrefix(code, "2") {
+			return true, true
+		}
+	}
+	return false, true
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = append(lines[:n], "...")
+	}
+	return strings.Join(lines, " | ")
+}
+
+var templateVar = regexp.MustCompile(`\{([^{}]+)\}`)
+
+// UndeclaredPathVars returns the variables of the path template of the
+// request's operation that no path parameter declares (RFC 6570 forms like
+// "{.format}" included): the description's fault, which no client can
+// route around.
+func (o *Oracle) UndeclaredPathVars(method, rawURL string) []string {
+	op, tmpl := o.Operation(method, rawURL)
+	if op == nil {
+		return nil
+	}
+	declared := map[string]bool{}
+	add := func(ps openapi3.Parameters) {
+		for _, p := range ps {
+			if p != nil && p.Value != nil && p.Value.In == "path" {
+				declared[p.Value.Name] = true
+			}
+		}
+	}
+	add(op.Parameters)
+	if item := o.doc.Paths.Value(tmpl); item != nil {
+		add(item.Parameters)
+	}
+	var out []string
+	for _, m := range templateVar.FindAllStringSubmatch(tmpl, -1) {
+		if !declared[m[1]] {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// OperatorPathVars returns the variables of the request's path template
+// written with an RFC 6570 operator ("{.format}", "{+path}", "{;x}"),
+// which Prism's router does not match (checked with "/projects{.format}":
+// no request path routes to it).
+func (o *Oracle) OperatorPathVars(method, rawURL string) []string {
+	_, tmpl := o.Operation(method, rawURL)
+	var out []string
+	for _, m := range templateVar.FindAllStringSubmatch(tmpl, -1) {
+		if strings.ContainsAny(m[1][:1], "+#./;?&=,!@|") {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+// collectPointers appends the JSON pointers of kin-openapi's schema errors.
+func collectPointers(err error, out *[]string) {
+	var me openapi3.MultiError
+	if errors.As(err, &me) {
+		for _, e := range me {
+			collectPointers(e, out)
+		}
+		return
+	}
+	var se *openapi3.SchemaError
+	if errors.As(err, &se) {
+		var b strings.Builder
+		for _, tok := range se.JSONPointer() {
+			b.WriteString("/" + strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1"))
+		}
+		*out = append(*out, b.String())
+	}
+}
