@@ -130,6 +130,7 @@ func compileInput(doc json.RawMessage) (*jsonschema.Schema, error) {
 		return nil, err
 	}
 	c := jsonschema.NewCompiler()
+	c.UseRegexpEngine(lenientRegexps)
 	const url = "opsgen:input.json"
 	if err := c.AddResource(url, openAPINullable(v)); err != nil {
 		return nil, err

@@ -127,6 +127,7 @@ func parseJSON(doc string) (any, error) {
 func compileFallback(s *Schema) (*jsonschema.Schema, error) {
 	const setURL, docURL = "opsgen:set.json", "opsgen:schema.json"
 	c := jsonschema.NewCompiler()
+	c.UseRegexpEngine(lenientRegexps)
 	doc, _ := parseJSON(s.doc) // parsed fine before
 	loc := docURL
 	if s.set != nil {
@@ -590,9 +591,9 @@ func (c *compiler) object(n *node, m map[string]any, loc string) error {
 			if !ok {
 				return bad("a string")
 			}
-			// ECMA-262 patterns Go's regexp cannot compile (lookaround,
-			// backreferences) are skipped rather than failing the schema.
-			n.pattern, _ = regexp.Compile(s)
+			// Patterns Go's regexp cannot compile are not checked (see
+			// compilePattern).
+			n.pattern = compilePattern(s)
 		case "format":
 			s, ok := v.(string)
 			if !ok {
