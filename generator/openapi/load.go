@@ -52,7 +52,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -83,6 +82,16 @@ type Options struct {
 	// description), so a huge input is refused up front rather than
 	// exhausting memory. 0 means DefaultMaxBytes; a negative value, no limit.
 	MaxBytes int64
+	// Root is the directory that every local file the loader reads (the
+	// document itself for Load, and the files its $refs reach) must be
+	// inside, symbolic links included; "" means the document's directory.
+	// A file outside it is refused with a *RootError.
+	Root string
+	// Read, when not nil, is called once with the name of every file the
+	// loader reads: a local path (slash-separated, relative to the working
+	// directory as the document's path is, or absolute) or an http(s) URL.
+	// Calls do not overlap.
+	Read func(file string)
 }
 
 // DefaultMaxBytes is the default Options.MaxBytes: 128 MiB, several times the
@@ -103,14 +112,14 @@ func tooLarge(source string, size, limit int64) error {
 // Load reads the document at path (relative $refs are resolved against its
 // directory) and converts it. The path is used as given in diagnostics.
 func Load(ctx context.Context, path string, opts Options) (*ir.Service, diag.List, error) {
-	if fi, err := os.Stat(path); err == nil && opts.maxBytes() > 0 && fi.Size() > opts.maxBytes() {
-		return nil, nil, tooLarge(filepath.ToSlash(path), fi.Size(), opts.maxBytes())
-	}
-	data, err := os.ReadFile(path)
+	source := filepath.ToSlash(path)
+	f := newFiles(source, opts)
+	defer f.close()
+	data, err := f.read(source)
 	if err != nil {
 		return nil, nil, err
 	}
-	return LoadData(ctx, data, path, opts)
+	return loadData(ctx, data, source, opts, f)
 }
 
 // LoadData converts the document in data. source is the path shown in
@@ -118,6 +127,27 @@ func Load(ctx context.Context, path string, opts Options) (*ir.Service, diag.Lis
 // its directory.
 func LoadData(ctx context.Context, data []byte, source string, opts Options) (*ir.Service, diag.List, error) {
 	source = filepath.ToSlash(source)
+	f := newFiles(source, opts)
+	defer f.close()
+	return loadData(ctx, data, source, opts, f)
+}
+
+// stopped wraps the context's error once ctx is done, so that a cancelled
+// or timed-out load says where it stopped and still matches context.Canceled
+// or context.DeadlineExceeded with errors.Is.
+func stopped(ctx context.Context, source string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%s: loading stopped: %w", source, err)
+	}
+	return nil
+}
+
+// loadData is LoadData with the reader of local files (shared by the
+// reloads of badref.go).
+func loadData(ctx context.Context, data []byte, source string, opts Options, f *files) (*ir.Service, diag.List, error) {
+	if err := stopped(ctx, source); err != nil {
+		return nil, nil, err
+	}
 	if limit := opts.maxBytes(); limit > 0 && int64(len(data)) > limit {
 		return nil, nil, tooLarge(source, int64(len(data)), limit)
 	}
@@ -125,18 +155,21 @@ func LoadData(ctx context.Context, data []byte, source string, opts Options) (*i
 	if err != nil {
 		return nil, nil, err
 	}
-	kl := newKinLoader(ctx, opts)
+	kl := newKinLoader(ctx, opts, f)
 	loc := &url.URL{Path: source}
 	var doc *openapi3.T
 	var diags diag.List
 	if ver.swagger {
-		doc, diags, err = convertSwagger(kl, data, source)
+		doc, diags, err = convertSwagger(ctx, kl, data, source, f)
 	} else {
-		doc, err = loadJSONFast(kl, data, loc)
+		doc, err = loadJSONFast(ctx, kl, data, loc)
 		if errors.Is(err, errSlowPath) {
-			kl = newKinLoader(ctx, opts)
+			kl = newKinLoader(ctx, opts, f)
 			doc, err = kl.LoadFromDataWithPath(data, loc)
 		}
+	}
+	if serr := stopped(ctx, source); serr != nil {
+		return nil, nil, serr
 	}
 	if err != nil {
 		// Syntax errors are reported with their position; kin-openapi's
@@ -152,13 +185,16 @@ func LoadData(ctx context.Context, data []byte, source string, opts Options) (*i
 				return nil, nil, yamlError(source, yerr)
 			}
 		}
-		lerr := loadError(source, data, err)
+		if patched, ws, ok := dropAnnotations(data, source, ver.swagger, err); ok {
+			return retryLenient(ctx, patched, source, opts, f, ws, err)
+		}
+		lerr := loadError(source, data, err, f)
 		if patched, w, ok := disableRef(data, source, lerr); ok {
-			return retryWithoutRef(ctx, patched, source, opts, w, lerr)
+			return retryWithoutRef(ctx, patched, source, opts, f, w, lerr)
 		}
 		return nil, nil, lerr
 	}
-	svc, diags, err := fromDocument(ctx, doc, source, opts, data, ver.swagger, diags)
+	svc, diags, err := fromDocument(ctx, doc, source, opts, data, ver.swagger, diags, f)
 	diags.Sort()
 	return svc, diags, err
 }
@@ -166,7 +202,9 @@ func LoadData(ctx context.Context, data []byte, source string, opts Options) (*i
 // FromDocument converts a document already loaded (the MCP loader builds
 // one from a tool listing). source is the path shown in diagnostics.
 func FromDocument(ctx context.Context, doc *openapi3.T, source string, opts Options) (*ir.Service, diag.List, error) {
-	svc, diags, err := fromDocument(ctx, doc, source, opts, nil, false, nil)
+	f := newFiles(source, opts)
+	defer f.close()
+	svc, diags, err := fromDocument(ctx, doc, source, opts, nil, false, nil, f)
 	diags.Sort()
 	return svc, diags, err
 }
@@ -304,9 +342,9 @@ func lineCol(data []byte, off int) (int, int) {
 	return line, col
 }
 
-// newKinLoader returns a kin-openapi loader that reads relative files and
-// refuses http(s) references unless opts allow them.
-func newKinLoader(ctx context.Context, opts Options) *openapi3.Loader {
+// newKinLoader returns a kin-openapi loader that reads local files through
+// f and refuses http(s) references unless opts allow them.
+func newKinLoader(ctx context.Context, opts Options, f *files) *openapi3.Loader {
 	kl := openapi3.NewLoader()
 	kl.Context = ctx
 	kl.IsExternalRefsAllowed = true
@@ -321,9 +359,13 @@ func newKinLoader(ctx context.Context, opts Options) *openapi3.Loader {
 			if !opts.AllowRemoteRefs {
 				return nil, &remoteRefError{ref: u.String()}
 			}
-			return remote(kl, u)
+			data, err := remote(kl, u)
+			if err == nil {
+				f.record(u.String())
+			}
+			return data, err
 		case "", "file":
-			return openapi3.ReadFromFile(kl, u)
+			return f.read(u.Path)
 		}
 		return nil, fmt.Errorf("$ref %q: unsupported URL scheme %q", u.String(), u.Scheme)
 	}
@@ -341,21 +383,52 @@ var quotedRE = regexp.MustCompile(`"([^"]+)"`)
 
 // loadError turns a kin-openapi loading error into one that names the place:
 // the first quoted string of the message that occurs in a $ref of the source
-// gives the line and column.
-func loadError(source string, data []byte, err error) error {
+// (or else of another local file read for it) gives the line and column.
+// The result wraps err.
+func loadError(source string, data []byte, err error, f *files) error {
 	msg := err.Error()
 	var rr *remoteRefError
-	if errors.As(err, &rr) {
+	var re *RootError
+	switch {
+	case errors.As(err, &rr):
 		msg = rr.Error()
+	case errors.As(err, &re):
+		msg = re.Error()
 	}
-	for _, m := range quotedRE.FindAllStringSubmatch(err.Error(), -1) {
-		if line, col, ref, ok := findRef(data, m[1]); ok {
-			pos := diag.Pos{File: source, Line: line, Col: col, Pointer: refPointer(data, line, col)}
-			return fmt.Errorf("%s: cannot resolve $ref %q: %s", pos, ref, msg)
+	quoted := quotedRE.FindAllStringSubmatch(err.Error(), -1)
+	place := func(file string, data []byte) error {
+		for _, m := range quoted {
+			if line, col, ref, ok := findRef(data, m[1]); ok {
+				pos := diag.Pos{File: file, Line: line, Col: col, Pointer: refPointer(data, line, col)}
+				return &placedError{fmt.Sprintf("%s: cannot resolve $ref %q: %s", pos, ref, msg), err}
+			}
+		}
+		return nil
+	}
+	if perr := place(source, data); perr != nil {
+		return perr
+	}
+	for _, file := range f.readFiles() {
+		if file == source || strings.Contains(file, "://") {
+			continue
+		}
+		if other, rerr := f.read(file); rerr == nil {
+			if perr := place(file, other); perr != nil {
+				return perr
+			}
 		}
 	}
-	return fmt.Errorf("%s: %s", source, msg)
+	return &placedError{fmt.Sprintf("%s: %s", source, msg), err}
 }
+
+// placedError is an error message with its place, wrapping the cause.
+type placedError struct {
+	msg   string
+	cause error
+}
+
+func (e *placedError) Error() string { return e.msg }
+func (e *placedError) Unwrap() error { return e.cause }
 
 // refPointer returns the JSON pointer of the object whose "$ref" key is at
 // line:col of data (YAML or JSON; in JSON, col may be just after the
@@ -409,6 +482,8 @@ func findRef(data []byte, s string) (line, col int, ref string, ok bool) {
 
 // loader holds the state of one conversion.
 type loader struct {
+	ctx     context.Context // checked between operations and schemas
+	files   *files
 	opts    Options
 	doc     *openapi3.T
 	source  string
@@ -430,11 +505,12 @@ type loader struct {
 
 // fromDocument converts doc; data is its source text (for positions, nil if
 // none) and diags the diagnostics so far.
-func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Options, data []byte, swagger bool, diags diag.List) (*ir.Service, diag.List, error) {
+func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Options, data []byte, swagger bool, diags diag.List, f *files) (*ir.Service, diag.List, error) {
 	if doc == nil {
 		return nil, nil, fmt.Errorf("%s: no document", source)
 	}
 	l := &loader{
+		ctx: ctx, files: f,
 		opts: opts, doc: doc, source: source, data: data, swagger: swagger, diags: diags,
 		cache:    map[*openapi3.Schema]entry{},
 		src:      map[*ir.Type]*openapi3.Schema{},
@@ -465,7 +541,10 @@ func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Opti
 		svc.Security = requirements(doc.Security)
 	}
 	if doc.Components != nil {
-		for _, name := range sortedKeys(doc.Components.Schemas) {
+		for i, name := range sortedKeys(doc.Components.Schemas) {
+			if i%64 == 0 && ctx.Err() != nil {
+				break
+			}
 			ref := doc.Components.Schemas[name]
 			if ref == nil || ref.Value == nil {
 				continue
@@ -480,16 +559,22 @@ func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Opti
 		}
 		svc.SecuritySchemes = l.securitySchemes(doc.Components.SecuritySchemes)
 	}
-	if err := ctx.Err(); err != nil {
+	if err := stopped(ctx, source); err != nil {
 		return nil, nil, err
 	}
 	svc.Operations = l.operations()
-	if err := ctx.Err(); err != nil {
+	if err := stopped(ctx, source); err != nil {
 		return nil, nil, err
 	}
 	l.allocateNames()
-	for _, f := range l.finish {
-		f()
+	for i, fin := range l.finish {
+		if i%64 == 0 && ctx.Err() != nil {
+			break
+		}
+		fin()
+	}
+	if err := stopped(ctx, source); err != nil {
+		return nil, nil, err
 	}
 	svc.Types = l.namedTypes()
 	// The types' schemas are built by several goroutines (jsonSchema only
@@ -500,12 +585,18 @@ func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Opti
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; i < len(svc.Types); i += workers {
+				if ctx.Err() != nil {
+					return
+				}
 				t := svc.Types[i]
 				t.Schema = marshal(l.jsonSchema(&openapi3.SchemaRef{Value: l.src[t]}, true))
 			}
 		})
 	}
 	wg.Wait()
+	if err := stopped(ctx, source); err != nil {
+		return nil, nil, err
+	}
 	svc.Defs = make(map[string]json.RawMessage, len(svc.Types))
 	for _, t := range svc.Types {
 		svc.Defs[t.Name] = t.Schema
@@ -621,7 +712,7 @@ func (l *loader) readFile(file string) []byte {
 	if strings.Contains(file, "://") {
 		return nil
 	}
-	b, err := os.ReadFile(filepath.FromSlash(file))
+	b, err := l.files.read(file)
 	if err != nil {
 		return nil
 	}

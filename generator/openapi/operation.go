@@ -92,6 +92,9 @@ func (l *loader) operations() []*ir.Operation {
 		}
 	}
 	for i, s := range sites {
+		if l.ctx.Err() != nil {
+			break // fromDocument returns the context's error
+		}
 		l.operation(out[i], s)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].GoName < out[j].GoName })

@@ -1,0 +1,184 @@
+package openapi
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Local files are read inside a root directory (Options.Root), through an
+// os.Root: a document cannot pull a file from elsewhere into the generated
+// code with a $ref such as "../secret.yaml" or "/etc/passwd", nor through a
+// symbolic link that points outside the root.
+
+// RootError says that a local file the loader was asked to read lies
+// outside the allowed root directory.
+type RootError struct {
+	// Path is the file as the loader resolved it.
+	Path string
+	// Root is the allowed root directory.
+	Root string
+	// Link is set when Path is inside the root but a symbolic link on the
+	// way leads outside it.
+	Link bool
+}
+
+func (e *RootError) Error() string {
+	how := "is outside"
+	if e.Link {
+		how = "leads through a symbolic link outside"
+	}
+	return fmt.Sprintf("local file %q %s the root directory %q that local files must stay inside "+
+		"(widen it with openapi.Options.Root; in opsgen, the source's root key or the -root flag)", e.Path, how, e.Root)
+}
+
+// files reads the local files of one load inside the root and records the
+// files read, for Options.Read. Its methods are safe for concurrent use.
+type files struct {
+	dir      string // the root as given, for messages
+	abs      string // the root, absolute
+	maxBytes int64
+	onRead   func(string)
+
+	mu   sync.Mutex
+	root *os.Root // opened on first use
+	err  error    // from opening the root
+	seen map[string]bool
+}
+
+// newFiles returns the reader of a load of the document at source (a slash
+// path) with opts.
+func newFiles(source string, opts Options) *files {
+	dir := opts.Root
+	if dir == "" {
+		dir = filepath.Dir(filepath.FromSlash(source))
+	}
+	f := &files{dir: filepath.ToSlash(dir), maxBytes: opts.maxBytes(), onRead: opts.Read, seen: map[string]bool{}}
+	f.abs, f.err = filepath.Abs(dir)
+	return f
+}
+
+// open opens the root; f.mu is held.
+func (f *files) open() (*os.Root, error) {
+	if f.root == nil && f.err == nil {
+		f.root, f.err = os.OpenRoot(f.abs)
+		if f.err != nil {
+			f.err = fmt.Errorf("opening the root directory %q: %w", f.dir, f.err)
+		}
+	}
+	return f.root, f.err
+}
+
+// close releases the root.
+func (f *files) close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.root != nil {
+		f.root.Close()
+		f.root = nil
+		f.err = errors.New("files: closed")
+	}
+}
+
+// rel returns name (a slash path, relative to the working directory or
+// absolute) relative to the root, or a *RootError.
+func (f *files) rel(name string) (string, error) {
+	abs, err := filepath.Abs(filepath.FromSlash(name))
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(f.abs, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", &RootError{Path: name, Root: f.dir}
+	}
+	return rel, nil
+}
+
+// read reads the local file name (a slash path) inside the root.
+func (f *files) read(name string) ([]byte, error) {
+	rel, err := f.rel(name)
+	if err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	root, err := f.open()
+	f.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	fh, err := root.Open(rel)
+	if err != nil {
+		if lerr := f.linkError(name, err); lerr != nil {
+			return nil, lerr
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	defer fh.Close()
+	if fi, err := fh.Stat(); err == nil && f.maxBytes > 0 && fi.Size() > f.maxBytes {
+		return nil, tooLarge(name, fi.Size(), f.maxBytes)
+	}
+	data, err := io.ReadAll(fh)
+	if err != nil {
+		return nil, err
+	}
+	f.record(name)
+	return data, nil
+}
+
+// record notes that name (a local path or a URL) was read.
+func (f *files) record(name string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.seen[name] {
+		return
+	}
+	f.seen[name] = true
+	if f.onRead != nil {
+		f.onRead(name)
+	}
+}
+
+// linkError returns a *RootError when opening name failed because a
+// symbolic link on its way leads outside the root, nil otherwise.
+func (f *files) linkError(name string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	real, rerr := filepath.EvalSymlinks(filepath.FromSlash(name))
+	realRoot, rrerr := filepath.EvalSymlinks(f.abs)
+	if rerr != nil || rrerr != nil {
+		return nil
+	}
+	abs, err := filepath.Abs(real)
+	if err != nil {
+		return nil
+	}
+	if rel, err := filepath.Rel(realRoot, abs); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return &RootError{Path: name, Root: f.dir, Link: true}
+	}
+	return nil
+}
+
+// readFiles returns the local files read so far, sorted.
+func (f *files) readFiles() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]string, 0, len(f.seen))
+	for name := range f.seen {
+		if !strings.Contains(name, "://") {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
