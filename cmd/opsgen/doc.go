@@ -6,7 +6,7 @@
 // Usage:
 //
 //	opsgen generate -config opsgen.yaml
-//	opsgen generate -openapi SPEC -package NAME -out DIR [-registry] [-namespace NS] [-allow-remote-refs]
+//	opsgen generate -openapi SPEC -package NAME -out DIR [-registry] [-namespace NS] [-allow-remote-refs] [-root DIR]
 //	opsgen generate -mcp TOOLS.json -package NAME -out DIR [-registry] [-namespace NS]
 //	opsgen check    (the same flags as generate)
 //	opsgen init     [-dir DIR] [-package NAME] [-openapi SPEC | -mcp TOOLS.json]
@@ -73,7 +73,24 @@
 //	-namespace NS         registry id namespace (default: the package name)
 //	-registry             emit (*Client).Register(r *runtime.Registry)
 //	-allow-remote-refs    follow $refs to http(s) URLs
+//	-root DIR             the directory local files must stay inside (see Local files)
 //	-q                    do not print warnings
+//
+// # Local files
+//
+// A document is not trusted to read files: the OpenAPI document and every
+// local file its $refs reach must be inside a root directory, by default
+// the config file's directory (without -config, the document's). A $ref
+// such as "../secret.yaml" or "/etc/passwd", or one through a symbolic
+// link that leads outside the root, stops generation with an error naming
+// the $ref and its place:
+//
+//	api/spec.yaml:12:17 (#/components/schemas/Secret): cannot resolve $ref "../secret.yaml": local file "secret.yaml" is outside the root directory "api" ...
+//
+// A document that shares files with others in a parent directory needs a
+// wider root: the source's root key in the config, or -root DIR. $refs to
+// http(s) URLs are a separate matter, refused unless allowRemoteRefs (or
+// -allow-remote-refs) is set.
 //
 // # check
 //
@@ -132,6 +149,7 @@
 //	sources:                   # exactly one source: one config makes one package
 //	  - openapi: specs/petstore.yaml
 //	    allowRemoteRefs: false
+//	    root: ..                 # local files must stay inside (default: this file's directory)
 //	    include: {tags: [pets], operations: [listPets], paths: ["/pets*"]}
 //	    exclude: {tags: [], operations: [deletePet], paths: []}
 //	    names: {listPets: ListAllPets, "#/components/schemas/Pet": Animal}

@@ -113,10 +113,19 @@ func (f *files) read(name string) ([]byte, error) {
 		return nil, err
 	}
 	fh, err := root.Open(rel)
-	if err != nil {
-		if lerr := f.linkError(name, err); lerr != nil {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// os.Root refuses absolute symbolic links even when they lead
+		// inside the root: such a file is opened by its real path, again
+		// through the root (which would refuse a link swapped in since).
+		real, lerr := f.realRel(name)
+		if lerr != nil {
 			return nil, lerr
 		}
+		if real != "" {
+			fh, err = root.Open(real)
+		}
+	}
+	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
@@ -148,25 +157,27 @@ func (f *files) record(name string) {
 	}
 }
 
-// linkError returns a *RootError when opening name failed because a
-// symbolic link on its way leads outside the root, nil otherwise.
-func (f *files) linkError(name string, err error) error {
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+// realRel resolves the symbolic links of name and returns its real path
+// relative to the root's real path, or a *RootError when that is outside
+// the root; "" when the links cannot be resolved.
+func (f *files) realRel(name string) (string, error) {
+	real, err := filepath.EvalSymlinks(filepath.FromSlash(name))
+	if err != nil {
+		return "", nil
 	}
-	real, rerr := filepath.EvalSymlinks(filepath.FromSlash(name))
-	realRoot, rrerr := filepath.EvalSymlinks(f.abs)
-	if rerr != nil || rrerr != nil {
-		return nil
+	realRoot, err := filepath.EvalSymlinks(f.abs)
+	if err != nil {
+		return "", nil
 	}
 	abs, err := filepath.Abs(real)
 	if err != nil {
-		return nil
+		return "", nil
 	}
-	if rel, err := filepath.Rel(realRoot, abs); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return &RootError{Path: name, Root: f.dir, Link: true}
+	rel, err := filepath.Rel(realRoot, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", &RootError{Path: name, Root: f.dir, Link: true}
 	}
-	return nil
+	return rel, nil
 }
 
 // readFiles returns the local files read so far, sorted.
