@@ -85,7 +85,9 @@
 // link that leads outside the root, stops generation with an error naming
 // the $ref and its place:
 //
-//	api/spec.yaml:12:17 (#/components/schemas/Secret): cannot resolve $ref "../secret.yaml": local file "secret.yaml" is outside the root directory "api" ...
+//	api/spec.yaml:8:72 (#/paths/~1pets/get/responses/200/content/application~1json/schema):
+//	  cannot resolve $ref "../shared/defs.yaml#/Pet": local file "shared/defs.yaml" is
+//	  outside the root directory "api" that local files must stay inside (...)
 //
 // A document that shares files with others in a parent directory needs a
 // wider root: the source's root key in the config, or -root DIR. $refs to
