@@ -113,6 +113,9 @@ func tooLarge(source string, size, limit int64) error {
 // directory) and converts it. The path is used as given in diagnostics.
 func Load(ctx context.Context, path string, opts Options) (*ir.Service, diag.List, error) {
 	source := filepath.ToSlash(path)
+	if err := stopped(ctx, source); err != nil {
+		return nil, nil, err
+	}
 	f := newFiles(source, opts)
 	defer f.close()
 	data, err := f.read(source)
