@@ -188,8 +188,14 @@ func loadData(ctx context.Context, data []byte, source string, opts Options, f *
 				return nil, nil, yamlError(source, yerr)
 			}
 		}
-		if patched, ws, ok := dropAnnotations(data, source, ver.swagger, err); ok {
-			return retryLenient(ctx, patched, source, opts, f, ws, err)
+		if mayBeAnnotations(err) && f.setLenient(ver.swagger) {
+			// Perhaps annotations of the wrong type (lenient.go): load
+			// again without them, here and in the files read.
+			patched, ws, ok := dropAnnotations(data, source, ver.swagger, false)
+			if !ok {
+				patched = data
+			}
+			return retryLenient(ctx, patched, source, opts, f, ws)
 		}
 		lerr := loadError(source, data, err, f)
 		if patched, w, ok := disableRef(data, source, lerr); ok {

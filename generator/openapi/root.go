@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/opsgen/opsgen/generator/diag"
 )
 
 // Local files are read inside a root directory (Options.Root), through an
@@ -50,6 +52,12 @@ type files struct {
 	root *os.Root // opened on first use
 	err  error    // from opening the root
 	seen map[string]bool
+
+	// lenient disables annotations of the wrong JSON type in the files
+	// read (see lenient.go), with warnings, once per file.
+	lenient, swagger bool
+	warned           map[string]bool
+	warnings         diag.List
 }
 
 // newFiles returns the reader of a load of the document at source (a slash
@@ -141,7 +149,42 @@ func (f *files) read(name string) ([]byte, error) {
 		return nil, err
 	}
 	f.record(name)
+	f.mu.Lock()
+	lenient, swagger := f.lenient, f.swagger
+	f.mu.Unlock()
+	if lenient {
+		if patched, ws, ok := dropAnnotations(data, name, swagger, true); ok {
+			data = patched
+			f.mu.Lock()
+			if !f.warned[name] {
+				f.warned[name] = true
+				f.warnings = append(f.warnings, ws...)
+			}
+			f.mu.Unlock()
+		}
+	}
 	return data, nil
+}
+
+// setLenient makes the files read from now on lenient (see lenient.go);
+// it reports false when they already were.
+func (f *files) setLenient(swagger bool) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.lenient {
+		return false
+	}
+	f.lenient, f.swagger, f.warned = true, swagger, map[string]bool{}
+	return true
+}
+
+// takeWarnings returns the warnings of the lenient reads so far, once.
+func (f *files) takeWarnings() diag.List {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	ws := f.warnings
+	f.warnings = nil
+	return ws
 }
 
 // record notes that name (a local path or a URL) was read.
