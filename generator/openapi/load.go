@@ -11,6 +11,22 @@
 // that builds exactly the document kin-openapi's loader builds, several
 // times faster on large specs (see load_json.go); YAML takes kin's path.
 //
+// Annotations of the wrong JSON type (a schema pattern that is a number, an
+// examples that is an object where a list belongs, a description that is
+// not text...) do not cost the document: they are ignored with a warning
+// naming their place (lenient.go lists them).
+//
+// Local files: the document (for Load) and every file its $refs reach are
+// read through an os.Root opened on Options.Root (default: the document's
+// directory), so a $ref cannot pull in a file from elsewhere ("../x.yaml",
+// "/etc/passwd", a symbolic link that leads out): it fails with a
+// *RootError naming the $ref and its place. Options.Read reports the files
+// read (the generator hashes them into its manifest).
+//
+// Cancellation: the context is checked between the documents read, between
+// the phases of a load, between operations and between schemas; a load
+// that is stopped returns an error wrapping ctx.Err().
+//
 // Naming: every component schema becomes a named type called after its key
 // (x-go-name and Options.Names win); inline objects, enums and unions are
 // named after their parent (PetOwner, ListPetsResponse, CreatePetBody,
@@ -21,7 +37,9 @@
 // collectionFormat becomes style/explode for every parameter location
 // (csv: form or simple, ssv: spaceDelimited, pipes: pipeDelimited, multi:
 // form with explode; tsv has no equivalent and becomes csv with a warning),
-// and x-nullable on parameters becomes nullable.
+// and x-nullable on parameters becomes nullable. Parameters and responses
+// that are $refs to other files are inlined before the conversion, which
+// would otherwise read them as OpenAPI 3 objects and lose their type.
 //
 // Result: the lowest 2xx status (exact before 2XX) with a body. When other
 // success responses have a different body type, Operation.Result is a copy of
