@@ -360,8 +360,8 @@ func (l *loader) body(op *ir.Operation, rb *openapi3.RequestBody, w where) *ir.B
 	if ref != nil && ref.Ref == "" && l.src[t] != nil {
 		l.finish = append(l.finish, func() { b.Name = t.Name })
 	}
-	if kind == ir.BodyMultipart {
-		for name, enc := range rb.Content[mt].Encoding {
+	if m := rb.Content[mt]; kind == ir.BodyMultipart && m != nil { // a null media type has no encoding
+		for name, enc := range m.Encoding {
 			if enc != nil && enc.ContentType != "" {
 				if b.Encoding == nil {
 					b.Encoding = map[string]string{}
