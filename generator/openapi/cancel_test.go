@@ -28,22 +28,30 @@ func TestLoadStopsOnDeadline(t *testing.T) {
 	}
 	full := time.Since(start)
 
-	ctx, cancel := context.WithTimeout(context.Background(), full/10)
-	defer cancel()
-	start = time.Now()
-	svc, _, err := openapi.Load(ctx, githubSpec, openapi.Options{})
-	took := time.Since(start)
-	if !errors.Is(err, context.DeadlineExceeded) || svc != nil {
-		t.Fatalf("Load with a deadline of %v: err = %v, want context.DeadlineExceeded", full/10, err)
-	}
-	if !strings.Contains(err.Error(), githubSpec+": loading stopped") {
-		t.Errorf("err = %v, want it to name the document", err)
+	// On a busy machine one attempt can be slowed down: the load must stop
+	// early in one of three.
+	var took time.Duration
+	for range 3 {
+		ctx, cancel := context.WithTimeout(context.Background(), full/10)
+		start = time.Now()
+		svc, _, err := openapi.Load(ctx, githubSpec, openapi.Options{})
+		took = time.Since(start)
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) || svc != nil {
+			t.Fatalf("Load with a deadline of %v: err = %v, want context.DeadlineExceeded", full/10, err)
+		}
+		if !strings.Contains(err.Error(), githubSpec+": loading stopped") {
+			t.Errorf("err = %v, want it to name the document", err)
+		}
+		if took <= full*3/4 {
+			break
+		}
 	}
 	if took > full*3/4 {
 		t.Errorf("Load took %v after a deadline of %v; a full load takes %v", took, full/10, full)
 	}
 
-	ctx, cancel = context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	read := 0
 	if _, _, err := openapi.Load(ctx, githubSpec, openapi.Options{Read: func(string) { read++ }}); !errors.Is(err, context.Canceled) || read != 0 {
