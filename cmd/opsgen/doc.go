@@ -52,7 +52,8 @@
 // Files are written only inside the output directory.
 //
 // Warnings (an unsupported construct degraded to raw JSON, a renamed
-// identifier) are printed to standard error as
+// identifier, an annotation such as a description or a pattern written
+// with the wrong JSON type and ignored) are printed to standard error as
 //
 //	file:line:col (#/json/pointer): warning: message
 //
