@@ -148,3 +148,35 @@ func TestRootDocumentOutside(t *testing.T) {
 	equal(t, "description", typ(t, svc, "Secret").Doc.Description, "TOP-SECRET")
 	equalSlice(t, "files read", read, []string{filepath.ToSlash(filepath.Join(dir, "a", "defs.yaml"))})
 }
+
+// TestRootSwaggerParameter checks the Swagger 2.0 path, which reads the
+// files of external parameters itself: they stay inside the root too.
+func TestRootSwaggerParameter(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"params.yaml": "limit: {name: limit, in: query, type: integer, description: TOP-SECRET}\n",
+		"api/swagger.yaml": `swagger: "2.0"
+info: {title: s, version: "1"}
+paths:
+  /a:
+    get:
+      operationId: getA
+      parameters: [{$ref: "../params.yaml#/limit"}]
+      responses: {"204": {description: none}}
+`,
+	})
+	spec := filepath.Join(dir, "api", "swagger.yaml")
+	_, _, err := openapi.Load(context.Background(), spec, openapi.Options{})
+	var re *openapi.RootError
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), filepath.ToSlash(spec)+`:7:21 (#/paths/~1a/get/parameters/0): cannot resolve $ref "../params.yaml#/limit"`) {
+		t.Fatalf("err = %v, want a *RootError placed at the $ref", err)
+	}
+	svc, _, err := openapi.Load(context.Background(), spec, openapi.Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := op(t, svc, "getA").Params
+	if len(p) != 1 || ts(p[0].Type) != "int" || p[0].Doc.Description != "TOP-SECRET" {
+		t.Errorf("params = %+v", p)
+	}
+}
