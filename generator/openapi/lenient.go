@@ -23,9 +23,10 @@ import (
 // "pattern" that is a number, an "examples" that is an object where a list
 // belongs, a "description" that is a list...), costs the whole document.
 // Such keywords do not change the generated code's types, so when a load
-// fails on a JSON type error, the loader looks for them, in the document and
-// in every file its $refs reach, and loads again without them, with a
-// warning for each naming its place. The keywords (see annotationKinds):
+// fails on a JSON type error (or on a fragment of another file that
+// kin-openapi cannot decode), the loader looks for them, in the document
+// and in every file its $refs reach, and loads again without them, with a
+// warning for each naming its place. The keywords (see annotationKind):
 //
 //   - description, summary, title, $comment, termsOfService: text;
 //   - pattern: text (a regular expression; nothing else can be one);
@@ -83,7 +84,7 @@ var kindNames = map[byte]string{'s': "a string", 'n': "a number", 'b': "a boolea
 // holds fragments of unknown kinds: there, an object that looks like a
 // schema (guess) is taken for one.
 func dropAnnotations(data []byte, file string, swagger, guess bool) (patched []byte, warnings diag.List, ok bool) {
-	root, lines := parseAnnotated(data)
+	root := parseAnnotated(data)
 	if root == nil {
 		return nil, nil, false
 	}
@@ -94,7 +95,7 @@ func dropAnnotations(data []byte, file string, swagger, guess bool) (patched []b
 			}
 		}
 	}
-	w := &annotationWalker{data: data, file: file, swagger: swagger, guess: guess, lines: lines}
+	w := &annotationWalker{data: data, file: file, swagger: swagger, guess: guess}
 	w.object(root, "", false, 0)
 	if len(w.patches) == 0 {
 		return nil, nil, false
@@ -108,8 +109,8 @@ func dropAnnotations(data []byte, file string, swagger, guess bool) (patched []b
 
 // retryLenient loads the document again once the annotations of the wrong
 // type are disabled in it (patched, with the warnings ws) and in every file
-// it reads; err is the first attempt's error, returned when nothing could
-// be disabled anywhere.
+// it reads (f is lenient). When the failure had another cause, the new
+// attempt fails the same way.
 func retryLenient(ctx context.Context, patched []byte, source string, opts Options, f *files, ws diag.List) (*ir.Service, diag.List, error) {
 	svc, diags, err := loadData(ctx, patched, source, opts, f)
 	if err != nil {
@@ -143,17 +144,17 @@ type akey struct {
 
 // parseAnnotated parses a JSON or YAML document into anodes; nil when it
 // does not parse.
-func parseAnnotated(data []byte) (*anode, []int) {
+func parseAnnotated(data []byte) *anode {
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
 		s := &posScanner{data: data}
 		s.space()
 		if n, ok := jsonNode(s, 0); ok {
-			return n, nil
+			return n
 		}
 	}
 	var doc yaml.Node
 	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
-		return nil, nil
+		return nil
 	}
 	lines := []int{0}
 	for i, c := range data {
@@ -161,7 +162,7 @@ func parseAnnotated(data []byte) (*anode, []int) {
 			lines = append(lines, i+1)
 		}
 	}
-	return yamlNode(doc.Content[0], data, lines, 0), lines
+	return yamlNode(doc.Content[0], data, lines, 0)
 }
 
 // maxAnnotatedDepth bounds the nesting looked into.
@@ -296,7 +297,6 @@ type annotationWalker struct {
 	file     string
 	swagger  bool
 	guess    bool
-	lines    []int
 	patches  []patch
 	warnings diag.List
 }
