@@ -189,8 +189,8 @@ func jsonNode(s *posScanner, depth int) (*anode, bool) {
 			if !ok {
 				return nil, false
 			}
-			var key string
-			if json.Unmarshal(raw, &key) != nil {
+			key := string(raw[1 : len(raw)-1])
+			if bytes.IndexByte(raw, '\\') >= 0 && json.Unmarshal(raw, &key) != nil {
 				return nil, false
 			}
 			s.space()
