@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -101,10 +102,17 @@ func dropAnnotations(data []byte, file string, swagger, guess bool) (patched []b
 		return nil, nil, false
 	}
 	patched = append([]byte(nil), data...)
-	for _, p := range w.patches {
+	offs := make([]int, len(w.patches))
+	for i, p := range w.patches {
 		copy(patched[p.off:], p.name)
+		offs[i] = p.keyOff
 	}
-	return patched, w.warnings, true
+	lc := runeLineCols(data, offs)
+	for _, p := range w.patches {
+		p.warning.Pos.Line, p.warning.Pos.Col = lc[p.keyOff][0], lc[p.keyOff][1]
+		warnings = append(warnings, p.warning)
+	}
+	return patched, warnings, true
 }
 
 // retryLenient loads the document again once the annotations of the wrong
@@ -293,17 +301,19 @@ func yamlOffset(data []byte, lines []int, line, col int) int {
 
 // annotationWalker finds the annotations of the wrong type.
 type annotationWalker struct {
-	data     []byte
-	file     string
-	swagger  bool
-	guess    bool
-	patches  []patch
-	warnings diag.List
+	data    []byte
+	file    string
+	swagger bool
+	guess   bool
+	patches []patch
 }
 
+// patch renames the key at off to name; warning says so (its line and
+// column are those of keyOff, the key with its quote).
 type patch struct {
-	off  int
-	name string
+	off, keyOff int
+	name        string
+	warning     diag.Diagnostic
 }
 
 // Keys whose value is a map of names (not keywords) to objects, outside
@@ -416,10 +426,10 @@ func (w *annotationWalker) disable(n *anode, k akey, ptr string, want byte) {
 	if slices.ContainsFunc(n.keys, func(o akey) bool { return o.name == name }) {
 		return
 	}
-	w.patches = append(w.patches, patch{off, name})
-	line, col := runeLineCol(w.data, k.off)
-	w.warnings.Warnf(diag.Pos{File: w.file, Line: line, Col: col, Pointer: ptr},
-		"%q is %s where %s belongs; it only annotates or documents, and is ignored", k.name, kindNames[k.val.kind], kindNames[want])
+	w.patches = append(w.patches, patch{off: off, name: name, keyOff: k.off, warning: diag.Diagnostic{
+		Severity: diag.Warning, Pos: diag.Pos{File: w.file, Pointer: ptr},
+		Message: fmt.Sprintf("%q is %s where %s belongs; it only annotates or documents, and is ignored", k.name, kindNames[k.val.kind], kindNames[want]),
+	}})
 }
 
 // looksLikeSchema reports whether an object of unknown kind has a keyword

@@ -206,6 +206,10 @@ func loadData(ctx context.Context, data []byte, source string, opts Options, f *
 				return nil, nil, yamlError(source, yerr)
 			}
 		}
+		lerr := loadError(source, data, err, f)
+		if patched, w, ok := disableRef(data, source, lerr); ok {
+			return retryWithoutRef(ctx, patched, source, opts, f, w, lerr)
+		}
 		if mayBeAnnotations(err) && f.setLenient(ver.swagger) {
 			// Perhaps annotations of the wrong type (lenient.go): load
 			// again without them, here and in the files read.
@@ -214,10 +218,6 @@ func loadData(ctx context.Context, data []byte, source string, opts Options, f *
 				patched = data
 			}
 			return retryLenient(ctx, patched, source, opts, f, ws)
-		}
-		lerr := loadError(source, data, err, f)
-		if patched, w, ok := disableRef(data, source, lerr); ok {
-			return retryWithoutRef(ctx, patched, source, opts, f, w, lerr)
 		}
 		return nil, nil, lerr
 	}
