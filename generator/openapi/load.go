@@ -427,7 +427,8 @@ func loadError(source string, data []byte, err error, f *files) error {
 		for _, m := range quoted {
 			if line, col, ref, ok := findRef(data, m[1]); ok {
 				pos := diag.Pos{File: file, Line: line, Col: col, Pointer: refPointer(data, line, col)}
-				return &placedError{fmt.Sprintf("%s: cannot resolve $ref %q: %s", pos, ref, msg), err}
+				head := fmt.Sprintf("cannot resolve $ref %q: ", ref)
+				return &placedError{fmt.Sprintf("%s: %s%s", pos, head, strings.TrimPrefix(msg, head)), err}
 			}
 		}
 		return nil
