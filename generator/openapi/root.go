@@ -120,8 +120,8 @@ func (f *files) read(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	fh, err := root.Open(rel)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	fh, err := openRegular(root, rel)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errNotRegular) {
 		// os.Root refuses absolute symbolic links even when they lead
 		// inside the root: such a file is opened by its real path, again
 		// through the root (which would refuse a link swapped in since).
@@ -130,7 +130,7 @@ func (f *files) read(name string) ([]byte, error) {
 			return nil, lerr
 		}
 		if real != "" {
-			fh, err = root.Open(real)
+			fh, err = openRegular(root, real)
 		}
 	}
 	if err != nil {
@@ -141,12 +141,23 @@ func (f *files) read(name string) ([]byte, error) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
 	}
 	defer fh.Close()
-	if fi, err := fh.Stat(); err == nil && f.maxBytes > 0 && fi.Size() > f.maxBytes {
-		return nil, tooLarge(name, fi.Size(), f.maxBytes)
-	}
-	data, err := io.ReadAll(fh)
+	fi, err := fh.Stat()
 	if err != nil {
 		return nil, err
+	}
+	if f.maxBytes > 0 && fi.Size() > f.maxBytes {
+		return nil, tooLarge(name, fi.Size(), f.maxBytes)
+	}
+	var r io.Reader = fh
+	if f.maxBytes > 0 {
+		r = io.LimitReader(fh, f.maxBytes+1) // a file that grows meanwhile
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	if f.maxBytes > 0 && int64(len(data)) > f.maxBytes {
+		return nil, tooLarge(name, int64(len(data)), f.maxBytes)
 	}
 	f.record(name)
 	f.mu.Lock()
@@ -185,6 +196,30 @@ func (f *files) takeWarnings() diag.List {
 	ws := f.warnings
 	f.warnings = nil
 	return ws
+}
+
+// errNotRegular refuses a device, a pipe or a directory: opening or
+// reading one could block or never end.
+var errNotRegular = errors.New("not a regular file")
+
+// openRegular opens rel inside root if it is a regular file.
+func openRegular(root *os.Root, rel string) (*os.File, error) {
+	fi, err := root.Stat(rel)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errNotRegular
+	}
+	fh, err := root.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := fh.Stat(); err != nil || !fi.Mode().IsRegular() { // replaced meanwhile
+		fh.Close()
+		return nil, errNotRegular
+	}
+	return fh, nil
 }
 
 // record notes that name (a local path or a URL) was read.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/opsgen/opsgen/generator/openapi"
@@ -178,5 +179,20 @@ paths:
 	p := op(t, svc, "getA").Params
 	if len(p) != 1 || ts(p[0].Type) != "int" || p[0].Doc.Description != "TOP-SECRET" {
 		t.Errorf("params = %+v", p)
+	}
+}
+
+// TestRootSpecialFiles checks that a $ref to something other than a
+// regular file (a named pipe, which would block a read forever) is refused
+// even inside the root.
+func TestRootSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.yaml"), 0o644); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	writeFiles(t, dir, map[string]string{"spec.yaml": strings.Replace(refSpec, "REF", "pipe.yaml#/Secret", 1)})
+	_, _, err := openapi.Load(context.Background(), filepath.Join(dir, "spec.yaml"), openapi.Options{})
+	if err == nil || !strings.Contains(err.Error(), `cannot resolve $ref "pipe.yaml#/Secret"`) || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("err = %v, want a refusal of the pipe", err)
 	}
 }
