@@ -106,21 +106,10 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 	cfg := opts.Config
 	src := &cfg.Sources[0]
 	res := &Result{}
-	// The inputs are listed (reading the documents for their $refs) while
-	// the source is loaded and emitted: on large specs, those phases leave a
-	// core free.
-	type inputList struct {
-		files  []string
-		remote bool
-		err    error
-	}
-	inputsDone := make(chan inputList, 1)
-	go func() {
-		var in inputList
-		in.files, in.remote, in.err = Inputs(cfg, opts.ConfigDir)
-		inputsDone <- in
-	}()
-	svc, diags, err := load(ctx, opts.ConfigDir, src)
+	// The loader reports the files it reads: they are the inputs the
+	// manifest hashes.
+	var loaded []string
+	svc, diags, err := load(ctx, opts.ConfigDir, src, func(file string) { loaded = append(loaded, file) })
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	if err == nil && svc == nil {
 		err = fmt.Errorf("%s: the loader returned no service", src.Path())
@@ -149,12 +138,9 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return res, err
 	}
-	in := <-inputsDone
-	if in.err != nil {
-		return res, in.err
-	}
+	inputs, remote := Inputs(cfg, opts.ConfigDir, loaded)
 	res.Manifest, err = output.NewManifest(output.Inputs{
-		Version: opts.Version, Config: hash, BaseDir: opts.ConfigDir, Files: in.files, Remote: in.remote,
+		Version: opts.Version, Config: hash, BaseDir: opts.ConfigDir, Files: inputs, Remote: remote,
 	}, outputFiles(files))
 	if err != nil {
 		return res, err
@@ -209,14 +195,21 @@ func outputFiles(files []emit.File) []output.File {
 	return out
 }
 
-// load runs the source's loader on the file found relative to dir.
-func load(ctx context.Context, dir string, src *config.Source) (*ir.Service, diag.List, error) {
+// load runs the source's loader on the file found relative to dir; read
+// is called with every file an OpenAPI load reads (openapi.Options.Read).
+func load(ctx context.Context, dir string, src *config.Source, read func(string)) (*ir.Service, diag.List, error) {
 	file := output.Resolve(dir, src.Path())
 	if src.Kind() == ir.OpenAPI {
+		root := dir
+		if src.Root != "" {
+			root = output.Resolve(dir, src.Root)
+		}
 		return openapi.Load(ctx, file, openapi.Options{
 			AllowRemoteRefs: src.AllowRemoteRefs,
 			Filter:          src.Filter(),
 			Names:           src.Names,
+			Root:            root,
+			Read:            read,
 		})
 	}
 	schemas := map[string]json.RawMessage{}

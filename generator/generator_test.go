@@ -3,6 +3,8 @@ package generator
 import (
 	"bytes"
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -199,43 +201,62 @@ func TestGenerateErrors(t *testing.T) {
 	}
 }
 
+// TestInputs checks the manifest's inputs: the files the loader read
+// (through $refs relative, percent-encoded, absolute and from file to
+// file), relative to the config's directory, and a remote $ref reported as
+// such.
 func TestInputs(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"Thing": {"type": "string"}}`))
+	}))
+	defer srv.Close()
 	dir := t.TempDir()
 	abs := filepath.ToSlash(filepath.Join(dir, "elsewhere", "abs.yaml"))
-	writeFile(t, filepath.Join(dir, "api", "main.yaml"), strings.Replace(`openapi: 3.1.0
+	spec := `openapi: 3.1.0
+info: {title: inputs, version: "1"}
 paths:
   /a: {$ref: "paths/a.yaml"}
 components:
   schemas:
-    Local: {$ref: "#/components/schemas/Other"}
-    Remote: {$ref: "https://example.com/schemas.json#/Thing"}
-    Broken: {$ref: "missing.yaml#/X"}
+    Local: {$ref: "#/components/schemas/Spaced"}
+    Remote: {$ref: "SRV/schemas.json#/Thing"}
     Spaced: {$ref: "with%20space.yaml"}
     Absolute: {$ref: "ABS"}
-`, "ABS", abs, 1))
+    Unused: {type: object, x-note: {$ref: "not-read.yaml"}}
+`
+	spec = strings.NewReplacer("ABS", abs, "SRV", srv.URL).Replace(spec)
+	writeFile(t, filepath.Join(dir, "api", "main.yaml"), spec)
 	writeFile(t, filepath.Join(dir, "api", "with space.yaml"), "type: string\n")
+	writeFile(t, filepath.Join(dir, "api", "not-read.yaml"), "type: string\n")
 	writeFile(t, filepath.Join(dir, "elsewhere", "abs.yaml"), "type: string\n")
 	writeFile(t, filepath.Join(dir, "api", "paths", "a.yaml"), `get:
+  operationId: getA
   responses:
     "200": {$ref: "../common.json#/ok"}
 `)
-	writeFile(t, filepath.Join(dir, "api", "common.json"), `{"ok": {"$ref": "paths/a.yaml#/get"}}`)
-	cfg := &config.Config{Sources: []config.Source{{OpenAPI: "api/main.yaml"}}}
-	files, remote, err := Inputs(cfg, dir)
+	writeFile(t, filepath.Join(dir, "api", "common.json"), `{"ok": {"description": "ok", "content": {"application/json": {"schema": {"type": "string"}}}}}`)
+	opts := Options{ConfigDir: dir, Config: &config.Config{Package: "inputs", Output: "out",
+		Sources: []config.Source{{OpenAPI: "api/main.yaml", AllowRemoteRefs: true}}}}
+	res, err := Generate(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{abs, "api/common.json", "api/main.yaml", "api/paths/a.yaml", "api/with space.yaml"}
-	slices.Sort(want)
+	var files []string
+	for f := range res.Manifest.Inputs {
+		files = append(files, f)
+	}
+	slices.Sort(files)
+	want := []string{"api/common.json", "api/main.yaml", "api/paths/a.yaml", "api/with space.yaml", "elsewhere/abs.yaml"}
 	if !slices.Equal(files, want) {
 		t.Errorf("inputs %v, want %v", files, want)
 	}
-	if !remote {
+	if !res.Manifest.Remote {
 		t.Error("remote $ref not reported")
 	}
-	cfg.Sources[0].OpenAPI = "api/none.yaml"
-	if _, _, err := Inputs(cfg, dir); err == nil {
-		t.Error("no error for a missing source document")
+	opts.Config.Sources[0].OpenAPI = "api/none.yaml"
+	if _, err := Generate(context.Background(), opts); err == nil || !strings.Contains(err.Error(), "api/none.yaml") {
+		t.Errorf("missing source document: %v", err)
 	}
 }
 

@@ -6,7 +6,7 @@
 // Usage:
 //
 //	opsgen generate -config opsgen.yaml
-//	opsgen generate -openapi SPEC -package NAME -out DIR [-registry] [-namespace NS] [-allow-remote-refs]
+//	opsgen generate -openapi SPEC -package NAME -out DIR [-registry] [-namespace NS] [-allow-remote-refs] [-root DIR]
 //	opsgen generate -mcp TOOLS.json -package NAME -out DIR [-registry] [-namespace NS]
 //	opsgen check    (the same flags as generate)
 //	opsgen init     [-dir DIR] [-package NAME] [-openapi SPEC | -mcp TOOLS.json]
@@ -56,7 +56,8 @@
 // fails the same way).
 //
 // Warnings (an unsupported construct degraded to raw JSON, a renamed
-// identifier) are printed to standard error as
+// identifier, an annotation such as a description or a pattern written
+// with the wrong JSON type and ignored) are printed to standard error as
 //
 //	file:line:col (#/json/pointer): warning: message
 //
@@ -77,7 +78,26 @@
 //	-namespace NS         registry id namespace (default: the package name)
 //	-registry             emit (*Client).Register(r *runtime.Registry)
 //	-allow-remote-refs    follow $refs to http(s) URLs
+//	-root DIR             the directory local files must stay inside (see Local files)
 //	-q                    do not print warnings
+//
+// # Local files
+//
+// A document is not trusted to read files: the OpenAPI document and every
+// local file its $refs reach must be inside a root directory, by default
+// the config file's directory (without -config, the document's). A $ref
+// such as "../secret.yaml" or "/etc/passwd", or one through a symbolic
+// link that leads outside the root, stops generation with an error naming
+// the $ref and its place:
+//
+//	api/spec.yaml:8:72 (#/paths/~1pets/get/responses/200/content/application~1json/schema):
+//	  cannot resolve $ref "../shared/defs.yaml#/Pet": local file "shared/defs.yaml" is
+//	  outside the root directory "api" that local files must stay inside (...)
+//
+// A document that shares files with others in a parent directory needs a
+// wider root: the source's root key in the config, or -root DIR. $refs to
+// http(s) URLs are a separate matter, refused unless allowRemoteRefs (or
+// -allow-remote-refs) is set.
 //
 // # check
 //
@@ -140,6 +160,7 @@
 //	sources:                   # exactly one source: one config makes one package
 //	  - openapi: specs/petstore.yaml
 //	    allowRemoteRefs: false
+//	    root: ..                 # local files must stay inside (default: this file's directory)
 //	    include: {tags: [pets], operations: [listPets], paths: ["/pets*"]}
 //	    exclude: {tags: [], operations: [deletePet], paths: []}
 //	    names: {listPets: ListAllPets, "#/components/schemas/Pet": Animal}

@@ -132,6 +132,7 @@ func runGenerate(ctx context.Context, name string, args []string, stdout, stderr
 		namespace  = fs.String("namespace", "", "registry id `namespace` (without -config; default: the package name)")
 		registry   = fs.Bool("registry", false, "emit (*Client).Register (without -config)")
 		remoteRefs = fs.Bool("allow-remote-refs", false, "follow $refs to http(s) URLs (without -config)")
+		root       = fs.String("root", "", "`directory` that the OpenAPI document and the local files its $refs reach must be inside (without -config; default: the document's directory)")
 		quiet      = fs.Bool("q", false, "do not print warnings")
 	)
 	if code, ok := parse(fs, args); !ok {
@@ -146,7 +147,7 @@ func runGenerate(ctx context.Context, name string, args []string, stdout, stderr
 	var opts generator.Options
 	switch {
 	case *configFile != "":
-		for _, f := range []string{"openapi", "mcp", "package", "out", "namespace", "registry", "allow-remote-refs"} {
+		for _, f := range []string{"openapi", "mcp", "package", "out", "namespace", "registry", "allow-remote-refs", "root"} {
 			if set[f] {
 				return usageError(fs, stderr, "-%s cannot be used with -config (set it in the config file)", f)
 			}
@@ -167,8 +168,19 @@ func runGenerate(ctx context.Context, name string, args []string, stdout, stderr
 		if *mcp != "" && *remoteRefs {
 			return usageError(fs, stderr, "-allow-remote-refs applies to -openapi only")
 		}
+		if *mcp != "" && *root != "" {
+			return usageError(fs, stderr, "-root applies to -openapi only")
+		}
+		// Without a config, local files stay inside the document's
+		// directory unless -root says otherwise.
+		rootDir := filepath.ToSlash(*root)
+		if rootDir == "" && *openapi != "" {
+			if d := filepath.ToSlash(filepath.Dir(*openapi)); d != "." {
+				rootDir = d
+			}
+		}
 		cfg := &config.Config{Package: *pkg, Output: filepath.ToSlash(*out), Registry: *registry, Namespace: *namespace,
-			Sources: []config.Source{{OpenAPI: filepath.ToSlash(*openapi), MCP: filepath.ToSlash(*mcp), AllowRemoteRefs: *remoteRefs}}}
+			Sources: []config.Source{{OpenAPI: filepath.ToSlash(*openapi), MCP: filepath.ToSlash(*mcp), AllowRemoteRefs: *remoteRefs, Root: rootDir}}}
 		if err := cfg.Check(); err != nil {
 			return usageError(fs, stderr, "%v", err)
 		}

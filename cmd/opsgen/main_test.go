@@ -657,3 +657,58 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("generate -q wrote %v", got)
 	}
 }
+
+// TestRoot checks that a $ref out of the spec's directory is refused, by
+// default, with an error naming it and its place, and that the root key of
+// a config and the -root flag let it through.
+func TestRoot(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "api"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "shared"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "api", "spec.yaml"), `openapi: 3.0.3
+info: {title: shared, version: "1"}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "../shared/defs.yaml#/Pet"}}}}
+`)
+	write(t, filepath.Join(dir, "shared", "defs.yaml"), "Pet:\n  type: object\n  description: A pet from the shared directory.\n  properties: {name: {type: string}}\n")
+	cfg := filepath.Join(dir, "api", "opsgen.yaml")
+	const base = "package: pets\noutput: out\nsources:\n  - openapi: spec.yaml\n"
+	write(t, cfg, base)
+	refused := `spec.yaml:8:72 (#/paths/~1pets/get/responses/200/content/application~1json/schema): cannot resolve $ref "../shared/defs.yaml#/Pet": local file`
+	code, _, stderr := opsgen(t, "generate", "-config", cfg)
+	if code != 1 || !strings.Contains(stderr, refused) || !strings.Contains(stderr, "is outside the root directory") {
+		t.Errorf("generate without root: exit %d, stderr %s\nwant exit 1 and %q", code, stderr, refused)
+	}
+	write(t, cfg, base+"    root: ..\n")
+	if code, _, stderr := opsgen(t, "generate", "-config", cfg); code != 0 {
+		t.Fatalf("generate with root: ..: exit %d: %s", code, stderr)
+	}
+	if s := read(t, filepath.Join(dir, "api", "out", "types.go")); !strings.Contains(s, "A pet from the shared directory.") {
+		t.Errorf("types.go lacks the shared type:\n%s", s)
+	}
+
+	t.Chdir(dir)
+	args := []string{"generate", "-openapi", "api/spec.yaml", "-package", "pets", "-out", "flags"}
+	if code, _, stderr := opsgen(t, args...); code != 1 || !strings.Contains(stderr, refused) {
+		t.Errorf("generate -openapi without -root: exit %d, stderr %s", code, stderr)
+	}
+	if code, _, stderr := opsgen(t, append(args, "-root", ".")...); code != 0 {
+		t.Errorf("generate -root .: exit %d: %s", code, stderr)
+	}
+	for _, bad := range [][]string{
+		{"generate", "-config", cfg, "-root", "."},
+		{"generate", "-mcp", "tools.json", "-package", "p", "-out", "o", "-root", "."},
+	} {
+		if code, _, stderr := opsgen(t, bad...); code != 2 || !strings.Contains(stderr, "-root") {
+			t.Errorf("opsgen %q: exit %d, %s; want a usage error", bad, code, stderr)
+		}
+	}
+}

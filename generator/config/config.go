@@ -56,6 +56,12 @@ type Source struct {
 	OpenAPI string `yaml:"openapi,omitempty" json:"openapi,omitempty"`
 	// AllowRemoteRefs lets the OpenAPI loader follow $refs to http(s) URLs.
 	AllowRemoteRefs bool `yaml:"allowRemoteRefs,omitempty" json:"allowRemoteRefs,omitempty"`
+	// Root is the directory, relative to the config file, that the OpenAPI
+	// document and every local file its $refs reach must be inside
+	// (symbolic links included); default: the config file's directory.
+	// Set it to widen that, for a document that shares files with others
+	// in a parent directory.
+	Root string `yaml:"root,omitempty" json:"root,omitempty"`
 	// Include and Exclude select operations (see ir.Filter).
 	Include *Selector `yaml:"include,omitempty" json:"include,omitempty"`
 	Exclude *Selector `yaml:"exclude,omitempty" json:"exclude,omitempty"`
@@ -243,6 +249,8 @@ func (c *Config) Check() error {
 			errs.Errorf(s.Pos, "convention, conventions and outputSchemas apply to mcp sources only")
 		case s.MCP != "" && s.AllowRemoteRefs:
 			errs.Errorf(s.Pos, "allowRemoteRefs applies to openapi sources only")
+		case s.MCP != "" && s.Root != "":
+			errs.Errorf(s.Pos, "root applies to openapi sources only")
 		case s.MCP != "" && (s.Include.hasHTTP() || s.Exclude.hasHTTP()):
 			errs.Errorf(s.Pos, "include and exclude of an mcp source select by operations (tool names) only")
 		}

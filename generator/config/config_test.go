@@ -158,6 +158,26 @@ func TestCheckBuiltInCode(t *testing.T) {
 	if err := bad.Check(); err == nil || !strings.Contains(err.Error(), "allowRemoteRefs applies to openapi sources only") {
 		t.Errorf("err = %v", err)
 	}
+	bad = &Config{Package: "api", Output: "out", Sources: []Source{{MCP: "t.json", Root: ".."}}}
+	if err := bad.Check(); err == nil || !strings.Contains(err.Error(), "root applies to openapi sources only") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// TestRootKey checks that root is read from the config, and refused empty
+// by the schema.
+func TestRootKey(t *testing.T) {
+	c, err := Parse("opsgen.yaml", []byte("package: p\noutput: o\nsources:\n  - openapi: a.yaml\n    root: ../shared\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Sources[0].Root != "../shared" {
+		t.Errorf("root = %q", c.Sources[0].Root)
+	}
+	_, err = Parse("opsgen.yaml", []byte("package: p\noutput: o\nsources:\n  - openapi: a.yaml\n    root: \"\"\n"))
+	if err == nil || !strings.Contains(err.Error(), "opsgen.yaml:5:11 (#/sources/0/root)") {
+		t.Errorf("empty root: %v", err)
+	}
 }
 
 func TestReadSchemaFile(t *testing.T) {

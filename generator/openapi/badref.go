@@ -77,12 +77,15 @@ type badRefsKey struct{}
 
 // retryWithoutRef loads the patched document, adding the warning; after
 // maxBadRefs disabled $refs it gives up with lerr.
-func retryWithoutRef(ctx context.Context, patched []byte, source string, opts Options, w diag.Diagnostic, lerr error) (*ir.Service, diag.List, error) {
+func retryWithoutRef(ctx context.Context, patched []byte, source string, opts Options, f *files, w diag.Diagnostic, lerr error) (*ir.Service, diag.List, error) {
 	n, _ := ctx.Value(badRefsKey{}).(int)
 	if n >= maxBadRefs {
 		return nil, nil, lerr
 	}
-	svc, diags, err := LoadData(context.WithValue(ctx, badRefsKey{}, n+1), patched, source, opts)
+	if err := stopped(ctx, source); err != nil {
+		return nil, nil, err
+	}
+	svc, diags, err := loadData(context.WithValue(ctx, badRefsKey{}, n+1), patched, source, opts, f)
 	if err != nil {
 		return nil, nil, err
 	}

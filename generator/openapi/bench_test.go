@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/opsgen/opsgen/generator/openapi"
@@ -71,6 +72,23 @@ func BenchmarkBareDecode(b *testing.B) {
 	for b.Loop() {
 		var v any
 		if err := json.Unmarshal(data, &v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLoadGitHub loads GitHub's REST description (version 1.1.4,
+// 3.7 MB of JSON) from /work/shared/specs, when it is available.
+func BenchmarkLoadGitHub(b *testing.B) {
+	const spec = "/work/shared/specs/github-v1.1.4.json"
+	data, err := os.ReadFile(spec)
+	if err != nil {
+		b.Skipf("GitHub's description is not available: %v", err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := openapi.LoadData(context.Background(), data, spec, openapi.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

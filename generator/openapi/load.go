@@ -14,6 +14,22 @@
 // Schemas: kin-openapi's schemas are adapted to generator/jsonschema's
 // model, which turns them into IR types and writes their JSON Schemas.
 //
+// Annotations of the wrong JSON type (a schema pattern that is a number, an
+// examples that is an object where a list belongs, a description that is
+// not text...) do not cost the document: they are ignored with a warning
+// naming their place (lenient.go lists them).
+//
+// Local files: the document (for Load) and every file its $refs reach are
+// read through an os.Root opened on Options.Root (default: the document's
+// directory), so a $ref cannot pull in a file from elsewhere ("../x.yaml",
+// "/etc/passwd", a symbolic link that leads out): it fails with a
+// *RootError naming the $ref and its place. Options.Read reports the files
+// read (the generator hashes them into its manifest).
+//
+// Cancellation: the context is checked between the documents read, between
+// the phases of a load, between operations and between schemas; a load
+// that is stopped returns an error wrapping ctx.Err().
+//
 // Naming: every component schema becomes a named type called after its key
 // (x-go-name and Options.Names win); inline objects, enums and unions are
 // named after their parent (PetOwner, ListPetsResponse, CreatePetBody,
@@ -24,7 +40,9 @@
 // collectionFormat becomes style/explode for every parameter location
 // (csv: form or simple, ssv: spaceDelimited, pipes: pipeDelimited, multi:
 // form with explode; tsv has no equivalent and becomes csv with a warning),
-// and x-nullable on parameters becomes nullable.
+// and x-nullable on parameters becomes nullable. Parameters and responses
+// that are $refs to other files are inlined before the conversion, which
+// would otherwise read them as OpenAPI 3 objects and lose their type.
 //
 // Result: the lowest 2xx status (exact before 2XX) with a body. When other
 // success responses have a different body type, Operation.Result is a copy of
@@ -55,7 +73,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -86,6 +103,16 @@ type Options struct {
 	// description), so a huge input is refused up front rather than
 	// exhausting memory. 0 means DefaultMaxBytes; a negative value, no limit.
 	MaxBytes int64
+	// Root is the directory that every local file the loader reads (the
+	// document itself for Load, and the files its $refs reach) must be
+	// inside, symbolic links included; "" means the document's directory.
+	// A file outside it is refused with a *RootError.
+	Root string
+	// Read, when not nil, is called once with the name of every file the
+	// loader reads: a local path (slash-separated, relative to the working
+	// directory as the document's path is, or absolute) or an http(s) URL.
+	// Calls do not overlap.
+	Read func(file string)
 }
 
 // DefaultMaxBytes is the default Options.MaxBytes: 128 MiB, several times the
@@ -106,14 +133,17 @@ func tooLarge(source string, size, limit int64) error {
 // Load reads the document at path (relative $refs are resolved against its
 // directory) and converts it. The path is used as given in diagnostics.
 func Load(ctx context.Context, path string, opts Options) (*ir.Service, diag.List, error) {
-	if fi, err := os.Stat(path); err == nil && opts.maxBytes() > 0 && fi.Size() > opts.maxBytes() {
-		return nil, nil, tooLarge(filepath.ToSlash(path), fi.Size(), opts.maxBytes())
+	source := filepath.ToSlash(path)
+	if err := stopped(ctx, source); err != nil {
+		return nil, nil, err
 	}
-	data, err := os.ReadFile(path)
+	f := newFiles(source, opts)
+	defer f.close()
+	data, err := f.read(source)
 	if err != nil {
 		return nil, nil, err
 	}
-	return LoadData(ctx, data, path, opts)
+	return loadData(ctx, data, source, opts, f)
 }
 
 // LoadData converts the document in data. source is the path shown in
@@ -121,6 +151,27 @@ func Load(ctx context.Context, path string, opts Options) (*ir.Service, diag.Lis
 // its directory.
 func LoadData(ctx context.Context, data []byte, source string, opts Options) (*ir.Service, diag.List, error) {
 	source = filepath.ToSlash(source)
+	f := newFiles(source, opts)
+	defer f.close()
+	return loadData(ctx, data, source, opts, f)
+}
+
+// stopped wraps the context's error once ctx is done, so that a cancelled
+// or timed-out load says where it stopped and still matches context.Canceled
+// or context.DeadlineExceeded with errors.Is.
+func stopped(ctx context.Context, source string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%s: loading stopped: %w", source, err)
+	}
+	return nil
+}
+
+// loadData is LoadData with the reader of local files (shared by the
+// reloads of badref.go).
+func loadData(ctx context.Context, data []byte, source string, opts Options, f *files) (*ir.Service, diag.List, error) {
+	if err := stopped(ctx, source); err != nil {
+		return nil, nil, err
+	}
 	if limit := opts.maxBytes(); limit > 0 && int64(len(data)) > limit {
 		return nil, nil, tooLarge(source, int64(len(data)), limit)
 	}
@@ -128,18 +179,21 @@ func LoadData(ctx context.Context, data []byte, source string, opts Options) (*i
 	if err != nil {
 		return nil, nil, err
 	}
-	kl := newKinLoader(ctx, opts)
+	kl := newKinLoader(ctx, opts, f)
 	loc := &url.URL{Path: source}
 	var doc *openapi3.T
 	var diags diag.List
 	if ver.swagger {
-		doc, diags, err = convertSwagger(kl, data, source)
+		doc, diags, err = convertSwagger(ctx, kl, data, source, f)
 	} else {
-		doc, err = loadJSONFast(kl, data, loc)
+		doc, err = loadJSONFast(ctx, kl, data, loc)
 		if errors.Is(err, errSlowPath) {
-			kl = newKinLoader(ctx, opts)
+			kl = newKinLoader(ctx, opts, f)
 			doc, err = kl.LoadFromDataWithPath(data, loc)
 		}
+	}
+	if serr := stopped(ctx, source); serr != nil {
+		return nil, nil, serr
 	}
 	if err != nil {
 		// Syntax errors are reported with their position; kin-openapi's
@@ -155,13 +209,22 @@ func LoadData(ctx context.Context, data []byte, source string, opts Options) (*i
 				return nil, nil, yamlError(source, yerr)
 			}
 		}
-		lerr := loadError(source, data, err)
+		lerr := loadError(source, data, err, f)
 		if patched, w, ok := disableRef(data, source, lerr); ok {
-			return retryWithoutRef(ctx, patched, source, opts, w, lerr)
+			return retryWithoutRef(ctx, patched, source, opts, f, w, lerr)
+		}
+		if mayBeAnnotations(err) && f.setLenient(ver.swagger) {
+			// Perhaps annotations of the wrong type (lenient.go): load
+			// again without them, here and in the files read.
+			patched, ws, ok := dropAnnotations(data, source, ver.swagger, false)
+			if !ok {
+				patched = data
+			}
+			return retryLenient(ctx, patched, source, opts, f, ws)
 		}
 		return nil, nil, lerr
 	}
-	svc, diags, err := fromDocument(ctx, doc, source, opts, data, ver.swagger, diags)
+	svc, diags, err := fromDocument(ctx, doc, source, opts, data, ver.swagger, diags, f)
 	diags.Sort()
 	return svc, diags, err
 }
@@ -299,9 +362,9 @@ func lineCol(data []byte, off int) (int, int) {
 	return line, col
 }
 
-// newKinLoader returns a kin-openapi loader that reads relative files and
-// refuses http(s) references unless opts allow them.
-func newKinLoader(ctx context.Context, opts Options) *openapi3.Loader {
+// newKinLoader returns a kin-openapi loader that reads local files through
+// f and refuses http(s) references unless opts allow them.
+func newKinLoader(ctx context.Context, opts Options, f *files) *openapi3.Loader {
 	kl := openapi3.NewLoader()
 	kl.Context = ctx
 	kl.IsExternalRefsAllowed = true
@@ -316,9 +379,13 @@ func newKinLoader(ctx context.Context, opts Options) *openapi3.Loader {
 			if !opts.AllowRemoteRefs {
 				return nil, &remoteRefError{ref: u.String()}
 			}
-			return remote(kl, u)
+			data, err := remote(kl, u)
+			if err == nil {
+				f.record(u.String())
+			}
+			return data, err
 		case "", "file":
-			return openapi3.ReadFromFile(kl, u)
+			return f.read(u.Path)
 		}
 		return nil, fmt.Errorf("$ref %q: unsupported URL scheme %q", u.String(), u.Scheme)
 	}
@@ -336,21 +403,53 @@ var quotedRE = regexp.MustCompile(`"([^"]+)"`)
 
 // loadError turns a kin-openapi loading error into one that names the place:
 // the first quoted string of the message that occurs in a $ref of the source
-// gives the line and column.
-func loadError(source string, data []byte, err error) error {
+// (or else of another local file read for it) gives the line and column.
+// The result wraps err.
+func loadError(source string, data []byte, err error, f *files) error {
 	msg := err.Error()
 	var rr *remoteRefError
-	if errors.As(err, &rr) {
+	var re *RootError
+	switch {
+	case errors.As(err, &rr):
 		msg = rr.Error()
+	case errors.As(err, &re):
+		msg = re.Error()
 	}
-	for _, m := range quotedRE.FindAllStringSubmatch(err.Error(), -1) {
-		if line, col, ref, ok := findRef(data, m[1]); ok {
-			pos := diag.Pos{File: source, Line: line, Col: col, Pointer: refPointer(data, line, col)}
-			return fmt.Errorf("%s: cannot resolve $ref %q: %s", pos, ref, msg)
+	quoted := quotedRE.FindAllStringSubmatch(err.Error(), -1)
+	place := func(file string, data []byte) error {
+		for _, m := range quoted {
+			if line, col, ref, ok := findRef(data, m[1]); ok {
+				pos := diag.Pos{File: file, Line: line, Col: col, Pointer: refPointer(data, line, col)}
+				head := fmt.Sprintf("cannot resolve $ref %q: ", ref)
+				return &placedError{fmt.Sprintf("%s: %s%s", pos, head, strings.TrimPrefix(msg, head)), err}
+			}
+		}
+		return nil
+	}
+	if perr := place(source, data); perr != nil {
+		return perr
+	}
+	for _, file := range f.readFiles() {
+		if file == source || strings.Contains(file, "://") {
+			continue
+		}
+		if other, rerr := f.read(file); rerr == nil {
+			if perr := place(file, other); perr != nil {
+				return perr
+			}
 		}
 	}
-	return fmt.Errorf("%s: %s", source, msg)
+	return &placedError{fmt.Sprintf("%s: %s", source, msg), err}
 }
+
+// placedError is an error message with its place, wrapping the cause.
+type placedError struct {
+	msg   string
+	cause error
+}
+
+func (e *placedError) Error() string { return e.msg }
+func (e *placedError) Unwrap() error { return e.cause }
 
 // refPointer returns the JSON pointer of the object whose "$ref" key is at
 // line:col of data (YAML or JSON; in JSON, col may be just after the
@@ -404,6 +503,8 @@ func findRef(data []byte, s string) (line, col int, ref string, ok bool) {
 
 // loader holds the state of one conversion.
 type loader struct {
+	ctx     context.Context // checked between operations and schemas
+	files   *files
 	opts    Options
 	doc     *openapi3.T
 	source  string
@@ -422,11 +523,12 @@ type loader struct {
 
 // fromDocument converts doc; data is its source text (for positions, nil if
 // none) and diags the diagnostics so far.
-func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Options, data []byte, swagger bool, diags diag.List) (*ir.Service, diag.List, error) {
+func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Options, data []byte, swagger bool, diags diag.List, f *files) (*ir.Service, diag.List, error) {
 	if doc == nil {
 		return nil, nil, fmt.Errorf("%s: no document", source)
 	}
 	l := &loader{
+		ctx: ctx, files: f,
 		opts: opts, doc: doc, source: source, data: data, swagger: swagger, diags: diags,
 		schemas:  map[*openapi3.Schema]*jsonschema.Schema{},
 		bodyRefs: map[*ir.Body]*openapi3.SchemaRef{},
@@ -456,7 +558,10 @@ func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Opti
 		svc.Security = requirements(doc.Security)
 	}
 	if doc.Components != nil {
-		for _, name := range sortedKeys(doc.Components.Schemas) {
+		for i, name := range sortedKeys(doc.Components.Schemas) {
+			if i%64 == 0 && ctx.Err() != nil {
+				break
+			}
 			ref := doc.Components.Schemas[name]
 			if ref == nil || ref.Value == nil {
 				continue
@@ -466,16 +571,22 @@ func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Opti
 		}
 		svc.SecuritySchemes = l.securitySchemes(doc.Components.SecuritySchemes)
 	}
-	if err := ctx.Err(); err != nil {
+	if err := stopped(ctx, source); err != nil {
 		return nil, nil, err
 	}
 	svc.Operations = l.operations()
-	if err := ctx.Err(); err != nil {
+	if err := stopped(ctx, source); err != nil {
 		return nil, nil, err
 	}
 	l.conv.AllocateNames()
-	for _, f := range l.finish {
-		f()
+	for i, fin := range l.finish {
+		if i%64 == 0 && ctx.Err() != nil {
+			break
+		}
+		fin()
+	}
+	if err := stopped(ctx, source); err != nil {
+		return nil, nil, err
 	}
 	svc.Types = l.conv.Types()
 	// The types' schemas are built by several goroutines (TypeSchema only
@@ -486,12 +597,18 @@ func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Opti
 	for w := range workers {
 		wg.Go(func() {
 			for i := w; i < len(svc.Types); i += workers {
+				if ctx.Err() != nil {
+					return
+				}
 				t := svc.Types[i]
 				t.Schema = l.conv.TypeSchema(t)
 			}
 		})
 	}
 	wg.Wait()
+	if err := stopped(ctx, source); err != nil {
+		return nil, nil, err
+	}
 	svc.Defs = make(map[string]json.RawMessage, len(svc.Types))
 	for _, t := range svc.Types {
 		svc.Defs[t.Name] = t.Schema
@@ -593,7 +710,7 @@ func (l *loader) readFile(file string) []byte {
 	if strings.Contains(file, "://") {
 		return nil
 	}
-	b, err := os.ReadFile(filepath.FromSlash(file))
+	b, err := l.files.read(file)
 	if err != nil {
 		return nil
 	}

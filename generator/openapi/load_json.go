@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"bytes"
+	"context"
 	"encoding"
 	"encoding/json"
 	"errors"
@@ -40,13 +41,16 @@ var errSlowPath = errors.New("openapi: fast JSON path not applicable")
 // loadJSONFast loads a JSON document through the fast path, then resolves
 // its references with kl. It returns errSlowPath when the caller should
 // use kl.LoadFromDataWithPath instead.
-func loadJSONFast(kl *openapi3.Loader, data []byte, loc *url.URL) (*openapi3.T, error) {
+func loadJSONFast(ctx context.Context, kl *openapi3.Loader, data []byte, loc *url.URL) (*openapi3.T, error) {
 	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
 		return nil, errSlowPath
 	}
 	parsed, err := decodeJSONDoc(data)
 	if err != nil {
 		return nil, errSlowPath
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	// Loading a minimal document first gives the loader its root location
 	// and the document its URL (both unexported); the decoded fields then

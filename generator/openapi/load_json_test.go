@@ -73,8 +73,11 @@ func TestFastJSONMatchesKin(t *testing.T) {
 				t.Skip("Swagger 2.0 takes the conversion path")
 			}
 			loc := &url.URL{Path: filepath.ToSlash(path)}
-			want, wantErr := newKinLoader(context.Background(), Options{}).LoadFromDataWithPath(data, loc)
-			got, gotErr := loadJSONFast(newKinLoader(context.Background(), Options{}), data, loc)
+			ctx := context.Background()
+			files := newFiles(loc.Path, Options{})
+			defer files.close()
+			want, wantErr := newKinLoader(ctx, Options{}, files).LoadFromDataWithPath(data, loc)
+			got, gotErr := loadJSONFast(ctx, newKinLoader(ctx, Options{}, files), data, loc)
 			if errors.Is(gotErr, errSlowPath) {
 				t.Logf("slow path")
 				return

@@ -3,6 +3,8 @@ package openapi
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -39,7 +41,7 @@ func jsonPositions(data []byte, ptrs []string) (pos map[string][2]int, ok bool) 
 	if !s.value(root) {
 		return nil, false
 	}
-	pos = make(map[string][2]int, len(ptrs))
+	offs := make(map[string]int, len(ptrs))
 	for _, p := range ptrs {
 		n, off := root, root.off
 		if p != "" {
@@ -51,8 +53,12 @@ func jsonPositions(data []byte, ptrs []string) (pos map[string][2]int, ok bool) 
 				off = n.off
 			}
 		}
-		line, col := runeLineCol(data, off)
-		pos[p] = [2]int{line, col}
+		offs[p] = off
+	}
+	lc := runeLineCols(data, slices.Collect(maps.Values(offs)))
+	pos = make(map[string][2]int, len(ptrs))
+	for p, off := range offs {
+		pos[p] = lc[off]
 	}
 	return pos, true
 }
@@ -64,12 +70,28 @@ type posNode struct {
 	seen bool
 }
 
-// runeLineCol converts a byte offset to a 1-based line and a column
-// counted in characters, as the YAML parser counts them.
-func runeLineCol(data []byte, off int) (int, int) {
-	line := bytes.Count(data[:off], []byte("\n")) + 1
-	start := bytes.LastIndexByte(data[:off], '\n') + 1
-	return line, utf8.RuneCount(data[start:off]) + 1
+// runeLineCols converts byte offsets to 1-based lines and columns counted
+// in characters, as the YAML parser counts them, in one pass over data
+// (a column counted from the start of its line for each offset would take
+// quadratic time on a minified document, all on one line).
+func runeLineCols(data []byte, offs []int) map[int][2]int {
+	sorted := slices.Clone(offs)
+	slices.Sort(sorted)
+	out := make(map[int][2]int, len(sorted))
+	line, col, cur := 1, 1, 0
+	for _, orig := range slices.Compact(sorted) {
+		off := min(max(orig, cur), len(data))
+		seg := data[cur:off]
+		if n := bytes.Count(seg, []byte("\n")); n > 0 {
+			line += n
+			col = 1 + utf8.RuneCount(seg[bytes.LastIndexByte(seg, '\n')+1:])
+		} else {
+			col += utf8.RuneCount(seg)
+		}
+		cur = off
+		out[orig] = [2]int{line, col}
+	}
+	return out
 }
 
 type posScanner struct {

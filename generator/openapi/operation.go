@@ -92,6 +92,9 @@ func (l *loader) operations() []*ir.Operation {
 		}
 	}
 	for i, s := range sites {
+		if l.ctx.Err() != nil {
+			break // fromDocument returns the context's error
+		}
 		l.operation(out[i], s)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].GoName < out[j].GoName })
@@ -357,8 +360,8 @@ func (l *loader) body(op *ir.Operation, rb *openapi3.RequestBody, w where) *ir.B
 	if ref != nil && ref.Ref == "" && l.conv.Declared(t) {
 		l.finish = append(l.finish, func() { b.Name = t.Name })
 	}
-	if kind == ir.BodyMultipart {
-		for name, enc := range rb.Content[mt].Encoding {
+	if m := rb.Content[mt]; kind == ir.BodyMultipart && m != nil { // a null media type has no encoding
+		for name, enc := range m.Encoding {
 			if enc != nil && enc.ContentType != "" {
 				if b.Encoding == nil {
 					b.Encoding = map[string]string{}

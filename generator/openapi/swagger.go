@@ -1,9 +1,13 @@
 package openapi
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"path"
+	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi2"
@@ -16,7 +20,7 @@ import (
 
 // convertSwagger converts a Swagger 2.0 document to OpenAPI 3.0 and repairs
 // what openapi2conv drops (see the package doc).
-func convertSwagger(kl *openapi3.Loader, data []byte, source string) (*openapi3.T, diag.List, error) {
+func convertSwagger(ctx context.Context, kl *openapi3.Loader, data []byte, source string, f *files) (*openapi3.T, diag.List, error) {
 	js, err := toJSON(data)
 	if err != nil {
 		return nil, nil, err
@@ -25,6 +29,12 @@ func convertSwagger(kl *openapi3.Loader, data []byte, source string) (*openapi3.
 	if err := json.Unmarshal(js, &doc2); err != nil {
 		return nil, nil, fmt.Errorf("not a Swagger 2.0 document: %v", err)
 	}
+	if err := inlineExternal(&doc2, source, f); err != nil {
+		return nil, nil, err
+	}
+	if err := stopped(ctx, source); err != nil {
+		return nil, nil, err
+	}
 	doc3, err := openapi2conv.ToV3WithLoader(&doc2, kl, &url.URL{Path: source})
 	if err != nil {
 		return nil, nil, err
@@ -32,6 +42,214 @@ func convertSwagger(kl *openapi3.Loader, data []byte, source string) (*openapi3.
 	var diags diag.List
 	repairParams(&doc2, doc3, source, &diags)
 	return doc3, diags, nil
+}
+
+// inlineExternal replaces the parameters and responses that are $refs to
+// other files by their content. openapi2conv keeps such a $ref as it is,
+// and kin-openapi then reads the target as an OpenAPI 3 object, where a
+// Swagger parameter's type, format, items and collectionFormat (and a
+// response's schema) mean nothing: the parameter became a string. Inlined,
+// they are converted as if written in the document; the $refs inside them
+// are rewritten to stay valid from the document's directory.
+func inlineExternal(doc *openapi2.T, source string, f *files) error {
+	params := func(ps []*openapi2.Parameter) error {
+		for _, p := range ps {
+			if p != nil && isExternalRef(p.Ref) {
+				if err := inlineRef(p, p.Ref, source, f); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	responses := func(rs map[string]*openapi2.Response) error {
+		for _, k := range sortedKeys(rs) {
+			if r := rs[k]; r != nil && isExternalRef(r.Ref) {
+				if err := inlineRef(r, r.Ref, source, f); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	var ps []*openapi2.Parameter
+	for _, k := range sortedKeys(doc.Parameters) {
+		ps = append(ps, doc.Parameters[k])
+	}
+	if err := params(ps); err != nil {
+		return err
+	}
+	if err := responses(doc.Responses); err != nil {
+		return err
+	}
+	for _, path := range sortedKeys(doc.Paths) {
+		item := doc.Paths[path]
+		if item == nil {
+			continue
+		}
+		if err := params(item.Parameters); err != nil {
+			return err
+		}
+		ops := item.Operations()
+		for _, m := range sortedKeys(ops) {
+			if op := ops[m]; op != nil {
+				if err := params(op.Parameters); err != nil {
+					return err
+				}
+				if op.Responses != nil {
+					if err := responses(op.Responses.Map()); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// isExternalRef reports whether ref names another local file.
+func isExternalRef(ref string) bool {
+	file, _, _ := strings.Cut(ref, "#")
+	return file != "" && !strings.Contains(file, "://")
+}
+
+// maxRefChain bounds a chain of $refs from file to file.
+const maxRefChain = 32
+
+// inlineRef replaces *dst (a parameter or a response) by the object that
+// ref, written in the document at source, points at in another file,
+// following further $refs to files.
+func inlineRef[T any](dst *T, ref, source string, f *files) error {
+	from, orig := source, ref
+	for range maxRefChain {
+		file, frag, _ := strings.Cut(ref, "#")
+		if u, err := url.PathUnescape(file); err == nil {
+			file = u
+		}
+		if !path.IsAbs(file) {
+			file = path.Join(path.Dir(from), file)
+		}
+		data, err := f.read(file)
+		if err != nil {
+			return fmt.Errorf("cannot resolve $ref %q: %w", orig, err)
+		}
+		js, err := toJSON(data)
+		if err != nil {
+			return fmt.Errorf("cannot resolve $ref %q: %s: %v", orig, file, err)
+		}
+		var v any
+		if err := json.Unmarshal(js, &v); err != nil {
+			return fmt.Errorf("cannot resolve $ref %q: %s: %v", orig, file, err)
+		}
+		target, ok := atPointer(v, frag)
+		if !ok {
+			return fmt.Errorf("cannot resolve $ref %q: %s has nothing at #%s", orig, file, frag)
+		}
+		obj, ok := target.(map[string]any)
+		if !ok {
+			return fmt.Errorf("cannot resolve $ref %q: %s#%s is not an object", orig, file, frag)
+		}
+		if next, ok := obj["$ref"].(string); ok {
+			if !strings.HasPrefix(next, "#") && !isExternalRef(next) {
+				return fmt.Errorf("cannot resolve $ref %q: %s#%s refers to %q", orig, file, frag, next)
+			}
+			if strings.HasPrefix(next, "#") {
+				next = path.Base(file) + next // the same file
+			}
+			from, ref = file, next
+			continue
+		}
+		rebaseRefs(obj, file, source)
+		b, err := json.Marshal(obj)
+		if err != nil {
+			return fmt.Errorf("cannot resolve $ref %q: %v", orig, err)
+		}
+		var out T
+		if err := json.Unmarshal(b, &out); err != nil {
+			return fmt.Errorf("cannot resolve $ref %q: %s#%s: %v", orig, file, frag, err)
+		}
+		*dst = out
+		return nil
+	}
+	return fmt.Errorf("cannot resolve $ref %q: more than %d $refs from file to file", orig, maxRefChain)
+}
+
+// atPointer returns the value at a JSON pointer (percent-encoded or not).
+func atPointer(v any, ptr string) (any, bool) {
+	if u, err := url.PathUnescape(ptr); err == nil {
+		ptr = u
+	}
+	if ptr == "" {
+		return v, true
+	}
+	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
+		tok = unescapeToken(tok)
+		switch n := v.(type) {
+		case map[string]any:
+			c, ok := n[tok]
+			if !ok {
+				return nil, false
+			}
+			v = c
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(n) {
+				return nil, false
+			}
+			v = n[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// rebaseRefs rewrites the $refs of v, written in file, so that they point
+// at the same places when written in the document at source.
+func rebaseRefs(v any, file, source string) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if k == "$ref" {
+				if ref, ok := e.(string); ok {
+					x[k] = rebaseRef(ref, file, source)
+				}
+				continue
+			}
+			rebaseRefs(e, file, source)
+		}
+	case []any:
+		for _, e := range x {
+			rebaseRefs(e, file, source)
+		}
+	}
+}
+
+// rebaseRef rewrites one $ref (see rebaseRefs).
+func rebaseRef(ref, file, source string) string {
+	target, frag, hasFrag := strings.Cut(ref, "#")
+	if strings.Contains(target, "://") {
+		return ref
+	}
+	if target == "" {
+		target = file
+	} else {
+		if u, err := url.PathUnescape(target); err == nil {
+			target = u
+		}
+		if !path.IsAbs(target) {
+			target = path.Join(path.Dir(file), target)
+		}
+	}
+	if !path.IsAbs(target) {
+		if r, err := filepath.Rel(filepath.Dir(filepath.FromSlash(source)), filepath.FromSlash(target)); err == nil {
+			target = filepath.ToSlash(r)
+		}
+	}
+	if hasFrag {
+		return target + "#" + frag
+	}
+	return target
 }
 
 // toJSON re-encodes YAML (or JSON) as JSON.
