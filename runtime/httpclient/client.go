@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/opsgen/opsgen/runtime"
 )
@@ -21,6 +22,8 @@ type Client struct {
 	base baseURL
 	// baseErr is why cfg.BaseURL is unusable; Do reports it.
 	baseErr error
+	// rt is the middleware chain; nil without middlewares.
+	rt http.RoundTripper
 }
 
 // Config is the configuration of a Client, set by Options.
@@ -41,7 +44,18 @@ type Config struct {
 	UserAgent string
 	// Header is sent on every request.
 	Header http.Header
+	// Timeout is the default timeout of a call (see WithTimeout).
+	Timeout time.Duration
+	// Retry is the retry policy (see WithRetry); the zero value retries
+	// nothing.
+	Retry RetryPolicy
+	// Reconnect is how streams reconnect (see WithReconnect).
+	Reconnect ReconnectPolicy
 
+	middleware  []Middleware
+	before      []func(*http.Request) error
+	after       []func(*http.Response) error
+	opTimeouts  map[string]time.Duration
 	credentials map[string]Credential
 	schemes     map[string]SecurityScheme
 }
@@ -71,6 +85,7 @@ func New(defaultBaseURL string, schemes []SecurityScheme, opts ...Option) *Clien
 	}
 	c := &Client{cfg: cfg}
 	c.base, c.baseErr = parseBaseURL(cfg.BaseURL)
+	c.rt = c.chain()
 	return c
 }
 
@@ -132,6 +147,14 @@ type callConfig struct {
 	hasMode bool
 	baseURL string
 	hasBase bool
+
+	timeout    time.Duration
+	hasTimeout bool
+	retry      RetryPolicy
+	hasRetry   bool
+
+	reconnect    ReconnectPolicy
+	hasReconnect bool
 }
 
 // WithRequestHeader sets a header on this call's request, replacing any

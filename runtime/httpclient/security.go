@@ -3,6 +3,7 @@ package httpclient
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/opsgen/opsgen/runtime"
@@ -179,6 +180,9 @@ func (c *Client) apply(ctx context.Context, r *Request, s SecurityScheme, cred C
 		case "header":
 			req.Header.Set(s.ParamName, token)
 		case "query":
+			if !slices.Contains(r.credQuery, s.ParamName) {
+				r.credQuery = append(r.credQuery, s.ParamName)
+			}
 			q := []byte(req.URL.RawQuery)
 			if len(q) > 0 {
 				q = append(q, '&')
