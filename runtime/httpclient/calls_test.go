@@ -481,3 +481,111 @@ func TestReadCloserTimeoutEndsAtClose(t *testing.T) {
 		t.Errorf("body = %q, %v", b, err)
 	}
 }
+
+func TestStreamReconnects(t *testing.T) {
+	// Connection 1 sends events 1 and 2 (with retry: 50) and drops in the
+	// middle of event 3; connection 2 must carry Last-Event-ID: 2 and gets
+	// events 3 and 4, then the stream ends normally.
+	var mu sync.Mutex
+	var lastIDs []string
+	var conns atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		lastIDs = append(lastIDs, r.Header.Get("Last-Event-ID"))
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		n := conns.Add(1)
+		if n == 1 {
+			io.WriteString(w, "retry: 50\nid: 1\ndata: one\n\nid: 2\ndata: two\n\nid: 3\ndata: thr")
+			w.(http.Flusher).Flush()
+			panic(http.ErrAbortHandler) // drop the connection mid-event
+		}
+		io.WriteString(w, "id: 3\ndata: three\n\nid: 4\ndata: four\n\n")
+	}))
+	defer srv.Close()
+	hook, warnings := collectWarnings()
+	c := New(srv.URL, nil, hook, WithReconnect(ReconnectPolicy{MaxAttempts: 3, Delay: time.Hour}))
+	var got []string
+	start := time.Now()
+	for env, err := range Stream[string](t.Context(), c, c.NewRequest("watch", "GET", "/events"), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, env.Data+"#"+runtime.HTTPMetaOf(env.Meta).LastEventID)
+	}
+	if strings.Join(got, " ") != "one#1 two#2 three#3 four#4" {
+		t.Errorf("events = %v", got)
+	}
+	if !slices.Equal(lastIDs, []string{"", "2"}) {
+		t.Errorf("Last-Event-ID of the connections = %q", lastIDs)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Errorf("the server's retry (50 ms) did not replace the 1 h delay: %v", time.Since(start))
+	}
+	if ws := warnings(); len(ws) != 1 || !strings.Contains(ws[0].Message, "reconnecting") {
+		t.Errorf("warnings = %+v", ws)
+	}
+
+	// Without a policy the drop is a TRANSPORT_ERROR after the events.
+	conns.Store(0)
+	c = New(srv.URL, nil, hook)
+	got = nil
+	var last error
+	for env, err := range Stream[string](t.Context(), c, c.NewRequest("watch", "GET", "/events"), nil) {
+		if err != nil {
+			last = err
+			continue
+		}
+		got = append(got, env.Data)
+	}
+	var ce *runtime.CallError
+	if strings.Join(got, " ") != "one two" || !errors.As(last, &ce) || ce.Code != runtime.CodeTransport {
+		t.Errorf("no policy: events %v, err %v", got, last)
+	}
+}
+
+func TestStreamReconnectBounded(t *testing.T) {
+	// Every connection drops before any event: MaxAttempts reconnections,
+	// then the error.
+	var conns atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conns.Add(1)
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "data: partial")
+		w.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler)
+	}))
+	defer srv.Close()
+	hook, _ := collectWarnings()
+	c := New(srv.URL, nil, hook, WithReconnect(ReconnectPolicy{MaxAttempts: 2, Delay: time.Millisecond}))
+	var errs []error
+	for _, err := range Stream[string](t.Context(), c, c.NewRequest("watch", "GET", "/events"), nil) {
+		errs = append(errs, err)
+	}
+	if len(errs) != 1 || errs[0] == nil || conns.Load() != 3 {
+		t.Errorf("errs = %v, %d connections (want 3)", errs, conns.Load())
+	}
+	// A 204 on reconnection ends the stream quietly; OnEOF reconnects after
+	// a normal end.
+	conns.Store(0)
+	srv2 := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if conns.Add(1) > 1 {
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "data: only\n\n")
+	}))
+	defer srv2.Close()
+	c = New(srv2.URL, nil, hook, WithReconnect(ReconnectPolicy{MaxAttempts: 5, Delay: time.Millisecond, OnEOF: true}))
+	var got []string
+	for env, err := range Stream[string](t.Context(), c, c.NewRequest("watch", "GET", "/events"), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, env.Data)
+	}
+	if !slices.Equal(got, []string{"only"}) || conns.Load() != 2 {
+		t.Errorf("OnEOF + 204: events %v, %d connections", got, conns.Load())
+	}
+}

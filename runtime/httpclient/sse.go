@@ -47,6 +47,9 @@ type sseParser struct {
 	data   []byte
 	typ    string
 	lastID string
+	// eventID is the last event ID string: lastID as of the last blank
+	// line, which a reconnection sends as Last-Event-ID.
+	eventID string
 	// retry is the last "retry" field's reconnection time; -1 when none.
 	retry time.Duration
 }
@@ -83,6 +86,7 @@ func (p *sseParser) next() (sseEvent, error) {
 				p.skipping = false
 				continue
 			}
+			p.eventID = p.lastID
 			if len(p.data) == 0 {
 				p.typ = ""
 				continue

@@ -103,10 +103,10 @@ func Stream[T any](ctx context.Context, c *Client, r *Request, responses []Respo
 				schema = entry.Schema
 			}
 			parser := newSSEParser(resp.Body, maxEventLine, maxData, warn)
-			parser.lastID = lastID
+			parser.lastID, parser.eventID = lastID, lastID
 			events, err := streamEvents(ctx, p, r.opID, schema, parser, meta, warn, yield)
 			resp.Body.Close()
-			lastID = parser.lastID
+			lastID = parser.eventID
 			if parser.retry >= 0 {
 				delay = parser.retry
 			}
