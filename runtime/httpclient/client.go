@@ -155,6 +155,8 @@ type callConfig struct {
 
 	reconnect    ReconnectPolicy
 	hasReconnect bool
+
+	page *pageState // set by Pages
 }
 
 // WithRequestHeader sets a header on this call's request, replacing any

@@ -62,7 +62,7 @@ func Do[T any](ctx context.Context, c *Client, r *Request, responses []Response,
 	// A thin wrapper: a generated package instantiates Do once per result
 	// type, so the work is done by non-generic code on a pointer to Data.
 	var env runtime.ResponseEnvelope[T]
-	meta, warnings, err := c.do(ctx, r, responses, opts, &env.Data)
+	meta, warnings, err := c.do(ctx, r, responses, callOptions(opts), &env.Data)
 	if err != nil {
 		return runtime.ResponseEnvelope[T]{}, err
 	}
@@ -71,8 +71,7 @@ func Do[T any](ctx context.Context, c *Client, r *Request, responses []Response,
 }
 
 // do is Do for a result stored through out, a non-nil pointer.
-func (c *Client) do(ctx context.Context, r *Request, responses []Response, opts []CallOption, out any) (*runtime.HTTPMeta, []runtime.Warning, error) {
-	cc := callOptions(opts)
+func (c *Client) do(ctx context.Context, r *Request, responses []Response, cc *callConfig, out any) (*runtime.HTTPMeta, []runtime.Warning, error) {
 	if d := c.timeout(r, cc); d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, d)
@@ -90,11 +89,22 @@ func (c *Client) do(ctx context.Context, r *Request, responses []Response, opts 
 		}
 	}
 	resp, err := c.send(ctx, r, cc, "", 0)
-	if r.src != nil {
+	var pg *pageState
+	if cc != nil {
+		pg = cc.page
+	}
+	if r.src != nil && pg == nil {
 		r.src.close()
 	}
 	if err != nil {
 		return nil, nil, err
+	}
+	if pg != nil {
+		pg.url, pg.links = nil, resp.Header.Values("Link")
+		if resp.Request != nil {
+			pg.url = resp.Request.URL
+		}
+		pg.body.Reset()
 	}
 	entry := selectResponse(responses, resp.StatusCode)
 	if !isSuccess(resp.StatusCode) {
@@ -112,7 +122,11 @@ func (c *Client) do(ctx context.Context, r *Request, responses []Response, opts 
 		resp.StatusCode == http.StatusResetContent || resp.StatusCode == http.StatusNotModified {
 		return &meta, nil, nil
 	}
-	body := &cappedReader{r: resp.Body, left: c.cfg.MaxBodyBytes}
+	var src io.Reader = resp.Body
+	if pg != nil && pg.keepBody {
+		src = io.TeeReader(src, &pg.body)
+	}
+	body := &cappedReader{r: src, left: c.cfg.MaxBodyBytes}
 	p := c.pipeline(cc)
 	var schema *runtime.Schema
 	kind := BodyNone
