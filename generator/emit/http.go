@@ -187,7 +187,7 @@ func durationCode(d time.Duration) jen.Code {
 		name string
 	}{{time.Hour, "Hour"}, {time.Minute, "Minute"}, {time.Second, "Second"}, {time.Millisecond, "Millisecond"}, {time.Microsecond, "Microsecond"}} {
 		if d%u.unit == 0 {
-			return jen.Lit(int(d / u.unit)).Op("*").Qual("time", u.name)
+			return jen.Lit(int(d/u.unit)).Op("*").Qual("time", u.name)
 		}
 	}
 	return jen.Lit(int(d))
@@ -633,7 +633,7 @@ func (g *gen) httpMethod(f *file, op *ir.Operation, usesNewError *bool) {
 		}
 		call := "c." + helper + "(" + strings.Join(args, ", ") + ")"
 		w.b.WriteString("\treturn " + w.typeText(qual(pkgHTTP, callee)) + "[" + T + "](ctx, c.c, " + call + ", " + respVar + ", opts...)\n}\n\n")
-		pd := newDoc(op.GoName + "Pages calls the operation " + quoted(op.ID) + " page after page (" + pagingDoc[paging != "httpclient.Paging{Link: true}"] + "), yielding each page's envelope; an error is the last element."+itemsDoc[strings.HasPrefix(T, "[]")])
+		pd := newDoc(op.GoName + "Pages calls the operation " + quoted(op.ID) + " page after page (" + pagingDoc[paging != "httpclient.Paging{Link: true}"] + "), yielding each page's envelope; an error is the last element." + itemsDoc[strings.HasPrefix(T, "[]")])
 		pd.origin(op.Doc)
 		w.doc(pd.lines())
 		w.b.WriteString("func (c *Client) " + op.GoName + "Pages(" + strings.Join(params, ", ") + ") " + w.typeText(qual("iter", "Seq2")) + "[" + env + ", error] {\n")

@@ -48,9 +48,11 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
+	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	"go.opentelemetry.io/otel/propagation"
 	semconv "go.opentelemetry.io/otel/semconv/v1.37.0"
 	"go.opentelemetry.io/otel/trace"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/opsgen/opsgen/runtime/httpclient"
 )
@@ -85,6 +87,9 @@ func WithPropagator(p propagation.TextMapPropagator) Option { return func(c *con
 var durationBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10}
 
 // Middleware returns a middleware that traces and measures every request.
+// With no-op providers for both (go.opentelemetry.io/otel/trace/noop and
+// metric/noop) it returns the next RoundTripper itself: telemetry switched
+// off costs nothing.
 func Middleware(opts ...Option) httpclient.Middleware {
 	cfg := config{}
 	for _, o := range opts {
@@ -98,6 +103,12 @@ func Middleware(opts ...Option) httpclient.Middleware {
 	}
 	if cfg.prop == nil {
 		cfg.prop = otel.GetTextMapPropagator()
+	}
+	_, noTraces := cfg.tp.(tracenoop.TracerProvider)
+	_, noMetrics := cfg.mp.(metricnoop.MeterProvider)
+	if noTraces && noMetrics {
+		// Both no-op: telemetry is switched off, at no cost per call.
+		return func(next http.RoundTripper) http.RoundTripper { return next }
 	}
 	tracer := cfg.tp.Tracer(ScopeName, trace.WithSchemaURL(semconv.SchemaURL))
 	meter := cfg.mp.Meter(ScopeName, metric.WithSchemaURL(semconv.SchemaURL))
