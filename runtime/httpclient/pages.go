@@ -172,10 +172,12 @@ func Items[E any](pages iter.Seq2[runtime.ResponseEnvelope[[]E], error]) iter.Se
 // clone returns a copy of r for the next page: same operation, parameters
 // and body.
 func (r *Request) clone() *Request {
-	n := *r
+	n := &Request{}
+	*n = *r
+	n.srcVal = bodySource{} // the clone shares r's body source through src
 	n.query = bytes.Clone(r.query)
 	n.credQuery = nil
-	return &n
+	return n
 }
 
 // setQuery replaces the query parameter name's values with value.

@@ -44,7 +44,10 @@ type Request struct {
 	tags []string
 	// src gives the body of each attempt; shared by the requests of one
 	// call (retries, reconnections, pages).
-	src *bodySource
+	src    *bodySource
+	srcVal bodySource // what src points to, unless r is another's clone
+	// first is the context value of the first attempt (no allocation).
+	first attemptInfo
 	// rawURL, when set, is the whole URL (a Link header's next page).
 	rawURL string
 	// credQuery names the query parameters that carry credentials.

@@ -143,7 +143,8 @@ func (c *Client) send(ctx context.Context, r *Request, cc *callConfig, defaultAc
 		retries = policy.methodAllowed(r.method, cc.header)
 	}
 	if r.src == nil {
-		r.src = &bodySource{r: r}
+		r.srcVal.r = r
+		r.src = &r.srcVal
 	}
 	if err := r.src.prepare(retries, cmp.Or(policy.MaxBufferedBody, DefaultMaxReplayBytes)); err != nil {
 		return nil, runtime.NewError(runtime.CodeValidation, r.opID, "reading request body: "+err.Error(), err)
@@ -250,7 +251,12 @@ func (c *Client) attempt(ctx context.Context, r *Request, cc *callConfig, u, def
 	if !ok {
 		return nil, nil, nil
 	}
-	actx := context.WithValue(ctx, attemptKey{}, &attemptInfo{r: r, attempt: attempt})
+	ai := &r.first
+	if attempt > 0 {
+		ai = &attemptInfo{}
+	}
+	ai.r, ai.attempt = r, attempt
+	actx := context.WithValue(ctx, attemptKey{}, ai)
 	var cancel context.CancelCauseFunc
 	var timer *time.Timer
 	if timeout > 0 {
