@@ -462,6 +462,17 @@ func TestRedactedURL(t *testing.T) {
 	if !strings.Contains(srv.last(t).requestURI, "api_key=s3cret") {
 		t.Errorf("the credential was not sent: %s", srv.last(t).requestURI)
 	}
+	// A key already in the query (a parameter of the same name wins over the
+	// credential) is masked as well.
+	r = c.NewRequest("op", "GET", "/x")
+	r.QueryParam("api_key", StyleForm, true, false, "other")
+	r.Security([][]string{{"k"}})
+	if _, err := Do[struct{}](context.Background(), c, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := srv.URL + "/x?api_key=REDACTED"; got != want {
+		t.Errorf("RedactedURL = %s, want %s", got, want)
+	}
 	req, _ := http.NewRequest("GET", "https://u:p@example.com/a?b=c", nil)
 	if got := RedactedURL(req); got != "https://REDACTED:REDACTED@example.com/a?b=c" {
 		t.Errorf("userinfo: %s", got)

@@ -48,8 +48,8 @@ type pageState struct {
 // Pages calls the operation of r page after page, as paging says, and
 // yields each page's envelope (as Do returns it). The first request is r;
 // the next ones are r with the cursor or page parameter set, or the Link
-// header's URL (which must have the scheme and host of the request it
-// answers: credentials are never sent elsewhere). An error (a failed call,
+// header's URL (which must have the scheme and host of the first request:
+// credentials are never sent elsewhere). An error (a failed call,
 // a cursor that does not advance, a Link to another server) is yielded
 // once and ends iteration; so does stopping the loop.
 //
@@ -79,6 +79,12 @@ func Pages[T any](ctx context.Context, c *Client, r *Request, responses []Respon
 			}
 		}
 		seen := map[string]bool{}
+		// Links are followed on the server of the first request only: not
+		// where a redirect led, nor anywhere a response points.
+		var origin *url.URL
+		if first, err := c.requestURL(r, cc); err == nil {
+			origin, _ = url.Parse(first)
+		}
 		for n := 0; ; n++ {
 			var env runtime.ResponseEnvelope[T]
 			meta, warnings, err := c.do(ctx, r, responses, cc, &env.Data)
@@ -100,9 +106,9 @@ func Pages[T any](ctx context.Context, c *Client, r *Request, responses []Respon
 					cur, _ = url.Parse(r.rawURL)
 				}
 				u, err := cur.Parse(target)
-				if err != nil || u.Scheme != cur.Scheme || u.Host != cur.Host {
+				if err != nil || origin == nil || u.Scheme != origin.Scheme || u.Host != origin.Host {
 					if yield(env, nil) {
-						yield(zero, runtime.Errorf(runtime.CodeExecution, r.opID, "the Link header's next page %q is not on %s://%s; not followed", target, cur.Scheme, cur.Host))
+						yield(zero, runtime.Errorf(runtime.CodeExecution, r.opID, "the Link header's next page %q is not on the server of the first page; not followed", target))
 					}
 					return
 				}

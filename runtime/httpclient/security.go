@@ -143,6 +143,9 @@ func (c *Client) apply(ctx context.Context, r *Request, s SecurityScheme, cred C
 	// one is removed (see Request.Security).
 	switch {
 	case s.Type == "apiKey" && s.In == "query":
+		if !slices.Contains(r.credQuery, s.ParamName) {
+			r.credQuery = append(r.credQuery, s.ParamName) // for RedactedURL, even when the URL has it already
+		}
 		q, set := dropEmptyPairs(req.URL.RawQuery, "&", s.ParamName)
 		if set {
 			return cookies, nil
@@ -180,9 +183,6 @@ func (c *Client) apply(ctx context.Context, r *Request, s SecurityScheme, cred C
 		case "header":
 			req.Header.Set(s.ParamName, token)
 		case "query":
-			if !slices.Contains(r.credQuery, s.ParamName) {
-				r.credQuery = append(r.credQuery, s.ParamName)
-			}
 			q := []byte(req.URL.RawQuery)
 			if len(q) > 0 {
 				q = append(q, '&')
