@@ -160,9 +160,13 @@ func (c *Client) send(ctx context.Context, r *Request, cc *callConfig, defaultAc
 		if !retries || attempt+1 >= policy.MaxAttempts || ctx.Err() != nil || !r.src.replayable {
 			return resp, c.sendError(ctx, r, err)
 		}
-		var ce *callFailure
-		if errors.As(err, &ce) || err == nil && !policy.statusRetried(resp.StatusCode) {
-			return resp, c.sendError(ctx, r, err)
+		if err != nil {
+			var cf *callFailure
+			if errors.As(err, &cf) {
+				return nil, cf.err
+			}
+		} else if !policy.statusRetried(resp.StatusCode) {
+			return resp, nil
 		}
 		if !policy.methodAllowed(req.Method, req.Header) {
 			return resp, c.sendError(ctx, r, err)
