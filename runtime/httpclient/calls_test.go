@@ -600,3 +600,19 @@ func TestStreamReconnectBounded(t *testing.T) {
 		t.Errorf("OnEOF + 204: events %v, %d connections", got, conns.Load())
 	}
 }
+
+func TestOperationInOwnTransport(t *testing.T) {
+	// Without middlewares or hooks, a custom transport still sees the operation.
+	var op Operation
+	hc := &http.Client{Transport: RoundTripperFunc(func(req *http.Request) (*http.Response, error) {
+		op, _ = OperationFrom(req.Context())
+		return &http.Response{StatusCode: 204, Body: http.NoBody, Header: http.Header{}, Request: req}, nil
+	})}
+	c := New("http://h", nil, WithHTTPClient(hc))
+	if _, err := Do[struct{}](context.Background(), c, c.NewRequest("ping", "HEAD", "/ping", "health"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if op.ID != "ping" || op.Method != "HEAD" || op.PathTemplate != "/ping" || !slices.Equal(op.Tags, []string{"health"}) {
+		t.Errorf("operation = %+v", op)
+	}
+}

@@ -24,6 +24,9 @@ type Client struct {
 	baseErr error
 	// rt is the middleware chain; nil without middlewares.
 	rt http.RoundTripper
+	// opCtx says whether requests carry their operation in their context:
+	// unless nothing but net/http's own transport could read it.
+	opCtx bool
 }
 
 // Config is the configuration of a Client, set by Options.
@@ -86,7 +89,18 @@ func New(defaultBaseURL string, schemes []SecurityScheme, opts ...Option) *Clien
 	c := &Client{cfg: cfg}
 	c.base, c.baseErr = parseBaseURL(cfg.BaseURL)
 	c.rt = c.chain()
+	c.opCtx = c.rt != nil || len(cfg.before) > 0 || len(cfg.after) > 0 || !stdTransport(cfg.HTTPClient)
 	return c
+}
+
+// stdTransport reports whether hc sends with net/http's own transport,
+// which has no use for the operation in the request's context.
+func stdTransport(hc *http.Client) bool {
+	if hc.Transport == nil {
+		return true
+	}
+	_, ok := hc.Transport.(*http.Transport)
+	return ok
 }
 
 // WithBaseURL sets the base URL, replacing the spec's default server URL.

@@ -255,12 +255,15 @@ func (c *Client) attempt(ctx context.Context, r *Request, cc *callConfig, u, def
 	if !ok {
 		return nil, nil, nil
 	}
-	ai := &r.first
-	if attempt > 0 {
-		ai = &attemptInfo{}
+	actx := ctx
+	if c.opCtx {
+		ai := &r.first
+		if attempt > 0 {
+			ai = &attemptInfo{}
+		}
+		ai.r, ai.attempt = r, attempt
+		actx = context.WithValue(ctx, attemptKey{}, ai)
 	}
-	ai.r, ai.attempt = r, attempt
-	actx := context.WithValue(ctx, attemptKey{}, ai)
 	var cancel context.CancelCauseFunc
 	var timer *time.Timer
 	if timeout > 0 {
