@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime/debug"
+	"time"
 
 	"github.com/opsgen/opsgen/generator/config"
 	"github.com/opsgen/opsgen/generator/diag"
@@ -127,6 +128,8 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 		Namespace:  cfg.Namespace,
 		Registry:   cfg.Registry,
 		Validation: cfg.Client.Validation,
+		Timeout:    timeout(cfg.Client.Timeout),
+		Operations: operationOptions(cfg),
 	})
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	res.Diagnostics.Sort()
@@ -231,4 +234,32 @@ func load(ctx context.Context, dir string, src *config.Source, read func(string)
 		Filter:            src.Filter(),
 		Names:             src.Names,
 	})
+}
+
+// timeout parses a timeout that Config.Check accepted; "" is none.
+func timeout(s string) time.Duration {
+	if s == "" {
+		return 0
+	}
+	d, _ := config.ParseTimeout(s)
+	return d
+}
+
+// operationOptions maps the config's operations to the emitter's.
+func operationOptions(cfg *config.Config) map[string]emit.OperationOptions {
+	if len(cfg.Operations) == 0 {
+		return nil
+	}
+	out := make(map[string]emit.OperationOptions, len(cfg.Operations))
+	for id, op := range cfg.Operations {
+		if op == nil {
+			continue
+		}
+		o := emit.OperationOptions{Timeout: timeout(op.Timeout), Pos: op.Pos}
+		if p := op.Pagination; p != nil {
+			o.Paging = &emit.Paging{Link: p.Link, Cursor: p.Cursor, Next: p.Next, Page: p.Page, Items: p.Items, Disabled: p.Disabled}
+		}
+		out[id] = o
+	}
+	return out
 }

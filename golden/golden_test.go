@@ -55,6 +55,21 @@ var validation = map[string]string{
 	"testdata/specs/openapi/swagger.yaml": "strict",
 }
 
+// operations are the operations settings (timeouts, declared pagination)
+// of some specs, and clientTimeouts their client.timeout, so that the
+// goldens show them.
+var (
+	operations = map[string]map[string]*config.Operation{
+		"testdata/specs/openapi/paging.yaml": {
+			"listEvents": {Timeout: "5s", Pagination: &config.Pagination{Cursor: "after", Next: "/next"}},
+			"search":     {Pagination: &config.Pagination{Page: "page", Items: "/items"}},
+		},
+	}
+	clientTimeouts = map[string]string{
+		"testdata/specs/openapi/paging.yaml": "30s",
+	}
+)
+
 // goldenCase is one spec and the package generated from it.
 type goldenCase struct {
 	kind string // "openapi" or "mcp"
@@ -111,7 +126,7 @@ func (c goldenCase) options() generator.Options {
 		src = config.Source{MCP: c.spec}
 	}
 	cfg := &config.Config{Package: c.pkg, Output: c.dir, Registry: !noRegistry[c.spec], Sources: []config.Source{src},
-		Client: config.Client{Validation: validation[c.spec]}}
+		Client: config.Client{Validation: validation[c.spec], Timeout: clientTimeouts[c.spec]}, Operations: operations[c.spec]}
 	return generator.Options{Config: cfg, ConfigDir: root, Version: goldenVersion}
 }
 

@@ -167,6 +167,22 @@
 //	client:
 //	  validation: strict       # NewClient's default mode: warn (default), strict or off;
 //	                           # WithValidation overrides it
+//	  timeout: 30s             # default timeout of every call (WithTimeout overrides it)
+//	operations:                # settings of single operations, by operation id
+//	  listPets:
+//	    timeout: 5s            # replaces client.timeout (WithOperationTimeout overrides it)
+//	    pagination:            # adds ListPetsPages (an iter.Seq2 of pages)
+//	      cursor: after        # query parameter taking the next cursor...
+//	      next: /meta/next     # ...read from the response at this JSON pointer
+//	  search:
+//	    pagination: {page: page, items: /items}  # page numbers, until a page has no items
+//	  issues/list-for-repo:
+//	    pagination: {disabled: true}  # no pages method, though the spec declares a Link header
+//
+// A GET operation whose result declares a Link response header (as GitHub's
+// list operations do) gets a pages method that follows rel="next" without
+// configuration (pagination: {link: true} asks for it where the header is
+// not declared).
 //
 // An MCP source instead:
 //

@@ -22,6 +22,9 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"time"
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
@@ -47,6 +50,41 @@ type Config struct {
 	Sources []Source `yaml:"sources" json:"sources"`
 	// Client holds defaults for the generated client.
 	Client Client `yaml:"client,omitempty" json:"client,omitempty"`
+	// Operations holds settings of single operations, by operation id.
+	Operations map[string]*Operation `yaml:"operations,omitempty" json:"operations,omitempty"`
+}
+
+// Operation holds the settings of one operation.
+type Operation struct {
+	// Timeout is the operation's default timeout, a Go duration ("30s");
+	// it replaces client.timeout (WithOperationTimeout overrides it).
+	Timeout string `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+	// Pagination declares how the operation's pages follow each other; it
+	// adds a <Op>Pages method.
+	Pagination *Pagination `yaml:"pagination,omitempty" json:"pagination,omitempty"`
+
+	// Pos is where the operation is written in the config file.
+	Pos diag.Pos `yaml:"-" json:"-"`
+}
+
+// Pagination is how an operation's pages follow each other: Link, Cursor
+// with Next, or Page (with Items). See httpclient.Paging.
+type Pagination struct {
+	// Link follows the Link header's rel="next" URL (detected when the
+	// spec declares a Link response header; set it for specs that do not).
+	Link bool `yaml:"link,omitempty" json:"link,omitempty"`
+	// Cursor is the query parameter that takes the next page's cursor.
+	Cursor string `yaml:"cursor,omitempty" json:"cursor,omitempty"`
+	// Next is the JSON pointer of the next cursor in the response body.
+	Next string `yaml:"next,omitempty" json:"next,omitempty"`
+	// Page is the query parameter of a page number.
+	Page string `yaml:"page,omitempty" json:"page,omitempty"`
+	// Items is the JSON pointer of a page's items ("" the body): with Page,
+	// an empty page ends iteration.
+	Items string `yaml:"items,omitempty" json:"items,omitempty"`
+	// Disabled turns off a detected pagination (link: the spec's Link
+	// header) for this operation.
+	Disabled bool `yaml:"disabled,omitempty" json:"disabled,omitempty"`
 }
 
 // Source is one source document: OpenAPI or MCP is set, not both.
@@ -115,6 +153,17 @@ func (s *OutputSchema) UnmarshalYAML(n *yaml.Node) error {
 type Client struct {
 	// Validation is the default validation mode: "warn" (default), "strict" or "off".
 	Validation string `yaml:"validation,omitempty" json:"validation,omitempty"`
+	// Timeout is the default timeout of every call, a Go duration ("30s").
+	Timeout string `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+}
+
+// ParseTimeout parses a timeout of the config: a positive Go duration.
+func ParseTimeout(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("timeout %q is not a positive duration such as 30s or 1m30s", s)
+	}
+	return d, nil
 }
 
 // Kind reports whether the source is OpenAPI or MCP.
@@ -192,6 +241,14 @@ func Parse(file string, data []byte) (*Config, error) {
 			}
 		}
 	}
+	if ops := lookup(doc.Content[0], "operations"); ops != nil && ops.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(ops.Content); i += 2 {
+			k := ops.Content[i]
+			if op := c.Operations[k.Value]; op != nil {
+				op.Pos = diag.Pos{File: file, Line: k.Line, Col: k.Column, Pointer: "/operations/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(k.Value)}
+			}
+		}
+	}
 	if err := c.Check(); err != nil {
 		return nil, err
 	}
@@ -260,6 +317,31 @@ func (c *Config) Check() error {
 	default:
 		errs.Errorf(root, "client.validation must be warn, strict or off, not %q", c.Client.Validation)
 	}
+	if c.Client.Timeout != "" {
+		if _, err := ParseTimeout(c.Client.Timeout); err != nil {
+			errs.Errorf(root, "client.%v", err)
+		}
+	}
+	for _, id := range sortedKeys(c.Operations) {
+		op := c.Operations[id]
+		if op == nil {
+			continue
+		}
+		at := op.Pos
+		if at.File == "" {
+			at = diag.Pos{File: root.File, Pointer: "/operations/" + id}
+		}
+		if op.Timeout != "" {
+			if _, err := ParseTimeout(op.Timeout); err != nil {
+				errs.Errorf(at, "operation %q: %v", id, err)
+			}
+		}
+		if p := op.Pagination; p != nil {
+			if msg := p.check(); msg != "" {
+				errs.Errorf(at, "operation %q: pagination: %s", id, msg)
+			}
+		}
+	}
 	if err := errs.Err(); err != nil {
 		return err
 	}
@@ -267,6 +349,42 @@ func (c *Config) Check() error {
 		c.Namespace = c.Package
 	}
 	return nil
+}
+
+// check returns what is wrong with a pagination, or "".
+func (p *Pagination) check() string {
+	ways := 0
+	for _, set := range []bool{p.Link, p.Cursor != "" || p.Next != "", p.Page != ""} {
+		if set {
+			ways++
+		}
+	}
+	switch {
+	case p.Disabled && ways > 0:
+		return "disabled excludes link, cursor and page"
+	case p.Disabled:
+		return ""
+	case ways != 1:
+		return "set one of link, cursor (with next) or page"
+	case p.Cursor != "" && p.Next == "", p.Next != "" && p.Cursor == "":
+		return "cursor and next go together: the query parameter and the JSON pointer of the next cursor in the response"
+	case p.Next != "" && !strings.HasPrefix(p.Next, "/"):
+		return fmt.Sprintf("next %q is not a JSON pointer (\"/meta/next_cursor\")", p.Next)
+	case p.Items != "" && !strings.HasPrefix(p.Items, "/"):
+		return fmt.Sprintf("items %q is not a JSON pointer (\"/data\")", p.Items)
+	case p.Items != "" && p.Page == "":
+		return "items goes with page"
+	}
+	return ""
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 func (s *Selector) hasHTTP() bool {

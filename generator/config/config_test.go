@@ -209,3 +209,61 @@ func TestReadSchemaFile(t *testing.T) {
 		t.Error("no error for a missing file")
 	}
 }
+
+func TestParseOperations(t *testing.T) {
+	src := `package: gh
+output: ./gh
+sources:
+  - openapi: gh.json
+client:
+  timeout: 30s
+operations:
+  listEvents:
+    timeout: 1m30s
+    pagination: {cursor: after, next: /meta/next}
+  search:
+    pagination: {page: page, items: /items}
+  "issues/list-for-repo":
+    pagination: {disabled: true}
+`
+	c, err := Parse("opsgen.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Client.Timeout != "30s" || len(c.Operations) != 3 {
+		t.Fatalf("config = %+v", c)
+	}
+	ev := c.Operations["listEvents"]
+	if ev.Timeout != "1m30s" || *ev.Pagination != (Pagination{Cursor: "after", Next: "/meta/next"}) {
+		t.Errorf("listEvents = %+v %+v", ev, ev.Pagination)
+	}
+	if ev.Pos.Line != 8 || ev.Pos.Col != 3 || ev.Pos.Pointer != "/operations/listEvents" {
+		t.Errorf("listEvents pos = %+v", ev.Pos)
+	}
+	if p := c.Operations["issues/list-for-repo"].Pos.Pointer; p != "/operations/issues~1list-for-repo" {
+		t.Errorf("pointer = %q", p)
+	}
+	if d, _ := ParseTimeout(ev.Timeout); d.Seconds() != 90 {
+		t.Errorf("ParseTimeout = %v", d)
+	}
+}
+
+func TestParseOperationsErrors(t *testing.T) {
+	head := "package: gh\noutput: ./gh\nsources:\n  - openapi: gh.json\n"
+	for _, tc := range []struct{ body, want string }{
+		{"client: {timeout: soon}\n", "opsgen.yaml:5:"},
+		{"operations:\n  op: {timeout: 0s}\n", `opsgen.yaml:6:3 (#/operations/op): error: operation "op": timeout "0s" is not a positive duration`},
+		{"operations:\n  op:\n    pagination: {cursor: after}\n", `opsgen.yaml:6:3 (#/operations/op): error: operation "op": pagination: cursor and next go together`},
+		{"operations:\n  op:\n    pagination: {link: true, page: p}\n", "set one of link, cursor (with next) or page"},
+		{"operations:\n  op:\n    pagination: {}\n", "set one of link, cursor (with next) or page"},
+		{"operations:\n  op:\n    pagination: {cursor: c, next: meta}\n", "opsgen.yaml:7:"},
+		{"operations:\n  op:\n    pagination: {disabled: true, link: true}\n", "disabled excludes"},
+		{"operations:\n  op:\n    pagination: {cursor: c, next: /n, items: /x}\n", "items goes with page"},
+		{"operations:\n  op: {retries: 3}\n", `unknown key "retries"`},
+	} {
+		_, err := Parse("opsgen.yaml", []byte(head+tc.body))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want it to contain %q", tc.body, err, tc.want)
+		}
+	}
+}

@@ -50,6 +50,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 
 	"github.com/dave/jennifer/jen"
@@ -86,6 +87,31 @@ type Options struct {
 	// or "off". NewClient applies it before the caller's options, so
 	// WithValidation still overrides it.
 	Validation string
+	// Timeout is the default timeout of every call (client.timeout in the
+	// config); NewClient applies it before the caller's options.
+	Timeout time.Duration
+	// Operations holds settings of single operations by operation id (the
+	// config's operations).
+	Operations map[string]OperationOptions
+}
+
+// OperationOptions are the settings of one operation.
+type OperationOptions struct {
+	// Timeout is the operation's default timeout (WithOperationTimeout).
+	Timeout time.Duration
+	// Paging declares the operation's pagination; nil detects it (a GET
+	// whose result declares a Link header).
+	Paging *Paging
+	// Pos is where the settings are written, for diagnostics.
+	Pos diag.Pos
+}
+
+// Paging is a declared pagination: see httpclient.Paging.
+type Paging struct {
+	Link                      bool
+	Cursor, Next, Page, Items string
+	// Disabled turns a detected pagination off.
+	Disabled bool
 }
 
 // File is one generated file.
@@ -116,6 +142,7 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	}
 	g := newGen(svc, opts)
 	g.check()
+	g.checkOperations()
 	if g.diags.HasErrors() {
 		g.diags.Sort()
 		return nil, g.diags, g.diags.Err()
@@ -351,6 +378,47 @@ func (g *gen) check() {
 			if r != nil {
 				g.checkType(r.Type, false, map[*ir.Type]bool{}, declare)
 			}
+		}
+	}
+}
+
+// checkOperations checks Options.Operations against the service: every id
+// names an HTTP operation; a declared cursor or page is one of its query
+// parameters; its pages method does not collide with a method.
+func (g *gen) checkOperations() {
+	byID := map[string]*ir.Operation{}
+	methods := map[string]bool{}
+	for _, op := range g.ops {
+		if op != nil {
+			byID[op.ID] = op
+			methods[op.GoName] = true
+		}
+	}
+	for _, id := range sortedKeys(g.opts.Operations) {
+		o := g.opts.Operations[id]
+		at := o.Pos
+		if at.File == "" {
+			at = diag.Pos{Pointer: "/operations/" + id}
+		}
+		op := byID[id]
+		if op == nil || op.Kind != ir.HTTPCall {
+			g.diags.Errorf(at, "operations: %s is not an HTTP operation of %s", quoted(id), g.source())
+			continue
+		}
+		if p := o.Paging; p != nil && !p.Disabled {
+			for _, name := range []string{p.Cursor, p.Page} {
+				if name != "" && !slices.ContainsFunc(op.Params, func(q *ir.Param) bool { return q != nil && q.In == ir.InQuery && q.Name == name }) {
+					g.diags.Errorf(at, "operations: %s: pagination parameter %s is not a query parameter of the operation", quoted(id), quoted(name))
+				}
+			}
+			if op.Stream {
+				g.diags.Errorf(at, "operations: %s: an event stream has no pages", quoted(id))
+			}
+		}
+	}
+	for _, op := range g.ops {
+		if op != nil && g.paging(op) != "" && methods[op.GoName+"Pages"] {
+			g.diags.Errorf(op.Pos, "operation %q: its pages method %s collides with another operation's method; pin another name (config names) or disable its pagination", op.ID, op.GoName+"Pages")
 		}
 	}
 }

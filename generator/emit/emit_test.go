@@ -547,7 +547,9 @@ func TestEmitInjection(t *testing.T) {
 	want := map[string][]string{
 		"client.go": {"CallOption", "Client", "NewClient", "Option", "ServerURL", "WithBaseURL", "WithCallBaseURL", "WithCallValidation",
 			"WithHTTPClient", "WithHeader", "WithKey", "WithLogger", "WithMaxBodyBytes", "WithRequestEditor", "WithRequestHeader",
-			"WithUserAgent", "WithValidation", "WithWarningHook", "_", "_", "securitySchemes"},
+			"WithUserAgent", "WithValidation", "WithWarningHook", "_", "_", "securitySchemes",
+			"WithMiddleware", "WithBeforeRequest", "WithAfterResponse", "WithRetry", "WithTimeout", "WithOperationTimeout",
+			"WithReconnect", "WithCallTimeout", "WithCallRetry", "WithCallReconnect"},
 		"operations.go": {"Client.Do", "DoParams", "responsesDo"},
 		"schemas.go":    {"Schemas", "respSchemaDo200"},
 		"types.go": {"Mode", "Mode.Known", "ModeA", "ModeB", "Obj", "Obj.MarshalJSON", "Obj.UnmarshalJSON",

@@ -4,7 +4,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
@@ -24,6 +26,13 @@ var httpOptions = []reexport{
 	{"WithHeader", "WithHeader adds a header to every request."},
 	{"WithUserAgent", "WithUserAgent sets the User-Agent of every request."},
 	{"WithMaxBodyBytes", "WithMaxBodyBytes caps the size of response bodies read into memory."},
+	{"WithMiddleware", "WithMiddleware wraps the sending of every request (an http.RoundTripper chain); httpclient.OperationFrom(req.Context()) tells the operation."},
+	{"WithBeforeRequest", "WithBeforeRequest adds a hook called with every request before it is sent."},
+	{"WithAfterResponse", "WithAfterResponse adds a hook called with every response before it is decoded."},
+	{"WithRetry", "WithRetry sets the retry policy (httpclient.RetryPolicy; default: no retries)."},
+	{"WithTimeout", "WithTimeout sets the default timeout of every call."},
+	{"WithOperationTimeout", "WithOperationTimeout sets the timeout of one operation's calls, by operation id."},
+	{"WithReconnect", "WithReconnect sets how event streams reconnect (httpclient.ReconnectPolicy; default: never)."},
 }
 
 var httpCallOptions = []reexport{
@@ -31,6 +40,9 @@ var httpCallOptions = []reexport{
 	{"WithRequestEditor", "WithRequestEditor lets a function edit one request before it is sent."},
 	{"WithCallValidation", "WithCallValidation sets the validation mode of one call."},
 	{"WithCallBaseURL", "WithCallBaseURL sends one request to another server URL."},
+	{"WithCallTimeout", "WithCallTimeout sets the timeout of one call."},
+	{"WithCallRetry", "WithCallRetry sets the retry policy of one call."},
+	{"WithCallReconnect", "WithCallReconnect sets how one call's event stream reconnects."},
 }
 
 // securityOptionNames are the options generated for a security scheme.
@@ -79,7 +91,7 @@ func (g *gen) httpClientFile() *file {
 	for _, s := range g.sortedSchemes() {
 		auth = append(auth, securityOptionNames(s)...)
 	}
-	usage := "Create a client with NewClient. Options set the server URL (WithBaseURL), the *http.Client (WithHTTPClient), the validation mode (WithValidation), the logger (WithLogger), headers and limits."
+	usage := "Create a client with NewClient. Options set the server URL (WithBaseURL), the *http.Client (WithHTTPClient), the validation mode (WithValidation), the logger (WithLogger), headers and limits, middlewares and hooks (WithMiddleware), retries (WithRetry) and timeouts (WithTimeout)."
 	if len(auth) > 0 {
 		usage += " Credentials are set with " + strings.Join(auth, ", ") + "."
 	}
@@ -93,7 +105,7 @@ func (g *gen) httpClientFile() *file {
 	decl(f, newDoc("Client calls "+title+". Create one with NewClient; it is safe for concurrent use."),
 		jen.Type().Id("Client").Struct(jen.Id("c").Op("*").Qual(pkgHTTP, "Client")))
 	decl(f, newDoc("Option configures a Client: see NewClient."), jen.Type().Id("Option").Op("=").Qual(pkgHTTP, "Option"))
-	decl(f, newDoc("CallOption configures one call: WithRequestHeader, WithRequestEditor, WithCallValidation, WithCallBaseURL."),
+	decl(f, newDoc("CallOption configures one call: WithRequestHeader, WithRequestEditor, WithCallValidation, WithCallBaseURL, WithCallTimeout, WithCallRetry, WithCallReconnect."),
 		jen.Type().Id("CallOption").Op("=").Qual(pkgHTTP, "CallOption"))
 	reexports(f, "Options of NewClient, from package httpclient.", pkgHTTP, httpOptions)
 	reexports(f, "Options of single calls, from package httpclient.", pkgHTTP, httpCallOptions)
@@ -116,8 +128,9 @@ func (g *gen) httpClientFile() *file {
 	}
 	nd.para(usage)
 	nd.para(g.validationDoc())
+	nd.para(g.timeoutDoc())
 	decl(f, nd, jen.Func().Id("NewClient").Params(jen.Id("opts").Op("...").Id("Option")).Op("*").Id("Client").Block(
-		g.defaultValidation(),
+		g.defaultOptions(true),
 		jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("c"): jen.Qual(pkgHTTP, "New").Call(jen.Lit(base), jen.Id("securitySchemes"), jen.Id("opts").Op("..."))})),
 	))
 	if srv != nil && len(srv.Variables) > 0 {
@@ -131,17 +144,75 @@ func (g *gen) httpClientFile() *file {
 // applies; "" for the runtime's default, which needs no option.
 var validationModes = map[string]string{"": "", "warn": "", "strict": "ValidateStrict", "off": "ValidateOff"}
 
-// defaultValidation is NewClient's first statement: it puts the configured
-// validation mode before the caller's options, which therefore override it.
-// It is nil (no code) for the runtime's default.
-func (g *gen) defaultValidation() jen.Code {
-	mode := validationModes[g.opts.Validation]
-	if mode == "" {
+// defaultValidation is the first statement of an MCP client's NewClient:
+// see defaultOptions.
+func (g *gen) defaultValidation() jen.Code { return g.defaultOptions(false) }
+
+// defaultOptions is NewClient's first statement: it puts the configured
+// validation mode (and, for HTTP clients, timeouts) before the caller's
+// options, which therefore override them. It is nil (no code) when the
+// config sets none.
+func (g *gen) defaultOptions(http bool) jen.Code {
+	var defs []jen.Code
+	if mode := validationModes[g.opts.Validation]; mode != "" {
+		defs = append(defs, jen.Id("WithValidation").Call(jen.Qual(pkgRuntime, mode)))
+	}
+	if http && g.opts.Timeout > 0 {
+		defs = append(defs, jen.Id("WithTimeout").Call(durationCode(g.opts.Timeout)))
+	}
+	for _, id := range sortedKeys(g.opts.Operations) {
+		if d := g.opts.Operations[id].Timeout; http && d > 0 {
+			defs = append(defs, jen.Id("WithOperationTimeout").Call(jen.Lit(id), durationCode(d)))
+		}
+	}
+	if len(defs) == 0 {
 		return nil
 	}
+	if len(defs) > 1 {
+		for i := range defs {
+			defs[i] = jen.Line().Add(defs[i])
+		}
+		defs = append(defs, jen.Line())
+	}
 	return jen.Id("opts").Op("=").Append(
-		jen.Index().Id("Option").Values(jen.Id("WithValidation").Call(jen.Qual(pkgRuntime, mode))),
+		jen.Index().Id("Option").Values(defs...),
 		jen.Id("opts").Op("..."))
+}
+
+// durationCode is a time.Duration literal: 30 * time.Second, 1500 *
+// time.Millisecond...
+func durationCode(d time.Duration) jen.Code {
+	for _, u := range []struct {
+		unit time.Duration
+		name string
+	}{{time.Hour, "Hour"}, {time.Minute, "Minute"}, {time.Second, "Second"}, {time.Millisecond, "Millisecond"}, {time.Microsecond, "Microsecond"}} {
+		if d%u.unit == 0 {
+			return jen.Lit(int(d/u.unit)).Op("*").Qual("time", u.name)
+		}
+	}
+	return jen.Lit(int(d))
+}
+
+// timeoutDoc documents configured timeouts on NewClient.
+func (g *gen) timeoutDoc() string {
+	var parts []string
+	if g.opts.Timeout > 0 {
+		parts = append(parts, "calls time out after "+g.opts.Timeout.String()+" (client.timeout in opsgen's config; WithTimeout overrides it)")
+	}
+	n := 0
+	for _, o := range g.opts.Operations {
+		if o.Timeout > 0 {
+			n++
+		}
+	}
+	if n > 0 {
+		parts = append(parts, "some operations have timeouts of their own (operations.<id>.timeout; WithOperationTimeout overrides them)")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	s := strings.Join(parts, "; ")
+	return strings.ToUpper(s[:1]) + s[1:] + "."
 }
 
 // validationDoc documents a configured validation mode on NewClient.
@@ -504,7 +575,11 @@ func (g *gen) httpMethod(f *file, op *ir.Operation, usesNewError *bool) {
 		params = append(params, "params "+op.ParamsName)
 	}
 	stmts := &textWriter{imports: w.imports} // the statements
-	stmts.b.WriteString("\tr := c.c.NewRequest(" + strconv.Quote(op.ID) + ", " + strconv.Quote(strings.ToUpper(op.Method)) + ", " + strconv.Quote(op.Path) + ")\n")
+	stmts.b.WriteString("\tr := c.c.NewRequest(" + strconv.Quote(op.ID) + ", " + strconv.Quote(strings.ToUpper(op.Method)) + ", " + strconv.Quote(op.Path))
+	for _, t := range op.Tags {
+		stmts.b.WriteString(", " + strconv.Quote(t))
+	}
+	stmts.b.WriteString(")\n")
 	for _, p := range op.Params {
 		if call := g.paramCall(w, p); call != "" {
 			stmts.b.WriteString("\t" + call + "\n")
@@ -544,8 +619,30 @@ func (g *gen) httpMethod(f *file, op *ir.Operation, usesNewError *bool) {
 	}
 	w.doc(opDoc(op, first).lines())
 	w.b.WriteString("func (c *Client) " + op.GoName + "(" + strings.Join(params, ", ") + ") " + results + " {\n")
-	w.b.WriteString(stmts.b.String())
-	w.b.WriteString("\treturn " + w.typeText(qual(pkgHTTP, callee)) + "[" + T + "](ctx, c.c, r, " + respVar + ", opts...)\n}\n\n")
+	paging := g.paging(op)
+	if paging == "" {
+		w.b.WriteString(stmts.b.String())
+		w.b.WriteString("\treturn " + w.typeText(qual(pkgHTTP, callee)) + "[" + T + "](ctx, c.c, r, " + respVar + ", opts...)\n}\n\n")
+	} else {
+		// The request is built by a helper shared with the pages method.
+		helper := lowerFirst(op.GoName) + "Request"
+		hParams, args := params[1:len(params)-1], []string{}
+		for _, p := range hParams {
+			name, _, _ := strings.Cut(p, " ")
+			args = append(args, name)
+		}
+		call := "c." + helper + "(" + strings.Join(args, ", ") + ")"
+		w.b.WriteString("\treturn " + w.typeText(qual(pkgHTTP, callee)) + "[" + T + "](ctx, c.c, " + call + ", " + respVar + ", opts...)\n}\n\n")
+		pd := newDoc(op.GoName + "Pages calls the operation " + quoted(op.ID) + " page after page (" + pagingDoc[paging != "httpclient.Paging{Link: true}"] + "), yielding each page's envelope; an error is the last element." + itemsDoc[strings.HasPrefix(T, "[]")])
+		pd.origin(op.Doc)
+		w.doc(pd.lines())
+		w.b.WriteString("func (c *Client) " + op.GoName + "Pages(" + strings.Join(params, ", ") + ") " + w.typeText(qual("iter", "Seq2")) + "[" + env + ", error] {\n")
+		w.b.WriteString("\treturn " + w.typeText(qual(pkgHTTP, "Pages")) + "[" + T + "](ctx, c.c, " + call + ", " + respVar + ", " + strings.Replace(paging, "httpclient.", w.typeText(qual(pkgHTTP, "Paging"))[:len(w.typeText(qual(pkgHTTP, "Paging")))-len("Paging")], 1) + ", opts...)\n}\n\n")
+		w.doc([]string{helper + " builds the request of " + op.GoName + " and " + op.GoName + "Pages."})
+		w.b.WriteString("func (c *Client) " + helper + "(" + strings.Join(hParams, ", ") + ") *" + w.typeText(qual(pkgHTTP, "Request")) + " {\n")
+		w.b.WriteString(stmts.b.String())
+		w.b.WriteString("\treturn r\n}\n\n")
+	}
 
 	w.b.WriteString("var " + respVar + " = " + w.typeText(qual(pkgHTTP, "Response").under("[]")) + "{")
 	for _, r := range op.Responses {
@@ -566,6 +663,56 @@ func (g *gen) httpMethod(f *file, op *ir.Operation, usesNewError *bool) {
 	}
 	w.b.WriteString("}")
 	f.text(w.b.String())
+}
+
+// itemsDoc points pages methods whose pages are slices to httpclient.Items.
+var itemsDoc = map[bool]string{true: " httpclient.Items ranges over the items of the pages."}
+
+// pagingDoc says how pages follow each other, by whether the pagination is
+// declared in the config (true) or the Link header's (false).
+var pagingDoc = map[bool]string{
+	false: `following the Link header's rel="next" URL`,
+	true:  "as opsgen's config declares",
+}
+
+// paging returns the httpclient.Paging literal of op's pagination, or ""
+// when op has none: declared in the config, or detected (a GET whose
+// result declares a Link header, as GitHub's list operations do).
+func (g *gen) paging(op *ir.Operation) string {
+	if op.Stream {
+		return ""
+	}
+	o, declared := g.opts.Operations[op.ID]
+	p := o.Paging
+	switch {
+	case declared && p != nil && p.Disabled:
+		return ""
+	case declared && p != nil:
+	case strings.EqualFold(op.Method, "GET") && op.Result != nil && slices.ContainsFunc(op.Result.Headers, func(h string) bool { return strings.EqualFold(h, "Link") }):
+		p = &Paging{Link: true}
+	default:
+		return ""
+	}
+	var fields []string
+	add := func(k, v string) {
+		if v != "" {
+			fields = append(fields, k+": "+strconv.Quote(v))
+		}
+	}
+	if p.Link {
+		fields = append(fields, "Link: true")
+	}
+	add("Cursor", p.Cursor)
+	add("Next", p.Next)
+	add("Page", p.Page)
+	add("Items", p.Items)
+	return "httpclient.Paging{" + strings.Join(fields, ", ") + "}"
+}
+
+// lowerFirst lower-cases the first letter of an identifier.
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToLower(r)) + s[n:]
 }
 
 // statusName turns a response status ("200", "2XX", "default") into part of a Go name.

@@ -311,6 +311,9 @@ type Response struct {
 	Doc  Doc
 	// Schema is the body's JSON Schema (refs into Service.Defs), or nil.
 	Schema json.RawMessage
+	// Headers are the names of the response headers the spec declares,
+	// sorted, as written ("Link": the emitter detects Link pagination).
+	Headers []string
 }
 
 // Tool is what an MCP tool declares beyond its schemas.
@@ -363,6 +366,8 @@ var Reserved = []string{
 	"WithBaseURL", "WithHTTPClient", "WithValidation", "WithLogger", "WithWarningHook",
 	"WithHeader", "WithUserAgent", "WithMaxBodyBytes", "WithRequestHeader",
 	"WithRequestEditor", "WithCallValidation", "WithCallBaseURL", "WithConvention",
+	"WithMiddleware", "WithBeforeRequest", "WithAfterResponse", "WithRetry", "WithTimeout",
+	"WithOperationTimeout", "WithReconnect", "WithCallTimeout", "WithCallRetry", "WithCallReconnect",
 }
 
 // ReservedMethods lists the methods of Client the emitter declares itself;

@@ -436,6 +436,7 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 		if rr.Value.Description != nil {
 			r.Doc.Description = *rr.Value.Description
 		}
+		r.Headers = sortedKeys(rr.Value.Headers)
 		if len(rr.Value.Content) > 0 {
 			mt, kind, ref, t := l.mediaType(rr.Value.Content, w)
 			r.MediaType, r.Kind, r.Type = mt, kind, t

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/opsgen/opsgen/runtime"
 )
@@ -21,6 +22,11 @@ type Client struct {
 	base baseURL
 	// baseErr is why cfg.BaseURL is unusable; Do reports it.
 	baseErr error
+	// rt is the middleware chain; nil without middlewares.
+	rt http.RoundTripper
+	// opCtx says whether requests carry their operation in their context:
+	// unless nothing but net/http's own transport could read it.
+	opCtx bool
 }
 
 // Config is the configuration of a Client, set by Options.
@@ -41,7 +47,18 @@ type Config struct {
 	UserAgent string
 	// Header is sent on every request.
 	Header http.Header
+	// Timeout is the default timeout of a call (see WithTimeout).
+	Timeout time.Duration
+	// Retry is the retry policy (see WithRetry); the zero value retries
+	// nothing.
+	Retry RetryPolicy
+	// Reconnect is how streams reconnect (see WithReconnect).
+	Reconnect ReconnectPolicy
 
+	middleware  []Middleware
+	before      []func(*http.Request) error
+	after       []func(*http.Response) error
+	opTimeouts  map[string]time.Duration
 	credentials map[string]Credential
 	schemes     map[string]SecurityScheme
 }
@@ -71,7 +88,19 @@ func New(defaultBaseURL string, schemes []SecurityScheme, opts ...Option) *Clien
 	}
 	c := &Client{cfg: cfg}
 	c.base, c.baseErr = parseBaseURL(cfg.BaseURL)
+	c.rt = c.chain()
+	c.opCtx = c.rt != nil || len(cfg.before) > 0 || len(cfg.after) > 0 || !stdTransport(cfg.HTTPClient)
 	return c
+}
+
+// stdTransport reports whether hc sends with net/http's own transport,
+// which has no use for the operation in the request's context.
+func stdTransport(hc *http.Client) bool {
+	if hc.Transport == nil {
+		return true
+	}
+	_, ok := hc.Transport.(*http.Transport)
+	return ok
 }
 
 // WithBaseURL sets the base URL, replacing the spec's default server URL.
@@ -132,6 +161,16 @@ type callConfig struct {
 	hasMode bool
 	baseURL string
 	hasBase bool
+
+	timeout    time.Duration
+	hasTimeout bool
+	retry      RetryPolicy
+	hasRetry   bool
+
+	reconnect    ReconnectPolicy
+	hasReconnect bool
+
+	page *pageState // set by Pages
 }
 
 // WithRequestHeader sets a header on this call's request, replacing any

@@ -1,13 +1,11 @@
 package httpclient
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"reflect"
 	"slices"
@@ -64,7 +62,7 @@ func Do[T any](ctx context.Context, c *Client, r *Request, responses []Response,
 	// A thin wrapper: a generated package instantiates Do once per result
 	// type, so the work is done by non-generic code on a pointer to Data.
 	var env runtime.ResponseEnvelope[T]
-	meta, warnings, err := c.do(ctx, r, responses, opts, &env.Data)
+	meta, warnings, err := c.do(ctx, r, responses, callOptions(opts), &env.Data)
 	if err != nil {
 		return runtime.ResponseEnvelope[T]{}, err
 	}
@@ -73,11 +71,40 @@ func Do[T any](ctx context.Context, c *Client, r *Request, responses []Response,
 }
 
 // do is Do for a result stored through out, a non-nil pointer.
-func (c *Client) do(ctx context.Context, r *Request, responses []Response, opts []CallOption, out any) (*runtime.HTTPMeta, []runtime.Warning, error) {
-	cc := callOptions(opts)
-	resp, err := c.send(ctx, r, cc, "")
+func (c *Client) do(ctx context.Context, r *Request, responses []Response, cc *callConfig, out any) (*runtime.HTTPMeta, []runtime.Warning, error) {
+	if d := c.timeout(r, cc); d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		if rc, ok := out.(*io.ReadCloser); ok {
+			// The body outlives the call: the timeout ends when it is closed.
+			defer func() {
+				if *rc != nil {
+					*rc = &cancelOnClose{ReadCloser: *rc, cancel: cancel}
+				} else {
+					cancel()
+				}
+			}()
+		} else {
+			defer cancel()
+		}
+	}
+	resp, err := c.send(ctx, r, cc, "", 0)
+	var pg *pageState
+	if cc != nil {
+		pg = cc.page
+	}
+	if r.src != nil && pg == nil {
+		r.src.close()
+	}
 	if err != nil {
 		return nil, nil, err
+	}
+	if pg != nil {
+		pg.url, pg.links = nil, resp.Header.Values("Link")
+		if resp.Request != nil {
+			pg.url = resp.Request.URL
+		}
+		pg.body.Reset()
 	}
 	entry := selectResponse(responses, resp.StatusCode)
 	if !isSuccess(resp.StatusCode) {
@@ -95,7 +122,11 @@ func (c *Client) do(ctx context.Context, r *Request, responses []Response, opts 
 		resp.StatusCode == http.StatusResetContent || resp.StatusCode == http.StatusNotModified {
 		return &meta, nil, nil
 	}
-	body := &cappedReader{r: resp.Body, left: c.cfg.MaxBodyBytes}
+	var src io.Reader = resp.Body
+	if pg != nil && pg.keepBody {
+		src = io.TeeReader(src, &pg.body)
+	}
+	body := &cappedReader{r: src, left: c.cfg.MaxBodyBytes}
 	p := c.pipeline(cc)
 	var schema *runtime.Schema
 	kind := BodyNone
@@ -139,81 +170,16 @@ func (c *Client) pipeline(cc *callConfig) *runtime.Pipeline {
 	return &p
 }
 
-// send builds the HTTP request of r and sends it. defaultAccept is sent
-// when r has no Accept of its own.
-func (c *Client) send(ctx context.Context, r *Request, cc *callConfig, defaultAccept string) (*http.Response, error) {
-	if r.err != nil {
-		return nil, r.err
-	}
-	base, err := c.base, c.baseErr
-	if cc != nil && cc.hasBase {
-		base, err = parseBaseURL(cc.baseURL)
-	}
-	if err != nil {
-		return nil, runtime.NewError(runtime.CodeValidation, r.opID, err.Error(), nil)
-	}
-	u, err := r.buildURL(base)
-	if err != nil {
-		return nil, runtime.NewError(runtime.CodeValidation, r.opID, err.Error(), nil)
-	}
-	body, contentType := r.newBody()
-	req, err := http.NewRequestWithContext(ctx, r.method, u, body)
-	if err != nil {
-		if cl, ok := body.(io.Closer); ok {
-			cl.Close()
-		}
-		return nil, runtime.NewError(runtime.CodeValidation, r.opID, "building request: "+err.Error(), err)
-	}
-	h := req.Header
-	for k, vs := range c.cfg.Header {
-		h[k] = append(h[k], vs...)
-	}
-	if c.cfg.UserAgent != "" {
-		h.Set("User-Agent", c.cfg.UserAgent)
-	}
-	for k, vs := range r.header {
-		h[k] = vs
-	}
-	if accept := cmp.Or(r.accept, defaultAccept); accept != "" {
-		h.Set("Accept", accept)
-	}
-	if contentType != "" {
-		h.Set("Content-Type", contentType)
-	}
-	cookies, err := c.authorize(ctx, r, req, slices.Clip(r.cookies))
-	if err != nil {
-		closeRequest(req)
-		return nil, err
-	}
-	if len(cookies) > 0 {
-		if prev := h.Get("Cookie"); prev != "" {
-			cookies = append([]byte(prev+"; "), cookies...)
-		}
-		h.Set("Cookie", string(cookies))
-	}
-	if cc != nil {
-		for k, vs := range cc.header {
-			h[k] = vs
-		}
-		for _, edit := range cc.editors {
-			if err := edit(req); err != nil {
-				closeRequest(req)
-				return nil, runtime.NewError(runtime.CodeTransport, r.opID, "request editor: "+err.Error(), err)
-			}
-		}
-	}
-	resp, err := c.cfg.HTTPClient.Do(req)
-	if err != nil {
-		if ce := runtime.ContextError(ctx, r.opID, err); ce != nil {
-			return nil, ce
-		}
-		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() {
-			return nil, runtime.NewError(runtime.CodeTimeout, r.opID, "request timed out", err)
-		}
-		return nil, runtime.NewError(runtime.CodeTransport, r.opID, "sending request", err)
-	}
-	return resp, nil
+// cancelOnClose ends a call's timeout when its body is closed.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b *cancelOnClose) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
 }
 
 func closeRequest(req *http.Request) {

@@ -22,9 +22,9 @@
 // Request.Security).
 //
 // A generated method then builds a Request and calls Do (or Stream for
-// text/event-stream operations):
+// text/event-stream operations, Pages for the pages of a list):
 //
-//	r := c.hc.NewRequest("getPet", http.MethodGet, "/pets/{petId}")
+//	r := c.hc.NewRequest("getPet", http.MethodGet, "/pets/{petId}", "pets")
 //	r.PathParam("petId", httpclient.StyleSimple, false, in.PetID)
 //	r.QueryParam("fields", httpclient.StyleForm, false, false, in.Fields)
 //	r.Security([][]string{{"api_key"}})
@@ -46,6 +46,70 @@
 // Response bodies are decoded by their actual Content-Type: JSON (and any
 // +json type) through the runtime pipeline, text/* as a string, anything
 // else as []byte, or handed over unread when the data type is io.ReadCloser.
+//
+// # Middlewares and hooks
+//
+// Every request carries its operation in its context: OperationFrom(ctx)
+// returns the operation id, method, path template and tags, in a
+// middleware, a hook or the *http.Client's own transport. WithMiddleware
+// installs a client-wide chain of Middleware (func(http.RoundTripper)
+// http.RoundTripper; the first is the outermost; the innermost sends with
+// the *http.Client). WithBeforeRequest and WithAfterResponse add hooks
+// called for every attempt before the chain and with the response it
+// returns; an error from a hook fails the call without retries.
+// RedactedURL gives a request's URL with credentials masked, for logs and
+// traces. Package runtime/telemetry is a middleware that records
+// OpenTelemetry spans and the http.client.request.duration metric (a
+// package of its own: clients that do not use it do not link
+// OpenTelemetry).
+//
+//	c := petstore.NewClient(
+//		petstore.WithMiddleware(telemetry.Middleware(), func(next http.RoundTripper) http.RoundTripper {
+//			return httpclient.RoundTripperFunc(func(req *http.Request) (*http.Response, error) {
+//				op, _ := httpclient.OperationFrom(req.Context())
+//				log.Printf("%s %s", op.ID, op.PathTemplate)
+//				return next.RoundTrip(req)
+//			})
+//		}),
+//		petstore.WithRetry(httpclient.RetryPolicy{MaxAttempts: 4}),
+//		petstore.WithTimeout(30*time.Second),
+//	)
+//
+// # Retries and timeouts
+//
+// Retries are opt-in (WithRetry, WithCallRetry): see RetryPolicy for what
+// is retried (429, 502, 503, 504 and transport failures of idempotent
+// methods, or of any request with an Idempotency-Key header), the
+// exponential backoff with jitter, Retry-After (seconds or HTTP date) and
+// the context's deadline, which no wait passes. Bodies are replayable:
+// bytes bodies as they are, files and other io.ReadSeekers by seeking
+// back (multipart parts included: each attempt rebuilds the multipart body
+// from the request's parts), other readers by buffering them up to
+// RetryPolicy.MaxBufferedBody (a larger one is sent once, without
+// retries).
+//
+// A call's timeout is WithCallTimeout's, else the operation's
+// (WithOperationTimeout; generated clients apply those of opsgen.yaml),
+// else the client's (WithTimeout); it covers all attempts and the reading
+// of the body (for an io.ReadCloser result, until it is closed). A
+// RetryPolicy.AttemptTimeout bounds each attempt until its response
+// headers, and a timed-out attempt is retried.
+//
+// # Pages and streams
+//
+// Pages sends a list operation page after page, as a Paging says: the
+// Link header's rel="next" URL (RFC 8288, as GitHub pages), a cursor read
+// from the response by JSON pointer into a query parameter, or a page
+// number. Generated clients have a <Op>Pages method for each GET operation
+// whose result declares a Link header and each operation whose pagination
+// opsgen.yaml declares; Items ranges over the items of slice pages:
+//
+//	for issue, err := range httpclient.Items(gh.IssuesListForRepoPages(ctx, params)) { ... }
+//
+// Stream reads a text/event-stream response as an iter.Seq2 of envelopes.
+// With a ReconnectPolicy (WithReconnect) a dropped stream is reconnected
+// after the delay the server's "retry" field set, with a Last-Event-ID
+// header, a bounded number of times in a row.
 //
 // A Client is safe for concurrent use. A Request is built for one call and
 // must not be reused.

@@ -40,12 +40,26 @@ type Request struct {
 	reader      io.Reader // raw bodies
 	parts       []part    // multipart bodies
 	err         error
+
+	tags []string
+	// src gives the body of each attempt; shared by the requests of one
+	// call (retries, reconnections, pages).
+	src    *bodySource
+	srcVal bodySource // what src points to, unless r is another's clone
+	// first is the context value of the first attempt (no allocation).
+	first attemptInfo
+	// rawURL, when set, is the whole URL (a Link header's next page).
+	rawURL string
+	// credQuery names the query parameters that carry credentials.
+	credQuery []string
 }
 
 // NewRequest starts a request for the operation operationID: method on
-// pathTemplate, whose {name} expressions PathParam fills.
-func (c *Client) NewRequest(operationID, method, pathTemplate string) *Request {
-	return &Request{opID: operationID, method: method, path: pathTemplate}
+// pathTemplate, whose {name} expressions PathParam fills. tags are the
+// operation's tags; with the rest, they reach middlewares through
+// OperationFrom.
+func (c *Client) NewRequest(operationID, method, pathTemplate string, tags ...string) *Request {
+	return &Request{opID: operationID, method: method, path: pathTemplate, tags: tags}
 }
 
 func (r *Request) fail(format string, args ...any) {
@@ -738,27 +752,11 @@ func (r *Request) TextBody(contentType, s string) {
 // declare.
 func (r *Request) Accept(mediaTypes string) { r.accept = mediaTypes }
 
-// newBody returns the request body and its content type. A multipart
-// body is written by a goroutine into a pipe; it ends when the body is
-// read to its end or closed (the transport closes it, even on errors).
-func (r *Request) newBody() (io.Reader, string) {
-	switch {
-	case r.parts != nil:
-		pr, pw := io.Pipe()
-		mw := multipart.NewWriter(pw)
-		go func() { pw.CloseWithError(writeParts(mw, r.parts)) }()
-		return pr, mw.FormDataContentType()
-	case r.reader != nil:
-		return r.reader, r.contentType
-	case r.body != nil:
-		return bytes.NewReader(r.body), r.contentType
-	}
-	return nil, ""
-}
-
 var quoteEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 
-func writeParts(mw *multipart.Writer, parts []part) error {
+// writeParts writes the multipart body; readers holds the content of the
+// reader parts, in order.
+func writeParts(mw *multipart.Writer, parts []part, readers []io.Reader) error {
 	for _, p := range parts {
 		h := make(textproto.MIMEHeader, 2)
 		if p.fileName != "" {
@@ -774,7 +772,8 @@ func writeParts(mw *multipart.Writer, parts []part) error {
 			return err
 		}
 		if p.reader != nil {
-			_, err = io.Copy(w, p.reader)
+			_, err = io.Copy(w, readers[0])
+			readers = readers[1:]
 		} else {
 			_, err = w.Write(p.data)
 		}

@@ -3,6 +3,7 @@ package httpclient
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/opsgen/opsgen/runtime"
@@ -142,6 +143,9 @@ func (c *Client) apply(ctx context.Context, r *Request, s SecurityScheme, cred C
 	// one is removed (see Request.Security).
 	switch {
 	case s.Type == "apiKey" && s.In == "query":
+		if !slices.Contains(r.credQuery, s.ParamName) {
+			r.credQuery = append(r.credQuery, s.ParamName) // for RedactedURL, even when the URL has it already
+		}
 		q, set := dropEmptyPairs(req.URL.RawQuery, "&", s.ParamName)
 		if set {
 			return cookies, nil

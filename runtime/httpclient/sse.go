@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // maxEventLine caps one line of an event stream; a longer line makes the
@@ -23,7 +25,7 @@ type sseEvent struct {
 // interpretation" rules say: lines end with CRLF, LF or CR; a leading BOM is
 // dropped; lines starting with ":" are comments; "data" lines accumulate,
 // "event" names the event, "id" sets the last event ID (kept across
-// events), "retry" is parsed by reconnecting clients and ignored here; a
+// events), "retry" sets the reconnection time (kept in retry); a
 // blank line dispatches the event, unless it has no data. At the end of the
 // stream an event not terminated by a blank line is discarded, as the spec
 // requires (the parser reports it through warn).
@@ -45,10 +47,15 @@ type sseParser struct {
 	data   []byte
 	typ    string
 	lastID string
+	// eventID is the last event ID string: lastID as of the last blank
+	// line, which a reconnection sends as Last-Event-ID.
+	eventID string
+	// retry is the last "retry" field's reconnection time; -1 when none.
+	retry time.Duration
 }
 
 func newSSEParser(r io.Reader, maxLine, maxData int, warn func(string)) *sseParser {
-	return &sseParser{r: bufio.NewReaderSize(r, 16<<10), maxLine: maxLine, maxData: maxData, warn: warn}
+	return &sseParser{r: bufio.NewReaderSize(r, 16<<10), maxLine: maxLine, maxData: maxData, warn: warn, retry: -1}
 }
 
 // next returns the next event, io.EOF at the end of the stream, or the
@@ -79,6 +86,7 @@ func (p *sseParser) next() (sseEvent, error) {
 				p.skipping = false
 				continue
 			}
+			p.eventID = p.lastID
 			if len(p.data) == 0 {
 				p.typ = ""
 				continue
@@ -121,7 +129,11 @@ func (p *sseParser) field(line []byte) {
 			p.lastID = string(value)
 		}
 	case "retry":
-		// Only meaningful to a client that reconnects; this one does not.
+		// ASCII digits only, as the spec says; anything else is ignored.
+		if len(value) > 0 && len(value) < 12 && bytes.IndexFunc(value, func(r rune) bool { return r < '0' || r > '9' }) < 0 {
+			ms, _ := strconv.ParseInt(string(value), 10, 64)
+			p.retry = time.Duration(ms) * time.Millisecond
+		}
 	}
 }
 

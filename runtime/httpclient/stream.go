@@ -1,12 +1,15 @@
 package httpclient
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
 	"math"
+	"net/http"
+	"time"
 
 	"github.com/opsgen/opsgen/runtime"
 )
@@ -33,82 +36,180 @@ import (
 //
 // Cancelling ctx ends the stream: its context error is yielded once.
 // Stopping the loop early closes the response body. Note that an
-// http.Client Timeout bounds the whole stream; end streams with ctx instead.
-// Iterating the sequence again sends the request again, so it works only
-// for requests whose body can be read twice (or that have none).
+// http.Client Timeout bounds the whole stream; end streams with ctx instead
+// (the client's and operation's timeouts bound each connection until its
+// response headers only). A dropped connection ends the stream with
+// TRANSPORT_ERROR, unless a ReconnectPolicy (WithReconnect) says to
+// reconnect. Iterating the sequence again sends the request again.
 func Stream[T any](ctx context.Context, c *Client, r *Request, responses []Response, opts ...CallOption) iter.Seq2[runtime.ResponseEnvelope[T], error] {
 	return func(yield func(runtime.ResponseEnvelope[T], error) bool) {
 		var zero runtime.ResponseEnvelope[T]
 		cc := callOptions(opts)
-		resp, err := c.send(ctx, r, cc, "text/event-stream")
-		if err != nil {
-			yield(zero, err)
-			return
+		rp := c.cfg.Reconnect
+		if cc != nil && cc.hasReconnect {
+			rp = cc.reconnect
 		}
-		entry := selectResponse(responses, resp.StatusCode)
-		if !isSuccess(resp.StatusCode) {
-			yield(zero, statusError(r.opID, resp, entry))
-			return
-		}
-		defer resp.Body.Close()
-		meta := httpMeta(resp, "text/event-stream")
-		if mt := mediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
-			yield(zero, runtime.Errorf(runtime.CodeDecode, r.opID, "response has Content-Type %q, want text/event-stream", mt))
-			return
-		}
+		delay := cmp.Or(rp.Delay, time.Second)
 		p := c.pipeline(cc)
-		var schema *runtime.Schema
-		if entry != nil {
-			schema = entry.Schema
-		}
 		warn := func(msg string) { p.Report(ctx, []runtime.Warning{{OperationID: r.opID, Message: msg}}) }
 		maxData := int(min(c.cfg.MaxBodyBytes, math.MaxInt))
-		parser := newSSEParser(resp.Body, maxEventLine, maxData, warn)
-		for {
-			ev, err := parser.next()
+		var lastID string
+		failures := 0 // reconnections in a row without an event
+		defer func() {
+			if r.src != nil {
+				r.src.close()
+			}
+		}()
+		for conn := 0; ; conn++ {
+			if conn > 0 {
+				if lastID != "" {
+					r.setHeader("Last-Event-ID", lastID)
+				}
+				if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= delay {
+					yield(zero, runtime.Errorf(runtime.CodeTimeout, r.opID, "event stream dropped; the deadline comes before the reconnection"))
+					return
+				}
+				t := time.NewTimer(delay)
+				select {
+				case <-ctx.Done():
+					t.Stop()
+					yield(zero, runtime.ContextError(ctx, r.opID, nil))
+					return
+				case <-t.C:
+				}
+			}
+			resp, err := c.send(ctx, r, cc, "text/event-stream", c.timeout(r, cc))
 			if err != nil {
-				if ce := runtime.ContextError(ctx, r.opID, err); ce != nil {
-					yield(zero, ce)
-				} else if err != io.EOF {
+				yield(zero, err)
+				return
+			}
+			if conn > 0 && resp.StatusCode == http.StatusNoContent {
+				resp.Body.Close()
+				return // the server says: do not reconnect
+			}
+			entry := selectResponse(responses, resp.StatusCode)
+			if !isSuccess(resp.StatusCode) {
+				yield(zero, statusError(r.opID, resp, entry))
+				return
+			}
+			meta := httpMeta(resp, "text/event-stream")
+			if mt := mediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
+				resp.Body.Close()
+				yield(zero, runtime.Errorf(runtime.CodeDecode, r.opID, "response has Content-Type %q, want text/event-stream", mt))
+				return
+			}
+			var schema *runtime.Schema
+			if entry != nil {
+				schema = entry.Schema
+			}
+			parser := newSSEParser(resp.Body, maxEventLine, maxData, warn)
+			parser.lastID, parser.eventID = lastID, lastID
+			events, err := streamEvents(ctx, p, r.opID, schema, parser, meta, warn, yield)
+			resp.Body.Close()
+			lastID = parser.eventID
+			if parser.retry >= 0 {
+				delay = parser.retry
+			}
+			if events > 0 {
+				failures = 0
+			}
+			switch {
+			case err == errStopped:
+				return
+			case err != nil && ctx.Err() != nil:
+				yield(zero, runtime.ContextError(ctx, r.opID, err))
+				return
+			case err == nil && !rp.OnEOF, failures >= rp.MaxAttempts:
+				if err != nil {
 					yield(zero, runtime.NewError(runtime.CodeTransport, r.opID, "reading event stream", err))
 				}
 				return
 			}
-			if ce := runtime.ContextError(ctx, r.opID, nil); ce != nil {
-				yield(zero, ce)
-				return
-			}
-			var out T
-			var warnings []runtime.Warning
-			switch o := any(&out).(type) {
-			case *string:
-				*o = ev.data
-			case *[]byte:
-				*o = []byte(ev.data)
-			default:
-				warnings, err = runtime.Decode(ctx, p, r.opID, schema, []byte(ev.data), &out)
-			}
-			if err != nil {
-				var ce *runtime.CallError
-				if errors.As(err, &ce) && ce.Code != runtime.CodeDecode {
-					if !yield(zero, err) {
-						return
-					}
-					continue
-				}
-				if ce != nil && ce.Cause != nil {
-					err = ce.Cause
-				}
-				warn(fmt.Sprintf("event (type %q, last id %q) skipped: its data does not decode: %v", ev.typ, ev.id, err))
-				continue
-			}
-			m := meta
-			m.EventType, m.LastEventID = ev.typ, ev.id
-			env := runtime.HTTP(out, m)
-			env.Warnings = warnings
-			if !yield(env, nil) {
-				return
-			}
+			failures++
+			warn(fmt.Sprintf("event stream ended (%v); reconnecting in %s with Last-Event-ID %q", cmp.Or[error](err, io.EOF), delay, lastID))
 		}
 	}
+}
+
+// errStopped says the consumer stopped the iteration.
+var errStopped = errors.New("iteration stopped")
+
+// streamEvents yields the events of one connection. It returns how many
+// it yielded and why it ended: nil at the end of the stream, errStopped
+// when the consumer stopped, or the read error.
+func streamEvents[T any](ctx context.Context, p *runtime.Pipeline, opID string, schema *runtime.Schema, parser *sseParser, meta runtime.HTTPMeta, warn func(string), yield func(runtime.ResponseEnvelope[T], error) bool) (int, error) {
+	var zero runtime.ResponseEnvelope[T]
+	n := 0
+	for {
+		ev, err := parser.next()
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		if ce := runtime.ContextError(ctx, opID, nil); ce != nil {
+			return n, ctx.Err()
+		}
+		n++
+		var out T
+		var warnings []runtime.Warning
+		switch o := any(&out).(type) {
+		case *string:
+			*o = ev.data
+		case *[]byte:
+			*o = []byte(ev.data)
+		default:
+			warnings, err = runtime.Decode(ctx, p, opID, schema, []byte(ev.data), &out)
+		}
+		if err != nil {
+			var ce *runtime.CallError
+			if errors.As(err, &ce) && ce.Code != runtime.CodeDecode {
+				if !yield(zero, err) {
+					return n, errStopped
+				}
+				continue
+			}
+			if ce != nil && ce.Cause != nil {
+				err = ce.Cause
+			}
+			warn(fmt.Sprintf("event (type %q, last id %q) skipped: its data does not decode: %v", ev.typ, ev.id, err))
+			continue
+		}
+		m := meta
+		m.EventType, m.LastEventID = ev.typ, ev.id
+		env := runtime.HTTP(out, m)
+		env.Warnings = warnings
+		if !yield(env, nil) {
+			return n, errStopped
+		}
+	}
+}
+
+// ReconnectPolicy says how a stream (Stream) reconnects when its
+// connection drops, as an EventSource does: after Delay, or the time the
+// server's last "retry" field set, it sends the request again with a
+// Last-Event-ID header holding the last event id received, and goes on
+// yielding events. A reconnection answered 204 No Content ends the stream;
+// one answered with another status outside 2xx ends it with that error.
+// The zero policy never reconnects.
+type ReconnectPolicy struct {
+	// MaxAttempts bounds the reconnections in a row that deliver no event.
+	MaxAttempts int
+	// Delay is the wait before reconnecting until the server sets one
+	// (default 1s). A wait that would pass the context's deadline is not
+	// started: the stream ends with TIMEOUT.
+	Delay time.Duration
+	// OnEOF also reconnects after the server ended the response normally
+	// (the EventSource behaviour); by default only a dropped connection (a
+	// read error) reconnects.
+	OnEOF bool
+}
+
+// WithReconnect sets how streams reconnect (default: never).
+func WithReconnect(p ReconnectPolicy) Option { return func(c *Config) { c.Reconnect = p } }
+
+// WithCallReconnect sets how this call's stream reconnects.
+func WithCallReconnect(p ReconnectPolicy) CallOption {
+	return func(cc *callConfig) { cc.reconnect, cc.hasReconnect = p, true }
 }

@@ -16,7 +16,7 @@ import (
 //
 // POST /pets
 func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption) (runtime.ResponseEnvelope[Pet], error) {
-	r := c.c.NewRequest("createPet", "POST", "/pets")
+	r := c.c.NewRequest("createPet", "POST", "/pets", "pets")
 	r.JSONBody("application/json", body)
 	r.Security([][]string{{"apiKey"}})
 	r.Accept("application/json")
@@ -44,7 +44,7 @@ type DeletePetParams struct {
 //
 // DELETE /pets/{petId}
 func (c *Client) DeletePet(ctx context.Context, params DeletePetParams, opts ...CallOption) (runtime.ResponseEnvelope[struct{}], error) {
-	r := c.c.NewRequest("deletePet", "DELETE", "/pets/{petId}")
+	r := c.c.NewRequest("deletePet", "DELETE", "/pets/{petId}", "pets")
 	r.PathParam("petId", httpclient.StyleSimple, false, params.PetID)
 	r.Security([][]string{{"apiKey"}})
 	r.Accept("application/json")
@@ -73,7 +73,7 @@ type GetPetParams struct {
 //
 // GET /pets/{petId}
 func (c *Client) GetPet(ctx context.Context, params GetPetParams, opts ...CallOption) (runtime.ResponseEnvelope[Pet], error) {
-	r := c.c.NewRequest("getPet", "GET", "/pets/{petId}")
+	r := c.c.NewRequest("getPet", "GET", "/pets/{petId}", "pets")
 	r.PathParam("petId", httpclient.StyleSimple, false, params.PetID)
 	r.Security([][]string{{"apiKey"}})
 	r.Accept("application/json")
@@ -112,7 +112,7 @@ type ListPetsParams struct {
 //
 // GET /pets
 func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...CallOption) (runtime.ResponseEnvelope[[]Pet], error) {
-	r := c.c.NewRequest("listPets", "GET", "/pets")
+	r := c.c.NewRequest("listPets", "GET", "/pets", "pets")
 	r.QueryParam("limit", httpclient.StyleForm, true, false, params.Limit)
 	r.QueryParam("status", httpclient.StyleForm, true, false, params.Status)
 	r.QueryParam("tags", httpclient.StyleForm, true, false, params.Tags)

@@ -14,7 +14,7 @@ import (
 //
 // POST /pets
 func (c *Client) CreatePet(ctx context.Context, body CreatePetBody, opts ...CallOption) (runtime.ResponseEnvelope[Pet], error) {
-	r := c.c.NewRequest("createPet", "POST", "/pets")
+	r := c.c.NewRequest("createPet", "POST", "/pets", "pets")
 	r.JSONBody("application/json", body)
 	r.Accept("application/json")
 	return httpclient.Do[Pet](ctx, c.c, r, responsesCreatePet, opts...)
@@ -62,7 +62,7 @@ type ListPetsParams struct {
 //
 // GET /pets
 func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...CallOption) (runtime.ResponseEnvelope[[]Pet], error) {
-	r := c.c.NewRequest("listPets", "GET", "/pets")
+	r := c.c.NewRequest("listPets", "GET", "/pets", "pets")
 	r.QueryParam("limit", httpclient.StyleForm, true, false, params.Limit)
 	r.QueryParam("status", httpclient.StyleForm, true, false, params.Status)
 	r.Security([][]string{{"apiKey"}})

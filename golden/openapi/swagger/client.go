@@ -6,7 +6,9 @@
 //
 // Create a client with NewClient. Options set the server URL (WithBaseURL), the
 // *http.Client (WithHTTPClient), the validation mode (WithValidation), the logger
-// (WithLogger), headers and limits. Credentials are set with WithBasic, WithToken.
+// (WithLogger), headers and limits, middlewares and hooks (WithMiddleware),
+// retries (WithRetry) and timeouts (WithTimeout). Credentials are set with
+// WithBasic, WithToken.
 //
 // Every call returns a runtime.ResponseEnvelope: Data typed from the operation's
 // output schema, Meta from the transport, and Warnings when the data did not match
@@ -37,7 +39,8 @@ type Client struct {
 type Option = httpclient.Option
 
 // CallOption configures one call: WithRequestHeader, WithRequestEditor,
-// WithCallValidation, WithCallBaseURL.
+// WithCallValidation, WithCallBaseURL, WithCallTimeout, WithCallRetry,
+// WithCallReconnect.
 type CallOption = httpclient.CallOption
 
 // Options of NewClient, from package httpclient.
@@ -58,6 +61,20 @@ var (
 	WithUserAgent = httpclient.WithUserAgent
 	// WithMaxBodyBytes caps the size of response bodies read into memory.
 	WithMaxBodyBytes = httpclient.WithMaxBodyBytes
+	// WithMiddleware wraps the sending of every request (an http.RoundTripper chain); httpclient.OperationFrom(req.Context()) tells the operation.
+	WithMiddleware = httpclient.WithMiddleware
+	// WithBeforeRequest adds a hook called with every request before it is sent.
+	WithBeforeRequest = httpclient.WithBeforeRequest
+	// WithAfterResponse adds a hook called with every response before it is decoded.
+	WithAfterResponse = httpclient.WithAfterResponse
+	// WithRetry sets the retry policy (httpclient.RetryPolicy; default: no retries).
+	WithRetry = httpclient.WithRetry
+	// WithTimeout sets the default timeout of every call.
+	WithTimeout = httpclient.WithTimeout
+	// WithOperationTimeout sets the timeout of one operation's calls, by operation id.
+	WithOperationTimeout = httpclient.WithOperationTimeout
+	// WithReconnect sets how event streams reconnect (httpclient.ReconnectPolicy; default: never).
+	WithReconnect = httpclient.WithReconnect
 )
 
 // Options of single calls, from package httpclient.
@@ -70,6 +87,12 @@ var (
 	WithCallValidation = httpclient.WithCallValidation
 	// WithCallBaseURL sends one request to another server URL.
 	WithCallBaseURL = httpclient.WithCallBaseURL
+	// WithCallTimeout sets the timeout of one call.
+	WithCallTimeout = httpclient.WithCallTimeout
+	// WithCallRetry sets the retry policy of one call.
+	WithCallRetry = httpclient.WithCallRetry
+	// WithCallReconnect sets how one call's event stream reconnects.
+	WithCallReconnect = httpclient.WithCallReconnect
 )
 
 // NewClient returns a client of the API.
@@ -78,7 +101,9 @@ var (
 //
 // Create a client with NewClient. Options set the server URL (WithBaseURL), the
 // *http.Client (WithHTTPClient), the validation mode (WithValidation), the logger
-// (WithLogger), headers and limits. Credentials are set with WithBasic, WithToken.
+// (WithLogger), headers and limits, middlewares and hooks (WithMiddleware),
+// retries (WithRetry) and timeouts (WithTimeout). Credentials are set with
+// WithBasic, WithToken.
 //
 // The validation mode defaults to runtime.ValidateStrict (client.validation in
 // opsgen's config); WithValidation overrides it.
