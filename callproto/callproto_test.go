@@ -8,6 +8,7 @@ import (
 	"iter"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -405,5 +406,75 @@ func TestRespondRefusesRawValues(t *testing.T) {
 	}
 	if err := callproto.Respond(ctx, bus, "x.reply", "r1", rt.Local(1, "a.b")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// tap records every message published through it.
+type tap struct {
+	callproto.Bus
+	mu  sync.Mutex
+	msg [][]byte
+}
+
+func (t *tap) Publish(ctx context.Context, subject string, data []byte) error {
+	t.mu.Lock()
+	t.msg = append(t.msg, append([]byte(nil), data...))
+	t.mu.Unlock()
+	return t.Bus.Publish(ctx, subject, data)
+}
+
+// Every message either side sends matches the published events schema.
+func TestEventsMatchSchema(t *testing.T) {
+	base, err := natsbus.Connect(natsbus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer base.Close()
+	bus := &tap{Bus: base}
+	c := &counters{}
+	hub, err := callproto.NewCallHandler(testRegistry(t, c), bus, callproto.HandlerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hub.Close()
+	spoke, err := callproto.NewPendingRequestMap(bus, callproto.SpokeOptions{Window: 2, Heartbeat: 20 * time.Millisecond, Identity: &callproto.Identity{Subject: "s", Roles: []string{"r"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spoke.Close()
+	ctx := context.Background()
+	spoke.Call(ctx, "pets.get", map[string]any{"id": 1}, callproto.WithParent("p-1"))
+	spoke.Call(ctx, "pets.get", map[string]any{"id": "bad"})
+	spoke.Call(ctx, "pets.mcperror", nil)
+	for range spoke.Subscribe(ctx, "pets.count", map[string]any{"n": 5}) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	for range spoke.Subscribe(ctx, "pets.count", map[string]any{"n": 1, "fail": true}) {
+	}
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Millisecond)
+	spoke.Call(tctx, "pets.slow", nil)
+	cancel()
+	time.Sleep(50 * time.Millisecond)
+	bus.mu.Lock()
+	defer bus.mu.Unlock()
+	types := map[string]int{}
+	for _, m := range bus.msg {
+		if err := callproto.ValidateEvent(m); err != nil {
+			t.Errorf("%s: %v", m, err)
+		}
+		var e struct{ Type string }
+		json.Unmarshal(m, &e)
+		types[e.Type]++
+	}
+	for _, ty := range []string{callproto.TypeRequested, callproto.TypeResponded, callproto.TypeError, callproto.TypeYielded, callproto.TypeCompleted, callproto.TypeCanceled, callproto.TypeAck, callproto.TypeKeepalive} {
+		if types[ty] == 0 {
+			t.Errorf("no %s event was sent (%v)", ty, types)
+		}
+	}
+	// The schema rejects what is not an event.
+	for _, bad := range []string{`{"type":"call.responded","requestId":"r","output":42}`, `{"type":"call.nope"}`, `{"type":"call.yielded","requestId":"r","seq":0,"output":{"data":1,"meta":{"source":"local","operationId":"a.b","timestamp":1}}}`} {
+		if callproto.ValidateEvent([]byte(bad)) == nil {
+			t.Errorf("%s passed the schema", bad)
+		}
 	}
 }

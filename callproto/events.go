@@ -72,7 +72,14 @@ type WireError struct {
 	Message     string            `json:"message,omitempty"`
 	OperationID string            `json:"operationId,omitempty"`
 	// Issues lists the schema mismatches of a VALIDATION_ERROR.
-	Issues []runtime.Warning `json:"issues,omitempty"`
+	Issues []Issue `json:"issues,omitempty"`
+}
+
+// Issue is one schema mismatch (a runtime.Warning) on the wire.
+type Issue struct {
+	OperationID string `json:"operationId,omitempty"`
+	Pointer     string `json:"pointer,omitempty"`
+	Message     string `json:"message"`
 }
 
 // ErrorEvent is the call.error event. For a subscription, Seq is the number
@@ -131,7 +138,10 @@ func toWire(err error, id string) WireError {
 			ce = e
 		}
 	}
-	w := WireError{Code: ce.Code, Message: ce.Message, OperationID: ce.OperationID, Issues: ce.Issues}
+	w := WireError{Code: ce.Code, Message: ce.Message, OperationID: ce.OperationID}
+	for _, is := range ce.Issues {
+		w.Issues = append(w.Issues, Issue(is))
+	}
 	if ce.Cause != nil && (w.Message == "" || !containsStr(w.Message, ce.Cause.Error())) {
 		if w.Message != "" {
 			w.Message += ": "
@@ -150,5 +160,9 @@ func (w WireError) callError() *runtime.CallError {
 	if code == "" {
 		code = runtime.CodeExecution
 	}
-	return &runtime.CallError{Code: code, Message: w.Message, OperationID: w.OperationID, Issues: w.Issues}
+	ce := &runtime.CallError{Code: code, Message: w.Message, OperationID: w.OperationID}
+	for _, is := range w.Issues {
+		ce.Issues = append(ce.Issues, runtime.Warning(is))
+	}
+	return ce
 }
