@@ -123,7 +123,9 @@ func setup(t testing.TB, hopts callproto.HandlerOptions, sopts callproto.SpokeOp
 	if err != nil {
 		t.Fatal(err)
 	}
+	hubURLs[hub] = hubBus.URL()
 	t.Cleanup(func() {
+		delete(hubURLs, hub)
 		spoke.Close()
 		hub.Close()
 		spokeBus.Close()
