@@ -453,9 +453,14 @@ func TestEventsMatchSchema(t *testing.T) {
 	}
 	for range spoke.Subscribe(ctx, "pets.count", map[string]any{"n": 1, "fail": true}) {
 	}
-	tctx, cancel := context.WithTimeout(ctx, 30*time.Millisecond)
-	spoke.Call(tctx, "pets.slow", nil)
-	cancel()
+	cctx, cancel := context.WithCancel(ctx)
+	go func() {
+		for c.started.Load() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel() // the hub has not answered: the spoke must send call.canceled
+	}()
+	spoke.Call(cctx, "pets.slow", nil)
 	time.Sleep(50 * time.Millisecond)
 	bus.mu.Lock()
 	defer bus.mu.Unlock()
