@@ -485,3 +485,81 @@ func TestEventsMatchSchema(t *testing.T) {
 		}
 	}
 }
+
+// Answers written by other implementations (other key order, escapes,
+// whitespace) decode as well as this package's own.
+func TestForeignAnswers(t *testing.T) {
+	hubBus, err := natsbus.Connect(natsbus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hubBus.Close()
+	// A hand-written hub: answers every request with JSON in its own style.
+	answers := map[string]func(reqID string) []string{
+		"x.pretty": func(id string) []string {
+			return []string{fmt.Sprintf("{\n \"output\": {\"meta\": {\"timestamp\": 1, \"operationId\": \"x.pretty\", \"source\": \"local\"}, \"data\": \"a\\\"b\"},\n \"requestId\": %q, \"type\": \"call.responded\"}", id)}
+		},
+		"x.stream": func(id string) []string {
+			return []string{
+				fmt.Sprintf(`{"requestId":%q,"type":"call.yielded","output":{"data":1,"meta":{"source":"local","operationId":"x.stream","timestamp":1}},"seq":1}`, id),
+				fmt.Sprintf(`{"type":"call.yielded","requestId":%q,"seq":1,"output":{"data":1,"meta":{"source":"local","operationId":"x.stream","timestamp":1}}}`, id), // duplicate
+				fmt.Sprintf(`{"type":"call.yielded","requestId":%q,"seq":2,"output":{"data":2,"meta":{"source":"local","operationId":"x.stream","timestamp":1}}}`, id),
+				fmt.Sprintf(`{"type":"call.completed","requestId":%q,"seq":2}`, id),
+			}
+		},
+		"x.gap": func(id string) []string {
+			return []string{
+				fmt.Sprintf(`{"type":"call.yielded","requestId":%q,"seq":1,"output":{"data":1,"meta":{"source":"local","operationId":"x.gap","timestamp":1}}}`, id),
+				fmt.Sprintf(`{"type":"call.completed","requestId":%q,"seq":3}`, id),
+			}
+		},
+		"x.raw": func(id string) []string {
+			return []string{fmt.Sprintf(`{"type":"call.responded","requestId":%q,"output":{"data":1}}`, id)}
+		},
+	}
+	sub, err := hubBus.Subscribe(callproto.SubjectsFor("").Requested, "", func(data []byte) {
+		var r callproto.Requested
+		json.Unmarshal(data, &r)
+		for _, a := range answers[r.OperationID](r.RequestID) {
+			hubBus.Publish(context.Background(), r.ReplyTo, []byte(a))
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	spoke, err := callproto.NewPendingRequestMap(hubBus, callproto.SpokeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spoke.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	env, err := spoke.Call(ctx, "x.pretty", nil)
+	if err != nil || env.Data != `a"b` {
+		t.Fatalf("x.pretty: %v %v", env.Data, err)
+	}
+	var got []int
+	for env, err := range callproto.SubscribeAs[int](ctx, spoke, "x.stream", nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, env.Data)
+	}
+	if fmt.Sprint(got) != "[1 2]" {
+		t.Fatalf("x.stream: %v", got)
+	}
+	var last error
+	for _, err := range spoke.Subscribe(ctx, "x.gap", nil) {
+		last = err
+	}
+	if code(last) != rt.CodeTransport || !strings.Contains(last.Error(), "lost subscription events 2 to 3") {
+		t.Fatalf("x.gap: %v", last)
+	}
+	if _, err := spoke.Call(ctx, "x.raw", nil); code(err) != rt.CodeDecode {
+		t.Fatalf("x.raw: %v, want DECODE_ERROR (not an envelope)", err)
+	}
+	if _, err := callproto.CallAs[int](ctx, spoke, "x.raw", nil); code(err) != rt.CodeDecode {
+		t.Fatalf("x.raw typed: %v, want DECODE_ERROR (not an envelope)", err)
+	}
+}

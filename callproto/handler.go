@@ -1,6 +1,7 @@
 package callproto
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -264,7 +265,8 @@ func (h *CallHandler) serve(ctx context.Context, req *Requested, sv *serving) {
 			return
 		}
 		seq++
-		if err := h.publish(req.ReplyTo, Yielded{Type: TypeYielded, RequestID: req.RequestID, Seq: seq, Output: out}); err != nil {
+		if err := h.bus.Publish(context.Background(), req.ReplyTo, encodeOutput(req.RequestID, seq, out)); err != nil {
+			h.log.Warn("callproto: publish failed", "subject", req.ReplyTo, "err", err)
 			return
 		}
 	}
@@ -383,24 +385,40 @@ func Respond(ctx context.Context, bus Bus, replyTo, requestID string, output any
 	if err != nil {
 		return err
 	}
-	b, err := json.Marshal(Responded{Type: TypeResponded, RequestID: requestID, Output: out})
-	if err != nil {
-		return err
-	}
-	return bus.Publish(ctx, replyTo, b)
+	return bus.Publish(ctx, replyTo, encodeOutput(requestID, 0, out))
 }
 
 // envelopeJSON returns the wire form of an envelope value.
 func envelopeJSON(v any) (json.RawMessage, error) {
 	switch e := v.(type) {
 	case json.RawMessage:
-		return e, nil
+		return compact(e)
 	case []byte:
-		return e, nil
+		return compact(e)
+	case string:
+		return compact([]byte(e))
 	}
-	b, err := json.Marshal(v)
+	var b []byte
+	var err error
+	if m, ok := v.(json.Marshaler); ok {
+		// A ResponseEnvelope writes compact JSON already: skip the second
+		// pass json.Marshal would make over it.
+		b, err = m.MarshalJSON()
+	} else {
+		b, err = json.Marshal(v)
+	}
 	if err != nil {
 		return nil, runtime.NewError(runtime.CodeDecode, "", "envelope is not JSON", err)
 	}
 	return b, nil
+}
+
+// compact returns JSON b on one line (events are one JSON value each, and
+// a line-oriented bus may rely on it).
+func compact(b []byte) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		return nil, runtime.NewError(runtime.CodeDecode, "", "envelope is not JSON", err)
+	}
+	return buf.Bytes(), nil
 }

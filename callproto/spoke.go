@@ -138,7 +138,7 @@ func (p *pending) overrun() { p.once.Do(func() { close(p.overflow) }) }
 
 func (m *PendingRequestMap) onAnswer(data []byte) {
 	var a answer
-	if err := json.Unmarshal(data, &a); err != nil {
+	if err := decodeAnswer(data, &a); err != nil {
 		return // not ours to answer; nothing waits on garbage
 	}
 	m.mu.Lock()
@@ -224,7 +224,7 @@ func (m *PendingRequestMap) start(ctx context.Context, id string, input any, str
 	for _, o := range opts {
 		o(&req)
 	}
-	b, err := json.Marshal(req)
+	b, err := encodeRequested(&req)
 	if err != nil {
 		return "", nil, runtime.NewError(runtime.CodeValidation, id, "request is not JSON", err)
 	}
@@ -267,9 +267,10 @@ func (m *PendingRequestMap) Call(ctx context.Context, id string, input any, opts
 	if err != nil {
 		return runtime.ResponseEnvelope[any]{}, err
 	}
+	// Unmarshal refuses what is not an envelope.
 	var env runtime.ResponseEnvelope[any]
 	if err := json.Unmarshal(out, &env); err != nil {
-		return runtime.ResponseEnvelope[any]{}, runtime.NewError(runtime.CodeDecode, id, "call.responded output", err)
+		return runtime.ResponseEnvelope[any]{}, runtime.NewError(runtime.CodeDecode, id, "call.responded output is not a ResponseEnvelope", err)
 	}
 	return env, nil
 }
@@ -285,9 +286,6 @@ func (m *PendingRequestMap) call(ctx context.Context, id string, input any, opts
 	case a := <-p.ch:
 		switch a.Type {
 		case TypeResponded:
-			if !runtime.IsResponseEnvelope(json.RawMessage(a.Output)) {
-				return nil, runtime.Errorf(runtime.CodeDecode, id, "call.responded output is not a ResponseEnvelope")
-			}
 			return a.Output, nil
 		case TypeError:
 			if a.Error == nil {
@@ -367,10 +365,6 @@ func (m *PendingRequestMap) subscribe(ctx context.Context, id string, input any,
 					return
 				}
 				got = a.Seq
-				if !runtime.IsResponseEnvelope(json.RawMessage(a.Output)) {
-					yield(nil, runtime.Errorf(runtime.CodeDecode, id, "call.yielded output is not a ResponseEnvelope"))
-					return
-				}
 				if !yield(a.Output, nil) {
 					return
 				}
@@ -410,7 +404,7 @@ func CallAs[Out any](ctx context.Context, m *PendingRequestMap, id string, input
 	if err != nil {
 		return runtime.ResponseEnvelope[Out]{}, err
 	}
-	return runtime.ProcessAs[Out](ctx, m.p, id, nil, out)
+	return envelopeAs[Out](ctx, m.p, id, out)
 }
 
 // SubscribeAs is Subscribe with each envelope's data decoded into Out.
@@ -419,7 +413,7 @@ func SubscribeAs[Out any](ctx context.Context, m *PendingRequestMap, id string, 
 		for out, err := range m.subscribe(ctx, id, input, opts) {
 			var env runtime.ResponseEnvelope[Out]
 			if err == nil {
-				env, err = runtime.ProcessAs[Out](ctx, m.p, id, nil, out)
+				env, err = envelopeAs[Out](ctx, m.p, id, out)
 			}
 			if !yield(env, err) || err != nil {
 				return
@@ -454,4 +448,12 @@ func inputJSON(input any) (json.RawMessage, error) {
 		return v, nil
 	}
 	return json.Marshal(input)
+}
+
+// envelopeAs decodes an envelope's wire form with its data as Out.
+func envelopeAs[Out any](ctx context.Context, p *runtime.Pipeline, id string, out json.RawMessage) (runtime.ResponseEnvelope[Out], error) {
+	if !runtime.IsResponseEnvelope(out) {
+		return runtime.ResponseEnvelope[Out]{}, runtime.Errorf(runtime.CodeDecode, id, "output is not a ResponseEnvelope")
+	}
+	return runtime.ProcessAs[Out](ctx, p, id, nil, out)
 }
