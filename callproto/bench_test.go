@@ -17,9 +17,12 @@ import (
 // The benchmarks compare a small call through the protocol (hub and spoke
 // on separate connections to an embedded NATS server) with a bare NATS
 // request-reply carrying the same bytes: the input as request, the
-// envelope's wire form as reply. Latency benchmarks report p50 and p99.
+// envelope's wire form as reply. The operation returns a small struct. Latency benchmarks report p50 and p99.
 
-var benchInput = json.RawMessage(`{"id":7,"name":"Rex"}`)
+var (
+	benchInput = json.RawMessage(`{"id":7}`)
+	benchPet   = pet{ID: 7, Name: "Rex"}
+)
 
 func benchBuses(b *testing.B) (hubBus, spokeBus *natsbus.Bus) {
 	b.Helper()
@@ -42,7 +45,7 @@ func benchBuses(b *testing.B) (hubBus, spokeBus *natsbus.Bus) {
 func benchSpoke(b *testing.B) *callproto.PendingRequestMap {
 	hubBus, spokeBus := benchBuses(b)
 	reg := rt.NewRegistry(nil)
-	reg.Register(rt.OperationSpec{ID: "bench.echo"}, func(_ context.Context, in json.RawMessage) (any, error) { return in, nil })
+	reg.Register(rt.OperationSpec{ID: "bench.echo"}, func(context.Context, json.RawMessage) (any, error) { return benchPet, nil })
 	hub, err := callproto.NewCallHandler(reg, hubBus, callproto.HandlerOptions{})
 	if err != nil {
 		b.Fatal(err)
@@ -58,7 +61,7 @@ func benchSpoke(b *testing.B) *callproto.PendingRequestMap {
 
 func benchBare(b *testing.B) *nats.Conn {
 	hubBus, spokeBus := benchBuses(b)
-	reply, _ := json.Marshal(rt.Local(benchInput, "bench.echo"))
+	reply, _ := json.Marshal(rt.Local(benchPet, "bench.echo"))
 	if _, err := hubBus.Conn().Subscribe("bench.bare", func(m *nats.Msg) { m.Respond(reply) }); err != nil {
 		b.Fatal(err)
 	}

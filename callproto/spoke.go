@@ -268,8 +268,10 @@ func (m *PendingRequestMap) Call(ctx context.Context, id string, input any, opts
 		return runtime.ResponseEnvelope[any]{}, err
 	}
 	// Unmarshal refuses what is not an envelope.
+	// (UnmarshalJSON directly: json.Unmarshal would scan the bytes once
+	// more before calling it.)
 	var env runtime.ResponseEnvelope[any]
-	if err := json.Unmarshal(out, &env); err != nil {
+	if err := env.UnmarshalJSON(out); err != nil {
 		return runtime.ResponseEnvelope[any]{}, runtime.NewError(runtime.CodeDecode, id, "call.responded output is not a ResponseEnvelope", err)
 	}
 	return env, nil
