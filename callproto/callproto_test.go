@@ -449,7 +449,7 @@ func TestEventsMatchSchema(t *testing.T) {
 	spoke.Call(ctx, "pets.get", map[string]any{"id": "bad"})
 	spoke.Call(ctx, "pets.mcperror", nil)
 	for range spoke.Subscribe(ctx, "pets.count", map[string]any{"n": 5}) {
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(40 * time.Millisecond) // long enough for keepalives and call.alive
 	}
 	for range spoke.Subscribe(ctx, "pets.count", map[string]any{"n": 1, "fail": true}) {
 	}
@@ -473,7 +473,7 @@ func TestEventsMatchSchema(t *testing.T) {
 		json.Unmarshal(m, &e)
 		types[e.Type]++
 	}
-	for _, ty := range []string{callproto.TypeRequested, callproto.TypeResponded, callproto.TypeError, callproto.TypeYielded, callproto.TypeCompleted, callproto.TypeCanceled, callproto.TypeAck, callproto.TypeKeepalive} {
+	for _, ty := range []string{callproto.TypeRequested, callproto.TypeResponded, callproto.TypeError, callproto.TypeYielded, callproto.TypeCompleted, callproto.TypeCanceled, callproto.TypeAck, callproto.TypeKeepalive, callproto.TypeAlive} {
 		if types[ty] == 0 {
 			t.Errorf("no %s event was sent (%v)", ty, types)
 		}

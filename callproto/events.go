@@ -16,6 +16,7 @@ const (
 	TypeCanceled  = "call.canceled"  // spoke -> hubs: stop the handler
 	TypeAck       = "call.ack"       // spoke -> hubs: subscription events consumed (flow control)
 	TypeKeepalive = "call.keepalive" // spoke -> hubs: the spoke is alive; cumulative acks
+	TypeAlive     = "call.alive"     // hub -> spoke: these requests are running
 )
 
 // Identity is who makes a call. It travels with call.requested, and the
@@ -120,13 +121,21 @@ type Control struct {
 	Acks      map[string]int64 `json:"acks,omitempty"`
 }
 
+// Alive is the call.alive event: the hub is running these requests of the
+// spoke it is sent to (every heartbeat period of theirs).
+type Alive struct {
+	Type       string   `json:"type"`
+	RequestIDs []string `json:"requestIds"`
+}
+
 // answer is any hub -> spoke event, decoded once by type.
 type answer struct {
-	Type      string          `json:"type"`
-	RequestID string          `json:"requestId"`
-	Output    json.RawMessage `json:"output"`
-	Error     *WireError      `json:"error"`
-	Seq       int64           `json:"seq"`
+	RequestIDs []string        `json:"requestIds"`
+	Type       string          `json:"type"`
+	RequestID  string          `json:"requestId"`
+	Output     json.RawMessage `json:"output"`
+	Error      *WireError      `json:"error"`
+	Seq        int64           `json:"seq"`
 }
 
 // toWire turns an error into its wire form.

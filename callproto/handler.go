@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sort"
 	"sync"
 	"time"
 
@@ -48,8 +49,10 @@ type HandlerOptions struct {
 //
 // The request's deadline and the spoke's call.canceled end the handler's
 // context; so does the spoke's silence for three heartbeat periods (a
-// spoke that died). A duplicate request id is ignored while the first is
-// running.
+// spoke that died). Every heartbeat period the handler tells each spoke
+// which of its requests are still running (call.alive), so that spokes
+// notice a hub that died. A duplicate request id is ignored while the
+// first is running.
 type CallHandler struct {
 	reg    *runtime.Registry
 	bus    Bus
@@ -61,6 +64,7 @@ type CallHandler struct {
 	mu       sync.Mutex
 	inflight map[string]*serving
 	seen     map[string]time.Time // reply subject -> last keepalive
+	told     map[string]time.Time // reply subject -> last call.alive sent
 	closed   bool
 
 	subs   []Subscription
@@ -98,6 +102,7 @@ func NewCallHandler(reg *runtime.Registry, bus Bus, opts HandlerOptions) (*CallH
 		sem:      make(chan struct{}, n),
 		inflight: map[string]*serving{},
 		seen:     map[string]time.Time{},
+		told:     map[string]time.Time{},
 		stop:     make(chan struct{}),
 	}
 	if h.policy == nil {
@@ -354,7 +359,8 @@ func (h *CallHandler) reaper() {
 		case now := <-t.C:
 			h.mu.Lock()
 			live := map[string]bool{}
-			for _, sv := range h.inflight {
+			alive := map[string][]string{} // reply subject -> requests to report
+			for id, sv := range h.inflight {
 				if sv.heartbeat <= 0 {
 					continue
 				}
@@ -362,13 +368,24 @@ func (h *CallHandler) reaper() {
 				if now.Sub(h.seen[sv.replyTo]) > 3*sv.heartbeat {
 					sv.cancel()
 				}
+				if now.Sub(h.told[sv.replyTo]) >= sv.heartbeat && now.Sub(sv.started) >= sv.heartbeat {
+					alive[sv.replyTo] = append(alive[sv.replyTo], id)
+				}
 			}
 			for r := range h.seen {
 				if !live[r] {
 					delete(h.seen, r)
+					delete(h.told, r)
 				}
 			}
+			for r := range alive {
+				h.told[r] = now
+			}
 			h.mu.Unlock()
+			for r, ids := range alive {
+				sort.Strings(ids)
+				h.publish(r, Alive{Type: TypeAlive, RequestIDs: ids})
+			}
 		}
 	}
 }

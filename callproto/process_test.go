@@ -289,3 +289,58 @@ func TestBrokerRestart(t *testing.T) {
 		return err == nil
 	})
 }
+
+// A hub process killed mid-subscription: the spoke notices its call.alive
+// stop and ends the subscription with a TRANSPORT_ERROR. A call that no
+// hub takes fails the same way, without a deadline.
+func TestHubKilled(t *testing.T) {
+	srv, err := natsbus.StartServer("127.0.0.1", -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	hub, _ := child(t, "hub", srv.ClientURL())
+	bus, err := natsbus.Connect(natsbus.Options{URL: srv.ClientURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bus.Close()
+	const beat = 100 * time.Millisecond
+	spoke, err := callproto.NewPendingRequestMap(bus, callproto.SpokeOptions{Heartbeat: beat, Window: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spoke.Close()
+	ctx := context.Background()
+	n := 0
+	var killed time.Time
+	var end error
+	for _, err := range spoke.Subscribe(ctx, "pets.count", nil) {
+		if err != nil {
+			end = err
+			break
+		}
+		if n++; n == 10 {
+			hub.Process.Kill()
+			killed = time.Now()
+		}
+		// A slow consumer: past the window, the stream stalls when the hub is gone.
+		time.Sleep(time.Millisecond)
+	}
+	if code(end) != rt.CodeTransport || !strings.Contains(end.Error(), "no hub has answered") {
+		t.Fatalf("after %d values: %v, want TRANSPORT_ERROR", n, end)
+	}
+	if d := time.Since(killed); d > 3*beat+time.Second {
+		t.Fatalf("noticed %v after the hub died", d)
+	}
+	start := time.Now()
+	if _, err := spoke.Call(ctx, "pets.echo", nil); code(err) != rt.CodeTransport {
+		t.Fatalf("call without hub: %v, want TRANSPORT_ERROR", err)
+	}
+	if d := time.Since(start); d > 3*beat+time.Second {
+		t.Fatalf("a call without hub failed after %v", d)
+	}
+	if spoke.Pending() != 0 {
+		t.Fatalf("pending = %d", spoke.Pending())
+	}
+}

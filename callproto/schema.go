@@ -22,7 +22,7 @@ const (
 )
 
 // EventsSchema returns the JSON Schema (draft 2020-12) of the protocol's
-// messages: one of the eight events, each under its name in $defs
+// messages: one of the nine events, each under its name in $defs
 // (CallRequested, CallResponded, ...). Their envelopes refer to
 // runtime.EnvelopeSchema by its $id (EnvelopeURL); publish the two
 // together. It returns a fresh copy on each call.

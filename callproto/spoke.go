@@ -28,7 +28,10 @@ type SpokeOptions struct {
 	Window int
 	// Heartbeat is the keepalive period (0: 5s; negative: none). Hubs
 	// cancel the requests of a spoke silent for three periods, and
-	// keepalives repeat subscription acks a broker outage lost.
+	// keepalives repeat subscription acks a broker outage lost. Hubs send
+	// call.alive for the requests they run at the same period: a request
+	// no hub has spoken of for three periods (no hub took it, or its hub
+	// died) fails with TRANSPORT_ERROR.
 	Heartbeat time.Duration
 	// Pipeline converts envelopes for CallAs and SubscribeAs; nil is the
 	// zero Pipeline (warn mode).
@@ -63,8 +66,10 @@ type PendingRequestMap struct {
 // pending is one request waiting for answers.
 type pending struct {
 	ch       chan answer   // buffered: 1 for a call, window+2 for a subscription
-	overflow chan struct{} // closed when a misbehaving hub overran ch
+	failed   chan struct{} // closed by fail: the request cannot be answered
+	reason   string        // why, set before failed is closed
 	once     sync.Once
+	heard    atomic.Int64 // when a hub last spoke of it (Unix ns)
 	stream   bool
 	consumed atomic.Int64 // subscription envelopes consumed (for keepalive acks)
 }
@@ -119,7 +124,7 @@ func (m *PendingRequestMap) Close() error {
 	}
 	m.closed = true
 	for _, p := range m.pending {
-		p.overrun()
+		p.fail("the spoke closed")
 	}
 	m.mu.Unlock()
 	close(m.stop)
@@ -134,12 +139,29 @@ func (m *PendingRequestMap) Pending() int {
 	return len(m.pending)
 }
 
-func (p *pending) overrun() { p.once.Do(func() { close(p.overflow) }) }
+// fail ends the request: the caller gets a TRANSPORT_ERROR saying why.
+func (p *pending) fail(reason string) {
+	p.once.Do(func() {
+		p.reason = reason
+		close(p.failed)
+	})
+}
 
 func (m *PendingRequestMap) onAnswer(data []byte) {
 	var a answer
 	if err := decodeAnswer(data, &a); err != nil {
 		return // not ours to answer; nothing waits on garbage
+	}
+	if a.Type == TypeAlive {
+		now := time.Now().UnixNano()
+		m.mu.Lock()
+		for _, id := range a.RequestIDs {
+			if p := m.pending[id]; p != nil {
+				p.heard.Store(now)
+			}
+		}
+		m.mu.Unlock()
+		return
 	}
 	m.mu.Lock()
 	p := m.pending[a.RequestID]
@@ -147,11 +169,12 @@ func (m *PendingRequestMap) onAnswer(data []byte) {
 	if p == nil {
 		return // late, duplicate or unknown
 	}
+	p.heard.Store(time.Now().UnixNano())
 	select {
 	case p.ch <- a:
 	default:
 		if p.stream {
-			p.overrun() // the hub ignored the window: end rather than grow
+			p.fail("subscription buffer overrun: the hub ignored the window") // end rather than grow
 		}
 		// a call's second answer: a duplicate, dropped
 	}
@@ -167,8 +190,13 @@ func (m *PendingRequestMap) keepalive() {
 			return
 		case <-t.C:
 			c := Control{Type: TypeKeepalive, ReplyTo: m.replyTo}
+			silent := time.Now().Add(-3 * m.beat).UnixNano()
 			m.mu.Lock()
 			for id, p := range m.pending {
+				if p.heard.Load() < silent {
+					// No hub took the request, or its hub died.
+					p.fail(fmt.Sprintf("no hub has answered or sent call.alive for %v", 3*m.beat))
+				}
 				if p.stream {
 					if c.Acks == nil {
 						c.Acks = map[string]int64{}
@@ -215,7 +243,8 @@ func (m *PendingRequestMap) start(ctx context.Context, id string, input any, str
 	if m.beat > 0 {
 		req.Heartbeat = m.beat.Milliseconds()
 	}
-	p := &pending{ch: make(chan answer, 1), overflow: make(chan struct{}), stream: stream}
+	p := &pending{ch: make(chan answer, 1), failed: make(chan struct{}), stream: stream}
+	p.heard.Store(time.Now().UnixNano())
 	if stream {
 		req.Window = m.window
 		req.Subscribe = true
@@ -296,8 +325,9 @@ func (m *PendingRequestMap) call(ctx context.Context, id string, input any, opts
 			return nil, a.Error.callError()
 		}
 		return nil, runtime.Errorf(runtime.CodeDecode, id, "unexpected %s answer to a call", a.Type)
-	case <-p.overflow:
-		return nil, runtime.Errorf(runtime.CodeTransport, id, "the spoke closed")
+	case <-p.failed:
+		m.cancelRemote(reqID)
+		return nil, runtime.Errorf(runtime.CodeTransport, id, "%s", p.reason)
 	case <-ctx.Done():
 		m.cancelRemote(reqID)
 		return nil, runtime.ContextError(ctx, id, nil)
@@ -350,8 +380,8 @@ func (m *PendingRequestMap) subscribe(ctx context.Context, id string, input any,
 			var a answer
 			select {
 			case a = <-p.ch:
-			case <-p.overflow:
-				yield(nil, runtime.Errorf(runtime.CodeTransport, id, "subscription buffer overrun (the hub ignored the window) or spoke closed"))
+			case <-p.failed:
+				yield(nil, runtime.Errorf(runtime.CodeTransport, id, "%s", p.reason))
 				return
 			case <-ctx.Done():
 				yield(nil, runtime.ContextError(ctx, id, nil))
