@@ -563,3 +563,28 @@ func TestForeignAnswers(t *testing.T) {
 		t.Fatalf("x.raw typed: %v, want DECODE_ERROR (not an envelope)", err)
 	}
 }
+
+func TestJSONForms(t *testing.T) {
+	_, spoke, _ := setup(t, callproto.HandlerOptions{}, callproto.SpokeOptions{})
+	ctx := context.Background()
+	out, err := spoke.CallJSON(ctx, "pets.get", map[string]int{"id": 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rt.ValidateEnvelopeJSON(out); err != nil || !strings.HasPrefix(string(out), `{"data":{"id":2,"name":"pet2"},"meta":{"source":"local"`) {
+		t.Fatalf("out = %s, %v", out, err)
+	}
+	n := 0
+	for out, err := range spoke.SubscribeJSON(ctx, "pets.count", map[string]int{"n": 3}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(string(out), fmt.Sprintf(`{"data":%d,"meta":`, n)) {
+			t.Fatalf("out = %s", out)
+		}
+		n++
+	}
+	if n != 3 {
+		t.Fatalf("n = %d", n)
+	}
+}

@@ -489,3 +489,31 @@ func envelopeAs[Out any](ctx context.Context, p *runtime.Pipeline, id string, ou
 	}
 	return runtime.ProcessAs[Out](ctx, p, id, nil, out)
 }
+
+// CallJSON is Call returning the envelope's wire form undecoded (the
+// output of call.responded), for callers that decode it themselves: a
+// transport hook of generated clients, a proxy.
+func (m *PendingRequestMap) CallJSON(ctx context.Context, id string, input any, opts ...CallOption) (json.RawMessage, error) {
+	out, err := m.call(ctx, id, input, opts)
+	if err != nil {
+		return nil, err
+	}
+	if !runtime.IsResponseEnvelope(out) {
+		return nil, runtime.Errorf(runtime.CodeDecode, id, "call.responded output is not a ResponseEnvelope")
+	}
+	return out, nil
+}
+
+// SubscribeJSON is Subscribe yielding each envelope's wire form undecoded.
+func (m *PendingRequestMap) SubscribeJSON(ctx context.Context, id string, input any, opts ...CallOption) iter.Seq2[json.RawMessage, error] {
+	return func(yield func(json.RawMessage, error) bool) {
+		for out, err := range m.subscribe(ctx, id, input, opts) {
+			if err == nil && !runtime.IsResponseEnvelope(out) {
+				err = runtime.Errorf(runtime.CodeDecode, id, "call.yielded output is not a ResponseEnvelope")
+			}
+			if !yield(out, err) || err != nil {
+				return
+			}
+		}
+	}
+}
