@@ -158,6 +158,7 @@ func TestRegistrySubscribeErrors(t *testing.T) {
 	}
 	// A context that ends stops the handler and says why.
 	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	n := 0
 	var end error
 	for _, err := range r.Subscribe(cctx, "math.count", map[string]any{"forever": true}) {
