@@ -24,6 +24,9 @@ import "context"
 //
 // Handlers run on the adapter's delivery goroutine and return quickly: the
 // protocol hands slow work to goroutines of its own.
+//
+// Package bustest checks an adapter against this contract (bustest.Run),
+// and runs the protocol over it.
 type Bus interface {
 	// Publish sends data to the subscribers of subject. A nil error means
 	// the adapter accepted the message, not that anyone received it.
