@@ -439,7 +439,7 @@ func TestEventsMatchSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer hub.Close()
-	spoke, err := callproto.NewPendingRequestMap(bus, callproto.SpokeOptions{Window: 2, Heartbeat: 20 * time.Millisecond, Identity: &callproto.Identity{Subject: "s", Roles: []string{"r"}}})
+	spoke, err := callproto.NewPendingRequestMap(bus, callproto.SpokeOptions{Window: 2, Heartbeat: 50 * time.Millisecond, Identity: &callproto.Identity{Subject: "s", Roles: []string{"r"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +449,7 @@ func TestEventsMatchSchema(t *testing.T) {
 	spoke.Call(ctx, "pets.get", map[string]any{"id": "bad"})
 	spoke.Call(ctx, "pets.mcperror", nil)
 	for range spoke.Subscribe(ctx, "pets.count", map[string]any{"n": 5}) {
-		time.Sleep(40 * time.Millisecond) // long enough for keepalives and call.alive
+		time.Sleep(60 * time.Millisecond) // long enough for keepalives and call.alive
 	}
 	for range spoke.Subscribe(ctx, "pets.count", map[string]any{"n": 1, "fail": true}) {
 	}

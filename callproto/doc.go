@@ -60,7 +60,10 @@
 // # Generated clients across the wire
 //
 // A generated client's operations are registered with the input
-// {"params": ..., "body": ...} (see Input); CallAs and SubscribeAs decode
-// the envelope's data into the generated output type, through the same
-// drift-tolerant decoding as a direct call.
+// {"params": ..., "body": ...} (see Input; an MCP tool's is its arguments);
+// CallAs and SubscribeAs decode the envelope's data into the generated
+// output type, through the same drift-tolerant decoding as a direct call.
+// CallJSON and SubscribeJSON return the envelopes' wire form undecoded, for
+// a transport hook that routes a generated client's methods themselves
+// through the protocol.
 package callproto

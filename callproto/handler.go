@@ -350,7 +350,7 @@ func (h *CallHandler) onControl(data []byte) {
 // reaper cancels the requests of spokes that stopped sending keepalives.
 func (h *CallHandler) reaper() {
 	defer h.wg.Done()
-	t := time.NewTicker(100 * time.Millisecond)
+	t := time.NewTicker(50 * time.Millisecond) // heartbeats are meant to be >= 200ms
 	defer t.Stop()
 	for {
 		select {

@@ -44,7 +44,7 @@ func TestHelperProcess(t *testing.T) {
 		io.Copy(io.Discard, os.Stdin) // until the parent closes stdin or kills us
 		os.Exit(0)
 	case "spoke-call", "spoke-subscribe":
-		spoke, err := callproto.NewPendingRequestMap(bus, callproto.SpokeOptions{Heartbeat: 50 * time.Millisecond})
+		spoke, err := callproto.NewPendingRequestMap(bus, callproto.SpokeOptions{Heartbeat: 100 * time.Millisecond})
 		if err != nil {
 			fmt.Println("error:", err)
 			os.Exit(2)
@@ -184,6 +184,10 @@ func TestSpokeKilled(t *testing.T) {
 				for i := 0; i < 3 && out.Scan(); i++ {
 				}
 			}
+			time.Sleep(400 * time.Millisecond) // several heartbeats: the live spoke keeps its handler
+			if c.stopped.Load() != 0 {
+				t.Fatal("the handler stopped while the spoke was alive")
+			}
 			cmd.Process.Kill()
 			killed := time.Now()
 			waitFor(t, "the handler to stop", func() bool { return c.stopped.Load() == 1 && hub.Inflight() == 0 })
@@ -239,7 +243,7 @@ func TestBrokerRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer hub.Close()
-	spoke, err := callproto.NewPendingRequestMap(spokeBus, callproto.SpokeOptions{Window: 16, Heartbeat: 100 * time.Millisecond})
+	spoke, err := callproto.NewPendingRequestMap(spokeBus, callproto.SpokeOptions{Window: 16, Heartbeat: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +309,7 @@ func TestHubKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bus.Close()
-	const beat = 100 * time.Millisecond
+	const beat = 200 * time.Millisecond
 	spoke, err := callproto.NewPendingRequestMap(bus, callproto.SpokeOptions{Heartbeat: beat, Window: 4})
 	if err != nil {
 		t.Fatal(err)

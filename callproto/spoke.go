@@ -192,6 +192,10 @@ func (m *PendingRequestMap) keepalive() {
 			c := Control{Type: TypeKeepalive, ReplyTo: m.replyTo}
 			silent := time.Now().Add(-3 * m.beat).UnixNano()
 			m.mu.Lock()
+			if len(m.pending) == 0 {
+				m.mu.Unlock()
+				continue // nothing running: hubs need not hear from us
+			}
 			for id, p := range m.pending {
 				if p.heard.Load() < silent {
 					// No hub took the request, or its hub died.
@@ -454,9 +458,10 @@ func SubscribeAs[Out any](ctx context.Context, m *PendingRequestMap, id string, 
 	}
 }
 
-// Input is the input of an operation a generated client registered (its
-// Register method): the parameters struct and the body, as the generated
-// method takes them. Use it with Call and CallAs:
+// Input is the input of an HTTP operation a generated client registered
+// (its Register method): the parameters struct and the body, as the
+// generated method takes them. (An MCP tool's input is its arguments
+// struct itself.) Use it with Call and CallAs:
 //
 //	callproto.CallAs[api.Pet](ctx, spoke, "petstore.getPet", callproto.Input{Params: api.GetPetParams{PetID: 1}})
 type Input struct {
