@@ -156,7 +156,7 @@ func (h *CallHandler) Inflight() int {
 
 func (h *CallHandler) onRequest(data []byte) {
 	var req Requested
-	if err := json.Unmarshal(data, &req); err != nil || req.Type != TypeRequested || req.RequestID == "" || req.ReplyTo == "" {
+	if err := decodeRequested(data, &req); err != nil || req.Type != TypeRequested || req.RequestID == "" || req.ReplyTo == "" {
 		h.log.Warn("callproto: dropping malformed call.requested", "err", err, "len", len(data))
 		return
 	}
