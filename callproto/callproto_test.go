@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"iter"
+	"log/slog"
 	"runtime"
 	"strings"
 	"sync"
@@ -586,5 +588,18 @@ func TestJSONForms(t *testing.T) {
 	}
 	if n != 3 {
 		t.Fatalf("n = %d", n)
+	}
+}
+
+// A Policy that panics denies nothing and crashes nothing: the call fails.
+func TestPolicyPanic(t *testing.T) {
+	policy := func(context.Context, *callproto.Identity, rt.OperationSpec) error { panic("bad policy") }
+	_, spoke, _ := setup(t, callproto.HandlerOptions{Policy: policy, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, callproto.SpokeOptions{})
+	_, err := spoke.Call(context.Background(), "pets.echo", nil)
+	if code(err) != rt.CodeExecution || !strings.Contains(err.Error(), "bad policy") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := spoke.Call(context.Background(), "pets.echo", nil); code(err) != rt.CodeExecution {
+		t.Fatalf("second call: %v (the hub must still serve)", err)
 	}
 }

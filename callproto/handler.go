@@ -209,8 +209,16 @@ func (h *CallHandler) finish(id string, sv *serving) {
 	h.mu.Unlock()
 }
 
-// serve runs one request and publishes its answers.
+// serve runs one request and publishes its answers. A panic outside the
+// operation's handler (which the Registry recovers), in the Policy say,
+// is answered as an EXECUTION_ERROR rather than crash the hub.
 func (h *CallHandler) serve(ctx context.Context, req *Requested, sv *serving) {
+	defer func() {
+		if v := recover(); v != nil {
+			h.log.Error("callproto: panic while serving", "operation", req.OperationID, "panic", v)
+			h.fail(req, runtime.Errorf(runtime.CodeExecution, req.OperationID, "hub panicked: %v", v), 0)
+		}
+	}()
 	id := req.OperationID
 	spec, ok := h.reg.Lookup(id)
 	if !ok {
