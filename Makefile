@@ -29,15 +29,16 @@ fuzz:
 golden:
 	$(GO) test ./golden -run TestGolden -update
 
-## demo: generate the example clients, start the example servers, call them and print the envelopes.
+## demo: generate the example clients, start the example servers, call them and print the envelopes;
+## then a petstore hub and a spoke in two processes over the call protocol (embedded NATS).
 demo:
 	GO=$(GO) bash examples/demo.sh
 
-## bench: runtime, loader, generated-client (HTTP in bench/, MCP in internal/e2e) benchmarks,
+## bench: runtime, loader, generated-client (HTTP in bench/, MCP in internal/e2e), call protocol benchmarks,
 ## benchstat-friendly, into bench.out. bench-generate: whole-process generation timing
 ## against oapi-codegen v2.8.2 (installed from the module proxy; specs from npm).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./runtime/... ./generator/openapi/ ./internal/e2e/ | tee bench.out
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./runtime/... ./generator/openapi/ ./internal/e2e/ ./callproto/ | tee bench.out
 	cd bench && $(GO) test -run '^$$' -bench . -benchmem -count 5 . | tee -a ../bench.out
 
 bench-generate:

@@ -43,6 +43,9 @@ type OperationSpec struct {
 	// only documentation. Generated code sets it to a schema of its
 	// SchemaSet, whose refs OutputSchema alone could not resolve.
 	Output *Schema `json:"-"`
+	// Kind is query (the default when empty), mutation or subscription.
+	// RegisterSubscription sets it to subscription; Register refuses it.
+	Kind Kind `json:"kind,omitempty"`
 }
 
 // OperationHints are the behaviour hints of an operation, those of MCP tool
@@ -78,7 +81,8 @@ type Registry struct {
 type operation struct {
 	spec    OperationSpec
 	handler Handler
-	input   *jsonschema.Schema // nil: any input
+	sub     SubscriptionHandler // set for a subscription, instead of handler
+	input   *jsonschema.Schema  // nil: any input
 	output  *Schema
 }
 
@@ -90,16 +94,29 @@ func NewRegistry(p *Pipeline) *Registry {
 
 var operationID = regexp.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$`)
 
-// Register adds an operation. It fails when the id is malformed or taken,
-// the handler is nil, or a schema does not compile.
+// Register adds a query or mutation (spec.Kind empty, KindQuery or
+// KindMutation). It fails when the id is malformed or taken, the handler
+// is nil, the kind is a subscription (see RegisterSubscription), or a
+// schema does not compile.
 func (r *Registry) Register(spec OperationSpec, h Handler) error {
-	if !operationID.MatchString(spec.ID) {
-		return fmt.Errorf("opsgen: register: operation id %q is not \"namespace.name\"", spec.ID)
-	}
 	if h == nil {
 		return fmt.Errorf("opsgen: register %s: nil handler", spec.ID)
 	}
-	op := &operation{spec: spec, handler: h, output: spec.Output}
+	switch spec.Kind {
+	case "", KindQuery, KindMutation:
+	case KindSubscription:
+		return fmt.Errorf("opsgen: register %s: a subscription is registered with RegisterSubscription", spec.ID)
+	default:
+		return fmt.Errorf("opsgen: register %s: unknown kind %q (want query, mutation or subscription)", spec.ID, spec.Kind)
+	}
+	return r.register(spec, h, nil)
+}
+
+func (r *Registry) register(spec OperationSpec, h Handler, sub SubscriptionHandler) error {
+	if !operationID.MatchString(spec.ID) {
+		return fmt.Errorf("opsgen: register: operation id %q is not \"namespace.name\"", spec.ID)
+	}
+	op := &operation{spec: spec, handler: h, sub: sub, output: spec.Output}
 	if len(bytes.TrimSpace(spec.InputSchema)) > 0 {
 		in, err := compileInput(spec.InputSchema)
 		if err != nil {
@@ -184,13 +201,17 @@ func (e *PanicError) Error() string { return fmt.Sprintf("handler panicked: %v",
 // VALIDATION_ERROR for input that does not match (Issues lists why),
 // EXECUTION_ERROR for a handler that failed or panicked (a handler error
 // that is a *CallError is returned as is; one that is the context's error
-// becomes TIMEOUT or CANCELED), and the pipeline's errors.
+// becomes TIMEOUT or CANCELED), and the pipeline's errors. A subscription
+// is an EXECUTION_ERROR: call it with Subscribe.
 func (r *Registry) Execute(ctx context.Context, id string, input any) (ResponseEnvelope[any], error) {
 	r.mu.RLock()
 	op, ok := r.op[id]
 	r.mu.RUnlock()
 	if !ok {
 		return ResponseEnvelope[any]{}, Errorf(CodeOperationNotFound, id, "no operation %q is registered", id)
+	}
+	if op.sub != nil {
+		return ResponseEnvelope[any]{}, Errorf(CodeExecution, id, "operation %q is a subscription: call it with Subscribe", id)
 	}
 	raw, err := inputJSON(input)
 	if err != nil {
@@ -203,14 +224,7 @@ func (r *Registry) Execute(ctx context.Context, id string, input any) (ResponseE
 	}
 	result, err := run(ctx, op.handler, raw, id)
 	if err != nil {
-		var ce *CallError
-		if errors.As(err, &ce) {
-			return ResponseEnvelope[any]{}, err
-		}
-		if cerr := ContextError(ctx, id, err); cerr != nil && errors.Is(err, ctx.Err()) {
-			return ResponseEnvelope[any]{}, cerr
-		}
-		return ResponseEnvelope[any]{}, NewError(CodeExecution, id, "", err)
+		return ResponseEnvelope[any]{}, handlerError(ctx, id, err)
 	}
 	return r.p.Process(ctx, id, op.output, result)
 }

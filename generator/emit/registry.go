@@ -15,9 +15,9 @@ import (
 // operation that decodes its input and calls its method.
 func (g *gen) registryFile() *file {
 	f := g.newFile()
-	var entries []jen.Code
+	var entries, subEntries []jen.Code
 	var calls []jen.Code
-	var skipped []string
+	var skipped, streams []string
 	binary := false   // some input holds binary content
 	usesHint := false // some operation has hints: declare hint
 	ids := map[string]bool{}
@@ -53,6 +53,16 @@ func (g *gen) registryFile() *file {
 				spec = append(spec, jen.Line().Add(kv("Output", jen.Id(v))))
 			}
 		}
+		if op.Stream {
+			// A stream is a subscription: its function returns the
+			// sequence of the method's envelopes.
+			streams = append(streams, op.GoName)
+			subEntries = append(subEntries, jen.Line().Values(jen.Qual(pkgRuntime, "OperationSpec").Values(append(spec, jen.Line())...), jen.Parens(jen.Op("*").Id("Client")).Dot("subscribe"+op.GoName)))
+			calls = append(calls, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("subscribe"+op.GoName).Params(
+				jen.Id("ctx").Qual("context", "Context"), jen.Id("input").Qual("encoding/json", "RawMessage"),
+			).Qual("iter", "Seq2").Types(jen.Any(), jen.Error()).Block(body...), jen.Line())
+			continue
+		}
 		entries = append(entries, jen.Line().Values(jen.Qual(pkgRuntime, "OperationSpec").Values(append(spec, jen.Line())...), jen.Parens(jen.Op("*").Id("Client")).Dot("call"+op.GoName)))
 		calls = append(calls, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("call"+op.GoName).Params(
 			jen.Id("ctx").Qual("context", "Context"), jen.Id("input").Qual("encoding/json", "RawMessage"),
@@ -66,10 +76,13 @@ func (g *gen) registryFile() *file {
 	if binary {
 		d.para("Binary content (a binary request body, a multipart file) is given as a base64 string (contentEncoding base64 in the input schema); files are sent with their field name as file name.")
 	}
-	if len(skipped) > 0 {
-		d.para("Not registered (streams, which need registry subscriptions): " + strings.Join(skipped, ", ") + ".")
+	if len(streams) > 0 {
+		d.para("Streams (text/event-stream) are registered as subscriptions, called with runtime.Registry.Subscribe: " + strings.Join(streams, ", ") + ". Each event is one envelope.")
 	}
-	decl(f, d, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("Register").Params(jen.Id("r").Op("*").Qual(pkgRuntime, "Registry")).Error().Block(
+	if len(skipped) > 0 {
+		d.para("Not registered: " + strings.Join(skipped, ", ") + ".")
+	}
+	register := []jen.Code{
 		jen.For(jen.List(jen.Id("_"), jen.Id("op")).Op(":=").Range().Id("registryOps")).Block(
 			jen.Id("call").Op(":=").Id("op").Dot("call"),
 			jen.Id("h").Op(":=").Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("input").Qual("encoding/json", "RawMessage")).Params(jen.Any(), jen.Error()).Block(
@@ -77,14 +90,32 @@ func (g *gen) registryFile() *file {
 			),
 			jen.If(jen.Err().Op(":=").Id("r").Dot("Register").Call(jen.Id("op").Dot("spec"), jen.Id("h")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		),
-		jen.Return(jen.Nil()),
-	))
+	}
+	if len(subEntries) > 0 {
+		register = append(register, jen.For(jen.List(jen.Id("_"), jen.Id("op")).Op(":=").Range().Id("registrySubs")).Block(
+			jen.Id("call").Op(":=").Id("op").Dot("call"),
+			jen.Id("h").Op(":=").Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("input").Index().Byte()).Qual("iter", "Seq2").Types(jen.Any(), jen.Error()).Block(
+				jen.Return(jen.Id("call").Call(jen.Id("c"), jen.Id("ctx"), jen.Id("input"))),
+			),
+			jen.If(jen.Err().Op(":=").Id("r").Dot("RegisterSubscription").Call(jen.Id("op").Dot("spec"), jen.Id("h")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		))
+	}
+	register = append(register, jen.Return(jen.Nil()))
+	decl(f, d, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("Register").Params(jen.Id("r").Op("*").Qual(pkgRuntime, "Registry")).Error().Block(register...))
 	f.Comment("// registryOps are the operations Register registers.")
 	f.Var().Id("registryOps").Op("=").Index().Struct(
 		jen.Id("spec").Qual(pkgRuntime, "OperationSpec"),
 		jen.Id("call").Func().Params(jen.Op("*").Id("Client"), jen.Qual("context", "Context"), jen.Qual("encoding/json", "RawMessage")).Params(jen.Any(), jen.Error()),
 	).Values(append(entries, jen.Line())...)
 	f.Line()
+	if len(subEntries) > 0 {
+		f.Comment("// registrySubs are the streams Register registers as subscriptions.")
+		f.Var().Id("registrySubs").Op("=").Index().Struct(
+			jen.Id("spec").Qual(pkgRuntime, "OperationSpec"),
+			jen.Id("call").Func().Params(jen.Op("*").Id("Client"), jen.Qual("context", "Context"), jen.Qual("encoding/json", "RawMessage")).Qual("iter", "Seq2").Types(jen.Any(), jen.Error()),
+		).Values(append(subEntries, jen.Line())...)
+		f.Line()
+	}
 	for _, c := range calls {
 		f.Add(c)
 	}
@@ -134,9 +165,8 @@ func description(op *ir.Operation) string {
 	return ""
 }
 
-// handler returns the body of op's registry function (decode the input,
-// call the method), or nil (with a warning) for a stream operation, which
-// needs registry subscriptions.
+// handler returns the body of op's registry function: decode the input and
+// call the method; for a stream, return the sequence of its envelopes.
 func (g *gen) handler(op *ir.Operation, id string) []jen.Code {
 	var fields, args, convert []jen.Code
 	args = append(args, jen.Id("ctx"))
@@ -147,9 +177,6 @@ func (g *gen) handler(op *ir.Operation, id string) []jen.Code {
 			in = g.typ(op.Tool.InputType)
 			args = append(args, jen.Id("in"))
 		}
-	case op.Stream:
-		g.warn(op.Pos, "stream operation %s is not registered", quoted(op.ID))
-		return nil
 	default:
 		if op.ParamsName != "" {
 			fields = append(fields, jen.Id("Params").Id(op.ParamsName).Tag(map[string]string{"json": "params"}))
@@ -164,6 +191,22 @@ func (g *gen) handler(op *ir.Operation, id string) []jen.Code {
 		if len(fields) > 0 {
 			in = jen.Struct(fields...)
 		}
+	}
+	if op.Stream {
+		// The input is decoded when iteration starts; a bad one is the
+		// sequence's only element.
+		var seq []jen.Code
+		if in != nil {
+			seq = append(seq,
+				jen.Var().Id("in").Add(in),
+				jen.If(jen.Err().Op(":=").Id("decodeInput").Call(jen.Lit(id), jen.Id("input"), jen.Op("&").Id("in")), jen.Err().Op("!=").Nil()).Block(
+					jen.Id("yield").Call(jen.Nil(), jen.Err()),
+					jen.Return()))
+		}
+		seq = append(seq, convert...)
+		seq = append(seq, jen.For(jen.List(jen.Id("env"), jen.Err()).Op(":=").Range().Id("c").Dot(op.GoName).Call(args...)).Block(
+			jen.If(jen.Op("!").Id("yield").Call(jen.Id("env"), jen.Err())).Block(jen.Return())))
+		return []jen.Code{jen.Return(jen.Func().Params(jen.Id("yield").Func().Params(jen.Any(), jen.Error()).Bool()).Block(seq...))}
 	}
 	var body []jen.Code
 	if in != nil {

@@ -6,6 +6,7 @@ package e2ehttp
 import (
 	"context"
 	"encoding/json"
+	"iter"
 
 	"github.com/opsgen/opsgen/runtime"
 )
@@ -16,7 +17,8 @@ import (
 // {"params": {...}, "body": ...}; its handler calls the client's method and
 // returns the envelope.
 //
-// Not registered (streams, which need registry subscriptions): Ticks.
+// Streams (text/event-stream) are registered as subscriptions, called with
+// runtime.Registry.Subscribe: Ticks. Each event is one envelope.
 func (c *Client) Register(r *runtime.Registry) error {
 	for _, op := range registryOps {
 		call := op.call
@@ -24,6 +26,15 @@ func (c *Client) Register(r *runtime.Registry) error {
 			return call(c, ctx, input)
 		}
 		if err := r.Register(op.spec, h); err != nil {
+			return err
+		}
+	}
+	for _, op := range registrySubs {
+		call := op.call
+		h := func(ctx context.Context, input []byte) iter.Seq2[any, error] {
+			return call(c, ctx, input)
+		}
+		if err := r.RegisterSubscription(op.spec, h); err != nil {
 			return err
 		}
 	}
@@ -98,6 +109,20 @@ var registryOps = []struct {
 		ID:     "e2ehttp.withOAuth",
 		Method: "GET",
 	}, (*Client).callWithOAuth},
+}
+
+// registrySubs are the streams Register registers as subscriptions.
+var registrySubs = []struct {
+	spec runtime.OperationSpec
+	call func(*Client, context.Context, json.RawMessage) iter.Seq2[any, error]
+}{
+	{runtime.OperationSpec{
+		ID:           "e2ehttp.ticks",
+		Method:       "GET",
+		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"from":{"type":"integer"}},"type":"object"}},"type":"object"}`),
+		OutputSchema: json.RawMessage(`{"$defs":{"Tick":{"properties":{"n":{"type":"integer"}},"required":["n"],"type":"object"}},"$ref":"#/$defs/Tick"}`),
+		Output:       refSchemaTick,
+	}, (*Client).subscribeTicks},
 }
 
 func (c *Client) callCreateItem(ctx context.Context, input json.RawMessage) (any, error) {
@@ -186,6 +211,23 @@ func (c *Client) callQueryStyles(ctx context.Context, input json.RawMessage) (an
 	}
 	env, err := c.QueryStyles(ctx, in.Params)
 	return env, err
+}
+
+func (c *Client) subscribeTicks(ctx context.Context, input json.RawMessage) iter.Seq2[any, error] {
+	return func(yield func(any, error) bool) {
+		var in struct {
+			Params TicksParams `json:"params"`
+		}
+		if err := decodeInput("e2ehttp.ticks", input, &in); err != nil {
+			yield(nil, err)
+			return
+		}
+		for env, err := range c.Ticks(ctx, in.Params) {
+			if !yield(env, err) {
+				return
+			}
+		}
+	}
 }
 
 func (c *Client) callWithBasic(ctx context.Context, input json.RawMessage) (any, error) {

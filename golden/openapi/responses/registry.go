@@ -6,6 +6,7 @@ package responses
 import (
 	"context"
 	"encoding/json"
+	"iter"
 
 	"github.com/opsgen/opsgen/runtime"
 )
@@ -16,7 +17,8 @@ import (
 // {"params": {...}, "body": ...}; its handler calls the client's method and
 // returns the envelope.
 //
-// Not registered (streams, which need registry subscriptions): Events.
+// Streams (text/event-stream) are registered as subscriptions, called with
+// runtime.Registry.Subscribe: Events. Each event is one envelope.
 func (c *Client) Register(r *runtime.Registry) error {
 	for _, op := range registryOps {
 		call := op.call
@@ -24,6 +26,15 @@ func (c *Client) Register(r *runtime.Registry) error {
 			return call(c, ctx, input)
 		}
 		if err := r.Register(op.spec, h); err != nil {
+			return err
+		}
+	}
+	for _, op := range registrySubs {
+		call := op.call
+		h := func(ctx context.Context, input []byte) iter.Seq2[any, error] {
+			return call(c, ctx, input)
+		}
+		if err := r.RegisterSubscription(op.spec, h); err != nil {
 			return err
 		}
 	}
@@ -61,9 +72,32 @@ var registryOps = []struct {
 	}, (*Client).callStatuses},
 }
 
+// registrySubs are the streams Register registers as subscriptions.
+var registrySubs = []struct {
+	spec runtime.OperationSpec
+	call func(*Client, context.Context, json.RawMessage) iter.Seq2[any, error]
+}{
+	{runtime.OperationSpec{
+		ID:           "responses.events",
+		Method:       "GET",
+		OutputSchema: json.RawMessage(`{"$defs":{"Event":{"properties":{"id":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/Event"}`),
+		Output:       refSchemaEvent,
+	}, (*Client).subscribeEvents},
+}
+
 func (c *Client) callDownload(ctx context.Context, input json.RawMessage) (any, error) {
 	env, err := c.Download(ctx)
 	return env, err
+}
+
+func (c *Client) subscribeEvents(ctx context.Context, input json.RawMessage) iter.Seq2[any, error] {
+	return func(yield func(any, error) bool) {
+		for env, err := range c.Events(ctx) {
+			if !yield(env, err) {
+				return
+			}
+		}
+	}
 }
 
 func (c *Client) callNoBody(ctx context.Context, input json.RawMessage) (any, error) {

@@ -1,0 +1,152 @@
+package callproto_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/opsgen/opsgen/callproto"
+	"github.com/opsgen/opsgen/callproto/natsbus"
+	rt "github.com/opsgen/opsgen/runtime"
+)
+
+// The benchmarks compare a small call through the protocol (hub and spoke
+// on separate connections to an embedded NATS server) with a bare NATS
+// request-reply carrying the same bytes: the input as request, the
+// envelope's wire form as reply. The operation returns a small struct. Latency benchmarks report p50 and p99.
+
+var (
+	benchInput = json.RawMessage(`{"id":7}`)
+	benchPet   = pet{ID: 7, Name: "Rex"}
+)
+
+func benchBuses(b *testing.B) (hubBus, spokeBus *natsbus.Bus) {
+	b.Helper()
+	srv, err := natsbus.StartServer("127.0.0.1", -1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(srv.Shutdown)
+	for _, p := range []**natsbus.Bus{&hubBus, &spokeBus} {
+		bus, err := natsbus.Connect(natsbus.Options{URL: srv.ClientURL()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { bus.Close() })
+		*p = bus
+	}
+	return hubBus, spokeBus
+}
+
+func benchSpoke(b *testing.B) *callproto.PendingRequestMap {
+	hubBus, spokeBus := benchBuses(b)
+	reg := rt.NewRegistry(nil)
+	reg.Register(rt.OperationSpec{ID: "bench.echo"}, func(context.Context, json.RawMessage) (any, error) { return benchPet, nil })
+	hub, err := callproto.NewCallHandler(reg, hubBus, callproto.HandlerOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { hub.Close() })
+	spoke, err := callproto.NewPendingRequestMap(spokeBus, callproto.SpokeOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { spoke.Close() })
+	return spoke
+}
+
+func benchBare(b *testing.B) *nats.Conn {
+	hubBus, spokeBus := benchBuses(b)
+	reply, _ := json.Marshal(rt.Local(benchPet, "bench.echo"))
+	if _, err := hubBus.Conn().Subscribe("bench.bare", func(m *nats.Msg) { m.Respond(reply) }); err != nil {
+		b.Fatal(err)
+	}
+	hubBus.Conn().Flush()
+	return spokeBus.Conn()
+}
+
+func reportPercentiles(b *testing.B, d []time.Duration) {
+	slices.Sort(d)
+	if len(d) == 0 {
+		return
+	}
+	b.ReportMetric(float64(d[len(d)/2].Nanoseconds())/1e3, "p50-µs")
+	b.ReportMetric(float64(d[len(d)*99/100].Nanoseconds())/1e3, "p99-µs")
+}
+
+func BenchmarkLatencyCall(b *testing.B) {
+	spoke := benchSpoke(b)
+	ctx := context.Background()
+	d := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		t := time.Now()
+		if _, err := spoke.Call(ctx, "bench.echo", benchInput); err != nil {
+			b.Fatal(err)
+		}
+		d = append(d, time.Since(t))
+	}
+	reportPercentiles(b, d)
+}
+
+func BenchmarkLatencyBareNATS(b *testing.B) {
+	nc := benchBare(b)
+	d := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		t := time.Now()
+		m, err := nc.Request("bench.bare", benchInput, 5*time.Second)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var env rt.ResponseEnvelope[any]
+		if err := json.Unmarshal(m.Data, &env); err != nil { // the caller reads the envelope too
+			b.Fatal(err)
+		}
+		d = append(d, time.Since(t))
+	}
+	reportPercentiles(b, d)
+}
+
+func BenchmarkThroughputCall(b *testing.B) {
+	spoke := benchSpoke(b)
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.SetParallelism(16)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := spoke.Call(ctx, "bench.echo", benchInput); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+func BenchmarkThroughputBareNATS(b *testing.B) {
+	nc := benchBare(b)
+	b.ReportAllocs()
+	b.SetParallelism(16)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			m, err := nc.Request("bench.bare", benchInput, 5*time.Second)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			var env rt.ResponseEnvelope[any]
+			if err := json.Unmarshal(m.Data, &env); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}

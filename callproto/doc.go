@@ -1,0 +1,69 @@
+// Package callproto is the opsgen call protocol: operations registered in a
+// runtime.Registry in one process (a hub) called from other processes
+// (spokes) over a message broker, with the same envelopes, errors and
+// result pipeline as a direct Registry.Execute. It is the Go form of the
+// seeds' operations system (CallHandler, PendingRequestMap, call events).
+//
+// # Serving: CallHandler
+//
+//	reg := runtime.NewRegistry(nil)
+//	client.Register(reg)                        // a generated client's operations
+//	reg.RegisterSubscription(spec, handler)     // a local stream
+//	bus, _ := natsbus.Connect(natsbus.Options{}) // embedded NATS; or a URL
+//	h, _ := callproto.NewCallHandler(reg, bus, callproto.HandlerOptions{
+//		Policy: callproto.Rules(callproto.Rule{Operation: "petstore.*", Roles: []string{"reader"}}),
+//	})
+//	defer h.Close()
+//
+// For each call.requested the handler looks the operation up
+// (OPERATION_NOT_FOUND), asks the Policy (ACCESS_DENIED: only here, never in
+// a direct Execute), and runs it through the Registry, which validates the
+// input, recovers panics and applies the one result pipeline. Queries and
+// mutations answer with call.responded, whose output is always an envelope
+// (Respond refuses anything else); subscriptions with call.yielded per
+// envelope, then call.completed. Failures, a handler's error or panic
+// included, are call.error; an MCP envelope with isError is a response.
+// Several hubs on one broker share the requests (a queue group).
+//
+// # Calling: PendingRequestMap
+//
+//	spoke, _ := callproto.NewPendingRequestMap(bus, callproto.SpokeOptions{Identity: &callproto.Identity{Subject: "ann", Roles: []string{"reader"}}})
+//	env, err := spoke.Call(ctx, "petstore.listPets", json.RawMessage(`{"params":{"limit":2}}`))
+//	pet, err := callproto.CallAs[api.Pet](ctx, spoke, "petstore.getPet", callproto.Input{Params: api.GetPetParams{PetID: 1}})
+//	for env, err := range callproto.SubscribeAs[Tick](ctx, spoke, "local.ticks", map[string]int{"n": 5}) { ... }
+//
+// The context's deadline travels with the request and ends the handler's
+// context on the hub; cancelling the context, or breaking out of a
+// subscription's loop, sends call.canceled, which does too. A spoke that
+// dies stops sending keepalives, and hubs cancel its requests after three
+// silent periods. Answers that arrive after the caller gave up, and
+// duplicates, are dropped. Errors are *runtime.CallError, usable with
+// errors.Is (runtime.ErrAccessDenied, runtime.ErrTimeout, ...).
+//
+// Subscriptions are flow controlled: the hub sends at most the window
+// (SpokeOptions.Window, default 64) of envelopes beyond the last one the
+// spoke acknowledged, so a slow consumer slows the handler down and neither
+// side buffers without bound. Events carry sequence numbers: a gap (events
+// a broker restart lost) ends the subscription with a TRANSPORT_ERROR
+// naming them, never silently.
+//
+// # Buses
+//
+// Bus is the whole contract with a broker: Publish, and Subscribe to one
+// exact subject, optionally in a queue group. natsbus is the NATS adapter
+// (and the default: it embeds a NATS server when given no URL); other
+// adapters live in packages of their own, so that importing callproto
+// links none. WIRE.md, beside this file, specifies the subjects, the events
+// and their JSON Schemas (EventsSchema, with runtime.EnvelopeSchema) for
+// implementations in other languages.
+//
+// # Generated clients across the wire
+//
+// A generated client's operations are registered with the input
+// {"params": ..., "body": ...} (see Input; an MCP tool's is its arguments);
+// CallAs and SubscribeAs decode the envelope's data into the generated
+// output type, through the same drift-tolerant decoding as a direct call.
+// CallJSON and SubscribeJSON return the envelopes' wire form undecoded, for
+// a transport hook that routes a generated client's methods themselves
+// through the protocol.
+package callproto

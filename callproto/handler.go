@@ -1,0 +1,449 @@
+package callproto
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/opsgen/opsgen/runtime"
+)
+
+// DefaultWindow is how many subscription envelopes a hub sends beyond the
+// last one the spoke acknowledged, when the request does not say.
+const DefaultWindow = 64
+
+// maxWindow caps a request's window, so that a spoke cannot make a hub
+// (or itself) buffer without bound.
+const maxWindow = 4096
+
+// HandlerOptions configure a CallHandler.
+type HandlerOptions struct {
+	// Prefix of the subjects (see SubjectsFor); "" means DefaultPrefix.
+	Prefix string
+	// Policy decides access per operation; nil means AllowAll.
+	Policy Policy
+	// MaxConcurrent bounds the handlers running at once (0: 1024). A
+	// request beyond it waits in the bus's own buffer.
+	MaxConcurrent int
+	// Logger receives what cannot be answered (malformed requests, publish
+	// failures); nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// CallHandler is the serving side of the call protocol (the seeds'
+// CallHandler): it takes call.requested events from the bus (in the hubs'
+// queue group, so that several hubs share the load) and for each one looks
+// the operation up in its Registry (OPERATION_NOT_FOUND), asks the Policy
+// (ACCESS_DENIED), then runs it through the Registry, which validates the
+// input, runs the handler and applies the result pipeline. A query or
+// mutation answers with one call.responded; a subscription with one
+// call.yielded per envelope, then call.completed. Any failure, a handler's
+// error or panic included, is a call.error; an envelope whose MCP meta says
+// isError is a response, not an error.
+//
+// The request's deadline and the spoke's call.canceled end the handler's
+// context; so does the spoke's silence for three heartbeat periods (a
+// spoke that died). Every heartbeat period the handler tells each spoke
+// which of its requests are still running (call.alive), so that spokes
+// notice a hub that died. A duplicate request id is ignored while the
+// first is running.
+type CallHandler struct {
+	reg    *runtime.Registry
+	bus    Bus
+	subj   Subjects
+	policy Policy
+	log    *slog.Logger
+	sem    chan struct{}
+
+	mu       sync.Mutex
+	inflight map[string]*serving
+	seen     map[string]time.Time // reply subject -> last keepalive
+	told     map[string]time.Time // reply subject -> last call.alive sent
+	closed   bool
+
+	subs   []Subscription
+	wg     sync.WaitGroup
+	stop   chan struct{}
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// serving is one request being served.
+type serving struct {
+	cancel    context.CancelFunc
+	replyTo   string
+	heartbeat time.Duration
+	started   time.Time
+
+	mu    sync.Mutex
+	acked int64
+	ackCh chan struct{} // signalled when acked grows
+}
+
+// NewCallHandler subscribes to the bus and serves reg's operations until
+// Close. The Registry may gain operations afterwards.
+func NewCallHandler(reg *runtime.Registry, bus Bus, opts HandlerOptions) (*CallHandler, error) {
+	n := opts.MaxConcurrent
+	if n <= 0 {
+		n = 1024
+	}
+	h := &CallHandler{
+		reg:      reg,
+		bus:      bus,
+		subj:     SubjectsFor(opts.Prefix),
+		policy:   opts.Policy,
+		log:      opts.Logger,
+		sem:      make(chan struct{}, n),
+		inflight: map[string]*serving{},
+		seen:     map[string]time.Time{},
+		told:     map[string]time.Time{},
+		stop:     make(chan struct{}),
+	}
+	if h.policy == nil {
+		h.policy = AllowAll
+	}
+	if h.log == nil {
+		h.log = slog.Default()
+	}
+	h.ctx, h.cancel = context.WithCancel(context.Background())
+	s, err := bus.Subscribe(h.subj.Requested, h.subj.Hubs, h.onRequest)
+	if err != nil {
+		return nil, fmt.Errorf("callproto: subscribe %s: %w", h.subj.Requested, err)
+	}
+	h.subs = append(h.subs, s)
+	c, err := bus.Subscribe(h.subj.Control, "", h.onControl)
+	if err != nil {
+		s.Unsubscribe()
+		return nil, fmt.Errorf("callproto: subscribe %s: %w", h.subj.Control, err)
+	}
+	h.subs = append(h.subs, c)
+	h.wg.Add(1)
+	go h.reaper()
+	return h, nil
+}
+
+// Close unsubscribes, cancels the running handlers and waits for them.
+func (h *CallHandler) Close() error {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil
+	}
+	h.closed = true
+	h.mu.Unlock()
+	var errs []error
+	for _, s := range h.subs {
+		errs = append(errs, s.Unsubscribe())
+	}
+	close(h.stop)
+	h.cancel()
+	h.wg.Wait()
+	return errors.Join(errs...)
+}
+
+// Inflight returns the number of requests being served.
+func (h *CallHandler) Inflight() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.inflight)
+}
+
+func (h *CallHandler) onRequest(data []byte) {
+	var req Requested
+	if err := decodeRequested(data, &req); err != nil || req.Type != TypeRequested || req.RequestID == "" || req.ReplyTo == "" {
+		h.log.Warn("callproto: dropping malformed call.requested", "err", err, "len", len(data))
+		return
+	}
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	if _, dup := h.inflight[req.RequestID]; dup {
+		h.mu.Unlock()
+		return
+	}
+	ctx, cancel := context.WithCancel(h.ctx)
+	if req.Deadline > 0 {
+		ctx, cancel = withDeadline(ctx, cancel, time.UnixMilli(req.Deadline))
+	}
+	sv := &serving{cancel: cancel, replyTo: req.ReplyTo, heartbeat: time.Duration(req.Heartbeat) * time.Millisecond, started: time.Now(), ackCh: make(chan struct{}, 1)}
+	h.inflight[req.RequestID] = sv
+	if sv.heartbeat > 0 {
+		if _, ok := h.seen[req.ReplyTo]; !ok {
+			h.seen[req.ReplyTo] = sv.started
+		}
+	}
+	h.wg.Add(1)
+	h.mu.Unlock()
+	select {
+	case h.sem <- struct{}{}:
+	case <-h.stop:
+		h.finish(req.RequestID, sv)
+		h.wg.Done()
+		return
+	}
+	go func() {
+		defer h.wg.Done()
+		defer func() { <-h.sem }()
+		defer h.finish(req.RequestID, sv)
+		h.serve(ctx, &req, sv)
+	}()
+}
+
+func withDeadline(ctx context.Context, cancel context.CancelFunc, d time.Time) (context.Context, context.CancelFunc) {
+	ctx, c2 := context.WithDeadline(ctx, d)
+	return ctx, func() { c2(); cancel() }
+}
+
+func (h *CallHandler) finish(id string, sv *serving) {
+	sv.cancel()
+	h.mu.Lock()
+	delete(h.inflight, id)
+	h.mu.Unlock()
+}
+
+// serve runs one request and publishes its answers. A panic outside the
+// operation's handler (which the Registry recovers), in the Policy say,
+// is answered as an EXECUTION_ERROR rather than crash the hub.
+func (h *CallHandler) serve(ctx context.Context, req *Requested, sv *serving) {
+	defer func() {
+		if v := recover(); v != nil {
+			h.log.Error("callproto: panic while serving", "operation", req.OperationID, "panic", v)
+			h.fail(req, runtime.Errorf(runtime.CodeExecution, req.OperationID, "hub panicked: %v", v), 0)
+		}
+	}()
+	id := req.OperationID
+	spec, ok := h.reg.Lookup(id)
+	if !ok {
+		h.fail(req, runtime.Errorf(runtime.CodeOperationNotFound, id, "no operation %q is registered", id), 0)
+		return
+	}
+	if err := h.policy(ctx, req.Identity, spec); err != nil {
+		h.fail(req, runtime.NewError(runtime.CodeAccessDenied, id, err.Error(), nil), 0)
+		return
+	}
+	if ce := runtime.ContextError(ctx, id, nil); ce != nil {
+		h.fail(req, ce, 0)
+		return
+	}
+	input := req.Input
+	if len(input) == 0 {
+		input = json.RawMessage("{}")
+	}
+	if spec.Kind == runtime.KindSubscription && !req.Subscribe {
+		h.fail(req, runtime.Errorf(runtime.CodeExecution, id, "operation %q is a subscription: call it with Subscribe", id), 0)
+		return
+	}
+	if spec.Kind != runtime.KindSubscription {
+		env, err := h.reg.Execute(ctx, id, input)
+		if err != nil {
+			h.fail(req, err, 0)
+			return
+		}
+		if err := Respond(ctx, h.bus, req.ReplyTo, req.RequestID, env); err != nil {
+			h.fail(req, err, 0)
+		}
+		return
+	}
+	window := req.Window
+	if window <= 0 {
+		window = DefaultWindow
+	}
+	window = min(window, maxWindow)
+	var seq int64
+	for env, err := range h.reg.Subscribe(ctx, id, input) {
+		if err != nil {
+			h.fail(req, err, seq)
+			return
+		}
+		// Flow control: at most window envelopes beyond the last ack.
+		for seq-sv.ackedSeq() >= window {
+			select {
+			case <-sv.ackCh:
+			case <-ctx.Done():
+				h.fail(req, runtime.ContextError(ctx, id, nil), seq)
+				return
+			}
+		}
+		out, err := envelopeJSON(env)
+		if err != nil {
+			h.fail(req, err, seq)
+			return
+		}
+		seq++
+		if err := h.bus.Publish(context.Background(), req.ReplyTo, encodeOutput(req.RequestID, seq, out)); err != nil {
+			h.log.Warn("callproto: publish failed", "subject", req.ReplyTo, "err", err)
+			return
+		}
+	}
+	h.publish(req.ReplyTo, Completed{Type: TypeCompleted, RequestID: req.RequestID, Seq: seq})
+}
+
+func (sv *serving) ackedSeq() int64 {
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	return sv.acked
+}
+
+func (sv *serving) ack(seq int64) {
+	sv.mu.Lock()
+	grew := seq > sv.acked
+	if grew {
+		sv.acked = seq
+	}
+	sv.mu.Unlock()
+	if grew {
+		select {
+		case sv.ackCh <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// fail publishes call.error.
+func (h *CallHandler) fail(req *Requested, err error, seq int64) {
+	if err == nil {
+		err = runtime.NewError(runtime.CodeCanceled, req.OperationID, "canceled", nil)
+	}
+	h.publish(req.ReplyTo, ErrorEvent{Type: TypeError, RequestID: req.RequestID, Error: toWire(err, req.OperationID), Seq: seq})
+}
+
+func (h *CallHandler) publish(subject string, ev any) error {
+	b, err := json.Marshal(ev)
+	if err == nil {
+		err = h.bus.Publish(context.Background(), subject, b)
+	}
+	if err != nil {
+		h.log.Warn("callproto: publish failed", "subject", subject, "err", err)
+	}
+	return err
+}
+
+func (h *CallHandler) onControl(data []byte) {
+	var c Control
+	if err := json.Unmarshal(data, &c); err != nil {
+		h.log.Warn("callproto: dropping malformed control event", "err", err)
+		return
+	}
+	h.mu.Lock()
+	switch c.Type {
+	case TypeCanceled:
+		if sv := h.inflight[c.RequestID]; sv != nil {
+			sv.cancel()
+		}
+	case TypeAck:
+		if sv := h.inflight[c.RequestID]; sv != nil {
+			defer sv.ack(c.Seq)
+		}
+	case TypeKeepalive:
+		if _, ok := h.seen[c.ReplyTo]; ok {
+			h.seen[c.ReplyTo] = time.Now()
+		}
+		for id, seq := range c.Acks {
+			if sv := h.inflight[id]; sv != nil {
+				defer sv.ack(seq)
+			}
+		}
+	}
+	h.mu.Unlock()
+}
+
+// reaper cancels the requests of spokes that stopped sending keepalives.
+func (h *CallHandler) reaper() {
+	defer h.wg.Done()
+	t := time.NewTicker(50 * time.Millisecond) // heartbeats are meant to be >= 200ms
+	defer t.Stop()
+	for {
+		select {
+		case <-h.stop:
+			return
+		case now := <-t.C:
+			h.mu.Lock()
+			live := map[string]bool{}
+			alive := map[string][]string{} // reply subject -> requests to report
+			for id, sv := range h.inflight {
+				if sv.heartbeat <= 0 {
+					continue
+				}
+				live[sv.replyTo] = true
+				if now.Sub(h.seen[sv.replyTo]) > 3*sv.heartbeat {
+					sv.cancel()
+				}
+				if now.Sub(h.told[sv.replyTo]) >= sv.heartbeat && now.Sub(sv.started) >= sv.heartbeat {
+					alive[sv.replyTo] = append(alive[sv.replyTo], id)
+				}
+			}
+			for r := range h.seen {
+				if !live[r] {
+					delete(h.seen, r)
+					delete(h.told, r)
+				}
+			}
+			for r := range alive {
+				h.told[r] = now
+			}
+			h.mu.Unlock()
+			for r, ids := range alive {
+				sort.Strings(ids)
+				h.publish(r, Alive{Type: TypeAlive, RequestIDs: ids})
+			}
+		}
+	}
+}
+
+// Respond publishes call.responded for requestID to replyTo. output must
+// be an envelope (a ResponseEnvelope, or its wire form as JSON or a
+// decoded map): anything else is refused with an error, so that nothing
+// reaches a caller without its meta.
+func Respond(ctx context.Context, bus Bus, replyTo, requestID string, output any) error {
+	if !runtime.IsResponseEnvelope(output) {
+		return fmt.Errorf("callproto: respond %s: output is not a ResponseEnvelope (%T)", requestID, output)
+	}
+	out, err := envelopeJSON(output)
+	if err != nil {
+		return err
+	}
+	return bus.Publish(ctx, replyTo, encodeOutput(requestID, 0, out))
+}
+
+// envelopeJSON returns the wire form of an envelope value.
+func envelopeJSON(v any) (json.RawMessage, error) {
+	switch e := v.(type) {
+	case json.RawMessage:
+		return compact(e)
+	case []byte:
+		return compact(e)
+	case string:
+		return compact([]byte(e))
+	}
+	var b []byte
+	var err error
+	if m, ok := v.(json.Marshaler); ok {
+		// A ResponseEnvelope writes compact JSON already: skip the second
+		// pass json.Marshal would make over it.
+		b, err = m.MarshalJSON()
+	} else {
+		b, err = json.Marshal(v)
+	}
+	if err != nil {
+		return nil, runtime.NewError(runtime.CodeDecode, "", "envelope is not JSON", err)
+	}
+	return b, nil
+}
+
+// compact returns JSON b on one line (events are one JSON value each, and
+// a line-oriented bus may rely on it).
+func compact(b []byte) (json.RawMessage, error) {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		return nil, runtime.NewError(runtime.CodeDecode, "", "envelope is not JSON", err)
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,156 @@
+// Package natsbus is the NATS adapter of the call protocol's Bus
+// (package callproto): core NATS publish and subscribe, with queue groups.
+//
+// Connect dials a NATS server or cluster by URL. With no URL it starts a
+// NATS server embedded in the process (github.com/nats-io/nats-server/v2,
+// on a free loopback port, no persistence), so that tests and demos need
+// nothing installed; other processes join it through Bus.URL. StartServer
+// starts such a server alone, e.g. for a hub that other processes connect to.
+//
+// The connection reconnects forever, quickly (ReconnectWait 50ms): a broker
+// restart loses the messages published while it is down (core NATS keeps
+// none), which the protocol detects as a gap in a subscription's sequence
+// or a call that runs into its deadline.
+package natsbus
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+
+	"github.com/opsgen/opsgen/callproto"
+)
+
+// Options configure Connect.
+type Options struct {
+	// URL of the NATS server or cluster (comma-separated seed URLs); ""
+	// starts an embedded server.
+	URL string
+	// Name is the connection's name, shown by the server's monitoring.
+	Name string
+	// NATS are extra nats.go options, applied last.
+	NATS []nats.Option
+}
+
+// Bus is a callproto.Bus over one NATS connection.
+type Bus struct {
+	nc  *nats.Conn
+	srv *server.Server // the embedded server, or nil
+}
+
+var _ callproto.Bus = (*Bus)(nil)
+
+// Connect connects to opts.URL, or to a new embedded server when it is "".
+func Connect(opts Options) (*Bus, error) {
+	b := &Bus{}
+	url := opts.URL
+	if url == "" {
+		srv, err := StartServer("127.0.0.1", -1)
+		if err != nil {
+			return nil, err
+		}
+		b.srv = srv
+		url = srv.ClientURL()
+	}
+	nopts := []nats.Option{
+		nats.Name(opts.Name),
+		nats.MaxReconnects(-1),
+		nats.ReconnectWait(50 * time.Millisecond),
+		nats.ReconnectJitter(10*time.Millisecond, 10*time.Millisecond),
+		nats.RetryOnFailedConnect(false),
+		// Message handlers are quick (they hand work to goroutines); a
+		// large pending limit rides out bursts before NATS drops messages
+		// as a slow consumer.
+	}
+	nopts = append(nopts, opts.NATS...)
+	nc, err := nats.Connect(url, nopts...)
+	if err != nil {
+		if b.srv != nil {
+			b.srv.Shutdown()
+		}
+		return nil, fmt.Errorf("natsbus: connect %s: %w", url, err)
+	}
+	b.nc = nc
+	return b, nil
+}
+
+// StartServer starts an embedded NATS server on host:port (port -1: a free
+// port) and waits until it accepts clients. Shut it down with Shutdown.
+func StartServer(host string, port int) (*server.Server, error) {
+	srv, err := server.NewServer(&server.Options{Host: host, Port: port, NoLog: true, NoSigs: true, MaxPayload: 8 << 20})
+	if err != nil {
+		return nil, fmt.Errorf("natsbus: embedded server: %w", err)
+	}
+	go srv.Start()
+	if !srv.ReadyForConnections(10 * time.Second) {
+		srv.Shutdown()
+		return nil, errors.New("natsbus: embedded server did not start within 10s")
+	}
+	return srv, nil
+}
+
+// URL returns the URL of the server the bus is connected to (the embedded
+// one's, when it started one), for other processes to connect to.
+func (b *Bus) URL() string { return b.nc.ConnectedUrl() }
+
+// Conn returns the NATS connection.
+func (b *Bus) Conn() *nats.Conn { return b.nc }
+
+// Publish implements callproto.Bus. NATS buffers it (and, while
+// reconnecting, keeps it in the reconnect buffer).
+func (b *Bus) Publish(ctx context.Context, subject string, data []byte) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return b.nc.Publish(subject, data)
+}
+
+// Subscribe implements callproto.Bus: a queue subscription when queue is
+// not "", else a plain one.
+func (b *Bus) Subscribe(subject, queue string, handler func(data []byte)) (callproto.Subscription, error) {
+	cb := func(m *nats.Msg) { handler(m.Data) }
+	var s *nats.Subscription
+	var err error
+	if queue != "" {
+		s, err = b.nc.QueueSubscribe(subject, queue, cb)
+	} else {
+		s, err = b.nc.Subscribe(subject, cb)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Hold up to 64 MiB or 512k messages before NATS calls the subscriber slow.
+	if err := s.SetPendingLimits(512<<10, 64<<20); err != nil {
+		s.Unsubscribe()
+		return nil, err
+	}
+	// Make sure the server knows the subscription before Subscribe returns,
+	// so that a request published right after is delivered.
+	if err := b.nc.Flush(); err != nil {
+		s.Unsubscribe()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close drains the connection (handlers in progress finish) and shuts the
+// embedded server down, if any.
+func (b *Bus) Close() error {
+	err := b.nc.Drain()
+	if err == nil {
+		// Drain is asynchronous: wait until the connection is closed.
+		for i := 0; i < 200 && !b.nc.IsClosed(); i++ {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	b.nc.Close()
+	if b.srv != nil {
+		b.srv.Shutdown()
+		b.srv.WaitForShutdown()
+	}
+	return err
+}

@@ -1,0 +1,524 @@
+package callproto
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/opsgen/opsgen/runtime"
+)
+
+// SpokeOptions configure a PendingRequestMap.
+type SpokeOptions struct {
+	// Prefix of the subjects (see SubjectsFor); "" means DefaultPrefix.
+	Prefix string
+	// Identity is sent with every request unless a call says otherwise.
+	Identity *Identity
+	// Window is how many subscription envelopes may be in flight beyond
+	// the ones consumed (0: DefaultWindow). The spoke buffers at most
+	// this many per subscription; the hub waits for acks beyond it.
+	Window int
+	// Heartbeat is the keepalive period (0: 5s; negative: none). Hubs
+	// cancel the requests of a spoke silent for three periods, and
+	// keepalives repeat subscription acks a broker outage lost. Hubs send
+	// call.alive for the requests they run at the same period: a request
+	// no hub has spoken of for three periods (no hub took it, or its hub
+	// died) fails with TRANSPORT_ERROR.
+	Heartbeat time.Duration
+	// Pipeline converts envelopes for CallAs and SubscribeAs; nil is the
+	// zero Pipeline (warn mode).
+	Pipeline *runtime.Pipeline
+}
+
+// PendingRequestMap is the calling side of the call protocol (the seeds'
+// PendingRequestMap), the "spoke": it publishes call.requested, and matches
+// the answers, which arrive on its own reply subject, to the waiting calls
+// by request id. Answers for requests no longer waiting (late, after a
+// deadline or cancellation) and duplicates are dropped. It is safe for
+// concurrent use.
+type PendingRequestMap struct {
+	bus      Bus
+	subj     Subjects
+	id       string
+	replyTo  string
+	identity *Identity
+	window   int64
+	beat     time.Duration
+	p        *runtime.Pipeline
+
+	seq     atomic.Uint64
+	mu      sync.Mutex
+	pending map[string]*pending
+	closed  bool
+	sub     Subscription
+	stop    chan struct{}
+	wg      sync.WaitGroup
+}
+
+// pending is one request waiting for answers.
+type pending struct {
+	ch       chan answer   // buffered: 1 for a call, window+2 for a subscription
+	failed   chan struct{} // closed by fail: the request cannot be answered
+	reason   string        // why, set before failed is closed
+	once     sync.Once
+	heard    atomic.Int64 // when a hub last spoke of it (Unix ns)
+	stream   bool
+	consumed atomic.Int64 // subscription envelopes consumed (for keepalive acks)
+}
+
+// NewPendingRequestMap subscribes to a fresh reply subject and returns the
+// spoke. Close it when done.
+func NewPendingRequestMap(bus Bus, opts SpokeOptions) (*PendingRequestMap, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, err
+	}
+	m := &PendingRequestMap{
+		bus:      bus,
+		subj:     SubjectsFor(opts.Prefix),
+		id:       hex.EncodeToString(b[:]),
+		identity: opts.Identity,
+		window:   int64(opts.Window),
+		beat:     opts.Heartbeat,
+		p:        opts.Pipeline,
+		pending:  map[string]*pending{},
+		stop:     make(chan struct{}),
+	}
+	if m.window <= 0 {
+		m.window = DefaultWindow
+	}
+	m.window = min(m.window, maxWindow)
+	if m.beat == 0 {
+		m.beat = 5 * time.Second
+	}
+	m.replyTo = m.subj.Reply(m.id)
+	s, err := bus.Subscribe(m.replyTo, "", m.onAnswer)
+	if err != nil {
+		return nil, fmt.Errorf("callproto: subscribe %s: %w", m.replyTo, err)
+	}
+	m.sub = s
+	if m.beat > 0 {
+		m.wg.Add(1)
+		go m.keepalive()
+	}
+	return m, nil
+}
+
+// ID returns the spoke's id (its reply subject's last token).
+func (m *PendingRequestMap) ID() string { return m.id }
+
+// Close unsubscribes; calls still waiting fail with TRANSPORT_ERROR.
+func (m *PendingRequestMap) Close() error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil
+	}
+	m.closed = true
+	for _, p := range m.pending {
+		p.fail("the spoke closed")
+	}
+	m.mu.Unlock()
+	close(m.stop)
+	m.wg.Wait()
+	return m.sub.Unsubscribe()
+}
+
+// Pending returns the number of requests waiting for answers.
+func (m *PendingRequestMap) Pending() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.pending)
+}
+
+// fail ends the request: the caller gets a TRANSPORT_ERROR saying why.
+func (p *pending) fail(reason string) {
+	p.once.Do(func() {
+		p.reason = reason
+		close(p.failed)
+	})
+}
+
+func (m *PendingRequestMap) onAnswer(data []byte) {
+	var a answer
+	if err := decodeAnswer(data, &a); err != nil {
+		return // not ours to answer; nothing waits on garbage
+	}
+	if a.Type == TypeAlive {
+		now := time.Now().UnixNano()
+		m.mu.Lock()
+		for _, id := range a.RequestIDs {
+			if p := m.pending[id]; p != nil {
+				p.heard.Store(now)
+			}
+		}
+		m.mu.Unlock()
+		return
+	}
+	m.mu.Lock()
+	p := m.pending[a.RequestID]
+	m.mu.Unlock()
+	if p == nil {
+		return // late, duplicate or unknown
+	}
+	p.heard.Store(time.Now().UnixNano())
+	select {
+	case p.ch <- a:
+	default:
+		if p.stream {
+			p.fail("subscription buffer overrun: the hub ignored the window") // end rather than grow
+		}
+		// a call's second answer: a duplicate, dropped
+	}
+}
+
+func (m *PendingRequestMap) keepalive() {
+	defer m.wg.Done()
+	t := time.NewTicker(m.beat)
+	defer t.Stop()
+	for {
+		select {
+		case <-m.stop:
+			return
+		case <-t.C:
+			c := Control{Type: TypeKeepalive, ReplyTo: m.replyTo}
+			silent := time.Now().Add(-3 * m.beat).UnixNano()
+			m.mu.Lock()
+			if len(m.pending) == 0 {
+				m.mu.Unlock()
+				continue // nothing running: hubs need not hear from us
+			}
+			for id, p := range m.pending {
+				if p.heard.Load() < silent {
+					// No hub took the request, or its hub died.
+					p.fail(fmt.Sprintf("no hub has answered or sent call.alive for %v", 3*m.beat))
+				}
+				if p.stream {
+					if c.Acks == nil {
+						c.Acks = map[string]int64{}
+					}
+					c.Acks[id] = p.consumed.Load()
+				}
+			}
+			m.mu.Unlock()
+			m.control(c)
+		}
+	}
+}
+
+func (m *PendingRequestMap) control(c Control) {
+	b, _ := json.Marshal(c)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	m.bus.Publish(ctx, m.subj.Control, b)
+}
+
+// CallOption changes one call.
+type CallOption func(*Requested)
+
+// WithIdentity sends who instead of the spoke's identity.
+func WithIdentity(who *Identity) CallOption { return func(r *Requested) { r.Identity = who } }
+
+// WithParent sets the request's parentRequestId (a call made while
+// serving another).
+func WithParent(requestID string) CallOption {
+	return func(r *Requested) { r.ParentRequestID = requestID }
+}
+
+// start registers a pending request and publishes call.requested.
+func (m *PendingRequestMap) start(ctx context.Context, id string, input any, stream bool, opts []CallOption) (string, *pending, error) {
+	raw, err := inputJSON(input)
+	if err != nil {
+		return "", nil, runtime.NewError(runtime.CodeValidation, id, "input is not JSON", err)
+	}
+	reqID := m.id + "-" + strconv.FormatUint(m.seq.Add(1), 36)
+	req := Requested{Type: TypeRequested, RequestID: reqID, OperationID: id, Input: raw, Identity: m.identity, ReplyTo: m.replyTo}
+	if d, ok := ctx.Deadline(); ok {
+		req.Deadline = d.UnixMilli()
+	}
+	if m.beat > 0 {
+		req.Heartbeat = m.beat.Milliseconds()
+	}
+	p := &pending{ch: make(chan answer, 1), failed: make(chan struct{}), stream: stream}
+	p.heard.Store(time.Now().UnixNano())
+	if stream {
+		req.Window = m.window
+		req.Subscribe = true
+		p.ch = make(chan answer, m.window+2) // the window, then completion or error
+	}
+	for _, o := range opts {
+		o(&req)
+	}
+	b, err := encodeRequested(&req)
+	if err != nil {
+		return "", nil, runtime.NewError(runtime.CodeValidation, id, "request is not JSON", err)
+	}
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return "", nil, runtime.Errorf(runtime.CodeTransport, id, "the spoke is closed")
+	}
+	m.pending[reqID] = p
+	m.mu.Unlock()
+	if err := m.bus.Publish(ctx, m.subj.Requested, b); err != nil {
+		m.forget(reqID)
+		if ce := runtime.ContextError(ctx, id, err); ce != nil {
+			return "", nil, ce
+		}
+		return "", nil, runtime.NewError(runtime.CodeTransport, id, "publishing call.requested", err)
+	}
+	return reqID, p, nil
+}
+
+func (m *PendingRequestMap) forget(reqID string) {
+	m.mu.Lock()
+	delete(m.pending, reqID)
+	m.mu.Unlock()
+}
+
+// cancelRemote tells the hubs to stop reqID's handler.
+func (m *PendingRequestMap) cancelRemote(reqID string) {
+	m.control(Control{Type: TypeCanceled, RequestID: reqID})
+}
+
+// Call runs a query or mutation on a hub and returns its envelope, from
+// call.responded, or the CallError of call.error. input is JSON ([]byte,
+// json.RawMessage) or any value encoding/json marshals; nil means {}.
+// ctx's deadline travels with the request (the hub's handler context ends
+// then); when ctx ends first, the hub is told to cancel and Call returns
+// TIMEOUT or CANCELED.
+func (m *PendingRequestMap) Call(ctx context.Context, id string, input any, opts ...CallOption) (runtime.ResponseEnvelope[any], error) {
+	out, err := m.call(ctx, id, input, opts)
+	if err != nil {
+		return runtime.ResponseEnvelope[any]{}, err
+	}
+	// Unmarshal refuses what is not an envelope.
+	// (UnmarshalJSON directly: json.Unmarshal would scan the bytes once
+	// more before calling it.)
+	var env runtime.ResponseEnvelope[any]
+	if err := env.UnmarshalJSON(out); err != nil {
+		return runtime.ResponseEnvelope[any]{}, runtime.NewError(runtime.CodeDecode, id, "call.responded output is not a ResponseEnvelope", err)
+	}
+	return env, nil
+}
+
+// call returns the raw output of call.responded.
+func (m *PendingRequestMap) call(ctx context.Context, id string, input any, opts []CallOption) (json.RawMessage, error) {
+	reqID, p, err := m.start(ctx, id, input, false, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer m.forget(reqID)
+	select {
+	case a := <-p.ch:
+		switch a.Type {
+		case TypeResponded:
+			return a.Output, nil
+		case TypeError:
+			if a.Error == nil {
+				return nil, runtime.Errorf(runtime.CodeDecode, id, "call.error without error")
+			}
+			return nil, a.Error.callError()
+		}
+		return nil, runtime.Errorf(runtime.CodeDecode, id, "unexpected %s answer to a call", a.Type)
+	case <-p.failed:
+		m.cancelRemote(reqID)
+		return nil, runtime.Errorf(runtime.CodeTransport, id, "%s", p.reason)
+	case <-ctx.Done():
+		m.cancelRemote(reqID)
+		return nil, runtime.ContextError(ctx, id, nil)
+	}
+}
+
+// Subscribe runs a subscription on a hub and yields its envelopes in
+// order, one per call.yielded. The sequence ends after call.completed, or
+// with one error: the CallError of call.error, TIMEOUT or CANCELED when ctx
+// ends (the hub is told to cancel), TRANSPORT_ERROR when events were lost
+// (a gap in the sequence numbers, e.g. across a broker restart). Stopping
+// the loop early cancels the subscription on the hub. At most the window
+// (SpokeOptions.Window) of envelopes is buffered: a slow consumer slows
+// the hub's handler down instead of growing memory.
+//
+// Subscribing to a query or mutation yields its one envelope.
+func (m *PendingRequestMap) Subscribe(ctx context.Context, id string, input any, opts ...CallOption) iter.Seq2[runtime.ResponseEnvelope[any], error] {
+	return func(yield func(runtime.ResponseEnvelope[any], error) bool) {
+		for out, err := range m.subscribe(ctx, id, input, opts) {
+			var env runtime.ResponseEnvelope[any]
+			if err == nil {
+				if derr := json.Unmarshal(out, &env); derr != nil {
+					err = runtime.NewError(runtime.CodeDecode, id, "call.yielded output", derr)
+				}
+			}
+			if !yield(env, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// subscribe yields the raw outputs of call.yielded.
+func (m *PendingRequestMap) subscribe(ctx context.Context, id string, input any, opts []CallOption) iter.Seq2[json.RawMessage, error] {
+	return func(yield func(json.RawMessage, error) bool) {
+		reqID, p, err := m.start(ctx, id, input, true, opts)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		defer m.forget(reqID)
+		done := false // the hub has finished; nothing to cancel
+		defer func() {
+			if !done {
+				m.cancelRemote(reqID)
+			}
+		}()
+		var got, acked int64
+		for {
+			var a answer
+			select {
+			case a = <-p.ch:
+			case <-p.failed:
+				yield(nil, runtime.Errorf(runtime.CodeTransport, id, "%s", p.reason))
+				return
+			case <-ctx.Done():
+				yield(nil, runtime.ContextError(ctx, id, nil))
+				return
+			}
+			switch a.Type {
+			case TypeYielded:
+				switch {
+				case a.Seq <= got:
+					continue // duplicate
+				case a.Seq > got+1:
+					yield(nil, runtime.Errorf(runtime.CodeTransport, id, "lost subscription events %d to %d", got+1, a.Seq-1))
+					return
+				}
+				got = a.Seq
+				if !yield(a.Output, nil) {
+					return
+				}
+				p.consumed.Store(got)
+				if got-acked >= max(m.window/2, 1) {
+					acked = got
+					m.control(Control{Type: TypeAck, RequestID: reqID, Seq: got})
+				}
+			case TypeCompleted, TypeError, TypeResponded:
+				done = true
+				if a.Seq > got {
+					yield(nil, runtime.Errorf(runtime.CodeTransport, id, "lost subscription events %d to %d", got+1, a.Seq))
+					return
+				}
+				switch a.Type {
+				case TypeError:
+					if a.Error == nil {
+						yield(nil, runtime.Errorf(runtime.CodeDecode, id, "call.error without error"))
+					} else {
+						yield(nil, a.Error.callError())
+					}
+				case TypeResponded:
+					yield(a.Output, nil)
+				}
+				return
+			}
+		}
+	}
+}
+
+// CallAs is Call with the envelope's data decoded into Out, the generated
+// package's type of the remote operation's output: across the wire as in
+// process. A value Out cannot hold is dropped with a warning, as the
+// runtime pipeline does (a CallError in strict mode).
+func CallAs[Out any](ctx context.Context, m *PendingRequestMap, id string, input any, opts ...CallOption) (runtime.ResponseEnvelope[Out], error) {
+	out, err := m.call(ctx, id, input, opts)
+	if err != nil {
+		return runtime.ResponseEnvelope[Out]{}, err
+	}
+	return envelopeAs[Out](ctx, m.p, id, out)
+}
+
+// SubscribeAs is Subscribe with each envelope's data decoded into Out.
+func SubscribeAs[Out any](ctx context.Context, m *PendingRequestMap, id string, input any, opts ...CallOption) iter.Seq2[runtime.ResponseEnvelope[Out], error] {
+	return func(yield func(runtime.ResponseEnvelope[Out], error) bool) {
+		for out, err := range m.subscribe(ctx, id, input, opts) {
+			var env runtime.ResponseEnvelope[Out]
+			if err == nil {
+				env, err = envelopeAs[Out](ctx, m.p, id, out)
+			}
+			if !yield(env, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// Input is the input of an HTTP operation a generated client registered
+// (its Register method): the parameters struct and the body, as the
+// generated method takes them. (An MCP tool's input is its arguments
+// struct itself.) Use it with Call and CallAs:
+//
+//	callproto.CallAs[api.Pet](ctx, spoke, "petstore.getPet", callproto.Input{Params: api.GetPetParams{PetID: 1}})
+type Input struct {
+	Params any `json:"params,omitempty"`
+	Body   any `json:"body,omitempty"`
+}
+
+func inputJSON(input any) (json.RawMessage, error) {
+	switch v := input.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		if !json.Valid(v) {
+			return nil, errors.New("malformed JSON")
+		}
+		return v, nil
+	case []byte:
+		if !json.Valid(v) {
+			return nil, errors.New("malformed JSON")
+		}
+		return v, nil
+	}
+	return json.Marshal(input)
+}
+
+// envelopeAs decodes an envelope's wire form with its data as Out.
+func envelopeAs[Out any](ctx context.Context, p *runtime.Pipeline, id string, out json.RawMessage) (runtime.ResponseEnvelope[Out], error) {
+	if !runtime.IsResponseEnvelope(out) {
+		return runtime.ResponseEnvelope[Out]{}, runtime.Errorf(runtime.CodeDecode, id, "output is not a ResponseEnvelope")
+	}
+	return runtime.ProcessAs[Out](ctx, p, id, nil, out)
+}
+
+// CallJSON is Call returning the envelope's wire form undecoded (the
+// output of call.responded), for callers that decode it themselves: a
+// transport hook of generated clients, a proxy.
+func (m *PendingRequestMap) CallJSON(ctx context.Context, id string, input any, opts ...CallOption) (json.RawMessage, error) {
+	out, err := m.call(ctx, id, input, opts)
+	if err != nil {
+		return nil, err
+	}
+	if !runtime.IsResponseEnvelope(out) {
+		return nil, runtime.Errorf(runtime.CodeDecode, id, "call.responded output is not a ResponseEnvelope")
+	}
+	return out, nil
+}
+
+// SubscribeJSON is Subscribe yielding each envelope's wire form undecoded.
+func (m *PendingRequestMap) SubscribeJSON(ctx context.Context, id string, input any, opts ...CallOption) iter.Seq2[json.RawMessage, error] {
+	return func(yield func(json.RawMessage, error) bool) {
+		for out, err := range m.subscribe(ctx, id, input, opts) {
+			if err == nil && !runtime.IsResponseEnvelope(out) {
+				err = runtime.Errorf(runtime.CodeDecode, id, "call.yielded output is not a ResponseEnvelope")
+			}
+			if !yield(out, err) || err != nil {
+				return
+			}
+		}
+	}
+}
