@@ -9,3 +9,4 @@ package bench
 
 //go:generate go -C .. run ./cmd/opsgen generate -openapi bench/spec/pets.yaml -package opsgenclient -out bench/opsgenclient
 //go:generate go run github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@v2.8.2 -generate types,client -package oapiclient -o oapiclient/client.gen.go spec/pets.yaml
+//go:generate go run github.com/ogen-go/ogen/cmd/ogen@v1.24.0 --target ogenclient --package ogenclient --clean spec/pets.yaml
