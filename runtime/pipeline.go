@@ -127,6 +127,9 @@ func Decode[T any](ctx context.Context, p *Pipeline, operationID string, schema 
 // pointer. Generic callers pass their *T to it so that one compiled copy
 // serves every result type (see DecodeReaderInto).
 func DecodeInto(ctx context.Context, p *Pipeline, operationID string, schema *Schema, body []byte, out any) ([]Warning, error) {
+	if len(bytes.TrimLeft(body, " \t\r\n")) == 0 {
+		return nil, decodeError(operationID, io.EOF)
+	}
 	var warnings []Warning
 	if schema != nil && p.mode() != ValidateOff {
 		var err error
@@ -190,9 +193,6 @@ func DecodeReaderInto(ctx context.Context, p *Pipeline, operationID string, sche
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, NewError(CodeTransport, operationID, "reading body", err)
-	}
-	if len(bytes.TrimLeft(b, " \t\r\n")) == 0 {
-		return nil, decodeError(operationID, io.EOF)
 	}
 	return DecodeInto(ctx, p, operationID, schema, b, out)
 }
