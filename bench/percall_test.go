@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	goruntime "runtime"
 	"runtime/metrics"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -283,5 +284,49 @@ func BenchmarkInMemory(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkVsOgen is BenchmarkInMemory with the clients interleaved call by
+// call: each iteration calls every client once (the order rotating), so
+// load from elsewhere falls on all of them alike, and it reports each
+// client's median time per call (<client>-us) and its ratio to ogen's
+// (<client>/ogen). Use its ratios; BenchmarkInMemory has the allocations.
+func BenchmarkVsOgen(b *testing.B) {
+	for _, size := range []struct {
+		name  string
+		items int
+	}{{"small", 1}, {"206KB", 1500}, {"5MB", 38000}} {
+		data := body(size.items)
+		fs := clientsOver(b, &http.Client{Transport: memTransport{data}}, "http://mem.invalid", size.items)
+		ctx := context.Background()
+		b.Run(size.name, func(b *testing.B) {
+			times := map[string][]time.Duration{}
+			i := 0
+			for b.Loop() {
+				for k := range order {
+					name := order[(i+k)%len(order)]
+					start := time.Now()
+					if err := fs[name](ctx); err != nil {
+						b.Fatal(err)
+					}
+					times[name] = append(times[name], time.Since(start))
+				}
+				i++
+			}
+			median := func(d []time.Duration) float64 {
+				slices.Sort(d)
+				return float64(d[len(d)/2]) / float64(time.Microsecond)
+			}
+			og := median(times["ogen"])
+			for _, name := range order {
+				m := median(times[name])
+				b.ReportMetric(m, name+"-us")
+				if name != "ogen" {
+					b.ReportMetric(m/og, name+"/ogen")
+				}
+			}
+			b.ReportMetric(0, "ns/op")
+		})
 	}
 }
