@@ -12,7 +12,7 @@
 // per schema) and everything else is. It lives apart from package runtime
 // because jsonschema/v6 compiles its metaschemas in its package
 // initialisation (about 5 ms at every start of a program that links it)
-// and adds about 1.3 MB to a binary.
+// and adds about 0.7 MB to a stripped binary.
 package fullschema
 
 import (
