@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,12 +10,14 @@ import (
 	"net/http/httptest"
 	goruntime "runtime"
 	"runtime/metrics"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/opsgen/opsgen/bench/oapiclient"
+	"github.com/opsgen/opsgen/bench/ogenclient"
 	"github.com/opsgen/opsgen/bench/opsgenclient"
 	"github.com/opsgen/opsgen/runtime"
 )
@@ -86,7 +89,11 @@ func handWritten(ctx context.Context, hc *http.Client, base string) (page, error
 // clients returns one call function per client, each checking that it got
 // n items.
 func clients(b *testing.B, url string, n int) map[string]func(context.Context) error {
-	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
+	return clientsOver(b, &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}, url, n)
+}
+
+// clientsOver is clients with the given *http.Client.
+func clientsOver(b *testing.B, hc *http.Client, url string, n int) map[string]func(context.Context) error {
 	limit := int64(10)
 	check := func(got int) error {
 		if got != n {
@@ -118,7 +125,21 @@ func clients(b *testing.B, url string, n int) map[string]func(context.Context) e
 			return check(len(r.JSON200.Items))
 		},
 	}
-	for _, mode := range []runtime.ValidationMode{runtime.ValidateOff, runtime.ValidateWarn} {
+	// ogen's client validates responses as its jx decoders read them; its
+	// OpenTelemetry instrumentation stays on (its default: the no-op
+	// providers of the global otel), as a user gets it.
+	gc, err := ogenclient.NewClient(url, ogenclient.WithClient(hc))
+	if err != nil {
+		b.Fatal(err)
+	}
+	fs["ogen"] = func(ctx context.Context) error {
+		r, err := gc.ListPets(ctx, ogenclient.ListPetsParams{Limit: ogenclient.NewOptInt(10)})
+		if err != nil {
+			return err
+		}
+		return check(len(r.Items))
+	}
+	for _, mode := range []runtime.ValidationMode{runtime.ValidateOff, runtime.ValidateWarn, runtime.ValidateStrict} {
 		c := opsgenclient.NewClient(opsgenclient.WithBaseURL(url), opsgenclient.WithHTTPClient(hc), opsgenclient.WithValidation(mode))
 		fs["opsgen-"+mode.String()] = func(ctx context.Context) error {
 			env, err := c.ListPets(ctx, opsgenclient.ListPetsParams{Limit: &limit})
@@ -134,7 +155,7 @@ func clients(b *testing.B, url string, n int) map[string]func(context.Context) e
 	return fs
 }
 
-var order = []string{"handwritten", "opsgen-off", "opsgen-warn", "oapi-codegen"}
+var order = []string{"handwritten", "opsgen-off", "opsgen-warn", "opsgen-strict", "oapi-codegen", "ogen"}
 
 // BenchmarkCall compares the clients on a small (~190 B) and a large
 // (~190 KB) response.
@@ -217,5 +238,95 @@ func watchHeap(peak *uint64, base uint64) (stop func()) {
 	return func() {
 		done.Store(true)
 		<-finished
+	}
+}
+
+// memTransport answers every request with its body from memory: what is
+// left is the clients' own work (request building, status and header
+// handling, reading, validating and decoding the body).
+type memTransport struct{ body []byte }
+
+func (t memTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	return &http.Response{
+		StatusCode:    http.StatusOK,
+		Status:        "200 OK",
+		Proto:         "HTTP/1.1",
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        http.Header{"Content-Type": {"application/json"}, "Content-Length": {strconv.Itoa(len(t.body))}},
+		ContentLength: int64(len(t.body)),
+		Body:          io.NopCloser(bytes.NewReader(t.body)),
+		Request:       r,
+	}, nil
+}
+
+// BenchmarkInMemory compares the clients without a network, on a small
+// body (1 item, 187 B), 206 KB (1,500 items) and 5.2 MB (38,000 items):
+// the sizes of the issue "Performance". The ratios to ogen are the
+// targets' (warn mode at most 0.8x ogen's time on the large bodies, small
+// calls at most ogen's).
+func BenchmarkInMemory(b *testing.B) {
+	for _, size := range []struct {
+		name  string
+		items int
+	}{{"small", 1}, {"206KB", 1500}, {"5MB", 38000}} {
+		data := body(size.items)
+		fs := clientsOver(b, &http.Client{Transport: memTransport{data}}, "http://mem.invalid", size.items)
+		ctx := context.Background()
+		for _, name := range order {
+			b.Run(fmt.Sprintf("%s/%s", size.name, name), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(data)))
+				for b.Loop() {
+					if err := fs[name](ctx); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkVsOgen is BenchmarkInMemory with the clients interleaved call by
+// call: each iteration calls every client once (the order rotating), so
+// load from elsewhere falls on all of them alike, and it reports each
+// client's median time per call (<client>-us) and its ratio to ogen's
+// (<client>/ogen). Use its ratios; BenchmarkInMemory has the allocations.
+func BenchmarkVsOgen(b *testing.B) {
+	for _, size := range []struct {
+		name  string
+		items int
+	}{{"small", 1}, {"206KB", 1500}, {"5MB", 38000}} {
+		data := body(size.items)
+		fs := clientsOver(b, &http.Client{Transport: memTransport{data}}, "http://mem.invalid", size.items)
+		ctx := context.Background()
+		b.Run(size.name, func(b *testing.B) {
+			times := map[string][]time.Duration{}
+			i := 0
+			for b.Loop() {
+				for k := range order {
+					name := order[(i+k)%len(order)]
+					start := time.Now()
+					if err := fs[name](ctx); err != nil {
+						b.Fatal(err)
+					}
+					times[name] = append(times[name], time.Since(start))
+				}
+				i++
+			}
+			median := func(d []time.Duration) float64 {
+				slices.Sort(d)
+				return float64(d[len(d)/2]) / float64(time.Microsecond)
+			}
+			og := median(times["ogen"])
+			for _, name := range order {
+				m := median(times[name])
+				b.ReportMetric(m, name+"-us")
+				if name != "ogen" {
+					b.ReportMetric(m/og, name+"/ogen")
+				}
+			}
+			b.ReportMetric(0, "ns/op")
+		})
 	}
 }

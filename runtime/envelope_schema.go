@@ -3,10 +3,9 @@ package runtime
 import (
 	"bytes"
 	_ "embed"
+	"errors"
 	"fmt"
-	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"strings"
 )
 
 //go:embed envelope_schema.json
@@ -18,28 +17,26 @@ var envelopeSchema []byte
 // five known block types. It returns a fresh copy on each call.
 func EnvelopeSchema() []byte { return bytes.Clone(envelopeSchema) }
 
-var envelopeValidator = sync.OnceValue(func() *jsonschema.Schema {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(envelopeSchema))
-	if err != nil {
-		panic("opsgen: embedded envelope schema: " + err.Error())
-	}
-	c := jsonschema.NewCompiler()
-	const url = "https://opsgen.dev/schema/response-envelope.json"
-	if err := c.AddResource(url, doc); err != nil {
-		panic("opsgen: embedded envelope schema: " + err.Error())
-	}
-	return c.MustCompile(url)
-})
+// envelopeValidator is EnvelopeSchema compiled for the walker, which checks
+// every keyword it uses.
+var envelopeValidator = NewSchema(string(envelopeSchema))
 
 // ValidateEnvelopeJSON checks b, an envelope's JSON, against EnvelopeSchema.
 // The error says where b does not match.
 func ValidateEnvelopeJSON(b []byte) error {
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err := envelopeValidator.Compile(); err != nil {
+		panic("opsgen: embedded envelope schema: " + err.Error())
+	}
+	issues, err := issuesOf(envelopeValidator, b)
 	if err != nil {
 		return fmt.Errorf("opsgen: envelope JSON: %w", err)
 	}
-	if err := envelopeValidator().Validate(v); err != nil {
-		return fmt.Errorf("opsgen: envelope does not match its schema: %w", err)
+	if len(issues) > 0 {
+		msgs := make([]string, len(issues))
+		for i, is := range issues {
+			msgs[i] = is.String()
+		}
+		return fmt.Errorf("opsgen: envelope does not match its schema: %w", errors.New(strings.Join(msgs, "; ")))
 	}
 	return nil
 }

@@ -127,7 +127,7 @@ func ExampleRegistry_Execute() {
 	fmt.Println(errors.Is(err, runtime.ErrOperationNotFound))
 	// Output:
 	// map[sum:5] math.add <nil>
-	// VALIDATION_ERROR math.add: invalid input: missing property 'b'
+	// VALIDATION_ERROR math.add: invalid input: missing required property "b"
 	// true
 }
 

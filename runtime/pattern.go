@@ -3,16 +3,15 @@ package runtime
 import (
 	"regexp"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// compilePattern compiles a JSON Schema "pattern" (ECMA-262 syntax) with
+// CompilePattern compiles a JSON Schema "pattern" (ECMA-262 syntax) with
 // Go's regexp. ECMA-262's \uXXXX escapes are rewritten \x{XXXX} first. A
 // pattern Go cannot compile (lookaround, backreferences, repeat counts over
 // 1000) yields nil: the pattern is not checked, rather than failing the
 // whole schema. Real descriptions use such patterns (AWS: \S{1,8192}).
-func compilePattern(s string) *regexp.Regexp {
+// runtime/fullschema reads patterns the same way.
+func CompilePattern(s string) *regexp.Regexp {
 	re, err := regexp.Compile(ecmaEscapes(s))
 	if err != nil {
 		return nil
@@ -52,20 +51,3 @@ func isHex(s string) bool {
 	}
 	return true
 }
-
-// lenientRegexps is the regexp engine of every jsonschema/v6 compiler of
-// the runtime: a pattern Go cannot compile matches everything, as the
-// walker skips it, instead of making the schema (and with it a generated
-// client's Register) fail.
-func lenientRegexps(s string) (jsonschema.Regexp, error) {
-	if re := compilePattern(s); re != nil {
-		return re, nil
-	}
-	return anyString(s), nil
-}
-
-// anyString is a pattern that is not checked.
-type anyString string
-
-func (p anyString) String() string         { return string(p) }
-func (anyString) MatchString(string) bool { return true }

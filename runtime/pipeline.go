@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,10 +12,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // ValidationMode chooses what the pipeline does with schema mismatches.
@@ -132,6 +127,9 @@ func Decode[T any](ctx context.Context, p *Pipeline, operationID string, schema 
 // pointer. Generic callers pass their *T to it so that one compiled copy
 // serves every result type (see DecodeReaderInto).
 func DecodeInto(ctx context.Context, p *Pipeline, operationID string, schema *Schema, body []byte, out any) ([]Warning, error) {
+	if len(bytes.TrimLeft(body, " \t\r\n")) == 0 {
+		return nil, decodeError(operationID, io.EOF)
+	}
 	var warnings []Warning
 	if schema != nil && p.mode() != ValidateOff {
 		var err error
@@ -195,9 +193,6 @@ func DecodeReaderInto(ctx context.Context, p *Pipeline, operationID string, sche
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, NewError(CodeTransport, operationID, "reading body", err)
-	}
-	if len(bytes.TrimLeft(b, " \t\r\n")) == 0 {
-		return nil, decodeError(operationID, io.EOF)
 	}
 	return DecodeInto(ctx, p, operationID, schema, b, out)
 }
@@ -272,34 +267,17 @@ func (p *Pipeline) check(operationID string, schema *Schema, body []byte, dropUn
 // fallbackIssues validates data with the fallback validator, returning the
 // issues at pointers the walker did not already report.
 func fallbackIssues(schema *Schema, data []byte, known []Warning) []Warning {
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		return nil // the walker checked the syntax; unreachable
-	}
-	verr := schema.fallback.Validate(v)
-	var ve *jsonschema.ValidationError
-	if !errors.As(verr, &ve) {
-		return nil
-	}
 	reported := map[string]bool{}
 	for _, k := range known {
 		reported[k.Pointer] = true
 	}
 	var out []Warning
-	var leaves func(e *jsonschema.ValidationError)
-	leaves = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) > 0 {
-			for _, c := range e.Causes {
-				leaves(c)
-			}
-			return
-		}
-		if ptr := pointerOf(e.InstanceLocation); !reported[ptr] {
-			out = append(out, Warning{Pointer: ptr, Message: e.ErrorKind.LocalizedString(printer)})
+	for _, w := range schema.fallback.Validate(data) {
+		if !reported[w.Pointer] {
+			out = append(out, w)
 		}
 	}
-	leaves(ve)
-	// The validator's order is not stable; sort for deterministic output.
+	// The validator's order need not be stable; sort for deterministic output.
 	slices.SortFunc(out, func(a, b Warning) int {
 		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(a.Message, b.Message))
 	})
@@ -493,6 +471,3 @@ func detect(result any, operationID string) (env ResponseEnvelope[any], typed bo
 	}
 	return env, false, nil
 }
-
-// printer renders the fallback validator's messages.
-var printer = message.NewPrinter(language.English)

@@ -11,8 +11,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // OperationSpec describes an operation of a Registry.
@@ -82,7 +80,7 @@ type operation struct {
 	spec    OperationSpec
 	handler Handler
 	sub     SubscriptionHandler // set for a subscription, instead of handler
-	input   *jsonschema.Schema  // nil: any input
+	input   *Schema             // nil: any input
 	output  *Schema
 }
 
@@ -141,18 +139,12 @@ func (r *Registry) register(spec OperationSpec, h Handler, sub SubscriptionHandl
 	return nil
 }
 
-func compileInput(doc json.RawMessage) (*jsonschema.Schema, error) {
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
-	if err != nil {
+func compileInput(doc json.RawMessage) (*Schema, error) {
+	s := NewSchema(string(doc))
+	if err := s.Compile(); err != nil {
 		return nil, err
 	}
-	c := jsonschema.NewCompiler()
-	c.UseRegexpEngine(lenientRegexps)
-	const url = "opsgen:input.json"
-	if err := c.AddResource(url, openAPINullable(v)); err != nil {
-		return nil, err
-	}
-	return c.Compile(url)
+	return s, nil
 }
 
 // Lookup returns the spec of an operation, and whether there is one.
@@ -256,34 +248,23 @@ func inputJSON(input any) (json.RawMessage, error) {
 	return json.Marshal(input)
 }
 
-func validateInput(s *jsonschema.Schema, raw json.RawMessage, id string) *CallError {
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+// validateInput checks raw against the input schema s, with the walker
+// (and the FullValidator for keywords it does not check); input is not
+// normalized.
+func validateInput(s *Schema, raw json.RawMessage, id string) *CallError {
+	issues, err := issuesOf(s, raw)
 	if err != nil {
 		return NewError(CodeValidation, id, "input is not JSON", err)
 	}
-	verr := s.Validate(v)
-	if verr == nil {
+	if len(issues) == 0 {
 		return nil
 	}
-	var issues []Warning
-	var ve *jsonschema.ValidationError
-	if errors.As(verr, &ve) {
-		var leaves func(e *jsonschema.ValidationError)
-		leaves = func(e *jsonschema.ValidationError) {
-			for _, c := range e.Causes {
-				leaves(c)
-			}
-			if len(e.Causes) == 0 {
-				issues = append(issues, Warning{OperationID: id, Pointer: pointerOf(e.InstanceLocation), Message: e.ErrorKind.LocalizedString(printer)})
-			}
-		}
-		leaves(ve)
-	}
 	msgs := make([]string, len(issues))
-	for i, is := range issues {
-		msgs[i] = is.Message
-		if is.Pointer != "" {
-			msgs[i] = is.Pointer + ": " + is.Message
+	for i := range issues {
+		issues[i].OperationID = id
+		msgs[i] = issues[i].Message
+		if issues[i].Pointer != "" {
+			msgs[i] = issues[i].Pointer + ": " + issues[i].Message
 		}
 	}
 	// Issues carry the validator's findings; its error would repeat them.

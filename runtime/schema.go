@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Schema is a compiled JSON Schema that data is normalized and validated
@@ -22,7 +20,7 @@ type Schema struct {
 
 	once     sync.Once
 	root     *node
-	fallback *jsonschema.Schema // set when the schema uses keywords the walker does not support
+	fallback FullSchema // set when the schema uses keywords the walker does not support and a FullValidator is installed
 	err      error
 }
 
@@ -120,42 +118,6 @@ func parseJSON(doc string) (any, error) {
 		return nil, fmt.Errorf("data after the schema document")
 	}
 	return v, nil
-}
-
-// compileFallback compiles the schema with santhosh-tekuri/jsonschema, which
-// validates the keywords the walker does not support.
-func compileFallback(s *Schema) (*jsonschema.Schema, error) {
-	const setURL, docURL = "opsgen:set.json", "opsgen:schema.json"
-	c := jsonschema.NewCompiler()
-	c.UseRegexpEngine(lenientRegexps)
-	doc, _ := parseJSON(s.doc) // parsed fine before
-	loc := docURL
-	if s.set != nil {
-		// Refs of the schema point into the set document: put the schema
-		// inside (a copy of) that document so they resolve.
-		setDoc, _ := parseJSON(s.set.doc)
-		m, ok := setDoc.(map[string]any)
-		if !ok {
-			return nil, fmt.Errorf("opsgen: schema set is not an object")
-		}
-		defs, _ := m["$defs"].(map[string]any)
-		if defs == nil {
-			defs = map[string]any{}
-			m["$defs"] = defs
-		}
-		defs["opsgen:root"] = doc
-		doc, loc = openAPINullable(m), setURL+"#/$defs/opsgen:root"
-		if err := c.AddResource(setURL, doc); err != nil {
-			return nil, fmt.Errorf("opsgen: schema: %w", err)
-		}
-	} else if err := c.AddResource(docURL, openAPINullable(doc)); err != nil {
-		return nil, fmt.Errorf("opsgen: schema: %w", err)
-	}
-	sch, err := c.Compile(loc)
-	if err != nil {
-		return nil, fmt.Errorf("opsgen: schema: %w", err)
-	}
-	return sch, nil
 }
 
 // openAPINullable rewrites OpenAPI 3.0's "nullable": true into a type array
@@ -345,6 +307,18 @@ func (c *compiler) compile(v any, loc string) (*node, error) {
 	return nil, fmt.Errorf("%s: schema must be an object or a boolean, not %s", where(loc), valueKind(v))
 }
 
+// isTrivialSchema reports whether v is a schema that accepts anything: true
+// or an object without keywords.
+func isTrivialSchema(v any) bool {
+	switch v := v.(type) {
+	case bool:
+		return v
+	case map[string]any:
+		return len(v) == 0
+	}
+	return false
+}
+
 func where(loc string) string {
 	if loc == "" {
 		return "schema"
@@ -377,6 +351,13 @@ func (c *compiler) object(n *node, m map[string]any, loc string) error {
 			return fmt.Errorf("%s: %q must be %s", where(loc), k, want)
 		}
 		if ignoredKeywords[k] || strings.HasPrefix(k, "x-") {
+			continue
+		}
+		if k == "not" && isTrivialSchema(v) {
+			// {"not":{}}: the false schema in OpenAPI 3.0's dialect, which
+			// has no boolean schemas (the generator writes it so).
+			n.never = true
+			constrained = true
 			continue
 		}
 		if unsupportedKeywords[k] {
@@ -592,8 +573,8 @@ func (c *compiler) object(n *node, m map[string]any, loc string) error {
 				return bad("a string")
 			}
 			// Patterns Go's regexp cannot compile are not checked (see
-			// compilePattern).
-			n.pattern = compilePattern(s)
+			// CompilePattern).
+			n.pattern = CompilePattern(s)
 		case "format":
 			s, ok := v.(string)
 			if !ok {

@@ -222,8 +222,8 @@ func (w *walker) value(n *node, i int) (end int, fit bool) {
 			break
 		}
 		// 1e3 and 2.0 are integers to JSON Schema but not to encoding/json.
-		if lit := string(w.b[i:end]); strings.ContainsAny(lit, ".eE") {
-			if f, err := strconv.ParseFloat(lit, 64); err == nil && math.Abs(f) < 1<<53 {
+		if lit := w.b[i:end]; !plainInteger(lit) {
+			if f, err := strconv.ParseFloat(string(lit), 64); err == nil && math.Abs(f) < 1<<53 {
 				w.edit(i, end, strconv.FormatFloat(f, 'f', -1, 64))
 			}
 		}
@@ -263,6 +263,18 @@ func kindName(k typeMask, integral bool) string {
 		return "integer"
 	}
 	return k.String()
+}
+
+// plainInteger reports whether the number literal lit has neither a
+// fraction nor an exponent (a byte loop: strings.ContainsAny took 5% of
+// the walk of a large list of integers).
+func plainInteger(lit []byte) bool {
+	for _, c := range lit {
+		if c == '.' || c == 'e' || c == 'E' {
+			return false
+		}
+	}
+	return true
 }
 
 func isIntegral(lit []byte) bool {

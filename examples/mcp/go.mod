@@ -1,6 +1,6 @@
 module example.com/notes
 
-go 1.25.0
+go 1.26
 
 tool github.com/opsgen/opsgen/cmd/opsgen
 
@@ -12,6 +12,7 @@ require (
 require (
 	github.com/dave/jennifer v1.7.1 // indirect
 	github.com/getkin/kin-openapi v0.152.0 // indirect
+	github.com/go-json-experiment/json v1.27.2 // indirect
 	github.com/go-openapi/jsonpointer v0.22.5 // indirect
 	github.com/go-openapi/swag/jsonname v0.25.5 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect

@@ -61,10 +61,12 @@ import (
 
 // Import paths of the packages generated code uses.
 const (
-	pkgRuntime   = "github.com/opsgen/opsgen/runtime"
-	pkgHTTP      = "github.com/opsgen/opsgen/runtime/httpclient"
-	pkgMCPClient = "github.com/opsgen/opsgen/runtime/mcpclient"
-	pkgMCP       = "github.com/modelcontextprotocol/go-sdk/mcp"
+	pkgRuntime = "github.com/opsgen/opsgen/runtime"
+	pkgHTTP    = "github.com/opsgen/opsgen/runtime/httpclient"
+	// pkgFullSchema validates the keywords the runtime's walker does not check.
+	pkgFullSchema = "github.com/opsgen/opsgen/runtime/fullschema"
+	pkgMCPClient  = "github.com/opsgen/opsgen/runtime/mcpclient"
+	pkgMCP        = "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // contractVersion is the generated-code contract version checked against

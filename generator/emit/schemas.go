@@ -3,6 +3,7 @@ package emit
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/opsgen/opsgen/runtime"
 	"go/token"
 	"strconv"
 	"strings"
@@ -87,12 +88,16 @@ func (g *gen) schemasFile() *file {
 	f := g.newFile()
 	w := &textWriter{}
 	w.doc(newDoc(`Schemas holds the JSON Schema (draft 2020-12) of every type of the package under "$defs"; the schemas of operations refer into it. The client uses them to normalize and validate results.`).lines())
-	w.b.WriteString("var Schemas = runtime.NewSchemaSet(" + jsonString(g.defsDoc()) + ")")
+	defs := g.defsDoc()
+	w.b.WriteString("var Schemas = runtime.NewSchemaSet(" + jsonString(defs) + ")")
 	f.imports[pkgRuntime] = "NewSchemaSet"
 	f.text(w.b.String())
 	byName := map[string]string{}
 	for c, v := range g.schemaVars {
 		byName[v] = c
+	}
+	if g.needsFullValidator(defs, byName) {
+		f.Anon(pkgFullSchema)
 	}
 	if len(byName) == 0 {
 		return f
@@ -180,4 +185,21 @@ func jsonString(s string) string {
 		return "`" + s + "`"
 	}
 	return strconv.Quote(s)
+}
+
+// needsFullValidator reports whether the package's schemas use keywords
+// the runtime's walker does not check: then the package imports
+// runtime/fullschema, which validates them (programs whose schemas do not
+// need it do not link it, nor pay for its package initialisation).
+func (g *gen) needsFullValidator(defs string, byName map[string]string) bool {
+	docs := []string{defs}
+	for _, c := range byName {
+		docs = append(docs, c)
+	}
+	if g.opts.Registry {
+		for _, op := range g.svc.Operations {
+			docs = append(docs, string(op.InputSchema), string(op.OutputSchema))
+		}
+	}
+	return runtime.NeedsFullValidator(docs...)
 }

@@ -190,8 +190,8 @@ func buildTime(work, spec, opsgen string) error {
 		return fmt.Errorf("generate for build: %v: %s", err, out)
 	}
 	files := map[string]string{
-		"go.mod":  "module benchgen.example\n\ngo 1.25.0\n",
-		"go.work": fmt.Sprintf("go 1.25.0\n\nuse (\n\t.\n\t%s\n)\n", root),
+		"go.mod":  "module benchgen.example\n\ngo 1.26\n",
+		"go.work": fmt.Sprintf("go 1.26\n\nuse (\n\t.\n\t%s\n)\n", root),
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(mod, name), []byte(text), 0o644); err != nil {

@@ -136,7 +136,12 @@ func (c *Client) do(ctx context.Context, r *Request, responses []Response, cc *c
 	mt := mediaType(meta.ContentType)
 	var warnings []runtime.Warning
 	if _, isBytes := out.(*[]byte); !isBytes && (isJSONMediaType(mt) || mt == "" && kind == BodyJSON) {
-		warnings, err = runtime.DecodeReaderInto(ctx, p, r.opID, schema, body, out)
+		// Read at the announced size in one allocation (io.ReadAll's
+		// doubling would hold up to two copies of a large body at once).
+		var data []byte
+		if data, err = readAll(body, resp.ContentLength, c.cfg.MaxBodyBytes); err == nil {
+			warnings, err = runtime.DecodeInto(ctx, p, r.opID, schema, data, out)
+		}
 	} else {
 		var data []byte
 		if data, err = readAll(body, resp.ContentLength, c.cfg.MaxBodyBytes); err == nil {

@@ -63,5 +63,5 @@ func ExampleNew() {
 	}
 	// Output:
 	// isError=false structuredContent={"sum":5} text={"sum":5}
-	// isError=true structuredContent=null text=VALIDATION_ERROR math.add: invalid input: missing property 'b'
+	// isError=true structuredContent=null text=VALIDATION_ERROR math.add: invalid input: missing required property "b"
 }

@@ -1,0 +1,89 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+type fastLeaf struct {
+	I8    int8             `json:"i8,omitempty"`
+	U16   *uint16          `json:"u16,omitempty"`
+	F32   float32          `json:"f32,omitempty"`
+	S     string           `json:"s,omitempty"`
+	Q     int              `json:"q,string,omitempty"`
+	When  *time.Time       `json:"when,omitempty"`
+	File  []byte           `json:"file,omitempty"`
+	Raw   json.RawMessage  `json:"raw,omitempty"`
+	Tags  []string         `json:"tags,omitempty"`
+	Arr   [2]int           `json:"arr"`
+	Map   map[string]int   `json:"map,omitempty"`
+	ByID  map[int]string   `json:"byID,omitempty"`
+	Any   any              `json:"any,omitempty"`
+	Enum  fastEnum         `json:"enum,omitempty"`
+	Next  *fastLeaf        `json:"next,omitempty"`
+	Items []fastLeaf       `json:"items,omitempty"`
+	Free  map[string]any   `json:"free,omitempty"`
+	Embed                  // promoted fields, as encoding/json does
+	Skip  string           `json:"-"`
+	Ptrs  map[string]*bool `json:"ptrs,omitempty"`
+}
+
+type Embed struct {
+	Name string `json:"name,omitempty"`
+}
+
+// fastEnum has its own UnmarshalJSON, as generated enums and unions do.
+type fastEnum struct{ v string }
+
+func (e *fastEnum) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] != '"' {
+		return fmt.Errorf("enum: not a string")
+	}
+	return json.Unmarshal(b, &e.v)
+}
+
+// FuzzFastDecode checks the fast path against encoding/json: where
+// encoding/json decodes, it decodes the same value; where encoding/json
+// fails, it fails too (so decodeFit's repair sees what it always saw).
+func FuzzFastDecode(f *testing.F) {
+	if fastUnmarshal == nil {
+		f.Skip("built with opsgen_stdjson: no fast path")
+	}
+	for _, s := range []string{`{}`, `null`, `[]`, `{"i8":1,"I8":2}`, `{"i8":300}`, `{"u16":-1}`, `{"f32":1e40}`,
+		`{"q":"12"}`, `{"q":12}`, `{"when":"2020-01-01T00:00:00Z"}`, `{"when":"2020-01-01"}`, `{"file":"AAEC"}`, `{"file":"%%"}`,
+		`{"raw":{"a":[1,2]}}`, `{"arr":[1,2,3]}`, `{"map":{"a":1}}`, `{"byID":{"1":"a","x":"b"}}`, `{"any":[1,"a",null,{}]}`,
+		`{"enum":"x"}`, `{"enum":1}`, `{"next":{"next":{"s":"deep"}}}`, `{"items":[{"s":"a"},null,{"i8":"x"}]}`,
+		`{"NAME":"n","Skip":"x","-":"y"}`, `{"ptrs":{"a":true,"b":null}}`, `{"s":"\ud800"}`, `{"s":"a\u0000b"}`, "{\"s\":\"\xff\"}",
+		`{"tags":null,"map":null}`, `{"s":"a","s":"b"}`, `{"free":{"a":1e400}}`} {
+		f.Add(s)
+	}
+	targets := []func() any{
+		func() any { return new(fastLeaf) }, func() any { return new([]fastLeaf) }, func() any { return new(map[string]fastLeaf) },
+		func() any { return new(any) }, func() any { return new(*fastLeaf) }, func() any { return new([]any) },
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		if !json.Valid([]byte(body)) {
+			return
+		}
+		for _, target := range targets {
+			std, fast := target(), target()
+			stdErr := json.Unmarshal([]byte(body), std)
+			fastErr := fastUnmarshal([]byte(body), fast)
+			switch {
+			case stdErr == nil && fastErr != nil:
+				// decodeFit then decodes with encoding/json: only slower.
+				if !strings.Contains(body, `"q"`) {
+					t.Logf("%T %q: fast path failed (%v) where encoding/json decodes", std, body, fastErr)
+				}
+			case stdErr != nil && fastErr == nil:
+				t.Fatalf("%T %q: fast path decoded what encoding/json refuses (%v)", std, body, stdErr)
+			case stdErr == nil && !reflect.DeepEqual(std, fast):
+				t.Fatalf("%T %q: fast path decoded %#v, encoding/json %#v", std, body, fast, std)
+			}
+		}
+	})
+}
