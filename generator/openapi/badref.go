@@ -66,7 +66,7 @@ func disableRef(data []byte, source string, lerr error) (patched []byte, warning
 	if p := posPointerRE.FindStringSubmatch(m[1]); p != nil {
 		pos.Pointer = p[1]
 	}
-	warning = diag.Diagnostic{Severity: diag.Warning, Pos: pos,
+	warning = diag.Diagnostic{Severity: diag.Warning, Kind: diag.UntypedRef, Pos: pos,
 		Message: "$ref " + strconv.Quote(m[2]) + " points at the wrong kind of object or where it cannot be followed; " +
 			"it is left out, and what it stood for is untyped (raw JSON), in " + strconv.Itoa(len(locs)) + " place(s)"}
 	return patched, warning, true

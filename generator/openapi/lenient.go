@@ -427,7 +427,7 @@ func (w *annotationWalker) disable(n *anode, k akey, ptr string, want byte) {
 		return
 	}
 	w.patches = append(w.patches, patch{off: off, name: name, keyOff: k.off, warning: diag.Diagnostic{
-		Severity: diag.Warning, Pos: diag.Pos{File: w.file, Pointer: ptr},
+		Severity: diag.Warning, Kind: diag.LeftOut, Pos: diag.Pos{File: w.file, Pointer: ptr},
 		Message: fmt.Sprintf("%q is %s where %s belongs; it only annotates or documents, and is ignored", k.name, kindNames[k.val.kind], kindNames[want]),
 	}})
 }

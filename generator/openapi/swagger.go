@@ -354,23 +354,23 @@ func repairParam(p2 *openapi2.Parameter, p3 *openapi3.Parameter, pos diag.Pos, d
 			p3.Style = openapi3.SerializationPipeDelimited
 		}
 		if !formLike {
-			diags.Warnf(pos, "collectionFormat %q is not supported in %s parameters; using simple (comma-separated)", f, p3.In)
+			diags.Warn(diag.Other, pos, "collectionFormat %q is not supported in %s parameters; using simple (comma-separated)", f, p3.In)
 			p3.Style = openapi3.SerializationSimple
 		}
 	case "multi":
 		p3.Style, explode = openapi3.SerializationForm, true
 		if !formLike {
-			diags.Warnf(pos, "collectionFormat \"multi\" is only valid in query parameters; using simple (comma-separated)")
+			diags.Warn(diag.Other, pos, "collectionFormat \"multi\" is only valid in query parameters; using simple (comma-separated)")
 			p3.Style, explode = openapi3.SerializationSimple, false
 		}
 	case "tsv":
-		diags.Warnf(pos, "collectionFormat \"tsv\" has no OpenAPI 3 equivalent; using comma-separated values")
+		diags.Warn(diag.Other, pos, "collectionFormat \"tsv\" has no OpenAPI 3 equivalent; using comma-separated values")
 		p3.Style = openapi3.SerializationSimple
 		if formLike {
 			p3.Style = openapi3.SerializationForm
 		}
 	default:
-		diags.Warnf(pos, "unknown collectionFormat %q; using the default", f)
+		diags.Warn(diag.Other, pos, "unknown collectionFormat %q; using the default", f)
 		return
 	}
 	p3.Explode = &explode
