@@ -2,8 +2,10 @@ package jsonptr
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
 	"testing"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -169,5 +171,33 @@ func TestOffsetsRefusesNonJSON(t *testing.T) {
 	ix := NewIndex([]byte("  not json"))
 	if l, c := ix.LineCol("/a"); l != 1 || c != 3 {
 		t.Errorf("NewIndex of a non-JSON text: /a at %d:%d", l, c)
+	}
+}
+
+// TestLineColsOnePass checks the one-pass conversion of offsets against a
+// count from the start of the text for each, on text with several lines
+// and characters of several bytes, offsets unsorted and repeated.
+func TestLineColsOnePass(t *testing.T) {
+	data := []byte("{\"é\": 1,\n  \"ü€\": [\"x\",\n\n \"日本\"], \"k\": true}")
+	var offs []int
+	for i := len(data); i >= 0; i-- {
+		if i == len(data) || utf8.RuneStart(data[i]) { // offsets of characters
+			offs = append(offs, i, i)
+		}
+	}
+	slices.Reverse(offs[len(offs)/2:])
+	got := LineCols(data, offs)
+	for _, off := range offs {
+		line, col := 1, 1
+		for _, r := range string(data[:off]) {
+			if r == '\n' {
+				line, col = line+1, 1
+			} else {
+				col++
+			}
+		}
+		if got[off] != [2]int{line, col} {
+			t.Errorf("offset %d: got %v, want [%d %d]", off, got[off], line, col)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/jsonptr"
 )
 
 // Real specs have local $refs that point at something, but at the wrong kind
@@ -105,27 +106,6 @@ func pointerExists(data []byte, ref string) bool {
 	if u, err := url.PathUnescape(p); err == nil {
 		p = u
 	}
-	if p == "" {
-		return true
-	}
-	for _, tok := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch n := doc.(type) {
-		case map[string]any:
-			v, ok := n[tok]
-			if !ok {
-				return false
-			}
-			doc = v
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(n) {
-				return false
-			}
-			doc = n[i]
-		default:
-			return false
-		}
-	}
-	return true
+	_, ok := jsonptr.Lookup(doc, p)
+	return ok
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/opsgen/opsgen/generator/jsonptr"
 )
 
 // The fast JSON path.
@@ -152,19 +154,19 @@ type member struct {
 // ok is false when data is not an object followed by nothing but space.
 // The values are checked when they are decoded.
 func topMembers(data []byte) (ms []member, ok bool) {
-	s := &posScanner{data: data}
-	s.space()
-	if s.i >= len(data) || data[s.i] != '{' {
+	s := &jsonptr.Scanner{Data: data}
+	s.Space()
+	if s.Off >= len(data) || data[s.Off] != '{' {
 		return nil, false
 	}
-	s.i++
-	s.space()
-	if s.i < len(data) && data[s.i] == '}' {
-		s.i++
+	s.Off++
+	s.Space()
+	if s.Off < len(data) && data[s.Off] == '}' {
+		s.Off++
 	} else {
 		for {
-			s.space()
-			raw, ok := s.str()
+			s.Space()
+			raw, ok := s.Str()
 			if !ok {
 				return nil, false
 			}
@@ -172,18 +174,18 @@ func topMembers(data []byte) (ms []member, ok bool) {
 			if json.Unmarshal(raw, &key) != nil {
 				return nil, false
 			}
-			s.space()
-			if s.i >= len(data) || data[s.i] != ':' {
+			s.Space()
+			if s.Off >= len(data) || data[s.Off] != ':' {
 				return nil, false
 			}
-			s.i++
-			s.space()
-			start := s.i
-			if !s.skip() {
+			s.Off++
+			s.Space()
+			start := s.Off
+			if !s.Skip() {
 				return nil, false
 			}
-			ms = append(ms, member{key, data[start:s.i]})
-			more, ok := s.next('}')
+			ms = append(ms, member{key, data[start:s.Off]})
+			more, ok := s.Next('}')
 			if !ok {
 				return nil, false
 			}
@@ -192,8 +194,8 @@ func topMembers(data []byte) (ms []member, ok bool) {
 			}
 		}
 	}
-	s.space()
-	return ms, s.i == len(data)
+	s.Space()
+	return ms, s.Off == len(data)
 }
 
 // decodeTree decodes one JSON value, numbers as json.Number (parseTree).

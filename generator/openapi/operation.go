@@ -2,8 +2,10 @@ package openapi
 
 import (
 	"fmt"
+	"maps"
 	"mime"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/jsonptr"
 	"github.com/opsgen/opsgen/generator/naming"
 )
 
@@ -27,18 +30,18 @@ type opSite struct {
 func (l *loader) operations() []*ir.Operation {
 	var sites []opSite
 	paths := l.doc.Paths.Map()
-	for _, p := range sortedKeys(paths) {
+	for _, p := range slices.Sorted(maps.Keys(paths)) {
 		item := paths[p]
 		if item == nil {
 			continue
 		}
 		ops := item.Operations()
-		for _, m := range sortedKeys(ops) {
+		for _, m := range slices.Sorted(maps.Keys(ops)) {
 			op := ops[m]
 			if op == nil {
 				continue
 			}
-			w := where{file: l.source, ptr: "/paths/" + escapeToken(p) + "/" + strings.ToLower(m)}
+			w := where{file: l.source, ptr: "/paths/" + jsonptr.Escape(p) + "/" + strings.ToLower(m)}
 			if !l.keep(p, strings.ToUpper(m), op) {
 				continue
 			}
@@ -106,10 +109,10 @@ func (l *loader) operations() []*ir.Operation {
 func (l *loader) keep(path, method string, op *openapi3.Operation) bool {
 	f := l.opts.Filter
 	id := op.OperationID
-	if len(f.IncludeOperations) > 0 && !contains(f.IncludeOperations, id) {
+	if len(f.IncludeOperations) > 0 && !slices.Contains(f.IncludeOperations, id) {
 		return false
 	}
-	if contains(f.ExcludeOperations, id) && id != "" {
+	if slices.Contains(f.ExcludeOperations, id) && id != "" {
 		return false
 	}
 	if len(f.IncludeTags) > 0 && !anyIn(op.Tags, f.IncludeTags) {
@@ -126,7 +129,7 @@ func (l *loader) keep(path, method string, op *openapi3.Operation) bool {
 
 func anyIn(have, want []string) bool {
 	for _, h := range have {
-		if contains(want, h) {
+		if slices.Contains(want, h) {
 			return true
 		}
 	}
@@ -326,7 +329,7 @@ func mediaKind(mt string) ir.BodyKind {
 // pickMedia chooses the preferred media type of content (ties by name).
 func pickMedia(content openapi3.Content) string {
 	best, bestRank := "", 1<<30
-	for _, mt := range sortedKeys(content) {
+	for _, mt := range slices.Sorted(maps.Keys(content)) {
 		if r := mediaRank(mt); r < bestRank {
 			best, bestRank = mt, r
 		}
@@ -406,7 +409,7 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 		return
 	}
 	rs := s.op.Responses.Map()
-	statuses := sortedKeys(rs)
+	statuses := slices.Sorted(maps.Keys(rs))
 	sort.SliceStable(statuses, func(i, j int) bool {
 		gi, ni := statusRank(statuses[i])
 		gj, nj := statusRank(statuses[j])
@@ -510,7 +513,7 @@ func sameShape(a, b *ir.Type) bool {
 func requirements(reqs openapi3.SecurityRequirements) [][]string {
 	out := [][]string{}
 	for _, r := range reqs {
-		out = append(out, sortedKeys(r))
+		out = append(out, slices.Sorted(maps.Keys(r)))
 	}
 	return out
 }

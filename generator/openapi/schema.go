@@ -2,13 +2,13 @@ package openapi
 
 import (
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/jsonptr"
 	"github.com/opsgen/opsgen/generator/jsonschema"
 	"github.com/opsgen/opsgen/generator/naming"
 )
@@ -25,14 +25,10 @@ type where struct {
 }
 
 func (w where) at(token, name string) where {
-	return where{file: w.file, ptr: w.ptr + "/" + escapeToken(token), name: name}
+	return where{file: w.file, ptr: w.ptr + "/" + jsonptr.Escape(token), name: name}
 }
 
 func (w where) js() jsonschema.Where { return jsonschema.Where{File: w.file, Ptr: w.ptr, Name: w.name} }
-
-func escapeToken(s string) string { return jsonschema.EscapeToken(s) }
-
-func unescapeToken(s string) string { return jsonschema.UnescapeToken(s) }
 
 // entry is a converted schema: its type and whether null is allowed too.
 type entry struct {
@@ -186,24 +182,6 @@ func (l *loader) originFile(file string) string {
 		return file
 	}
 	return filepath.ToSlash(rel)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func contains[T comparable](s []T, v T) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // pos is the diagnostic position of w, with line and column from the

@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"path"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi2"
@@ -16,6 +17,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/jsonptr"
 )
 
 // convertSwagger converts a Swagger 2.0 document to OpenAPI 3.0 and repairs
@@ -63,7 +65,7 @@ func inlineExternal(doc *openapi2.T, source string, f *files) error {
 		return nil
 	}
 	responses := func(rs map[string]*openapi2.Response) error {
-		for _, k := range sortedKeys(rs) {
+		for _, k := range slices.Sorted(maps.Keys(rs)) {
 			if r := rs[k]; r != nil && isExternalRef(r.Ref) {
 				if err := inlineRef(r, r.Ref, source, f); err != nil {
 					return err
@@ -73,7 +75,7 @@ func inlineExternal(doc *openapi2.T, source string, f *files) error {
 		return nil
 	}
 	var ps []*openapi2.Parameter
-	for _, k := range sortedKeys(doc.Parameters) {
+	for _, k := range slices.Sorted(maps.Keys(doc.Parameters)) {
 		ps = append(ps, doc.Parameters[k])
 	}
 	if err := params(ps); err != nil {
@@ -82,7 +84,7 @@ func inlineExternal(doc *openapi2.T, source string, f *files) error {
 	if err := responses(doc.Responses); err != nil {
 		return err
 	}
-	for _, path := range sortedKeys(doc.Paths) {
+	for _, path := range slices.Sorted(maps.Keys(doc.Paths)) {
 		item := doc.Paths[path]
 		if item == nil {
 			continue
@@ -91,7 +93,7 @@ func inlineExternal(doc *openapi2.T, source string, f *files) error {
 			return err
 		}
 		ops := item.Operations()
-		for _, m := range sortedKeys(ops) {
+		for _, m := range slices.Sorted(maps.Keys(ops)) {
 			if op := ops[m]; op != nil {
 				if err := params(op.Parameters); err != nil {
 					return err
@@ -179,29 +181,7 @@ func atPointer(v any, ptr string) (any, bool) {
 	if u, err := url.PathUnescape(ptr); err == nil {
 		ptr = u
 	}
-	if ptr == "" {
-		return v, true
-	}
-	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
-		tok = unescapeToken(tok)
-		switch n := v.(type) {
-		case map[string]any:
-			c, ok := n[tok]
-			if !ok {
-				return nil, false
-			}
-			v = c
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(n) {
-				return nil, false
-			}
-			v = n[i]
-		default:
-			return nil, false
-		}
-	}
-	return v, true
+	return jsonptr.Lookup(v, ptr)
 }
 
 // rebaseRefs rewrites the $refs of v, written in file, so that they point
@@ -295,7 +275,7 @@ func repairParams(doc2 *openapi2.T, doc3 *openapi3.T, source string, diags *diag
 			continue
 		}
 		if p3 := doc3.Components.Parameters[name]; p3 != nil && p3.Value != nil {
-			repairParam(p2, p3.Value, diag.Pos{File: source, Pointer: "/parameters/" + escapeToken(name)}, diags)
+			repairParam(p2, p3.Value, diag.Pos{File: source, Pointer: "/parameters/" + jsonptr.Escape(name)}, diags)
 		}
 	}
 	for path, item2 := range doc2.Paths {
@@ -303,7 +283,7 @@ func repairParams(doc2 *openapi2.T, doc3 *openapi3.T, source string, diags *diag
 		if item2 == nil || item3 == nil {
 			continue
 		}
-		base := "/paths/" + escapeToken(path)
+		base := "/paths/" + jsonptr.Escape(path)
 		repairList(item2.Parameters, item3.Parameters, source, base, diags)
 		for method, op2 := range item2.Operations() {
 			op3 := item3.GetOperation(strings.ToUpper(method))
