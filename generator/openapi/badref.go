@@ -73,20 +73,17 @@ func disableRef(data []byte, source string, lerr error) (patched []byte, warning
 	return patched, warning, true
 }
 
-// badRefsKey is the context key counting the $refs disabled so far.
-type badRefsKey struct{}
-
 // retryWithoutRef loads the patched document, adding the warning; after
-// maxBadRefs disabled $refs it gives up with lerr.
+// maxBadRefs disabled $refs (counted by f, the load's state) it gives up
+// with lerr.
 func retryWithoutRef(ctx context.Context, patched []byte, source string, opts Options, f *files, w diag.Diagnostic, lerr error) (*ir.Service, diag.List, error) {
-	n, _ := ctx.Value(badRefsKey{}).(int)
-	if n >= maxBadRefs {
+	if !f.disabledRef() {
 		return nil, nil, lerr
 	}
 	if err := stopped(ctx, source); err != nil {
 		return nil, nil, err
 	}
-	svc, diags, err := loadData(context.WithValue(ctx, badRefsKey{}, n+1), patched, source, opts, f)
+	svc, diags, err := loadData(ctx, patched, source, opts, f)
 	if err != nil {
 		return nil, nil, err
 	}
