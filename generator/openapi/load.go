@@ -60,9 +60,16 @@
 // pointer of its schema ("#/components/schemas/Pet", prefixed by the file
 // for other files).
 //
+// Header parameters named Accept, Content-Type or Authorization are left
+// out with a warning: OpenAPI 3 says such a parameter definition "SHALL be
+// ignored" (the media types and the security schemes set those headers).
+//
 // Positions: Pos.Pointer is always set; Pos.Line and Col come from
 // kin-openapi's origin tracking, which covers YAML sources only. Diagnostics
-// without a line get one from the source text when they are reported.
+// without a line get one from the source text when they are reported, by
+// generator/jsonptr for JSON: columns count characters, and an object
+// member is placed at its key, in JSON as in YAML. Warnings carry a
+// diag.Kind saying what was lost.
 package openapi
 
 import (
