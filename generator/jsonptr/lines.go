@@ -55,14 +55,22 @@ func (l *Lines) LineCol(off int) (line, col int) {
 func LineCol(data []byte, off int) (line, col int) { return NewLines(data).LineCol(off) }
 
 // LineCols returns the line and column of each byte offset of data, in one
-// pass over it.
+// pass over it and without an index of its lines.
 func LineCols(data []byte, offs []int) map[int][2]int {
 	sorted := slices.Compact(slices.Sorted(slices.Values(offs)))
-	l := NewLines(data)
 	out := make(map[int][2]int, len(sorted))
-	for _, off := range sorted {
-		line, col := l.LineCol(off)
-		out[off] = [2]int{line, col}
+	line, col, cur := 1, 1, 0
+	for _, orig := range sorted {
+		off := min(max(orig, cur), len(data))
+		seg := data[cur:off]
+		if i := bytes.LastIndexByte(seg, '\n'); i >= 0 {
+			line += bytes.Count(seg, []byte("\n"))
+			col = 1 + utf8.RuneCount(seg[i+1:])
+		} else {
+			col += utf8.RuneCount(seg)
+		}
+		cur = off
+		out[orig] = [2]int{line, col}
 	}
 	return out
 }

@@ -555,7 +555,7 @@ func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Opti
 		svc.Security = requirements(doc.Security)
 	}
 	if doc.Components != nil {
-		for i, name := range slices.Sorted(maps.Keys(doc.Components.Schemas)) {
+		for i, name := range sortedKeys(doc.Components.Schemas) {
 			if i%64 == 0 && ctx.Err() != nil {
 				break
 			}
@@ -617,7 +617,7 @@ func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Opti
 func (l *loader) securitySchemes(m openapi3.SecuritySchemes) []*ir.SecurityScheme {
 	ns := naming.NewNamespace()
 	var out []*ir.SecurityScheme
-	for _, name := range slices.Sorted(maps.Keys(m)) {
+	for _, name := range sortedKeys(m) {
 		r := m[name]
 		if r == nil || r.Value == nil {
 			continue

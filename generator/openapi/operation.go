@@ -2,7 +2,6 @@ package openapi
 
 import (
 	"fmt"
-	"maps"
 	"mime"
 	"regexp"
 	"slices"
@@ -30,13 +29,13 @@ type opSite struct {
 func (l *loader) operations() []*ir.Operation {
 	var sites []opSite
 	paths := l.doc.Paths.Map()
-	for _, p := range slices.Sorted(maps.Keys(paths)) {
+	for _, p := range sortedKeys(paths) {
 		item := paths[p]
 		if item == nil {
 			continue
 		}
 		ops := item.Operations()
-		for _, m := range slices.Sorted(maps.Keys(ops)) {
+		for _, m := range sortedKeys(ops) {
 			op := ops[m]
 			if op == nil {
 				continue
@@ -329,7 +328,7 @@ func mediaKind(mt string) ir.BodyKind {
 // pickMedia chooses the preferred media type of content (ties by name).
 func pickMedia(content openapi3.Content) string {
 	best, bestRank := "", 1<<30
-	for _, mt := range slices.Sorted(maps.Keys(content)) {
+	for _, mt := range sortedKeys(content) {
 		if r := mediaRank(mt); r < bestRank {
 			best, bestRank = mt, r
 		}
@@ -409,7 +408,7 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 		return
 	}
 	rs := s.op.Responses.Map()
-	statuses := slices.Sorted(maps.Keys(rs))
+	statuses := sortedKeys(rs)
 	sort.SliceStable(statuses, func(i, j int) bool {
 		gi, ni := statusRank(statuses[i])
 		gj, nj := statusRank(statuses[j])
@@ -513,7 +512,7 @@ func sameShape(a, b *ir.Type) bool {
 func requirements(reqs openapi3.SecurityRequirements) [][]string {
 	out := [][]string{}
 	for _, r := range reqs {
-		out = append(out, slices.Sorted(maps.Keys(r)))
+		out = append(out, sortedKeys(r))
 	}
 	return out
 }

@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/url"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi2"
@@ -65,7 +63,7 @@ func inlineExternal(doc *openapi2.T, source string, f *files) error {
 		return nil
 	}
 	responses := func(rs map[string]*openapi2.Response) error {
-		for _, k := range slices.Sorted(maps.Keys(rs)) {
+		for _, k := range sortedKeys(rs) {
 			if r := rs[k]; r != nil && isExternalRef(r.Ref) {
 				if err := inlineRef(r, r.Ref, source, f); err != nil {
 					return err
@@ -75,7 +73,7 @@ func inlineExternal(doc *openapi2.T, source string, f *files) error {
 		return nil
 	}
 	var ps []*openapi2.Parameter
-	for _, k := range slices.Sorted(maps.Keys(doc.Parameters)) {
+	for _, k := range sortedKeys(doc.Parameters) {
 		ps = append(ps, doc.Parameters[k])
 	}
 	if err := params(ps); err != nil {
@@ -84,7 +82,7 @@ func inlineExternal(doc *openapi2.T, source string, f *files) error {
 	if err := responses(doc.Responses); err != nil {
 		return err
 	}
-	for _, path := range slices.Sorted(maps.Keys(doc.Paths)) {
+	for _, path := range sortedKeys(doc.Paths) {
 		item := doc.Paths[path]
 		if item == nil {
 			continue
@@ -93,7 +91,7 @@ func inlineExternal(doc *openapi2.T, source string, f *files) error {
 			return err
 		}
 		ops := item.Operations()
-		for _, m := range slices.Sorted(maps.Keys(ops)) {
+		for _, m := range sortedKeys(ops) {
 			if op := ops[m]; op != nil {
 				if err := params(op.Parameters); err != nil {
 					return err
