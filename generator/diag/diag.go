@@ -58,11 +58,46 @@ func (p Pos) String() string {
 	return b.String()
 }
 
+// Kind classifies a warning by what the generated code lost compared to
+// the source, so that tools (the corpus report) need not read messages.
+// The zero value, Unclassified, is for call sites that do not say.
+type Kind int
+
+const (
+	// Unclassified: the call site did not say (readers may fall back to
+	// the message).
+	Unclassified Kind = iota
+	// RawJSON: a schema became raw JSON or "any value".
+	RawJSON
+	// UntypedRef: a $ref that cannot be followed was left out, and what it
+	// stood for is untyped.
+	UntypedRef
+	// Renamed: an identifier differs from the one the source asked for.
+	Renamed
+	// LeftOut: something of the source (a parameter, a body, a response,
+	// an annotation...) was dropped.
+	LeftOut
+	// Other: any other degradation (a serialization style replaced by
+	// another, a default type assumed...).
+	Other
+)
+
+var kindNames = [...]string{"unclassified", "raw JSON", "untyped $ref", "renamed", "left out", "other"}
+
+func (k Kind) String() string {
+	if k < 0 || int(k) >= len(kindNames) {
+		return fmt.Sprintf("Kind(%d)", int(k))
+	}
+	return kindNames[k]
+}
+
 // Diagnostic is one message about one place.
 type Diagnostic struct {
 	Severity Severity
-	Pos      Pos
-	Message  string
+	// Kind classifies a warning; Unclassified when its raiser did not say.
+	Kind    Kind
+	Pos     Pos
+	Message string
 }
 
 func (d Diagnostic) String() string {
@@ -78,6 +113,11 @@ type List []Diagnostic
 // Warnf adds a warning.
 func (l *List) Warnf(pos Pos, format string, args ...any) {
 	*l = append(*l, Diagnostic{Severity: Warning, Pos: pos, Message: fmt.Sprintf(format, args...)})
+}
+
+// Warn adds a warning of the given kind.
+func (l *List) Warn(kind Kind, pos Pos, format string, args ...any) {
+	*l = append(*l, Diagnostic{Severity: Warning, Kind: kind, Pos: pos, Message: fmt.Sprintf(format, args...)})
 }
 
 // Errorf adds an error.

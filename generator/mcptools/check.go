@@ -13,6 +13,7 @@ import (
 	"golang.org/x/text/message"
 
 	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/jsonptr"
 )
 
 // maxSchemaErrors bounds the metaschema violations reported for one schema.
@@ -140,7 +141,7 @@ func repair(root any, toks []string) (any, string) {
 		if n == 0 {
 			return map[string]any{}, "any value is accepted"
 		}
-		parent, _ := resolvePointer(root, joinPointer("", toks[:n-1]))
+		parent, _ := jsonptr.Lookup(root, joinPointer("", toks[:n-1]))
 		switch p := parent.(type) {
 		case map[string]any:
 			p[toks[n-1]] = map[string]any{}
@@ -150,7 +151,7 @@ func repair(root any, toks []string) (any, string) {
 		}
 		return root, "any value is accepted there"
 	}
-	if s, ok := resolvePointer(root, joinPointer("", toks[:n])); ok {
+	if s, ok := jsonptr.Lookup(root, joinPointer("", toks[:n])); ok {
 		if m, ok := s.(map[string]any); ok {
 			delete(m, toks[n])
 		}
@@ -248,7 +249,7 @@ func joinPointer(ptr string, toks []string) string {
 	var b strings.Builder
 	b.WriteString(ptr)
 	for _, t := range toks {
-		b.WriteString("/" + escapePointer(t))
+		b.WriteString("/" + jsonptr.Escape(t))
 	}
 	return b.String()
 }

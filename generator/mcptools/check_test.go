@@ -31,7 +31,7 @@ func TestLoadRepairsSchemas(t *testing.T) {
 			name:  "type is not a type",
 			input: "[" + ok + ",\n{\"name\": \"a\", \"inputSchema\": {\"properties\": {\n  \"x\": {\"type\": 5, \"description\": \"kept\"}, \"y\": {\"type\": \"string\"}}}}]",
 			warnings: []string{
-				`x.json:3:17 (#/1/inputSchema/properties/x/type): warning: not a valid JSON Schema: value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string'; the keyword "type" is ignored`,
+				`x.json:3:9 (#/1/inputSchema/properties/x/type): warning: not a valid JSON Schema: value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string'; the keyword "type" is ignored`,
 			},
 			check: func(t *testing.T, svc *ir.Service) {
 				in := op(t, svc, "a").Tool.InputType
@@ -47,7 +47,7 @@ func TestLoadRepairsSchemas(t *testing.T) {
 			name:  "draft-07 required is a string",
 			input: `[{"name": "a", "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"id": {"type": "string"}}, "required": "id"}}]`,
 			warnings: []string{
-				`x.json:1:158 (#/0/inputSchema/required): warning: not a valid JSON Schema: got string, want array; the keyword "required" is ignored`,
+				`x.json:1:146 (#/0/inputSchema/required): warning: not a valid JSON Schema: got string, want array; the keyword "required" is ignored`,
 			},
 			check: func(t *testing.T, svc *ir.Service) {
 				if id := field(t, op(t, svc, "a").Tool.InputType, "id"); id.Required || id.Type.Kind != ir.String {
@@ -60,7 +60,7 @@ func TestLoadRepairsSchemas(t *testing.T) {
 			input: `[{"name": "a", "outputSchema": {"type": "string", "pattern": "(["}}]`,
 			warnings: []string{
 				`x.json:1:2 (#/0): warning: tool "a" has no inputSchema; it is taken to have no arguments`,
-				"x.json:1:62 (#/0/outputSchema/pattern): warning: not a valid JSON Schema: '([' is not valid regex: error parsing regexp: missing closing ]: `[`; the keyword \"pattern\" is ignored",
+				"x.json:1:51 (#/0/outputSchema/pattern): warning: not a valid JSON Schema: '([' is not valid regex: error parsing regexp: missing closing ]: `[`; the keyword \"pattern\" is ignored",
 			},
 			check: func(t *testing.T, svc *ir.Service) {
 				out := op(t, svc, "a").Tool.OutputType
@@ -73,7 +73,7 @@ func TestLoadRepairsSchemas(t *testing.T) {
 			name:  "a property is not a schema",
 			input: `[{"name": "a", "inputSchema": {"properties": {"p": 5, "q": {"type": "boolean"}}, "required": ["p", 7]}}]`,
 			warnings: []string{
-				`x.json:1:52 (#/0/inputSchema/properties/p): warning: not a valid JSON Schema: got number, want boolean or object; any value is accepted there`,
+				`x.json:1:47 (#/0/inputSchema/properties/p): warning: not a valid JSON Schema: got number, want boolean or object; any value is accepted there`,
 				`x.json:1:100 (#/0/inputSchema/required/1): warning: not a valid JSON Schema: got number, want string; the keyword "required" is ignored`,
 			},
 			check: func(t *testing.T, svc *ir.Service) {
@@ -90,7 +90,7 @@ func TestLoadRepairsSchemas(t *testing.T) {
 			name:  "nested in allOf and items",
 			input: `[{"name": "a", "inputSchema": {}, "outputSchema": {"type": "array", "items": {"allOf": [{"type": "object", "properties": {"n": {"minimum": "0", "type": "number"}}}]}}}]`,
 			warnings: []string{
-				`x.json:1:140 (#/0/outputSchema/items/allOf/0/properties/n/minimum): warning: not a valid JSON Schema: got string, want number; the keyword "minimum" is ignored`,
+				`x.json:1:129 (#/0/outputSchema/items/allOf/0/properties/n/minimum): warning: not a valid JSON Schema: got string, want number; the keyword "minimum" is ignored`,
 			},
 			check: func(t *testing.T, svc *ir.Service) {
 				out := op(t, svc, "a").Tool.OutputType
@@ -104,7 +104,7 @@ func TestLoadRepairsSchemas(t *testing.T) {
 			input: `[{"name": "a", "inputSchema": {}}]`,
 			opts:  LoadOptions{OutputSchemas: map[string]json.RawMessage{"a": json.RawMessage(`{"type": "object", "properties": {"s": {"type": "string"}}, "enum": 1}`)}},
 			warnings: []string{
-				`x.json: configured output schema of "a":1:69 (#/enum): warning: not a valid JSON Schema: got number, want array; the keyword "enum" is ignored`,
+				`x.json: configured output schema of "a":1:61 (#/enum): warning: not a valid JSON Schema: got number, want array; the keyword "enum" is ignored`,
 			},
 			check: func(t *testing.T, svc *ir.Service) {
 				if s := field(t, op(t, svc, "a").Tool.OutputType, "s"); s.Type.Kind != ir.String {
@@ -116,7 +116,7 @@ func TestLoadRepairsSchemas(t *testing.T) {
 			name:  "dangling reference",
 			input: `[{"name": "a", "inputSchema": {"properties": {"p": {"$ref": "#/$defs/Nope"}}}}]`,
 			warnings: []string{
-				`x.json:1:61 (#/0/inputSchema/properties/p/$ref): warning: $ref "#/$defs/Nope" does not resolve in this schema; any value is accepted`,
+				`x.json:1:53 (#/0/inputSchema/properties/p/$ref): warning: $ref "#/$defs/Nope" does not resolve in this schema; any value is accepted`,
 			},
 			check: func(t *testing.T, svc *ir.Service) {
 				if p := field(t, op(t, svc, "a").Tool.InputType, "p"); p.Type.Kind != ir.Any {
@@ -131,10 +131,10 @@ func TestLoadRepairsSchemas(t *testing.T) {
   "s": {"type": "string", "minLength": 1e30, "maxLength": 2.0, "nullable": "yes", "xml": {"name": 1}},
   "o": {"type": "object", "discriminator": {"propertyName": 5}}}}}]`,
 			warnings: []string{
-				`x.json:2:38 (#/0/inputSchema/properties/n/minimum): warning: minimum 1e400 is out of range; ignored`,
-				`x.json:3:40 (#/0/inputSchema/properties/s/minLength): warning: minLength 1e30 is out of range; ignored`,
-				`x.json:3:76 (#/0/inputSchema/properties/s/nullable): warning: nullable must be a boolean, found a string; ignored`,
-				`x.json:4:44 (#/0/inputSchema/properties/o/discriminator): warning: discriminator must be an object with a string "propertyName" and a "mapping" of strings; ignored`,
+				`x.json:2:27 (#/0/inputSchema/properties/n/minimum): warning: minimum 1e400 is out of range; ignored`,
+				`x.json:3:27 (#/0/inputSchema/properties/s/minLength): warning: minLength 1e30 is out of range; ignored`,
+				`x.json:3:64 (#/0/inputSchema/properties/s/nullable): warning: nullable must be a boolean, found a string; ignored`,
+				`x.json:4:27 (#/0/inputSchema/properties/o/discriminator): warning: discriminator must be an object with a string "propertyName" and a "mapping" of strings; ignored`,
 			},
 			check: func(t *testing.T, svc *ir.Service) {
 				in := op(t, svc, "a").Tool.InputType
@@ -167,7 +167,7 @@ func TestLoadRepairsSchemas(t *testing.T) {
 			name:  "too deep",
 			input: `[{"name": "a", "inputSchema": {}, "outputSchema": ` + strings.Repeat(`{"items": `, maxSchemaDepth) + `{}` + strings.Repeat(`}`, maxSchemaDepth) + `}]`,
 			warnings: []string{
-				`x.json:1:51 (#/0/outputSchema): warning: schema nests deeper than 200 levels; any value is accepted`,
+				`x.json:1:35 (#/0/outputSchema): warning: schema nests deeper than 200 levels; any value is accepted`,
 			},
 			check: func(t *testing.T, svc *ir.Service) {
 				if out := op(t, svc, "a").Tool.OutputType; out == nil || out.Kind != ir.Any {
@@ -179,10 +179,10 @@ func TestLoadRepairsSchemas(t *testing.T) {
 			name:  "many violations",
 			input: `[{"name": "a", "inputSchema": {"properties": {"a": {"type": 1}, "b": {"type": 2}, "c": {"type": 3}, "d": {"type": 4}, "e": {"type": "string"}}}}]`,
 			warnings: []string{
-				`x.json:1:31 (#/0/inputSchema): warning: not a valid JSON Schema in more places; those are ignored too`,
-				`x.json:1:61 (#/0/inputSchema/properties/a/type): warning: not a valid JSON Schema: value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string'; the keyword "type" is ignored`,
-				`x.json:1:79 (#/0/inputSchema/properties/b/type): warning: not a valid JSON Schema: value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string'; the keyword "type" is ignored`,
-				`x.json:1:97 (#/0/inputSchema/properties/c/type): warning: not a valid JSON Schema: value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string'; the keyword "type" is ignored`,
+				`x.json:1:16 (#/0/inputSchema): warning: not a valid JSON Schema in more places; those are ignored too`,
+				`x.json:1:53 (#/0/inputSchema/properties/a/type): warning: not a valid JSON Schema: value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string'; the keyword "type" is ignored`,
+				`x.json:1:71 (#/0/inputSchema/properties/b/type): warning: not a valid JSON Schema: value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string'; the keyword "type" is ignored`,
+				`x.json:1:89 (#/0/inputSchema/properties/c/type): warning: not a valid JSON Schema: value must be one of 'array', 'boolean', 'integer', 'null', 'number', 'object', 'string'; the keyword "type" is ignored`,
 			},
 			check: func(t *testing.T, svc *ir.Service) {
 				in := op(t, svc, "a").Tool.InputType

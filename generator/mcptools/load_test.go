@@ -368,14 +368,14 @@ func TestLoadErrors(t *testing.T) {
 		{name: "trailing data", input: `{"tools": []} {}`, pos: "x.json:1:15", msg: "invalid JSON: data after the top-level value"},
 		{name: "number", input: `42`, pos: "x.json:1:1", msg: "not a tool listing"},
 		{name: "no tools key", input: `{"items": []}`, pos: "x.json:1:1", msg: `without "tools"`},
-		{name: "tools not array", input: `{"tools": {}}`, pos: "x.json:1:11 (#/tools)", msg: `"tools" must be an array, found an object`},
+		{name: "tools not array", input: `{"tools": {}}`, pos: "x.json:1:2 (#/tools)", msg: `"tools" must be an array, found an object`},
 		{name: "tool not object", input: `{"tools": ["x"]}`, pos: "x.json:1:12 (#/tools/0)", msg: "a tool must be an object, found a string"},
 		{name: "tool without name", input: "{\"tools\": [\n  {\"name\": \"ok\", \"inputSchema\": {}},\n  {\"description\": \"no name\"}\n]}",
 			pos: "x.json:3:3 (#/tools/1)", msg: `tool has no "name"`},
-		{name: "empty name", input: `[{"name": ""}]`, pos: "x.json:1:11 (#/0/name)", msg: "non-empty string"},
-		{name: "duplicate", input: "[\n{\"name\": \"a\"},\n{\"name\": \"a\"}\n]", pos: "x.json:3:10 (#/1/name)", msg: `duplicate tool name "a" (first at /0)`},
-		{name: "bad inputSchema", input: `[{"name": "a", "inputSchema": [1]}]`, pos: "x.json:1:31 (#/0/inputSchema)", msg: "inputSchema must be a JSON Schema object, found an array"},
-		{name: "bad outputSchema", input: `[{"name": "a", "inputSchema": {}, "outputSchema": 3}]`, pos: "x.json:1:51 (#/0/outputSchema)", msg: "outputSchema must be"},
+		{name: "empty name", input: `[{"name": ""}]`, pos: "x.json:1:3 (#/0/name)", msg: "non-empty string"},
+		{name: "duplicate", input: "[\n{\"name\": \"a\"},\n{\"name\": \"a\"}\n]", pos: "x.json:3:2 (#/1/name)", msg: `duplicate tool name "a" (first at /0)`},
+		{name: "bad inputSchema", input: `[{"name": "a", "inputSchema": [1]}]`, pos: "x.json:1:16 (#/0/inputSchema)", msg: "inputSchema must be a JSON Schema object, found an array"},
+		{name: "bad outputSchema", input: `[{"name": "a", "inputSchema": {}, "outputSchema": 3}]`, pos: "x.json:1:35 (#/0/outputSchema)", msg: "outputSchema must be"},
 		{name: "bad convention", input: `[{"name": "a"}]`, opts: LoadOptions{Conventions: map[string]string{"a": "v2"}},
 			pos: "x.json", msg: `unknown convention "v2" for tool "a"`},
 		{name: "bad default convention", input: `[{"name": "a"}]`, opts: LoadOptions{DefaultConvention: "x"},
@@ -423,9 +423,9 @@ func TestLoadWarnings(t *testing.T) {
 	}
 	want := []string{
 		`w.json:1:2 (#/0): warning: tool "a" has no inputSchema; it is taken to have no arguments`,
-		`w.json:1:25 (#/0/title): warning: title must be a string, found a number; ignored`,
-		`w.json:1:60 (#/0/annotations/readOnlyHint): warning: readOnlyHint must be a boolean, found a string; ignored`,
-		`w.json:2:50 (#/0/outputSchema/properties/r/$ref): warning: $ref "https://example.com/s.json" is not a local JSON pointer and is not supported; any value is accepted`,
+		`w.json:1:16 (#/0/title): warning: title must be a string, found a number; ignored`,
+		`w.json:1:44 (#/0/annotations/readOnlyHint): warning: readOnlyHint must be a boolean, found a string; ignored`,
+		`w.json:2:42 (#/0/outputSchema/properties/r/$ref): warning: $ref "https://example.com/s.json" is not a local JSON pointer and is not supported; any value is accepted`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -451,8 +451,8 @@ func TestLoadAliasCycle(t *testing.T) {
 		got = append(got, d.String())
 	}
 	want := []string{
-		`c.json:1:31 (#/0/inputSchema): warning: schema only refers to itself through $ref; any value is accepted`,
-		`c.json:1:68 (#/0/inputSchema/$defs/b): warning: schema only refers to itself through $ref; any value is accepted`,
+		`c.json:1:16 (#/0/inputSchema): warning: schema only refers to itself through $ref; any value is accepted`,
+		`c.json:1:63 (#/0/inputSchema/$defs/b): warning: schema only refers to itself through $ref; any value is accepted`,
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

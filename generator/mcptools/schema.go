@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/jsonptr"
 	"github.com/opsgen/opsgen/generator/jsonschema"
 	"github.com/opsgen/opsgen/generator/naming"
 )
@@ -95,7 +96,7 @@ func (dec *decoder) decode(root any, pos *positions, ptr, name, prefix, label st
 		for _, key := range []string{"$defs", "definitions"} {
 			m, _ := m[key].(map[string]any)
 			for _, k := range slices.Sorted(maps.Keys(m)) {
-				defs = append(defs, "/"+key+"/"+escapePointer(k))
+				defs = append(defs, "/"+key+"/"+jsonptr.Escape(k))
 			}
 		}
 	}
@@ -107,13 +108,13 @@ func (dec *decoder) decode(root any, pos *positions, ptr, name, prefix, label st
 	// the order of the source.
 	for _, p := range defs {
 		if _, ok := d.comps[p]; !ok {
-			d.add(p, dec.types.Alloc(defName(prefix, unescapePointer(p[strings.LastIndexByte(p, '/')+1:]))))
+			d.add(p, dec.types.Alloc(defName(prefix, jsonptr.Unescape(p[strings.LastIndexByte(p, '/')+1:]))))
 		}
 	}
 	for len(d.queue) > 0 {
 		p := d.queue[0]
 		d.queue = d.queue[1:]
-		target, _ := resolvePointer(root, p)
+		target, _ := jsonptr.Lookup(root, p)
 		c := d.comps[p]
 		*c.node = *d.schema(target, p)
 		c.node.GoName = c.name
@@ -140,8 +141,8 @@ func sameDefs(d, shared *schemaDoc, defs []string) map[string]bool {
 		return same
 	}
 	for _, p := range defs {
-		mine, _ := resolvePointer(d.root, p)
-		theirs, ok := resolvePointer(shared.root, p)
+		mine, _ := jsonptr.Lookup(d.root, p)
+		theirs, ok := jsonptr.Lookup(shared.root, p)
 		if _, named := shared.comps[p]; ok && named && reflect.DeepEqual(mine, theirs) {
 			same[p] = true
 		}
@@ -150,7 +151,7 @@ func sameDefs(d, shared *schemaDoc, defs []string) map[string]bool {
 	for changed := true; changed; {
 		changed = false
 		for p := range same {
-			v, _ := resolvePointer(d.root, p)
+			v, _ := jsonptr.Lookup(d.root, p)
 			for _, ref := range localRefs(v) {
 				if !same[ref] {
 					delete(same, p)
@@ -265,7 +266,7 @@ func (d *schemaDoc) object(m map[string]any, p string) *jsonschema.Schema {
 	var b bounds
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
-		kp := p + "/" + escapePointer(k)
+		kp := p + "/" + jsonptr.Escape(k)
 		switch {
 		case dropped[k]:
 		case k == "$recursiveRef" || k == "$dynamicRef":
@@ -323,7 +324,7 @@ func (d *schemaDoc) object(m map[string]any, p string) *jsonschema.Schema {
 			deps, _ := v.(map[string]any)
 			for _, name := range slices.Sorted(maps.Keys(deps)) {
 				if _, ok := deps[name].([]any); !ok {
-					d.schema(deps[name], kp+"/"+escapePointer(name))
+					d.schema(deps[name], kp+"/"+jsonptr.Escape(name))
 				}
 			}
 		default:
@@ -525,7 +526,7 @@ func (d *schemaDoc) schemaMap(v any, p string) map[string]*jsonschema.Schema {
 	}
 	out := make(map[string]*jsonschema.Schema, len(m))
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		out[k] = d.schema(m[k], p+"/"+escapePointer(k))
+		out[k] = d.schema(m[k], p+"/"+jsonptr.Escape(k))
 	}
 	return out
 }
@@ -590,12 +591,12 @@ func (d *schemaDoc) target(ref, at string) *component {
 	if c, ok := d.comps[p]; ok {
 		return c
 	}
-	if _, ok := resolvePointer(d.root, p); !ok {
+	if _, ok := jsonptr.Lookup(d.root, p); !ok {
 		d.d.diags.Warnf(d.at(at), "$ref %q does not resolve in this schema; any value is accepted", ref)
 		return nil
 	}
 	last := p[strings.LastIndexByte(p, '/')+1:]
-	return d.add(p, d.d.types.Alloc(defName(d.prefix, unescapePointer(last))))
+	return d.add(p, d.d.types.Alloc(defName(d.prefix, jsonptr.Unescape(last))))
 }
 
 // defName is the Go name of a tool's definition key: the tool's Go name
@@ -606,36 +607,6 @@ func defName(prefix, key string) string {
 	}
 	return prefix + "Def"
 }
-
-// resolvePointer returns the value at JSON pointer p inside v.
-func resolvePointer(v any, p string) (any, bool) {
-	if p == "" {
-		return v, true
-	}
-	for _, tok := range strings.Split(p[1:], "/") {
-		tok = unescapePointer(tok)
-		switch c := v.(type) {
-		case map[string]any:
-			var ok bool
-			if v, ok = c[tok]; !ok {
-				return nil, false
-			}
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil, false
-			}
-			v = c[i]
-		default:
-			return nil, false
-		}
-	}
-	return v, true
-}
-
-var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
-
-func unescapePointer(s string) string { return pointerUnescaper.Replace(s) }
 
 // noArguments reports whether an input schema declares no arguments at all:
 // an object schema without properties or anything that could add some.

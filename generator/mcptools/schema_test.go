@@ -234,7 +234,7 @@ func TestDecodeKeywords(t *testing.T) {
 	for _, w := range d.diags {
 		warned = append(warned, w.String())
 	}
-	if want := `x.json:5:17 (#/0/inputSchema/properties/e/enum): warning: enum holds a number out of range; ignored`; !slices.Contains(warned, want) {
+	if want := `x.json:5:9 (#/0/inputSchema/properties/e/enum): warning: enum holds a number out of range; ignored`; !slices.Contains(warned, want) {
 		t.Errorf("diagnostics %s, want %s", strings.Join(warned, "\n"), want)
 	}
 }

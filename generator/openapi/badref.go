@@ -12,6 +12,7 @@ import (
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/jsonptr"
 )
 
 // Real specs have local $refs that point at something, but at the wrong kind
@@ -66,26 +67,23 @@ func disableRef(data []byte, source string, lerr error) (patched []byte, warning
 	if p := posPointerRE.FindStringSubmatch(m[1]); p != nil {
 		pos.Pointer = p[1]
 	}
-	warning = diag.Diagnostic{Severity: diag.Warning, Pos: pos,
+	warning = diag.Diagnostic{Severity: diag.Warning, Kind: diag.UntypedRef, Pos: pos,
 		Message: "$ref " + strconv.Quote(m[2]) + " points at the wrong kind of object or where it cannot be followed; " +
 			"it is left out, and what it stood for is untyped (raw JSON), in " + strconv.Itoa(len(locs)) + " place(s)"}
 	return patched, warning, true
 }
 
-// badRefsKey is the context key counting the $refs disabled so far.
-type badRefsKey struct{}
-
 // retryWithoutRef loads the patched document, adding the warning; after
-// maxBadRefs disabled $refs it gives up with lerr.
+// maxBadRefs disabled $refs (counted by f, the load's state) it gives up
+// with lerr.
 func retryWithoutRef(ctx context.Context, patched []byte, source string, opts Options, f *files, w diag.Diagnostic, lerr error) (*ir.Service, diag.List, error) {
-	n, _ := ctx.Value(badRefsKey{}).(int)
-	if n >= maxBadRefs {
+	if !f.disabledRef() {
 		return nil, nil, lerr
 	}
 	if err := stopped(ctx, source); err != nil {
 		return nil, nil, err
 	}
-	svc, diags, err := loadData(context.WithValue(ctx, badRefsKey{}, n+1), patched, source, opts, f)
+	svc, diags, err := loadData(ctx, patched, source, opts, f)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -105,27 +103,6 @@ func pointerExists(data []byte, ref string) bool {
 	if u, err := url.PathUnescape(p); err == nil {
 		p = u
 	}
-	if p == "" {
-		return true
-	}
-	for _, tok := range strings.Split(strings.TrimPrefix(p, "/"), "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch n := doc.(type) {
-		case map[string]any:
-			v, ok := n[tok]
-			if !ok {
-				return false
-			}
-			doc = v
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(n) {
-				return false
-			}
-			doc = n[i]
-		default:
-			return false
-		}
-	}
-	return true
+	_, ok := jsonptr.Lookup(doc, p)
+	return ok
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/opsgen/opsgen/generator/jsonptr"
 )
 
 // parseTree decodes one JSON value into the tree json.Decoder gives with
@@ -17,14 +19,14 @@ import (
 // deeper than encoding/json allows, syntax errors. The caller then takes
 // kin-openapi's path, which reports errors as before.
 func parseTree(data []byte) (any, error) {
-	p := &treeParser{posScanner: posScanner{data: data}, keys: map[string]string{}}
-	p.space()
+	p := &treeParser{Scanner: jsonptr.Scanner{Data: data}, keys: map[string]string{}}
+	p.Space()
 	v, err := p.tree(0)
 	if err != nil {
 		return nil, err
 	}
-	p.space()
-	if p.i != len(p.data) {
+	p.Space()
+	if p.Off != len(p.Data) {
 		return nil, errTree
 	}
 	return v, nil
@@ -44,21 +46,21 @@ func okErr(ok bool) error {
 // maxTreeDepth is encoding/json's nesting limit.
 const maxTreeDepth = 10000
 
-// treeParser reads JSON with posScanner's helpers (white space, the
+// treeParser reads JSON with jsonptr.Scanner's helpers (white space, the
 // separators).
 type treeParser struct {
-	posScanner
+	jsonptr.Scanner
 	// keys interns object keys: a document repeats a few hundred keys
 	// ("type", "description") hundreds of thousands of times.
 	keys map[string]string
 }
 
-// tree reads the value at p.i (posScanner.value only scans one).
+// tree reads the value at p.Off (the Scanner only skips one).
 func (p *treeParser) tree(depth int) (any, error) {
-	if p.i >= len(p.data) {
+	if p.Off >= len(p.Data) {
 		return nil, errTree
 	}
-	switch c := p.data[p.i]; {
+	switch c := p.Data[p.Off]; {
 	case c == '{':
 		return p.object(depth + 1)
 	case c == '[':
@@ -78,10 +80,10 @@ func (p *treeParser) tree(depth int) (any, error) {
 }
 
 func (p *treeParser) literal(word string) error {
-	if len(p.data)-p.i < len(word) || string(p.data[p.i:p.i+len(word)]) != word {
+	if len(p.Data)-p.Off < len(word) || string(p.Data[p.Off:p.Off+len(word)]) != word {
 		return errTree
 	}
-	p.i += len(word)
+	p.Off += len(word)
 	return nil
 }
 
@@ -89,34 +91,34 @@ func (p *treeParser) object(depth int) (any, error) {
 	if depth > maxTreeDepth {
 		return nil, errTree
 	}
-	p.i++ // {
+	p.Off++ // {
 	m := make(map[string]any)
-	p.space()
-	if p.i < len(p.data) && p.data[p.i] == '}' {
-		p.i++
+	p.Space()
+	if p.Off < len(p.Data) && p.Data[p.Off] == '}' {
+		p.Off++
 		return m, nil
 	}
 	for {
-		p.space()
-		if p.i >= len(p.data) || p.data[p.i] != '"' {
+		p.Space()
+		if p.Off >= len(p.Data) || p.Data[p.Off] != '"' {
 			return nil, errTree
 		}
 		key, err := p.key()
 		if err != nil {
 			return nil, err
 		}
-		p.space()
-		if p.i >= len(p.data) || p.data[p.i] != ':' {
+		p.Space()
+		if p.Off >= len(p.Data) || p.Data[p.Off] != ':' {
 			return nil, errTree
 		}
-		p.i++
-		p.space()
+		p.Off++
+		p.Space()
 		v, err := p.tree(depth)
 		if err != nil {
 			return nil, err
 		}
 		m[key] = v // the last of duplicate keys wins, as in encoding/json
-		if more, ok := p.next('}'); !ok || !more {
+		if more, ok := p.Next('}'); !ok || !more {
 			return m, okErr(ok)
 		}
 	}
@@ -124,13 +126,13 @@ func (p *treeParser) object(depth int) (any, error) {
 
 // key reads an object key, interned when it has no escapes.
 func (p *treeParser) key() (string, error) {
-	start := p.i + 1
-	for j := start; j < len(p.data); j++ {
-		c := p.data[j]
+	start := p.Off + 1
+	for j := start; j < len(p.Data); j++ {
+		c := p.Data[j]
 		if c == '"' {
-			raw := p.data[start:j]
+			raw := p.Data[start:j]
 			if k, ok := p.keys[string(raw)]; ok {
-				p.i = j + 1
+				p.Off = j + 1
 				return k, nil
 			}
 			break
@@ -153,73 +155,73 @@ func (p *treeParser) array(depth int) (any, error) {
 	if depth > maxTreeDepth {
 		return nil, errTree
 	}
-	p.i++ // [
+	p.Off++ // [
 	a := make([]any, 0)
-	p.space()
-	if p.i < len(p.data) && p.data[p.i] == ']' {
-		p.i++
+	p.Space()
+	if p.Off < len(p.Data) && p.Data[p.Off] == ']' {
+		p.Off++
 		return a, nil
 	}
 	for {
-		p.space()
+		p.Space()
 		v, err := p.tree(depth)
 		if err != nil {
 			return nil, err
 		}
 		a = append(a, v)
-		if more, ok := p.next(']'); !ok || !more {
+		if more, ok := p.Next(']'); !ok || !more {
 			return a, okErr(ok)
 		}
 	}
 }
 
-// stringValue reads a string at p.i (its opening quote).
+// stringValue reads a string at p.Off (its opening quote).
 func (p *treeParser) stringValue() (string, error) {
-	p.i++
-	start := p.i
+	p.Off++
+	start := p.Off
 	// The common case: no escapes, ASCII or valid UTF-8.
-	for p.i < len(p.data) {
-		c := p.data[p.i]
+	for p.Off < len(p.Data) {
+		c := p.Data[p.Off]
 		switch {
 		case c == '"':
-			s := string(p.data[start:p.i])
-			p.i++
+			s := string(p.Data[start:p.Off])
+			p.Off++
 			return s, nil
 		case c == '\\':
 			return p.escaped(start)
 		case c < 0x20:
 			return "", errTree
 		case c < utf8.RuneSelf:
-			p.i++
+			p.Off++
 		default:
-			r, size := utf8.DecodeRune(p.data[p.i:])
+			r, size := utf8.DecodeRune(p.Data[p.Off:])
 			if r == utf8.RuneError && size == 1 {
 				return "", errTree
 			}
-			p.i += size
+			p.Off += size
 		}
 	}
 	return "", errTree
 }
 
 // escaped reads the rest of a string that has escapes; the text from start
-// to p.i has none.
+// to p.Off has none.
 func (p *treeParser) escaped(start int) (string, error) {
-	b := append([]byte(nil), p.data[start:p.i]...)
-	for p.i < len(p.data) {
-		c := p.data[p.i]
+	b := append([]byte(nil), p.Data[start:p.Off]...)
+	for p.Off < len(p.Data) {
+		c := p.Data[p.Off]
 		switch {
 		case c == '"':
-			p.i++
+			p.Off++
 			return string(b), nil
 		case c < 0x20:
 			return "", errTree
 		case c == '\\':
-			if p.i+1 >= len(p.data) {
+			if p.Off+1 >= len(p.Data) {
 				return "", errTree
 			}
-			e := p.data[p.i+1]
-			p.i += 2
+			e := p.Data[p.Off+1]
+			p.Off += 2
 			switch e {
 			case '"', '\\', '/':
 				b = append(b, e)
@@ -241,10 +243,10 @@ func (p *treeParser) escaped(start int) (string, error) {
 				if utf16.IsSurrogate(r) {
 					// Only a high surrogate followed by a low one is a
 					// character; encoding/json replaces anything else.
-					if p.i+1 >= len(p.data) || p.data[p.i] != '\\' || p.data[p.i+1] != 'u' {
+					if p.Off+1 >= len(p.Data) || p.Data[p.Off] != '\\' || p.Data[p.Off+1] != 'u' {
 						return "", errTree
 					}
-					p.i += 2
+					p.Off += 2
 					r2, ok := p.hex4()
 					if !ok {
 						return "", errTree
@@ -259,14 +261,14 @@ func (p *treeParser) escaped(start int) (string, error) {
 			}
 		case c < utf8.RuneSelf:
 			b = append(b, c)
-			p.i++
+			p.Off++
 		default:
-			r, size := utf8.DecodeRune(p.data[p.i:])
+			r, size := utf8.DecodeRune(p.Data[p.Off:])
 			if r == utf8.RuneError && size == 1 {
 				return "", errTree
 			}
-			b = append(b, p.data[p.i:p.i+size]...)
-			p.i += size
+			b = append(b, p.Data[p.Off:p.Off+size]...)
+			p.Off += size
 		}
 	}
 	return "", errTree
@@ -274,11 +276,11 @@ func (p *treeParser) escaped(start int) (string, error) {
 
 // hex4 reads the four hex digits of a \u escape.
 func (p *treeParser) hex4() (rune, bool) {
-	if len(p.data)-p.i < 4 {
+	if len(p.Data)-p.Off < 4 {
 		return 0, false
 	}
 	var r rune
-	for _, c := range p.data[p.i : p.i+4] {
+	for _, c := range p.Data[p.Off : p.Off+4] {
 		switch {
 		case '0' <= c && c <= '9':
 			c -= '0'
@@ -291,45 +293,45 @@ func (p *treeParser) hex4() (rune, bool) {
 		}
 		r = r<<4 | rune(c)
 	}
-	p.i += 4
+	p.Off += 4
 	return r, true
 }
 
 // number reads a number (JSON's grammar) as a json.Number.
 func (p *treeParser) number() (any, error) {
-	start := p.i
-	d := p.data
-	if d[p.i] == '-' {
-		p.i++
+	start := p.Off
+	d := p.Data
+	if d[p.Off] == '-' {
+		p.Off++
 	}
 	digits := func() int {
 		n := 0
-		for p.i < len(d) && '0' <= d[p.i] && d[p.i] <= '9' {
-			p.i++
+		for p.Off < len(d) && '0' <= d[p.Off] && d[p.Off] <= '9' {
+			p.Off++
 			n++
 		}
 		return n
 	}
 	switch {
-	case p.i < len(d) && d[p.i] == '0':
-		p.i++
+	case p.Off < len(d) && d[p.Off] == '0':
+		p.Off++
 	case digits() == 0:
 		return nil, errTree
 	}
-	if p.i < len(d) && d[p.i] == '.' {
-		p.i++
+	if p.Off < len(d) && d[p.Off] == '.' {
+		p.Off++
 		if digits() == 0 {
 			return nil, errTree
 		}
 	}
-	if p.i < len(d) && (d[p.i] == 'e' || d[p.i] == 'E') {
-		p.i++
-		if p.i < len(d) && (d[p.i] == '+' || d[p.i] == '-') {
-			p.i++
+	if p.Off < len(d) && (d[p.Off] == 'e' || d[p.Off] == 'E') {
+		p.Off++
+		if p.Off < len(d) && (d[p.Off] == '+' || d[p.Off] == '-') {
+			p.Off++
 		}
 		if digits() == 0 {
 			return nil, errTree
 		}
 	}
-	return json.Number(d[start:p.i]), nil
+	return json.Number(d[start:p.Off]), nil
 }

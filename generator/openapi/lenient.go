@@ -15,6 +15,7 @@ import (
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/jsonptr"
 )
 
 // Annotations of the wrong JSON type.
@@ -107,7 +108,7 @@ func dropAnnotations(data []byte, file string, swagger, guess bool) (patched []b
 		copy(patched[p.off:], p.name)
 		offs[i] = p.keyOff
 	}
-	lc := runeLineCols(data, offs)
+	lc := jsonptr.LineCols(data, offs)
 	for _, p := range w.patches {
 		p.warning.Pos.Line, p.warning.Pos.Col = lc[p.keyOff][0], lc[p.keyOff][1]
 		warnings = append(warnings, p.warning)
@@ -154,8 +155,8 @@ type akey struct {
 // does not parse.
 func parseAnnotated(data []byte) *anode {
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
-		s := &posScanner{data: data}
-		s.space()
+		s := &jsonptr.Scanner{Data: data}
+		s.Space()
 		if n, ok := jsonNode(s, 0); ok {
 			return n
 		}
@@ -176,24 +177,24 @@ func parseAnnotated(data []byte) *anode {
 // maxAnnotatedDepth bounds the nesting looked into.
 const maxAnnotatedDepth = 10000
 
-// jsonNode parses the JSON value at s.i.
-func jsonNode(s *posScanner, depth int) (*anode, bool) {
-	if s.i >= len(s.data) || depth > maxAnnotatedDepth {
+// jsonNode parses the JSON value at s.Off.
+func jsonNode(s *jsonptr.Scanner, depth int) (*anode, bool) {
+	if s.Off >= len(s.Data) || depth > maxAnnotatedDepth {
 		return nil, false
 	}
-	switch c := s.data[s.i]; c {
+	switch c := s.Data[s.Off]; c {
 	case '{':
 		n := &anode{kind: 'o'}
-		s.i++
-		s.space()
-		if s.i < len(s.data) && s.data[s.i] == '}' {
-			s.i++
+		s.Off++
+		s.Space()
+		if s.Off < len(s.Data) && s.Data[s.Off] == '}' {
+			s.Off++
 			return n, true
 		}
 		for {
-			s.space()
-			off := s.i
-			raw, ok := s.str()
+			s.Space()
+			off := s.Off
+			raw, ok := s.Str()
 			if !ok {
 				return nil, false
 			}
@@ -201,49 +202,49 @@ func jsonNode(s *posScanner, depth int) (*anode, bool) {
 			if bytes.IndexByte(raw, '\\') >= 0 && json.Unmarshal(raw, &key) != nil {
 				return nil, false
 			}
-			s.space()
-			if s.i >= len(s.data) || s.data[s.i] != ':' {
+			s.Space()
+			if s.Off >= len(s.Data) || s.Data[s.Off] != ':' {
 				return nil, false
 			}
-			s.i++
-			s.space()
+			s.Off++
+			s.Space()
 			v, ok := jsonNode(s, depth+1)
 			if !ok {
 				return nil, false
 			}
 			n.keys = append(n.keys, akey{key, off, v})
-			if more, ok := s.next('}'); !ok || !more {
+			if more, ok := s.Next('}'); !ok || !more {
 				return n, ok
 			}
 		}
 	case '[':
 		n := &anode{kind: 'a'}
-		s.i++
-		s.space()
-		if s.i < len(s.data) && s.data[s.i] == ']' {
-			s.i++
+		s.Off++
+		s.Space()
+		if s.Off < len(s.Data) && s.Data[s.Off] == ']' {
+			s.Off++
 			return n, true
 		}
 		for {
-			s.space()
+			s.Space()
 			v, ok := jsonNode(s, depth+1)
 			if !ok {
 				return nil, false
 			}
 			n.items = append(n.items, v)
-			if more, ok := s.next(']'); !ok || !more {
+			if more, ok := s.Next(']'); !ok || !more {
 				return n, ok
 			}
 		}
 	case '"':
-		_, ok := s.str()
+		_, ok := s.Str()
 		return &anode{kind: 's'}, ok
 	case 't', 'f':
-		return &anode{kind: 'b'}, s.skip()
+		return &anode{kind: 'b'}, s.Skip()
 	case 'n':
-		return &anode{kind: 'z'}, s.skip()
+		return &anode{kind: 'z'}, s.Skip()
 	}
-	return &anode{kind: 'n'}, s.skip()
+	return &anode{kind: 'n'}, s.Skip()
 }
 
 // yamlNode converts a YAML node; lines holds the offset of each line.
@@ -355,7 +356,7 @@ func (w *annotationWalker) object(n *anode, ptr string, inSchema bool, depth int
 		if strings.HasPrefix(k.name, "x-") {
 			continue
 		}
-		kptr := ptr + "/" + escapeToken(k.name)
+		kptr := ptr + "/" + jsonptr.Escape(k.name)
 		if want := annotationKind(k.name, inSchema, w.swagger); want != 0 && !hasKind(k.val, want) {
 			w.disable(n, k, kptr, want)
 			continue
@@ -364,7 +365,7 @@ func (w *annotationWalker) object(n *anode, ptr string, inSchema bool, depth int
 		switch {
 		case inSchema && subSchemaMapKeys[k.name], !inSchema && schemaMapKeys[k.name]:
 			for _, c := range v.keys {
-				w.object(c.val, kptr+"/"+escapeToken(c.name), true, depth+1)
+				w.object(c.val, kptr+"/"+jsonptr.Escape(c.name), true, depth+1)
 			}
 		case inSchema && (subSchemaKeys[k.name] || subSchemaListKeys[k.name]):
 			w.object(v, kptr, true, depth+1)
@@ -378,7 +379,7 @@ func (w *annotationWalker) object(n *anode, ptr string, inSchema bool, depth int
 		case dataKeys[k.name], k.name == "examples":
 		case nameMapKeys[k.name] && v.kind == 'o':
 			for _, c := range v.keys {
-				w.object(c.val, kptr+"/"+escapeToken(c.name), false, depth+1)
+				w.object(c.val, kptr+"/"+jsonptr.Escape(c.name), false, depth+1)
 			}
 		default:
 			w.object(v, kptr, false, depth+1)
@@ -427,7 +428,7 @@ func (w *annotationWalker) disable(n *anode, k akey, ptr string, want byte) {
 		return
 	}
 	w.patches = append(w.patches, patch{off: off, name: name, keyOff: k.off, warning: diag.Diagnostic{
-		Severity: diag.Warning, Pos: diag.Pos{File: w.file, Pointer: ptr},
+		Severity: diag.Warning, Kind: diag.LeftOut, Pos: diag.Pos{File: w.file, Pointer: ptr},
 		Message: fmt.Sprintf("%q is %s where %s belongs; it only annotates or documents, and is ignored", k.name, kindNames[k.val.kind], kindNames[want]),
 	}})
 }

@@ -60,9 +60,16 @@
 // pointer of its schema ("#/components/schemas/Pet", prefixed by the file
 // for other files).
 //
+// Header parameters named Accept, Content-Type or Authorization are left
+// out with a warning: OpenAPI 3 says such a parameter definition "SHALL be
+// ignored" (the media types and the security schemes set those headers).
+//
 // Positions: Pos.Pointer is always set; Pos.Line and Col come from
 // kin-openapi's origin tracking, which covers YAML sources only. Diagnostics
-// without a line get one from the source text when they are reported.
+// without a line get one from the source text when they are reported, by
+// generator/jsonptr for JSON: columns count characters, and an object
+// member is placed at its key, in JSON as in YAML. Warnings carry a
+// diag.Kind saying what was lost.
 package openapi
 
 import (
@@ -71,11 +78,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -85,6 +94,7 @@ import (
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/jsonptr"
 	"github.com/opsgen/opsgen/generator/jsonschema"
 	"github.com/opsgen/opsgen/generator/naming"
 )
@@ -343,23 +353,10 @@ func sniffJSON(data []byte, openapi, swagger *any) error {
 func jsonError(data []byte, source string, err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		line, col := lineCol(data, int(se.Offset))
+		line, col := jsonptr.LineCol(data, int(se.Offset))
 		return fmt.Errorf("%s:%d:%d: invalid JSON: %s", source, line, col, se.Error())
 	}
 	return fmt.Errorf("%s:1:1: not an OpenAPI document: %v", source, err)
-}
-
-// lineCol converts a byte offset to a 1-based line and column.
-func lineCol(data []byte, off int) (int, int) {
-	if off > len(data) {
-		off = len(data)
-	}
-	if off < 0 {
-		off = 0
-	}
-	line := bytes.Count(data[:off], []byte("\n")) + 1
-	col := off - bytes.LastIndexByte(data[:off], '\n')
-	return line, col
 }
 
 // newKinLoader returns a kin-openapi loader that reads local files through
@@ -468,7 +465,7 @@ func refPointer(data []byte, line, col int) string {
 				if k.Value == "$ref" && k.Line == line && (k.Column == col || k.Column == col-1) {
 					return ptr, true
 				}
-				if p, ok := walk(n.Content[i+1], ptr+"/"+escapeToken(k.Value)); ok {
+				if p, ok := walk(n.Content[i+1], ptr+"/"+jsonptr.Escape(k.Value)); ok {
 					return p, true
 				}
 			}
@@ -494,7 +491,7 @@ func findRef(data []byte, s string) (line, col int, ref string, ok bool) {
 	for _, loc := range refValueRE.FindAllSubmatchIndex(data, -1) {
 		v := string(data[loc[2]:loc[3]])
 		if strings.Contains(v, s) {
-			line, col = lineCol(data, loc[0])
+			line, col = jsonptr.LineCol(data, loc[0])
 			return line, col, v, true
 		}
 	}
@@ -566,7 +563,7 @@ func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Opti
 			if ref == nil || ref.Value == nil {
 				continue
 			}
-			w := where{file: source, ptr: "/components/schemas/" + escapeToken(name)}
+			w := where{file: source, ptr: "/components/schemas/" + jsonptr.Escape(name)}
 			l.conv.Declare(l.adapt(ref), w.js(), name)
 		}
 		svc.SecuritySchemes = l.securitySchemes(doc.Components.SecuritySchemes)
@@ -732,15 +729,28 @@ func swaggerPointer(p string) string {
 	return p
 }
 
+// jsonPositions returns the line and column of each JSON pointer in the
+// JSON text data (see generator/jsonptr for which node's); ok is false when
+// data is not a JSON text it can scan.
+func jsonPositions(data []byte, ptrs []string) (map[string][2]int, bool) {
+	offs, ok := jsonptr.Offsets(data, ptrs)
+	if !ok {
+		return nil, false
+	}
+	lc := jsonptr.LineCols(data, slices.Collect(maps.Values(offs)))
+	pos := make(map[string][2]int, len(offs))
+	for p, off := range offs {
+		pos[p] = lc[off]
+	}
+	return pos, true
+}
+
 // lookupPointer returns the position of the deepest node on the JSON
-// pointer's path (the key when the node is a mapping value).
+// pointer's path in a YAML tree (the key when the node is a mapping value),
+// as jsonptr places pointers in JSON text.
 func lookupPointer(n *yaml.Node, ptr string) (int, int) {
 	line, col := n.Line, n.Column
-	if ptr == "" {
-		return line, col
-	}
-	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
-		tok = unescapeToken(tok)
+	for _, tok := range jsonptr.Tokens(ptr) {
 		for n.Kind == yaml.AliasNode && n.Alias != nil {
 			n = n.Alias
 		}

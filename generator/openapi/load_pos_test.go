@@ -3,12 +3,12 @@ package openapi
 import (
 	"encoding/json"
 	"os"
-	"slices"
 	"strconv"
 	"testing"
-	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/opsgen/opsgen/generator/jsonptr"
 )
 
 // allPointers lists the JSON pointer of every node of v, plus pointers
@@ -18,7 +18,7 @@ func allPointers(v any, p string, out *[]string) {
 	switch v := v.(type) {
 	case map[string]any:
 		for k, e := range v {
-			allPointers(e, p+"/"+escapeToken(k), out)
+			allPointers(e, p+"/"+jsonptr.Escape(k), out)
 		}
 	case []any:
 		for i, e := range v {
@@ -62,33 +62,5 @@ func TestJSONPositionsMatchYAML(t *testing.T) {
 	}
 	if _, ok := jsonPositions([]byte(`{"a": [1, 2`), []string{"/a/1"}); ok {
 		t.Error("truncated text scanned")
-	}
-}
-
-// TestRuneLineCols checks the one-pass conversion of offsets against a
-// count from the start of the text for each, on text with several lines
-// and characters of several bytes, offsets unsorted and repeated.
-func TestRuneLineCols(t *testing.T) {
-	data := []byte("{\"é\": 1,\n  \"ü€\": [\"x\",\n\n \"日本\"], \"k\": true}")
-	var offs []int
-	for i := len(data); i >= 0; i-- {
-		if i == len(data) || utf8.RuneStart(data[i]) { // offsets of characters
-			offs = append(offs, i, i)
-		}
-	}
-	slices.Reverse(offs[len(offs)/2:])
-	got := runeLineCols(data, offs)
-	for _, off := range offs {
-		line, col := 1, 1
-		for _, r := range string(data[:off]) {
-			if r == '\n' {
-				line, col = line+1, 1
-			} else {
-				col++
-			}
-		}
-		if got[off] != [2]int{line, col} {
-			t.Errorf("offset %d: got %v, want [%d %d]", off, got[off], line, col)
-		}
 	}
 }

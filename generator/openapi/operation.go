@@ -4,13 +4,16 @@ import (
 	"fmt"
 	"mime"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/jsonptr"
 	"github.com/opsgen/opsgen/generator/naming"
 )
 
@@ -37,7 +40,7 @@ func (l *loader) operations() []*ir.Operation {
 			if op == nil {
 				continue
 			}
-			w := where{file: l.source, ptr: "/paths/" + escapeToken(p) + "/" + strings.ToLower(m)}
+			w := where{file: l.source, ptr: "/paths/" + jsonptr.Escape(p) + "/" + strings.ToLower(m)}
 			if !l.keep(p, strings.ToUpper(m), op) {
 				continue
 			}
@@ -56,7 +59,7 @@ func (l *loader) operations() []*ir.Operation {
 			id = naming.Ident(s.method+" "+s.path, "Op")
 		}
 		if n := ids[id]; n > 0 {
-			l.diags.Warnf(l.pos(s.w, s.op.Origin), "operationId %q is used more than once; using %q", id, fmt.Sprintf("%s_%d", id, n+1))
+			l.diags.Warn(diag.Renamed, l.pos(s.w, s.op.Origin), "operationId %q is used more than once; using %q", id, fmt.Sprintf("%s_%d", id, n+1))
 			ids[id] = n + 1
 			id = fmt.Sprintf("%s_%d", id, n+1)
 		} else {
@@ -105,10 +108,10 @@ func (l *loader) operations() []*ir.Operation {
 func (l *loader) keep(path, method string, op *openapi3.Operation) bool {
 	f := l.opts.Filter
 	id := op.OperationID
-	if len(f.IncludeOperations) > 0 && !contains(f.IncludeOperations, id) {
+	if len(f.IncludeOperations) > 0 && !slices.Contains(f.IncludeOperations, id) {
 		return false
 	}
-	if contains(f.ExcludeOperations, id) && id != "" {
+	if slices.Contains(f.ExcludeOperations, id) && id != "" {
 		return false
 	}
 	if len(f.IncludeTags) > 0 && !anyIn(op.Tags, f.IncludeTags) {
@@ -125,7 +128,7 @@ func (l *loader) keep(path, method string, op *openapi3.Operation) bool {
 
 func anyIn(have, want []string) bool {
 	for _, h := range have {
-		if contains(want, h) {
+		if slices.Contains(want, h) {
 			return true
 		}
 	}
@@ -173,6 +176,14 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 			}
 			p := pr.Value
 			pw := base.at("parameters", "").at(strconv.Itoa(i), op.GoName+suffix(p.Name, "Param"))
+			if p.In == openapi3.ParameterInHeader && ignoredHeader(p.Name) {
+				// OpenAPI 3: "If in is header and the name field is
+				// Accept, Content-Type or Authorization, the parameter
+				// definition SHALL be ignored" (the media types and the
+				// security schemes say those).
+				l.diags.Warn(diag.LeftOut, l.pos(pw, p.Origin), "header parameter %q is ignored (OpenAPI: the media types and security schemes set this header)", p.Name)
+				continue
+			}
 			k := key{p.In, p.Name}
 			if _, ok := merged[k]; !ok {
 				order = append(order, k)
@@ -195,7 +206,7 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 			continue
 		}
 		if _, ok := rank[p.In]; !ok {
-			l.diags.Warnf(p.Pos, "parameter %q has unknown location %q; it is left out", p.Name, p.In)
+			l.diags.Warn(diag.LeftOut, p.Pos, "parameter %q has unknown location %q; it is left out", p.Name, p.In)
 			continue
 		}
 		params = append(params, p)
@@ -226,6 +237,12 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 	if len(params) > 0 {
 		l.requestName(groupOperation, s.w.file+"#"+s.w.ptr+"/parameters", op.GoName+"Params", func(n string) { op.ParamsName = n })
 	}
+}
+
+// ignoredHeader reports whether a header parameter of this name is one
+// OpenAPI says to ignore.
+func ignoredHeader(name string) bool {
+	return strings.EqualFold(name, "Accept") || strings.EqualFold(name, "Content-Type") || strings.EqualFold(name, "Authorization")
 }
 
 // param converts one parameter.
@@ -260,7 +277,7 @@ func (l *loader) param(p *openapi3.Parameter, w where) *ir.Param {
 		out.ContentType = mt
 		out.Type = l.schema(p.Content[mt].Schema, w.at("content", "").at(mt, w.name).at("schema", w.name)).t
 	default:
-		l.diags.Warnf(out.Pos, "parameter %q has neither schema nor content; using string", p.Name)
+		l.diags.Warn(diag.Other, out.Pos, "parameter %q has neither schema nor content; using string", p.Name)
 		out.Type = &ir.Type{Kind: ir.String}
 	}
 	return out
@@ -352,7 +369,7 @@ func (l *loader) mediaType(content openapi3.Content, w where) (string, ir.BodyKi
 // body converts a request body.
 func (l *loader) body(op *ir.Operation, rb *openapi3.RequestBody, w where) *ir.Body {
 	if len(rb.Content) == 0 {
-		l.diags.Warnf(l.pos(w, rb.Origin), "request body of %s has no content; it is left out", op.ID)
+		l.diags.Warn(diag.LeftOut, l.pos(w, rb.Origin), "request body of %s has no content; it is left out", op.ID)
 		return nil
 	}
 	mt, kind, ref, t := l.mediaType(rb.Content, w)
@@ -426,7 +443,7 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 		}
 		w := rw.at(st, name)
 		if g, _ := statusRank(st); g == 2 && st != "default" {
-			l.diags.Warnf(l.pos(w, rr.Value.Origin), "unknown response status %q; it is left out", st)
+			l.diags.Warn(diag.LeftOut, l.pos(w, rr.Value.Origin), "unknown response status %q; it is left out", st)
 			continue
 		}
 		r := &ir.Response{Status: strings.ToUpper(st)}
@@ -459,7 +476,7 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 	}
 	for _, r := range successes {
 		if r.Type != op.Result.Type && !sameShape(r.Type, op.Result.Type) {
-			l.diags.Warnf(op.Pos, "success responses of %s have different body types; the result is raw JSON", op.ID)
+			l.diags.Warn(diag.RawJSON, op.Pos, "success responses of %s have different body types; the result is raw JSON", op.ID)
 			res := *op.Result
 			// No schema: the pipeline skips normalization and validation.
 			res.Type, res.Kind, res.Schema = &ir.Type{Kind: ir.Any}, ir.BodyJSON, nil

@@ -58,6 +58,9 @@ type files struct {
 	lenient, swagger bool
 	warned           map[string]bool
 	warnings         diag.List
+
+	// badRefs counts the $refs disabled so far (badref.go).
+	badRefs int
 }
 
 // newFiles returns the reader of a load of the document at source (a slash
@@ -186,6 +189,18 @@ func (f *files) setLenient(swagger bool) bool {
 		return false
 	}
 	f.lenient, f.swagger, f.warned = true, swagger, map[string]bool{}
+	return true
+}
+
+// disabledRef counts one more disabled $ref; it reports false, counting
+// nothing, once maxBadRefs are.
+func (f *files) disabledRef() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.badRefs >= maxBadRefs {
+		return false
+	}
+	f.badRefs++
 	return true
 }
 

@@ -1,14 +1,16 @@
 package openapi
 
 import (
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/jsonptr"
 	"github.com/opsgen/opsgen/generator/jsonschema"
 	"github.com/opsgen/opsgen/generator/naming"
 )
@@ -25,14 +27,10 @@ type where struct {
 }
 
 func (w where) at(token, name string) where {
-	return where{file: w.file, ptr: w.ptr + "/" + escapeToken(token), name: name}
+	return where{file: w.file, ptr: w.ptr + "/" + jsonptr.Escape(token), name: name}
 }
 
 func (w where) js() jsonschema.Where { return jsonschema.Where{File: w.file, Ptr: w.ptr, Name: w.name} }
-
-func escapeToken(s string) string { return jsonschema.EscapeToken(s) }
-
-func unescapeToken(s string) string { return jsonschema.UnescapeToken(s) }
 
 // entry is a converted schema: its type and whether null is allowed too.
 type entry struct {
@@ -188,24 +186,6 @@ func (l *loader) originFile(file string) string {
 	return filepath.ToSlash(rel)
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func contains[T comparable](s []T, v T) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
 // pos is the diagnostic position of w, with line and column from the
 // origin kin-openapi recorded (YAML sources only; the rest is filled in
 // lazily by the position finder).
@@ -231,4 +211,12 @@ func suffix(s, fallback string) string {
 		return x
 	}
 	return fallback
+}
+
+// sortedKeys returns the keys of m in order (slices.Sorted(maps.Keys(m)),
+// without growing the slice: it is on the hot path of large documents).
+func sortedKeys[V any](m map[string]V) []string {
+	keys := slices.AppendSeq(make([]string, 0, len(m)), maps.Keys(m))
+	slices.Sort(keys)
+	return keys
 }

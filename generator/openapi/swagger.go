@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi2"
@@ -16,6 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/jsonptr"
 )
 
 // convertSwagger converts a Swagger 2.0 document to OpenAPI 3.0 and repairs
@@ -179,29 +179,7 @@ func atPointer(v any, ptr string) (any, bool) {
 	if u, err := url.PathUnescape(ptr); err == nil {
 		ptr = u
 	}
-	if ptr == "" {
-		return v, true
-	}
-	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
-		tok = unescapeToken(tok)
-		switch n := v.(type) {
-		case map[string]any:
-			c, ok := n[tok]
-			if !ok {
-				return nil, false
-			}
-			v = c
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(n) {
-				return nil, false
-			}
-			v = n[i]
-		default:
-			return nil, false
-		}
-	}
-	return v, true
+	return jsonptr.Lookup(v, ptr)
 }
 
 // rebaseRefs rewrites the $refs of v, written in file, so that they point
@@ -295,7 +273,7 @@ func repairParams(doc2 *openapi2.T, doc3 *openapi3.T, source string, diags *diag
 			continue
 		}
 		if p3 := doc3.Components.Parameters[name]; p3 != nil && p3.Value != nil {
-			repairParam(p2, p3.Value, diag.Pos{File: source, Pointer: "/parameters/" + escapeToken(name)}, diags)
+			repairParam(p2, p3.Value, diag.Pos{File: source, Pointer: "/parameters/" + jsonptr.Escape(name)}, diags)
 		}
 	}
 	for path, item2 := range doc2.Paths {
@@ -303,7 +281,7 @@ func repairParams(doc2 *openapi2.T, doc3 *openapi3.T, source string, diags *diag
 		if item2 == nil || item3 == nil {
 			continue
 		}
-		base := "/paths/" + escapeToken(path)
+		base := "/paths/" + jsonptr.Escape(path)
 		repairList(item2.Parameters, item3.Parameters, source, base, diags)
 		for method, op2 := range item2.Operations() {
 			op3 := item3.GetOperation(strings.ToUpper(method))
@@ -354,23 +332,23 @@ func repairParam(p2 *openapi2.Parameter, p3 *openapi3.Parameter, pos diag.Pos, d
 			p3.Style = openapi3.SerializationPipeDelimited
 		}
 		if !formLike {
-			diags.Warnf(pos, "collectionFormat %q is not supported in %s parameters; using simple (comma-separated)", f, p3.In)
+			diags.Warn(diag.Other, pos, "collectionFormat %q is not supported in %s parameters; using simple (comma-separated)", f, p3.In)
 			p3.Style = openapi3.SerializationSimple
 		}
 	case "multi":
 		p3.Style, explode = openapi3.SerializationForm, true
 		if !formLike {
-			diags.Warnf(pos, "collectionFormat \"multi\" is only valid in query parameters; using simple (comma-separated)")
+			diags.Warn(diag.Other, pos, "collectionFormat \"multi\" is only valid in query parameters; using simple (comma-separated)")
 			p3.Style, explode = openapi3.SerializationSimple, false
 		}
 	case "tsv":
-		diags.Warnf(pos, "collectionFormat \"tsv\" has no OpenAPI 3 equivalent; using comma-separated values")
+		diags.Warn(diag.Other, pos, "collectionFormat \"tsv\" has no OpenAPI 3 equivalent; using comma-separated values")
 		p3.Style = openapi3.SerializationSimple
 		if formLike {
 			p3.Style = openapi3.SerializationForm
 		}
 	default:
-		diags.Warnf(pos, "unknown collectionFormat %q; using the default", f)
+		diags.Warn(diag.Other, pos, "unknown collectionFormat %q; using the default", f)
 		return
 	}
 	p3.Explode = &explode

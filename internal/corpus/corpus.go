@@ -366,7 +366,7 @@ func generate(ctx context.Context, r *Result, dir string, timeout, grace time.Du
 	for _, d := range g.diags {
 		if d.Severity == diag.Warning {
 			r.Warnings++
-			r.Degradations[Classify(d.Message)]++
+			r.Degradations[ClassifyDiagnostic(d)]++
 			if dropWarning.MatchString(d.Message) {
 				r.DropWarnings++
 			}

@@ -5,12 +5,16 @@ import (
 	"io"
 	"regexp"
 	"strings"
+
+	"github.com/opsgen/opsgen/generator/diag"
 )
 
 // Degradation is the kind of a generator warning: what the generated code
 // lost compared to the spec.
 //
-// The generator's warnings carry no code, so Classify reads their messages;
+// A warning whose raiser set its diag.Kind is classified by that kind
+// (ClassifyDiagnostic); the others (the emitter's and the schema stage's,
+// which do not set it yet) by their messages (Classify):
 // TestClassifyGeneratorMessages holds one message of each form the
 // generator writes, and TestDegradations checks the sample in
 // testdata/corpus.
@@ -108,6 +112,24 @@ func Classify(message string) Degradation {
 		}
 	}
 	return OtherDegradation
+}
+
+// kindDegradations maps the kinds of classified diagnostics.
+var kindDegradations = map[diag.Kind]Degradation{
+	diag.RawJSON:    RawJSON,
+	diag.UntypedRef: UntypedRef,
+	diag.Renamed:    Renamed,
+	diag.LeftOut:    LeftOut,
+	diag.Other:      OtherDegradation,
+}
+
+// ClassifyDiagnostic returns the kind of a generator warning: its Kind when
+// the generator set one, else what Classify makes of its message.
+func ClassifyDiagnostic(d diag.Diagnostic) Degradation {
+	if k, ok := kindDegradations[d.Kind]; ok {
+		return k
+	}
+	return Classify(d.Message)
 }
 
 // summarizeDegradations writes the totals by kind (with the number of specs

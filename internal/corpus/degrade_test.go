@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/opsgen/opsgen/generator/diag"
 )
 
 // TestClassifyGeneratorMessages classifies one message of each form the
@@ -94,8 +96,9 @@ func TestDegradations(t *testing.T) {
 	}
 	want := map[string]Degradations{
 		// $refs to responses or parameters where a schema belongs, and into
-		// an allOf.
-		"rev.ai.json":      {UntypedRef: 3},
+		// an allOf; two Accept header parameters, which OpenAPI says to
+		// ignore.
+		"rev.ai.json":      {UntypedRef: 3, LeftOut: 2},
 		"dnd5eapi.co.json": {UntypedRef: 3},
 		// A $ref to a parameter; an enum of strings and a number.
 		"enode.io.json": {UntypedRef: 1, RawJSON: 1},
@@ -156,7 +159,7 @@ func TestDegradations(t *testing.T) {
 	if line := fmt.Sprintf("%-20s %8d\n", "total", total.Total()); !strings.Contains(report, line) {
 		t.Errorf("report lacks %q", line)
 	}
-	if !strings.Contains(report, "  rev.ai.json: untyped $ref 3\n") ||
+	if !strings.Contains(report, "  rev.ai.json: untyped $ref 3, left out 2\n") ||
 		!strings.Contains(report, "  meshery.local.json: renamed identifier 2\n") {
 		t.Errorf("report lacks the per-spec lines:\n%s", report)
 	}
@@ -200,5 +203,31 @@ degradations by spec:
 	Summarize(&b, results)
 	if !strings.Contains(b.String(), "warnings: 7\n") || !strings.Contains(b.String(), want) {
 		t.Errorf("Summarize:\n%s", b.String())
+	}
+}
+
+// TestClassifyDiagnostic: a warning's Kind, when set, decides its
+// degradation whatever its message says; an unclassified one falls back
+// on its message.
+func TestClassifyDiagnostic(t *testing.T) {
+	const rawMsg = `unknown type "int"; using raw JSON`
+	for _, tc := range []struct {
+		kind diag.Kind
+		msg  string
+		want Degradation
+	}{
+		{diag.Unclassified, rawMsg, RawJSON},
+		{diag.Unclassified, `name "Pet" is taken; using "Pet2"`, Renamed},
+		{diag.LeftOut, rawMsg, LeftOut},
+		{diag.Renamed, rawMsg, Renamed},
+		{diag.UntypedRef, rawMsg, UntypedRef},
+		{diag.Other, rawMsg, OtherDegradation},
+		{diag.RawJSON, `something new`, RawJSON},
+		{diag.LeftOut, `header parameter "Accept" is ignored (OpenAPI: the media types and security schemes set this header)`, LeftOut},
+	} {
+		d := diag.Diagnostic{Severity: diag.Warning, Kind: tc.kind, Message: tc.msg}
+		if got := ClassifyDiagnostic(d); got != tc.want {
+			t.Errorf("ClassifyDiagnostic(%s, %q) = %s, want %s", tc.kind, tc.msg, got, tc.want)
+		}
 	}
 }

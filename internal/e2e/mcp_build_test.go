@@ -135,8 +135,8 @@ func TestMCPCLIBuildCall(t *testing.T) {
 	}
 	warnings := run("generate", "-mcp", filepath.Join(broken, "tools.json"), "-package", "broken", "-out", broken)
 	for _, want := range []string{
-		`tools.json:4:44 (#/tools/0/inputSchema/properties/n/type): warning: not a valid JSON Schema`,
-		`tools.json:5:33 (#/tools/0/outputSchema/required): warning: not a valid JSON Schema: got string, want array; the keyword "required" is ignored`,
+		`tools.json:4:36 (#/tools/0/inputSchema/properties/n/type): warning: not a valid JSON Schema`,
+		`tools.json:5:21 (#/tools/0/outputSchema/required): warning: not a valid JSON Schema: got string, want array; the keyword "required" is ignored`,
 	} {
 		if !bytes.Contains(warnings, []byte(want)) {
 			t.Errorf("generate output lacks %q:\n%s", want, warnings)
