@@ -154,7 +154,7 @@ func assertMCPListing(t *testing.T, listing []byte) {
 	for _, tool := range l.Tools {
 		names[tool.Name] = true
 	}
-	const named = 11 // the Tool* constants of mcptest
+	const named = 12 // the Tool* constants of mcptest
 	if len(names) != named+mcptest.FillerTools || len(names) <= 2*mcptest.PageSize {
 		t.Errorf("snapshot has %d tools, want %d (pages of %d)", len(names), named+mcptest.FillerTools, mcptest.PageSize)
 	}
