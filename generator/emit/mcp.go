@@ -49,8 +49,10 @@ func (g *gen) mcpServerName(withVersion bool) string {
 	return s
 }
 
-// mcpPackageDoc is packageDoc naming the server, its version and the
-// protocol version of the snapshot when the listing records them.
+// mcpPackageDoc is packageDoc naming the server and its version when the
+// listing records them. The protocol version is left out: it depends on
+// the transport the snapshot used (go-sdk agrees on an older one over
+// HTTP), and the same server should give the same package.
 func (g *gen) mcpPackageDoc(f *file, usage string) {
 	// packageDoc says "a client of <Title> (version <Version>)": give it
 	// the server's name, with its version, in the Title's place.
@@ -59,13 +61,9 @@ func (g *gen) mcpPackageDoc(f *file, usage string) {
 	if svc.Title == "" {
 		svc.Title = "an MCP server"
 	}
-	var paras []string
-	if p := sanitize(g.svc.ProtocolVersion); p != "" {
-		paras = append(paras, "The tool listing was captured over MCP protocol version "+p+".")
-	}
 	saved := g.svc
 	g.svc = &svc
-	g.packageDoc(f, append(paras, usage)...)
+	g.packageDoc(f, usage)
 	g.svc = saved
 }
 

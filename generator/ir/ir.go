@@ -41,7 +41,8 @@ type Service struct {
 	// ServerName and ProtocolVersion are, for an MCP listing that records
 	// them (opsgen mcp snapshot), the server's serverInfo.name and the
 	// protocol version of the session it was listed in; Title, Version and
-	// Description then come from serverInfo too.
+	// Description then come from serverInfo too. The protocol version is
+	// not used in generated code: it depends on the snapshot's transport.
 	ServerName, ProtocolVersion string
 	// Servers lists the document's servers; the first is the default base URL.
 	Servers []Server

@@ -7,8 +7,6 @@
 //
 // Runs research jobs, some of them only as tasks.
 //
-// The tool listing was captured over MCP protocol version 2025-11-25.
-//
 // Create a client with NewClient from a connected *mcp.ClientSession; make the
 // session with mcpclient.Connect (or mcpclient.WrapTransport) so that content
 // blocks of types newer than the SDK never fail a call and progress notifications
