@@ -150,7 +150,7 @@ func (g *gen) toolsFile() *file {
 		if t.Convention != "" {
 			d = append(d, kv("Convention", jen.Lit(t.Convention)))
 		}
-		if t.TaskSupport != "" {
+		if t.TaskSupport != "" && t.TaskSupport != "forbidden" { // forbidden is the default
 			d = append(d, kv("TaskSupport", jen.Lit(t.TaskSupport)))
 		}
 		f.Var().Id(tv).Op("=").Op("&").Qual(pkgMCPClient, "Tool").Values(d...)

@@ -291,3 +291,25 @@ func TestConnectMiddleware(t *testing.T) {
 		t.Errorf("go-sdk middleware saw %q", got)
 	}
 }
+
+func TestTaskRequired(t *testing.T) {
+	c := mcpclient.New(mcptest.InMemory(t), quiet)
+	ctx := context.Background()
+	// A task-only tool whose server refuses the direct call with an isError
+	// result: the envelope says why opsgen could not do better.
+	refused := &mcpclient.Tool{Name: mcptest.ToolFail, TaskSupport: "required"}
+	env, err := mcpclient.Call[[]runtime.ContentBlock](ctx, c, refused, nil)
+	if err != nil || len(env.Warnings) != 1 || !strings.Contains(env.Warnings[0].Message, `execution.taskSupport "required"`) {
+		t.Errorf("isError: %v, warnings %v", err, env.Warnings)
+	}
+	// ... or with a JSON-RPC error: the error says it.
+	missing := &mcpclient.Tool{Name: "no-such-task-tool", TaskSupport: "required"}
+	if _, err := mcpclient.Call[[]runtime.ContentBlock](ctx, c, missing, nil); err == nil || !strings.Contains(err.Error(), "go-sdk v1.8.0 cannot make") {
+		t.Errorf("JSON-RPC error: %v", err)
+	}
+	// Other tools are unaffected.
+	env, err = mcpclient.Call[[]runtime.ContentBlock](ctx, c, toolFail, nil)
+	if err != nil || len(env.Warnings) != 0 {
+		t.Errorf("plain isError: %v, warnings %v", err, env.Warnings)
+	}
+}

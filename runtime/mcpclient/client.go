@@ -28,8 +28,9 @@ type Tool struct {
 	Convention string
 	// TaskSupport is the tool's execution.taskSupport: "", "forbidden",
 	// "optional" or "required". go-sdk v1.8.0 cannot make task-augmented
-	// calls, so Call calls every tool directly; a server refusing that for
-	// a "required" tool fails the call with an error that says why.
+	// calls, so Call calls every tool directly. When a server refuses that
+	// for a "required" tool, its error (or the envelope of its isError
+	// result, as a warning) says why.
 	TaskSupport string
 }
 
@@ -137,7 +138,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 		if tool.TaskSupport == "required" {
 			var ce *runtime.CallError
 			if errors.As(err, &ce) && ce.Code != runtime.CodeTimeout && ce.Code != runtime.CodeCanceled {
-				ce.Message = "the tool requires task-augmented calls (execution.taskSupport \"required\"), which go-sdk v1.8.0 cannot make: " + ce.Message
+				ce.Message = taskRequired + ": " + ce.Message
 			}
 		}
 		return env, err
@@ -172,6 +173,9 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 		if wantBlocks {
 			*blocks = meta.Content
 		}
+		if tool.TaskSupport == "required" {
+			warn("%s", taskRequired)
+		}
 	case tool.OutputSchema != nil && meta.StructuredContent != nil && !fromStructured:
 		w, err := runtime.Decode(ctx, pipeline, tool.Name, tool.OutputSchema, meta.StructuredContent, &data)
 		if err != nil {
@@ -202,6 +206,9 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 	env.Warnings = warnings
 	return env, nil
 }
+
+// taskRequired explains why a call of a task-only tool failed.
+const taskRequired = `the tool accepts task-augmented calls only (execution.taskSupport "required"), which go-sdk v1.8.0 cannot make`
 
 // decodeText decodes the first text block that fits out (through the
 // pipeline). A string out takes the first text block as it is.

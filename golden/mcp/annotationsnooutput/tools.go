@@ -28,7 +28,7 @@ func (c *Client) DeleteFile(ctx context.Context, in DeleteFileInput, opts ...Cal
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolDeleteFile, in, opts...)
 }
 
-var toolNow = &mcpclient.Tool{Name: "now", TaskSupport: "forbidden"}
+var toolNow = &mcpclient.Tool{Name: "now"}
 
 // Now calls the tool "now".
 //

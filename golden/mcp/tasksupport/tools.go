@@ -10,7 +10,7 @@ import (
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
-var toolQuickAnswer = &mcpclient.Tool{Name: "quick-answer", TaskSupport: "forbidden"}
+var toolQuickAnswer = &mcpclient.Tool{Name: "quick-answer"}
 
 // QuickAnswer calls the tool "quick-answer".
 //
