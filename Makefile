@@ -5,7 +5,7 @@ GO        ?= go
 FUZZTIME  ?= 5s
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test unit examples-test fuzz golden demo bench bench-generate corpus lint fmt
+.PHONY: all test unit examples-test fuzz golden demo bench bench-generate corpus lint fmt mcp-servers
 
 all: lint test
 
@@ -49,6 +49,12 @@ lint:
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
+
+## mcp-servers: install the reference MCP servers (npm, pinned) into .work/mcp-servers
+## for the tests that run them (runtime/mcpclient TestReference*; they install
+## them on their own when missing, and skip when node or npm is absent).
+mcp-servers:
+	bash scripts/mcp-servers.sh
 
 ## corpus: generate, build and vet the APIs.guru directory and GitHub's specs
 ## (installed from npm into .work/); SAMPLE=N SEED=S for a seeded sample.
