@@ -113,6 +113,15 @@ func WithCallValidation(m runtime.ValidationMode) CallOption {
 	return func(cc *callConfig) { cc.mode, cc.hasMode = m, true }
 }
 
+// callOptions applies opts to a fresh callConfig.
+func callOptions(opts []CallOption) callConfig {
+	cc := new(callConfig)
+	for _, o := range opts {
+		o(cc)
+	}
+	return *cc
+}
+
 // send runs the before hooks, the middleware chain around the session's
 // CallTool, and the after hooks.
 func (c *Client) send(ctx context.Context, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
@@ -121,11 +130,17 @@ func (c *Client) send(ctx context.Context, params *mcp.CallToolParams) (*mcp.Cal
 			return nil, hookError(params.Name, "before-call hook", err)
 		}
 	}
-	var invoke Invoker = c.session.CallTool
-	for i := len(c.middleware) - 1; i >= 0; i-- {
-		invoke = c.middleware[i](invoke)
+	var res *mcp.CallToolResult
+	var err error
+	if len(c.middleware) == 0 {
+		res, err = c.session.CallTool(ctx, params) // no method value to allocate
+	} else {
+		var invoke Invoker = c.session.CallTool
+		for i := len(c.middleware) - 1; i >= 0; i-- {
+			invoke = c.middleware[i](invoke)
+		}
+		res, err = invoke(ctx, params)
 	}
-	res, err := invoke(ctx, params)
 	if err != nil {
 		var ce *runtime.CallError
 		if errors.As(err, &ce) {

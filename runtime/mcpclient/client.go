@@ -99,8 +99,8 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 		return env, runtime.Errorf(runtime.CodeTransport, tool.Name, "mcpclient.Call: no session")
 	}
 	var cc callConfig
-	for _, o := range opts {
-		o(&cc)
+	if len(opts) > 0 {
+		cc = callOptions(opts) // cc stays on the stack
 	}
 	timeout := c.timeout
 	if cc.hasTimeout {
