@@ -6,14 +6,14 @@ GO        ?= go
 FUZZTIME  ?= 5s
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test unit examples-test fuzz golden demo bench bench-generate corpus e2e e2e-deps lint fmt
+.PHONY: all test unit examples-test fuzz golden demo bench bench-generate corpus e2e e2e-deps lint fmt mcp-servers
 
 all: lint test
 
 ## test: everything CI needs: unit, golden, end-to-end, corpus-sample and
 ## real-calls (Prism) tests of the root module, the example modules' tests,
 ## then short fuzz runs. e2e-deps installs Prism first.
-test: e2e-deps unit examples-test fuzz
+test: e2e-deps mcp-servers unit examples-test fuzz
 
 unit:
 	$(GO) test -count=1 ./...
@@ -53,6 +53,13 @@ lint:
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
+
+## mcp-servers: install the reference MCP servers (npm, pinned) into .work/mcp-servers
+## for the tests that run them (runtime/mcpclient TestReference*; they install
+## them on their own when missing, and skip when node or npm is absent).
+mcp-servers:
+	@if command -v npm >/dev/null 2>&1; then bash scripts/mcp-servers.sh; \
+	else echo "mcp-servers: npm not found: the reference MCP server tests (runtime/mcpclient) will be SKIPPED"; fi
 
 ## corpus: generate, build and vet the APIs.guru directory and GitHub's specs
 ## (installed from npm into .work/); SAMPLE=N SEED=S for a seeded sample.

@@ -12,8 +12,8 @@
 //	opsgen init     [-dir DIR] [-package NAME] [-openapi SPEC | -mcp TOOLS.json]
 //	opsgen schema
 //	opsgen version
-//	opsgen mcp snapshot [-o FILE] [-timeout 30s] [-env KEY=VALUE]... -- COMMAND [ARGS...]
-//	opsgen mcp snapshot [-o FILE] [-timeout 30s] -url URL
+//	opsgen mcp snapshot [-o FILE] [-timeout 30s] [-capabilities LIST] [-env KEY=VALUE]... -- COMMAND [ARGS...]
+//	opsgen mcp snapshot [-o FILE] [-timeout 30s] [-capabilities LIST] -url URL
 //
 // # With the go command
 //
@@ -131,9 +131,23 @@
 // symbolic link is followed (its target replaced, the link kept); a named
 // pipe or a character device (-o /dev/stdout) is written through; a
 // directory, a socket, a block device or a link to nothing is refused.
-// The listing is the -mcp input of generate. -timeout
-// (default 30s; 0 for none) bounds the whole snapshot, so a server that
-// never answers ends with an error naming the timeout.
+// The listing is the -mcp input of generate. Besides the tools it records
+// the server's name, version and title (serverInfo) and the protocol
+// version the session agreed on, which the generated package doc names.
+// -timeout (default 30s; 0 for none) bounds the whole snapshot, so a
+// server that never answers ends with an error naming the timeout.
+//
+// A server may list some tools only to clients that support a feature
+// those tools use, such as elicitation or sampling. -capabilities sets
+// the client capabilities the snapshot advertises, a comma-separated list
+// of roots, sampling and elicitation (or none); the default is go-sdk's,
+// roots only. To capture every tool a capable client would see:
+//
+//	opsgen mcp snapshot -capabilities roots,sampling,elicitation -o tools.json -- npx @modelcontextprotocol/server-everything
+//
+// The snapshot only lists tools: it never answers a sampling or
+// elicitation request, so advertise the capabilities of the clients that
+// will call the tools.
 //
 // # Config
 //

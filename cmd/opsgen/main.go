@@ -354,11 +354,12 @@ func validPackage(name string) bool {
 }
 
 func runSnapshot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("mcp snapshot", "opsgen mcp snapshot [-o FILE] [-timeout D] (-url URL | [-env K=V]... -- COMMAND [ARGS...])", stderr)
+	fs := newFlags("mcp snapshot", "opsgen mcp snapshot [-o FILE] [-timeout D] [-capabilities LIST] (-url URL | [-env K=V]... -- COMMAND [ARGS...])", stderr)
 	var (
 		out     = fs.String("o", "", "output `file` (default: standard output)")
 		url     = fs.String("url", "", "`URL` of a server speaking streamable HTTP (or HTTP+SSE)")
 		timeout = fs.Duration("timeout", 30*time.Second, "give up after this `duration` (0: never)")
+		caps    = fs.String("capabilities", "", "client capabilities to advertise: a comma-separated `list` of roots, sampling, elicitation, or none (default: roots, go-sdk's default)")
 		env     []string
 	)
 	fs.Func("env", "add `KEY=VALUE` to the environment of COMMAND (repeatable)", func(s string) error {
@@ -378,6 +379,13 @@ func runSnapshot(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	case *url != "" && len(env) > 0:
 		return usageError(fs, stderr, "-env applies to a COMMAND only")
 	}
+	opts := mcpsnapshot.SnapshotOptions{Command: command, URL: *url, Env: env}
+	if *caps != "" {
+		var err error
+		if opts.Capabilities, err = mcpsnapshot.ParseCapabilities(*caps); err != nil {
+			return usageError(fs, stderr, "-capabilities: %v", err)
+		}
+	}
 	// The timeout is applied here rather than by Snapshot so that its
 	// expiry can be told apart from other failures, whatever error the
 	// transport wraps it in.
@@ -386,7 +394,7 @@ func runSnapshot(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		ctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
 	}
-	data, err := mcpsnapshot.Snapshot(ctx, mcpsnapshot.SnapshotOptions{Command: command, URL: *url, Env: env})
+	data, err := mcpsnapshot.Snapshot(ctx, opts)
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			fmt.Fprintf(stderr, "opsgen mcp snapshot: no answer within %v (-timeout): %v\n", *timeout, err)

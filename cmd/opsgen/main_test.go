@@ -66,6 +66,22 @@ func testServer() *mcp.Server {
 		func(_ context.Context, _ *mcp.CallToolRequest, in struct{ A, B float64 }) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{}, nil, nil
 		})
+	// "summarize" is listed only to clients that support sampling.
+	mcp.AddTool(s, &mcp.Tool{Name: "summarize", Description: "Summarizes with the client's model."},
+		func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{}, nil, nil
+		})
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if lr, ok := res.(*mcp.ListToolsResult); ok {
+				if caps := req.(*mcp.ListToolsRequest).ClientCapabilities(); caps == nil || caps.Sampling == nil {
+					lr.Tools = slices.DeleteFunc(slices.Clone(lr.Tools), func(t *mcp.Tool) bool { return t.Name == "summarize" })
+				}
+			}
+			return res, err
+		}
+	})
 	return s
 }
 
@@ -174,6 +190,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"mcp"}, "usage: opsgen mcp snapshot"},
 		{[]string{"mcp", "snapshot"}, "give -url URL or -- COMMAND"},
 		{[]string{"mcp", "snapshot", "-url", "http://x", "--", "server"}, "give -url URL or -- COMMAND"},
+		{[]string{"mcp", "snapshot", "-capabilities", "sampling,telepathy", "-url", "http://x"}, `-capabilities: unknown client capability "telepathy"`},
 	}
 	for _, tt := range tests {
 		code, _, stderr := opsgen(t, tt.args...)
@@ -502,6 +519,31 @@ func TestMCPSnapshotStdio(t *testing.T) {
 	}
 	if !slices.Equal(names, []string{"add", "echo"}) {
 		t.Errorf("tools %v", names)
+	}
+}
+
+func TestMCPSnapshotCapabilities(t *testing.T) {
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return testServer() }, nil))
+	defer srv.Close()
+	for _, tc := range []struct {
+		args []string
+		want bool // lists "summarize"
+	}{
+		{nil, false},
+		{[]string{"-capabilities", "roots,elicitation"}, false},
+		{[]string{"-capabilities", "sampling"}, true},
+		{[]string{"-capabilities", "roots,sampling,elicitation"}, true},
+	} {
+		code, stdout, stderr := opsgen(t, append(append([]string{"mcp", "snapshot"}, tc.args...), "-url", srv.URL)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, stderr)
+		}
+		if got := strings.Contains(stdout, `"name": "summarize"`); got != tc.want {
+			t.Errorf("%v: summarize listed = %v, want %v", tc.args, got, tc.want)
+		}
+		if !strings.Contains(stdout, `"name": "opsgen-cli-test"`) || !strings.Contains(stdout, `"protocolVersion": "`) {
+			t.Errorf("%v: no serverInfo or protocolVersion:\n%s", tc.args, stdout)
+		}
 	}
 }
 

@@ -13,21 +13,76 @@ var mcpOptions = []reexport{
 	{"WithLogger", "WithLogger sets the logger of validation warnings."},
 	{"WithWarningHook", "WithWarningHook sets a function called with every validation warning."},
 	{"WithConvention", `WithConvention sets the content convention ("toolenvelope-v1", "dotbot" or "auto") of tools that declare none.`},
+	{"WithMiddleware", "WithMiddleware wraps the sending of every tools/call (an mcpclient.Invoker chain that sees the tool's name, arguments and _meta, and the raw result)."},
+	{"WithBeforeCall", "WithBeforeCall adds a hook called with the parameters of every tools/call before it is sent."},
+	{"WithAfterResult", "WithAfterResult adds a hook called with every tools/call result before it is decoded."},
+	{"WithTimeout", "WithTimeout sets the default timeout of every call."},
+}
+
+var mcpCallOptions = []reexport{
+	{"WithProgress", "WithProgress calls a function with each progress notification of one call (it sends a progress token)."},
+	{"WithMeta", "WithMeta adds entries to the _meta of one call's request."},
+	{"WithCallTimeout", "WithCallTimeout sets the timeout of one call."},
+	{"WithCallValidation", "WithCallValidation sets the validation mode of one call."},
+}
+
+// mcpServerName names the server of the listing in docs, `the MCP server
+// "name" (Title)`, when the listing records it ("" otherwise), with its
+// version when withVersion is set.
+func (g *gen) mcpServerName(withVersion bool) string {
+	name, title, version := sanitize(g.svc.ServerName), sanitize(g.svc.Title), sanitize(g.svc.Version)
+	var s string
+	switch {
+	case name != "":
+		s = "the MCP server " + quoted(name)
+	case title != "":
+		s = "the MCP server " + title
+	default:
+		return ""
+	}
+	if withVersion && version != "" {
+		s += " version " + version
+	}
+	if name != "" && title != "" && title != name {
+		s += " (" + title + ")"
+	}
+	return s
+}
+
+// mcpPackageDoc is packageDoc naming the server and its version when the
+// listing records them. The protocol version is left out: it depends on
+// the transport the snapshot used (go-sdk agrees on an older one over
+// HTTP), and the same server should give the same package.
+func (g *gen) mcpPackageDoc(f *file, usage string) {
+	// packageDoc says "a client of <Title> (version <Version>)": give it
+	// the server's name, with its version, in the Title's place.
+	svc := *g.svc
+	svc.Title, svc.Version = g.mcpServerName(true), ""
+	if svc.Title == "" {
+		svc.Title = "an MCP server"
+	}
+	saved := g.svc
+	g.svc = &svc
+	g.packageDoc(f, usage)
+	g.svc = saved
 }
 
 func (g *gen) mcpClientFile() *file {
 	f := g.newFile()
-	usage := "Create a client with NewClient from a connected *mcp.ClientSession; make the session with mcpclient.Connect (or mcpclient.WrapTransport) so that content blocks of types newer than the SDK never fail a call. Options set the validation mode (WithValidation), the logger (WithLogger), a warning hook and the default content convention (WithConvention). A tool result with isError set is a result, not a Go error: see its envelope's MCPMeta, or mcpclient.AsError."
-	g.packageDoc(f, usage)
+	usage := "Create a client with NewClient from a connected *mcp.ClientSession; make the session with mcpclient.Connect (or mcpclient.WrapTransport) so that content blocks of types newer than the SDK never fail a call and progress notifications reach WithProgress. Options set the validation mode (WithValidation), the logger (WithLogger), a warning hook, the default content convention (WithConvention), middlewares and hooks (WithMiddleware, WithBeforeCall, WithAfterResult) and a timeout (WithTimeout); per-call options set progress notifications (WithProgress), _meta (WithMeta), a timeout and the validation mode. A tool result with isError set is a result, not a Go error: see its envelope's MCPMeta, or mcpclient.AsError."
+	g.mcpPackageDoc(f, usage)
 	g.versionGuard(f)
-	title := sanitize(g.svc.Title)
+	title := g.mcpServerName(false)
 	if title == "" {
 		title = "the MCP server"
 	}
 	decl(f, newDoc("Client calls the tools of "+title+". Create one with NewClient; it is safe for concurrent use."),
 		jen.Type().Id("Client").Struct(jen.Id("c").Op("*").Qual(pkgMCPClient, "Client")))
 	decl(f, newDoc("Option configures a Client: see NewClient."), jen.Type().Id("Option").Op("=").Qual(pkgMCPClient, "Option"))
+	decl(f, newDoc("CallOption configures one call: WithProgress, WithMeta, WithCallTimeout, WithCallValidation."),
+		jen.Type().Id("CallOption").Op("=").Qual(pkgMCPClient, "CallOption"))
 	reexports(f, "Options of NewClient, from package mcpclient.", pkgMCPClient, mcpOptions)
+	reexports(f, "Options of single calls, from package mcpclient.", pkgMCPClient, mcpCallOptions)
 	nd := newDoc("NewClient returns a client calling tools over session.")
 	nd.para(usage)
 	nd.para(g.validationDoc())
@@ -95,6 +150,9 @@ func (g *gen) toolsFile() *file {
 		if t.Convention != "" {
 			d = append(d, kv("Convention", jen.Lit(t.Convention)))
 		}
+		if t.TaskSupport != "" && t.TaskSupport != "forbidden" { // forbidden is the default
+			d = append(d, kv("TaskSupport", jen.Lit(t.TaskSupport)))
+		}
 		f.Var().Id(tv).Op("=").Op("&").Qual(pkgMCPClient, "Tool").Values(d...)
 		f.Line()
 
@@ -114,10 +172,14 @@ func (g *gen) toolsFile() *file {
 		if t.OutputType == nil {
 			d2.para("The tool declares no output schema: Data is the result's content blocks.")
 		}
+		if t.TaskSupport == "required" {
+			d2.para(`The server accepts task-augmented calls of this tool only (execution.taskSupport "required"), which go-sdk v1.8.0 cannot make: the server is likely to refuse this call, and the error says so.`)
+		}
 		d2.origin(op.Doc)
+		params = append(params, jen.Id("opts").Op("...").Id("CallOption"))
 		decl(f, d2, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).Params(params...).
 			Params(jen.Qual(pkgRuntime, "ResponseEnvelope").Types(out.Clone()), jen.Error()).Block(
-			jen.Return(jen.Qual(pkgMCPClient, "Call").Types(out.Clone()).Call(jen.Id("ctx"), jen.Id("c").Dot("c"), jen.Id(tv), args)),
+			jen.Return(jen.Qual(pkgMCPClient, "Call").Types(out.Clone()).Call(jen.Id("ctx"), jen.Id("c").Dot("c"), jen.Id(tv), args, jen.Id("opts").Op("..."))),
 		))
 	}
 	return f

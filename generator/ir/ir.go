@@ -38,6 +38,12 @@ type Service struct {
 	Title       string
 	Description string
 	Version     string
+	// ServerName and ProtocolVersion are, for an MCP listing that records
+	// them (opsgen mcp snapshot), the server's serverInfo.name and the
+	// protocol version of the session it was listed in; Title, Version and
+	// Description then come from serverInfo too. The protocol version is
+	// not used in generated code: it depends on the snapshot's transport.
+	ServerName, ProtocolVersion string
 	// Servers lists the document's servers; the first is the default base URL.
 	Servers []Server
 	// Types are the named types, sorted by Name.
@@ -329,6 +335,9 @@ type Tool struct {
 	OutputType *Type
 	// Convention is "", "toolenvelope-v1", "dotbot" or "auto".
 	Convention string
+	// TaskSupport is execution.taskSupport: "", "forbidden", "optional" or
+	// "required" (task-augmented calls only).
+	TaskSupport string
 }
 
 // SecurityScheme is a named way to authenticate.
@@ -362,6 +371,9 @@ type Filter struct {
 var Reserved = []string{
 	"Client", "NewClient", "Option", "CallOption", "RuntimeVersion",
 	"Register", "Schemas", "ServerURL",
+	// Options of MCP clients (generator/emit/mcp.go).
+	"WithMiddleware", "WithBeforeCall", "WithAfterResult", "WithTimeout", "WithProgress",
+	"WithMeta", "WithCallTimeout", "Invoker", "Middleware", "Progress",
 	// Options re-exported by generated clients (generator/emit).
 	"WithBaseURL", "WithHTTPClient", "WithValidation", "WithLogger", "WithWarningHook",
 	"WithHeader", "WithUserAgent", "WithMaxBodyBytes", "WithRequestHeader",

@@ -50,7 +50,7 @@ func TestSnapshotMCPTestServer(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Snapshot over HTTP: %v", err)
 	}
-	if !bytes.Equal(http, want) {
+	if !sameListing(http, want) {
 		t.Errorf("HTTP snapshot differs:\n%s", http)
 	}
 	bin := filepath.Join(t.TempDir(), "mcptestserver")

@@ -61,8 +61,14 @@ type (
 
 // newSDKServer is a go-sdk server with tools of several shapes, listed two
 // per page so that snapshots must follow nextCursor.
+// The name and version newSDKServer gives itself.
+const (
+	sdkServerName    = "mcptools-test"
+	sdkServerVersion = "1.0.0"
+)
+
 func newSDKServer() *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "mcptools-test", Version: "1.0.0"}, &mcp.ServerOptions{PageSize: 2})
+	s := mcp.NewServer(&mcp.Implementation{Name: sdkServerName, Version: sdkServerVersion}, &mcp.ServerOptions{PageSize: 2})
 	mcp.AddTool(s, &mcp.Tool{Name: "search_items", Title: "Search items", Description: "Searches the catalogue."},
 		func(context.Context, *mcp.CallToolRequest, searchInput) (*mcp.CallToolResult, searchOutput, error) {
 			return nil, searchOutput{}, nil

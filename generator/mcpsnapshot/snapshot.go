@@ -18,8 +18,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// SnapshotOptions says which MCP server to list. Exactly one of Command and
-// URL is set.
+// SnapshotOptions says which MCP server to list. Exactly one of Command,
+// URL and Transport is set.
 type SnapshotOptions struct {
 	// Command is the argv of a server speaking MCP over stdio; it is started
 	// as a subprocess and stopped when the listing is complete.
@@ -29,8 +29,44 @@ type SnapshotOptions struct {
 	URL string
 	// Env is added to the environment of Command ("KEY=value").
 	Env []string
+	// Transport is a client transport to an already running server (an
+	// in-memory one, say). The session is opened the SDK's default way,
+	// without the fallbacks of Command and URL.
+	Transport mcp.Transport
 	// Timeout bounds the whole snapshot; zero means no limit beyond ctx.
 	Timeout time.Duration
+	// Capabilities are the client capabilities the snapshot advertises.
+	// Servers may list some tools only to clients that support sampling or
+	// elicitation, say. Nil means go-sdk's default ({"roots":
+	// {"listChanged": true}}); ParseCapabilities makes them from names.
+	Capabilities *mcp.ClientCapabilities
+}
+
+// CapabilityNames are the names ParseCapabilities knows.
+var CapabilityNames = []string{"roots", "sampling", "elicitation"}
+
+// ParseCapabilities returns the client capabilities named in list, a
+// comma-separated list of "roots" (with listChanged), "sampling" and
+// "elicitation" (form and url modes); "" or "none" is no capability.
+func ParseCapabilities(list string) (*mcp.ClientCapabilities, error) {
+	caps := &mcp.ClientCapabilities{}
+	if strings.TrimSpace(list) == "none" {
+		return caps, nil
+	}
+	for _, name := range strings.Split(list, ",") {
+		switch strings.TrimSpace(name) {
+		case "":
+		case "roots":
+			caps.RootsV2 = &mcp.RootCapabilities{ListChanged: true}
+		case "sampling":
+			caps.Sampling = &mcp.SamplingCapabilities{}
+		case "elicitation":
+			caps.Elicitation = &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}, URL: &mcp.URLElicitationCapabilities{}}
+		default:
+			return nil, fmt.Errorf("unknown client capability %q (want a comma-separated list of %s, or none)", strings.TrimSpace(name), strings.Join(CapabilityNames, ", "))
+		}
+	}
+	return caps, nil
 }
 
 // legacyProtocolVersion is the newest protocol version that starts a session
@@ -41,36 +77,52 @@ const legacyProtocolVersion = "2025-11-25"
 // listing (every page of tools/list) and returns it as a listing file: see
 // SnapshotTransport for the format.
 func Snapshot(ctx context.Context, opts SnapshotOptions) ([]byte, error) {
-	if (len(opts.Command) == 0) == (opts.URL == "") {
-		return nil, errors.New("mcpsnapshot: snapshot needs exactly one of a command or a URL")
+	n := 0
+	for _, set := range []bool{len(opts.Command) > 0, opts.URL != "", opts.Transport != nil} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return nil, errors.New("mcpsnapshot: snapshot needs exactly one of a command, a URL or a transport")
 	}
 	if opts.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 		defer cancel()
 	}
-	if opts.URL != "" {
-		return snapshotURL(ctx, opts.URL)
+	switch {
+	case opts.URL != "":
+		return snapshotURL(ctx, opts)
+	case opts.Transport != nil:
+		l, err := listTools(ctx, opts.Transport, "", opts.Capabilities)
+		if err != nil {
+			return nil, fmt.Errorf("mcpsnapshot: %w", err)
+		}
+		return l.format()
 	}
 	return snapshotCommand(ctx, opts)
 }
 
 // SnapshotTransport reads the whole tool listing of the server at the other
-// end of t and returns it as a listing file: a JSON object {"tools": [...]}
+// end of t and returns it as a listing file: a JSON object
+//
+//	{"protocolVersion": "...", "serverInfo": {...}, "tools": [...]}
+//
 // with the tools sorted by name, object keys sorted, indented by two spaces
 // and ending in a newline, so that it can be committed and diffed. Each tool
 // is kept as the server sent it (fields the SDK does not model included);
 // what belongs to the response rather than to a tool (nextCursor, _meta) is
-// left out.
+// left out. serverInfo and protocolVersion are the server's answer to
+// initialize (its name, version and title as it sent them) and the
+// protocol version the session agreed on: the listing is the tools this
+// server showed to this client.
 //
 // The session is opened the SDK's default way (server/discover first, then
-// initialize); Snapshot adds the fallbacks that need a fresh connection.
+// initialize), with go-sdk's default client capabilities; Snapshot adds the
+// fallbacks that need a fresh connection, and the choice of capabilities.
 func SnapshotTransport(ctx context.Context, t mcp.Transport) ([]byte, error) {
-	tools, err := listTools(ctx, t, "")
-	if err != nil {
-		return nil, err
-	}
-	return formatListing(tools)
+	return Snapshot(ctx, SnapshotOptions{Transport: t})
 }
 
 // snapshotCommand lists the tools of a stdio server.
@@ -91,9 +143,9 @@ func snapshotCommand(ctx context.Context, opts SnapshotOptions) ([]byte, error) 
 		cmd.Env = append(os.Environ(), opts.Env...)
 		cmd.Stderr = &stderr
 		t := &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
-		tools, err := listTools(ctx, t, version)
+		l, err := listTools(ctx, t, version, opts.Capabilities)
 		if err == nil {
-			return formatListing(tools)
+			return l.format()
 		}
 		if s := strings.TrimSpace(stderr.String()); s != "" {
 			err = fmt.Errorf("%w (server stderr: %s)", err, s)
@@ -113,7 +165,8 @@ func snapshotCommand(ctx context.Context, opts SnapshotOptions) ([]byte, error) 
 // session for it), and the spec's backwards-compatibility rule is to then
 // open the SSE stream with a GET. Other failures (connection refused, 5xx)
 // are reported as they are.
-func snapshotURL(ctx context.Context, url string) ([]byte, error) {
+func snapshotURL(ctx context.Context, opts SnapshotOptions) ([]byte, error) {
+	url := opts.URL
 	rec := &statusRecorder{next: http.DefaultTransport}
 	streamable := &mcp.StreamableClientTransport{
 		Endpoint:             url,
@@ -121,19 +174,19 @@ func snapshotURL(ctx context.Context, url string) ([]byte, error) {
 		DisableStandaloneSSE: true, // only request/response is needed
 		MaxRetries:           -1,
 	}
-	tools, err := listTools(ctx, streamable, "")
+	l, err := listTools(ctx, streamable, "", opts.Capabilities)
 	if err == nil {
-		return formatListing(tools)
+		return l.format()
 	}
 	var ce *connectError
 	if !errors.As(err, &ce) || !rec.rejectedPost() || ctx.Err() != nil {
 		return nil, fmt.Errorf("mcpsnapshot: snapshot of %s: %w", url, err)
 	}
-	tools, sseErr := listTools(ctx, &mcp.SSEClientTransport{Endpoint: url}, "")
+	l, sseErr := listTools(ctx, &mcp.SSEClientTransport{Endpoint: url}, "", opts.Capabilities)
 	if sseErr != nil {
 		return nil, fmt.Errorf("mcpsnapshot: snapshot of %s: streamable HTTP: %w; HTTP+SSE: %w", url, err, sseErr)
 	}
-	return formatListing(tools)
+	return l.format()
 }
 
 // connectError marks a failure to open the session (as opposed to a failure
@@ -143,18 +196,41 @@ type connectError struct{ err error }
 func (e *connectError) Error() string { return "connect: " + e.err.Error() }
 func (e *connectError) Unwrap() error { return e.err }
 
+// listing is what a snapshot records.
+type listing struct {
+	tools []json.RawMessage
+	// serverInfo is the serverInfo of the server's initialize (or
+	// discover) result, as go-sdk reads it; nil when it sent none.
+	serverInfo      json.RawMessage
+	protocolVersion string
+}
+
 // listTools opens a session over t (with the given protocol version, "" for
-// the SDK's default) and returns the raw JSON of every tool of every page.
-func listTools(ctx context.Context, t mcp.Transport, version string) ([]json.RawMessage, error) {
+// the SDK's default, and capabilities, nil for the SDK's default) and
+// returns the raw JSON of every tool of every page, with what the server
+// said about itself.
+func listTools(ctx context.Context, t mcp.Transport, version string, caps *mcp.ClientCapabilities) (*listing, error) {
 	rec := &recordingTransport{Transport: t}
-	client := mcp.NewClient(&mcp.Implementation{Name: "opsgen", Version: "snapshot"}, nil)
+	var opts *mcp.ClientOptions
+	if caps != nil {
+		opts = &mcp.ClientOptions{Capabilities: caps}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "opsgen", Version: "snapshot"}, opts)
 	cs, err := client.Connect(ctx, rec, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		return nil, &connectError{err}
 	}
 	defer cs.Close()
 
-	var tools []json.RawMessage
+	l := &listing{}
+	if ir := cs.InitializeResult(); ir != nil {
+		l.protocolVersion = ir.ProtocolVersion
+		if ir.ServerInfo != nil {
+			if l.serverInfo, err = json.Marshal(ir.ServerInfo); err != nil {
+				return nil, fmt.Errorf("serverInfo: %w", err)
+			}
+		}
+	}
 	seen := map[string]bool{}
 	cursor := ""
 	for page := 1; ; page++ {
@@ -175,9 +251,9 @@ func listTools(ctx context.Context, t mcp.Transport, version string) ([]json.Raw
 		if err := json.Unmarshal(raw, &result); err != nil {
 			return nil, fmt.Errorf("tools/list page %d: %w", page, err)
 		}
-		tools = append(tools, result.Tools...)
+		l.tools = append(l.tools, result.Tools...)
 		if result.NextCursor == "" {
-			return tools, nil
+			return l, nil
 		}
 		if seen[result.NextCursor] {
 			return nil, fmt.Errorf("tools/list page %d: cursor %q repeats", page, result.NextCursor)
@@ -187,18 +263,23 @@ func listTools(ctx context.Context, t mcp.Transport, version string) ([]json.Raw
 	}
 }
 
-// formatListing writes tools as the stable listing file.
-func formatListing(tools []json.RawMessage) ([]byte, error) {
+// format writes l as the stable listing file.
+func (l *listing) format() ([]byte, error) {
 	type entry struct {
 		name  string
 		value any
 	}
-	entries := make([]entry, 0, len(tools))
-	for i, raw := range tools {
+	decode := func(raw []byte) (any, error) {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber() // keep numbers as the server wrote them
 		var v any
-		if err := dec.Decode(&v); err != nil {
+		err := dec.Decode(&v)
+		return v, err
+	}
+	entries := make([]entry, 0, len(l.tools))
+	for i, raw := range l.tools {
+		v, err := decode(raw)
+		if err != nil {
 			return nil, fmt.Errorf("tool %d: %w", i, err)
 		}
 		name := ""
@@ -212,12 +293,23 @@ func formatListing(tools []json.RawMessage) ([]byte, error) {
 	for i, e := range entries {
 		values[i] = e.value
 	}
+	doc := map[string]any{"tools": values}
+	if l.serverInfo != nil {
+		v, err := decode(l.serverInfo)
+		if err != nil {
+			return nil, fmt.Errorf("serverInfo: %w", err)
+		}
+		doc["serverInfo"] = v
+	}
+	if l.protocolVersion != "" {
+		doc["protocolVersion"] = l.protocolVersion
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	// Maps are encoded with sorted keys.
-	if err := enc.Encode(map[string]any{"tools": values}); err != nil {
+	if err := enc.Encode(doc); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

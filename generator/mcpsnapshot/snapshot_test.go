@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -57,19 +58,33 @@ func TestSnapshotTransportMatchesCommittedListing(t *testing.T) {
 	}
 }
 
+// protocolLine matches a listing's protocolVersion, which depends on the
+// transport: go-sdk v1.8.0 agrees on 2026-07-28 in memory and over stdio,
+// on 2025-11-25 over streamable HTTP and HTTP+SSE.
+var protocolLine = regexp.MustCompile(`(?m)^  "protocolVersion": "[0-9-]+",\n`)
+
+// sameListing reports whether two listings are the same but for their
+// protocol versions, which both must have.
+func sameListing(a, b []byte) bool {
+	return protocolLine.Match(a) && protocolLine.Match(b) &&
+		bytes.Equal(protocolLine.ReplaceAll(a, nil), protocolLine.ReplaceAll(b, nil))
+}
+
 func TestSnapshotFormat(t *testing.T) {
 	got := snapshotInMemory(t)
-	if !bytes.HasSuffix(got, []byte("}\n")) || !bytes.HasPrefix(got, []byte("{\n  \"tools\": [\n    {\n")) {
+	if !bytes.HasSuffix(got, []byte("}\n")) || !bytes.HasPrefix(got, []byte("{\n  \"protocolVersion\": \"")) {
 		t.Errorf("not a 2-space indented object with a trailing newline:\n%s", got)
 	}
-	var listing struct {
-		Tools []map[string]any `json:"tools"`
+	var parsed struct {
+		ProtocolVersion string
+		ServerInfo      map[string]any
+		Tools           []map[string]any `json:"tools"`
 	}
-	if err := json.Unmarshal(got, &listing); err != nil {
+	if err := json.Unmarshal(got, &parsed); err != nil {
 		t.Fatal(err)
 	}
 	var names []string
-	for _, tool := range listing.Tools {
+	for _, tool := range parsed.Tools {
 		names = append(names, tool["name"].(string))
 	}
 	// Three tools over two pages: every page was read, and sorted by name.
@@ -79,12 +94,17 @@ func TestSnapshotFormat(t *testing.T) {
 	if bytes.Contains(got, []byte("nextCursor")) {
 		t.Error("listing contains nextCursor")
 	}
+	// What the server said about itself at initialize.
+	if parsed.ServerInfo["name"] != sdkServerName || parsed.ServerInfo["version"] != sdkServerVersion || parsed.ProtocolVersion == "" {
+		t.Errorf("serverInfo %v, protocolVersion %q", parsed.ServerInfo, parsed.ProtocolVersion)
+	}
 	// Keys are sorted at every level: re-encoding with sorted keys is a no-op.
-	tools := make([]json.RawMessage, len(listing.Tools))
-	for i, tool := range listing.Tools {
+	tools := make([]json.RawMessage, len(parsed.Tools))
+	for i, tool := range parsed.Tools {
 		tools[i], _ = json.Marshal(tool)
 	}
-	again, err := formatListing(tools)
+	info, _ := json.Marshal(parsed.ServerInfo)
+	again, err := (&listing{tools: tools, serverInfo: info, protocolVersion: parsed.ProtocolVersion}).format()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +156,7 @@ func TestSnapshotStreamableHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Snapshot: %v", err)
 	}
-	if want := snapshotInMemory(t); !bytes.Equal(got, want) {
+	if want := snapshotInMemory(t); !sameListing(got, want) {
 		t.Errorf("streamable HTTP snapshot:\n%s\nwant (in-memory):\n%s", got, want)
 	}
 }
@@ -150,7 +170,7 @@ func TestSnapshotFallsBackToSSE(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Snapshot: %v", err)
 	}
-	if want := snapshotInMemory(t); !bytes.Equal(got, want) {
+	if want := snapshotInMemory(t); !sameListing(got, want) {
 		t.Errorf("SSE snapshot:\n%s\nwant (in-memory):\n%s", got, want)
 	}
 	// Streamable HTTP was tried first (a POST, rejected by the SSE-only server).
@@ -200,6 +220,11 @@ func TestSnapshotStrictOldProtocolServers(t *testing.T) {
 				t.Fatalf("Snapshot: %v", err)
 			}
 			want := `{
+  "protocolVersion": "` + version + `",
+  "serverInfo": {
+    "name": "strict",
+    "version": "0.1"
+  },
   "tools": [
     {
       "annotations": {

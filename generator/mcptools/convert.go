@@ -104,6 +104,7 @@ func convert(tools []*tool, opts LoadOptions, source string, pos *positions, dia
 				InputType:   in,
 				OutputType:  out,
 				Convention:  convention,
+				TaskSupport: bt.taskSupport,
 			},
 		})
 	}

@@ -23,6 +23,14 @@ type tool struct {
 	outputPos *positions
 	// Annotation hints; nil when not given.
 	readOnly, destructive, idempotent, openWorld *bool
+	// taskSupport is execution.taskSupport ("" when not given).
+	taskSupport string
+}
+
+// serverInfo is what a listing made by opsgen mcp snapshot records of the
+// server: its serverInfo and the session's protocolVersion.
+type serverInfo struct {
+	name, title, version, description, protocol string
 }
 
 // decodeJSON decodes one JSON value, keeping numbers as json.Number, and
@@ -46,9 +54,11 @@ type trailingDataError struct{ offset int64 }
 func (e *trailingDataError) Error() string { return "data after the top-level value" }
 
 // parseListing reads the tools of a listing: a tools/list result
-// ({"tools": [...]}) or a bare array of tools.
-func parseListing(doc any, pos *positions, chk *checker, diags *diag.List) []*tool {
+// ({"tools": [...]}, with the serverInfo and protocolVersion that opsgen mcp
+// snapshot adds) or a bare array of tools.
+func parseListing(doc any, pos *positions, chk *checker, diags *diag.List) ([]*tool, serverInfo) {
 	var list []any
+	var info serverInfo
 	base := ""
 	switch v := doc.(type) {
 	case []any:
@@ -57,16 +67,27 @@ func parseListing(doc any, pos *positions, chk *checker, diags *diag.List) []*to
 		tools, ok := v["tools"]
 		if !ok {
 			diags.Errorf(pos.pos(""), `not a tool listing: expected {"tools": [...]} or an array of tools, found an object without "tools"`)
-			return nil
+			return nil, info
 		}
 		if list, ok = tools.([]any); !ok {
 			diags.Errorf(pos.pos("/tools"), `"tools" must be an array, found %s`, jsonKind(tools))
-			return nil
+			return nil, info
 		}
 		base = "/tools"
+		info.protocol = optString(v, "protocolVersion", "", pos, diags)
+		if si, ok := v["serverInfo"]; ok && si != nil {
+			if m, ok := si.(map[string]any); ok {
+				info.name = optString(m, "name", "/serverInfo", pos, diags)
+				info.title = optString(m, "title", "/serverInfo", pos, diags)
+				info.version = optString(m, "version", "/serverInfo", pos, diags)
+				info.description = optString(m, "description", "/serverInfo", pos, diags)
+			} else {
+				diags.Warnf(pos.pos("/serverInfo"), "serverInfo must be an object, found %s; ignored", jsonKind(si))
+			}
+		}
 	default:
 		diags.Errorf(pos.pos(""), `not a tool listing: expected {"tools": [...]} or an array of tools, found %s`, jsonKind(doc))
-		return nil
+		return nil, info
 	}
 
 	var tools []*tool
@@ -84,7 +105,7 @@ func parseListing(doc any, pos *positions, chk *checker, diags *diag.List) []*to
 		first[t.name] = ptr
 		tools = append(tools, t)
 	}
-	return tools
+	return tools, info
 }
 
 // parseTool reads one tool, or reports why it cannot and returns nil.
@@ -140,6 +161,22 @@ func parseTool(elem any, ptr string, pos *positions, chk *checker, diags *diag.L
 			// Protocol 2025-03-26 put the display title in the annotations.
 			if t.title == "" {
 				t.title = optString(ann, "title", aptr, pos, diags)
+			}
+		}
+	}
+	if e, ok := obj["execution"]; ok && e != nil {
+		if ex, ok := e.(map[string]any); !ok {
+			diags.Warnf(pos.pos(ptr+"/execution"), "execution must be an object, found %s; ignored", jsonKind(e))
+		} else {
+			eptr := ptr + "/execution"
+			switch ts := optString(ex, "taskSupport", eptr, pos, diags); ts {
+			case "", "forbidden", "optional":
+				t.taskSupport = ts
+			case "required":
+				t.taskSupport = ts
+				diags.Warnf(pos.pos(eptr+"/taskSupport"), "tool %q accepts task-augmented calls only (taskSupport \"required\"), which go-sdk v1.8.0 cannot make: its method is generated, but the server is likely to refuse its calls", name)
+			default:
+				diags.Warnf(pos.pos(eptr+"/taskSupport"), "unknown taskSupport %q (want forbidden, optional or required); ignored", ts)
 			}
 		}
 	}

@@ -64,7 +64,7 @@ func LoadData(ctx context.Context, data []byte, source string, opts LoadOptions)
 	}
 	pos := indexPositions(source, data)
 	chk := newChecker()
-	tools := parseListing(doc, pos, chk, &diags)
+	tools, info := parseListing(doc, pos, chk, &diags)
 	tools = selectTools(tools, opts, source, pos, chk, &diags)
 	checkOptions(tools, opts, source, &diags)
 	if err := ctx.Err(); err != nil {
@@ -82,6 +82,8 @@ func LoadData(ctx context.Context, data []byte, source string, opts LoadOptions)
 			return tools[i].name < tools[j].name
 		})
 		svc = convert(tools, opts, source, pos, &diags)
+		svc.ServerName, svc.ProtocolVersion = info.name, info.protocol
+		svc.Title, svc.Version, svc.Description = info.title, info.version, info.description
 	}
 	diags.Sort()
 	if err := diags.Err(); err != nil {

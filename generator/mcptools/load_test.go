@@ -513,3 +513,55 @@ func BenchmarkLoadData(b *testing.B) {
 		}
 	}
 }
+
+func TestLoadServerInfoAndTaskSupport(t *testing.T) {
+	svc, diags := loadFile(t, "task-support.json", LoadOptions{})
+	if svc.ServerName != "example/research" || svc.Title != "Research Server" || svc.Version != "0.4.2" ||
+		svc.ProtocolVersion != "2025-11-25" || !strings.HasPrefix(svc.Description, "Runs research jobs") {
+		t.Errorf("service %q %q %q %q %q", svc.ServerName, svc.Title, svc.Version, svc.ProtocolVersion, svc.Description)
+	}
+	for tool, want := range map[string]string{"quick-answer": "forbidden", "research-query": "required", "summarize": "optional"} {
+		if got := op(t, svc, tool).Tool.TaskSupport; got != want {
+			t.Errorf("%s: TaskSupport %q, want %q", tool, got, want)
+		}
+	}
+	// Only the required one is worth a warning, at its place.
+	if len(diags) != 1 || !strings.Contains(diags[0].String(), "task-support.json:29:") ||
+		!strings.Contains(diags[0].String(), "/tools/1/execution/taskSupport") || !strings.Contains(diags[0].String(), "go-sdk v1.8.0 cannot make") {
+		t.Errorf("diagnostics: %v", diags)
+	}
+
+	// A listing without them (older snapshots, hand-written) has none.
+	svc, _ = loadFile(t, "bare-array.json", LoadOptions{})
+	if svc.ServerName != "" || svc.ProtocolVersion != "" || svc.Title != "" {
+		t.Errorf("bare array: %+v", svc)
+	}
+}
+
+func TestLoadBadServerInfoAndExecution(t *testing.T) {
+	input := `{"serverInfo": ["x"], "protocolVersion": 3, "tools": [
+		{"name": "a", "inputSchema": {"type": "object"}, "execution": "now"},
+		{"name": "b", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "sometimes"}}]}`
+	svc, diags, err := LoadData(context.Background(), []byte(input), "x.json", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, d := range diags {
+		msgs = append(msgs, d.String())
+	}
+	got := strings.Join(msgs, "\n")
+	for _, want := range []string{
+		"(#/serverInfo): warning: serverInfo must be an object, found an array; ignored",
+		"(#/protocolVersion): warning: protocolVersion must be a string, found a number; ignored",
+		"(#/tools/0/execution): warning: execution must be an object, found a string; ignored",
+		`(#/tools/1/execution/taskSupport): warning: unknown taskSupport "sometimes"`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("diagnostics lack %q:\n%s", want, got)
+		}
+	}
+	if svc.ServerName != "" || svc.ProtocolVersion != "" || op(t, svc, "b").Tool.TaskSupport != "" {
+		t.Errorf("bad values kept: %q %q", svc.ServerName, svc.ProtocolVersion)
+	}
+}

@@ -45,7 +45,8 @@ func decodeData(t *testing.T, data []byte, source string, opts LoadOptions) deco
 	}
 	pos := indexPositions(source, data)
 	chk := newChecker()
-	tools := selectTools(parseListing(doc, pos, chk, &diags), opts, source, pos, chk, &diags)
+	listed, _ := parseListing(doc, pos, chk, &diags)
+	tools := selectTools(listed, opts, source, pos, chk, &diags)
 	sort.Slice(tools, func(i, j int) bool {
 		pi, pj := opts.Names[tools[i].name] != "", opts.Names[tools[j].name] != ""
 		if pi != pj {

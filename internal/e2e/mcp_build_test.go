@@ -105,7 +105,7 @@ func TestMCPCLIBuildCall(t *testing.T) {
 	run("mcp", "snapshot", "-o", viaHTTP, "-url", mcptest.StreamableHTTP(t))
 	a, errA := os.ReadFile(listing)
 	b, errB := os.ReadFile(viaHTTP)
-	if errA != nil || errB != nil || !bytes.Equal(a, b) {
+	if errA != nil || errB != nil || !sameListing(a, b) {
 		t.Fatalf("stdio and HTTP snapshots differ (%v, %v):\n%s\n%s", errA, errB, a, b)
 	}
 	assertMCPListing(t, a)

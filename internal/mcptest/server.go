@@ -54,6 +54,11 @@ const (
 	// ToolSlow sleeps for its "seconds" argument, or until canceled when
 	// it is 0 or absent, then returns "done".
 	ToolSlow = "slow"
+	// ToolProgress sends its "steps" argument's number of progress
+	// notifications (progress 1..steps of total steps, message "step N")
+	// when the request has a progress token, then returns a text block
+	// holding the JSON of the request's _meta.
+	ToolProgress = "progress"
 )
 
 // FillerTools is the number of extra tools ("filler.tool_00", ...) that,
@@ -261,6 +266,27 @@ func NewServer() *mcp.Server {
 			case <-timeout:
 				return text("done"), nil, nil
 			}
+		})
+
+	mcp.AddTool(s, &mcp.Tool{Name: ToolProgress, Description: "Reports progress, then echoes the request's _meta."},
+		func(ctx context.Context, req *mcp.CallToolRequest, in struct {
+			Steps int `json:"steps,omitempty"`
+		}) (*mcp.CallToolResult, any, error) {
+			if token := req.Params.GetProgressToken(); token != nil {
+				for i := 1; i <= in.Steps; i++ {
+					err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+						ProgressToken: token, Progress: float64(i), Total: float64(in.Steps), Message: fmt.Sprintf("step %d", i)})
+					if err != nil {
+						return nil, nil, err
+					}
+				}
+			}
+			meta := req.Params.Meta
+			if meta == nil {
+				meta = mcp.Meta{}
+			}
+			js, err := json.Marshal(meta)
+			return text(string(js)), nil, err
 		})
 
 	for i := range FillerTools {

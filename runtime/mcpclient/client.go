@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,6 +26,12 @@ type Tool struct {
 	// Convention: "" (none), "toolenvelope-v1", "dotbot", or "auto" (detect
 	// either). "" means the client's default (WithConvention).
 	Convention string
+	// TaskSupport is the tool's execution.taskSupport: "", "forbidden",
+	// "optional" or "required". go-sdk v1.8.0 cannot make task-augmented
+	// calls, so Call calls every tool directly. When a server refuses that
+	// for a "required" tool, its error (or the envelope of its isError
+	// result, as a warning) says why.
+	TaskSupport string
 }
 
 // Client calls tools over one MCP client session. It is safe for
@@ -32,6 +40,10 @@ type Client struct {
 	session    *mcp.ClientSession
 	pipeline   runtime.Pipeline
 	convention string
+	middleware []Middleware
+	before     []func(context.Context, *mcp.CallToolParams) error
+	after      []func(context.Context, *mcp.CallToolParams, *mcp.CallToolResult) error
+	timeout    time.Duration
 }
 
 // Option configures a Client.
@@ -76,8 +88,9 @@ func (c *Client) Session() *mcp.ClientSession { return c.session }
 // nil) and returns its result as an envelope; see the package doc for how
 // Data is made. Warnings (schema drift, a convention that did not decode,
 // data that could not be found) are on the envelope, logged, and passed to
-// the warning hook.
-func Call[T any](ctx context.Context, c *Client, tool *Tool, args any) (runtime.ResponseEnvelope[T], error) {
+// the warning hook. opts set progress notifications (WithProgress), _meta
+// (WithMeta), a timeout and the validation mode of this call.
+func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...CallOption) (runtime.ResponseEnvelope[T], error) {
 	var env runtime.ResponseEnvelope[T]
 	if tool == nil {
 		return env, runtime.Errorf(runtime.CodeExecution, "", "mcpclient.Call: nil tool")
@@ -85,12 +98,50 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any) (runtime.
 	if c == nil || c.session == nil {
 		return env, runtime.Errorf(runtime.CodeTransport, tool.Name, "mcpclient.Call: no session")
 	}
+	var cc callConfig
+	if len(opts) > 0 {
+		cc = callOptions(opts) // cc stays on the stack
+	}
+	timeout := c.timeout
+	if cc.hasTimeout {
+		timeout = cc.timeout
+	}
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
 	if err := runtime.ContextError(ctx, tool.Name, ctx.Err()); err != nil {
 		return env, err
 	}
-	res, err := c.session.CallTool(ctx, &mcp.CallToolParams{Name: tool.Name, Arguments: args})
+	pipeline := &c.pipeline
+	if cc.hasMode {
+		p := c.pipeline
+		p.Mode = cc.mode
+		pipeline = &p
+	}
+	params := &mcp.CallToolParams{Name: tool.Name, Arguments: args}
+	if len(cc.meta) > 0 || cc.progress != nil {
+		// A fresh map: go-sdk adds its own keys to the one it is given.
+		params.Meta = maps.Clone(cc.meta)
+		if params.Meta == nil {
+			params.Meta = mcp.Meta{}
+		}
+	}
+	if cc.progress != nil {
+		sink := newProgressSink(ctx, tool.Name, cc.progress)
+		defer sink.finish()
+		params.Meta["progressToken"] = sink.token
+	}
+	res, err := c.send(ctx, params)
 	if err != nil {
-		return env, callError(ctx, tool.Name, err)
+		if tool.TaskSupport == "required" {
+			var ce *runtime.CallError
+			if errors.As(err, &ce) && ce.Code != runtime.CodeTimeout && ce.Code != runtime.CodeCanceled {
+				ce.Message = taskRequired + ": " + ce.Message
+			}
+		}
+		return env, err
 	}
 	meta := runtime.MCPMeta{IsError: res.IsError, Content: FromSDK(res.Content), Meta: res.Meta, Tool: tool.Name}
 	if res.StructuredContent != nil {
@@ -101,7 +152,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any) (runtime.
 	var warnings []runtime.Warning
 	report := func(w runtime.Warning) {
 		w.OperationID = tool.Name
-		c.pipeline.Report(ctx, []runtime.Warning{w})
+		pipeline.Report(ctx, []runtime.Warning{w})
 		warnings = append(warnings, w)
 	}
 	warn := func(format string, args ...any) { report(runtime.Warning{Message: fmt.Sprintf(format, args...)}) }
@@ -122,8 +173,11 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any) (runtime.
 		if wantBlocks {
 			*blocks = meta.Content
 		}
+		if tool.TaskSupport == "required" {
+			warn("%s", taskRequired)
+		}
 	case tool.OutputSchema != nil && meta.StructuredContent != nil && !fromStructured:
-		w, err := runtime.Decode(ctx, &c.pipeline, tool.Name, tool.OutputSchema, meta.StructuredContent, &data)
+		w, err := runtime.Decode(ctx, pipeline, tool.Name, tool.OutputSchema, meta.StructuredContent, &data)
 		if err != nil {
 			return env, err
 		}
@@ -131,13 +185,13 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any) (runtime.
 	case wantBlocks:
 		*blocks = meta.Content
 	case payload != nil:
-		w, err := runtime.Decode(ctx, &c.pipeline, tool.Name, tool.OutputSchema, payload, &data)
+		w, err := runtime.Decode(ctx, pipeline, tool.Name, tool.OutputSchema, payload, &data)
 		if err != nil {
 			return env, err
 		}
 		warnings = append(warnings, w...)
 	default:
-		w, found, err := decodeText(ctx, c, tool, meta.Content, &data)
+		w, found, err := decodeText(ctx, pipeline, tool, meta.Content, &data)
 		if err != nil {
 			return env, err
 		}
@@ -153,9 +207,12 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any) (runtime.
 	return env, nil
 }
 
+// taskRequired explains why a call of a task-only tool failed.
+const taskRequired = `the tool accepts task-augmented calls only (execution.taskSupport "required"), which go-sdk v1.8.0 cannot make`
+
 // decodeText decodes the first text block that fits out (through the
 // pipeline). A string out takes the first text block as it is.
-func decodeText[T any](ctx context.Context, c *Client, tool *Tool, blocks []runtime.ContentBlock, out *T) ([]runtime.Warning, bool, error) {
+func decodeText[T any](ctx context.Context, pipeline *runtime.Pipeline, tool *Tool, blocks []runtime.ContentBlock, out *T) ([]runtime.Warning, bool, error) {
 	if s, ok := any(out).(*string); ok && tool.OutputSchema == nil {
 		*s, ok = runtime.FirstText(blocks)
 		return nil, ok, nil
@@ -165,7 +222,7 @@ func decodeText[T any](ctx context.Context, c *Client, tool *Tool, blocks []runt
 			continue
 		}
 		var v T
-		w, err := runtime.Decode(ctx, &c.pipeline, tool.Name, tool.OutputSchema, []byte(b.Text), &v)
+		w, err := runtime.Decode(ctx, pipeline, tool.Name, tool.OutputSchema, []byte(b.Text), &v)
 		if errors.Is(err, runtime.ErrDecode) {
 			continue // valid JSON, but not of T's shape
 		}

@@ -303,12 +303,12 @@ func TestCall(t *testing.T) {
 					names[tool.Name] = true
 				}
 				for _, n := range []string{mcptest.ToolWeather, mcptest.ToolWeatherText, mcptest.ToolDrift, mcptest.ToolEcho, mcptest.ToolFail,
-					mcptest.ToolMixed, mcptest.ToolEnvelope, mcptest.ToolDotbot, mcptest.ToolUnknownBlock, mcptest.ToolSlow, "filler.tool_11"} {
+					mcptest.ToolMixed, mcptest.ToolEnvelope, mcptest.ToolDotbot, mcptest.ToolUnknownBlock, mcptest.ToolSlow, mcptest.ToolProgress, "filler.tool_11"} {
 					if !names[n] {
 						t.Errorf("tool %q not listed", n)
 					}
 				}
-				if len(names) != 11+mcptest.FillerTools {
+				if len(names) != 12+mcptest.FillerTools {
 					t.Errorf("%d tools listed", len(names))
 				}
 			})

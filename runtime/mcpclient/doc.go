@@ -7,8 +7,8 @@
 //
 //	var toolGetWeather = &mcpclient.Tool{Name: "get_weather", OutputSchema: schemaWeather}
 //
-//	func (c *Client) GetWeather(ctx context.Context, in GetWeatherParams) (runtime.ResponseEnvelope[Weather], error) {
-//		return mcpclient.Call[Weather](ctx, c.mcp, toolGetWeather, in)
+//	func (c *Client) GetWeather(ctx context.Context, in GetWeatherParams, opts ...mcpclient.CallOption) (runtime.ResponseEnvelope[Weather], error) {
+//		return mcpclient.Call[Weather](ctx, c.mcp, toolGetWeather, in, opts...)
 //	}
 //
 // Data follows the MCP data rules of opsgen's design:
@@ -42,7 +42,38 @@
 //
 // Make sessions with Connect (or with a transport from WrapTransport): go-sdk
 // rejects content blocks of types it does not know, and the wrapper maps them
-// to text blocks holding their JSON before the SDK sees them.
+// to text blocks holding their JSON before the SDK sees them; it also reads
+// the progress notifications of calls made with WithProgress, in step with
+// their results. ConnectOptions set the client's name and version (its
+// clientInfo; default "opsgen" and opsgen's module version), go-sdk's client
+// options (handlers, capabilities) and go-sdk middleware for every method.
+//
+// # Per-call options
+//
+// WithProgress sends a progress token in the request's _meta and calls a
+// function with each notifications/progress the server sends for the call,
+// in order, all of them before Call returns. WithMeta adds entries to the
+// request's _meta (trace context, tenant ids...). WithCallTimeout and
+// WithCallValidation set the call's timeout and validation mode.
+//
+// # Middlewares and hooks
+//
+// WithMiddleware wraps the sending of tools/call requests in a chain of
+// Middleware (func(Invoker) Invoker, the first one outermost; the innermost
+// is the session's CallTool): each sees the tool's name, arguments and
+// _meta (*mcp.CallToolParams) and the raw result or error, and may answer
+// itself. WithBeforeCall and WithAfterResult add hooks called before the
+// chain and with the result it returns; their errors fail the call.
+// WithTimeout sets a default timeout. For middleware on every method of a
+// session (tools/list, resources/read...), use ConnectOptions.Middleware,
+// go-sdk's own mcp.Middleware.
+//
+// # Tasks
+//
+// go-sdk v1.8.0 cannot make task-augmented calls (protocol 2025-11-25's
+// tasks). Call calls every tool directly; a tool whose Tool.TaskSupport is
+// "required" is likely to be refused, and then the error, or the envelope
+// of the isError result as a warning, says why.
 //
 // An envelope's MCPMeta.Tool names the tool called (the result itself does
 // not), so AsError can name it in its error.

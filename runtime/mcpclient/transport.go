@@ -8,24 +8,76 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"runtime/debug"
 	"slices"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Connect connects a new go-sdk client to the server at the other end of t,
-// through WrapTransport, so that results with content blocks of unknown
-// types reach Call instead of failing in the SDK. Sessions used with Call
-// should be made with Connect (or with a transport from WrapTransport).
-// opts may be nil.
-func Connect(ctx context.Context, t mcp.Transport, opts *mcp.ClientOptions) (*mcp.ClientSession, error) {
-	client := mcp.NewClient(&mcp.Implementation{Name: "opsgen", Version: "1"}, opts)
-	return client.Connect(ctx, WrapTransport(t), nil)
+// ConnectOptions configures Connect. A nil *ConnectOptions is the zero
+// value.
+type ConnectOptions struct {
+	// Name and Version identify the client to the server (the clientInfo
+	// of initialize). The defaults are "opsgen" and the version of the
+	// opsgen module the program is built with ("devel" when it has none).
+	Name, Version string
+	// Client configures go-sdk's client: handlers (elicitation, sampling,
+	// progress, logging...), capabilities, keepalive. Nil means go-sdk's
+	// defaults.
+	Client *mcp.ClientOptions
+	// Session configures the session, such as the protocol version to ask
+	// for. Nil means go-sdk's defaults.
+	Session *mcp.ClientSessionOptions
+	// Middleware is added to the client's sending middleware (see go-sdk's
+	// Client.AddSendingMiddleware): it sees every request of the session,
+	// not only tools/call (for those, see WithMiddleware).
+	Middleware []mcp.Middleware
 }
 
-// WrapTransport returns a client transport that rewrites the JSON-RPC
-// responses it receives: a content block inside a result whose type is not
+// Connect connects a new go-sdk client to the server at the other end of t,
+// through WrapTransport, so that results with content blocks of unknown
+// types reach Call instead of failing in the SDK, and progress
+// notifications reach WithProgress. Sessions used with Call should be made
+// with Connect (or with a transport from WrapTransport). opts may be nil.
+func Connect(ctx context.Context, t mcp.Transport, opts *ConnectOptions) (*mcp.ClientSession, error) {
+	if opts == nil {
+		opts = &ConnectOptions{}
+	}
+	impl := &mcp.Implementation{Name: opts.Name, Version: opts.Version}
+	if impl.Name == "" {
+		impl.Name = "opsgen"
+	}
+	if impl.Version == "" {
+		impl.Version = moduleVersion()
+	}
+	client := mcp.NewClient(impl, opts.Client)
+	if len(opts.Middleware) > 0 {
+		client.AddSendingMiddleware(opts.Middleware...)
+	}
+	return client.Connect(ctx, WrapTransport(t), opts.Session)
+}
+
+// moduleVersion is the version of opsgen's module in the running binary.
+var moduleVersion = sync.OnceValue(func() string {
+	const module = "github.com/opsgen/opsgen"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Path == module && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			return bi.Main.Version
+		}
+		for _, d := range bi.Deps {
+			if d.Path == module && d.Version != "" && d.Version != "(devel)" {
+				return d.Version
+			}
+		}
+	}
+	return "devel"
+})
+
+// WrapTransport returns a client transport that reads the progress
+// notifications it receives for calls made with WithProgress, and rewrites
+// the JSON-RPC responses it receives: a content block inside a result whose type is not
 // one of text, image, audio, resource or resource_link becomes
 // {"type":"text","text":"<the block's JSON>"}, the seeds' mapping. go-sdk's
 // CallTool rejects unknown block types ("unrecognized content type"); after
@@ -62,8 +114,13 @@ type rewritingConn struct{ mcp.Connection }
 
 func (c *rewritingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
-	if r, ok := msg.(*jsonrpc.Response); ok && err == nil && r.Result != nil {
+	if err != nil {
+		return msg, err
+	}
+	if r, ok := msg.(*jsonrpc.Response); ok && r.Result != nil {
 		r.Result, _ = rewriteResult(r.Result)
+	} else {
+		dispatchProgress(msg)
 	}
 	return msg, err
 }
@@ -223,7 +280,8 @@ func (rt *rewritingRoundTripper) RoundTrip(req *http.Request) (*http.Response, e
 
 // sseRewriter passes an event stream through line by line, rewriting the
 // JSON-RPC message of each single-line "data:" field (go-sdk writes each
-// message on one line).
+// message on one line) and dispatching the progress notifications among
+// them.
 type sseRewriter struct {
 	r   *bufio.Reader
 	c   io.Closer
@@ -241,6 +299,11 @@ func (s *sseRewriter) Read(p []byte) (int, error) {
 		if data, ok := bytes.CutPrefix(line, []byte("data:")); ok {
 			data = bytes.TrimPrefix(data, []byte(" "))
 			msg := bytes.TrimRight(data, "\r\n")
+			if activeSinks.Load() > 0 && bytes.Contains(msg, []byte(methodProgress)) {
+				if m, err := jsonrpc.DecodeMessage(msg); err == nil {
+					dispatchProgress(m)
+				}
+			}
 			if out, changed := rewriteMessage(msg); changed {
 				line = slices.Concat([]byte("data: "), out, data[len(msg):])
 			}

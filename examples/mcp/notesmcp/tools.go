@@ -19,8 +19,8 @@ var toolAddNote = &mcpclient.Tool{Name: "add_note", OutputSchema: refSchemaAddNo
 // Stores a new note and returns it with its id.
 //
 // MCP tool "add_note"
-func (c *Client) AddNote(ctx context.Context, in AddNoteInput) (runtime.ResponseEnvelope[AddNoteOutput], error) {
-	return mcpclient.Call[AddNoteOutput](ctx, c.c, toolAddNote, in)
+func (c *Client) AddNote(ctx context.Context, in AddNoteInput, opts ...CallOption) (runtime.ResponseEnvelope[AddNoteOutput], error) {
+	return mcpclient.Call[AddNoteOutput](ctx, c.c, toolAddNote, in, opts...)
 }
 
 var toolGetNote = &mcpclient.Tool{Name: "get_note", OutputSchema: refSchemaGetNoteOutput}
@@ -32,8 +32,8 @@ var toolGetNote = &mcpclient.Tool{Name: "get_note", OutputSchema: refSchemaGetNo
 // Hints (from the server, not guarantees): read-only, not idempotent.
 //
 // MCP tool "get_note"
-func (c *Client) GetNote(ctx context.Context, in GetNoteInput) (runtime.ResponseEnvelope[GetNoteOutput], error) {
-	return mcpclient.Call[GetNoteOutput](ctx, c.c, toolGetNote, in)
+func (c *Client) GetNote(ctx context.Context, in GetNoteInput, opts ...CallOption) (runtime.ResponseEnvelope[GetNoteOutput], error) {
+	return mcpclient.Call[GetNoteOutput](ctx, c.c, toolGetNote, in, opts...)
 }
 
 var toolListNotes = &mcpclient.Tool{Name: "list_notes", OutputSchema: refSchemaListNotesOutput}
@@ -45,8 +45,8 @@ var toolListNotes = &mcpclient.Tool{Name: "list_notes", OutputSchema: refSchemaL
 // Hints (from the server, not guarantees): read-only, not idempotent.
 //
 // MCP tool "list_notes"
-func (c *Client) ListNotes(ctx context.Context, in ListNotesInput) (runtime.ResponseEnvelope[ListNotesOutput], error) {
-	return mcpclient.Call[ListNotesOutput](ctx, c.c, toolListNotes, in)
+func (c *Client) ListNotes(ctx context.Context, in ListNotesInput, opts ...CallOption) (runtime.ResponseEnvelope[ListNotesOutput], error) {
+	return mcpclient.Call[ListNotesOutput](ctx, c.c, toolListNotes, in, opts...)
 }
 
 var toolRenderNote = &mcpclient.Tool{Name: "render_note"}
@@ -60,6 +60,6 @@ var toolRenderNote = &mcpclient.Tool{Name: "render_note"}
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "render_note"
-func (c *Client) RenderNote(ctx context.Context, in RenderNoteInput) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolRenderNote, in)
+func (c *Client) RenderNote(ctx context.Context, in RenderNoteInput, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolRenderNote, in, opts...)
 }

@@ -24,8 +24,8 @@ var toolDeleteFile = &mcpclient.Tool{Name: "delete_file"}
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "delete_file"
-func (c *Client) DeleteFile(ctx context.Context, in DeleteFileInput) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolDeleteFile, in)
+func (c *Client) DeleteFile(ctx context.Context, in DeleteFileInput, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolDeleteFile, in, opts...)
 }
 
 var toolNow = &mcpclient.Tool{Name: "now"}
@@ -37,8 +37,8 @@ var toolNow = &mcpclient.Tool{Name: "now"}
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "now"
-func (c *Client) Now(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolNow, struct{}{})
+func (c *Client) Now(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolNow, struct{}{}, opts...)
 }
 
 var toolReadFile = &mcpclient.Tool{Name: "read_file"}
@@ -54,6 +54,6 @@ var toolReadFile = &mcpclient.Tool{Name: "read_file"}
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "read_file"
-func (c *Client) ReadFile(ctx context.Context, in ReadFileInput) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolReadFile, in)
+func (c *Client) ReadFile(ctx context.Context, in ReadFileInput, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolReadFile, in, opts...)
 }

@@ -17,8 +17,8 @@ var toolEcho = &mcpclient.Tool{Name: "echo", OutputSchema: refSchemaEchoOutput}
 // Echoes its input.
 //
 // MCP tool "echo"
-func (c *Client) Echo(ctx context.Context, in EchoInput) (runtime.ResponseEnvelope[EchoOutput], error) {
-	return mcpclient.Call[EchoOutput](ctx, c.c, toolEcho, in)
+func (c *Client) Echo(ctx context.Context, in EchoInput, opts ...CallOption) (runtime.ResponseEnvelope[EchoOutput], error) {
+	return mcpclient.Call[EchoOutput](ctx, c.c, toolEcho, in, opts...)
 }
 
 var toolNoop = &mcpclient.Tool{Name: "noop"}
@@ -28,6 +28,6 @@ var toolNoop = &mcpclient.Tool{Name: "noop"}
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "noop"
-func (c *Client) Noop(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolNoop, struct{}{})
+func (c *Client) Noop(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolNoop, struct{}{}, opts...)
 }

@@ -17,8 +17,8 @@ var toolClient = &mcpclient.Tool{Name: "client"}
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "client"
-func (c *Client) Client(ctx context.Context, in ClientInput) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolClient, in)
+func (c *Client) Client(ctx context.Context, in ClientInput, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolClient, in, opts...)
 }
 
 var toolGetUser = &mcpclient.Tool{Name: "get-user"}
@@ -28,8 +28,8 @@ var toolGetUser = &mcpclient.Tool{Name: "get-user"}
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "get-user"
-func (c *Client) GetUser(ctx context.Context, in GetUserInput) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolGetUser, in)
+func (c *Client) GetUser(ctx context.Context, in GetUserInput, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolGetUser, in, opts...)
 }
 
 var toolGetUser2 = &mcpclient.Tool{Name: "getUser"}
@@ -39,8 +39,8 @@ var toolGetUser2 = &mcpclient.Tool{Name: "getUser"}
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "getUser"
-func (c *Client) GetUser2(ctx context.Context, in GetUser2Input) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolGetUser2, in)
+func (c *Client) GetUser2(ctx context.Context, in GetUser2Input, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolGetUser2, in, opts...)
 }
 
 var toolGetUser3 = &mcpclient.Tool{Name: "get_user"}
@@ -50,8 +50,8 @@ var toolGetUser3 = &mcpclient.Tool{Name: "get_user"}
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "get_user"
-func (c *Client) GetUser3(ctx context.Context, in GetUser3Input) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolGetUser3, in)
+func (c *Client) GetUser3(ctx context.Context, in GetUser3Input, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolGetUser3, in, opts...)
 }
 
 var toolUsersGet = &mcpclient.Tool{Name: "users.get"}
@@ -61,8 +61,8 @@ var toolUsersGet = &mcpclient.Tool{Name: "users.get"}
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "users.get"
-func (c *Client) UsersGet(ctx context.Context, in UsersGetInput) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolUsersGet, in)
+func (c *Client) UsersGet(ctx context.Context, in UsersGetInput, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolUsersGet, in, opts...)
 }
 
 var toolX2faCheck = &mcpclient.Tool{Name: "2fa-check"}
@@ -72,6 +72,6 @@ var toolX2faCheck = &mcpclient.Tool{Name: "2fa-check"}
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "2fa-check"
-func (c *Client) X2faCheck(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolX2faCheck, struct{}{})
+func (c *Client) X2faCheck(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolX2faCheck, struct{}{}, opts...)
 }

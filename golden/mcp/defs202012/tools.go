@@ -17,8 +17,8 @@ var toolFindThings = &mcpclient.Tool{Name: "find_things"}
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "find_things"
-func (c *Client) FindThings(ctx context.Context, in FindThingsInput) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFindThings, in)
+func (c *Client) FindThings(ctx context.Context, in FindThingsInput, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFindThings, in, opts...)
 }
 
 var toolUpdatePet = &mcpclient.Tool{Name: "update_pet", OutputSchema: refSchemaUpdatePetOutput}
@@ -28,6 +28,6 @@ var toolUpdatePet = &mcpclient.Tool{Name: "update_pet", OutputSchema: refSchemaU
 // Updates a pet.
 //
 // MCP tool "update_pet"
-func (c *Client) UpdatePet(ctx context.Context, in UpdatePetInput) (runtime.ResponseEnvelope[UpdatePetOutput], error) {
-	return mcpclient.Call[UpdatePetOutput](ctx, c.c, toolUpdatePet, in)
+func (c *Client) UpdatePet(ctx context.Context, in UpdatePetInput, opts ...CallOption) (runtime.ResponseEnvelope[UpdatePetOutput], error) {
+	return mcpclient.Call[UpdatePetOutput](ctx, c.c, toolUpdatePet, in, opts...)
 }

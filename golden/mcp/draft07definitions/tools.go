@@ -19,6 +19,6 @@ var toolCreateOrder = &mcpclient.Tool{Name: "create_order", OutputSchema: refSch
 // Creates an order for a customer.
 //
 // MCP tool "create_order"
-func (c *Client) CreateOrder(ctx context.Context, in CreateOrderInput) (runtime.ResponseEnvelope[CreateOrderOutput], error) {
-	return mcpclient.Call[CreateOrderOutput](ctx, c.c, toolCreateOrder, in)
+func (c *Client) CreateOrder(ctx context.Context, in CreateOrderInput, opts ...CallOption) (runtime.ResponseEnvelope[CreateOrderOutput], error) {
+	return mcpclient.Call[CreateOrderOutput](ctx, c.c, toolCreateOrder, in, opts...)
 }

@@ -120,6 +120,11 @@ var registryOps = []struct {
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callMixedContent},
 	{runtime.OperationSpec{
+		ID:          "mcptestserver.progress",
+		Description: "Reports progress, then echoes the request's _meta.",
+		InputSchema: json.RawMessage(`{"$defs":{"ProgressInput":{"additionalProperties":false,"properties":{"steps":{"type":"integer"}},"type":"object"}},"$ref":"#/$defs/ProgressInput"}`),
+	}, (*Client).callProgress},
+	{runtime.OperationSpec{
 		ID:          "mcptestserver.slow",
 		Description: "Sleeps.",
 		InputSchema: json.RawMessage(`{"$defs":{"SlowInput":{"additionalProperties":false,"properties":{"seconds":{"type":"number"}},"type":"object"}},"$ref":"#/$defs/SlowInput"}`),
@@ -245,6 +250,15 @@ func (c *Client) callGetWeatherText(ctx context.Context, input json.RawMessage) 
 
 func (c *Client) callMixedContent(ctx context.Context, input json.RawMessage) (any, error) {
 	env, err := c.MixedContent(ctx)
+	return env, err
+}
+
+func (c *Client) callProgress(ctx context.Context, input json.RawMessage) (any, error) {
+	var in ProgressInput
+	if err := decodeInput("mcptestserver.progress", input, &in); err != nil {
+		return nil, err
+	}
+	env, err := c.Progress(ctx, in)
 	return env, err
 }
 

@@ -15,8 +15,8 @@ var toolCountWords = &mcpclient.Tool{Name: "count_words", OutputSchema: refSchem
 // CountWords calls the tool "count_words".
 //
 // MCP tool "count_words"
-func (c *Client) CountWords(ctx context.Context, in CountWordsInput) (runtime.ResponseEnvelope[CountWordsOutput], error) {
-	return mcpclient.Call[CountWordsOutput](ctx, c.c, toolCountWords, in)
+func (c *Client) CountWords(ctx context.Context, in CountWordsInput, opts ...CallOption) (runtime.ResponseEnvelope[CountWordsOutput], error) {
+	return mcpclient.Call[CountWordsOutput](ctx, c.c, toolCountWords, in, opts...)
 }
 
 var toolListTags = &mcpclient.Tool{Name: "list_tags", OutputSchema: refSchemaListTagsOutput}
@@ -24,8 +24,8 @@ var toolListTags = &mcpclient.Tool{Name: "list_tags", OutputSchema: refSchemaLis
 // ListTags calls the tool "list_tags".
 //
 // MCP tool "list_tags"
-func (c *Client) ListTags(ctx context.Context) (runtime.ResponseEnvelope[ListTagsOutput], error) {
-	return mcpclient.Call[ListTagsOutput](ctx, c.c, toolListTags, struct{}{})
+func (c *Client) ListTags(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[ListTagsOutput], error) {
+	return mcpclient.Call[ListTagsOutput](ctx, c.c, toolListTags, struct{}{}, opts...)
 }
 
 var toolScore = &mcpclient.Tool{Name: "score", OutputSchema: refSchemaScoreOutput}
@@ -33,8 +33,8 @@ var toolScore = &mcpclient.Tool{Name: "score", OutputSchema: refSchemaScoreOutpu
 // Score calls the tool "score".
 //
 // MCP tool "score"
-func (c *Client) Score(ctx context.Context, in ScoreInput) (runtime.ResponseEnvelope[ScoreOutput], error) {
-	return mcpclient.Call[ScoreOutput](ctx, c.c, toolScore, in)
+func (c *Client) Score(ctx context.Context, in ScoreInput, opts ...CallOption) (runtime.ResponseEnvelope[ScoreOutput], error) {
+	return mcpclient.Call[ScoreOutput](ctx, c.c, toolScore, in, opts...)
 }
 
 var toolSummarize = &mcpclient.Tool{Name: "summarize", OutputSchema: refSchemaSummarizeOutput}
@@ -42,6 +42,6 @@ var toolSummarize = &mcpclient.Tool{Name: "summarize", OutputSchema: refSchemaSu
 // Summarize calls the tool "summarize".
 //
 // MCP tool "summarize"
-func (c *Client) Summarize(ctx context.Context, in SummarizeInput) (runtime.ResponseEnvelope[SummarizeOutput], error) {
-	return mcpclient.Call[SummarizeOutput](ctx, c.c, toolSummarize, in)
+func (c *Client) Summarize(ctx context.Context, in SummarizeInput, opts ...CallOption) (runtime.ResponseEnvelope[SummarizeOutput], error) {
+	return mcpclient.Call[SummarizeOutput](ctx, c.c, toolSummarize, in, opts...)
 }

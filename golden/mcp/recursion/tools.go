@@ -17,6 +17,6 @@ var toolWalkTree = &mcpclient.Tool{Name: "walk_tree", OutputSchema: refSchemaWal
 // Walks a tree whose nodes refer to the root schema.
 //
 // MCP tool "walk_tree"
-func (c *Client) WalkTree(ctx context.Context, in WalkTreeInput) (runtime.ResponseEnvelope[WalkTreeOutput], error) {
-	return mcpclient.Call[WalkTreeOutput](ctx, c.c, toolWalkTree, in)
+func (c *Client) WalkTree(ctx context.Context, in WalkTreeInput, opts ...CallOption) (runtime.ResponseEnvelope[WalkTreeOutput], error) {
+	return mcpclient.Call[WalkTreeOutput](ctx, c.c, toolWalkTree, in, opts...)
 }

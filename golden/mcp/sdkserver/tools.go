@@ -19,8 +19,8 @@ var toolPing = &mcpclient.Tool{Name: "ping"}
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "ping"
-func (c *Client) Ping(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolPing, struct{}{})
+func (c *Client) Ping(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolPing, struct{}{}, opts...)
 }
 
 var toolReadGraph = &mcpclient.Tool{Name: "read-graph", OutputSchema: refSchemaReadGraphOutput}
@@ -32,8 +32,8 @@ var toolReadGraph = &mcpclient.Tool{Name: "read-graph", OutputSchema: refSchemaR
 // Hints (from the server, not guarantees): read-only, idempotent.
 //
 // MCP tool "read-graph"
-func (c *Client) ReadGraph(ctx context.Context, in ReadGraphInput) (runtime.ResponseEnvelope[ReadGraphOutput], error) {
-	return mcpclient.Call[ReadGraphOutput](ctx, c.c, toolReadGraph, in)
+func (c *Client) ReadGraph(ctx context.Context, in ReadGraphInput, opts ...CallOption) (runtime.ResponseEnvelope[ReadGraphOutput], error) {
+	return mcpclient.Call[ReadGraphOutput](ctx, c.c, toolReadGraph, in, opts...)
 }
 
 var toolSearchItems = &mcpclient.Tool{Name: "search_items", OutputSchema: refSchemaSearchItemsOutput}
@@ -45,6 +45,6 @@ var toolSearchItems = &mcpclient.Tool{Name: "search_items", OutputSchema: refSch
 // Searches the catalogue.
 //
 // MCP tool "search_items"
-func (c *Client) SearchItems(ctx context.Context, in SearchItemsInput) (runtime.ResponseEnvelope[SearchItemsOutput], error) {
-	return mcpclient.Call[SearchItemsOutput](ctx, c.c, toolSearchItems, in)
+func (c *Client) SearchItems(ctx context.Context, in SearchItemsInput, opts ...CallOption) (runtime.ResponseEnvelope[SearchItemsOutput], error) {
+	return mcpclient.Call[SearchItemsOutput](ctx, c.c, toolSearchItems, in, opts...)
 }

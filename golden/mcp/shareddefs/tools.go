@@ -17,6 +17,6 @@ var toolSyncItems = &mcpclient.Tool{Name: "sync_items", OutputSchema: refSchemaS
 // Input and output repeat some definitions, as generated schemas often do.
 //
 // MCP tool "sync_items"
-func (c *Client) SyncItems(ctx context.Context, in SyncItemsInput) (runtime.ResponseEnvelope[SyncItemsOutput], error) {
-	return mcpclient.Call[SyncItemsOutput](ctx, c.c, toolSyncItems, in)
+func (c *Client) SyncItems(ctx context.Context, in SyncItemsInput, opts ...CallOption) (runtime.ResponseEnvelope[SyncItemsOutput], error) {
+	return mcpclient.Call[SyncItemsOutput](ctx, c.c, toolSyncItems, in, opts...)
 }

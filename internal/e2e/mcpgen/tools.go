@@ -17,8 +17,8 @@ var toolAlwaysFail = &mcpclient.Tool{Name: "always-fail", Convention: "auto"}
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "always-fail"
-func (c *Client) AlwaysFail(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolAlwaysFail, struct{}{})
+func (c *Client) AlwaysFail(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolAlwaysFail, struct{}{}, opts...)
 }
 
 var toolContentReplay = &mcpclient.Tool{Name: "content.replay", Convention: "auto"}
@@ -28,8 +28,8 @@ var toolContentReplay = &mcpclient.Tool{Name: "content.replay", Convention: "aut
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "content.replay"
-func (c *Client) ContentReplay(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolContentReplay, struct{}{})
+func (c *Client) ContentReplay(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolContentReplay, struct{}{}, opts...)
 }
 
 var toolDotbotSolutionInfo = &mcpclient.Tool{Name: "dotbot.solution-info", OutputSchema: refSchemaDotbotSolutionInfoOutput, Convention: "auto"}
@@ -37,8 +37,8 @@ var toolDotbotSolutionInfo = &mcpclient.Tool{Name: "dotbot.solution-info", Outpu
 // DotbotSolutionInfo calls the tool "dotbot.solution-info".
 //
 // MCP tool "dotbot.solution-info"
-func (c *Client) DotbotSolutionInfo(ctx context.Context, in DotbotSolutionInfoInput) (runtime.ResponseEnvelope[DotbotSolutionInfoOutput], error) {
-	return mcpclient.Call[DotbotSolutionInfoOutput](ctx, c.c, toolDotbotSolutionInfo, in)
+func (c *Client) DotbotSolutionInfo(ctx context.Context, in DotbotSolutionInfoInput, opts ...CallOption) (runtime.ResponseEnvelope[DotbotSolutionInfoOutput], error) {
+	return mcpclient.Call[DotbotSolutionInfoOutput](ctx, c.c, toolDotbotSolutionInfo, in, opts...)
 }
 
 var toolEcho = &mcpclient.Tool{Name: "echo", Convention: "auto"}
@@ -50,8 +50,8 @@ var toolEcho = &mcpclient.Tool{Name: "echo", Convention: "auto"}
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "echo"
-func (c *Client) Echo(ctx context.Context, in EchoInput) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolEcho, in)
+func (c *Client) Echo(ctx context.Context, in EchoInput, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolEcho, in, opts...)
 }
 
 var toolFillerTool00 = &mcpclient.Tool{Name: "filler.tool_00", Convention: "auto"}
@@ -61,8 +61,8 @@ var toolFillerTool00 = &mcpclient.Tool{Name: "filler.tool_00", Convention: "auto
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "filler.tool_00"
-func (c *Client) FillerTool00(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool00, struct{}{})
+func (c *Client) FillerTool00(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool00, struct{}{}, opts...)
 }
 
 var toolFillerTool01 = &mcpclient.Tool{Name: "filler.tool_01", Convention: "auto"}
@@ -72,8 +72,8 @@ var toolFillerTool01 = &mcpclient.Tool{Name: "filler.tool_01", Convention: "auto
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "filler.tool_01"
-func (c *Client) FillerTool01(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool01, struct{}{})
+func (c *Client) FillerTool01(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool01, struct{}{}, opts...)
 }
 
 var toolFillerTool02 = &mcpclient.Tool{Name: "filler.tool_02", Convention: "auto"}
@@ -83,8 +83,8 @@ var toolFillerTool02 = &mcpclient.Tool{Name: "filler.tool_02", Convention: "auto
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "filler.tool_02"
-func (c *Client) FillerTool02(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool02, struct{}{})
+func (c *Client) FillerTool02(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool02, struct{}{}, opts...)
 }
 
 var toolFillerTool03 = &mcpclient.Tool{Name: "filler.tool_03", Convention: "auto"}
@@ -94,8 +94,8 @@ var toolFillerTool03 = &mcpclient.Tool{Name: "filler.tool_03", Convention: "auto
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "filler.tool_03"
-func (c *Client) FillerTool03(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool03, struct{}{})
+func (c *Client) FillerTool03(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool03, struct{}{}, opts...)
 }
 
 var toolFillerTool04 = &mcpclient.Tool{Name: "filler.tool_04", Convention: "auto"}
@@ -105,8 +105,8 @@ var toolFillerTool04 = &mcpclient.Tool{Name: "filler.tool_04", Convention: "auto
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "filler.tool_04"
-func (c *Client) FillerTool04(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool04, struct{}{})
+func (c *Client) FillerTool04(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool04, struct{}{}, opts...)
 }
 
 var toolFillerTool05 = &mcpclient.Tool{Name: "filler.tool_05", Convention: "auto"}
@@ -116,8 +116,8 @@ var toolFillerTool05 = &mcpclient.Tool{Name: "filler.tool_05", Convention: "auto
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "filler.tool_05"
-func (c *Client) FillerTool05(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool05, struct{}{})
+func (c *Client) FillerTool05(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool05, struct{}{}, opts...)
 }
 
 var toolFillerTool06 = &mcpclient.Tool{Name: "filler.tool_06", Convention: "auto"}
@@ -127,8 +127,8 @@ var toolFillerTool06 = &mcpclient.Tool{Name: "filler.tool_06", Convention: "auto
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "filler.tool_06"
-func (c *Client) FillerTool06(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool06, struct{}{})
+func (c *Client) FillerTool06(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool06, struct{}{}, opts...)
 }
 
 var toolFillerTool07 = &mcpclient.Tool{Name: "filler.tool_07", Convention: "auto"}
@@ -138,8 +138,8 @@ var toolFillerTool07 = &mcpclient.Tool{Name: "filler.tool_07", Convention: "auto
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "filler.tool_07"
-func (c *Client) FillerTool07(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool07, struct{}{})
+func (c *Client) FillerTool07(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool07, struct{}{}, opts...)
 }
 
 var toolFillerTool08 = &mcpclient.Tool{Name: "filler.tool_08", Convention: "auto"}
@@ -149,8 +149,8 @@ var toolFillerTool08 = &mcpclient.Tool{Name: "filler.tool_08", Convention: "auto
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "filler.tool_08"
-func (c *Client) FillerTool08(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool08, struct{}{})
+func (c *Client) FillerTool08(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool08, struct{}{}, opts...)
 }
 
 var toolFillerTool09 = &mcpclient.Tool{Name: "filler.tool_09", Convention: "auto"}
@@ -160,8 +160,8 @@ var toolFillerTool09 = &mcpclient.Tool{Name: "filler.tool_09", Convention: "auto
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "filler.tool_09"
-func (c *Client) FillerTool09(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool09, struct{}{})
+func (c *Client) FillerTool09(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool09, struct{}{}, opts...)
 }
 
 var toolFillerTool10 = &mcpclient.Tool{Name: "filler.tool_10", Convention: "auto"}
@@ -171,8 +171,8 @@ var toolFillerTool10 = &mcpclient.Tool{Name: "filler.tool_10", Convention: "auto
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "filler.tool_10"
-func (c *Client) FillerTool10(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool10, struct{}{})
+func (c *Client) FillerTool10(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool10, struct{}{}, opts...)
 }
 
 var toolFillerTool11 = &mcpclient.Tool{Name: "filler.tool_11", Convention: "auto"}
@@ -182,8 +182,8 @@ var toolFillerTool11 = &mcpclient.Tool{Name: "filler.tool_11", Convention: "auto
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "filler.tool_11"
-func (c *Client) FillerTool11(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool11, struct{}{})
+func (c *Client) FillerTool11(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool11, struct{}{}, opts...)
 }
 
 var toolFutureBlock = &mcpclient.Tool{Name: "future_block", Convention: "auto"}
@@ -193,8 +193,8 @@ var toolFutureBlock = &mcpclient.Tool{Name: "future_block", Convention: "auto"}
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "future_block"
-func (c *Client) FutureBlock(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFutureBlock, struct{}{})
+func (c *Client) FutureBlock(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFutureBlock, struct{}{}, opts...)
 }
 
 var toolGetWeather = &mcpclient.Tool{Name: "get_weather", OutputSchema: refSchemaGetWeatherOutput, Convention: "auto"}
@@ -204,8 +204,8 @@ var toolGetWeather = &mcpclient.Tool{Name: "get_weather", OutputSchema: refSchem
 // Current weather.
 //
 // MCP tool "get_weather"
-func (c *Client) GetWeather(ctx context.Context, in GetWeatherInput) (runtime.ResponseEnvelope[GetWeatherOutput], error) {
-	return mcpclient.Call[GetWeatherOutput](ctx, c.c, toolGetWeather, in)
+func (c *Client) GetWeather(ctx context.Context, in GetWeatherInput, opts ...CallOption) (runtime.ResponseEnvelope[GetWeatherOutput], error) {
+	return mcpclient.Call[GetWeatherOutput](ctx, c.c, toolGetWeather, in, opts...)
 }
 
 var toolGetWeatherText = &mcpclient.Tool{Name: "get-weather-text", OutputSchema: refSchemaGetWeatherTextOutput, Convention: "auto"}
@@ -213,8 +213,8 @@ var toolGetWeatherText = &mcpclient.Tool{Name: "get-weather-text", OutputSchema:
 // GetWeatherText calls the tool "get-weather-text".
 //
 // MCP tool "get-weather-text"
-func (c *Client) GetWeatherText(ctx context.Context) (runtime.ResponseEnvelope[GetWeatherTextOutput], error) {
-	return mcpclient.Call[GetWeatherTextOutput](ctx, c.c, toolGetWeatherText, struct{}{})
+func (c *Client) GetWeatherText(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[GetWeatherTextOutput], error) {
+	return mcpclient.Call[GetWeatherTextOutput](ctx, c.c, toolGetWeatherText, struct{}{}, opts...)
 }
 
 var toolMixedContent = &mcpclient.Tool{Name: "mixed_content", Convention: "auto"}
@@ -224,8 +224,21 @@ var toolMixedContent = &mcpclient.Tool{Name: "mixed_content", Convention: "auto"
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "mixed_content"
-func (c *Client) MixedContent(ctx context.Context) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolMixedContent, struct{}{})
+func (c *Client) MixedContent(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolMixedContent, struct{}{}, opts...)
+}
+
+var toolProgress = &mcpclient.Tool{Name: "progress", Convention: "auto"}
+
+// Progress calls the tool "progress".
+//
+// Reports progress, then echoes the request's _meta.
+//
+// The tool declares no output schema: Data is the result's content blocks.
+//
+// MCP tool "progress"
+func (c *Client) Progress(ctx context.Context, in ProgressInput, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolProgress, in, opts...)
 }
 
 var toolSlow = &mcpclient.Tool{Name: "slow", Convention: "auto"}
@@ -237,8 +250,8 @@ var toolSlow = &mcpclient.Tool{Name: "slow", Convention: "auto"}
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "slow"
-func (c *Client) Slow(ctx context.Context, in SlowInput) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolSlow, in)
+func (c *Client) Slow(ctx context.Context, in SlowInput, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolSlow, in, opts...)
 }
 
 var toolWeatherDrift = &mcpclient.Tool{Name: "weather.drift", OutputSchema: refSchemaWeatherDriftOutput, Convention: "auto"}
@@ -246,8 +259,8 @@ var toolWeatherDrift = &mcpclient.Tool{Name: "weather.drift", OutputSchema: refS
 // WeatherDrift calls the tool "weather.drift".
 //
 // MCP tool "weather.drift"
-func (c *Client) WeatherDrift(ctx context.Context) (runtime.ResponseEnvelope[WeatherDriftOutput], error) {
-	return mcpclient.Call[WeatherDriftOutput](ctx, c.c, toolWeatherDrift, struct{}{})
+func (c *Client) WeatherDrift(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[WeatherDriftOutput], error) {
+	return mcpclient.Call[WeatherDriftOutput](ctx, c.c, toolWeatherDrift, struct{}{}, opts...)
 }
 
 var toolWorkflowSystemDesign = &mcpclient.Tool{Name: "workflow.system_design", OutputSchema: refSchemaWorkflowSystemDesignOutput, Convention: "toolenvelope-v1"}
@@ -255,6 +268,6 @@ var toolWorkflowSystemDesign = &mcpclient.Tool{Name: "workflow.system_design", O
 // WorkflowSystemDesign calls the tool "workflow.system_design".
 //
 // MCP tool "workflow.system_design"
-func (c *Client) WorkflowSystemDesign(ctx context.Context, in WorkflowSystemDesignInput) (runtime.ResponseEnvelope[WorkflowSystemDesignOutput], error) {
-	return mcpclient.Call[WorkflowSystemDesignOutput](ctx, c.c, toolWorkflowSystemDesign, in)
+func (c *Client) WorkflowSystemDesign(ctx context.Context, in WorkflowSystemDesignInput, opts ...CallOption) (runtime.ResponseEnvelope[WorkflowSystemDesignOutput], error) {
+	return mcpclient.Call[WorkflowSystemDesignOutput](ctx, c.c, toolWorkflowSystemDesign, in, opts...)
 }

@@ -56,6 +56,13 @@ type GetWeatherTextOutput struct {
 	Temperature float64 `json:"temperature"`
 }
 
+// ProgressInput is a JSON object.
+//
+// MCP tool "progress" inputSchema
+type ProgressInput struct {
+	Steps *int64 `json:"steps,omitempty"`
+}
+
 // SlowInput is a JSON object.
 //
 // MCP tool "slow" inputSchema

@@ -19,8 +19,8 @@ var toolPetsCreatePet = &mcpclient.Tool{Name: "pets_createPet", OutputSchema: re
 // Hints (from the server, not guarantees): not read-only, not idempotent.
 //
 // MCP tool "pets_createPet"
-func (c *Client) PetsCreatePet(ctx context.Context, in PetsCreatePetInput) (runtime.ResponseEnvelope[PetsCreatePetOutput], error) {
-	return mcpclient.Call[PetsCreatePetOutput](ctx, c.c, toolPetsCreatePet, in)
+func (c *Client) PetsCreatePet(ctx context.Context, in PetsCreatePetInput, opts ...CallOption) (runtime.ResponseEnvelope[PetsCreatePetOutput], error) {
+	return mcpclient.Call[PetsCreatePetOutput](ctx, c.c, toolPetsCreatePet, in, opts...)
 }
 
 var toolPetsDeletePet = &mcpclient.Tool{Name: "pets_deletePet"}
@@ -34,8 +34,8 @@ var toolPetsDeletePet = &mcpclient.Tool{Name: "pets_deletePet"}
 // The tool declares no output schema: Data is the result's content blocks.
 //
 // MCP tool "pets_deletePet"
-func (c *Client) PetsDeletePet(ctx context.Context, in PetsDeletePetInput) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
-	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolPetsDeletePet, in)
+func (c *Client) PetsDeletePet(ctx context.Context, in PetsDeletePetInput, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
+	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolPetsDeletePet, in, opts...)
 }
 
 var toolPetsGetPet = &mcpclient.Tool{Name: "pets_getPet", OutputSchema: refSchemaPetsGetPetOutput}
@@ -47,8 +47,8 @@ var toolPetsGetPet = &mcpclient.Tool{Name: "pets_getPet", OutputSchema: refSchem
 // Hints (from the server, not guarantees): read-only, idempotent.
 //
 // MCP tool "pets_getPet"
-func (c *Client) PetsGetPet(ctx context.Context, in PetsGetPetInput) (runtime.ResponseEnvelope[PetsGetPetOutput], error) {
-	return mcpclient.Call[PetsGetPetOutput](ctx, c.c, toolPetsGetPet, in)
+func (c *Client) PetsGetPet(ctx context.Context, in PetsGetPetInput, opts ...CallOption) (runtime.ResponseEnvelope[PetsGetPetOutput], error) {
+	return mcpclient.Call[PetsGetPetOutput](ctx, c.c, toolPetsGetPet, in, opts...)
 }
 
 var toolPetsGetStats = &mcpclient.Tool{Name: "pets_getStats", OutputSchema: refSchemaPetsGetStatsOutput}
@@ -62,8 +62,8 @@ var toolPetsGetStats = &mcpclient.Tool{Name: "pets_getStats", OutputSchema: refS
 // Hints (from the server, not guarantees): read-only, idempotent.
 //
 // MCP tool "pets_getStats"
-func (c *Client) PetsGetStats(ctx context.Context) (runtime.ResponseEnvelope[PetsGetStatsOutput], error) {
-	return mcpclient.Call[PetsGetStatsOutput](ctx, c.c, toolPetsGetStats, struct{}{})
+func (c *Client) PetsGetStats(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[PetsGetStatsOutput], error) {
+	return mcpclient.Call[PetsGetStatsOutput](ctx, c.c, toolPetsGetStats, struct{}{}, opts...)
 }
 
 var toolPetsListPets = &mcpclient.Tool{Name: "pets_listPets", OutputSchema: refSchemaPetsListPetsOutput}
@@ -75,8 +75,8 @@ var toolPetsListPets = &mcpclient.Tool{Name: "pets_listPets", OutputSchema: refS
 // Hints (from the server, not guarantees): read-only, idempotent.
 //
 // MCP tool "pets_listPets"
-func (c *Client) PetsListPets(ctx context.Context, in PetsListPetsInput) (runtime.ResponseEnvelope[PetsListPetsOutput], error) {
-	return mcpclient.Call[PetsListPetsOutput](ctx, c.c, toolPetsListPets, in)
+func (c *Client) PetsListPets(ctx context.Context, in PetsListPetsInput, opts ...CallOption) (runtime.ResponseEnvelope[PetsListPetsOutput], error) {
+	return mcpclient.Call[PetsListPetsOutput](ctx, c.c, toolPetsListPets, in, opts...)
 }
 
 var toolPetsUpdatePet = &mcpclient.Tool{Name: "pets_updatePet", OutputSchema: refSchemaPetsUpdatePetOutput}
@@ -88,6 +88,6 @@ var toolPetsUpdatePet = &mcpclient.Tool{Name: "pets_updatePet", OutputSchema: re
 // Hints (from the server, not guarantees): not read-only, idempotent.
 //
 // MCP tool "pets_updatePet"
-func (c *Client) PetsUpdatePet(ctx context.Context, in PetsUpdatePetInput) (runtime.ResponseEnvelope[PetsUpdatePetOutput], error) {
-	return mcpclient.Call[PetsUpdatePetOutput](ctx, c.c, toolPetsUpdatePet, in)
+func (c *Client) PetsUpdatePet(ctx context.Context, in PetsUpdatePetInput, opts ...CallOption) (runtime.ResponseEnvelope[PetsUpdatePetOutput], error) {
+	return mcpclient.Call[PetsUpdatePetOutput](ctx, c.c, toolPetsUpdatePet, in, opts...)
 }
