@@ -72,6 +72,7 @@ type pending struct {
 	heard    atomic.Int64 // when a hub last spoke of it (Unix ns)
 	stream   bool
 	consumed atomic.Int64 // subscription envelopes consumed (for keepalive acks)
+	received int64        // highest call.yielded seq received (onAnswer's goroutine only)
 }
 
 // NewPendingRequestMap subscribes to a fresh reply subject and returns the
@@ -158,6 +159,11 @@ func (m *PendingRequestMap) onAnswer(data []byte) {
 		for _, id := range a.RequestIDs {
 			if p := m.pending[id]; p != nil {
 				p.heard.Store(now)
+				// Answers arrive in order: what the hub had sent before
+				// this event has arrived, unless it was lost.
+				if n := a.Sent[id]; n > p.received {
+					p.fail(fmt.Sprintf("lost subscription events %d to %d", p.received+1, n))
+				}
 			}
 		}
 		m.mu.Unlock()
@@ -170,6 +176,9 @@ func (m *PendingRequestMap) onAnswer(data []byte) {
 		return // late, duplicate or unknown
 	}
 	p.heard.Store(time.Now().UnixNano())
+	if a.Type == TypeYielded && a.Seq > p.received {
+		p.received = a.Seq
+	}
 	select {
 	case p.ch <- a:
 	default:
