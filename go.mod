@@ -3,6 +3,7 @@ module github.com/opsgen/opsgen
 go 1.25.0
 
 require (
+	github.com/coder/websocket v1.8.15
 	github.com/dave/jennifer v1.7.1
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
