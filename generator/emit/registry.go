@@ -362,6 +362,13 @@ func specInfo(op *ir.Operation) ([]jen.Code, bool) {
 	if op.Doc.Deprecated {
 		out = append(out, jen.Line().Add(kv("Deprecated", jen.True())))
 	}
+	if !op.Stream { // a stream is a subscription (RegisterSubscription)
+		kind := "KindMutation"
+		if opIsQuery(op) {
+			kind = "KindQuery"
+		}
+		out = append(out, jen.Line().Add(kv("Kind", jen.Qual(pkgRuntime, kind))))
+	}
 	if t := op.Tool; t != nil {
 		var hints []jen.Code
 		for _, h := range []struct {
@@ -378,4 +385,15 @@ func specInfo(op *ir.Operation) ([]jen.Code, bool) {
 		}
 	}
 	return out, hinted
+}
+
+// opIsQuery reports whether op only reads: an HTTP GET or HEAD, or an MCP
+// tool annotated readOnlyHint. Everything else is a mutation (the safe
+// assumption for policies and retries: it may change something).
+func opIsQuery(op *ir.Operation) bool {
+	if op.Tool != nil {
+		return op.Tool.ReadOnly != nil && *op.Tool.ReadOnly
+	}
+	m := strings.ToUpper(op.Method)
+	return op.Kind == ir.HTTPCall && (m == "GET" || m == "HEAD")
 }
