@@ -330,6 +330,39 @@ func TestHubKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bus.Close()
+	hubKilled(t, hub, bus)
+}
+
+// The same with the hub process a spoke of a WebSocket hub, and over Redis.
+func TestHubKilledOtherBuses(t *testing.T) {
+	t.Run("ws", func(t *testing.T) {
+		wh := wsbus.NewHub(wsbus.HubOptions{})
+		hs := httptest.NewServer(wh)
+		defer hs.Close()
+		defer wh.Close()
+		hub, _ := childOn(t, "ws", "hub", hs.URL)
+		hubKilled(t, hub, wh)
+	})
+	t.Run("redis", func(t *testing.T) {
+		srv, err := redisbus.StartServer(t.TempDir(), 0)
+		if errors.Is(err, redisbus.ErrNoServer) && os.Getenv("CI") == "" {
+			t.Skip("redis-server is not installed (make redis)")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Stop()
+		hub, _ := childOn(t, "redis", "hub", srv.Addr)
+		bus, err := redisbus.Connect(context.Background(), redisbus.Options{Addr: srv.Addr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer bus.Close()
+		hubKilled(t, hub, bus)
+	})
+}
+
+func hubKilled(t *testing.T, hub *exec.Cmd, bus callproto.Bus) {
 	const beat = 200 * time.Millisecond
 	spoke, err := callproto.NewPendingRequestMap(bus, callproto.SpokeOptions{Heartbeat: beat, Window: 4})
 	if err != nil {
