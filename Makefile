@@ -6,14 +6,14 @@ GO        ?= go
 FUZZTIME  ?= 5s
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test unit examples-test fuzz golden demo bench bench-generate corpus e2e e2e-deps lint fmt mcp-servers
+.PHONY: all test redis unit examples-test fuzz golden demo bench bench-generate corpus e2e e2e-deps lint fmt mcp-servers
 
 all: lint test
 
 ## test: everything CI needs: unit, golden, end-to-end, corpus-sample and
 ## real-calls (Prism) tests of the root module, the example modules' tests,
 ## then short fuzz runs. e2e-deps installs Prism first.
-test: e2e-deps mcp-servers unit examples-test fuzz
+test: e2e-deps mcp-servers redis unit examples-test fuzz
 
 unit:
 	$(GO) test -count=1 ./...
@@ -71,6 +71,13 @@ corpus:
 ## operation; report in .work/e2e (SAMPLE=N SEED=S, VERBOSE=1).
 e2e:
 	GO=$(GO) bash scripts/e2e.sh
+
+## redis: install redis-server (Debian package; needs root) for the Redis bus
+## tests (callproto/redisbus), which skip without it unless CI is set.
+redis:
+	@if command -v redis-server >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then apt-get install -y redis-server || (apt-get update && apt-get install -y redis-server); \
+	else echo "redis: redis-server not found and cannot apt-get install it: the callproto/redisbus tests will be SKIPPED (fail under CI)"; fi
 
 ## e2e-deps: install Prism (pinned) for TestRealCalls; without npm the test is skipped.
 e2e-deps:

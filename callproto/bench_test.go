@@ -3,6 +3,8 @@ package callproto_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"net/http/httptest"
 	"slices"
 	"testing"
 	"time"
@@ -11,6 +13,8 @@ import (
 
 	"github.com/opsgen/opsgen/callproto"
 	"github.com/opsgen/opsgen/callproto/natsbus"
+	"github.com/opsgen/opsgen/callproto/redisbus"
+	"github.com/opsgen/opsgen/callproto/wsbus"
 	rt "github.com/opsgen/opsgen/runtime"
 )
 
@@ -44,6 +48,11 @@ func benchBuses(b *testing.B) (hubBus, spokeBus *natsbus.Bus) {
 
 func benchSpoke(b *testing.B) *callproto.PendingRequestMap {
 	hubBus, spokeBus := benchBuses(b)
+	return benchSpokeOn(b, hubBus, spokeBus)
+}
+
+// benchSpokeOn serves bench.echo from a hub on hubBus to a spoke on spokeBus.
+func benchSpokeOn(b *testing.B, hubBus, spokeBus callproto.Bus) *callproto.PendingRequestMap {
 	reg := rt.NewRegistry(nil)
 	reg.Register(rt.OperationSpec{ID: "bench.echo"}, func(context.Context, json.RawMessage) (any, error) { return benchPet, nil })
 	hub, err := callproto.NewCallHandler(reg, hubBus, callproto.HandlerOptions{})
@@ -150,3 +159,79 @@ func BenchmarkThroughputBareNATS(b *testing.B) {
 		}
 	})
 }
+
+// The same call over Redis (a redis-server of the test's own) and over the
+// WebSocket hub (hub and spoke both spokes of it, as NATS's are clients).
+
+func benchRedisSpoke(b *testing.B) *callproto.PendingRequestMap {
+	srv, err := redisbus.StartServer(b.TempDir(), 0)
+	if errors.Is(err, redisbus.ErrNoServer) {
+		b.Skip("redis-server is not installed (make redis)")
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(srv.Stop)
+	var buses [2]*redisbus.Bus
+	for i := range buses {
+		bus, err := redisbus.Connect(context.Background(), redisbus.Options{Addr: srv.Addr})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { bus.Close() })
+		buses[i] = bus
+	}
+	return benchSpokeOn(b, buses[0], buses[1])
+}
+
+func benchWSSpoke(b *testing.B) *callproto.PendingRequestMap {
+	hub := wsbus.NewHub(wsbus.HubOptions{})
+	srv := httptest.NewServer(hub)
+	b.Cleanup(srv.Close)
+	b.Cleanup(func() { hub.Close() })
+	var buses [2]*wsbus.Spoke
+	for i := range buses {
+		bus, err := wsbus.Dial(context.Background(), srv.URL, wsbus.SpokeOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { bus.Close() })
+		buses[i] = bus
+	}
+	return benchSpokeOn(b, buses[0], buses[1])
+}
+
+func benchLatency(b *testing.B, spoke *callproto.PendingRequestMap) {
+	ctx := context.Background()
+	d := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		t := time.Now()
+		if _, err := spoke.Call(ctx, "bench.echo", benchInput); err != nil {
+			b.Fatal(err)
+		}
+		d = append(d, time.Since(t))
+	}
+	reportPercentiles(b, d)
+}
+
+func benchThroughput(b *testing.B, spoke *callproto.PendingRequestMap) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.SetParallelism(16)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := spoke.Call(ctx, "bench.echo", benchInput); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+func BenchmarkLatencyCallRedis(b *testing.B)        { benchLatency(b, benchRedisSpoke(b)) }
+func BenchmarkThroughputCallRedis(b *testing.B)     { benchThroughput(b, benchRedisSpoke(b)) }
+func BenchmarkLatencyCallWebSocket(b *testing.B)    { benchLatency(b, benchWSSpoke(b)) }
+func BenchmarkThroughputCallWebSocket(b *testing.B) { benchThroughput(b, benchWSSpoke(b)) }

@@ -51,8 +51,10 @@
 //
 // Bus is the whole contract with a broker: Publish, and Subscribe to one
 // exact subject, optionally in a queue group. natsbus is the NATS adapter
-// (and the default: it embeds a NATS server when given no URL); other
-// adapters live in packages of their own, so that importing callproto
+// (and the default: it embeds a NATS server when given no URL); redisbus
+// is Redis pub/sub (queue groups on lists), wsbus a WebSocket hub with
+// spokes that reconnect (for spokes that cannot reach a broker). Each
+// adapter lives in a package of its own, so that importing callproto
 // links none. WIRE.md, beside this file, specifies the subjects, the events
 // and their JSON Schemas (EventsSchema, with runtime.EnvelopeSchema) for
 // implementations in other languages.
@@ -63,7 +65,10 @@
 // {"params": ..., "body": ...} (see Input; an MCP tool's is its arguments);
 // CallAs and SubscribeAs decode the envelope's data into the generated
 // output type, through the same drift-tolerant decoding as a direct call.
-// CallJSON and SubscribeJSON return the envelopes' wire form undecoded, for
-// a transport hook that routes a generated client's methods themselves
-// through the protocol.
+// CallJSON and SubscribeJSON return the envelopes' wire form undecoded:
+// they make a *PendingRequestMap an httpclient.Remote, so that a generated
+// client's own methods run through the protocol:
+//
+//	pets := api.NewClient(api.WithRemote(spoke)) // the hub registered api's client
+//	pet, err := pets.GetPet(ctx, api.GetPetParams{PetID: 1}) // runtime.ResponseEnvelope[api.Pet]
 package callproto

@@ -126,16 +126,22 @@ type Control struct {
 type Alive struct {
 	Type       string   `json:"type"`
 	RequestIDs []string `json:"requestIds"`
+	// Sent is, per subscription, the number of call.yielded sent so far:
+	// a spoke that received fewer before this event lost the rest (the
+	// tail of a stream lost in a broker outage, which no later event
+	// would reveal while the hub waits for acks).
+	Sent map[string]int64 `json:"sent,omitempty"`
 }
 
 // answer is any hub -> spoke event, decoded once by type.
 type answer struct {
-	RequestIDs []string        `json:"requestIds"`
-	Type       string          `json:"type"`
-	RequestID  string          `json:"requestId"`
-	Output     json.RawMessage `json:"output"`
-	Error      *WireError      `json:"error"`
-	Seq        int64           `json:"seq"`
+	RequestIDs []string         `json:"requestIds"`
+	Sent       map[string]int64 `json:"sent"`
+	Type       string           `json:"type"`
+	RequestID  string           `json:"requestId"`
+	Output     json.RawMessage  `json:"output"`
+	Error      *WireError       `json:"error"`
+	Seq        int64            `json:"seq"`
 }
 
 // toWire turns an error into its wire form.

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
@@ -80,6 +81,8 @@ type serving struct {
 	replyTo   string
 	heartbeat time.Duration
 	started   time.Time
+
+	sent atomic.Int64 // call.yielded published
 
 	mu    sync.Mutex
 	acked int64
@@ -282,6 +285,8 @@ func (h *CallHandler) serve(ctx context.Context, req *Requested, sv *serving) {
 			h.log.Warn("callproto: publish failed", "subject", req.ReplyTo, "err", err)
 			return
 		}
+		// Only once published: a call.alive reporting it must follow it.
+		sv.sent.Store(seq)
 	}
 	h.publish(req.ReplyTo, Completed{Type: TypeCompleted, RequestID: req.RequestID, Seq: seq})
 }
@@ -368,6 +373,7 @@ func (h *CallHandler) reaper() {
 			h.mu.Lock()
 			live := map[string]bool{}
 			alive := map[string][]string{} // reply subject -> requests to report
+			sent := map[string]map[string]int64{}
 			for id, sv := range h.inflight {
 				if sv.heartbeat <= 0 {
 					continue
@@ -378,6 +384,12 @@ func (h *CallHandler) reaper() {
 				}
 				if now.Sub(h.told[sv.replyTo]) >= sv.heartbeat && now.Sub(sv.started) >= sv.heartbeat {
 					alive[sv.replyTo] = append(alive[sv.replyTo], id)
+					if n := sv.sent.Load(); n > 0 {
+						if sent[sv.replyTo] == nil {
+							sent[sv.replyTo] = map[string]int64{}
+						}
+						sent[sv.replyTo][id] = n
+					}
 				}
 			}
 			for r := range h.seen {
@@ -392,7 +404,7 @@ func (h *CallHandler) reaper() {
 			h.mu.Unlock()
 			for r, ids := range alive {
 				sort.Strings(ids)
-				h.publish(r, Alive{Type: TypeAlive, RequestIDs: ids})
+				h.publish(r, Alive{Type: TypeAlive, RequestIDs: ids, Sent: sent[r]})
 			}
 		}
 	}

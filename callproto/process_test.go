@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strings"
@@ -15,6 +17,8 @@ import (
 
 	"github.com/opsgen/opsgen/callproto"
 	"github.com/opsgen/opsgen/callproto/natsbus"
+	"github.com/opsgen/opsgen/callproto/redisbus"
+	"github.com/opsgen/opsgen/callproto/wsbus"
 	rt "github.com/opsgen/opsgen/runtime"
 )
 
@@ -26,7 +30,7 @@ func TestHelperProcess(t *testing.T) {
 	if role == "" {
 		return // not a child: nothing to do (this is no test of its own)
 	}
-	bus, err := natsbus.Connect(natsbus.Options{URL: os.Getenv("CALLPROTO_URL"), Name: role})
+	bus, err := connectBus(os.Getenv("CALLPROTO_BUS"), os.Getenv("CALLPROTO_URL"), role)
 	if err != nil {
 		fmt.Println("error:", err)
 		os.Exit(2)
@@ -66,12 +70,29 @@ func TestHelperProcess(t *testing.T) {
 	os.Exit(2)
 }
 
+// connectBus connects a child process to the broker at url: NATS (kind
+// ""), Redis ("redis": url is host:port) or a WebSocket hub ("ws").
+func connectBus(kind, url, name string) (callproto.Bus, error) {
+	switch kind {
+	case "redis":
+		return redisbus.Connect(context.Background(), redisbus.Options{Addr: url})
+	case "ws":
+		return wsbus.Dial(context.Background(), url, wsbus.SpokeOptions{})
+	}
+	return natsbus.Connect(natsbus.Options{URL: url, Name: name})
+}
+
 // child starts the test binary as role, connected to url, and waits for
 // its "ready" line.
 func child(t *testing.T, role, url string) (*exec.Cmd, *bufio.Scanner) {
+	return childOn(t, "", role, url)
+}
+
+// childOn is child on the bus of kind (see connectBus).
+func childOn(t *testing.T, kind, role, url string) (*exec.Cmd, *bufio.Scanner) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$")
-	cmd.Env = append(os.Environ(), "CALLPROTO_ROLE="+role, "CALLPROTO_URL="+url)
+	cmd.Env = append(os.Environ(), "CALLPROTO_ROLE="+role, "CALLPROTO_URL="+url, "CALLPROTO_BUS="+kind)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -309,6 +330,39 @@ func TestHubKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bus.Close()
+	hubKilled(t, hub, bus)
+}
+
+// The same with the hub process a spoke of a WebSocket hub, and over Redis.
+func TestHubKilledOtherBuses(t *testing.T) {
+	t.Run("ws", func(t *testing.T) {
+		wh := wsbus.NewHub(wsbus.HubOptions{})
+		hs := httptest.NewServer(wh)
+		defer hs.Close()
+		defer wh.Close()
+		hub, _ := childOn(t, "ws", "hub", hs.URL)
+		hubKilled(t, hub, wh)
+	})
+	t.Run("redis", func(t *testing.T) {
+		srv, err := redisbus.StartServer(t.TempDir(), 0)
+		if errors.Is(err, redisbus.ErrNoServer) && os.Getenv("CI") == "" {
+			t.Skip("redis-server is not installed (make redis)")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Stop()
+		hub, _ := childOn(t, "redis", "hub", srv.Addr)
+		bus, err := redisbus.Connect(context.Background(), redisbus.Options{Addr: srv.Addr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer bus.Close()
+		hubKilled(t, hub, bus)
+	})
+}
+
+func hubKilled(t *testing.T, hub *exec.Cmd, bus callproto.Bus) {
 	const beat = 200 * time.Millisecond
 	spoke, err := callproto.NewPendingRequestMap(bus, callproto.SpokeOptions{Heartbeat: beat, Window: 4})
 	if err != nil {
@@ -346,5 +400,65 @@ func TestHubKilled(t *testing.T) {
 	}
 	if spoke.Pending() != 0 {
 		t.Fatalf("pending = %d", spoke.Pending())
+	}
+}
+
+// A spoke process killed mid-call or mid-subscription, over Redis and over
+// the WebSocket hub (the hub in this process serves the call protocol's
+// hub too): the handler stops when the spoke's keepalives stop. Over the
+// WebSocket hub the dead spoke's connection also ends its subscriptions.
+func TestSpokeKilledOtherBuses(t *testing.T) {
+	for _, kind := range []string{"redis", "ws"} {
+		for _, role := range []string{"spoke-call", "spoke-subscribe"} {
+			t.Run(kind+"/"+role, func(t *testing.T) {
+				var bus callproto.Bus
+				var url string
+				switch kind {
+				case "redis":
+					srv, err := redisbus.StartServer(t.TempDir(), 0)
+					if errors.Is(err, redisbus.ErrNoServer) && os.Getenv("CI") == "" {
+						t.Skip("redis-server is not installed (make redis)")
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer srv.Stop()
+					b, err := redisbus.Connect(context.Background(), redisbus.Options{Addr: srv.Addr})
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer b.Close()
+					bus, url = b, srv.Addr
+				case "ws":
+					hub := wsbus.NewHub(wsbus.HubOptions{})
+					hs := httptest.NewServer(hub)
+					defer hs.Close()
+					defer hub.Close()
+					bus, url = hub, hs.URL
+				}
+				c := &counters{}
+				h, err := callproto.NewCallHandler(testRegistry(t, c), bus, callproto.HandlerOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer h.Close()
+				cmd, out := childOn(t, kind, role, url)
+				waitFor(t, "the handler to start", func() bool { return c.started.Load() == 1 })
+				if role == "spoke-subscribe" {
+					for i := 0; i < 3 && out.Scan(); i++ {
+					}
+				}
+				time.Sleep(400 * time.Millisecond)
+				if c.stopped.Load() != 0 {
+					t.Fatal("the handler stopped while the spoke was alive")
+				}
+				cmd.Process.Kill()
+				killed := time.Now()
+				waitFor(t, "the handler to stop", func() bool { return c.stopped.Load() == 1 && h.Inflight() == 0 })
+				if d := time.Since(killed); d > 2*time.Second {
+					t.Fatalf("the handler stopped %v after the spoke died", d)
+				}
+			})
+		}
 	}
 }

@@ -72,6 +72,7 @@ type pending struct {
 	heard    atomic.Int64 // when a hub last spoke of it (Unix ns)
 	stream   bool
 	consumed atomic.Int64 // subscription envelopes consumed (for keepalive acks)
+	received int64        // highest call.yielded seq received (onAnswer's goroutine only)
 }
 
 // NewPendingRequestMap subscribes to a fresh reply subject and returns the
@@ -158,6 +159,11 @@ func (m *PendingRequestMap) onAnswer(data []byte) {
 		for _, id := range a.RequestIDs {
 			if p := m.pending[id]; p != nil {
 				p.heard.Store(now)
+				// Answers arrive in order: what the hub had sent before
+				// this event has arrived, unless it was lost.
+				if n := a.Sent[id]; n > p.received {
+					p.fail(fmt.Sprintf("lost subscription events %d to %d", p.received+1, n))
+				}
 			}
 		}
 		m.mu.Unlock()
@@ -170,6 +176,9 @@ func (m *PendingRequestMap) onAnswer(data []byte) {
 		return // late, duplicate or unknown
 	}
 	p.heard.Store(time.Now().UnixNano())
+	if a.Type == TypeYielded && a.Seq > p.received {
+		p.received = a.Seq
+	}
 	select {
 	case p.ch <- a:
 	default:
@@ -497,9 +506,11 @@ func envelopeAs[Out any](ctx context.Context, p *runtime.Pipeline, id string, ou
 
 // CallJSON is Call returning the envelope's wire form undecoded (the
 // output of call.responded), for callers that decode it themselves: a
-// transport hook of generated clients, a proxy.
-func (m *PendingRequestMap) CallJSON(ctx context.Context, id string, input any, opts ...CallOption) (json.RawMessage, error) {
-	out, err := m.call(ctx, id, input, opts)
+// transport hook of generated clients, a proxy. It takes no CallOptions, so
+// that a *PendingRequestMap is an httpclient.Remote (a generated client's
+// WithRemote): the spoke's identity goes with every call.
+func (m *PendingRequestMap) CallJSON(ctx context.Context, id string, input any) (json.RawMessage, error) {
+	out, err := m.call(ctx, id, input, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -510,9 +521,9 @@ func (m *PendingRequestMap) CallJSON(ctx context.Context, id string, input any, 
 }
 
 // SubscribeJSON is Subscribe yielding each envelope's wire form undecoded.
-func (m *PendingRequestMap) SubscribeJSON(ctx context.Context, id string, input any, opts ...CallOption) iter.Seq2[json.RawMessage, error] {
+func (m *PendingRequestMap) SubscribeJSON(ctx context.Context, id string, input any) iter.Seq2[json.RawMessage, error] {
 	return func(yield func(json.RawMessage, error) bool) {
-		for out, err := range m.subscribe(ctx, id, input, opts) {
+		for out, err := range m.subscribe(ctx, id, input, nil) {
 			if err == nil && !runtime.IsResponseEnvelope(out) {
 				err = runtime.Errorf(runtime.CodeDecode, id, "call.yielded output is not a ResponseEnvelope")
 			}

@@ -214,6 +214,8 @@ type gen struct {
 	schemaVars map[string]string
 	// pos is the place being written, for warnings about nodes without one.
 	pos diag.Pos
+	// remote is remoteIDs' result.
+	remote map[*ir.Operation]string
 }
 
 func newGen(svc *ir.Service, opts Options) *gen {

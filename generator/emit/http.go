@@ -33,6 +33,7 @@ var httpOptions = []reexport{
 	{"WithTimeout", "WithTimeout sets the default timeout of every call."},
 	{"WithOperationTimeout", "WithOperationTimeout sets the timeout of one operation's calls, by operation id."},
 	{"WithReconnect", "WithReconnect sets how event streams reconnect (httpclient.ReconnectPolicy; default: never)."},
+	{"WithRemote", "WithRemote runs the operations registered by Register (registry: true) through rm instead of HTTP, e.g. a call protocol spoke (*callproto.PendingRequestMap) whose hub registered the same client: same methods, same types."},
 }
 
 var httpCallOptions = []reexport{
@@ -589,6 +590,18 @@ func (g *gen) httpMethod(f *file, op *ir.Operation, usesNewError *bool) {
 		typ, ptr := g.bodyType(op)
 		params = append(params, "body "+w.typeText(typ))
 		g.bodySet(stmts, op, ptr)
+	}
+	if id := g.remoteIDs()[op]; id != "" {
+		args := []string{strconv.Quote(id), "nil", "nil"}
+		if op.ParamsName != "" {
+			args[1] = "params"
+		}
+		if op.Body != nil && op.Body.Kind != ir.BodyNone {
+			args[2] = "body"
+		}
+		// Guarded: boxing params into an interface costs an allocation
+		// that HTTP calls need not pay.
+		stmts.b.WriteString("\tif c.c.HasRemote() {\n\t\tr.Remote(" + strings.Join(args, ", ") + ")\n\t}\n")
 	}
 	params = append(params, "opts ...CallOption")
 	sec := op.Security

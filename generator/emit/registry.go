@@ -362,6 +362,13 @@ func specInfo(op *ir.Operation) ([]jen.Code, bool) {
 	if op.Doc.Deprecated {
 		out = append(out, jen.Line().Add(kv("Deprecated", jen.True())))
 	}
+	if !op.Stream { // a stream is a subscription (RegisterSubscription)
+		kind := "KindMutation"
+		if opIsQuery(op) {
+			kind = "KindQuery"
+		}
+		out = append(out, jen.Line().Add(kv("Kind", jen.Qual(pkgRuntime, kind))))
+	}
 	if t := op.Tool; t != nil {
 		var hints []jen.Code
 		for _, h := range []struct {
@@ -378,4 +385,50 @@ func specInfo(op *ir.Operation) ([]jen.Code, bool) {
 		}
 	}
 	return out, hinted
+}
+
+// opIsQuery reports whether op only reads: an HTTP GET or HEAD, or an MCP
+// tool annotated readOnlyHint. Everything else is a mutation (the safe
+// assumption for policies and retries: it may change something).
+func opIsQuery(op *ir.Operation) bool {
+	if op.Tool != nil {
+		return op.Tool.ReadOnly != nil && *op.Tool.ReadOnly
+	}
+	m := strings.ToUpper(op.Method)
+	return op.Kind == ir.HTTPCall && (m == "GET" || m == "HEAD")
+}
+
+// remoteIDs maps the HTTP operations a client routes through
+// httpclient.WithRemote to their registry ids: with registry: true, the
+// registered ones whose input is JSON as the method takes it (no body, or
+// a JSON, form or text body; binary and multipart bodies go over HTTP).
+// Computed once per generation.
+func (g *gen) remoteIDs() map[*ir.Operation]string {
+	if g.remote != nil {
+		return g.remote
+	}
+	g.remote = map[*ir.Operation]string{}
+	if !g.opts.Registry {
+		return g.remote
+	}
+	seen := map[string]bool{}
+	for _, op := range g.ops {
+		id := registryID(g.opts.Namespace, op.ID)
+		if seen[id] {
+			continue // not registered (registryFile warns)
+		}
+		seen[id] = true
+		if op.Kind != ir.HTTPCall {
+			continue
+		}
+		if b := op.Body; b != nil && b.Kind != ir.BodyNone {
+			switch g.bodyKind(op) {
+			case ir.BodyJSON, ir.BodyForm, ir.BodyText:
+			default:
+				continue
+			}
+		}
+		g.remote[op] = id
+	}
+	return g.remote
 }

@@ -32,6 +32,13 @@ func TestHTTPRegistry(t *testing.T) {
 	if !slices.Equal(ids, want) {
 		t.Errorf("registered %q\nwant %q", ids, want)
 	}
+	// Kinds follow the method: GET and HEAD read, the rest may change
+	// something; a stream is a subscription.
+	for id, kind := range map[string]runtime.Kind{"e2ehttp.createItem": runtime.KindMutation, "e2ehttp.getItem": runtime.KindQuery, "e2ehttp.ticks": runtime.KindSubscription} {
+		if spec, _ := reg.Lookup(id); spec.Kind != kind {
+			t.Errorf("%s is a %q, want %q", id, spec.Kind, kind)
+		}
+	}
 	spec, ok := reg.Lookup("e2ehttp.createItem")
 	if !ok || spec.Description != "Create an item." || len(spec.InputSchema) == 0 || len(spec.OutputSchema) == 0 {
 		t.Errorf("Lookup(createItem) = %+v, %v", spec, ok)

@@ -54,6 +54,9 @@ type Config struct {
 	Retry RetryPolicy
 	// Reconnect is how streams reconnect (see WithReconnect).
 	Reconnect ReconnectPolicy
+	// Remote, when set, runs the operations that have a registry id
+	// instead of sending HTTP requests (see WithRemote).
+	Remote Remote
 
 	middleware  []Middleware
 	before      []func(*http.Request) error

@@ -61,6 +61,9 @@ type Response struct {
 func Do[T any](ctx context.Context, c *Client, r *Request, responses []Response, opts ...CallOption) (runtime.ResponseEnvelope[T], error) {
 	// A thin wrapper: a generated package instantiates Do once per result
 	// type, so the work is done by non-generic code on a pointer to Data.
+	if rm := c.remote(r); rm != nil {
+		return doRemote[T](ctx, c, rm, r, callOptions(opts))
+	}
 	var env runtime.ResponseEnvelope[T]
 	meta, warnings, err := c.do(ctx, r, responses, callOptions(opts), &env.Data)
 	if err != nil {

@@ -52,6 +52,9 @@ type Request struct {
 	rawURL string
 	// credQuery names the query parameters that carry credentials.
 	credQuery []string
+	// remoteID and remoteIn are the registry id and typed input (Remote).
+	remoteID string
+	remoteIn RemoteInput
 }
 
 // NewRequest starts a request for the operation operationID: method on

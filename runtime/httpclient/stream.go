@@ -42,6 +42,9 @@ import (
 // TRANSPORT_ERROR, unless a ReconnectPolicy (WithReconnect) says to
 // reconnect. Iterating the sequence again sends the request again.
 func Stream[T any](ctx context.Context, c *Client, r *Request, responses []Response, opts ...CallOption) iter.Seq2[runtime.ResponseEnvelope[T], error] {
+	if rm := c.remote(r); rm != nil {
+		return streamRemote[T](ctx, c, rm, r, callOptions(opts))
+	}
 	return func(yield func(runtime.ResponseEnvelope[T], error) bool) {
 		var zero runtime.ResponseEnvelope[T]
 		cc := callOptions(opts)

@@ -18,6 +18,9 @@ import (
 func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption) (runtime.ResponseEnvelope[Pet], error) {
 	r := c.c.NewRequest("createPet", "POST", "/pets", "pets")
 	r.JSONBody("application/json", body)
+	if c.c.HasRemote() {
+		r.Remote("petstore.createPet", nil, body)
+	}
 	r.Security([][]string{{"apiKey"}})
 	r.Accept("application/json")
 	return httpclient.Do[Pet](ctx, c.c, r, responsesCreatePet, opts...)
@@ -46,6 +49,9 @@ type DeletePetParams struct {
 func (c *Client) DeletePet(ctx context.Context, params DeletePetParams, opts ...CallOption) (runtime.ResponseEnvelope[struct{}], error) {
 	r := c.c.NewRequest("deletePet", "DELETE", "/pets/{petId}", "pets")
 	r.PathParam("petId", httpclient.StyleSimple, false, params.PetID)
+	if c.c.HasRemote() {
+		r.Remote("petstore.deletePet", params, nil)
+	}
 	r.Security([][]string{{"apiKey"}})
 	r.Accept("application/json")
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesDeletePet, opts...)
@@ -75,6 +81,9 @@ type GetPetParams struct {
 func (c *Client) GetPet(ctx context.Context, params GetPetParams, opts ...CallOption) (runtime.ResponseEnvelope[Pet], error) {
 	r := c.c.NewRequest("getPet", "GET", "/pets/{petId}", "pets")
 	r.PathParam("petId", httpclient.StyleSimple, false, params.PetID)
+	if c.c.HasRemote() {
+		r.Remote("petstore.getPet", params, nil)
+	}
 	r.Security([][]string{{"apiKey"}})
 	r.Accept("application/json")
 	return httpclient.Do[Pet](ctx, c.c, r, responsesGetPet, opts...)
@@ -116,6 +125,9 @@ func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...Ca
 	r.QueryParam("limit", httpclient.StyleForm, true, false, params.Limit)
 	r.QueryParam("status", httpclient.StyleForm, true, false, params.Status)
 	r.QueryParam("tags", httpclient.StyleForm, true, false, params.Tags)
+	if c.c.HasRemote() {
+		r.Remote("petstore.listPets", params, nil)
+	}
 	r.Security([][]string{{"apiKey"}})
 	r.Accept("application/json")
 	return httpclient.Do[[]Pet](ctx, c.c, r, responsesListPets, opts...)

@@ -35,26 +35,32 @@ var registryOps = []struct {
 }{
 	{runtime.OperationSpec{
 		ID:          "collidingnames.client",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"ClientInput":{"properties":{"id":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/ClientInput"}`),
 	}, (*Client).callClient},
 	{runtime.OperationSpec{
 		ID:          "collidingnames.get-user",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"GetUserInput":{"properties":{"id":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/GetUserInput"}`),
 	}, (*Client).callGetUser},
 	{runtime.OperationSpec{
 		ID:          "collidingnames.getUser",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"GetUser2Input":{"properties":{"id":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/GetUser2Input"}`),
 	}, (*Client).callGetUser2},
 	{runtime.OperationSpec{
 		ID:          "collidingnames.get_user",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"GetUser3Input":{"properties":{"id":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/GetUser3Input"}`),
 	}, (*Client).callGetUser3},
 	{runtime.OperationSpec{
 		ID:          "collidingnames.users.get",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"UsersGetInput":{"properties":{"id":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/UsersGetInput"}`),
 	}, (*Client).callUsersGet},
 	{runtime.OperationSpec{
 		ID:          "collidingnames.2fa-check",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callX2faCheck},
 }

@@ -35,108 +35,132 @@ var registryOps = []struct {
 }{
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.always-fail",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callAlwaysFail},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.content.replay",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callContentReplay},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.dotbot.solution-info",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"DotbotSolutionInfoInput":{"additionalProperties":false,"properties":{"mismatch":{"type":"boolean"}},"type":"object"}},"$ref":"#/$defs/DotbotSolutionInfoInput"}`),
 	}, (*Client).callDotbotSolutionInfo},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.echo",
 		Description: "Echoes its text.",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"EchoInput":{"additionalProperties":false,"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"}},"$ref":"#/$defs/EchoInput"}`),
 	}, (*Client).callEcho},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.filler.tool_00",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool00},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.filler.tool_01",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool01},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.filler.tool_02",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool02},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.filler.tool_03",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool03},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.filler.tool_04",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool04},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.filler.tool_05",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool05},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.filler.tool_06",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool06},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.filler.tool_07",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool07},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.filler.tool_08",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool08},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.filler.tool_09",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool09},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.filler.tool_10",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool10},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.filler.tool_11",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool11},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.future_block",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFutureBlock},
 	{runtime.OperationSpec{
 		ID:           "mcptestserver.get_weather",
 		Description:  "Current weather.",
+		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"GetWeatherInput":{"additionalProperties":false,"properties":{"city":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/GetWeatherInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"GetWeatherOutput":{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"integer"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"}},"$ref":"#/$defs/GetWeatherOutput"}`),
 		Output:       refSchemaGetWeatherOutput,
 	}, (*Client).callGetWeather},
 	{runtime.OperationSpec{
 		ID:           "mcptestserver.get-weather-text",
+		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"GetWeatherTextOutput":{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"integer"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"}},"$ref":"#/$defs/GetWeatherTextOutput"}`),
 		Output:       refSchemaGetWeatherTextOutput,
 	}, (*Client).callGetWeatherText},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.mixed_content",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callMixedContent},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.progress",
 		Description: "Reports progress, then echoes the request's _meta.",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"ProgressInput":{"additionalProperties":false,"properties":{"steps":{"type":"integer"}},"type":"object"}},"$ref":"#/$defs/ProgressInput"}`),
 	}, (*Client).callProgress},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.slow",
 		Description: "Sleeps.",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"SlowInput":{"additionalProperties":false,"properties":{"seconds":{"type":"number"}},"type":"object"}},"$ref":"#/$defs/SlowInput"}`),
 	}, (*Client).callSlow},
 	{runtime.OperationSpec{
 		ID:           "mcptestserver.weather.drift",
+		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"WeatherDriftOutput":{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"integer"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"}},"$ref":"#/$defs/WeatherDriftOutput"}`),
 		Output:       refSchemaWeatherDriftOutput,
 	}, (*Client).callWeatherDrift},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.workflow.system_design",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"WorkflowSystemDesignInput":{"additionalProperties":false,"properties":{"version":{"type":"integer"}},"type":"object"}},"$ref":"#/$defs/WorkflowSystemDesignInput"}`),
 	}, (*Client).callWorkflowSystemDesign},
 }

@@ -36,11 +36,13 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:          "sdkserver.ping",
 		Description: "Checks the server is up.",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"additionalProperties":false,"type":"object"}`),
 	}, (*Client).callPing},
 	{runtime.OperationSpec{
 		ID:           "sdkserver.read-graph",
 		Description:  "Reads the knowledge graph.",
+		Kind:         runtime.KindQuery,
 		Hints:        &runtime.OperationHints{ReadOnly: hint(true), Idempotent: hint(true)},
 		InputSchema:  json.RawMessage(`{"$defs":{"ReadGraphInput":{"properties":{"depth":{"minimum":0,"type":"integer"}},"type":"object"}},"$ref":"#/$defs/ReadGraphInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ReadGraphNode":{"properties":{"children":{"items":{"$ref":"#/$defs/ReadGraphNode"},"type":"array"},"name":{"type":"string"}},"type":"object"},"ReadGraphOutput":{"properties":{"nodes":{"items":{"$ref":"#/$defs/ReadGraphNode"},"type":"array"}},"type":"object"}},"$ref":"#/$defs/ReadGraphOutput"}`),
@@ -50,6 +52,7 @@ var registryOps = []struct {
 		ID:           "sdkserver.search_items",
 		Description:  "Search items",
 		Title:        "Search items",
+		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"SearchItemsInput":{"additionalProperties":false,"properties":{"limit":{"type":"integer"},"query":{"type":"string"}},"required":["query"],"type":"object"}},"$ref":"#/$defs/SearchItemsInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"SearchItemsOutput":{"additionalProperties":false,"properties":{"hits":{"items":{"$ref":"#/$defs/SearchItemsOutputHitsItem"},"type":["null","array"]}},"required":["hits"],"type":"object"},"SearchItemsOutputHitsItem":{"additionalProperties":false,"properties":{"id":{"type":"string"},"score":{"type":"number"}},"required":["id","score"],"type":"object"}},"$ref":"#/$defs/SearchItemsOutput"}`),
 		Output:       refSchemaSearchItemsOutput,

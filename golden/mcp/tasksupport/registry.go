@@ -36,16 +36,19 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:          "tasksupport.quick-answer",
 		Description: "Answers at once.",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"QuickAnswerInput":{"properties":{"question":{"type":"string"}},"required":["question"],"type":"object"}},"$ref":"#/$defs/QuickAnswerInput"}`),
 	}, (*Client).callQuickAnswer},
 	{runtime.OperationSpec{
 		ID:          "tasksupport.research-query",
 		Description: "Researches a query; the server runs it as a task, and refuses plain calls.",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"ResearchQueryInput":{"properties":{"query":{"type":"string"}},"required":["query"],"type":"object"}},"$ref":"#/$defs/ResearchQueryInput"}`),
 	}, (*Client).callResearchQuery},
 	{runtime.OperationSpec{
 		ID:          "tasksupport.summarize",
 		Description: "Summarizes; a client may run it as a task.",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"SummarizeInput":{"properties":{"text":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/SummarizeInput"}`),
 	}, (*Client).callSummarize},
 }

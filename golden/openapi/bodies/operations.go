@@ -16,6 +16,9 @@ import (
 // POST /empty
 func (c *Client) PostEmpty(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[struct{}], error) {
 	r := c.c.NewRequest("postEmpty", "POST", "/empty")
+	if c.c.HasRemote() {
+		r.Remote("bodies.postEmpty", nil, nil)
+	}
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesPostEmpty, opts...)
 }
 
@@ -29,6 +32,9 @@ var responsesPostEmpty = []httpclient.Response{
 func (c *Client) PostForm(ctx context.Context, body PostFormBody, opts ...CallOption) (runtime.ResponseEnvelope[struct{}], error) {
 	r := c.c.NewRequest("postForm", "POST", "/form")
 	r.FormBody(body)
+	if c.c.HasRemote() {
+		r.Remote("bodies.postForm", nil, body)
+	}
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesPostForm, opts...)
 }
 
@@ -43,6 +49,9 @@ func (c *Client) PostJSON(ctx context.Context, body *PostJSONBody, opts ...CallO
 	r := c.c.NewRequest("postJSON", "POST", "/json")
 	if body != nil {
 		r.JSONBody("application/vnd.api+json", *body)
+	}
+	if c.c.HasRemote() {
+		r.Remote("bodies.postJSON", nil, body)
 	}
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesPostJSON, opts...)
 }
@@ -74,6 +83,9 @@ func (c *Client) PostText(ctx context.Context, body *string, opts ...CallOption)
 	if body != nil {
 		r.TextBody("text/plain", *body)
 	}
+	if c.c.HasRemote() {
+		r.Remote("bodies.postText", nil, body)
+	}
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesPostText, opts...)
 }
 
@@ -87,6 +99,9 @@ var responsesPostText = []httpclient.Response{
 func (c *Client) PutRef(ctx context.Context, body Thing, opts ...CallOption) (runtime.ResponseEnvelope[struct{}], error) {
 	r := c.c.NewRequest("putRef", "PUT", "/ref")
 	r.JSONBody("application/json", body)
+	if c.c.HasRemote() {
+		r.Remote("bodies.putRef", nil, body)
+	}
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesPutRef, opts...)
 }
 

@@ -42,35 +42,42 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:     "bodies.postEmpty",
 		Method: "POST",
+		Kind:   runtime.KindMutation,
 	}, (*Client).callPostEmpty},
 	{runtime.OperationSpec{
 		ID:          "bodies.postForm",
 		Method:      "POST",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"PostFormBody":{"properties":{"name":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/PostFormBody"}},"required":["body"],"type":"object"}`),
 	}, (*Client).callPostForm},
 	{runtime.OperationSpec{
 		ID:          "bodies.postJSON",
 		Method:      "POST",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"PostJSONBody":{"properties":{"a":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/PostJSONBody"}},"type":"object"}`),
 	}, (*Client).callPostJSON},
 	{runtime.OperationSpec{
 		ID:          "bodies.postRaw",
 		Method:      "POST",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"properties":{"body":{"contentEncoding":"base64","contentMediaType":"application/octet-stream","type":"string"}},"type":"object"}`),
 	}, (*Client).callPostRaw},
 	{runtime.OperationSpec{
 		ID:          "bodies.postText",
 		Method:      "POST",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"properties":{"body":{}},"type":"object"}`),
 	}, (*Client).callPostText},
 	{runtime.OperationSpec{
 		ID:          "bodies.putRef",
 		Method:      "PUT",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"Thing":{"properties":{"id":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/Thing"}},"required":["body"],"type":"object"}`),
 	}, (*Client).callPutRef},
 	{runtime.OperationSpec{
 		ID:          "bodies.upload",
 		Method:      "POST",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"UploadBody":{"properties":{"file":{"contentEncoding":"base64","format":"binary","type":"string"},"meta":{"$ref":"#/$defs/UploadBodyMeta"}},"type":"object"},"UploadBodyMeta":{"properties":{"k":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/UploadBody"}},"type":"object"}`),
 	}, (*Client).callUpload},
 }

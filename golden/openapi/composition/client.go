@@ -75,6 +75,8 @@ var (
 	WithOperationTimeout = httpclient.WithOperationTimeout
 	// WithReconnect sets how event streams reconnect (httpclient.ReconnectPolicy; default: never).
 	WithReconnect = httpclient.WithReconnect
+	// WithRemote runs the operations registered by Register (registry: true) through rm instead of HTTP, e.g. a call protocol spoke (*callproto.PendingRequestMap) whose hub registered the same client: same methods, same types.
+	WithRemote = httpclient.WithRemote
 )
 
 // Options of single calls, from package httpclient.

@@ -15,6 +15,9 @@ import (
 // GET /pets
 func (c *Client) GetPet(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[Pet], error) {
 	r := c.c.NewRequest("getPet", "GET", "/pets")
+	if c.c.HasRemote() {
+		r.Remote("composition.getPet", nil, nil)
+	}
 	r.Accept("application/json")
 	return httpclient.Do[Pet](ctx, c.c, r, responsesGetPet, opts...)
 }

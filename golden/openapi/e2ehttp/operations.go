@@ -28,6 +28,9 @@ func (c *Client) CreateItem(ctx context.Context, params CreateItemParams, body N
 	r := c.c.NewRequest("createItem", "POST", "/items")
 	r.QueryParam("dry_run", httpclient.StyleForm, true, false, params.DryRun)
 	r.JSONBody("application/json", body)
+	if c.c.HasRemote() {
+		r.Remote("e2ehttp.createItem", params, body)
+	}
 	r.Security([][]string{{"bearer"}})
 	r.Accept("application/json")
 	return httpclient.Do[Item](ctx, c.c, r, responsesCreateItem, opts...)
@@ -54,6 +57,9 @@ type GetItemParams struct {
 func (c *Client) GetItem(ctx context.Context, params GetItemParams, opts ...CallOption) (runtime.ResponseEnvelope[Item], error) {
 	r := c.c.NewRequest("getItem", "GET", "/items/{id}")
 	r.PathParam("id", httpclient.StyleSimple, false, params.ID)
+	if c.c.HasRemote() {
+		r.Remote("e2ehttp.getItem", params, nil)
+	}
 	r.Security([][]string{{"bearer"}})
 	r.Accept("application/json")
 	return httpclient.Do[Item](ctx, c.c, r, responsesGetItem, opts...)
@@ -69,6 +75,9 @@ var responsesGetItem = []httpclient.Response{
 // GET /note
 func (c *Client) GetNote(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[string], error) {
 	r := c.c.NewRequest("getNote", "GET", "/note")
+	if c.c.HasRemote() {
+		r.Remote("e2ehttp.getNote", nil, nil)
+	}
 	r.Accept("text/plain")
 	return httpclient.Do[string](ctx, c.c, r, responsesGetNote, opts...)
 }
@@ -106,6 +115,9 @@ func (c *Client) HeaderStyles(ctx context.Context, params HeaderStylesParams, op
 	r.HeaderParam("X-Prim", false, params.XPrim)
 	r.CookieParam("crumbs", false, params.Crumbs)
 	r.CookieParam("flavor", true, params.Flavor)
+	if c.c.HasRemote() {
+		r.Remote("e2ehttp.headerStyles", params, nil)
+	}
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesHeaderStyles, opts...)
 }
 
@@ -118,6 +130,9 @@ var responsesHeaderStyles = []httpclient.Response{
 // GET /secure/optional
 func (c *Client) OptionalAuth(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[struct{}], error) {
 	r := c.c.NewRequest("optionalAuth", "GET", "/secure/optional")
+	if c.c.HasRemote() {
+		r.Remote("e2ehttp.optionalAuth", nil, nil)
+	}
 	r.Security([][]string{{}, {"headerKey"}})
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesOptionalAuth, opts...)
 }
@@ -155,6 +170,9 @@ func (c *Client) PathArray(ctx context.Context, params PathArrayParams, opts ...
 	r.PathParam("lx", httpclient.StyleLabel, true, params.Lx)
 	r.PathParam("m", httpclient.StyleMatrix, false, params.M)
 	r.PathParam("mx", httpclient.StyleMatrix, true, params.Mx)
+	if c.c.HasRemote() {
+		r.Remote("e2ehttp.pathArray", params, nil)
+	}
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesPathArray, opts...)
 }
 
@@ -191,6 +209,9 @@ func (c *Client) PathObject(ctx context.Context, params PathObjectParams, opts .
 	r.PathParam("lx", httpclient.StyleLabel, true, params.Lx)
 	r.PathParam("m", httpclient.StyleMatrix, false, params.M)
 	r.PathParam("mx", httpclient.StyleMatrix, true, params.Mx)
+	if c.c.HasRemote() {
+		r.Remote("e2ehttp.pathObject", params, nil)
+	}
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesPathObject, opts...)
 }
 
@@ -227,6 +248,9 @@ func (c *Client) PathPrimitive(ctx context.Context, params PathPrimitiveParams, 
 	r.PathParam("lx", httpclient.StyleLabel, true, params.Lx)
 	r.PathParam("m", httpclient.StyleMatrix, false, params.M)
 	r.PathParam("mx", httpclient.StyleMatrix, true, params.Mx)
+	if c.c.HasRemote() {
+		r.Remote("e2ehttp.pathPrimitive", params, nil)
+	}
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesPathPrimitive, opts...)
 }
 
@@ -272,6 +296,9 @@ func (c *Client) QueryStyles(ctx context.Context, params QueryStylesParams, opts
 	r.QueryParam("g_pipe", httpclient.StylePipeDelimited, false, false, params.GPipe)
 	r.QueryParam("h_deep", httpclient.StyleDeepObject, true, false, params.HDeep)
 	r.QueryParam("i_reserved", httpclient.StyleForm, true, true, params.IReserved)
+	if c.c.HasRemote() {
+		r.Remote("e2ehttp.queryStyles", params, nil)
+	}
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesQueryStyles, opts...)
 }
 
@@ -294,6 +321,9 @@ type TicksParams struct {
 func (c *Client) Ticks(ctx context.Context, params TicksParams, opts ...CallOption) iter.Seq2[runtime.ResponseEnvelope[Tick], error] {
 	r := c.c.NewRequest("ticks", "GET", "/ticks")
 	r.QueryParam("from", httpclient.StyleForm, true, false, params.From)
+	if c.c.HasRemote() {
+		r.Remote("e2ehttp.ticks", params, nil)
+	}
 	r.Security([][]string{{"bearer"}})
 	r.Accept("text/event-stream, application/json")
 	return httpclient.Stream[Tick](ctx, c.c, r, responsesTicks, opts...)
@@ -309,6 +339,9 @@ var responsesTicks = []httpclient.Response{
 // GET /secure/basic
 func (c *Client) WithBasic(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[struct{}], error) {
 	r := c.c.NewRequest("withBasic", "GET", "/secure/basic")
+	if c.c.HasRemote() {
+		r.Remote("e2ehttp.withBasic", nil, nil)
+	}
 	r.Security([][]string{{"basic"}})
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesWithBasic, opts...)
 }
@@ -334,6 +367,9 @@ func (c *Client) WithKeys(ctx context.Context, params WithKeysParams, opts ...Ca
 	r := c.c.NewRequest("withKeys", "GET", "/secure/keys")
 	r.QueryParam("page", httpclient.StyleForm, true, false, params.Page)
 	r.CookieParam("crumb", true, params.Crumb)
+	if c.c.HasRemote() {
+		r.Remote("e2ehttp.withKeys", params, nil)
+	}
 	r.Security([][]string{{"headerKey", "queryKey"}, {"cookieKey"}})
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesWithKeys, opts...)
 }
@@ -347,6 +383,9 @@ var responsesWithKeys = []httpclient.Response{
 // GET /secure/oauth
 func (c *Client) WithOAuth(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[struct{}], error) {
 	r := c.c.NewRequest("withOAuth", "GET", "/secure/oauth")
+	if c.c.HasRemote() {
+		r.Remote("e2ehttp.withOAuth", nil, nil)
+	}
 	r.Security([][]string{{"oauth"}})
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesWithOAuth, opts...)
 }

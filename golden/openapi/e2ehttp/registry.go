@@ -50,6 +50,7 @@ var registryOps = []struct {
 		ID:           "e2ehttp.createItem",
 		Description:  "Create an item.",
 		Method:       "POST",
+		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"NewItem":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}},"properties":{"body":{"$ref":"#/$defs/NewItem"},"params":{"properties":{"dry_run":{"type":"boolean"}},"type":"object"}},"required":["body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Item":{"properties":{"id":{"type":"integer"},"name":{"type":"string"},"size":{"default":"M","type":"string"}},"required":["id","name"],"type":"object"}},"$ref":"#/$defs/Item"}`),
 		Output:       refSchemaItem,
@@ -57,6 +58,7 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:           "e2ehttp.getItem",
 		Method:       "GET",
+		Kind:         runtime.KindQuery,
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"id":{"type":"integer"}},"required":["id"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Item":{"properties":{"id":{"type":"integer"},"name":{"type":"string"},"size":{"default":"M","type":"string"}},"required":["id","name"],"type":"object"}},"$ref":"#/$defs/Item"}`),
 		Output:       refSchemaItem,
@@ -64,50 +66,60 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:           "e2ehttp.getNote",
 		Method:       "GET",
+		Kind:         runtime.KindQuery,
 		OutputSchema: json.RawMessage(`{"type":"string"}`),
 		Output:       outSchemaGetNote,
 	}, (*Client).callGetNote},
 	{runtime.OperationSpec{
 		ID:          "e2ehttp.headerStyles",
 		Method:      "GET",
+		Kind:        runtime.KindQuery,
 		InputSchema: json.RawMessage(`{"$defs":{"Color":{"properties":{"G":{"type":"integer"},"R":{"type":"integer"}},"type":"object"}},"properties":{"params":{"properties":{"X-Arr":{"items":{"type":"string"},"type":"array"},"X-Obj":{"$ref":"#/$defs/Color"},"X-Obj-Ex":{"$ref":"#/$defs/Color"},"X-Prim":{"type":"integer"},"crumbs":{"items":{"type":"string"},"type":"array"},"flavor":{"type":"string"}},"type":"object"}},"type":"object"}`),
 	}, (*Client).callHeaderStyles},
 	{runtime.OperationSpec{
 		ID:     "e2ehttp.optionalAuth",
 		Method: "GET",
+		Kind:   runtime.KindQuery,
 	}, (*Client).callOptionalAuth},
 	{runtime.OperationSpec{
 		ID:          "e2ehttp.pathArray",
 		Method:      "GET",
+		Kind:        runtime.KindQuery,
 		InputSchema: json.RawMessage(`{"properties":{"params":{"properties":{"l":{"items":{"type":"string"},"type":"array"},"lx":{"items":{"type":"string"},"type":"array"},"m":{"items":{"type":"string"},"type":"array"},"mx":{"items":{"type":"string"},"type":"array"},"s":{"items":{"type":"integer"},"type":"array"},"sx":{"items":{"type":"integer"},"type":"array"}},"required":["l","lx","m","mx","s","sx"],"type":"object"}},"required":["params"],"type":"object"}`),
 	}, (*Client).callPathArray},
 	{runtime.OperationSpec{
 		ID:          "e2ehttp.pathObject",
 		Method:      "GET",
+		Kind:        runtime.KindQuery,
 		InputSchema: json.RawMessage(`{"$defs":{"Color":{"properties":{"G":{"type":"integer"},"R":{"type":"integer"}},"type":"object"}},"properties":{"params":{"properties":{"l":{"$ref":"#/$defs/Color"},"lx":{"$ref":"#/$defs/Color"},"m":{"$ref":"#/$defs/Color"},"mx":{"$ref":"#/$defs/Color"},"s":{"$ref":"#/$defs/Color"},"sx":{"$ref":"#/$defs/Color"}},"required":["l","lx","m","mx","s","sx"],"type":"object"}},"required":["params"],"type":"object"}`),
 	}, (*Client).callPathObject},
 	{runtime.OperationSpec{
 		ID:          "e2ehttp.pathPrimitive",
 		Method:      "GET",
+		Kind:        runtime.KindQuery,
 		InputSchema: json.RawMessage(`{"properties":{"params":{"properties":{"l":{"type":"string"},"lx":{"type":"string"},"m":{"type":"string"},"mx":{"type":"boolean"},"s":{"type":"string"},"sx":{"type":"integer"}},"required":["l","lx","m","mx","s","sx"],"type":"object"}},"required":["params"],"type":"object"}`),
 	}, (*Client).callPathPrimitive},
 	{runtime.OperationSpec{
 		ID:          "e2ehttp.queryStyles",
 		Method:      "GET",
+		Kind:        runtime.KindQuery,
 		InputSchema: json.RawMessage(`{"$defs":{"Color":{"properties":{"G":{"type":"integer"},"R":{"type":"integer"}},"type":"object"}},"properties":{"params":{"properties":{"a_prim":{"type":"string"},"b_arr":{"items":{"type":"string"},"type":"array"},"c_arr_flat":{"items":{"type":"string"},"type":"array"},"d_obj":{"$ref":"#/$defs/Color"},"e_obj_flat":{"$ref":"#/$defs/Color"},"f_space":{"items":{"type":"string"},"type":"array"},"g_pipe":{"items":{"type":"string"},"type":"array"},"h_deep":{"$ref":"#/$defs/Color"},"i_reserved":{"type":"string"}},"type":"object"}},"type":"object"}`),
 	}, (*Client).callQueryStyles},
 	{runtime.OperationSpec{
 		ID:     "e2ehttp.withBasic",
 		Method: "GET",
+		Kind:   runtime.KindQuery,
 	}, (*Client).callWithBasic},
 	{runtime.OperationSpec{
 		ID:          "e2ehttp.withKeys",
 		Method:      "GET",
+		Kind:        runtime.KindQuery,
 		InputSchema: json.RawMessage(`{"properties":{"params":{"properties":{"crumb":{"type":"string"},"page":{"type":"integer"}},"type":"object"}},"type":"object"}`),
 	}, (*Client).callWithKeys},
 	{runtime.OperationSpec{
 		ID:     "e2ehttp.withOAuth",
 		Method: "GET",
+		Kind:   runtime.KindQuery,
 	}, (*Client).callWithOAuth},
 }
 

@@ -15,6 +15,9 @@ import (
 // GET /owners
 func (c *Client) ListOwners(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]Owner], error) {
 	r := c.c.NewRequest("listOwners", "GET", "/owners")
+	if c.c.HasRemote() {
+		r.Remote("external.listOwners", nil, nil)
+	}
 	r.Accept("application/json")
 	return httpclient.Do[[]Owner](ctx, c.c, r, responsesListOwners, opts...)
 }

@@ -119,6 +119,9 @@ func (c *Client) issuesListForRepoRequest(params IssuesListForRepoParams) *httpc
 	r.QueryParam("since", httpclient.StyleForm, true, false, params.Since)
 	r.QueryParam("sort", httpclient.StyleForm, true, false, params.Sort)
 	r.QueryParam("state", httpclient.StyleForm, true, false, params.State)
+	if c.c.HasRemote() {
+		r.Remote("githubissues.issues_list-for-repo", params, nil)
+	}
 	r.Accept("application/json")
 	return r
 }

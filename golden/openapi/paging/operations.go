@@ -33,6 +33,9 @@ func (c *Client) IssuesGet(ctx context.Context, params IssuesGetParams, opts ...
 	r.PathParam("owner", httpclient.StyleSimple, false, params.Owner)
 	r.PathParam("repo", httpclient.StyleSimple, false, params.Repo)
 	r.PathParam("issue_number", httpclient.StyleSimple, false, params.IssueNumber)
+	if c.c.HasRemote() {
+		r.Remote("paging.issues_get", params, nil)
+	}
 	r.Security([][]string{{"token"}})
 	r.Accept("application/json")
 	return httpclient.Do[Issue](ctx, c.c, r, responsesIssuesGet, opts...)
@@ -85,6 +88,9 @@ func (c *Client) issuesListForRepoRequest(params IssuesListForRepoParams) *httpc
 	r.QueryParam("page", httpclient.StyleForm, true, false, params.Page)
 	r.QueryParam("per_page", httpclient.StyleForm, true, false, params.PerPage)
 	r.QueryParam("state", httpclient.StyleForm, true, false, params.State)
+	if c.c.HasRemote() {
+		r.Remote("paging.issues_list-for-repo", params, nil)
+	}
 	r.Security([][]string{{"token"}})
 	r.Accept("application/json")
 	return r
@@ -127,6 +133,9 @@ func (c *Client) listEventsRequest(params ListEventsParams) *httpclient.Request 
 	r := c.c.NewRequest("listEvents", "GET", "/events")
 	r.QueryParam("after", httpclient.StyleForm, true, false, params.After)
 	r.QueryParam("limit", httpclient.StyleForm, true, false, params.Limit)
+	if c.c.HasRemote() {
+		r.Remote("paging.listEvents", params, nil)
+	}
 	r.Security([][]string{{"token"}})
 	r.Accept("application/json")
 	return r
@@ -168,6 +177,9 @@ func (c *Client) searchRequest(params SearchParams) *httpclient.Request {
 	r := c.c.NewRequest("search", "GET", "/search")
 	r.QueryParam("page", httpclient.StyleForm, true, false, params.Page)
 	r.QueryParam("q", httpclient.StyleForm, true, false, params.Q)
+	if c.c.HasRemote() {
+		r.Remote("paging.search", params, nil)
+	}
 	r.Security([][]string{{"token"}})
 	r.Accept("application/json")
 	return r

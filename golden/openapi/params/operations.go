@@ -24,6 +24,9 @@ type GetMMParams struct {
 func (c *Client) GetMM(ctx context.Context, params GetMMParams, opts ...CallOption) (runtime.ResponseEnvelope[string], error) {
 	r := c.c.NewRequest("GetMM", "GET", "/m/{m}")
 	r.PathParam("m", httpclient.StyleMatrix, true, params.M)
+	if c.c.HasRemote() {
+		r.Remote("params.GetMM", params, nil)
+	}
 	r.Accept("text/plain")
 	return httpclient.Do[string](ctx, c.c, r, responsesGetMM, opts...)
 }
@@ -81,6 +84,9 @@ func (c *Client) GetRepo(ctx context.Context, params GetRepoParams, opts ...Call
 	r.HeaderParam("X-Trace-ID", false, params.XTraceID)
 	r.HeaderParam("path_label", false, params.PathLabel)
 	r.CookieParam("session", true, params.SessionCookie)
+	if c.c.HasRemote() {
+		r.Remote("params.get_repo", params, nil)
+	}
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesGetRepo, opts...)
 }
 

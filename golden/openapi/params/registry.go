@@ -36,6 +36,7 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:           "params.GetMM",
 		Method:       "GET",
+		Kind:         runtime.KindQuery,
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"m":{"type":"string"}},"required":["m"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"type":"string"}`),
 		Output:       outSchemaGetMM,
@@ -43,6 +44,7 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:          "params.get_repo",
 		Method:      "GET",
+		Kind:        runtime.KindQuery,
 		InputSchema: json.RawMessage(`{"$defs":{"GetRepoCoords":{"properties":{"lat":{"type":"number"}},"type":"object"},"GetRepoFilter":{"properties":{"color":{"type":"string"}},"type":"object"},"GetRepoLevel":{"enum":["low","high"],"type":"string"}},"properties":{"params":{"properties":{"X-Trace-ID":{"type":"string"},"coords":{"$ref":"#/$defs/GetRepoCoords"},"filter":{"$ref":"#/$defs/GetRepoFilter"},"ids":{"items":{"type":"integer"},"type":"array"},"level":{"$ref":"#/$defs/GetRepoLevel"},"org":{"type":"string"},"path_label":{"type":"string"},"piped":{"items":{"type":"string"},"type":"array"},"repo":{"type":"string"},"session":{"type":"string"},"spaced":{"items":{"type":"string"},"type":"array"},"verbose":{"type":"integer"}},"required":["org","repo"],"type":"object"}},"required":["params"],"type":"object"}`),
 	}, (*Client).callGetRepo},
 }

@@ -28,6 +28,9 @@ func (c *Client) CreateMultipartUpload(ctx context.Context, params CreateMultipa
 	r := c.c.NewRequest("createMultipartUpload", "POST", "/{Bucket}?uploads")
 	r.PathParam("Bucket", httpclient.StyleSimple, false, params.Bucket)
 	r.QueryParam("Key", httpclient.StyleForm, true, false, params.Key)
+	if c.c.HasRemote() {
+		r.Remote("realcalls.createMultipartUpload", params, nil)
+	}
 	r.Security([][]string{{"api_key"}})
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesCreateMultipartUpload, opts...)
 }
@@ -53,6 +56,9 @@ func (c *Client) ListAlerts(ctx context.Context, params ListAlertsParams, opts .
 	r := c.c.NewRequest("listAlerts", "GET", "/alerts#resourceArn")
 	r.QueryParam("maxResults", httpclient.StyleForm, true, false, params.MaxResults)
 	r.QueryParam("resourceArn", httpclient.StyleForm, true, false, params.ResourceArn)
+	if c.c.HasRemote() {
+		r.Remote("realcalls.listAlerts", params, nil)
+	}
 	r.Security([][]string{{"api_key"}})
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesListAlerts, opts...)
 }
@@ -133,6 +139,9 @@ func (c *Client) Search(ctx context.Context, params SearchParams, opts ...CallOp
 	r := c.c.NewRequest("search", "GET", "/search")
 	r.QueryParam("api_key", httpclient.StyleForm, true, false, params.APIKey)
 	r.QueryParam("grant", httpclient.StyleForm, true, false, params.Grant)
+	if c.c.HasRemote() {
+		r.Remote("realcalls.search", params, nil)
+	}
 	r.Security([][]string{{"api_key"}})
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesSearch, opts...)
 }
@@ -147,6 +156,9 @@ var responsesSearch = []httpclient.Response{
 func (c *Client) Token(ctx context.Context, body TokenBody, opts ...CallOption) (runtime.ResponseEnvelope[TokenResponse], error) {
 	r := c.c.NewRequest("token", "POST", "/oauth2/token")
 	r.FormBody(body)
+	if c.c.HasRemote() {
+		r.Remote("realcalls.token", nil, body)
+	}
 	r.Accept("application/json")
 	return httpclient.Do[TokenResponse](ctx, c.c, r, responsesToken, opts...)
 }

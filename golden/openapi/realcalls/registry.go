@@ -42,36 +42,43 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:          "realcalls.createMultipartUpload",
 		Method:      "POST",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"properties":{"params":{"properties":{"Bucket":{"type":"string"},"Key":{"type":"string"}},"required":["Bucket","Key"],"type":"object"}},"required":["params"],"type":"object"}`),
 	}, (*Client).callCreateMultipartUpload},
 	{runtime.OperationSpec{
 		ID:          "realcalls.listAlerts",
 		Method:      "GET",
+		Kind:        runtime.KindQuery,
 		InputSchema: json.RawMessage(`{"properties":{"params":{"properties":{"maxResults":{"type":"integer"},"resourceArn":{"type":"string"}},"required":["resourceArn"],"type":"object"}},"required":["params"],"type":"object"}`),
 	}, (*Client).callListAlerts},
 	{runtime.OperationSpec{
 		ID:          "realcalls.postNote",
 		Method:      "POST",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"LinkNote":{"properties":{"url":{"type":"string"}},"required":["url"],"type":"object"},"PostNoteBody":{"oneOf":[{"$ref":"#/$defs/TextNote"},{"$ref":"#/$defs/LinkNote"}]},"TextNote":{"properties":{"meta":{"$ref":"#/$defs/TextNoteMeta"},"text":{"type":"string"}},"required":["text"],"type":"object"},"TextNoteMeta":{"properties":{"lang":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/PostNoteBody"}},"required":["body"],"type":"object"}`),
 	}, (*Client).callPostNote},
 	{runtime.OperationSpec{
 		ID:          "realcalls.putPDF",
 		Method:      "PUT",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"properties":{"body":{"contentEncoding":"base64","contentMediaType":"application/pdf","type":"string"}},"required":["body"],"type":"object"}`),
 	}, (*Client).callPutPdf},
 	{runtime.OperationSpec{
 		ID:          "realcalls.putRaw",
 		Method:      "PUT",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"properties":{"body":{"contentEncoding":"base64","contentMediaType":"image/*","type":"string"},"params":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["params"],"type":"object"}`),
 	}, (*Client).callPutRaw},
 	{runtime.OperationSpec{
 		ID:          "realcalls.search",
 		Method:      "GET",
+		Kind:        runtime.KindQuery,
 		InputSchema: json.RawMessage(`{"$defs":{"Grant":{"oneOf":[{"type":"string"},{"type":"integer"}]}},"properties":{"params":{"properties":{"api_key":{"type":"string"},"grant":{"$ref":"#/$defs/Grant"}},"type":"object"}},"type":"object"}`),
 	}, (*Client).callSearch},
 	{runtime.OperationSpec{
 		ID:           "realcalls.token",
 		Method:       "POST",
+		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"AuthorizationCode":{"properties":{"code":{"type":"string"},"grant_type":{"$ref":"#/$defs/AuthorizationCodeGrantType"},"redirect_uri":{"type":"string"}},"required":["grant_type","code","redirect_uri"],"type":"object"},"AuthorizationCodeGrantType":{"enum":["authorization_code"],"type":"string"},"ClientCredentials":{"properties":{"client_id":{"type":"string"},"client_secret":{"type":"string"},"grant_type":{"$ref":"#/$defs/ClientCredentialsGrantType"}},"required":["grant_type","client_id","client_secret"],"type":"object"},"ClientCredentialsGrantType":{"enum":["client_credentials"],"type":"string"},"TokenBody":{"oneOf":[{"$ref":"#/$defs/ClientCredentials"},{"$ref":"#/$defs/AuthorizationCode"}]}},"properties":{"body":{"$ref":"#/$defs/TokenBody"}},"required":["body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"TokenResponse":{"properties":{"access_token":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/TokenResponse"}`),
 		Output:       refSchemaTokenResponse,
@@ -79,6 +86,7 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:          "realcalls.uploadFile",
 		Method:      "POST",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"Grant":{"oneOf":[{"type":"string"},{"type":"integer"}]},"UploadFileBody":{"properties":{"attachments":{"items":{"contentEncoding":"base64","format":"binary","type":"string"},"type":"array"},"file":{"contentEncoding":"base64","format":"binary","type":"string"},"grant":{"$ref":"#/$defs/Grant"},"thumbnail":{"contentEncoding":"base64","format":"binary","type":"string"},"title":{"type":"string"}},"required":["file"],"type":"object"}},"properties":{"body":{"$ref":"#/$defs/UploadFileBody"}},"required":["body"],"type":"object"}`),
 	}, (*Client).callUploadFile},
 }

@@ -17,6 +17,9 @@ import (
 // GET /f
 func (c *Client) Download(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]byte], error) {
 	r := c.c.NewRequest("download", "GET", "/f")
+	if c.c.HasRemote() {
+		r.Remote("responses.download", nil, nil)
+	}
 	r.Accept("application/pdf")
 	return httpclient.Do[[]byte](ctx, c.c, r, responsesDownload, opts...)
 }
@@ -31,6 +34,9 @@ var responsesDownload = []httpclient.Response{
 // GET /d
 func (c *Client) Events(ctx context.Context, opts ...CallOption) iter.Seq2[runtime.ResponseEnvelope[Event], error] {
 	r := c.c.NewRequest("events", "GET", "/d")
+	if c.c.HasRemote() {
+		r.Remote("responses.events", nil, nil)
+	}
 	r.Accept("text/event-stream")
 	return httpclient.Stream[Event](ctx, c.c, r, responsesEvents, opts...)
 }
@@ -44,6 +50,9 @@ var responsesEvents = []httpclient.Response{
 // GET /c
 func (c *Client) NoBody(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[struct{}], error) {
 	r := c.c.NewRequest("noBody", "GET", "/c")
+	if c.c.HasRemote() {
+		r.Remote("responses.noBody", nil, nil)
+	}
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesNoBody, opts...)
 }
 
@@ -56,6 +65,9 @@ var responsesNoBody = []httpclient.Response{
 // GET /b
 func (c *Client) RangeOnly(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]string], error) {
 	r := c.c.NewRequest("rangeOnly", "GET", "/b")
+	if c.c.HasRemote() {
+		r.Remote("responses.rangeOnly", nil, nil)
+	}
 	r.Accept("application/json")
 	return httpclient.Do[[]string](ctx, c.c, r, responsesRangeOnly, opts...)
 }
@@ -70,6 +82,9 @@ var responsesRangeOnly = []httpclient.Response{
 // GET /e
 func (c *Client) SameTypes(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[Event], error) {
 	r := c.c.NewRequest("sameTypes", "GET", "/e")
+	if c.c.HasRemote() {
+		r.Remote("responses.sameTypes", nil, nil)
+	}
 	r.Accept("application/json")
 	return httpclient.Do[Event](ctx, c.c, r, responsesSameTypes, opts...)
 }
@@ -84,6 +99,9 @@ var responsesSameTypes = []httpclient.Response{
 // GET /a
 func (c *Client) Statuses(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[json.RawMessage], error) {
 	r := c.c.NewRequest("statuses", "GET", "/a")
+	if c.c.HasRemote() {
+		r.Remote("responses.statuses", nil, nil)
+	}
 	r.Accept("application/json, text/plain, application/problem+json")
 	return httpclient.Do[json.RawMessage](ctx, c.c, r, responsesStatuses, opts...)
 }

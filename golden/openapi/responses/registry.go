@@ -49,26 +49,31 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:     "responses.download",
 		Method: "GET",
+		Kind:   runtime.KindQuery,
 	}, (*Client).callDownload},
 	{runtime.OperationSpec{
 		ID:     "responses.noBody",
 		Method: "GET",
+		Kind:   runtime.KindQuery,
 	}, (*Client).callNoBody},
 	{runtime.OperationSpec{
 		ID:           "responses.rangeOnly",
 		Method:       "GET",
+		Kind:         runtime.KindQuery,
 		OutputSchema: json.RawMessage(`{"items":{"type":"string"},"type":"array"}`),
 		Output:       respSchemaRangeOnly2XX,
 	}, (*Client).callRangeOnly},
 	{runtime.OperationSpec{
 		ID:           "responses.sameTypes",
 		Method:       "GET",
+		Kind:         runtime.KindQuery,
 		OutputSchema: json.RawMessage(`{"$defs":{"Event":{"properties":{"id":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/Event"}`),
 		Output:       refSchemaEvent,
 	}, (*Client).callSameTypes},
 	{runtime.OperationSpec{
 		ID:     "responses.statuses",
 		Method: "GET",
+		Kind:   runtime.KindQuery,
 	}, (*Client).callStatuses},
 }
 

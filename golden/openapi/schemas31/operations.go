@@ -15,6 +15,9 @@ import (
 // GET /things
 func (c *Client) GetThings(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[Thing], error) {
 	r := c.c.NewRequest("getThings", "GET", "/things")
+	if c.c.HasRemote() {
+		r.Remote("schemas31.getThings", nil, nil)
+	}
 	r.Accept("application/json")
 	return httpclient.Do[Thing](ctx, c.c, r, responsesGetThings, opts...)
 }

@@ -16,6 +16,9 @@ import (
 func (c *Client) CreateItem(ctx context.Context, body Item, opts ...CallOption) (runtime.ResponseEnvelope[Item], error) {
 	r := c.c.NewRequest("createItem", "POST", "/items")
 	r.JSONBody("application/json", body)
+	if c.c.HasRemote() {
+		r.Remote("swagger.createItem", nil, body)
+	}
 	r.Security([][]string{{"basic"}})
 	r.Accept("application/json")
 	return httpclient.Do[Item](ctx, c.c, r, responsesCreateItem, opts...)
@@ -60,6 +63,9 @@ func (c *Client) ListItems(ctx context.Context, params ListItemsParams, opts ...
 	r.QueryParam("tags", httpclient.StylePipeDelimited, false, false, params.Tags)
 	r.QueryParam("tsv", httpclient.StyleForm, false, false, params.Tsv)
 	r.HeaderParam("X-Ids", false, params.XIDs)
+	if c.c.HasRemote() {
+		r.Remote("swagger.listItems", params, nil)
+	}
 	r.Security([][]string{{"basic"}})
 	r.Accept("application/json")
 	return httpclient.Do[[]Item](ctx, c.c, r, responsesListItems, opts...)

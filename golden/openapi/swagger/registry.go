@@ -36,6 +36,7 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:           "swagger.createItem",
 		Method:       "POST",
+		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"Item":{"properties":{"id":{"format":"int64","type":"integer"},"note":{"type":["string","null"]}},"required":["id"],"type":"object"}},"properties":{"body":{"$ref":"#/$defs/Item"}},"required":["body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Item":{"properties":{"id":{"format":"int64","type":"integer"},"note":{"type":["string","null"]}},"required":["id"],"type":"object"}},"$ref":"#/$defs/Item"}`),
 		Output:       refSchemaItem,
@@ -43,6 +44,7 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:           "swagger.listItems",
 		Method:       "GET",
+		Kind:         runtime.KindQuery,
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"X-Ids":{"items":{"type":"string"},"type":"array"},"csv":{"items":{"type":"string"},"type":"array"},"ids":{"items":{"type":"integer"},"type":"array"},"maybe":{"type":["string","null"]},"multi":{"items":{"type":"string"},"type":"array"},"ssv":{"items":{"type":"string"},"type":"array"},"tags":{"items":{"type":"string"},"type":"array"},"tsv":{"items":{"type":"string"},"type":"array"}},"required":["ids"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Item":{"properties":{"id":{"format":"int64","type":"integer"},"note":{"type":["string","null"]}},"required":["id"],"type":"object"}},"items":{"$ref":"#/$defs/Item"},"type":"array"}`),
 		Output:       respSchemaListItems200,

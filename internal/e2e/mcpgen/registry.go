@@ -35,14 +35,17 @@ var registryOps = []struct {
 }{
 	{runtime.OperationSpec{
 		ID:          "mcpgen.always-fail",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callAlwaysFail},
 	{runtime.OperationSpec{
 		ID:          "mcpgen.content.replay",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callContentReplay},
 	{runtime.OperationSpec{
 		ID:           "mcpgen.dotbot.solution-info",
+		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"DotbotSolutionInfoInput":{"additionalProperties":false,"properties":{"mismatch":{"type":"boolean"}},"type":"object"}},"$ref":"#/$defs/DotbotSolutionInfoInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"DotbotSolutionInfoOutput":{"properties":{"solution":{"$ref":"#/$defs/DotbotSolutionInfoOutputSolution"}},"required":["solution"],"type":"object"},"DotbotSolutionInfoOutputSolution":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}},"$ref":"#/$defs/DotbotSolutionInfoOutput"}`),
 		Output:       refSchemaDotbotSolutionInfoOutput,
@@ -50,95 +53,116 @@ var registryOps = []struct {
 	{runtime.OperationSpec{
 		ID:          "mcpgen.echo",
 		Description: "Echoes its text.",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"EchoInput":{"additionalProperties":false,"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"}},"$ref":"#/$defs/EchoInput"}`),
 	}, (*Client).callEcho},
 	{runtime.OperationSpec{
 		ID:          "mcpgen.filler.tool_00",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool00},
 	{runtime.OperationSpec{
 		ID:          "mcpgen.filler.tool_01",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool01},
 	{runtime.OperationSpec{
 		ID:          "mcpgen.filler.tool_02",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool02},
 	{runtime.OperationSpec{
 		ID:          "mcpgen.filler.tool_03",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool03},
 	{runtime.OperationSpec{
 		ID:          "mcpgen.filler.tool_04",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool04},
 	{runtime.OperationSpec{
 		ID:          "mcpgen.filler.tool_05",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool05},
 	{runtime.OperationSpec{
 		ID:          "mcpgen.filler.tool_06",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool06},
 	{runtime.OperationSpec{
 		ID:          "mcpgen.filler.tool_07",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool07},
 	{runtime.OperationSpec{
 		ID:          "mcpgen.filler.tool_08",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool08},
 	{runtime.OperationSpec{
 		ID:          "mcpgen.filler.tool_09",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool09},
 	{runtime.OperationSpec{
 		ID:          "mcpgen.filler.tool_10",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool10},
 	{runtime.OperationSpec{
 		ID:          "mcpgen.filler.tool_11",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFillerTool11},
 	{runtime.OperationSpec{
 		ID:          "mcpgen.future_block",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callFutureBlock},
 	{runtime.OperationSpec{
 		ID:           "mcpgen.get_weather",
 		Description:  "Current weather.",
+		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"GetWeatherInput":{"additionalProperties":false,"properties":{"city":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/GetWeatherInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"GetWeatherOutput":{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"integer"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"}},"$ref":"#/$defs/GetWeatherOutput"}`),
 		Output:       refSchemaGetWeatherOutput,
 	}, (*Client).callGetWeather},
 	{runtime.OperationSpec{
 		ID:           "mcpgen.get-weather-text",
+		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"GetWeatherTextOutput":{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"integer"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"}},"$ref":"#/$defs/GetWeatherTextOutput"}`),
 		Output:       refSchemaGetWeatherTextOutput,
 	}, (*Client).callGetWeatherText},
 	{runtime.OperationSpec{
 		ID:          "mcpgen.mixed_content",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
 	}, (*Client).callMixedContent},
 	{runtime.OperationSpec{
 		ID:          "mcpgen.progress",
 		Description: "Reports progress, then echoes the request's _meta.",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"ProgressInput":{"additionalProperties":false,"properties":{"steps":{"type":"integer"}},"type":"object"}},"$ref":"#/$defs/ProgressInput"}`),
 	}, (*Client).callProgress},
 	{runtime.OperationSpec{
 		ID:          "mcpgen.slow",
 		Description: "Sleeps.",
+		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"SlowInput":{"additionalProperties":false,"properties":{"seconds":{"type":"number"}},"type":"object"}},"$ref":"#/$defs/SlowInput"}`),
 	}, (*Client).callSlow},
 	{runtime.OperationSpec{
 		ID:           "mcpgen.weather.drift",
+		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"WeatherDriftOutput":{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"integer"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"}},"$ref":"#/$defs/WeatherDriftOutput"}`),
 		Output:       refSchemaWeatherDriftOutput,
 	}, (*Client).callWeatherDrift},
 	{runtime.OperationSpec{
 		ID:           "mcpgen.workflow.system_design",
+		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"WorkflowSystemDesignInput":{"additionalProperties":false,"properties":{"version":{"type":"integer"}},"type":"object"}},"$ref":"#/$defs/WorkflowSystemDesignInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"WorkflowSystemDesignOutput":{"properties":{"displayName":{"type":"string"},"instructionId":{"type":"string"},"steps":{"items":{"$ref":"#/$defs/WorkflowSystemDesignOutputStepsItem"},"type":"array"}},"required":["displayName","instructionId","steps"],"type":"object"},"WorkflowSystemDesignOutputStepsItem":{"properties":{"kind":{"type":"string"},"label":{"type":"string"},"summary":{"type":"string"}},"required":["kind","label","summary"],"type":"object"}},"$ref":"#/$defs/WorkflowSystemDesignOutput"}`),
 		Output:       refSchemaWorkflowSystemDesignOutput,

@@ -1,6 +1,7 @@
 // Command spoke calls the petstore's operations on a hub (cmd/hub) over the
 // opsgen call protocol on NATS, in another process: by operation id with
-// JSON input, with the generated package's types (callproto.CallAs), as a
+// JSON input, and through the generated client's own methods and types
+// (api.WithRemote: the call protocol as the client's transport), as a
 // subscription (a local stream of the hub), and once where the hub's policy
 // denies it. It prints each envelope in its wire form.
 package main
@@ -59,17 +60,19 @@ func run(ctx context.Context, spoke *callproto.PendingRequestMap) error {
 	}
 	show(`Call("petstore.listPets", {"params": {"limit": 2}})`, env)
 
-	// With the generated types: input and output are api's.
-	created, err := callproto.CallAs[api.Pet](ctx, spoke, "petstore.createPet", callproto.Input{Body: api.NewPet{Name: "Nibbles", Tags: []string{"hamster"}}})
+	// The generated client's own methods, with the spoke as transport: the
+	// hub runs them against the API; input and output are api's types.
+	pets := api.NewClient(api.WithRemote(spoke))
+	created, err := pets.CreatePet(ctx, api.NewPet{Name: "Nibbles", Tags: []string{"hamster"}})
 	if err != nil {
 		return err
 	}
-	show("CallAs[api.Pet](\"petstore.createPet\", api.NewPet{Name: \"Nibbles\"})", created)
-	pet, err := callproto.CallAs[api.Pet](ctx, spoke, "petstore.getPet", callproto.Input{Params: api.GetPetParams{PetID: created.Data.ID}})
+	show("pets.CreatePet(api.NewPet{Name: \"Nibbles\"})  (api.WithRemote(spoke))", created)
+	pet, err := pets.GetPet(ctx, api.GetPetParams{PetID: created.Data.ID})
 	if err != nil {
 		return err
 	}
-	show(fmt.Sprintf("CallAs[api.Pet](\"petstore.getPet\", api.GetPetParams{PetID: %d})", created.Data.ID), pet)
+	show(fmt.Sprintf("pets.GetPet(api.GetPetParams{PetID: %d})", created.Data.ID), pet)
 	fmt.Printf("   typed: pet.Data.Name = %q, pet.Data.Status = %q\n\n", pet.Data.Name, pet.Data.Status)
 
 	// A subscription: the hub's local stream, one envelope per tick.
@@ -88,8 +91,8 @@ func run(ctx context.Context, spoke *callproto.PendingRequestMap) error {
 	fmt.Println()
 
 	// Denied: only an admin may delete.
-	_, err = spoke.Call(ctx, "petstore.deletePet", callproto.Input{Params: api.DeletePetParams{PetID: created.Data.ID}})
-	fmt.Printf("== Call(\"petstore.deletePet\") as demo-spoke\n   error: %v\n   errors.Is(err, runtime.ErrAccessDenied) = %v\n", err, isDenied(err))
+	_, err = pets.DeletePet(ctx, api.DeletePetParams{PetID: created.Data.ID})
+	fmt.Printf("== pets.DeletePet() as demo-spoke\n   error: %v\n   errors.Is(err, runtime.ErrAccessDenied) = %v\n", err, isDenied(err))
 	if !isDenied(err) {
 		return fmt.Errorf("deletePet was not denied: %v", err)
 	}

@@ -18,6 +18,9 @@ import (
 func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption) (runtime.ResponseEnvelope[Pet], error) {
 	r := c.c.NewRequest("createPet", "POST", "/pets")
 	r.JSONBody("application/json", body)
+	if c.c.HasRemote() {
+		r.Remote("pets.createPet", nil, body)
+	}
 	r.Accept("application/json")
 	return httpclient.Do[Pet](ctx, c.c, r, responsesCreatePet, opts...)
 }
@@ -43,6 +46,9 @@ type DeletePetParams struct {
 func (c *Client) DeletePet(ctx context.Context, params DeletePetParams, opts ...CallOption) (runtime.ResponseEnvelope[struct{}], error) {
 	r := c.c.NewRequest("deletePet", "DELETE", "/pets/{petId}")
 	r.PathParam("petId", httpclient.StyleSimple, false, params.PetID)
+	if c.c.HasRemote() {
+		r.Remote("pets.deletePet", params, nil)
+	}
 	r.Accept("application/json")
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesDeletePet, opts...)
 }
@@ -68,6 +74,9 @@ type GetPetParams struct {
 func (c *Client) GetPet(ctx context.Context, params GetPetParams, opts ...CallOption) (runtime.ResponseEnvelope[Pet], error) {
 	r := c.c.NewRequest("getPet", "GET", "/pets/{petId}")
 	r.PathParam("petId", httpclient.StyleSimple, false, params.PetID)
+	if c.c.HasRemote() {
+		r.Remote("pets.getPet", params, nil)
+	}
 	r.Accept("application/json")
 	return httpclient.Do[Pet](ctx, c.c, r, responsesGetPet, opts...)
 }
@@ -86,6 +95,9 @@ var responsesGetPet = []httpclient.Response{
 // GET /stats
 func (c *Client) GetStats(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[GetStatsResponse], error) {
 	r := c.c.NewRequest("getStats", "GET", "/stats")
+	if c.c.HasRemote() {
+		r.Remote("pets.getStats", nil, nil)
+	}
 	r.Accept("application/json")
 	return httpclient.Do[GetStatsResponse](ctx, c.c, r, responsesGetStats, opts...)
 }
@@ -113,6 +125,9 @@ func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...Ca
 	r := c.c.NewRequest("listPets", "GET", "/pets")
 	r.QueryParam("limit", httpclient.StyleForm, true, false, params.Limit)
 	r.QueryParam("status", httpclient.StyleForm, true, false, params.Status)
+	if c.c.HasRemote() {
+		r.Remote("pets.listPets", params, nil)
+	}
 	r.Accept("application/json")
 	return httpclient.Do[[]Pet](ctx, c.c, r, responsesListPets, opts...)
 }
@@ -139,6 +154,9 @@ func (c *Client) UpdatePet(ctx context.Context, params UpdatePetParams, body New
 	r := c.c.NewRequest("updatePet", "PUT", "/pets/{petId}")
 	r.PathParam("petId", httpclient.StyleSimple, false, params.PetID)
 	r.JSONBody("application/json", body)
+	if c.c.HasRemote() {
+		r.Remote("pets.updatePet", params, body)
+	}
 	r.Accept("application/json")
 	return httpclient.Do[Pet](ctx, c.c, r, responsesUpdatePet, opts...)
 }

@@ -1,0 +1,316 @@
+// Package redisbus is the Redis adapter of the call protocol's Bus
+// (package callproto), over github.com/redis/go-redis/v9.
+//
+// Plain subscriptions are Redis pub/sub: PUBLISH to the subject as channel,
+// one SUBSCRIBE connection per subscription, whose messages reach the
+// handler in order from one goroutine. Redis pub/sub has no queue groups,
+// so they are built from lists: a queue member registers its group in a
+// sorted set per subject (key "<KeyPrefix>g:<subject>", score = the Redis
+// server's time, refreshed every second), and Publish (one Lua script, so
+// atomic) PUBLISHes the message and RPUSHes it onto the list
+// "<KeyPrefix>q:<subject>:<group>" of every group seen in the last
+// GroupTTL. Members take messages with BLPOP, so each message goes to
+// exactly one of them; a member that unsubscribes with a message in hand
+// puts it back at the head of the list.
+//
+// What differs from NATS queue groups, precisely:
+//   - a group starts receiving when its first member has registered
+//     (before Subscribe returns, as with NATS); it stops GroupTTL (5s)
+//     after its last member left or died, and until then messages
+//     accumulate in its list (bounded by QueueLimit, expiring after
+//     GroupTTL without members);
+//   - a list holds at most QueueLimit messages: beyond that the oldest are
+//     dropped (LTRIM), which the protocol sees as lost messages;
+//   - the keys are computed inside the script, so the adapter needs a
+//     single Redis server (or a primary with replicas), not Redis Cluster.
+//
+// The connection reconnects by itself (go-redis re-subscribes pub/sub
+// connections); a Redis restart without persistence loses the messages in
+// flight and in the lists, and the group registrations until the members
+// refresh them (within a second), which the protocol detects as a gap in a
+// subscription's sequence or a call no hub answered.
+package redisbus
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/opsgen/opsgen/callproto"
+)
+
+// Options configure Connect.
+type Options struct {
+	// Addr is the Redis server's host:port (default "127.0.0.1:6379").
+	Addr string
+	// Redis, when set, is used instead of Addr (its Addr, password, TLS,
+	// pool ...).
+	Redis *redis.Options
+	// KeyPrefix prefixes the keys of queue groups (default "callproto:").
+	KeyPrefix string
+	// QueueLimit bounds each queue group's list (default 100000 messages).
+	QueueLimit int
+	// GroupTTL is how long a queue group keeps receiving after its last
+	// member's last refresh (default 5s; at least 2s).
+	GroupTTL time.Duration
+}
+
+// Bus is a callproto.Bus over one go-redis client (a connection pool; each
+// subscription holds a connection of its own).
+type Bus struct {
+	rdb    *redis.Client
+	prefix string
+	limit  int
+	ttl    time.Duration
+
+	mu     sync.Mutex
+	subs   map[*subscription]struct{}
+	closed bool
+}
+
+var _ callproto.Bus = (*Bus)(nil)
+
+// publishScript publishes ARGV[1] to channel KEYS[1] and pushes it onto the
+// list of each queue group of the subject registered in the sorted set
+// KEYS[2] within the last ARGV[3] ms. ARGV[2] is the lists' key prefix,
+// ARGV[4] their length bound.
+var publishScript = redis.NewScript(`
+redis.call('PUBLISH', KEYS[1], ARGV[1])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl = tonumber(ARGV[3])
+local groups = redis.call('ZRANGEBYSCORE', KEYS[2], now - ttl, '+inf')
+for _, g in ipairs(groups) do
+  local k = ARGV[2] .. g
+  redis.call('RPUSH', k, ARGV[1])
+  redis.call('LTRIM', k, -tonumber(ARGV[4]), -1)
+  redis.call('PEXPIRE', k, ttl)
+end
+return #groups
+`)
+
+// registerScript records that group KEYS[2]... ARGV[1] has a live member
+// (score: the server's time in ms) and drops groups silent for ARGV[2] ms.
+var registerScript = redis.NewScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) * 2)
+return now
+`)
+
+// Connect connects to the Redis server and checks it answers.
+func Connect(ctx context.Context, opts Options) (*Bus, error) {
+	ro := opts.Redis
+	if ro == nil {
+		ro = &redis.Options{Addr: opts.Addr}
+	}
+	if ro.Addr == "" {
+		ro.Addr = "127.0.0.1:6379"
+	}
+	if ro.MaxRetryBackoff == 0 {
+		ro.MaxRetryBackoff = 100 * time.Millisecond
+	}
+	b := &Bus{rdb: redis.NewClient(ro), prefix: opts.KeyPrefix, limit: opts.QueueLimit, ttl: opts.GroupTTL, subs: map[*subscription]struct{}{}}
+	if b.prefix == "" {
+		b.prefix = "callproto:"
+	}
+	if b.limit <= 0 {
+		b.limit = 100000
+	}
+	if b.ttl == 0 {
+		b.ttl = 5 * time.Second
+	}
+	b.ttl = max(b.ttl, 2*time.Second)
+	if err := b.rdb.Ping(ctx).Err(); err != nil {
+		b.rdb.Close()
+		return nil, fmt.Errorf("redisbus: connect %s: %w", ro.Addr, err)
+	}
+	return b, nil
+}
+
+// Client returns the go-redis client.
+func (b *Bus) Client() *redis.Client { return b.rdb }
+
+func (b *Bus) groupsKey(subject string) string { return b.prefix + "g:" + subject }
+func (b *Bus) listPrefix(subject string) string {
+	return b.prefix + "q:" + subject + ":"
+}
+
+// Publish implements callproto.Bus: one round trip that publishes to the
+// subject's subscribers and queues for its groups. An error means Redis
+// did not take the message (e.g. it is down).
+func (b *Bus) Publish(ctx context.Context, subject string, data []byte) error {
+	err := publishScript.Run(ctx, b.rdb, []string{subject, b.groupsKey(subject)},
+		data, b.listPrefix(subject), b.ttl.Milliseconds(), b.limit).Err()
+	if err != nil {
+		return fmt.Errorf("redisbus: publish %s: %w", subject, err)
+	}
+	return nil
+}
+
+// subscription is a plain or queue subscription.
+type subscription struct {
+	b      *Bus
+	cancel context.CancelFunc
+	done   chan struct{}
+	ps     *redis.PubSub // plain
+	// mu is held while a handler call starts, so that none starts after
+	// Unsubscribe set stopped.
+	mu      sync.Mutex
+	stopped bool
+}
+
+// Subscribe implements callproto.Bus. The subscription is active on the
+// server when it returns.
+func (b *Bus) Subscribe(subject, queue string, handler func(data []byte)) (callproto.Subscription, error) {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return nil, errors.New("redisbus: the bus is closed")
+	}
+	b.mu.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &subscription{b: b, cancel: cancel, done: make(chan struct{})}
+	if queue == "" {
+		s.ps = b.rdb.Subscribe(ctx, subject)
+		// Wait for the confirmation: the server knows the subscription.
+		rctx, rcancel := context.WithTimeout(ctx, 10*time.Second)
+		_, err := s.ps.Receive(rctx)
+		rcancel()
+		if err != nil {
+			s.ps.Close()
+			cancel()
+			return nil, fmt.Errorf("redisbus: subscribe %s: %w", subject, err)
+		}
+		go s.plain(ctx, handler)
+	} else {
+		if err := b.register(ctx, subject, queue); err != nil {
+			cancel()
+			return nil, fmt.Errorf("redisbus: subscribe %s in %s: %w", subject, queue, err)
+		}
+		go s.member(ctx, subject, queue, handler)
+	}
+	b.mu.Lock()
+	b.subs[s] = struct{}{}
+	b.mu.Unlock()
+	return s, nil
+}
+
+func (b *Bus) register(ctx context.Context, subject, queue string) error {
+	return registerScript.Run(ctx, b.rdb, []string{b.groupsKey(subject)}, queue, b.ttl.Milliseconds()).Err()
+}
+
+// deliver calls handler unless the subscription was stopped.
+func (s *subscription) deliver(handler func([]byte), data []byte) bool {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return false
+	}
+	s.mu.Unlock()
+	handler(data)
+	return true
+}
+
+func (s *subscription) plain(ctx context.Context, handler func([]byte)) {
+	defer close(s.done)
+	for {
+		msg, err := s.ps.ReceiveMessage(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			// go-redis reconnects and re-subscribes on the next call.
+			sleep(ctx, 50*time.Millisecond)
+			continue
+		}
+		if !s.deliver(handler, []byte(msg.Payload)) {
+			return
+		}
+	}
+}
+
+func (s *subscription) member(ctx context.Context, subject, queue string, handler func([]byte)) {
+	defer close(s.done)
+	b := s.b
+	list := b.listPrefix(subject) + queue
+	refresh := time.Now()
+	for ctx.Err() == nil {
+		if time.Since(refresh) >= time.Second {
+			if err := b.register(ctx, subject, queue); err != nil {
+				sleep(ctx, 50*time.Millisecond)
+				continue
+			}
+			refresh = time.Now()
+		}
+		r, err := b.rdb.BLPop(ctx, time.Second, list).Result()
+		if err != nil {
+			if !errors.Is(err, redis.Nil) {
+				// Redis is down or restarting: register again once back.
+				refresh = time.Time{}
+				sleep(ctx, 50*time.Millisecond)
+			}
+			continue
+		}
+		data := []byte(r[1])
+		if !s.deliver(handler, data) {
+			// Unsubscribed with a message in hand: give it back to the group.
+			pctx, pcancel := context.WithTimeout(context.Background(), time.Second)
+			b.rdb.LPush(pctx, list, data)
+			pcancel()
+			return
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// Unsubscribe implements callproto.Subscription.
+func (s *subscription) Unsubscribe() error {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return nil
+	}
+	s.stopped = true
+	s.mu.Unlock()
+	s.cancel()
+	var err error
+	if s.ps != nil {
+		err = s.ps.Close()
+	}
+	s.b.mu.Lock()
+	delete(s.b.subs, s)
+	s.b.mu.Unlock()
+	return err
+}
+
+// Close ends the subscriptions, waits for their goroutines and closes the
+// client.
+func (b *Bus) Close() error {
+	b.mu.Lock()
+	b.closed = true
+	subs := make([]*subscription, 0, len(b.subs))
+	for s := range b.subs {
+		subs = append(subs, s)
+	}
+	b.mu.Unlock()
+	for _, s := range subs {
+		s.Unsubscribe()
+		<-s.done
+	}
+	return b.rdb.Close()
+}

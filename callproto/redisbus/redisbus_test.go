@@ -1,0 +1,103 @@
+package redisbus_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/opsgen/opsgen/callproto"
+	"github.com/opsgen/opsgen/callproto/bustest"
+	"github.com/opsgen/opsgen/callproto/redisbus"
+)
+
+// startServer starts a redis-server for the test; without one installed the
+// test is skipped, or fails under CI (CI installs it: make redis).
+func startServer(t *testing.T) *redisbus.Server {
+	t.Helper()
+	srv, err := redisbus.StartServer(t.TempDir(), 0)
+	if errors.Is(err, redisbus.ErrNoServer) && os.Getenv("CI") == "" {
+		t.Skip("redis-server is not installed (make redis installs it)")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	return srv
+}
+
+func connect(t *testing.T, addr string) *redisbus.Bus {
+	t.Helper()
+	b, err := redisbus.Connect(context.Background(), redisbus.Options{Addr: addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+func TestBus(t *testing.T) {
+	bustest.Run(t, func(t *testing.T) (callproto.Bus, callproto.Bus) {
+		srv := startServer(t)
+		return connect(t, srv.Addr), connect(t, srv.Addr)
+	})
+}
+
+func TestConnectRefused(t *testing.T) {
+	if _, err := redisbus.Connect(context.Background(), redisbus.Options{Addr: "127.0.0.1:1"}); err == nil {
+		t.Fatal("connected to nothing")
+	}
+}
+
+// Redis killed and restarted while a subscription streams.
+func TestBrokerRestart(t *testing.T) {
+	srv := startServer(t)
+	bustest.Restart(t, connect(t, srv.Addr), connect(t, srv.Addr), func() {
+		if err := srv.Restart(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// A queue group's list is bounded: with no member taking messages, at most
+// QueueLimit stay queued.
+func TestQueueBounded(t *testing.T) {
+	srv := startServer(t)
+	b, err := redisbus.Connect(context.Background(), redisbus.Options{Addr: srv.Addr, QueueLimit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	got := make(chan string, 100)
+	s, err := b.Subscribe("t.q", "g", func(d []byte) { got <- string(d) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Unsubscribe() // the group stays registered for GroupTTL, without a member
+	time.Sleep(1100 * time.Millisecond)
+	for i := range 50 {
+		if err := b.Publish(context.Background(), "t.q", fmt.Appendf(nil, "%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := b.Client().LLen(context.Background(), "callproto:q:t.q:g").Result()
+	if err != nil || n != 10 {
+		t.Fatalf("queued %d (%v), want 10", n, err)
+	}
+	// A new member gets the newest 10, in order.
+	if _, err := b.Subscribe("t.q", "g", func(d []byte) { got <- string(d) }); err != nil {
+		t.Fatal(err)
+	}
+	for i := 40; i < 50; i++ {
+		select {
+		case d := <-got:
+			if d != fmt.Sprint(i) {
+				t.Fatalf("got %s, want %d", d, i)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("message %d did not arrive", i)
+		}
+	}
+}
