@@ -100,22 +100,19 @@
 //
 // # Subscriptions
 //
-// runtime.Registry does not run subscription operations yet (generated
-// server-sent-event operations are not registered). When it does, a
-// subscription operation will be a tool whose call streams its events as
-// progress notifications of the tools/call request: each event's data is
-// sent as it comes in a notifications/progress message (progress counts
-// the events, message holds the data's JSON) when the client gave a
-// progress token, and the result holds the events as a JSON array when the
-// stream ends or after 100 events. Cancelling the request stops the
-// stream. Progress notifications are chosen because they belong to the
-// call that asked for them, reach the client over stdio and streamable
-// HTTP alike, need nothing the client must support beyond a progress
-// token, and end with the call, so that cancellation maps onto the
-// stream's context; resource subscriptions would only say "updated" and
-// make the client read again, losing the events in between. The hook is
-// the server's stream method, tested with a stream of its own; wiring it
-// is one branch in the tools/call handler (an operation of kind
-// subscription goes to Registry.Subscribe and stream instead of Execute),
-// and such a tool's output schema is an array of its event schema.
+// An operation of kind subscription (runtime.Registry.RegisterSubscription,
+// and the server-sent-event operations of generated clients) is a tool
+// whose call streams its events (Registry.Subscribe) as progress
+// notifications of the tools/call request: each event's data is sent as it
+// comes in a notifications/progress message (progress counts the events,
+// message holds the data's JSON) when the client gave a progress token,
+// and the result holds the events as a JSON array when the stream ends or
+// after 100 events; the tool's output schema is an array of the event
+// schema. Cancelling the request stops the stream. Progress notifications
+// are chosen because they belong to the call that asked for them, reach
+// the client over stdio and streamable HTTP alike, need nothing the client
+// must support beyond a progress token, and end with the call, so that
+// cancellation maps onto the stream's context; resource subscriptions
+// would only say "updated" and make the client read again, losing the
+// events in between.
 package mcpserver

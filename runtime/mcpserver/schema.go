@@ -25,8 +25,15 @@ func newTool(spec runtime.OperationSpec, name string) (*tool, error) {
 		InputSchema: in,
 		Annotations: annotations(spec),
 	}}
+	t.subscription = spec.Kind == runtime.KindSubscription
 	if len(bytes.TrimSpace(spec.OutputSchema)) > 0 {
-		out, object, err := outputSchema(spec.OutputSchema)
+		schema := spec.OutputSchema
+		if t.subscription {
+			if schema, err = arrayOf(schema); err != nil {
+				return nil, fmt.Errorf("mcpserver: operation %s: output schema: %w", spec.ID, err)
+			}
+		}
+		out, object, err := outputSchema(schema)
 		if err != nil {
 			return nil, fmt.Errorf("mcpserver: operation %s: output schema: %w", spec.ID, err)
 		}
@@ -35,6 +42,22 @@ func newTool(spec runtime.OperationSpec, name string) (*tool, error) {
 		t.objectOutput = object
 	}
 	return t, nil
+}
+
+// arrayOf is the schema of an array of event: a subscription tool's
+// result holds its events. The event schema's $defs move to the root, so
+// that its "#/$defs/..." references still resolve.
+func arrayOf(event json.RawMessage) (json.RawMessage, error) {
+	var m map[string]any
+	if err := json.Unmarshal(event, &m); err != nil {
+		return nil, err
+	}
+	out := map[string]any{"type": "array", "items": m}
+	if defs, ok := m["$defs"]; ok {
+		delete(m, "$defs")
+		out["$defs"] = defs
+	}
+	return json.Marshal(out)
 }
 
 // deprecatedNote ends the description of a deprecated operation's tool: a

@@ -90,6 +90,9 @@ type tool struct {
 	// an object, so that sessions older than protocol 2026-07-28 (which
 	// allow only those) see it too.
 	hasOutput, objectOutput bool
+	// subscription: the operation streams (runtime.KindSubscription); a
+	// call collects its events (see stream).
+	subscription bool
 }
 
 // New returns a server of the operations of r that opts selects, one tool
@@ -236,6 +239,9 @@ func (s *Server) handler(t *tool) mcp.ToolHandler {
 		args := []byte("{}")
 		if req.Params != nil && len(req.Params.Arguments) > 0 && string(req.Params.Arguments) != "null" {
 			args = req.Params.Arguments
+		}
+		if t.subscription {
+			return s.stream(callCtx, req, t, s.reg.Subscribe(callCtx, t.spec.ID, args))
 		}
 		modern := modernProtocol(req.ProtocolVersion())
 		env, err := s.reg.Execute(callCtx, t.spec.ID, args)

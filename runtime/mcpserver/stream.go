@@ -16,9 +16,8 @@ import (
 // collects before it returns.
 const maxStreamEvents = 100
 
-// stream answers a call of a subscription tool whose events are events:
-// the hook that serves subscription operations once runtime.Registry can
-// run them (see "Subscriptions" in the package doc). Each event's data is
+// stream answers a call of a subscription tool whose events are events
+// (Registry.Subscribe's; see "Subscriptions" in the package doc). Each event's data is
 // sent as it comes in a notifications/progress message of the request
 // (progress counts the events, message holds the data's JSON) when the
 // client gave a progress token; the result holds them all, as a JSON

@@ -14,49 +14,51 @@ import (
 	"github.com/opsgen/opsgen/runtime"
 )
 
-// TestStream checks the subscription hook over a real session: a tool
-// whose call is answered by stream, with a stream of its own making the
-// events (runtime.Registry cannot run subscriptions yet).
+// TestStream serves a subscription operation of the Registry over a real
+// session: its events come as progress notifications and, in the result,
+// as an array; a failing stream is an isError result; cancelling the call
+// stops the handler.
 func TestStream(t *testing.T) {
 	ctx := context.Background()
 	reg := runtime.NewRegistry(nil)
-	if err := reg.Register(runtime.OperationSpec{ID: "s.ticks"}, func(context.Context, json.RawMessage) (any, error) { return nil, nil }); err != nil {
+	started := make(chan struct{}, 1)
+	stopped := make(chan struct{}, 1)
+	ticks := func(ctx context.Context, input []byte) iter.Seq2[any, error] {
+		var args struct{ Mode string }
+		json.Unmarshal(input, &args)
+		return func(yield func(any, error) bool) {
+			for i := 1; ; i++ {
+				switch {
+				case args.Mode == "three" && i > 3:
+					return
+				case args.Mode == "fail" && i == 2:
+					yield(nil, runtime.Errorf(runtime.CodeExecution, "s.ticks", "stream broke"))
+					return
+				case args.Mode == "endless" && i == 2:
+					started <- struct{}{}
+					<-ctx.Done() // until the client cancels
+					stopped <- struct{}{}
+					yield(nil, ctx.Err())
+					return
+				}
+				if !yield(map[string]int{"n": i}, nil) {
+					return
+				}
+			}
+		}
+	}
+	event := `{"$defs":{"Tick":{"type":"object","properties":{"n":{"type":"integer"}}}},"$ref":"#/$defs/Tick"}`
+	if err := reg.RegisterSubscription(runtime.OperationSpec{ID: "s.ticks", OutputSchema: json.RawMessage(event)}, ticks); err != nil {
 		t.Fatal(err)
 	}
 	s, err := New(reg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	started := make(chan struct{}, 1)
-	stopped := make(chan struct{}, 1)
-	events := func(ctx context.Context, mode string) iter.Seq2[runtime.ResponseEnvelope[any], error] {
-		return func(yield func(runtime.ResponseEnvelope[any], error) bool) {
-			for i := 1; ; i++ {
-				switch {
-				case mode == "three" && i > 3:
-					return
-				case mode == "fail" && i == 2:
-					yield(runtime.ResponseEnvelope[any]{}, runtime.Errorf(runtime.CodeExecution, "s.ticks", "stream broke"))
-					return
-				case mode == "endless" && i == 2:
-					started <- struct{}{}
-					<-ctx.Done() // until the client cancels
-					stopped <- struct{}{}
-					yield(runtime.ResponseEnvelope[any]{}, ctx.Err())
-					return
-				}
-				if !yield(runtime.Local[any](map[string]int{"n": i}, "s.ticks"), nil) {
-					return
-				}
-			}
-		}
-	}
 	tl := s.byID["s.ticks"]
-	s.mcp.AddTool(tl.tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var args struct{ Mode string }
-		json.Unmarshal(req.Params.Arguments, &args)
-		return s.stream(ctx, req, tl, events(ctx, args.Mode))
-	})
+	if got, _ := json.Marshal(tl.tool.OutputSchema); string(got) != `{"$defs":{"Tick":{"properties":{"n":{"type":"integer"}},"type":"object"}},"items":{"$ref":"#/$defs/Tick"},"type":"array"}` {
+		t.Errorf("output schema = %s, want an array of the event schema", got)
+	}
 
 	var mu sync.Mutex
 	var progress []string
