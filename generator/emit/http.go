@@ -555,7 +555,10 @@ func (g *gen) httpMethod(f *file, op *ir.Operation, usesNewError *bool) {
 				w.b.WriteString(", Schema: " + v)
 			}
 		}
-		if r.Kind == ir.BodyJSON && r.Type != nil && !strings.HasPrefix(r.Status, "2") {
+		if r.ErrorName != "" {
+			w.b.WriteString(", NewError: newError[" + r.ErrorName + "]")
+			*usesNewError = true
+		} else if r.Kind == ir.BodyJSON && r.Type != nil && !strings.HasPrefix(r.Status, "2") {
 			w.b.WriteString(", NewError: newError[" + w.typeText(g.goType(r.Type, false)) + "]")
 			*usesNewError = true
 		}
@@ -564,8 +567,9 @@ func (g *gen) httpMethod(f *file, op *ir.Operation, usesNewError *bool) {
 	if len(op.Responses) > 0 {
 		w.b.WriteString("\n")
 	}
-	w.b.WriteString("}")
-	f.text(w.b.String())
+	w.b.WriteString("}\n")
+	g.errorTypes(w, op)
+	f.text(strings.TrimSuffix(w.b.String(), "\n"))
 }
 
 // statusName turns a response status ("200", "2XX", "default") into part of a Go name.

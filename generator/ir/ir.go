@@ -311,6 +311,10 @@ type Response struct {
 	Doc  Doc
 	// Schema is the body's JSON Schema (refs into Service.Defs), or nil.
 	Schema json.RawMessage
+	// ErrorName is the Go name of the operation's error type for this
+	// status (OpNotFound, OpStatus4XX, OpDefault) when the status is an
+	// error one (not 2xx or 304); "" otherwise.
+	ErrorName string
 }
 
 // Tool is what an MCP tool declares beyond its schemas.
