@@ -22,7 +22,8 @@ package runtime
 //
 // A body that does not fit the declared type is drift: the parts that do
 // not fit are dropped, each with a warning in CallError.Issues, and Body
-// holds the rest (the zero value when nothing fits, or the body is not JSON).
+// holds the rest (the zero value when nothing fits, or the body is not
+// JSON; CallError.HTTP.Typed is then nil).
 type StatusError[T any] struct {
 	*CallError
 	// Body is the response body decoded into the type the operation
@@ -37,17 +38,18 @@ func (e *StatusError[T]) Unwrap() error { return e.CallError }
 // decode is set.
 func (e *StatusError[T]) attach(ce *CallError, body []byte, decode bool) {
 	e.CallError = ce
-	if decode {
-		warnings, err := decodeFit(ce.OperationID, body, &e.Body)
-		for i := range warnings {
-			warnings[i].OperationID = ce.OperationID
-		}
-		ce.Issues = append(ce.Issues, warnings...)
-		if err != nil {
-			ce.Issues = append(ce.Issues, Warning{OperationID: ce.OperationID, Message: "error body not decoded: " + err.Error()})
-		}
+	if !decode {
+		return
 	}
-	if ce.HTTP != nil {
+	warnings, err := decodeFit(ce.OperationID, body, &e.Body)
+	for i := range warnings {
+		warnings[i].OperationID = ce.OperationID
+	}
+	ce.Issues = append(ce.Issues, warnings...)
+	if err != nil {
+		ce.Issues = append(ce.Issues, Warning{OperationID: ce.OperationID, Message: "error body not decoded: " + err.Error()})
+	} else if ce.HTTP != nil {
+		// ErrorBody reads the body here too.
 		ce.HTTP.Typed = &e.Body
 	}
 }

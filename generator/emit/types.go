@@ -447,31 +447,47 @@ func (g *gen) declareUnion(f *file, t *ir.Type) {
 	for _, v := range t.Variants {
 		names = append(names, v.Name)
 	}
-	d := typeDoc(t, t.Name+" is one of: "+strings.Join(names, ", ")+". Variant tells which one it holds; As<Variant> decodes it; "+t.Name+"From<Variant> makes one.")
-	decl(f, d, jen.Type().Id(t.Name).Struct(jen.Id("raw").Qual("encoding/json", "RawMessage")))
+	kind := t.VariantKind
+	if kind == "" { // an IR built without AllocateNames
+		kind = t.Name + "Kind"
+	}
+	d := typeDoc(t, t.Name+" is one of: "+strings.Join(names, ", ")+". Variant tells which one it holds (a "+kind+"); As<Variant> returns it; "+t.Name+"From<Variant> makes one.")
+	decl(f, d, jen.Type().Id(t.Name).Struct(jen.Qual(pkgRuntime, "UnionValue")))
 	u := jen.Id("u")
-	decl(f, newDoc("Raw returns the value's JSON (nil for the zero value)."),
-		jen.Func().Params(u.Clone().Id(t.Name)).Id("Raw").Params().Qual("encoding/json", "RawMessage").Block(jen.Return(jen.Id("u").Dot("raw"))))
-	decl(f, newDoc("Variant returns the name of the variant the value holds, or \"\" when none matches."),
-		jen.Func().Params(u.Clone().Id(t.Name)).Id("Variant").Params().String().Block(jen.Return(jen.Id("union"+t.Name).Dot("Select").Call(jen.Id("u").Dot("raw")))))
-	decl(f, newDoc("MarshalJSON writes the value's JSON (null for the zero value)."),
-		jen.Func().Params(u.Clone().Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(jen.Return(jen.Qual(pkgRuntime, "MarshalRaw").Call(jen.Id("u").Dot("raw")))))
-	decl(f, newDoc("UnmarshalJSON keeps a copy of b; the As methods decode it."),
-		jen.Func().Params(u.Clone().Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
-			jen.Id("u").Dot("raw").Op("=").Qual("bytes", "Clone").Call(jen.Id("b")),
-			jen.Return(jen.Nil()),
-		))
+	kd := newDoc(kind + " names the variants of " + t.Name + "; \"\" is none.")
+	decl(f, kd, jen.Type().Id(kind).String())
+	var consts []jen.Code
+	for _, v := range t.Variants {
+		c := v.Const
+		if c == "" {
+			c = t.Name + v.Name
+		}
+		line := c + " is the " + v.Name + " variant"
+		if len(v.Tags) > 0 {
+			line += " (" + t.Discriminator + ": " + strings.Join(quotedAll(v.Tags), ", ") + ")"
+		}
+		consts = append(consts, jen.Comment(line+"."), jen.Id(c).Id(kind).Op("=").Lit(v.Name))
+	}
+	f.Comment("The variants of " + t.Name + ".")
+	f.Const().Defs(consts...)
+	f.Line()
+	decl(f, newDoc("Variant returns the variant the value holds, or \"\" when none matches."),
+		jen.Func().Params(u.Clone().Id(t.Name)).Id("Variant").Params().Id(kind).Block(
+			jen.Return(jen.Id(kind).Call(jen.Id("union"+t.Name).Dot("VariantOf").Call(jen.Id("u").Dot("UnionValue"))))))
 	var variants []jen.Code
 	for _, v := range t.Variants {
 		vt := g.typ(v.Type)
-		decl(f, newDoc("As"+v.Name+" decodes the value as the "+v.Name+" variant."),
+		decl(f, newDoc("As"+v.Name+" returns the value as the "+v.Name+" variant."),
 			jen.Func().Params(u.Clone().Id(t.Name)).Id("As"+v.Name).Params().Params(vt.Clone(), jen.Error()).Block(
-				jen.Return(jen.Qual(pkgRuntime, "UnionAs").Types(vt.Clone()).Call(jen.Id("u").Dot("raw")))))
-		decl(f, newDoc(t.Name+"From"+v.Name+" returns a "+t.Name+" holding the "+v.Name+" variant v."),
-			jen.Func().Id(t.Name+"From"+v.Name).Params(jen.Id("v").Add(vt.Clone())).Params(jen.Id(t.Name), jen.Error()).Block(
-				jen.List(jen.Id("raw"), jen.Err()).Op(":=").Qual("encoding/json", "Marshal").Call(jen.Id("v")),
-				jen.Return(jen.Id(t.Name).Values(jen.Dict{jen.Id("raw"): jen.Id("raw")}), jen.Err()),
-			))
+				jen.Return(jen.Qual(pkgRuntime, "VariantAs").Types(vt.Clone()).Call(jen.Id("u").Dot("UnionValue")))))
+		cd := newDoc(t.Name + "From" + v.Name + " returns a " + t.Name + " holding the " + v.Name + " variant v.")
+		var body []jen.Code
+		if fl := discField(t, v); fl != nil {
+			cd.para("An empty " + fl.Name + " is set to " + strconv.Quote(v.Tags[0]) + ".")
+			body = append(body, jen.If(jen.Id("v").Dot(fl.Name).Op("==").Lit("")).Block(jen.Id("v").Dot(fl.Name).Op("=").Lit(v.Tags[0])))
+		}
+		body = append(body, jen.Return(jen.Id(t.Name).Values(jen.Qual(pkgRuntime, "UnionOf").Call(jen.Lit(v.Name), jen.Id("v")))))
+		decl(f, cd, jen.Func().Id(t.Name+"From"+v.Name).Params(jen.Id("v").Add(vt.Clone())).Id(t.Name).Block(body...))
 		vd := []jen.Code{kv("Name", jen.Lit(v.Name))}
 		if len(v.Tags) > 0 {
 			vd = append(vd, kv("Tags", strLits(v.Tags)))
@@ -492,6 +508,30 @@ func (g *gen) declareUnion(f *file, t *ir.Type) {
 	f.Comment("// union" + t.Name + " selects the variant of a " + t.Name + ".")
 	f.Var().Id("union"+t.Name).Op("=").Op("&").Qual(pkgRuntime, "Union").Values(ud...)
 	f.Line()
+}
+
+// discField is the field of variant v of union t that holds the
+// discriminator, when it is a plain string the constructor can fill in.
+func discField(t *ir.Type, v *ir.Variant) *ir.Field {
+	if t.Discriminator == "" || len(v.Tags) == 0 || v.Type == nil || v.Type.Kind != ir.Struct {
+		return nil
+	}
+	for _, fl := range v.Type.Fields {
+		if fl.JSONName == t.Discriminator && fl.Required && !fl.Nullable && fl.Type != nil && !fl.Type.Nullable &&
+			!fl.Type.Named() && (fl.Type.Kind == ir.String) {
+			return fl
+		}
+	}
+	return nil
+}
+
+// quotedAll quotes each of ss.
+func quotedAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
 }
 
 // strLits is a []string literal.

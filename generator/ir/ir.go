@@ -137,6 +137,9 @@ type Type struct {
 	Discriminator string
 	// AnyOf is set when the union came from anyOf (more than one variant may match).
 	AnyOf bool
+	// VariantKind is the Go name of a Union's string type naming its
+	// variants (PetKind), whose constants are the Variants' Const.
+	VariantKind string
 
 	// Schema is this type's JSON Schema (draft 2020-12, refs into Service.Defs).
 	Schema json.RawMessage
@@ -173,8 +176,13 @@ type EnumValue struct {
 
 // Variant is one member of a Union.
 type Variant struct {
-	// Name is the Go name of the variant's accessor/constructor suffix.
+	// Name is the Go name of the variant's accessor/constructor suffix
+	// (AsDog, PetFromDog), unique within the union: its discriminator
+	// value, title, type name or JSON kind.
 	Name string
+	// Const is the Go name of the variant's constant of the union's
+	// VariantKind type (PetDog).
+	Const string
 	Type *Type
 	// Tags are the discriminator values that select this variant.
 	Tags []string

@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"io"
 	"log/slog"
 	"testing"
@@ -124,6 +125,11 @@ func TestHTTPPetstore(t *testing.T) {
 	if e, ok := runtime.ErrorBody[petstore.Error](err); !ok || e.Code != 404 || e.Message != "no pet" {
 		t.Errorf("ShowPetByID error = %v, typed %+v %v", err, e, ok)
 	}
+	// The declared 404 is the operation's own error type, its body typed.
+	var nf *petstore.ShowPetByIDNotFound
+	if !errors.As(err, &nf) || nf.Body.Code != 404 || nf.Body.Message != "no pet" || nf.HTTP.StatusCode != 404 {
+		t.Errorf("errors.As(*ShowPetByIDNotFound) on %T %v", err, err)
+	}
 	checkWireLine(t, srv.only(t), "GET", "/pets/9b2c")
 }
 
@@ -145,7 +151,7 @@ func TestHTTPComposition(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v := env.Data.Variant(); v != tt.variant {
+		if v := env.Data.Variant(); string(v) != tt.variant {
 			t.Errorf("%s: variant %q, want %s", tt.body, v, tt.variant)
 		}
 		switch tt.variant {
