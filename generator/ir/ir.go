@@ -183,7 +183,7 @@ type Variant struct {
 	// Const is the Go name of the variant's constant of the union's
 	// VariantKind type (PetDog).
 	Const string
-	Type *Type
+	Type  *Type
 	// Tags are the discriminator values that select this variant.
 	Tags []string
 	// JSONKind is the JSON kind that can select it when there is no
