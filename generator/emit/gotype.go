@@ -16,6 +16,7 @@ type goType struct {
 	prefix string
 	pkg    string // import path of name; "" for a predeclared or generated name
 	name   string
+	arg    *goType // the type argument of a generic name (runtime.Nullable[arg])
 }
 
 // importNames are the package names of the import paths a goType can name.
@@ -52,22 +53,31 @@ func (t goType) code() *jen.Statement {
 		s = jen.Op(t.prefix)
 	}
 	if t.pkg != "" {
-		return s.Qual(t.pkg, t.name)
+		s = s.Qual(t.pkg, t.name)
+	} else {
+		s = s.Id(t.name)
 	}
-	return s.Id(t.name)
+	if t.arg != nil {
+		s = s.Types(t.arg.code())
+	}
+	return s
 }
 
 // text returns t as Go source, recording the import it needs.
 func (t goType) text(imports map[string]string) string {
+	arg := ""
+	if t.arg != nil {
+		arg = "[" + t.arg.text(imports) + "]"
+	}
 	if t.pkg == "" {
-		return t.prefix + t.name
+		return t.prefix + t.name + arg
 	}
 	imports[t.pkg] = t.name
 	name, ok := importNames[t.pkg]
 	if !ok {
 		name = path.Base(t.pkg) // jennifer's guess too
 	}
-	return t.prefix + name + "." + t.name
+	return t.prefix + name + "." + t.name + arg
 }
 
 // rawMessageType is json.RawMessage, the type of anything opsgen cannot type.

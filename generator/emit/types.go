@@ -266,8 +266,16 @@ func (g *gen) fields(owner, t *ir.Type, reader bool) []field {
 			d.para("Default: " + jsonText(fl.Default) + ".")
 		}
 		ft := g.goType(fl.Type, reader && fl.Type != nil && fl.Type.Kind == ir.Binary)
-		optional := !fl.Required || fl.Nullable || (fl.Type != nil && fl.Type.Nullable)
-		if (optional && !nilable(fl.Type) && !(reader && fl.Type != nil && fl.Type.Kind == ir.Binary)) || g.recursive(owner, fl.Type) {
+		nullable := fl.Nullable || (fl.Type != nil && fl.Type.Nullable)
+		optional := !fl.Required || nullable
+		threeState := threeStates(fl, reader)
+		if threeState {
+			// Absent, null and a value: runtime.Nullable, left out when absent.
+			if g.recursive(owner, fl.Type) {
+				ft = ft.ptr()
+			}
+			ft = nullableOf(ft)
+		} else if (optional && !nilable(fl.Type) && !(reader && fl.Type != nil && fl.Type.Kind == ir.Binary)) || g.recursive(owner, fl.Type) {
 			ft = ft.ptr()
 		}
 		tag := "-"
@@ -279,6 +287,8 @@ func (g *gen) fields(owner, t *ir.Type, reader bool) []field {
 			tags[name] = true
 			tag = name
 			switch {
+			case threeState:
+				tag += ",omitzero"
 			case !fl.Required:
 				tag += ",omitempty"
 			case name == "-":
@@ -288,6 +298,28 @@ func (g *gen) fields(owner, t *ir.Type, reader bool) []field {
 		out = append(out, field{doc: d.lines(), name: fl.Name, typ: ft, tag: tag})
 	}
 	return out
+}
+
+// threeStates reports whether field fl is optional and allows null, so
+// that absent, null and a value are three states (runtime.Nullable).
+// Values that hold null themselves (raw JSON, the null type) and binary
+// readers keep their types.
+func threeStates(fl *ir.Field, reader bool) bool {
+	if fl.Required || fl.Type == nil || !(fl.Nullable || fl.Type.Nullable) {
+		return false
+	}
+	switch fl.Type.Kind {
+	case ir.Any, ir.Null:
+		return false
+	case ir.Binary:
+		return !reader
+	}
+	return true
+}
+
+// nullableOf returns runtime.Nullable[t].
+func nullableOf(t goType) goType {
+	return goType{pkg: pkgRuntime, name: "Nullable", arg: &t}
 }
 
 // jsonName returns the field's property name when encoding/json can use it
@@ -341,7 +373,9 @@ func reaches(from, to *ir.Type, seen map[*ir.Type]bool) bool {
 	switch from.Kind {
 	case ir.Struct:
 		for _, fl := range from.Fields {
-			if fl.Required && !fl.Nullable && fl.Type != nil && !fl.Type.Nullable {
+			// Required values are held by value, and so are optional
+			// nullable ones (runtime.Nullable).
+			if fl.Type != nil && (fl.Required && !fl.Nullable && !fl.Type.Nullable || threeStates(fl, false)) {
 				next = append(next, fl.Type)
 			}
 		}

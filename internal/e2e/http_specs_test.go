@@ -39,7 +39,7 @@ func TestHTTPSwagger(t *testing.T) {
 	checkWireLine(t, r, "GET", "/v2/items/1,2?csv=a,b&maybe=m&multi=x&multi=y&ssv=a%20b&tags=t1%7Ct2&tsv=a,b")
 	checkWireHeader(t, r, "X-Ids", "i,j")
 	checkWireHeader(t, r, "Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte("u:p")))
-	if len(env.Data) != 2 || env.Data[0].ID != 1 || env.Data[0].Note != nil || env.Data[1].Note == nil || *env.Data[1].Note != "n" {
+	if len(env.Data) != 2 || env.Data[0].ID != 1 || !env.Data[0].Note.IsNull() || env.Data[1].Note.Or("") != "n" {
 		t.Errorf("data = %+v", env.Data)
 	}
 	if len(env.Warnings) != 0 {
@@ -48,7 +48,7 @@ func TestHTTPSwagger(t *testing.T) {
 
 	srv.reset()
 	srv.setReply(replyJSON(201, `{"id":3}`, ""))
-	created, err := c.CreateItem(ctx, swagger.Item{ID: 3, Note: ptrTo("new")})
+	created, err := c.CreateItem(ctx, swagger.Item{ID: 3, Note: runtime.NewNullable("new")})
 	if err != nil || created.Data.ID != 3 {
 		t.Fatalf("CreateItem = %+v, %v", created, err)
 	}
@@ -57,6 +57,21 @@ func TestHTTPSwagger(t *testing.T) {
 	checkWireHeader(t, r, "Content-Type", "application/json")
 	if string(r.Body) != `{"id":3,"note":"new"}` {
 		t.Errorf("body = %s", r.Body)
+	}
+
+	// Absent and an explicit null are two requests (the PATCH case).
+	for _, tt := range []struct {
+		note runtime.Nullable[string]
+		want string
+	}{{runtime.Nullable[string]{}, `{"id":4}`}, {runtime.Null[string](), `{"id":4,"note":null}`}} {
+		srv.reset()
+		srv.setReply(replyJSON(201, `{"id":4}`, ""))
+		if _, err := c.CreateItem(ctx, swagger.Item{ID: 4, Note: tt.note}); err != nil {
+			t.Fatal(err)
+		}
+		if r := srv.only(t); string(r.Body) != tt.want {
+			t.Errorf("body = %s, want %s", r.Body, tt.want)
+		}
 	}
 }
 

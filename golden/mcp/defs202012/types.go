@@ -96,11 +96,11 @@ type UpdatePetDog struct {
 //
 // MCP tool "update_pet" inputSchema
 type UpdatePetInput struct {
-	Kind     *string               `json:"kind,omitempty"`
-	Nickname *string               `json:"nickname,omitempty"`
-	Owner    *UpdatePetInputOwner  `json:"owner,omitempty"`
-	Pet      UpdatePetPet          `json:"pet"`
-	Status   *UpdatePetInputStatus `json:"status,omitempty"`
+	Kind     *string                  `json:"kind,omitempty"`
+	Nickname runtime.Nullable[string] `json:"nickname,omitzero"`
+	Owner    *UpdatePetInputOwner     `json:"owner,omitempty"`
+	Pet      UpdatePetPet             `json:"pet"`
+	Status   *UpdatePetInputStatus    `json:"status,omitempty"`
 }
 
 // UpdatePetInputOwner is a JSON object.

@@ -216,8 +216,8 @@ type Formats struct {
 //
 // #/components/schemas/Holder
 type Holder struct {
-	Either *Cat  `json:"either,omitempty"`
-	Maybe  *Base `json:"maybe,omitempty"`
+	Either runtime.Nullable[Cat]  `json:"either,omitzero"`
+	Maybe  runtime.Nullable[Base] `json:"maybe,omitzero"`
 }
 
 // Implicit is one of: Dog, Cat. Variant tells which one it holds (a ImplicitKind);

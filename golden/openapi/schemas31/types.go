@@ -27,13 +27,13 @@ type Nullable31 struct {
 //
 // #/components/schemas/Thing
 type Thing struct {
-	ID     string          `json:"id"`
-	Kind   string          `json:"kind"`
-	Label  *string         `json:"label,omitempty"`
-	Nested *Nested         `json:"nested,omitempty"`
-	Point  json.RawMessage `json:"point,omitempty"`
-	Score  *ThingScore     `json:"score,omitempty"`
-	Size   *int64          `json:"size,omitempty"`
+	ID     string                   `json:"id"`
+	Kind   string                   `json:"kind"`
+	Label  runtime.Nullable[string] `json:"label,omitzero"`
+	Nested *Nested                  `json:"nested,omitempty"`
+	Point  json.RawMessage          `json:"point,omitempty"`
+	Score  *ThingScore              `json:"score,omitempty"`
+	Size   *int64                   `json:"size,omitempty"`
 }
 
 // ThingScore is one of: Integer, String. Variant tells which one it holds (a
