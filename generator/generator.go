@@ -217,6 +217,7 @@ func load(ctx context.Context, dir string, src *config.Source) (*ir.Service, dia
 			AllowRemoteRefs: src.AllowRemoteRefs,
 			Filter:          src.Filter(),
 			Names:           src.Names,
+			Types:           src.Types,
 		})
 	}
 	schemas := map[string]json.RawMessage{}
@@ -237,5 +238,6 @@ func load(ctx context.Context, dir string, src *config.Source) (*ir.Service, dia
 		DefaultConvention: src.Convention,
 		Filter:            src.Filter(),
 		Names:             src.Names,
+		Types:             src.Types,
 	})
 }

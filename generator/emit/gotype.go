@@ -2,6 +2,7 @@ package emit
 
 import (
 	"path"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -95,6 +96,9 @@ func (g *gen) goType(t *ir.Type, reader bool) goType {
 	if t.Named() {
 		return named(t.Name)
 	}
+	if t.GoType != "" && t.Kind != ir.Union && t.Kind != ir.Tuple {
+		return goTypeOf(t.GoType)
+	}
 	switch t.Kind {
 	case ir.Bool:
 		return named("bool")
@@ -108,8 +112,10 @@ func (g *gen) goType(t *ir.Type, reader bool) goType {
 			return named("float32")
 		}
 		return named("float64")
-	case ir.String, ir.Date:
+	case ir.String:
 		return named("string")
+	case ir.Date:
+		return qual(pkgRuntime, "Date")
 	case ir.DateTime:
 		return qual("time", "Time")
 	case ir.Bytes:
@@ -145,4 +151,15 @@ func enumBase(t *ir.Type) goType {
 		return named("bool")
 	}
 	return named("string")
+}
+
+// goTypeOf returns the Go type written "import/path.Name" (or a bare name),
+// as x-go-type and the types mapping give it (checked by
+// jsonschema.ValidGoType).
+func goTypeOf(s string) goType {
+	slash := strings.LastIndex(s, "/")
+	if dot := strings.LastIndex(s, "."); dot > slash {
+		return qual(s[:dot], s[dot+1:])
+	}
+	return named(s)
 }

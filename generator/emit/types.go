@@ -90,9 +90,6 @@ func decl(f *file, d *doc, code jen.Code) {
 func typeDoc(t *ir.Type, first string) *doc {
 	d := newDoc(first)
 	d.spec(t.Doc)
-	if t.Kind == ir.Date {
-		d.para("The value is a date in the form YYYY-MM-DD.")
-	}
 	if t.Default != nil {
 		d.para("Default: " + jsonText(t.Default) + ".")
 	}
@@ -102,7 +99,11 @@ func typeDoc(t *ir.Type, first string) *doc {
 
 func (g *gen) declareType(f *file, t *ir.Type) {
 	g.pos = t.Pos
-	switch t.Kind {
+	kind := t.Kind
+	if t.GoType != "" && kind != ir.Union && kind != ir.Tuple {
+		kind = ir.Any // an alias of the chosen type
+	}
+	switch kind {
 	case ir.Struct:
 		g.declareStruct(f, t)
 	case ir.Enum:
@@ -133,6 +134,12 @@ func (g *gen) declareNamed(f *file, d *doc, name, sep string, under goType) {
 }
 
 func kindText(t *ir.Type) string {
+	if t.GoType != "" {
+		if t.Format != "" {
+			return "a value of format " + strconv.Quote(t.Format) + ", held as " + t.GoType
+		}
+		return "a value held as " + t.GoType
+	}
 	switch t.Kind {
 	case ir.Bool:
 		return "a JSON boolean"
@@ -258,9 +265,6 @@ func (g *gen) fields(owner, t *ir.Type, reader bool) []field {
 			d.para("Read-only: set by the server, not sent in requests.")
 		} else if fl.WriteOnly {
 			d.para("Write-only: sent in requests, not returned.")
-		}
-		if fl.Type != nil && fl.Type.Kind == ir.Date && !fl.Type.Named() {
-			d.para("A date in the form YYYY-MM-DD.")
 		}
 		if fl.Default != nil {
 			d.para("Default: " + jsonText(fl.Default) + ".")

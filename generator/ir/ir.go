@@ -76,7 +76,7 @@ const (
 	String // Format may be "uuid", "email", "uri", ... (still a string)
 	// DateTime: format date-time, time.Time.
 	DateTime
-	// Date: format date, emitted as a string-based type of the runtime (runtime.Date).
+	// Date: format date, runtime.Date.
 	Date
 	// Bytes: format byte, base64 in JSON, []byte in Go.
 	Bytes
@@ -109,6 +109,11 @@ type Type struct {
 	Pos  diag.Pos
 	// Format is the schema's format, kept for the emitter's choices and docs.
 	Format string
+	// GoType, when set, is the Go type that holds the value instead of the
+	// kind's: "import/path.Name" (net/netip.Addr) or a predeclared name.
+	// It comes from x-go-type, the configuration's types mapping (by
+	// format) or the built-in format table (generator/jsonschema).
+	GoType string
 	// Nullable says the schema allows null besides its kind.
 	Nullable bool
 	// Default is the schema's default value (decoded JSON), or nil.

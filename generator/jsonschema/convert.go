@@ -25,6 +25,10 @@ type Options struct {
 	// Origin returns the Type.Doc.Origin of a named type defined at ptr in
 	// file; nil means "#" + ptr.
 	Origin func(file, ptr string) string
+	// Types maps a format to the Go type that holds its values
+	// ("import/path.Name", or a predeclared name), over the built-in table
+	// (FormatTypes). x-go-type on a schema wins over both.
+	Types map[string]string
 	// Key returns the key that orders the name requests of types defined at
 	// ptr in file (see AllocateNames); nil means file + "#" + ptr. A source
 	// whose pointers depend on the order of its document (a tool's index in
@@ -246,6 +250,7 @@ func (c *Converter) build(s *Schema, t *ir.Type, w Where) Entry {
 	t.Doc = ir.Doc{Summary: s.Title, Description: s.Description, Deprecated: s.Deprecated}
 	t.Default = s.Default
 	t.Format = s.Format
+	t.GoType = c.goTypeOf(s, w)
 	nullable := s.Nullable
 	var types []string
 	for _, ty := range s.Types {

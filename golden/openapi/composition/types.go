@@ -6,8 +6,10 @@ package composition
 import (
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"time"
 
+	customtypes "github.com/opsgen/opsgen/internal/customtypes"
 	"github.com/opsgen/opsgen/runtime"
 )
 
@@ -162,6 +164,11 @@ func (v Color) Known() bool {
 	return false
 }
 
+// Day is a date.
+//
+// #/components/schemas/Day
+type Day = runtime.Date
+
 // Dog is a JSON object.
 //
 // #/components/schemas/Dog
@@ -198,18 +205,23 @@ func (v *Extra) UnmarshalJSON(b []byte) error {
 //
 // #/components/schemas/Formats
 type Formats struct {
-	// A date in the form YYYY-MM-DD.
-	Day   *string                    `json:"day,omitempty"`
-	Email *string                    `json:"email,omitempty"`
-	F32   *float32                   `json:"f32,omitempty"`
-	F64   *float64                   `json:"f64,omitempty"`
-	File  []byte                     `json:"file,omitempty"`
-	Free  json.RawMessage            `json:"free,omitempty"`
-	I32   *int32                     `json:"i32,omitempty"`
-	I64   *int64                     `json:"i64,omitempty"`
-	Obj   map[string]json.RawMessage `json:"obj,omitempty"`
-	Raw   []byte                     `json:"raw,omitempty"`
-	When  *time.Time                 `json:"when,omitempty"`
+	Addr     *netip.Addr                    `json:"addr,omitempty"`
+	Day      *runtime.Date                  `json:"day,omitempty"`
+	Email    *string                        `json:"email,omitempty"`
+	F32      *float32                       `json:"f32,omitempty"`
+	F64      *float64                       `json:"f64,omitempty"`
+	File     []byte                         `json:"file,omitempty"`
+	Free     json.RawMessage                `json:"free,omitempty"`
+	I32      *int32                         `json:"i32,omitempty"`
+	I64      *int64                         `json:"i64,omitempty"`
+	ID       *customtypes.UUID              `json:"id,omitempty"`
+	Net      *netip.Prefix                  `json:"net,omitempty"`
+	NotAType *string                        `json:"notAType,omitempty"`
+	Obj      map[string]json.RawMessage     `json:"obj,omitempty"`
+	Raw      []byte                         `json:"raw,omitempty"`
+	Span     *runtime.Duration              `json:"span,omitempty"`
+	Until    runtime.Nullable[runtime.Date] `json:"until,omitzero"`
+	When     *time.Time                     `json:"when,omitempty"`
 }
 
 // Holder is a JSON object.
@@ -386,6 +398,17 @@ var unionPartlyMapped = &runtime.Union{Discriminator: "petType", Variants: []run
 	{Name: "Woof", Tags: []string{"woof"}, JSONKind: "object", Required: []string{"bark", "id", "petType"}},
 	{Name: "Cat", Tags: []string{"Cat"}, JSONKind: "object", Required: []string{"id", "petType"}},
 }}
+
+// PatchPet is a JSON object.
+//
+// #/components/schemas/PatchPet
+type PatchPet struct {
+	ID    int64                      `json:"id"`
+	Name  runtime.Nullable[string]   `json:"name,omitzero"`
+	Owner runtime.Nullable[Base]     `json:"owner,omitzero"`
+	Plain *string                    `json:"plain,omitempty"`
+	Tags  runtime.Nullable[[]string] `json:"tags,omitzero"`
+}
 
 // Pet is one of: Dog, Cat. Variant tells which one it holds (a PetKind);
 // As<Variant> returns it; PetFrom<Variant> makes one.
