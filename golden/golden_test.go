@@ -105,7 +105,7 @@ func packageName(stem string) string {
 
 // formatTypes is the types mapping (format -> Go type) of a spec's config.
 var formatTypes = map[string]map[string]string{
-	"testdata/specs/openapi/composition.yaml": {"uuid": "github.com/opsgen/opsgen/internal/customtypes.UUID"},
+	"testdata/specs/openapi/types.yaml": {"uuid": "github.com/opsgen/opsgen/internal/customtypes.UUID"},
 }
 
 // options is the generator's input for c, as `opsgen generate -config` at

@@ -498,7 +498,7 @@ func (g *gen) declareUnion(f *file, t *ir.Type) {
 	for _, v := range t.Variants {
 		c := v.Const
 		if c == "" {
-			c = t.Name + v.Name
+			c = v.Name + t.Name
 		}
 		line := c + " is the " + v.Name + " variant"
 		if len(v.Tags) > 0 {

@@ -186,7 +186,7 @@ type Variant struct {
 	// value, title, type name or JSON kind.
 	Name string
 	// Const is the Go name of the variant's constant of the union's
-	// VariantKind type (PetDog).
+	// VariantKind type (DogPet).
 	Const string
 	Type  *Type
 	// Tags are the discriminator values that select this variant.

@@ -85,7 +85,9 @@ func (c *Converter) AllocateNames() {
 			nameVariants(t)
 			t.VariantKind = ns.Alloc(t.Name + "Kind")
 			for _, v := range t.Variants {
-				v.Const = ns.Alloc(t.Name + v.Name)
+				// DogPet, as ogen names them: PetDog is often the
+				// variant's own type.
+				v.Const = ns.Alloc(v.Name + t.Name)
 			}
 		}
 	}

@@ -32,10 +32,10 @@ type FindThingsInputFilterKind string
 
 // The variants of FindThingsInputFilter.
 const (
-	// FindThingsInputFilterString is the String variant.
-	FindThingsInputFilterString FindThingsInputFilterKind = "String"
-	// FindThingsInputFilterInteger is the Integer variant.
-	FindThingsInputFilterInteger FindThingsInputFilterKind = "Integer"
+	// StringFindThingsInputFilter is the String variant.
+	StringFindThingsInputFilter FindThingsInputFilterKind = "String"
+	// IntegerFindThingsInputFilter is the Integer variant.
+	IntegerFindThingsInputFilter FindThingsInputFilterKind = "Integer"
 )
 
 // Variant returns the variant the value holds, or "" when none matches.
@@ -149,10 +149,10 @@ type UpdatePetOutputKind string
 
 // The variants of UpdatePetOutput.
 const (
-	// UpdatePetOutputUpdatePetCat is the UpdatePetCat variant.
-	UpdatePetOutputUpdatePetCat UpdatePetOutputKind = "UpdatePetCat"
-	// UpdatePetOutputUpdatePetDog is the UpdatePetDog variant.
-	UpdatePetOutputUpdatePetDog UpdatePetOutputKind = "UpdatePetDog"
+	// UpdatePetCatUpdatePetOutput is the UpdatePetCat variant.
+	UpdatePetCatUpdatePetOutput UpdatePetOutputKind = "UpdatePetCat"
+	// UpdatePetDogUpdatePetOutput is the UpdatePetDog variant.
+	UpdatePetDogUpdatePetOutput UpdatePetOutputKind = "UpdatePetDog"
 )
 
 // Variant returns the variant the value holds, or "" when none matches.

@@ -6,10 +6,8 @@ package composition
 import (
 	"encoding/json"
 	"fmt"
-	"net/netip"
 	"time"
 
-	customtypes "github.com/opsgen/opsgen/internal/customtypes"
 	"github.com/opsgen/opsgen/runtime"
 )
 
@@ -49,12 +47,12 @@ type ByShapeKind string
 
 // The variants of ByShape.
 const (
-	// ByShapeString is the String variant.
-	ByShapeString ByShapeKind = "String"
-	// ByShapeInteger is the Integer variant.
-	ByShapeInteger ByShapeKind = "Integer"
-	// ByShapeBase is the Base variant.
-	ByShapeBase ByShapeKind = "Base"
+	// StringByShape is the String variant.
+	StringByShape ByShapeKind = "String"
+	// IntegerByShape is the Integer variant.
+	IntegerByShape ByShapeKind = "Integer"
+	// BaseByShape is the Base variant.
+	BaseByShape ByShapeKind = "Base"
 )
 
 // Variant returns the variant the value holds, or "" when none matches.
@@ -164,11 +162,6 @@ func (v Color) Known() bool {
 	return false
 }
 
-// Day is a date.
-//
-// #/components/schemas/Day
-type Day = runtime.Date
-
 // Dog is a JSON object.
 //
 // #/components/schemas/Dog
@@ -205,23 +198,17 @@ func (v *Extra) UnmarshalJSON(b []byte) error {
 //
 // #/components/schemas/Formats
 type Formats struct {
-	Addr     *netip.Addr                    `json:"addr,omitempty"`
-	Day      *runtime.Date                  `json:"day,omitempty"`
-	Email    *string                        `json:"email,omitempty"`
-	F32      *float32                       `json:"f32,omitempty"`
-	F64      *float64                       `json:"f64,omitempty"`
-	File     []byte                         `json:"file,omitempty"`
-	Free     json.RawMessage                `json:"free,omitempty"`
-	I32      *int32                         `json:"i32,omitempty"`
-	I64      *int64                         `json:"i64,omitempty"`
-	ID       *customtypes.UUID              `json:"id,omitempty"`
-	Net      *netip.Prefix                  `json:"net,omitempty"`
-	NotAType *string                        `json:"notAType,omitempty"`
-	Obj      map[string]json.RawMessage     `json:"obj,omitempty"`
-	Raw      []byte                         `json:"raw,omitempty"`
-	Span     *runtime.Duration              `json:"span,omitempty"`
-	Until    runtime.Nullable[runtime.Date] `json:"until,omitzero"`
-	When     *time.Time                     `json:"when,omitempty"`
+	Day   *runtime.Date              `json:"day,omitempty"`
+	Email *string                    `json:"email,omitempty"`
+	F32   *float32                   `json:"f32,omitempty"`
+	F64   *float64                   `json:"f64,omitempty"`
+	File  []byte                     `json:"file,omitempty"`
+	Free  json.RawMessage            `json:"free,omitempty"`
+	I32   *int32                     `json:"i32,omitempty"`
+	I64   *int64                     `json:"i64,omitempty"`
+	Obj   map[string]json.RawMessage `json:"obj,omitempty"`
+	Raw   []byte                     `json:"raw,omitempty"`
+	When  *time.Time                 `json:"when,omitempty"`
 }
 
 // Holder is a JSON object.
@@ -245,10 +232,10 @@ type ImplicitKind string
 
 // The variants of Implicit.
 const (
-	// ImplicitDog is the Dog variant (petType: "Dog").
-	ImplicitDog ImplicitKind = "Dog"
-	// ImplicitCat is the Cat variant (petType: "Cat").
-	ImplicitCat ImplicitKind = "Cat"
+	// DogImplicit is the Dog variant (petType: "Dog").
+	DogImplicit ImplicitKind = "Dog"
+	// CatImplicit is the Cat variant (petType: "Cat").
+	CatImplicit ImplicitKind = "Cat"
 )
 
 // Variant returns the variant the value holds, or "" when none matches.
@@ -352,10 +339,10 @@ type PartlyMappedKind string
 
 // The variants of PartlyMapped.
 const (
-	// PartlyMappedWoof is the Woof variant (petType: "woof").
-	PartlyMappedWoof PartlyMappedKind = "Woof"
-	// PartlyMappedCat is the Cat variant (petType: "Cat").
-	PartlyMappedCat PartlyMappedKind = "Cat"
+	// WoofPartlyMapped is the Woof variant (petType: "woof").
+	WoofPartlyMapped PartlyMappedKind = "Woof"
+	// CatPartlyMapped is the Cat variant (petType: "Cat").
+	CatPartlyMapped PartlyMappedKind = "Cat"
 )
 
 // Variant returns the variant the value holds, or "" when none matches.
@@ -399,17 +386,6 @@ var unionPartlyMapped = &runtime.Union{Discriminator: "petType", Variants: []run
 	{Name: "Cat", Tags: []string{"Cat"}, JSONKind: "object", Required: []string{"id", "petType"}},
 }}
 
-// PatchPet is a JSON object.
-//
-// #/components/schemas/PatchPet
-type PatchPet struct {
-	ID    int64                      `json:"id"`
-	Name  runtime.Nullable[string]   `json:"name,omitzero"`
-	Owner runtime.Nullable[Base]     `json:"owner,omitzero"`
-	Plain *string                    `json:"plain,omitempty"`
-	Tags  runtime.Nullable[[]string] `json:"tags,omitzero"`
-}
-
 // Pet is one of: Dog, Cat. Variant tells which one it holds (a PetKind);
 // As<Variant> returns it; PetFrom<Variant> makes one.
 //
@@ -423,10 +399,10 @@ type PetKind string
 
 // The variants of Pet.
 const (
-	// PetDog is the Dog variant (petType: "dog", "doggo").
-	PetDog PetKind = "Dog"
-	// PetCat is the Cat variant (petType: "cat").
-	PetCat PetKind = "Cat"
+	// DogPet is the Dog variant (petType: "dog", "doggo").
+	DogPet PetKind = "Dog"
+	// CatPet is the Cat variant (petType: "cat").
+	CatPet PetKind = "Cat"
 )
 
 // Variant returns the variant the value holds, or "" when none matches.

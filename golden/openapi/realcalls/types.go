@@ -82,10 +82,10 @@ type GrantKind string
 
 // The variants of Grant.
 const (
-	// GrantString is the String variant.
-	GrantString GrantKind = "String"
-	// GrantInteger is the Integer variant.
-	GrantInteger GrantKind = "Integer"
+	// StringGrant is the String variant.
+	StringGrant GrantKind = "String"
+	// IntegerGrant is the Integer variant.
+	IntegerGrant GrantKind = "Integer"
 )
 
 // Variant returns the variant the value holds, or "" when none matches.
@@ -139,10 +139,10 @@ type PostNoteBodyKind string
 
 // The variants of PostNoteBody.
 const (
-	// PostNoteBodyTextNote is the TextNote variant.
-	PostNoteBodyTextNote PostNoteBodyKind = "TextNote"
-	// PostNoteBodyLinkNote is the LinkNote variant.
-	PostNoteBodyLinkNote PostNoteBodyKind = "LinkNote"
+	// TextNotePostNoteBody is the TextNote variant.
+	TextNotePostNoteBody PostNoteBodyKind = "TextNote"
+	// LinkNotePostNoteBody is the LinkNote variant.
+	LinkNotePostNoteBody PostNoteBodyKind = "LinkNote"
 )
 
 // Variant returns the variant the value holds, or "" when none matches.
@@ -205,10 +205,10 @@ type TokenBodyKind string
 
 // The variants of TokenBody.
 const (
-	// TokenBodyClientCredentials is the ClientCredentials variant (grant_type: "client_credentials").
-	TokenBodyClientCredentials TokenBodyKind = "ClientCredentials"
-	// TokenBodyAuthorizationCode is the AuthorizationCode variant (grant_type: "authorization_code").
-	TokenBodyAuthorizationCode TokenBodyKind = "AuthorizationCode"
+	// ClientCredentialsTokenBody is the ClientCredentials variant (grant_type: "client_credentials").
+	ClientCredentialsTokenBody TokenBodyKind = "ClientCredentials"
+	// AuthorizationCodeTokenBody is the AuthorizationCode variant (grant_type: "authorization_code").
+	AuthorizationCodeTokenBody TokenBodyKind = "AuthorizationCode"
 )
 
 // Variant returns the variant the value holds, or "" when none matches.

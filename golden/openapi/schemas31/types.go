@@ -49,10 +49,10 @@ type ThingScoreKind string
 
 // The variants of ThingScore.
 const (
-	// ThingScoreInteger is the Integer variant.
-	ThingScoreInteger ThingScoreKind = "Integer"
-	// ThingScoreString is the String variant.
-	ThingScoreString ThingScoreKind = "String"
+	// IntegerThingScore is the Integer variant.
+	IntegerThingScore ThingScoreKind = "Integer"
+	// StringThingScore is the String variant.
+	StringThingScore ThingScoreKind = "String"
 )
 
 // Variant returns the variant the value holds, or "" when none matches.
