@@ -125,6 +125,8 @@ func convert(tools []*tool, opts LoadOptions, source string, pos *positions, dia
 			op.OutputSchema = schemaOf(svc, out)
 		}
 	}
+	// Tools repeat shapes: declare each once.
+	ir.MergeIdentical(svc)
 	sort.Slice(svc.Operations, func(i, j int) bool { return svc.Operations[i].GoName < svc.Operations[j].GoName })
 	// Lines and columns, from the listing (or a configured output schema).
 	files := map[string]*positions{source: pos}
