@@ -97,10 +97,28 @@ func pickKeeper(g []*Type, taken map[string]bool) *Type {
 	for suffix != "" && !(suffix[0] >= 'A' && suffix[0] <= 'Z') {
 		suffix = suffix[1:]
 	}
-	if len(suffix) >= 4 && suffix != best.Name && !taken[suffix] && best.Kind == Struct {
-		taken[suffix] = true
-		best.Name = suffix
+	if len(suffix) < 3 || suffix == best.Name || taken[suffix] {
+		return best
 	}
+	// An enum's constants are named after it: they follow when they can.
+	consts := make([]string, len(best.Values))
+	for i, v := range best.Values {
+		consts[i] = v.Name
+		if v.Name == "" {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(v.Name, best.Name); ok && !taken[suffix+rest] {
+			consts[i] = suffix + rest
+		} else if best.Kind == Enum {
+			return best
+		}
+	}
+	for i, v := range best.Values {
+		taken[consts[i]] = true
+		v.Name = consts[i]
+	}
+	taken[suffix] = true
+	best.Name = suffix
 	return best
 }
 
