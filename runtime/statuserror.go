@@ -1,12 +1,16 @@
 package runtime
 
-// StatusError is an HTTP failure whose status the operation declares, with
-// the body decoded into the declared type. Generated clients declare one
-// type per operation and declared error status that embeds it:
+import "reflect"
+
+// StatusError is embedded by the error types generated for an operation's
+// declared error statuses, next to the typed body:
 //
-//	type ShowPetByIDNotFound struct{ runtime.StatusError[Error] }
+//	type ShowPetByIDNotFound struct {
+//		runtime.StatusError
+//		Body Error
+//	}
 //
-// so that the error is reached the Go way and its body is typed:
+// so that the failure is reached the Go way and its body is typed:
 //
 //	var nf *petstore.ShowPetByIDNotFound
 //	if errors.As(err, &nf) {
@@ -24,51 +28,52 @@ package runtime
 // not fit are dropped, each with a warning in CallError.Issues, and Body
 // holds the rest (the zero value when nothing fits, or the body is not
 // JSON; CallError.HTTP.Typed is then nil).
-type StatusError[T any] struct {
+//
+// StatusError is not generic on purpose: a generic type embedded in
+// thousands of generated types (GitHub's API declares 930 error statuses)
+// doubles the package's compile time; the body is decoded by reflection
+// instead, once per failure.
+type StatusError struct {
 	*CallError
-	// Body is the response body decoded into the type the operation
-	// declares for this status.
-	Body T
 }
 
 // Unwrap returns the CallError, so errors.As and errors.Is see it.
-func (e *StatusError[T]) Unwrap() error { return e.CallError }
+func (e StatusError) Unwrap() error { return e.CallError }
 
-// attach makes e the typed form of ce, decoding body (JSON) into Body when
-// decode is set.
-func (e *StatusError[T]) attach(ce *CallError, body []byte, decode bool) {
-	e.CallError = ce
-	if !decode {
-		return
+var statusErrorType = reflect.TypeFor[StatusError]()
+
+// TypedStatusError returns the declared error v (a pointer to a generated
+// struct embedding StatusError, with its body in a field named Body, as
+// made by a generated response table) for the failure ce, with body
+// decoded into Body when decode is set (a JSON body). When v is not such
+// a pointer it returns ce.
+func TypedStatusError(v any, ce *CallError, body []byte, decode bool) error {
+	rv := reflect.ValueOf(v)
+	if ce == nil || rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
+		return ce
 	}
-	warnings, err := decodeFit(ce.OperationID, body, &e.Body)
+	s := rv.Elem()
+	se := s.FieldByName("StatusError")
+	err, isErr := v.(error)
+	if !se.IsValid() || se.Type() != statusErrorType || !isErr {
+		return ce
+	}
+	se.Set(reflect.ValueOf(StatusError{ce}))
+	b := s.FieldByName("Body")
+	if !decode || !b.IsValid() {
+		return err
+	}
+	out := b.Addr().Interface()
+	warnings, derr := decodeFit(ce.OperationID, body, out)
 	for i := range warnings {
 		warnings[i].OperationID = ce.OperationID
 	}
 	ce.Issues = append(ce.Issues, warnings...)
-	if err != nil {
-		ce.Issues = append(ce.Issues, Warning{OperationID: ce.OperationID, Message: "error body not decoded: " + err.Error()})
+	if derr != nil {
+		ce.Issues = append(ce.Issues, Warning{OperationID: ce.OperationID, Message: "error body not decoded: " + derr.Error()})
 	} else if ce.HTTP != nil {
 		// ErrorBody reads the body here too.
-		ce.HTTP.Typed = &e.Body
+		ce.HTTP.Typed = out
 	}
-}
-
-// statusError is implemented by pointers to types that embed a StatusError.
-type statusError interface {
-	error
-	attach(ce *CallError, body []byte, decode bool)
-}
-
-// TypedStatusError returns the declared error v (a pointer to a generated
-// type embedding StatusError, as made by a generated response table) for
-// the failure ce, with body decoded into it when decode is set (a JSON
-// body). When v is not such a pointer it returns ce.
-func TypedStatusError(v any, ce *CallError, body []byte, decode bool) error {
-	se, ok := v.(statusError)
-	if !ok || ce == nil {
-		return ce
-	}
-	se.attach(ce, body, decode)
-	return se
+	return err
 }

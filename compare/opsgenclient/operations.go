@@ -40,7 +40,8 @@ var responsesGetPet = []httpclient.Response{
 //
 // GET /pets/{id}
 type GetPetNotFound struct {
-	runtime.StatusError[Problem]
+	runtime.StatusError
+	Body Problem
 }
 
 // PatchPetParams holds the parameters of PatchPet.
@@ -74,7 +75,8 @@ var responsesPatchPet = []httpclient.Response{
 //
 // PATCH /pets/{id}
 type PatchPetNotFound struct {
-	runtime.StatusError[Problem]
+	runtime.StatusError
+	Body Problem
 }
 
 // newError is the Response.NewError of error responses with a body of type T.

@@ -5,8 +5,8 @@ import (
 )
 
 // errorTypes declares op's error types, one per declared error status
-// (Response.ErrorName): a struct embedding runtime.StatusError over the
-// status's body type (struct{} when the body is not JSON or not declared),
+// (Response.ErrorName): a struct embedding runtime.StatusError with a Body
+// of the status's type (struct{} when the body is not JSON or not declared),
 // so that errors.As reaches the failure with its body typed.
 func (g *gen) errorTypes(w *textWriter, op *ir.Operation) {
 	for _, r := range op.Responses {
@@ -29,6 +29,6 @@ func (g *gen) errorTypes(w *textWriter, op *ir.Operation) {
 		d.origin(op.Doc)
 		w.b.WriteString("\n")
 		w.doc(d.lines())
-		w.b.WriteString("type " + r.ErrorName + " struct {\n\t" + w.typeText(qual(pkgRuntime, "StatusError")) + "[" + w.typeText(body) + "]\n}\n")
+		w.b.WriteString("type " + r.ErrorName + " struct {\n\t" + w.typeText(qual(pkgRuntime, "StatusError")) + "\n\tBody " + w.typeText(body) + "\n}\n")
 	}
 }

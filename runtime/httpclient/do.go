@@ -38,8 +38,8 @@ type Response struct {
 	// Schema is the JSON Schema of a JSON body; nil means no validation.
 	Schema *runtime.Schema
 	// NewError, for declared error statuses, returns a pointer to a new
-	// value of the operation's error type for the status (a type embedding
-	// runtime.StatusError): the failure is returned as that type, its JSON
+	// value of the operation's error type for the status (a struct embedding
+	// runtime.StatusError, with a Body): the failure is returned as that type, its JSON
 	// body decoded into its Body (see runtime.TypedStatusError). A pointer
 	// to any other type is the older form: a JSON error body is decoded
 	// into it and kept in CallError.HTTP.Typed (see runtime.ErrorBody).

@@ -17,8 +17,15 @@ type apiError struct {
 }
 
 // What a generated client declares for one operation's error statuses.
-type getThingNotFound struct{ runtime.StatusError[apiError] }
-type getThingDefault struct{ runtime.StatusError[apiError] }
+type getThingNotFound struct {
+	runtime.StatusError
+	Body apiError
+}
+
+type getThingDefault struct {
+	runtime.StatusError
+	Body apiError
+}
 
 func newOf[T any]() any { return new(T) }
 

@@ -35,7 +35,8 @@ var responsesCreatePet = []httpclient.Response{
 //
 // POST /pets
 type CreatePetDefault struct {
-	runtime.StatusError[Error]
+	runtime.StatusError
+	Body Error
 }
 
 // DeletePetParams holds the parameters of DeletePet.
@@ -74,7 +75,8 @@ var responsesDeletePet = []httpclient.Response{
 //
 // DELETE /pets/{petId}
 type DeletePetNotFound struct {
-	runtime.StatusError[Error]
+	runtime.StatusError
+	Body Error
 }
 
 // DeletePetDefault is the error DeletePet returns for a status it does not declare
@@ -84,7 +86,8 @@ type DeletePetNotFound struct {
 //
 // DELETE /pets/{petId}
 type DeletePetDefault struct {
-	runtime.StatusError[Error]
+	runtime.StatusError
+	Body Error
 }
 
 // GetPetParams holds the parameters of GetPet.
@@ -123,7 +126,8 @@ var responsesGetPet = []httpclient.Response{
 //
 // GET /pets/{petId}
 type GetPetNotFound struct {
-	runtime.StatusError[Error]
+	runtime.StatusError
+	Body Error
 }
 
 // GetPetDefault is the error GetPet returns for a status it does not declare
@@ -133,7 +137,8 @@ type GetPetNotFound struct {
 //
 // GET /pets/{petId}
 type GetPetDefault struct {
-	runtime.StatusError[Error]
+	runtime.StatusError
+	Body Error
 }
 
 // ListPetsParams holds the parameters of ListPets.
@@ -183,7 +188,8 @@ var responsesListPets = []httpclient.Response{
 //
 // GET /pets
 type ListPetsDefault struct {
-	runtime.StatusError[Error]
+	runtime.StatusError
+	Body Error
 }
 
 // newError is the Response.NewError of error responses with a body of type T.

@@ -47,7 +47,8 @@ var responsesCreateItem = []httpclient.Response{
 //
 // POST /items
 type CreateItemUnauthorized struct {
-	runtime.StatusError[Problem]
+	runtime.StatusError
+	Body Problem
 }
 
 // CreateItemConflict is the error CreateItem returns for status 409; errors.As
@@ -57,7 +58,8 @@ type CreateItemUnauthorized struct {
 //
 // POST /items
 type CreateItemConflict struct {
-	runtime.StatusError[CreateItemResponse409]
+	runtime.StatusError
+	Body CreateItemResponse409
 }
 
 // CreateItemDefault is the error CreateItem returns for a status it does not
@@ -67,7 +69,8 @@ type CreateItemConflict struct {
 //
 // POST /items
 type CreateItemDefault struct {
-	runtime.StatusError[Problem]
+	runtime.StatusError
+	Body Problem
 }
 
 // GetItemParams holds the parameters of GetItem.
@@ -101,7 +104,8 @@ var responsesGetItem = []httpclient.Response{
 //
 // GET /items/{id}
 type GetItemNotFound struct {
-	runtime.StatusError[struct{}]
+	runtime.StatusError
+	Body struct{}
 }
 
 // GetNote calls the operation "getNote".
@@ -351,7 +355,8 @@ var responsesTicks = []httpclient.Response{
 //
 // GET /ticks
 type TicksDefault struct {
-	runtime.StatusError[Problem]
+	runtime.StatusError
+	Body Problem
 }
 
 // WithBasic calls the operation "withBasic".

@@ -82,7 +82,8 @@ var responsesListPets = []httpclient.Response{
 //
 // GET /pets
 type ListPetsDefault struct {
-	runtime.StatusError[Error]
+	runtime.StatusError
+	Body Error
 }
 
 // ShowPetByIDParams holds the parameters of ShowPetByID.
@@ -120,7 +121,8 @@ var responsesShowPetByID = []httpclient.Response{
 //
 // GET /pets/{petId}
 type ShowPetByIDNotFound struct {
-	runtime.StatusError[Error]
+	runtime.StatusError
+	Body Error
 }
 
 // newError is the Response.NewError of error responses with a body of type T.

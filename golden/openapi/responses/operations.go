@@ -103,7 +103,8 @@ var responsesStatuses = []httpclient.Response{
 //
 // GET /a
 type StatusesNotFound struct {
-	runtime.StatusError[StatusesResponse404]
+	runtime.StatusError
+	Body StatusesResponse404
 }
 
 // StatusesStatus5XX is the error Statuses returns for a status 5XX; errors.As
@@ -113,7 +114,8 @@ type StatusesNotFound struct {
 //
 // GET /a
 type StatusesStatus5XX struct {
-	runtime.StatusError[struct{}]
+	runtime.StatusError
+	Body struct{}
 }
 
 // StatusesDefault is the error Statuses returns for a status it does not declare
@@ -123,7 +125,8 @@ type StatusesStatus5XX struct {
 //
 // GET /a
 type StatusesDefault struct {
-	runtime.StatusError[Problem]
+	runtime.StatusError
+	Body Problem
 }
 
 // newError is the Response.NewError of error responses with a body of type T.

@@ -46,7 +46,8 @@ var responsesGetPet = []httpclient.Response{
 //
 // GET /pets/{id}
 type GetPetNotFound struct {
-	runtime.StatusError[Problem]
+	runtime.StatusError
+	Body Problem
 }
 
 // GetPetConflict is the error GetPet returns for status 409; errors.As reaches it,
@@ -56,7 +57,8 @@ type GetPetNotFound struct {
 //
 // GET /pets/{id}
 type GetPetConflict struct {
-	runtime.StatusError[struct{}]
+	runtime.StatusError
+	Body struct{}
 }
 
 // GetPetStatus5XX is the error GetPet returns for a status 5XX; errors.As reaches
@@ -66,7 +68,8 @@ type GetPetConflict struct {
 //
 // GET /pets/{id}
 type GetPetStatus5XX struct {
-	runtime.StatusError[Problem]
+	runtime.StatusError
+	Body Problem
 }
 
 // PatchPetParams holds the parameters of PatchPet.
@@ -100,7 +103,8 @@ var responsesPatchPet = []httpclient.Response{
 //
 // PATCH /pets/{id}
 type PatchPetDefault struct {
-	runtime.StatusError[Problem]
+	runtime.StatusError
+	Body Problem
 }
 
 // newError is the Response.NewError of error responses with a body of type T.

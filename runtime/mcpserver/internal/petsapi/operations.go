@@ -34,7 +34,8 @@ var responsesCreatePet = []httpclient.Response{
 //
 // POST /pets
 type CreatePetDefault struct {
-	runtime.StatusError[Error]
+	runtime.StatusError
+	Body Error
 }
 
 // DeletePetParams holds the parameters of DeletePet.
@@ -69,7 +70,8 @@ var responsesDeletePet = []httpclient.Response{
 //
 // DELETE /pets/{petId}
 type DeletePetNotFound struct {
-	runtime.StatusError[Error]
+	runtime.StatusError
+	Body Error
 }
 
 // GetPetParams holds the parameters of GetPet.
@@ -104,7 +106,8 @@ var responsesGetPet = []httpclient.Response{
 //
 // GET /pets/{petId}
 type GetPetNotFound struct {
-	runtime.StatusError[Error]
+	runtime.StatusError
+	Body Error
 }
 
 // GetStats calls the operation "getStats".
@@ -159,7 +162,8 @@ var responsesListPets = []httpclient.Response{
 //
 // GET /pets
 type ListPetsDefault struct {
-	runtime.StatusError[Error]
+	runtime.StatusError
+	Body Error
 }
 
 // UpdatePetParams holds the parameters of UpdatePet.
@@ -195,7 +199,8 @@ var responsesUpdatePet = []httpclient.Response{
 //
 // PUT /pets/{petId}
 type UpdatePetNotFound struct {
-	runtime.StatusError[Error]
+	runtime.StatusError
+	Body Error
 }
 
 // newError is the Response.NewError of error responses with a body of type T.
