@@ -30,9 +30,9 @@ import "reflect"
 // JSON; CallError.HTTP.Typed is then nil).
 //
 // StatusError is not generic on purpose: a generic type embedded in
-// thousands of generated types (GitHub's API declares 930 error statuses)
-// doubles the package's compile time; the body is decoded by reflection
-// instead, once per failure.
+// hundreds of generated types (GitHub's API declares 930 error statuses)
+// makes the compiler write a wrapper per type and instantiation; the body
+// is decoded by reflection instead, once per failure.
 type StatusError struct {
 	*CallError
 }
