@@ -213,6 +213,7 @@ func load(ctx context.Context, dir string, src *config.Source, read func(string)
 			Names:           src.Names,
 			Root:            root,
 			Read:            read,
+			Types:           src.Types,
 		})
 	}
 	schemas := map[string]json.RawMessage{}
@@ -233,6 +234,7 @@ func load(ctx context.Context, dir string, src *config.Source, read func(string)
 		DefaultConvention: src.Convention,
 		Filter:            src.Filter(),
 		Names:             src.Names,
+		Types:             src.Types,
 	})
 }
 

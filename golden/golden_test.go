@@ -118,6 +118,11 @@ func packageName(stem string) string {
 	return b.String()
 }
 
+// formatTypes is the types mapping (format -> Go type) of a spec's config.
+var formatTypes = map[string]map[string]string{
+	"testdata/specs/openapi/types.yaml": {"uuid": "github.com/opsgen/opsgen/internal/customtypes.UUID"},
+}
+
 // options is the generator's input for c, as `opsgen generate -config` at
 // the module root would get it.
 func (c goldenCase) options() generator.Options {
@@ -125,6 +130,7 @@ func (c goldenCase) options() generator.Options {
 	if c.kind == "mcp" {
 		src = config.Source{MCP: c.spec}
 	}
+	src.Types = formatTypes[c.spec]
 	cfg := &config.Config{Package: c.pkg, Output: c.dir, Registry: !noRegistry[c.spec], Sources: []config.Source{src},
 		Client: config.Client{Validation: validation[c.spec], Timeout: clientTimeouts[c.spec]}, Operations: operations[c.spec]}
 	return generator.Options{Config: cfg, ConfigDir: root, Version: goldenVersion}

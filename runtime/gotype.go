@@ -99,8 +99,18 @@ var (
 func (f *fitter) fit(t reflect.Type, i int) (end int, ok bool) {
 	end = f.w.skip(i)
 	raw := f.w.b[i:end]
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem() // null fits a pointer: tryDecode says so below
+	for {
+		if t.Kind() == reflect.Pointer {
+			t = t.Elem() // null fits a pointer: tryDecode says so below
+		} else if t.Implements(nullableIface) {
+			// A Nullable: null fits it, a value must fit its T.
+			if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+				return end, true
+			}
+			t = reflect.Zero(t).Interface().(nullableType).nullableElem()
+		} else {
+			break
+		}
 	}
 	err := tryDecode(t, raw)
 	if err == nil {

@@ -194,3 +194,76 @@ func UnmarshalTuple(b []byte, items []any, rest any) error {
 	}
 	return nil
 }
+
+// UnionValue is what a generated union type embeds: the value of one of
+// its variants, either as made by a constructor (the Go value and its
+// variant) or as decoded (the JSON, decoded into a variant on request).
+// It marshals to the variant's JSON (null for the zero value), so a union
+// serializes wherever a body or parameter can be.
+type UnionValue struct {
+	raw     json.RawMessage
+	v       any
+	variant string
+}
+
+// UnionOf returns a UnionValue holding v as the named variant.
+func UnionOf(variant string, v any) UnionValue {
+	return UnionValue{v: v, variant: variant}
+}
+
+// IsZero reports whether the value holds nothing (no variant, no JSON).
+func (u UnionValue) IsZero() bool { return u.v == nil && len(u.raw) == 0 }
+
+// Raw returns the value's JSON (nil for the zero value, or a value that
+// does not marshal).
+func (u UnionValue) Raw() json.RawMessage {
+	if u.v != nil {
+		b, err := json.Marshal(u.v)
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+	return u.raw
+}
+
+// MarshalJSON writes the variant's JSON (null for the zero value).
+func (u UnionValue) MarshalJSON() ([]byte, error) {
+	if u.v != nil {
+		return json.Marshal(u.v)
+	}
+	return MarshalRaw(u.raw)
+}
+
+// UnmarshalJSON keeps a copy of b; the variant is selected and decoded
+// when asked for.
+func (u *UnionValue) UnmarshalJSON(b []byte) error {
+	*u = UnionValue{raw: bytes.Clone(b)}
+	return nil
+}
+
+// VariantOf returns the name of the variant u holds as d selects it
+// (see Union.Select), or the variant it was made with.
+func (d *Union) VariantOf(u UnionValue) string {
+	if u.v != nil {
+		return u.variant
+	}
+	return d.Select(u.raw)
+}
+
+// VariantAs returns u as variant type T: the value it was made with when
+// that is a T, else its JSON decoded into T. The zero union is an error.
+func VariantAs[T any](u UnionValue) (T, error) {
+	if v, ok := u.v.(T); ok {
+		return v, nil
+	}
+	if u.v != nil {
+		b, err := json.Marshal(u.v)
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		return UnionAs[T](b)
+	}
+	return UnionAs[T](u.raw)
+}

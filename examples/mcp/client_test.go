@@ -60,11 +60,11 @@ func testTools(t *testing.T, c *notesmcp.Client) {
 	ctx := context.Background()
 
 	// A tool with an output schema: Data is the structured content, typed.
-	added, err := c.AddNote(ctx, notesmcp.AddNoteInput{Title: "Groceries", Body: "Milk.", Tags: []string{"todo"}})
+	added, err := c.AddNote(ctx, notesmcp.AddNoteInput{Title: "Groceries", Body: "Milk.", Tags: runtime.NewNullable([]string{"todo"})})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantNote := notesmcp.AddNoteOutput{ID: "n2", Title: "Groceries", Body: "Milk.", Tags: []string{"todo"}}
+	wantNote := notesmcp.AddNoteOutput{ID: "n2", Title: "Groceries", Body: "Milk.", Tags: runtime.NewNullable([]string{"todo"})}
 	if !reflect.DeepEqual(added.Data, wantNote) {
 		t.Errorf("add_note data = %+v, want %+v", added.Data, wantNote)
 	}

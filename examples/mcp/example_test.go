@@ -35,7 +35,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	for _, n := range env.Data.Notes {
-		fmt.Println(n.ID, n.Title, n.Tags)
+		fmt.Println(n.ID, n.Title, n.Tags.Or(nil))
 	}
 	fmt.Println("isError:", runtime.MCPMetaOf(env.Meta).IsError)
 	// Output:

@@ -105,6 +105,10 @@ type Source struct {
 	Exclude *Selector `yaml:"exclude,omitempty" json:"exclude,omitempty"`
 	// Names pins Go names by operation id, tool name or JSON pointer.
 	Names map[string]string `yaml:"names,omitempty" json:"names,omitempty"`
+	// Types maps a schema format to the Go type of its values,
+	// "import/path.Name" (uuid: github.com/google/uuid.UUID), over the
+	// built-in table (jsonschema.FormatTypes); x-go-type pins one schema.
+	Types map[string]string `yaml:"types,omitempty" json:"types,omitempty"`
 
 	// MCP is the path of an MCP tools/list result, relative to the config file.
 	MCP string `yaml:"mcp,omitempty" json:"mcp,omitempty"`

@@ -381,6 +381,9 @@ func (g *gen) check() {
 		for _, r := range op.Responses {
 			if r != nil {
 				g.checkType(r.Type, false, map[*ir.Type]bool{}, declare)
+				if r.ErrorName != "" {
+					declare(r.ErrorName, op.Pos, "error type")
+				}
 			}
 		}
 	}
@@ -461,6 +464,7 @@ func (g *gen) checkType(t *ir.Type, root bool, seen map[*ir.Type]bool, declare f
 		}
 	}
 	if t.Kind == ir.Union && t.Named() {
+		declare(cmp.Or(t.VariantKind, t.Name+"Kind"), t.Pos, "union variant type")
 		variants := map[string]bool{}
 		for _, v := range t.Variants {
 			if v == nil || !isExported(v.Name) || variants[v.Name] {
@@ -469,6 +473,7 @@ func (g *gen) checkType(t *ir.Type, root bool, seen map[*ir.Type]bool, declare f
 			}
 			variants[v.Name] = true
 			declare(t.Name+"From"+v.Name, t.Pos, "union constructor")
+			declare(cmp.Or(v.Const, v.Name+t.Name), t.Pos, "union variant constant")
 			g.checkType(v.Type, false, seen, declare)
 		}
 	}

@@ -2,6 +2,7 @@ package emit
 
 import (
 	"path"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -16,6 +17,7 @@ type goType struct {
 	prefix string
 	pkg    string // import path of name; "" for a predeclared or generated name
 	name   string
+	arg    *goType // the type argument of a generic name (runtime.Nullable[arg])
 }
 
 // importNames are the package names of the import paths a goType can name.
@@ -52,22 +54,31 @@ func (t goType) code() *jen.Statement {
 		s = jen.Op(t.prefix)
 	}
 	if t.pkg != "" {
-		return s.Qual(t.pkg, t.name)
+		s = s.Qual(t.pkg, t.name)
+	} else {
+		s = s.Id(t.name)
 	}
-	return s.Id(t.name)
+	if t.arg != nil {
+		s = s.Types(t.arg.code())
+	}
+	return s
 }
 
 // text returns t as Go source, recording the import it needs.
 func (t goType) text(imports map[string]string) string {
+	arg := ""
+	if t.arg != nil {
+		arg = "[" + t.arg.text(imports) + "]"
+	}
 	if t.pkg == "" {
-		return t.prefix + t.name
+		return t.prefix + t.name + arg
 	}
 	imports[t.pkg] = t.name
 	name, ok := importNames[t.pkg]
 	if !ok {
 		name = path.Base(t.pkg) // jennifer's guess too
 	}
-	return t.prefix + name + "." + t.name
+	return t.prefix + name + "." + t.name + arg
 }
 
 // rawMessageType is json.RawMessage, the type of anything opsgen cannot type.
@@ -85,6 +96,9 @@ func (g *gen) goType(t *ir.Type, reader bool) goType {
 	if t.Named() {
 		return named(t.Name)
 	}
+	if t.GoType != "" && t.Kind != ir.Union && t.Kind != ir.Tuple {
+		return goTypeOf(t.GoType)
+	}
 	switch t.Kind {
 	case ir.Bool:
 		return named("bool")
@@ -98,8 +112,10 @@ func (g *gen) goType(t *ir.Type, reader bool) goType {
 			return named("float32")
 		}
 		return named("float64")
-	case ir.String, ir.Date:
+	case ir.String:
 		return named("string")
+	case ir.Date:
+		return qual(pkgRuntime, "Date")
 	case ir.DateTime:
 		return qual("time", "Time")
 	case ir.Bytes:
@@ -135,4 +151,15 @@ func enumBase(t *ir.Type) goType {
 		return named("bool")
 	}
 	return named("string")
+}
+
+// goTypeOf returns the Go type written "import/path.Name" (or a bare name),
+// as x-go-type and the types mapping give it (checked by
+// jsonschema.ValidGoType).
+func goTypeOf(s string) goType {
+	slash := strings.LastIndex(s, "/")
+	if dot := strings.LastIndex(s, "."); dot > slash {
+		return qual(s[:dot], s[dot+1:])
+	}
+	return named(s)
 }

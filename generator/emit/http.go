@@ -665,7 +665,10 @@ func (g *gen) httpMethod(f *file, op *ir.Operation, usesNewError *bool) {
 				w.b.WriteString(", Schema: " + v)
 			}
 		}
-		if r.Kind == ir.BodyJSON && r.Type != nil && !strings.HasPrefix(r.Status, "2") {
+		if r.ErrorName != "" {
+			w.b.WriteString(", NewError: newError[" + r.ErrorName + "]")
+			*usesNewError = true
+		} else if r.Kind == ir.BodyJSON && r.Type != nil && !strings.HasPrefix(r.Status, "2") {
 			w.b.WriteString(", NewError: newError[" + w.typeText(g.goType(r.Type, false)) + "]")
 			*usesNewError = true
 		}
@@ -674,8 +677,9 @@ func (g *gen) httpMethod(f *file, op *ir.Operation, usesNewError *bool) {
 	if len(op.Responses) > 0 {
 		w.b.WriteString("\n")
 	}
-	w.b.WriteString("}")
-	f.text(w.b.String())
+	w.b.WriteString("}\n")
+	g.errorTypes(w, op)
+	f.text(strings.TrimSuffix(w.b.String(), "\n"))
 }
 
 // itemsDoc points pages methods whose pages are slices to httpclient.Items.

@@ -90,9 +90,6 @@ func decl(f *file, d *doc, code jen.Code) {
 func typeDoc(t *ir.Type, first string) *doc {
 	d := newDoc(first)
 	d.spec(t.Doc)
-	if t.Kind == ir.Date {
-		d.para("The value is a date in the form YYYY-MM-DD.")
-	}
 	if t.Default != nil {
 		d.para("Default: " + jsonText(t.Default) + ".")
 	}
@@ -102,7 +99,11 @@ func typeDoc(t *ir.Type, first string) *doc {
 
 func (g *gen) declareType(f *file, t *ir.Type) {
 	g.pos = t.Pos
-	switch t.Kind {
+	kind := t.Kind
+	if t.GoType != "" && kind != ir.Union && kind != ir.Tuple {
+		kind = ir.Any // an alias of the chosen type
+	}
+	switch kind {
 	case ir.Struct:
 		g.declareStruct(f, t)
 	case ir.Enum:
@@ -133,6 +134,12 @@ func (g *gen) declareNamed(f *file, d *doc, name, sep string, under goType) {
 }
 
 func kindText(t *ir.Type) string {
+	if t.GoType != "" {
+		if t.Format != "" {
+			return "a value of format " + strconv.Quote(t.Format) + ", held as " + t.GoType
+		}
+		return "a value held as " + t.GoType
+	}
 	switch t.Kind {
 	case ir.Bool:
 		return "a JSON boolean"
@@ -259,15 +266,20 @@ func (g *gen) fields(owner, t *ir.Type, reader bool) []field {
 		} else if fl.WriteOnly {
 			d.para("Write-only: sent in requests, not returned.")
 		}
-		if fl.Type != nil && fl.Type.Kind == ir.Date && !fl.Type.Named() {
-			d.para("A date in the form YYYY-MM-DD.")
-		}
 		if fl.Default != nil {
 			d.para("Default: " + jsonText(fl.Default) + ".")
 		}
 		ft := g.goType(fl.Type, reader && fl.Type != nil && fl.Type.Kind == ir.Binary)
-		optional := !fl.Required || fl.Nullable || (fl.Type != nil && fl.Type.Nullable)
-		if (optional && !nilable(fl.Type) && !(reader && fl.Type != nil && fl.Type.Kind == ir.Binary)) || g.recursive(owner, fl.Type) {
+		nullable := fl.Nullable || (fl.Type != nil && fl.Type.Nullable)
+		optional := !fl.Required || nullable
+		threeState := threeStates(fl, reader)
+		if threeState {
+			// Absent, null and a value: runtime.Nullable, left out when absent.
+			if g.recursive(owner, fl.Type) {
+				ft = ft.ptr()
+			}
+			ft = nullableOf(ft)
+		} else if (optional && !nilable(fl.Type) && !(reader && fl.Type != nil && fl.Type.Kind == ir.Binary)) || g.recursive(owner, fl.Type) {
 			ft = ft.ptr()
 		}
 		tag := "-"
@@ -279,6 +291,8 @@ func (g *gen) fields(owner, t *ir.Type, reader bool) []field {
 			tags[name] = true
 			tag = name
 			switch {
+			case threeState:
+				tag += ",omitzero"
 			case !fl.Required:
 				tag += ",omitempty"
 			case name == "-":
@@ -288,6 +302,28 @@ func (g *gen) fields(owner, t *ir.Type, reader bool) []field {
 		out = append(out, field{doc: d.lines(), name: fl.Name, typ: ft, tag: tag})
 	}
 	return out
+}
+
+// threeStates reports whether field fl is optional and allows null, so
+// that absent, null and a value are three states (runtime.Nullable).
+// Values that hold null themselves (raw JSON, the null type) and binary
+// readers keep their types.
+func threeStates(fl *ir.Field, reader bool) bool {
+	if fl.Required || fl.Type == nil || !(fl.Nullable || fl.Type.Nullable) {
+		return false
+	}
+	switch fl.Type.Kind {
+	case ir.Any, ir.Null:
+		return false
+	case ir.Binary:
+		return !reader
+	}
+	return true
+}
+
+// nullableOf returns runtime.Nullable[t].
+func nullableOf(t goType) goType {
+	return goType{pkg: pkgRuntime, name: "Nullable", arg: &t}
 }
 
 // jsonName returns the field's property name when encoding/json can use it
@@ -341,7 +377,9 @@ func reaches(from, to *ir.Type, seen map[*ir.Type]bool) bool {
 	switch from.Kind {
 	case ir.Struct:
 		for _, fl := range from.Fields {
-			if fl.Required && !fl.Nullable && fl.Type != nil && !fl.Type.Nullable {
+			// Required values are held by value, and so are optional
+			// nullable ones (runtime.Nullable).
+			if fl.Type != nil && (fl.Required && !fl.Nullable && !fl.Type.Nullable || threeStates(fl, false)) {
 				next = append(next, fl.Type)
 			}
 		}
@@ -447,31 +485,47 @@ func (g *gen) declareUnion(f *file, t *ir.Type) {
 	for _, v := range t.Variants {
 		names = append(names, v.Name)
 	}
-	d := typeDoc(t, t.Name+" is one of: "+strings.Join(names, ", ")+". Variant tells which one it holds; As<Variant> decodes it; "+t.Name+"From<Variant> makes one.")
-	decl(f, d, jen.Type().Id(t.Name).Struct(jen.Id("raw").Qual("encoding/json", "RawMessage")))
+	kind := t.VariantKind
+	if kind == "" { // an IR built without AllocateNames
+		kind = t.Name + "Kind"
+	}
+	d := typeDoc(t, t.Name+" is one of: "+strings.Join(names, ", ")+". Variant tells which one it holds (a "+kind+"); As<Variant> returns it; "+t.Name+"From<Variant> makes one.")
+	decl(f, d, jen.Type().Id(t.Name).Struct(jen.Qual(pkgRuntime, "UnionValue")))
 	u := jen.Id("u")
-	decl(f, newDoc("Raw returns the value's JSON (nil for the zero value)."),
-		jen.Func().Params(u.Clone().Id(t.Name)).Id("Raw").Params().Qual("encoding/json", "RawMessage").Block(jen.Return(jen.Id("u").Dot("raw"))))
-	decl(f, newDoc("Variant returns the name of the variant the value holds, or \"\" when none matches."),
-		jen.Func().Params(u.Clone().Id(t.Name)).Id("Variant").Params().String().Block(jen.Return(jen.Id("union"+t.Name).Dot("Select").Call(jen.Id("u").Dot("raw")))))
-	decl(f, newDoc("MarshalJSON writes the value's JSON (null for the zero value)."),
-		jen.Func().Params(u.Clone().Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(jen.Return(jen.Qual(pkgRuntime, "MarshalRaw").Call(jen.Id("u").Dot("raw")))))
-	decl(f, newDoc("UnmarshalJSON keeps a copy of b; the As methods decode it."),
-		jen.Func().Params(u.Clone().Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
-			jen.Id("u").Dot("raw").Op("=").Qual("bytes", "Clone").Call(jen.Id("b")),
-			jen.Return(jen.Nil()),
-		))
+	kd := newDoc(kind + " names the variants of " + t.Name + "; \"\" is none.")
+	decl(f, kd, jen.Type().Id(kind).String())
+	var consts []jen.Code
+	for _, v := range t.Variants {
+		c := v.Const
+		if c == "" {
+			c = v.Name + t.Name
+		}
+		line := c + " is the " + v.Name + " variant"
+		if len(v.Tags) > 0 {
+			line += " (" + t.Discriminator + ": " + strings.Join(quotedAll(v.Tags), ", ") + ")"
+		}
+		consts = append(consts, jen.Comment(line+"."), jen.Id(c).Id(kind).Op("=").Lit(v.Name))
+	}
+	f.Comment("The variants of " + t.Name + ".")
+	f.Const().Defs(consts...)
+	f.Line()
+	decl(f, newDoc("Variant returns the variant the value holds, or \"\" when none matches."),
+		jen.Func().Params(u.Clone().Id(t.Name)).Id("Variant").Params().Id(kind).Block(
+			jen.Return(jen.Id(kind).Call(jen.Id("union"+t.Name).Dot("VariantOf").Call(jen.Id("u").Dot("UnionValue"))))))
 	var variants []jen.Code
 	for _, v := range t.Variants {
 		vt := g.typ(v.Type)
-		decl(f, newDoc("As"+v.Name+" decodes the value as the "+v.Name+" variant."),
+		decl(f, newDoc("As"+v.Name+" returns the value as the "+v.Name+" variant."),
 			jen.Func().Params(u.Clone().Id(t.Name)).Id("As"+v.Name).Params().Params(vt.Clone(), jen.Error()).Block(
-				jen.Return(jen.Qual(pkgRuntime, "UnionAs").Types(vt.Clone()).Call(jen.Id("u").Dot("raw")))))
-		decl(f, newDoc(t.Name+"From"+v.Name+" returns a "+t.Name+" holding the "+v.Name+" variant v."),
-			jen.Func().Id(t.Name+"From"+v.Name).Params(jen.Id("v").Add(vt.Clone())).Params(jen.Id(t.Name), jen.Error()).Block(
-				jen.List(jen.Id("raw"), jen.Err()).Op(":=").Qual("encoding/json", "Marshal").Call(jen.Id("v")),
-				jen.Return(jen.Id(t.Name).Values(jen.Dict{jen.Id("raw"): jen.Id("raw")}), jen.Err()),
-			))
+				jen.Return(jen.Qual(pkgRuntime, "VariantAs").Types(vt.Clone()).Call(jen.Id("u").Dot("UnionValue")))))
+		cd := newDoc(t.Name + "From" + v.Name + " returns a " + t.Name + " holding the " + v.Name + " variant v.")
+		var body []jen.Code
+		if fl := discField(t, v); fl != nil {
+			cd.para("An empty " + fl.Name + " is set to " + strconv.Quote(v.Tags[0]) + ".")
+			body = append(body, jen.If(jen.Id("v").Dot(fl.Name).Op("==").Lit("")).Block(jen.Id("v").Dot(fl.Name).Op("=").Lit(v.Tags[0])))
+		}
+		body = append(body, jen.Return(jen.Id(t.Name).Values(jen.Qual(pkgRuntime, "UnionOf").Call(jen.Lit(v.Name), jen.Id("v")))))
+		decl(f, cd, jen.Func().Id(t.Name+"From"+v.Name).Params(jen.Id("v").Add(vt.Clone())).Id(t.Name).Block(body...))
 		vd := []jen.Code{kv("Name", jen.Lit(v.Name))}
 		if len(v.Tags) > 0 {
 			vd = append(vd, kv("Tags", strLits(v.Tags)))
@@ -492,6 +546,30 @@ func (g *gen) declareUnion(f *file, t *ir.Type) {
 	f.Comment("// union" + t.Name + " selects the variant of a " + t.Name + ".")
 	f.Var().Id("union"+t.Name).Op("=").Op("&").Qual(pkgRuntime, "Union").Values(ud...)
 	f.Line()
+}
+
+// discField is the field of variant v of union t that holds the
+// discriminator, when it is a plain string the constructor can fill in.
+func discField(t *ir.Type, v *ir.Variant) *ir.Field {
+	if t.Discriminator == "" || len(v.Tags) == 0 || v.Type == nil || v.Type.Kind != ir.Struct {
+		return nil
+	}
+	for _, fl := range v.Type.Fields {
+		if fl.JSONName == t.Discriminator && fl.Required && !fl.Nullable && fl.Type != nil && !fl.Type.Nullable &&
+			!fl.Type.Named() && (fl.Type.Kind == ir.String) {
+			return fl
+		}
+	}
+	return nil
+}
+
+// quotedAll quotes each of ss.
+func quotedAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
 }
 
 // strLits is a []string literal.

@@ -82,7 +82,7 @@ const (
 	String // Format may be "uuid", "email", "uri", ... (still a string)
 	// DateTime: format date-time, time.Time.
 	DateTime
-	// Date: format date, emitted as a string-based type of the runtime (runtime.Date).
+	// Date: format date, runtime.Date.
 	Date
 	// Bytes: format byte, base64 in JSON, []byte in Go.
 	Bytes
@@ -115,6 +115,11 @@ type Type struct {
 	Pos  diag.Pos
 	// Format is the schema's format, kept for the emitter's choices and docs.
 	Format string
+	// GoType, when set, is the Go type that holds the value instead of the
+	// kind's: "import/path.Name" (net/netip.Addr) or a predeclared name.
+	// It comes from x-go-type, the configuration's types mapping (by
+	// format) or the built-in format table (generator/jsonschema).
+	GoType string
 	// Nullable says the schema allows null besides its kind.
 	Nullable bool
 	// Default is the schema's default value (decoded JSON), or nil.
@@ -143,6 +148,9 @@ type Type struct {
 	Discriminator string
 	// AnyOf is set when the union came from anyOf (more than one variant may match).
 	AnyOf bool
+	// VariantKind is the Go name of a Union's string type naming its
+	// variants (PetKind), whose constants are the Variants' Const.
+	VariantKind string
 
 	// Schema is this type's JSON Schema (draft 2020-12, refs into Service.Defs).
 	Schema json.RawMessage
@@ -179,9 +187,14 @@ type EnumValue struct {
 
 // Variant is one member of a Union.
 type Variant struct {
-	// Name is the Go name of the variant's accessor/constructor suffix.
+	// Name is the Go name of the variant's accessor/constructor suffix
+	// (AsDog, PetFromDog), unique within the union: its discriminator
+	// value, title, type name or JSON kind.
 	Name string
-	Type *Type
+	// Const is the Go name of the variant's constant of the union's
+	// VariantKind type (DogPet).
+	Const string
+	Type  *Type
 	// Tags are the discriminator values that select this variant.
 	Tags []string
 	// JSONKind is the JSON kind that can select it when there is no
@@ -320,6 +333,10 @@ type Response struct {
 	// Headers are the names of the response headers the spec declares,
 	// sorted, as written ("Link": the emitter detects Link pagination).
 	Headers []string
+	// ErrorName is the Go name of the operation's error type for this
+	// status (OpNotFound, OpStatus4XX, OpDefault) when the status is an
+	// error one (not 2xx or 304); "" otherwise.
+	ErrorName string
 }
 
 // Tool is what an MCP tool declares beyond its schemas.

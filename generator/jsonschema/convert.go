@@ -25,6 +25,10 @@ type Options struct {
 	// Origin returns the Type.Doc.Origin of a named type defined at ptr in
 	// file; nil means "#" + ptr.
 	Origin func(file, ptr string) string
+	// Types maps a format to the Go type that holds its values
+	// ("import/path.Name", or a predeclared name), over the built-in table
+	// (FormatTypes). x-go-type on a schema wins over both.
+	Types map[string]string
 	// Key returns the key that orders the name requests of types defined at
 	// ptr in file (see AllocateNames); nil means file + "#" + ptr. A source
 	// whose pointers depend on the order of its document (a tool's index in
@@ -246,6 +250,7 @@ func (c *Converter) build(s *Schema, t *ir.Type, w Where) Entry {
 	t.Doc = ir.Doc{Summary: s.Title, Description: s.Description, Deprecated: s.Deprecated}
 	t.Default = s.Default
 	t.Format = s.Format
+	t.GoType = c.goTypeOf(s, w)
 	nullable := s.Nullable
 	var types []string
 	for _, ty := range s.Types {
@@ -636,10 +641,6 @@ func (c *Converter) union(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 	if len(s.OneOf) > 0 && len(s.AnyOf) > 0 {
 		c.warnf(w, s, "both oneOf and anyOf; using oneOf only")
 	}
-	type part struct {
-		s   *Schema
-		idx int
-	}
 	var keep []part
 	for i, p := range parts {
 		if isNullSchema(p) {
@@ -667,19 +668,34 @@ func (c *Converter) union(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 	if disc != nil {
 		t.Discriminator = disc.PropertyName
 	}
-	for _, p := range keep {
+	var constProp string
+	var constTags []string
+	if disc == nil {
+		constProp, constTags = constDiscriminator(keep)
+		t.Discriminator = constProp
+	}
+	for i, p := range keep {
+		var tags []string
+		if constProp != "" {
+			tags = []string{constTags[i]}
+		} else {
+			tags = discriminatorTags(disc, p.s)
+		}
+		want := variantName(p.s, tags)
 		vname := w.Name + "Variant" + fmt.Sprint(p.idx)
 		if p.s != nil && p.s.Ref == "" {
-			if k := schemaKind(p.s); k != "" {
+			if want != "" {
+				vname = w.Name + want
+			} else if k := schemaKind(p.s); k != "" {
 				vname = w.Name + suffix(k, "")
 			}
 		}
 		e := c.Use(p.s, w.At(kw, vname).At(fmt.Sprint(p.idx), vname))
-		v := &ir.Variant{Type: e.Type, JSONKind: kindJSON(e.Type)}
+		v := &ir.Variant{Name: want, Type: e.Type, JSONKind: kindJSON(e.Type)}
 		if v.JSONKind == "object" {
 			v.Required = requiredOf(e.Type, p.s.resolve())
 		}
-		v.Tags = discriminatorTags(disc, p.s)
+		v.Tags = tags
 		t.Variants = append(t.Variants, v)
 	}
 	if disc != nil {
@@ -692,6 +708,80 @@ func (c *Converter) union(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 	}
 	t.Nullable = nullable
 	return Entry{Type: t, Nullable: nullable}
+}
+
+// part is a member of a oneOf or anyOf and its index there.
+type part struct {
+	s   *Schema
+	idx int
+}
+
+// variantName is the name a union variant asks for: its discriminator
+// value (from the mapping, or a property whose schema is a const), else
+// its title; "" leaves it to its type's name or JSON kind (nameVariants).
+func variantName(p *Schema, tags []string) string {
+	if len(tags) > 0 {
+		if n := naming.Suffix(tags[0]); n != "" {
+			return n
+		}
+	}
+	if r := p.resolve(); r != nil && r.Title != "" && p.Ref == "" {
+		return naming.Suffix(r.Title)
+	}
+	return ""
+}
+
+// constDiscriminator finds, among variants that are all objects, a
+// required-or-not property whose schema is a string const (or a one-value
+// string enum) in every variant, with a different value in each: the
+// implicit discriminator of unions such as MCP content blocks ("type":
+// "text" | "image"). It returns the property and each variant's value, or
+// "" when there is none.
+func constDiscriminator(keep []part) (string, []string) {
+	if len(keep) < 2 {
+		return "", nil
+	}
+	first := keep[0].s.resolve()
+	if first == nil {
+		return "", nil
+	}
+	for _, name := range sortedKeys(first.Properties) {
+		vals := make([]string, 0, len(keep))
+		seen := map[string]bool{}
+		for _, p := range keep {
+			r := p.s.resolve()
+			if r == nil {
+				break
+			}
+			v, ok := constString(r.Properties[name])
+			if !ok || seen[v] {
+				break
+			}
+			seen[v] = true
+			vals = append(vals, v)
+		}
+		if len(vals) == len(keep) {
+			return name, vals
+		}
+	}
+	return "", nil
+}
+
+// constString is the value of a schema that fixes a string (const, or a
+// one-value enum).
+func constString(s *Schema) (string, bool) {
+	s = s.resolve()
+	if s == nil {
+		return "", false
+	}
+	if v, ok := s.Const.(string); ok {
+		return v, true
+	}
+	if len(s.Enum) == 1 {
+		v, ok := s.Enum[0].(string)
+		return v, ok
+	}
+	return "", false
 }
 
 // discriminatorTags returns the values of the discriminator disc that

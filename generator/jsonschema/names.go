@@ -79,9 +79,16 @@ func (c *Converter) AllocateNames() {
 			v.Name = ns.Alloc(t.Name + suffix)
 		}
 	}
+	// Unions: their variants, then the type naming them and its constants.
 	for _, t := range types {
 		if t.Kind == ir.Union {
 			nameVariants(t)
+			t.VariantKind = ns.Alloc(t.Name + "Kind")
+			for _, v := range t.Variants {
+				// DogPet, as ogen names them: PetDog is often the
+				// variant's own type.
+				v.Const = ns.Alloc(v.Name + t.Name)
+			}
 		}
 	}
 }
@@ -91,7 +98,10 @@ func (c *Converter) AllocateNames() {
 func nameVariants(t *ir.Type) {
 	ns := naming.NewNamespace()
 	for i, v := range t.Variants {
-		want := v.Type.Name
+		want := v.Name // asked for by the conversion (variantName)
+		if want == "" {
+			want = v.Type.Name
+		}
 		if want == "" && v.JSONKind != "" {
 			want = naming.Ident(v.JSONKind, "")
 		}

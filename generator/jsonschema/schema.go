@@ -65,6 +65,9 @@ type Schema struct {
 	// GoName is x-go-name: it pins the Go name of the type (and, on a
 	// property's schema, of the field).
 	GoName string
+	// GoType is x-go-type: the Go type ("import/path.Name") that holds the
+	// schema's values instead of the one its kind and format give.
+	GoType string
 	// Line and Col are the schema's position in its file, when the source
 	// knows it (0 otherwise: the source fills positions in later).
 	Line, Col int32

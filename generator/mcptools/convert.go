@@ -62,7 +62,7 @@ func decodeTools(tools []*tool, opts LoadOptions, pos *positions, diags *diag.Li
 // convert turns the selected tools (sorted as decodeTools wants) into a service.
 func convert(tools []*tool, opts LoadOptions, source string, pos *positions, diags *diag.List) *ir.Service {
 	dec, bts := decodeTools(tools, opts, pos, diags)
-	conv := jsonschema.New(diags, jsonschema.Options{Origin: dec.origin, Key: dec.key})
+	conv := jsonschema.New(diags, jsonschema.Options{Origin: dec.origin, Key: dec.key, Types: opts.Types})
 	where := func(c *component) jsonschema.Where {
 		return jsonschema.Where{File: c.doc.pos.file, Ptr: c.doc.ptr + c.rel}
 	}
@@ -126,6 +126,8 @@ func convert(tools []*tool, opts LoadOptions, source string, pos *positions, dia
 			op.OutputSchema = schemaOf(svc, out)
 		}
 	}
+	// Tools repeat shapes: declare each once.
+	ir.MergeIdentical(svc)
 	sort.Slice(svc.Operations, func(i, j int) bool { return svc.Operations[i].GoName < svc.Operations[j].GoName })
 	// Lines and columns, from the listing (or a configured output schema).
 	files := map[string]*positions{source: pos}

@@ -34,6 +34,8 @@ type LoadOptions struct {
 	// Names pins the Go name of a tool's method; the input and output types
 	// are named after it (<Name>Input, <Name>Output).
 	Names map[string]string
+	// Types maps a format to the Go type of its values (jsonschema.Options.Types).
+	Types map[string]string
 }
 
 // Load reads the listing file at path (as given by the user; it is written

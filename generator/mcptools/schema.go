@@ -466,6 +466,8 @@ func (d *schemaDoc) keyword(s *jsonschema.Schema, b *bounds, k string, v any) st
 			s.Description = str
 		case "x-go-name":
 			s.GoName = str
+		case "x-go-type":
+			s.GoType = str
 		case "deprecated":
 			s.Deprecated = flag
 		case "readOnly":

@@ -108,6 +108,8 @@ type Options struct {
 	// Names overrides Go names: the key is an operationId, or a JSON pointer
 	// such as "#/components/schemas/Pet"; the value is the Go name.
 	Names map[string]string
+	// Types maps a format to the Go type of its values (jsonschema.Options.Types).
+	Types map[string]string
 	// MaxBytes refuses a document larger than this many bytes: loading takes
 	// memory of about 35 times the document's size (460 MB for GitHub's 13 MB
 	// description), so a huge input is refused up front rather than

@@ -3,6 +3,7 @@ package openapi
 import (
 	"fmt"
 	"mime"
+	"net/http"
 	"regexp"
 	"slices"
 	"sort"
@@ -463,6 +464,9 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 				}
 			})
 		}
+		if !isSuccess(st) && st != "304" {
+			l.requestName(groupOperation, w.file+"#"+w.ptr, op.GoName+errorSuffix(r.Status), func(n string) { r.ErrorName = n })
+		}
 		op.Responses = append(op.Responses, r)
 		if st == resultStatus {
 			op.Result = r
@@ -583,4 +587,19 @@ func (l *loader) paramSchema(p *ir.Param, s opSite) map[string]any {
 		}
 	}
 	return map[string]any{"type": "string"}
+}
+
+// errorSuffix names an error status after the operation's name: NotFound
+// for 404 (the status text), Status4XX for a range or a code without a
+// text, Default for default.
+func errorSuffix(status string) string {
+	if status == "default" {
+		return "Default"
+	}
+	if code, err := strconv.Atoi(status); err == nil {
+		if t := http.StatusText(code); t != "" {
+			return naming.Ident(t, "Status"+status)
+		}
+	}
+	return "Status" + status
 }

@@ -43,6 +43,7 @@ func (l *loader) newConverter() *jsonschema.Converter {
 	return jsonschema.New(&l.diags, jsonschema.Options{
 		Source: l.source,
 		Names:  l.opts.Names,
+		Types:  l.opts.Types,
 		Origin: func(file, ptr string) string {
 			if file != l.source {
 				return l.originFile(file) + "#" + ptr
@@ -89,6 +90,9 @@ func (l *loader) adaptValue(v *openapi3.Schema) *jsonschema.Schema {
 		Deprecated: v.Deprecated, ReadOnly: v.ReadOnly, WriteOnly: v.WriteOnly,
 		Default: v.Default, Const: v.Const, Enum: v.Enum, Required: v.Required,
 		Keywords: keywords(v), GoName: goNameExt(v.Extensions),
+	}
+	if gt, ok := v.Extensions["x-go-type"].(string); ok {
+		s.GoType = gt
 	}
 	l.schemas[v] = s
 	if v.Type != nil {

@@ -26,12 +26,9 @@ func TestFormUnionBodySentGenerated(t *testing.T) {
 	srv := newWireServer(t, replyJSON(200, `{"access_token":"at"}`, ""))
 	c := realcalls.NewClient(realcalls.WithBaseURL(srv.URL), realcalls.WithAPIKey("k"))
 
-	body, err := realcalls.TokenBodyFromClientCredentials(realcalls.ClientCredentials{
+	body := realcalls.TokenBodyFromClientCredentials(realcalls.ClientCredentials{
 		GrantType: realcalls.ClientCredentialsGrantTypeClientCredentials, ClientID: "id 1", ClientSecret: "s&cret",
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	env, err := c.Token(ctx, body)
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +61,7 @@ func TestFormUnionBodySentGenerated(t *testing.T) {
 	// object without members).
 	srv.reset()
 	srv.setReply(nil)
-	grant, _ := realcalls.GrantFromInteger(42)
+	grant := realcalls.GrantFromInteger(42)
 	if _, err := c.Search(ctx, realcalls.SearchParams{Grant: &grant}); err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +70,7 @@ func TestFormUnionBodySentGenerated(t *testing.T) {
 	// A multipart body that is a union of objects: one part per member of
 	// the chosen variant, with the encoding's content types.
 	srv.reset()
-	note, _ := realcalls.PostNoteBodyFromTextNote(realcalls.TextNote{Text: "hi", Meta: &realcalls.TextNoteMeta{Lang: ptrTo("en")}})
+	note := realcalls.PostNoteBodyFromTextNote(realcalls.TextNote{Text: "hi", Meta: &realcalls.TextNoteMeta{Lang: ptrTo("en")}})
 	if _, err := c.PostNote(ctx, note); err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +131,7 @@ func TestMultipartFileNameGenerated(t *testing.T) {
 	srv := newWireServer(t, nil)
 	c := realcalls.NewClient(realcalls.WithBaseURL(srv.URL), realcalls.WithAPIKey("k"))
 
-	grant, _ := realcalls.GrantFromString("g")
+	grant := realcalls.GrantFromString("g")
 	_, err := c.UploadFile(ctx, realcalls.UploadFileBody{
 		File:      httpclient.File{Name: "photo.jpg", Body: strings.NewReader("JPEG")},
 		Thumbnail: strings.NewReader(png),

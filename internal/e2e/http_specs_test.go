@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"io"
 	"log/slog"
 	"testing"
@@ -38,7 +39,7 @@ func TestHTTPSwagger(t *testing.T) {
 	checkWireLine(t, r, "GET", "/v2/items/1,2?csv=a,b&maybe=m&multi=x&multi=y&ssv=a%20b&tags=t1%7Ct2&tsv=a,b")
 	checkWireHeader(t, r, "X-Ids", "i,j")
 	checkWireHeader(t, r, "Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte("u:p")))
-	if len(env.Data) != 2 || env.Data[0].ID != 1 || env.Data[0].Note != nil || env.Data[1].Note == nil || *env.Data[1].Note != "n" {
+	if len(env.Data) != 2 || env.Data[0].ID != 1 || !env.Data[0].Note.IsNull() || env.Data[1].Note.Or("") != "n" {
 		t.Errorf("data = %+v", env.Data)
 	}
 	if len(env.Warnings) != 0 {
@@ -47,7 +48,7 @@ func TestHTTPSwagger(t *testing.T) {
 
 	srv.reset()
 	srv.setReply(replyJSON(201, `{"id":3}`, ""))
-	created, err := c.CreateItem(ctx, swagger.Item{ID: 3, Note: ptrTo("new")})
+	created, err := c.CreateItem(ctx, swagger.Item{ID: 3, Note: runtime.NewNullable("new")})
 	if err != nil || created.Data.ID != 3 {
 		t.Fatalf("CreateItem = %+v, %v", created, err)
 	}
@@ -56,6 +57,21 @@ func TestHTTPSwagger(t *testing.T) {
 	checkWireHeader(t, r, "Content-Type", "application/json")
 	if string(r.Body) != `{"id":3,"note":"new"}` {
 		t.Errorf("body = %s", r.Body)
+	}
+
+	// Absent and an explicit null are two requests (the PATCH case).
+	for _, tt := range []struct {
+		note runtime.Nullable[string]
+		want string
+	}{{runtime.Nullable[string]{}, `{"id":4}`}, {runtime.Null[string](), `{"id":4,"note":null}`}} {
+		srv.reset()
+		srv.setReply(replyJSON(201, `{"id":4}`, ""))
+		if _, err := c.CreateItem(ctx, swagger.Item{ID: 4, Note: tt.note}); err != nil {
+			t.Fatal(err)
+		}
+		if r := srv.only(t); string(r.Body) != tt.want {
+			t.Errorf("body = %s, want %s", r.Body, tt.want)
+		}
 	}
 }
 
@@ -124,6 +140,11 @@ func TestHTTPPetstore(t *testing.T) {
 	if e, ok := runtime.ErrorBody[petstore.Error](err); !ok || e.Code != 404 || e.Message != "no pet" {
 		t.Errorf("ShowPetByID error = %v, typed %+v %v", err, e, ok)
 	}
+	// The declared 404 is the operation's own error type, its body typed.
+	var nf *petstore.ShowPetByIDNotFound
+	if !errors.As(err, &nf) || nf.Body.Code != 404 || nf.Body.Message != "no pet" || nf.HTTP.StatusCode != 404 {
+		t.Errorf("errors.As(*ShowPetByIDNotFound) on %T %v", err, err)
+	}
 	checkWireLine(t, srv.only(t), "GET", "/pets/9b2c")
 }
 
@@ -145,7 +166,7 @@ func TestHTTPComposition(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v := env.Data.Variant(); v != tt.variant {
+		if v := env.Data.Variant(); string(v) != tt.variant {
 			t.Errorf("%s: variant %q, want %s", tt.body, v, tt.variant)
 		}
 		switch tt.variant {

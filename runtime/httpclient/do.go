@@ -35,9 +35,12 @@ type Response struct {
 	Kind BodyKind
 	// Schema is the JSON Schema of a JSON body; nil means no validation.
 	Schema *runtime.Schema
-	// NewError, for error statuses with a declared schema, returns a pointer
-	// to a new value of the declared type; a JSON error body is decoded into
-	// it and kept in CallError.HTTP.Typed (see runtime.ErrorBody).
+	// NewError, for declared error statuses, returns a pointer to a new
+	// value of the operation's error type for the status (a struct embedding
+	// runtime.StatusError, with a Body): the failure is returned as that type, its JSON
+	// body decoded into its Body (see runtime.TypedStatusError). A pointer
+	// to any other type is the older form: a JSON error body is decoded
+	// into it and kept in CallError.HTTP.Typed (see runtime.ErrorBody).
 	NewError func() any
 }
 
@@ -331,12 +334,8 @@ func statusError(opID string, resp *http.Response, entry *Response) error {
 	ct := resp.Header.Get("Content-Type")
 	f := &runtime.HTTPFailure{StatusCode: resp.StatusCode, Headers: resp.Header, Body: b, Truncated: truncated, ContentType: ct}
 	mt := mediaType(ct)
-	if entry != nil && entry.NewError != nil && !truncated && len(b) > 0 &&
-		(isJSONMediaType(mt) || mt == "" && entry.Kind == BodyJSON) {
-		if v := entry.NewError(); json.Unmarshal(b, v) == nil {
-			f.Typed = v
-		}
-	}
+	decode := entry != nil && !truncated && len(b) > 0 &&
+		(isJSONMediaType(mt) || mt == "" && entry.Kind == BodyJSON)
 	code := runtime.CodeExecution
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
 		code = runtime.CodeAccessDenied
@@ -345,7 +344,20 @@ func statusError(opID string, resp *http.Response, entry *Response) error {
 	if status == "" {
 		status = fmt.Sprintf("%d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
 	}
-	return &runtime.CallError{Code: code, OperationID: opID, Message: "HTTP " + status, HTTP: f}
+	ce := &runtime.CallError{Code: code, OperationID: opID, Message: "HTTP " + status, HTTP: f}
+	if entry == nil || entry.NewError == nil {
+		return ce
+	}
+	// A generated per-status error type (runtime.StatusError) wraps ce;
+	// anything else NewError returns is a pointer to the body's type.
+	v := entry.NewError()
+	if err := runtime.TypedStatusError(v, ce, b, decode); err != error(ce) {
+		return err
+	}
+	if decode && json.Unmarshal(b, v) == nil {
+		f.Typed = v
+	}
+	return ce
 }
 
 // httpMeta returns the meta of a response. A non-empty contentType

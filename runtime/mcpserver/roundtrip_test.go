@@ -98,10 +98,10 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	same(t, "listPets", l1, l2)
-	if len(l2.Data) != 2 || l2.Data[0].Owner == nil || l2.Data[0].Owner.Email == nil || *l2.Data[0].Owner.Email != "ann@example.com" {
+	if len(l2.Data) != 2 || l2.Data[0].Owner == nil || l2.Data[0].Owner.Email.Or("") != "ann@example.com" {
 		t.Errorf("listPets over MCP = %+v", l2.Data)
 	}
-	soldMCP := petsmcp.PetsListPetsPetStatus(sold)
+	soldMCP := petsmcp.PetStatus(sold)
 	l3, err := mc.PetsListPets(ctx, petsmcp.PetsListPetsInput{Params: &petsmcp.PetsListPetsInputParams{Status: &soldMCP}})
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +110,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("listPets(status=sold) over MCP = %+v", l3.Data)
 	}
 
-	c2, err := mc.PetsCreatePet(ctx, petsmcp.PetsCreatePetInput{Body: petsmcp.PetsCreatePetNewPet{Name: "Nibbles", Tags: []string{"hamster"}}})
+	c2, err := mc.PetsCreatePet(ctx, petsmcp.PetsCreatePetInput{Body: petsmcp.PetNewPet{Name: "Nibbles", Tags: []string{"hamster"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g2, err := mc.PetsGetPet(ctx, petsmcp.PetsGetPetInput{Params: petsmcp.PetsGetPetInputParams{PetID: 3}})
+	g2, err := mc.PetsGetPet(ctx, petsmcp.PetsGetPetInput{Params: petsmcp.PetInputParams{PetID: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,8 +129,8 @@ func TestRoundTrip(t *testing.T) {
 	same(t, "createPet", g1, c2)
 
 	u2, err := mc.PetsUpdatePet(ctx, petsmcp.PetsUpdatePetInput{
-		Params: petsmcp.PetsUpdatePetInputParams{PetID: 3},
-		Body:   petsmcp.PetsUpdatePetNewPet{Name: "Nibbles II", Owner: &petsmcp.PetsUpdatePetOwner{Name: "Cy"}},
+		Params: petsmcp.PetInputParams{PetID: 3},
+		Body:   petsmcp.PetNewPet{Name: "Nibbles II", Owner: &petsmcp.Owner{Name: "Cy"}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +155,7 @@ func TestRoundTrip(t *testing.T) {
 
 	// deletePet declares no output (204): over MCP its data is the content,
 	// a text block holding {}.
-	d2, err := mc.PetsDeletePet(ctx, petsmcp.PetsDeletePetInput{Params: petsmcp.PetsDeletePetInputParams{PetID: 3}})
+	d2, err := mc.PetsDeletePet(ctx, petsmcp.PetsDeletePetInput{Params: petsmcp.PetInputParams{PetID: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestRoundTrip(t *testing.T) {
 	if runtime.StatusCode(err) != 404 {
 		t.Fatalf("direct GetPet(3) after delete: %v", err)
 	}
-	e2, err := mc.PetsGetPet(ctx, petsmcp.PetsGetPetInput{Params: petsmcp.PetsGetPetInputParams{PetID: 3}})
+	e2, err := mc.PetsGetPet(ctx, petsmcp.PetsGetPetInput{Params: petsmcp.PetInputParams{PetID: 3}})
 	if err != nil {
 		t.Fatalf("GetPet over MCP: %v, want an isError result", err)
 	}

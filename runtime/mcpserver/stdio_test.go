@@ -107,8 +107,8 @@ func TestStdioInspectorFlow(t *testing.T) {
 	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"pets_getPet","arguments":{"params":{"petId":2}}}}`)
 	res := result(3)
 	// The backend sends "email": null; the client's Owner.Email is an
-	// optional field, absent when nil.
-	want := `{"id":2,"name":"Felix","owner":{"name":"Bob"},"status":"sold"}`
+	// optional nullable field (runtime.Nullable), so the null survives.
+	want := `{"id":2,"name":"Felix","owner":{"email":null,"name":"Bob"},"status":"sold"}`
 	if sc, _ := json.Marshal(res["structuredContent"]); string(sc) != want || res["isError"] == true {
 		t.Errorf("getPet: %v", res)
 	}

@@ -3,6 +3,8 @@
 
 package notesmcp
 
+import "github.com/opsgen/opsgen/runtime"
+
 // AddNoteInput is a JSON object.
 //
 // MCP tool "add_note" inputSchema
@@ -10,7 +12,7 @@ type AddNoteInput struct {
 	// the text of the note, Markdown.
 	Body string `json:"body"`
 	// labels to find the note by.
-	Tags []string `json:"tags,omitempty"`
+	Tags runtime.Nullable[[]string] `json:"tags,omitzero"`
 	// a short title.
 	Title string `json:"title"`
 }
@@ -21,9 +23,9 @@ type AddNoteInput struct {
 type AddNoteOutput struct {
 	Body string `json:"body"`
 	// the note's id, assigned by the server.
-	ID    string   `json:"id"`
-	Tags  []string `json:"tags,omitempty"`
-	Title string   `json:"title"`
+	ID    string                     `json:"id"`
+	Tags  runtime.Nullable[[]string] `json:"tags,omitzero"`
+	Title string                     `json:"title"`
 }
 
 // GetNoteInput is a JSON object.
@@ -40,9 +42,9 @@ type GetNoteInput struct {
 type GetNoteOutput struct {
 	Body string `json:"body"`
 	// the note's id, assigned by the server.
-	ID    string   `json:"id"`
-	Tags  []string `json:"tags,omitempty"`
-	Title string   `json:"title"`
+	ID    string                     `json:"id"`
+	Tags  runtime.Nullable[[]string] `json:"tags,omitzero"`
+	Title string                     `json:"title"`
 }
 
 // ListNotesInput is a JSON object.
@@ -66,9 +68,9 @@ type ListNotesOutput struct {
 type ListNotesOutputNotesItem struct {
 	Body string `json:"body"`
 	// the note's id, assigned by the server.
-	ID    string   `json:"id"`
-	Tags  []string `json:"tags,omitempty"`
-	Title string   `json:"title"`
+	ID    string                     `json:"id"`
+	Tags  runtime.Nullable[[]string] `json:"tags,omitzero"`
+	Title string                     `json:"title"`
 }
 
 // RenderNoteInput is a JSON object.

@@ -28,7 +28,18 @@ func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption)
 
 var responsesCreatePet = []httpclient.Response{
 	{Status: "201", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[Error]},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[CreatePetDefault]},
+}
+
+// CreatePetDefault is the error CreatePet returns for a status it does not declare
+// otherwise; errors.As reaches it, Body is the response body decoded.
+//
+// An error.
+//
+// POST /pets
+type CreatePetDefault struct {
+	runtime.StatusError
+	Body Error
 }
 
 // DeletePetParams holds the parameters of DeletePet.
@@ -59,8 +70,30 @@ func (c *Client) DeletePet(ctx context.Context, params DeletePetParams, opts ...
 
 var responsesDeletePet = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[Error]},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[Error]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[DeletePetNotFound]},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[DeletePetDefault]},
+}
+
+// DeletePetNotFound is the error DeletePet returns for status 404; errors.As
+// reaches it, Body is the response body decoded.
+//
+// An error.
+//
+// DELETE /pets/{petId}
+type DeletePetNotFound struct {
+	runtime.StatusError
+	Body Error
+}
+
+// DeletePetDefault is the error DeletePet returns for a status it does not declare
+// otherwise; errors.As reaches it, Body is the response body decoded.
+//
+// An error.
+//
+// DELETE /pets/{petId}
+type DeletePetDefault struct {
+	runtime.StatusError
+	Body Error
 }
 
 // GetPetParams holds the parameters of GetPet.
@@ -91,8 +124,30 @@ func (c *Client) GetPet(ctx context.Context, params GetPetParams, opts ...CallOp
 
 var responsesGetPet = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[Error]},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[Error]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[GetPetNotFound]},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[GetPetDefault]},
+}
+
+// GetPetNotFound is the error GetPet returns for status 404; errors.As reaches it,
+// Body is the response body decoded.
+//
+// An error.
+//
+// GET /pets/{petId}
+type GetPetNotFound struct {
+	runtime.StatusError
+	Body Error
+}
+
+// GetPetDefault is the error GetPet returns for a status it does not declare
+// otherwise; errors.As reaches it, Body is the response body decoded.
+//
+// An error.
+//
+// GET /pets/{petId}
+type GetPetDefault struct {
+	runtime.StatusError
+	Body Error
 }
 
 // ListPetsParams holds the parameters of ListPets.
@@ -135,7 +190,18 @@ func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...Ca
 
 var responsesListPets = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaListPets200},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[Error]},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[ListPetsDefault]},
+}
+
+// ListPetsDefault is the error ListPets returns for a status it does not declare
+// otherwise; errors.As reaches it, Body is the response body decoded.
+//
+// An error.
+//
+// GET /pets
+type ListPetsDefault struct {
+	runtime.StatusError
+	Body Error
 }
 
 // newError is the Response.NewError of error responses with a body of type T.

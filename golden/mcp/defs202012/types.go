@@ -4,7 +4,6 @@
 package defs202012
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime"
@@ -19,57 +18,51 @@ type FindThingsInput struct {
 }
 
 // FindThingsInputFilter is one of: String, Integer. Variant tells which one it
-// holds; As<Variant> decodes it; FindThingsInputFilterFrom<Variant> makes one.
+// holds (a FindThingsInputFilterKind); As<Variant> returns it;
+// FindThingsInputFilterFrom<Variant> makes one.
 //
 // MCP tool "find_things" inputSchema #/properties/filter
 type FindThingsInputFilter struct {
-	raw json.RawMessage
+	runtime.UnionValue
 }
 
-// Raw returns the value's JSON (nil for the zero value).
-func (u FindThingsInputFilter) Raw() json.RawMessage {
-	return u.raw
+// FindThingsInputFilterKind names the variants of FindThingsInputFilter; "" is
+// none.
+type FindThingsInputFilterKind string
+
+// The variants of FindThingsInputFilter.
+const (
+	// StringFindThingsInputFilter is the String variant.
+	StringFindThingsInputFilter FindThingsInputFilterKind = "String"
+	// IntegerFindThingsInputFilter is the Integer variant.
+	IntegerFindThingsInputFilter FindThingsInputFilterKind = "Integer"
+)
+
+// Variant returns the variant the value holds, or "" when none matches.
+func (u FindThingsInputFilter) Variant() FindThingsInputFilterKind {
+	return FindThingsInputFilterKind(unionFindThingsInputFilter.VariantOf(u.UnionValue))
 }
 
-// Variant returns the name of the variant the value holds, or "" when none
-// matches.
-func (u FindThingsInputFilter) Variant() string {
-	return unionFindThingsInputFilter.Select(u.raw)
-}
-
-// MarshalJSON writes the value's JSON (null for the zero value).
-func (u FindThingsInputFilter) MarshalJSON() ([]byte, error) {
-	return runtime.MarshalRaw(u.raw)
-}
-
-// UnmarshalJSON keeps a copy of b; the As methods decode it.
-func (u *FindThingsInputFilter) UnmarshalJSON(b []byte) error {
-	u.raw = bytes.Clone(b)
-	return nil
-}
-
-// AsString decodes the value as the String variant.
+// AsString returns the value as the String variant.
 func (u FindThingsInputFilter) AsString() (string, error) {
-	return runtime.UnionAs[string](u.raw)
+	return runtime.VariantAs[string](u.UnionValue)
 }
 
 // FindThingsInputFilterFromString returns a FindThingsInputFilter holding the
 // String variant v.
-func FindThingsInputFilterFromString(v string) (FindThingsInputFilter, error) {
-	raw, err := json.Marshal(v)
-	return FindThingsInputFilter{raw: raw}, err
+func FindThingsInputFilterFromString(v string) FindThingsInputFilter {
+	return FindThingsInputFilter{runtime.UnionOf("String", v)}
 }
 
-// AsInteger decodes the value as the Integer variant.
+// AsInteger returns the value as the Integer variant.
 func (u FindThingsInputFilter) AsInteger() (int64, error) {
-	return runtime.UnionAs[int64](u.raw)
+	return runtime.VariantAs[int64](u.UnionValue)
 }
 
 // FindThingsInputFilterFromInteger returns a FindThingsInputFilter holding the
 // Integer variant v.
-func FindThingsInputFilterFromInteger(v int64) (FindThingsInputFilter, error) {
-	raw, err := json.Marshal(v)
-	return FindThingsInputFilter{raw: raw}, err
+func FindThingsInputFilterFromInteger(v int64) FindThingsInputFilter {
+	return FindThingsInputFilter{runtime.UnionOf("Integer", v)}
 }
 
 // unionFindThingsInputFilter selects the variant of a FindThingsInputFilter.
@@ -103,11 +96,11 @@ type UpdatePetDog struct {
 //
 // MCP tool "update_pet" inputSchema
 type UpdatePetInput struct {
-	Kind     *string               `json:"kind,omitempty"`
-	Nickname *string               `json:"nickname,omitempty"`
-	Owner    *UpdatePetInputOwner  `json:"owner,omitempty"`
-	Pet      UpdatePetPet          `json:"pet"`
-	Status   *UpdatePetInputStatus `json:"status,omitempty"`
+	Kind     *string                  `json:"kind,omitempty"`
+	Nickname runtime.Nullable[string] `json:"nickname,omitzero"`
+	Owner    *UpdatePetInputOwner     `json:"owner,omitempty"`
+	Pet      UpdatePetPet             `json:"pet"`
+	Status   *UpdatePetInputStatus    `json:"status,omitempty"`
 }
 
 // UpdatePetInputOwner is a JSON object.
@@ -143,57 +136,50 @@ func (v UpdatePetInputStatus) Known() bool {
 }
 
 // UpdatePetOutput is one of: UpdatePetCat, UpdatePetDog. Variant tells which one
-// it holds; As<Variant> decodes it; UpdatePetOutputFrom<Variant> makes one.
+// it holds (a UpdatePetOutputKind); As<Variant> returns it;
+// UpdatePetOutputFrom<Variant> makes one.
 //
 // MCP tool "update_pet" outputSchema
 type UpdatePetOutput struct {
-	raw json.RawMessage
+	runtime.UnionValue
 }
 
-// Raw returns the value's JSON (nil for the zero value).
-func (u UpdatePetOutput) Raw() json.RawMessage {
-	return u.raw
+// UpdatePetOutputKind names the variants of UpdatePetOutput; "" is none.
+type UpdatePetOutputKind string
+
+// The variants of UpdatePetOutput.
+const (
+	// UpdatePetCatUpdatePetOutput is the UpdatePetCat variant.
+	UpdatePetCatUpdatePetOutput UpdatePetOutputKind = "UpdatePetCat"
+	// UpdatePetDogUpdatePetOutput is the UpdatePetDog variant.
+	UpdatePetDogUpdatePetOutput UpdatePetOutputKind = "UpdatePetDog"
+)
+
+// Variant returns the variant the value holds, or "" when none matches.
+func (u UpdatePetOutput) Variant() UpdatePetOutputKind {
+	return UpdatePetOutputKind(unionUpdatePetOutput.VariantOf(u.UnionValue))
 }
 
-// Variant returns the name of the variant the value holds, or "" when none
-// matches.
-func (u UpdatePetOutput) Variant() string {
-	return unionUpdatePetOutput.Select(u.raw)
-}
-
-// MarshalJSON writes the value's JSON (null for the zero value).
-func (u UpdatePetOutput) MarshalJSON() ([]byte, error) {
-	return runtime.MarshalRaw(u.raw)
-}
-
-// UnmarshalJSON keeps a copy of b; the As methods decode it.
-func (u *UpdatePetOutput) UnmarshalJSON(b []byte) error {
-	u.raw = bytes.Clone(b)
-	return nil
-}
-
-// AsUpdatePetCat decodes the value as the UpdatePetCat variant.
+// AsUpdatePetCat returns the value as the UpdatePetCat variant.
 func (u UpdatePetOutput) AsUpdatePetCat() (UpdatePetCat, error) {
-	return runtime.UnionAs[UpdatePetCat](u.raw)
+	return runtime.VariantAs[UpdatePetCat](u.UnionValue)
 }
 
 // UpdatePetOutputFromUpdatePetCat returns a UpdatePetOutput holding the
 // UpdatePetCat variant v.
-func UpdatePetOutputFromUpdatePetCat(v UpdatePetCat) (UpdatePetOutput, error) {
-	raw, err := json.Marshal(v)
-	return UpdatePetOutput{raw: raw}, err
+func UpdatePetOutputFromUpdatePetCat(v UpdatePetCat) UpdatePetOutput {
+	return UpdatePetOutput{runtime.UnionOf("UpdatePetCat", v)}
 }
 
-// AsUpdatePetDog decodes the value as the UpdatePetDog variant.
+// AsUpdatePetDog returns the value as the UpdatePetDog variant.
 func (u UpdatePetOutput) AsUpdatePetDog() (UpdatePetDog, error) {
-	return runtime.UnionAs[UpdatePetDog](u.raw)
+	return runtime.VariantAs[UpdatePetDog](u.UnionValue)
 }
 
 // UpdatePetOutputFromUpdatePetDog returns a UpdatePetOutput holding the
 // UpdatePetDog variant v.
-func UpdatePetOutputFromUpdatePetDog(v UpdatePetDog) (UpdatePetOutput, error) {
-	raw, err := json.Marshal(v)
-	return UpdatePetOutput{raw: raw}, err
+func UpdatePetOutputFromUpdatePetDog(v UpdatePetDog) UpdatePetOutput {
+	return UpdatePetOutput{runtime.UnionOf("UpdatePetDog", v)}
 }
 
 // unionUpdatePetOutput selects the variant of a UpdatePetOutput.

@@ -4,7 +4,6 @@
 package composition
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -35,67 +34,60 @@ type BetterName struct {
 	Fine  *string `json:"weird_field,omitempty"`
 }
 
-// ByShape is one of: String, Integer, Base. Variant tells which one it holds;
-// As<Variant> decodes it; ByShapeFrom<Variant> makes one.
+// ByShape is one of: String, Integer, Base. Variant tells which one it holds (a
+// ByShapeKind); As<Variant> returns it; ByShapeFrom<Variant> makes one.
 //
 // #/components/schemas/ByShape
 type ByShape struct {
-	raw json.RawMessage
+	runtime.UnionValue
 }
 
-// Raw returns the value's JSON (nil for the zero value).
-func (u ByShape) Raw() json.RawMessage {
-	return u.raw
+// ByShapeKind names the variants of ByShape; "" is none.
+type ByShapeKind string
+
+// The variants of ByShape.
+const (
+	// StringByShape is the String variant.
+	StringByShape ByShapeKind = "String"
+	// IntegerByShape is the Integer variant.
+	IntegerByShape ByShapeKind = "Integer"
+	// BaseByShape is the Base variant.
+	BaseByShape ByShapeKind = "Base"
+)
+
+// Variant returns the variant the value holds, or "" when none matches.
+func (u ByShape) Variant() ByShapeKind {
+	return ByShapeKind(unionByShape.VariantOf(u.UnionValue))
 }
 
-// Variant returns the name of the variant the value holds, or "" when none
-// matches.
-func (u ByShape) Variant() string {
-	return unionByShape.Select(u.raw)
-}
-
-// MarshalJSON writes the value's JSON (null for the zero value).
-func (u ByShape) MarshalJSON() ([]byte, error) {
-	return runtime.MarshalRaw(u.raw)
-}
-
-// UnmarshalJSON keeps a copy of b; the As methods decode it.
-func (u *ByShape) UnmarshalJSON(b []byte) error {
-	u.raw = bytes.Clone(b)
-	return nil
-}
-
-// AsString decodes the value as the String variant.
+// AsString returns the value as the String variant.
 func (u ByShape) AsString() (string, error) {
-	return runtime.UnionAs[string](u.raw)
+	return runtime.VariantAs[string](u.UnionValue)
 }
 
 // ByShapeFromString returns a ByShape holding the String variant v.
-func ByShapeFromString(v string) (ByShape, error) {
-	raw, err := json.Marshal(v)
-	return ByShape{raw: raw}, err
+func ByShapeFromString(v string) ByShape {
+	return ByShape{runtime.UnionOf("String", v)}
 }
 
-// AsInteger decodes the value as the Integer variant.
+// AsInteger returns the value as the Integer variant.
 func (u ByShape) AsInteger() (int64, error) {
-	return runtime.UnionAs[int64](u.raw)
+	return runtime.VariantAs[int64](u.UnionValue)
 }
 
 // ByShapeFromInteger returns a ByShape holding the Integer variant v.
-func ByShapeFromInteger(v int64) (ByShape, error) {
-	raw, err := json.Marshal(v)
-	return ByShape{raw: raw}, err
+func ByShapeFromInteger(v int64) ByShape {
+	return ByShape{runtime.UnionOf("Integer", v)}
 }
 
-// AsBase decodes the value as the Base variant.
+// AsBase returns the value as the Base variant.
 func (u ByShape) AsBase() (Base, error) {
-	return runtime.UnionAs[Base](u.raw)
+	return runtime.VariantAs[Base](u.UnionValue)
 }
 
 // ByShapeFromBase returns a ByShape holding the Base variant v.
-func ByShapeFromBase(v Base) (ByShape, error) {
-	raw, err := json.Marshal(v)
-	return ByShape{raw: raw}, err
+func ByShapeFromBase(v Base) ByShape {
+	return ByShape{runtime.UnionOf("Base", v)}
 }
 
 // unionByShape selects the variant of a ByShape.
@@ -206,8 +198,7 @@ func (v *Extra) UnmarshalJSON(b []byte) error {
 //
 // #/components/schemas/Formats
 type Formats struct {
-	// A date in the form YYYY-MM-DD.
-	Day   *string                    `json:"day,omitempty"`
+	Day   *runtime.Date              `json:"day,omitempty"`
 	Email *string                    `json:"email,omitempty"`
 	F32   *float32                   `json:"f32,omitempty"`
 	F64   *float64                   `json:"f64,omitempty"`
@@ -224,60 +215,62 @@ type Formats struct {
 //
 // #/components/schemas/Holder
 type Holder struct {
-	Either *Cat  `json:"either,omitempty"`
-	Maybe  *Base `json:"maybe,omitempty"`
+	Either runtime.Nullable[Cat]  `json:"either,omitzero"`
+	Maybe  runtime.Nullable[Base] `json:"maybe,omitzero"`
 }
 
-// Implicit is one of: Dog, Cat. Variant tells which one it holds; As<Variant>
-// decodes it; ImplicitFrom<Variant> makes one.
+// Implicit is one of: Dog, Cat. Variant tells which one it holds (a ImplicitKind);
+// As<Variant> returns it; ImplicitFrom<Variant> makes one.
 //
 // #/components/schemas/Implicit
 type Implicit struct {
-	raw json.RawMessage
+	runtime.UnionValue
 }
 
-// Raw returns the value's JSON (nil for the zero value).
-func (u Implicit) Raw() json.RawMessage {
-	return u.raw
+// ImplicitKind names the variants of Implicit; "" is none.
+type ImplicitKind string
+
+// The variants of Implicit.
+const (
+	// DogImplicit is the Dog variant (petType: "Dog").
+	DogImplicit ImplicitKind = "Dog"
+	// CatImplicit is the Cat variant (petType: "Cat").
+	CatImplicit ImplicitKind = "Cat"
+)
+
+// Variant returns the variant the value holds, or "" when none matches.
+func (u Implicit) Variant() ImplicitKind {
+	return ImplicitKind(unionImplicit.VariantOf(u.UnionValue))
 }
 
-// Variant returns the name of the variant the value holds, or "" when none
-// matches.
-func (u Implicit) Variant() string {
-	return unionImplicit.Select(u.raw)
-}
-
-// MarshalJSON writes the value's JSON (null for the zero value).
-func (u Implicit) MarshalJSON() ([]byte, error) {
-	return runtime.MarshalRaw(u.raw)
-}
-
-// UnmarshalJSON keeps a copy of b; the As methods decode it.
-func (u *Implicit) UnmarshalJSON(b []byte) error {
-	u.raw = bytes.Clone(b)
-	return nil
-}
-
-// AsDog decodes the value as the Dog variant.
+// AsDog returns the value as the Dog variant.
 func (u Implicit) AsDog() (Dog, error) {
-	return runtime.UnionAs[Dog](u.raw)
+	return runtime.VariantAs[Dog](u.UnionValue)
 }
 
 // ImplicitFromDog returns a Implicit holding the Dog variant v.
-func ImplicitFromDog(v Dog) (Implicit, error) {
-	raw, err := json.Marshal(v)
-	return Implicit{raw: raw}, err
+//
+// An empty PetType is set to "Dog".
+func ImplicitFromDog(v Dog) Implicit {
+	if v.PetType == "" {
+		v.PetType = "Dog"
+	}
+	return Implicit{runtime.UnionOf("Dog", v)}
 }
 
-// AsCat decodes the value as the Cat variant.
+// AsCat returns the value as the Cat variant.
 func (u Implicit) AsCat() (Cat, error) {
-	return runtime.UnionAs[Cat](u.raw)
+	return runtime.VariantAs[Cat](u.UnionValue)
 }
 
 // ImplicitFromCat returns a Implicit holding the Cat variant v.
-func ImplicitFromCat(v Cat) (Implicit, error) {
-	raw, err := json.Marshal(v)
-	return Implicit{raw: raw}, err
+//
+// An empty PetType is set to "Cat".
+func ImplicitFromCat(v Cat) Implicit {
+	if v.PetType == "" {
+		v.PetType = "Cat"
+	}
+	return Implicit{runtime.UnionOf("Cat", v)}
 }
 
 // unionImplicit selects the variant of a Implicit.
@@ -333,114 +326,118 @@ func (v NullableEnum) Known() bool {
 	return false
 }
 
-// PartlyMapped is one of: Dog, Cat. Variant tells which one it holds; As<Variant>
-// decodes it; PartlyMappedFrom<Variant> makes one.
+// PartlyMapped is one of: Woof, Cat. Variant tells which one it holds (a
+// PartlyMappedKind); As<Variant> returns it; PartlyMappedFrom<Variant> makes one.
 //
 // #/components/schemas/PartlyMapped
 type PartlyMapped struct {
-	raw json.RawMessage
+	runtime.UnionValue
 }
 
-// Raw returns the value's JSON (nil for the zero value).
-func (u PartlyMapped) Raw() json.RawMessage {
-	return u.raw
+// PartlyMappedKind names the variants of PartlyMapped; "" is none.
+type PartlyMappedKind string
+
+// The variants of PartlyMapped.
+const (
+	// WoofPartlyMapped is the Woof variant (petType: "woof").
+	WoofPartlyMapped PartlyMappedKind = "Woof"
+	// CatPartlyMapped is the Cat variant (petType: "Cat").
+	CatPartlyMapped PartlyMappedKind = "Cat"
+)
+
+// Variant returns the variant the value holds, or "" when none matches.
+func (u PartlyMapped) Variant() PartlyMappedKind {
+	return PartlyMappedKind(unionPartlyMapped.VariantOf(u.UnionValue))
 }
 
-// Variant returns the name of the variant the value holds, or "" when none
-// matches.
-func (u PartlyMapped) Variant() string {
-	return unionPartlyMapped.Select(u.raw)
+// AsWoof returns the value as the Woof variant.
+func (u PartlyMapped) AsWoof() (Dog, error) {
+	return runtime.VariantAs[Dog](u.UnionValue)
 }
 
-// MarshalJSON writes the value's JSON (null for the zero value).
-func (u PartlyMapped) MarshalJSON() ([]byte, error) {
-	return runtime.MarshalRaw(u.raw)
+// PartlyMappedFromWoof returns a PartlyMapped holding the Woof variant v.
+//
+// An empty PetType is set to "woof".
+func PartlyMappedFromWoof(v Dog) PartlyMapped {
+	if v.PetType == "" {
+		v.PetType = "woof"
+	}
+	return PartlyMapped{runtime.UnionOf("Woof", v)}
 }
 
-// UnmarshalJSON keeps a copy of b; the As methods decode it.
-func (u *PartlyMapped) UnmarshalJSON(b []byte) error {
-	u.raw = bytes.Clone(b)
-	return nil
-}
-
-// AsDog decodes the value as the Dog variant.
-func (u PartlyMapped) AsDog() (Dog, error) {
-	return runtime.UnionAs[Dog](u.raw)
-}
-
-// PartlyMappedFromDog returns a PartlyMapped holding the Dog variant v.
-func PartlyMappedFromDog(v Dog) (PartlyMapped, error) {
-	raw, err := json.Marshal(v)
-	return PartlyMapped{raw: raw}, err
-}
-
-// AsCat decodes the value as the Cat variant.
+// AsCat returns the value as the Cat variant.
 func (u PartlyMapped) AsCat() (Cat, error) {
-	return runtime.UnionAs[Cat](u.raw)
+	return runtime.VariantAs[Cat](u.UnionValue)
 }
 
 // PartlyMappedFromCat returns a PartlyMapped holding the Cat variant v.
-func PartlyMappedFromCat(v Cat) (PartlyMapped, error) {
-	raw, err := json.Marshal(v)
-	return PartlyMapped{raw: raw}, err
+//
+// An empty PetType is set to "Cat".
+func PartlyMappedFromCat(v Cat) PartlyMapped {
+	if v.PetType == "" {
+		v.PetType = "Cat"
+	}
+	return PartlyMapped{runtime.UnionOf("Cat", v)}
 }
 
 // unionPartlyMapped selects the variant of a PartlyMapped.
 var unionPartlyMapped = &runtime.Union{Discriminator: "petType", Variants: []runtime.UnionVariant{
-	{Name: "Dog", Tags: []string{"woof"}, JSONKind: "object", Required: []string{"bark", "id", "petType"}},
+	{Name: "Woof", Tags: []string{"woof"}, JSONKind: "object", Required: []string{"bark", "id", "petType"}},
 	{Name: "Cat", Tags: []string{"Cat"}, JSONKind: "object", Required: []string{"id", "petType"}},
 }}
 
-// Pet is one of: Dog, Cat. Variant tells which one it holds; As<Variant> decodes
-// it; PetFrom<Variant> makes one.
+// Pet is one of: Dog, Cat. Variant tells which one it holds (a PetKind);
+// As<Variant> returns it; PetFrom<Variant> makes one.
 //
 // #/components/schemas/Pet
 type Pet struct {
-	raw json.RawMessage
+	runtime.UnionValue
 }
 
-// Raw returns the value's JSON (nil for the zero value).
-func (u Pet) Raw() json.RawMessage {
-	return u.raw
+// PetKind names the variants of Pet; "" is none.
+type PetKind string
+
+// The variants of Pet.
+const (
+	// DogPet is the Dog variant (petType: "dog", "doggo").
+	DogPet PetKind = "Dog"
+	// CatPet is the Cat variant (petType: "cat").
+	CatPet PetKind = "Cat"
+)
+
+// Variant returns the variant the value holds, or "" when none matches.
+func (u Pet) Variant() PetKind {
+	return PetKind(unionPet.VariantOf(u.UnionValue))
 }
 
-// Variant returns the name of the variant the value holds, or "" when none
-// matches.
-func (u Pet) Variant() string {
-	return unionPet.Select(u.raw)
-}
-
-// MarshalJSON writes the value's JSON (null for the zero value).
-func (u Pet) MarshalJSON() ([]byte, error) {
-	return runtime.MarshalRaw(u.raw)
-}
-
-// UnmarshalJSON keeps a copy of b; the As methods decode it.
-func (u *Pet) UnmarshalJSON(b []byte) error {
-	u.raw = bytes.Clone(b)
-	return nil
-}
-
-// AsDog decodes the value as the Dog variant.
+// AsDog returns the value as the Dog variant.
 func (u Pet) AsDog() (Dog, error) {
-	return runtime.UnionAs[Dog](u.raw)
+	return runtime.VariantAs[Dog](u.UnionValue)
 }
 
 // PetFromDog returns a Pet holding the Dog variant v.
-func PetFromDog(v Dog) (Pet, error) {
-	raw, err := json.Marshal(v)
-	return Pet{raw: raw}, err
+//
+// An empty PetType is set to "dog".
+func PetFromDog(v Dog) Pet {
+	if v.PetType == "" {
+		v.PetType = "dog"
+	}
+	return Pet{runtime.UnionOf("Dog", v)}
 }
 
-// AsCat decodes the value as the Cat variant.
+// AsCat returns the value as the Cat variant.
 func (u Pet) AsCat() (Cat, error) {
-	return runtime.UnionAs[Cat](u.raw)
+	return runtime.VariantAs[Cat](u.UnionValue)
 }
 
 // PetFromCat returns a Pet holding the Cat variant v.
-func PetFromCat(v Cat) (Pet, error) {
-	raw, err := json.Marshal(v)
-	return Pet{raw: raw}, err
+//
+// An empty PetType is set to "cat".
+func PetFromCat(v Cat) Pet {
+	if v.PetType == "" {
+		v.PetType = "cat"
+	}
+	return Pet{runtime.UnionOf("Cat", v)}
 }
 
 // unionPet selects the variant of a Pet.

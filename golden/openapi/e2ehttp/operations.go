@@ -38,9 +38,42 @@ func (c *Client) CreateItem(ctx context.Context, params CreateItemParams, body N
 
 var responsesCreateItem = []httpclient.Response{
 	{Status: "201", Kind: httpclient.BodyJSON, Schema: refSchemaItem},
-	{Status: "401", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, NewError: newError[Problem]},
-	{Status: "409", Kind: httpclient.BodyJSON, Schema: refSchemaCreateItemResponse409, NewError: newError[CreateItemResponse409]},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, NewError: newError[Problem]},
+	{Status: "401", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, NewError: newError[CreateItemUnauthorized]},
+	{Status: "409", Kind: httpclient.BodyJSON, Schema: refSchemaCreateItemResponse409, NewError: newError[CreateItemConflict]},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, NewError: newError[CreateItemDefault]},
+}
+
+// CreateItemUnauthorized is the error CreateItem returns for status 401; errors.As
+// reaches it, Body is the response body decoded.
+//
+// unauthorized.
+//
+// POST /items
+type CreateItemUnauthorized struct {
+	runtime.StatusError
+	Body Problem
+}
+
+// CreateItemConflict is the error CreateItem returns for status 409; errors.As
+// reaches it, Body is the response body decoded.
+//
+// conflict.
+//
+// POST /items
+type CreateItemConflict struct {
+	runtime.StatusError
+	Body CreateItemResponse409
+}
+
+// CreateItemDefault is the error CreateItem returns for a status it does not
+// declare otherwise; errors.As reaches it, Body is the response body decoded.
+//
+// error.
+//
+// POST /items
+type CreateItemDefault struct {
+	runtime.StatusError
+	Body Problem
 }
 
 // GetItemParams holds the parameters of GetItem.
@@ -67,7 +100,18 @@ func (c *Client) GetItem(ctx context.Context, params GetItemParams, opts ...Call
 
 var responsesGetItem = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaItem},
-	{Status: "404", Kind: httpclient.BodyNone},
+	{Status: "404", Kind: httpclient.BodyNone, NewError: newError[GetItemNotFound]},
+}
+
+// GetItemNotFound is the error GetItem returns for status 404; errors.As reaches
+// it, Body is the response body decoded.
+//
+// not found.
+//
+// GET /items/{id}
+type GetItemNotFound struct {
+	runtime.StatusError
+	Body struct{}
 }
 
 // GetNote calls the operation "getNote".
@@ -331,7 +375,18 @@ func (c *Client) Ticks(ctx context.Context, params TicksParams, opts ...CallOpti
 
 var responsesTicks = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyEventStream, Schema: refSchemaTick},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, NewError: newError[Problem]},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, NewError: newError[TicksDefault]},
+}
+
+// TicksDefault is the error Ticks returns for a status it does not declare
+// otherwise; errors.As reaches it, Body is the response body decoded.
+//
+// error.
+//
+// GET /ticks
+type TicksDefault struct {
+	runtime.StatusError
+	Body Problem
 }
 
 // WithBasic calls the operation "withBasic".

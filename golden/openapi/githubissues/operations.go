@@ -128,9 +128,42 @@ func (c *Client) issuesListForRepoRequest(params IssuesListForRepoParams) *httpc
 
 var responsesIssuesListForRepo = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaIssuesListForRepo200},
-	{Status: "301", Kind: httpclient.BodyJSON, Schema: refSchemaBasicError, NewError: newError[BasicError]},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaBasicError, NewError: newError[BasicError]},
-	{Status: "422", Kind: httpclient.BodyJSON, Schema: refSchemaValidationError, NewError: newError[ValidationError]},
+	{Status: "301", Kind: httpclient.BodyJSON, Schema: refSchemaBasicError, NewError: newError[IssuesListForRepoMovedPermanently]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaBasicError, NewError: newError[IssuesListForRepoNotFound]},
+	{Status: "422", Kind: httpclient.BodyJSON, Schema: refSchemaValidationError, NewError: newError[IssuesListForRepoUnprocessableEntity]},
+}
+
+// IssuesListForRepoMovedPermanently is the error IssuesListForRepo returns for
+// status 301; errors.As reaches it, Body is the response body decoded.
+//
+// Moved permanently.
+//
+// GET /repos/{owner}/{repo}/issues
+type IssuesListForRepoMovedPermanently struct {
+	runtime.StatusError
+	Body BasicError
+}
+
+// IssuesListForRepoNotFound is the error IssuesListForRepo returns for status 404;
+// errors.As reaches it, Body is the response body decoded.
+//
+// Resource not found.
+//
+// GET /repos/{owner}/{repo}/issues
+type IssuesListForRepoNotFound struct {
+	runtime.StatusError
+	Body BasicError
+}
+
+// IssuesListForRepoUnprocessableEntity is the error IssuesListForRepo returns for
+// status 422; errors.As reaches it, Body is the response body decoded.
+//
+// Validation failed.
+//
+// GET /repos/{owner}/{repo}/issues
+type IssuesListForRepoUnprocessableEntity struct {
+	runtime.StatusError
+	Body ValidationError
 }
 
 // newError is the Response.NewError of error responses with a body of type T.

@@ -4,7 +4,6 @@
 package githubissues
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -69,10 +68,10 @@ type BasicError struct {
 //
 // #/components/schemas/issue-simple
 type IssueSimple struct {
-	ActiveLockReason *string `json:"active_lock_reason,omitempty"`
+	ActiveLockReason runtime.Nullable[string] `json:"active_lock_reason,omitzero"`
 	// Simple User.
-	Assignee  *NullableSimpleUser `json:"assignee"`
-	Assignees []SimpleUser        `json:"assignees,omitempty"`
+	Assignee  *NullableSimpleUser            `json:"assignee"`
+	Assignees runtime.Nullable[[]SimpleUser] `json:"assignees,omitzero"`
 	// author_association.
 	//
 	// How the author is associated with the repository.
@@ -102,8 +101,8 @@ type IssueSimple struct {
 	// organizations and user accounts and granted access to specific repositories.
 	// They come with granular permissions and built-in webhooks. GitHub apps are first
 	// class actors within GitHub.
-	PerformedViaGithubApp *NullableIntegration    `json:"performed_via_github_app,omitempty"`
-	PullRequest           *IssueSimplePullRequest `json:"pull_request,omitempty"`
+	PerformedViaGithubApp runtime.Nullable[NullableIntegration] `json:"performed_via_github_app,omitzero"`
+	PullRequest           *IssueSimplePullRequest               `json:"pull_request,omitempty"`
 	// Repository.
 	//
 	// A git repository.
@@ -122,11 +121,11 @@ type IssueSimple struct {
 //
 // #/components/schemas/issue-simple/properties/pull_request
 type IssueSimplePullRequest struct {
-	DiffURL  *string    `json:"diff_url"`
-	HTMLURL  *string    `json:"html_url"`
-	MergedAt *time.Time `json:"merged_at,omitempty"`
-	PatchURL *string    `json:"patch_url"`
-	URL      *string    `json:"url"`
+	DiffURL  *string                     `json:"diff_url"`
+	HTMLURL  *string                     `json:"html_url"`
+	MergedAt runtime.Nullable[time.Time] `json:"merged_at,omitzero"`
+	PatchURL *string                     `json:"patch_url"`
+	URL      *string                     `json:"url"`
 }
 
 // IssuesListForRepoDirection is one of the values below; other values still decode
@@ -261,9 +260,9 @@ type NullableIntegration struct {
 	// The set of permissions for the GitHub app.
 	Permissions NullableIntegrationPermissions `json:"permissions"`
 	// The slug name of the GitHub app.
-	Slug          *string   `json:"slug,omitempty"`
-	UpdatedAt     time.Time `json:"updated_at"`
-	WebhookSecret *string   `json:"webhook_secret,omitempty"`
+	Slug          *string                  `json:"slug,omitempty"`
+	UpdatedAt     time.Time                `json:"updated_at"`
+	WebhookSecret runtime.Nullable[string] `json:"webhook_secret,omitzero"`
 }
 
 // NullableIntegrationPermissions is a JSON object.
@@ -373,27 +372,27 @@ func (v NullableMilestoneState) Known() bool {
 //
 // #/components/schemas/nullable-simple-user
 type NullableSimpleUser struct {
-	AvatarURL         string  `json:"avatar_url"`
-	Email             *string `json:"email,omitempty"`
-	EventsURL         string  `json:"events_url"`
-	FollowersURL      string  `json:"followers_url"`
-	FollowingURL      string  `json:"following_url"`
-	GistsURL          string  `json:"gists_url"`
-	GravatarID        *string `json:"gravatar_id"`
-	HTMLURL           string  `json:"html_url"`
-	ID                int64   `json:"id"`
-	Login             string  `json:"login"`
-	Name              *string `json:"name,omitempty"`
-	NodeID            string  `json:"node_id"`
-	OrganizationsURL  string  `json:"organizations_url"`
-	ReceivedEventsURL string  `json:"received_events_url"`
-	ReposURL          string  `json:"repos_url"`
-	SiteAdmin         bool    `json:"site_admin"`
-	StarredAt         *string `json:"starred_at,omitempty"`
-	StarredURL        string  `json:"starred_url"`
-	SubscriptionsURL  string  `json:"subscriptions_url"`
-	Type              string  `json:"type"`
-	URL               string  `json:"url"`
+	AvatarURL         string                   `json:"avatar_url"`
+	Email             runtime.Nullable[string] `json:"email,omitzero"`
+	EventsURL         string                   `json:"events_url"`
+	FollowersURL      string                   `json:"followers_url"`
+	FollowingURL      string                   `json:"following_url"`
+	GistsURL          string                   `json:"gists_url"`
+	GravatarID        *string                  `json:"gravatar_id"`
+	HTMLURL           string                   `json:"html_url"`
+	ID                int64                    `json:"id"`
+	Login             string                   `json:"login"`
+	Name              runtime.Nullable[string] `json:"name,omitzero"`
+	NodeID            string                   `json:"node_id"`
+	OrganizationsURL  string                   `json:"organizations_url"`
+	ReceivedEventsURL string                   `json:"received_events_url"`
+	ReposURL          string                   `json:"repos_url"`
+	SiteAdmin         bool                     `json:"site_admin"`
+	StarredAt         *string                  `json:"starred_at,omitempty"`
+	StarredURL        string                   `json:"starred_url"`
+	SubscriptionsURL  string                   `json:"subscriptions_url"`
+	Type              string                   `json:"type"`
+	URL               string                   `json:"url"`
 }
 
 // Repository is a JSON object.
@@ -507,35 +506,35 @@ type Repository struct {
 	OpenIssues       int64  `json:"open_issues"`
 	OpenIssuesCount  int64  `json:"open_issues_count"`
 	// Simple User.
-	Organization *NullableSimpleUser `json:"organization,omitempty"`
+	Organization runtime.Nullable[NullableSimpleUser] `json:"organization,omitzero"`
 	// Simple User.
 	Owner       SimpleUser             `json:"owner"`
 	Permissions *RepositoryPermissions `json:"permissions,omitempty"`
 	// Whether the repository is private or public.
 	//
 	// Default: false.
-	Private            bool                          `json:"private"`
-	PullsURL           string                        `json:"pulls_url"`
-	PushedAt           *time.Time                    `json:"pushed_at"`
-	ReleasesURL        string                        `json:"releases_url"`
-	Size               int64                         `json:"size"`
-	SSHURL             string                        `json:"ssh_url"`
-	StargazersCount    int64                         `json:"stargazers_count"`
-	StargazersURL      string                        `json:"stargazers_url"`
-	StarredAt          *string                       `json:"starred_at,omitempty"`
-	StatusesURL        string                        `json:"statuses_url"`
-	SubscribersCount   *int64                        `json:"subscribers_count,omitempty"`
-	SubscribersURL     string                        `json:"subscribers_url"`
-	SubscriptionURL    string                        `json:"subscription_url"`
-	SvnURL             string                        `json:"svn_url"`
-	TagsURL            string                        `json:"tags_url"`
-	TeamsURL           string                        `json:"teams_url"`
-	TempCloneToken     *string                       `json:"temp_clone_token,omitempty"`
-	TemplateRepository *RepositoryTemplateRepository `json:"template_repository,omitempty"`
-	Topics             []string                      `json:"topics,omitempty"`
-	TreesURL           string                        `json:"trees_url"`
-	UpdatedAt          *time.Time                    `json:"updated_at"`
-	URL                string                        `json:"url"`
+	Private            bool                                           `json:"private"`
+	PullsURL           string                                         `json:"pulls_url"`
+	PushedAt           *time.Time                                     `json:"pushed_at"`
+	ReleasesURL        string                                         `json:"releases_url"`
+	Size               int64                                          `json:"size"`
+	SSHURL             string                                         `json:"ssh_url"`
+	StargazersCount    int64                                          `json:"stargazers_count"`
+	StargazersURL      string                                         `json:"stargazers_url"`
+	StarredAt          *string                                        `json:"starred_at,omitempty"`
+	StatusesURL        string                                         `json:"statuses_url"`
+	SubscribersCount   *int64                                         `json:"subscribers_count,omitempty"`
+	SubscribersURL     string                                         `json:"subscribers_url"`
+	SubscriptionURL    string                                         `json:"subscription_url"`
+	SvnURL             string                                         `json:"svn_url"`
+	TagsURL            string                                         `json:"tags_url"`
+	TeamsURL           string                                         `json:"teams_url"`
+	TempCloneToken     *string                                        `json:"temp_clone_token,omitempty"`
+	TemplateRepository runtime.Nullable[RepositoryTemplateRepository] `json:"template_repository,omitzero"`
+	Topics             []string                                       `json:"topics,omitempty"`
+	TreesURL           string                                         `json:"trees_url"`
+	UpdatedAt          *time.Time                                     `json:"updated_at"`
+	URL                string                                         `json:"url"`
 	// The repository visibility: public, private, or internal.
 	//
 	// Default: "public".
@@ -683,27 +682,27 @@ type RepositoryTemplateRepositoryPermissions struct {
 //
 // #/components/schemas/simple-user
 type SimpleUser struct {
-	AvatarURL         string  `json:"avatar_url"`
-	Email             *string `json:"email,omitempty"`
-	EventsURL         string  `json:"events_url"`
-	FollowersURL      string  `json:"followers_url"`
-	FollowingURL      string  `json:"following_url"`
-	GistsURL          string  `json:"gists_url"`
-	GravatarID        *string `json:"gravatar_id"`
-	HTMLURL           string  `json:"html_url"`
-	ID                int64   `json:"id"`
-	Login             string  `json:"login"`
-	Name              *string `json:"name,omitempty"`
-	NodeID            string  `json:"node_id"`
-	OrganizationsURL  string  `json:"organizations_url"`
-	ReceivedEventsURL string  `json:"received_events_url"`
-	ReposURL          string  `json:"repos_url"`
-	SiteAdmin         bool    `json:"site_admin"`
-	StarredAt         *string `json:"starred_at,omitempty"`
-	StarredURL        string  `json:"starred_url"`
-	SubscriptionsURL  string  `json:"subscriptions_url"`
-	Type              string  `json:"type"`
-	URL               string  `json:"url"`
+	AvatarURL         string                   `json:"avatar_url"`
+	Email             runtime.Nullable[string] `json:"email,omitzero"`
+	EventsURL         string                   `json:"events_url"`
+	FollowersURL      string                   `json:"followers_url"`
+	FollowingURL      string                   `json:"following_url"`
+	GistsURL          string                   `json:"gists_url"`
+	GravatarID        *string                  `json:"gravatar_id"`
+	HTMLURL           string                   `json:"html_url"`
+	ID                int64                    `json:"id"`
+	Login             string                   `json:"login"`
+	Name              runtime.Nullable[string] `json:"name,omitzero"`
+	NodeID            string                   `json:"node_id"`
+	OrganizationsURL  string                   `json:"organizations_url"`
+	ReceivedEventsURL string                   `json:"received_events_url"`
+	ReposURL          string                   `json:"repos_url"`
+	SiteAdmin         bool                     `json:"site_admin"`
+	StarredAt         *string                  `json:"starred_at,omitempty"`
+	StarredURL        string                   `json:"starred_url"`
+	SubscriptionsURL  string                   `json:"subscriptions_url"`
+	Type              string                   `json:"type"`
+	URL               string                   `json:"url"`
 }
 
 // ValidationError is a JSON object.
@@ -730,70 +729,64 @@ type ValidationErrorErrorsItem struct {
 }
 
 // ValidationErrorErrorsItemValue is one of: String, Integer, Array. Variant tells
-// which one it holds; As<Variant> decodes it;
-// ValidationErrorErrorsItemValueFrom<Variant> makes one.
+// which one it holds (a ValidationErrorErrorsItemValueKind); As<Variant> returns
+// it; ValidationErrorErrorsItemValueFrom<Variant> makes one.
 //
 // #/components/schemas/validation-error/properties/errors/items/properties/value
 type ValidationErrorErrorsItemValue struct {
-	raw json.RawMessage
+	runtime.UnionValue
 }
 
-// Raw returns the value's JSON (nil for the zero value).
-func (u ValidationErrorErrorsItemValue) Raw() json.RawMessage {
-	return u.raw
+// ValidationErrorErrorsItemValueKind names the variants of
+// ValidationErrorErrorsItemValue; "" is none.
+type ValidationErrorErrorsItemValueKind string
+
+// The variants of ValidationErrorErrorsItemValue.
+const (
+	// StringValidationErrorErrorsItemValue is the String variant.
+	StringValidationErrorErrorsItemValue ValidationErrorErrorsItemValueKind = "String"
+	// IntegerValidationErrorErrorsItemValue is the Integer variant.
+	IntegerValidationErrorErrorsItemValue ValidationErrorErrorsItemValueKind = "Integer"
+	// ArrayValidationErrorErrorsItemValue is the Array variant.
+	ArrayValidationErrorErrorsItemValue ValidationErrorErrorsItemValueKind = "Array"
+)
+
+// Variant returns the variant the value holds, or "" when none matches.
+func (u ValidationErrorErrorsItemValue) Variant() ValidationErrorErrorsItemValueKind {
+	return ValidationErrorErrorsItemValueKind(unionValidationErrorErrorsItemValue.VariantOf(u.UnionValue))
 }
 
-// Variant returns the name of the variant the value holds, or "" when none
-// matches.
-func (u ValidationErrorErrorsItemValue) Variant() string {
-	return unionValidationErrorErrorsItemValue.Select(u.raw)
-}
-
-// MarshalJSON writes the value's JSON (null for the zero value).
-func (u ValidationErrorErrorsItemValue) MarshalJSON() ([]byte, error) {
-	return runtime.MarshalRaw(u.raw)
-}
-
-// UnmarshalJSON keeps a copy of b; the As methods decode it.
-func (u *ValidationErrorErrorsItemValue) UnmarshalJSON(b []byte) error {
-	u.raw = bytes.Clone(b)
-	return nil
-}
-
-// AsString decodes the value as the String variant.
+// AsString returns the value as the String variant.
 func (u ValidationErrorErrorsItemValue) AsString() (string, error) {
-	return runtime.UnionAs[string](u.raw)
+	return runtime.VariantAs[string](u.UnionValue)
 }
 
 // ValidationErrorErrorsItemValueFromString returns a
 // ValidationErrorErrorsItemValue holding the String variant v.
-func ValidationErrorErrorsItemValueFromString(v string) (ValidationErrorErrorsItemValue, error) {
-	raw, err := json.Marshal(v)
-	return ValidationErrorErrorsItemValue{raw: raw}, err
+func ValidationErrorErrorsItemValueFromString(v string) ValidationErrorErrorsItemValue {
+	return ValidationErrorErrorsItemValue{runtime.UnionOf("String", v)}
 }
 
-// AsInteger decodes the value as the Integer variant.
+// AsInteger returns the value as the Integer variant.
 func (u ValidationErrorErrorsItemValue) AsInteger() (int64, error) {
-	return runtime.UnionAs[int64](u.raw)
+	return runtime.VariantAs[int64](u.UnionValue)
 }
 
 // ValidationErrorErrorsItemValueFromInteger returns a
 // ValidationErrorErrorsItemValue holding the Integer variant v.
-func ValidationErrorErrorsItemValueFromInteger(v int64) (ValidationErrorErrorsItemValue, error) {
-	raw, err := json.Marshal(v)
-	return ValidationErrorErrorsItemValue{raw: raw}, err
+func ValidationErrorErrorsItemValueFromInteger(v int64) ValidationErrorErrorsItemValue {
+	return ValidationErrorErrorsItemValue{runtime.UnionOf("Integer", v)}
 }
 
-// AsArray decodes the value as the Array variant.
+// AsArray returns the value as the Array variant.
 func (u ValidationErrorErrorsItemValue) AsArray() ([]string, error) {
-	return runtime.UnionAs[[]string](u.raw)
+	return runtime.VariantAs[[]string](u.UnionValue)
 }
 
 // ValidationErrorErrorsItemValueFromArray returns a ValidationErrorErrorsItemValue
 // holding the Array variant v.
-func ValidationErrorErrorsItemValueFromArray(v []string) (ValidationErrorErrorsItemValue, error) {
-	raw, err := json.Marshal(v)
-	return ValidationErrorErrorsItemValue{raw: raw}, err
+func ValidationErrorErrorsItemValueFromArray(v []string) ValidationErrorErrorsItemValue {
+	return ValidationErrorErrorsItemValue{runtime.UnionOf("Array", v)}
 }
 
 // unionValidationErrorErrorsItemValue selects the variant of a ValidationErrorErrorsItemValue.

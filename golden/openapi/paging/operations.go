@@ -98,7 +98,18 @@ func (c *Client) issuesListForRepoRequest(params IssuesListForRepoParams) *httpc
 
 var responsesIssuesListForRepo = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaIssuesListForRepo200},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaBasicError, NewError: newError[BasicError]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaBasicError, NewError: newError[IssuesListForRepoNotFound]},
+}
+
+// IssuesListForRepoNotFound is the error IssuesListForRepo returns for status 404;
+// errors.As reaches it, Body is the response body decoded.
+//
+// Resource not found.
+//
+// GET /repos/{owner}/{repo}/issues
+type IssuesListForRepoNotFound struct {
+	runtime.StatusError
+	Body BasicError
 }
 
 // ListEventsParams holds the parameters of ListEvents.

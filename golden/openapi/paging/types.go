@@ -3,6 +3,8 @@
 
 package paging
 
+import "github.com/opsgen/opsgen/runtime"
+
 // BasicError is a JSON object.
 //
 // #/components/schemas/basic-error
@@ -49,8 +51,8 @@ func (v IssuesListForRepoState) Known() bool {
 //
 // #/paths/~1events/get/responses/200/content/application~1json/schema
 type ListEventsResponse struct {
-	Data []string `json:"data"`
-	Next *string  `json:"next,omitempty"`
+	Data []string                 `json:"data"`
+	Next runtime.Nullable[string] `json:"next,omitzero"`
 }
 
 // SearchResponse is a JSON object.

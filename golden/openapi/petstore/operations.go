@@ -72,7 +72,18 @@ func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...Ca
 
 var responsesListPets = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaListPets200},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[Error]},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[ListPetsDefault]},
+}
+
+// ListPetsDefault is the error ListPets returns for a status it does not declare
+// otherwise; errors.As reaches it, Body is the response body decoded.
+//
+// error.
+//
+// GET /pets
+type ListPetsDefault struct {
+	runtime.StatusError
+	Body Error
 }
 
 // ShowPetByIDParams holds the parameters of ShowPetByID.
@@ -100,7 +111,18 @@ func (c *Client) ShowPetByID(ctx context.Context, params ShowPetByIDParams, opts
 
 var responsesShowPetByID = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[Error]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[ShowPetByIDNotFound]},
+}
+
+// ShowPetByIDNotFound is the error ShowPetByID returns for status 404; errors.As
+// reaches it, Body is the response body decoded.
+//
+// Not found.
+//
+// GET /pets/{petId}
+type ShowPetByIDNotFound struct {
+	runtime.StatusError
+	Body Error
 }
 
 // newError is the Response.NewError of error responses with a body of type T.

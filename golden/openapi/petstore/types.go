@@ -3,14 +3,18 @@
 
 package petstore
 
-import "time"
+import (
+	"time"
+
+	"github.com/opsgen/opsgen/runtime"
+)
 
 // CreatePetBody is a JSON object.
 //
 // #/paths/~1pets/post/requestBody/content/application~1json/schema
 type CreatePetBody struct {
-	Name string  `json:"name"`
-	Tag  *string `json:"tag,omitempty"`
+	Name string                   `json:"name"`
+	Tag  runtime.Nullable[string] `json:"tag,omitzero"`
 }
 
 // Error is a JSON object.

@@ -4,8 +4,6 @@
 package realcalls
 
 import (
-	"bytes"
-	"encoding/json"
 	"io"
 
 	"github.com/opsgen/opsgen/runtime"
@@ -71,56 +69,48 @@ func (v ClientCredentialsGrantType) Known() bool {
 	return false
 }
 
-// Grant is one of: String, Integer. Variant tells which one it holds; As<Variant>
-// decodes it; GrantFrom<Variant> makes one.
+// Grant is one of: String, Integer. Variant tells which one it holds (a
+// GrantKind); As<Variant> returns it; GrantFrom<Variant> makes one.
 //
 // #/components/schemas/Grant
 type Grant struct {
-	raw json.RawMessage
+	runtime.UnionValue
 }
 
-// Raw returns the value's JSON (nil for the zero value).
-func (u Grant) Raw() json.RawMessage {
-	return u.raw
+// GrantKind names the variants of Grant; "" is none.
+type GrantKind string
+
+// The variants of Grant.
+const (
+	// StringGrant is the String variant.
+	StringGrant GrantKind = "String"
+	// IntegerGrant is the Integer variant.
+	IntegerGrant GrantKind = "Integer"
+)
+
+// Variant returns the variant the value holds, or "" when none matches.
+func (u Grant) Variant() GrantKind {
+	return GrantKind(unionGrant.VariantOf(u.UnionValue))
 }
 
-// Variant returns the name of the variant the value holds, or "" when none
-// matches.
-func (u Grant) Variant() string {
-	return unionGrant.Select(u.raw)
-}
-
-// MarshalJSON writes the value's JSON (null for the zero value).
-func (u Grant) MarshalJSON() ([]byte, error) {
-	return runtime.MarshalRaw(u.raw)
-}
-
-// UnmarshalJSON keeps a copy of b; the As methods decode it.
-func (u *Grant) UnmarshalJSON(b []byte) error {
-	u.raw = bytes.Clone(b)
-	return nil
-}
-
-// AsString decodes the value as the String variant.
+// AsString returns the value as the String variant.
 func (u Grant) AsString() (string, error) {
-	return runtime.UnionAs[string](u.raw)
+	return runtime.VariantAs[string](u.UnionValue)
 }
 
 // GrantFromString returns a Grant holding the String variant v.
-func GrantFromString(v string) (Grant, error) {
-	raw, err := json.Marshal(v)
-	return Grant{raw: raw}, err
+func GrantFromString(v string) Grant {
+	return Grant{runtime.UnionOf("String", v)}
 }
 
-// AsInteger decodes the value as the Integer variant.
+// AsInteger returns the value as the Integer variant.
 func (u Grant) AsInteger() (int64, error) {
-	return runtime.UnionAs[int64](u.raw)
+	return runtime.VariantAs[int64](u.UnionValue)
 }
 
 // GrantFromInteger returns a Grant holding the Integer variant v.
-func GrantFromInteger(v int64) (Grant, error) {
-	raw, err := json.Marshal(v)
-	return Grant{raw: raw}, err
+func GrantFromInteger(v int64) Grant {
+	return Grant{runtime.UnionOf("Integer", v)}
 }
 
 // unionGrant selects the variant of a Grant.
@@ -136,56 +126,48 @@ type LinkNote struct {
 	URL string `json:"url"`
 }
 
-// PostNoteBody is one of: TextNote, LinkNote. Variant tells which one it holds;
-// As<Variant> decodes it; PostNoteBodyFrom<Variant> makes one.
+// PostNoteBody is one of: TextNote, LinkNote. Variant tells which one it holds (a
+// PostNoteBodyKind); As<Variant> returns it; PostNoteBodyFrom<Variant> makes one.
 //
 // #/paths/~1notes/post/requestBody/content/multipart~1form-data/schema
 type PostNoteBody struct {
-	raw json.RawMessage
+	runtime.UnionValue
 }
 
-// Raw returns the value's JSON (nil for the zero value).
-func (u PostNoteBody) Raw() json.RawMessage {
-	return u.raw
+// PostNoteBodyKind names the variants of PostNoteBody; "" is none.
+type PostNoteBodyKind string
+
+// The variants of PostNoteBody.
+const (
+	// TextNotePostNoteBody is the TextNote variant.
+	TextNotePostNoteBody PostNoteBodyKind = "TextNote"
+	// LinkNotePostNoteBody is the LinkNote variant.
+	LinkNotePostNoteBody PostNoteBodyKind = "LinkNote"
+)
+
+// Variant returns the variant the value holds, or "" when none matches.
+func (u PostNoteBody) Variant() PostNoteBodyKind {
+	return PostNoteBodyKind(unionPostNoteBody.VariantOf(u.UnionValue))
 }
 
-// Variant returns the name of the variant the value holds, or "" when none
-// matches.
-func (u PostNoteBody) Variant() string {
-	return unionPostNoteBody.Select(u.raw)
-}
-
-// MarshalJSON writes the value's JSON (null for the zero value).
-func (u PostNoteBody) MarshalJSON() ([]byte, error) {
-	return runtime.MarshalRaw(u.raw)
-}
-
-// UnmarshalJSON keeps a copy of b; the As methods decode it.
-func (u *PostNoteBody) UnmarshalJSON(b []byte) error {
-	u.raw = bytes.Clone(b)
-	return nil
-}
-
-// AsTextNote decodes the value as the TextNote variant.
+// AsTextNote returns the value as the TextNote variant.
 func (u PostNoteBody) AsTextNote() (TextNote, error) {
-	return runtime.UnionAs[TextNote](u.raw)
+	return runtime.VariantAs[TextNote](u.UnionValue)
 }
 
 // PostNoteBodyFromTextNote returns a PostNoteBody holding the TextNote variant v.
-func PostNoteBodyFromTextNote(v TextNote) (PostNoteBody, error) {
-	raw, err := json.Marshal(v)
-	return PostNoteBody{raw: raw}, err
+func PostNoteBodyFromTextNote(v TextNote) PostNoteBody {
+	return PostNoteBody{runtime.UnionOf("TextNote", v)}
 }
 
-// AsLinkNote decodes the value as the LinkNote variant.
+// AsLinkNote returns the value as the LinkNote variant.
 func (u PostNoteBody) AsLinkNote() (LinkNote, error) {
-	return runtime.UnionAs[LinkNote](u.raw)
+	return runtime.VariantAs[LinkNote](u.UnionValue)
 }
 
 // PostNoteBodyFromLinkNote returns a PostNoteBody holding the LinkNote variant v.
-func PostNoteBodyFromLinkNote(v LinkNote) (PostNoteBody, error) {
-	raw, err := json.Marshal(v)
-	return PostNoteBody{raw: raw}, err
+func PostNoteBodyFromLinkNote(v LinkNote) PostNoteBody {
+	return PostNoteBody{runtime.UnionOf("LinkNote", v)}
 }
 
 // unionPostNoteBody selects the variant of a PostNoteBody.
@@ -210,63 +192,56 @@ type TextNoteMeta struct {
 }
 
 // TokenBody is one of: ClientCredentials, AuthorizationCode. Variant tells which
-// one it holds; As<Variant> decodes it; TokenBodyFrom<Variant> makes one.
+// one it holds (a TokenBodyKind); As<Variant> returns it; TokenBodyFrom<Variant>
+// makes one.
 //
 // #/paths/~1oauth2~1token/post/requestBody/content/application~1x-www-form-urlencoded/schema
 type TokenBody struct {
-	raw json.RawMessage
+	runtime.UnionValue
 }
 
-// Raw returns the value's JSON (nil for the zero value).
-func (u TokenBody) Raw() json.RawMessage {
-	return u.raw
+// TokenBodyKind names the variants of TokenBody; "" is none.
+type TokenBodyKind string
+
+// The variants of TokenBody.
+const (
+	// ClientCredentialsTokenBody is the ClientCredentials variant (grant_type: "client_credentials").
+	ClientCredentialsTokenBody TokenBodyKind = "ClientCredentials"
+	// AuthorizationCodeTokenBody is the AuthorizationCode variant (grant_type: "authorization_code").
+	AuthorizationCodeTokenBody TokenBodyKind = "AuthorizationCode"
+)
+
+// Variant returns the variant the value holds, or "" when none matches.
+func (u TokenBody) Variant() TokenBodyKind {
+	return TokenBodyKind(unionTokenBody.VariantOf(u.UnionValue))
 }
 
-// Variant returns the name of the variant the value holds, or "" when none
-// matches.
-func (u TokenBody) Variant() string {
-	return unionTokenBody.Select(u.raw)
-}
-
-// MarshalJSON writes the value's JSON (null for the zero value).
-func (u TokenBody) MarshalJSON() ([]byte, error) {
-	return runtime.MarshalRaw(u.raw)
-}
-
-// UnmarshalJSON keeps a copy of b; the As methods decode it.
-func (u *TokenBody) UnmarshalJSON(b []byte) error {
-	u.raw = bytes.Clone(b)
-	return nil
-}
-
-// AsClientCredentials decodes the value as the ClientCredentials variant.
+// AsClientCredentials returns the value as the ClientCredentials variant.
 func (u TokenBody) AsClientCredentials() (ClientCredentials, error) {
-	return runtime.UnionAs[ClientCredentials](u.raw)
+	return runtime.VariantAs[ClientCredentials](u.UnionValue)
 }
 
 // TokenBodyFromClientCredentials returns a TokenBody holding the ClientCredentials
 // variant v.
-func TokenBodyFromClientCredentials(v ClientCredentials) (TokenBody, error) {
-	raw, err := json.Marshal(v)
-	return TokenBody{raw: raw}, err
+func TokenBodyFromClientCredentials(v ClientCredentials) TokenBody {
+	return TokenBody{runtime.UnionOf("ClientCredentials", v)}
 }
 
-// AsAuthorizationCode decodes the value as the AuthorizationCode variant.
+// AsAuthorizationCode returns the value as the AuthorizationCode variant.
 func (u TokenBody) AsAuthorizationCode() (AuthorizationCode, error) {
-	return runtime.UnionAs[AuthorizationCode](u.raw)
+	return runtime.VariantAs[AuthorizationCode](u.UnionValue)
 }
 
 // TokenBodyFromAuthorizationCode returns a TokenBody holding the AuthorizationCode
 // variant v.
-func TokenBodyFromAuthorizationCode(v AuthorizationCode) (TokenBody, error) {
-	raw, err := json.Marshal(v)
-	return TokenBody{raw: raw}, err
+func TokenBodyFromAuthorizationCode(v AuthorizationCode) TokenBody {
+	return TokenBody{runtime.UnionOf("AuthorizationCode", v)}
 }
 
 // unionTokenBody selects the variant of a TokenBody.
-var unionTokenBody = &runtime.Union{Variants: []runtime.UnionVariant{
-	{Name: "ClientCredentials", JSONKind: "object", Required: []string{"client_id", "client_secret", "grant_type"}},
-	{Name: "AuthorizationCode", JSONKind: "object", Required: []string{"code", "grant_type", "redirect_uri"}},
+var unionTokenBody = &runtime.Union{Discriminator: "grant_type", Variants: []runtime.UnionVariant{
+	{Name: "ClientCredentials", Tags: []string{"client_credentials"}, JSONKind: "object", Required: []string{"client_id", "client_secret", "grant_type"}},
+	{Name: "AuthorizationCode", Tags: []string{"authorization_code"}, JSONKind: "object", Required: []string{"code", "grant_type", "redirect_uri"}},
 }}
 
 // TokenResponse is a JSON object.

@@ -109,9 +109,42 @@ func (c *Client) Statuses(ctx context.Context, opts ...CallOption) (runtime.Resp
 var responsesStatuses = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaStatusesResponse},
 	{Status: "202", Kind: httpclient.BodyJSON, Schema: refSchemaProblem},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaStatusesResponse404, NewError: newError[StatusesResponse404]},
-	{Status: "5XX", Kind: httpclient.BodyText},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, NewError: newError[Problem]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaStatusesResponse404, NewError: newError[StatusesNotFound]},
+	{Status: "5XX", Kind: httpclient.BodyText, NewError: newError[StatusesStatus5XX]},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, NewError: newError[StatusesDefault]},
+}
+
+// StatusesNotFound is the error Statuses returns for status 404; errors.As reaches
+// it, Body is the response body decoded.
+//
+// missing.
+//
+// GET /a
+type StatusesNotFound struct {
+	runtime.StatusError
+	Body StatusesResponse404
+}
+
+// StatusesStatus5XX is the error Statuses returns for a status 5XX; errors.As
+// reaches it, Body is the response body decoded.
+//
+// server.
+//
+// GET /a
+type StatusesStatus5XX struct {
+	runtime.StatusError
+	Body struct{}
+}
+
+// StatusesDefault is the error Statuses returns for a status it does not declare
+// otherwise; errors.As reaches it, Body is the response body decoded.
+//
+// problem.
+//
+// GET /a
+type StatusesDefault struct {
+	runtime.StatusError
+	Body Problem
 }
 
 // newError is the Response.NewError of error responses with a body of type T.

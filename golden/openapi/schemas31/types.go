@@ -4,7 +4,6 @@
 package schemas31
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime"
@@ -28,65 +27,57 @@ type Nullable31 struct {
 //
 // #/components/schemas/Thing
 type Thing struct {
-	ID     string          `json:"id"`
-	Kind   string          `json:"kind"`
-	Label  *string         `json:"label,omitempty"`
-	Nested *Nested         `json:"nested,omitempty"`
-	Point  json.RawMessage `json:"point,omitempty"`
-	Score  *ThingScore     `json:"score,omitempty"`
-	Size   *int64          `json:"size,omitempty"`
+	ID     string                   `json:"id"`
+	Kind   string                   `json:"kind"`
+	Label  runtime.Nullable[string] `json:"label,omitzero"`
+	Nested *Nested                  `json:"nested,omitempty"`
+	Point  json.RawMessage          `json:"point,omitempty"`
+	Score  *ThingScore              `json:"score,omitempty"`
+	Size   *int64                   `json:"size,omitempty"`
 }
 
-// ThingScore is one of: Integer, String. Variant tells which one it holds;
-// As<Variant> decodes it; ThingScoreFrom<Variant> makes one.
+// ThingScore is one of: Integer, String. Variant tells which one it holds (a
+// ThingScoreKind); As<Variant> returns it; ThingScoreFrom<Variant> makes one.
 //
 // #/components/schemas/Thing/properties/score
 type ThingScore struct {
-	raw json.RawMessage
+	runtime.UnionValue
 }
 
-// Raw returns the value's JSON (nil for the zero value).
-func (u ThingScore) Raw() json.RawMessage {
-	return u.raw
+// ThingScoreKind names the variants of ThingScore; "" is none.
+type ThingScoreKind string
+
+// The variants of ThingScore.
+const (
+	// IntegerThingScore is the Integer variant.
+	IntegerThingScore ThingScoreKind = "Integer"
+	// StringThingScore is the String variant.
+	StringThingScore ThingScoreKind = "String"
+)
+
+// Variant returns the variant the value holds, or "" when none matches.
+func (u ThingScore) Variant() ThingScoreKind {
+	return ThingScoreKind(unionThingScore.VariantOf(u.UnionValue))
 }
 
-// Variant returns the name of the variant the value holds, or "" when none
-// matches.
-func (u ThingScore) Variant() string {
-	return unionThingScore.Select(u.raw)
-}
-
-// MarshalJSON writes the value's JSON (null for the zero value).
-func (u ThingScore) MarshalJSON() ([]byte, error) {
-	return runtime.MarshalRaw(u.raw)
-}
-
-// UnmarshalJSON keeps a copy of b; the As methods decode it.
-func (u *ThingScore) UnmarshalJSON(b []byte) error {
-	u.raw = bytes.Clone(b)
-	return nil
-}
-
-// AsInteger decodes the value as the Integer variant.
+// AsInteger returns the value as the Integer variant.
 func (u ThingScore) AsInteger() (int64, error) {
-	return runtime.UnionAs[int64](u.raw)
+	return runtime.VariantAs[int64](u.UnionValue)
 }
 
 // ThingScoreFromInteger returns a ThingScore holding the Integer variant v.
-func ThingScoreFromInteger(v int64) (ThingScore, error) {
-	raw, err := json.Marshal(v)
-	return ThingScore{raw: raw}, err
+func ThingScoreFromInteger(v int64) ThingScore {
+	return ThingScore{runtime.UnionOf("Integer", v)}
 }
 
-// AsString decodes the value as the String variant.
+// AsString returns the value as the String variant.
 func (u ThingScore) AsString() (string, error) {
-	return runtime.UnionAs[string](u.raw)
+	return runtime.VariantAs[string](u.UnionValue)
 }
 
 // ThingScoreFromString returns a ThingScore holding the String variant v.
-func ThingScoreFromString(v string) (ThingScore, error) {
-	raw, err := json.Marshal(v)
-	return ThingScore{raw: raw}, err
+func ThingScoreFromString(v string) ThingScore {
+	return ThingScore{runtime.UnionOf("String", v)}
 }
 
 // unionThingScore selects the variant of a ThingScore.

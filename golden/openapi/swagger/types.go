@@ -3,10 +3,12 @@
 
 package swagger
 
+import "github.com/opsgen/opsgen/runtime"
+
 // Item is a JSON object.
 //
 // #/components/schemas/Item
 type Item struct {
-	ID   int64   `json:"id"`
-	Note *string `json:"note,omitempty"`
+	ID   int64                    `json:"id"`
+	Note runtime.Nullable[string] `json:"note,omitzero"`
 }

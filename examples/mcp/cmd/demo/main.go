@@ -47,7 +47,7 @@ func main() {
 }
 
 func run(ctx context.Context, c *notesmcp.Client) error {
-	added, err := c.AddNote(ctx, notesmcp.AddNoteInput{Title: "Groceries", Body: "Milk, eggs, *coffee*.", Tags: []string{"todo"}})
+	added, err := c.AddNote(ctx, notesmcp.AddNoteInput{Title: "Groceries", Body: "Milk, eggs, *coffee*.", Tags: runtime.NewNullable([]string{"todo"})})
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,18 @@ func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption)
 
 var responsesCreatePet = []httpclient.Response{
 	{Status: "201", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[Error]},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[CreatePetDefault]},
+}
+
+// CreatePetDefault is the error CreatePet returns for a status it does not declare
+// otherwise; errors.As reaches it, Body is the response body decoded.
+//
+// An error.
+//
+// POST /pets
+type CreatePetDefault struct {
+	runtime.StatusError
+	Body Error
 }
 
 // DeletePetParams holds the parameters of DeletePet.
@@ -55,7 +66,18 @@ func (c *Client) DeletePet(ctx context.Context, params DeletePetParams, opts ...
 
 var responsesDeletePet = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[Error]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[DeletePetNotFound]},
+}
+
+// DeletePetNotFound is the error DeletePet returns for status 404; errors.As
+// reaches it, Body is the response body decoded.
+//
+// An error.
+//
+// DELETE /pets/{petId}
+type DeletePetNotFound struct {
+	runtime.StatusError
+	Body Error
 }
 
 // GetPetParams holds the parameters of GetPet.
@@ -83,7 +105,18 @@ func (c *Client) GetPet(ctx context.Context, params GetPetParams, opts ...CallOp
 
 var responsesGetPet = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[Error]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[GetPetNotFound]},
+}
+
+// GetPetNotFound is the error GetPet returns for status 404; errors.As reaches it,
+// Body is the response body decoded.
+//
+// An error.
+//
+// GET /pets/{petId}
+type GetPetNotFound struct {
+	runtime.StatusError
+	Body Error
 }
 
 // GetStats calls the operation "getStats".
@@ -134,7 +167,18 @@ func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...Ca
 
 var responsesListPets = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaListPets200},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[Error]},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[ListPetsDefault]},
+}
+
+// ListPetsDefault is the error ListPets returns for a status it does not declare
+// otherwise; errors.As reaches it, Body is the response body decoded.
+//
+// An error.
+//
+// GET /pets
+type ListPetsDefault struct {
+	runtime.StatusError
+	Body Error
 }
 
 // UpdatePetParams holds the parameters of UpdatePet.
@@ -163,7 +207,18 @@ func (c *Client) UpdatePet(ctx context.Context, params UpdatePetParams, body New
 
 var responsesUpdatePet = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[Error]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[UpdatePetNotFound]},
+}
+
+// UpdatePetNotFound is the error UpdatePet returns for status 404; errors.As
+// reaches it, Body is the response body decoded.
+//
+// An error.
+//
+// PUT /pets/{petId}
+type UpdatePetNotFound struct {
+	runtime.StatusError
+	Body Error
 }
 
 // newError is the Response.NewError of error responses with a body of type T.

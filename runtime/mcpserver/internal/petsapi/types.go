@@ -3,7 +3,11 @@
 
 package petsapi
 
-import "time"
+import (
+	"time"
+
+	"github.com/opsgen/opsgen/runtime"
+)
 
 // Error is a JSON object.
 //
@@ -17,9 +21,9 @@ type Error struct {
 //
 // #/paths/~1stats/get/responses/200/content/application~1json/schema
 type GetStatsResponse struct {
-	ByStatus map[string]int64 `json:"byStatus"`
-	Oldest   *time.Time       `json:"oldest,omitempty"`
-	Ratio    *float64         `json:"ratio,omitempty"`
+	ByStatus map[string]int64            `json:"byStatus"`
+	Oldest   runtime.Nullable[time.Time] `json:"oldest,omitzero"`
+	Ratio    *float64                    `json:"ratio,omitempty"`
 }
 
 // NewPet is a JSON object.
@@ -36,8 +40,8 @@ type NewPet struct {
 //
 // #/components/schemas/Owner
 type Owner struct {
-	Email *string `json:"email,omitempty"`
-	Name  string  `json:"name"`
+	Email runtime.Nullable[string] `json:"email,omitzero"`
+	Name  string                   `json:"name"`
 }
 
 // Pet is a JSON object.

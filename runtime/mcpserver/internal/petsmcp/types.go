@@ -3,179 +3,131 @@
 
 package petsmcp
 
-import "time"
+import (
+	"time"
+
+	"github.com/opsgen/opsgen/runtime"
+)
+
+// Owner is a JSON object.
+//
+// MCP tool "pets_getPet" outputSchema #/$defs/Owner
+type Owner struct {
+	Email runtime.Nullable[string] `json:"email,omitzero"`
+	Name  string                   `json:"name"`
+}
+
+// Pet is a JSON object.
+//
+// MCP tool "pets_getPet" outputSchema #/$defs/Pet
+type Pet struct {
+	ID     int64     `json:"id"`
+	Name   string    `json:"name"`
+	Owner  *Owner    `json:"owner,omitempty"`
+	Status PetStatus `json:"status"`
+	Tags   []string  `json:"tags,omitempty"`
+}
+
+// PetInputParams is a JSON object.
+//
+// MCP tool "pets_getPet" inputSchema #/properties/params
+type PetInputParams struct {
+	PetID int64 `json:"petId"`
+}
+
+// PetNewPet is a JSON object.
+//
+// MCP tool "pets_createPet" inputSchema #/$defs/NewPet
+type PetNewPet struct {
+	Name   string     `json:"name"`
+	Owner  *Owner     `json:"owner,omitempty"`
+	Status *PetStatus `json:"status,omitempty"`
+	Tags   []string   `json:"tags,omitempty"`
+}
+
+// PetStatus is one of the values below; other values still decode (see Known).
+//
+// MCP tool "pets_getPet" outputSchema #/$defs/PetStatus
+type PetStatus string
+
+// The values of PetStatus.
+const (
+	// PetStatusAvailable is "available".
+	PetStatusAvailable PetStatus = "available"
+	// PetStatusPending is "pending".
+	PetStatusPending PetStatus = "pending"
+	// PetStatusSold is "sold".
+	PetStatusSold PetStatus = "sold"
+)
+
+// Known reports whether v is one of the values the API declares.
+func (v PetStatus) Known() bool {
+	switch v {
+	case PetStatusAvailable, PetStatusPending, PetStatusSold:
+		return true
+	}
+	return false
+}
 
 // PetsCreatePetInput is a JSON object.
 //
 // MCP tool "pets_createPet" inputSchema
 type PetsCreatePetInput struct {
-	Body PetsCreatePetNewPet `json:"body"`
-}
-
-// PetsCreatePetNewPet is a JSON object.
-//
-// MCP tool "pets_createPet" inputSchema #/$defs/NewPet
-type PetsCreatePetNewPet struct {
-	Name   string                  `json:"name"`
-	Owner  *PetsCreatePetOwner     `json:"owner,omitempty"`
-	Status *PetsCreatePetPetStatus `json:"status,omitempty"`
-	Tags   []string                `json:"tags,omitempty"`
+	Body PetNewPet `json:"body"`
 }
 
 // PetsCreatePetOutput is a JSON object.
 //
 // MCP tool "pets_createPet" outputSchema
 type PetsCreatePetOutput struct {
-	ID     int64                  `json:"id"`
-	Name   string                 `json:"name"`
-	Owner  *PetsCreatePetOwner    `json:"owner,omitempty"`
-	Status PetsCreatePetPetStatus `json:"status"`
-	Tags   []string               `json:"tags,omitempty"`
-}
-
-// PetsCreatePetOwner is a JSON object.
-//
-// MCP tool "pets_createPet" inputSchema #/$defs/Owner
-type PetsCreatePetOwner struct {
-	Email *string `json:"email,omitempty"`
-	Name  string  `json:"name"`
-}
-
-// PetsCreatePetPet is a JSON object.
-//
-// MCP tool "pets_createPet" outputSchema #/$defs/Pet
-type PetsCreatePetPet struct {
-	ID     int64                  `json:"id"`
-	Name   string                 `json:"name"`
-	Owner  *PetsCreatePetOwner    `json:"owner,omitempty"`
-	Status PetsCreatePetPetStatus `json:"status"`
-	Tags   []string               `json:"tags,omitempty"`
-}
-
-// PetsCreatePetPetStatus is one of the values below; other values still decode
-// (see Known).
-//
-// MCP tool "pets_createPet" inputSchema #/$defs/PetStatus
-type PetsCreatePetPetStatus string
-
-// The values of PetsCreatePetPetStatus.
-const (
-	// PetsCreatePetPetStatusAvailable is "available".
-	PetsCreatePetPetStatusAvailable PetsCreatePetPetStatus = "available"
-	// PetsCreatePetPetStatusPending is "pending".
-	PetsCreatePetPetStatusPending PetsCreatePetPetStatus = "pending"
-	// PetsCreatePetPetStatusSold is "sold".
-	PetsCreatePetPetStatusSold PetsCreatePetPetStatus = "sold"
-)
-
-// Known reports whether v is one of the values the API declares.
-func (v PetsCreatePetPetStatus) Known() bool {
-	switch v {
-	case PetsCreatePetPetStatusAvailable, PetsCreatePetPetStatusPending, PetsCreatePetPetStatusSold:
-		return true
-	}
-	return false
+	ID     int64     `json:"id"`
+	Name   string    `json:"name"`
+	Owner  *Owner    `json:"owner,omitempty"`
+	Status PetStatus `json:"status"`
+	Tags   []string  `json:"tags,omitempty"`
 }
 
 // PetsDeletePetInput is a JSON object.
 //
 // MCP tool "pets_deletePet" inputSchema
 type PetsDeletePetInput struct {
-	Params PetsDeletePetInputParams `json:"params"`
-}
-
-// PetsDeletePetInputParams is a JSON object.
-//
-// MCP tool "pets_deletePet" inputSchema #/properties/params
-type PetsDeletePetInputParams struct {
-	PetID int64 `json:"petId"`
+	Params PetInputParams `json:"params"`
 }
 
 // PetsGetPetInput is a JSON object.
 //
 // MCP tool "pets_getPet" inputSchema
 type PetsGetPetInput struct {
-	Params PetsGetPetInputParams `json:"params"`
-}
-
-// PetsGetPetInputParams is a JSON object.
-//
-// MCP tool "pets_getPet" inputSchema #/properties/params
-type PetsGetPetInputParams struct {
-	PetID int64 `json:"petId"`
+	Params PetInputParams `json:"params"`
 }
 
 // PetsGetPetOutput is a JSON object.
 //
 // MCP tool "pets_getPet" outputSchema
 type PetsGetPetOutput struct {
-	ID     int64               `json:"id"`
-	Name   string              `json:"name"`
-	Owner  *PetsGetPetOwner    `json:"owner,omitempty"`
-	Status PetsGetPetPetStatus `json:"status"`
-	Tags   []string            `json:"tags,omitempty"`
-}
-
-// PetsGetPetOwner is a JSON object.
-//
-// MCP tool "pets_getPet" outputSchema #/$defs/Owner
-type PetsGetPetOwner struct {
-	Email *string `json:"email,omitempty"`
-	Name  string  `json:"name"`
-}
-
-// PetsGetPetPet is a JSON object.
-//
-// MCP tool "pets_getPet" outputSchema #/$defs/Pet
-type PetsGetPetPet struct {
-	ID     int64               `json:"id"`
-	Name   string              `json:"name"`
-	Owner  *PetsGetPetOwner    `json:"owner,omitempty"`
-	Status PetsGetPetPetStatus `json:"status"`
-	Tags   []string            `json:"tags,omitempty"`
-}
-
-// PetsGetPetPetStatus is one of the values below; other values still decode (see
-// Known).
-//
-// MCP tool "pets_getPet" outputSchema #/$defs/PetStatus
-type PetsGetPetPetStatus string
-
-// The values of PetsGetPetPetStatus.
-const (
-	// PetsGetPetPetStatusAvailable is "available".
-	PetsGetPetPetStatusAvailable PetsGetPetPetStatus = "available"
-	// PetsGetPetPetStatusPending is "pending".
-	PetsGetPetPetStatusPending PetsGetPetPetStatus = "pending"
-	// PetsGetPetPetStatusSold is "sold".
-	PetsGetPetPetStatusSold PetsGetPetPetStatus = "sold"
-)
-
-// Known reports whether v is one of the values the API declares.
-func (v PetsGetPetPetStatus) Known() bool {
-	switch v {
-	case PetsGetPetPetStatusAvailable, PetsGetPetPetStatusPending, PetsGetPetPetStatusSold:
-		return true
-	}
-	return false
+	ID     int64     `json:"id"`
+	Name   string    `json:"name"`
+	Owner  *Owner    `json:"owner,omitempty"`
+	Status PetStatus `json:"status"`
+	Tags   []string  `json:"tags,omitempty"`
 }
 
 // PetsGetStatsGetStatsResponse is a JSON object.
 //
 // MCP tool "pets_getStats" outputSchema #/$defs/GetStatsResponse
 type PetsGetStatsGetStatsResponse struct {
-	ByStatus map[string]int64 `json:"byStatus"`
-	Oldest   *time.Time       `json:"oldest,omitempty"`
-	Ratio    *float64         `json:"ratio,omitempty"`
+	ByStatus map[string]int64            `json:"byStatus"`
+	Oldest   runtime.Nullable[time.Time] `json:"oldest,omitzero"`
+	Ratio    *float64                    `json:"ratio,omitempty"`
 }
 
 // PetsGetStatsOutput is a JSON object.
 //
 // MCP tool "pets_getStats" outputSchema
 type PetsGetStatsOutput struct {
-	ByStatus map[string]int64 `json:"byStatus"`
-	Oldest   *time.Time       `json:"oldest,omitempty"`
-	Ratio    *float64         `json:"ratio,omitempty"`
+	ByStatus map[string]int64            `json:"byStatus"`
+	Oldest   runtime.Nullable[time.Time] `json:"oldest,omitzero"`
+	Ratio    *float64                    `json:"ratio,omitempty"`
 }
 
 // PetsListPetsInput is a JSON object.
@@ -189,135 +141,30 @@ type PetsListPetsInput struct {
 //
 // MCP tool "pets_listPets" inputSchema #/properties/params
 type PetsListPetsInputParams struct {
-	Limit  *int32                 `json:"limit,omitempty"`
-	Status *PetsListPetsPetStatus `json:"status,omitempty"`
+	Limit  *int32     `json:"limit,omitempty"`
+	Status *PetStatus `json:"status,omitempty"`
 }
 
 // PetsListPetsOutput is a JSON array.
 //
 // MCP tool "pets_listPets" outputSchema
-type PetsListPetsOutput []PetsListPetsPet
-
-// PetsListPetsOwner is a JSON object.
-//
-// MCP tool "pets_listPets" outputSchema #/$defs/Owner
-type PetsListPetsOwner struct {
-	Email *string `json:"email,omitempty"`
-	Name  string  `json:"name"`
-}
-
-// PetsListPetsPet is a JSON object.
-//
-// MCP tool "pets_listPets" outputSchema #/$defs/Pet
-type PetsListPetsPet struct {
-	ID     int64                 `json:"id"`
-	Name   string                `json:"name"`
-	Owner  *PetsListPetsOwner    `json:"owner,omitempty"`
-	Status PetsListPetsPetStatus `json:"status"`
-	Tags   []string              `json:"tags,omitempty"`
-}
-
-// PetsListPetsPetStatus is one of the values below; other values still decode (see
-// Known).
-//
-// MCP tool "pets_listPets" inputSchema #/$defs/PetStatus
-type PetsListPetsPetStatus string
-
-// The values of PetsListPetsPetStatus.
-const (
-	// PetsListPetsPetStatusAvailable is "available".
-	PetsListPetsPetStatusAvailable PetsListPetsPetStatus = "available"
-	// PetsListPetsPetStatusPending is "pending".
-	PetsListPetsPetStatusPending PetsListPetsPetStatus = "pending"
-	// PetsListPetsPetStatusSold is "sold".
-	PetsListPetsPetStatusSold PetsListPetsPetStatus = "sold"
-)
-
-// Known reports whether v is one of the values the API declares.
-func (v PetsListPetsPetStatus) Known() bool {
-	switch v {
-	case PetsListPetsPetStatusAvailable, PetsListPetsPetStatusPending, PetsListPetsPetStatusSold:
-		return true
-	}
-	return false
-}
+type PetsListPetsOutput []Pet
 
 // PetsUpdatePetInput is a JSON object.
 //
 // MCP tool "pets_updatePet" inputSchema
 type PetsUpdatePetInput struct {
-	Body   PetsUpdatePetNewPet      `json:"body"`
-	Params PetsUpdatePetInputParams `json:"params"`
-}
-
-// PetsUpdatePetInputParams is a JSON object.
-//
-// MCP tool "pets_updatePet" inputSchema #/properties/params
-type PetsUpdatePetInputParams struct {
-	PetID int64 `json:"petId"`
-}
-
-// PetsUpdatePetNewPet is a JSON object.
-//
-// MCP tool "pets_updatePet" inputSchema #/$defs/NewPet
-type PetsUpdatePetNewPet struct {
-	Name   string                  `json:"name"`
-	Owner  *PetsUpdatePetOwner     `json:"owner,omitempty"`
-	Status *PetsUpdatePetPetStatus `json:"status,omitempty"`
-	Tags   []string                `json:"tags,omitempty"`
+	Body   PetNewPet      `json:"body"`
+	Params PetInputParams `json:"params"`
 }
 
 // PetsUpdatePetOutput is a JSON object.
 //
 // MCP tool "pets_updatePet" outputSchema
 type PetsUpdatePetOutput struct {
-	ID     int64                  `json:"id"`
-	Name   string                 `json:"name"`
-	Owner  *PetsUpdatePetOwner    `json:"owner,omitempty"`
-	Status PetsUpdatePetPetStatus `json:"status"`
-	Tags   []string               `json:"tags,omitempty"`
-}
-
-// PetsUpdatePetOwner is a JSON object.
-//
-// MCP tool "pets_updatePet" inputSchema #/$defs/Owner
-type PetsUpdatePetOwner struct {
-	Email *string `json:"email,omitempty"`
-	Name  string  `json:"name"`
-}
-
-// PetsUpdatePetPet is a JSON object.
-//
-// MCP tool "pets_updatePet" outputSchema #/$defs/Pet
-type PetsUpdatePetPet struct {
-	ID     int64                  `json:"id"`
-	Name   string                 `json:"name"`
-	Owner  *PetsUpdatePetOwner    `json:"owner,omitempty"`
-	Status PetsUpdatePetPetStatus `json:"status"`
-	Tags   []string               `json:"tags,omitempty"`
-}
-
-// PetsUpdatePetPetStatus is one of the values below; other values still decode
-// (see Known).
-//
-// MCP tool "pets_updatePet" inputSchema #/$defs/PetStatus
-type PetsUpdatePetPetStatus string
-
-// The values of PetsUpdatePetPetStatus.
-const (
-	// PetsUpdatePetPetStatusAvailable is "available".
-	PetsUpdatePetPetStatusAvailable PetsUpdatePetPetStatus = "available"
-	// PetsUpdatePetPetStatusPending is "pending".
-	PetsUpdatePetPetStatusPending PetsUpdatePetPetStatus = "pending"
-	// PetsUpdatePetPetStatusSold is "sold".
-	PetsUpdatePetPetStatusSold PetsUpdatePetPetStatus = "sold"
-)
-
-// Known reports whether v is one of the values the API declares.
-func (v PetsUpdatePetPetStatus) Known() bool {
-	switch v {
-	case PetsUpdatePetPetStatusAvailable, PetsUpdatePetPetStatusPending, PetsUpdatePetPetStatusSold:
-		return true
-	}
-	return false
+	ID     int64     `json:"id"`
+	Name   string    `json:"name"`
+	Owner  *Owner    `json:"owner,omitempty"`
+	Status PetStatus `json:"status"`
+	Tags   []string  `json:"tags,omitempty"`
 }

@@ -1,0 +1,274 @@
+package ir
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"maps"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// MergeIdentical declares structurally identical object and enum types
+// once. MCP listings repeat their shapes (a tool's output holds the
+// entities another tool takes), and each repetition would otherwise be a
+// type of its own, so that one tool's result needs a conversion before it
+// can be passed to another.
+//
+// Two types are identical when their Go shapes are (fields with the same
+// Go and JSON names, flags and types, or the same enum values) and so are
+// their JSON Schemas in Defs once references to merged types are renamed;
+// documentation does not count. Types used directly as a tool's input or
+// output keep their own names and are not merged. Each group becomes its
+// member with the best name: the longest suffix the names share, starting
+// at a word (EntitiesItem for CreateEntitiesInputEntitiesItem and
+// ReadGraphOutputEntitiesItem) when no other name takes it, else the
+// shortest name (ties: the first in order). Merging repeats until nothing
+// changes, so containers of merged types merge too. References in Defs
+// and in the operations' schemas follow.
+func MergeIdentical(svc *Service) {
+	keep := map[*Type]bool{}
+	for _, op := range svc.Operations {
+		if op.Tool != nil {
+			keep[op.Tool.InputType] = true
+			keep[op.Tool.OutputType] = true
+		}
+	}
+	for {
+		groups := map[string][]*Type{}
+		var keys []string
+		for _, t := range svc.Types {
+			if keep[t] || (t.Kind != Struct && t.Kind != Enum) || t.GoType != "" {
+				continue
+			}
+			k := shapeKey(t) + "\x00" + string(svc.Defs[t.Name])
+			if groups[k] == nil {
+				keys = append(keys, k)
+			}
+			groups[k] = append(groups[k], t)
+		}
+		to := map[*Type]*Type{}
+		taken := map[string]bool{}
+		oldNames := map[*Type]string{}
+		for _, t := range svc.Types {
+			oldNames[t] = t.Name
+			taken[t.Name] = true
+			for _, v := range t.Values {
+				taken[v.Name] = true
+			}
+		}
+		for _, r := range Reserved {
+			taken[r] = true
+		}
+		for _, k := range keys {
+			g := groups[k]
+			if len(g) < 2 {
+				continue
+			}
+			keeper := pickKeeper(g, taken)
+			for _, t := range g {
+				if t != keeper {
+					to[t] = keeper
+				}
+			}
+		}
+		if len(to) == 0 {
+			return
+		}
+		applyMerge(svc, to, oldNames)
+	}
+}
+
+// pickKeeper chooses the member that stays, renamed to the group's
+// shared suffix when that is free.
+func pickKeeper(g []*Type, taken map[string]bool) *Type {
+	best := slices.MinFunc(g, func(a, b *Type) int {
+		return cmp.Or(cmp.Compare(len(a.Name), len(b.Name)), cmp.Compare(a.Name, b.Name))
+	})
+	suffix := g[0].Name
+	for _, t := range g[1:] {
+		for !strings.HasSuffix(t.Name, suffix) {
+			suffix = suffix[1:]
+		}
+	}
+	// Start at a word: an upper-case letter.
+	for suffix != "" && !(suffix[0] >= 'A' && suffix[0] <= 'Z') {
+		suffix = suffix[1:]
+	}
+	if len(suffix) < 3 || suffix == best.Name || taken[suffix] {
+		return best
+	}
+	// An enum's constants are named after it: they follow when they can.
+	consts := make([]string, len(best.Values))
+	for i, v := range best.Values {
+		consts[i] = v.Name
+		if v.Name == "" {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(v.Name, best.Name); ok && !taken[suffix+rest] {
+			consts[i] = suffix + rest
+		} else if best.Kind == Enum {
+			return best
+		}
+	}
+	for i, v := range best.Values {
+		taken[consts[i]] = true
+		v.Name = consts[i]
+	}
+	taken[suffix] = true
+	best.Name = suffix
+	return best
+}
+
+// shapeKey is the Go shape of t: what a declaration of it says, with
+// named types by name and without documentation.
+func shapeKey(t *Type) string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(int(t.Kind)) + "|" + t.Format + "|" + strconv.FormatBool(t.Nullable))
+	switch t.Kind {
+	case Struct:
+		for _, f := range t.Fields {
+			b.WriteString("|" + f.Name + ":" + f.JSONName + ":" + strconv.FormatBool(f.Required) + strconv.FormatBool(f.Nullable) +
+				strconv.FormatBool(f.ReadOnly) + strconv.FormatBool(f.WriteOnly) + ":" + typeRef(f.Type))
+		}
+		if t.AdditionalProperties != nil {
+			b.WriteString("|+" + typeRef(t.AdditionalProperties))
+		}
+	case Enum:
+		b.WriteString("|" + strconv.Itoa(int(t.Base)))
+		for _, v := range t.Values {
+			b.WriteString("|" + strconv.Quote(strings.TrimSpace(jsonValue(v.Value))))
+		}
+	}
+	return b.String()
+}
+
+func jsonValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return strconv.Quote(x)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return "?"
+}
+
+// typeRef is how a field refers to t: a named type by name, an anonymous
+// one by its shape.
+func typeRef(t *Type) string {
+	if t == nil {
+		return "nil"
+	}
+	if t.Named() {
+		return "=" + t.Name
+	}
+	s := strconv.Itoa(int(t.Kind)) + "/" + t.Format + "/" + t.GoType + "/" + strconv.FormatBool(t.Nullable)
+	switch t.Kind {
+	case Array, Map:
+		e := t.Elem
+		if e == nil {
+			e = t.AdditionalProperties
+		}
+		s += "[" + typeRef(e) + "]"
+	case Tuple:
+		for _, it := range t.Items {
+			s += "(" + typeRef(it) + ")"
+		}
+		if t.Elem != nil {
+			s += "..." + typeRef(t.Elem)
+		}
+	case Enum:
+		s += "{" + shapeKey(t) + "}"
+	}
+	return s
+}
+
+// applyMerge replaces every use of a key of to by its value, drops the
+// merged types and renames references in the JSON Schemas (renames maps
+// old type names to new ones: merged types, and keepers given a new name).
+func applyMerge(svc *Service, to map[*Type]*Type, oldNames map[*Type]string) {
+	renames := map[string]string{}
+	for t, old := range oldNames {
+		if old != t.Name {
+			renames[old] = t.Name
+		}
+	}
+	for from, into := range to {
+		renames[oldNames[from]] = into.Name
+	}
+	rewrite := func(raw []byte) []byte {
+		if raw == nil {
+			return nil
+		}
+		for _, old := range slices.Sorted(maps.Keys(renames)) {
+			raw = bytes.ReplaceAll(raw, []byte(`"#/$defs/`+old+`"`), []byte(`"#/$defs/`+renames[old]+`"`))
+		}
+		return raw
+	}
+	seen := map[*Type]bool{}
+	var fix func(p **Type)
+	fix = func(p **Type) {
+		if *p == nil {
+			return
+		}
+		if into, ok := to[*p]; ok {
+			*p = into
+		}
+		t := *p
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		for _, f := range t.Fields {
+			fix(&f.Type)
+		}
+		fix(&t.AdditionalProperties)
+		fix(&t.Elem)
+		for i := range t.Items {
+			fix(&t.Items[i])
+		}
+		for _, v := range t.Variants {
+			fix(&v.Type)
+		}
+	}
+	var kept []*Type
+	defs := make(map[string]json.RawMessage, len(svc.Defs))
+	for _, t := range svc.Types {
+		if _, gone := to[t]; gone {
+			continue
+		}
+		kept = append(kept, t)
+		t.Schema = rewrite(svc.Defs[oldNames[t]])
+		defs[t.Name] = t.Schema
+	}
+	for _, t := range kept {
+		fix(&t)
+	}
+	for _, op := range svc.Operations {
+		for _, p := range op.Params {
+			fix(&p.Type)
+		}
+		if op.Body != nil {
+			fix(&op.Body.Type)
+		}
+		for _, r := range op.Responses {
+			fix(&r.Type)
+			r.Schema = rewrite(r.Schema)
+		}
+		if op.Tool != nil {
+			fix(&op.Tool.InputType)
+			fix(&op.Tool.OutputType)
+		}
+		op.InputSchema = rewrite(op.InputSchema)
+		op.OutputSchema = rewrite(op.OutputSchema)
+	}
+	sort.Slice(kept, func(i, j int) bool { return kept[i].Name < kept[j].Name })
+	svc.Types = kept
+	svc.Defs = defs
+}

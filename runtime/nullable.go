@@ -1,0 +1,112 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+)
+
+// Nullable is an optional property whose schema allows null: it tells the
+// three states apart that a pointer cannot, absent (the zero value), null
+// and a value. Generated structs use it, with the omitzero option, for
+// properties that are optional and nullable:
+//
+//	type PetPatch struct {
+//		Name runtime.Nullable[string] `json:"name,omitzero"`
+//	}
+//
+//	PetPatch{}                                  // {}
+//	PetPatch{Name: runtime.Null[string]()}      // {"name":null}
+//	PetPatch{Name: runtime.NewNullable("Rex")}  // {"name":"Rex"}
+//
+// and a decoded response says which state it read (IsSet, IsNull, Get).
+// Required or non-nullable properties keep their plain Go types.
+type Nullable[T any] struct {
+	value T
+	state nullState
+}
+
+type nullState uint8
+
+const (
+	stateAbsent nullState = iota
+	stateNull
+	stateValue
+)
+
+// NewNullable returns a Nullable holding v.
+func NewNullable[T any](v T) Nullable[T] { return Nullable[T]{value: v, state: stateValue} }
+
+// Null returns a Nullable holding null (sent as an explicit JSON null).
+func Null[T any]() Nullable[T] { return Nullable[T]{state: stateNull} }
+
+// IsSet reports whether the property was present: null or a value.
+func (n Nullable[T]) IsSet() bool { return n.state != stateAbsent }
+
+// IsNull reports whether the property was an explicit null.
+func (n Nullable[T]) IsNull() bool { return n.state == stateNull }
+
+// IsZero reports whether the property is absent, so that the omitzero
+// option leaves it out of JSON.
+func (n Nullable[T]) IsZero() bool { return n.state == stateAbsent }
+
+// Get returns the value and whether there is one (false for absent and null).
+func (n Nullable[T]) Get() (T, bool) { return n.value, n.state == stateValue }
+
+// Or returns the value, or def when absent or null.
+func (n Nullable[T]) Or(def T) T {
+	if n.state == stateValue {
+		return n.value
+	}
+	return def
+}
+
+// Ptr returns a pointer to a copy of the value, or nil when absent or null.
+func (n Nullable[T]) Ptr() *T {
+	if n.state != stateValue {
+		return nil
+	}
+	v := n.value
+	return &v
+}
+
+// Set makes n hold v.
+func (n *Nullable[T]) Set(v T) { *n = NewNullable(v) }
+
+// SetNull makes n hold null.
+func (n *Nullable[T]) SetNull() { *n = Null[T]() }
+
+// Unset makes n absent.
+func (n *Nullable[T]) Unset() { *n = Nullable[T]{} }
+
+// MarshalJSON writes the value, or null (for null, and for an absent value
+// written without omitzero).
+func (n Nullable[T]) MarshalJSON() ([]byte, error) {
+	if n.state != stateValue {
+		return []byte("null"), nil
+	}
+	return json.Marshal(n.value)
+}
+
+// UnmarshalJSON reads null or a value; a property absent from the JSON
+// leaves n absent.
+func (n *Nullable[T]) UnmarshalJSON(b []byte) error {
+	if bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
+		*n = Null[T]()
+		return nil
+	}
+	var v T
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*n = NewNullable(v)
+	return nil
+}
+
+// nullableElem lets the drift repair (gotype.go) see through a Nullable to
+// the type of its value.
+func (Nullable[T]) nullableElem() reflect.Type { return reflect.TypeFor[T]() }
+
+type nullableType interface{ nullableElem() reflect.Type }
+
+var nullableIface = reflect.TypeFor[nullableType]()

@@ -1,0 +1,79 @@
+package runtime
+
+import "reflect"
+
+// StatusError is embedded by the error types generated for an operation's
+// declared error statuses, next to the typed body:
+//
+//	type ShowPetByIDNotFound struct {
+//		runtime.StatusError
+//		Body Error
+//	}
+//
+// so that the failure is reached the Go way and its body is typed:
+//
+//	var nf *petstore.ShowPetByIDNotFound
+//	if errors.As(err, &nf) {
+//		log.Print(nf.HTTP.StatusCode, nf.Body.Message)
+//	}
+//
+// Each such type belongs to one operation, so asking for a status (and so a
+// body type) the operation does not declare does not compile against its
+// generated name. The embedded *CallError is the failure as every other
+// HTTP failure reports it (code, status, headers, raw body): errors.As with
+// a *CallError, errors.Is with the sentinels, ErrorBody and StatusCode keep
+// working. A status the operation does not declare stays a plain *CallError.
+//
+// A body that does not fit the declared type is drift: the parts that do
+// not fit are dropped, each with a warning in CallError.Issues, and Body
+// holds the rest (the zero value when nothing fits, or the body is not
+// JSON; CallError.HTTP.Typed is then nil).
+//
+// StatusError is not generic on purpose: a generic type embedded in
+// hundreds of generated types (GitHub's API declares 930 error statuses)
+// makes the compiler write a wrapper per type and instantiation; the body
+// is decoded by reflection instead, once per failure.
+type StatusError struct {
+	*CallError
+}
+
+// Unwrap returns the CallError, so errors.As and errors.Is see it.
+func (e StatusError) Unwrap() error { return e.CallError }
+
+var statusErrorType = reflect.TypeFor[StatusError]()
+
+// TypedStatusError returns the declared error v (a pointer to a generated
+// struct embedding StatusError, with its body in a field named Body, as
+// made by a generated response table) for the failure ce, with body
+// decoded into Body when decode is set (a JSON body). When v is not such
+// a pointer it returns ce.
+func TypedStatusError(v any, ce *CallError, body []byte, decode bool) error {
+	rv := reflect.ValueOf(v)
+	if ce == nil || rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
+		return ce
+	}
+	s := rv.Elem()
+	se := s.FieldByName("StatusError")
+	err, isErr := v.(error)
+	if !se.IsValid() || se.Type() != statusErrorType || !isErr {
+		return ce
+	}
+	se.Set(reflect.ValueOf(StatusError{ce}))
+	b := s.FieldByName("Body")
+	if !decode || !b.IsValid() {
+		return err
+	}
+	out := b.Addr().Interface()
+	warnings, derr := decodeFit(ce.OperationID, body, out)
+	for i := range warnings {
+		warnings[i].OperationID = ce.OperationID
+	}
+	ce.Issues = append(ce.Issues, warnings...)
+	if derr != nil {
+		ce.Issues = append(ce.Issues, Warning{OperationID: ce.OperationID, Message: "error body not decoded: " + derr.Error()})
+	} else if ce.HTTP != nil {
+		// ErrorBody reads the body here too.
+		ce.HTTP.Typed = out
+	}
+	return err
+}
