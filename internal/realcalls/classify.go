@@ -114,6 +114,11 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     of a type the suite cannot give, like mutualTLS).
 //   - reject-accept / reject-content-type -> opsgen: 406 or 415: the
 //     client's Accept or Content-Type is not one the operation declares.
+//   - reject-pattern-unchecked -> harness: every violation is a value not
+//     matching a pattern Go's regexp cannot compile (lookaround,
+//     backreferences, repeat counts over 1000): the runtime does not check
+//     such patterns (nor does jsonschema/v6), so the registry accepted the
+//     harness's value, which the description forbids.
 //   - reject-violation -> opsgen: Prism lists violations of the request
 //     (path, query, header, cookie or body): the registry accepted the
 //     input, so the client encoded a valid input into an invalid request,
@@ -235,6 +240,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 			c.Fault, c.Rule = FaultOpsgen, "reject-accept"
 		case x.Status == 415 || strings.Contains(x.Violations, "UNSUPPORTED_MEDIA"):
 			c.Fault, c.Rule = FaultOpsgen, "reject-content-type"
+		case uncheckablePatterns(x.Violations) != "":
+			c.Fault, c.Rule = FaultHarness, "reject-pattern-unchecked"
+			ev += "; Go's regexp cannot compile " + uncheckablePatterns(x.Violations) + ", so the registry (as jsonschema/v6) does not check it and the harness's value is not refused; input: " + clipS(string(c.Input), 400)
 		default:
 			c.Fault, c.Rule = FaultOpsgen, "reject-violation"
 			ev += "; input: " + clipS(string(c.Input), 400)
@@ -418,4 +426,37 @@ func statusText(x *Exchange) string {
 		return "no answer"
 	}
 	return fmt.Sprint(x.Status)
+}
+
+// uncheckablePatterns returns the first pattern of Prism's violations (a
+// JSON list after the problem type, or the sl-violations header) when every
+// violation is a pattern one and none of their patterns compiles with Go's
+// regexp; "" otherwise.
+func uncheckablePatterns(violations string) string {
+	i := strings.Index(violations, "[")
+	if i < 0 {
+		return ""
+	}
+	var vs []struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal([]byte(violations[i:]), &vs) != nil || len(vs) == 0 {
+		return ""
+	}
+	first := ""
+	for _, v := range vs {
+		j := strings.Index(v.Message, "must match pattern \"")
+		if v.Code != "pattern" || j < 0 {
+			return ""
+		}
+		p := strings.TrimSuffix(v.Message[j+len("must match pattern \""):], "\"")
+		if _, err := regexp.Compile(p); err == nil {
+			return ""
+		}
+		if first == "" {
+			first = strconv.Quote(p)
+		}
+	}
+	return first
 }

@@ -1,0 +1,44 @@
+package realcalls
+
+import (
+	"regexp"
+	"testing"
+)
+
+// TestFromPatternBigRepeat: AWS ARN patterns repeat up to 1023 times, more
+// than Go's syntax accepts; the generator still produces a matching value.
+func TestFromPatternBigRepeat(t *testing.T) {
+	p := `^arn:aws(-(cn|us-gov|iso-b|iso-c|iso-d))?:[A-Za-z0-9][A-Za-z0-9_/.-]{0,62}:[A-Za-z0-9_/.-]{0,63}:[A-Za-z0-9_/.-]{0,63}:[A-Za-z0-9][A-Za-z0-9:_/+=,@.-]{0,1023}$`
+	v, ok := fromPattern(p)
+	if !ok {
+		t.Fatalf("fromPattern(%q) failed", p)
+	}
+	if !regexp.MustCompile(clampRepeats(p)).MatchString(v) {
+		t.Errorf("%q does not match %s", v, p)
+	}
+	if got := clampRepeats(`a{2,1023}b{5000}c{1000}d{7,}`); got != `a{2,1000}b{1000}c{1000}d{7,}` {
+		t.Errorf("clampRepeats = %q", got)
+	}
+}
+
+// TestClassifyUncheckablePattern: a rejection for a value that misses a
+// pattern Go cannot compile is the harness's; one for a pattern Go checks
+// stays opsgen's (the registry should have refused the input).
+func TestClassifyUncheckablePattern(t *testing.T) {
+	mk := func(pattern string) *Call {
+		v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["body","Arn"],"severity":"Error","code":"pattern","message":"Request body property Arn must match pattern \"` + pattern + `\""}]`
+		return &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Input: []byte(`{"body":{"Arn":"x"}}`),
+			Exchange: exchange("POST", "http://127.0.0.1/", 422, `{}`, v)}
+	}
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	c := mk(`^arn:[a-z]{0,1023}$`)
+	Classify(c, o, nil)
+	if c.Fault != FaultHarness || c.Rule != "reject-pattern-unchecked" {
+		t.Errorf("uncompilable pattern: %s/%s: %s", c.Fault, c.Rule, c.Evidence)
+	}
+	c = mk(`^arn:[a-z]{0,10}$`)
+	Classify(c, o, nil)
+	if c.Fault != FaultOpsgen || c.Rule != "reject-violation" {
+		t.Errorf("compilable pattern: %s/%s: %s", c.Fault, c.Rule, c.Evidence)
+	}
+}
