@@ -104,7 +104,7 @@ func (f *fitter) fit(t reflect.Type, i int) (end int, ok bool) {
 		}
 		f.w.edits, f.issues = f.w.edits[:mark], f.issues[:imark]
 	}
-	if f.rewriteTime(t, i, end) {
+	if f.rewriteTime(t, i, end) || f.rewriteBase64(t, i, end) {
 		return end, true
 	}
 	f.issue(fitMessage(t, raw, err))
@@ -375,6 +375,23 @@ func (f *fitter) rewriteTime(t reflect.Type, i, end int) bool {
 			rfc := tm.Format(time.RFC3339Nano)
 			f.w.edit(i, end, strconv.Quote(rfc))
 			f.issue(fmt.Sprintf("%q is not an RFC 3339 date-time, which Go type time.Time needs: read as %q", truncate(s), rfc))
+			return true
+		}
+	}
+	return false
+}
+
+// rewriteBase64 rewrites a string in another base64 of RFC 4648 (without
+// padding, or URL-safe, as Google's APIs send format byte) into the padded
+// standard one that a []byte reads. Both are base64: no warning.
+func (f *fitter) rewriteBase64(t reflect.Type, i, end int) bool {
+	if t.Kind() != reflect.Slice || t.Elem().Kind() != reflect.Uint8 || kindAt(f.w.b[i]) != tString {
+		return false
+	}
+	s := unquote(f.w.b[i+1 : end-1])
+	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if b, err := enc.DecodeString(s); err == nil {
+			f.w.edit(i, end, strconv.Quote(base64.StdEncoding.EncodeToString(b)))
 			return true
 		}
 	}

@@ -114,6 +114,10 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     of a type the suite cannot give, like mutualTLS).
 //   - reject-accept / reject-content-type -> opsgen: 406 or 415: the
 //     client's Accept or Content-Type is not one the operation declares.
+//   - reject-param-oneof -> description: every violation is a oneOf of a
+//     path, query, header or cookie parameter: a parameter value is text,
+//     and variants such as integer and string both match "7" (as Prism
+//     reads it), so a oneOf of them is ambiguous for any integer.
 //   - reject-pattern-unchecked -> harness: every violation is a value not
 //     matching a pattern Go's regexp cannot compile (lookaround,
 //     backreferences, repeat counts over 1000): the runtime does not check
@@ -240,6 +244,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 			c.Fault, c.Rule = FaultOpsgen, "reject-accept"
 		case x.Status == 415 || strings.Contains(x.Violations, "UNSUPPORTED_MEDIA"):
 			c.Fault, c.Rule = FaultOpsgen, "reject-content-type"
+		case paramOneOfOnly(x.Violations):
+			c.Fault, c.Rule = FaultDescription, "reject-param-oneof"
+			ev += "; a parameter's oneOf has variants whose serializations coincide (integer 7 and string \"7\" are both 7 in a URL), so its value matches more than one; input: " + clipS(string(c.Input), 400)
 		case uncheckablePatterns(x.Violations) != "":
 			c.Fault, c.Rule = FaultHarness, "reject-pattern-unchecked"
 			ev += "; Go's regexp cannot compile " + uncheckablePatterns(x.Violations) + ", so the registry (as jsonschema/v6) does not check it and the harness's value is not refused; input: " + clipS(string(c.Input), 400)
@@ -459,4 +466,26 @@ func uncheckablePatterns(violations string) string {
 		}
 	}
 	return first
+}
+
+// paramOneOfOnly reports whether every violation of Prism's list is a
+// oneOf one located in a parameter (not the body).
+func paramOneOfOnly(violations string) bool {
+	i := strings.Index(violations, "[")
+	if i < 0 {
+		return false
+	}
+	var vs []struct {
+		Location []string `json:"location"`
+		Code     string   `json:"code"`
+	}
+	if json.Unmarshal([]byte(violations[i:]), &vs) != nil || len(vs) == 0 {
+		return false
+	}
+	for _, v := range vs {
+		if v.Code != "oneOf" || len(v.Location) == 0 || v.Location[0] == "body" {
+			return false
+		}
+	}
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"mime"
 	"net/url"
 	"os"
@@ -26,6 +27,12 @@ type Oracle struct {
 	doc *openapi3.T
 	// Err is why the document did not load (nil when it did).
 	Err error
+}
+
+// format float is asserted like int32 and int64 (kin-openapi checks only
+// those): Prism generates -3.402823669209385e+38, past float32's range.
+func init() {
+	openapi3.DefineNumberFormatValidator("float", openapi3.NewRangeFormatValidator(-math.MaxFloat32, math.MaxFloat32))
 }
 
 // NewOracle loads the description at path.

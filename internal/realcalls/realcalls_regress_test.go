@@ -1,8 +1,11 @@
 package realcalls
 
 import (
+	"encoding/json"
 	"regexp"
 	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
 )
 
 // TestFromPatternBigRepeat: AWS ARN patterns repeat up to 1023 times, more
@@ -40,5 +43,41 @@ func TestClassifyUncheckablePattern(t *testing.T) {
 	Classify(c, o, nil)
 	if c.Fault != FaultOpsgen || c.Rule != "reject-violation" {
 		t.Errorf("compilable pattern: %s/%s: %s", c.Fault, c.Rule, c.Evidence)
+	}
+}
+
+// TestClassifyParamOneOf: a path parameter's oneOf of integer and string
+// matches both for an integer (GitHub's workflow_id): the description's;
+// a oneOf in the body stays opsgen's.
+func TestClassifyParamOneOf(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	mk := func(loc string) *Call {
+		v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":[` + loc + `],"severity":"Error","code":"oneOf","message":"must match exactly one schema in oneOf"}]`
+		return &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: exchange("GET", "http://127.0.0.1/w/88", 422, `{}`, v)}
+	}
+	c := mk(`"path","workflow_id"`)
+	Classify(c, o, nil)
+	if c.Fault != FaultDescription || c.Rule != "reject-param-oneof" {
+		t.Errorf("path oneOf: %s/%s", c.Fault, c.Rule)
+	}
+	c = mk(`"body","x"`)
+	Classify(c, o, nil)
+	if c.Fault != FaultOpsgen || c.Rule != "reject-violation" {
+		t.Errorf("body oneOf: %s/%s", c.Fault, c.Rule)
+	}
+}
+
+// TestOracleFloatFormat: the oracle asserts format float's range, so
+// Prism's -3.402823669209385e+38 is the mock's data, not a valid body.
+func TestOracleFloatFormat(t *testing.T) {
+	var s openapi3.Schema
+	if err := json.Unmarshal([]byte(`{"type":"number","format":"float"}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.VisitJSON(-3.402823669209385e+38, openapi3.EnableFormatValidation()); err == nil {
+		t.Error("a number past float32's range is valid for format float")
+	}
+	if err := s.VisitJSON(1.5, openapi3.EnableFormatValidation()); err != nil {
+		t.Error(err)
 	}
 }
