@@ -97,6 +97,11 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //   - reject-route -> opsgen: Prism found no path or method for the
 //     request: the client built a request line that does not route to the
 //     operation it called.
+//   - reject-route-fragment -> description: any rejection of a call to
+//     an operation whose path template has a "#" (AWS's
+//     "/v1/tags/{resourceArn}#tagKeys", made unique by a fragment): a
+//     fragment is not part of an HTTP request, so no request reaches the
+//     operation as declared (Prism misreads "%23" in the path).
 //   - reject-route-undeclared -> description: the same, for an operation
 //     whose path template has a variable no path parameter declares (as
 //     "/projects{.format}"): no client can fill it as the server expects.
@@ -221,6 +226,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 	if x.Status/100 == 4 && prismSays {
 		c.Class = ClassRejected
 		switch {
+		case fragmentPath(o, x) != "":
+			c.Fault, c.Rule = FaultDescription, "reject-route-fragment"
+			ev += "; the path template " + strconv.Quote(fragmentPath(o, x)) + " has a fragment (#...), which an HTTP request never carries: sent as %23 Prism misreads the path, left out it routes to another path item"
 		case strings.Contains(x.Violations, "NO_PATH_MATCHED") || strings.Contains(x.Violations, "NO_METHOD_MATCHED"):
 			c.Fault, c.Rule = FaultOpsgen, "reject-route"
 			if vars := o.UndeclaredPathVars(x.Method, x.URL); len(vars) > 0 {
@@ -488,4 +496,13 @@ func paramOneOfOnly(violations string) bool {
 		}
 	}
 	return true
+}
+
+// fragmentPath returns the path template of the called operation when it
+// has a "#" ("" otherwise).
+func fragmentPath(o *Oracle, x *Exchange) string {
+	if _, tmpl := o.Operation(x.Method, x.URL); strings.Contains(tmpl, "#") {
+		return tmpl
+	}
+	return ""
 }

@@ -2,6 +2,8 @@ package realcalls
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -79,5 +81,33 @@ func TestOracleFloatFormat(t *testing.T) {
 	}
 	if err := s.VisitJSON(1.5, openapi3.EnableFormatValidation()); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestClassifyFragmentPath: AWS's "/v1/tags/{resourceArn}#tagKeys" cannot
+// be reached by any request (a fragment is not sent); Prism's rejection is
+// the description's.
+func TestClassifyFragmentPath(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "aws.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  "/v1/tags/{resourceArn}#tagKeys":
+    delete:
+      parameters:
+        - {name: resourceArn, in: path, required: true, schema: {type: string}}
+      responses: {"204": {description: ok}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := NewOracle(doc)
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["path"],"severity":"Error","code":"required","message":"Request path must have required property 'resourcearn'"}]`
+	c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: exchange("DELETE", "http://127.0.0.1:1/v1/tags/arn1%23tagKeys?tagKeys=a", 422, `{}`, v)}
+	Classify(c, o, nil)
+	if c.Fault != FaultDescription || c.Rule != "reject-route-fragment" {
+		t.Errorf("%s/%s: %s", c.Fault, c.Rule, c.Evidence)
 	}
 }
