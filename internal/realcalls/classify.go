@@ -97,8 +97,8 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //   - reject-route -> opsgen: Prism found no path or method for the
 //     request: the client built a request line that does not route to the
 //     operation it called.
-//   - reject-route-fragment -> description: any rejection of a call to
-//     an operation whose path template has a "#" (AWS's
+//   - reject-route-fragment -> description: a rejection for the route or
+//     the path of an operation whose path template has a "#" (AWS's
 //     "/v1/tags/{resourceArn}#tagKeys", made unique by a fragment): a
 //     fragment is not part of an HTTP request, so no request reaches the
 //     operation as declared (Prism misreads "%23" in the path).
@@ -499,8 +499,11 @@ func paramOneOfOnly(violations string) bool {
 }
 
 // fragmentPath returns the path template of the called operation when it
-// has a "#" ("" otherwise).
+// has a "#" and Prism's complaint is about the route or the path ("" otherwise).
 func fragmentPath(o *Oracle, x *Exchange) string {
+	if !strings.Contains(x.Violations, "NO_PATH_MATCHED") && !strings.Contains(x.Violations, "NO_METHOD_MATCHED") && !strings.Contains(x.Violations, `"location":["path"`) {
+		return ""
+	}
 	if _, tmpl := o.Operation(x.Method, x.URL); strings.Contains(tmpl, "#") {
 		return tmpl
 	}

@@ -111,3 +111,26 @@ paths:
 		t.Errorf("%s/%s: %s", c.Fault, c.Rule, c.Evidence)
 	}
 }
+
+// TestClassifyFragmentPathBody: a body violation of an operation with a
+// fragment in its path is not about the fragment.
+func TestClassifyFragmentPathBody(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "aws.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  "/#X-Amz-Target=Svc.Op":
+    post:
+      requestBody: {content: {application/json: {schema: {type: object}}}}
+      responses: {"200": {description: ok}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := NewOracle(doc)
+	v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["body","n"],"severity":"Error","code":"type","message":"must be integer"}]`
+	c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: exchange("POST", "http://127.0.0.1:1/%23X-Amz-Target=Svc.Op", 422, `{}`, v)}
+	Classify(c, o, nil)
+	if c.Rule != "reject-violation" {
+		t.Errorf("%s/%s: %s", c.Fault, c.Rule, c.Evidence)
+	}
+}
