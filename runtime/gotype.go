@@ -48,8 +48,9 @@ func decodeFit(operationID string, b []byte, out any) ([]Warning, error) {
 		// The guaranteed fallback: nothing of the value is kept.
 		rv.SetZero()
 		issues = append(issues[:0], Warning{Message: fmt.Sprintf("the data does not fit Go type %s (%v): dropped", typeName(rv.Type()), err2)})
-	} else if len(issues) == 0 {
-		// The second decode took what the first refused; say so anyway.
+	} else if len(issues) == 0 && bytes.Equal(fixed, b) {
+		// The second decode took what the first refused; say so anyway
+		// (not when a repair changed the text silently: base64 forms).
 		issues = append(issues, Warning{Message: fmt.Sprintf("decoding into Go type %s failed once (%v), then succeeded", typeName(rv.Type()), err)})
 	}
 	return issues, nil

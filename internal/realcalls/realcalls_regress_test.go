@@ -97,6 +97,11 @@ paths:
       parameters:
         - {name: resourceArn, in: path, required: true, schema: {type: string}}
       responses: {"204": {description: ok}}
+  "/v1/tags/{resourceArn}/refs#type":
+    delete:
+      parameters:
+        - {name: resourceArn, in: path, required: true, schema: {type: string}}
+      responses: {"204": {description: ok}}
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -105,10 +110,12 @@ paths:
 		t.Fatal(o.Err)
 	}
 	v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["path"],"severity":"Error","code":"required","message":"Request path must have required property 'resourcearn'"}]`
-	c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: exchange("DELETE", "http://127.0.0.1:1/v1/tags/arn1%23tagKeys?tagKeys=a", 422, `{}`, v)}
-	Classify(c, o, nil)
-	if c.Fault != FaultDescription || c.Rule != "reject-route-fragment" {
-		t.Errorf("%s/%s: %s", c.Fault, c.Rule, c.Evidence)
+	for _, u := range []string{"/v1/tags/arn1%23tagKeys?tagKeys=a", "/v1/tags/arn1/refs%23type", "/v1/tags/arn1/refs"} {
+		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: exchange("DELETE", "http://127.0.0.1:1"+u, 422, `{}`, v)}
+		Classify(c, o, nil)
+		if c.Fault != FaultDescription || c.Rule != "reject-route-fragment" {
+			t.Errorf("%s: %s/%s: %s", u, c.Fault, c.Rule, c.Evidence)
+		}
 	}
 }
 
