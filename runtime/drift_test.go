@@ -42,7 +42,7 @@ type driftThing struct {
 // driftBody is what Prism served: each member but name is valid JSON
 // (and, but for the dates, valid for the schema) that driftThing cannot
 // hold.
-const driftBody = `{"when":"2018/01/01 12:08:25 +0000","at":"yesterday","f32":-3.402823669209385e+38,"file":"string","list":{"a":1},"name":"kept"}`
+const driftBody = `{"when":"2018/01/01 12:08:25 +0000","at":"yesterday","f32":-3.402823669209385e+38,"file":"str!ng","list":{"a":1},"name":"kept"}`
 
 // TestDriftGoTypeCannotHoldIsNotADecodeError is class 1: a value the Go
 // type cannot hold failed the whole call with DECODE_ERROR "malformed
@@ -100,7 +100,7 @@ func TestDriftGoTypeCannotHoldIsNotADecodeError(t *testing.T) {
 					`/when: "2018/01/01 12:08:25 +0000" is not an RFC 3339 date-time, which Go type time.Time needs: read as "2018-01-01T12:08:25Z"`,
 					`/at: value "yesterday" does not fit Go type time.Time (not an RFC 3339 date-time): dropped`,
 					`/f32: value -3.402823669209385e+38 does not fit Go type float32 (out of its range): dropped`,
-					`/file: value "string" does not fit Go type []byte (not base64): dropped`,
+					`/file: value "str!ng" does not fit Go type []byte (not base64): dropped`,
 					`/list: value {"a":1} does not fit Go type []string: dropped`)
 				if got := pointers(ws); !reflect.DeepEqual(got, wantWarnings) {
 					t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantWarnings, "\n"))

@@ -57,8 +57,9 @@ func decodeFit(operationID string, b []byte, out any) ([]Warning, error) {
 		// The guaranteed fallback: nothing of the value is kept.
 		rv.SetZero()
 		issues = append(issues[:0], Warning{Message: fmt.Sprintf("the data does not fit Go type %s (%v): dropped", typeName(rv.Type()), err2)})
-	} else if len(issues) == 0 {
-		// The second decode took what the first refused; say so anyway.
+	} else if len(issues) == 0 && bytes.Equal(fixed, b) {
+		// The second decode took what the first refused; say so anyway
+		// (not when a repair changed the text silently: base64 forms).
 		issues = append(issues, Warning{Message: fmt.Sprintf("decoding into Go type %s failed once (%v), then succeeded", typeName(rv.Type()), err)})
 	}
 	return issues, nil
@@ -123,7 +124,7 @@ func (f *fitter) fit(t reflect.Type, i int) (end int, ok bool) {
 		}
 		f.w.edits, f.issues = f.w.edits[:mark], f.issues[:imark]
 	}
-	if f.rewriteTime(t, i, end) {
+	if f.rewriteTime(t, i, end) || f.rewriteBase64(t, i, end) {
 		return end, true
 	}
 	f.issue(fitMessage(t, raw, err))
@@ -394,6 +395,23 @@ func (f *fitter) rewriteTime(t reflect.Type, i, end int) bool {
 			rfc := tm.Format(time.RFC3339Nano)
 			f.w.edit(i, end, strconv.Quote(rfc))
 			f.issue(fmt.Sprintf("%q is not an RFC 3339 date-time, which Go type time.Time needs: read as %q", truncate(s), rfc))
+			return true
+		}
+	}
+	return false
+}
+
+// rewriteBase64 rewrites a string in another base64 of RFC 4648 (without
+// padding, or URL-safe, as Google's APIs send format byte) into the padded
+// standard one that a []byte reads. Both are base64: no warning.
+func (f *fitter) rewriteBase64(t reflect.Type, i, end int) bool {
+	if t.Kind() != reflect.Slice || t.Elem().Kind() != reflect.Uint8 || kindAt(f.w.b[i]) != tString {
+		return false
+	}
+	s := unquote(f.w.b[i+1 : end-1])
+	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if b, err := enc.DecodeString(s); err == nil {
+			f.w.edit(i, end, strconv.Quote(base64.StdEncoding.EncodeToString(b)))
 			return true
 		}
 	}

@@ -553,7 +553,7 @@ func TestEmitInjection(t *testing.T) {
 		"operations.go": {"Client.Do", "DoParams", "responsesDo"},
 		"schemas.go":    {"Schemas", "respSchemaDo200"},
 		"types.go": {"Mode", "Mode.Known", "ModeA", "ModeB", "Obj", "Obj.MarshalJSON", "Obj.UnmarshalJSON",
-			"marshalWithExtra", "unmarshalWithExtra"},
+			"marshalWithExtra", "unmarshalNamed", "unmarshalWithExtra"},
 	}
 	for _, f := range files {
 		got := topLevelNames(t, f)

@@ -62,7 +62,7 @@ func (g *gen) typesFile() *file {
 		return nil
 	}
 	f := g.newFile()
-	needExtra := false
+	needExtra, needNamed := false, false
 	for i, t := range g.types {
 		if i > 0 && i%typesPerChunk == 0 {
 			f.split()
@@ -70,10 +70,16 @@ func (g *gen) typesFile() *file {
 		if t.Kind == ir.Struct && t.AdditionalProperties != nil {
 			needExtra = true
 		}
+		if t.Kind == ir.Struct && len(untagged(t)) > 0 {
+			needExtra, needNamed = true, true
+		}
 		g.declareType(f, t)
 	}
 	if needExtra {
 		g.extraHelpers(f)
+	}
+	if needNamed {
+		g.namedHelper(f)
 	}
 	return f
 }
@@ -178,6 +184,10 @@ func (g *gen) declareStruct(f *file, t *ir.Type) {
 		}
 	}
 	g.declareStructType(f, typeDoc(t, t.Name+" is a JSON object."), t.Name, fields)
+	if odd := untagged(t); len(odd) > 0 {
+		g.untaggedMethods(f, t, odd, known)
+		return
+	}
 	if t.AdditionalProperties == nil {
 		return
 	}
@@ -226,6 +236,73 @@ func (g *gen) extraHelpers(f *file) {
 				),
 				jen.If(jen.Op("*").Id("extra").Op("==").Nil()).Block(jen.Op("*").Id("extra").Op("=").Make(jen.Map(jen.String()).Id("T"), jen.Len(jen.Id("obj")))),
 				jen.Parens(jen.Op("*").Id("extra")).Index(jen.Id("k")).Op("=").Id("x"),
+			),
+			jen.Return(jen.Nil()),
+		))
+}
+
+// untagged returns the fields of struct t whose property names cannot be
+// struct tags (a comma, a quote: "size, in cm").
+func untagged(t *ir.Type) []*ir.Field {
+	var out []*ir.Field
+	for _, fl := range t.Fields {
+		if _, ok := jsonName(fl); !ok {
+			out = append(out, fl)
+		}
+	}
+	return out
+}
+
+// untaggedMethods declares the MarshalJSON and UnmarshalJSON of a struct
+// with untagged fields: they are written and read by property name, with
+// the additional properties if the struct has them (known names the tagged
+// ones).
+func (g *gen) untaggedMethods(f *file, t *ir.Type, odd []*ir.Field, known []jen.Code) {
+	ap := t.AdditionalProperties != nil
+	marshal := []jen.Code{jen.Type().Id("plain").Id(t.Name), jen.Id("extra").Op(":=").Map(jen.String()).Any().Values()}
+	if ap {
+		marshal = append(marshal, jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Id("v").Dot("AdditionalProperties")).Block(
+			jen.Id("extra").Index(jen.Id("k")).Op("=").Id("x")))
+	}
+	targets := jen.Dict{}
+	for _, fl := range odd {
+		set := jen.Id("extra").Index(jen.Lit(fl.JSONName)).Op("=").Id("v").Dot(fl.Name)
+		if !fl.Required {
+			set = jen.If(jen.Id("v").Dot(fl.Name).Op("!=").Nil()).Block(set)
+		}
+		marshal = append(marshal, set)
+		targets[jen.Lit(fl.JSONName)] = jen.Op("&").Id("v").Dot(fl.Name)
+	}
+	marshal = append(marshal, jen.Return(jen.Id("marshalWithExtra").Call(append([]jen.Code{jen.Id("plain").Call(jen.Id("v")), jen.Id("extra")}, known...)...)))
+	decl(f, newDoc("MarshalJSON writes the fields as one object, those whose property names cannot be struct tags included."),
+		jen.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(marshal...))
+	first := jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+	if ap {
+		for _, fl := range odd {
+			known = append(known, jen.Lit(fl.JSONName))
+		}
+		first = jen.If(jen.Err().Op(":=").Id("unmarshalWithExtra").Call(append([]jen.Code{jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Op("&").Id("v").Dot("AdditionalProperties")}, known...)...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+	}
+	decl(f, newDoc("UnmarshalJSON reads the fields, those whose property names cannot be struct tags included."),
+		jen.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
+			jen.Type().Id("plain").Id(t.Name),
+			first,
+			jen.Return(jen.Id("unmarshalNamed").Call(jen.Id("b"), jen.Map(jen.String()).Any().Values(targets))),
+		))
+}
+
+// namedHelper declares unmarshalNamed, the reader of untagged fields.
+func (g *gen) namedHelper(f *file) {
+	decl(f, newDoc("unmarshalNamed reads the members of the JSON object b named in fields into the pointers they map to."),
+		jen.Func().Id("unmarshalNamed").Params(jen.Id("b").Index().Byte(), jen.Id("fields").Map(jen.String()).Any()).Error().Block(
+			jen.Var().Id("obj").Map(jen.String()).Qual("encoding/json", "RawMessage"),
+			jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("obj")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.For(jen.List(jen.Id("k"), jen.Id("p")).Op(":=").Range().Id("fields")).Block(
+				jen.If(jen.List(jen.Id("raw"), jen.Id("ok")).Op(":=").Id("obj").Index(jen.Id("k")), jen.Id("ok")).Block(
+					jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("raw"), jen.Id("p")), jen.Err().Op("!=").Nil()).Block(
+						jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("property %q: %w"), jen.Id("k"), jen.Err())),
+					),
+				),
 			),
 			jen.Return(jen.Nil()),
 		))
@@ -284,7 +361,8 @@ func (g *gen) fields(owner, t *ir.Type, reader bool) []field {
 		}
 		tag := "-"
 		if name, ok := jsonName(fl); !ok {
-			g.warn(fl.Pos, "property name %s cannot be written as a Go struct tag; field %s is left out of JSON", quoted(fl.JSONName), fl.Name)
+			// Not a struct tag: the struct's MarshalJSON and UnmarshalJSON
+			// carry it (untaggedMethods).
 		} else if tags[name] {
 			g.warn(fl.Pos, "property name %s appears twice; field %s is left out of JSON", quoted(fl.JSONName), fl.Name)
 		} else {

@@ -97,6 +97,11 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //   - reject-route -> opsgen: Prism found no path or method for the
 //     request: the client built a request line that does not route to the
 //     operation it called.
+//   - reject-route-fragment -> description: a rejection for the route or
+//     the path of an operation whose path template has a "#" (AWS's
+//     "/v1/tags/{resourceArn}#tagKeys", made unique by a fragment): a
+//     fragment is not part of an HTTP request, so no request reaches the
+//     operation as declared (Prism misreads "%23" in the path).
 //   - reject-route-undeclared -> description: the same, for an operation
 //     whose path template has a variable no path parameter declares (as
 //     "/projects{.format}"): no client can fill it as the server expects.
@@ -114,6 +119,15 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     of a type the suite cannot give, like mutualTLS).
 //   - reject-accept / reject-content-type -> opsgen: 406 or 415: the
 //     client's Accept or Content-Type is not one the operation declares.
+//   - reject-param-oneof -> description: every violation is a oneOf of a
+//     path, query, header or cookie parameter: a parameter value is text,
+//     and variants such as integer and string both match "7" (as Prism
+//     reads it), so a oneOf of them is ambiguous for any integer.
+//   - reject-pattern-unchecked -> harness: every violation is a value not
+//     matching a pattern Go's regexp cannot compile (lookaround,
+//     backreferences, repeat counts over 1000): the runtime does not check
+//     such patterns (nor does jsonschema/v6), so the registry accepted the
+//     harness's value, which the description forbids.
 //   - reject-violation -> opsgen: Prism lists violations of the request
 //     (path, query, header, cookie or body): the registry accepted the
 //     input, so the client encoded a valid input into an invalid request,
@@ -212,6 +226,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 	if x.Status/100 == 4 && prismSays {
 		c.Class = ClassRejected
 		switch {
+		case fragmentPath(o, x) != "":
+			c.Fault, c.Rule = FaultDescription, "reject-route-fragment"
+			ev += "; the path template " + strconv.Quote(fragmentPath(o, x)) + " has a fragment (#...), which an HTTP request never carries: sent as %23 Prism misreads the path, left out it routes to another path item"
 		case strings.Contains(x.Violations, "NO_PATH_MATCHED") || strings.Contains(x.Violations, "NO_METHOD_MATCHED"):
 			c.Fault, c.Rule = FaultOpsgen, "reject-route"
 			if vars := o.UndeclaredPathVars(x.Method, x.URL); len(vars) > 0 {
@@ -235,6 +252,12 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 			c.Fault, c.Rule = FaultOpsgen, "reject-accept"
 		case x.Status == 415 || strings.Contains(x.Violations, "UNSUPPORTED_MEDIA"):
 			c.Fault, c.Rule = FaultOpsgen, "reject-content-type"
+		case paramOneOfOnly(x.Violations):
+			c.Fault, c.Rule = FaultDescription, "reject-param-oneof"
+			ev += "; a parameter's oneOf has variants whose serializations coincide (integer 7 and string \"7\" are both 7 in a URL), so its value matches more than one; input: " + clipS(string(c.Input), 400)
+		case uncheckablePatterns(x.Violations) != "":
+			c.Fault, c.Rule = FaultHarness, "reject-pattern-unchecked"
+			ev += "; Go's regexp cannot compile " + uncheckablePatterns(x.Violations) + ", so the registry (as jsonschema/v6) does not check it and the harness's value is not refused; input: " + clipS(string(c.Input), 400)
 		default:
 			c.Fault, c.Rule = FaultOpsgen, "reject-violation"
 			ev += "; input: " + clipS(string(c.Input), 400)
@@ -418,4 +441,71 @@ func statusText(x *Exchange) string {
 		return "no answer"
 	}
 	return fmt.Sprint(x.Status)
+}
+
+// uncheckablePatterns returns the first pattern of Prism's violations (a
+// JSON list after the problem type, or the sl-violations header) when every
+// violation is a pattern one and none of their patterns compiles with Go's
+// regexp; "" otherwise.
+func uncheckablePatterns(violations string) string {
+	i := strings.Index(violations, "[")
+	if i < 0 {
+		return ""
+	}
+	var vs []struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal([]byte(violations[i:]), &vs) != nil || len(vs) == 0 {
+		return ""
+	}
+	first := ""
+	for _, v := range vs {
+		j := strings.Index(v.Message, "must match pattern \"")
+		if v.Code != "pattern" || j < 0 {
+			return ""
+		}
+		p := strings.TrimSuffix(v.Message[j+len("must match pattern \""):], "\"")
+		if _, err := regexp.Compile(p); err == nil {
+			return ""
+		}
+		if first == "" {
+			first = strconv.Quote(p)
+		}
+	}
+	return first
+}
+
+// paramOneOfOnly reports whether every violation of Prism's list is a
+// oneOf one located in a parameter (not the body).
+func paramOneOfOnly(violations string) bool {
+	i := strings.Index(violations, "[")
+	if i < 0 {
+		return false
+	}
+	var vs []struct {
+		Location []string `json:"location"`
+		Code     string   `json:"code"`
+	}
+	if json.Unmarshal([]byte(violations[i:]), &vs) != nil || len(vs) == 0 {
+		return false
+	}
+	for _, v := range vs {
+		if v.Code != "oneOf" || len(v.Location) == 0 || v.Location[0] == "body" {
+			return false
+		}
+	}
+	return true
+}
+
+// fragmentPath returns the path template of the called operation when it
+// has a "#" and Prism's complaint is about the route or the path ("" otherwise).
+func fragmentPath(o *Oracle, x *Exchange) string {
+	if !strings.Contains(x.Violations, "NO_PATH_MATCHED") && !strings.Contains(x.Violations, "NO_METHOD_MATCHED") && !strings.Contains(x.Violations, `"location":["path"`) {
+		return ""
+	}
+	if _, tmpl := o.Operation(x.Method, x.URL); strings.Contains(tmpl, "#") {
+		return tmpl
+	}
+	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"regexp/syntax"
 	"sort"
 	"strings"
@@ -485,7 +486,9 @@ func (g *InputGen) str(s map[string]any) any {
 // the first alternative, the fewest repetitions (at least one where the
 // pattern allows one), a letter or digit from a class.
 func fromPattern(p string) (string, bool) {
-	re, err := syntax.Parse(p, syntax.Perl)
+	// Go's syntax refuses repeat counts over 1000 (AWS ARNs say {0,1023});
+	// the fewest repetitions are generated, so lowering the bound is harmless.
+	re, err := syntax.Parse(clampRepeats(p), syntax.Perl)
 	if err != nil {
 		return "", false
 	}
@@ -526,6 +529,22 @@ func fromPattern(p string) (string, bool) {
 	walk(re)
 	// Unanchored patterns match anywhere: the whole string matches too.
 	return b.String(), b.Len() > 0
+}
+
+// repeatCount matches the counts of a repeat: {n}, {n,}, {n,m}.
+var repeatCount = regexp.MustCompile(`\{\d+(,\d*)?\}`)
+
+// clampRepeats lowers the repeat counts of p to at most 1000, the most Go's
+// regexp syntax accepts.
+func clampRepeats(p string) string {
+	return repeatCount.ReplaceAllStringFunc(p, func(m string) string {
+		return regexp.MustCompile(`\d+`).ReplaceAllStringFunc(m, func(n string) string {
+			if len(n) > 4 || len(n) == 4 && n > "1000" {
+				return "1000"
+			}
+			return n
+		})
+	})
 }
 
 // pickRune picks a character of a class (pairs of inclusive ranges),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"mime"
 	"net/url"
 	"os"
@@ -26,6 +27,12 @@ type Oracle struct {
 	doc *openapi3.T
 	// Err is why the document did not load (nil when it did).
 	Err error
+}
+
+// format float is asserted like int32 and int64 (kin-openapi checks only
+// those): Prism generates -3.402823669209385e+38, past float32's range.
+func init() {
+	openapi3.DefineNumberFormatValidator("float", openapi3.NewRangeFormatValidator(-math.MaxFloat32, math.MaxFloat32))
 }
 
 // NewOracle loads the description at path.
@@ -94,9 +101,21 @@ func (o *Oracle) Operation(method, rawURL string) (*openapi3.Operation, string) 
 // standing for at least one character.
 func matchTemplate(tmpl string, segs []string) (int, bool) {
 	// A template's query part ("/x?y") is not part of the path.
-	if i := strings.IndexAny(tmpl, "?#"); i >= 0 {
+	if i := strings.IndexByte(tmpl, '?'); i >= 0 {
 		tmpl = tmpl[:i]
 	}
+	// A fragment ("/x/{id}#tags") is sent as %23 by opsgen, or left out.
+	if i := strings.IndexByte(tmpl, '#'); i >= 0 {
+		if n, ok := matchSegments(tmpl, segs); ok {
+			return n, ok
+		}
+		tmpl = tmpl[:i]
+	}
+	return matchSegments(tmpl, segs)
+}
+
+// matchSegments matches a path template's segments to a URL's.
+func matchSegments(tmpl string, segs []string) (int, bool) {
 	ts := strings.Split(strings.Trim(tmpl, "/"), "/")
 	if len(ts) != len(segs) {
 		return 0, false

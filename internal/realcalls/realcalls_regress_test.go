@@ -1,0 +1,143 @@
+package realcalls
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// TestFromPatternBigRepeat: AWS ARN patterns repeat up to 1023 times, more
+// than Go's syntax accepts; the generator still produces a matching value.
+func TestFromPatternBigRepeat(t *testing.T) {
+	p := `^arn:aws(-(cn|us-gov|iso-b|iso-c|iso-d))?:[A-Za-z0-9][A-Za-z0-9_/.-]{0,62}:[A-Za-z0-9_/.-]{0,63}:[A-Za-z0-9_/.-]{0,63}:[A-Za-z0-9][A-Za-z0-9:_/+=,@.-]{0,1023}$`
+	v, ok := fromPattern(p)
+	if !ok {
+		t.Fatalf("fromPattern(%q) failed", p)
+	}
+	if !regexp.MustCompile(clampRepeats(p)).MatchString(v) {
+		t.Errorf("%q does not match %s", v, p)
+	}
+	if got := clampRepeats(`a{2,1023}b{5000}c{1000}d{7,}`); got != `a{2,1000}b{1000}c{1000}d{7,}` {
+		t.Errorf("clampRepeats = %q", got)
+	}
+}
+
+// TestClassifyUncheckablePattern: a rejection for a value that misses a
+// pattern Go cannot compile is the harness's; one for a pattern Go checks
+// stays opsgen's (the registry should have refused the input).
+func TestClassifyUncheckablePattern(t *testing.T) {
+	mk := func(pattern string) *Call {
+		v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["body","Arn"],"severity":"Error","code":"pattern","message":"Request body property Arn must match pattern \"` + pattern + `\""}]`
+		return &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Input: []byte(`{"body":{"Arn":"x"}}`),
+			Exchange: exchange("POST", "http://127.0.0.1/", 422, `{}`, v)}
+	}
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	c := mk(`^arn:[a-z]{0,1023}$`)
+	Classify(c, o, nil)
+	if c.Fault != FaultHarness || c.Rule != "reject-pattern-unchecked" {
+		t.Errorf("uncompilable pattern: %s/%s: %s", c.Fault, c.Rule, c.Evidence)
+	}
+	c = mk(`^arn:[a-z]{0,10}$`)
+	Classify(c, o, nil)
+	if c.Fault != FaultOpsgen || c.Rule != "reject-violation" {
+		t.Errorf("compilable pattern: %s/%s: %s", c.Fault, c.Rule, c.Evidence)
+	}
+}
+
+// TestClassifyParamOneOf: a path parameter's oneOf of integer and string
+// matches both for an integer (GitHub's workflow_id): the description's;
+// a oneOf in the body stays opsgen's.
+func TestClassifyParamOneOf(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	mk := func(loc string) *Call {
+		v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":[` + loc + `],"severity":"Error","code":"oneOf","message":"must match exactly one schema in oneOf"}]`
+		return &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: exchange("GET", "http://127.0.0.1/w/88", 422, `{}`, v)}
+	}
+	c := mk(`"path","workflow_id"`)
+	Classify(c, o, nil)
+	if c.Fault != FaultDescription || c.Rule != "reject-param-oneof" {
+		t.Errorf("path oneOf: %s/%s", c.Fault, c.Rule)
+	}
+	c = mk(`"body","x"`)
+	Classify(c, o, nil)
+	if c.Fault != FaultOpsgen || c.Rule != "reject-violation" {
+		t.Errorf("body oneOf: %s/%s", c.Fault, c.Rule)
+	}
+}
+
+// TestOracleFloatFormat: the oracle asserts format float's range, so
+// Prism's -3.402823669209385e+38 is the mock's data, not a valid body.
+func TestOracleFloatFormat(t *testing.T) {
+	var s openapi3.Schema
+	if err := json.Unmarshal([]byte(`{"type":"number","format":"float"}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.VisitJSON(-3.402823669209385e+38, openapi3.EnableFormatValidation()); err == nil {
+		t.Error("a number past float32's range is valid for format float")
+	}
+	if err := s.VisitJSON(1.5, openapi3.EnableFormatValidation()); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestClassifyFragmentPath: AWS's "/v1/tags/{resourceArn}#tagKeys" cannot
+// be reached by any request (a fragment is not sent); Prism's rejection is
+// the description's.
+func TestClassifyFragmentPath(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "aws.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  "/v1/tags/{resourceArn}#tagKeys":
+    delete:
+      parameters:
+        - {name: resourceArn, in: path, required: true, schema: {type: string}}
+      responses: {"204": {description: ok}}
+  "/v1/tags/{resourceArn}/refs#type":
+    delete:
+      parameters:
+        - {name: resourceArn, in: path, required: true, schema: {type: string}}
+      responses: {"204": {description: ok}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := NewOracle(doc)
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["path"],"severity":"Error","code":"required","message":"Request path must have required property 'resourcearn'"}]`
+	for _, u := range []string{"/v1/tags/arn1%23tagKeys?tagKeys=a", "/v1/tags/arn1/refs%23type", "/v1/tags/arn1/refs"} {
+		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: exchange("DELETE", "http://127.0.0.1:1"+u, 422, `{}`, v)}
+		Classify(c, o, nil)
+		if c.Fault != FaultDescription || c.Rule != "reject-route-fragment" {
+			t.Errorf("%s: %s/%s: %s", u, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+}
+
+// TestClassifyFragmentPathBody: a body violation of an operation with a
+// fragment in its path is not about the fragment.
+func TestClassifyFragmentPathBody(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "aws.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  "/#X-Amz-Target=Svc.Op":
+    post:
+      requestBody: {content: {application/json: {schema: {type: object}}}}
+      responses: {"200": {description: ok}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := NewOracle(doc)
+	v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["body","n"],"severity":"Error","code":"type","message":"must be integer"}]`
+	c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: exchange("POST", "http://127.0.0.1:1/%23X-Amz-Target=Svc.Op", 422, `{}`, v)}
+	Classify(c, o, nil)
+	if c.Rule != "reject-violation" {
+		t.Errorf("%s/%s: %s", c.Fault, c.Rule, c.Evidence)
+	}
+}
