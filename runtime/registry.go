@@ -271,15 +271,6 @@ func validateInput(s *Schema, raw json.RawMessage, id string) *CallError {
 	return &CallError{Code: CodeValidation, OperationID: id, Message: "invalid input: " + strings.Join(msgs, "; "), Issues: issues}
 }
 
-func pointerOf(tokens []string) string {
-	var sb strings.Builder
-	for _, t := range tokens {
-		sb.WriteByte('/')
-		sb.WriteString(escapePointer(t))
-	}
-	return sb.String()
-}
-
 // run calls h, turning a panic into an EXECUTION_ERROR.
 func run(ctx context.Context, h Handler, input json.RawMessage, id string) (result any, err error) {
 	defer func() {

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 roots and sampling are deprecated in MCP 2026-07-28 but servers still list some tools only to clients that advertise them, so snapshot -capabilities must be able to
+
 package main
 
 import (
