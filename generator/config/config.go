@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -326,7 +327,7 @@ func (c *Config) Check() error {
 			errs.Errorf(root, "client.%v", err)
 		}
 	}
-	for _, id := range sortedKeys(c.Operations) {
+	for _, id := range slices.Sorted(maps.Keys(c.Operations)) {
 		op := c.Operations[id]
 		if op == nil {
 			continue
@@ -380,15 +381,6 @@ func (p *Pagination) check() string {
 		return "items goes with page"
 	}
 	return ""
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func (s *Selector) hasHTTP() bool {

@@ -15,6 +15,7 @@ package ir
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/opsgen/opsgen/generator/diag"
 )
@@ -381,6 +382,17 @@ type Filter struct {
 	ExcludeOperations []string
 	IncludePaths      []string
 	ExcludePaths      []string
+}
+
+// MatchPattern reports whether s is one of patterns, where a pattern ending
+// in "*" matches by prefix (the form of Filter's lists).
+func MatchPattern(patterns []string, s string) bool {
+	for _, p := range patterns {
+		if prefix, ok := strings.CutSuffix(p, "*"); ok && strings.HasPrefix(s, prefix) || p == s {
+			return true
+		}
+	}
+	return false
 }
 
 // Reserved lists the exported names the emitter declares itself; loaders

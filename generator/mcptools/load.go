@@ -98,10 +98,10 @@ func LoadData(ctx context.Context, data []byte, source string, opts LoadOptions)
 func selectTools(tools []*tool, opts LoadOptions, source string, pos *positions, chk *checker, diags *diag.List) []*tool {
 	var out []*tool
 	for _, t := range tools {
-		if len(opts.Filter.IncludeOperations) > 0 && !matchAny(opts.Filter.IncludeOperations, t.name) {
+		if len(opts.Filter.IncludeOperations) > 0 && !ir.MatchPattern(opts.Filter.IncludeOperations, t.name) {
 			continue
 		}
-		if matchAny(opts.Filter.ExcludeOperations, t.name) {
+		if ir.MatchPattern(opts.Filter.ExcludeOperations, t.name) {
 			continue
 		}
 		if raw, ok := opts.OutputSchemas[t.name]; ok {
@@ -165,15 +165,4 @@ func checkOptions(tools []*tool, opts LoadOptions, source string, diags *diag.Li
 			diags.Errorf(pos, "Go name %q for tool %q is not an exported Go identifier", n, name)
 		}
 	}
-}
-
-// matchAny reports whether name is one of patterns (a trailing "*" matches
-// by prefix).
-func matchAny(patterns []string, name string) bool {
-	for _, p := range patterns {
-		if prefix, ok := strings.CutSuffix(p, "*"); ok && strings.HasPrefix(name, prefix) || p == name {
-			return true
-		}
-	}
-	return false
 }
