@@ -1,6 +1,8 @@
 package emit
 
 import (
+	"cmp"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,15 +59,14 @@ func securityOptionNames(s *ir.SecurityScheme) []string {
 	return nil
 }
 
-func (g *gen) versionGuard(f *file) {
-	f.Comment("// The generated code needs a runtime that supports its contract version.")
-	f.Const().Id("_").Op("=").Qual(pkgRuntime, "EnforceVersion").Call(jen.Lit(contractVersion).Op("-").Qual(pkgRuntime, "MinVersion"))
-	f.Const().Id("_").Op("=").Qual(pkgRuntime, "EnforceVersion").Call(jen.Qual(pkgRuntime, "MaxVersion").Op("-").Lit(contractVersion))
-	f.Line()
+func (g *gen) versionGuard(f *generatedFile) {
+	f.commented("The generated code needs a runtime that supports its contract version.",
+		jen.Const().Id("_").Op("=").Add(f.Qual(pkgRuntime, "EnforceVersion")).Call(jen.Lit(contractVersion).Op("-").Add(f.Qual(pkgRuntime, "MinVersion"))),
+		jen.Const().Id("_").Op("=").Add(f.Qual(pkgRuntime, "EnforceVersion")).Call(f.Qual(pkgRuntime, "MaxVersion").Op("-").Lit(contractVersion)))
 }
 
 // packageDoc writes the package doc comment: the manual of the package.
-func (g *gen) packageDoc(f *file, usage ...string) {
+func (g *gen) packageDoc(f *generatedFile, usage ...string) {
 	svc := g.svc
 	title := sanitize(svc.Title)
 	if title == "" {
@@ -81,12 +82,10 @@ func (g *gen) packageDoc(f *file, usage ...string) {
 		d.para(u)
 	}
 	d.para("Every call returns a runtime.ResponseEnvelope: Data typed from the operation's output schema, Meta from the transport, and Warnings when the data did not match its schema. Types follow the JSON Schemas (embedded in Schemas): optional and nullable properties are pointers (slices, maps and json.RawMessage stay nil-able values); objects with additionalProperties keep unknown properties in AdditionalProperties; enum types accept unknown values (see Known); oneOf/anyOf types hold the raw JSON with Variant and As<Variant> methods; date-time is time.Time, date a string (YYYY-MM-DD), byte []byte; schemas opsgen cannot type are json.RawMessage.")
-	for _, l := range commentLines(d.lines(), true) {
-		f.PackageComment(l)
-	}
+	f.pkgDoc = commentLines(d.lines(), true)
 }
 
-func (g *gen) httpClientFile() *file {
+func (g *gen) httpClientFile() *generatedFile {
 	f := g.newFile()
 	var auth []string
 	for _, s := range g.sortedSchemes() {
@@ -103,11 +102,11 @@ func (g *gen) httpClientFile() *file {
 	if title == "" {
 		title = "the API"
 	}
-	decl(f, newDoc("Client calls "+title+". Create one with NewClient; it is safe for concurrent use."),
-		jen.Type().Id("Client").Struct(jen.Id("c").Op("*").Qual(pkgHTTP, "Client")))
-	decl(f, newDoc("Option configures a Client: see NewClient."), jen.Type().Id("Option").Op("=").Qual(pkgHTTP, "Option"))
-	decl(f, newDoc("CallOption configures one call: WithRequestHeader, WithRequestEditor, WithCallValidation, WithCallBaseURL, WithCallTimeout, WithCallRetry, WithCallReconnect."),
-		jen.Type().Id("CallOption").Op("=").Qual(pkgHTTP, "CallOption"))
+	f.decl(newDoc("Client calls "+title+". Create one with NewClient; it is safe for concurrent use."),
+		jen.Type().Id("Client").Struct(jen.Id("c").Op("*").Add(f.Qual(pkgHTTP, "Client"))))
+	f.decl(newDoc("Option configures a Client: see NewClient."), jen.Type().Id("Option").Op("=").Add(f.Qual(pkgHTTP, "Option")))
+	f.decl(newDoc("CallOption configures one call: WithRequestHeader, WithRequestEditor, WithCallValidation, WithCallBaseURL, WithCallTimeout, WithCallRetry, WithCallReconnect."),
+		jen.Type().Id("CallOption").Op("=").Add(f.Qual(pkgHTTP, "CallOption")))
 	reexports(f, "Options of NewClient, from package httpclient.", pkgHTTP, httpOptions)
 	reexports(f, "Options of single calls, from package httpclient.", pkgHTTP, httpCallOptions)
 
@@ -116,7 +115,7 @@ func (g *gen) httpClientFile() *file {
 	if len(g.svc.Servers) > 0 {
 		srv = &g.svc.Servers[0]
 		var pairs []string
-		for _, k := range sortedKeys(srv.Variables) {
+		for _, k := range slices.Sorted(maps.Keys(srv.Variables)) {
 			pairs = append(pairs, "{"+k+"}", srv.Variables[k])
 		}
 		base = strings.NewReplacer(pairs...).Replace(srv.URL)
@@ -130,9 +129,9 @@ func (g *gen) httpClientFile() *file {
 	nd.para(usage)
 	nd.para(g.validationDoc())
 	nd.para(g.timeoutDoc())
-	decl(f, nd, jen.Func().Id("NewClient").Params(jen.Id("opts").Op("...").Id("Option")).Op("*").Id("Client").Block(
-		g.defaultOptions(true),
-		jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("c"): jen.Qual(pkgHTTP, "New").Call(jen.Lit(base), jen.Id("securitySchemes"), jen.Id("opts").Op("..."))})),
+	f.decl(nd, jen.Func().Id("NewClient").Params(jen.Id("opts").Op("...").Id("Option")).Op("*").Id("Client").Block(
+		g.defaultOptions(f, true),
+		jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("c"): f.Qual(pkgHTTP, "New").Call(jen.Lit(base), jen.Id("securitySchemes"), jen.Id("opts").Op("..."))})),
 	))
 	if srv != nil && len(srv.Variables) > 0 {
 		g.serverURL(f, srv)
@@ -147,23 +146,23 @@ var validationModes = map[string]string{"": "", "warn": "", "strict": "ValidateS
 
 // defaultValidation is the first statement of an MCP client's NewClient:
 // see defaultOptions.
-func (g *gen) defaultValidation() jen.Code { return g.defaultOptions(false) }
+func (g *gen) defaultValidation(f *generatedFile) jen.Code { return g.defaultOptions(f, false) }
 
 // defaultOptions is NewClient's first statement: it puts the configured
 // validation mode (and, for HTTP clients, timeouts) before the caller's
 // options, which therefore override them. It is nil (no code) when the
 // config sets none.
-func (g *gen) defaultOptions(http bool) jen.Code {
+func (g *gen) defaultOptions(f *generatedFile, http bool) jen.Code {
 	var defs []jen.Code
 	if mode := validationModes[g.opts.Validation]; mode != "" {
-		defs = append(defs, jen.Id("WithValidation").Call(jen.Qual(pkgRuntime, mode)))
+		defs = append(defs, jen.Id("WithValidation").Call(f.Qual(pkgRuntime, mode)))
 	}
 	if http && g.opts.Timeout > 0 {
-		defs = append(defs, jen.Id("WithTimeout").Call(durationCode(g.opts.Timeout)))
+		defs = append(defs, jen.Id("WithTimeout").Call(durationCode(f, g.opts.Timeout)))
 	}
-	for _, id := range sortedKeys(g.opts.Operations) {
+	for _, id := range slices.Sorted(maps.Keys(g.opts.Operations)) {
 		if d := g.opts.Operations[id].Timeout; http && d > 0 {
-			defs = append(defs, jen.Id("WithOperationTimeout").Call(jen.Lit(id), durationCode(d)))
+			defs = append(defs, jen.Id("WithOperationTimeout").Call(jen.Lit(id), durationCode(f, d)))
 		}
 	}
 	if len(defs) == 0 {
@@ -182,13 +181,13 @@ func (g *gen) defaultOptions(http bool) jen.Code {
 
 // durationCode is a time.Duration literal: 30 * time.Second, 1500 *
 // time.Millisecond...
-func durationCode(d time.Duration) jen.Code {
+func durationCode(f *generatedFile, d time.Duration) jen.Code {
 	for _, u := range []struct {
 		unit time.Duration
 		name string
 	}{{time.Hour, "Hour"}, {time.Minute, "Minute"}, {time.Second, "Second"}, {time.Millisecond, "Millisecond"}, {time.Microsecond, "Microsecond"}} {
 		if d%u.unit == 0 {
-			return jen.Lit(int(d/u.unit)).Op("*").Qual("time", u.name)
+			return jen.Lit(int(d / u.unit)).Op("*").Add(f.Qual("time", u.name))
 		}
 	}
 	return jen.Lit(int(d))
@@ -225,28 +224,26 @@ func (g *gen) validationDoc() string {
 	return "The validation mode defaults to runtime." + mode + " (client.validation in opsgen's config); WithValidation overrides it."
 }
 
-func reexports(f *file, comment, pkg string, opts []reexport) {
+func reexports(f *generatedFile, comment, pkg string, opts []reexport) {
 	var defs []jen.Code
 	for _, o := range opts {
-		defs = append(defs, jen.Comment("// "+o.doc), jen.Id(o.name).Op("=").Qual(pkg, o.name))
+		defs = append(defs, lineComment(o.doc), jen.Id(o.name).Op("=").Add(f.Qual(pkg, o.name)))
 	}
-	f.Comment("// " + comment)
-	f.Var().Defs(defs...)
-	f.Line()
+	f.commented(comment, jen.Var().Defs(defs...))
 }
 
 // serverURL declares ServerURL, which fills in the variables of the default server.
-func (g *gen) serverURL(f *file, srv *ir.Server) {
+func (g *gen) serverURL(f *generatedFile, srv *ir.Server) {
 	var pairs []jen.Code
 	var defaults []string
-	for _, k := range sortedKeys(srv.Variables) {
+	for _, k := range slices.Sorted(maps.Keys(srv.Variables)) {
 		pairs = append(pairs, jen.Values(jen.Lit(k), jen.Lit(srv.Variables[k])))
 		defaults = append(defaults, quoted(k)+": "+quoted(srv.Variables[k]))
 	}
 	d := newDoc("ServerURL returns the server URL " + quoted(srv.URL) + " with its variables taken from vars; a variable missing from vars keeps its default (" + strings.Join(defaults, ", ") + "). Pass the result to WithBaseURL.")
 	d.para(srv.Description)
 	// One replacer, so that a value holding "{name}" is not substituted again.
-	decl(f, d, jen.Func().Id("ServerURL").Params(jen.Id("vars").Map(jen.String()).String()).String().Block(
+	f.decl(d, jen.Func().Id("ServerURL").Params(jen.Id("vars").Map(jen.String()).String()).String().Block(
 		jen.Var().Id("r").Index().String(),
 		jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Index(jen.Op("...")).Index(jen.Lit(2)).String().Values(pairs...)).Block(
 			jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Id("vars").Index(jen.Id("v").Index(jen.Lit(0))), jen.Id("ok")).Block(
@@ -254,7 +251,7 @@ func (g *gen) serverURL(f *file, srv *ir.Server) {
 			),
 			jen.Id("r").Op("=").Append(jen.Id("r"), jen.Lit("{").Op("+").Id("v").Index(jen.Lit(0)).Op("+").Lit("}"), jen.Id("v").Index(jen.Lit(1))),
 		),
-		jen.Return(jen.Qual("strings", "NewReplacer").Call(jen.Id("r").Op("...")).Dot("Replace").Call(jen.Lit(srv.URL))),
+		jen.Return(f.Qual("strings", "NewReplacer").Call(jen.Id("r").Op("...")).Dot("Replace").Call(jen.Lit(srv.URL))),
 	))
 }
 
@@ -270,7 +267,7 @@ func (g *gen) sortedSchemes() []*ir.SecurityScheme {
 }
 
 // securityOptions declares securitySchemes and one option per credential kind.
-func (g *gen) securityOptions(f *file) {
+func (g *gen) securityOptions(f *generatedFile) {
 	var items []jen.Code
 	for _, s := range g.sortedSchemes() {
 		d := []jen.Code{kv("Name", jen.Lit(s.Name)), kv("Type", jen.Lit(s.Type))}
@@ -285,37 +282,35 @@ func (g *gen) securityOptions(f *file) {
 		}
 		items = append(items, jen.Line().Values(d...))
 	}
-	f.Comment("// securitySchemes are the API's ways to authenticate.")
-	if len(items) == 0 {
-		f.Var().Id("securitySchemes").Index().Qual(pkgHTTP, "SecurityScheme")
-	} else {
-		f.Var().Id("securitySchemes").Op("=").Index().Qual(pkgHTTP, "SecurityScheme").Values(append(items, jen.Line())...)
+	v := jen.Var().Id("securitySchemes").Index().Add(f.Qual(pkgHTTP, "SecurityScheme"))
+	if len(items) > 0 {
+		v = jen.Var().Id("securitySchemes").Op("=").Index().Add(f.Qual(pkgHTTP, "SecurityScheme")).Values(append(items, jen.Line())...)
 	}
-	f.Line()
+	f.commented("securitySchemes are the API's ways to authenticate.", v)
 	for _, s := range g.sortedSchemes() {
 		name := "With" + s.GoName
 		cred := func(first, arg string, params []jen.Code, call jen.Code) {
 			d := newDoc(first)
 			d.spec(s.Doc)
 			d.para("Security scheme " + quoted(s.Name) + ".")
-			decl(f, d, jen.Func().Id(name+arg).Params(params...).Id("Option").Block(
-				jen.Return(jen.Qual(pkgHTTP, "WithCredential").Call(jen.Lit(s.Name), call))))
+			f.decl(d, jen.Func().Id(name+arg).Params(params...).Id("Option").Block(
+				jen.Return(f.Qual(pkgHTTP, "WithCredential").Call(jen.Lit(s.Name), call))))
 		}
 		str := func(n string) []jen.Code { return []jen.Code{jen.Id(n).String()} }
 		switch {
 		case s.Type == "apiKey":
-			cred(name+" sets the API key sent in the "+s.In+" "+quoted(s.ParamName)+".", "", str("key"), jen.Qual(pkgHTTP, "APIKey").Call(jen.Id("key")))
+			cred(name+" sets the API key sent in the "+s.In+" "+quoted(s.ParamName)+".", "", str("key"), f.Qual(pkgHTTP, "APIKey").Call(jen.Id("key")))
 		case s.Type == "http" && strings.EqualFold(s.Scheme, "basic"):
 			cred(name+" sets the user and password of HTTP basic authentication.", "",
 				[]jen.Code{jen.List(jen.Id("user"), jen.Id("password")).String()},
-				jen.Qual(pkgHTTP, "BasicAuth").Call(jen.Id("user"), jen.Id("password")))
+				f.Qual(pkgHTTP, "BasicAuth").Call(jen.Id("user"), jen.Id("password")))
 		case s.Type == "http":
-			cred(name+" sets the token sent in the Authorization header ("+sanitize(s.Scheme)+" scheme).", "", str("token"), jen.Qual(pkgHTTP, "BearerToken").Call(jen.Id("token")))
+			cred(name+" sets the token sent in the Authorization header ("+sanitize(s.Scheme)+" scheme).", "", str("token"), f.Qual(pkgHTTP, "BearerToken").Call(jen.Id("token")))
 		case s.Type == "oauth2" || s.Type == "openIdConnect":
-			cred(name+" sets a fixed access token (sent as a bearer token).", "", str("token"), jen.Qual(pkgHTTP, "BearerToken").Call(jen.Id("token")))
+			cred(name+" sets a fixed access token (sent as a bearer token).", "", str("token"), f.Qual(pkgHTTP, "BearerToken").Call(jen.Id("token")))
 			cred(name+"TokenSource sets a function called before each request for a current access token.", "TokenSource",
-				[]jen.Code{jen.Id("f").Func().Params(jen.Qual("context", "Context")).Params(jen.String(), jen.Error())},
-				jen.Qual(pkgHTTP, "TokenSource").Call(jen.Id("f")))
+				[]jen.Code{jen.Id("f").Func().Params(f.Qual("context", "Context")).Params(jen.String(), jen.Error())},
+				f.Qual(pkgHTTP, "TokenSource").Call(jen.Id("f")))
 		default:
 			g.warn(diag.Pos{File: g.svc.Source, Pointer: "/components/securitySchemes/" + s.Name},
 				"security scheme %s of type %s has no generated option; configure it with WithHTTPClient", quoted(s.Name), quoted(s.Type))
@@ -326,40 +321,27 @@ func (g *gen) securityOptions(f *file) {
 // kv is a key: value element of a composite literal.
 func kv(key string, v jen.Code) jen.Code { return jen.Id(key).Op(":").Add(v) }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // operationsFile declares the parameter structs, methods and response tables.
-func (g *gen) operationsFile() *file {
+func (g *gen) operationsFile() *generatedFile {
 	f := g.newFile()
 	usesNewError := false
-	for i, op := range g.ops {
-		if i > 0 && i%opsPerChunk == 0 {
-			f.split()
-		}
+	for _, op := range g.ops {
 		if op.ParamsName != "" {
 			g.paramsStruct(f, op)
 		}
 		g.httpMethod(f, op, &usesNewError)
 	}
 	if usesNewError {
-		decl(f, newDoc("newError is the Response.NewError of error responses with a body of type T."),
+		f.decl(newDoc("newError is the Response.NewError of error responses with a body of type T."),
 			jen.Func().Id("newError").Types(jen.Id("T").Any()).Params().Any().Block(jen.Return(jen.New(jen.Id("T")))))
 	}
 	return f
 }
 
-func (g *gen) paramsStruct(f *file, op *ir.Operation) {
+func (g *gen) paramsStruct(f *generatedFile, op *ir.Operation) {
 	var fields []field
 	tags := map[string]bool{}
 	for _, p := range op.Params {
-		g.pos = p.Pos
 		d := &doc{}
 		d.spec(p.Doc)
 		d.para(strings.ToUpper(string(p.In)[:min(1, len(p.In))]) + string(p.In)[min(1, len(p.In)):] + " parameter " + quoted(p.Name) + ".")
@@ -376,7 +358,7 @@ func (g *gen) paramsStruct(f *file, op *ir.Operation) {
 				tag += ",omitempty"
 			}
 		}
-		fields = append(fields, field{doc: d.lines(), name: p.GoName, typ: g.paramType(p), tag: tag})
+		fields = append(fields, field{doc: d.lines(), name: p.GoName, typ: g.paramType(p, cmp.Or(p.Pos, op.Pos)), tag: tag})
 	}
 	d := newDoc(op.ParamsName + " holds the parameters of " + op.GoName + ".")
 	d.origin(op.Doc)
@@ -384,8 +366,8 @@ func (g *gen) paramsStruct(f *file, op *ir.Operation) {
 }
 
 // paramType: required parameters are values, optional ones pointers (or nil-able).
-func (g *gen) paramType(p *ir.Param) goType {
-	t := g.goType(p.Type, false)
+func (g *gen) paramType(p *ir.Param, at diag.Pos) goType {
+	t := g.goType(p.Type, false, at)
 	if !p.Required && !nilable(p.Type) {
 		return t.ptr()
 	}
@@ -403,7 +385,7 @@ func (g *gen) resultType(op *ir.Operation) goType {
 	case r.Kind == ir.BodyBinary:
 		return named("byte").under("[]")
 	}
-	return g.goType(r.Type, false)
+	return g.goType(r.Type, false, op.Pos)
 }
 
 // bodyKind returns how op's body is sent: as declared, except a multipart
@@ -434,7 +416,7 @@ func (g *gen) bodyType(op *ir.Operation) (t goType, ptr bool) {
 	case ir.BodyText:
 		t, ptr = named("string"), !b.Required
 	case ir.BodyJSON, ir.BodyForm, ir.BodyMultipart:
-		t, ptr = g.goType(b.Type, false), !b.Required && !nilable(b.Type)
+		t, ptr = g.goType(b.Type, false, op.Pos), !b.Required && !nilable(b.Type)
 	default:
 		t = qual("io", "Reader")
 	}
@@ -514,7 +496,7 @@ func encodingMap(enc map[string]string) string {
 		return "nil"
 	}
 	var items []string
-	for _, k := range sortedKeys(enc) {
+	for _, k := range slices.Sorted(maps.Keys(enc)) {
 		items = append(items, strconv.Quote(k)+": "+strconv.Quote(enc[k]))
 	}
 	return "map[string]string{" + strings.Join(items, ", ") + "}"
@@ -568,14 +550,13 @@ func opDoc(op *ir.Operation, first string) *doc {
 }
 
 // httpMethod declares the method of op and its table of responses, as text.
-func (g *gen) httpMethod(f *file, op *ir.Operation, usesNewError *bool) {
-	g.pos = op.Pos
-	w := &textWriter{imports: f.imports}
+func (g *gen) httpMethod(f *generatedFile, op *ir.Operation, usesNewError *bool) {
+	w := &textWriter{f: f}
 	params := []string{"ctx " + w.typeText(qual("context", "Context"))}
 	if op.ParamsName != "" {
 		params = append(params, "params "+op.ParamsName)
 	}
-	stmts := &textWriter{imports: w.imports} // the statements
+	stmts := &textWriter{f: f} // the statements
 	stmts.b.WriteString("\tr := c.c.NewRequest(" + strconv.Quote(op.ID) + ", " + strconv.Quote(strings.ToUpper(op.Method)) + ", " + strconv.Quote(op.Path))
 	for _, t := range op.Tags {
 		stmts.b.WriteString(", " + strconv.Quote(t))
@@ -646,11 +627,11 @@ func (g *gen) httpMethod(f *file, op *ir.Operation, usesNewError *bool) {
 		}
 		call := "c." + helper + "(" + strings.Join(args, ", ") + ")"
 		w.b.WriteString("\treturn " + w.typeText(qual(pkgHTTP, callee)) + "[" + T + "](ctx, c.c, " + call + ", " + respVar + ", opts...)\n}\n\n")
-		pd := newDoc(op.GoName + "Pages calls the operation " + quoted(op.ID) + " page after page (" + pagingDoc[paging != "httpclient.Paging{Link: true}"] + "), yielding each page's envelope; an error is the last element." + itemsDoc[strings.HasPrefix(T, "[]")])
+		pd := newDoc(op.GoName + "Pages calls the operation " + quoted(op.ID) + " page after page (" + pagingDoc[paging != "{Link: true}"] + "), yielding each page's envelope; an error is the last element." + itemsDoc[strings.HasPrefix(T, "[]")])
 		pd.origin(op.Doc)
 		w.doc(pd.lines())
 		w.b.WriteString("func (c *Client) " + op.GoName + "Pages(" + strings.Join(params, ", ") + ") " + w.typeText(qual("iter", "Seq2")) + "[" + env + ", error] {\n")
-		w.b.WriteString("\treturn " + w.typeText(qual(pkgHTTP, "Pages")) + "[" + T + "](ctx, c.c, " + call + ", " + respVar + ", " + strings.Replace(paging, "httpclient.", w.typeText(qual(pkgHTTP, "Paging"))[:len(w.typeText(qual(pkgHTTP, "Paging")))-len("Paging")], 1) + ", opts...)\n}\n\n")
+		w.b.WriteString("\treturn " + w.typeText(qual(pkgHTTP, "Pages")) + "[" + T + "](ctx, c.c, " + call + ", " + respVar + ", " + w.typeText(qual(pkgHTTP, "Paging")) + paging + ", opts...)\n}\n\n")
 		w.doc([]string{helper + " builds the request of " + op.GoName + " and " + op.GoName + "Pages."})
 		w.b.WriteString("func (c *Client) " + helper + "(" + strings.Join(hParams, ", ") + ") *" + w.typeText(qual(pkgHTTP, "Request")) + " {\n")
 		w.b.WriteString(stmts.b.String())
@@ -669,7 +650,7 @@ func (g *gen) httpMethod(f *file, op *ir.Operation, usesNewError *bool) {
 			w.b.WriteString(", NewError: newError[" + r.ErrorName + "]")
 			*usesNewError = true
 		} else if r.Kind == ir.BodyJSON && r.Type != nil && !strings.HasPrefix(r.Status, "2") {
-			w.b.WriteString(", NewError: newError[" + w.typeText(g.goType(r.Type, false)) + "]")
+			w.b.WriteString(", NewError: newError[" + w.typeText(g.goType(r.Type, false, op.Pos)) + "]")
 			*usesNewError = true
 		}
 		w.b.WriteString("},")
@@ -692,7 +673,8 @@ var pagingDoc = map[bool]string{
 	true:  "as opsgen's config declares",
 }
 
-// paging returns the httpclient.Paging literal of op's pagination, or ""
+// paging returns the value of op's httpclient.Paging literal ("{Link:
+// true}"), or ""
 // when op has none: declared in the config, or detected (a GET whose
 // result declares a Link header, as GitHub's list operations do).
 func (g *gen) paging(op *ir.Operation) string {
@@ -723,7 +705,7 @@ func (g *gen) paging(op *ir.Operation) string {
 	add("Next", p.Next)
 	add("Page", p.Page)
 	add("Items", p.Items)
-	return "httpclient.Paging{" + strings.Join(fields, ", ") + "}"
+	return "{" + strings.Join(fields, ", ") + "}"
 }
 
 // lowerFirst lower-cases the first letter of an identifier.
