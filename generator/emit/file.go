@@ -6,7 +6,6 @@ import (
 	"go/format"
 	"go/token"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -68,11 +67,9 @@ func (f *generatedFile) ident(importPath, name string) string {
 // when the name is taken.
 func (f *generatedFile) importName(importPath string) importSpec {
 	name, alias := path.Base(importPath), false
-	if std := !strings.Contains(strings.SplitN(importPath, "/", 2)[0], "."); std {
-		if v := path.Dir(importPath); regexp.MustCompile(`^v[0-9]+$`).MatchString(name) && v != "." {
-			name = path.Base(v) // math/rand/v2
-		}
-	} else if !knownImports[importPath] {
+	if major := strings.TrimLeft(strings.TrimPrefix(name, "v"), "0123456789"); stdImport(importPath) && major == "" && name != "v" {
+		name = path.Base(path.Dir(importPath)) // math/rand/v2
+	} else if !stdImport(importPath) && !knownImports[importPath] {
 		name, alias = guessImportName(importPath), true
 	}
 	unique := name
@@ -80,6 +77,13 @@ func (f *generatedFile) importName(importPath string) importSpec {
 		unique, alias = name+strconv.Itoa(i), true
 	}
 	return importSpec{name: unique, alias: alias}
+}
+
+// stdImport reports whether an import path is the standard library's: no
+// dot in its first element.
+func stdImport(importPath string) bool {
+	first, _, _ := strings.Cut(importPath, "/")
+	return !strings.Contains(first, ".")
 }
 
 func (f *generatedFile) nameTaken(name string) bool {
@@ -237,10 +241,10 @@ func (f *generatedFile) formatCode(decls []fileDecl) (string, error) {
 func (f *generatedFile) writeImports(b *bytes.Buffer) {
 	var std, other []string
 	for p := range f.imports {
-		if strings.Contains(strings.SplitN(p, "/", 2)[0], ".") {
-			other = append(other, p)
-		} else {
+		if stdImport(p) {
 			std = append(std, p)
+		} else {
+			other = append(other, p)
 		}
 	}
 	slices.Sort(std)

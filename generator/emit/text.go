@@ -62,11 +62,13 @@ func commentLines(lines []string, topLevel bool) []string {
 
 // commentLine is the one way text becomes a comment: a "//" line comment
 // ("//" alone for "", "//\t..." for a code line). Whatever the text, it
-// cannot end the comment: line breaks (\n, \r, U+2028, U+2029) become
-// spaces, other control and format characters are dropped, invalid UTF-8
-// is replaced, and "*/" is inert in a line comment (opsgen writes no block
-// comments). Spec text is sanitized before (textLines), so this changes
-// nothing on the usual path; it is the guarantee.
+// cannot end the comment or act as code: line breaks (\n, \r, U+2028,
+// U+2029) become spaces, other control and format characters are dropped,
+// invalid UTF-8 is replaced, "+build" is split (go vet reads it as a build
+// constraint before the package clause), and "*/" is inert in a line
+// comment (opsgen writes no block comments). Spec text is sanitized before
+// (textLines), so on the usual path this changes nothing; it is the
+// guarantee.
 func commentLine(text string) string {
 	if !printableASCII(text) {
 		text = strings.Map(func(r rune) rune {
@@ -80,6 +82,10 @@ func commentLine(text string) string {
 			}
 			return r
 		}, strings.ToValidUTF8(text, "\uFFFD"))
+	}
+	if strings.Contains(text, "+build") {
+		// Before the package clause, go vet takes it for a build constraint.
+		text = strings.ReplaceAll(text, "+build", "+ build")
 	}
 	switch {
 	case text == "":
