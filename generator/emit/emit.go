@@ -1,8 +1,17 @@
 // Package emit turns the generator's IR (package ir) into the Go source
-// files of a generated client package. The bulk of the code (structs,
-// enums, operation methods, doc comments) is written as text already in
-// gofmt's form (text.go); the rest is built with github.com/dave/jennifer
-// and formatted by go/format, in chunks rendered concurrently.
+// files of a generated client package.
+//
+// Every file is written through one writer, generatedFile (file.go, after
+// protogen's GeneratedFile): it resolves qualified identifiers once per
+// file and writes the import block once; it holds the file's declarations
+// in order, each either text already in gofmt's form (the bulk: structs,
+// enums, parameter structs, operation methods, schemas; text.go) or
+// github.com/dave/jennifer code (unions, tuples, client.go, registry.go,
+// tools.go); rendering formats the jennifer code with go/format, one pass
+// per run of consecutive jennifer declarations, and assembles the file in
+// order: header, package doc, imports, declarations. Nothing is replaced
+// after formatting. Positions for diagnostics are passed to the code that
+// writes a node (goType's at), not kept as state.
 //
 // Emit writes, for an OpenAPI service, client.go (package doc, version
 // guard, Client, NewClient, options, server URL), types.go (named types),
@@ -14,9 +23,11 @@
 // Output is gofmt'd and byte-for-byte deterministic: it depends on the IR's
 // content only, not on the order of its top-level slices or on map order.
 // Spec text (descriptions, enum values, names on the wire) is treated as
-// hostile: it reaches the output only as sanitized line comments or as
-// quoted Go literals (strconv.Quote, or jennifer's Lit), never pasted into
-// code; names are checked to be Go identifiers first.
+// hostile: it reaches the output only as line comments, all written by
+// commentLine, or as quoted Go literals (strconv.Quote, jsonString or
+// jennifer's Lit), never pasted into code; names are checked to be Go
+// identifiers first. TestSpecTextNeverCode puts adversarial text on every
+// path that writes spec text.
 //
 // Representation of JSON Schema constructs in the generated code:
 //
@@ -149,8 +160,8 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	}
 	// The files are built in order, types.go concurrently with the others
 	// (it only reads the IR, and writes its own copy of the state); each is
-	// rendered (gofmt'd: most of the time on large specs) in its own
-	// goroutine as soon as it is built, and large ones in chunks.
+	// rendered (its jennifer code formatted) in its own goroutine as soon as
+	// it is built.
 	tg := *g
 	tg.diags = nil
 	typesDone := make(chan *generatedFile, 1)

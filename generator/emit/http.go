@@ -144,10 +144,6 @@ func (g *gen) httpClientFile() *generatedFile {
 // applies; "" for the runtime's default, which needs no option.
 var validationModes = map[string]string{"": "", "warn": "", "strict": "ValidateStrict", "off": "ValidateOff"}
 
-// defaultValidation is the first statement of an MCP client's NewClient:
-// see defaultOptions.
-func (g *gen) defaultValidation(f *generatedFile) jen.Code { return g.defaultOptions(f, false) }
-
 // defaultOptions is NewClient's first statement: it puts the configured
 // validation mode (and, for HTTP clients, timeouts) before the caller's
 // options, which therefore override them. It is nil (no code) when the

@@ -87,7 +87,7 @@ func (g *gen) mcpClientFile() *generatedFile {
 	nd.para(usage)
 	nd.para(g.validationDoc())
 	f.decl(nd, jen.Func().Id("NewClient").Params(jen.Id("session").Op("*").Add(f.Qual(pkgMCP, "ClientSession")), jen.Id("opts").Op("...").Id("Option")).Op("*").Id("Client").Block(
-		g.defaultValidation(f),
+		g.defaultOptions(f, false),
 		jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("c"): f.Qual(pkgMCPClient, "New").Call(jen.Id("session"), jen.Id("opts").Op("..."))})),
 	))
 	return f

@@ -62,26 +62,17 @@ func commentLines(lines []string, topLevel bool) []string {
 
 // commentLine is the one way text becomes a comment: a "//" line comment
 // ("//" alone for "", "//\t..." for a code line). Whatever the text, it
-// cannot end the comment or act as code: line breaks (\n, \r, U+2028,
-// U+2029) become spaces, other control and format characters are dropped,
-// invalid UTF-8 is replaced, "+build" is split (go vet reads it as a build
+// cannot end the comment or act as code: it is neutralized as sanitize
+// does (line breaks become spaces; U+2028, U+2029, other control and
+// format characters are dropped; invalid UTF-8 is replaced), "+build" is
+// split (go vet reads it as a build
 // constraint before the package clause), and "*/" is inert in a line
 // comment (opsgen writes no block comments). Spec text is sanitized before
 // (textLines), so on the usual path this changes nothing; it is the
 // guarantee.
 func commentLine(text string) string {
 	if !printableASCII(text) {
-		text = strings.Map(func(r rune) rune {
-			switch {
-			case r == '\t':
-				return r // kept: code lines are indented with tabs
-			case r == '\n', r == '\r', r == '\u2028', r == '\u2029':
-				return ' '
-			case unicode.IsControl(r), unicode.Is(unicode.Cf, r):
-				return -1
-			}
-			return r
-		}, strings.ToValidUTF8(text, "\uFFFD"))
+		text = neutralize(text, true) // code lines are indented with tabs
 	}
 	if strings.Contains(text, "+build") {
 		// Before the package clause, go vet takes it for a build constraint.
