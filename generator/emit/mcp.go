@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -54,17 +55,8 @@ func (g *gen) mcpServerName(withVersion bool) string {
 // the transport the snapshot used (go-sdk agrees on an older one over
 // HTTP), and the same server should give the same package.
 func (g *gen) mcpPackageDoc(f *generatedFile, usage string) {
-	// packageDoc says "a client of <Title> (version <Version>)": give it
-	// the server's name, with its version, in the Title's place.
-	svc := *g.svc
-	svc.Title, svc.Version = g.mcpServerName(true), ""
-	if svc.Title == "" {
-		svc.Title = "an MCP server"
-	}
-	saved := g.svc
-	g.svc = &svc
-	g.packageDoc(f, usage)
-	g.svc = saved
+	// The server's name, with its version, is the title.
+	g.packageDoc(f, cmp.Or(g.mcpServerName(true), "an MCP server"), "", usage)
 }
 
 func (g *gen) mcpClientFile() *generatedFile {
