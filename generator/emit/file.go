@@ -21,6 +21,9 @@ import (
 // written as they are) or jennifer code (formatted by go/format when the
 // file is rendered, one pass per run of consecutive jennifer declarations).
 // Nothing is replaced after formatting: render writes the parts in order.
+// One go/format pass over whole files was measured and rejected: on
+// GitHub's description (71,000 lines of output) it costs 0.4 to 0.6 s, about
+// as much as the rest of emitting and half of a whole generation.
 type generatedFile struct {
 	pkg     string
 	header  []string // comment lines above the package doc
