@@ -20,16 +20,22 @@ func sanitize(s string) string {
 	if printableASCII(s) {
 		return strings.TrimSpace(s)
 	}
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	return strings.TrimSpace(strings.Map(func(r rune) rune {
+	return strings.TrimSpace(neutralize(s, false))
+}
+
+// neutralize is sanitize without the trimming, keeping tabs if keepTabs.
+func neutralize(s string, keepTabs bool) string {
+	return strings.Map(func(r rune) rune {
 		switch {
+		case r == '\t' && keepTabs:
+			return r
 		case r == '\t', r == '\n', r == '\r':
 			return ' '
 		case unicode.IsControl(r), unicode.Is(unicode.Cf, r), r == '\u2028', r == '\u2029':
 			return -1
 		}
 		return r
-	}, s))
+	}, strings.ToValidUTF8(s, "\uFFFD"))
 }
 
 // printableASCII reports whether s has only printable ASCII characters,

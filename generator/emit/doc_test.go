@@ -54,7 +54,7 @@ func TestDocHeadingsAndOrigin(t *testing.T) {
 func TestRenderKeepsUnformattableSource(t *testing.T) {
 	g := newGen(tiny(), Options{Package: "p", Version: "v1"})
 	f := g.newFile()
-	f.Func().Id("Broken").Params().Block(jen.Op("}"))
+	f.decl(nil, jen.Func().Id("Broken").Params().Block(jen.Op("}")))
 	out := render("broken.go", f, &g.diags)
 	if !strings.Contains(string(out), "func Broken") {
 		t.Errorf("unformatted source not returned: %s", out)

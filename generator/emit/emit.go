@@ -1,8 +1,17 @@
 // Package emit turns the generator's IR (package ir) into the Go source
-// files of a generated client package. The bulk of the code (structs,
-// enums, operation methods, doc comments) is written as text already in
-// gofmt's form (text.go); the rest is built with github.com/dave/jennifer
-// and formatted by go/format, in chunks rendered concurrently.
+// files of a generated client package.
+//
+// Every file is written through one writer, generatedFile (file.go, after
+// protogen's GeneratedFile): it resolves qualified identifiers once per
+// file and writes the import block once; it holds the file's declarations
+// in order, each either text already in gofmt's form (the bulk: structs,
+// enums, parameter structs, operation methods, schemas; text.go) or
+// github.com/dave/jennifer code (unions, tuples, client.go, registry.go,
+// tools.go); rendering formats the jennifer code with go/format, one pass
+// per run of consecutive jennifer declarations, and assembles the file in
+// order: header, package doc, imports, declarations. Nothing is replaced
+// after formatting. Positions for diagnostics are passed to the code that
+// writes a node (goType's at), not kept as state.
 //
 // Emit writes, for an OpenAPI service, client.go (package doc, version
 // guard, Client, NewClient, options, server URL), types.go (named types),
@@ -14,9 +23,11 @@
 // Output is gofmt'd and byte-for-byte deterministic: it depends on the IR's
 // content only, not on the order of its top-level slices or on map order.
 // Spec text (descriptions, enum values, names on the wire) is treated as
-// hostile: it reaches the output only as sanitized line comments or as
-// quoted Go literals (strconv.Quote, or jennifer's Lit), never pasted into
-// code; names are checked to be Go identifiers first.
+// hostile: it reaches the output only as line comments, all written by
+// commentLine, or as quoted Go literals (strconv.Quote, jsonString or
+// jennifer's Lit), never pasted into code; names are checked to be Go
+// identifiers first. TestSpecTextNeverCode puts adversarial text on every
+// path that writes spec text.
 //
 // Representation of JSON Schema constructs in the generated code:
 //
@@ -42,18 +53,16 @@
 package emit
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"go/token"
+	"maps"
 	"path"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 	"unicode"
-
-	"github.com/dave/jennifer/jen"
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
@@ -151,18 +160,18 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	}
 	// The files are built in order, types.go concurrently with the others
 	// (it only reads the IR, and writes its own copy of the state); each is
-	// rendered (gofmt'd: most of the time on large specs) in its own
-	// goroutine as soon as it is built, and large ones in chunks.
+	// rendered (its jennifer code formatted) in its own goroutine as soon as
+	// it is built.
 	tg := *g
 	tg.diags = nil
-	typesDone := make(chan *file, 1)
+	typesDone := make(chan *generatedFile, 1)
 	go func() { typesDone <- tg.typesFile() }()
 	var (
 		files     []*File
 		fileDiags []*diag.List
 		wg        sync.WaitGroup
 	)
-	add := func(name string, f *file) {
+	add := func(name string, f *generatedFile) {
 		if f == nil {
 			return
 		}
@@ -212,8 +221,6 @@ type gen struct {
 	multipart map[*ir.Type]bool
 	// schemaVars maps a compact schema to its package-level var name.
 	schemaVars map[string]string
-	// pos is the place being written, for warnings about nodes without one.
-	pos diag.Pos
 	// remote is remoteIDs' result.
 	remote map[*ir.Operation]string
 }
@@ -401,7 +408,7 @@ func (g *gen) checkOperations() {
 			methods[op.GoName] = true
 		}
 	}
-	for _, id := range sortedKeys(g.opts.Operations) {
+	for _, id := range slices.Sorted(maps.Keys(g.opts.Operations)) {
 		o := g.opts.Operations[id]
 		at := o.Pos
 		if at.File == "" {
@@ -494,50 +501,13 @@ func isExported(name string) bool {
 	return token.IsIdentifier(name) && token.IsExported(name)
 }
 
-// render renders f, reporting failures (bugs) into diags: the source is
-// then unformatted, so that the compiler can point at the problem.
-func render(name string, f *file, diags *diag.List) []byte {
+// render renders f, reporting failures (bugs) into diags.
+func render(name string, f *generatedFile, diags *diag.List) []byte {
 	out, errs := f.render()
 	for _, err := range errs {
 		diags.Warnf(diag.Pos{File: name}, "%v", err)
 	}
-	if len(errs) > 0 {
-		return out
-	}
-	return groupImports(out)
-}
-
-// groupImports puts the standard library imports of the (sorted) import
-// block of gofmt'd src before the others, separated by a blank line, as
-// goimports does.
-func groupImports(src []byte) []byte {
-	start := bytes.Index(src, []byte("\nimport (\n"))
-	if start < 0 {
-		return src
-	}
-	start += len("\nimport (\n")
-	end := bytes.Index(src[start:], []byte("\n)\n"))
-	if end < 0 {
-		return src
-	}
-	var std, other [][]byte
-	for _, l := range bytes.Split(src[start:start+end], []byte("\n")) {
-		if first, _, _ := bytes.Cut(bytes.Trim(l, "\t\""), []byte("/")); bytes.Contains(first, []byte(".")) {
-			other = append(other, l)
-		} else {
-			std = append(std, l)
-		}
-	}
-	if len(std) == 0 || len(other) == 0 {
-		return src
-	}
-	var b bytes.Buffer
-	b.Write(src[:start])
-	b.Write(bytes.Join(std, []byte("\n")))
-	b.WriteString("\n\n")
-	b.Write(bytes.Join(other, []byte("\n")))
-	b.Write(src[start+end:])
-	return b.Bytes()
+	return out
 }
 
 func firstLine(s string) string {
@@ -546,23 +516,17 @@ func firstLine(s string) string {
 }
 
 // newFile returns a file of the generated package with the generated-code header.
-func (g *gen) newFile() *file {
-	return makeFile(func() *jen.File {
-		f := jen.NewFile(g.opts.Package)
-		v := sanitize(g.opts.Version)
-		if v != "" {
-			v = " " + v
-		}
-		f.HeaderComment("// Code generated by opsgen" + v + ". DO NOT EDIT.")
-		if src := g.source(); src != "" {
-			f.HeaderComment("// Source: " + src)
-		}
-		f.ImportName(pkgRuntime, "runtime")
-		f.ImportName(pkgHTTP, "httpclient")
-		f.ImportName(pkgMCPClient, "mcpclient")
-		f.ImportName(pkgMCP, "mcp")
-		return f
-	})
+func (g *gen) newFile() *generatedFile {
+	f := newGeneratedFile(g.opts.Package)
+	v := sanitize(g.opts.Version)
+	if v != "" {
+		v = " " + v
+	}
+	f.header = append(f.header, commentLine("Code generated by opsgen"+v+". DO NOT EDIT."))
+	if src := g.source(); src != "" {
+		f.header = append(f.header, commentLine("Source: "+src))
+	}
+	return f
 }
 
 // source is the service's source path as written in headers: never absolute.

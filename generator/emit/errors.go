@@ -15,7 +15,7 @@ func (g *gen) errorTypes(w *textWriter, op *ir.Operation) {
 		}
 		body := named("struct{}")
 		if r.Kind == ir.BodyJSON && r.Type != nil {
-			body = g.goType(r.Type, false)
+			body = g.goType(r.Type, false, op.Pos)
 		}
 		status := "status " + r.Status
 		switch r.Status {

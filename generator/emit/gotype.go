@@ -1,34 +1,24 @@
 package emit
 
 import (
-	"path"
+	"cmp"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
 )
 
 // goType is a Go type expression as opsgen writes it: operators ("*", "[]",
 // "map[string]") before a predeclared or generated name, or a name from an
-// imported package. The form lets one computation serve both jennifer code
-// and the text of declarations written without jennifer (text.go).
+// imported package. A generatedFile writes it as text or jennifer code
+// (typeText, typeCode), recording the import.
 type goType struct {
 	prefix string
 	pkg    string // import path of name; "" for a predeclared or generated name
 	name   string
 	arg    *goType // the type argument of a generic name (runtime.Nullable[arg])
-}
-
-// importNames are the package names of the import paths a goType can name.
-var importNames = map[string]string{
-	"context":       "context",
-	"encoding/json": "json",
-	"io":            "io",
-	"iter":          "iter",
-	"time":          "time",
-	pkgRuntime:      "runtime",
-	pkgHTTP:         "httpclient",
 }
 
 func named(name string) goType { return goType{name: name} }
@@ -47,49 +37,20 @@ func (t goType) under(op string) goType {
 	return t
 }
 
-// code returns t as jennifer code.
-func (t goType) code() *jen.Statement {
-	s := jen.Null()
-	if t.prefix != "" {
-		s = jen.Op(t.prefix)
-	}
-	if t.pkg != "" {
-		s = s.Qual(t.pkg, t.name)
-	} else {
-		s = s.Id(t.name)
-	}
-	if t.arg != nil {
-		s = s.Types(t.arg.code())
-	}
-	return s
-}
-
-// text returns t as Go source, recording the import it needs.
-func (t goType) text(imports map[string]string) string {
-	arg := ""
-	if t.arg != nil {
-		arg = "[" + t.arg.text(imports) + "]"
-	}
-	if t.pkg == "" {
-		return t.prefix + t.name + arg
-	}
-	imports[t.pkg] = t.name
-	name, ok := importNames[t.pkg]
-	if !ok {
-		name = path.Base(t.pkg) // jennifer's guess too
-	}
-	return t.prefix + name + "." + t.name + arg
-}
-
 // rawMessageType is json.RawMessage, the type of anything opsgen cannot type.
 var rawMessageType = qual("encoding/json", "RawMessage")
 
-// typ returns the Go type of t where it is used (binary as []byte).
-func (g *gen) typ(t *ir.Type) *jen.Statement { return g.goType(t, false).code() }
+// typ returns the Go type of t as jennifer code of file f (binary as
+// []byte); at is the place being written, for warnings about t.
+func (g *gen) typ(f *generatedFile, t *ir.Type, at diag.Pos) *jen.Statement {
+	return f.typeCode(g.goType(t, false, at))
+}
 
 // goType returns the Go type of t; reader says binary data is sent from an
-// io.Reader (request bodies, multipart file parts).
-func (g *gen) goType(t *ir.Type, reader bool) goType {
+// io.Reader (request bodies, multipart file parts). at is the place being
+// written (the field, parameter, operation or type), where warnings about
+// a t without a position of its own point.
+func (g *gen) goType(t *ir.Type, reader bool, at diag.Pos) goType {
 	if t == nil {
 		return rawMessageType
 	}
@@ -126,16 +87,16 @@ func (g *gen) goType(t *ir.Type, reader bool) goType {
 		}
 		return named("byte").under("[]")
 	case ir.Array:
-		return g.goType(t.Elem, false).under("[]")
+		return g.goType(t.Elem, false, at).under("[]")
 	case ir.Map:
-		return g.goType(mapElem(t), false).under("map[string]")
+		return g.goType(mapElem(t), false, at).under("map[string]")
 	case ir.Enum:
 		return enumBase(t)
 	case ir.Struct:
 		// The loaders name every object; an IR built otherwise may not.
-		g.warn(g.posOf(t), "unnamed object schema is represented as json.RawMessage")
+		g.warn(cmp.Or(t.Pos, at), "unnamed object schema is represented as json.RawMessage")
 	case ir.Union, ir.Tuple:
-		g.warn(g.posOf(t), "unnamed oneOf/anyOf/prefixItems schema is represented as json.RawMessage")
+		g.warn(cmp.Or(t.Pos, at), "unnamed oneOf/anyOf/prefixItems schema is represented as json.RawMessage")
 	}
 	return rawMessageType
 }

@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -53,21 +54,12 @@ func (g *gen) mcpServerName(withVersion bool) string {
 // listing records them. The protocol version is left out: it depends on
 // the transport the snapshot used (go-sdk agrees on an older one over
 // HTTP), and the same server should give the same package.
-func (g *gen) mcpPackageDoc(f *file, usage string) {
-	// packageDoc says "a client of <Title> (version <Version>)": give it
-	// the server's name, with its version, in the Title's place.
-	svc := *g.svc
-	svc.Title, svc.Version = g.mcpServerName(true), ""
-	if svc.Title == "" {
-		svc.Title = "an MCP server"
-	}
-	saved := g.svc
-	g.svc = &svc
-	g.packageDoc(f, usage)
-	g.svc = saved
+func (g *gen) mcpPackageDoc(f *generatedFile, usage string) {
+	// The server's name, with its version, is the title.
+	g.packageDoc(f, cmp.Or(g.mcpServerName(true), "an MCP server"), "", usage)
 }
 
-func (g *gen) mcpClientFile() *file {
+func (g *gen) mcpClientFile() *generatedFile {
 	f := g.newFile()
 	usage := "Create a client with NewClient from a connected *mcp.ClientSession; make the session with mcpclient.Connect (or mcpclient.WrapTransport) so that content blocks of types newer than the SDK never fail a call and progress notifications reach WithProgress. Options set the validation mode (WithValidation), the logger (WithLogger), a warning hook, the default content convention (WithConvention), middlewares and hooks (WithMiddleware, WithBeforeCall, WithAfterResult) and a timeout (WithTimeout); per-call options set progress notifications (WithProgress), _meta (WithMeta), a timeout and the validation mode. A tool result with isError set is a result, not a Go error: see its envelope's MCPMeta, or mcpclient.AsError."
 	g.mcpPackageDoc(f, usage)
@@ -76,19 +68,19 @@ func (g *gen) mcpClientFile() *file {
 	if title == "" {
 		title = "the MCP server"
 	}
-	decl(f, newDoc("Client calls the tools of "+title+". Create one with NewClient; it is safe for concurrent use."),
-		jen.Type().Id("Client").Struct(jen.Id("c").Op("*").Qual(pkgMCPClient, "Client")))
-	decl(f, newDoc("Option configures a Client: see NewClient."), jen.Type().Id("Option").Op("=").Qual(pkgMCPClient, "Option"))
-	decl(f, newDoc("CallOption configures one call: WithProgress, WithMeta, WithCallTimeout, WithCallValidation."),
-		jen.Type().Id("CallOption").Op("=").Qual(pkgMCPClient, "CallOption"))
+	f.decl(newDoc("Client calls the tools of "+title+". Create one with NewClient; it is safe for concurrent use."),
+		jen.Type().Id("Client").Struct(jen.Id("c").Op("*").Add(f.Qual(pkgMCPClient, "Client"))))
+	f.decl(newDoc("Option configures a Client: see NewClient."), jen.Type().Id("Option").Op("=").Add(f.Qual(pkgMCPClient, "Option")))
+	f.decl(newDoc("CallOption configures one call: WithProgress, WithMeta, WithCallTimeout, WithCallValidation."),
+		jen.Type().Id("CallOption").Op("=").Add(f.Qual(pkgMCPClient, "CallOption")))
 	reexports(f, "Options of NewClient, from package mcpclient.", pkgMCPClient, mcpOptions)
 	reexports(f, "Options of single calls, from package mcpclient.", pkgMCPClient, mcpCallOptions)
 	nd := newDoc("NewClient returns a client calling tools over session.")
 	nd.para(usage)
 	nd.para(g.validationDoc())
-	decl(f, nd, jen.Func().Id("NewClient").Params(jen.Id("session").Op("*").Qual(pkgMCP, "ClientSession"), jen.Id("opts").Op("...").Id("Option")).Op("*").Id("Client").Block(
-		g.defaultValidation(),
-		jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("c"): jen.Qual(pkgMCPClient, "New").Call(jen.Id("session"), jen.Id("opts").Op("..."))})),
+	f.decl(nd, jen.Func().Id("NewClient").Params(jen.Id("session").Op("*").Add(f.Qual(pkgMCP, "ClientSession")), jen.Id("opts").Op("...").Id("Option")).Op("*").Id("Client").Block(
+		g.defaultOptions(f, false),
+		jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("c"): f.Qual(pkgMCPClient, "New").Call(jen.Id("session"), jen.Id("opts").Op("..."))})),
 	))
 	return f
 }
@@ -100,11 +92,11 @@ func hasInput(t *ir.Tool) bool {
 }
 
 // outType is the Data type of a tool's envelope.
-func (g *gen) outType(t *ir.Tool) *jen.Statement {
-	if t.OutputType == nil {
-		return jen.Index().Qual(pkgRuntime, "ContentBlock")
+func (g *gen) outType(f *generatedFile, op *ir.Operation) *jen.Statement {
+	if op.Tool.OutputType == nil {
+		return jen.Index().Add(f.Qual(pkgRuntime, "ContentBlock"))
 	}
-	return g.typ(t.OutputType)
+	return g.typ(f, op.Tool.OutputType, op.Pos)
 }
 
 func hints(t *ir.Tool) string {
@@ -129,10 +121,9 @@ func hints(t *ir.Tool) string {
 }
 
 // toolsFile declares one *mcpclient.Tool and one method per tool.
-func (g *gen) toolsFile() *file {
+func (g *gen) toolsFile() *generatedFile {
 	f := g.newFile()
 	for _, op := range g.ops {
-		g.pos = op.Pos
 		t := op.Tool
 		tv := "tool" + op.GoName
 		d := []jen.Code{kv("Name", jen.Lit(t.Name))}
@@ -153,16 +144,15 @@ func (g *gen) toolsFile() *file {
 		if t.TaskSupport != "" && t.TaskSupport != "forbidden" { // forbidden is the default
 			d = append(d, kv("TaskSupport", jen.Lit(t.TaskSupport)))
 		}
-		f.Var().Id(tv).Op("=").Op("&").Qual(pkgMCPClient, "Tool").Values(d...)
-		f.Line()
+		f.decl(nil, jen.Var().Id(tv).Op("=").Op("&").Add(f.Qual(pkgMCPClient, "Tool")).Values(d...))
 
-		params := []jen.Code{jen.Id("ctx").Qual("context", "Context")}
+		params := []jen.Code{jen.Id("ctx").Add(f.Qual("context", "Context"))}
 		args := jen.Struct().Values()
 		if hasInput(t) {
-			params = append(params, jen.Id("in").Add(g.typ(t.InputType)))
+			params = append(params, jen.Id("in").Add(g.typ(f, t.InputType, op.Pos)))
 			args = jen.Id("in")
 		}
-		out := g.outType(t)
+		out := g.outType(f, op)
 		d2 := newDoc(op.GoName + " calls the tool " + quoted(t.Name) + ".")
 		if sanitize(t.Title) != sanitize(op.Doc.Summary) {
 			d2.para(t.Title)
@@ -177,9 +167,9 @@ func (g *gen) toolsFile() *file {
 		}
 		d2.origin(op.Doc)
 		params = append(params, jen.Id("opts").Op("...").Id("CallOption"))
-		decl(f, d2, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).Params(params...).
-			Params(jen.Qual(pkgRuntime, "ResponseEnvelope").Types(out.Clone()), jen.Error()).Block(
-			jen.Return(jen.Qual(pkgMCPClient, "Call").Types(out.Clone()).Call(jen.Id("ctx"), jen.Id("c").Dot("c"), jen.Id(tv), args, jen.Id("opts").Op("..."))),
+		f.decl(d2, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).Params(params...).
+			Params(f.Qual(pkgRuntime, "ResponseEnvelope").Types(out.Clone()), jen.Error()).Block(
+			jen.Return(f.Qual(pkgMCPClient, "Call").Types(out.Clone()).Call(jen.Id("ctx"), jen.Id("c").Dot("c"), jen.Id(tv), args, jen.Id("opts").Op("..."))),
 		))
 	}
 	return f

@@ -13,7 +13,7 @@ import (
 // registryFile declares (*Client).Register, the table of operations it
 // registers (static data, cheap to compile) and one small function per
 // operation that decodes its input and calls its method.
-func (g *gen) registryFile() *file {
+func (g *gen) registryFile() *generatedFile {
 	f := g.newFile()
 	var entries, subEntries []jen.Code
 	var calls []jen.Code
@@ -31,7 +31,7 @@ func (g *gen) registryFile() *file {
 			g.warn(op.Pos, "operation %s is registered as %s (registry ids allow only letters, digits, '_', '-' and '.')", quoted(op.ID), quoted(id))
 		}
 		ids[id] = true
-		body := g.handler(op, id)
+		body := g.handler(f, op, id)
 		if body == nil {
 			skipped = append(skipped, op.GoName)
 			continue
@@ -40,15 +40,15 @@ func (g *gen) registryFile() *file {
 		if desc := description(op); desc != "" {
 			spec = append(spec, jen.Line().Add(kv("Description", jen.Lit(desc))))
 		}
-		info, hinted := specInfo(op)
+		info, hinted := specInfo(f, op)
 		spec = append(spec, info...)
 		usesHint = usesHint || hinted
 		if s := g.inputSchema(op); op.InputSchema != nil && s != "" {
-			spec = append(spec, jen.Line().Add(kv("InputSchema", jen.Qual("encoding/json", "RawMessage").Call(jsonLit(s)))))
+			spec = append(spec, jen.Line().Add(kv("InputSchema", f.Qual("encoding/json", "RawMessage").Call(jsonLit(s)))))
 			binary = binary || op.Kind == ir.HTTPCall && strings.Contains(s, `"contentEncoding":"base64"`)
 		}
 		if s := g.bundle(op.OutputSchema); op.OutputSchema != nil && s != "" {
-			spec = append(spec, jen.Line().Add(kv("OutputSchema", jen.Qual("encoding/json", "RawMessage").Call(jsonLit(s)))))
+			spec = append(spec, jen.Line().Add(kv("OutputSchema", f.Qual("encoding/json", "RawMessage").Call(jsonLit(s)))))
 			if v := g.schemaVar(op.OutputSchema, "outSchema"+op.GoName, op.Pos); v != "" {
 				spec = append(spec, jen.Line().Add(kv("Output", jen.Id(v))))
 			}
@@ -57,16 +57,16 @@ func (g *gen) registryFile() *file {
 			// A stream is a subscription: its function returns the
 			// sequence of the method's envelopes.
 			streams = append(streams, op.GoName)
-			subEntries = append(subEntries, jen.Line().Values(jen.Qual(pkgRuntime, "OperationSpec").Values(append(spec, jen.Line())...), jen.Parens(jen.Op("*").Id("Client")).Dot("subscribe"+op.GoName)))
+			subEntries = append(subEntries, jen.Line().Values(f.Qual(pkgRuntime, "OperationSpec").Values(append(spec, jen.Line())...), jen.Parens(jen.Op("*").Id("Client")).Dot("subscribe"+op.GoName)))
 			calls = append(calls, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("subscribe"+op.GoName).Params(
-				jen.Id("ctx").Qual("context", "Context"), jen.Id("input").Qual("encoding/json", "RawMessage"),
-			).Qual("iter", "Seq2").Types(jen.Any(), jen.Error()).Block(body...), jen.Line())
+				jen.Id("ctx").Add(f.Qual("context", "Context")), jen.Id("input").Add(f.Qual("encoding/json", "RawMessage")),
+			).Add(f.Qual("iter", "Seq2")).Types(jen.Any(), jen.Error()).Block(body...))
 			continue
 		}
-		entries = append(entries, jen.Line().Values(jen.Qual(pkgRuntime, "OperationSpec").Values(append(spec, jen.Line())...), jen.Parens(jen.Op("*").Id("Client")).Dot("call"+op.GoName)))
+		entries = append(entries, jen.Line().Values(f.Qual(pkgRuntime, "OperationSpec").Values(append(spec, jen.Line())...), jen.Parens(jen.Op("*").Id("Client")).Dot("call"+op.GoName)))
 		calls = append(calls, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("call"+op.GoName).Params(
-			jen.Id("ctx").Qual("context", "Context"), jen.Id("input").Qual("encoding/json", "RawMessage"),
-		).Params(jen.Any(), jen.Error()).Block(body...), jen.Line())
+			jen.Id("ctx").Add(f.Qual("context", "Context")), jen.Id("input").Add(f.Qual("encoding/json", "RawMessage")),
+		).Params(jen.Any(), jen.Error()).Block(body...))
 	}
 	input := `{"params": {...}, "body": ...}`
 	if g.svc.Kind == ir.MCP {
@@ -85,7 +85,7 @@ func (g *gen) registryFile() *file {
 	register := []jen.Code{
 		jen.For(jen.List(jen.Id("_"), jen.Id("op")).Op(":=").Range().Id("registryOps")).Block(
 			jen.Id("call").Op(":=").Id("op").Dot("call"),
-			jen.Id("h").Op(":=").Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("input").Qual("encoding/json", "RawMessage")).Params(jen.Any(), jen.Error()).Block(
+			jen.Id("h").Op(":=").Func().Params(jen.Id("ctx").Add(f.Qual("context", "Context")), jen.Id("input").Add(f.Qual("encoding/json", "RawMessage"))).Params(jen.Any(), jen.Error()).Block(
 				jen.Return(jen.Id("call").Call(jen.Id("c"), jen.Id("ctx"), jen.Id("input"))),
 			),
 			jen.If(jen.Err().Op(":=").Id("r").Dot("Register").Call(jen.Id("op").Dot("spec"), jen.Id("h")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
@@ -94,40 +94,36 @@ func (g *gen) registryFile() *file {
 	if len(subEntries) > 0 {
 		register = append(register, jen.For(jen.List(jen.Id("_"), jen.Id("op")).Op(":=").Range().Id("registrySubs")).Block(
 			jen.Id("call").Op(":=").Id("op").Dot("call"),
-			jen.Id("h").Op(":=").Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("input").Index().Byte()).Qual("iter", "Seq2").Types(jen.Any(), jen.Error()).Block(
+			jen.Id("h").Op(":=").Func().Params(jen.Id("ctx").Add(f.Qual("context", "Context")), jen.Id("input").Index().Byte()).Add(f.Qual("iter", "Seq2")).Types(jen.Any(), jen.Error()).Block(
 				jen.Return(jen.Id("call").Call(jen.Id("c"), jen.Id("ctx"), jen.Id("input"))),
 			),
 			jen.If(jen.Err().Op(":=").Id("r").Dot("RegisterSubscription").Call(jen.Id("op").Dot("spec"), jen.Id("h")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		))
 	}
 	register = append(register, jen.Return(jen.Nil()))
-	decl(f, d, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("Register").Params(jen.Id("r").Op("*").Qual(pkgRuntime, "Registry")).Error().Block(register...))
-	f.Comment("// registryOps are the operations Register registers.")
-	f.Var().Id("registryOps").Op("=").Index().Struct(
-		jen.Id("spec").Qual(pkgRuntime, "OperationSpec"),
-		jen.Id("call").Func().Params(jen.Op("*").Id("Client"), jen.Qual("context", "Context"), jen.Qual("encoding/json", "RawMessage")).Params(jen.Any(), jen.Error()),
-	).Values(append(entries, jen.Line())...)
-	f.Line()
+	f.decl(d, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("Register").Params(jen.Id("r").Op("*").Add(f.Qual(pkgRuntime, "Registry"))).Error().Block(register...))
+	f.commented("registryOps are the operations Register registers.", jen.Var().Id("registryOps").Op("=").Index().Struct(
+		jen.Id("spec").Add(f.Qual(pkgRuntime, "OperationSpec")),
+		jen.Id("call").Func().Params(jen.Op("*").Id("Client"), f.Qual("context", "Context"), f.Qual("encoding/json", "RawMessage")).Params(jen.Any(), jen.Error()),
+	).Values(append(entries, jen.Line())...))
 	if len(subEntries) > 0 {
-		f.Comment("// registrySubs are the streams Register registers as subscriptions.")
-		f.Var().Id("registrySubs").Op("=").Index().Struct(
-			jen.Id("spec").Qual(pkgRuntime, "OperationSpec"),
-			jen.Id("call").Func().Params(jen.Op("*").Id("Client"), jen.Qual("context", "Context"), jen.Qual("encoding/json", "RawMessage")).Qual("iter", "Seq2").Types(jen.Any(), jen.Error()),
-		).Values(append(subEntries, jen.Line())...)
-		f.Line()
+		f.commented("registrySubs are the streams Register registers as subscriptions.", jen.Var().Id("registrySubs").Op("=").Index().Struct(
+			jen.Id("spec").Add(f.Qual(pkgRuntime, "OperationSpec")),
+			jen.Id("call").Func().Params(jen.Op("*").Id("Client"), f.Qual("context", "Context"), f.Qual("encoding/json", "RawMessage")).Add(f.Qual("iter", "Seq2")).Types(jen.Any(), jen.Error()),
+		).Values(append(subEntries, jen.Line())...))
 	}
 	for _, c := range calls {
-		f.Add(c)
+		f.decl(nil, c)
 	}
 	if usesHint {
-		decl(f, newDoc("hint returns a pointer to b, for runtime.OperationHints."),
+		f.decl(newDoc("hint returns a pointer to b, for runtime.OperationHints."),
 			jen.Func().Id("hint").Params(jen.Id("b").Bool()).Op("*").Bool().Block(jen.Return(jen.Op("&").Id("b"))))
 	}
-	decl(f, newDoc("decodeInput decodes the input of operation id into v."),
-		jen.Func().Id("decodeInput").Params(jen.Id("id").String(), jen.Id("input").Qual("encoding/json", "RawMessage"), jen.Id("v").Any()).Error().Block(
+	f.decl(newDoc("decodeInput decodes the input of operation id into v."),
+		jen.Func().Id("decodeInput").Params(jen.Id("id").String(), jen.Id("input").Add(f.Qual("encoding/json", "RawMessage")), jen.Id("v").Any()).Error().Block(
 			jen.If(jen.Len(jen.Id("input")).Op("==").Lit(0)).Block(jen.Return(jen.Nil())),
-			jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("input"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Qual(pkgRuntime, "NewError").Call(jen.Qual(pkgRuntime, "CodeValidation"), jen.Id("id"), jen.Lit("decoding input"), jen.Err())),
+			jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("input"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(f.Qual(pkgRuntime, "NewError").Call(f.Qual(pkgRuntime, "CodeValidation"), jen.Id("id"), jen.Lit("decoding input"), jen.Err())),
 			),
 			jen.Return(jen.Nil()),
 		))
@@ -167,14 +163,14 @@ func description(op *ir.Operation) string {
 
 // handler returns the body of op's registry function: decode the input and
 // call the method; for a stream, return the sequence of its envelopes.
-func (g *gen) handler(op *ir.Operation, id string) []jen.Code {
+func (g *gen) handler(f *generatedFile, op *ir.Operation, id string) []jen.Code {
 	var fields, args, convert []jen.Code
 	args = append(args, jen.Id("ctx"))
 	var in jen.Code
 	switch {
 	case op.Kind == ir.MCPTool:
 		if hasInput(op.Tool) {
-			in = g.typ(op.Tool.InputType)
+			in = g.typ(f, op.Tool.InputType, op.Pos)
 			args = append(args, jen.Id("in"))
 		}
 	default:
@@ -183,7 +179,7 @@ func (g *gen) handler(op *ir.Operation, id string) []jen.Code {
 			args = append(args, jen.Id("in").Dot("Params"))
 		}
 		if b := op.Body; b != nil && b.Kind != ir.BodyNone {
-			field, arg, stmts := g.bodyInput(op)
+			field, arg, stmts := g.bodyInput(f, op)
 			fields = append(fields, field)
 			args = append(args, arg)
 			convert = stmts
@@ -283,39 +279,39 @@ func (g *gen) inputSchema(op *ir.Operation) string {
 // see inputSchema): a binary body is a []byte the handler passes as a
 // bytes.Reader, and a multipart body with file fields is a struct like the
 // body's with []byte for each io.Reader field, copied into the body type.
-func (g *gen) bodyInput(op *ir.Operation) (field, arg jen.Code, convert []jen.Code) {
+func (g *gen) bodyInput(f *generatedFile, op *ir.Operation) (field, arg jen.Code, convert []jen.Code) {
 	b := op.Body
 	tag := map[string]string{"json": "body"}
 	kind := g.bodyKind(op)
 	if kind == ir.BodyBinary {
 		field = jen.Id("Body").Index().Byte().Tag(tag)
 		if b.Required {
-			return field, jen.Qual("bytes", "NewReader").Call(jen.Id("in").Dot("Body")), nil
+			return field, f.Qual("bytes", "NewReader").Call(jen.Id("in").Dot("Body")), nil
 		}
 		// An absent body is a nil io.Reader, not a reader of nothing.
 		return field, jen.Id("body"), []jen.Code{
-			jen.Var().Id("body").Qual("io", "Reader"),
+			jen.Var().Id("body").Add(f.Qual("io", "Reader")),
 			jen.If(jen.Id("in").Dot("Body").Op("!=").Nil()).Block(
-				jen.Id("body").Op("=").Qual("bytes", "NewReader").Call(jen.Id("in").Dot("Body"))),
+				jen.Id("body").Op("=").Add(f.Qual("bytes", "NewReader")).Call(jen.Id("in").Dot("Body"))),
 		}
 	}
 	typ, ptr := g.bodyType(op)
 	files := kind == ir.BodyMultipart && b.Type != nil && b.Type.Kind == ir.Struct && g.multipart[b.Type] && hasFileField(b.Type)
 	if !files {
-		return jen.Id("Body").Add(typ.code()).Tag(tag), jen.Id("in").Dot("Body"), nil
+		return jen.Id("Body").Add(f.typeCode(typ)).Tag(tag), jen.Id("in").Dot("Body"), nil
 	}
 	// A struct of the body's fields, binary ones as []byte (nilable: no
 	// pointer), and the copy into the body type.
 	var defs, copies, readers []jen.Code
 	src := jen.Id("in").Dot("Body")
-	for i, f := range g.fields(b.Type, b.Type, false) { // one per b.Type.Fields, in order
-		if f.tag == "-" {
+	for i, fd := range g.fields(b.Type, b.Type, false) { // one per b.Type.Fields, in order
+		if fd.tag == "-" {
 			continue // not in JSON: left zero
 		}
-		defs = append(defs, jen.Id(f.name).Add(f.typ.code()).Tag(map[string]string{"json": f.tag}))
+		defs = append(defs, jen.Id(fd.name).Add(f.typeCode(fd.typ)).Tag(map[string]string{"json": fd.tag}))
 		if fl := b.Type.Fields[i]; fl.Type != nil && fl.Type.Kind == ir.Binary {
 			readers = append(readers, jen.If(src.Clone().Dot(fl.Name).Op("!=").Nil()).Block(
-				jen.Id("body").Dot(fl.Name).Op("=").Qual("bytes", "NewReader").Call(src.Clone().Dot(fl.Name))))
+				jen.Id("body").Dot(fl.Name).Op("=").Add(f.Qual("bytes", "NewReader")).Call(src.Clone().Dot(fl.Name))))
 		} else {
 			copies = append(copies, jen.Id(fl.Name).Op(":").Add(src.Clone().Dot(fl.Name)))
 		}
@@ -350,7 +346,7 @@ func hasFileField(t *ir.Type) bool {
 // specInfo returns the OperationSpec fields that describe op for servers
 // (runtime/mcpserver): its title, HTTP method, deprecation and an MCP
 // tool's annotations; and whether they call hint.
-func specInfo(op *ir.Operation) ([]jen.Code, bool) {
+func specInfo(f *generatedFile, op *ir.Operation) ([]jen.Code, bool) {
 	var out []jen.Code
 	hinted := false
 	if op.Tool != nil && sanitize(op.Tool.Title) != "" {
@@ -367,7 +363,7 @@ func specInfo(op *ir.Operation) ([]jen.Code, bool) {
 		if opIsQuery(op) {
 			kind = "KindQuery"
 		}
-		out = append(out, jen.Line().Add(kv("Kind", jen.Qual(pkgRuntime, kind))))
+		out = append(out, jen.Line().Add(kv("Kind", f.Qual(pkgRuntime, kind))))
 	}
 	if t := op.Tool; t != nil {
 		var hints []jen.Code
@@ -381,7 +377,7 @@ func specInfo(op *ir.Operation) ([]jen.Code, bool) {
 		}
 		if len(hints) > 0 {
 			hinted = true
-			out = append(out, jen.Line().Add(kv("Hints", jen.Op("&").Qual(pkgRuntime, "OperationHints").Values(hints...))))
+			out = append(out, jen.Line().Add(kv("Hints", jen.Op("&").Add(f.Qual(pkgRuntime, "OperationHints")).Values(hints...))))
 		}
 	}
 	return out, hinted

@@ -3,8 +3,9 @@ package emit
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/opsgen/opsgen/runtime"
 	"go/token"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -12,6 +13,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/runtime"
 )
 
 // defsPrefix starts the references into Service.Defs.
@@ -64,7 +66,7 @@ func (g *gen) schemaVar(schema json.RawMessage, name string, pos diag.Pos) strin
 func (g *gen) defsDoc() string {
 	var b strings.Builder
 	b.WriteString(`{"$defs":{`)
-	for i, k := range sortedKeys(g.svc.Defs) {
+	for i, k := range slices.Sorted(maps.Keys(g.svc.Defs)) {
 		if i > 0 {
 			b.WriteByte(',')
 		}
@@ -84,30 +86,29 @@ func (g *gen) defsDoc() string {
 
 // schemasFile declares Schemas and the schema vars the other files use. It
 // is written as text: go/format is slow on megabytes of string literal.
-func (g *gen) schemasFile() *file {
+func (g *gen) schemasFile() *generatedFile {
 	f := g.newFile()
-	w := &textWriter{}
+	w := &textWriter{f: f}
 	w.doc(newDoc(`Schemas holds the JSON Schema (draft 2020-12) of every type of the package under "$defs"; the schemas of operations refer into it. The client uses them to normalize and validate results.`).lines())
 	defs := g.defsDoc()
-	w.b.WriteString("var Schemas = runtime.NewSchemaSet(" + jsonString(defs) + ")")
-	f.imports[pkgRuntime] = "NewSchemaSet"
+	w.b.WriteString("var Schemas = " + f.ident(pkgRuntime, "NewSchemaSet") + "(" + jsonString(defs) + ")")
 	f.text(w.b.String())
 	byName := map[string]string{}
 	for c, v := range g.schemaVars {
 		byName[v] = c
 	}
 	if g.needsFullValidator(defs, byName) {
-		f.Anon(pkgFullSchema)
+		f.anon(pkgFullSchema)
 	}
 	if len(byName) == 0 {
 		return f
 	}
-	names := sortedKeys(byName)
+	names := slices.Sorted(maps.Keys(byName))
 	width := 0
 	for _, v := range names {
 		width = max(width, utf8.RuneCountInString(v))
 	}
-	w = &textWriter{}
+	w = &textWriter{f: f}
 	w.b.WriteString("// Output schemas of the operations.\nvar (\n")
 	for _, v := range names {
 		w.b.WriteString("\t" + v + strings.Repeat(" ", width-utf8.RuneCountInString(v)+1) + "= Schemas.Ref(" + jsonString(byName[v]) + ")\n")

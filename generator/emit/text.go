@@ -1,274 +1,31 @@
 package emit
 
 import (
-	"bytes"
-	"cmp"
 	"fmt"
 	"go/doc/comment"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/dave/jennifer/jen"
 )
 
 // The bulk of a large package's code is plain declarations: structs with
 // tagged fields, enums with their constants and Known method, parameter
-// structs. Rendering them through jennifer and go/format took most of the
-// generation time on large specs, so they are written here directly, in
-// exactly the form gofmt prints them; everything else stays jennifer code.
-// A file is jennifer code in which a marker declaration stands for each text
-// part; after go/format, the text parts replace the markers. Tests check that
+// structs, operation methods. Rendering them through jennifer and go/format
+// took most of the generation time on large specs, so they are written here
+// directly, in exactly the form gofmt prints them, and added to their
+// generatedFile as text; everything else is jennifer code. Tests check that
 // every generated file is unchanged by gofmt.
 
-// partMarker is the declaration that marks the place of a text part in a
-// file's jennifer code; gofmt prints it on a line of its own, and no spec
-// text can produce that line (spec text only reaches comments and quoted
-// literals).
-const partMarker = `const _ = "opsgen:part"`
-
-// file is a generated file under construction: jennifer code, with text
-// parts (declarations in gofmt's form) at the places marked in the code. A
-// large file is built in chunks (split): each is rendered in its own
-// goroutine as soon as it is complete.
-type file struct {
-	*jen.File            // the code of the chunk being built
-	texts     []textPart // the text parts of the chunk being built
-	// imports maps the import paths the text parts use to one of the names
-	// they use from it, so that jennifer writes the import block.
-	imports map[string]string
-	newCode func() *jen.File
-	chunks  []*chunk // the complete chunks, rendering
-	wg      sync.WaitGroup
-}
-
-// textPart is text in gofmt's form; glue says it is a doc comment, followed
-// by the jennifer code of its declaration on the next line.
-type textPart struct {
-	s    string
-	glue bool
-}
-
-// chunk is a rendered part of a file.
-type chunk struct {
-	prelude []byte // header comments, package clause and imports
-	body    []byte // the declarations
-	err     error
-}
-
-// Declarations per chunk of operations.go and types.go: a chunk of
-// operations is about as much work to render as a chunk of types.
-var opsPerChunk, typesPerChunk = 200, 1000
-
-// makeFile returns a file whose chunks' code newCode begins.
-func makeFile(newCode func() *jen.File) *file {
-	f := &file{imports: map[string]string{}, newCode: newCode}
-	f.start()
-	return f
-}
-
-// start begins a chunk. Its first marker separates the prelude from the
-// declarations.
-func (f *file) start() {
-	f.File, f.texts = f.newCode(), nil
-	f.mark()
-}
-
-// mark adds a marker: the place of the next text part, or an end.
-func (f *file) mark() {
-	f.Add(jen.Const().Id("_").Op("=").Lit("opsgen:part"))
-	f.Line()
-}
-
-// text adds a declaration written in gofmt's form.
-func (f *file) text(s string) {
-	f.mark()
-	f.texts = append(f.texts, textPart{s: s})
-}
-
-// doc adds the doc comment of the declaration added next (as jennifer
-// code): go/format spends most of its time on comments, so they are written
-// as text.
-func (f *file) doc(d *doc) {
-	lines := d.lines()
-	if len(lines) == 0 {
-		return
-	}
-	w := &textWriter{}
-	w.doc(lines)
-	f.mark()
-	f.texts = append(f.texts, textPart{s: strings.TrimSuffix(w.b.String(), "\n"), glue: true})
-}
-
-// split completes the current chunk, which starts rendering, and begins
-// another.
-func (f *file) split() {
-	c, code, texts := &chunk{}, f.File, f.texts
-	f.chunks = append(f.chunks, c)
-	f.wg.Go(func() { c.render(code, texts, nil) })
-	f.start()
-}
-
-// render completes the file and returns its content; errs are the chunks'
-// rendering failures (bugs: the content is then unformatted, so that the
-// compiler can point at the problem).
-func (f *file) render() (out []byte, errs []error) {
-	last := &chunk{}
-	last.render(f.File, f.texts, f.imports)
-	f.wg.Wait()
-	chunks := append(f.chunks, last)
-	var b bytes.Buffer
-	size := 0
-	for _, c := range chunks {
-		size += len(c.prelude) + len(c.body) + 2
-	}
-	b.Grow(size + 1)
-	if len(chunks) == 1 {
-		b.Write(last.prelude)
-	} else {
-		b.Write(mergePreludes(chunks))
-	}
-	for _, c := range chunks {
-		if c.err != nil {
-			errs = append(errs, c.err)
-		}
-		if len(c.body) > 0 {
-			b.WriteString("\n\n")
-			b.Write(c.body)
-		}
-	}
-	b.WriteByte('\n')
-	return b.Bytes(), errs
-}
-
-// render formats code, adding an end marker and, for the last chunk, uses
-// of the text parts' imports (dropped by the splice), and puts the text
-// parts in.
-func (c *chunk) render(code *jen.File, texts []textPart, imports map[string]string) {
-	code.Add(jen.Const().Id("_").Op("=").Lit("opsgen:part"))
-	for _, path := range sortedKeys(imports) {
-		code.Var().Id("_").Qual(path, imports[path])
-	}
-	var b bytes.Buffer
-	if err := code.Render(&b); err != nil {
-		c.err = fmt.Errorf("generated code could not be formatted: %v", firstLine(err.Error()))
-		b.Reset()
-		code.NoFormat = true
-		if err := code.Render(&b); err != nil {
-			c.err = fmt.Errorf("generated code could not be rendered: %v", firstLine(err.Error()))
-		}
-	}
-	if err := c.splice(b.Bytes(), texts); err != nil && c.err == nil {
-		c.err = err
-	}
-}
-
-// splice cuts the rendered code src at the markers and puts the text parts
-// in their places, one blank line between declarations.
-func (c *chunk) splice(src []byte, texts []textPart) error {
-	pieces := bytes.Split(src, []byte("\n"+partMarker+"\n"))
-	if len(pieces) != len(texts)+3 {
-		c.body = src
-		return fmt.Errorf("generated code could not be assembled: %d part markers, want %d", len(pieces)-1, len(texts)+2)
-	}
-	c.prelude = bytes.Trim(pieces[0], "\n")
-	size := 0
-	for _, t := range texts {
-		size += len(t.s) + 2
-	}
-	for _, p := range pieces {
-		size += len(p)
-	}
-	var b bytes.Buffer
-	b.Grow(size)
-	glue := false
-	add := func(s []byte, glueNext bool) {
-		s = bytes.Trim(s, "\n")
-		if len(s) == 0 {
-			return
-		}
-		if b.Len() > 0 {
-			if glue {
-				b.WriteByte('\n')
-			} else {
-				b.WriteString("\n\n")
-			}
-		}
-		b.Write(s)
-		glue = glueNext
-	}
-	add(pieces[1], false)
-	for i, t := range texts {
-		add([]byte(t.s), t.glue)
-		add(pieces[i+2], false)
-	}
-	// The last piece, the imports' uses, is dropped.
-	c.body = b.Bytes()
-	return nil
-}
-
-// mergePreludes returns the first chunk's header and package clause with
-// the imports of all the chunks, as gofmt writes them (sorted by path).
-func mergePreludes(chunks []*chunk) []byte {
-	var head []byte
-	seen := map[string]bool{}
-	var specs []string
-	for i, c := range chunks {
-		h, ss := splitImports(c.prelude)
-		if i == 0 {
-			head = h
-		}
-		for _, s := range ss {
-			if !seen[s] {
-				seen[s] = true
-				specs = append(specs, s)
-			}
-		}
-	}
-	path := func(spec string) string { return spec[strings.IndexByte(spec, '"'):] }
-	slices.SortFunc(specs, func(a, b string) int { return cmp.Or(cmp.Compare(path(a), path(b)), cmp.Compare(a, b)) })
-	b := bytes.NewBuffer(slices.Clip(head))
-	switch len(specs) {
-	case 0:
-	case 1:
-		b.WriteString("\n\nimport " + specs[0])
-	default:
-		b.WriteString("\n\nimport (\n\t" + strings.Join(specs, "\n\t") + "\n)")
-	}
-	return b.Bytes()
-}
-
-// splitImports splits a gofmt'd prelude into what precedes its import
-// declaration and its import specs.
-func splitImports(prelude []byte) (head []byte, specs []string) {
-	i := bytes.Index(prelude, []byte("\nimport "))
-	if i < 0 {
-		return prelude, nil
-	}
-	head, rest := bytes.TrimRight(prelude[:i], "\n"), string(prelude[i+len("\nimport "):])
-	if block, ok := strings.CutPrefix(rest, "(\n"); ok {
-		block, _, _ = strings.Cut(block, "\n)")
-		for _, l := range strings.Split(block, "\n") {
-			if l = strings.TrimSpace(l); l != "" {
-				specs = append(specs, l)
-			}
-		}
-		return head, specs
-	}
-	return head, []string{strings.TrimSpace(rest)}
-}
-
-// textWriter writes declarations in gofmt's form.
+// textWriter writes declarations in gofmt's form for a file.
 type textWriter struct {
-	b       strings.Builder
-	imports map[string]string
+	b strings.Builder
+	f *generatedFile
 }
 
 // typeText returns t's text, recording its import.
-func (w *textWriter) typeText(t goType) string { return t.text(w.imports) }
+func (w *textWriter) typeText(t goType) string { return w.f.typeText(t) }
 
 // doc writes a top-level doc comment.
 func (w *textWriter) doc(lines []string) { w.comment("", lines) }
@@ -298,16 +55,36 @@ func commentLines(lines []string, topLevel bool) []string {
 	}
 	out := make([]string, len(lines))
 	for i, l := range lines {
-		switch {
-		case l == "":
-			out[i] = "//"
-		case l[0] == '\t':
-			out[i] = "//" + l
-		default:
-			out[i] = "// " + l
-		}
+		out[i] = commentLine(l)
 	}
 	return out
+}
+
+// commentLine is the one way text becomes a comment: a "//" line comment
+// ("//" alone for "", "//\t..." for a code line). Whatever the text, it
+// cannot end the comment or act as code: it is neutralized as sanitize
+// does (line breaks become spaces; U+2028, U+2029, other control and
+// format characters are dropped; invalid UTF-8 is replaced), "+build" is
+// split (go vet reads it as a build
+// constraint before the package clause), and "*/" is inert in a line
+// comment (opsgen writes no block comments). Spec text is sanitized before
+// (textLines), so on the usual path this changes nothing; it is the
+// guarantee.
+func commentLine(text string) string {
+	if !printableASCII(text) {
+		text = neutralize(text, true) // code lines are indented with tabs
+	}
+	if strings.Contains(text, "+build") {
+		// Before the package clause, go vet takes it for a build constraint.
+		text = strings.ReplaceAll(text, "+build", "+ build")
+	}
+	switch {
+	case text == "":
+		return "//"
+	case text[0] == '\t':
+		return "//" + text
+	}
+	return "// " + text
 }
 
 // docNeedsFormat reports whether go/doc/comment could print lines

@@ -93,7 +93,7 @@ func TestStructAlignment(t *testing.T) {
 		{name: "D", typ: str.under("map[string]"), tag: "d`quote\"d"},
 		{doc: []string{"E alone.", "", "Two paragraphs."}, name: "E", typ: rawMessageType, tag: "-"},
 	}
-	w := &textWriter{imports: map[string]string{}}
+	w := &textWriter{f: newGeneratedFile("p")}
 	w.structDecl("T", fields)
 	src := "package p\n\n" + w.b.String()
 	got, err := format.Source([]byte(src))
@@ -103,28 +103,8 @@ func TestStructAlignment(t *testing.T) {
 	if string(got) != src {
 		t.Errorf("got:\n%s\nwant (gofmt):\n%s", src, got)
 	}
-	if w.imports["time"] == "" || w.imports["encoding/json"] == "" {
-		t.Errorf("imports not recorded: %v", w.imports)
-	}
-}
-
-// TestChunksJoinAsOne checks that a file built in many chunks, rendered
-// concurrently, is the file built in one.
-func TestChunksJoinAsOne(t *testing.T) {
-	for _, svc := range []func() *ir.Service{petstore, mcpService, hostileService, tiny} {
-		whole, _ := emit(t, svc(), Options{Package: "p", Registry: true})
-		ops, types := opsPerChunk, typesPerChunk
-		opsPerChunk, typesPerChunk = 1, 1
-		split, _ := emit(t, svc(), Options{Package: "p", Registry: true})
-		opsPerChunk, typesPerChunk = ops, types
-		if len(whole) != len(split) {
-			t.Fatalf("%d files in one chunk, %d in many", len(whole), len(split))
-		}
-		for i := range whole {
-			if !bytes.Equal(whole[i].Content, split[i].Content) {
-				t.Errorf("%s differs when built in chunks:\n%s", whole[i].Name, split[i].Content)
-			}
-		}
+	if w.f.imports["time"].name != "time" || w.f.imports["encoding/json"].name != "json" {
+		t.Errorf("imports not recorded: %v", w.f.imports)
 	}
 }
 

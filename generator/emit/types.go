@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -13,15 +14,6 @@ import (
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
 )
-
-// posOf is t's position, or that of the field or parameter being written
-// when t has none.
-func (g *gen) posOf(t *ir.Type) diag.Pos {
-	if t.Pos != (diag.Pos{}) {
-		return t.Pos
-	}
-	return g.pos
-}
 
 func mapElem(t *ir.Type) *ir.Type {
 	if t.Elem != nil {
@@ -57,16 +49,13 @@ func (g *gen) warn(pos diag.Pos, format string, args ...any) {
 }
 
 // typesFile declares the named types, or returns nil when there are none.
-func (g *gen) typesFile() *file {
+func (g *gen) typesFile() *generatedFile {
 	if len(g.types) == 0 {
 		return nil
 	}
 	f := g.newFile()
 	needExtra, needNamed := false, false
-	for i, t := range g.types {
-		if i > 0 && i%typesPerChunk == 0 {
-			f.split()
-		}
+	for _, t := range g.types {
 		if t.Kind == ir.Struct && t.AdditionalProperties != nil {
 			needExtra = true
 		}
@@ -84,13 +73,6 @@ func (g *gen) typesFile() *file {
 	return f
 }
 
-// decl adds a declaration preceded by its doc comment and followed by a blank line.
-func decl(f *file, d *doc, code jen.Code) {
-	f.doc(d)
-	f.Add(code)
-	f.Line()
-}
-
 // typeDoc is the doc comment of a named type: a first sentence by kind,
 // then what the spec says, then the origin.
 func typeDoc(t *ir.Type, first string) *doc {
@@ -103,8 +85,7 @@ func typeDoc(t *ir.Type, first string) *doc {
 	return d
 }
 
-func (g *gen) declareType(f *file, t *ir.Type) {
-	g.pos = t.Pos
+func (g *gen) declareType(f *generatedFile, t *ir.Type) {
 	kind := t.Kind
 	if t.GoType != "" && kind != ir.Union && kind != ir.Tuple {
 		kind = ir.Any // an alias of the chosen type
@@ -120,20 +101,20 @@ func (g *gen) declareType(f *file, t *ir.Type) {
 		g.declareTuple(f, t)
 	case ir.Array:
 		// Defined types, not aliases: a list or map may contain itself.
-		g.declareNamed(f, typeDoc(t, t.Name+" is a JSON array."), t.Name, " ", g.goType(t.Elem, false).under("[]"))
+		g.declareNamed(f, typeDoc(t, t.Name+" is a JSON array."), t.Name, " ", g.goType(t.Elem, false, t.Pos).under("[]"))
 	case ir.Map:
-		g.declareNamed(f, typeDoc(t, t.Name+" is a JSON object with values of one type."), t.Name, " ", g.goType(mapElem(t), false).under("map[string]"))
+		g.declareNamed(f, typeDoc(t, t.Name+" is a JSON object with values of one type."), t.Name, " ", g.goType(mapElem(t), false, t.Pos).under("map[string]"))
 	default:
 		// Aliases keep the methods of time.Time and json.RawMessage.
 		c := *t
 		c.Name = ""
-		g.declareNamed(f, typeDoc(t, t.Name+" is "+kindText(t)+"."), t.Name, " = ", g.goType(&c, false))
+		g.declareNamed(f, typeDoc(t, t.Name+" is "+kindText(t)+"."), t.Name, " = ", g.goType(&c, false, t.Pos))
 	}
 }
 
 // declareNamed declares "type name<sep>under" (sep " " or " = ").
-func (g *gen) declareNamed(f *file, d *doc, name, sep string, under goType) {
-	w := &textWriter{imports: f.imports}
+func (g *gen) declareNamed(f *generatedFile, d *doc, name, sep string, under goType) {
+	w := &textWriter{f: f}
 	w.doc(d.lines())
 	w.b.WriteString("type " + name + sep + w.typeText(under))
 	f.text(w.b.String())
@@ -169,13 +150,13 @@ func kindText(t *ir.Type) string {
 	return "any JSON value"
 }
 
-func (g *gen) declareStruct(f *file, t *ir.Type) {
+func (g *gen) declareStruct(f *generatedFile, t *ir.Type) {
 	fields := g.fields(t, t, g.multipart[t])
 	var known []jen.Code
 	if t.AdditionalProperties != nil {
 		fields = append(fields, field{
 			doc:  []string{"AdditionalProperties holds the properties the schema does not declare."},
-			name: "AdditionalProperties", typ: g.goType(t.AdditionalProperties, false).under("map[string]"), tag: "-",
+			name: "AdditionalProperties", typ: g.goType(t.AdditionalProperties, false, t.Pos).under("map[string]"), tag: "-",
 		})
 		for _, fl := range t.Fields {
 			if name, ok := jsonName(fl); ok {
@@ -191,12 +172,12 @@ func (g *gen) declareStruct(f *file, t *ir.Type) {
 	if t.AdditionalProperties == nil {
 		return
 	}
-	decl(f, newDoc("MarshalJSON writes the declared fields and AdditionalProperties as one object."),
+	f.decl(newDoc("MarshalJSON writes the declared fields and AdditionalProperties as one object."),
 		jen.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 			jen.Type().Id("plain").Id(t.Name),
 			jen.Return(jen.Id("marshalWithExtra").Call(append([]jen.Code{jen.Id("plain").Call(jen.Id("v")), jen.Id("v").Dot("AdditionalProperties")}, known...)...)),
 		))
-	decl(f, newDoc("UnmarshalJSON reads the declared fields and puts the other properties in AdditionalProperties."),
+	f.decl(newDoc("UnmarshalJSON reads the declared fields and puts the other properties in AdditionalProperties."),
 		jen.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
 			jen.Type().Id("plain").Id(t.Name),
 			jen.Return(jen.Id("unmarshalWithExtra").Call(append([]jen.Code{jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Op("&").Id("v").Dot("AdditionalProperties")}, known...)...)),
@@ -204,35 +185,35 @@ func (g *gen) declareStruct(f *file, t *ir.Type) {
 }
 
 // extraHelpers declares the two helpers of structs with additional properties.
-func (g *gen) extraHelpers(f *file) {
+func (g *gen) extraHelpers(f *generatedFile) {
 	T := jen.Id("T")
-	decl(f, newDoc("marshalWithExtra writes v, a struct without custom marshaling, as a JSON object with the members of extra added, except those named in known."),
+	f.decl(newDoc("marshalWithExtra writes v, a struct without custom marshaling, as a JSON object with the members of extra added, except those named in known."),
 		jen.Func().Id("marshalWithExtra").Types(T.Clone().Any()).Params(
 			jen.Id("v").Any(), jen.Id("extra").Map(jen.String()).Id("T"), jen.Id("known").Op("...").String(),
 		).Params(jen.Index().Byte(), jen.Error()).Block(
-			jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual("encoding/json", "Marshal").Call(jen.Id("v")),
+			jen.List(jen.Id("b"), jen.Err()).Op(":=").Add(f.Qual("encoding/json", "Marshal")).Call(jen.Id("v")),
 			jen.If(jen.Err().Op("!=").Nil().Op("||").Len(jen.Id("extra")).Op("==").Lit(0)).Block(jen.Return(jen.Id("b"), jen.Err())),
 			jen.Id("obj").Op(":=").Map(jen.String()).Any().Values(),
 			jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Id("extra")).Block(jen.Id("obj").Index(jen.Id("k")).Op("=").Id("x")),
 			jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("known")).Block(jen.Delete(jen.Id("obj"), jen.Id("k"))),
-			jen.Var().Id("declared").Map(jen.String()).Qual("encoding/json", "RawMessage"),
-			jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("declared")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Var().Id("declared").Map(jen.String()).Add(f.Qual("encoding/json", "RawMessage")),
+			jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("b"), jen.Op("&").Id("declared")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Id("declared")).Block(jen.Id("obj").Index(jen.Id("k")).Op("=").Id("x")),
-			jen.Return(jen.Qual("encoding/json", "Marshal").Call(jen.Id("obj"))),
+			jen.Return(f.Qual("encoding/json", "Marshal").Call(jen.Id("obj"))),
 		))
-	decl(f, newDoc("unmarshalWithExtra reads b into v, a pointer to a struct without custom unmarshaling, and the members not named in known into extra."),
+	f.decl(newDoc("unmarshalWithExtra reads b into v, a pointer to a struct without custom unmarshaling, and the members not named in known into extra."),
 		jen.Func().Id("unmarshalWithExtra").Types(T.Clone().Any()).Params(
 			jen.Id("b").Index().Byte(), jen.Id("v").Any(), jen.Id("extra").Op("*").Map(jen.String()).Id("T"), jen.Id("known").Op("...").String(),
 		).Error().Block(
-			jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			jen.Var().Id("obj").Map(jen.String()).Qual("encoding/json", "RawMessage"),
-			jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("obj")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("b"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.Var().Id("obj").Map(jen.String()).Add(f.Qual("encoding/json", "RawMessage")),
+			jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("b"), jen.Op("&").Id("obj")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 			jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("known")).Block(jen.Delete(jen.Id("obj"), jen.Id("k"))),
 			jen.Op("*").Id("extra").Op("=").Nil(),
 			jen.For(jen.List(jen.Id("k"), jen.Id("raw")).Op(":=").Range().Id("obj")).Block(
 				jen.Var().Id("x").Id("T"),
-				jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("x")), jen.Err().Op("!=").Nil()).Block(
-					jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("property %q: %w"), jen.Id("k"), jen.Err())),
+				jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("raw"), jen.Op("&").Id("x")), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(f.Qual("fmt", "Errorf").Call(jen.Lit("property %q: %w"), jen.Id("k"), jen.Err())),
 				),
 				jen.If(jen.Op("*").Id("extra").Op("==").Nil()).Block(jen.Op("*").Id("extra").Op("=").Make(jen.Map(jen.String()).Id("T"), jen.Len(jen.Id("obj")))),
 				jen.Parens(jen.Op("*").Id("extra")).Index(jen.Id("k")).Op("=").Id("x"),
@@ -257,7 +238,7 @@ func untagged(t *ir.Type) []*ir.Field {
 // with untagged fields: they are written and read by property name, with
 // the additional properties if the struct has them (known names the tagged
 // ones).
-func (g *gen) untaggedMethods(f *file, t *ir.Type, odd []*ir.Field, known []jen.Code) {
+func (g *gen) untaggedMethods(f *generatedFile, t *ir.Type, odd []*ir.Field, known []jen.Code) {
 	ap := t.AdditionalProperties != nil
 	marshal := []jen.Code{jen.Type().Id("plain").Id(t.Name), jen.Id("extra").Op(":=").Map(jen.String()).Any().Values()}
 	if ap {
@@ -274,16 +255,16 @@ func (g *gen) untaggedMethods(f *file, t *ir.Type, odd []*ir.Field, known []jen.
 		targets[jen.Lit(fl.JSONName)] = jen.Op("&").Id("v").Dot(fl.Name)
 	}
 	marshal = append(marshal, jen.Return(jen.Id("marshalWithExtra").Call(append([]jen.Code{jen.Id("plain").Call(jen.Id("v")), jen.Id("extra")}, known...)...)))
-	decl(f, newDoc("MarshalJSON writes the fields as one object, those whose property names cannot be struct tags included."),
+	f.decl(newDoc("MarshalJSON writes the fields as one object, those whose property names cannot be struct tags included."),
 		jen.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(marshal...))
-	first := jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+	first := jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 	if ap {
 		for _, fl := range odd {
 			known = append(known, jen.Lit(fl.JSONName))
 		}
 		first = jen.If(jen.Err().Op(":=").Id("unmarshalWithExtra").Call(append([]jen.Code{jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Op("&").Id("v").Dot("AdditionalProperties")}, known...)...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 	}
-	decl(f, newDoc("UnmarshalJSON reads the fields, those whose property names cannot be struct tags included."),
+	f.decl(newDoc("UnmarshalJSON reads the fields, those whose property names cannot be struct tags included."),
 		jen.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
 			jen.Type().Id("plain").Id(t.Name),
 			first,
@@ -292,15 +273,15 @@ func (g *gen) untaggedMethods(f *file, t *ir.Type, odd []*ir.Field, known []jen.
 }
 
 // namedHelper declares unmarshalNamed, the reader of untagged fields.
-func (g *gen) namedHelper(f *file) {
-	decl(f, newDoc("unmarshalNamed reads the members of the JSON object b named in fields into the pointers they map to."),
+func (g *gen) namedHelper(f *generatedFile) {
+	f.decl(newDoc("unmarshalNamed reads the members of the JSON object b named in fields into the pointers they map to."),
 		jen.Func().Id("unmarshalNamed").Params(jen.Id("b").Index().Byte(), jen.Id("fields").Map(jen.String()).Any()).Error().Block(
-			jen.Var().Id("obj").Map(jen.String()).Qual("encoding/json", "RawMessage"),
-			jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("obj")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.Var().Id("obj").Map(jen.String()).Add(f.Qual("encoding/json", "RawMessage")),
+			jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("b"), jen.Op("&").Id("obj")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 			jen.For(jen.List(jen.Id("k"), jen.Id("p")).Op(":=").Range().Id("fields")).Block(
 				jen.If(jen.List(jen.Id("raw"), jen.Id("ok")).Op(":=").Id("obj").Index(jen.Id("k")), jen.Id("ok")).Block(
-					jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("raw"), jen.Id("p")), jen.Err().Op("!=").Nil()).Block(
-						jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit("property %q: %w"), jen.Id("k"), jen.Err())),
+					jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("raw"), jen.Id("p")), jen.Err().Op("!=").Nil()).Block(
+						jen.Return(f.Qual("fmt", "Errorf").Call(jen.Lit("property %q: %w"), jen.Id("k"), jen.Err())),
 					),
 				),
 			),
@@ -317,8 +298,8 @@ type field struct {
 }
 
 // declareStructType declares "type name struct{...}".
-func (g *gen) declareStructType(f *file, d *doc, name string, fields []field) {
-	w := &textWriter{imports: f.imports}
+func (g *gen) declareStructType(f *generatedFile, d *doc, name string, fields []field) {
+	w := &textWriter{f: f}
 	w.doc(d.lines())
 	w.structDecl(name, fields)
 	f.text(strings.TrimSuffix(w.b.String(), "\n"))
@@ -330,9 +311,6 @@ func (g *gen) fields(owner, t *ir.Type, reader bool) []field {
 	var out []field
 	tags := map[string]bool{}
 	for _, fl := range t.Fields {
-		if fl.Pos != (diag.Pos{}) {
-			g.pos = fl.Pos
-		}
 		d := &doc{}
 		d.spec(fl.Doc)
 		if fl.Deprecated && !fl.Doc.Deprecated {
@@ -346,7 +324,7 @@ func (g *gen) fields(owner, t *ir.Type, reader bool) []field {
 		if fl.Default != nil {
 			d.para("Default: " + jsonText(fl.Default) + ".")
 		}
-		ft := g.goType(fl.Type, reader && fl.Type != nil && fl.Type.Kind == ir.Binary)
+		ft := g.goType(fl.Type, reader && fl.Type != nil && fl.Type.Kind == ir.Binary, cmp.Or(fl.Pos, t.Pos))
 		nullable := fl.Nullable || (fl.Type != nil && fl.Type.Nullable)
 		optional := !fl.Required || nullable
 		threeState := threeStates(fl, reader)
@@ -472,8 +450,8 @@ func reaches(from, to *ir.Type, seen map[*ir.Type]bool) bool {
 	return false
 }
 
-func (g *gen) declareEnum(f *file, t *ir.Type) {
-	w := &textWriter{}
+func (g *gen) declareEnum(f *generatedFile, t *ir.Type) {
+	w := &textWriter{f: f}
 	w.doc(typeDoc(t, t.Name+" is one of the values below; other values still decode (see Known).").lines())
 	w.b.WriteString("type " + t.Name + " " + enumBase(t).name + "\n")
 	var names []string
@@ -558,7 +536,7 @@ func enumLit(base ir.Kind, v any) (any, bool) {
 	return nil, false
 }
 
-func (g *gen) declareUnion(f *file, t *ir.Type) {
+func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 	var names []string
 	for _, v := range t.Variants {
 		names = append(names, v.Name)
@@ -568,10 +546,10 @@ func (g *gen) declareUnion(f *file, t *ir.Type) {
 		kind = t.Name + "Kind"
 	}
 	d := typeDoc(t, t.Name+" is one of: "+strings.Join(names, ", ")+". Variant tells which one it holds (a "+kind+"); As<Variant> returns it; "+t.Name+"From<Variant> makes one.")
-	decl(f, d, jen.Type().Id(t.Name).Struct(jen.Qual(pkgRuntime, "UnionValue")))
+	f.decl(d, jen.Type().Id(t.Name).Struct(f.Qual(pkgRuntime, "UnionValue")))
 	u := jen.Id("u")
 	kd := newDoc(kind + " names the variants of " + t.Name + "; \"\" is none.")
-	decl(f, kd, jen.Type().Id(kind).String())
+	f.decl(kd, jen.Type().Id(kind).String())
 	var consts []jen.Code
 	for _, v := range t.Variants {
 		c := v.Const
@@ -582,28 +560,26 @@ func (g *gen) declareUnion(f *file, t *ir.Type) {
 		if len(v.Tags) > 0 {
 			line += " (" + t.Discriminator + ": " + strings.Join(quotedAll(v.Tags), ", ") + ")"
 		}
-		consts = append(consts, jen.Comment(line+"."), jen.Id(c).Id(kind).Op("=").Lit(v.Name))
+		consts = append(consts, lineComment(line+"."), jen.Id(c).Id(kind).Op("=").Lit(v.Name))
 	}
-	f.Comment("The variants of " + t.Name + ".")
-	f.Const().Defs(consts...)
-	f.Line()
-	decl(f, newDoc("Variant returns the variant the value holds, or \"\" when none matches."),
+	f.commented("The variants of "+t.Name+".", jen.Const().Defs(consts...))
+	f.decl(newDoc("Variant returns the variant the value holds, or \"\" when none matches."),
 		jen.Func().Params(u.Clone().Id(t.Name)).Id("Variant").Params().Id(kind).Block(
 			jen.Return(jen.Id(kind).Call(jen.Id("union"+t.Name).Dot("VariantOf").Call(jen.Id("u").Dot("UnionValue"))))))
 	var variants []jen.Code
 	for _, v := range t.Variants {
-		vt := g.typ(v.Type)
-		decl(f, newDoc("As"+v.Name+" returns the value as the "+v.Name+" variant."),
+		vt := g.typ(f, v.Type, t.Pos)
+		f.decl(newDoc("As"+v.Name+" returns the value as the "+v.Name+" variant."),
 			jen.Func().Params(u.Clone().Id(t.Name)).Id("As"+v.Name).Params().Params(vt.Clone(), jen.Error()).Block(
-				jen.Return(jen.Qual(pkgRuntime, "VariantAs").Types(vt.Clone()).Call(jen.Id("u").Dot("UnionValue")))))
+				jen.Return(f.Qual(pkgRuntime, "VariantAs").Types(vt.Clone()).Call(jen.Id("u").Dot("UnionValue")))))
 		cd := newDoc(t.Name + "From" + v.Name + " returns a " + t.Name + " holding the " + v.Name + " variant v.")
 		var body []jen.Code
 		if fl := discField(t, v); fl != nil {
 			cd.para("An empty " + fl.Name + " is set to " + strconv.Quote(v.Tags[0]) + ".")
 			body = append(body, jen.If(jen.Id("v").Dot(fl.Name).Op("==").Lit("")).Block(jen.Id("v").Dot(fl.Name).Op("=").Lit(v.Tags[0])))
 		}
-		body = append(body, jen.Return(jen.Id(t.Name).Values(jen.Qual(pkgRuntime, "UnionOf").Call(jen.Lit(v.Name), jen.Id("v")))))
-		decl(f, cd, jen.Func().Id(t.Name+"From"+v.Name).Params(jen.Id("v").Add(vt.Clone())).Id(t.Name).Block(body...))
+		body = append(body, jen.Return(jen.Id(t.Name).Values(f.Qual(pkgRuntime, "UnionOf").Call(jen.Lit(v.Name), jen.Id("v")))))
+		f.decl(cd, jen.Func().Id(t.Name+"From"+v.Name).Params(jen.Id("v").Add(vt.Clone())).Id(t.Name).Block(body...))
 		vd := []jen.Code{kv("Name", jen.Lit(v.Name))}
 		if len(v.Tags) > 0 {
 			vd = append(vd, kv("Tags", strLits(v.Tags)))
@@ -620,10 +596,8 @@ func (g *gen) declareUnion(f *file, t *ir.Type) {
 	if t.Discriminator != "" {
 		ud = append(ud, kv("Discriminator", jen.Lit(t.Discriminator)))
 	}
-	ud = append(ud, kv("Variants", jen.Index().Qual(pkgRuntime, "UnionVariant").Values(append(variants, jen.Line())...)))
-	f.Comment("// union" + t.Name + " selects the variant of a " + t.Name + ".")
-	f.Var().Id("union"+t.Name).Op("=").Op("&").Qual(pkgRuntime, "Union").Values(ud...)
-	f.Line()
+	ud = append(ud, kv("Variants", jen.Index().Add(f.Qual(pkgRuntime, "UnionVariant")).Values(append(variants, jen.Line())...)))
+	f.commented("union"+t.Name+" selects the variant of a "+t.Name+".", jen.Var().Id("union"+t.Name).Op("=").Op("&").Add(f.Qual(pkgRuntime, "Union")).Values(ud...))
 }
 
 // discField is the field of variant v of union t that holds the
@@ -659,11 +633,11 @@ func strLits(ss []string) *jen.Statement {
 	return jen.Index().String().Values(items...)
 }
 
-func (g *gen) declareTuple(f *file, t *ir.Type) {
+func (g *gen) declareTuple(f *generatedFile, t *ir.Type) {
 	var fields, vals, ptrs []jen.Code
 	for i, it := range t.Items {
 		name := "Item" + strconv.Itoa(i)
-		ft := g.typ(it)
+		ft := g.typ(f, it, t.Pos)
 		if g.recursive(t, it) {
 			ft = jen.Op("*").Add(ft)
 		}
@@ -673,14 +647,14 @@ func (g *gen) declareTuple(f *file, t *ir.Type) {
 	}
 	rest, restPtr := jen.Nil(), jen.Nil()
 	if t.Elem != nil {
-		fields = append(fields, jen.Comment("// Rest holds the items after the fixed positions."), jen.Id("Rest").Index().Add(g.typ(t.Elem)))
+		fields = append(fields, lineComment("Rest holds the items after the fixed positions."), jen.Id("Rest").Index().Add(g.typ(f, t.Elem, t.Pos)))
 		rest, restPtr = jen.Id("t").Dot("Rest"), jen.Op("&").Id("t").Dot("Rest")
 	}
-	decl(f, typeDoc(t, t.Name+" is a JSON array with fixed positions: Item0 is its first item."), jen.Type().Id(t.Name).Struct(fields...))
-	decl(f, newDoc("MarshalJSON writes the value as a JSON array."),
+	f.decl(typeDoc(t, t.Name+" is a JSON array with fixed positions: Item0 is its first item."), jen.Type().Id(t.Name).Struct(fields...))
+	f.decl(newDoc("MarshalJSON writes the value as a JSON array."),
 		jen.Func().Params(jen.Id("t").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-			jen.Return(jen.Qual(pkgRuntime, "MarshalTuple").Call(jen.Index().Any().Values(vals...), rest))))
-	decl(f, newDoc("UnmarshalJSON reads a JSON array."),
+			jen.Return(f.Qual(pkgRuntime, "MarshalTuple").Call(jen.Index().Any().Values(vals...), rest))))
+	f.decl(newDoc("UnmarshalJSON reads a JSON array."),
 		jen.Func().Params(jen.Id("t").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
-			jen.Return(jen.Qual(pkgRuntime, "UnmarshalTuple").Call(jen.Id("b"), jen.Index().Any().Values(ptrs...), restPtr))))
+			jen.Return(f.Qual(pkgRuntime, "UnmarshalTuple").Call(jen.Id("b"), jen.Index().Any().Values(ptrs...), restPtr))))
 }
