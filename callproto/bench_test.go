@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http/httptest"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,27 +30,66 @@ var (
 	benchPet   = pet{ID: 7, Name: "Rex"}
 )
 
+// countingDialer counts the write system calls of the connections it
+// dials: the benchmarks report them per call (writes/op), since on a
+// loopback connection they are a large part of a small call's cost.
+type countingDialer struct{ writes atomic.Int64 }
+
+func (d *countingDialer) Dial(network, address string) (net.Conn, error) {
+	c, err := net.Dial(network, address)
+	if err != nil {
+		return nil, err
+	}
+	return &countingConn{Conn: c, n: &d.writes}, nil
+}
+
+type countingConn struct {
+	net.Conn
+	n *atomic.Int64
+}
+
+func (c *countingConn) Write(p []byte) (int, error) {
+	c.n.Add(1)
+	return c.Conn.Write(p)
+}
+
+// reportWrites reports the writes per operation the dialer counted since
+// the timer was last reset (call it right after b.ResetTimer's loop).
+func reportWrites(b *testing.B, d *countingDialer, start int64) {
+	if b.N > 0 {
+		b.ReportMetric(float64(d.writes.Load()-start)/float64(b.N), "writes/op")
+	}
+}
+
 func benchBuses(b *testing.B) (hubBus, spokeBus *natsbus.Bus) {
+	hubBus, spokeBus, _ = benchBusesCounted(b)
+	return hubBus, spokeBus
+}
+
+// benchBusesCounted connects a hub's and a spoke's bus to a fresh embedded
+// server through one countingDialer.
+func benchBusesCounted(b *testing.B) (hubBus, spokeBus *natsbus.Bus, d *countingDialer) {
 	b.Helper()
 	srv, err := natsbus.StartServer("127.0.0.1", -1)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(srv.Shutdown)
+	d = &countingDialer{}
 	for _, p := range []**natsbus.Bus{&hubBus, &spokeBus} {
-		bus, err := natsbus.Connect(natsbus.Options{URL: srv.ClientURL()})
+		bus, err := natsbus.Connect(natsbus.Options{URL: srv.ClientURL(), NATS: []nats.Option{nats.SetCustomDialer(d)}})
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Cleanup(func() { bus.Close() })
 		*p = bus
 	}
-	return hubBus, spokeBus
+	return hubBus, spokeBus, d
 }
 
-func benchSpoke(b *testing.B) *callproto.PendingRequestMap {
-	hubBus, spokeBus := benchBuses(b)
-	return benchSpokeOn(b, hubBus, spokeBus)
+func benchSpoke(b *testing.B) (*callproto.PendingRequestMap, *countingDialer) {
+	hubBus, spokeBus, d := benchBusesCounted(b)
+	return benchSpokeOn(b, hubBus, spokeBus), d
 }
 
 // benchSpokeOn serves bench.echo from a hub on hubBus to a spoke on spokeBus.
@@ -68,14 +109,14 @@ func benchSpokeOn(b *testing.B, hubBus, spokeBus callproto.Bus) *callproto.Pendi
 	return spoke
 }
 
-func benchBare(b *testing.B) *nats.Conn {
-	hubBus, spokeBus := benchBuses(b)
+func benchBare(b *testing.B) (*nats.Conn, *countingDialer) {
+	hubBus, spokeBus, d := benchBusesCounted(b)
 	reply, _ := json.Marshal(rt.Local(benchPet, "bench.echo"))
 	if _, err := hubBus.Conn().Subscribe("bench.bare", func(m *nats.Msg) { m.Respond(reply) }); err != nil {
 		b.Fatal(err)
 	}
 	hubBus.Conn().Flush()
-	return spokeBus.Conn()
+	return spokeBus.Conn(), d
 }
 
 func reportPercentiles(b *testing.B, d []time.Duration) {
@@ -88,11 +129,12 @@ func reportPercentiles(b *testing.B, d []time.Duration) {
 }
 
 func BenchmarkLatencyCall(b *testing.B) {
-	spoke := benchSpoke(b)
+	spoke, dialer := benchSpoke(b)
 	ctx := context.Background()
 	d := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
+	w0 := dialer.writes.Load()
 	for b.Loop() {
 		t := time.Now()
 		if _, err := spoke.Call(ctx, "bench.echo", benchInput); err != nil {
@@ -101,13 +143,15 @@ func BenchmarkLatencyCall(b *testing.B) {
 		d = append(d, time.Since(t))
 	}
 	reportPercentiles(b, d)
+	reportWrites(b, dialer, w0)
 }
 
 func BenchmarkLatencyBareNATS(b *testing.B) {
-	nc := benchBare(b)
+	nc, dialer := benchBare(b)
 	d := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
+	w0 := dialer.writes.Load()
 	for b.Loop() {
 		t := time.Now()
 		m, err := nc.Request("bench.bare", benchInput, 5*time.Second)
@@ -121,14 +165,16 @@ func BenchmarkLatencyBareNATS(b *testing.B) {
 		d = append(d, time.Since(t))
 	}
 	reportPercentiles(b, d)
+	reportWrites(b, dialer, w0)
 }
 
 func BenchmarkThroughputCall(b *testing.B) {
-	spoke := benchSpoke(b)
+	spoke, dialer := benchSpoke(b)
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.SetParallelism(16)
 	b.ResetTimer()
+	w0 := dialer.writes.Load()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			if _, err := spoke.Call(ctx, "bench.echo", benchInput); err != nil {
@@ -137,13 +183,15 @@ func BenchmarkThroughputCall(b *testing.B) {
 			}
 		}
 	})
+	reportWrites(b, dialer, w0)
 }
 
 func BenchmarkThroughputBareNATS(b *testing.B) {
-	nc := benchBare(b)
+	nc, dialer := benchBare(b)
 	b.ReportAllocs()
 	b.SetParallelism(16)
 	b.ResetTimer()
+	w0 := dialer.writes.Load()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			m, err := nc.Request("bench.bare", benchInput, 5*time.Second)
@@ -158,6 +206,7 @@ func BenchmarkThroughputBareNATS(b *testing.B) {
 			}
 		}
 	})
+	reportWrites(b, dialer, w0)
 }
 
 // The same call over Redis (a redis-server of the test's own) and over the

@@ -11,12 +11,21 @@
 // restart loses the messages published while it is down (core NATS keeps
 // none), which the protocol detects as a gap in a subscription's sequence
 // or a call that runs into its deadline.
+//
+// Publish coalesces: it queues the message, and one writer goroutine per
+// Bus hands the queued messages to nats.go in a row, after letting the
+// goroutines that are ready to run publish theirs, so that the answers of
+// many concurrent calls leave in one write to the socket instead of one
+// each (nats.go writes as soon as its flusher goroutine runs, which, when
+// every publisher is a goroutine of its own, is after each message).
 package natsbus
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -40,7 +49,30 @@ type Options struct {
 type Bus struct {
 	nc  *nats.Conn
 	srv *server.Server // the embedded server, or nil
+
+	mu      sync.Mutex
+	queue   []outMsg      // published, not yet handed to nats.go
+	queued  int           // bytes in queue
+	space   chan struct{} // closed when the writer takes the queue (Publish waits on it when full)
+	closing bool          // Close began: Publish refuses
+	kick    chan struct{} // wakes the writer (capacity 1)
+	stopped chan struct{} // closed when the writer has returned
 }
+
+// outMsg is one queued message.
+type outMsg struct {
+	subject string
+	data    []byte
+}
+
+// maxQueued bounds the bytes waiting for the writer: Publish waits beyond
+// it, so that publishers faster than the connection slow down instead of
+// growing memory (nats.go's own buffer then pushes back on the writer).
+const maxQueued = 8 << 20
+
+// maxYields bounds how often the writer lets other goroutines run before
+// it takes the queue; it stops as soon as a yield added nothing.
+const maxYields = 4
 
 var _ callproto.Bus = (*Bus)(nil)
 
@@ -75,6 +107,10 @@ func Connect(opts Options) (*Bus, error) {
 		return nil, fmt.Errorf("natsbus: connect %s: %w", url, err)
 	}
 	b.nc = nc
+	b.space = make(chan struct{})
+	b.kick = make(chan struct{}, 1)
+	b.stopped = make(chan struct{})
+	go b.writer()
 	return b, nil
 }
 
@@ -100,13 +136,94 @@ func (b *Bus) URL() string { return b.nc.ConnectedUrl() }
 // Conn returns the NATS connection.
 func (b *Bus) Conn() *nats.Conn { return b.nc }
 
-// Publish implements callproto.Bus. NATS buffers it (and, while
-// reconnecting, keeps it in the reconnect buffer).
+// Publish implements callproto.Bus: it checks what nats.go would refuse
+// at once (a closed connection, a message over the server's limit) and
+// queues the message for the writer, waiting only while the queue is full.
+// Messages one goroutine publishes leave in order. nats.go buffers them
+// (and, while reconnecting, keeps them in its reconnect buffer); one it
+// refuses afterwards (that buffer full in a long outage) is lost, as are
+// the messages an outage loses in the broker.
 func (b *Bus) Publish(ctx context.Context, subject string, data []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return b.nc.Publish(subject, data)
+	if max := b.nc.MaxPayload(); max > 0 && int64(len(data)) > max {
+		return nats.ErrMaxPayload
+	}
+	if subject == "" {
+		return nats.ErrBadSubject
+	}
+	for {
+		b.mu.Lock()
+		if b.closing || b.nc.IsClosed() {
+			b.mu.Unlock()
+			return nats.ErrConnectionClosed
+		}
+		if b.queued < maxQueued || len(b.queue) == 0 {
+			break
+		}
+		space := b.space
+		b.mu.Unlock()
+		select {
+		case <-space:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	b.queue = append(b.queue, outMsg{subject, data})
+	b.queued += len(data)
+	first := len(b.queue) == 1
+	b.mu.Unlock()
+	if first {
+		select {
+		case b.kick <- struct{}{}:
+		default: // a kick is pending: the writer will see this message
+		}
+	}
+	return nil
+}
+
+// writer hands the queued messages to nats.go until Close.
+func (b *Bus) writer() {
+	defer close(b.stopped)
+	var spare []outMsg
+	for {
+		<-b.kick
+		// Let the goroutines that are ready run first: those about to
+		// publish (the other answers of a burst of calls) add theirs, and
+		// all go out in one write.
+		for n, i := b.queueLen(), 0; i < maxYields; i++ {
+			runtime.Gosched()
+			m := b.queueLen()
+			if m == n {
+				break
+			}
+			n = m
+		}
+		b.mu.Lock()
+		q := b.queue
+		b.queue, b.queued = spare[:0], 0
+		close(b.space)
+		b.space = make(chan struct{})
+		closing := b.closing
+		b.mu.Unlock()
+		for _, m := range q {
+			// An error here is a connection closed meanwhile or the
+			// reconnect buffer full: the message is lost, as documented.
+			_ = b.nc.Publish(m.subject, m.data)
+		}
+		clear(q)
+		spare = q
+		if closing {
+			return // Publish refuses since closing was set: nothing is left
+		}
+	}
+}
+
+func (b *Bus) queueLen() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.queue)
 }
 
 // Subscribe implements callproto.Bus: a queue subscription when queue is
@@ -137,9 +254,22 @@ func (b *Bus) Subscribe(subject, queue string, handler func(data []byte)) (callp
 	return s, nil
 }
 
-// Close drains the connection (handlers in progress finish) and shuts the
-// embedded server down, if any.
+// Close hands the queued messages to nats.go, drains the connection
+// (handlers in progress finish; what they publish meanwhile is refused) and
+// shuts the embedded server down, if any.
 func (b *Bus) Close() error {
+	b.mu.Lock()
+	if b.closing {
+		b.mu.Unlock()
+		return nil
+	}
+	b.closing = true
+	b.mu.Unlock()
+	select {
+	case b.kick <- struct{}{}:
+	default:
+	}
+	<-b.stopped
 	err := b.nc.Drain()
 	if err == nil {
 		// Drain is asynchronous: wait until the connection is closed.

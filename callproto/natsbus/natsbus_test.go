@@ -1,7 +1,16 @@
 package natsbus_test
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
 
 	"github.com/opsgen/opsgen/callproto"
 	"github.com/opsgen/opsgen/callproto/bustest"
@@ -31,5 +40,160 @@ func TestConnectBadURL(t *testing.T) {
 	_, err := natsbus.Connect(natsbus.Options{URL: "nats://127.0.0.1:1"})
 	if err == nil {
 		t.Fatal("connected to nothing")
+	}
+}
+
+// countingDialer counts the writes to the sockets it dials.
+type countingDialer struct{ writes atomic.Int64 }
+
+func (d *countingDialer) Dial(network, address string) (net.Conn, error) {
+	c, err := net.Dial(network, address)
+	if err != nil {
+		return nil, err
+	}
+	return &countingConn{Conn: c, n: &d.writes}, nil
+}
+
+type countingConn struct {
+	net.Conn
+	n *atomic.Int64
+}
+
+func (c *countingConn) Write(p []byte) (int, error) {
+	c.n.Add(1)
+	return c.Conn.Write(p)
+}
+
+// Messages published by many goroutines at once all arrive, each
+// goroutine's in order, in far fewer socket writes than messages.
+func TestPublishCoalesces(t *testing.T) {
+	srv, err := natsbus.StartServer("127.0.0.1", -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	d := &countingDialer{}
+	pub, err := natsbus.Connect(natsbus.Options{URL: srv.ClientURL(), NATS: []nats.Option{nats.SetCustomDialer(d)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pub.Close()
+	sub, err := natsbus.Connect(natsbus.Options{URL: srv.ClientURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+
+	const goroutines, each = 200, 5
+	var mu sync.Mutex
+	last := map[int]int{} // goroutine -> last message index seen
+	var got atomic.Int64
+	bad := make(chan string, 1)
+	if _, err := sub.Subscribe("coalesce", "", func(data []byte) {
+		var g, i int
+		fmt.Sscanf(string(data), "%d/%d", &g, &i)
+		mu.Lock()
+		if prev, ok := last[g]; (ok && i != prev+1) || (!ok && i != 0) {
+			select {
+			case bad <- fmt.Sprintf("goroutine %d: message %d after %d", g, i, prev):
+			default:
+			}
+		}
+		last[g] = i
+		mu.Unlock()
+		got.Add(1)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	w0 := d.writes.Load()
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Go(func() {
+			<-start
+			for i := range each {
+				if err := pub.Publish(context.Background(), "coalesce", fmt.Appendf(nil, "%d/%d", g, i)); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	deadline := time.Now().Add(5 * time.Second)
+	for got.Load() < goroutines*each && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	select {
+	case msg := <-bad:
+		t.Fatal(msg)
+	default:
+	}
+	if n := got.Load(); n != goroutines*each {
+		t.Fatalf("received %d messages, want %d", n, goroutines*each)
+	}
+	if w := d.writes.Load() - w0; w > goroutines*each/4 {
+		t.Errorf("%d messages took %d socket writes: not coalesced", goroutines*each, w)
+	}
+}
+
+func TestPublishRefused(t *testing.T) {
+	b, err := natsbus.Connect(natsbus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := b.Publish(ctx, "x", []byte("1")); !errors.Is(err, context.Canceled) {
+		t.Errorf("canceled context: %v", err)
+	}
+	big := make([]byte, b.Conn().MaxPayload()+1)
+	if err := b.Publish(context.Background(), "x", big); !errors.Is(err, nats.ErrMaxPayload) {
+		t.Errorf("over the server's limit: %v", err)
+	}
+	if err := b.Publish(context.Background(), "", []byte("1")); !errors.Is(err, nats.ErrBadSubject) {
+		t.Errorf("empty subject: %v", err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Publish(context.Background(), "x", []byte("1")); !errors.Is(err, nats.ErrConnectionClosed) {
+		t.Errorf("after Close: %v", err)
+	}
+	if err := b.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+}
+
+// What was published before Close reaches the broker.
+func TestCloseSendsQueued(t *testing.T) {
+	a, err := natsbus.Connect(natsbus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := natsbus.Connect(natsbus.Options{URL: a.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got atomic.Int64
+	if _, err := a.Subscribe("closing", "", func([]byte) { got.Add(1) }); err != nil {
+		t.Fatal(err)
+	}
+	const n = 1000
+	for range n {
+		if err := b.Publish(context.Background(), "closing", []byte("m")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for got.Load() < n && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if got.Load() != n {
+		t.Fatalf("received %d of %d messages published before Close", got.Load(), n)
 	}
 }
