@@ -86,7 +86,7 @@ type serving struct {
 
 	mu    sync.Mutex
 	acked int64
-	ackCh chan struct{} // signalled when acked grows
+	ackCh chan struct{} // signalled when acked grows; nil unless the request subscribes
 }
 
 // NewCallHandler subscribes to the bus and serves reg's operations until
@@ -176,7 +176,10 @@ func (h *CallHandler) onRequest(data []byte) {
 	if req.Deadline > 0 {
 		ctx, cancel = withDeadline(ctx, cancel, time.UnixMilli(req.Deadline))
 	}
-	sv := &serving{cancel: cancel, replyTo: req.ReplyTo, heartbeat: time.Duration(req.Heartbeat) * time.Millisecond, started: time.Now(), ackCh: make(chan struct{}, 1)}
+	sv := &serving{cancel: cancel, replyTo: req.ReplyTo, heartbeat: time.Duration(req.Heartbeat) * time.Millisecond, started: time.Now()}
+	if req.Subscribe {
+		sv.ackCh = make(chan struct{}, 1) // only streams wait for acks
+	}
 	h.inflight[req.RequestID] = sv
 	if sv.heartbeat > 0 {
 		if _, ok := h.seen[req.ReplyTo]; !ok {
