@@ -53,13 +53,29 @@ func (c *countingConn) Write(p []byte) (int, error) {
 	return c.Conn.Write(p)
 }
 
-// reportWrites reports the writes per operation the dialer counted since
-// the timer was last reset (call it right after b.ResetTimer's loop).
-func reportWrites(b *testing.B, d *countingDialer, start int64) {
-	if b.N > 0 {
-		b.ReportMetric(float64(d.writes.Load()-start)/float64(b.N), "writes/op")
-	}
+// meter measures a benchmark loop: the socket writes its dialer counted
+// and the CPU time the process (benchmark, hub, spoke and embedded server
+// alike) spent. CPU time per call is the comparison that holds on a
+// machine other work loads: wall time per call then mostly measures the
+// share of the CPUs the benchmark got.
+type meter struct {
+	d      *countingDialer
+	writes int64
+	cpu    time.Duration
 }
+
+// start begins measuring (call it right after b.ResetTimer).
+func startMeter(d *countingDialer) meter { return meter{d: d, writes: d.writes.Load(), cpu: cpuTime()} }
+
+// report reports writes/op and cpu-µs/op.
+func (m meter) report(b *testing.B) {
+	if b.N == 0 {
+		return
+	}
+	b.ReportMetric(float64(m.d.writes.Load()-m.writes)/float64(b.N), "writes/op")
+	b.ReportMetric(float64((cpuTime()-m.cpu).Nanoseconds())/1e3/float64(b.N), "cpu-µs/op")
+}
+
 
 func benchBuses(b *testing.B) (hubBus, spokeBus *natsbus.Bus) {
 	hubBus, spokeBus, _ = benchBusesCounted(b)
@@ -134,7 +150,7 @@ func BenchmarkLatencyCall(b *testing.B) {
 	d := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
-	w0 := dialer.writes.Load()
+	meter := startMeter(dialer)
 	for b.Loop() {
 		t := time.Now()
 		if _, err := spoke.Call(ctx, "bench.echo", benchInput); err != nil {
@@ -143,7 +159,7 @@ func BenchmarkLatencyCall(b *testing.B) {
 		d = append(d, time.Since(t))
 	}
 	reportPercentiles(b, d)
-	reportWrites(b, dialer, w0)
+	meter.report(b)
 }
 
 func BenchmarkLatencyBareNATS(b *testing.B) {
@@ -151,7 +167,7 @@ func BenchmarkLatencyBareNATS(b *testing.B) {
 	d := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
-	w0 := dialer.writes.Load()
+	meter := startMeter(dialer)
 	for b.Loop() {
 		t := time.Now()
 		m, err := nc.Request("bench.bare", benchInput, 5*time.Second)
@@ -165,7 +181,7 @@ func BenchmarkLatencyBareNATS(b *testing.B) {
 		d = append(d, time.Since(t))
 	}
 	reportPercentiles(b, d)
-	reportWrites(b, dialer, w0)
+	meter.report(b)
 }
 
 func BenchmarkThroughputCall(b *testing.B) {
@@ -174,7 +190,7 @@ func BenchmarkThroughputCall(b *testing.B) {
 	b.ReportAllocs()
 	b.SetParallelism(16)
 	b.ResetTimer()
-	w0 := dialer.writes.Load()
+	meter := startMeter(dialer)
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			if _, err := spoke.Call(ctx, "bench.echo", benchInput); err != nil {
@@ -183,7 +199,7 @@ func BenchmarkThroughputCall(b *testing.B) {
 			}
 		}
 	})
-	reportWrites(b, dialer, w0)
+	meter.report(b)
 }
 
 func BenchmarkThroughputBareNATS(b *testing.B) {
@@ -191,7 +207,7 @@ func BenchmarkThroughputBareNATS(b *testing.B) {
 	b.ReportAllocs()
 	b.SetParallelism(16)
 	b.ResetTimer()
-	w0 := dialer.writes.Load()
+	meter := startMeter(dialer)
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			m, err := nc.Request("bench.bare", benchInput, 5*time.Second)
@@ -206,7 +222,7 @@ func BenchmarkThroughputBareNATS(b *testing.B) {
 			}
 		}
 	})
-	reportWrites(b, dialer, w0)
+	meter.report(b)
 }
 
 // The same call over Redis (a redis-server of the test's own) and over the
