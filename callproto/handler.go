@@ -74,7 +74,8 @@ const DefaultDedupeWindow = 2 * time.Minute
 // spoke that died). Every heartbeat period the handler tells each spoke
 // which of its requests are still running (call.alive), so that spokes
 // notice a hub that died. A duplicate request id is ignored while the
-// first is running.
+// first is running, and answered with the first's final event after it
+// finished (HandlerOptions.DedupeWindow; WIRE.md, "Duplicate requests").
 type CallHandler struct {
 	reg    *runtime.Registry
 	bus    Bus
