@@ -12,12 +12,16 @@
 // none), which the protocol detects as a gap in a subscription's sequence
 // or a call that runs into its deadline.
 //
-// Publish coalesces: it queues the message, and one writer goroutine per
-// Bus hands the queued messages to nats.go in a row, after letting the
-// goroutines that are ready to run publish theirs, so that the answers of
-// many concurrent calls leave in one write to the socket instead of one
-// each (nats.go writes as soon as its flusher goroutine runs, which, when
-// every publisher is a goroutine of its own, is after each message).
+// Publish coalesces. nats.go writes to the socket as soon as its flusher
+// goroutine runs, which, when every publisher is a goroutine of its own
+// that publishes one message and then waits or ends (a hub's answers, a
+// spoke's calls), is after each message: one system call per message, and
+// one more on the server for each. So Publish queues the message, and the
+// publisher that finds no other one handing the queue to nats.go does so
+// itself: it first lets the goroutines that are ready to run go (they
+// queue theirs), then hands the whole queue over in a row, until it is
+// empty. Concurrent answers thus leave in one write; a lone message pays
+// one runtime.Gosched.
 package natsbus
 
 import (
@@ -54,9 +58,10 @@ type Bus struct {
 	queue   []outMsg      // published, not yet handed to nats.go
 	queued  int           // bytes in queue
 	space   chan struct{} // closed when the writer takes the queue (Publish waits on it when full)
+	writing bool          // a Publish is handing the queue to nats.go (the writer)
+	idle    chan struct{} // closed when that writer is done
 	closing bool          // Close began: Publish refuses
-	kick    chan struct{} // wakes the writer (capacity 1)
-	stopped chan struct{} // closed when the writer has returned
+	spare   []outMsg      // the writer's: the last batch's array, for reuse
 }
 
 // outMsg is one queued message.
@@ -108,9 +113,6 @@ func Connect(opts Options) (*Bus, error) {
 	}
 	b.nc = nc
 	b.space = make(chan struct{})
-	b.kick = make(chan struct{}, 1)
-	b.stopped = make(chan struct{})
-	go b.writer()
 	return b, nil
 }
 
@@ -137,12 +139,13 @@ func (b *Bus) URL() string { return b.nc.ConnectedUrl() }
 func (b *Bus) Conn() *nats.Conn { return b.nc }
 
 // Publish implements callproto.Bus: it checks what nats.go would refuse
-// at once (a closed connection, a message over the server's limit) and
-// queues the message for the writer, waiting only while the queue is full.
-// Messages one goroutine publishes leave in order. nats.go buffers them
-// (and, while reconnecting, keeps them in its reconnect buffer); one it
-// refuses afterwards (that buffer full in a long outage) is lost, as are
-// the messages an outage loses in the broker.
+// at once (a closed connection, a message over the server's limit), queues
+// the message, and hands the queue to nats.go unless another Publish is
+// doing so (see the package documentation); it waits only while the queue
+// is full. Messages one goroutine publishes leave in order. nats.go buffers
+// them (and, while reconnecting, keeps them in its reconnect buffer); one
+// it refuses afterwards (that buffer full in a long outage) is lost, as
+// are the messages an outage loses in the broker.
 func (b *Bus) Publish(ctx context.Context, subject string, data []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -172,40 +175,43 @@ func (b *Bus) Publish(ctx context.Context, subject string, data []byte) error {
 	}
 	b.queue = append(b.queue, outMsg{subject, data})
 	b.queued += len(data)
-	first := len(b.queue) == 1
-	b.mu.Unlock()
-	if first {
-		select {
-		case b.kick <- struct{}{}:
-		default: // a kick is pending: the writer will see this message
-		}
+	if b.writing {
+		b.mu.Unlock()
+		return nil // the writer will hand it over
 	}
+	b.writing = true
+	b.idle = make(chan struct{})
+	b.mu.Unlock()
+	b.write()
 	return nil
 }
 
-// writer hands the queued messages to nats.go until Close.
-func (b *Bus) writer() {
-	defer close(b.stopped)
-	var spare []outMsg
-	for {
-		<-b.kick
-		// Let the goroutines that are ready run first: those about to
-		// publish (the other answers of a burst of calls) add theirs, and
-		// all go out in one write.
-		for n, i := b.queueLen(), 0; i < maxYields; i++ {
-			runtime.Gosched()
-			m := b.queueLen()
-			if m == n {
-				break
-			}
-			n = m
+// write hands the queue to nats.go until it is empty; one Publish at a
+// time runs it (the one that set writing).
+func (b *Bus) write() {
+	// Let the goroutines that are ready run first: those about to publish
+	// (the other answers of a burst of calls) queue theirs, and all go out
+	// in one write.
+	for n, i := b.queueLen(), 0; i < maxYields; i++ {
+		runtime.Gosched()
+		m := b.queueLen()
+		if m == n {
+			break
 		}
+		n = m
+	}
+	for {
 		b.mu.Lock()
 		q := b.queue
-		b.queue, b.queued = spare[:0], 0
+		if len(q) == 0 {
+			b.writing = false
+			close(b.idle)
+			b.mu.Unlock()
+			return
+		}
+		b.queue, b.queued = b.spare[:0], 0
 		close(b.space)
 		b.space = make(chan struct{})
-		closing := b.closing
 		b.mu.Unlock()
 		for _, m := range q {
 			// An error here is a connection closed meanwhile or the
@@ -213,10 +219,7 @@ func (b *Bus) writer() {
 			_ = b.nc.Publish(m.subject, m.data)
 		}
 		clear(q)
-		spare = q
-		if closing {
-			return // Publish refuses since closing was set: nothing is left
-		}
+		b.spare = q // only the writer touches spare
 	}
 }
 
@@ -264,12 +267,14 @@ func (b *Bus) Close() error {
 		return nil
 	}
 	b.closing = true
-	b.mu.Unlock()
-	select {
-	case b.kick <- struct{}{}:
-	default:
+	var idle chan struct{}
+	if b.writing {
+		idle = b.idle
 	}
-	<-b.stopped
+	b.mu.Unlock()
+	if idle != nil {
+		<-idle // the writer hands what was queued to nats.go
+	}
 	err := b.nc.Drain()
 	if err == nil {
 		// Drain is asynchronous: wait until the connection is closed.
