@@ -57,9 +57,9 @@ type Bus struct {
 	mu      sync.Mutex
 	queue   []outMsg      // published, not yet handed to nats.go
 	queued  int           // bytes in queue
-	space   chan struct{} // closed when the writer takes the queue (Publish waits on it when full)
+	space   chan struct{} // closed when the writer takes the queue; made by a Publish that waits for room
 	writing bool          // a Publish is handing the queue to nats.go (the writer)
-	idle    chan struct{} // closed when that writer is done
+	idle    chan struct{} // closed when that writer is done; made by a Close that waits for it
 	closing bool          // Close began: Publish refuses
 	spare   []outMsg      // the writer's: the last batch's array, for reuse
 }
@@ -112,7 +112,6 @@ func Connect(opts Options) (*Bus, error) {
 		return nil, fmt.Errorf("natsbus: connect %s: %w", url, err)
 	}
 	b.nc = nc
-	b.space = make(chan struct{})
 	return b, nil
 }
 
@@ -165,6 +164,9 @@ func (b *Bus) Publish(ctx context.Context, subject string, data []byte) error {
 		if b.queued < maxQueued || len(b.queue) == 0 {
 			break
 		}
+		if b.space == nil {
+			b.space = make(chan struct{})
+		}
 		space := b.space
 		b.mu.Unlock()
 		select {
@@ -180,7 +182,6 @@ func (b *Bus) Publish(ctx context.Context, subject string, data []byte) error {
 		return nil // the writer will hand it over
 	}
 	b.writing = true
-	b.idle = make(chan struct{})
 	b.mu.Unlock()
 	b.write()
 	return nil
@@ -205,13 +206,18 @@ func (b *Bus) write() {
 		q := b.queue
 		if len(q) == 0 {
 			b.writing = false
-			close(b.idle)
+			if b.idle != nil {
+				close(b.idle)
+				b.idle = nil
+			}
 			b.mu.Unlock()
 			return
 		}
 		b.queue, b.queued = b.spare[:0], 0
-		close(b.space)
-		b.space = make(chan struct{})
+		if b.space != nil {
+			close(b.space)
+			b.space = nil
+		}
 		b.mu.Unlock()
 		for _, m := range q {
 			// An error here is a connection closed meanwhile or the
@@ -269,6 +275,9 @@ func (b *Bus) Close() error {
 	b.closing = true
 	var idle chan struct{}
 	if b.writing {
+		if b.idle == nil {
+			b.idle = make(chan struct{})
+		}
 		idle = b.idle
 	}
 	b.mu.Unlock()

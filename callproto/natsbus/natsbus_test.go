@@ -204,3 +204,89 @@ func TestCloseSendsQueued(t *testing.T) {
 		t.Fatalf("received %d of %d messages published before Close", got.Load(), n)
 	}
 }
+
+// A burst larger than the queue's bound (8 MiB) waits for room instead of
+// growing it, and loses nothing.
+func TestPublishBurstOverBound(t *testing.T) {
+	a, err := natsbus.Connect(natsbus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := natsbus.Connect(natsbus.Options{URL: a.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var got, bytes atomic.Int64
+	if _, err := a.Subscribe("burst", "", func(d []byte) { got.Add(1); bytes.Add(int64(len(d))) }); err != nil {
+		t.Fatal(err)
+	}
+	const goroutines, each, size = 16, 4, 512 << 10 // 32 MiB in all
+	var wg sync.WaitGroup
+	for range goroutines {
+		wg.Go(func() {
+			for range each {
+				if err := b.Publish(context.Background(), "burst", make([]byte, size)); err != nil {
+					t.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	deadline := time.Now().Add(20 * time.Second)
+	for got.Load() < goroutines*each && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got.Load() != goroutines*each || bytes.Load() != goroutines*each*size {
+		t.Fatalf("received %d messages, %d bytes; want %d, %d", got.Load(), bytes.Load(), goroutines*each, goroutines*each*size)
+	}
+}
+
+// Close while publishers are running: every message Publish accepted
+// reaches the broker; the others were refused with ErrConnectionClosed.
+func TestCloseWhilePublishing(t *testing.T) {
+	for range 5 {
+		a, err := natsbus.Connect(natsbus.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := natsbus.Connect(natsbus.Options{URL: a.URL()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, accepted atomic.Int64
+		if _, err := a.Subscribe("closing", "", func([]byte) { got.Add(1) }); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				for {
+					err := b.Publish(context.Background(), "closing", make([]byte, 64<<10))
+					if errors.Is(err, nats.ErrConnectionClosed) {
+						return
+					}
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					accepted.Add(1)
+				}
+			})
+		}
+		time.Sleep(20 * time.Millisecond)
+		if err := b.Close(); err != nil {
+			t.Fatal(err)
+		}
+		wg.Wait()
+		deadline := time.Now().Add(10 * time.Second)
+		for got.Load() < accepted.Load() && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if got.Load() != accepted.Load() {
+			t.Fatalf("Publish accepted %d messages, %d arrived", accepted.Load(), got.Load())
+		}
+		a.Close()
+	}
+}
