@@ -9,9 +9,10 @@
 // server's time, refreshed every second), and Publish (one Lua script, so
 // atomic) PUBLISHes the message and RPUSHes it onto the list
 // "<KeyPrefix>q:<subject>:<group>" of every group seen in the last
-// GroupTTL. Members take messages with BLPOP, so each message goes to
-// exactly one of them; a member that unsubscribes with a message in hand
-// puts it back at the head of the list.
+// GroupTTL. Members take messages with BLPOP (and what else waits, up to
+// 32, with LPOP), so each message goes to exactly one of them; a member
+// that unsubscribes with messages in hand puts them back at the head of
+// the list.
 //
 // What differs from NATS queue groups, precisely:
 //   - a group starts receiving when its first member has registered
@@ -35,6 +36,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -241,6 +243,7 @@ func (s *subscription) member(ctx context.Context, subject, queue string, handle
 	b := s.b
 	list := b.listPrefix(subject) + queue
 	refresh := time.Now()
+	batched := true
 	for ctx.Err() == nil {
 		if time.Since(refresh) >= time.Second {
 			if err := b.register(ctx, subject, queue); err != nil {
@@ -258,15 +261,46 @@ func (s *subscription) member(ctx context.Context, subject, queue string, handle
 			}
 			continue
 		}
-		data := []byte(r[1])
-		if !s.deliver(handler, data) {
-			// Unsubscribed with a message in hand: give it back to the group.
-			pctx, pcancel := context.WithTimeout(context.Background(), time.Second)
-			b.rdb.LPush(pctx, list, data)
-			pcancel()
-			return
+		batch := []string{r[1]}
+		if batched {
+			// Take what else is waiting in the same round trip's wake:
+			// one BLPOP per message would bound a hub to one request per
+			// round trip. (LPOP with a count needs Redis 6.2; without it,
+			// one at a time.)
+			more, err := b.rdb.LPopCount(ctx, list, maxBatch-1).Result()
+			switch {
+			case err == nil:
+				batch = append(batch, more...)
+			case !errors.Is(err, redis.Nil) && ctx.Err() == nil && isUnknownCommand(err):
+				batched = false
+			}
+		}
+		for i, m := range batch {
+			if !s.deliver(handler, []byte(m)) {
+				// Unsubscribed with messages in hand: give them back to
+				// the group, at the head of the list, in their order.
+				rest := make([]any, 0, len(batch)-i)
+				for j := len(batch) - 1; j >= i; j-- {
+					rest = append(rest, batch[j])
+				}
+				pctx, pcancel := context.WithTimeout(context.Background(), time.Second)
+				b.rdb.LPush(pctx, list, rest...)
+				pcancel()
+				return
+			}
 		}
 	}
+}
+
+// maxBatch is how many messages a queue member takes from its list at
+// once.
+const maxBatch = 32
+
+// isUnknownCommand reports whether Redis refused a command's form (LPOP
+// with a count before Redis 6.2).
+func isUnknownCommand(err error) bool {
+	msg := strings.ToLower(err.Error())
+	return strings.Contains(msg, "wrong number of arguments") || strings.Contains(msg, "unknown command") || strings.Contains(msg, "syntax error")
 }
 
 func sleep(ctx context.Context, d time.Duration) {
