@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http/httptest"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -299,3 +300,72 @@ func BenchmarkLatencyCallRedis(b *testing.B)        { benchLatency(b, benchRedis
 func BenchmarkThroughputCallRedis(b *testing.B)     { benchThroughput(b, benchRedisSpoke(b)) }
 func BenchmarkLatencyCallWebSocket(b *testing.B)    { benchLatency(b, benchWSSpoke(b)) }
 func BenchmarkThroughputCallWebSocket(b *testing.B) { benchThroughput(b, benchWSSpoke(b)) }
+
+// BenchmarkThroughputRatio compares the two throughput benchmarks above
+// on a machine other work loads: it alternates them in short slices (25ms
+// each, 32 callers, the order swapped every round), so that both see the
+// same load, and reports each one's wall and CPU time per call and their
+// ratios (call/bare). Its ns/op is that of a pair of slices.
+func BenchmarkThroughputRatio(b *testing.B) {
+	spoke, _ := benchSpoke(b)
+	nc, _ := benchBare(b)
+	ctx := context.Background()
+	call := func() error {
+		_, err := spoke.Call(ctx, "bench.echo", benchInput)
+		return err
+	}
+	bare := func() error {
+		m, err := nc.Request("bench.bare", benchInput, 5*time.Second)
+		if err != nil {
+			return err
+		}
+		var env rt.ResponseEnvelope[any]
+		return json.Unmarshal(m.Data, &env)
+	}
+	type total struct {
+		n         int64
+		wall, cpu time.Duration
+	}
+	slice := func(f func() error, t *total) {
+		var stop atomic.Bool
+		var n atomic.Int64
+		var wg sync.WaitGroup
+		start, cpu0 := time.Now(), cpuTime()
+		for range 32 {
+			wg.Go(func() {
+				for !stop.Load() {
+					if err := f(); err != nil {
+						b.Error(err)
+						return
+					}
+					n.Add(1)
+				}
+			})
+		}
+		time.Sleep(25 * time.Millisecond)
+		stop.Store(true)
+		wg.Wait()
+		t.n += n.Load()
+		t.wall += time.Since(start)
+		t.cpu += cpuTime() - cpu0
+	}
+	var c, r total
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if i%2 == 0 {
+			slice(call, &c)
+			slice(bare, &r)
+		} else {
+			slice(bare, &r)
+			slice(call, &c)
+		}
+	}
+	if c.n == 0 || r.n == 0 {
+		return
+	}
+	per := func(d time.Duration, n int64) float64 { return float64(d.Nanoseconds()) / 1e3 / float64(n) }
+	b.ReportMetric(per(c.wall, c.n), "call-µs/op")
+	b.ReportMetric(per(r.wall, r.n), "bare-µs/op")
+	b.ReportMetric(per(c.wall, c.n)/per(r.wall, r.n), "ratio")
+	b.ReportMetric(per(c.cpu, c.n)/per(r.cpu, r.n), "cpu-ratio")
+}

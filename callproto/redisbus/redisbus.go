@@ -9,8 +9,8 @@
 // server's time, refreshed every second), and Publish (one Lua script, so
 // atomic) PUBLISHes the message and RPUSHes it onto the list
 // "<KeyPrefix>q:<subject>:<group>" of every group seen in the last
-// GroupTTL. Members take messages with BLPOP (and what else waits, up to
-// 32, with LPOP), so each message goes to exactly one of them; a member
+// GroupTTL. Members take messages with BLMPOP (up to 32 at once; BLPOP,
+// one, before Redis 7), so each message goes to exactly one of them; a member
 // that unsubscribes with messages in hand puts them back at the head of
 // the list.
 //
@@ -252,7 +252,23 @@ func (s *subscription) member(ctx context.Context, subject, queue string, handle
 			}
 			refresh = time.Now()
 		}
-		r, err := b.rdb.BLPop(ctx, time.Second, list).Result()
+		var batch []string
+		var err error
+		if batched {
+			// What waits, up to maxBatch, in one round trip: one BLPOP per
+			// message would bound a hub to one request per round trip.
+			// (BLMPOP needs Redis 7; before it, BLPOP.)
+			_, batch, err = b.rdb.BLMPop(ctx, time.Second, "left", maxBatch, list).Result()
+			if err != nil && !errors.Is(err, redis.Nil) && ctx.Err() == nil && isUnknownCommand(err) {
+				batched = false
+				continue
+			}
+		} else {
+			var r []string
+			if r, err = b.rdb.BLPop(ctx, time.Second, list).Result(); err == nil {
+				batch = r[1:]
+			}
+		}
 		if err != nil {
 			if !errors.Is(err, redis.Nil) {
 				// Redis is down or restarting: register again once back.
@@ -260,20 +276,6 @@ func (s *subscription) member(ctx context.Context, subject, queue string, handle
 				sleep(ctx, 50*time.Millisecond)
 			}
 			continue
-		}
-		batch := []string{r[1]}
-		if batched {
-			// Take what else is waiting in the same round trip's wake:
-			// one BLPOP per message would bound a hub to one request per
-			// round trip. (LPOP with a count needs Redis 6.2; without it,
-			// one at a time.)
-			more, err := b.rdb.LPopCount(ctx, list, maxBatch-1).Result()
-			switch {
-			case err == nil:
-				batch = append(batch, more...)
-			case !errors.Is(err, redis.Nil) && ctx.Err() == nil && isUnknownCommand(err):
-				batched = false
-			}
 		}
 		for i, m := range batch {
 			if !s.deliver(handler, []byte(m)) {
@@ -296,8 +298,8 @@ func (s *subscription) member(ctx context.Context, subject, queue string, handle
 // once.
 const maxBatch = 32
 
-// isUnknownCommand reports whether Redis refused a command's form (LPOP
-// with a count before Redis 6.2).
+// isUnknownCommand reports whether Redis refused a command (BLMPOP before
+// Redis 7).
 func isUnknownCommand(err error) bool {
 	msg := strings.ToLower(err.Error())
 	return strings.Contains(msg, "wrong number of arguments") || strings.Contains(msg, "unknown command") || strings.Contains(msg, "syntax error")
