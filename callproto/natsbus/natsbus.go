@@ -79,6 +79,9 @@ const maxQueued = 8 << 20
 // it takes the queue; it stops as soon as a yield added nothing.
 const maxYields = 4
 
+// maxRounds bounds the batches a publisher hands over as the writer.
+const maxRounds = 8
+
 var _ callproto.Bus = (*Bus)(nil)
 
 // Connect connects to opts.URL, or to a new embedded server when it is "".
@@ -188,7 +191,9 @@ func (b *Bus) Publish(ctx context.Context, subject string, data []byte) error {
 }
 
 // write hands the queue to nats.go until it is empty; one Publish at a
-// time runs it (the one that set writing).
+// time runs it (the one that set writing). After maxRounds batches it
+// hands the rest of the work to a goroutine of its own, so that a
+// publisher does not serve others without end while they keep coming.
 func (b *Bus) write() {
 	// Let the goroutines that are ready run first: those about to publish
 	// (the other answers of a burst of calls) queue theirs, and all go out
@@ -201,7 +206,11 @@ func (b *Bus) write() {
 		}
 		n = m
 	}
-	for {
+	for round := 0; ; round++ {
+		if round == maxRounds {
+			go b.write() // writing stays set: this goroutine is the writer now
+			return
+		}
 		b.mu.Lock()
 		q := b.queue
 		if len(q) == 0 {

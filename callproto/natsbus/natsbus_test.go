@@ -290,3 +290,68 @@ func TestCloseWhilePublishing(t *testing.T) {
 		a.Close()
 	}
 }
+
+// Publishers that never pause: the writer hands its role on after a few
+// batches (no publisher serves the others without end), and every
+// goroutine's messages still arrive, in order.
+func TestPublishSustained(t *testing.T) {
+	a, err := natsbus.Connect(natsbus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := natsbus.Connect(natsbus.Options{URL: a.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	const goroutines, each = 8, 5000
+	pad := make([]byte, 8<<10)
+	var mu sync.Mutex
+	next := make([]int, goroutines)
+	var got atomic.Int64
+	bad := make(chan string, 1)
+	if _, err := a.Subscribe("sustained", "", func(d []byte) {
+		var g, i int
+		fmt.Sscanf(string(d), "%d/%d", &g, &i)
+		mu.Lock()
+		if i != next[g] {
+			select {
+			case bad <- fmt.Sprintf("goroutine %d: message %d, want %d", g, i, next[g]):
+			default:
+			}
+		}
+		next[g] = i + 1
+		mu.Unlock()
+		got.Add(1)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Go(func() {
+			for i := range each {
+				// 8 KiB each: handing them over costs the writer more than
+				// queuing them costs the others.
+				msg := append(fmt.Appendf(make([]byte, 0, 8<<10), "%d/%d/", g, i), pad[:8<<10-32]...)
+				if err := b.Publish(context.Background(), "sustained", msg); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	deadline := time.Now().Add(20 * time.Second)
+	for got.Load() < goroutines*each && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	select {
+	case msg := <-bad:
+		t.Fatal(msg)
+	default:
+	}
+	if got.Load() != goroutines*each {
+		t.Fatalf("received %d of %d", got.Load(), goroutines*each)
+	}
+}
