@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http/httptest"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,27 +31,81 @@ var (
 	benchPet   = pet{ID: 7, Name: "Rex"}
 )
 
+// countingDialer counts the write system calls of the connections it
+// dials: the benchmarks report them per call (writes/op), since on a
+// loopback connection they are a large part of a small call's cost.
+type countingDialer struct{ writes atomic.Int64 }
+
+func (d *countingDialer) Dial(network, address string) (net.Conn, error) {
+	c, err := net.Dial(network, address)
+	if err != nil {
+		return nil, err
+	}
+	return &countingConn{Conn: c, n: &d.writes}, nil
+}
+
+type countingConn struct {
+	net.Conn
+	n *atomic.Int64
+}
+
+func (c *countingConn) Write(p []byte) (int, error) {
+	c.n.Add(1)
+	return c.Conn.Write(p)
+}
+
+// meter measures a benchmark loop: the socket writes its dialer counted
+// and the CPU time the process (benchmark, hub, spoke and embedded server
+// alike) spent. CPU time per call is the comparison that holds on a
+// machine other work loads: wall time per call then mostly measures the
+// share of the CPUs the benchmark got.
+type meter struct {
+	d      *countingDialer
+	writes int64
+	cpu    time.Duration
+}
+
+// start begins measuring (call it right after b.ResetTimer).
+func startMeter(d *countingDialer) meter { return meter{d: d, writes: d.writes.Load(), cpu: cpuTime()} }
+
+// report reports writes/op and cpu-µs/op.
+func (m meter) report(b *testing.B) {
+	if b.N == 0 {
+		return
+	}
+	b.ReportMetric(float64(m.d.writes.Load()-m.writes)/float64(b.N), "writes/op")
+	b.ReportMetric(float64((cpuTime()-m.cpu).Nanoseconds())/1e3/float64(b.N), "cpu-µs/op")
+}
+
 func benchBuses(b *testing.B) (hubBus, spokeBus *natsbus.Bus) {
+	hubBus, spokeBus, _ = benchBusesCounted(b)
+	return hubBus, spokeBus
+}
+
+// benchBusesCounted connects a hub's and a spoke's bus to a fresh embedded
+// server through one countingDialer.
+func benchBusesCounted(b *testing.B) (hubBus, spokeBus *natsbus.Bus, d *countingDialer) {
 	b.Helper()
 	srv, err := natsbus.StartServer("127.0.0.1", -1)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(srv.Shutdown)
+	d = &countingDialer{}
 	for _, p := range []**natsbus.Bus{&hubBus, &spokeBus} {
-		bus, err := natsbus.Connect(natsbus.Options{URL: srv.ClientURL()})
+		bus, err := natsbus.Connect(natsbus.Options{URL: srv.ClientURL(), NATS: []nats.Option{nats.SetCustomDialer(d)}})
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.Cleanup(func() { bus.Close() })
 		*p = bus
 	}
-	return hubBus, spokeBus
+	return hubBus, spokeBus, d
 }
 
-func benchSpoke(b *testing.B) *callproto.PendingRequestMap {
-	hubBus, spokeBus := benchBuses(b)
-	return benchSpokeOn(b, hubBus, spokeBus)
+func benchSpoke(b *testing.B) (*callproto.PendingRequestMap, *countingDialer) {
+	hubBus, spokeBus, d := benchBusesCounted(b)
+	return benchSpokeOn(b, hubBus, spokeBus), d
 }
 
 // benchSpokeOn serves bench.echo from a hub on hubBus to a spoke on spokeBus.
@@ -68,14 +125,14 @@ func benchSpokeOn(b *testing.B, hubBus, spokeBus callproto.Bus) *callproto.Pendi
 	return spoke
 }
 
-func benchBare(b *testing.B) *nats.Conn {
-	hubBus, spokeBus := benchBuses(b)
+func benchBare(b *testing.B) (*nats.Conn, *countingDialer) {
+	hubBus, spokeBus, d := benchBusesCounted(b)
 	reply, _ := json.Marshal(rt.Local(benchPet, "bench.echo"))
 	if _, err := hubBus.Conn().Subscribe("bench.bare", func(m *nats.Msg) { m.Respond(reply) }); err != nil {
 		b.Fatal(err)
 	}
 	hubBus.Conn().Flush()
-	return spokeBus.Conn()
+	return spokeBus.Conn(), d
 }
 
 func reportPercentiles(b *testing.B, d []time.Duration) {
@@ -88,11 +145,12 @@ func reportPercentiles(b *testing.B, d []time.Duration) {
 }
 
 func BenchmarkLatencyCall(b *testing.B) {
-	spoke := benchSpoke(b)
+	spoke, dialer := benchSpoke(b)
 	ctx := context.Background()
 	d := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
+	meter := startMeter(dialer)
 	for b.Loop() {
 		t := time.Now()
 		if _, err := spoke.Call(ctx, "bench.echo", benchInput); err != nil {
@@ -101,13 +159,15 @@ func BenchmarkLatencyCall(b *testing.B) {
 		d = append(d, time.Since(t))
 	}
 	reportPercentiles(b, d)
+	meter.report(b)
 }
 
 func BenchmarkLatencyBareNATS(b *testing.B) {
-	nc := benchBare(b)
+	nc, dialer := benchBare(b)
 	d := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
+	meter := startMeter(dialer)
 	for b.Loop() {
 		t := time.Now()
 		m, err := nc.Request("bench.bare", benchInput, 5*time.Second)
@@ -121,14 +181,16 @@ func BenchmarkLatencyBareNATS(b *testing.B) {
 		d = append(d, time.Since(t))
 	}
 	reportPercentiles(b, d)
+	meter.report(b)
 }
 
 func BenchmarkThroughputCall(b *testing.B) {
-	spoke := benchSpoke(b)
+	spoke, dialer := benchSpoke(b)
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.SetParallelism(16)
 	b.ResetTimer()
+	meter := startMeter(dialer)
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			if _, err := spoke.Call(ctx, "bench.echo", benchInput); err != nil {
@@ -137,13 +199,15 @@ func BenchmarkThroughputCall(b *testing.B) {
 			}
 		}
 	})
+	meter.report(b)
 }
 
 func BenchmarkThroughputBareNATS(b *testing.B) {
-	nc := benchBare(b)
+	nc, dialer := benchBare(b)
 	b.ReportAllocs()
 	b.SetParallelism(16)
 	b.ResetTimer()
+	meter := startMeter(dialer)
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			m, err := nc.Request("bench.bare", benchInput, 5*time.Second)
@@ -158,6 +222,7 @@ func BenchmarkThroughputBareNATS(b *testing.B) {
 			}
 		}
 	})
+	meter.report(b)
 }
 
 // The same call over Redis (a redis-server of the test's own) and over the
@@ -235,3 +300,72 @@ func BenchmarkLatencyCallRedis(b *testing.B)        { benchLatency(b, benchRedis
 func BenchmarkThroughputCallRedis(b *testing.B)     { benchThroughput(b, benchRedisSpoke(b)) }
 func BenchmarkLatencyCallWebSocket(b *testing.B)    { benchLatency(b, benchWSSpoke(b)) }
 func BenchmarkThroughputCallWebSocket(b *testing.B) { benchThroughput(b, benchWSSpoke(b)) }
+
+// BenchmarkThroughputRatio compares the two throughput benchmarks above
+// on a machine other work loads: it alternates them in short slices (25ms
+// each, 32 callers, the order swapped every round), so that both see the
+// same load, and reports each one's wall and CPU time per call and their
+// ratios (call/bare). Its ns/op is that of a pair of slices.
+func BenchmarkThroughputRatio(b *testing.B) {
+	spoke, _ := benchSpoke(b)
+	nc, _ := benchBare(b)
+	ctx := context.Background()
+	call := func() error {
+		_, err := spoke.Call(ctx, "bench.echo", benchInput)
+		return err
+	}
+	bare := func() error {
+		m, err := nc.Request("bench.bare", benchInput, 5*time.Second)
+		if err != nil {
+			return err
+		}
+		var env rt.ResponseEnvelope[any]
+		return json.Unmarshal(m.Data, &env)
+	}
+	type total struct {
+		n         int64
+		wall, cpu time.Duration
+	}
+	slice := func(f func() error, t *total) {
+		var stop atomic.Bool
+		var n atomic.Int64
+		var wg sync.WaitGroup
+		start, cpu0 := time.Now(), cpuTime()
+		for range 32 {
+			wg.Go(func() {
+				for !stop.Load() {
+					if err := f(); err != nil {
+						b.Error(err)
+						return
+					}
+					n.Add(1)
+				}
+			})
+		}
+		time.Sleep(25 * time.Millisecond)
+		stop.Store(true)
+		wg.Wait()
+		t.n += n.Load()
+		t.wall += time.Since(start)
+		t.cpu += cpuTime() - cpu0
+	}
+	var c, r total
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if i%2 == 0 {
+			slice(call, &c)
+			slice(bare, &r)
+		} else {
+			slice(bare, &r)
+			slice(call, &c)
+		}
+	}
+	if c.n == 0 || r.n == 0 {
+		return
+	}
+	per := func(d time.Duration, n int64) float64 { return float64(d.Nanoseconds()) / 1e3 / float64(n) }
+	b.ReportMetric(per(c.wall, c.n), "call-µs/op")
+	b.ReportMetric(per(r.wall, r.n), "bare-µs/op")
+	b.ReportMetric(per(c.wall, c.n)/per(r.wall, r.n), "ratio")
+	b.ReportMetric(per(c.cpu, c.n)/per(r.cpu, r.n), "cpu-ratio")
+}

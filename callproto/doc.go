@@ -37,7 +37,10 @@
 // subscription's loop, sends call.canceled, which does too. A spoke that
 // dies stops sending keepalives, and hubs cancel its requests after three
 // silent periods. Answers that arrive after the caller gave up, and
-// duplicates, are dropped. Errors are *runtime.CallError, usable with
+// duplicates, are dropped. A hub does not run a request id twice: a
+// duplicate request that arrives after the first finished is answered with
+// the first's recorded answer (HandlerOptions.DedupeWindow). Errors are
+// *runtime.CallError, usable with
 // errors.Is (runtime.ErrAccessDenied, runtime.ErrTimeout, ...).
 //
 // Subscriptions are flow controlled: the hub sends at most the window

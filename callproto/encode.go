@@ -176,13 +176,19 @@ func fastRequested(data []byte, r *Requested) bool {
 		return s.i == len(s.b)
 	}
 	for {
-		key, ok := s.str()
+		key, ok := s.raw()
 		if !ok || !s.byte(':') {
 			return false
 		}
-		switch key {
+		switch string(key) { // no allocation: the compiler compares the bytes
 		case "type":
-			r.Type, ok = s.str()
+			var t []byte
+			if t, ok = s.raw(); ok {
+				r.Type = TypeRequested // the usual value, without a copy
+				if string(t) != TypeRequested {
+					r.Type = string(t)
+				}
+			}
 		case "requestId":
 			r.RequestID, ok = s.str()
 		case "parentRequestId":
@@ -256,23 +262,29 @@ func (s *scanner) byte(c byte) bool {
 
 // str reads a string without escapes or control characters, in ASCII.
 func (s *scanner) str() (string, bool) {
+	b, ok := s.raw()
+	return string(b), ok
+}
+
+// raw is str without the copy: the string's bytes inside s.b.
+func (s *scanner) raw() ([]byte, bool) {
 	if !s.byte('"') {
-		return "", false
+		return nil, false
 	}
 	start := s.i
 	for s.i < len(s.b) {
 		c := s.b[s.i]
 		switch {
 		case c == '"':
-			v := string(s.b[start:s.i])
+			v := s.b[start:s.i]
 			s.i++
 			return v, true
 		case c == '\\' || c < 0x20 || c >= 0x80:
-			return "", false
+			return nil, false
 		}
 		s.i++
 	}
-	return "", false
+	return nil, false
 }
 
 // int reads a non-negative integer without exponent or fraction.

@@ -35,7 +35,28 @@ type HandlerOptions struct {
 	// Logger receives what cannot be answered (malformed requests, publish
 	// failures); nil means slog.Default().
 	Logger *slog.Logger
+	// DedupeWindow is how long the hub remembers a finished request, so
+	// that a duplicate call.requested (the same requestId) does not run
+	// the operation again: it is answered with the request's recorded final
+	// event (call.responded, call.error or call.completed) when it names
+	// the same replyTo, and dropped otherwise. 0 means DefaultDedupeWindow;
+	// negative, nothing is remembered (a duplicate after the first
+	// finished runs again). A duplicate while the first runs is always
+	// ignored.
+	DedupeWindow time.Duration
+	// DedupeEntries bounds how many finished requests are remembered (0:
+	// 10000): beyond it the oldest are forgotten first.
+	DedupeEntries int
+	// DedupeBytes bounds the bytes of the final events kept for replay
+	// (0: 16 MiB): beyond it the oldest events are let go first, and a
+	// duplicate of their request is dropped instead of answered (it still
+	// does not run again).
+	DedupeBytes int
 }
+
+// DefaultDedupeWindow is how long a hub remembers finished requests when
+// HandlerOptions.DedupeWindow is 0.
+const DefaultDedupeWindow = 2 * time.Minute
 
 // CallHandler is the serving side of the call protocol (the seeds'
 // CallHandler): it takes call.requested events from the bus (in the hubs'
@@ -53,7 +74,8 @@ type HandlerOptions struct {
 // spoke that died). Every heartbeat period the handler tells each spoke
 // which of its requests are still running (call.alive), so that spokes
 // notice a hub that died. A duplicate request id is ignored while the
-// first is running.
+// first is running, and answered with the first's final event after it
+// finished (HandlerOptions.DedupeWindow; WIRE.md, "Duplicate requests").
 type CallHandler struct {
 	reg    *runtime.Registry
 	bus    Bus
@@ -64,6 +86,7 @@ type CallHandler struct {
 
 	mu       sync.Mutex
 	inflight map[string]*serving
+	done     dedupe               // finished requests, for duplicates
 	seen     map[string]time.Time // reply subject -> last keepalive
 	told     map[string]time.Time // reply subject -> last call.alive sent
 	closed   bool
@@ -82,11 +105,12 @@ type serving struct {
 	heartbeat time.Duration
 	started   time.Time
 
-	sent atomic.Int64 // call.yielded published
+	sent  atomic.Int64 // call.yielded published
+	final []byte       // the final event published (serve's goroutine), for duplicates
 
 	mu    sync.Mutex
 	acked int64
-	ackCh chan struct{} // signalled when acked grows
+	ackCh chan struct{} // signalled when acked grows; nil unless the request subscribes
 }
 
 // NewCallHandler subscribes to the bus and serves reg's operations until
@@ -114,6 +138,7 @@ func NewCallHandler(reg *runtime.Registry, bus Bus, opts HandlerOptions) (*CallH
 	if h.log == nil {
 		h.log = slog.Default()
 	}
+	h.done = newDedupe(opts.DedupeWindow, opts.DedupeEntries, opts.DedupeBytes)
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	s, err := bus.Subscribe(h.subj.Requested, h.subj.Hubs, h.onRequest)
 	if err != nil {
@@ -172,11 +197,19 @@ func (h *CallHandler) onRequest(data []byte) {
 		h.mu.Unlock()
 		return
 	}
+	if rec, dup := h.done.get(req.RequestID, time.Now()); dup {
+		h.mu.Unlock()
+		h.replay(&req, rec)
+		return
+	}
 	ctx, cancel := context.WithCancel(h.ctx)
 	if req.Deadline > 0 {
 		ctx, cancel = withDeadline(ctx, cancel, time.UnixMilli(req.Deadline))
 	}
-	sv := &serving{cancel: cancel, replyTo: req.ReplyTo, heartbeat: time.Duration(req.Heartbeat) * time.Millisecond, started: time.Now(), ackCh: make(chan struct{}, 1)}
+	sv := &serving{cancel: cancel, replyTo: req.ReplyTo, heartbeat: time.Duration(req.Heartbeat) * time.Millisecond, started: time.Now()}
+	if req.Subscribe {
+		sv.ackCh = make(chan struct{}, 1) // only streams wait for acks
+	}
 	h.inflight[req.RequestID] = sv
 	if sv.heartbeat > 0 {
 		if _, ok := h.seen[req.ReplyTo]; !ok {
@@ -205,11 +238,31 @@ func withDeadline(ctx context.Context, cancel context.CancelFunc, d time.Time) (
 	return ctx, func() { c2(); cancel() }
 }
 
+// finish forgets the request as running and records it as finished (in
+// one step, so that a duplicate sees one or the other).
 func (h *CallHandler) finish(id string, sv *serving) {
 	sv.cancel()
 	h.mu.Lock()
 	delete(h.inflight, id)
+	h.done.add(id, sv.replyTo, sv.final, time.Now())
 	h.mu.Unlock()
+}
+
+// replay answers a duplicate of a finished request with its final event.
+func (h *CallHandler) replay(req *Requested, rec doneRecord) {
+	switch {
+	case rec.replyTo != req.ReplyTo:
+		// Another spoke reusing the id: never send it someone else's answer.
+		h.log.Warn("callproto: dropping a duplicate request id from another reply subject", "requestId", req.RequestID, "replyTo", req.ReplyTo)
+	case rec.final == nil:
+		// Its final event was not kept (DedupeBytes) or never sent: drop.
+	default:
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := h.bus.Publish(ctx, req.ReplyTo, rec.final); err != nil {
+			h.log.Warn("callproto: publish failed", "subject", req.ReplyTo, "err", err)
+		}
+	}
 }
 
 // serve runs one request and publishes its answers. A panic outside the
@@ -219,21 +272,21 @@ func (h *CallHandler) serve(ctx context.Context, req *Requested, sv *serving) {
 	defer func() {
 		if v := recover(); v != nil {
 			h.log.Error("callproto: panic while serving", "operation", req.OperationID, "panic", v)
-			h.fail(req, runtime.Errorf(runtime.CodeExecution, req.OperationID, "hub panicked: %v", v), 0)
+			h.fail(req, sv, runtime.Errorf(runtime.CodeExecution, req.OperationID, "hub panicked: %v", v), 0)
 		}
 	}()
 	id := req.OperationID
 	spec, ok := h.reg.Lookup(id)
 	if !ok {
-		h.fail(req, runtime.Errorf(runtime.CodeOperationNotFound, id, "no operation %q is registered", id), 0)
+		h.fail(req, sv, runtime.Errorf(runtime.CodeOperationNotFound, id, "no operation %q is registered", id), 0)
 		return
 	}
 	if err := h.policy(ctx, req.Identity, spec); err != nil {
-		h.fail(req, runtime.NewError(runtime.CodeAccessDenied, id, err.Error(), nil), 0)
+		h.fail(req, sv, runtime.NewError(runtime.CodeAccessDenied, id, err.Error(), nil), 0)
 		return
 	}
 	if ce := runtime.ContextError(ctx, id, nil); ce != nil {
-		h.fail(req, ce, 0)
+		h.fail(req, sv, ce, 0)
 		return
 	}
 	input := req.Input
@@ -241,18 +294,21 @@ func (h *CallHandler) serve(ctx context.Context, req *Requested, sv *serving) {
 		input = json.RawMessage("{}")
 	}
 	if spec.Kind == runtime.KindSubscription && !req.Subscribe {
-		h.fail(req, runtime.Errorf(runtime.CodeExecution, id, "operation %q is a subscription: call it with Subscribe", id), 0)
+		h.fail(req, sv, runtime.Errorf(runtime.CodeExecution, id, "operation %q is a subscription: call it with Subscribe", id), 0)
 		return
 	}
 	if spec.Kind != runtime.KindSubscription {
 		env, err := h.reg.Execute(ctx, id, input)
 		if err != nil {
-			h.fail(req, err, 0)
+			h.fail(req, sv, err, 0)
 			return
 		}
-		if err := Respond(ctx, h.bus, req.ReplyTo, req.RequestID, env); err != nil {
-			h.fail(req, err, 0)
+		msg, err := respondedEvent(req.RequestID, env)
+		if err != nil {
+			h.fail(req, sv, err, 0)
+			return
 		}
+		h.final(req, sv, msg)
 		return
 	}
 	window := req.Window
@@ -263,7 +319,7 @@ func (h *CallHandler) serve(ctx context.Context, req *Requested, sv *serving) {
 	var seq int64
 	for env, err := range h.reg.Subscribe(ctx, id, input) {
 		if err != nil {
-			h.fail(req, err, seq)
+			h.fail(req, sv, err, seq)
 			return
 		}
 		// Flow control: at most window envelopes beyond the last ack.
@@ -271,13 +327,13 @@ func (h *CallHandler) serve(ctx context.Context, req *Requested, sv *serving) {
 			select {
 			case <-sv.ackCh:
 			case <-ctx.Done():
-				h.fail(req, runtime.ContextError(ctx, id, nil), seq)
+				h.fail(req, sv, runtime.ContextError(ctx, id, nil), seq)
 				return
 			}
 		}
 		out, err := envelopeJSON(env)
 		if err != nil {
-			h.fail(req, err, seq)
+			h.fail(req, sv, err, seq)
 			return
 		}
 		seq++
@@ -288,7 +344,7 @@ func (h *CallHandler) serve(ctx context.Context, req *Requested, sv *serving) {
 		// Only once published: a call.alive reporting it must follow it.
 		sv.sent.Store(seq)
 	}
-	h.publish(req.ReplyTo, Completed{Type: TypeCompleted, RequestID: req.RequestID, Seq: seq})
+	h.finalEvent(req, sv, Completed{Type: TypeCompleted, RequestID: req.RequestID, Seq: seq})
 }
 
 func (sv *serving) ackedSeq() int64 {
@@ -312,12 +368,33 @@ func (sv *serving) ack(seq int64) {
 	}
 }
 
-// fail publishes call.error.
-func (h *CallHandler) fail(req *Requested, err error, seq int64) {
+// fail publishes call.error, the request's final event.
+func (h *CallHandler) fail(req *Requested, sv *serving, err error, seq int64) {
 	if err == nil {
 		err = runtime.NewError(runtime.CodeCanceled, req.OperationID, "canceled", nil)
 	}
-	h.publish(req.ReplyTo, ErrorEvent{Type: TypeError, RequestID: req.RequestID, Error: toWire(err, req.OperationID), Seq: seq})
+	h.finalEvent(req, sv, ErrorEvent{Type: TypeError, RequestID: req.RequestID, Error: toWire(err, req.OperationID), Seq: seq})
+}
+
+// finalEvent publishes ev as the request's final event (see final).
+func (h *CallHandler) finalEvent(req *Requested, sv *serving, ev any) {
+	b, err := json.Marshal(ev)
+	if err != nil {
+		h.log.Warn("callproto: encoding an event failed", "type", fmt.Sprintf("%T", ev), "err", err)
+		return
+	}
+	h.final(req, sv, b)
+}
+
+// final publishes msg, the request's final event (call.responded,
+// call.error or call.completed), and keeps it for finish to record: a
+// duplicate of the request is answered with it (see
+// HandlerOptions.DedupeWindow).
+func (h *CallHandler) final(req *Requested, sv *serving, msg []byte) {
+	sv.final = msg
+	if err := h.bus.Publish(context.Background(), req.ReplyTo, msg); err != nil {
+		h.log.Warn("callproto: publish failed", "subject", req.ReplyTo, "err", err)
+	}
 }
 
 func (h *CallHandler) publish(subject string, ev any) error {
@@ -401,6 +478,7 @@ func (h *CallHandler) reaper() {
 			for r := range alive {
 				h.told[r] = now
 			}
+			h.done.expire(now)
 			h.mu.Unlock()
 			for r, ids := range alive {
 				sort.Strings(ids)
@@ -415,14 +493,24 @@ func (h *CallHandler) reaper() {
 // decoded map): anything else is refused with an error, so that nothing
 // reaches a caller without its meta.
 func Respond(ctx context.Context, bus Bus, replyTo, requestID string, output any) error {
-	if !runtime.IsResponseEnvelope(output) {
-		return fmt.Errorf("callproto: respond %s: output is not a ResponseEnvelope (%T)", requestID, output)
-	}
-	out, err := envelopeJSON(output)
+	msg, err := respondedEvent(requestID, output)
 	if err != nil {
 		return err
 	}
-	return bus.Publish(ctx, replyTo, encodeOutput(requestID, 0, out))
+	return bus.Publish(ctx, replyTo, msg)
+}
+
+// respondedEvent encodes call.responded, refusing an output that is not an
+// envelope.
+func respondedEvent(requestID string, output any) ([]byte, error) {
+	if !runtime.IsResponseEnvelope(output) {
+		return nil, fmt.Errorf("callproto: respond %s: output is not a ResponseEnvelope (%T)", requestID, output)
+	}
+	out, err := envelopeJSON(output)
+	if err != nil {
+		return nil, err
+	}
+	return encodeOutput(requestID, 0, out), nil
 }
 
 // envelopeJSON returns the wire form of an envelope value.

@@ -39,6 +39,7 @@ func Run(t *testing.T, connect Connect) {
 	t.Run("Unsubscribe", func(t *testing.T) { testUnsubscribe(t, connect) })
 	t.Run("DataKept", func(t *testing.T) { testDataKept(t, connect) })
 	t.Run("Protocol", func(t *testing.T) { testProtocol(t, connect) })
+	t.Run("Duplicate", func(t *testing.T) { testDuplicate(t, connect) })
 }
 
 // collector gathers the messages a handler gets.

@@ -11,12 +11,25 @@
 // restart loses the messages published while it is down (core NATS keeps
 // none), which the protocol detects as a gap in a subscription's sequence
 // or a call that runs into its deadline.
+//
+// Publish coalesces. nats.go writes to the socket as soon as its flusher
+// goroutine runs, which, when every publisher is a goroutine of its own
+// that publishes one message and then waits or ends (a hub's answers, a
+// spoke's calls), is after each message: one system call per message, and
+// one more on the server for each. So Publish queues the message, and the
+// publisher that finds no other one handing the queue to nats.go does so
+// itself: it first lets the goroutines that are ready to run go (they
+// queue theirs), then hands the whole queue over in a row, until it is
+// empty. Concurrent answers thus leave in one write; a lone message pays
+// one runtime.Gosched.
 package natsbus
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -40,7 +53,34 @@ type Options struct {
 type Bus struct {
 	nc  *nats.Conn
 	srv *server.Server // the embedded server, or nil
+
+	mu      sync.Mutex
+	queue   []outMsg      // published, not yet handed to nats.go
+	queued  int           // bytes in queue
+	space   chan struct{} // closed when the writer takes the queue; made by a Publish that waits for room
+	writing bool          // a Publish is handing the queue to nats.go (the writer)
+	idle    chan struct{} // closed when that writer is done; made by a Close that waits for it
+	closing bool          // Close began: Publish refuses
+	spare   []outMsg      // the writer's: the last batch's array, for reuse
 }
+
+// outMsg is one queued message.
+type outMsg struct {
+	subject string
+	data    []byte
+}
+
+// maxQueued bounds the bytes waiting for the writer: Publish waits beyond
+// it, so that publishers faster than the connection slow down instead of
+// growing memory (nats.go's own buffer then pushes back on the writer).
+const maxQueued = 8 << 20
+
+// maxYields bounds how often the writer lets other goroutines run before
+// it takes the queue; it stops as soon as a yield added nothing.
+const maxYields = 4
+
+// maxRounds bounds the batches a publisher hands over as the writer.
+const maxRounds = 8
 
 var _ callproto.Bus = (*Bus)(nil)
 
@@ -100,13 +140,108 @@ func (b *Bus) URL() string { return b.nc.ConnectedUrl() }
 // Conn returns the NATS connection.
 func (b *Bus) Conn() *nats.Conn { return b.nc }
 
-// Publish implements callproto.Bus. NATS buffers it (and, while
-// reconnecting, keeps it in the reconnect buffer).
+// Publish implements callproto.Bus: it checks what nats.go would refuse
+// at once (a closed connection, a message over the server's limit), queues
+// the message, and hands the queue to nats.go unless another Publish is
+// doing so (see the package documentation); it waits only while the queue
+// is full. Messages one goroutine publishes leave in order. nats.go buffers
+// them (and, while reconnecting, keeps them in its reconnect buffer); one
+// it refuses afterwards (that buffer full in a long outage) is lost, as
+// are the messages an outage loses in the broker.
 func (b *Bus) Publish(ctx context.Context, subject string, data []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return b.nc.Publish(subject, data)
+	if max := b.nc.MaxPayload(); max > 0 && int64(len(data)) > max {
+		return nats.ErrMaxPayload
+	}
+	if subject == "" {
+		return nats.ErrBadSubject
+	}
+	for {
+		b.mu.Lock()
+		if b.closing || b.nc.IsClosed() {
+			b.mu.Unlock()
+			return nats.ErrConnectionClosed
+		}
+		if b.queued < maxQueued || len(b.queue) == 0 {
+			break
+		}
+		if b.space == nil {
+			b.space = make(chan struct{})
+		}
+		space := b.space
+		b.mu.Unlock()
+		select {
+		case <-space:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	b.queue = append(b.queue, outMsg{subject, data})
+	b.queued += len(data)
+	if b.writing {
+		b.mu.Unlock()
+		return nil // the writer will hand it over
+	}
+	b.writing = true
+	b.mu.Unlock()
+	b.write()
+	return nil
+}
+
+// write hands the queue to nats.go until it is empty; one Publish at a
+// time runs it (the one that set writing). After maxRounds batches it
+// hands the rest of the work to a goroutine of its own, so that a
+// publisher does not serve others without end while they keep coming.
+func (b *Bus) write() {
+	// Let the goroutines that are ready run first: those about to publish
+	// (the other answers of a burst of calls) queue theirs, and all go out
+	// in one write.
+	for n, i := b.queueLen(), 0; i < maxYields; i++ {
+		runtime.Gosched()
+		m := b.queueLen()
+		if m == n {
+			break
+		}
+		n = m
+	}
+	for round := 0; ; round++ {
+		if round == maxRounds {
+			go b.write() // writing stays set: this goroutine is the writer now
+			return
+		}
+		b.mu.Lock()
+		q := b.queue
+		if len(q) == 0 {
+			b.writing = false
+			if b.idle != nil {
+				close(b.idle)
+				b.idle = nil
+			}
+			b.mu.Unlock()
+			return
+		}
+		b.queue, b.queued = b.spare[:0], 0
+		if b.space != nil {
+			close(b.space)
+			b.space = nil
+		}
+		b.mu.Unlock()
+		for _, m := range q {
+			// An error here is a connection closed meanwhile or the
+			// reconnect buffer full: the message is lost, as documented.
+			_ = b.nc.Publish(m.subject, m.data)
+		}
+		clear(q)
+		b.spare = q // only the writer touches spare
+	}
+}
+
+func (b *Bus) queueLen() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.queue)
 }
 
 // Subscribe implements callproto.Bus: a queue subscription when queue is
@@ -137,9 +272,27 @@ func (b *Bus) Subscribe(subject, queue string, handler func(data []byte)) (callp
 	return s, nil
 }
 
-// Close drains the connection (handlers in progress finish) and shuts the
-// embedded server down, if any.
+// Close hands the queued messages to nats.go, drains the connection
+// (handlers in progress finish; what they publish meanwhile is refused) and
+// shuts the embedded server down, if any.
 func (b *Bus) Close() error {
+	b.mu.Lock()
+	if b.closing {
+		b.mu.Unlock()
+		return nil
+	}
+	b.closing = true
+	var idle chan struct{}
+	if b.writing {
+		if b.idle == nil {
+			b.idle = make(chan struct{})
+		}
+		idle = b.idle
+	}
+	b.mu.Unlock()
+	if idle != nil {
+		<-idle // the writer hands what was queued to nats.go
+	}
 	err := b.nc.Drain()
 	if err == nil {
 		// Drain is asynchronous: wait until the connection is closed.

@@ -9,9 +9,10 @@
 // server's time, refreshed every second), and Publish (one Lua script, so
 // atomic) PUBLISHes the message and RPUSHes it onto the list
 // "<KeyPrefix>q:<subject>:<group>" of every group seen in the last
-// GroupTTL. Members take messages with BLPOP, so each message goes to
-// exactly one of them; a member that unsubscribes with a message in hand
-// puts it back at the head of the list.
+// GroupTTL. Members take messages with BLMPOP (up to 32 at once; BLPOP,
+// one, before Redis 7), so each message goes to exactly one of them; a member
+// that unsubscribes with messages in hand puts them back at the head of
+// the list.
 //
 // What differs from NATS queue groups, precisely:
 //   - a group starts receiving when its first member has registered
@@ -35,6 +36,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -241,6 +243,7 @@ func (s *subscription) member(ctx context.Context, subject, queue string, handle
 	b := s.b
 	list := b.listPrefix(subject) + queue
 	refresh := time.Now()
+	batched := true
 	for ctx.Err() == nil {
 		if time.Since(refresh) >= time.Second {
 			if err := b.register(ctx, subject, queue); err != nil {
@@ -249,7 +252,23 @@ func (s *subscription) member(ctx context.Context, subject, queue string, handle
 			}
 			refresh = time.Now()
 		}
-		r, err := b.rdb.BLPop(ctx, time.Second, list).Result()
+		var batch []string
+		var err error
+		if batched {
+			// What waits, up to maxBatch, in one round trip: one BLPOP per
+			// message would bound a hub to one request per round trip.
+			// (BLMPOP needs Redis 7; before it, BLPOP.)
+			_, batch, err = b.rdb.BLMPop(ctx, time.Second, "left", maxBatch, list).Result()
+			if err != nil && !errors.Is(err, redis.Nil) && ctx.Err() == nil && isUnknownCommand(err) {
+				batched = false
+				continue
+			}
+		} else {
+			var r []string
+			if r, err = b.rdb.BLPop(ctx, time.Second, list).Result(); err == nil {
+				batch = r[1:]
+			}
+		}
 		if err != nil {
 			if !errors.Is(err, redis.Nil) {
 				// Redis is down or restarting: register again once back.
@@ -258,15 +277,32 @@ func (s *subscription) member(ctx context.Context, subject, queue string, handle
 			}
 			continue
 		}
-		data := []byte(r[1])
-		if !s.deliver(handler, data) {
-			// Unsubscribed with a message in hand: give it back to the group.
-			pctx, pcancel := context.WithTimeout(context.Background(), time.Second)
-			b.rdb.LPush(pctx, list, data)
-			pcancel()
-			return
+		for i, m := range batch {
+			if !s.deliver(handler, []byte(m)) {
+				// Unsubscribed with messages in hand: give them back to
+				// the group, at the head of the list, in their order.
+				rest := make([]any, 0, len(batch)-i)
+				for j := len(batch) - 1; j >= i; j-- {
+					rest = append(rest, batch[j])
+				}
+				pctx, pcancel := context.WithTimeout(context.Background(), time.Second)
+				b.rdb.LPush(pctx, list, rest...)
+				pcancel()
+				return
+			}
 		}
 	}
+}
+
+// maxBatch is how many messages a queue member takes from its list at
+// once.
+const maxBatch = 32
+
+// isUnknownCommand reports whether Redis refused a command (BLMPOP before
+// Redis 7).
+func isUnknownCommand(err error) bool {
+	msg := strings.ToLower(err.Error())
+	return strings.Contains(msg, "wrong number of arguments") || strings.Contains(msg, "unknown command") || strings.Contains(msg, "syntax error")
 }
 
 func sleep(ctx context.Context, d time.Duration) {

@@ -101,3 +101,65 @@ func TestQueueBounded(t *testing.T) {
 		}
 	}
 }
+
+// A member takes the waiting messages in one batch; unsubscribed with some
+// in hand, it gives them back to the group's list, in their order.
+func TestQueueHandBack(t *testing.T) {
+	srv := startServer(t)
+	b, err := redisbus.Connect(context.Background(), redisbus.Options{Addr: srv.Addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx := context.Background()
+	const list = "callproto:q:t.back:g"
+	for i := range 10 {
+		if err := b.Client().RPush(ctx, list, fmt.Sprint(i)).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := make(chan string, 10)
+	release := make(chan struct{})
+	s, err := b.Subscribe("t.back", "g", func(d []byte) {
+		first <- string(d)
+		<-release // hold the first message while the test unsubscribes
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case d := <-first:
+		if d != "0" {
+			t.Fatalf("first message %s", d)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no message")
+	}
+	if n, _ := b.Client().LLen(ctx, list).Result(); n != 0 {
+		t.Fatalf("%d messages left in the list: not taken in one batch", n)
+	}
+	s.Unsubscribe()
+	close(release)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		back, err := b.Client().LRange(ctx, list, 0, -1).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(back) == 9 {
+			for i, d := range back {
+				if d != fmt.Sprint(i+1) {
+					t.Fatalf("handed back %q: out of order", back)
+				}
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("handed back %q, want 1 to 9", back)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if len(first) != 0 {
+		t.Fatal("a message was delivered after Unsubscribe")
+	}
+}

@@ -54,8 +54,13 @@ type pageState struct {
 // once and ends iteration; so does stopping the loop.
 //
 // Each page is a call of its own: options, retries and timeouts apply per
-// page. Use Items to range over the items of pages that are slices.
+// page. Use Items to range over the items of pages that are slices. With
+// WithRemote, the pages are calls of the operation's registry id, the
+// parameters of the next page set in its input (see WithRemote).
 func Pages[T any](ctx context.Context, c *Client, r *Request, responses []Response, paging Paging, opts ...CallOption) iter.Seq2[runtime.ResponseEnvelope[T], error] {
+	if rm := c.remote(r); rm != nil {
+		return remotePages[T](ctx, c, rm, r, paging, callOptions(opts))
+	}
 	return func(yield func(runtime.ResponseEnvelope[T], error) bool) {
 		var zero runtime.ResponseEnvelope[T]
 		cc := callOptions(opts)

@@ -26,8 +26,12 @@ type Remote interface {
 
 // WithRemote sends the calls of operations that have a registry id (a
 // client generated with registry: true) to rm instead of the server. The
-// pages of a paginated operation (Pages) still go over HTTP: following
-// them needs the response's headers.
+// pages of a paginated operation (Pages) go through rm too, page after
+// page: the next page's cursor or page number, or the query of the Link
+// header's next URL (from the headers in the hub's envelope), is set in
+// the parameters struct sent with the call, whose fields are found by
+// their parameters' names; a next page that needs a parameter the struct
+// does not have ends iteration with an EXECUTION_ERROR.
 func WithRemote(rm Remote) Option { return func(c *Config) { c.Remote = rm } }
 
 // RemoteInput is the input a generated client registers its HTTP
