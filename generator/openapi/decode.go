@@ -53,13 +53,15 @@ const (
 	kindAny // data (an extension, an example value): any object fits
 )
 
-// refUse is one $ref in a reference slot: the object holding it, its
-// JSON pointer, and how to disable it (decode the object without $ref).
+// refUse is one $ref in a reference slot: the $ref, the kind of object
+// the slot expects, the JSON pointer of the object holding it, the object
+// (m) and the reference wrapper it was decoded into (slot).
 type refUse struct {
-	ref     string
-	kind    refKind
-	ptr     string
-	disable func()
+	ref  string
+	kind refKind
+	ptr  string
+	m    map[string]any
+	slot any
 }
 
 // decoder builds the kin-openapi values of one document (or one of its
@@ -304,9 +306,37 @@ func refObject(m map[string]any) (ref string, only, ok bool) {
 	return ref, ok && len(m) == 1, ok && ref != ""
 }
 
-// useRef records a $ref of the current object.
-func (d *decoder) useRef(ref string, kind refKind, disable func()) {
-	d.refs = append(d.refs, refUse{ref: ref, kind: kind, ptr: d.ptr(), disable: disable})
+// useRef records a $ref of the current object m, decoded into slot.
+func (d *decoder) useRef(ref string, kind refKind, m map[string]any, slot any) {
+	d.refs = append(d.refs, refUse{ref: ref, kind: kind, ptr: d.ptr(), m: m, slot: slot})
+}
+
+// disable decodes the object of u again without its $ref, into its slot.
+func (d *decoder) disable(u refUse) {
+	d.path = jsonptr.Tokens(u.ptr)
+	m := without(u.m)
+	switch r := u.slot.(type) {
+	case *openapi3.SchemaRef:
+		*r = openapi3.SchemaRef{Value: d.schema(m)}
+	case *openapi3.ParameterRef:
+		*r = openapi3.ParameterRef{Value: d.parameter(m)}
+	case *openapi3.HeaderRef:
+		*r = openapi3.HeaderRef{Value: &openapi3.Header{Parameter: *d.parameter(m)}}
+	case *openapi3.RequestBodyRef:
+		*r = openapi3.RequestBodyRef{Value: d.requestBody(m)}
+	case *openapi3.ResponseRef:
+		*r = openapi3.ResponseRef{Value: d.response(m)}
+	case *openapi3.ExampleRef:
+		*r = openapi3.ExampleRef{Value: d.example(m)}
+	case *openapi3.LinkRef:
+		*r = openapi3.LinkRef{Value: d.link(m)}
+	case *openapi3.CallbackRef:
+		*r = openapi3.CallbackRef{Value: d.callback(m)}
+	case *openapi3.SecuritySchemeRef:
+		*r = openapi3.SecuritySchemeRef{Value: d.securityScheme(m)}
+	case *openapi3.PathItem:
+		r.Ref = ""
+	}
 }
 
 // siblings decodes a reference object with sibling keys through the
@@ -356,12 +386,7 @@ func (d *decoder) schemaRef(v any) *openapi3.SchemaRef {
 		} else {
 			d.siblings(r, m)
 		}
-		path := append([]string(nil), d.path...)
-		d.useRef(ref, kindSchema, func() {
-			*r = openapi3.SchemaRef{}
-			d.path = path
-			r.Value = d.schema(without(m))
-		})
+		d.useRef(ref, kindSchema, m, r)
 		return r
 	}
 	r.Value = d.schema(m)
@@ -694,7 +719,7 @@ func (d *decoder) parameterRef(v any) *openapi3.ParameterRef {
 	}
 	r := &openapi3.ParameterRef{}
 	if ref, only, ok := refObject(m); ok {
-		d.refTo(r, ref, only, m, kindParameter, func() { *r = openapi3.ParameterRef{Value: d.parameter(without(m))} })
+		d.refTo(r, ref, only, m, kindParameter)
 		return r
 	}
 	r.Value = d.parameter(m)
@@ -708,9 +733,7 @@ func (d *decoder) headerRef(v any) *openapi3.HeaderRef {
 	}
 	r := &openapi3.HeaderRef{}
 	if ref, only, ok := refObject(m); ok {
-		d.refTo(r, ref, only, m, kindHeader, func() {
-			*r = openapi3.HeaderRef{Value: &openapi3.Header{Parameter: *d.parameter(without(m))}}
-		})
+		d.refTo(r, ref, only, m, kindHeader)
 		return r
 	}
 	r.Value = &openapi3.Header{Parameter: *d.parameter(m)}
@@ -724,7 +747,7 @@ func (d *decoder) requestBodyRef(v any) *openapi3.RequestBodyRef {
 	}
 	r := &openapi3.RequestBodyRef{}
 	if ref, only, ok := refObject(m); ok {
-		d.refTo(r, ref, only, m, kindRequestBody, func() { *r = openapi3.RequestBodyRef{Value: d.requestBody(without(m))} })
+		d.refTo(r, ref, only, m, kindRequestBody)
 		return r
 	}
 	r.Value = d.requestBody(m)
@@ -738,7 +761,7 @@ func (d *decoder) responseRef(v any) *openapi3.ResponseRef {
 	}
 	r := &openapi3.ResponseRef{}
 	if ref, only, ok := refObject(m); ok {
-		d.refTo(r, ref, only, m, kindResponse, func() { *r = openapi3.ResponseRef{Value: d.response(without(m))} })
+		d.refTo(r, ref, only, m, kindResponse)
 		return r
 	}
 	r.Value = d.response(m)
@@ -752,7 +775,7 @@ func (d *decoder) exampleRef(v any) *openapi3.ExampleRef {
 	}
 	r := &openapi3.ExampleRef{}
 	if ref, only, ok := refObject(m); ok {
-		d.refTo(r, ref, only, m, kindExample, func() { *r = openapi3.ExampleRef{Value: d.example(without(m))} })
+		d.refTo(r, ref, only, m, kindExample)
 		return r
 	}
 	r.Value = d.example(m)
@@ -766,7 +789,7 @@ func (d *decoder) linkRef(v any) *openapi3.LinkRef {
 	}
 	r := &openapi3.LinkRef{}
 	if ref, only, ok := refObject(m); ok {
-		d.refTo(r, ref, only, m, kindLink, func() { *r = openapi3.LinkRef{Value: d.link(without(m))} })
+		d.refTo(r, ref, only, m, kindLink)
 		return r
 	}
 	r.Value = d.link(m)
@@ -780,7 +803,7 @@ func (d *decoder) callbackRef(v any) *openapi3.CallbackRef {
 	}
 	r := &openapi3.CallbackRef{}
 	if ref, only, ok := refObject(m); ok {
-		d.refTo(r, ref, only, m, kindCallback, func() { *r = openapi3.CallbackRef{Value: d.callback(without(m))} })
+		d.refTo(r, ref, only, m, kindCallback)
 		return r
 	}
 	r.Value = d.callback(m)
@@ -794,7 +817,7 @@ func (d *decoder) securitySchemeRef(v any) *openapi3.SecuritySchemeRef {
 	}
 	r := &openapi3.SecuritySchemeRef{}
 	if ref, only, ok := refObject(m); ok {
-		d.refTo(r, ref, only, m, kindSecurityScheme, func() { *r = openapi3.SecuritySchemeRef{Value: d.securityScheme(without(m))} })
+		d.refTo(r, ref, only, m, kindSecurityScheme)
 		return r
 	}
 	r.Value = d.securityScheme(m)
@@ -802,8 +825,8 @@ func (d *decoder) securitySchemeRef(v any) *openapi3.SecuritySchemeRef {
 }
 
 // refTo fills a reference wrapper from the reference object m and records
-// the use; disable rebuilds the wrapper without the $ref.
-func (d *decoder) refTo(r json.Unmarshaler, ref string, only bool, m map[string]any, kind refKind, disable func()) {
+// the use.
+func (d *decoder) refTo(r json.Unmarshaler, ref string, only bool, m map[string]any, kind refKind) {
 	if only {
 		switch r := r.(type) {
 		case *openapi3.ParameterRef:
@@ -826,11 +849,7 @@ func (d *decoder) refTo(r json.Unmarshaler, ref string, only bool, m map[string]
 	} else {
 		d.siblings(r, m)
 	}
-	path := append([]string(nil), d.path...)
-	d.useRef(ref, kind, func() {
-		d.path = path
-		disable()
-	})
+	d.useRef(ref, kind, m, r)
 }
 
 // refMap decodes an object of named objects (or references) at key.
@@ -1093,7 +1112,7 @@ func (d *decoder) pathItem(m map[string]any) *openapi3.PathItem {
 		case "$ref":
 			x.Ref = d.str(k, v, false)
 			if x.Ref != "" {
-				d.useRef(x.Ref, kindPathItem, func() { x.Ref = "" })
+				d.useRef(x.Ref, kindPathItem, m, x)
 			}
 		case "summary":
 			x.Summary = d.str(k, v, false)

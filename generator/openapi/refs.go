@@ -268,7 +268,7 @@ func (s *docSource) references(tree any, decs []*decoder) (diag.List, error) {
 					badOrder = append(badOrder, g)
 				}
 				g.uses = append(g.uses, u)
-				u.disable()
+				d.disable(u)
 			}
 		}
 	}
