@@ -17,8 +17,8 @@ import (
 // documents. Input it would decode differently from encoding/json,
 // or that encoding/json rejects, is refused with errTree: invalid UTF-8 and
 // unpaired surrogates (which encoding/json replaces with U+FFFD), nesting
-// deeper than encoding/json allows, syntax errors. The caller then takes
-// kin-openapi's path, which reports errors as before.
+// deeper than encoding/json allows, syntax errors. The caller then decodes
+// with encoding/json, which reports the error with its position.
 func parseTree(data []byte) (any, error) {
 	p := &treeParser{Scanner: jsonptr.Scanner{Data: data}, keys: map[string]string{}}
 	p.Space()

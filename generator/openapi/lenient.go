@@ -17,15 +17,15 @@ import (
 
 // Annotations of the wrong JSON type.
 //
-// kin-openapi decodes every keyword into a typed field, so a keyword that
-// only annotates or documents, written with the wrong JSON type (a schema
-// "pattern" that is a number, an "examples" that is an object where a list
-// belongs, a "description" that is a list...), costs the whole document.
-// Such keywords do not change the generated code's types, so when a load
-// fails on a JSON type error (or on a fragment of another file that
-// kin-openapi cannot decode), the loader looks for them, in the document
-// and in every file its $refs reach, and loads again without them, with a
-// warning for each naming its place. The keywords (see annotationKind):
+// A keyword that only annotates or documents, written with the wrong JSON
+// type (a schema "pattern" that is a number, an "examples" that is an
+// object where a list belongs, a "description" that is a list...), does not
+// change the generated code's types, so it does not cost the document: it
+// is ignored with a warning naming its place. In the document, the decoder
+// does so (decode.go's wrong); in the files its $refs reach, which
+// kin-openapi decodes, and in Swagger 2.0 documents (openapi2conv), the
+// text is patched before it is decoded (dropAnnotations). The keywords
+// (see annotationKind):
 //
 //   - description, summary, title, $comment, termsOfService: text;
 //   - pattern: text (a regular expression; nothing else can be one);
