@@ -874,8 +874,8 @@ func refMap[T any](d *decoder, key string, v any, one func(any) *T) map[string]*
 // not (lenient.go: an annotation) is ignored with a warning.
 func (d *decoder) examples(key string, v any) openapi3.Examples {
 	if m, ok := v.(map[string]any); ok {
-		for _, e := range m {
-			if k := kindOf(e); k != 'o' && k != 'z' {
+		for name, e := range m {
+			if k := kindOf(e); k != 'o' && k != 'z' && name != originKey {
 				d.wrong(key, v, 'e', false)
 				return nil
 			}

@@ -52,7 +52,8 @@ paths:
 // and kin-openapi's resolution, builds the document kin-openapi's own
 // loader builds (compared as kin-openapi marshals them, and by the line
 // of each schema's origin in YAML), on the cases above, the specs of
-// testdata and those of /work/shared/specs when present.
+// testdata, and when present those of /work/shared/specs and the OpenAPI
+// examples of the corpus cache ($CORPUS_CACHE, make corpus).
 func TestDecodeMatchesKin(t *testing.T) {
 	docs := map[string][]byte{}
 	dir := t.TempDir()
@@ -60,7 +61,12 @@ func TestDecodeMatchesKin(t *testing.T) {
 		docs[filepath.Join(dir, name)] = []byte(text)
 	}
 	var files []string
-	for _, glob := range []string{"../../testdata/specs/openapi/*", "/work/shared/specs/*.json", "/work/shared/specs/*.yaml"} {
+	corpus := os.Getenv("CORPUS_CACHE")
+	if corpus == "" {
+		corpus = "/work/cache/corpus"
+	}
+	for _, glob := range []string{"../../testdata/specs/openapi/*", "/work/shared/specs/*.json", "/work/shared/specs/*.yaml",
+		corpus + "/oas-examples/package/3.*/*/*.*"} {
 		m, _ := filepath.Glob(glob)
 		files = append(files, m...)
 	}
