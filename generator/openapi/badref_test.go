@@ -3,6 +3,8 @@ package openapi_test
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,8 +14,9 @@ import (
 )
 
 // badRefSpec has local $refs that point at the wrong kind of object (a
-// response where a schema belongs, twice), at a place kin-openapi cannot
-// follow (into a header) and at a map of schemas.
+// response where a schema belongs, twice; the info) and at a map of
+// schemas; one into a header, which kin-openapi follows in the document
+// read untyped, is kept.
 const badRefSpec = `openapi: 3.0.3
 info: {title: bad refs, version: "1"}
 paths:
@@ -38,6 +41,7 @@ components:
       properties:
         id: {type: string}
         h: {$ref: "#/components/headers/H/schema"}
+        i: {$ref: "#/info"}
         all: {$ref: "#/components/schemas"}
         ok: {$ref: "#/components/schemas/Thing/properties/id"}
   headers:
@@ -55,30 +59,34 @@ func TestBadRefs(t *testing.T) {
 		{"bad.yaml", badRefSpec},
 		{"bad.json", yamlToJSON(t, badRefSpec)},
 	} {
-		svc, diags, err := openapi.LoadData(context.Background(), []byte(c.spec), c.name, openapi.Options{})
+		path := filepath.Join(t.TempDir(), c.name)
+		if err := os.WriteFile(path, []byte(c.spec), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		svc, diags, err := openapi.Load(context.Background(), path, openapi.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		want := []string{
 			`bad.yaml:12:24 /paths/~1a/get/responses/200/content/application~1json/schema: $ref "#/components/responses/R" points at the wrong kind of object or where it cannot be followed; it is left out, and what it stood for is untyped (raw JSON), in 2 place(s)`,
-			`bad.yaml:24:13 /components/schemas/Thing/properties/h: $ref "#/components/headers/H/schema" points at the wrong kind of object or where it cannot be followed; it is left out, and what it stood for is untyped (raw JSON), in 1 place(s)`,
-			`bad.yaml:25:15 /components/schemas/Thing/properties/all: $ref "#/components/schemas" points at the wrong kind of object or where it cannot be followed; it is left out, and what it stood for is untyped (raw JSON), in 1 place(s)`,
+			`bad.yaml:25:13 /components/schemas/Thing/properties/i: $ref "#/info" points at the wrong kind of object or where it cannot be followed; it is left out, and what it stood for is untyped (raw JSON), in 1 place(s)`,
+			`bad.yaml:26:15 /components/schemas/Thing/properties/all: $ref "#/components/schemas" points at the wrong kind of object or where it cannot be followed; it is left out, and what it stood for is untyped (raw JSON), in 1 place(s)`,
 		}
 		if c.name == "bad.json" {
 			want = []string{
 				`bad.json:19:14 /components/schemas/Thing/properties/all: $ref "#/components/schemas" points at the wrong kind of object or where it cannot be followed; it is left out, and what it stood for is untyped (raw JSON), in 1 place(s)`,
-				`bad.json:22:14 /components/schemas/Thing/properties/h: $ref "#/components/headers/H/schema" points at the wrong kind of object or where it cannot be followed; it is left out, and what it stood for is untyped (raw JSON), in 1 place(s)`,
-				`bad.json:49:20 /paths/~1a/get/responses/200/content/application~1json/schema: $ref "#/components/responses/R" points at the wrong kind of object or where it cannot be followed; it is left out, and what it stood for is untyped (raw JSON), in 2 place(s)`,
+				`bad.json:25:14 /components/schemas/Thing/properties/i: $ref "#/info" points at the wrong kind of object or where it cannot be followed; it is left out, and what it stood for is untyped (raw JSON), in 1 place(s)`,
+				`bad.json:52:20 /paths/~1a/get/responses/200/content/application~1json/schema: $ref "#/components/responses/R" points at the wrong kind of object or where it cannot be followed; it is left out, and what it stood for is untyped (raw JSON), in 2 place(s)`,
 			}
 		}
 		equalSlice(t, c.name+" warnings", warnings(diags), want)
 		thing := typ(t, svc, "Thing")
-		equalSlice(t, c.name+" fields", fields(thing), []string{"All:all:any", "H:h:any", "ID:id:string", "Ok:ok:string"})
+		equalSlice(t, c.name+" fields", fields(thing), []string{"All:all:any", "H:h:Schema", "I:i:any", "ID:id:string", "Ok:ok:string"})
 		equal(t, c.name+" result", ts(op(t, svc, "getA").Result.Type), "any")
 	}
 	nowhere := strings.Replace(badRefSpec, "#/components/schemas/Thing/properties/id", "#/components/schemas/Thing/properties/nope", 1)
 	_, _, err := openapi.LoadData(context.Background(), []byte(nowhere), "bad.yaml", openapi.Options{})
-	if want := `bad.yaml:26:14 (#/components/schemas/Thing/properties/ok): cannot resolve $ref "#/components/schemas/Thing/properties/nope"`; err == nil || !strings.HasPrefix(err.Error(), want) {
+	if want := `bad.yaml:27:14 (#/components/schemas/Thing/properties/ok): cannot resolve $ref "#/components/schemas/Thing/properties/nope"`; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("$ref to nowhere: err = %v, want prefix %s", err, want)
 	}
 }

@@ -90,7 +90,7 @@ func TestDecodeMatchesKin(t *testing.T) {
 			ctx := context.Background()
 			kf := newFiles(name, Options{})
 			defer kf.close()
-			want, wantErr := newKinLoader(ctx, Options{}, kf, false).LoadFromDataWithPath(data, &url.URL{Path: name})
+			want, wantErr := newKinLoader(ctx, Options{}, kf, false, nil).LoadFromDataWithPath(data, &url.URL{Path: name})
 			f := newFiles(name, Options{})
 			defer f.close()
 			src := &docSource{name: name, data: data, files: f, json: strings.HasSuffix(name, ".json")}

@@ -47,7 +47,7 @@ func (s *docSource) openapi3(ctx context.Context, opts Options) (*openapi3.T, di
 	for _, d := range decs {
 		warnings = append(warnings, d.diags...)
 	}
-	kl := newKinLoader(ctx, opts, s.files, false)
+	kl := newKinLoader(ctx, opts, s.files, false, s.data)
 	// The document is resolved at an empty location, which kin-openapi
 	// takes for the root document's (it has not loaded one); relative
 	// $refs are joined to the document's own path.
@@ -183,7 +183,7 @@ func (s *docSource) resolveError(err error) error {
 				return fmt.Errorf("%s: cannot resolve $ref %q: %w", r.pos, r.ref, cause)
 			}
 		}
-		return fmt.Errorf("%s: %w", s.name, cause)
+		return fmt.Errorf("%s: %w", s.name, err)
 	}
 	// A fragment that is not in its file.
 	if r, ok := s.findRef(s.name, func(_, target, frag string) bool {

@@ -266,8 +266,9 @@ func jsonError(data []byte, source string, err error) error {
 // cannot be read is recorded in f (files.failedRead), so that the error can
 // name the $ref; the annotations of the wrong JSON type in the files read
 // are disabled with a warning (lenient.go), as the decoder does in the
-// document itself.
-func newKinLoader(ctx context.Context, opts Options, f *files, swagger bool) *openapi3.Loader {
+// document itself. doc is the text of the document resolved at an empty
+// location (nil for none).
+func newKinLoader(ctx context.Context, opts Options, f *files, swagger bool, doc []byte) *openapi3.Loader {
 	kl := openapi3.NewLoader()
 	kl.Context = ctx
 	kl.IsExternalRefsAllowed = true
@@ -289,9 +290,12 @@ func newKinLoader(ctx context.Context, opts Options, f *files, swagger bool) *op
 			}
 		case "", "file":
 			if u.Path == "" {
-				// kin-openapi reading the document again to look into it
-				// untyped: it has no location (see source.openapi3).
-				return nil, errors.New("the document has no location")
+				// kin-openapi reading the document (resolved at an empty
+				// location, see source.openapi3) to look into it untyped.
+				if doc == nil {
+					return nil, errors.New("the document has no location")
+				}
+				return doc, nil
 			}
 			name = path.Clean(u.Path)
 			if data, err = f.read(u.Path); err == nil {

@@ -28,6 +28,10 @@ import (
 // OpenAPI 3 document, as kin-openapi's resolver reaches it: kindAny for
 // data (extensions, examples: any object fits), kindNone where no object a
 // $ref can stand for is (a map of schemas, an operation, the info...).
+// Where kin-openapi cannot follow the pointer through its types (into a
+// header, through a $ref with siblings), it reads the document again
+// untyped (Loader.ReadFromURIFunc serves it, see source.openapi3) and any
+// object fits there too.
 func kindAt(tokens []string) refKind {
 	// Kinds of the places that are not reference targets themselves.
 	const (
@@ -172,12 +176,16 @@ func kindAt(tokens []string) refKind {
 			case "items", "not", "additionalProperties", "contains", "propertyNames", "if", "then", "else",
 				"contentSchema", "unevaluatedItems", "unevaluatedProperties":
 				next = int(kindSchema)
-			case "example", "default", "const", "enum", "examples":
-				next = int(kindAny)
+			case "type", "title", "format", "description", "required", "nullable", "readOnly", "writeOnly",
+				"allowEmptyValue", "deprecated", "xml", "minimum", "maximum", "multipleOf", "minLength",
+				"maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "exclusiveMinimum",
+				"exclusiveMaximum", "minProperties", "maxProperties", "discriminator", "externalDocs",
+				"minContains", "maxContains", "dependentRequired", "$schema", "$comment", "$id", "$anchor",
+				"$dynamicRef", "$dynamicAnchor", "contentMediaType", "contentEncoding":
 			default:
-				if strings.HasPrefix(tok, "x-") {
-					next = int(kindAny)
-				}
+				// Data (example, default, enum...) or an unknown keyword
+				// (kin-openapi keeps it in Extensions: "definitions").
+				next = int(kindAny)
 			}
 		case int(kindExample):
 			if tok == "value" || strings.HasPrefix(tok, "x-") {
@@ -185,10 +193,13 @@ func kindAt(tokens []string) refKind {
 			}
 		case int(kindAny):
 			next = int(kindAny)
+		case int(kindHeader):
+			// kin-openapi cannot look into a header: it reads the
+			// document again untyped (see kindAt's doc).
+			next = int(kindAny)
 		default:
-			// A header (kin-openapi cannot look into one), a link, a
-			// security scheme: nothing inside is a target.
-			if strings.HasPrefix(tok, "x-") && kind != int(kindHeader) {
+			// A link, a security scheme: nothing inside is a target.
+			if strings.HasPrefix(tok, "x-") {
 				next = int(kindAny)
 			}
 		}
@@ -218,6 +229,33 @@ func fits(want, at refKind, v any) bool {
 		return obj
 	}
 	return false
+}
+
+// kindThrough is kindAt, or kindAny when the pointer goes through a $ref.
+func kindThrough(ptr string, through bool) refKind {
+	if through {
+		return kindAny
+	}
+	return kindAt(jsonptr.Tokens(ptr))
+}
+
+// lookup returns the value at the JSON pointer ptr of tree, and whether
+// the way there goes through a reference object (kin-openapi cannot
+// follow a pointer through its types into an object that is a $ref with
+// siblings, whose value is only known once resolved).
+func lookup(tree any, ptr string) (v any, found, through bool) {
+	v = tree
+	for _, tok := range jsonptr.Tokens(ptr) {
+		if m, ok := v.(map[string]any); ok {
+			if _, ok := m["$ref"].(string); ok {
+				through = true
+			}
+		}
+		if v, found = jsonptr.Lookup(v, "/"+jsonptr.Escape(tok)); !found {
+			return nil, false, through
+		}
+	}
+	return v, true, through
 }
 
 // localTarget returns the JSON pointer of a local $ref ("#/a/b",
@@ -251,7 +289,7 @@ func (s *docSource) references(tree any, decs []*decoder) (diag.List, error) {
 			if !ok {
 				continue
 			}
-			v, found := jsonptr.Lookup(tree, ptr)
+			v, found, through := lookup(tree, ptr)
 			switch {
 			case !found:
 				g := missing[u.ref]
@@ -260,7 +298,7 @@ func (s *docSource) references(tree any, decs []*decoder) (diag.List, error) {
 					missing[u.ref] = g
 				}
 				g.uses = append(g.uses, u)
-			case !fits(u.kind, kindAt(jsonptr.Tokens(ptr)), v):
+			case !fits(u.kind, kindThrough(ptr, through), v):
 				g := bad[u.ref]
 				if g == nil {
 					g = &group{ref: u.ref}

@@ -58,7 +58,7 @@ func (s *docSource) convertSwagger(ctx context.Context, opts Options, data []byt
 	if err := stopped(ctx, s.name); err != nil {
 		return nil, nil, err
 	}
-	doc3, err := openapi2conv.ToV3WithLoader(&doc2, newKinLoader(ctx, opts, s.files, true), &url.URL{Path: s.name})
+	doc3, err := openapi2conv.ToV3WithLoader(&doc2, newKinLoader(ctx, opts, s.files, true, nil), &url.URL{Path: s.name})
 	if err != nil {
 		return nil, nil, s.resolveError(err)
 	}
