@@ -75,6 +75,38 @@ type decoder struct {
 	diags          diag.List
 	errPtr, errMsg string
 	refs           []refUse
+	// strict makes an annotation of the wrong type an error too, as for
+	// kin-openapi when it decodes the target of a $ref (refs.go's decodes).
+	strict bool
+}
+
+// decodes reports whether the object m decodes as an object of kind k
+// without error, strictly.
+func decodes(k refKind, m map[string]any, v31 bool) bool {
+	d := &decoder{v31: v31, strict: true}
+	switch k {
+	case kindSchema:
+		d.schemaRef(m)
+	case kindParameter:
+		d.parameterRef(m)
+	case kindHeader:
+		d.headerRef(m)
+	case kindRequestBody:
+		d.requestBodyRef(m)
+	case kindResponse:
+		d.responseRef(m)
+	case kindExample:
+		d.exampleRef(m)
+	case kindLink:
+		d.linkRef(m)
+	case kindCallback:
+		d.callbackRef(m)
+	case kindSecurityScheme:
+		d.securitySchemeRef(m)
+	case kindPathItem:
+		d.pathItem(m)
+	}
+	return d.errMsg == ""
 }
 
 // ptr returns the JSON pointer of the current value, plus tokens.
@@ -116,7 +148,7 @@ func (d *decoder) wrong(key string, v any, want byte, inSchema bool) {
 		d.fail(d.ptr(), fmt.Sprintf("%s where %s belongs", kindNames[kindOf(v)], kindNames[want]))
 		return
 	}
-	if annotationKind(key, inSchema, false) != 0 {
+	if annotationKind(key, inSchema, false) != 0 && !d.strict {
 		d.diags = append(d.diags, diag.Diagnostic{Severity: diag.Warning, Kind: diag.LeftOut,
 			Pos:     diag.Pos{File: d.file, Pointer: d.ptr(key)},
 			Message: fmt.Sprintf("%q is %s where %s belongs; it only annotates or documents, and is ignored", key, kindNames[kindOf(v)], kindNames[want])})

@@ -215,18 +215,17 @@ func kindAt(tokens []string) refKind {
 }
 
 // fits reports whether the value v at a place of kind at can stand where
-// a $ref of kind want is.
-func fits(want, at refKind, v any) bool {
+// a $ref of kind want is: data must decode as that kind of object.
+func fits(want, at refKind, v any, v31 bool) bool {
+	m, obj := v.(map[string]any)
 	switch {
 	case v == nil:
 		return false
 	case at == want:
-		_, obj := v.(map[string]any)
 		_, b := v.(bool)
 		return obj || b && want == kindSchema
 	case at == kindAny:
-		_, obj := v.(map[string]any)
-		return obj
+		return obj && decodes(want, m, v31)
 	}
 	return false
 }
@@ -298,7 +297,7 @@ func (s *docSource) references(tree any, decs []*decoder) (diag.List, error) {
 					missing[u.ref] = g
 				}
 				g.uses = append(g.uses, u)
-			case !fits(u.kind, kindThrough(ptr, through), v):
+			case !fits(u.kind, kindThrough(ptr, through), v, d.v31):
 				g := bad[u.ref]
 				if g == nil {
 					g = &group{ref: u.ref}
