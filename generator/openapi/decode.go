@@ -3,6 +3,7 @@ package openapi
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"strconv"
 	"strings"
 
@@ -313,22 +314,16 @@ func (d *decoder) at(key string, f func()) {
 	d.pop()
 }
 
-// eachObject calls f for each member of the object at key, under its path.
-func (d *decoder) eachObject(key string, v any, f func(k string, v any)) {
-	m := d.obj(key, v, false)
-	if m == nil {
-		return
-	}
-	d.push(key)
-	for k, e := range m {
-		if k == originKey {
-			continue
+// members iterates over the members of an object of a tree, without the
+// position a YAML mapping holds (originKey).
+func members(m map[string]any) iter.Seq2[string, any] {
+	return func(yield func(string, any) bool) {
+		for k, v := range m {
+			if k != originKey && !yield(k, v) {
+				return
+			}
 		}
-		d.push(k)
-		f(k, e)
-		d.pop()
 	}
-	d.pop()
 }
 
 // refObject reports whether m is a reference object, and whether it is
@@ -353,7 +348,7 @@ func (d *decoder) disable(u refUse) {
 	case *openapi3.ParameterRef:
 		*r = openapi3.ParameterRef{Value: d.parameter(m)}
 	case *openapi3.HeaderRef:
-		*r = openapi3.HeaderRef{Value: &openapi3.Header{Parameter: *d.parameter(m)}}
+		*r = openapi3.HeaderRef{Value: d.header(m)}
 	case *openapi3.RequestBodyRef:
 		*r = openapi3.RequestBodyRef{Value: d.requestBody(m)}
 	case *openapi3.ResponseRef:
@@ -454,10 +449,7 @@ func (d *decoder) schemaMap(key string, v any) openapi3.Schemas {
 	}
 	out := make(openapi3.Schemas, len(m))
 	d.push(key)
-	for k, e := range m {
-		if k == originKey {
-			continue
-		}
+	for k, e := range members(m) {
 		d.at(k, func() { out[k] = d.schemaRef(e) })
 	}
 	d.pop()
@@ -624,10 +616,7 @@ func (d *decoder) schema(m map[string]any) *openapi3.Schema {
 			if o := d.obj(k, v, in); o != nil {
 				s.DependentRequired = make(map[string][]string, len(o))
 				d.at(k, func() {
-					for name, e := range o {
-						if name == originKey {
-							continue
-						}
+					for name, e := range members(o) {
 						s.DependentRequired[name] = d.strs(name, e, in)
 					}
 				})
@@ -676,10 +665,7 @@ func (d *decoder) discriminator(key string, v any) *openapi3.Discriminator {
 				if o := d.obj(k, v, true); o != nil {
 					x.Mapping = make(map[string]openapi3.MappingRef, len(o))
 					d.at(k, func() {
-						for name, e := range o {
-							if name == originKey {
-								continue
-							}
+						for name, e := range members(o) {
 							x.Mapping[name] = openapi3.MappingRef{Ref: d.str(name, e, true)}
 						}
 					})
@@ -740,148 +726,76 @@ func (d *decoder) externalDocs(key string, v any, in bool) *openapi3.ExternalDoc
 	return x
 }
 
-// The other objects that may be references: ref decodes the current value
-// m into the reference wrapper, through build for an object that is not a
-// reference; each returns nil for null.
-
-func (d *decoder) parameterRef(v any) *openapi3.ParameterRef {
+// refOr decodes the current value v, a reference object or an object
+// built by build, into the reference wrapper that wrap makes.
+func refOr[R any, V any](d *decoder, v any, kind refKind, build func(map[string]any) *V, wrap func(ref string, val *V) *R) *R {
 	m := d.obj("", v, false)
 	if m == nil {
 		return nil
 	}
-	r := &openapi3.ParameterRef{}
-	if ref, only, ok := refObject(m); ok {
-		d.refTo(r, ref, only, m, kindParameter)
-		return r
+	ref, only, ok := refObject(m)
+	if !ok {
+		return wrap("", build(m))
 	}
-	r.Value = d.parameter(m)
+	r := wrap(ref, nil)
+	if !only {
+		r = wrap("", nil)
+		d.siblings(any(r).(json.Unmarshaler), m)
+	}
+	d.useRef(ref, kind, m, r)
 	return r
+}
+
+func (d *decoder) parameterRef(v any) *openapi3.ParameterRef {
+	return refOr(d, v, kindParameter, d.parameter, func(ref string, x *openapi3.Parameter) *openapi3.ParameterRef {
+		return &openapi3.ParameterRef{Ref: ref, Value: x}
+	})
 }
 
 func (d *decoder) headerRef(v any) *openapi3.HeaderRef {
-	m := d.obj("", v, false)
-	if m == nil {
-		return nil
-	}
-	r := &openapi3.HeaderRef{}
-	if ref, only, ok := refObject(m); ok {
-		d.refTo(r, ref, only, m, kindHeader)
-		return r
-	}
-	r.Value = &openapi3.Header{Parameter: *d.parameter(m)}
-	return r
+	return refOr(d, v, kindHeader, d.header, func(ref string, x *openapi3.Header) *openapi3.HeaderRef {
+		return &openapi3.HeaderRef{Ref: ref, Value: x}
+	})
+}
+
+func (d *decoder) header(m map[string]any) *openapi3.Header {
+	return &openapi3.Header{Parameter: *d.parameter(m)}
 }
 
 func (d *decoder) requestBodyRef(v any) *openapi3.RequestBodyRef {
-	m := d.obj("", v, false)
-	if m == nil {
-		return nil
-	}
-	r := &openapi3.RequestBodyRef{}
-	if ref, only, ok := refObject(m); ok {
-		d.refTo(r, ref, only, m, kindRequestBody)
-		return r
-	}
-	r.Value = d.requestBody(m)
-	return r
+	return refOr(d, v, kindRequestBody, d.requestBody, func(ref string, x *openapi3.RequestBody) *openapi3.RequestBodyRef {
+		return &openapi3.RequestBodyRef{Ref: ref, Value: x}
+	})
 }
 
 func (d *decoder) responseRef(v any) *openapi3.ResponseRef {
-	m := d.obj("", v, false)
-	if m == nil {
-		return nil
-	}
-	r := &openapi3.ResponseRef{}
-	if ref, only, ok := refObject(m); ok {
-		d.refTo(r, ref, only, m, kindResponse)
-		return r
-	}
-	r.Value = d.response(m)
-	return r
+	return refOr(d, v, kindResponse, d.response, func(ref string, x *openapi3.Response) *openapi3.ResponseRef {
+		return &openapi3.ResponseRef{Ref: ref, Value: x}
+	})
 }
 
 func (d *decoder) exampleRef(v any) *openapi3.ExampleRef {
-	m := d.obj("", v, false)
-	if m == nil {
-		return nil
-	}
-	r := &openapi3.ExampleRef{}
-	if ref, only, ok := refObject(m); ok {
-		d.refTo(r, ref, only, m, kindExample)
-		return r
-	}
-	r.Value = d.example(m)
-	return r
+	return refOr(d, v, kindExample, d.example, func(ref string, x *openapi3.Example) *openapi3.ExampleRef {
+		return &openapi3.ExampleRef{Ref: ref, Value: x}
+	})
 }
 
 func (d *decoder) linkRef(v any) *openapi3.LinkRef {
-	m := d.obj("", v, false)
-	if m == nil {
-		return nil
-	}
-	r := &openapi3.LinkRef{}
-	if ref, only, ok := refObject(m); ok {
-		d.refTo(r, ref, only, m, kindLink)
-		return r
-	}
-	r.Value = d.link(m)
-	return r
+	return refOr(d, v, kindLink, d.link, func(ref string, x *openapi3.Link) *openapi3.LinkRef {
+		return &openapi3.LinkRef{Ref: ref, Value: x}
+	})
 }
 
 func (d *decoder) callbackRef(v any) *openapi3.CallbackRef {
-	m := d.obj("", v, false)
-	if m == nil {
-		return nil
-	}
-	r := &openapi3.CallbackRef{}
-	if ref, only, ok := refObject(m); ok {
-		d.refTo(r, ref, only, m, kindCallback)
-		return r
-	}
-	r.Value = d.callback(m)
-	return r
+	return refOr(d, v, kindCallback, d.callback, func(ref string, x *openapi3.Callback) *openapi3.CallbackRef {
+		return &openapi3.CallbackRef{Ref: ref, Value: x}
+	})
 }
 
 func (d *decoder) securitySchemeRef(v any) *openapi3.SecuritySchemeRef {
-	m := d.obj("", v, false)
-	if m == nil {
-		return nil
-	}
-	r := &openapi3.SecuritySchemeRef{}
-	if ref, only, ok := refObject(m); ok {
-		d.refTo(r, ref, only, m, kindSecurityScheme)
-		return r
-	}
-	r.Value = d.securityScheme(m)
-	return r
-}
-
-// refTo fills a reference wrapper from the reference object m and records
-// the use.
-func (d *decoder) refTo(r json.Unmarshaler, ref string, only bool, m map[string]any, kind refKind) {
-	if only {
-		switch r := r.(type) {
-		case *openapi3.ParameterRef:
-			r.Ref = ref
-		case *openapi3.HeaderRef:
-			r.Ref = ref
-		case *openapi3.RequestBodyRef:
-			r.Ref = ref
-		case *openapi3.ResponseRef:
-			r.Ref = ref
-		case *openapi3.ExampleRef:
-			r.Ref = ref
-		case *openapi3.LinkRef:
-			r.Ref = ref
-		case *openapi3.CallbackRef:
-			r.Ref = ref
-		case *openapi3.SecuritySchemeRef:
-			r.Ref = ref
-		}
-	} else {
-		d.siblings(r, m)
-	}
-	d.useRef(ref, kind, m, r)
+	return refOr(d, v, kindSecurityScheme, d.securityScheme, func(ref string, x *openapi3.SecurityScheme) *openapi3.SecuritySchemeRef {
+		return &openapi3.SecuritySchemeRef{Ref: ref, Value: x}
+	})
 }
 
 // refMap decodes an object of named objects (or references) at key.
@@ -892,10 +806,7 @@ func refMap[T any](d *decoder, key string, v any, one func(any) *T) map[string]*
 	}
 	out := make(map[string]*T, len(m))
 	d.push(key)
-	for k, e := range m {
-		if k == originKey {
-			continue
-		}
+	for k, e := range members(m) {
 		d.at(k, func() { out[k] = one(e) })
 	}
 	d.pop()
@@ -906,8 +817,8 @@ func refMap[T any](d *decoder, key string, v any, one func(any) *T) map[string]*
 // not (lenient.go: an annotation) is ignored with a warning.
 func (d *decoder) examples(key string, v any) openapi3.Examples {
 	if m, ok := v.(map[string]any); ok {
-		for name, e := range m {
-			if k := kindOf(e); k != 'o' && k != 'z' && name != originKey {
+		for _, e := range members(m) {
+			if k := kindOf(e); k != 'o' && k != 'z' {
 				d.wrong(key, v, 'e', false)
 				return nil
 			}
@@ -1099,10 +1010,7 @@ func (d *decoder) link(m map[string]any) *openapi3.Link {
 // mapExtensions splits an object of named values from its x- extensions
 // (Paths, Responses, Callback: their extensions are never nil).
 func (d *decoder) mapLike(m map[string]any, ext map[string]any, set func(k string, v any)) {
-	for k, v := range m {
-		if k == originKey {
-			continue
-		}
+	for k, v := range members(m) {
 		if strings.HasPrefix(k, "x-") {
 			ext[k] = d.anyValue(k, v)
 			continue
@@ -1246,10 +1154,7 @@ func (d *decoder) security(key string, v any) openapi3.SecurityRequirements {
 		if o := d.obj(strconv.Itoa(i), e, false); o != nil {
 			req := make(openapi3.SecurityRequirement, len(o))
 			d.at(strconv.Itoa(i), func() {
-				for name, scopes := range o {
-					if name == originKey {
-						continue
-					}
+				for name, scopes := range members(o) {
 					req[name] = d.strs(name, scopes, false)
 				}
 			})
@@ -1360,10 +1265,7 @@ func (d *decoder) oauthFlows(m map[string]any) *openapi3.OAuthFlows {
 					if so := d.obj(k, v, false); so != nil {
 						x.Scopes = make(map[string]string, len(so))
 						d.at(k, func() {
-							for name, e := range so {
-								if name == originKey {
-									continue
-								}
+							for name, e := range members(so) {
 								x.Scopes[name] = d.str(name, e, false)
 							}
 						})
