@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -60,10 +61,13 @@ const (
 type refUse struct {
 	ref  string
 	kind refKind
-	ptr  string
+	path []string // the JSON pointer's tokens
 	m    map[string]any
 	slot any
 }
+
+// ptr is the JSON pointer of the object holding the $ref.
+func (u refUse) ptr() string { return (&decoder{path: u.path}).ptr() }
 
 // decoder builds the kin-openapi values of one document (or one of its
 // top-level members).
@@ -335,12 +339,12 @@ func refObject(m map[string]any) (ref string, only, ok bool) {
 
 // useRef records a $ref of the current object m, decoded into slot.
 func (d *decoder) useRef(ref string, kind refKind, m map[string]any, slot any) {
-	d.refs = append(d.refs, refUse{ref: ref, kind: kind, ptr: d.ptr(), m: m, slot: slot})
+	d.refs = append(d.refs, refUse{ref: ref, kind: kind, path: slices.Clone(d.path), m: m, slot: slot})
 }
 
 // disable decodes the object of u again without its $ref, into its slot.
 func (d *decoder) disable(u refUse) {
-	d.path = jsonptr.Tokens(u.ptr)
+	d.path = u.path
 	m := without(u.m)
 	switch r := u.slot.(type) {
 	case *openapi3.SchemaRef:

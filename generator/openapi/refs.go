@@ -230,27 +230,28 @@ func fits(want, at refKind, v any, v31 bool) bool {
 	return false
 }
 
-// kindThrough is kindAt, or kindAny when the pointer goes through a $ref.
-func kindThrough(ptr string, through bool) refKind {
-	if through {
-		return kindAny
-	}
-	return kindAt(jsonptr.Tokens(ptr))
-}
-
-// lookup returns the value at the JSON pointer ptr of tree, and whether
+// lookup returns the value at the JSON pointer tokens of tree, and whether
 // the way there goes through a reference object (kin-openapi cannot
 // follow a pointer through its types into an object that is a $ref with
 // siblings, whose value is only known once resolved).
-func lookup(tree any, ptr string) (v any, found, through bool) {
+func lookup(tree any, toks []string) (v any, found, through bool) {
 	v = tree
-	for _, tok := range jsonptr.Tokens(ptr) {
-		if m, ok := v.(map[string]any); ok {
-			if _, ok := m["$ref"].(string); ok {
+	for _, tok := range toks {
+		switch x := v.(type) {
+		case map[string]any:
+			if _, ok := x["$ref"].(string); ok {
 				through = true
 			}
-		}
-		if v, found = jsonptr.Lookup(v, "/"+jsonptr.Escape(tok)); !found {
+			if v, found = x[tok]; !found {
+				return nil, false, through
+			}
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(x) || tok != strconv.Itoa(i) {
+				return nil, false, through
+			}
+			v = x[i]
+		default:
 			return nil, false, through
 		}
 	}
@@ -281,6 +282,14 @@ func (s *docSource) references(tree any, decs []*decoder) (diag.List, error) {
 	}
 	missing, bad := map[string]*group{}, map[string]*group{}
 	var badOrder []*group
+	// A document uses the same $refs many times: each is looked up once
+	// per kind of slot.
+	type key struct {
+		ref  string
+		kind refKind
+	}
+	type verdict struct{ found, fits bool }
+	verdicts := map[key]verdict{}
 	for _, d := range decs {
 		for i := 0; i < len(d.refs); i++ {
 			u := d.refs[i]
@@ -288,16 +297,26 @@ func (s *docSource) references(tree any, decs []*decoder) (diag.List, error) {
 			if !ok {
 				continue
 			}
-			v, found, through := lookup(tree, ptr)
+			vd, seen := verdicts[key{u.ref, u.kind}]
+			if !seen {
+				toks := jsonptr.Tokens(ptr)
+				v, found, through := lookup(tree, toks)
+				at := kindAny
+				if !through {
+					at = kindAt(toks)
+				}
+				vd = verdict{found, found && fits(u.kind, at, v, d.v31)}
+				verdicts[key{u.ref, u.kind}] = vd
+			}
 			switch {
-			case !found:
+			case !vd.found:
 				g := missing[u.ref]
 				if g == nil {
 					g = &group{ref: u.ref}
 					missing[u.ref] = g
 				}
 				g.uses = append(g.uses, u)
-			case !fits(u.kind, kindThrough(ptr, through), v, d.v31):
+			case !vd.fits:
 				g := bad[u.ref]
 				if g == nil {
 					g = &group{ref: u.ref}
@@ -338,7 +357,7 @@ func (s *docSource) firstUse(uses []refUse) (refUse, diag.Pos) {
 	ps := make([]placed, len(uses))
 	ptrs := make([]string, len(uses))
 	for i, u := range uses {
-		ps[i].u, ptrs[i] = u, u.ptr+"/$ref"
+		ps[i].u, ptrs[i] = u, u.ptr()+"/$ref"
 	}
 	if pos, ok := jsonPositions(s.data, ptrs); ok && s.json {
 		for i := range ps {
@@ -354,7 +373,7 @@ func (s *docSource) firstUse(uses []refUse) (refUse, diag.Pos) {
 		}
 	}
 	first := slices.MinFunc(ps, func(a, b placed) int {
-		return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col), cmp.Compare(a.u.ptr, b.u.ptr))
+		return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col), cmp.Compare(a.u.ptr(), b.u.ptr()))
 	})
-	return first.u, diag.Pos{File: s.name, Line: first.line, Col: first.col, Pointer: first.u.ptr}
+	return first.u, diag.Pos{File: s.name, Line: first.line, Col: first.col, Pointer: first.u.ptr()}
 }
