@@ -73,7 +73,6 @@ func (u refUse) ptr() string { return (&decoder{path: u.path}).ptr() }
 // top-level members).
 type decoder struct {
 	file string
-	v31  bool
 	path []string // JSON pointer tokens of the value being decoded
 	// diags are the warnings (annotations of the wrong type); errPtr and
 	// errMsg the first value that cannot be decoded.
@@ -87,8 +86,8 @@ type decoder struct {
 
 // decodes reports whether the object m decodes as an object of kind k
 // without error, strictly.
-func decodes(k refKind, m map[string]any, v31 bool) bool {
-	d := &decoder{v31: v31, strict: true}
+func decodes(k refKind, m map[string]any) bool {
+	d := &decoder{strict: true}
 	switch k {
 	case kindSchema:
 		d.schemaRef(m)

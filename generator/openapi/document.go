@@ -125,15 +125,11 @@ func (s *docSource) decode() (*openapi3.T, map[string]any, []*decoder, error) {
 	for _, p := range parts {
 		tree[p.key] = p.tree
 	}
-	v31 := false
-	if v, ok := tree["openapi"].(string); ok {
-		v31 = !strings.HasPrefix(v, "3.0")
-	}
 	doc := &openapi3.T{}
 	decs := make([]*decoder, len(parts))
 	var wg sync.WaitGroup
 	for i, p := range parts {
-		decs[i] = &decoder{file: s.name, v31: v31}
+		decs[i] = &decoder{file: s.name}
 		switch p.key {
 		case "paths", "components", "webhooks":
 			wg.Go(func() { decs[i].member(doc, p.key, p.tree) })

@@ -216,7 +216,7 @@ func kindAt(tokens []string) refKind {
 
 // fits reports whether the value v at a place of kind at can stand where
 // a $ref of kind want is: data must decode as that kind of object.
-func fits(want, at refKind, v any, v31 bool) bool {
+func fits(want, at refKind, v any) bool {
 	m, obj := v.(map[string]any)
 	switch {
 	case v == nil:
@@ -225,7 +225,7 @@ func fits(want, at refKind, v any, v31 bool) bool {
 		_, b := v.(bool)
 		return obj || b && want == kindSchema
 	case at == kindAny:
-		return obj && decodes(want, m, v31)
+		return obj && decodes(want, m)
 	}
 	return false
 }
@@ -305,7 +305,7 @@ func (s *docSource) references(tree any, decs []*decoder) (diag.List, error) {
 				if !through {
 					at = kindAt(toks)
 				}
-				vd = verdict{found, found && fits(u.kind, at, v, d.v31)}
+				vd = verdict{found, found && fits(u.kind, at, v)}
 				verdicts[key{u.ref, u.kind}] = vd
 			}
 			switch {

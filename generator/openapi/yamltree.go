@@ -22,7 +22,35 @@ func yamlTree(data []byte) (any, error) {
 	if len(doc.Content) == 0 {
 		return nil, nil
 	}
-	return yamlValue(doc.Content[0], doc.Content[0], 0)
+	c := &yamlConv{}
+	return c.value(doc.Content[0], doc.Content[0], 0)
+}
+
+// yamlConv converts a YAML tree, counting the nodes made and those made by
+// following aliases, to refuse what yaml.v3 refuses when it decodes: a
+// "billion laughs" document, whose aliases multiply into an endless tree.
+type yamlConv struct {
+	nodes, aliased, aliasDepth int
+}
+
+// count counts a node made, and fails as yaml.v3 does (its ratio of
+// aliased nodes allowed, by document size).
+func (c *yamlConv) count(n *yaml.Node) error {
+	c.nodes++
+	if c.aliasDepth > 0 {
+		c.aliased++
+	}
+	allowed := 0.99
+	switch {
+	case c.nodes >= 4000000:
+		allowed = 0.10
+	case c.nodes > 400000:
+		allowed = 0.99 - 0.89*float64(c.nodes-400000)/3600000
+	}
+	if c.aliased > 100 && c.nodes > 1000 && float64(c.aliased)/float64(c.nodes) > allowed {
+		return fmt.Errorf("yaml: line %d: document contains excessive aliasing", n.Line)
+	}
+	return nil
 }
 
 // originKey holds, in each mapping of a YAML tree, the position of the
@@ -48,23 +76,28 @@ func origin(v any) *openapi3.Origin {
 // document expands without end).
 const maxYAMLDepth = 10000
 
-// yamlValue converts n, the value of key (or n itself).
-func yamlValue(n, key *yaml.Node, depth int) (any, error) {
+// value converts n, the value of key (or n itself).
+func (c *yamlConv) value(n, key *yaml.Node, depth int) (any, error) {
+	if err := c.count(n); err != nil {
+		return nil, err
+	}
 	if depth > maxYAMLDepth {
 		return nil, fmt.Errorf("line %d: nested too deeply", n.Line)
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
-		return yamlValue(n.Alias, key, depth+1)
+		c.aliasDepth++
+		defer func() { c.aliasDepth-- }()
+		return c.value(n.Alias, key, depth+1)
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return nil, nil
 		}
-		return yamlValue(n.Content[0], n.Content[0], depth+1)
+		return c.value(n.Content[0], n.Content[0], depth+1)
 	case yaml.SequenceNode:
 		out := make([]any, len(n.Content))
-		for i, c := range n.Content {
-			v, err := yamlValue(c, c, depth+1)
+		for i, e := range n.Content {
+			v, err := c.value(e, e, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -74,7 +107,7 @@ func yamlValue(n, key *yaml.Node, depth int) (any, error) {
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2+1)
 		out[originKey] = yamlPos{key.Line, key.Column}
-		if err := yamlMerge(out, n, depth); err != nil {
+		if err := c.merge(out, n, depth); err != nil {
 			return nil, err
 		}
 		return out, nil
@@ -82,9 +115,9 @@ func yamlValue(n, key *yaml.Node, depth int) (any, error) {
 	return yamlScalar(n), nil
 }
 
-// yamlMerge adds the members of mapping n to out; merged mappings ("<<")
+// merge adds the members of mapping n to out; merged mappings ("<<")
 // do not override the keys written in n.
-func yamlMerge(out map[string]any, n *yaml.Node, depth int) error {
+func (c *yamlConv) merge(out map[string]any, n *yaml.Node, depth int) error {
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -92,7 +125,7 @@ func yamlMerge(out map[string]any, n *yaml.Node, depth int) error {
 			merges = append(merges, v)
 			continue
 		}
-		val, err := yamlValue(v, k, depth+1)
+		val, err := c.value(v, k, depth+1)
 		if err != nil {
 			return err
 		}
@@ -114,7 +147,10 @@ func yamlMerge(out map[string]any, n *yaml.Node, depth int) error {
 				return fmt.Errorf("line %d: a merge key needs a mapping", m.Line)
 			}
 			extra := map[string]any{}
-			if err := yamlMerge(extra, src, depth+1); err != nil {
+			c.aliasDepth++ // merged content counts as aliased
+			err := c.merge(extra, src, depth+1)
+			c.aliasDepth--
+			if err != nil {
 				return err
 			}
 			for k, v := range extra {
