@@ -30,6 +30,7 @@ var decodeCases = map[string]string{
 		"parameters":{"P":{"name":"p","in":"query","schema":{"type":"array","items":{"type":"string"}},"style":"form","explode":false,"x-p":1}},
 		"responses":{"R":{"description":"r","headers":{"H":{"schema":{"type":"integer"},"x-h":2}}}},
 		"securitySchemes":{"S":{"type":"oauth2","flows":{"clientCredentials":{"tokenUrl":"https://x","scopes":{"a":"b"}}}}}}}`,
+	"duplicates.json": `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/a":{}},"paths":{"/b":{"get":{"responses":{"200":{"description":"b"}}}}}}`,
 	"anchors.yaml": `openapi: 3.0.3
 info: {title: t, version: "1"}
 paths:

@@ -121,10 +121,20 @@ func (s *docSource) decode() (*openapi3.T, map[string]any, []*decoder, error) {
 			parts = append(parts, part{key: k, tree: m[k]})
 		}
 	}
-	tree := make(map[string]any, len(parts))
-	for _, p := range parts {
-		tree[p.key] = p.tree
+	// The last of duplicate keys wins, as in encoding/json.
+	last := make(map[string]int, len(parts))
+	for i, p := range parts {
+		last[p.key] = i
 	}
+	tree := make(map[string]any, len(parts))
+	var uniq []part
+	for i, p := range parts {
+		if last[p.key] == i {
+			tree[p.key] = p.tree
+			uniq = append(uniq, p)
+		}
+	}
+	parts = uniq
 	doc := &openapi3.T{}
 	decs := make([]*decoder, len(parts))
 	var wg sync.WaitGroup
