@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/opsgen/opsgen/generator/jsonptr"
 )
 
 // decodeCases are small documents with the constructs whose decoding has
@@ -164,6 +166,38 @@ func TestDecodeWrongTypes(t *testing.T) {
 		f.close()
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: err = %v, want prefix %s", doc, err, want)
+		}
+	}
+}
+
+// TestKindAt checks the kind of object the references pass finds at a
+// JSON pointer, as kin-openapi's resolver reaches it.
+func TestKindAt(t *testing.T) {
+	for ptr, want := range map[string]refKind{
+		"/components/schemas/A":                                   kindSchema,
+		"/components/schemas":                                     kindNone,
+		"/components/schemas/A/properties/b":                      kindSchema,
+		"/components/schemas/A/allOf/0":                           kindSchema,
+		"/components/schemas/A/allOf/x":                           kindNone,
+		"/components/schemas/A/type":                              kindNone,
+		"/components/schemas/A/definitions/x":                     kindAny,
+		"/components/headers/H/schema":                            kindAny,
+		"/components/parameters/P/schema":                         kindSchema,
+		"/components/responses/R/headers/H":                       kindHeader,
+		"/paths/~1a/get/responses/200":                            kindResponse,
+		"/paths/~1a/get":                                          kindNone,
+		"/paths/~1a/parameters/0":                                 kindParameter,
+		"/paths/~1a/get/callbacks/cb/{$url}/post/requestBody":     kindRequestBody,
+		"/paths/~1a/get/responses/200/content/text~1plain/schema": kindSchema,
+		"/info":                                 kindNone,
+		"/x-defs/S":                             kindAny,
+		"/definitions/S":                        kindAny,
+		"/components/links/L/operationId":       kindNone,
+		"/components/examples/E/value":          kindAny,
+		"/components/securitySchemes/S/x-thing": kindAny,
+	} {
+		if got := kindAt(jsonptr.Tokens(ptr)); got != want {
+			t.Errorf("kindAt(%s) = %d, want %d", ptr, got, want)
 		}
 	}
 }

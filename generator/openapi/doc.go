@@ -17,9 +17,11 @@
 //     disabled in the decoded document, with a warning.
 //  3. Resolve (document.go): kin-openapi's public Loader.ResolveRefsIn
 //     resolves the references, reading other files through the os.Root of
-//     root.go (Loader.ReadFromURIFunc); a file it cannot read, or a fragment
-//     missing from one, is reported at the $ref that leads there. Swagger
-//     2.0 documents take kin-openapi's openapi2conv instead (swagger.go).
+//     root.go (Loader.ReadFromURIFunc; the document itself is resolved at
+//     an empty location, Loader.JoinFunc joins relative $refs to its path).
+//     A file it cannot read, or a fragment missing from one, is reported at
+//     the $ref that leads there. Swagger 2.0 documents take kin-openapi's
+//     openapi2conv instead (swagger.go).
 //  4. IR (load.go, operation.go, schema.go): operations, parameters, bodies
 //     and results are converted here; schemas are adapted to
 //     generator/jsonschema's model, which turns them into IR types and

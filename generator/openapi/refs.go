@@ -33,186 +33,129 @@ import (
 // untyped (Loader.ReadFromURIFunc serves it, see source.openapi3) and any
 // object fits there too.
 func kindAt(tokens []string) refKind {
-	// Kinds of the places that are not reference targets themselves.
-	const (
-		root = 100 + iota
-		components
-		operation
-		mediaType
-		encoding
-	)
-	kind, mapOf, listOf := int(root), false, false
+	at := place{kind: placeRoot}
 	for _, tok := range tokens {
 		switch {
-		case mapOf:
-			mapOf = false
+		case at.mapOf:
+			at.mapOf = false
 			continue
-		case listOf:
-			listOf = false
+		case at.listOf:
 			if _, err := strconv.Atoi(tok); err != nil {
 				return kindNone
 			}
+			at.listOf = false
 			continue
 		}
-		next, m, l := int(kindNone), false, false
-		switch kind {
-		case root:
-			switch tok {
-			case "components":
-				next = components
-			case "paths", "webhooks":
-				next, m = int(kindPathItem), true
-			case "openapi", "info", "servers", "security", "tags", "externalDocs", "jsonSchemaDialect":
-			default:
-				next = int(kindAny)
-			}
-		case components:
-			m = true
-			switch tok {
-			case "schemas":
-				next = int(kindSchema)
-			case "parameters":
-				next = int(kindParameter)
-			case "headers":
-				next = int(kindHeader)
-			case "requestBodies":
-				next = int(kindRequestBody)
-			case "responses":
-				next = int(kindResponse)
-			case "securitySchemes":
-				next = int(kindSecurityScheme)
-			case "examples":
-				next = int(kindExample)
-			case "links":
-				next = int(kindLink)
-			case "callbacks":
-				next = int(kindCallback)
-			default:
-				next, m = int(kindAny), false
-			}
-		case int(kindPathItem):
-			switch tok {
-			case "get", "put", "post", "delete", "options", "head", "patch", "trace", "connect", "query":
-				next = operation
-			case "parameters":
-				next, l = int(kindParameter), true
-			case "$ref", "summary", "description", "servers", "additionalOperations":
-			default:
-				next = int(kindAny)
-			}
-		case operation:
-			switch tok {
-			case "parameters":
-				next, l = int(kindParameter), true
-			case "requestBody":
-				next = int(kindRequestBody)
-			case "responses":
-				next, m = int(kindResponse), true
-			case "callbacks":
-				next, m = int(kindCallback), true
-			case "tags", "summary", "description", "operationId", "deprecated", "security", "servers", "externalDocs":
-			default:
-				next = int(kindAny)
-			}
-		case int(kindCallback):
-			next = int(kindPathItem)
-		case int(kindParameter):
-			switch tok {
-			case "schema":
-				next = int(kindSchema)
-			case "content":
-				next, m = mediaType, true
-			case "examples":
-				next, m = int(kindExample), true
-			case "name", "in", "description", "style", "explode", "allowEmptyValue", "allowReserved", "deprecated", "required":
-			default:
-				next = int(kindAny)
-			}
-		case mediaType:
-			switch tok {
-			case "schema", "itemSchema":
-				next = int(kindSchema)
-			case "examples":
-				next, m = int(kindExample), true
-			case "encoding":
-				next, m = encoding, true
-			default:
-				next = int(kindAny)
-			}
-		case encoding:
-			switch tok {
-			case "headers":
-				next, m = int(kindHeader), true
-			case "contentType", "style", "explode", "allowReserved":
-			default:
-				next = int(kindAny)
-			}
-		case int(kindResponse):
-			switch tok {
-			case "headers":
-				next, m = int(kindHeader), true
-			case "content":
-				next, m = mediaType, true
-			case "links":
-				next, m = int(kindLink), true
-			case "description":
-			default:
-				next = int(kindAny)
-			}
-		case int(kindRequestBody):
-			switch tok {
-			case "content":
-				next, m = mediaType, true
-			case "description", "required":
-			default:
-				next = int(kindAny)
-			}
-		case int(kindSchema):
-			switch tok {
-			case "properties", "patternProperties", "dependentSchemas", "$defs":
-				next, m = int(kindSchema), true
-			case "allOf", "anyOf", "oneOf", "prefixItems":
-				next, l = int(kindSchema), true
-			case "items", "not", "additionalProperties", "contains", "propertyNames", "if", "then", "else",
-				"contentSchema", "unevaluatedItems", "unevaluatedProperties":
-				next = int(kindSchema)
-			case "type", "title", "format", "description", "required", "nullable", "readOnly", "writeOnly",
-				"allowEmptyValue", "deprecated", "xml", "minimum", "maximum", "multipleOf", "minLength",
-				"maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "exclusiveMinimum",
-				"exclusiveMaximum", "minProperties", "maxProperties", "discriminator", "externalDocs",
-				"minContains", "maxContains", "dependentRequired", "$schema", "$comment", "$id", "$anchor",
-				"$dynamicRef", "$dynamicAnchor", "contentMediaType", "contentEncoding":
-			default:
-				// Data (example, default, enum...) or an unknown keyword
-				// (kin-openapi keeps it in Extensions: "definitions").
-				next = int(kindAny)
-			}
-		case int(kindExample):
-			if tok == "value" || strings.HasPrefix(tok, "x-") {
-				next = int(kindAny)
-			}
-		case int(kindAny):
-			next = int(kindAny)
-		case int(kindHeader):
-			// kin-openapi cannot look into a header: it reads the
-			// document again untyped (see kindAt's doc).
-			next = int(kindAny)
+		m := placeMembers[at.kind]
+		next, ok := m.fields[tok]
+		switch {
+		case ok:
+		case strings.HasPrefix(tok, "x-"):
+			next = place{kind: int(kindAny)}
 		default:
-			// A link, a security scheme: nothing inside is a target.
-			if strings.HasPrefix(tok, "x-") {
-				next = int(kindAny)
-			}
+			next = m.other
 		}
-		if next == int(kindNone) {
+		if next.kind == int(kindNone) {
 			return kindNone
 		}
-		kind, mapOf, listOf = next, m, l
+		at = next
 	}
-	if mapOf || listOf || kind >= root {
+	if at.mapOf || at.listOf || at.kind >= placeRoot {
 		return kindNone // a map or a list of objects, or not a target
 	}
-	return refKind(kind)
+	return refKind(at.kind)
 }
+
+// place is a kind of place in a document: a refKind, or one of the place
+// kinds below, which no $ref stands for; or a map of named such places, or
+// a list of them.
+type place struct {
+	kind          int
+	mapOf, listOf bool
+}
+
+// The places that are not reference targets themselves.
+const (
+	placeRoot = 100 + iota
+	placeComponents
+	placeOperation
+	placeMediaType
+	placeEncoding
+)
+
+// placeMembers are the members of each kind of place, as kin-openapi's
+// types have them: fields, and other (the place of any other member: data
+// kept in Extensions, or nothing a $ref can point at; an x- member is
+// always data).
+var placeMembers = func() map[int]struct {
+	fields map[string]place
+	other  place
+} {
+	var (
+		none    = place{}
+		data    = place{kind: int(kindAny)}
+		schema  = place{kind: int(kindSchema)}
+		schemas = place{kind: int(kindSchema), mapOf: true}
+		list    = func(k refKind) place { return place{kind: int(k), listOf: true} }
+		mapOf   = func(k int) place { return place{kind: k, mapOf: true} }
+	)
+	// of returns fields: the places given, then the names mapped to none.
+	of := func(places map[string]place, nones ...string) map[string]place {
+		for _, n := range nones {
+			places[n] = none
+		}
+		return places
+	}
+	type members = struct {
+		fields map[string]place
+		other  place
+	}
+	return map[int]members{
+		placeRoot: {of(map[string]place{"components": {kind: placeComponents},
+			"paths": mapOf(int(kindPathItem)), "webhooks": mapOf(int(kindPathItem))},
+			"openapi", "info", "servers", "security", "tags", "externalDocs", "jsonSchemaDialect"), data},
+		placeComponents: {map[string]place{"schemas": schemas, "parameters": mapOf(int(kindParameter)),
+			"headers": mapOf(int(kindHeader)), "requestBodies": mapOf(int(kindRequestBody)),
+			"responses": mapOf(int(kindResponse)), "securitySchemes": mapOf(int(kindSecurityScheme)),
+			"examples": mapOf(int(kindExample)), "links": mapOf(int(kindLink)), "callbacks": mapOf(int(kindCallback))}, data},
+		int(kindPathItem): {of(map[string]place{"parameters": list(kindParameter),
+			"get": {kind: placeOperation}, "put": {kind: placeOperation}, "post": {kind: placeOperation},
+			"delete": {kind: placeOperation}, "options": {kind: placeOperation}, "head": {kind: placeOperation},
+			"patch": {kind: placeOperation}, "trace": {kind: placeOperation}, "connect": {kind: placeOperation},
+			"query": {kind: placeOperation}},
+			"$ref", "summary", "description", "servers", "additionalOperations"), data},
+		placeOperation: {of(map[string]place{"parameters": list(kindParameter), "requestBody": {kind: int(kindRequestBody)},
+			"responses": mapOf(int(kindResponse)), "callbacks": mapOf(int(kindCallback))},
+			"tags", "summary", "description", "operationId", "deprecated", "security", "servers", "externalDocs"), data},
+		int(kindCallback): {nil, place{kind: int(kindPathItem)}},
+		int(kindParameter): {of(map[string]place{"schema": schema, "content": mapOf(placeMediaType), "examples": mapOf(int(kindExample))},
+			"name", "in", "description", "style", "explode", "allowEmptyValue", "allowReserved", "deprecated", "required"), data},
+		placeMediaType: {map[string]place{"schema": schema, "itemSchema": schema, "examples": mapOf(int(kindExample)),
+			"encoding": mapOf(placeEncoding)}, data},
+		placeEncoding: {of(map[string]place{"headers": mapOf(int(kindHeader))}, "contentType", "style", "explode", "allowReserved"), data},
+		int(kindResponse): {of(map[string]place{"headers": mapOf(int(kindHeader)), "content": mapOf(placeMediaType),
+			"links": mapOf(int(kindLink))}, "description"), data},
+		int(kindRequestBody): {of(map[string]place{"content": mapOf(placeMediaType)}, "description", "required"), data},
+		// Unknown keywords are data ("definitions"), in Extensions.
+		int(kindSchema): {of(map[string]place{"properties": schemas, "patternProperties": schemas,
+			"dependentSchemas": schemas, "$defs": schemas, "allOf": list(kindSchema), "anyOf": list(kindSchema),
+			"oneOf": list(kindSchema), "prefixItems": list(kindSchema), "items": schema, "not": schema,
+			"additionalProperties": schema, "contains": schema, "propertyNames": schema, "if": schema, "then": schema,
+			"else": schema, "contentSchema": schema, "unevaluatedItems": schema, "unevaluatedProperties": schema},
+			"type", "title", "format", "description", "required", "nullable", "readOnly", "writeOnly",
+			"allowEmptyValue", "deprecated", "xml", "minimum", "maximum", "multipleOf", "minLength",
+			"maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "exclusiveMinimum",
+			"exclusiveMaximum", "minProperties", "maxProperties", "discriminator", "externalDocs",
+			"minContains", "maxContains", "dependentRequired", "$schema", "$comment", "$id", "$anchor",
+			"$dynamicRef", "$dynamicAnchor", "contentMediaType", "contentEncoding"), data},
+		int(kindExample): {map[string]place{"value": data}, none},
+		// kin-openapi cannot look into a header: it reads the document
+		// again untyped.
+		int(kindHeader): {nil, data},
+		int(kindAny):    {nil, data},
+		// A link, a security scheme: nothing inside is a target.
+	}
+}()
 
 // fits reports whether the value v at a place of kind at can stand where
 // a $ref of kind want is: data must decode as that kind of object.
