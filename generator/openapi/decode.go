@@ -295,7 +295,8 @@ func (d *decoder) anys(key string, v any, in bool) []any {
 	if a == nil {
 		return nil
 	}
-	return d.anyValue(key, a).([]any)
+	out, _ := d.anyValue(key, a).([]any)
+	return out
 }
 
 // ext adds the member k: v to the extensions.
@@ -995,7 +996,7 @@ func (d *decoder) link(m map[string]any) *openapi3.Link {
 			x.Description = d.str(k, v, false)
 		case "parameters":
 			if o := d.obj(k, v, false); o != nil {
-				x.Parameters = d.anyValue(k, o).(map[string]any)
+				x.Parameters, _ = d.anyValue(k, o).(map[string]any)
 			}
 		case "server":
 			if o := d.obj(k, v, false); o != nil {
