@@ -153,6 +153,7 @@ func TestDecodeWrongTypes(t *testing.T) {
 	for doc, want := range map[string]string{
 		`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/a":{"get":{"operationId":5}}}}`:                                    `x.json:1:77 (#/paths/~1a/get/operationId): "operationId" is a number where a string belongs`,
 		`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{}} x`:                                                                `x.json:1:67: invalid JSON`,
+		`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"x-big":1e400}`:                                                    `x.json:1:66 (#/x-big): "x-big" holds a number out of range`,
 		`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/a":{"parameters":[1]}}}`:                                           `x.json:1:84 (#/paths/~1a/parameters/0): a number where an object belongs`,
 		"openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      parameters: [{name: q, in: query, required: [x]}]\n": `x.yaml:6:41 (#/paths/~1a/get/parameters/0/required): "required" is a list where a boolean belongs`,
 	} {
