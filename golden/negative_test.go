@@ -24,7 +24,7 @@ var negatives = map[string]string{
 	"testdata/specs/openapi/e2e-missing-file.yaml": `testdata/specs/openapi/e2e-missing-file.yaml:14:17 (#/paths/~1x/get/responses/200/content/application~1json/schema): ` +
 		`cannot resolve $ref "./no-such-file.yaml#/Thing": `,
 	"testdata/specs/openapi/e2e-missing-fragment.yaml": `testdata/specs/openapi/e2e-missing-fragment.yaml:14:17 (#/paths/~1x/get/responses/200/content/application~1json/schema): ` +
-		`cannot resolve $ref "external-defs.yaml#/Nope": map key "Nope" not found`,
+		`cannot resolve $ref "external-defs.yaml#/Nope": testdata/specs/openapi/external-defs.yaml has nothing at #/Nope`,
 	"testdata/specs/openapi/remote-ref.yaml": `testdata/specs/openapi/remote-ref.yaml:14:17 (#/paths/~1x/get/responses/200/content/application~1json/schema): cannot resolve $ref "https://example.com/schemas/thing.yaml#/Thing": ` +
 		`remote $ref "https://example.com/schemas/thing.yaml" refused`,
 }

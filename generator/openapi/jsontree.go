@@ -3,6 +3,7 @@ package openapi
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -16,8 +17,8 @@ import (
 // documents. Input it would decode differently from encoding/json,
 // or that encoding/json rejects, is refused with errTree: invalid UTF-8 and
 // unpaired surrogates (which encoding/json replaces with U+FFFD), nesting
-// deeper than encoding/json allows, syntax errors. The caller then takes
-// kin-openapi's path, which reports errors as before.
+// deeper than encoding/json allows, syntax errors. The caller then decodes
+// with encoding/json, which reports the error with its position.
 func parseTree(data []byte) (any, error) {
 	p := &treeParser{Scanner: jsonptr.Scanner{Data: data}, keys: map[string]string{}}
 	p.Space()
@@ -334,4 +335,87 @@ func (p *treeParser) number() (any, error) {
 		}
 	}
 	return json.Number(d[start:p.Off]), nil
+}
+
+// member is a top-level member of a JSON object: its key and raw value.
+type member struct {
+	key string
+	raw []byte
+}
+
+// topMembers splits a JSON object into its members without decoding them;
+// ok is false when data is not an object followed by nothing but space.
+// The values are checked when they are decoded.
+func topMembers(data []byte) (ms []member, ok bool) {
+	s := &jsonptr.Scanner{Data: data}
+	s.Space()
+	if s.Off >= len(data) || data[s.Off] != '{' {
+		return nil, false
+	}
+	s.Off++
+	s.Space()
+	if s.Off < len(data) && data[s.Off] == '}' {
+		s.Off++
+	} else {
+		for {
+			s.Space()
+			raw, ok := s.Str()
+			if !ok {
+				return nil, false
+			}
+			var key string
+			if json.Unmarshal(raw, &key) != nil {
+				return nil, false
+			}
+			s.Space()
+			if s.Off >= len(data) || data[s.Off] != ':' {
+				return nil, false
+			}
+			s.Off++
+			s.Space()
+			start := s.Off
+			if !s.Skip() {
+				return nil, false
+			}
+			ms = append(ms, member{key, data[start:s.Off]})
+			more, ok := s.Next('}')
+			if !ok {
+				return nil, false
+			}
+			if !more {
+				break
+			}
+		}
+	}
+	s.Space()
+	return ms, s.Off == len(data)
+}
+
+// plain converts the json.Numbers of a decoded value to float64, as
+// encoding/json decodes numbers into an interface; ok is false for a number
+// out of float64's range (an error for encoding/json).
+func plain(v any) (any, bool) {
+	switch v := v.(type) {
+	case json.Number:
+		f, err := strconv.ParseFloat(string(v), 64)
+		return f, err == nil
+	case map[string]any:
+		delete(v, originKey)
+		for k, e := range v {
+			p, ok := plain(e)
+			if !ok {
+				return nil, false
+			}
+			v[k] = p
+		}
+	case []any:
+		for i, e := range v {
+			p, ok := plain(e)
+			if !ok {
+				return nil, false
+			}
+			v[i] = p
+		}
+	}
+	return v, true
 }

@@ -2,10 +2,8 @@ package openapi
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,21 +12,20 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/opsgen/opsgen/generator/diag"
-	"github.com/opsgen/opsgen/generator/ir"
 	"github.com/opsgen/opsgen/generator/jsonptr"
 )
 
 // Annotations of the wrong JSON type.
 //
-// kin-openapi decodes every keyword into a typed field, so a keyword that
-// only annotates or documents, written with the wrong JSON type (a schema
-// "pattern" that is a number, an "examples" that is an object where a list
-// belongs, a "description" that is a list...), costs the whole document.
-// Such keywords do not change the generated code's types, so when a load
-// fails on a JSON type error (or on a fragment of another file that
-// kin-openapi cannot decode), the loader looks for them, in the document
-// and in every file its $refs reach, and loads again without them, with a
-// warning for each naming its place. The keywords (see annotationKind):
+// A keyword that only annotates or documents, written with the wrong JSON
+// type (a schema "pattern" that is a number, an "examples" that is an
+// object where a list belongs, a "description" that is a list...), does not
+// change the generated code's types, so it does not cost the document: it
+// is ignored with a warning naming its place. In the document, the decoder
+// does so (decode.go's wrong); in the files its $refs reach, which
+// kin-openapi decodes, and in Swagger 2.0 documents (openapi2conv), the
+// text is patched before it is decoded (dropAnnotations). The keywords
+// (see annotationKind):
 //
 //   - description, summary, title, $comment, termsOfService: text;
 //   - pattern: text (a regular expression; nothing else can be one);
@@ -41,10 +38,6 @@ import (
 // fail. A keyword is disabled by renaming its key, in place, to an x-
 // extension of the same length ("pattern" becomes "x-patte"), so that
 // positions do not move.
-
-// jsonTypeErrorRE matches the message of a JSON type error, as kin-openapi
-// and encoding/json report it.
-var jsonTypeErrorRE = regexp.MustCompile(`cannot unmarshal \w+ into (Go struct )?field`)
 
 // annotationKind is the JSON kind an annotation keyword must have in a
 // schema (inSchema) or in another object, 0 when it is not checked there.
@@ -114,28 +107,6 @@ func dropAnnotations(data []byte, file string, swagger, guess bool) (patched []b
 		warnings = append(warnings, p.warning)
 	}
 	return patched, warnings, true
-}
-
-// retryLenient loads the document again once the annotations of the wrong
-// type are disabled in it (patched, with the warnings ws) and in every file
-// it reads (f is lenient). When the failure had another cause, the new
-// attempt fails the same way.
-func retryLenient(ctx context.Context, patched []byte, source string, opts Options, f *files, ws diag.List) (*ir.Service, diag.List, error) {
-	svc, diags, err := loadData(ctx, patched, source, opts, f)
-	if err != nil {
-		return nil, nil, err
-	}
-	diags = append(diags, ws...)
-	diags = append(diags, f.takeWarnings()...)
-	diags.Sort()
-	return svc, diags, nil
-}
-
-// mayBeAnnotations reports whether a load failed in a way annotations of
-// the wrong type can cause: a JSON type error, or a fragment of another
-// file that kin-openapi could not decode ("bad data in").
-func mayBeAnnotations(err error) bool {
-	return err != nil && (jsonTypeErrorRE.MatchString(err.Error()) || strings.Contains(err.Error(), "bad data in "))
 }
 
 // anode is a JSON value with the byte offsets of its object keys.

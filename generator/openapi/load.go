@@ -1,75 +1,3 @@
-// Package openapi loads OpenAPI 3.0 and 3.1 documents (YAML or JSON) and
-// Swagger 2.0 documents into the generator's IR (generator/ir).
-//
-// Loading is lenient: the document is parsed and its references resolved by
-// kin-openapi, but it is not validated, and whatever the IR cannot express
-// degrades with a warning naming the place (file:line:col and JSON pointer)
-// instead of failing: an unsupported schema becomes ir.Any (raw JSON), an
-// operation is never dropped without a warning. The error result is kept for
-// input that is not OpenAPI at all, cannot be parsed, or whose references
-// cannot be resolved. JSON documents are decoded by a path of opsgen's own
-// that builds exactly the document kin-openapi's loader builds, several
-// times faster on large specs (see load_json.go); YAML takes kin's path.
-//
-// Schemas: kin-openapi's schemas are adapted to generator/jsonschema's
-// model, which turns them into IR types and writes their JSON Schemas.
-//
-// Annotations of the wrong JSON type (a schema pattern that is a number, an
-// examples that is an object where a list belongs, a description that is
-// not text...) do not cost the document: they are ignored with a warning
-// naming their place (lenient.go lists them).
-//
-// Local files: the document (for Load) and every file its $refs reach are
-// read through an os.Root opened on Options.Root (default: the document's
-// directory), so a $ref cannot pull in a file from elsewhere ("../x.yaml",
-// "/etc/passwd", a symbolic link that leads out): it fails with a
-// *RootError naming the $ref and its place. Options.Read reports the files
-// read (the generator hashes them into its manifest).
-//
-// Cancellation: the context is checked between the documents read, between
-// the phases of a load, between operations and between schemas; a load
-// that is stopped returns an error wrapping ctx.Err().
-//
-// Naming: every component schema becomes a named type called after its key
-// (x-go-name and Options.Names win); inline objects, enums and unions are
-// named after their parent (PetOwner, ListPetsResponse, CreatePetBody,
-// ListPetsResponseItem). Names are allocated in the order of their JSON
-// pointers, so they do not change when the document's order changes.
-//
-// Swagger 2.0 documents are converted with openapi2conv, then repaired:
-// collectionFormat becomes style/explode for every parameter location
-// (csv: form or simple, ssv: spaceDelimited, pipes: pipeDelimited, multi:
-// form with explode; tsv has no equivalent and becomes csv with a warning),
-// and x-nullable on parameters becomes nullable. Parameters and responses
-// that are $refs to other files are inlined before the conversion, which
-// would otherwise read them as OpenAPI 3 objects and lose their type.
-//
-// Result: the lowest 2xx status (exact before 2XX) with a body. When other
-// success responses have a different body type, Operation.Result is a copy of
-// that response whose type is raw JSON (ir.Any, no schema, so no output
-// schema), and a warning says so.
-//
-// Null: a named type's Nullable says its own schema allows null. Where a use
-// of a type adds null (oneOf [X, null], 3.0 nullable, type arrays), a field
-// records it in Field.Nullable (an anonymous type also in Type.Nullable); in
-// other places (array items, map values) null for a named type is dropped,
-// as decoding null leaves a Go value at its zero value anyway.
-//
-// Objects: properties with additionalProperties true (not a schema) keep
-// only the declared properties. Type.Doc.Origin of a named type is the JSON
-// pointer of its schema ("#/components/schemas/Pet", prefixed by the file
-// for other files).
-//
-// Header parameters named Accept, Content-Type or Authorization are left
-// out with a warning: OpenAPI 3 says such a parameter definition "SHALL be
-// ignored" (the media types and the security schemes set those headers).
-//
-// Positions: Pos.Pointer is always set; Pos.Line and Col come from
-// kin-openapi's origin tracking, which covers YAML sources only. Diagnostics
-// without a line get one from the source text when they are reported, by
-// generator/jsonptr for JSON: columns count characters, and an object
-// member is placed at its key, in JSON as in YAML. Warnings carry a
-// diag.Kind saying what was lost.
 package openapi
 
 import (
@@ -81,8 +9,8 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
+	"path"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -178,8 +106,7 @@ func stopped(ctx context.Context, source string) error {
 	return nil
 }
 
-// loadData is LoadData with the reader of local files (shared by the
-// reloads of badref.go).
+// loadData is LoadData with the reader of local files.
 func loadData(ctx context.Context, data []byte, source string, opts Options, f *files) (*ir.Service, diag.List, error) {
 	if err := stopped(ctx, source); err != nil {
 		return nil, nil, err
@@ -191,51 +118,24 @@ func loadData(ctx context.Context, data []byte, source string, opts Options, f *
 	if err != nil {
 		return nil, nil, err
 	}
-	kl := newKinLoader(ctx, opts, f)
-	loc := &url.URL{Path: source}
+	src := &docSource{name: source, data: data, files: f}
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+		src.json = true
+	}
 	var doc *openapi3.T
 	var diags diag.List
 	if ver.swagger {
-		doc, diags, err = convertSwagger(ctx, kl, data, source, f)
+		doc, diags, err = src.swagger(ctx, opts)
 	} else {
-		doc, err = loadJSONFast(ctx, kl, data, loc)
-		if errors.Is(err, errSlowPath) {
-			kl = newKinLoader(ctx, opts, f)
-			doc, err = kl.LoadFromDataWithPath(data, loc)
-		}
+		doc, diags, err = src.openapi3(ctx, opts)
 	}
 	if serr := stopped(ctx, source); serr != nil {
 		return nil, nil, serr
 	}
 	if err != nil {
-		// Syntax errors are reported with their position; kin-openapi's
-		// message (JSON and YAML attempts combined) has none.
-		if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '{' {
-			var v any
-			if jerr := json.Unmarshal(data, &v); jerr != nil {
-				return nil, nil, jsonError(data, source, jerr)
-			}
-		} else {
-			var n yaml.Node
-			if yerr := yaml.Unmarshal(data, &n); yerr != nil {
-				return nil, nil, yamlError(source, yerr)
-			}
-		}
-		lerr := loadError(source, data, err, f)
-		if patched, w, ok := disableRef(data, source, lerr); ok {
-			return retryWithoutRef(ctx, patched, source, opts, f, w, lerr)
-		}
-		if mayBeAnnotations(err) && f.setLenient(ver.swagger) {
-			// Perhaps annotations of the wrong type (lenient.go): load
-			// again without them, here and in the files read.
-			patched, ws, ok := dropAnnotations(data, source, ver.swagger, false)
-			if !ok {
-				patched = data
-			}
-			return retryLenient(ctx, patched, source, opts, f, ws)
-		}
-		return nil, nil, lerr
+		return nil, nil, err
 	}
+	diags = append(diags, f.takeWarnings()...)
 	svc, diags, err := fromDocument(ctx, doc, source, opts, data, ver.swagger, diags, f)
 	diags.Sort()
 	return svc, diags, err
@@ -362,8 +262,13 @@ func jsonError(data []byte, source string, err error) error {
 }
 
 // newKinLoader returns a kin-openapi loader that reads local files through
-// f and refuses http(s) references unless opts allow them.
-func newKinLoader(ctx context.Context, opts Options, f *files) *openapi3.Loader {
+// f and refuses http(s) references unless opts allow them. A file that
+// cannot be read is recorded in f (files.failedRead), so that the error can
+// name the $ref; the annotations of the wrong JSON type in the files read
+// are disabled with a warning (lenient.go), as the decoder does in the
+// document itself. doc is the text of the document resolved at an empty
+// location (nil for none).
+func newKinLoader(ctx context.Context, opts Options, f *files, swagger bool, doc []byte) *openapi3.Loader {
 	kl := openapi3.NewLoader()
 	kl.Context = ctx
 	kl.IsExternalRefsAllowed = true
@@ -373,20 +278,36 @@ func newKinLoader(ctx context.Context, opts Options, f *files) *openapi3.Loader 
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		var data []byte
+		var err error
+		name := u.String()
 		switch u.Scheme {
 		case "http", "https":
 			if !opts.AllowRemoteRefs {
-				return nil, &remoteRefError{ref: u.String()}
+				err = &remoteRefError{ref: name}
+			} else if data, err = remote(kl, u); err == nil {
+				f.record(name)
 			}
-			data, err := remote(kl, u)
-			if err == nil {
-				f.record(u.String())
-			}
-			return data, err
 		case "", "file":
-			return f.read(u.Path)
+			if u.Path == "" {
+				// kin-openapi reading the document (resolved at an empty
+				// location, see source.openapi3) to look into it untyped.
+				if doc == nil {
+					return nil, errors.New("the document has no location")
+				}
+				return doc, nil
+			}
+			name = path.Clean(u.Path)
+			if data, err = f.read(u.Path); err == nil {
+				data = f.lenient(name, data, swagger)
+			}
+		default:
+			err = fmt.Errorf("$ref %q: unsupported URL scheme %q", name, u.Scheme)
 		}
-		return nil, fmt.Errorf("$ref %q: unsupported URL scheme %q", u.String(), u.Scheme)
+		if err != nil {
+			f.failRead(name, err)
+		}
+		return data, err
 	}
 	return kl
 }
@@ -396,108 +317,6 @@ type remoteRefError struct{ ref string }
 
 func (e *remoteRefError) Error() string {
 	return fmt.Sprintf("remote $ref %q refused (remote references are not allowed unless AllowRemoteRefs is set)", e.ref)
-}
-
-var quotedRE = regexp.MustCompile(`"([^"]+)"`)
-
-// loadError turns a kin-openapi loading error into one that names the place:
-// the first quoted string of the message that occurs in a $ref of the source
-// (or else of another local file read for it) gives the line and column.
-// The result wraps err.
-func loadError(source string, data []byte, err error, f *files) error {
-	msg := err.Error()
-	var rr *remoteRefError
-	var re *RootError
-	switch {
-	case errors.As(err, &rr):
-		msg = rr.Error()
-	case errors.As(err, &re):
-		msg = re.Error()
-	}
-	quoted := quotedRE.FindAllStringSubmatch(err.Error(), -1)
-	place := func(file string, data []byte) error {
-		for _, m := range quoted {
-			if line, col, ref, ok := findRef(data, m[1]); ok {
-				pos := diag.Pos{File: file, Line: line, Col: col, Pointer: refPointer(data, line, col)}
-				head := fmt.Sprintf("cannot resolve $ref %q: ", ref)
-				return &placedError{fmt.Sprintf("%s: %s%s", pos, head, strings.TrimPrefix(msg, head)), err}
-			}
-		}
-		return nil
-	}
-	if perr := place(source, data); perr != nil {
-		return perr
-	}
-	for _, file := range f.readFiles() {
-		if file == source || strings.Contains(file, "://") {
-			continue
-		}
-		if other, rerr := f.read(file); rerr == nil {
-			if perr := place(file, other); perr != nil {
-				return perr
-			}
-		}
-	}
-	return &placedError{fmt.Sprintf("%s: %s", source, msg), err}
-}
-
-// placedError is an error message with its place, wrapping the cause.
-type placedError struct {
-	msg   string
-	cause error
-}
-
-func (e *placedError) Error() string { return e.msg }
-func (e *placedError) Unwrap() error { return e.cause }
-
-// refPointer returns the JSON pointer of the object whose "$ref" key is at
-// line:col of data (YAML or JSON; in JSON, col may be just after the
-// opening quote), "" when none is found.
-func refPointer(data []byte, line, col int) string {
-	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
-		return ""
-	}
-	var walk func(n *yaml.Node, ptr string) (string, bool)
-	walk = func(n *yaml.Node, ptr string) (string, bool) {
-		switch n.Kind {
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k := n.Content[i]
-				if k.Value == "$ref" && k.Line == line && (k.Column == col || k.Column == col-1) {
-					return ptr, true
-				}
-				if p, ok := walk(n.Content[i+1], ptr+"/"+jsonptr.Escape(k.Value)); ok {
-					return p, true
-				}
-			}
-		case yaml.SequenceNode:
-			for i, c := range n.Content {
-				if p, ok := walk(c, ptr+"/"+strconv.Itoa(i)); ok {
-					return p, true
-				}
-			}
-		}
-		return "", false
-	}
-	p, _ := walk(doc.Content[0], "")
-	return p
-}
-
-var refValueRE = regexp.MustCompile(`\$ref"?\s*:\s*["']?([^"'\s,}]+)`)
-
-// findRef finds the first $ref whose value contains s; it returns its
-// position and value.
-func findRef(data []byte, s string) (line, col int, ref string, ok bool) {
-	s = strings.TrimPrefix(s, "./")
-	for _, loc := range refValueRE.FindAllSubmatchIndex(data, -1) {
-		v := string(data[loc[2]:loc[3]])
-		if strings.Contains(v, s) {
-			line, col = jsonptr.LineCol(data, loc[0])
-			return line, col, v, true
-		}
-	}
-	return 0, 0, "", false
 }
 
 // loader holds the state of one conversion.
@@ -557,7 +376,7 @@ func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Opti
 		svc.Security = requirements(doc.Security)
 	}
 	if doc.Components != nil {
-		for i, name := range sortedKeys(doc.Components.Schemas) {
+		for i, name := range slices.Sorted(maps.Keys(doc.Components.Schemas)) {
 			if i%64 == 0 && ctx.Err() != nil {
 				break
 			}
@@ -619,7 +438,7 @@ func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Opti
 func (l *loader) securitySchemes(m openapi3.SecuritySchemes) []*ir.SecurityScheme {
 	ns := naming.NewNamespace()
 	var out []*ir.SecurityScheme
-	for _, name := range sortedKeys(m) {
+	for _, name := range slices.Sorted(maps.Keys(m)) {
 		r := m[name]
 		if r == nil || r.Value == nil {
 			continue

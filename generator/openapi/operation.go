@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"fmt"
+	"maps"
 	"mime"
 	"net/http"
 	"regexp"
@@ -30,13 +31,13 @@ type opSite struct {
 func (l *loader) operations() []*ir.Operation {
 	var sites []opSite
 	paths := l.doc.Paths.Map()
-	for _, p := range sortedKeys(paths) {
+	for _, p := range slices.Sorted(maps.Keys(paths)) {
 		item := paths[p]
 		if item == nil {
 			continue
 		}
 		ops := item.Operations()
-		for _, m := range sortedKeys(ops) {
+		for _, m := range slices.Sorted(maps.Keys(ops)) {
 			op := ops[m]
 			if op == nil {
 				continue
@@ -329,7 +330,7 @@ func mediaKind(mt string) ir.BodyKind {
 // pickMedia chooses the preferred media type of content (ties by name).
 func pickMedia(content openapi3.Content) string {
 	best, bestRank := "", 1<<30
-	for _, mt := range sortedKeys(content) {
+	for _, mt := range slices.Sorted(maps.Keys(content)) {
 		if r := mediaRank(mt); r < bestRank {
 			best, bestRank = mt, r
 		}
@@ -409,7 +410,7 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 		return
 	}
 	rs := s.op.Responses.Map()
-	statuses := sortedKeys(rs)
+	statuses := slices.Sorted(maps.Keys(rs))
 	sort.SliceStable(statuses, func(i, j int) bool {
 		gi, ni := statusRank(statuses[i])
 		gj, nj := statusRank(statuses[j])
@@ -454,7 +455,7 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 		if rr.Value.Description != nil {
 			r.Doc.Description = *rr.Value.Description
 		}
-		r.Headers = sortedKeys(rr.Value.Headers)
+		r.Headers = slices.Sorted(maps.Keys(rr.Value.Headers))
 		if len(rr.Value.Content) > 0 {
 			mt, kind, ref, t := l.mediaType(rr.Value.Content, w)
 			r.MediaType, r.Kind, r.Type = mt, kind, t
@@ -517,7 +518,7 @@ func sameShape(a, b *ir.Type) bool {
 func requirements(reqs openapi3.SecurityRequirements) [][]string {
 	out := [][]string{}
 	for _, r := range reqs {
-		out = append(out, sortedKeys(r))
+		out = append(out, slices.Sorted(maps.Keys(r)))
 	}
 	return out
 }

@@ -53,14 +53,11 @@ type files struct {
 	err  error    // from opening the root
 	seen map[string]bool
 
-	// lenient disables annotations of the wrong JSON type in the files
-	// read (see lenient.go), with warnings, once per file.
-	lenient, swagger bool
-	warned           map[string]bool
-	warnings         diag.List
-
-	// badRefs counts the $refs disabled so far (badref.go).
-	badRefs int
+	// failed is the first file that could not be read, and why.
+	failed   string
+	failure  error
+	warned   map[string]bool
+	warnings diag.List
 }
 
 // newFiles returns the reader of a load of the document at source (a slash
@@ -163,45 +160,43 @@ func (f *files) read(name string) ([]byte, error) {
 		return nil, tooLarge(name, int64(len(data)), f.maxBytes)
 	}
 	f.record(name)
-	f.mu.Lock()
-	lenient, swagger := f.lenient, f.swagger
-	f.mu.Unlock()
-	if lenient {
-		if patched, ws, ok := dropAnnotations(data, name, swagger, true); ok {
-			data = patched
-			f.mu.Lock()
-			if !f.warned[name] {
-				f.warned[name] = true
-				f.warnings = append(f.warnings, ws...)
-			}
-			f.mu.Unlock()
-		}
-	}
 	return data, nil
 }
 
-// setLenient makes the files read from now on lenient (see lenient.go);
-// it reports false when they already were.
-func (f *files) setLenient(swagger bool) bool {
+// lenient returns the data of the file name, read for kin-openapi, with the
+// annotations of the wrong JSON type disabled (lenient.go), and records
+// their warnings once per file.
+func (f *files) lenient(name string, data []byte, swagger bool) []byte {
+	patched, ws, ok := dropAnnotations(data, name, swagger, true)
+	if !ok {
+		return data
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.lenient {
-		return false
+	if !f.warned[name] {
+		if f.warned == nil {
+			f.warned = map[string]bool{}
+		}
+		f.warned[name] = true
+		f.warnings = append(f.warnings, ws...)
 	}
-	f.lenient, f.swagger, f.warned = true, swagger, map[string]bool{}
-	return true
+	return patched
 }
 
-// disabledRef counts one more disabled $ref; it reports false, counting
-// nothing, once maxBadRefs are.
-func (f *files) disabledRef() bool {
+// failRead records a file that could not be read (the first one).
+func (f *files) failRead(name string, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.badRefs >= maxBadRefs {
-		return false
+	if f.failed == "" {
+		f.failed, f.failure = name, err
 	}
-	f.badRefs++
-	return true
+}
+
+// failedRead returns the first file that could not be read and why, or "".
+func (f *files) failedRead() (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.failed, f.failure
 }
 
 // takeWarnings returns the warnings of the lenient reads so far, once.

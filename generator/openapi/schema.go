@@ -1,9 +1,7 @@
 package openapi
 
 import (
-	"maps"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -215,12 +213,4 @@ func suffix(s, fallback string) string {
 		return x
 	}
 	return fallback
-}
-
-// sortedKeys returns the keys of m in order (slices.Sorted(maps.Keys(m)),
-// without growing the slice: it is on the hot path of large documents).
-func sortedKeys[V any](m map[string]V) []string {
-	keys := slices.AppendSeq(make([]string, 0, len(m)), maps.Keys(m))
-	slices.Sort(keys)
-	return keys
 }

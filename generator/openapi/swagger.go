@@ -3,10 +3,13 @@ package openapi
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi2"
@@ -18,29 +21,49 @@ import (
 	"github.com/opsgen/opsgen/generator/jsonptr"
 )
 
-// convertSwagger converts a Swagger 2.0 document to OpenAPI 3.0 and repairs
-// what openapi2conv drops (see the package doc).
-func convertSwagger(ctx context.Context, kl *openapi3.Loader, data []byte, source string, f *files) (*openapi3.T, diag.List, error) {
+// swagger loads a Swagger 2.0 document: it is converted to OpenAPI 3.0
+// with openapi2conv, then repaired (see the package doc). A document that
+// fails is converted again once its
+// annotations of the wrong type are disabled (lenient.go).
+func (s *docSource) swagger(ctx context.Context, opts Options) (*openapi3.T, diag.List, error) {
+	doc, diags, err := s.convertSwagger(ctx, opts, s.data)
+	if err != nil && ctx.Err() == nil {
+		if patched, ws, ok := dropAnnotations(s.data, s.name, true, false); ok {
+			doc, diags, err = s.convertSwagger(ctx, opts, patched)
+			diags = append(diags, ws...)
+		}
+	}
+	return doc, diags, err
+}
+
+// convertSwagger converts the Swagger 2.0 document data.
+func (s *docSource) convertSwagger(ctx context.Context, opts Options, data []byte) (*openapi3.T, diag.List, error) {
 	js, err := toJSON(data)
 	if err != nil {
 		return nil, nil, err
 	}
 	var doc2 openapi2.T
 	if err := json.Unmarshal(js, &doc2); err != nil {
-		return nil, nil, fmt.Errorf("not a Swagger 2.0 document: %v", err)
+		return nil, nil, fmt.Errorf("%s: not a Swagger 2.0 document: %w", s.name, err)
 	}
-	if err := inlineExternal(&doc2, source, f); err != nil {
+	if err := inlineExternal(&doc2, s.name, s.files); err != nil {
+		var re *refError
+		if errors.As(err, &re) {
+			if r, ok := s.findRef(s.name, func(ref, _, _ string) bool { return ref == re.ref }); ok {
+				return nil, nil, fmt.Errorf("%s: %w", r.pos, err)
+			}
+		}
+		return nil, nil, fmt.Errorf("%s: %w", s.name, err)
+	}
+	if err := stopped(ctx, s.name); err != nil {
 		return nil, nil, err
 	}
-	if err := stopped(ctx, source); err != nil {
-		return nil, nil, err
-	}
-	doc3, err := openapi2conv.ToV3WithLoader(&doc2, kl, &url.URL{Path: source})
+	doc3, err := openapi2conv.ToV3WithLoader(&doc2, newKinLoader(ctx, opts, s.files, true, nil), &url.URL{Path: s.name})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, s.resolveError(err)
 	}
 	var diags diag.List
-	repairParams(&doc2, doc3, source, &diags)
+	repairParams(&doc2, doc3, s.name, &diags)
 	return doc3, diags, nil
 }
 
@@ -63,7 +86,7 @@ func inlineExternal(doc *openapi2.T, source string, f *files) error {
 		return nil
 	}
 	responses := func(rs map[string]*openapi2.Response) error {
-		for _, k := range sortedKeys(rs) {
+		for _, k := range slices.Sorted(maps.Keys(rs)) {
 			if r := rs[k]; r != nil && isExternalRef(r.Ref) {
 				if err := inlineRef(r, r.Ref, source, f); err != nil {
 					return err
@@ -73,7 +96,7 @@ func inlineExternal(doc *openapi2.T, source string, f *files) error {
 		return nil
 	}
 	var ps []*openapi2.Parameter
-	for _, k := range sortedKeys(doc.Parameters) {
+	for _, k := range slices.Sorted(maps.Keys(doc.Parameters)) {
 		ps = append(ps, doc.Parameters[k])
 	}
 	if err := params(ps); err != nil {
@@ -82,7 +105,7 @@ func inlineExternal(doc *openapi2.T, source string, f *files) error {
 	if err := responses(doc.Responses); err != nil {
 		return err
 	}
-	for _, path := range sortedKeys(doc.Paths) {
+	for _, path := range slices.Sorted(maps.Keys(doc.Paths)) {
 		item := doc.Paths[path]
 		if item == nil {
 			continue
@@ -91,7 +114,7 @@ func inlineExternal(doc *openapi2.T, source string, f *files) error {
 			return err
 		}
 		ops := item.Operations()
-		for _, m := range sortedKeys(ops) {
+		for _, m := range slices.Sorted(maps.Keys(ops)) {
 			if op := ops[m]; op != nil {
 				if err := params(op.Parameters); err != nil {
 					return err
@@ -106,6 +129,15 @@ func inlineExternal(doc *openapi2.T, source string, f *files) error {
 	}
 	return nil
 }
+
+// refError says that a $ref to another file could not be inlined.
+type refError struct {
+	ref string
+	err error
+}
+
+func (e *refError) Error() string { return fmt.Sprintf("cannot resolve $ref %q: %v", e.ref, e.err) }
+func (e *refError) Unwrap() error { return e.err }
 
 // isExternalRef reports whether ref names another local file.
 func isExternalRef(ref string) bool {
@@ -131,27 +163,28 @@ func inlineRef[T any](dst *T, ref, source string, f *files) error {
 		}
 		data, err := f.read(file)
 		if err != nil {
-			return fmt.Errorf("cannot resolve $ref %q: %w", orig, err)
+			return &refError{orig, err}
 		}
+		data = f.lenient(file, data, true)
 		js, err := toJSON(data)
 		if err != nil {
-			return fmt.Errorf("cannot resolve $ref %q: %s: %v", orig, file, err)
+			return &refError{orig, fmt.Errorf("%s: %v", file, err)}
 		}
 		var v any
 		if err := json.Unmarshal(js, &v); err != nil {
-			return fmt.Errorf("cannot resolve $ref %q: %s: %v", orig, file, err)
+			return &refError{orig, fmt.Errorf("%s: %v", file, err)}
 		}
 		target, ok := atPointer(v, frag)
 		if !ok {
-			return fmt.Errorf("cannot resolve $ref %q: %s has nothing at #%s", orig, file, frag)
+			return &refError{orig, fmt.Errorf("%s has nothing at #%s", file, frag)}
 		}
 		obj, ok := target.(map[string]any)
 		if !ok {
-			return fmt.Errorf("cannot resolve $ref %q: %s#%s is not an object", orig, file, frag)
+			return &refError{orig, fmt.Errorf("%s#%s is not an object", file, frag)}
 		}
 		if next, ok := obj["$ref"].(string); ok {
 			if !strings.HasPrefix(next, "#") && !isExternalRef(next) {
-				return fmt.Errorf("cannot resolve $ref %q: %s#%s refers to %q", orig, file, frag, next)
+				return &refError{orig, fmt.Errorf("%s#%s refers to %q", file, frag, next)}
 			}
 			if strings.HasPrefix(next, "#") {
 				next = path.Base(file) + next // the same file
@@ -162,16 +195,16 @@ func inlineRef[T any](dst *T, ref, source string, f *files) error {
 		rebaseRefs(obj, file, source)
 		b, err := json.Marshal(obj)
 		if err != nil {
-			return fmt.Errorf("cannot resolve $ref %q: %v", orig, err)
+			return &refError{orig, fmt.Errorf("%v", err)}
 		}
 		var out T
 		if err := json.Unmarshal(b, &out); err != nil {
-			return fmt.Errorf("cannot resolve $ref %q: %s#%s: %v", orig, file, frag, err)
+			return &refError{orig, fmt.Errorf("%s#%s: %v", file, frag, err)}
 		}
 		*dst = out
 		return nil
 	}
-	return fmt.Errorf("cannot resolve $ref %q: more than %d $refs from file to file", orig, maxRefChain)
+	return &refError{orig, fmt.Errorf("more than %d $refs from file to file", maxRefChain)}
 }
 
 // atPointer returns the value at a JSON pointer (percent-encoded or not).

@@ -1,0 +1,285 @@
+package openapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"net/url"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"gopkg.in/yaml.v3"
+
+	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/jsonptr"
+)
+
+// docSource is the document being loaded: its name (a slash path), its text,
+// whether the text is JSON, and the reader of the files its $refs reach.
+type docSource struct {
+	name  string
+	data  []byte
+	json  bool
+	files *files
+}
+
+// openapi3 loads an OpenAPI 3 document: decode (the tree, then kin-openapi's
+// types), the references pass, then kin-openapi resolves the references.
+func (s *docSource) openapi3(ctx context.Context, opts Options) (*openapi3.T, diag.List, error) {
+	doc, tree, decs, err := s.decode()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := stopped(ctx, s.name); err != nil {
+		return nil, nil, err
+	}
+	warnings, err := s.references(tree, decs)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, d := range decs {
+		warnings = append(warnings, d.diags...)
+	}
+	kl := newKinLoader(ctx, opts, s.files, false, s.data)
+	// The document is resolved at an empty location, which kin-openapi
+	// takes for the root document's (it has not loaded one); relative
+	// $refs are joined to the document's own path.
+	base := &url.URL{Path: s.name}
+	kl.JoinFunc = func(from, rel *url.URL) *url.URL {
+		if from == nil || from.Path == "" && from.Host == "" {
+			from = base
+		}
+		u := *from
+		u.Path = path.Join(path.Dir(from.Path), rel.Path)
+		return &u
+	}
+	if err := kl.ResolveRefsIn(doc, &url.URL{}); err != nil {
+		return nil, nil, s.resolveError(err)
+	}
+	return doc, warnings, nil
+}
+
+// decode parses the document into a tree and decodes it. JSON's large
+// top-level members (paths, components, webhooks: most of the work) are
+// parsed and decoded concurrently.
+func (s *docSource) decode() (*openapi3.T, map[string]any, []*decoder, error) {
+	type part struct {
+		key  string
+		raw  []byte
+		tree any
+		err  error
+	}
+	var parts []part
+	if s.json {
+		members, ok := topMembers(s.data)
+		if ok {
+			parts = make([]part, len(members))
+			var wg sync.WaitGroup
+			for i, m := range members {
+				parts[i] = part{key: m.key, raw: m.raw}
+				wg.Go(func() { parts[i].tree, parts[i].err = parseTree(m.raw) })
+			}
+			wg.Wait()
+		}
+		if !ok || slices.ContainsFunc(parts, func(p part) bool { return p.err != nil }) {
+			// Invalid JSON, or text the fast parser leaves to encoding/json.
+			dec := json.NewDecoder(bytes.NewReader(s.data))
+			dec.UseNumber()
+			var v map[string]any
+			err := dec.Decode(&v)
+			if err == nil && dec.More() {
+				_, err = dec.Token()
+				if err == nil {
+					err = errors.New("data after the document")
+				}
+			}
+			if err != nil {
+				return nil, nil, nil, jsonError(s.data, s.name, err)
+			}
+			parts = nil
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				parts = append(parts, part{key: k, tree: v[k]})
+			}
+		}
+	} else {
+		v, err := yamlTree(s.data)
+		if err != nil {
+			return nil, nil, nil, yamlError(s.name, err)
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, nil, nil, fmt.Errorf("%s:1:1: not an OpenAPI document: the top level is not a mapping", s.name)
+		}
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			parts = append(parts, part{key: k, tree: m[k]})
+		}
+	}
+	// The last of duplicate keys wins, as in encoding/json.
+	last := make(map[string]int, len(parts))
+	for i, p := range parts {
+		last[p.key] = i
+	}
+	tree := make(map[string]any, len(parts))
+	var uniq []part
+	for i, p := range parts {
+		if last[p.key] == i {
+			tree[p.key] = p.tree
+			uniq = append(uniq, p)
+		}
+	}
+	parts = uniq
+	doc := &openapi3.T{}
+	decs := make([]*decoder, len(parts))
+	var wg sync.WaitGroup
+	for i, p := range parts {
+		decs[i] = &decoder{file: s.name}
+		switch p.key {
+		case "paths", "components", "webhooks":
+			wg.Go(func() { decs[i].member(doc, p.key, p.tree) })
+		}
+	}
+	for i, p := range parts {
+		switch p.key {
+		case "paths", "components", "webhooks":
+		default:
+			decs[i].member(doc, p.key, p.tree)
+		}
+	}
+	wg.Wait()
+	for _, d := range decs {
+		if d.errMsg != "" {
+			return nil, nil, nil, fmt.Errorf("%s: %s", s.place(d.errPtr), d.errMsg)
+		}
+	}
+	return doc, tree, decs, nil
+}
+
+// place is the position of the JSON pointer ptr in the document.
+func (s *docSource) place(ptr string) diag.Pos {
+	p := diag.Pos{File: s.name, Pointer: ptr}
+	if s.json {
+		if pos, ok := jsonPositions(s.data, []string{ptr}); ok {
+			p.Line, p.Col = pos[ptr][0], pos[ptr][1]
+			return p
+		}
+	}
+	var n yaml.Node
+	if yaml.Unmarshal(s.data, &n) == nil && len(n.Content) > 0 {
+		p.Line, p.Col = lookupPointer(n.Content[0], ptr)
+	}
+	return p
+}
+
+// resolveError names the $ref that kin-openapi could not resolve: the one
+// that leads to a file that could not be read (in the document or in a
+// file read for it), or else one whose fragment is not in its file. The
+// result wraps err (and the reading error).
+func (s *docSource) resolveError(err error) error {
+	files := append([]string{s.name}, s.files.readFiles()...)
+	if failed, cause := s.files.failedRead(); failed != "" {
+		for _, file := range files {
+			if r, ok := s.findRef(file, func(_, target, _ string) bool { return target == failed }); ok {
+				return fmt.Errorf("%s: cannot resolve $ref %q: %w", r.pos, r.ref, cause)
+			}
+		}
+		return fmt.Errorf("%s: %w", s.name, err)
+	}
+	// A fragment that is not in its file.
+	if r, ok := s.findRef(s.name, func(_, target, frag string) bool {
+		if strings.Contains(target, "://") {
+			return false
+		}
+		data, rerr := s.files.read(target)
+		if rerr != nil {
+			return false
+		}
+		v, terr := yamlTree(data)
+		if terr != nil {
+			return false
+		}
+		if u, uerr := url.PathUnescape(frag); uerr == nil {
+			frag = u
+		}
+		_, found := jsonptr.Lookup(v, frag)
+		return !found
+	}); ok {
+		return fmt.Errorf("%s: cannot resolve $ref %q: %s has nothing at #%s", r.pos, r.ref, r.target, r.frag)
+	}
+	return fmt.Errorf("%s: %w", s.name, err)
+}
+
+// foundRef is a $ref found in a file's text, with its position.
+type foundRef struct {
+	ref, target, frag string
+	pos               diag.Pos
+}
+
+// findRef returns the first $ref to another file, in file's text order,
+// for which match (given the $ref, the file it points at, resolved as
+// kin-openapi resolves it, and its fragment) is true.
+func (s *docSource) findRef(file string, match func(ref, target, frag string) bool) (foundRef, bool) {
+	data := s.data
+	if file != s.name {
+		if strings.Contains(file, "://") {
+			return foundRef{}, false
+		}
+		var err error
+		if data, err = s.files.read(file); err != nil {
+			return foundRef{}, false
+		}
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+		return foundRef{}, false
+	}
+	var found foundRef
+	var walk func(n *yaml.Node, ptr string, depth int) bool
+	walk = func(n *yaml.Node, ptr string, depth int) bool {
+		if depth > maxYAMLDepth {
+			return false
+		}
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				if k.Value == "$ref" && v.Kind == yaml.ScalarNode && !strings.HasPrefix(v.Value, "#") {
+					target, frag, _ := strings.Cut(v.Value, "#")
+					if !strings.Contains(target, "://") {
+						if u, err := url.PathUnescape(target); err == nil {
+							target = u
+						}
+						if !path.IsAbs(target) {
+							target = path.Join(path.Dir(file), target)
+						}
+					}
+					if match(v.Value, target, frag) {
+						col := k.Column
+						if k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+							col++
+						}
+						found = foundRef{ref: v.Value, target: target, frag: frag, pos: diag.Pos{File: file, Line: k.Line, Col: col, Pointer: ptr}}
+						return true
+					}
+				}
+				if walk(v, ptr+"/"+jsonptr.Escape(k.Value), depth+1) {
+					return true
+				}
+			}
+		case yaml.SequenceNode:
+			for i, c := range n.Content {
+				if walk(c, ptr+"/"+strconv.Itoa(i), depth+1) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return found, walk(doc.Content[0], "", 0)
+}
