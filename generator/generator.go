@@ -21,6 +21,7 @@ import (
 	"github.com/opsgen/opsgen/generator/mcptools"
 	"github.com/opsgen/opsgen/generator/openapi"
 	"github.com/opsgen/opsgen/generator/output"
+	"github.com/opsgen/opsgen/generator/rootfs"
 )
 
 // modulePath is opsgen's module path, looked up in the build info.
@@ -202,11 +203,11 @@ func outputFiles(files []emit.File) []output.File {
 // is called with every file an OpenAPI load reads (openapi.Options.Read).
 func load(ctx context.Context, dir string, src *config.Source, read func(string)) (*ir.Service, diag.List, error) {
 	file := output.Resolve(dir, src.Path())
+	root := dir
+	if src.Root != "" {
+		root = output.Resolve(dir, src.Root)
+	}
 	if src.Kind() == ir.OpenAPI {
-		root := dir
-		if src.Root != "" {
-			root = output.Resolve(dir, src.Root)
-		}
 		return openapi.Load(ctx, file, openapi.Options{
 			AllowRemoteRefs: src.AllowRemoteRefs,
 			Filter:          src.Filter(),
@@ -216,19 +217,29 @@ func load(ctx context.Context, dir string, src *config.Source, read func(string)
 			Types:           src.Types,
 		})
 	}
+	// The listing and its outputSchemas files are read inside the root too.
+	files := rootfs.New(root, openapi.DefaultMaxBytes)
+	defer files.Close()
 	schemas := map[string]json.RawMessage{}
 	for tool, s := range src.OutputSchemas {
 		if s.File == "" {
 			schemas[tool] = s.Inline
 			continue
 		}
-		raw, err := config.ReadSchemaFile(output.Resolve(dir, s.File))
+		name := output.Resolve(dir, s.File)
+		data, err := files.ReadFile(name)
+		if err == nil {
+			schemas[tool], err = config.ParseSchemaFile(name, data)
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("outputSchemas %q: %w", tool, err)
 		}
-		schemas[tool] = raw
 	}
-	return mcptools.Load(ctx, file, mcptools.LoadOptions{
+	data, err := files.ReadFile(file)
+	if err != nil {
+		return nil, nil, fmt.Errorf("mcptools: %w", err)
+	}
+	return mcptools.LoadData(ctx, data, filepath.ToSlash(file), mcptools.LoadOptions{
 		OutputSchemas:     schemas,
 		Conventions:       src.Conventions,
 		DefaultConvention: src.Convention,

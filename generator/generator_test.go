@@ -3,6 +3,7 @@ package generator
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -10,9 +11,11 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/opsgen/opsgen/generator/config"
+	"github.com/opsgen/opsgen/generator/rootfs"
 )
 
 // specDir copies the CLI test specs into a temporary directory.
@@ -285,5 +288,51 @@ func BenchmarkCheck(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestMCPRoot checks that an MCP source's listing and outputSchemas files
+// are read inside the root: a file outside it (by "..", an absolute path or
+// a symbolic link) is refused with a *rootfs.RootError, a FIFO is never
+// opened, and the root key widens the root.
+func TestMCPRoot(t *testing.T) {
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "cfg")
+	tools, err := os.ReadFile(filepath.Join(specDir(t), "tools.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "tools.json"), string(tools))
+	writeFile(t, filepath.Join(tmp, "secret.json"), string(tools))
+	writeFile(t, filepath.Join(tmp, "secret.schema.json"), `{"type": "object"}`)
+	if err := os.Symlink(filepath.Join(tmp, "secret.json"), filepath.Join(dir, "link.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	gen := func(src config.Source) error {
+		_, err := Generate(t.Context(), Options{ConfigDir: dir, Config: &config.Config{Package: "tools", Output: "out", Sources: []config.Source{src}}})
+		return err
+	}
+	for _, tc := range []struct {
+		name string
+		src  config.Source
+	}{
+		{"dot-dot listing", config.Source{MCP: "../secret.json"}},
+		{"absolute listing", config.Source{MCP: filepath.Join(tmp, "secret.json")}},
+		{"symlinked listing", config.Source{MCP: "link.json"}},
+		{"dot-dot output schema", config.Source{MCP: "tools.json", OutputSchemas: map[string]config.OutputSchema{"add": {File: "../secret.schema.json"}}}},
+	} {
+		var re *rootfs.RootError
+		if err := gen(tc.src); !errors.As(err, &re) {
+			t.Errorf("%s: %v, want a *rootfs.RootError", tc.name, err)
+		}
+	}
+	if err := gen(config.Source{MCP: "fifo.json"}); !errors.Is(err, rootfs.ErrNotRegular) {
+		t.Errorf("FIFO listing: %v, want rootfs.ErrNotRegular", err)
+	}
+	if err := gen(config.Source{MCP: "../secret.json", Root: "..", OutputSchemas: map[string]config.OutputSchema{"add": {File: "../secret.schema.json"}}}); err != nil {
+		t.Errorf("with root widened: %v", err)
 	}
 }

@@ -7,7 +7,7 @@
 //
 //	opsgen generate -config opsgen.yaml
 //	opsgen generate -openapi SPEC -package NAME -out DIR [-registry] [-namespace NS] [-allow-remote-refs] [-root DIR]
-//	opsgen generate -mcp TOOLS.json -package NAME -out DIR [-registry] [-namespace NS]
+//	opsgen generate -mcp TOOLS.json -package NAME -out DIR [-registry] [-namespace NS] [-root DIR]
 //	opsgen check    (the same flags as generate)
 //	opsgen init     [-dir DIR] [-package NAME] [-openapi SPEC | -mcp TOOLS.json]
 //	opsgen schema
@@ -84,8 +84,9 @@
 // # Local files
 //
 // A document is not trusted to read files: the OpenAPI document and every
-// local file its $refs reach must be inside a root directory, by default
-// the config file's directory (without -config, the document's). A $ref
+// local file its $refs reach (for an MCP source, the listing and its
+// outputSchemas files) must be regular files inside a root directory, by
+// default the config file's directory (without -config, the document's). A $ref
 // such as "../secret.yaml" or "/etc/passwd", or one through a symbolic
 // link that leads outside the root, stops generation with an error naming
 // the $ref and its place:

@@ -132,7 +132,7 @@ func runGenerate(ctx context.Context, name string, args []string, stdout, stderr
 		namespace  = fs.String("namespace", "", "registry id `namespace` (without -config; default: the package name)")
 		registry   = fs.Bool("registry", false, "emit (*Client).Register (without -config)")
 		remoteRefs = fs.Bool("allow-remote-refs", false, "follow $refs to http(s) URLs (without -config)")
-		root       = fs.String("root", "", "`directory` that the OpenAPI document and the local files its $refs reach must be inside (without -config; default: the document's directory)")
+		root       = fs.String("root", "", "`directory` that every local file read must be inside: the OpenAPI document and the files its $refs reach, or the MCP listing (without -config; default: the document's directory)")
 		quiet      = fs.Bool("q", false, "do not print warnings")
 	)
 	if code, ok := parse(fs, args); !ok {
@@ -168,14 +168,11 @@ func runGenerate(ctx context.Context, name string, args []string, stdout, stderr
 		if *mcp != "" && *remoteRefs {
 			return usageError(fs, stderr, "-allow-remote-refs applies to -openapi only")
 		}
-		if *mcp != "" && *root != "" {
-			return usageError(fs, stderr, "-root applies to -openapi only")
-		}
 		// Without a config, local files stay inside the document's
 		// directory unless -root says otherwise.
 		rootDir := filepath.ToSlash(*root)
-		if rootDir == "" && *openapi != "" {
-			if d := filepath.ToSlash(filepath.Dir(*openapi)); d != "." {
+		if rootDir == "" {
+			if d := filepath.ToSlash(filepath.Dir(*openapi + *mcp)); d != "." {
 				rootDir = d
 			}
 		}

@@ -747,12 +747,19 @@ paths:
 	if code, _, stderr := opsgen(t, append(args, "-root", ".")...); code != 0 {
 		t.Errorf("generate -root .: exit %d: %s", code, stderr)
 	}
-	for _, bad := range [][]string{
-		{"generate", "-config", cfg, "-root", "."},
-		{"generate", "-mcp", "tools.json", "-package", "p", "-out", "o", "-root", "."},
-	} {
-		if code, _, stderr := opsgen(t, bad...); code != 2 || !strings.Contains(stderr, "-root") {
-			t.Errorf("opsgen %q: exit %d, %s; want a usage error", bad, code, stderr)
-		}
+	if code, _, stderr := opsgen(t, "generate", "-config", cfg, "-root", "."); code != 2 || !strings.Contains(stderr, "-root") {
+		t.Errorf("generate -config -root: exit %d, %s; want a usage error", code, stderr)
+	}
+	// An MCP listing is read inside the root too: its directory by default.
+	if err := os.WriteFile(filepath.Join(dir, "tools.json"), []byte(`{"tools": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mcp := []string{"generate", "-mcp", "../tools.json", "-package", "p", "-out", "mcpout"}
+	t.Chdir(filepath.Join(dir, "api"))
+	if code, _, stderr := opsgen(t, append(mcp, "-root", ".")...); code != 1 || !strings.Contains(stderr, "outside the root directory") {
+		t.Errorf("generate -mcp ../tools.json -root .: exit %d, stderr %s", code, stderr)
+	}
+	if code, _, stderr := opsgen(t, mcp...); code != 0 {
+		t.Errorf("generate -mcp ../tools.json: exit %d: %s", code, stderr)
 	}
 }

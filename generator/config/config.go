@@ -95,9 +95,10 @@ type Source struct {
 	OpenAPI string `yaml:"openapi,omitempty" json:"openapi,omitempty"`
 	// AllowRemoteRefs lets the OpenAPI loader follow $refs to http(s) URLs.
 	AllowRemoteRefs bool `yaml:"allowRemoteRefs,omitempty" json:"allowRemoteRefs,omitempty"`
-	// Root is the directory, relative to the config file, that the OpenAPI
-	// document and every local file its $refs reach must be inside
-	// (symbolic links included); default: the config file's directory.
+	// Root is the directory, relative to the config file, that every local
+	// file the source reads must be inside (symbolic links included): the
+	// OpenAPI document and the files its $refs reach, or the MCP listing
+	// and its outputSchemas files; default: the config file's directory.
 	// Set it to widen that, for a document that shares files with others
 	// in a parent directory.
 	Root string `yaml:"root,omitempty" json:"root,omitempty"`
@@ -311,8 +312,6 @@ func (c *Config) Check() error {
 			errs.Errorf(s.Pos, "convention, conventions and outputSchemas apply to mcp sources only")
 		case s.MCP != "" && s.AllowRemoteRefs:
 			errs.Errorf(s.Pos, "allowRemoteRefs applies to openapi sources only")
-		case s.MCP != "" && s.Root != "":
-			errs.Errorf(s.Pos, "root applies to openapi sources only")
 		case s.MCP != "" && (s.Include.hasHTTP() || s.Exclude.hasHTTP()):
 			errs.Errorf(s.Pos, "include and exclude of an mcp source select by operations (tool names) only")
 		}
@@ -387,14 +386,11 @@ func (s *Selector) hasHTTP() bool {
 	return s != nil && (len(s.Tags) > 0 || len(s.Paths) > 0)
 }
 
-// ReadSchemaFile reads a JSON Schema (an object or a boolean) from a JSON
-// or YAML file and returns it as JSON: an outputSchemas entry given as a file.
-func ReadSchemaFile(path string) (json.RawMessage, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	name := filepath.ToSlash(path)
+// ParseSchemaFile parses a JSON Schema (an object or a boolean) from the
+// JSON or YAML text of the file name and returns it as JSON: an
+// outputSchemas entry given as a file.
+func ParseSchemaFile(name string, data []byte) (json.RawMessage, error) {
+	name = filepath.ToSlash(name)
 	var v any
 	if json.Valid(data) {
 		// Not through YAML: JSON indented with tabs is not valid YAML.
@@ -408,6 +404,7 @@ func ReadSchemaFile(path string) (json.RawMessage, error) {
 		if err := yaml.Unmarshal(data, &doc); err != nil {
 			return nil, fmt.Errorf("%s: %v", name, err)
 		}
+		var err error
 		if v, err = nodeValue(&doc, 0); err != nil {
 			return nil, fmt.Errorf("%s: %v", name, err)
 		}

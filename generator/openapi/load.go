@@ -25,6 +25,7 @@ import (
 	"github.com/opsgen/opsgen/generator/jsonptr"
 	"github.com/opsgen/opsgen/generator/jsonschema"
 	"github.com/opsgen/opsgen/generator/naming"
+	"github.com/opsgen/opsgen/generator/rootfs"
 )
 
 // Options control loading.
@@ -64,10 +65,6 @@ func (o Options) maxBytes() int64 {
 		return DefaultMaxBytes
 	}
 	return o.MaxBytes
-}
-
-func tooLarge(source string, size, limit int64) error {
-	return fmt.Errorf("%s: the document is %d bytes, over the limit of %d bytes (openapi.Options.MaxBytes)", source, size, limit)
 }
 
 // Load reads the document at path (relative $refs are resolved against its
@@ -112,7 +109,7 @@ func loadData(ctx context.Context, data []byte, source string, opts Options, f *
 		return nil, nil, err
 	}
 	if limit := opts.maxBytes(); limit > 0 && int64(len(data)) > limit {
-		return nil, nil, tooLarge(source, int64(len(data)), limit)
+		return nil, nil, &rootfs.TooLargeError{Path: source, Size: int64(len(data)), Limit: limit}
 	}
 	ver, err := sniff(data, source)
 	if err != nil {
