@@ -39,40 +39,28 @@ type AddObservationsOutputResultsItem struct {
 //
 // MCP tool "create_entities" inputSchema
 type CreateEntitiesInput struct {
-	Entities []CreateEntitiesInputEntitiesItem `json:"entities"`
-}
-
-// CreateEntitiesInputEntitiesItem is a JSON object.
-//
-// MCP tool "create_entities" inputSchema #/properties/entities/items
-type CreateEntitiesInputEntitiesItem struct {
-	// The type of the entity.
-	EntityType string `json:"entityType"`
-	// The name of the entity.
-	Name string `json:"name"`
-	// An array of observation contents associated with the entity.
-	Observations []string `json:"observations"`
+	Entities []EntitiesItem `json:"entities"`
 }
 
 // CreateEntitiesOutput is a JSON object.
 //
 // MCP tool "create_entities" outputSchema
 type CreateEntitiesOutput struct {
-	Entities []OutputEntitiesItem `json:"entities"`
+	Entities []EntitiesItem `json:"entities"`
 }
 
 // CreateRelationsInput is a JSON object.
 //
 // MCP tool "create_relations" inputSchema
 type CreateRelationsInput struct {
-	Relations []RelationsInputRelationsItem `json:"relations"`
+	Relations []RelationsItem `json:"relations"`
 }
 
 // CreateRelationsOutput is a JSON object.
 //
 // MCP tool "create_relations" outputSchema
 type CreateRelationsOutput struct {
-	Relations []OutputRelationsItem `json:"relations"`
+	Relations []RelationsItem `json:"relations"`
 }
 
 // DeleteEntitiesInput is a JSON object.
@@ -121,7 +109,7 @@ type DeleteObservationsOutput struct {
 // MCP tool "delete_relations" inputSchema
 type DeleteRelationsInput struct {
 	// An array of relations to delete.
-	Relations []RelationsInputRelationsItem `json:"relations"`
+	Relations []RelationsItem `json:"relations"`
 }
 
 // DeleteRelationsOutput is a JSON object.
@@ -130,6 +118,18 @@ type DeleteRelationsInput struct {
 type DeleteRelationsOutput struct {
 	Message string `json:"message"`
 	Success bool   `json:"success"`
+}
+
+// EntitiesItem is a JSON object.
+//
+// MCP tool "open_nodes" outputSchema #/properties/entities/items
+type EntitiesItem struct {
+	// The type of the entity.
+	EntityType string `json:"entityType"`
+	// The name of the entity.
+	Name string `json:"name"`
+	// An array of observation contents associated with the entity.
+	Observations []string `json:"observations"`
 }
 
 // OpenNodesInput is a JSON object.
@@ -144,46 +144,22 @@ type OpenNodesInput struct {
 //
 // MCP tool "open_nodes" outputSchema
 type OpenNodesOutput struct {
-	Entities  []OutputEntitiesItem  `json:"entities"`
-	Relations []OutputRelationsItem `json:"relations"`
-}
-
-// OutputEntitiesItem is a JSON object.
-//
-// MCP tool "open_nodes" outputSchema #/properties/entities/items
-type OutputEntitiesItem struct {
-	// The type of the entity.
-	EntityType string `json:"entityType"`
-	// The name of the entity.
-	Name string `json:"name"`
-	// An array of observation contents associated with the entity.
-	Observations []string `json:"observations"`
-}
-
-// OutputRelationsItem is a JSON object.
-//
-// MCP tool "open_nodes" outputSchema #/properties/relations/items
-type OutputRelationsItem struct {
-	// The name of the entity where the relation starts.
-	From string `json:"from"`
-	// The type of the relation.
-	RelationType string `json:"relationType"`
-	// The name of the entity where the relation ends.
-	To string `json:"to"`
+	Entities  []EntitiesItem  `json:"entities"`
+	Relations []RelationsItem `json:"relations"`
 }
 
 // ReadGraphOutput is a JSON object.
 //
 // MCP tool "read_graph" outputSchema
 type ReadGraphOutput struct {
-	Entities  []OutputEntitiesItem  `json:"entities"`
-	Relations []OutputRelationsItem `json:"relations"`
+	Entities  []EntitiesItem  `json:"entities"`
+	Relations []RelationsItem `json:"relations"`
 }
 
-// RelationsInputRelationsItem is a JSON object.
+// RelationsItem is a JSON object.
 //
-// MCP tool "create_relations" inputSchema #/properties/relations/items
-type RelationsInputRelationsItem struct {
+// MCP tool "open_nodes" outputSchema #/properties/relations/items
+type RelationsItem struct {
 	// The name of the entity where the relation starts.
 	From string `json:"from"`
 	// The type of the relation.
@@ -204,6 +180,6 @@ type SearchNodesInput struct {
 //
 // MCP tool "search_nodes" outputSchema
 type SearchNodesOutput struct {
-	Entities  []OutputEntitiesItem  `json:"entities"`
-	Relations []OutputRelationsItem `json:"relations"`
+	Entities  []EntitiesItem  `json:"entities"`
+	Relations []RelationsItem `json:"relations"`
 }
