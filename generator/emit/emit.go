@@ -472,7 +472,7 @@ func (g *gen) checkType(t *ir.Type, root bool, seen map[*ir.Type]bool, declare f
 				continue
 			}
 			variants[v.Name] = true
-			declare(t.Name+"From"+v.Name, t.Pos, "union constructor")
+			declare(cmp.Or(v.Constructor, t.Name+"From"+v.Name), t.Pos, "union constructor")
 			declare(cmp.Or(v.Const, v.Name+t.Name), t.Pos, "union variant constant")
 			g.checkType(v.Type, false, seen, declare)
 		}

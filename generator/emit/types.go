@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -596,14 +597,15 @@ func (g *gen) declareUnion(f *file, t *ir.Type) {
 		decl(f, newDoc("As"+v.Name+" returns the value as the "+v.Name+" variant."),
 			jen.Func().Params(u.Clone().Id(t.Name)).Id("As"+v.Name).Params().Params(vt.Clone(), jen.Error()).Block(
 				jen.Return(jen.Qual(pkgRuntime, "VariantAs").Types(vt.Clone()).Call(jen.Id("u").Dot("UnionValue")))))
-		cd := newDoc(t.Name + "From" + v.Name + " returns a " + t.Name + " holding the " + v.Name + " variant v.")
+		ctor := cmp.Or(v.Constructor, t.Name+"From"+v.Name) // decided by the names stage
+		cd := newDoc(ctor + " returns a " + t.Name + " holding the " + v.Name + " variant v.")
 		var body []jen.Code
 		if fl := discField(t, v); fl != nil {
 			cd.para("An empty " + fl.Name + " is set to " + strconv.Quote(v.Tags[0]) + ".")
 			body = append(body, jen.If(jen.Id("v").Dot(fl.Name).Op("==").Lit("")).Block(jen.Id("v").Dot(fl.Name).Op("=").Lit(v.Tags[0])))
 		}
 		body = append(body, jen.Return(jen.Id(t.Name).Values(jen.Qual(pkgRuntime, "UnionOf").Call(jen.Lit(v.Name), jen.Id("v")))))
-		decl(f, cd, jen.Func().Id(t.Name+"From"+v.Name).Params(jen.Id("v").Add(vt.Clone())).Id(t.Name).Block(body...))
+		decl(f, cd, jen.Func().Id(ctor).Params(jen.Id("v").Add(vt.Clone())).Id(t.Name).Block(body...))
 		vd := []jen.Code{kv("Name", jen.Lit(v.Name))}
 		if len(v.Tags) > 0 {
 			vd = append(vd, kv("Tags", strLits(v.Tags)))

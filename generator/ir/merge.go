@@ -63,6 +63,13 @@ func MergeIdentical(svc *Service) {
 			for _, v := range t.Values {
 				taken[v.Name] = true
 			}
+			if t.VariantKind != "" {
+				taken[t.VariantKind] = true
+			}
+			for _, v := range t.Variants {
+				taken[v.Const] = true
+				taken[v.Constructor] = true
+			}
 		}
 		for _, r := range Reserved {
 			taken[r] = true
