@@ -264,6 +264,14 @@ func (c *Converter) build(s *Schema, t *ir.Type, w Where) Entry {
 		t.Kind = ir.Null
 		return Entry{Type: t, Nullable: true}
 	}
+	if t.GoType != "" && (len(s.OneOf) > 0 || len(s.AnyOf) > 0 || len(s.PrefixItems) > 0 || len(types) > 1) {
+		// The chosen Go type holds the whole union or tuple: its variants
+		// and items are not converted (no Go code would use them); the
+		// schema still validates the value.
+		t.Kind = ir.Any
+		t.Nullable = nullable
+		return Entry{Type: t, Nullable: nullable}
+	}
 
 	switch {
 	case len(s.AllOf) > 0:

@@ -4,6 +4,7 @@
 package types
 
 import (
+	"encoding/json"
 	"net/netip"
 
 	customtypes "github.com/opsgen/opsgen/internal/customtypes"
@@ -119,16 +120,20 @@ type Owner struct {
 //
 // #/components/schemas/Pet
 type Pet struct {
-	Born         *runtime.Date                  `json:"born,omitempty"`
-	Feeding      *runtime.Duration              `json:"feeding,omitempty"`
-	ID           customtypes.UUID               `json:"id"`
-	Kind         Kind                           `json:"kind"`
-	LastSeenFrom *netip.Addr                    `json:"lastSeenFrom,omitempty"`
-	Name         string                         `json:"name"`
-	Network      *netip.Prefix                  `json:"network,omitempty"`
-	Nick         runtime.Nullable[string]       `json:"nick,omitzero"`
-	NotAType     *string                        `json:"notAType,omitempty"`
-	Until        runtime.Nullable[runtime.Date] `json:"until,omitzero"`
+	Born         *runtime.Date            `json:"born,omitempty"`
+	Feeding      *runtime.Duration        `json:"feeding,omitempty"`
+	ID           customtypes.UUID         `json:"id"`
+	Kind         Kind                     `json:"kind"`
+	LastSeenFrom *netip.Addr              `json:"lastSeenFrom,omitempty"`
+	Name         string                   `json:"name"`
+	Network      *netip.Prefix            `json:"network,omitempty"`
+	Nick         runtime.Nullable[string] `json:"nick,omitzero"`
+	NotAType     *string                  `json:"notAType,omitempty"`
+	// A tuple held as the Go type x-go-type names.
+	Position json.RawMessage                `json:"position,omitempty"`
+	Until    runtime.Nullable[runtime.Date] `json:"until,omitzero"`
+	// A union held as the Go type x-go-type names (json.Number reads both variants).
+	Weight Weight `json:"weight,omitempty"`
 }
 
 // PetPatch is a JSON object.
@@ -148,3 +153,10 @@ type Problem struct {
 	Status *int64 `json:"status,omitempty"`
 	Title  string `json:"title"`
 }
+
+// Weight is a value held as encoding/json.Number.
+//
+// A union held as the Go type x-go-type names (json.Number reads both variants).
+//
+// #/components/schemas/Weight
+type Weight = json.Number
