@@ -623,6 +623,7 @@ func (g *gen) declareUnion(f *file, t *ir.Type) {
 		ud = append(ud, kv("Discriminator", jen.Lit(t.Discriminator)))
 	}
 	ud = append(ud, kv("Variants", jen.Index().Qual(pkgRuntime, "UnionVariant").Values(append(variants, jen.Line())...)))
+	g.declareUnionMatch(f, t)
 	f.Comment("// union" + t.Name + " selects the variant of a " + t.Name + ".")
 	f.Var().Id("union"+t.Name).Op("=").Op("&").Qual(pkgRuntime, "Union").Values(ud...)
 	f.Line()

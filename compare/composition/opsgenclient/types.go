@@ -3,7 +3,11 @@
 
 package opsgenclient
 
-import "github.com/opsgen/opsgen/runtime"
+import (
+	"encoding/json"
+
+	"github.com/opsgen/opsgen/runtime"
+)
 
 // Cat is a JSON object.
 //
@@ -73,6 +77,27 @@ func KindFromCat(v Cat) Kind {
 		v.Type = "cat"
 	}
 	return Kind{runtime.UnionOf("Cat", v)}
+}
+
+// Match calls the function of the variant u holds (KindKind) with its value and
+// returns its error, or none with the JSON when no variant matches. Every variant
+// is a parameter, so a caller that does not handle one does not compile.
+func (u Kind) Match(onDog func(Dog) error, onCat func(Cat) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case DogKind:
+		v, err := u.AsDog()
+		if err != nil {
+			return err
+		}
+		return onDog(v)
+	case CatKind:
+		v, err := u.AsCat()
+		if err != nil {
+			return err
+		}
+		return onCat(v)
+	}
+	return none(u.Raw())
 }
 
 // unionKind selects the variant of a Kind.
@@ -158,6 +183,27 @@ func (u Tag) AsNumber() (float64, error) {
 // TagFromNumber returns a Tag holding the Number variant v.
 func TagFromNumber(v float64) Tag {
 	return Tag{runtime.UnionOf("Number", v)}
+}
+
+// Match calls the function of the variant u holds (TagKind) with its value and
+// returns its error, or none with the JSON when no variant matches. Every variant
+// is a parameter, so a caller that does not handle one does not compile.
+func (u Tag) Match(onString func(string) error, onNumber func(float64) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case StringTag:
+		v, err := u.AsString()
+		if err != nil {
+			return err
+		}
+		return onString(v)
+	case NumberTag:
+		v, err := u.AsNumber()
+		if err != nil {
+			return err
+		}
+		return onNumber(v)
+	}
+	return none(u.Raw())
 }
 
 // unionTag selects the variant of a Tag.

@@ -3,7 +3,11 @@
 
 package filesystem
 
-import "github.com/opsgen/opsgen/runtime"
+import (
+	"encoding/json"
+
+	"github.com/opsgen/opsgen/runtime"
+)
 
 // CreateDirectoryInput is a JSON object.
 //
@@ -191,10 +195,9 @@ type ReadMediaFileOutput struct {
 	Content []ReadMediaFileOutputContentItem `json:"content"`
 }
 
-// ReadMediaFileOutputContentItem is one of: ReadMediaFileOutputContentItemObject,
-// ReadMediaFileOutputContentItemObject2. Variant tells which one it holds (a
-// ReadMediaFileOutputContentItemKind); As<Variant> returns it;
-// ReadMediaFileOutputContentItemFrom<Variant> makes one.
+// ReadMediaFileOutputContentItem is one of: ImageOrAudio, Resource. Variant tells
+// which one it holds (a ReadMediaFileOutputContentItemKind); As<Variant> returns
+// it; ReadMediaFileOutputContentItemFrom<Variant> makes one.
 //
 // MCP tool "read_media_file" outputSchema #/properties/content/items
 type ReadMediaFileOutputContentItem struct {
@@ -207,10 +210,10 @@ type ReadMediaFileOutputContentItemKind string
 
 // The variants of ReadMediaFileOutputContentItem.
 const (
-	// ReadMediaFileOutputContentItemObjectReadMediaFileOutputContentItem is the ReadMediaFileOutputContentItemObject variant.
-	ReadMediaFileOutputContentItemObjectReadMediaFileOutputContentItem ReadMediaFileOutputContentItemKind = "ReadMediaFileOutputContentItemObject"
-	// ReadMediaFileOutputContentItemObject2ReadMediaFileOutputContentItem is the ReadMediaFileOutputContentItemObject2 variant.
-	ReadMediaFileOutputContentItemObject2ReadMediaFileOutputContentItem ReadMediaFileOutputContentItemKind = "ReadMediaFileOutputContentItemObject2"
+	// ImageOrAudioReadMediaFileOutputContentItem is the ImageOrAudio variant (type: "image", "audio").
+	ImageOrAudioReadMediaFileOutputContentItem ReadMediaFileOutputContentItemKind = "ImageOrAudio"
+	// ResourceReadMediaFileOutputContentItem is the Resource variant (type: "resource").
+	ResourceReadMediaFileOutputContentItem ReadMediaFileOutputContentItemKind = "Resource"
 )
 
 // Variant returns the variant the value holds, or "" when none matches.
@@ -218,87 +221,110 @@ func (u ReadMediaFileOutputContentItem) Variant() ReadMediaFileOutputContentItem
 	return ReadMediaFileOutputContentItemKind(unionReadMediaFileOutputContentItem.VariantOf(u.UnionValue))
 }
 
-// AsReadMediaFileOutputContentItemObject returns the value as the
-// ReadMediaFileOutputContentItemObject variant.
-func (u ReadMediaFileOutputContentItem) AsReadMediaFileOutputContentItemObject() (ReadMediaFileOutputContentItemObject, error) {
-	return runtime.VariantAs[ReadMediaFileOutputContentItemObject](u.UnionValue)
+// AsImageOrAudio returns the value as the ImageOrAudio variant.
+func (u ReadMediaFileOutputContentItem) AsImageOrAudio() (ReadMediaFileOutputContentItemImageOrAudio, error) {
+	return runtime.VariantAs[ReadMediaFileOutputContentItemImageOrAudio](u.UnionValue)
 }
 
-// ReadMediaFileOutputContentItemFromReadMediaFileOutputContentItemObject returns a
-// ReadMediaFileOutputContentItem holding the ReadMediaFileOutputContentItemObject
-// variant v.
-func ReadMediaFileOutputContentItemFromReadMediaFileOutputContentItemObject(v ReadMediaFileOutputContentItemObject) ReadMediaFileOutputContentItem {
-	return ReadMediaFileOutputContentItem{runtime.UnionOf("ReadMediaFileOutputContentItemObject", v)}
+// ReadMediaFileOutputContentItemFromImageOrAudio returns a
+// ReadMediaFileOutputContentItem holding the ImageOrAudio variant v.
+func ReadMediaFileOutputContentItemFromImageOrAudio(v ReadMediaFileOutputContentItemImageOrAudio) ReadMediaFileOutputContentItem {
+	return ReadMediaFileOutputContentItem{runtime.UnionOf("ImageOrAudio", v)}
 }
 
-// AsReadMediaFileOutputContentItemObject2 returns the value as the
-// ReadMediaFileOutputContentItemObject2 variant.
-func (u ReadMediaFileOutputContentItem) AsReadMediaFileOutputContentItemObject2() (ReadMediaFileOutputContentItemObject2, error) {
-	return runtime.VariantAs[ReadMediaFileOutputContentItemObject2](u.UnionValue)
+// AsResource returns the value as the Resource variant.
+func (u ReadMediaFileOutputContentItem) AsResource() (ReadMediaFileOutputContentItemResource, error) {
+	return runtime.VariantAs[ReadMediaFileOutputContentItemResource](u.UnionValue)
 }
 
-// ReadMediaFileOutputContentItemFromReadMediaFileOutputContentItemObject2 returns
-// a ReadMediaFileOutputContentItem holding the
-// ReadMediaFileOutputContentItemObject2 variant v.
-func ReadMediaFileOutputContentItemFromReadMediaFileOutputContentItemObject2(v ReadMediaFileOutputContentItemObject2) ReadMediaFileOutputContentItem {
-	return ReadMediaFileOutputContentItem{runtime.UnionOf("ReadMediaFileOutputContentItemObject2", v)}
+// ReadMediaFileOutputContentItemFromResource returns a
+// ReadMediaFileOutputContentItem holding the Resource variant v.
+//
+// An empty Type is set to "resource".
+func ReadMediaFileOutputContentItemFromResource(v ReadMediaFileOutputContentItemResource) ReadMediaFileOutputContentItem {
+	if v.Type == "" {
+		v.Type = "resource"
+	}
+	return ReadMediaFileOutputContentItem{runtime.UnionOf("Resource", v)}
+}
+
+// Match calls the function of the variant u holds
+// (ReadMediaFileOutputContentItemKind) with its value and returns its error, or
+// none with the JSON when no variant matches. Every variant is a parameter, so a
+// caller that does not handle one does not compile.
+func (u ReadMediaFileOutputContentItem) Match(onImageOrAudio func(ReadMediaFileOutputContentItemImageOrAudio) error, onResource func(ReadMediaFileOutputContentItemResource) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case ImageOrAudioReadMediaFileOutputContentItem:
+		v, err := u.AsImageOrAudio()
+		if err != nil {
+			return err
+		}
+		return onImageOrAudio(v)
+	case ResourceReadMediaFileOutputContentItem:
+		v, err := u.AsResource()
+		if err != nil {
+			return err
+		}
+		return onResource(v)
+	}
+	return none(u.Raw())
 }
 
 // unionReadMediaFileOutputContentItem selects the variant of a ReadMediaFileOutputContentItem.
-var unionReadMediaFileOutputContentItem = &runtime.Union{Variants: []runtime.UnionVariant{
-	{Name: "ReadMediaFileOutputContentItemObject", JSONKind: "object", Required: []string{"data", "mimeType", "type"}},
-	{Name: "ReadMediaFileOutputContentItemObject2", JSONKind: "object", Required: []string{"resource", "type"}},
+var unionReadMediaFileOutputContentItem = &runtime.Union{Discriminator: "type", Variants: []runtime.UnionVariant{
+	{Name: "ImageOrAudio", Tags: []string{"image", "audio"}, JSONKind: "object", Required: []string{"data", "mimeType", "type"}},
+	{Name: "Resource", Tags: []string{"resource"}, JSONKind: "object", Required: []string{"resource", "type"}},
 }}
 
-// ReadMediaFileOutputContentItemObject is a JSON object.
+// ReadMediaFileOutputContentItemImageOrAudio is a JSON object.
 //
 // MCP tool "read_media_file" outputSchema #/properties/content/items/anyOf/0
-type ReadMediaFileOutputContentItemObject struct {
-	Data     string                                   `json:"data"`
-	MimeType string                                   `json:"mimeType"`
-	Type     ReadMediaFileOutputContentItemObjectType `json:"type"`
+type ReadMediaFileOutputContentItemImageOrAudio struct {
+	Data     string                                         `json:"data"`
+	MimeType string                                         `json:"mimeType"`
+	Type     ReadMediaFileOutputContentItemImageOrAudioType `json:"type"`
 }
 
-// ReadMediaFileOutputContentItemObject2 is a JSON object.
-//
-// MCP tool "read_media_file" outputSchema #/properties/content/items/anyOf/1
-type ReadMediaFileOutputContentItemObject2 struct {
-	Resource ReadMediaFileOutputContentItemObjectResource `json:"resource"`
-	Type     string                                       `json:"type"`
-}
-
-// ReadMediaFileOutputContentItemObjectResource is a JSON object.
-//
-// MCP tool "read_media_file" outputSchema
-// #/properties/content/items/anyOf/1/properties/resource
-type ReadMediaFileOutputContentItemObjectResource struct {
-	Blob     string  `json:"blob"`
-	MimeType *string `json:"mimeType,omitempty"`
-	URI      string  `json:"uri"`
-}
-
-// ReadMediaFileOutputContentItemObjectType is one of the values below; other
+// ReadMediaFileOutputContentItemImageOrAudioType is one of the values below; other
 // values still decode (see Known).
 //
 // MCP tool "read_media_file" outputSchema
 // #/properties/content/items/anyOf/0/properties/type
-type ReadMediaFileOutputContentItemObjectType string
+type ReadMediaFileOutputContentItemImageOrAudioType string
 
-// The values of ReadMediaFileOutputContentItemObjectType.
+// The values of ReadMediaFileOutputContentItemImageOrAudioType.
 const (
-	// ReadMediaFileOutputContentItemObjectTypeImage is "image".
-	ReadMediaFileOutputContentItemObjectTypeImage ReadMediaFileOutputContentItemObjectType = "image"
-	// ReadMediaFileOutputContentItemObjectTypeAudio is "audio".
-	ReadMediaFileOutputContentItemObjectTypeAudio ReadMediaFileOutputContentItemObjectType = "audio"
+	// ReadMediaFileOutputContentItemImageOrAudioTypeImage is "image".
+	ReadMediaFileOutputContentItemImageOrAudioTypeImage ReadMediaFileOutputContentItemImageOrAudioType = "image"
+	// ReadMediaFileOutputContentItemImageOrAudioTypeAudio is "audio".
+	ReadMediaFileOutputContentItemImageOrAudioTypeAudio ReadMediaFileOutputContentItemImageOrAudioType = "audio"
 )
 
 // Known reports whether v is one of the values the API declares.
-func (v ReadMediaFileOutputContentItemObjectType) Known() bool {
+func (v ReadMediaFileOutputContentItemImageOrAudioType) Known() bool {
 	switch v {
-	case ReadMediaFileOutputContentItemObjectTypeImage, ReadMediaFileOutputContentItemObjectTypeAudio:
+	case ReadMediaFileOutputContentItemImageOrAudioTypeImage, ReadMediaFileOutputContentItemImageOrAudioTypeAudio:
 		return true
 	}
 	return false
+}
+
+// ReadMediaFileOutputContentItemResource is a JSON object.
+//
+// MCP tool "read_media_file" outputSchema #/properties/content/items/anyOf/1
+type ReadMediaFileOutputContentItemResource struct {
+	Resource ReadMediaFileOutputContentItemResourceResource `json:"resource"`
+	Type     string                                         `json:"type"`
+}
+
+// ReadMediaFileOutputContentItemResourceResource is a JSON object.
+//
+// MCP tool "read_media_file" outputSchema
+// #/properties/content/items/anyOf/1/properties/resource
+type ReadMediaFileOutputContentItemResourceResource struct {
+	Blob     string  `json:"blob"`
+	MimeType *string `json:"mimeType,omitempty"`
+	URI      string  `json:"uri"`
 }
 
 // ReadMultipleFilesInput is a JSON object.

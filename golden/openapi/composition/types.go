@@ -90,6 +90,33 @@ func ByShapeFromBase(v Base) ByShape {
 	return ByShape{runtime.UnionOf("Base", v)}
 }
 
+// Match calls the function of the variant u holds (ByShapeKind) with its value and
+// returns its error, or none with the JSON when no variant matches. Every variant
+// is a parameter, so a caller that does not handle one does not compile.
+func (u ByShape) Match(onString func(string) error, onInteger func(int64) error, onBase func(Base) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case StringByShape:
+		v, err := u.AsString()
+		if err != nil {
+			return err
+		}
+		return onString(v)
+	case IntegerByShape:
+		v, err := u.AsInteger()
+		if err != nil {
+			return err
+		}
+		return onInteger(v)
+	case BaseByShape:
+		v, err := u.AsBase()
+		if err != nil {
+			return err
+		}
+		return onBase(v)
+	}
+	return none(u.Raw())
+}
+
 // unionByShape selects the variant of a ByShape.
 var unionByShape = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "String", JSONKind: "string"},
@@ -273,6 +300,27 @@ func ImplicitFromCat(v Cat) Implicit {
 	return Implicit{runtime.UnionOf("Cat", v)}
 }
 
+// Match calls the function of the variant u holds (ImplicitKind) with its value
+// and returns its error, or none with the JSON when no variant matches. Every
+// variant is a parameter, so a caller that does not handle one does not compile.
+func (u Implicit) Match(onDog func(Dog) error, onCat func(Cat) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case DogImplicit:
+		v, err := u.AsDog()
+		if err != nil {
+			return err
+		}
+		return onDog(v)
+	case CatImplicit:
+		v, err := u.AsCat()
+		if err != nil {
+			return err
+		}
+		return onCat(v)
+	}
+	return none(u.Raw())
+}
+
 // unionImplicit selects the variant of a Implicit.
 var unionImplicit = &runtime.Union{Discriminator: "petType", Variants: []runtime.UnionVariant{
 	{Name: "Dog", Tags: []string{"Dog"}, JSONKind: "object", Required: []string{"bark", "id", "petType"}},
@@ -380,6 +428,28 @@ func PartlyMappedFromCat(v Cat) PartlyMapped {
 	return PartlyMapped{runtime.UnionOf("Cat", v)}
 }
 
+// Match calls the function of the variant u holds (PartlyMappedKind) with its
+// value and returns its error, or none with the JSON when no variant matches.
+// Every variant is a parameter, so a caller that does not handle one does not
+// compile.
+func (u PartlyMapped) Match(onWoof func(Dog) error, onCat func(Cat) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case WoofPartlyMapped:
+		v, err := u.AsWoof()
+		if err != nil {
+			return err
+		}
+		return onWoof(v)
+	case CatPartlyMapped:
+		v, err := u.AsCat()
+		if err != nil {
+			return err
+		}
+		return onCat(v)
+	}
+	return none(u.Raw())
+}
+
 // unionPartlyMapped selects the variant of a PartlyMapped.
 var unionPartlyMapped = &runtime.Union{Discriminator: "petType", Variants: []runtime.UnionVariant{
 	{Name: "Woof", Tags: []string{"woof"}, JSONKind: "object", Required: []string{"bark", "id", "petType"}},
@@ -438,6 +508,27 @@ func PetFromCat(v Cat) Pet {
 		v.PetType = "cat"
 	}
 	return Pet{runtime.UnionOf("Cat", v)}
+}
+
+// Match calls the function of the variant u holds (PetKind) with its value and
+// returns its error, or none with the JSON when no variant matches. Every variant
+// is a parameter, so a caller that does not handle one does not compile.
+func (u Pet) Match(onDog func(Dog) error, onCat func(Cat) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case DogPet:
+		v, err := u.AsDog()
+		if err != nil {
+			return err
+		}
+		return onDog(v)
+	case CatPet:
+		v, err := u.AsCat()
+		if err != nil {
+			return err
+		}
+		return onCat(v)
+	}
+	return none(u.Raw())
 }
 
 // unionPet selects the variant of a Pet.

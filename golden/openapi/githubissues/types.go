@@ -789,6 +789,34 @@ func ValidationErrorErrorsItemValueFromArray(v []string) ValidationErrorErrorsIt
 	return ValidationErrorErrorsItemValue{runtime.UnionOf("Array", v)}
 }
 
+// Match calls the function of the variant u holds
+// (ValidationErrorErrorsItemValueKind) with its value and returns its error, or
+// none with the JSON when no variant matches. Every variant is a parameter, so a
+// caller that does not handle one does not compile.
+func (u ValidationErrorErrorsItemValue) Match(onString func(string) error, onInteger func(int64) error, onArray func([]string) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case StringValidationErrorErrorsItemValue:
+		v, err := u.AsString()
+		if err != nil {
+			return err
+		}
+		return onString(v)
+	case IntegerValidationErrorErrorsItemValue:
+		v, err := u.AsInteger()
+		if err != nil {
+			return err
+		}
+		return onInteger(v)
+	case ArrayValidationErrorErrorsItemValue:
+		v, err := u.AsArray()
+		if err != nil {
+			return err
+		}
+		return onArray(v)
+	}
+	return none(u.Raw())
+}
+
 // unionValidationErrorErrorsItemValue selects the variant of a ValidationErrorErrorsItemValue.
 var unionValidationErrorErrorsItemValue = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "String", JSONKind: "string"},

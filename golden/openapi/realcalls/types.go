@@ -4,6 +4,7 @@
 package realcalls
 
 import (
+	"encoding/json"
 	"io"
 
 	"github.com/opsgen/opsgen/runtime"
@@ -113,6 +114,27 @@ func GrantFromInteger(v int64) Grant {
 	return Grant{runtime.UnionOf("Integer", v)}
 }
 
+// Match calls the function of the variant u holds (GrantKind) with its value and
+// returns its error, or none with the JSON when no variant matches. Every variant
+// is a parameter, so a caller that does not handle one does not compile.
+func (u Grant) Match(onString func(string) error, onInteger func(int64) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case StringGrant:
+		v, err := u.AsString()
+		if err != nil {
+			return err
+		}
+		return onString(v)
+	case IntegerGrant:
+		v, err := u.AsInteger()
+		if err != nil {
+			return err
+		}
+		return onInteger(v)
+	}
+	return none(u.Raw())
+}
+
 // unionGrant selects the variant of a Grant.
 var unionGrant = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "String", JSONKind: "string"},
@@ -168,6 +190,28 @@ func (u PostNoteBody) AsLinkNote() (LinkNote, error) {
 // PostNoteBodyFromLinkNote returns a PostNoteBody holding the LinkNote variant v.
 func PostNoteBodyFromLinkNote(v LinkNote) PostNoteBody {
 	return PostNoteBody{runtime.UnionOf("LinkNote", v)}
+}
+
+// Match calls the function of the variant u holds (PostNoteBodyKind) with its
+// value and returns its error, or none with the JSON when no variant matches.
+// Every variant is a parameter, so a caller that does not handle one does not
+// compile.
+func (u PostNoteBody) Match(onTextNote func(TextNote) error, onLinkNote func(LinkNote) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case TextNotePostNoteBody:
+		v, err := u.AsTextNote()
+		if err != nil {
+			return err
+		}
+		return onTextNote(v)
+	case LinkNotePostNoteBody:
+		v, err := u.AsLinkNote()
+		if err != nil {
+			return err
+		}
+		return onLinkNote(v)
+	}
+	return none(u.Raw())
 }
 
 // unionPostNoteBody selects the variant of a PostNoteBody.
@@ -236,6 +280,27 @@ func (u TokenBody) AsAuthorizationCode() (AuthorizationCode, error) {
 // variant v.
 func TokenBodyFromAuthorizationCode(v AuthorizationCode) TokenBody {
 	return TokenBody{runtime.UnionOf("AuthorizationCode", v)}
+}
+
+// Match calls the function of the variant u holds (TokenBodyKind) with its value
+// and returns its error, or none with the JSON when no variant matches. Every
+// variant is a parameter, so a caller that does not handle one does not compile.
+func (u TokenBody) Match(onClientCredentials func(ClientCredentials) error, onAuthorizationCode func(AuthorizationCode) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case ClientCredentialsTokenBody:
+		v, err := u.AsClientCredentials()
+		if err != nil {
+			return err
+		}
+		return onClientCredentials(v)
+	case AuthorizationCodeTokenBody:
+		v, err := u.AsAuthorizationCode()
+		if err != nil {
+			return err
+		}
+		return onAuthorizationCode(v)
+	}
+	return none(u.Raw())
 }
 
 // unionTokenBody selects the variant of a TokenBody.

@@ -65,6 +65,27 @@ func KindFromCat(v KindCat) Kind {
 	return Kind{runtime.UnionOf("Cat", v)}
 }
 
+// Match calls the function of the variant u holds (KindKind) with its value and
+// returns its error, or none with the JSON when no variant matches. Every variant
+// is a parameter, so a caller that does not handle one does not compile.
+func (u Kind) Match(onDog func(KindDog) error, onCat func(KindCat) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case DogKind:
+		v, err := u.AsDog()
+		if err != nil {
+			return err
+		}
+		return onDog(v)
+	case CatKind:
+		v, err := u.AsCat()
+		if err != nil {
+			return err
+		}
+		return onCat(v)
+	}
+	return none(u.Raw())
+}
+
 // unionKind selects the variant of a Kind.
 var unionKind = &runtime.Union{Discriminator: "type", Variants: []runtime.UnionVariant{
 	{Name: "Dog", Tags: []string{"dog"}, JSONKind: "object", Required: []string{"bark", "type"}},

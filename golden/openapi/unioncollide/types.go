@@ -3,7 +3,11 @@
 
 package unioncollide
 
-import "github.com/opsgen/opsgen/runtime"
+import (
+	"encoding/json"
+
+	"github.com/opsgen/opsgen/runtime"
+)
 
 // Cat is a JSON object.
 //
@@ -68,6 +72,27 @@ func (u Pet) AsCat() (Cat, error) {
 // PetFromCat returns a Pet holding the Cat variant v.
 func PetFromCat(v Cat) Pet {
 	return Pet{runtime.UnionOf("Cat", v)}
+}
+
+// Match calls the function of the variant u holds (PetKind2) with its value and
+// returns its error, or none with the JSON when no variant matches. Every variant
+// is a parameter, so a caller that does not handle one does not compile.
+func (u Pet) Match(onDog func(Dog) error, onCat func(Cat) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case DogPet2:
+		v, err := u.AsDog()
+		if err != nil {
+			return err
+		}
+		return onDog(v)
+	case CatPet:
+		v, err := u.AsCat()
+		if err != nil {
+			return err
+		}
+		return onCat(v)
+	}
+	return none(u.Raw())
 }
 
 // unionPet selects the variant of a Pet.
