@@ -32,7 +32,9 @@
 //   - enum: a named string, int64 or float64 type with one constant per
 //     value and a Known method; unknown values still decode.
 //   - oneOf/anyOf: a struct holding the raw JSON, with Raw, Variant,
-//     As<Variant> and <Type>From<Variant>; Variant picks the variant by the
+//     As<Variant>, Match (a function per variant: exhaustive, checked by
+//     the compiler) and <Type>From<Variant> (its name allocated by the
+//     names stage, ir.Variant.Constructor); Variant picks the variant by the
 //     discriminator, or by JSON kind and required properties (runtime.Union).
 //   - prefixItems: a struct with Item0..ItemN (and Rest for the remaining
 //     items) that reads and writes a JSON array.

@@ -568,7 +568,7 @@ func (g *gen) declareUnion(f *file, t *ir.Type) {
 	if kind == "" { // an IR built without AllocateNames
 		kind = t.Name + "Kind"
 	}
-	d := typeDoc(t, t.Name+" is one of: "+strings.Join(names, ", ")+". Variant tells which one it holds (a "+kind+"); As<Variant> returns it; "+t.Name+"From<Variant> makes one.")
+	d := typeDoc(t, t.Name+" is one of: "+strings.Join(names, ", ")+". Variant tells which one it holds (a "+kind+"); As<Variant> returns it; Match calls a function per variant; "+t.Name+"From<Variant> makes one.")
 	decl(f, d, jen.Type().Id(t.Name).Struct(jen.Qual(pkgRuntime, "UnionValue")))
 	u := jen.Id("u")
 	kd := newDoc(kind + " names the variants of " + t.Name + "; \"\" is none.")

@@ -26,7 +26,8 @@ type Dog struct {
 }
 
 // Kind is one of: Dog, Cat. Variant tells which one it holds (a KindKind);
-// As<Variant> returns it; KindFrom<Variant> makes one.
+// As<Variant> returns it; Match calls a function per variant; KindFrom<Variant>
+// makes one.
 //
 // #/components/schemas/Kind
 type Kind struct {
@@ -142,7 +143,8 @@ type Problem struct {
 }
 
 // Tag is one of: String, Number. Variant tells which one it holds (a TagKind);
-// As<Variant> returns it; TagFrom<Variant> makes one.
+// As<Variant> returns it; Match calls a function per variant; TagFrom<Variant>
+// makes one.
 //
 // #/components/schemas/Tag
 type Tag struct {

@@ -197,7 +197,8 @@ type ReadMediaFileOutput struct {
 
 // ReadMediaFileOutputContentItem is one of: ImageOrAudio, Resource. Variant tells
 // which one it holds (a ReadMediaFileOutputContentItemKind); As<Variant> returns
-// it; ReadMediaFileOutputContentItemFrom<Variant> makes one.
+// it; Match calls a function per variant;
+// ReadMediaFileOutputContentItemFrom<Variant> makes one.
 //
 // MCP tool "read_media_file" outputSchema #/properties/content/items
 type ReadMediaFileOutputContentItem struct {

@@ -18,8 +18,8 @@ type FindThingsInput struct {
 }
 
 // FindThingsInputFilter is one of: String, Integer. Variant tells which one it
-// holds (a FindThingsInputFilterKind); As<Variant> returns it;
-// FindThingsInputFilterFrom<Variant> makes one.
+// holds (a FindThingsInputFilterKind); As<Variant> returns it; Match calls a
+// function per variant; FindThingsInputFilterFrom<Variant> makes one.
 //
 // MCP tool "find_things" inputSchema #/properties/filter
 type FindThingsInputFilter struct {
@@ -158,8 +158,8 @@ func (v UpdatePetInputStatus) Known() bool {
 }
 
 // UpdatePetOutput is one of: UpdatePetCat, UpdatePetDog. Variant tells which one
-// it holds (a UpdatePetOutputKind); As<Variant> returns it;
-// UpdatePetOutputFrom<Variant> makes one.
+// it holds (a UpdatePetOutputKind); As<Variant> returns it; Match calls a function
+// per variant; UpdatePetOutputFrom<Variant> makes one.
 //
 // MCP tool "update_pet" outputSchema
 type UpdatePetOutput struct {

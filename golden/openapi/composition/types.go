@@ -35,7 +35,8 @@ type BetterName struct {
 }
 
 // ByShape is one of: String, Integer, Base. Variant tells which one it holds (a
-// ByShapeKind); As<Variant> returns it; ByShapeFrom<Variant> makes one.
+// ByShapeKind); As<Variant> returns it; Match calls a function per variant;
+// ByShapeFrom<Variant> makes one.
 //
 // #/components/schemas/ByShape
 type ByShape struct {
@@ -247,7 +248,8 @@ type Holder struct {
 }
 
 // Implicit is one of: Dog, Cat. Variant tells which one it holds (a ImplicitKind);
-// As<Variant> returns it; ImplicitFrom<Variant> makes one.
+// As<Variant> returns it; Match calls a function per variant;
+// ImplicitFrom<Variant> makes one.
 //
 // #/components/schemas/Implicit
 type Implicit struct {
@@ -375,7 +377,8 @@ func (v NullableEnum) Known() bool {
 }
 
 // PartlyMapped is one of: Woof, Cat. Variant tells which one it holds (a
-// PartlyMappedKind); As<Variant> returns it; PartlyMappedFrom<Variant> makes one.
+// PartlyMappedKind); As<Variant> returns it; Match calls a function per variant;
+// PartlyMappedFrom<Variant> makes one.
 //
 // #/components/schemas/PartlyMapped
 type PartlyMapped struct {
@@ -457,7 +460,8 @@ var unionPartlyMapped = &runtime.Union{Discriminator: "petType", Variants: []run
 }}
 
 // Pet is one of: Dog, Cat. Variant tells which one it holds (a PetKind);
-// As<Variant> returns it; PetFrom<Variant> makes one.
+// As<Variant> returns it; Match calls a function per variant; PetFrom<Variant>
+// makes one.
 //
 // #/components/schemas/Pet
 type Pet struct {

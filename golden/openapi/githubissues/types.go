@@ -730,7 +730,8 @@ type ValidationErrorErrorsItem struct {
 
 // ValidationErrorErrorsItemValue is one of: String, Integer, Array. Variant tells
 // which one it holds (a ValidationErrorErrorsItemValueKind); As<Variant> returns
-// it; ValidationErrorErrorsItemValueFrom<Variant> makes one.
+// it; Match calls a function per variant;
+// ValidationErrorErrorsItemValueFrom<Variant> makes one.
 //
 // #/components/schemas/validation-error/properties/errors/items/properties/value
 type ValidationErrorErrorsItemValue struct {

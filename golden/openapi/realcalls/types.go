@@ -71,7 +71,8 @@ func (v ClientCredentialsGrantType) Known() bool {
 }
 
 // Grant is one of: String, Integer. Variant tells which one it holds (a
-// GrantKind); As<Variant> returns it; GrantFrom<Variant> makes one.
+// GrantKind); As<Variant> returns it; Match calls a function per variant;
+// GrantFrom<Variant> makes one.
 //
 // #/components/schemas/Grant
 type Grant struct {
@@ -149,7 +150,8 @@ type LinkNote struct {
 }
 
 // PostNoteBody is one of: TextNote, LinkNote. Variant tells which one it holds (a
-// PostNoteBodyKind); As<Variant> returns it; PostNoteBodyFrom<Variant> makes one.
+// PostNoteBodyKind); As<Variant> returns it; Match calls a function per variant;
+// PostNoteBodyFrom<Variant> makes one.
 //
 // #/paths/~1notes/post/requestBody/content/multipart~1form-data/schema
 type PostNoteBody struct {
@@ -236,8 +238,8 @@ type TextNoteMeta struct {
 }
 
 // TokenBody is one of: ClientCredentials, AuthorizationCode. Variant tells which
-// one it holds (a TokenBodyKind); As<Variant> returns it; TokenBodyFrom<Variant>
-// makes one.
+// one it holds (a TokenBodyKind); As<Variant> returns it; Match calls a function
+// per variant; TokenBodyFrom<Variant> makes one.
 //
 // #/paths/~1oauth2~1token/post/requestBody/content/application~1x-www-form-urlencoded/schema
 type TokenBody struct {

@@ -37,7 +37,8 @@ type Thing struct {
 }
 
 // ThingScore is one of: Integer, String. Variant tells which one it holds (a
-// ThingScoreKind); As<Variant> returns it; ThingScoreFrom<Variant> makes one.
+// ThingScoreKind); As<Variant> returns it; Match calls a function per variant;
+// ThingScoreFrom<Variant> makes one.
 //
 // #/components/schemas/Thing/properties/score
 type ThingScore struct {

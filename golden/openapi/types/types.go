@@ -17,7 +17,8 @@ import (
 type Day = runtime.Date
 
 // Kind is one of: Dog, Cat. Variant tells which one it holds (a KindKind);
-// As<Variant> returns it; KindFrom<Variant> makes one.
+// As<Variant> returns it; Match calls a function per variant; KindFrom<Variant>
+// makes one.
 //
 // #/components/schemas/Kind
 type Kind struct {

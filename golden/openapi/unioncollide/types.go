@@ -31,7 +31,8 @@ type DogPet struct {
 }
 
 // Pet is one of: Dog, Cat. Variant tells which one it holds (a PetKind2);
-// As<Variant> returns it; PetFrom<Variant> makes one.
+// As<Variant> returns it; Match calls a function per variant; PetFrom<Variant>
+// makes one.
 //
 // #/components/schemas/Pet
 type Pet struct {
