@@ -25,8 +25,8 @@ import (
 // closed ones, and a Go value of one must still be passable as the other.
 // A merged type whose schema differs from its keeper's keeps that schema in
 // Defs under its old name, so each operation validates as its document
-// says; identical schemas are declared once. Types used directly as a tool's input or
-// output keep their own names and are not merged. Each group becomes its
+// says; identical schemas are declared once. Types used directly as a
+// tool's input or output keep their own names and are not merged. Each group becomes its
 // member with the best name: the longest suffix the names share, starting
 // at a word (EntitiesItem for CreateEntitiesInputEntitiesItem and
 // ReadGraphOutputEntitiesItem) when no other name takes it, else the
