@@ -36,9 +36,10 @@ var install = sync.OnceValues(func() (string, error) {
 	return filepath.Join(root, ".work", "mcp-servers", "node_modules", ".bin"), nil
 })
 
-// connect starts the reference server name (server-memory, ...) with args
-// and env over stdio and returns the session.
-func connect(t *testing.T, name string, args []string, env ...string) *mcp.ClientSession {
+// serverBin returns the executable of the reference server name
+// (server-memory, ...), installing the servers when needed; it skips the
+// test without node and npm (and fails it when CI is set).
+func serverBin(t *testing.T, name string) string {
 	t.Helper()
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -52,7 +53,14 @@ func connect(t *testing.T, name string, args []string, env ...string) *mcp.Clien
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(filepath.Join(bin, "mcp-"+name), args...)
+	return filepath.Join(bin, "mcp-"+name)
+}
+
+// connect starts the reference server name with args and env over stdio
+// and returns the session.
+func connect(t *testing.T, name string, args []string, env ...string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(serverBin(t, name), args...)
 	cmd.Env = append(os.Environ(), env...)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
