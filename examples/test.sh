@@ -8,7 +8,9 @@ for ex in petstore mcp mcpserve; do
 	echo "=== examples/$ex"
 	(cd "$ex" && "$GO" vet ./... && "$GO" test -count=1 ./...)
 done
-# compare/: the same consumer program against opsgen, ogen and oapi-codegen
-# (docs/compare.md), a module of its own like the examples.
+# compare/: for four APIs, a consumer against opsgen, ogen and oapi-codegen;
+# for the three reference MCP servers (run over stdio, installed by
+# scripts/mcp-servers.sh), opsgen against go-sdk's CallTool (docs/compare.md).
+# A module of its own like the examples.
 echo "=== compare"
 (cd ../compare && "$GO" vet ./... && "$GO" test -count=1 ./...)

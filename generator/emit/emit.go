@@ -43,7 +43,9 @@
 //   - enum: a named string, int64 or float64 type with one constant per
 //     value and a Known method; unknown values still decode.
 //   - oneOf/anyOf: a struct holding the raw JSON, with Raw, Variant,
-//     As<Variant> and <Type>From<Variant>; Variant picks the variant by the
+//     As<Variant>, Match (a function per variant: exhaustive, checked by
+//     the compiler) and <Type>From<Variant> (its name allocated by the
+//     names stage, ir.Variant.Constructor); Variant picks the variant by the
 //     discriminator, or by JSON kind and required properties (runtime.Union).
 //   - prefixItems: a struct with Item0..ItemN (and Rest for the remaining
 //     items) that reads and writes a JSON array.
@@ -479,7 +481,7 @@ func (g *gen) checkType(t *ir.Type, root bool, seen map[*ir.Type]bool, declare f
 				continue
 			}
 			variants[v.Name] = true
-			declare(t.Name+"From"+v.Name, t.Pos, "union constructor")
+			declare(cmp.Or(v.Constructor, t.Name+"From"+v.Name), t.Pos, "union constructor")
 			declare(cmp.Or(v.Const, v.Name+t.Name), t.Pos, "union variant constant")
 			g.checkType(v.Type, false, seen, declare)
 		}

@@ -545,7 +545,7 @@ func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 	if kind == "" { // an IR built without AllocateNames
 		kind = t.Name + "Kind"
 	}
-	d := typeDoc(t, t.Name+" is one of: "+strings.Join(names, ", ")+". Variant tells which one it holds (a "+kind+"); As<Variant> returns it; "+t.Name+"From<Variant> makes one.")
+	d := typeDoc(t, t.Name+" is one of: "+strings.Join(names, ", ")+". Variant tells which one it holds (a "+kind+"); As<Variant> returns it; Match calls a function per variant; "+t.Name+"From<Variant> makes one.")
 	f.decl(d, jen.Type().Id(t.Name).Struct(f.Qual(pkgRuntime, "UnionValue")))
 	u := jen.Id("u")
 	kd := newDoc(kind + " names the variants of " + t.Name + "; \"\" is none.")
@@ -572,14 +572,15 @@ func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 		f.decl(newDoc("As"+v.Name+" returns the value as the "+v.Name+" variant."),
 			jen.Func().Params(u.Clone().Id(t.Name)).Id("As"+v.Name).Params().Params(vt.Clone(), jen.Error()).Block(
 				jen.Return(f.Qual(pkgRuntime, "VariantAs").Types(vt.Clone()).Call(jen.Id("u").Dot("UnionValue")))))
-		cd := newDoc(t.Name + "From" + v.Name + " returns a " + t.Name + " holding the " + v.Name + " variant v.")
+		ctor := cmp.Or(v.Constructor, t.Name+"From"+v.Name) // decided by the names stage
+		cd := newDoc(ctor + " returns a " + t.Name + " holding the " + v.Name + " variant v.")
 		var body []jen.Code
 		if fl := discField(t, v); fl != nil {
 			cd.para("An empty " + fl.Name + " is set to " + strconv.Quote(v.Tags[0]) + ".")
 			body = append(body, jen.If(jen.Id("v").Dot(fl.Name).Op("==").Lit("")).Block(jen.Id("v").Dot(fl.Name).Op("=").Lit(v.Tags[0])))
 		}
 		body = append(body, jen.Return(jen.Id(t.Name).Values(f.Qual(pkgRuntime, "UnionOf").Call(jen.Lit(v.Name), jen.Id("v")))))
-		f.decl(cd, jen.Func().Id(t.Name+"From"+v.Name).Params(jen.Id("v").Add(vt.Clone())).Id(t.Name).Block(body...))
+		f.decl(cd, jen.Func().Id(ctor).Params(jen.Id("v").Add(vt.Clone())).Id(t.Name).Block(body...))
 		vd := []jen.Code{kv("Name", jen.Lit(v.Name))}
 		if len(v.Tags) > 0 {
 			vd = append(vd, kv("Tags", strLits(v.Tags)))
@@ -597,6 +598,7 @@ func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 		ud = append(ud, kv("Discriminator", jen.Lit(t.Discriminator)))
 	}
 	ud = append(ud, kv("Variants", jen.Index().Add(f.Qual(pkgRuntime, "UnionVariant")).Values(append(variants, jen.Line())...)))
+	g.declareUnionMatch(f, t)
 	f.commented("union"+t.Name+" selects the variant of a "+t.Name+".", jen.Var().Id("union"+t.Name).Op("=").Op("&").Add(f.Qual(pkgRuntime, "Union")).Values(ud...))
 }
 

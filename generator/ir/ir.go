@@ -195,7 +195,12 @@ type Variant struct {
 	// Const is the Go name of the variant's constant of the union's
 	// VariantKind type (DogPet).
 	Const string
-	Type  *Type
+	// Constructor is the Go name of the function returning a union that
+	// holds this variant (PetFromDog). Like Const it is allocated once in
+	// the package namespace, so that it steps aside (PetFromDog2) for a
+	// type that has the name already; the emitter only reads it.
+	Constructor string
+	Type        *Type
 	// Tags are the discriminator values that select this variant.
 	Tags []string
 	// JSONKind is the JSON kind that can select it when there is no

@@ -18,10 +18,15 @@ import (
 // can be passed to another.
 //
 // Two types are identical when their Go shapes are (fields with the same
-// Go and JSON names, flags and types, or the same enum values) and so are
-// their JSON Schemas in Defs once references to merged types are renamed;
-// documentation does not count. Types used directly as a tool's input or
-// output keep their own names and are not merged. Each group becomes its
+// Go and JSON names, flags and types, or the same enum values);
+// documentation does not count, nor do the parts of their JSON Schemas that
+// do not change the Go type (additionalProperties: false, bounds): the
+// memory server's input entities are open objects and its output entities
+// closed ones, and a Go value of one must still be passable as the other.
+// A merged type whose schema differs from its keeper's keeps that schema in
+// Defs under its old name, so each operation validates as its document
+// says; identical schemas are declared once. Types used directly as a
+// tool's input or output keep their own names and are not merged. Each group becomes its
 // member with the best name: the longest suffix the names share, starting
 // at a word (EntitiesItem for CreateEntitiesInputEntitiesItem and
 // ReadGraphOutputEntitiesItem) when no other name takes it, else the
@@ -43,7 +48,7 @@ func MergeIdentical(svc *Service) {
 			if keep[t] || (t.Kind != Struct && t.Kind != Enum) || t.GoType != "" {
 				continue
 			}
-			k := shapeKey(t) + "\x00" + string(svc.Defs[t.Name])
+			k := shapeKey(t)
 			if groups[k] == nil {
 				keys = append(keys, k)
 			}
@@ -58,9 +63,19 @@ func MergeIdentical(svc *Service) {
 			for _, v := range t.Values {
 				taken[v.Name] = true
 			}
+			if t.VariantKind != "" {
+				taken[t.VariantKind] = true
+			}
+			for _, v := range t.Variants {
+				taken[v.Const] = true
+				taken[v.Constructor] = true
+			}
 		}
 		for _, r := range Reserved {
 			taken[r] = true
+		}
+		for name := range svc.Defs {
+			taken[name] = true // a def kept under a merged type's old name
 		}
 		for _, k := range keys {
 			g := groups[k]
@@ -191,7 +206,9 @@ func typeRef(t *Type) string {
 
 // applyMerge replaces every use of a key of to by its value, drops the
 // merged types and renames references in the JSON Schemas (renames maps
-// old type names to new ones: merged types, and keepers given a new name).
+// old type names to new ones: keepers given a new name, and merged types
+// whose schema is the keeper's; a merged type whose schema differs keeps it
+// under its old name).
 func applyMerge(svc *Service, to map[*Type]*Type, oldNames map[*Type]string) {
 	renames := map[string]string{}
 	for t, old := range oldNames {
@@ -199,8 +216,13 @@ func applyMerge(svc *Service, to map[*Type]*Type, oldNames map[*Type]string) {
 			renames[old] = t.Name
 		}
 	}
+	keepDef := map[string]bool{}
 	for from, into := range to {
-		renames[oldNames[from]] = into.Name
+		if bytes.Equal(svc.Defs[oldNames[from]], svc.Defs[oldNames[into]]) {
+			renames[oldNames[from]] = into.Name
+		} else {
+			keepDef[oldNames[from]] = true
+		}
 	}
 	rewrite := func(raw []byte) []byte {
 		if raw == nil {
@@ -239,6 +261,15 @@ func applyMerge(svc *Service, to map[*Type]*Type, oldNames map[*Type]string) {
 	}
 	var kept []*Type
 	defs := make(map[string]json.RawMessage, len(svc.Defs))
+	typeNames := map[string]bool{}
+	for _, old := range oldNames {
+		typeNames[old] = true
+	}
+	for name, raw := range svc.Defs {
+		if keepDef[name] || !typeNames[name] {
+			defs[name] = rewrite(raw) // kept by an earlier merge, or now
+		}
+	}
 	for _, t := range svc.Types {
 		if _, gone := to[t]; gone {
 			continue

@@ -60,3 +60,49 @@ func TestMergeIdentical(t *testing.T) {
 		t.Errorf("reordered: %v", svc2.Types)
 	}
 }
+
+// TestMergeIdenticalSchemasDiffer: the memory server's input entities are
+// open objects and its output entities closed ones. The Go types are one;
+// each operation's schema still validates as its document says.
+func TestMergeIdenticalSchemasDiffer(t *testing.T) {
+	str := &Type{Kind: String}
+	entity := func(name string) *Type {
+		return &Type{Name: name, Kind: Struct, Fields: []*Field{{Name: "Name", JSONName: "name", Type: str, Required: true}}}
+	}
+	a, b := entity("CreateInputEntitiesItem"), entity("ReadOutputEntitiesItem")
+	in := &Type{Name: "CreateInput", Kind: Struct, Fields: []*Field{{Name: "Entities", JSONName: "entities", Type: &Type{Kind: Array, Elem: a}}}}
+	out := &Type{Name: "ReadOutput", Kind: Struct, Fields: []*Field{{Name: "Entities", JSONName: "entities", Type: &Type{Kind: Array, Elem: b}}}}
+	open := `{"type":"object","required":["name"]}`
+	closed := `{"type":"object","required":["name"],"additionalProperties":false}`
+	svc := &Service{Kind: MCP, Types: []*Type{a, in, b, out}, Defs: map[string]json.RawMessage{
+		"CreateInputEntitiesItem": json.RawMessage(open),
+		"ReadOutputEntitiesItem":  json.RawMessage(closed),
+		"CreateInput":             json.RawMessage(`{"items":{"$ref":"#/$defs/CreateInputEntitiesItem"}}`),
+		"ReadOutput":              json.RawMessage(`{"items":{"$ref":"#/$defs/ReadOutputEntitiesItem"}}`),
+	}, Operations: []*Operation{
+		{ID: "create", Tool: &Tool{InputType: in}},
+		{ID: "read", Tool: &Tool{OutputType: out}},
+	}}
+	MergeIdentical(svc)
+	if in.Fields[0].Type.Elem != out.Fields[0].Type.Elem || in.Fields[0].Type.Elem.Name != "EntitiesItem" {
+		t.Fatalf("not shared: %s and %s", in.Fields[0].Type.Elem.Name, out.Fields[0].Type.Elem.Name)
+	}
+	if len(svc.Types) != 3 {
+		t.Errorf("types: %d", len(svc.Types))
+	}
+	// The keeper (the shorter name) has its schema under its new name; the
+	// other keeps its own under its old name, still referred to by the
+	// operation that declared it.
+	if s := string(svc.Defs["EntitiesItem"]); s != closed {
+		t.Errorf("Defs[EntitiesItem] = %s", s)
+	}
+	if s := string(svc.Defs["CreateInputEntitiesItem"]); s != open {
+		t.Errorf("Defs[CreateInputEntitiesItem] = %s", s)
+	}
+	if s := string(svc.Defs["CreateInput"]); !strings.Contains(s, `"#/$defs/CreateInputEntitiesItem"`) {
+		t.Errorf("Defs[CreateInput] = %s", s)
+	}
+	if s := string(svc.Defs["ReadOutput"]); !strings.Contains(s, `"#/$defs/EntitiesItem"`) {
+		t.Errorf("Defs[ReadOutput] = %s", s)
+	}
+}

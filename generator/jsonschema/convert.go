@@ -264,6 +264,14 @@ func (c *Converter) build(s *Schema, t *ir.Type, w Where) Entry {
 		t.Kind = ir.Null
 		return Entry{Type: t, Nullable: true}
 	}
+	if t.GoType != "" && (len(s.OneOf) > 0 || len(s.AnyOf) > 0 || len(s.PrefixItems) > 0 || len(types) > 1) {
+		// The chosen Go type holds the whole union or tuple: its variants
+		// and items are not converted (no Go code would use them); the
+		// schema still validates the value.
+		t.Kind = ir.Any
+		t.Nullable = nullable
+		return Entry{Type: t, Nullable: nullable}
+	}
 
 	switch {
 	case len(s.AllOf) > 0:
@@ -678,19 +686,24 @@ func (c *Converter) union(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 		t.Discriminator = disc.PropertyName
 	}
 	var constProp string
-	var constTags []string
+	var constTags [][]string
 	if disc == nil {
 		constProp, constTags = constDiscriminator(keep)
 		t.Discriminator = constProp
 	}
 	for i, p := range keep {
 		var tags []string
+		var want string
 		if constProp != "" {
-			tags = []string{constTags[i]}
+			tags = constTags[i]
+			// Every value names it: ImageOrAudio, not Image.
+			if want = naming.Suffix(strings.Join(tags, " or ")); want == "" {
+				want = variantName(p.s, nil)
+			}
 		} else {
 			tags = discriminatorTags(disc, p.s)
+			want = variantName(p.s, tags)
 		}
-		want := variantName(p.s, tags)
 		vname := w.Name + "Variant" + fmt.Sprint(p.idx)
 		if p.s != nil && p.s.Ref == "" {
 			if want != "" {
@@ -741,12 +754,13 @@ func variantName(p *Schema, tags []string) string {
 }
 
 // constDiscriminator finds, among variants that are all objects, a
-// required-or-not property whose schema is a string const (or a one-value
-// string enum) in every variant, with a different value in each: the
-// implicit discriminator of unions such as MCP content blocks ("type":
-// "text" | "image"). It returns the property and each variant's value, or
-// "" when there is none.
-func constDiscriminator(keep []part) (string, []string) {
+// required-or-not property whose schema fixes a string (const, or a string
+// enum) in every variant, with no value in two variants: the implicit
+// discriminator of unions such as MCP content blocks ("type": "text" |
+// "image"; the filesystem server's media item is "image" or "audio", its
+// resource "resource"). It returns the property and each variant's values,
+// or "" when there is none.
+func constDiscriminator(keep []part) (string, [][]string) {
 	if len(keep) < 2 {
 		return "", nil
 	}
@@ -755,19 +769,25 @@ func constDiscriminator(keep []part) (string, []string) {
 		return "", nil
 	}
 	for _, name := range sortedKeys(first.Properties) {
-		vals := make([]string, 0, len(keep))
+		vals := make([][]string, 0, len(keep))
 		seen := map[string]bool{}
+	variants:
 		for _, p := range keep {
 			r := p.s.resolve()
 			if r == nil {
 				break
 			}
-			v, ok := constString(r.Properties[name])
-			if !ok || seen[v] {
+			vs, ok := stringValues(r.Properties[name])
+			if !ok {
 				break
 			}
-			seen[v] = true
-			vals = append(vals, v)
+			for _, v := range vs {
+				if seen[v] {
+					break variants
+				}
+				seen[v] = true
+			}
+			vals = append(vals, vs)
 		}
 		if len(vals) == len(keep) {
 			return name, vals
@@ -776,21 +796,28 @@ func constDiscriminator(keep []part) (string, []string) {
 	return "", nil
 }
 
-// constString is the value of a schema that fixes a string (const, or a
-// one-value enum).
-func constString(s *Schema) (string, bool) {
+// stringValues are the values a schema allows when it fixes a string or a
+// few (const, or an enum of strings).
+func stringValues(s *Schema) ([]string, bool) {
 	s = s.resolve()
 	if s == nil {
-		return "", false
+		return nil, false
 	}
 	if v, ok := s.Const.(string); ok {
-		return v, true
+		return []string{v}, true
 	}
-	if len(s.Enum) == 1 {
-		v, ok := s.Enum[0].(string)
-		return v, ok
+	if len(s.Enum) == 0 {
+		return nil, false
 	}
-	return "", false
+	out := make([]string, len(s.Enum))
+	for i, e := range s.Enum {
+		v, ok := e.(string)
+		if !ok {
+			return nil, false
+		}
+		out[i] = v
+	}
+	return out, true
 }
 
 // discriminatorTags returns the values of the discriminator disc that

@@ -9,7 +9,8 @@ import (
 // uri, email, hostname, ...: no type in the standard library parses them
 // both ways, and a string never turns a valid value into drift); a
 // configuration's types mapping adds or replaces entries, x-go-type pins
-// one schema.
+// one schema. On a union (oneOf, anyOf, several types) or a tuple the chosen
+// type holds the whole value, and the variants or items are not converted.
 //
 //	format     Go type
 //	date-time  time.Time (ir.DateTime)

@@ -79,7 +79,8 @@ func (c *Converter) AllocateNames() {
 			v.Name = ns.Alloc(t.Name + suffix)
 		}
 	}
-	// Unions: their variants, then the type naming them and its constants.
+	// Unions: their variants, then the type naming them, its constants
+	// and the constructors.
 	for _, t := range types {
 		if t.Kind == ir.Union {
 			nameVariants(t)
@@ -88,6 +89,7 @@ func (c *Converter) AllocateNames() {
 				// DogPet, as ogen names them: PetDog is often the
 				// variant's own type.
 				v.Const = ns.Alloc(v.Name + t.Name)
+				v.Constructor = ns.Alloc(t.Name + "From" + v.Name)
 			}
 		}
 	}

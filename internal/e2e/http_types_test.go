@@ -24,7 +24,7 @@ func TestHTTPTypes(t *testing.T) {
 	}
 	srv := newWireServer(t, replyJSON(200, `{"id":"7f1c2a90-0000-4000-8000-00000000abcd","name":"Rex",
 		"kind":{"type":"cat","lives":7},"born":"2020-02-29","nick":null,"feeding":"PT8H","lastSeenFrom":"192.0.2.1",
-		"network":"192.0.2.0/24"}`, ""))
+		"network":"192.0.2.0/24","weight":"4.5","position":[1,2]}`, ""))
 	c := types.NewClient(types.WithBaseURL(srv.URL))
 	env, err := c.GetPet(ctx, types.GetPetParams{ID: id, Since: &runtime.Date{Year: 2024, Month: time.March, Day: 1}})
 	if err != nil {
@@ -41,6 +41,10 @@ func TestHTTPTypes(t *testing.T) {
 	if p.Feeding == nil || time.Duration(*p.Feeding) != 8*time.Hour || p.LastSeenFrom == nil || *p.LastSeenFrom != netip.MustParseAddr("192.0.2.1") ||
 		p.Network == nil || p.Network.Bits() != 24 {
 		t.Errorf("formats: %+v", p)
+	}
+	// x-go-type on a union (json.Number: its string variant here) and on a tuple.
+	if p.Weight != "4.5" || string(p.Position) != "[1,2]" {
+		t.Errorf("weight %q position %s", p.Weight, p.Position)
 	}
 	switch p.Kind.Variant() {
 	case types.CatKind:

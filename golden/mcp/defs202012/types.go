@@ -18,8 +18,8 @@ type FindThingsInput struct {
 }
 
 // FindThingsInputFilter is one of: String, Integer. Variant tells which one it
-// holds (a FindThingsInputFilterKind); As<Variant> returns it;
-// FindThingsInputFilterFrom<Variant> makes one.
+// holds (a FindThingsInputFilterKind); As<Variant> returns it; Match calls a
+// function per variant; FindThingsInputFilterFrom<Variant> makes one.
 //
 // MCP tool "find_things" inputSchema #/properties/filter
 type FindThingsInputFilter struct {
@@ -63,6 +63,28 @@ func (u FindThingsInputFilter) AsInteger() (int64, error) {
 // Integer variant v.
 func FindThingsInputFilterFromInteger(v int64) FindThingsInputFilter {
 	return FindThingsInputFilter{runtime.UnionOf("Integer", v)}
+}
+
+// Match calls the function of the variant u holds (FindThingsInputFilterKind) with
+// its value and returns its error, or none with the JSON when no variant matches.
+// Every variant is a parameter, so a caller that does not handle one does not
+// compile.
+func (u FindThingsInputFilter) Match(onString func(string) error, onInteger func(int64) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case StringFindThingsInputFilter:
+		v, err := u.AsString()
+		if err != nil {
+			return err
+		}
+		return onString(v)
+	case IntegerFindThingsInputFilter:
+		v, err := u.AsInteger()
+		if err != nil {
+			return err
+		}
+		return onInteger(v)
+	}
+	return none(u.Raw())
 }
 
 // unionFindThingsInputFilter selects the variant of a FindThingsInputFilter.
@@ -136,8 +158,8 @@ func (v UpdatePetInputStatus) Known() bool {
 }
 
 // UpdatePetOutput is one of: UpdatePetCat, UpdatePetDog. Variant tells which one
-// it holds (a UpdatePetOutputKind); As<Variant> returns it;
-// UpdatePetOutputFrom<Variant> makes one.
+// it holds (a UpdatePetOutputKind); As<Variant> returns it; Match calls a function
+// per variant; UpdatePetOutputFrom<Variant> makes one.
 //
 // MCP tool "update_pet" outputSchema
 type UpdatePetOutput struct {
@@ -180,6 +202,28 @@ func (u UpdatePetOutput) AsUpdatePetDog() (UpdatePetDog, error) {
 // UpdatePetDog variant v.
 func UpdatePetOutputFromUpdatePetDog(v UpdatePetDog) UpdatePetOutput {
 	return UpdatePetOutput{runtime.UnionOf("UpdatePetDog", v)}
+}
+
+// Match calls the function of the variant u holds (UpdatePetOutputKind) with its
+// value and returns its error, or none with the JSON when no variant matches.
+// Every variant is a parameter, so a caller that does not handle one does not
+// compile.
+func (u UpdatePetOutput) Match(onUpdatePetCat func(UpdatePetCat) error, onUpdatePetDog func(UpdatePetDog) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case UpdatePetCatUpdatePetOutput:
+		v, err := u.AsUpdatePetCat()
+		if err != nil {
+			return err
+		}
+		return onUpdatePetCat(v)
+	case UpdatePetDogUpdatePetOutput:
+		v, err := u.AsUpdatePetDog()
+		if err != nil {
+			return err
+		}
+		return onUpdatePetDog(v)
+	}
+	return none(u.Raw())
 }
 
 // unionUpdatePetOutput selects the variant of a UpdatePetOutput.

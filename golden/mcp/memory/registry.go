@@ -38,7 +38,8 @@ var registryOps = []struct {
 		Description:  "Add Observations",
 		Title:        "Add Observations",
 		Kind:         runtime.KindMutation,
-		InputSchema:  json.RawMessage(`{"$defs":{"AddObservationsInput":{"additionalProperties":false,"properties":{"observations":{"items":{"$ref":"#/$defs/AddObservationsInputObservationsItem"},"type":"array"}},"required":["observations"],"type":"object"},"AddObservationsInputObservationsItem":{"additionalProperties":false,"properties":{"contents":{"items":{"type":"string"},"type":"array"},"entityName":{"type":"string"}},"required":["entityName","contents"],"type":"object"}},"$ref":"#/$defs/AddObservationsInput"}`),
+		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(false), Idempotent: hint(false), OpenWorld: hint(false)},
+		InputSchema:  json.RawMessage(`{"$defs":{"AddObservationsInput":{"properties":{"observations":{"items":{"$ref":"#/$defs/AddObservationsInputObservationsItem"},"type":"array"}},"required":["observations"],"type":"object"},"AddObservationsInputObservationsItem":{"properties":{"contents":{"items":{"type":"string"},"type":"array"},"entityName":{"type":"string"}},"required":["entityName","contents"],"type":"object"}},"$ref":"#/$defs/AddObservationsInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"AddObservationsOutput":{"additionalProperties":false,"properties":{"results":{"items":{"$ref":"#/$defs/AddObservationsOutputResultsItem"},"type":"array"}},"required":["results"],"type":"object"},"AddObservationsOutputResultsItem":{"additionalProperties":false,"properties":{"addedObservations":{"items":{"type":"string"},"type":"array"},"entityName":{"type":"string"}},"required":["entityName","addedObservations"],"type":"object"}},"$ref":"#/$defs/AddObservationsOutput"}`),
 		Output:       refSchemaAddObservationsOutput,
 	}, (*Client).callAddObservations},
@@ -47,7 +48,8 @@ var registryOps = []struct {
 		Description:  "Create Entities",
 		Title:        "Create Entities",
 		Kind:         runtime.KindMutation,
-		InputSchema:  json.RawMessage(`{"$defs":{"CreateEntitiesInput":{"additionalProperties":false,"properties":{"entities":{"items":{"$ref":"#/$defs/EntitiesItem"},"type":"array"}},"required":["entities"],"type":"object"},"EntitiesItem":{"additionalProperties":false,"properties":{"entityType":{"type":"string"},"name":{"type":"string"},"observations":{"items":{"type":"string"},"type":"array"}},"required":["name","entityType","observations"],"type":"object"}},"$ref":"#/$defs/CreateEntitiesInput"}`),
+		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(false), Idempotent: hint(false), OpenWorld: hint(false)},
+		InputSchema:  json.RawMessage(`{"$defs":{"CreateEntitiesInput":{"properties":{"entities":{"items":{"$ref":"#/$defs/CreateEntitiesInputEntitiesItem"},"type":"array"}},"required":["entities"],"type":"object"},"CreateEntitiesInputEntitiesItem":{"properties":{"entityType":{"type":"string"},"name":{"type":"string"},"observations":{"items":{"type":"string"},"type":"array"}},"required":["name","entityType","observations"],"type":"object"}},"$ref":"#/$defs/CreateEntitiesInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"CreateEntitiesOutput":{"additionalProperties":false,"properties":{"entities":{"items":{"$ref":"#/$defs/EntitiesItem"},"type":"array"}},"required":["entities"],"type":"object"},"EntitiesItem":{"additionalProperties":false,"properties":{"entityType":{"type":"string"},"name":{"type":"string"},"observations":{"items":{"type":"string"},"type":"array"}},"required":["name","entityType","observations"],"type":"object"}},"$ref":"#/$defs/CreateEntitiesOutput"}`),
 		Output:       refSchemaCreateEntitiesOutput,
 	}, (*Client).callCreateEntities},
@@ -56,7 +58,8 @@ var registryOps = []struct {
 		Description:  "Create Relations",
 		Title:        "Create Relations",
 		Kind:         runtime.KindMutation,
-		InputSchema:  json.RawMessage(`{"$defs":{"CreateRelationsInput":{"additionalProperties":false,"properties":{"relations":{"items":{"$ref":"#/$defs/RelationsItem"},"type":"array"}},"required":["relations"],"type":"object"},"RelationsItem":{"additionalProperties":false,"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"}},"$ref":"#/$defs/CreateRelationsInput"}`),
+		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(false), Idempotent: hint(false), OpenWorld: hint(false)},
+		InputSchema:  json.RawMessage(`{"$defs":{"CreateRelationsInput":{"properties":{"relations":{"items":{"$ref":"#/$defs/CreateRelationsInputRelationsItem"},"type":"array"}},"required":["relations"],"type":"object"},"CreateRelationsInputRelationsItem":{"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"}},"$ref":"#/$defs/CreateRelationsInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"CreateRelationsOutput":{"additionalProperties":false,"properties":{"relations":{"items":{"$ref":"#/$defs/RelationsItem"},"type":"array"}},"required":["relations"],"type":"object"},"RelationsItem":{"additionalProperties":false,"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"}},"$ref":"#/$defs/CreateRelationsOutput"}`),
 		Output:       refSchemaCreateRelationsOutput,
 	}, (*Client).callCreateRelations},
@@ -65,16 +68,28 @@ var registryOps = []struct {
 		Description:  "Delete Entities",
 		Title:        "Delete Entities",
 		Kind:         runtime.KindMutation,
-		InputSchema:  json.RawMessage(`{"$defs":{"DeleteEntitiesInput":{"additionalProperties":false,"properties":{"entityNames":{"items":{"type":"string"},"type":"array"}},"required":["entityNames"],"type":"object"}},"$ref":"#/$defs/DeleteEntitiesInput"}`),
+		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(true), Idempotent: hint(true), OpenWorld: hint(false)},
+		InputSchema:  json.RawMessage(`{"$defs":{"DeleteEntitiesInput":{"properties":{"entityNames":{"items":{"type":"string"},"type":"array"}},"required":["entityNames"],"type":"object"}},"$ref":"#/$defs/DeleteEntitiesInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"DeleteEntitiesOutput":{"additionalProperties":false,"properties":{"message":{"type":"string"},"success":{"type":"boolean"}},"required":["success","message"],"type":"object"}},"$ref":"#/$defs/DeleteEntitiesOutput"}`),
 		Output:       refSchemaDeleteEntitiesOutput,
 	}, (*Client).callDeleteEntities},
+	{runtime.OperationSpec{
+		ID:           "memory.delete_observations",
+		Description:  "Delete Observations",
+		Title:        "Delete Observations",
+		Kind:         runtime.KindMutation,
+		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(true), Idempotent: hint(true), OpenWorld: hint(false)},
+		InputSchema:  json.RawMessage(`{"$defs":{"DeleteObservationsInput":{"properties":{"deletions":{"items":{"$ref":"#/$defs/DeleteObservationsInputDeletionsItem"},"type":"array"}},"required":["deletions"],"type":"object"},"DeleteObservationsInputDeletionsItem":{"properties":{"entityName":{"type":"string"},"observations":{"items":{"type":"string"},"type":"array"}},"required":["entityName","observations"],"type":"object"}},"$ref":"#/$defs/DeleteObservationsInput"}`),
+		OutputSchema: json.RawMessage(`{"$defs":{"DeleteObservationsOutput":{"additionalProperties":false,"properties":{"message":{"type":"string"},"success":{"type":"boolean"}},"required":["success","message"],"type":"object"}},"$ref":"#/$defs/DeleteObservationsOutput"}`),
+		Output:       refSchemaDeleteObservationsOutput,
+	}, (*Client).callDeleteObservations},
 	{runtime.OperationSpec{
 		ID:           "memory.delete_relations",
 		Description:  "Delete Relations",
 		Title:        "Delete Relations",
 		Kind:         runtime.KindMutation,
-		InputSchema:  json.RawMessage(`{"$defs":{"DeleteRelationsInput":{"additionalProperties":false,"properties":{"relations":{"items":{"$ref":"#/$defs/RelationsItem"},"type":"array"}},"required":["relations"],"type":"object"},"RelationsItem":{"additionalProperties":false,"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"}},"$ref":"#/$defs/DeleteRelationsInput"}`),
+		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(true), Idempotent: hint(true), OpenWorld: hint(false)},
+		InputSchema:  json.RawMessage(`{"$defs":{"DeleteRelationsInput":{"properties":{"relations":{"items":{"$ref":"#/$defs/DeleteRelationsInputRelationsItem"},"type":"array"}},"required":["relations"],"type":"object"},"DeleteRelationsInputRelationsItem":{"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"}},"$ref":"#/$defs/DeleteRelationsInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"DeleteRelationsOutput":{"additionalProperties":false,"properties":{"message":{"type":"string"},"success":{"type":"boolean"}},"required":["success","message"],"type":"object"}},"$ref":"#/$defs/DeleteRelationsOutput"}`),
 		Output:       refSchemaDeleteRelationsOutput,
 	}, (*Client).callDeleteRelations},
@@ -82,8 +97,9 @@ var registryOps = []struct {
 		ID:           "memory.open_nodes",
 		Description:  "Open Nodes",
 		Title:        "Open Nodes",
-		Kind:         runtime.KindMutation,
-		InputSchema:  json.RawMessage(`{"$defs":{"OpenNodesInput":{"additionalProperties":false,"properties":{"names":{"items":{"type":"string"},"type":"array"}},"required":["names"],"type":"object"}},"$ref":"#/$defs/OpenNodesInput"}`),
+		Kind:         runtime.KindQuery,
+		Hints:        &runtime.OperationHints{ReadOnly: hint(true), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(false)},
+		InputSchema:  json.RawMessage(`{"$defs":{"OpenNodesInput":{"properties":{"names":{"items":{"type":"string"},"type":"array"}},"required":["names"],"type":"object"}},"$ref":"#/$defs/OpenNodesInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"EntitiesItem":{"additionalProperties":false,"properties":{"entityType":{"type":"string"},"name":{"type":"string"},"observations":{"items":{"type":"string"},"type":"array"}},"required":["name","entityType","observations"],"type":"object"},"OpenNodesOutput":{"additionalProperties":false,"properties":{"entities":{"items":{"$ref":"#/$defs/EntitiesItem"},"type":"array"},"relations":{"items":{"$ref":"#/$defs/RelationsItem"},"type":"array"}},"required":["entities","relations"],"type":"object"},"RelationsItem":{"additionalProperties":false,"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"}},"$ref":"#/$defs/OpenNodesOutput"}`),
 		Output:       refSchemaOpenNodesOutput,
 	}, (*Client).callOpenNodes},
@@ -91,8 +107,9 @@ var registryOps = []struct {
 		ID:           "memory.read_graph",
 		Description:  "Read Graph",
 		Title:        "Read Graph",
-		Kind:         runtime.KindMutation,
-		InputSchema:  json.RawMessage(`{"additionalProperties":false,"properties":{},"type":"object"}`),
+		Kind:         runtime.KindQuery,
+		Hints:        &runtime.OperationHints{ReadOnly: hint(true), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(false)},
+		InputSchema:  json.RawMessage(`{"properties":{},"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"EntitiesItem":{"additionalProperties":false,"properties":{"entityType":{"type":"string"},"name":{"type":"string"},"observations":{"items":{"type":"string"},"type":"array"}},"required":["name","entityType","observations"],"type":"object"},"ReadGraphOutput":{"additionalProperties":false,"properties":{"entities":{"items":{"$ref":"#/$defs/EntitiesItem"},"type":"array"},"relations":{"items":{"$ref":"#/$defs/RelationsItem"},"type":"array"}},"required":["entities","relations"],"type":"object"},"RelationsItem":{"additionalProperties":false,"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"}},"$ref":"#/$defs/ReadGraphOutput"}`),
 		Output:       refSchemaReadGraphOutput,
 	}, (*Client).callReadGraph},
@@ -100,8 +117,9 @@ var registryOps = []struct {
 		ID:           "memory.search_nodes",
 		Description:  "Search Nodes",
 		Title:        "Search Nodes",
-		Kind:         runtime.KindMutation,
-		InputSchema:  json.RawMessage(`{"$defs":{"SearchNodesInput":{"additionalProperties":false,"properties":{"query":{"type":"string"}},"required":["query"],"type":"object"}},"$ref":"#/$defs/SearchNodesInput"}`),
+		Kind:         runtime.KindQuery,
+		Hints:        &runtime.OperationHints{ReadOnly: hint(true), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(false)},
+		InputSchema:  json.RawMessage(`{"$defs":{"SearchNodesInput":{"properties":{"query":{"type":"string"}},"required":["query"],"type":"object"}},"$ref":"#/$defs/SearchNodesInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"EntitiesItem":{"additionalProperties":false,"properties":{"entityType":{"type":"string"},"name":{"type":"string"},"observations":{"items":{"type":"string"},"type":"array"}},"required":["name","entityType","observations"],"type":"object"},"RelationsItem":{"additionalProperties":false,"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"},"SearchNodesOutput":{"additionalProperties":false,"properties":{"entities":{"items":{"$ref":"#/$defs/EntitiesItem"},"type":"array"},"relations":{"items":{"$ref":"#/$defs/RelationsItem"},"type":"array"}},"required":["entities","relations"],"type":"object"}},"$ref":"#/$defs/SearchNodesOutput"}`),
 		Output:       refSchemaSearchNodesOutput,
 	}, (*Client).callSearchNodes},
@@ -143,6 +161,15 @@ func (c *Client) callDeleteEntities(ctx context.Context, input json.RawMessage) 
 	return env, err
 }
 
+func (c *Client) callDeleteObservations(ctx context.Context, input json.RawMessage) (any, error) {
+	var in DeleteObservationsInput
+	if err := decodeInput("memory.delete_observations", input, &in); err != nil {
+		return nil, err
+	}
+	env, err := c.DeleteObservations(ctx, in)
+	return env, err
+}
+
 func (c *Client) callDeleteRelations(ctx context.Context, input json.RawMessage) (any, error) {
 	var in DeleteRelationsInput
 	if err := decodeInput("memory.delete_relations", input, &in); err != nil {
@@ -173,6 +200,11 @@ func (c *Client) callSearchNodes(ctx context.Context, input json.RawMessage) (an
 	}
 	env, err := c.SearchNodes(ctx, in)
 	return env, err
+}
+
+// hint returns a pointer to b, for runtime.OperationHints.
+func hint(b bool) *bool {
+	return &b
 }
 
 // decodeInput decodes the input of operation id into v.

@@ -18,6 +18,9 @@ var toolAddObservations = &mcpclient.Tool{Name: "add_observations", OutputSchema
 //
 // Add new observations to existing entities in the knowledge graph.
 //
+// Hints (from the server, not guarantees): not read-only, not destructive, not
+// idempotent, closed-world.
+//
 // MCP tool "add_observations"
 func (c *Client) AddObservations(ctx context.Context, in AddObservationsInput, opts ...CallOption) (runtime.ResponseEnvelope[AddObservationsOutput], error) {
 	return mcpclient.Call[AddObservationsOutput](ctx, c.c, toolAddObservations, in, opts...)
@@ -30,6 +33,9 @@ var toolCreateEntities = &mcpclient.Tool{Name: "create_entities", OutputSchema: 
 // Create Entities.
 //
 // Create multiple new entities in the knowledge graph.
+//
+// Hints (from the server, not guarantees): not read-only, not destructive, not
+// idempotent, closed-world.
 //
 // MCP tool "create_entities"
 func (c *Client) CreateEntities(ctx context.Context, in CreateEntitiesInput, opts ...CallOption) (runtime.ResponseEnvelope[CreateEntitiesOutput], error) {
@@ -45,6 +51,9 @@ var toolCreateRelations = &mcpclient.Tool{Name: "create_relations", OutputSchema
 // Create multiple new relations between entities in the knowledge graph. Relations
 // should be in active voice
 //
+// Hints (from the server, not guarantees): not read-only, not destructive, not
+// idempotent, closed-world.
+//
 // MCP tool "create_relations"
 func (c *Client) CreateRelations(ctx context.Context, in CreateRelationsInput, opts ...CallOption) (runtime.ResponseEnvelope[CreateRelationsOutput], error) {
 	return mcpclient.Call[CreateRelationsOutput](ctx, c.c, toolCreateRelations, in, opts...)
@@ -58,9 +67,28 @@ var toolDeleteEntities = &mcpclient.Tool{Name: "delete_entities", OutputSchema: 
 //
 // Delete multiple entities and their associated relations from the knowledge graph.
 //
+// Hints (from the server, not guarantees): not read-only, destructive, idempotent,
+// closed-world.
+//
 // MCP tool "delete_entities"
 func (c *Client) DeleteEntities(ctx context.Context, in DeleteEntitiesInput, opts ...CallOption) (runtime.ResponseEnvelope[DeleteEntitiesOutput], error) {
 	return mcpclient.Call[DeleteEntitiesOutput](ctx, c.c, toolDeleteEntities, in, opts...)
+}
+
+var toolDeleteObservations = &mcpclient.Tool{Name: "delete_observations", OutputSchema: refSchemaDeleteObservationsOutput}
+
+// DeleteObservations calls the tool "delete_observations".
+//
+// Delete Observations.
+//
+// Delete specific observations from entities in the knowledge graph.
+//
+// Hints (from the server, not guarantees): not read-only, destructive, idempotent,
+// closed-world.
+//
+// MCP tool "delete_observations"
+func (c *Client) DeleteObservations(ctx context.Context, in DeleteObservationsInput, opts ...CallOption) (runtime.ResponseEnvelope[DeleteObservationsOutput], error) {
+	return mcpclient.Call[DeleteObservationsOutput](ctx, c.c, toolDeleteObservations, in, opts...)
 }
 
 var toolDeleteRelations = &mcpclient.Tool{Name: "delete_relations", OutputSchema: refSchemaDeleteRelationsOutput}
@@ -70,6 +98,9 @@ var toolDeleteRelations = &mcpclient.Tool{Name: "delete_relations", OutputSchema
 // Delete Relations.
 //
 // Delete multiple relations from the knowledge graph.
+//
+// Hints (from the server, not guarantees): not read-only, destructive, idempotent,
+// closed-world.
 //
 // MCP tool "delete_relations"
 func (c *Client) DeleteRelations(ctx context.Context, in DeleteRelationsInput, opts ...CallOption) (runtime.ResponseEnvelope[DeleteRelationsOutput], error) {
@@ -84,6 +115,9 @@ var toolOpenNodes = &mcpclient.Tool{Name: "open_nodes", OutputSchema: refSchemaO
 //
 // Open specific nodes in the knowledge graph by their names.
 //
+// Hints (from the server, not guarantees): read-only, not destructive, idempotent,
+// closed-world.
+//
 // MCP tool "open_nodes"
 func (c *Client) OpenNodes(ctx context.Context, in OpenNodesInput, opts ...CallOption) (runtime.ResponseEnvelope[OpenNodesOutput], error) {
 	return mcpclient.Call[OpenNodesOutput](ctx, c.c, toolOpenNodes, in, opts...)
@@ -97,6 +131,9 @@ var toolReadGraph = &mcpclient.Tool{Name: "read_graph", OutputSchema: refSchemaR
 //
 // Read the entire knowledge graph.
 //
+// Hints (from the server, not guarantees): read-only, not destructive, idempotent,
+// closed-world.
+//
 // MCP tool "read_graph"
 func (c *Client) ReadGraph(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[ReadGraphOutput], error) {
 	return mcpclient.Call[ReadGraphOutput](ctx, c.c, toolReadGraph, struct{}{}, opts...)
@@ -109,6 +146,9 @@ var toolSearchNodes = &mcpclient.Tool{Name: "search_nodes", OutputSchema: refSch
 // Search Nodes.
 //
 // Search for nodes in the knowledge graph based on a query.
+//
+// Hints (from the server, not guarantees): read-only, not destructive, idempotent,
+// closed-world.
 //
 // MCP tool "search_nodes"
 func (c *Client) SearchNodes(ctx context.Context, in SearchNodesInput, opts ...CallOption) (runtime.ResponseEnvelope[SearchNodesOutput], error) {

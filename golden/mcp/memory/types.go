@@ -14,8 +14,10 @@ type AddObservationsInput struct {
 //
 // MCP tool "add_observations" inputSchema #/properties/observations/items
 type AddObservationsInputObservationsItem struct {
-	Contents   []string `json:"contents"`
-	EntityName string   `json:"entityName"`
+	// An array of observation contents to add.
+	Contents []string `json:"contents"`
+	// The name of the entity to add the observations to.
+	EntityName string `json:"entityName"`
 }
 
 // AddObservationsOutput is a JSON object.
@@ -65,6 +67,7 @@ type CreateRelationsOutput struct {
 //
 // MCP tool "delete_entities" inputSchema
 type DeleteEntitiesInput struct {
+	// An array of entity names to delete.
 	EntityNames []string `json:"entityNames"`
 }
 
@@ -76,10 +79,36 @@ type DeleteEntitiesOutput struct {
 	Success bool   `json:"success"`
 }
 
+// DeleteObservationsInput is a JSON object.
+//
+// MCP tool "delete_observations" inputSchema
+type DeleteObservationsInput struct {
+	Deletions []DeleteObservationsInputDeletionsItem `json:"deletions"`
+}
+
+// DeleteObservationsInputDeletionsItem is a JSON object.
+//
+// MCP tool "delete_observations" inputSchema #/properties/deletions/items
+type DeleteObservationsInputDeletionsItem struct {
+	// The name of the entity containing the observations.
+	EntityName string `json:"entityName"`
+	// An array of observations to delete.
+	Observations []string `json:"observations"`
+}
+
+// DeleteObservationsOutput is a JSON object.
+//
+// MCP tool "delete_observations" outputSchema
+type DeleteObservationsOutput struct {
+	Message string `json:"message"`
+	Success bool   `json:"success"`
+}
+
 // DeleteRelationsInput is a JSON object.
 //
 // MCP tool "delete_relations" inputSchema
 type DeleteRelationsInput struct {
+	// An array of relations to delete.
 	Relations []RelationsItem `json:"relations"`
 }
 
@@ -107,6 +136,7 @@ type EntitiesItem struct {
 //
 // MCP tool "open_nodes" inputSchema
 type OpenNodesInput struct {
+	// An array of entity names to retrieve.
 	Names []string `json:"names"`
 }
 
@@ -142,6 +172,7 @@ type RelationsItem struct {
 //
 // MCP tool "search_nodes" inputSchema
 type SearchNodesInput struct {
+	// The search query to match against entity names, types, and observation content.
 	Query string `json:"query"`
 }
 

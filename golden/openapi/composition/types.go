@@ -35,7 +35,8 @@ type BetterName struct {
 }
 
 // ByShape is one of: String, Integer, Base. Variant tells which one it holds (a
-// ByShapeKind); As<Variant> returns it; ByShapeFrom<Variant> makes one.
+// ByShapeKind); As<Variant> returns it; Match calls a function per variant;
+// ByShapeFrom<Variant> makes one.
 //
 // #/components/schemas/ByShape
 type ByShape struct {
@@ -88,6 +89,33 @@ func (u ByShape) AsBase() (Base, error) {
 // ByShapeFromBase returns a ByShape holding the Base variant v.
 func ByShapeFromBase(v Base) ByShape {
 	return ByShape{runtime.UnionOf("Base", v)}
+}
+
+// Match calls the function of the variant u holds (ByShapeKind) with its value and
+// returns its error, or none with the JSON when no variant matches. Every variant
+// is a parameter, so a caller that does not handle one does not compile.
+func (u ByShape) Match(onString func(string) error, onInteger func(int64) error, onBase func(Base) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case StringByShape:
+		v, err := u.AsString()
+		if err != nil {
+			return err
+		}
+		return onString(v)
+	case IntegerByShape:
+		v, err := u.AsInteger()
+		if err != nil {
+			return err
+		}
+		return onInteger(v)
+	case BaseByShape:
+		v, err := u.AsBase()
+		if err != nil {
+			return err
+		}
+		return onBase(v)
+	}
+	return none(u.Raw())
 }
 
 // unionByShape selects the variant of a ByShape.
@@ -220,7 +248,8 @@ type Holder struct {
 }
 
 // Implicit is one of: Dog, Cat. Variant tells which one it holds (a ImplicitKind);
-// As<Variant> returns it; ImplicitFrom<Variant> makes one.
+// As<Variant> returns it; Match calls a function per variant;
+// ImplicitFrom<Variant> makes one.
 //
 // #/components/schemas/Implicit
 type Implicit struct {
@@ -271,6 +300,27 @@ func ImplicitFromCat(v Cat) Implicit {
 		v.PetType = "Cat"
 	}
 	return Implicit{runtime.UnionOf("Cat", v)}
+}
+
+// Match calls the function of the variant u holds (ImplicitKind) with its value
+// and returns its error, or none with the JSON when no variant matches. Every
+// variant is a parameter, so a caller that does not handle one does not compile.
+func (u Implicit) Match(onDog func(Dog) error, onCat func(Cat) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case DogImplicit:
+		v, err := u.AsDog()
+		if err != nil {
+			return err
+		}
+		return onDog(v)
+	case CatImplicit:
+		v, err := u.AsCat()
+		if err != nil {
+			return err
+		}
+		return onCat(v)
+	}
+	return none(u.Raw())
 }
 
 // unionImplicit selects the variant of a Implicit.
@@ -327,7 +377,8 @@ func (v NullableEnum) Known() bool {
 }
 
 // PartlyMapped is one of: Woof, Cat. Variant tells which one it holds (a
-// PartlyMappedKind); As<Variant> returns it; PartlyMappedFrom<Variant> makes one.
+// PartlyMappedKind); As<Variant> returns it; Match calls a function per variant;
+// PartlyMappedFrom<Variant> makes one.
 //
 // #/components/schemas/PartlyMapped
 type PartlyMapped struct {
@@ -380,6 +431,28 @@ func PartlyMappedFromCat(v Cat) PartlyMapped {
 	return PartlyMapped{runtime.UnionOf("Cat", v)}
 }
 
+// Match calls the function of the variant u holds (PartlyMappedKind) with its
+// value and returns its error, or none with the JSON when no variant matches.
+// Every variant is a parameter, so a caller that does not handle one does not
+// compile.
+func (u PartlyMapped) Match(onWoof func(Dog) error, onCat func(Cat) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case WoofPartlyMapped:
+		v, err := u.AsWoof()
+		if err != nil {
+			return err
+		}
+		return onWoof(v)
+	case CatPartlyMapped:
+		v, err := u.AsCat()
+		if err != nil {
+			return err
+		}
+		return onCat(v)
+	}
+	return none(u.Raw())
+}
+
 // unionPartlyMapped selects the variant of a PartlyMapped.
 var unionPartlyMapped = &runtime.Union{Discriminator: "petType", Variants: []runtime.UnionVariant{
 	{Name: "Woof", Tags: []string{"woof"}, JSONKind: "object", Required: []string{"bark", "id", "petType"}},
@@ -387,7 +460,8 @@ var unionPartlyMapped = &runtime.Union{Discriminator: "petType", Variants: []run
 }}
 
 // Pet is one of: Dog, Cat. Variant tells which one it holds (a PetKind);
-// As<Variant> returns it; PetFrom<Variant> makes one.
+// As<Variant> returns it; Match calls a function per variant; PetFrom<Variant>
+// makes one.
 //
 // #/components/schemas/Pet
 type Pet struct {
@@ -438,6 +512,27 @@ func PetFromCat(v Cat) Pet {
 		v.PetType = "cat"
 	}
 	return Pet{runtime.UnionOf("Cat", v)}
+}
+
+// Match calls the function of the variant u holds (PetKind) with its value and
+// returns its error, or none with the JSON when no variant matches. Every variant
+// is a parameter, so a caller that does not handle one does not compile.
+func (u Pet) Match(onDog func(Dog) error, onCat func(Cat) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case DogPet:
+		v, err := u.AsDog()
+		if err != nil {
+			return err
+		}
+		return onDog(v)
+	case CatPet:
+		v, err := u.AsCat()
+		if err != nil {
+			return err
+		}
+		return onCat(v)
+	}
+	return none(u.Raw())
 }
 
 // unionPet selects the variant of a Pet.

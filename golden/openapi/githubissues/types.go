@@ -730,7 +730,8 @@ type ValidationErrorErrorsItem struct {
 
 // ValidationErrorErrorsItemValue is one of: String, Integer, Array. Variant tells
 // which one it holds (a ValidationErrorErrorsItemValueKind); As<Variant> returns
-// it; ValidationErrorErrorsItemValueFrom<Variant> makes one.
+// it; Match calls a function per variant;
+// ValidationErrorErrorsItemValueFrom<Variant> makes one.
 //
 // #/components/schemas/validation-error/properties/errors/items/properties/value
 type ValidationErrorErrorsItemValue struct {
@@ -787,6 +788,34 @@ func (u ValidationErrorErrorsItemValue) AsArray() ([]string, error) {
 // holding the Array variant v.
 func ValidationErrorErrorsItemValueFromArray(v []string) ValidationErrorErrorsItemValue {
 	return ValidationErrorErrorsItemValue{runtime.UnionOf("Array", v)}
+}
+
+// Match calls the function of the variant u holds
+// (ValidationErrorErrorsItemValueKind) with its value and returns its error, or
+// none with the JSON when no variant matches. Every variant is a parameter, so a
+// caller that does not handle one does not compile.
+func (u ValidationErrorErrorsItemValue) Match(onString func(string) error, onInteger func(int64) error, onArray func([]string) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case StringValidationErrorErrorsItemValue:
+		v, err := u.AsString()
+		if err != nil {
+			return err
+		}
+		return onString(v)
+	case IntegerValidationErrorErrorsItemValue:
+		v, err := u.AsInteger()
+		if err != nil {
+			return err
+		}
+		return onInteger(v)
+	case ArrayValidationErrorErrorsItemValue:
+		v, err := u.AsArray()
+		if err != nil {
+			return err
+		}
+		return onArray(v)
+	}
+	return none(u.Raw())
 }
 
 // unionValidationErrorErrorsItemValue selects the variant of a ValidationErrorErrorsItemValue.

@@ -4,6 +4,7 @@
 package realcalls
 
 import (
+	"encoding/json"
 	"io"
 
 	"github.com/opsgen/opsgen/runtime"
@@ -70,7 +71,8 @@ func (v ClientCredentialsGrantType) Known() bool {
 }
 
 // Grant is one of: String, Integer. Variant tells which one it holds (a
-// GrantKind); As<Variant> returns it; GrantFrom<Variant> makes one.
+// GrantKind); As<Variant> returns it; Match calls a function per variant;
+// GrantFrom<Variant> makes one.
 //
 // #/components/schemas/Grant
 type Grant struct {
@@ -113,6 +115,27 @@ func GrantFromInteger(v int64) Grant {
 	return Grant{runtime.UnionOf("Integer", v)}
 }
 
+// Match calls the function of the variant u holds (GrantKind) with its value and
+// returns its error, or none with the JSON when no variant matches. Every variant
+// is a parameter, so a caller that does not handle one does not compile.
+func (u Grant) Match(onString func(string) error, onInteger func(int64) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case StringGrant:
+		v, err := u.AsString()
+		if err != nil {
+			return err
+		}
+		return onString(v)
+	case IntegerGrant:
+		v, err := u.AsInteger()
+		if err != nil {
+			return err
+		}
+		return onInteger(v)
+	}
+	return none(u.Raw())
+}
+
 // unionGrant selects the variant of a Grant.
 var unionGrant = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "String", JSONKind: "string"},
@@ -127,7 +150,8 @@ type LinkNote struct {
 }
 
 // PostNoteBody is one of: TextNote, LinkNote. Variant tells which one it holds (a
-// PostNoteBodyKind); As<Variant> returns it; PostNoteBodyFrom<Variant> makes one.
+// PostNoteBodyKind); As<Variant> returns it; Match calls a function per variant;
+// PostNoteBodyFrom<Variant> makes one.
 //
 // #/paths/~1notes/post/requestBody/content/multipart~1form-data/schema
 type PostNoteBody struct {
@@ -170,6 +194,28 @@ func PostNoteBodyFromLinkNote(v LinkNote) PostNoteBody {
 	return PostNoteBody{runtime.UnionOf("LinkNote", v)}
 }
 
+// Match calls the function of the variant u holds (PostNoteBodyKind) with its
+// value and returns its error, or none with the JSON when no variant matches.
+// Every variant is a parameter, so a caller that does not handle one does not
+// compile.
+func (u PostNoteBody) Match(onTextNote func(TextNote) error, onLinkNote func(LinkNote) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case TextNotePostNoteBody:
+		v, err := u.AsTextNote()
+		if err != nil {
+			return err
+		}
+		return onTextNote(v)
+	case LinkNotePostNoteBody:
+		v, err := u.AsLinkNote()
+		if err != nil {
+			return err
+		}
+		return onLinkNote(v)
+	}
+	return none(u.Raw())
+}
+
 // unionPostNoteBody selects the variant of a PostNoteBody.
 var unionPostNoteBody = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "TextNote", JSONKind: "object", Required: []string{"text"}},
@@ -192,8 +238,8 @@ type TextNoteMeta struct {
 }
 
 // TokenBody is one of: ClientCredentials, AuthorizationCode. Variant tells which
-// one it holds (a TokenBodyKind); As<Variant> returns it; TokenBodyFrom<Variant>
-// makes one.
+// one it holds (a TokenBodyKind); As<Variant> returns it; Match calls a function
+// per variant; TokenBodyFrom<Variant> makes one.
 //
 // #/paths/~1oauth2~1token/post/requestBody/content/application~1x-www-form-urlencoded/schema
 type TokenBody struct {
@@ -236,6 +282,27 @@ func (u TokenBody) AsAuthorizationCode() (AuthorizationCode, error) {
 // variant v.
 func TokenBodyFromAuthorizationCode(v AuthorizationCode) TokenBody {
 	return TokenBody{runtime.UnionOf("AuthorizationCode", v)}
+}
+
+// Match calls the function of the variant u holds (TokenBodyKind) with its value
+// and returns its error, or none with the JSON when no variant matches. Every
+// variant is a parameter, so a caller that does not handle one does not compile.
+func (u TokenBody) Match(onClientCredentials func(ClientCredentials) error, onAuthorizationCode func(AuthorizationCode) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case ClientCredentialsTokenBody:
+		v, err := u.AsClientCredentials()
+		if err != nil {
+			return err
+		}
+		return onClientCredentials(v)
+	case AuthorizationCodeTokenBody:
+		v, err := u.AsAuthorizationCode()
+		if err != nil {
+			return err
+		}
+		return onAuthorizationCode(v)
+	}
+	return none(u.Raw())
 }
 
 // unionTokenBody selects the variant of a TokenBody.

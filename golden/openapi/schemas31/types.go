@@ -37,7 +37,8 @@ type Thing struct {
 }
 
 // ThingScore is one of: Integer, String. Variant tells which one it holds (a
-// ThingScoreKind); As<Variant> returns it; ThingScoreFrom<Variant> makes one.
+// ThingScoreKind); As<Variant> returns it; Match calls a function per variant;
+// ThingScoreFrom<Variant> makes one.
 //
 // #/components/schemas/Thing/properties/score
 type ThingScore struct {
@@ -78,6 +79,27 @@ func (u ThingScore) AsString() (string, error) {
 // ThingScoreFromString returns a ThingScore holding the String variant v.
 func ThingScoreFromString(v string) ThingScore {
 	return ThingScore{runtime.UnionOf("String", v)}
+}
+
+// Match calls the function of the variant u holds (ThingScoreKind) with its value
+// and returns its error, or none with the JSON when no variant matches. Every
+// variant is a parameter, so a caller that does not handle one does not compile.
+func (u ThingScore) Match(onInteger func(int64) error, onString func(string) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case IntegerThingScore:
+		v, err := u.AsInteger()
+		if err != nil {
+			return err
+		}
+		return onInteger(v)
+	case StringThingScore:
+		v, err := u.AsString()
+		if err != nil {
+			return err
+		}
+		return onString(v)
+	}
+	return none(u.Raw())
 }
 
 // unionThingScore selects the variant of a ThingScore.

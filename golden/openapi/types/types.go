@@ -4,6 +4,7 @@
 package types
 
 import (
+	"encoding/json"
 	"net/netip"
 
 	customtypes "github.com/opsgen/opsgen/internal/customtypes"
@@ -16,7 +17,8 @@ import (
 type Day = runtime.Date
 
 // Kind is one of: Dog, Cat. Variant tells which one it holds (a KindKind);
-// As<Variant> returns it; KindFrom<Variant> makes one.
+// As<Variant> returns it; Match calls a function per variant; KindFrom<Variant>
+// makes one.
 //
 // #/components/schemas/Kind
 type Kind struct {
@@ -62,6 +64,27 @@ func KindFromCat(v KindCat) Kind {
 		v.Type = "cat"
 	}
 	return Kind{runtime.UnionOf("Cat", v)}
+}
+
+// Match calls the function of the variant u holds (KindKind) with its value and
+// returns its error, or none with the JSON when no variant matches. Every variant
+// is a parameter, so a caller that does not handle one does not compile.
+func (u Kind) Match(onDog func(KindDog) error, onCat func(KindCat) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case DogKind:
+		v, err := u.AsDog()
+		if err != nil {
+			return err
+		}
+		return onDog(v)
+	case CatKind:
+		v, err := u.AsCat()
+		if err != nil {
+			return err
+		}
+		return onCat(v)
+	}
+	return none(u.Raw())
 }
 
 // unionKind selects the variant of a Kind.
@@ -119,16 +142,20 @@ type Owner struct {
 //
 // #/components/schemas/Pet
 type Pet struct {
-	Born         *runtime.Date                  `json:"born,omitempty"`
-	Feeding      *runtime.Duration              `json:"feeding,omitempty"`
-	ID           customtypes.UUID               `json:"id"`
-	Kind         Kind                           `json:"kind"`
-	LastSeenFrom *netip.Addr                    `json:"lastSeenFrom,omitempty"`
-	Name         string                         `json:"name"`
-	Network      *netip.Prefix                  `json:"network,omitempty"`
-	Nick         runtime.Nullable[string]       `json:"nick,omitzero"`
-	NotAType     *string                        `json:"notAType,omitempty"`
-	Until        runtime.Nullable[runtime.Date] `json:"until,omitzero"`
+	Born         *runtime.Date            `json:"born,omitempty"`
+	Feeding      *runtime.Duration        `json:"feeding,omitempty"`
+	ID           customtypes.UUID         `json:"id"`
+	Kind         Kind                     `json:"kind"`
+	LastSeenFrom *netip.Addr              `json:"lastSeenFrom,omitempty"`
+	Name         string                   `json:"name"`
+	Network      *netip.Prefix            `json:"network,omitempty"`
+	Nick         runtime.Nullable[string] `json:"nick,omitzero"`
+	NotAType     *string                  `json:"notAType,omitempty"`
+	// A tuple held as the Go type x-go-type names.
+	Position json.RawMessage                `json:"position,omitempty"`
+	Until    runtime.Nullable[runtime.Date] `json:"until,omitzero"`
+	// A union held as the Go type x-go-type names (json.Number reads both variants).
+	Weight Weight `json:"weight,omitempty"`
 }
 
 // PetPatch is a JSON object.
@@ -148,3 +175,10 @@ type Problem struct {
 	Status *int64 `json:"status,omitempty"`
 	Title  string `json:"title"`
 }
+
+// Weight is a value held as encoding/json.Number.
+//
+// A union held as the Go type x-go-type names (json.Number reads both variants).
+//
+// #/components/schemas/Weight
+type Weight = json.Number
