@@ -125,8 +125,11 @@ var readerType = reflect.TypeFor[io.Reader]()
 // (the registry's input form, contentEncoding base64): a binary body (an
 // io.Reader, closed after reading when it is an io.Closer, as an HTTP body
 // is) and the io.Reader fields of a multipart body struct, which take their
-// fields' JSON names. At most the client's MaxBodyBytes are read in all; more
-// fails the call with VALIDATION_ERROR before anything is sent.
+// fields' JSON names. The content is read from the readers the request
+// holds when it has them (RawBody and MultipartBody may have read the
+// first bytes to sniff a media type). At most the client's MaxBodyBytes
+// are read in all; more fails the call with VALIDATION_ERROR before
+// anything is sent.
 func (c *Client) remoteInput(r *Request) (RemoteInput, error) {
 	in := r.remoteIn
 	if in.Body == nil {
@@ -145,7 +148,11 @@ func (c *Client) remoteInput(r *Request) (RemoteInput, error) {
 		return b, nil
 	}
 	if rd, ok := in.Body.(io.Reader); ok {
-		b, err := read(rd)
+		src := rd
+		if r.reader != nil {
+			src = r.reader
+		}
+		b, err := read(src)
 		if cl, ok := rd.(io.Closer); ok {
 			cl.Close()
 		}
@@ -178,7 +185,14 @@ func (c *Client) remoteInput(r *Request) (RemoteInput, error) {
 			cp = reflect.New(t).Elem()
 			cp.Set(v)
 		}
-		b, err := read(v.Field(i).Interface().(io.Reader))
+		src := v.Field(i).Interface().(io.Reader)
+		for _, p := range r.parts {
+			if p.name == name && p.reader != nil {
+				src = p.reader // the part of the field (named by its JSON name)
+				break
+			}
+		}
+		b, err := read(src)
 		if err != nil {
 			return in, err
 		}
