@@ -170,20 +170,20 @@ func (c *Client) remoteInput(r *Request) (RemoteInput, error) {
 	var cp reflect.Value
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if f.Type != readerType || !f.IsExported() || nilIfNil(v.Field(i).Interface()) == nil {
+		if f.Type != readerType || !f.IsExported() || v.Field(i).IsNil() {
 			continue
 		}
+		if !cp.IsValid() {
+			cp = reflect.New(t).Elem()
+			cp.Set(v)
+		}
+		cp.Field(i).SetZero() // a typed nil reader too: absent, not null
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
+		if name == "-" || nilIfNil(v.Field(i).Interface()) == nil {
 			continue
 		}
 		if name == "" {
 			name = f.Name
-		}
-		if files == nil {
-			files = map[string][]byte{}
-			cp = reflect.New(t).Elem()
-			cp.Set(v)
 		}
 		src := v.Field(i).Interface().(io.Reader)
 		for _, p := range r.parts {
@@ -196,10 +196,12 @@ func (c *Client) remoteInput(r *Request) (RemoteInput, error) {
 		if err != nil {
 			return in, err
 		}
+		if files == nil {
+			files = map[string][]byte{}
+		}
 		files[name] = b
-		cp.Field(i).SetZero()
 	}
-	if files == nil {
+	if !cp.IsValid() {
 		return in, nil
 	}
 	raw, err := json.Marshal(cp.Interface())
