@@ -27,6 +27,9 @@ import (
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
+// A spoke is what generated clients' WithRemote takes.
+var _ runtime.Remote = (*callproto.PendingRequestMap)(nil)
+
 // remoteSpoke serves reg from a hub on an embedded NATS server and returns
 // a spoke connected to it; all are closed when the test ends.
 func remoteSpoke(t *testing.T, reg *runtime.Registry) *callproto.PendingRequestMap {
