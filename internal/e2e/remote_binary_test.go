@@ -196,6 +196,14 @@ func TestGeneratedClientRemoteBinary(t *testing.T) {
 		t.Fatalf("UploadFile with a thumbnail: parts %q", r.parts)
 	}
 
+	// A multipart body that is a union (MultipartObject), as it marshals.
+	if _, err := c.PostNote(ctx, realcalls.PostNoteBodyFromTextNote(realcalls.TextNote{Text: "hi"})); err != nil {
+		t.Fatal(err)
+	}
+	if r = last(); r.path != "/notes" || !reflect.DeepEqual(r.parts, map[string][]string{"text": {"hi"}}) {
+		t.Fatalf("PostNote: %s parts %q", r.path, r.parts)
+	}
+
 	// An optional multipart body (a pointer), with a JSON part.
 	k := "v"
 	if _, err := rb.Upload(ctx, &bodies.UploadBody{File: strings.NewReader("file content"), Meta: &bodies.UploadBodyMeta{K: &k}}); err != nil {
