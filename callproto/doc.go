@@ -69,8 +69,10 @@
 // CallAs and SubscribeAs decode the envelope's data into the generated
 // output type, through the same drift-tolerant decoding as a direct call.
 // CallJSON and SubscribeJSON return the envelopes' wire form undecoded:
-// they make a *PendingRequestMap an httpclient.Remote, so that a generated
-// client's own methods run through the protocol:
+// they make a *PendingRequestMap a runtime.Remote (httpclient.Remote,
+// mcpclient.Remote), so that a generated client's own methods run through
+// the protocol, HTTP operations (binary and multipart bodies sent as base64)
+// and MCP tools alike:
 //
 //	pets := api.NewClient(api.WithRemote(spoke)) // the hub registered api's client
 //	pet, err := pets.GetPet(ctx, api.GetPetParams{PetID: 1}) // runtime.ResponseEnvelope[api.Pet]

@@ -507,7 +507,7 @@ func envelopeAs[Out any](ctx context.Context, p *runtime.Pipeline, id string, ou
 // CallJSON is Call returning the envelope's wire form undecoded (the
 // output of call.responded), for callers that decode it themselves: a
 // transport hook of generated clients, a proxy. It takes no CallOptions, so
-// that a *PendingRequestMap is an httpclient.Remote (a generated client's
+// that a *PendingRequestMap is a runtime.Remote (a generated client's
 // WithRemote): the spoke's identity goes with every call.
 func (m *PendingRequestMap) CallJSON(ctx context.Context, id string, input any) (json.RawMessage, error) {
 	out, err := m.call(ctx, id, input, nil)

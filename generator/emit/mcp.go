@@ -2,6 +2,7 @@ package emit
 
 import (
 	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -73,7 +74,12 @@ func (g *gen) mcpClientFile() *generatedFile {
 	f.decl(newDoc("Option configures a Client: see NewClient."), jen.Type().Id("Option").Op("=").Add(f.Qual(pkgMCPClient, "Option")))
 	f.decl(newDoc("CallOption configures one call: WithProgress, WithMeta, WithCallTimeout, WithCallValidation."),
 		jen.Type().Id("CallOption").Op("=").Add(f.Qual(pkgMCPClient, "CallOption")))
-	reexports(f, "Options of NewClient, from package mcpclient.", pkgMCPClient, mcpOptions)
+	opts := mcpOptions
+	if g.opts.Registry {
+		// Only tools with a registry id can be called remotely.
+		opts = append(slices.Clip(opts), reexport{"WithRemote", "WithRemote calls the tools through rm (e.g. a call protocol spoke whose hub registered this client) instead of the session."})
+	}
+	reexports(f, "Options of NewClient, from package mcpclient.", pkgMCPClient, opts)
 	reexports(f, "Options of single calls, from package mcpclient.", pkgMCPClient, mcpCallOptions)
 	nd := newDoc("NewClient returns a client calling tools over session.")
 	nd.para(usage)
@@ -127,6 +133,9 @@ func (g *gen) toolsFile() *generatedFile {
 		t := op.Tool
 		tv := "tool" + op.GoName
 		d := []jen.Code{kv("Name", jen.Lit(t.Name))}
+		if id := g.remoteIDs()[op]; id != "" {
+			d = append(d, kv("ID", jen.Lit(id)))
+		}
 		if t.OutputType != nil {
 			schema := op.OutputSchema
 			if schema == nil {

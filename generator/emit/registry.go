@@ -394,10 +394,10 @@ func opIsQuery(op *ir.Operation) bool {
 	return op.Kind == ir.HTTPCall && (m == "GET" || m == "HEAD")
 }
 
-// remoteIDs maps the HTTP operations a client routes through
-// httpclient.WithRemote to their registry ids: with registry: true, the
-// registered ones whose input is JSON as the method takes it (no body, or
-// a JSON, form or text body; binary and multipart bodies go over HTTP).
+// remoteIDs maps the operations a client routes through its WithRemote
+// option (httpclient's or mcpclient's) to their registry ids: with
+// registry: true, every registered operation (binary content is read and
+// sent as base64 by the runtime, the form the registry takes it in).
 // Computed once per generation.
 func (g *gen) remoteIDs() map[*ir.Operation]string {
 	if g.remote != nil {
@@ -414,16 +414,6 @@ func (g *gen) remoteIDs() map[*ir.Operation]string {
 			continue // not registered (registryFile warns)
 		}
 		seen[id] = true
-		if op.Kind != ir.HTTPCall {
-			continue
-		}
-		if b := op.Body; b != nil && b.Kind != ir.BodyNone {
-			switch g.bodyKind(op) {
-			case ir.BodyJSON, ir.BodyForm, ir.BodyText:
-			default:
-				continue
-			}
-		}
 		g.remote[op] = id
 	}
 	return g.remote

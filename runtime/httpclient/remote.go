@@ -3,29 +3,24 @@ package httpclient
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"iter"
 	"reflect"
+	"strings"
 
 	"github.com/opsgen/opsgen/runtime"
 )
 
-// Remote runs registered operations in another process: the call
-// protocol's spoke (*callproto.PendingRequestMap) is one. With WithRemote,
-// a generated client's methods send their operation's registry id and
-// typed input through it instead of an HTTP request, and decode the
-// envelopes it returns into the same types as a direct call: the same
-// methods, with the call protocol as the transport.
-type Remote interface {
-	// CallJSON runs the query or mutation id with input and returns the
-	// envelope's wire form; errors are *runtime.CallError.
-	CallJSON(ctx context.Context, id string, input any) (json.RawMessage, error)
-	// SubscribeJSON runs the subscription id and yields each envelope's
-	// wire form; an error ends the sequence.
-	SubscribeJSON(ctx context.Context, id string, input any) iter.Seq2[json.RawMessage, error]
-}
+// Remote runs registered operations in another process (see
+// runtime.Remote): the call protocol's spoke (*callproto.PendingRequestMap)
+// is one.
+type Remote = runtime.Remote
 
 // WithRemote sends the calls of operations that have a registry id (a
-// client generated with registry: true) to rm instead of the server. The
+// client generated with registry: true) to rm instead of the server.
+// Binary content (a binary body, the files of a multipart body) is read
+// into memory, at most the client's WithMaxBodyBytes in all, and sent as
+// base64 strings, the form the hub's registry takes it in. The
 // pages of a paginated operation (Pages) go through rm too, page after
 // page: the next page's cursor or page number, or the query of the Link
 // header's next URL (from the headers in the hub's envelope), is set in
@@ -90,12 +85,11 @@ func remoteEnvelope[T any](ctx context.Context, p *runtime.Pipeline, r *Request,
 
 // doRemote is Do through rm.
 func doRemote[T any](ctx context.Context, c *Client, rm Remote, r *Request, cc *callConfig) (runtime.ResponseEnvelope[T], error) {
-	if d := c.timeout(r, cc); d > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, d)
-		defer cancel()
+	in, err := c.remoteInput(r)
+	if err != nil {
+		return runtime.ResponseEnvelope[T]{}, err
 	}
-	out, err := rm.CallJSON(ctx, r.remoteID, r.remoteIn)
+	out, err := callRemote(ctx, c, rm, r, in, cc)
 	if err != nil {
 		return runtime.ResponseEnvelope[T]{}, err
 	}
@@ -105,8 +99,13 @@ func doRemote[T any](ctx context.Context, c *Client, rm Remote, r *Request, cc *
 // streamRemote is Stream through rm.
 func streamRemote[T any](ctx context.Context, c *Client, rm Remote, r *Request, cc *callConfig) iter.Seq2[runtime.ResponseEnvelope[T], error] {
 	return func(yield func(runtime.ResponseEnvelope[T], error) bool) {
+		in, err := c.remoteInput(r)
+		if err != nil {
+			yield(runtime.ResponseEnvelope[T]{}, err)
+			return
+		}
 		p := c.pipeline(cc)
-		for out, err := range rm.SubscribeJSON(ctx, r.remoteID, r.remoteIn) {
+		for out, err := range rm.SubscribeJSON(ctx, r.remoteID, in) {
 			var env runtime.ResponseEnvelope[T]
 			if err == nil {
 				env, err = remoteEnvelope[T](ctx, p, r, out)
@@ -116,4 +115,106 @@ func streamRemote[T any](ctx context.Context, c *Client, rm Remote, r *Request, 
 			}
 		}
 	}
+}
+
+// readerType is the type of the binary fields of multipart bodies.
+var readerType = reflect.TypeFor[io.Reader]()
+
+// remoteInput returns the input r sends through a Remote: the recorded one
+// with its binary content read into []byte, which JSON carries as base64
+// (the registry's input form, contentEncoding base64): a binary body (an
+// io.Reader, closed after reading when it is an io.Closer, as an HTTP body
+// is) and the io.Reader fields of a multipart body struct, which take their
+// fields' JSON names. The content is read from the readers the request
+// holds when it has them (RawBody and MultipartBody may have read the
+// first bytes to sniff a media type). At most the client's MaxBodyBytes
+// are read in all; more fails the call with VALIDATION_ERROR before
+// anything is sent.
+func (c *Client) remoteInput(r *Request) (RemoteInput, error) {
+	in := r.remoteIn
+	if in.Body == nil {
+		return in, nil
+	}
+	budget := c.cfg.MaxBodyBytes
+	read := func(rd io.Reader) ([]byte, error) {
+		b, err := io.ReadAll(io.LimitReader(rd, budget+1))
+		if err != nil {
+			return nil, runtime.NewError(runtime.CodeValidation, r.opID, "reading the request body", err)
+		}
+		if int64(len(b)) > budget {
+			return nil, runtime.Errorf(runtime.CodeValidation, r.opID, "the request body's binary content is larger than %d bytes (WithMaxBodyBytes): not sent to the remote", c.cfg.MaxBodyBytes)
+		}
+		budget -= int64(len(b))
+		return b, nil
+	}
+	if rd, ok := in.Body.(io.Reader); ok {
+		src := rd
+		if r.reader != nil {
+			src = r.reader
+		}
+		b, err := read(src)
+		if cl, ok := rd.(io.Closer); ok {
+			cl.Close()
+		}
+		in.Body = b
+		return in, err
+	}
+	v := reflect.Indirect(reflect.ValueOf(in.Body))
+	t := v.Type()
+	if t.Kind() != reflect.Struct {
+		return in, nil
+	}
+	// A copy of the struct without its readers is marshalled, then each
+	// reader's content is set under its field's JSON name.
+	var files map[string][]byte
+	var cp reflect.Value
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Type != readerType || !f.IsExported() || v.Field(i).IsNil() {
+			continue
+		}
+		if !cp.IsValid() {
+			cp = reflect.New(t).Elem()
+			cp.Set(v)
+		}
+		cp.Field(i).SetZero() // a typed nil reader too: absent, not null
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || nilIfNil(v.Field(i).Interface()) == nil {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		src := v.Field(i).Interface().(io.Reader)
+		for _, p := range r.parts {
+			if p.name == name && p.reader != nil {
+				src = p.reader // the part of the field (named by its JSON name)
+				break
+			}
+		}
+		b, err := read(src)
+		if err != nil {
+			return in, err
+		}
+		if files == nil {
+			files = map[string][]byte{}
+		}
+		files[name] = b
+	}
+	if !cp.IsValid() {
+		return in, nil
+	}
+	raw, err := json.Marshal(cp.Interface())
+	var obj map[string]json.RawMessage
+	if err == nil {
+		err = json.Unmarshal(raw, &obj)
+	}
+	if err != nil {
+		return in, runtime.NewError(runtime.CodeValidation, r.opID, "encoding the multipart body", err)
+	}
+	for name, b := range files {
+		obj[name], _ = json.Marshal(b) // a []byte always marshals
+	}
+	in.Body = obj
+	return in, nil
 }

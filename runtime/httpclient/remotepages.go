@@ -29,7 +29,11 @@ import (
 func remotePages[T any](ctx context.Context, c *Client, rm Remote, r *Request, paging Paging, cc *callConfig) iter.Seq2[runtime.ResponseEnvelope[T], error] {
 	return func(yield func(runtime.ResponseEnvelope[T], error) bool) {
 		var zero runtime.ResponseEnvelope[T]
-		in := r.remoteIn
+		in, err := c.remoteInput(r)
+		if err != nil {
+			yield(zero, err)
+			return
+		}
 		page := 0
 		if paging.Page != "" {
 			page = 1

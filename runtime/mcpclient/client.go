@@ -32,6 +32,10 @@ type Tool struct {
 	// for a "required" tool, its error (or the envelope of its isError
 	// result, as a warning) says why.
 	TaskSupport string
+	// ID is the tool's registry id ("<namespace>.<name>"), in clients
+	// generated with registry: true: with WithRemote, Call sends the call
+	// to the remote under it. "" keeps the tool on the session.
+	ID string
 }
 
 // Client calls tools over one MCP client session. It is safe for
@@ -44,6 +48,7 @@ type Client struct {
 	before     []func(context.Context, *mcp.CallToolParams) error
 	after      []func(context.Context, *mcp.CallToolParams, *mcp.CallToolResult) error
 	timeout    time.Duration
+	remote     runtime.Remote
 }
 
 // Option configures a Client.
@@ -94,6 +99,9 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 	var env runtime.ResponseEnvelope[T]
 	if tool == nil {
 		return env, runtime.Errorf(runtime.CodeExecution, "", "mcpclient.Call: nil tool")
+	}
+	if c != nil && c.remote != nil && tool.ID != "" {
+		return callRemote[T](ctx, c, tool, args, opts)
 	}
 	if c == nil || c.session == nil {
 		return env, runtime.Errorf(runtime.CodeTransport, tool.Name, "mcpclient.Call: no session")

@@ -77,4 +77,13 @@
 //
 // An envelope's MCPMeta.Tool names the tool called (the result itself does
 // not), so AsError can name it in its error.
+//
+// # Remote calls
+//
+// WithRemote sends the calls of tools that have a registry id (Tool.ID, in
+// clients generated with registry: true) to a runtime.Remote, such as a
+// call protocol spoke (*callproto.PendingRequestMap) whose hub registered
+// the same generated client: the hub calls the tool on its session, and the
+// envelope it returns is decoded into the same types. The spoke's client
+// needs no session.
 package mcpclient

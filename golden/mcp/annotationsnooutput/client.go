@@ -67,6 +67,8 @@ var (
 	WithAfterResult = mcpclient.WithAfterResult
 	// WithTimeout sets the default timeout of every call.
 	WithTimeout = mcpclient.WithTimeout
+	// WithRemote calls the tools through rm (e.g. a call protocol spoke whose hub registered this client) instead of the session.
+	WithRemote = mcpclient.WithRemote
 )
 
 // Options of single calls, from package mcpclient.

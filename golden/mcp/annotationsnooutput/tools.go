@@ -10,7 +10,7 @@ import (
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
-var toolDeleteFile = &mcpclient.Tool{Name: "delete_file"}
+var toolDeleteFile = &mcpclient.Tool{Name: "delete_file", ID: "annotationsnooutput.delete_file"}
 
 // DeleteFile calls the tool "delete_file".
 //
@@ -28,7 +28,7 @@ func (c *Client) DeleteFile(ctx context.Context, in DeleteFileInput, opts ...Cal
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolDeleteFile, in, opts...)
 }
 
-var toolNow = &mcpclient.Tool{Name: "now"}
+var toolNow = &mcpclient.Tool{Name: "now", ID: "annotationsnooutput.now"}
 
 // Now calls the tool "now".
 //
@@ -41,7 +41,7 @@ func (c *Client) Now(ctx context.Context, opts ...CallOption) (runtime.ResponseE
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolNow, struct{}{}, opts...)
 }
 
-var toolReadFile = &mcpclient.Tool{Name: "read_file"}
+var toolReadFile = &mcpclient.Tool{Name: "read_file", ID: "annotationsnooutput.read_file"}
 
 // ReadFile calls the tool "read_file".
 //

@@ -10,7 +10,7 @@ import (
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
-var toolClient = &mcpclient.Tool{Name: "client"}
+var toolClient = &mcpclient.Tool{Name: "client", ID: "collidingnames.client"}
 
 // Client calls the tool "client".
 //
@@ -21,7 +21,7 @@ func (c *Client) Client(ctx context.Context, in ClientInput, opts ...CallOption)
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolClient, in, opts...)
 }
 
-var toolGetUser = &mcpclient.Tool{Name: "get-user"}
+var toolGetUser = &mcpclient.Tool{Name: "get-user", ID: "collidingnames.get-user"}
 
 // GetUser calls the tool "get-user".
 //
@@ -32,7 +32,7 @@ func (c *Client) GetUser(ctx context.Context, in GetUserInput, opts ...CallOptio
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolGetUser, in, opts...)
 }
 
-var toolGetUser2 = &mcpclient.Tool{Name: "getUser"}
+var toolGetUser2 = &mcpclient.Tool{Name: "getUser", ID: "collidingnames.getUser"}
 
 // GetUser2 calls the tool "getUser".
 //
@@ -43,7 +43,7 @@ func (c *Client) GetUser2(ctx context.Context, in GetUser2Input, opts ...CallOpt
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolGetUser2, in, opts...)
 }
 
-var toolGetUser3 = &mcpclient.Tool{Name: "get_user"}
+var toolGetUser3 = &mcpclient.Tool{Name: "get_user", ID: "collidingnames.get_user"}
 
 // GetUser3 calls the tool "get_user".
 //
@@ -54,7 +54,7 @@ func (c *Client) GetUser3(ctx context.Context, in GetUser3Input, opts ...CallOpt
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolGetUser3, in, opts...)
 }
 
-var toolUsersGet = &mcpclient.Tool{Name: "users.get"}
+var toolUsersGet = &mcpclient.Tool{Name: "users.get", ID: "collidingnames.users.get"}
 
 // UsersGet calls the tool "users.get".
 //
@@ -65,7 +65,7 @@ func (c *Client) UsersGet(ctx context.Context, in UsersGetInput, opts ...CallOpt
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolUsersGet, in, opts...)
 }
 
-var toolX2faCheck = &mcpclient.Tool{Name: "2fa-check"}
+var toolX2faCheck = &mcpclient.Tool{Name: "2fa-check", ID: "collidingnames.2fa-check"}
 
 // X2faCheck calls the tool "2fa-check".
 //

@@ -10,7 +10,7 @@ import (
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
-var toolFindThings = &mcpclient.Tool{Name: "find_things"}
+var toolFindThings = &mcpclient.Tool{Name: "find_things", ID: "defs202012.find_things"}
 
 // FindThings calls the tool "find_things".
 //
@@ -21,7 +21,7 @@ func (c *Client) FindThings(ctx context.Context, in FindThingsInput, opts ...Cal
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFindThings, in, opts...)
 }
 
-var toolUpdatePet = &mcpclient.Tool{Name: "update_pet", OutputSchema: refSchemaUpdatePetOutput}
+var toolUpdatePet = &mcpclient.Tool{Name: "update_pet", ID: "defs202012.update_pet", OutputSchema: refSchemaUpdatePetOutput}
 
 // UpdatePet calls the tool "update_pet".
 //

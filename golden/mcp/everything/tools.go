@@ -10,7 +10,7 @@ import (
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
-var toolEcho = &mcpclient.Tool{Name: "echo"}
+var toolEcho = &mcpclient.Tool{Name: "echo", ID: "everything.echo"}
 
 // Echo calls the tool "echo".
 //
@@ -28,7 +28,7 @@ func (c *Client) Echo(ctx context.Context, in EchoInput, opts ...CallOption) (ru
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolEcho, in, opts...)
 }
 
-var toolGetAnnotatedMessage = &mcpclient.Tool{Name: "get-annotated-message"}
+var toolGetAnnotatedMessage = &mcpclient.Tool{Name: "get-annotated-message", ID: "everything.get-annotated-message"}
 
 // GetAnnotatedMessage calls the tool "get-annotated-message".
 //
@@ -46,7 +46,7 @@ func (c *Client) GetAnnotatedMessage(ctx context.Context, in GetAnnotatedMessage
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolGetAnnotatedMessage, in, opts...)
 }
 
-var toolGetEnv = &mcpclient.Tool{Name: "get-env"}
+var toolGetEnv = &mcpclient.Tool{Name: "get-env", ID: "everything.get-env"}
 
 // GetEnv calls the tool "get-env".
 //
@@ -65,7 +65,7 @@ func (c *Client) GetEnv(ctx context.Context, opts ...CallOption) (runtime.Respon
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolGetEnv, struct{}{}, opts...)
 }
 
-var toolGetResourceLinks = &mcpclient.Tool{Name: "get-resource-links"}
+var toolGetResourceLinks = &mcpclient.Tool{Name: "get-resource-links", ID: "everything.get-resource-links"}
 
 // GetResourceLinks calls the tool "get-resource-links".
 //
@@ -83,7 +83,7 @@ func (c *Client) GetResourceLinks(ctx context.Context, in GetResourceLinksInput,
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolGetResourceLinks, in, opts...)
 }
 
-var toolGetResourceReference = &mcpclient.Tool{Name: "get-resource-reference"}
+var toolGetResourceReference = &mcpclient.Tool{Name: "get-resource-reference", ID: "everything.get-resource-reference"}
 
 // GetResourceReference calls the tool "get-resource-reference".
 //
@@ -101,7 +101,7 @@ func (c *Client) GetResourceReference(ctx context.Context, in GetResourceReferen
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolGetResourceReference, in, opts...)
 }
 
-var toolGetRootsList = &mcpclient.Tool{Name: "get-roots-list"}
+var toolGetRootsList = &mcpclient.Tool{Name: "get-roots-list", ID: "everything.get-roots-list"}
 
 // GetRootsList calls the tool "get-roots-list".
 //
@@ -120,7 +120,7 @@ func (c *Client) GetRootsList(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolGetRootsList, struct{}{}, opts...)
 }
 
-var toolGetStructuredContent = &mcpclient.Tool{Name: "get-structured-content", OutputSchema: refSchemaGetStructuredContentOutput}
+var toolGetStructuredContent = &mcpclient.Tool{Name: "get-structured-content", ID: "everything.get-structured-content", OutputSchema: refSchemaGetStructuredContentOutput}
 
 // GetStructuredContent calls the tool "get-structured-content".
 //
@@ -137,7 +137,7 @@ func (c *Client) GetStructuredContent(ctx context.Context, in GetStructuredConte
 	return mcpclient.Call[GetStructuredContentOutput](ctx, c.c, toolGetStructuredContent, in, opts...)
 }
 
-var toolGetSum = &mcpclient.Tool{Name: "get-sum"}
+var toolGetSum = &mcpclient.Tool{Name: "get-sum", ID: "everything.get-sum"}
 
 // GetSum calls the tool "get-sum".
 //
@@ -155,7 +155,7 @@ func (c *Client) GetSum(ctx context.Context, in GetSumInput, opts ...CallOption)
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolGetSum, in, opts...)
 }
 
-var toolGetTinyImage = &mcpclient.Tool{Name: "get-tiny-image"}
+var toolGetTinyImage = &mcpclient.Tool{Name: "get-tiny-image", ID: "everything.get-tiny-image"}
 
 // GetTinyImage calls the tool "get-tiny-image".
 //
@@ -173,7 +173,7 @@ func (c *Client) GetTinyImage(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolGetTinyImage, struct{}{}, opts...)
 }
 
-var toolGzipFileAsResource = &mcpclient.Tool{Name: "gzip-file-as-resource"}
+var toolGzipFileAsResource = &mcpclient.Tool{Name: "gzip-file-as-resource", ID: "everything.gzip-file-as-resource"}
 
 // GzipFileAsResource calls the tool "gzip-file-as-resource".
 //
@@ -194,7 +194,7 @@ func (c *Client) GzipFileAsResource(ctx context.Context, in GzipFileAsResourceIn
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolGzipFileAsResource, in, opts...)
 }
 
-var toolSimulateResearchQuery = &mcpclient.Tool{Name: "simulate-research-query", TaskSupport: "required"}
+var toolSimulateResearchQuery = &mcpclient.Tool{Name: "simulate-research-query", ID: "everything.simulate-research-query", TaskSupport: "required"}
 
 // SimulateResearchQuery calls the tool "simulate-research-query".
 //
@@ -219,7 +219,7 @@ func (c *Client) SimulateResearchQuery(ctx context.Context, in SimulateResearchQ
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolSimulateResearchQuery, in, opts...)
 }
 
-var toolToggleSimulatedLogging = &mcpclient.Tool{Name: "toggle-simulated-logging"}
+var toolToggleSimulatedLogging = &mcpclient.Tool{Name: "toggle-simulated-logging", ID: "everything.toggle-simulated-logging"}
 
 // ToggleSimulatedLogging calls the tool "toggle-simulated-logging".
 //
@@ -237,7 +237,7 @@ func (c *Client) ToggleSimulatedLogging(ctx context.Context, opts ...CallOption)
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolToggleSimulatedLogging, struct{}{}, opts...)
 }
 
-var toolToggleSubscriberUpdates = &mcpclient.Tool{Name: "toggle-subscriber-updates"}
+var toolToggleSubscriberUpdates = &mcpclient.Tool{Name: "toggle-subscriber-updates", ID: "everything.toggle-subscriber-updates"}
 
 // ToggleSubscriberUpdates calls the tool "toggle-subscriber-updates".
 //
@@ -255,7 +255,7 @@ func (c *Client) ToggleSubscriberUpdates(ctx context.Context, opts ...CallOption
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolToggleSubscriberUpdates, struct{}{}, opts...)
 }
 
-var toolTriggerLongRunningOperation = &mcpclient.Tool{Name: "trigger-long-running-operation"}
+var toolTriggerLongRunningOperation = &mcpclient.Tool{Name: "trigger-long-running-operation", ID: "everything.trigger-long-running-operation"}
 
 // TriggerLongRunningOperation calls the tool "trigger-long-running-operation".
 //

@@ -10,7 +10,7 @@ import (
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
-var toolAlwaysFail = &mcpclient.Tool{Name: "always-fail"}
+var toolAlwaysFail = &mcpclient.Tool{Name: "always-fail", ID: "mcptestserver.always-fail"}
 
 // AlwaysFail calls the tool "always-fail".
 //
@@ -21,7 +21,7 @@ func (c *Client) AlwaysFail(ctx context.Context, opts ...CallOption) (runtime.Re
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolAlwaysFail, struct{}{}, opts...)
 }
 
-var toolContentReplay = &mcpclient.Tool{Name: "content.replay"}
+var toolContentReplay = &mcpclient.Tool{Name: "content.replay", ID: "mcptestserver.content.replay"}
 
 // ContentReplay calls the tool "content.replay".
 //
@@ -32,7 +32,7 @@ func (c *Client) ContentReplay(ctx context.Context, opts ...CallOption) (runtime
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolContentReplay, struct{}{}, opts...)
 }
 
-var toolDotbotSolutionInfo = &mcpclient.Tool{Name: "dotbot.solution-info"}
+var toolDotbotSolutionInfo = &mcpclient.Tool{Name: "dotbot.solution-info", ID: "mcptestserver.dotbot.solution-info"}
 
 // DotbotSolutionInfo calls the tool "dotbot.solution-info".
 //
@@ -43,7 +43,7 @@ func (c *Client) DotbotSolutionInfo(ctx context.Context, in DotbotSolutionInfoIn
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolDotbotSolutionInfo, in, opts...)
 }
 
-var toolEcho = &mcpclient.Tool{Name: "echo"}
+var toolEcho = &mcpclient.Tool{Name: "echo", ID: "mcptestserver.echo"}
 
 // Echo calls the tool "echo".
 //
@@ -56,7 +56,7 @@ func (c *Client) Echo(ctx context.Context, in EchoInput, opts ...CallOption) (ru
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolEcho, in, opts...)
 }
 
-var toolFillerTool00 = &mcpclient.Tool{Name: "filler.tool_00"}
+var toolFillerTool00 = &mcpclient.Tool{Name: "filler.tool_00", ID: "mcptestserver.filler.tool_00"}
 
 // FillerTool00 calls the tool "filler.tool_00".
 //
@@ -67,7 +67,7 @@ func (c *Client) FillerTool00(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool00, struct{}{}, opts...)
 }
 
-var toolFillerTool01 = &mcpclient.Tool{Name: "filler.tool_01"}
+var toolFillerTool01 = &mcpclient.Tool{Name: "filler.tool_01", ID: "mcptestserver.filler.tool_01"}
 
 // FillerTool01 calls the tool "filler.tool_01".
 //
@@ -78,7 +78,7 @@ func (c *Client) FillerTool01(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool01, struct{}{}, opts...)
 }
 
-var toolFillerTool02 = &mcpclient.Tool{Name: "filler.tool_02"}
+var toolFillerTool02 = &mcpclient.Tool{Name: "filler.tool_02", ID: "mcptestserver.filler.tool_02"}
 
 // FillerTool02 calls the tool "filler.tool_02".
 //
@@ -89,7 +89,7 @@ func (c *Client) FillerTool02(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool02, struct{}{}, opts...)
 }
 
-var toolFillerTool03 = &mcpclient.Tool{Name: "filler.tool_03"}
+var toolFillerTool03 = &mcpclient.Tool{Name: "filler.tool_03", ID: "mcptestserver.filler.tool_03"}
 
 // FillerTool03 calls the tool "filler.tool_03".
 //
@@ -100,7 +100,7 @@ func (c *Client) FillerTool03(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool03, struct{}{}, opts...)
 }
 
-var toolFillerTool04 = &mcpclient.Tool{Name: "filler.tool_04"}
+var toolFillerTool04 = &mcpclient.Tool{Name: "filler.tool_04", ID: "mcptestserver.filler.tool_04"}
 
 // FillerTool04 calls the tool "filler.tool_04".
 //
@@ -111,7 +111,7 @@ func (c *Client) FillerTool04(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool04, struct{}{}, opts...)
 }
 
-var toolFillerTool05 = &mcpclient.Tool{Name: "filler.tool_05"}
+var toolFillerTool05 = &mcpclient.Tool{Name: "filler.tool_05", ID: "mcptestserver.filler.tool_05"}
 
 // FillerTool05 calls the tool "filler.tool_05".
 //
@@ -122,7 +122,7 @@ func (c *Client) FillerTool05(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool05, struct{}{}, opts...)
 }
 
-var toolFillerTool06 = &mcpclient.Tool{Name: "filler.tool_06"}
+var toolFillerTool06 = &mcpclient.Tool{Name: "filler.tool_06", ID: "mcptestserver.filler.tool_06"}
 
 // FillerTool06 calls the tool "filler.tool_06".
 //
@@ -133,7 +133,7 @@ func (c *Client) FillerTool06(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool06, struct{}{}, opts...)
 }
 
-var toolFillerTool07 = &mcpclient.Tool{Name: "filler.tool_07"}
+var toolFillerTool07 = &mcpclient.Tool{Name: "filler.tool_07", ID: "mcptestserver.filler.tool_07"}
 
 // FillerTool07 calls the tool "filler.tool_07".
 //
@@ -144,7 +144,7 @@ func (c *Client) FillerTool07(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool07, struct{}{}, opts...)
 }
 
-var toolFillerTool08 = &mcpclient.Tool{Name: "filler.tool_08"}
+var toolFillerTool08 = &mcpclient.Tool{Name: "filler.tool_08", ID: "mcptestserver.filler.tool_08"}
 
 // FillerTool08 calls the tool "filler.tool_08".
 //
@@ -155,7 +155,7 @@ func (c *Client) FillerTool08(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool08, struct{}{}, opts...)
 }
 
-var toolFillerTool09 = &mcpclient.Tool{Name: "filler.tool_09"}
+var toolFillerTool09 = &mcpclient.Tool{Name: "filler.tool_09", ID: "mcptestserver.filler.tool_09"}
 
 // FillerTool09 calls the tool "filler.tool_09".
 //
@@ -166,7 +166,7 @@ func (c *Client) FillerTool09(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool09, struct{}{}, opts...)
 }
 
-var toolFillerTool10 = &mcpclient.Tool{Name: "filler.tool_10"}
+var toolFillerTool10 = &mcpclient.Tool{Name: "filler.tool_10", ID: "mcptestserver.filler.tool_10"}
 
 // FillerTool10 calls the tool "filler.tool_10".
 //
@@ -177,7 +177,7 @@ func (c *Client) FillerTool10(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool10, struct{}{}, opts...)
 }
 
-var toolFillerTool11 = &mcpclient.Tool{Name: "filler.tool_11"}
+var toolFillerTool11 = &mcpclient.Tool{Name: "filler.tool_11", ID: "mcptestserver.filler.tool_11"}
 
 // FillerTool11 calls the tool "filler.tool_11".
 //
@@ -188,7 +188,7 @@ func (c *Client) FillerTool11(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool11, struct{}{}, opts...)
 }
 
-var toolFutureBlock = &mcpclient.Tool{Name: "future_block"}
+var toolFutureBlock = &mcpclient.Tool{Name: "future_block", ID: "mcptestserver.future_block"}
 
 // FutureBlock calls the tool "future_block".
 //
@@ -199,7 +199,7 @@ func (c *Client) FutureBlock(ctx context.Context, opts ...CallOption) (runtime.R
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFutureBlock, struct{}{}, opts...)
 }
 
-var toolGetWeather = &mcpclient.Tool{Name: "get_weather", OutputSchema: refSchemaGetWeatherOutput}
+var toolGetWeather = &mcpclient.Tool{Name: "get_weather", ID: "mcptestserver.get_weather", OutputSchema: refSchemaGetWeatherOutput}
 
 // GetWeather calls the tool "get_weather".
 //
@@ -210,7 +210,7 @@ func (c *Client) GetWeather(ctx context.Context, in GetWeatherInput, opts ...Cal
 	return mcpclient.Call[GetWeatherOutput](ctx, c.c, toolGetWeather, in, opts...)
 }
 
-var toolGetWeatherText = &mcpclient.Tool{Name: "get-weather-text", OutputSchema: refSchemaGetWeatherTextOutput}
+var toolGetWeatherText = &mcpclient.Tool{Name: "get-weather-text", ID: "mcptestserver.get-weather-text", OutputSchema: refSchemaGetWeatherTextOutput}
 
 // GetWeatherText calls the tool "get-weather-text".
 //
@@ -219,7 +219,7 @@ func (c *Client) GetWeatherText(ctx context.Context, opts ...CallOption) (runtim
 	return mcpclient.Call[GetWeatherTextOutput](ctx, c.c, toolGetWeatherText, struct{}{}, opts...)
 }
 
-var toolMixedContent = &mcpclient.Tool{Name: "mixed_content"}
+var toolMixedContent = &mcpclient.Tool{Name: "mixed_content", ID: "mcptestserver.mixed_content"}
 
 // MixedContent calls the tool "mixed_content".
 //
@@ -230,7 +230,7 @@ func (c *Client) MixedContent(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolMixedContent, struct{}{}, opts...)
 }
 
-var toolProgress = &mcpclient.Tool{Name: "progress"}
+var toolProgress = &mcpclient.Tool{Name: "progress", ID: "mcptestserver.progress"}
 
 // Progress calls the tool "progress".
 //
@@ -243,7 +243,7 @@ func (c *Client) Progress(ctx context.Context, in ProgressInput, opts ...CallOpt
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolProgress, in, opts...)
 }
 
-var toolSlow = &mcpclient.Tool{Name: "slow"}
+var toolSlow = &mcpclient.Tool{Name: "slow", ID: "mcptestserver.slow"}
 
 // Slow calls the tool "slow".
 //
@@ -256,7 +256,7 @@ func (c *Client) Slow(ctx context.Context, in SlowInput, opts ...CallOption) (ru
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolSlow, in, opts...)
 }
 
-var toolWeatherDrift = &mcpclient.Tool{Name: "weather.drift", OutputSchema: refSchemaWeatherDriftOutput}
+var toolWeatherDrift = &mcpclient.Tool{Name: "weather.drift", ID: "mcptestserver.weather.drift", OutputSchema: refSchemaWeatherDriftOutput}
 
 // WeatherDrift calls the tool "weather.drift".
 //
@@ -265,7 +265,7 @@ func (c *Client) WeatherDrift(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[WeatherDriftOutput](ctx, c.c, toolWeatherDrift, struct{}{}, opts...)
 }
 
-var toolWorkflowSystemDesign = &mcpclient.Tool{Name: "workflow.system_design"}
+var toolWorkflowSystemDesign = &mcpclient.Tool{Name: "workflow.system_design", ID: "mcptestserver.workflow.system_design"}
 
 // WorkflowSystemDesign calls the tool "workflow.system_design".
 //

@@ -10,7 +10,7 @@ import (
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
-var toolQuickAnswer = &mcpclient.Tool{Name: "quick-answer"}
+var toolQuickAnswer = &mcpclient.Tool{Name: "quick-answer", ID: "tasksupport.quick-answer"}
 
 // QuickAnswer calls the tool "quick-answer".
 //
@@ -23,7 +23,7 @@ func (c *Client) QuickAnswer(ctx context.Context, in QuickAnswerInput, opts ...C
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolQuickAnswer, in, opts...)
 }
 
-var toolResearchQuery = &mcpclient.Tool{Name: "research-query", TaskSupport: "required"}
+var toolResearchQuery = &mcpclient.Tool{Name: "research-query", ID: "tasksupport.research-query", TaskSupport: "required"}
 
 // ResearchQuery calls the tool "research-query".
 //
@@ -40,7 +40,7 @@ func (c *Client) ResearchQuery(ctx context.Context, in ResearchQueryInput, opts 
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolResearchQuery, in, opts...)
 }
 
-var toolSummarize = &mcpclient.Tool{Name: "summarize", TaskSupport: "optional"}
+var toolSummarize = &mcpclient.Tool{Name: "summarize", ID: "tasksupport.summarize", TaskSupport: "optional"}
 
 // Summarize calls the tool "summarize".
 //

@@ -68,6 +68,9 @@ func (c *Client) PostRaw(ctx context.Context, body io.Reader, opts ...CallOption
 	if body != nil {
 		r.RawBody("application/octet-stream", body)
 	}
+	if c.c.HasRemote() {
+		r.Remote("bodies.postRaw", nil, body)
+	}
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesPostRaw, opts...)
 }
 
@@ -119,6 +122,9 @@ func (c *Client) Upload(ctx context.Context, body *UploadBody, opts ...CallOptio
 			{Name: "file", FileName: "file", Reader: body.File, ContentType: "image/png"},
 			{Name: "meta", Value: body.Meta, ContentType: "application/json"},
 		})
+	}
+	if c.c.HasRemote() {
+		r.Remote("bodies.upload", nil, body)
 	}
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesUpload, opts...)
 }

@@ -73,6 +73,9 @@ var responsesListAlerts = []httpclient.Response{
 func (c *Client) PostNote(ctx context.Context, body PostNoteBody, opts ...CallOption) (runtime.ResponseEnvelope[struct{}], error) {
 	r := c.c.NewRequest("postNote", "POST", "/notes")
 	r.MultipartObject(body, map[string]string{"meta": "application/json"})
+	if c.c.HasRemote() {
+		r.Remote("realcalls.postNote", nil, body)
+	}
 	r.Security([][]string{{"api_key"}})
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesPostNote, opts...)
 }
@@ -87,6 +90,9 @@ var responsesPostNote = []httpclient.Response{
 func (c *Client) PutPdf(ctx context.Context, body io.Reader, opts ...CallOption) (runtime.ResponseEnvelope[struct{}], error) {
 	r := c.c.NewRequest("putPDF", "PUT", "/files/pdf")
 	r.RawBody("application/pdf", body)
+	if c.c.HasRemote() {
+		r.Remote("realcalls.putPDF", nil, body)
+	}
 	r.Security([][]string{{"api_key"}})
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesPutPdf, opts...)
 }
@@ -111,6 +117,9 @@ func (c *Client) PutRaw(ctx context.Context, params PutRawParams, body io.Reader
 	r.QueryParam("name", httpclient.StyleForm, true, false, params.Name)
 	if body != nil {
 		r.RawBody("image/*", body)
+	}
+	if c.c.HasRemote() {
+		r.Remote("realcalls.putRaw", params, body)
 	}
 	r.Security([][]string{{"api_key"}})
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesPutRaw, opts...)
@@ -179,6 +188,9 @@ func (c *Client) UploadFile(ctx context.Context, body UploadFileBody, opts ...Ca
 		{Name: "thumbnail", FileName: "thumbnail", Reader: body.Thumbnail, ContentType: "image/*"},
 		{Name: "title", Value: body.Title},
 	})
+	if c.c.HasRemote() {
+		r.Remote("realcalls.uploadFile", nil, body)
+	}
 	r.Security([][]string{{"api_key"}})
 	return httpclient.Do[struct{}](ctx, c.c, r, responsesUploadFile, opts...)
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
-var toolAlwaysFail = &mcpclient.Tool{Name: "always-fail", Convention: "auto"}
+var toolAlwaysFail = &mcpclient.Tool{Name: "always-fail", ID: "mcpgen.always-fail", Convention: "auto"}
 
 // AlwaysFail calls the tool "always-fail".
 //
@@ -21,7 +21,7 @@ func (c *Client) AlwaysFail(ctx context.Context, opts ...CallOption) (runtime.Re
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolAlwaysFail, struct{}{}, opts...)
 }
 
-var toolContentReplay = &mcpclient.Tool{Name: "content.replay", Convention: "auto"}
+var toolContentReplay = &mcpclient.Tool{Name: "content.replay", ID: "mcpgen.content.replay", Convention: "auto"}
 
 // ContentReplay calls the tool "content.replay".
 //
@@ -32,7 +32,7 @@ func (c *Client) ContentReplay(ctx context.Context, opts ...CallOption) (runtime
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolContentReplay, struct{}{}, opts...)
 }
 
-var toolDotbotSolutionInfo = &mcpclient.Tool{Name: "dotbot.solution-info", OutputSchema: refSchemaDotbotSolutionInfoOutput, Convention: "auto"}
+var toolDotbotSolutionInfo = &mcpclient.Tool{Name: "dotbot.solution-info", ID: "mcpgen.dotbot.solution-info", OutputSchema: refSchemaDotbotSolutionInfoOutput, Convention: "auto"}
 
 // DotbotSolutionInfo calls the tool "dotbot.solution-info".
 //
@@ -41,7 +41,7 @@ func (c *Client) DotbotSolutionInfo(ctx context.Context, in DotbotSolutionInfoIn
 	return mcpclient.Call[DotbotSolutionInfoOutput](ctx, c.c, toolDotbotSolutionInfo, in, opts...)
 }
 
-var toolEcho = &mcpclient.Tool{Name: "echo", Convention: "auto"}
+var toolEcho = &mcpclient.Tool{Name: "echo", ID: "mcpgen.echo", Convention: "auto"}
 
 // Echo calls the tool "echo".
 //
@@ -54,7 +54,7 @@ func (c *Client) Echo(ctx context.Context, in EchoInput, opts ...CallOption) (ru
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolEcho, in, opts...)
 }
 
-var toolFillerTool00 = &mcpclient.Tool{Name: "filler.tool_00", Convention: "auto"}
+var toolFillerTool00 = &mcpclient.Tool{Name: "filler.tool_00", ID: "mcpgen.filler.tool_00", Convention: "auto"}
 
 // FillerTool00 calls the tool "filler.tool_00".
 //
@@ -65,7 +65,7 @@ func (c *Client) FillerTool00(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool00, struct{}{}, opts...)
 }
 
-var toolFillerTool01 = &mcpclient.Tool{Name: "filler.tool_01", Convention: "auto"}
+var toolFillerTool01 = &mcpclient.Tool{Name: "filler.tool_01", ID: "mcpgen.filler.tool_01", Convention: "auto"}
 
 // FillerTool01 calls the tool "filler.tool_01".
 //
@@ -76,7 +76,7 @@ func (c *Client) FillerTool01(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool01, struct{}{}, opts...)
 }
 
-var toolFillerTool02 = &mcpclient.Tool{Name: "filler.tool_02", Convention: "auto"}
+var toolFillerTool02 = &mcpclient.Tool{Name: "filler.tool_02", ID: "mcpgen.filler.tool_02", Convention: "auto"}
 
 // FillerTool02 calls the tool "filler.tool_02".
 //
@@ -87,7 +87,7 @@ func (c *Client) FillerTool02(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool02, struct{}{}, opts...)
 }
 
-var toolFillerTool03 = &mcpclient.Tool{Name: "filler.tool_03", Convention: "auto"}
+var toolFillerTool03 = &mcpclient.Tool{Name: "filler.tool_03", ID: "mcpgen.filler.tool_03", Convention: "auto"}
 
 // FillerTool03 calls the tool "filler.tool_03".
 //
@@ -98,7 +98,7 @@ func (c *Client) FillerTool03(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool03, struct{}{}, opts...)
 }
 
-var toolFillerTool04 = &mcpclient.Tool{Name: "filler.tool_04", Convention: "auto"}
+var toolFillerTool04 = &mcpclient.Tool{Name: "filler.tool_04", ID: "mcpgen.filler.tool_04", Convention: "auto"}
 
 // FillerTool04 calls the tool "filler.tool_04".
 //
@@ -109,7 +109,7 @@ func (c *Client) FillerTool04(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool04, struct{}{}, opts...)
 }
 
-var toolFillerTool05 = &mcpclient.Tool{Name: "filler.tool_05", Convention: "auto"}
+var toolFillerTool05 = &mcpclient.Tool{Name: "filler.tool_05", ID: "mcpgen.filler.tool_05", Convention: "auto"}
 
 // FillerTool05 calls the tool "filler.tool_05".
 //
@@ -120,7 +120,7 @@ func (c *Client) FillerTool05(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool05, struct{}{}, opts...)
 }
 
-var toolFillerTool06 = &mcpclient.Tool{Name: "filler.tool_06", Convention: "auto"}
+var toolFillerTool06 = &mcpclient.Tool{Name: "filler.tool_06", ID: "mcpgen.filler.tool_06", Convention: "auto"}
 
 // FillerTool06 calls the tool "filler.tool_06".
 //
@@ -131,7 +131,7 @@ func (c *Client) FillerTool06(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool06, struct{}{}, opts...)
 }
 
-var toolFillerTool07 = &mcpclient.Tool{Name: "filler.tool_07", Convention: "auto"}
+var toolFillerTool07 = &mcpclient.Tool{Name: "filler.tool_07", ID: "mcpgen.filler.tool_07", Convention: "auto"}
 
 // FillerTool07 calls the tool "filler.tool_07".
 //
@@ -142,7 +142,7 @@ func (c *Client) FillerTool07(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool07, struct{}{}, opts...)
 }
 
-var toolFillerTool08 = &mcpclient.Tool{Name: "filler.tool_08", Convention: "auto"}
+var toolFillerTool08 = &mcpclient.Tool{Name: "filler.tool_08", ID: "mcpgen.filler.tool_08", Convention: "auto"}
 
 // FillerTool08 calls the tool "filler.tool_08".
 //
@@ -153,7 +153,7 @@ func (c *Client) FillerTool08(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool08, struct{}{}, opts...)
 }
 
-var toolFillerTool09 = &mcpclient.Tool{Name: "filler.tool_09", Convention: "auto"}
+var toolFillerTool09 = &mcpclient.Tool{Name: "filler.tool_09", ID: "mcpgen.filler.tool_09", Convention: "auto"}
 
 // FillerTool09 calls the tool "filler.tool_09".
 //
@@ -164,7 +164,7 @@ func (c *Client) FillerTool09(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool09, struct{}{}, opts...)
 }
 
-var toolFillerTool10 = &mcpclient.Tool{Name: "filler.tool_10", Convention: "auto"}
+var toolFillerTool10 = &mcpclient.Tool{Name: "filler.tool_10", ID: "mcpgen.filler.tool_10", Convention: "auto"}
 
 // FillerTool10 calls the tool "filler.tool_10".
 //
@@ -175,7 +175,7 @@ func (c *Client) FillerTool10(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool10, struct{}{}, opts...)
 }
 
-var toolFillerTool11 = &mcpclient.Tool{Name: "filler.tool_11", Convention: "auto"}
+var toolFillerTool11 = &mcpclient.Tool{Name: "filler.tool_11", ID: "mcpgen.filler.tool_11", Convention: "auto"}
 
 // FillerTool11 calls the tool "filler.tool_11".
 //
@@ -186,7 +186,7 @@ func (c *Client) FillerTool11(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFillerTool11, struct{}{}, opts...)
 }
 
-var toolFutureBlock = &mcpclient.Tool{Name: "future_block", Convention: "auto"}
+var toolFutureBlock = &mcpclient.Tool{Name: "future_block", ID: "mcpgen.future_block", Convention: "auto"}
 
 // FutureBlock calls the tool "future_block".
 //
@@ -197,7 +197,7 @@ func (c *Client) FutureBlock(ctx context.Context, opts ...CallOption) (runtime.R
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFutureBlock, struct{}{}, opts...)
 }
 
-var toolGetWeather = &mcpclient.Tool{Name: "get_weather", OutputSchema: refSchemaGetWeatherOutput, Convention: "auto"}
+var toolGetWeather = &mcpclient.Tool{Name: "get_weather", ID: "mcpgen.get_weather", OutputSchema: refSchemaGetWeatherOutput, Convention: "auto"}
 
 // GetWeather calls the tool "get_weather".
 //
@@ -208,7 +208,7 @@ func (c *Client) GetWeather(ctx context.Context, in GetWeatherInput, opts ...Cal
 	return mcpclient.Call[GetWeatherOutput](ctx, c.c, toolGetWeather, in, opts...)
 }
 
-var toolGetWeatherText = &mcpclient.Tool{Name: "get-weather-text", OutputSchema: refSchemaGetWeatherTextOutput, Convention: "auto"}
+var toolGetWeatherText = &mcpclient.Tool{Name: "get-weather-text", ID: "mcpgen.get-weather-text", OutputSchema: refSchemaGetWeatherTextOutput, Convention: "auto"}
 
 // GetWeatherText calls the tool "get-weather-text".
 //
@@ -217,7 +217,7 @@ func (c *Client) GetWeatherText(ctx context.Context, opts ...CallOption) (runtim
 	return mcpclient.Call[GetWeatherTextOutput](ctx, c.c, toolGetWeatherText, struct{}{}, opts...)
 }
 
-var toolMixedContent = &mcpclient.Tool{Name: "mixed_content", Convention: "auto"}
+var toolMixedContent = &mcpclient.Tool{Name: "mixed_content", ID: "mcpgen.mixed_content", Convention: "auto"}
 
 // MixedContent calls the tool "mixed_content".
 //
@@ -228,7 +228,7 @@ func (c *Client) MixedContent(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolMixedContent, struct{}{}, opts...)
 }
 
-var toolProgress = &mcpclient.Tool{Name: "progress", Convention: "auto"}
+var toolProgress = &mcpclient.Tool{Name: "progress", ID: "mcpgen.progress", Convention: "auto"}
 
 // Progress calls the tool "progress".
 //
@@ -241,7 +241,7 @@ func (c *Client) Progress(ctx context.Context, in ProgressInput, opts ...CallOpt
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolProgress, in, opts...)
 }
 
-var toolSlow = &mcpclient.Tool{Name: "slow", Convention: "auto"}
+var toolSlow = &mcpclient.Tool{Name: "slow", ID: "mcpgen.slow", Convention: "auto"}
 
 // Slow calls the tool "slow".
 //
@@ -254,7 +254,7 @@ func (c *Client) Slow(ctx context.Context, in SlowInput, opts ...CallOption) (ru
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolSlow, in, opts...)
 }
 
-var toolWeatherDrift = &mcpclient.Tool{Name: "weather.drift", OutputSchema: refSchemaWeatherDriftOutput, Convention: "auto"}
+var toolWeatherDrift = &mcpclient.Tool{Name: "weather.drift", ID: "mcpgen.weather.drift", OutputSchema: refSchemaWeatherDriftOutput, Convention: "auto"}
 
 // WeatherDrift calls the tool "weather.drift".
 //
@@ -263,7 +263,7 @@ func (c *Client) WeatherDrift(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[WeatherDriftOutput](ctx, c.c, toolWeatherDrift, struct{}{}, opts...)
 }
 
-var toolWorkflowSystemDesign = &mcpclient.Tool{Name: "workflow.system_design", OutputSchema: refSchemaWorkflowSystemDesignOutput, Convention: "toolenvelope-v1"}
+var toolWorkflowSystemDesign = &mcpclient.Tool{Name: "workflow.system_design", ID: "mcpgen.workflow.system_design", OutputSchema: refSchemaWorkflowSystemDesignOutput, Convention: "toolenvelope-v1"}
 
 // WorkflowSystemDesign calls the tool "workflow.system_design".
 //

@@ -1,0 +1,23 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+)
+
+// Remote runs registered operations in another process: the call
+// protocol's spoke (*callproto.PendingRequestMap) is one. A generated
+// client configured with its WithRemote option sends each operation's
+// registry id and typed input through it instead of its own transport
+// (HTTP, MCP), and decodes the envelopes it returns into the same types as
+// a direct call: the same methods, with the call protocol as the
+// transport. httpclient.Remote and mcpclient.Remote are this interface.
+type Remote interface {
+	// CallJSON runs the query or mutation id with input and returns the
+	// envelope's wire form; errors are *CallError.
+	CallJSON(ctx context.Context, id string, input any) (json.RawMessage, error)
+	// SubscribeJSON runs the subscription id and yields each envelope's
+	// wire form; an error ends the sequence.
+	SubscribeJSON(ctx context.Context, id string, input any) iter.Seq2[json.RawMessage, error]
+}
