@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -335,4 +336,60 @@ func TestMCPRoot(t *testing.T) {
 	if err := gen(config.Source{MCP: "../secret.json", Root: "..", OutputSchemas: map[string]config.OutputSchema{"add": {File: "../secret.schema.json"}}}); err != nil {
 		t.Errorf("with root widened: %v", err)
 	}
+}
+
+// goInModule writes pkgs (package directory -> file name -> content) into a
+// temporary directory inside the module (under generator/testdata, which
+// ./... patterns skip), so that generated code resolves its runtime
+// imports, and runs go with each of cmds, the packages given as "./"+dir;
+// the directory is removed after the test.
+func goInModule(t *testing.T, pkgs map[string]map[string][]byte, cmds ...[]string) {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := filepath.Join(root, "generator", "testdata")
+	if err := os.MkdirAll(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmp, err := os.MkdirTemp(base, "tmp-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		os.RemoveAll(tmp)
+		os.Remove(base) // only when empty
+	})
+	for pkg, files := range pkgs {
+		for name, content := range files {
+			writeFile(t, filepath.Join(tmp, pkg, name), string(content))
+		}
+	}
+	rel := "./" + filepath.ToSlash(strings.TrimPrefix(tmp, root+string(filepath.Separator)))
+	for _, args := range cmds {
+		args = slices.Clone(args)
+		for i, a := range args {
+			if pkg, ok := strings.CutPrefix(a, "./"); ok {
+				args[i] = rel + "/" + pkg
+			}
+		}
+		cmd := exec.Command("go", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+}
+
+// filesOf returns the generated files as goInModule's file map, with extra.
+func filesOf(res *Result, extra map[string]string) map[string][]byte {
+	m := map[string][]byte{}
+	for _, f := range res.Files {
+		m[f.Name] = f.Content
+	}
+	for name, src := range extra {
+		m[name] = []byte(src)
+	}
+	return m
 }

@@ -2,8 +2,6 @@ package generator
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -98,29 +96,6 @@ func TestHeaderParamsIgnoredByOpenAPI(t *testing.T) {
 			t.Errorf("no warning for %s at %s line %d; diagnostics:\n%v", name, want, 9+i, res.Diagnostics)
 		}
 	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := filepath.Join(root, "generator", "testdata")
-	if err := os.MkdirAll(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	tmp, err := os.MkdirTemp(base, "tmp-headerparams-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		os.RemoveAll(tmp)
-		os.Remove(base) // only when empty
-	})
-	for _, f := range res.Files {
-		writeFile(t, filepath.Join(tmp, f.Name), string(f.Content))
-	}
-	writeFile(t, filepath.Join(tmp, "pets_test.go"), headerParamsClientTest)
-	cmd := exec.Command("go", "test", "-count=1", "./"+filepath.ToSlash(strings.TrimPrefix(tmp, root+string(filepath.Separator))))
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go test: %v\n%s", err, out)
-	}
+	goInModule(t, map[string]map[string][]byte{"pets": filesOf(res, map[string]string{"pets_test.go": headerParamsClientTest})},
+		[]string{"test", "-count=1", "./pets"})
 }

@@ -3,10 +3,6 @@ package generator
 import (
 	"bytes"
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/opsgen/opsgen/generator/config"
@@ -95,34 +91,7 @@ func TestValidationDefault(t *testing.T) {
 
 	// Compile both inside the module (under a testdata directory, which
 	// ./... patterns skip) and run the strict client's test.
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := filepath.Join(root, "generator", "testdata")
-	if err := os.MkdirAll(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	tmp, err := os.MkdirTemp(base, "tmp-validation-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		os.RemoveAll(tmp)
-		os.Remove(base) // only when empty
-	})
 	httpFiles["strict_test.go"] = []byte(strictClientTest)
-	for pkg, files := range map[string]map[string][]byte{"petstore": httpFiles, "tools": mcpFiles} {
-		for name, content := range files {
-			writeFile(t, filepath.Join(tmp, pkg, name), string(content))
-		}
-	}
-	rel := "./" + filepath.ToSlash(strings.TrimPrefix(tmp, root+string(filepath.Separator)))
-	for _, args := range [][]string{{"vet", rel + "/petstore", rel + "/tools"}, {"test", "-count=1", rel + "/petstore"}} {
-		cmd := exec.Command("go", args...)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
+	goInModule(t, map[string]map[string][]byte{"petstore": httpFiles, "tools": mcpFiles},
+		[]string{"vet", "./petstore", "./tools"}, []string{"test", "-count=1", "./petstore"})
 }
