@@ -22,6 +22,9 @@ import (
 // structs, ...) are delegated value by value: the walker checks the value,
 // fastUnmarshal decodes it.
 
+// fusedEnabled turns the fused path on; tests turn it off to compare.
+var fusedEnabled = true
+
 // planKind is how the fused path decodes one Go type.
 type planKind uint8
 

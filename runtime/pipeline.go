@@ -153,6 +153,9 @@ func DecodeInto(ctx context.Context, p *Pipeline, operationID string, schema *Sc
 // fused tries the one-pass path (see fused.go): it returns true when out
 // holds the decoded body and there is nothing to report.
 func (p *Pipeline) fused(schema *Schema, body []byte, out any) bool {
+	if !fusedEnabled {
+		return false
+	}
 	var n *node
 	if schema != nil && p.mode() != ValidateOff {
 		if schema.Compile(); schema.root == nil || schema.fallback != nil {
