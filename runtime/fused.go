@@ -3,9 +3,11 @@ package runtime
 import (
 	"encoding/json"
 	"math"
+	"math/bits"
 	"reflect"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -51,28 +53,83 @@ type plan struct {
 	fields []fieldPlan
 	byName map[string]int
 	folded map[string]bool
+	// pSlice: the array types of the backing arrays, by log2 of their
+	// length (reflect.ArrayOf looks them up in a global map).
+	arrays [48]atomic.Pointer[arrayType]
+	// pStruct: the members of the object view last decoded into it,
+	// matched with the fields once.
+	bound atomic.Pointer[binding]
+}
+
+type arrayType struct{ t reflect.Type }
+
+// arrayOf returns the type [1<<log]elem.
+func (p *plan) arrayOf(log int) reflect.Type {
+	if a := p.arrays[log].Load(); a != nil {
+		return a.t
+	}
+	a := &arrayType{reflect.ArrayOf(1<<log, p.elem.typ)}
+	p.arrays[log].Store(a)
+	return a.t
+}
+
+// binding matches the properties of an object view with the fields of a
+// struct plan: one lookup per member finds both.
+type binding struct {
+	view    *objView
+	entries []bindEntry
+}
+
+type bindEntry struct {
+	name string
+	pi   *propInfo // nil: no property of this name
+	fi   int       // -1: no field of this name
+}
+
+// bind returns the binding of view (nil: no schema) with p.
+func (p *plan) bind(view *objView) *binding {
+	if b := p.bound.Load(); b != nil && b.view == view {
+		return b
+	}
+	b := &binding{view: view}
+	for i, f := range p.fields {
+		e := bindEntry{name: f.name, fi: i}
+		if view != nil {
+			e.pi = view.props[f.name]
+		}
+		b.entries = append(b.entries, e)
+	}
+	if view != nil {
+		for _, name := range view.names {
+			if _, ok := p.byName[name]; !ok {
+				b.entries = append(b.entries, bindEntry{name: name, pi: view.props[name], fi: -1})
+			}
+		}
+	}
+	p.bound.Store(b)
+	return b
+}
+
+// find returns the entry named key exactly, or nil, trying from hint on:
+// members usually come in the order of the last object's.
+func (b *binding) find(key []byte, hint int) (*bindEntry, int) {
+	n := len(b.entries)
+	for k := range n {
+		i := hint + k
+		if i >= n {
+			i -= n
+		}
+		if b.entries[i].name == string(key) {
+			return &b.entries[i], i
+		}
+	}
+	return nil, hint
 }
 
 type fieldPlan struct {
 	name string
 	off  uintptr
 	plan *plan
-}
-
-// field returns the index of the field named key exactly, or -1.
-func (p *plan) field(key []byte) int {
-	if len(p.fields) > 8 {
-		if i, ok := p.byName[string(key)]; ok {
-			return i
-		}
-		return -1
-	}
-	for i := range p.fields {
-		if p.fields[i].name == string(key) {
-			return i
-		}
-	}
-	return -1
 }
 
 var (
@@ -339,7 +396,14 @@ func (f *fuser) value(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 			f.bail = true
 			return numEnd
 		}
-		integral = isIntegral(w.b[i:numEnd])
+		// Whether it is an integer matters only to a node that takes
+		// integers but not all numbers.
+		for _, m := range n.conj {
+			if m.types != 0 && m.types&tNumber == 0 {
+				integral = isIntegral(w.b[i:numEnd])
+				break
+			}
+		}
 	}
 	if kind == tNull && w.nullable(n) {
 		return f.decode(nil, kind, i, -1, p, ptr)
@@ -562,16 +626,26 @@ func (f *fuser) str(i int, ptr unsafe.Pointer) int {
 // the walker would change the object or report something.
 func (f *fuser) object(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 	w := f.w
-	b := w.b
 	if w.depth++; w.depth > maxDepth {
 		f.bail = true
 		return i
 	}
-	defer func() { w.depth-- }()
+	mark := len(w.seen)
+	end := f.members(n, i, p, ptr)
+	w.seen = w.seen[:mark]
+	w.depth--
+	return end
+}
+
+// members decodes the members of the object at i (see object).
+func (f *fuser) members(n *node, i int, p *plan, ptr unsafe.Pointer) int {
+	w := f.w
+	b := w.b
 	var view *objView
 	if n != nil {
 		view = n.obj
 	}
+	bd := p.bind(view)
 	drop := w.dropUndeclared && view != nil && view.drop
 	mark := len(w.seen)
 	nprops := 0
@@ -581,10 +655,9 @@ func (f *fuser) object(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 	for range nprops + len(p.fields) {
 		w.seen = append(w.seen, false)
 	}
-	defer func() { w.seen = w.seen[:mark] }()
 	seen := w.seen[mark : mark+nprops]
 	have := w.seen[mark+nprops:]
-	count := 0
+	count, hint := 0, 0
 	j := w.ws(i + 1)
 	if j < len(b) && b[j] == '}' {
 		return f.objectEnd(n, view, seen, count, j)
@@ -596,7 +669,7 @@ func (f *fuser) object(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 		}
 		keyStart := j
 		// Keys are scanned by strEnd (escapes are checked; a key with an
-		// escape is given up on below).
+		// escape matches no entry and is given up on below).
 		keyEnd := w.strEnd(j)
 		if w.err != nil {
 			f.bail = true
@@ -610,16 +683,21 @@ func (f *fuser) object(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 		vs := w.ws(k + 1)
 		key := b[keyStart+1 : keyEnd-1]
 		var target *node
+		e, at := bd.find(key, hint)
+		fi := -1
+		if e != nil {
+			hint = at + 1
+			fi = e.fi
+		}
 		if view != nil {
-			pi := view.lookup(key)
 			switch {
-			case pi != nil:
-				if seen[pi.idx] {
+			case e != nil && e.pi != nil:
+				if seen[e.pi.idx] {
 					f.bail = true // a duplicate: its last value wins, or merges
 					return j
 				}
-				seen[pi.idx] = true
-				target = pi.node
+				seen[e.pi.idx] = true
+				target = e.pi.node
 			case view.addl != nil:
 				target = view.addl
 			case view.addlFalse && view.drop, drop:
@@ -627,7 +705,6 @@ func (f *fuser) object(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 				return j
 			}
 		}
-		fi := p.field(key)
 		var end int
 		if fi < 0 {
 			if p.foldedMatch(key) {
@@ -707,12 +784,19 @@ func (f *fuser) objectEnd(n *node, view *objView, seen []bool, count, j int) int
 // against n.
 func (f *fuser) array(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 	w := f.w
-	b := w.b
 	if w.depth++; w.depth > maxDepth {
 		f.bail = true
 		return i
 	}
-	defer func() { w.depth-- }()
+	end := f.items(n, i, p, ptr)
+	w.depth--
+	return end
+}
+
+// items decodes the items of the array at i (see array).
+func (f *fuser) items(n *node, i int, p *plan, ptr unsafe.Pointer) int {
+	w := f.w
+	b := w.b
 	var view *arrView
 	if n != nil {
 		view = n.arr
@@ -735,8 +819,12 @@ func (f *fuser) array(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 			// array type allocates the array alone (MakeSlice would
 			// allocate a slice header too); Copy writes with the
 			// barriers the garbage collector needs.
-			capacity = max(4, 2*capacity)
-			next := reflect.New(reflect.ArrayOf(capacity, et.typ)).Elem()
+			log := 2
+			if capacity > 0 {
+				log = bits.Len(uint(capacity))
+			}
+			capacity = 1 << log
+			next := reflect.New(p.arrayOf(log)).Elem()
 			if cur.IsValid() {
 				reflect.Copy(next, cur)
 			}
