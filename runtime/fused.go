@@ -58,7 +58,8 @@ type plan struct {
 	arrays [48]atomic.Pointer[arrayType]
 	// pStruct: the members of the object view last decoded into it,
 	// matched with the fields once.
-	bound atomic.Pointer[binding]
+	// bound is for a view, boundNone for no schema (ValidateOff).
+	bound, boundNone atomic.Pointer[binding]
 }
 
 type arrayType struct{ t reflect.Type }
@@ -88,7 +89,11 @@ type bindEntry struct {
 
 // bind returns the binding of view (nil: no schema) with p.
 func (p *plan) bind(view *objView) *binding {
-	if b := p.bound.Load(); b != nil && b.view == view {
+	slot := &p.bound
+	if view == nil {
+		slot = &p.boundNone
+	}
+	if b := slot.Load(); b != nil && b.view == view {
 		return b
 	}
 	b := &binding{view: view}
@@ -106,7 +111,7 @@ func (p *plan) bind(view *objView) *binding {
 			}
 		}
 	}
-	p.bound.Store(b)
+	slot.Store(b)
 	return b
 }
 
@@ -543,8 +548,13 @@ func number(lit []byte, p *plan, ptr unsafe.Pointer) bool {
 		*(*unsafe.Pointer)(ptr) = v
 		return true
 	case pInt:
-		x, err := strconv.ParseInt(s, 10, p.bits)
-		if err != nil {
+		x, ok := smallInt(lit)
+		if !ok {
+			var err error
+			if x, err = strconv.ParseInt(s, 10, p.bits); err != nil {
+				return false
+			}
+		} else if p.bits < 64 && (x < -1<<(p.bits-1) || x >= 1<<(p.bits-1)) {
 			return false
 		}
 		switch p.bits {
@@ -595,7 +605,7 @@ func number(lit []byte, p *plan, ptr unsafe.Pointer) bool {
 func (f *fuser) str(i int, ptr unsafe.Pointer) int {
 	b := f.w.b
 	j := i + 1
-	for j < len(b) && b[j] >= 0x20 && b[j] < 0x80 && b[j] != '"' && b[j] != '\\' {
+	for j < len(b) && plainASCII[b[j]] {
 		j++
 	}
 	if j < len(b) && b[j] == '"' {
@@ -869,3 +879,36 @@ type sliceHeader struct {
 
 // zeroArray is where empty slices point, as reflect.MakeSlice(t, 0, 0)'s do.
 var zeroArray [0]byte
+
+// plainASCII marks the bytes a string holds as they are and that are
+// ASCII: not '"', '\\', a control character or a byte of a multi-byte
+// UTF-8 sequence.
+var plainASCII = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 0x20 && c < 0x80 && c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// smallInt parses a JSON integer literal of at most 18 digits (no
+// fraction, no exponent), which cannot overflow an int64; ok is false for
+// anything else, which strconv then parses.
+func smallInt(lit []byte) (x int64, ok bool) {
+	neg := len(lit) > 0 && lit[0] == '-'
+	if neg {
+		lit = lit[1:]
+	}
+	if len(lit) == 0 || len(lit) > 18 {
+		return 0, false
+	}
+	for _, c := range lit {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		x = x*10 + int64(c-'0')
+	}
+	if neg {
+		x = -x
+	}
+	return x, true
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -184,5 +185,61 @@ func TestFusedTaken(t *testing.T) {
 		if !reflect.DeepEqual(pet, fusedPet{}) {
 			t.Errorf("%s: value not reset: %+v", body, pet)
 		}
+	}
+}
+
+// benchPage is the type generated for the bench module's spec.
+type benchPage struct {
+	Items []benchPet `json:"items"`
+	Next  *string    `json:"next,omitempty"`
+}
+
+type benchPet struct {
+	ID    int64  `json:"id"`
+	Name  string `json:"name"`
+	Owner struct {
+		Email string `json:"email"`
+		ID    int64  `json:"id"`
+	} `json:"owner"`
+	Price  float64  `json:"price"`
+	Status string   `json:"status"`
+	Tags   []string `json:"tags"`
+}
+
+const benchSchemaSet = `{"$defs":{"Owner":{"properties":{"email":{"type":"string"},"id":{"format":"int64","type":"integer"}},"required":["id","email"],"type":"object"},"Page":{"properties":{"items":{"items":{"$ref":"#/$defs/Pet"},"type":"array"},"next":{"type":"string"}},"required":["items"],"type":"object"},"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"price":{"format":"double","type":"number"},"status":{"type":"string"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status","price","tags","owner"],"type":"object"}}}`
+
+// BenchmarkFusedPage decodes a page of 1,500 pets (206 KB, the bench
+// module's middle size) with the fused path and with the two passes.
+func BenchmarkFusedPage(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"items":[`)
+	for i := range 1500 {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"id":%d,"name":"pet-%d","status":"available","price":12.5,"tags":["dog","good","small"],"owner":{"id":42,"email":"owner@example.com"}}`, i, i)
+	}
+	sb.WriteString(`],"next":"eyJvZmZzZXQiOjEwLCJsaW1pdCI6MTB9"}`)
+	body := []byte(sb.String())
+	schema := runtime.NewSchemaSet(benchSchemaSet).Ref(`{"$ref":"#/$defs/Page"}`)
+	ctx := context.Background()
+	for _, c := range []struct {
+		name  string
+		mode  runtime.ValidationMode
+		fused bool
+	}{{"warn", runtime.ValidateWarn, true}, {"off", runtime.ValidateOff, true}, {"warn-two-passes", runtime.ValidateWarn, false}, {"off-two-passes", runtime.ValidateOff, false}} {
+		b.Run(c.name, func(b *testing.B) {
+			defer runtime.SetFused(runtime.SetFused(c.fused))
+			p := &runtime.Pipeline{Mode: c.mode}
+			b.ReportAllocs()
+			b.SetBytes(int64(len(body)))
+			for b.Loop() {
+				var out benchPage
+				ws, err := runtime.DecodeInto(ctx, p, "op", schema, body, &out)
+				if err != nil || len(ws) > 0 || len(out.Items) != 1500 {
+					b.Fatal(ws, err)
+				}
+			}
+		})
 	}
 }
