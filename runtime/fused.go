@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"math/bits"
@@ -817,6 +818,7 @@ func (f *fuser) items(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 	var cur reflect.Value // the backing array so far, an addressable array
 	var data unsafe.Pointer
 	count, capacity := 0, 0
+	counted := false
 	j := w.ws(i + 1)
 	if j < len(b) && b[j] == ']' {
 		// encoding/json makes an empty slice, not a nil one.
@@ -825,6 +827,18 @@ func (f *fuser) items(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 		return j + 1
 	}
 	for idx := 0; ; idx++ {
+		if count == capacity && capacity >= 1024 && !counted {
+			// A long array: count its items once and allocate them all,
+			// rather than doubling on, which holds the old and the new
+			// backing array at once (the peak of a 50 MB list) and
+			// leaves up to half the last one unused.
+			counted = true
+			if rest, ok := countItems(b, j); ok {
+				next := reflect.MakeSlice(p.typ, count+rest, count+rest)
+				reflect.Copy(next, cur)
+				cur, data, capacity = next, next.UnsafePointer(), count+rest
+			}
+		}
 		if count == capacity {
 			// Grow by doubling, as encoding/json does. reflect.New of an
 			// array type allocates the array alone (MakeSlice would
@@ -912,4 +926,46 @@ func smallInt(lit []byte) (x int64, ok bool) {
 		x = -x
 	}
 	return x, true
+}
+
+// countItems counts the items of an array from the item at j to the
+// array's end, scanning for its structure only; ok is false when the
+// bytes end first (the walk then finds the error).
+func countItems(b []byte, j int) (n int, ok bool) {
+	depth := 0
+	n = 1
+	for j < len(b) {
+		switch b[j] {
+		case '"':
+			// To the closing quote: one preceded by an even number of
+			// backslashes.
+			for {
+				k := bytes.IndexByte(b[j+1:], '"')
+				if k < 0 {
+					return 0, false
+				}
+				j += 1 + k
+				bs := 0
+				for b[j-1-bs] == '\\' {
+					bs++
+				}
+				if bs%2 == 0 {
+					break
+				}
+			}
+		case '[', '{':
+			depth++
+		case ']', '}':
+			if depth == 0 {
+				return n, true
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				n++
+			}
+		}
+		j++
+	}
+	return 0, false
 }

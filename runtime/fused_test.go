@@ -78,6 +78,9 @@ const fusedBody = `{"id":7,"name":"Rex","color":"red","small":-3,"u":9,"f32":1.5
 "ptrs":[{"a":"p","b":false},null],"leaf":{"a":"q","b":true},"when":"2024-01-02T03:04:05Z","counts":{"x":1},
 "any":[1,"a",{"b":null}],"file":"AAEC","raw":{"r":[1]},"union":"u","extra":{"ignored":[1,2]}}`
 
+// fusedListSchema is an array of fusedSchema's pets.
+var fusedListSchema = strings.Replace(fusedSchema, `,"$ref":"#/$defs/pet"}`, `,"type":"array","items":{"$ref":"#/$defs/pet"}}`, 1)
+
 // fusedBodies are bodies the fused path must give up on or take, each
 // compared with the two passes.
 var fusedBodies = []string{
@@ -137,11 +140,32 @@ func compareFused(t *testing.T, schemaDoc, body string) {
 // TestFusedSameAsTwoPasses: the fused path decodes exactly what the two
 // passes decode and reports exactly their warnings and errors.
 func TestFusedSameAsTwoPasses(t *testing.T) {
-	for _, schema := range []string{"", fusedSchema, `true`, statusSchema, driftSchema, `{"type":"array","items":` + fusedSchema + `}`} {
-		for _, body := range append(fusedBodies, driftBody) {
+	for _, schema := range []string{"", fusedSchema, `true`, statusSchema, driftSchema, fusedListSchema} {
+		for _, body := range append(fusedBodies, driftBody, longBody(1100, ""), longBody(1030, `,"x"`)) {
 			compareFused(t, schema, body)
 		}
 	}
+	// A long array is counted ahead (countItems) and allocated at once.
+	var pets []fusedPet
+	if !runtime.FusedDecode(runtime.NewSchema(fusedListSchema), []byte(longBody(1100, "")), &pets) ||
+		len(pets) != 1100 || cap(pets) != 1100 || pets[1099].Name != `p"1099]` || len(pets[1099].Kids) != 2 {
+		t.Errorf("long array: %d items, cap %d", len(pets), cap(pets))
+	}
+}
+
+// longBody is an array of n pets whose strings hold quotes, backslashes
+// and brackets, followed by tail.
+func longBody(n int, tail string) string {
+	var sb strings.Builder
+	sb.WriteByte('[')
+	for i := range n {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"id":%d,"name":"p\"%d]","tags":["\\","{,}"],"kids":[{"id":1,"name":"k","tags":[]},{"id":2,"name":"[","tags":["]"]}]}`, i, i)
+	}
+	sb.WriteString(tail + "]")
+	return sb.String()
 }
 
 // FuzzFused is TestFusedSameAsTwoPasses on any body.
