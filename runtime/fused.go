@@ -301,6 +301,11 @@ type fuser struct {
 	w       *walker
 	bail    bool
 	strings *stringCache
+	// slab holds the items of the string arrays decoded so far: each
+	// array is a full slice of it (len = cap), so that the many short
+	// arrays of a document (tags, names) cost an allocation per few
+	// hundred strings, not one each.
+	slab []string
 }
 
 // stringCache holds short strings decoded lately, so that a value repeated
@@ -826,6 +831,9 @@ func (f *fuser) items(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 		w.itemCount = 0
 		return j + 1
 	}
+	if et.kind == pString {
+		return f.stringItems(view, j, et, ptr)
+	}
 	for idx := 0; ; idx++ {
 		if count == capacity && capacity >= 1024 && !counted {
 			// A long array: count its items once and allocate them all,
@@ -968,4 +976,49 @@ func countItems(b []byte, j int) (n int, ok bool) {
 		j++
 	}
 	return 0, false
+}
+
+// stringItems decodes the items of a string array into the slab (see
+// fuser), from the first item at j.
+func (f *fuser) stringItems(view *arrView, j int, et *plan, ptr unsafe.Pointer) int {
+	w := f.w
+	b := w.b
+	start := len(f.slab)
+	for idx := 0; ; idx++ {
+		if len(f.slab) == cap(f.slab) {
+			// A new slab; the items of this array so far move to it.
+			next := make([]string, len(f.slab)-start, max(256, 2*(len(f.slab)-start)))
+			copy(next, f.slab[start:])
+			f.slab, start = next, 0
+		}
+		var target *node
+		if view != nil {
+			target = view.items
+			if idx < len(view.prefix) {
+				target = view.prefix[idx]
+			}
+		}
+		f.slab = f.slab[:len(f.slab)+1]
+		end := f.value(target, j, et, unsafe.Pointer(&f.slab[len(f.slab)-1]))
+		if f.bail {
+			return end
+		}
+		j = w.ws(end)
+		if j >= len(b) {
+			f.bail = true
+			return j
+		}
+		if b[j] == ']' {
+			// The slice type may be of a named string type: same layout.
+			items := f.slab[start:len(f.slab):len(f.slab)]
+			*(*[]string)(ptr) = items
+			w.itemCount = len(items)
+			return j + 1
+		}
+		if b[j] != ',' {
+			f.bail = true
+			return j
+		}
+		j = w.ws(j + 1)
+	}
 }
