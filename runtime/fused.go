@@ -987,8 +987,8 @@ func (f *fuser) stringItems(view *arrView, j int, et *plan, ptr unsafe.Pointer) 
 	for idx := 0; ; idx++ {
 		if len(f.slab) == cap(f.slab) {
 			// A new slab; the items of this array so far move to it.
-			// Slabs grow from 16 strings (a small result pays little) to 512.
-			next := make([]string, len(f.slab)-start, max(min(512, 2*cap(f.slab)), 16, 2*(len(f.slab)-start)))
+			// Slabs grow from 4 strings (a small result pays little) to 512.
+			next := make([]string, len(f.slab)-start, max(min(512, 2*cap(f.slab)), 4, 2*(len(f.slab)-start)))
 			copy(next, f.slab[start:])
 			f.slab, start = next, 0
 		}
