@@ -852,7 +852,9 @@ func (f *fuser) items(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 			// array type allocates the array alone (MakeSlice would
 			// allocate a slice header too); Copy writes with the
 			// barriers the garbage collector needs.
-			log := 2
+			// From 1, as append grows (and go-json-experiment): a
+			// result with one item pays for one.
+			log := 0
 			if capacity > 0 {
 				log = bits.Len(uint(capacity))
 			}
