@@ -16,28 +16,29 @@ import (
 // some it hands to the decoder (time, map, any, []byte, raw JSON, a type
 // with UnmarshalJSON).
 type fusedPet struct {
-	ID      int64            `json:"id"`
-	Name    string           `json:"name"`
-	Color   genColor         `json:"color,omitempty"`
-	Small   int8             `json:"small,omitempty"`
-	U       uint16           `json:"u,omitempty"`
-	F32     float32          `json:"f32,omitempty"`
-	Price   float64          `json:"price,omitempty"`
-	OK      bool             `json:"ok,omitempty"`
-	Nick    *string          `json:"nick,omitempty"`
-	Age     *int             `json:"age,omitempty"`
-	Tags    []string         `json:"tags"`
-	Owner   *fusedPet        `json:"owner,omitempty"`
-	Kids    []fusedPet       `json:"kids,omitempty"`
-	Ptrs    []*fusedLeaf     `json:"ptrs,omitempty"`
-	Leaf    fusedLeaf        `json:"leaf"`
-	When    *time.Time       `json:"when,omitempty"`
-	Counts  map[string]int64 `json:"counts,omitempty"`
-	Any     any              `json:"any,omitempty"`
-	File    []byte           `json:"file,omitempty"`
-	Raw     json.RawMessage  `json:"raw,omitempty"`
-	Union   genUnion         `json:"union"`
-	Quoted  int              `json:"-"`
+	ID     int64            `json:"id"`
+	Name   string           `json:"name"`
+	Color  genColor         `json:"color,omitempty"`
+	Small  int8             `json:"small,omitempty"`
+	U      uint16           `json:"u,omitempty"`
+	F32    float32          `json:"f32,omitempty"`
+	Price  float64          `json:"price,omitempty"`
+	OK     bool             `json:"ok,omitempty"`
+	Nick   *string          `json:"nick,omitempty"`
+	Age    *int             `json:"age,omitempty"`
+	Tags   []string         `json:"tags"`
+	Owner  *fusedPet        `json:"owner,omitempty"`
+	Kids   []fusedPet       `json:"kids,omitempty"`
+	Ptrs   []*fusedLeaf     `json:"ptrs,omitempty"`
+	Leaf   fusedLeaf        `json:"leaf"`
+	When   *time.Time       `json:"when,omitempty"`
+	Counts map[string]int64 `json:"counts,omitempty"`
+	Any    any              `json:"any,omitempty"`
+	File   []byte           `json:"file,omitempty"`
+	Raw    json.RawMessage  `json:"raw,omitempty"`
+	Union  genUnion         `json:"union"`
+	Quoted int              `json:"-"`
+	//lint:ignore U1000 an unexported field is not decoded: its presence is the test
 	private int
 }
 
