@@ -124,8 +124,19 @@
 // the Go type cannot hold: see above). For struct targets undeclared
 // members are not rewritten away, encoding/json ignores them, unless
 // "additionalProperties" is false (encoding/json would match a member
-// to a field whose name differs only in case). Conforming data therefore
-// costs one extra scan and no allocation.
+// to a field whose name differs only in case).
+//
+// Conforming data takes a shorter way, the fused path: one pass over the
+// bytes that does the walker's checks and decodes into the Go value
+// together (by a plan of the Go type: struct fields at their offsets,
+// slices, pointers, scalars; Unmarshalers, maps, interfaces and []byte are
+// checked by the walker and decoded by the decoder, value by value). At
+// the first thing the two passes would report or change (a mismatch, a
+// default, a dropped member, a member encoding/json would match to a field
+// case-insensitively, a duplicate), it gives up: the value is reset and
+// the walker and the decode run as described above, so warnings, errors
+// and values are theirs exactly. Data with warnings therefore costs a
+// partial pass more than before; conforming data costs one pass.
 //
 // The walker checks type (with type arrays and OpenAPI 3.0's nullable),
 // properties, required, additionalProperties, items, prefixItems (and the

@@ -130,6 +130,9 @@ func DecodeInto(ctx context.Context, p *Pipeline, operationID string, schema *Sc
 	if len(bytes.TrimLeft(body, " \t\r\n")) == 0 {
 		return nil, decodeError(operationID, io.EOF)
 	}
+	if p.fused(schema, body, out) {
+		return nil, nil
+	}
 	var warnings []Warning
 	if schema != nil && p.mode() != ValidateOff {
 		var err error
@@ -145,6 +148,22 @@ func DecodeInto(ctx context.Context, p *Pipeline, operationID string, schema *Sc
 	warnings = append(warnings, drift...)
 	p.Report(ctx, warnings)
 	return warnings, nil
+}
+
+// fused tries the one-pass path (see fused.go): it returns true when out
+// holds the decoded body and there is nothing to report.
+func (p *Pipeline) fused(schema *Schema, body []byte, out any) bool {
+	if !fusedEnabled {
+		return false
+	}
+	var n *node
+	if schema != nil && p.mode() != ValidateOff {
+		if schema.Compile(); schema.root == nil || schema.fallback != nil {
+			return false
+		}
+		n = schema.root
+	}
+	return decodeFused(n, body, out)
 }
 
 // decode decodes b into out with decodeFit: the values out's type cannot

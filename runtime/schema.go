@@ -218,13 +218,16 @@ type node struct {
 
 // objView is the merged object shape of a node's conj.
 type objView struct {
-	props     map[string]*propInfo
-	names     []string    // the names of props, sorted; idx indexes it
-	infos     []*propInfo // props in names order
-	defaults  []*propInfo // declared properties with a default, sorted by name
-	required  []string
-	addl      *node
-	addlFalse bool
+	props    map[string]*propInfo
+	names    []string    // the names of props, sorted; idx indexes it
+	infos    []*propInfo // props in names order
+	defaults []*propInfo // declared properties with a default, sorted by name
+	required []string
+	// requiredIdx is the idx of each required property, -1 for one
+	// that is not declared (for the fused path).
+	requiredIdx []int
+	addl        *node
+	addlFalse   bool
 	// drop: undeclared properties are dropped by normalization.
 	drop bool
 }
@@ -817,6 +820,13 @@ func (n *node) merge() []*node {
 				pi.member = append(append(key, ':'), def...)
 				ov.defaults = append(ov.defaults, pi)
 			}
+		}
+		for _, name := range ov.required {
+			idx := -1
+			if pi := ov.props[name]; pi != nil {
+				idx = pi.idx
+			}
+			ov.requiredIdx = append(ov.requiredIdx, idx)
 		}
 		n.obj = &ov
 	}

@@ -1,0 +1,1027 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"math/bits"
+	"reflect"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// The fused path: one pass over the bytes that validates a result against
+// its schema and decodes it into its Go value together, for the common
+// case of data that conforms and needs no normalization. It is an
+// optimisation only: at the first thing it would not do exactly as the
+// two passes do (a mismatch, an edit normalization would make, a member
+// encoding/json would match case-insensitively, a duplicate member, a type
+// it does not decode itself) it gives up, the value is reset to zero and
+// the pipeline runs as before (check, then decodeFit), so warnings, edits,
+// errors and decoded values are exactly the two passes'. Go types it does
+// not decode itself (Unmarshalers, maps, interfaces, []byte, embedded
+// structs, ...) are delegated value by value: the walker checks the value,
+// fastUnmarshal decodes it.
+
+// fusedEnabled turns the fused path on; tests turn it off to compare.
+var fusedEnabled = true
+
+// planKind is how the fused path decodes one Go type.
+type planKind uint8
+
+const (
+	pDelegate planKind = iota // the walker checks, fastUnmarshal decodes
+	pString
+	pBool
+	pInt
+	pUint
+	pFloat
+	pPointer
+	pSlice
+	pStruct
+)
+
+// plan is how the fused path decodes values of one Go type.
+type plan struct {
+	kind planKind
+	typ  reflect.Type
+	bits int   // pInt, pUint, pFloat
+	elem *plan // pPointer, pSlice
+	// pStruct: the fields by JSON name, and the folded names (see fold)
+	// that encoding/json would match a member to case-insensitively.
+	fields []fieldPlan
+	byName map[string]int
+	folded map[string]bool
+	// pSlice: the array types of the backing arrays, by log2 of their
+	// length (reflect.ArrayOf looks them up in a global map).
+	arrays [48]atomic.Pointer[arrayType]
+	// pStruct: the members of the object view last decoded into it,
+	// matched with the fields once.
+	// bound is for a view, boundNone for no schema (ValidateOff).
+	bound, boundNone atomic.Pointer[binding]
+}
+
+type arrayType struct{ t reflect.Type }
+
+// arrayOf returns the type [1<<log]elem.
+func (p *plan) arrayOf(log int) reflect.Type {
+	if a := p.arrays[log].Load(); a != nil {
+		return a.t
+	}
+	a := &arrayType{reflect.ArrayOf(1<<log, p.elem.typ)}
+	p.arrays[log].Store(a)
+	return a.t
+}
+
+// binding matches the properties of an object view with the fields of a
+// struct plan: one lookup per member finds both.
+type binding struct {
+	view    *objView
+	entries []bindEntry
+}
+
+type bindEntry struct {
+	name string
+	pi   *propInfo // nil: no property of this name
+	fi   int       // -1: no field of this name
+}
+
+// bind returns the binding of view (nil: no schema) with p.
+func (p *plan) bind(view *objView) *binding {
+	slot := &p.bound
+	if view == nil {
+		slot = &p.boundNone
+	}
+	if b := slot.Load(); b != nil && b.view == view {
+		return b
+	}
+	b := &binding{view: view}
+	for i, f := range p.fields {
+		e := bindEntry{name: f.name, fi: i}
+		if view != nil {
+			e.pi = view.props[f.name]
+		}
+		b.entries = append(b.entries, e)
+	}
+	if view != nil {
+		for _, name := range view.names {
+			if _, ok := p.byName[name]; !ok {
+				b.entries = append(b.entries, bindEntry{name: name, pi: view.props[name], fi: -1})
+			}
+		}
+	}
+	slot.Store(b)
+	return b
+}
+
+// find returns the entry named key exactly, or nil, trying from hint on:
+// members usually come in the order of the last object's.
+func (b *binding) find(key []byte, hint int) (*bindEntry, int) {
+	n := len(b.entries)
+	for k := range n {
+		i := hint + k
+		if i >= n {
+			i -= n
+		}
+		if b.entries[i].name == string(key) {
+			return &b.entries[i], i
+		}
+	}
+	return nil, hint
+}
+
+type fieldPlan struct {
+	name string
+	off  uintptr
+	plan *plan
+}
+
+var (
+	plans          sync.Map // reflect.Type → *plan
+	jsonNumberType = reflect.TypeFor[json.Number]()
+)
+
+// planFor returns the plan of t, compiling it on first use.
+func planFor(t reflect.Type) *plan {
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan)
+	}
+	p := compilePlan(t, map[reflect.Type]*plan{})
+	actual, _ := plans.LoadOrStore(t, p)
+	return actual.(*plan)
+}
+
+func compilePlan(t reflect.Type, seen map[reflect.Type]*plan) *plan {
+	if p := seen[t]; p != nil {
+		return p
+	}
+	p := &plan{typ: t}
+	seen[t] = p
+	pt := reflect.PointerTo(t)
+	if t == jsonNumberType || t.Implements(jsonUnmarshalerType) || pt.Implements(jsonUnmarshalerType) ||
+		t.Implements(textUnmarshalerType) || pt.Implements(textUnmarshalerType) {
+		return p // pDelegate
+	}
+	switch t.Kind() {
+	case reflect.String:
+		p.kind = pString
+	case reflect.Bool:
+		p.kind = pBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		p.kind, p.bits = pInt, t.Bits()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		p.kind, p.bits = pUint, t.Bits()
+	case reflect.Float32, reflect.Float64:
+		p.kind, p.bits = pFloat, t.Bits()
+	case reflect.Pointer:
+		// A pointer to a delegated type is delegated whole: encoding/json's
+		// handling of null and Unmarshalers behind pointers is its own.
+		if e := compilePlan(t.Elem(), seen); e.kind != pDelegate {
+			p.kind, p.elem = pPointer, e
+		}
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 {
+			return p // []byte is base64
+		}
+		p.kind, p.elem = pSlice, compilePlan(t.Elem(), seen)
+	case reflect.Struct:
+		if structPlan(p, t, seen) {
+			p.kind = pStruct
+		}
+	}
+	return p
+}
+
+// structPlan fills the fields of p; it returns false for a struct the fused
+// path does not decode itself (embedded fields, the ",string" option, tag
+// names encoding/json would not use, two fields of one name).
+func structPlan(p *plan, t reflect.Type, seen map[reflect.Type]*plan) bool {
+	p.byName = map[string]int{}
+	p.folded = map[string]bool{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Anonymous {
+			return false
+		}
+		if !f.IsExported() {
+			continue
+		}
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := cutComma(tag)
+		for opts != "" {
+			var o string
+			o, opts, _ = cutComma(opts)
+			if o == "string" {
+				return false
+			}
+		}
+		if name == "" || !validTagName(name) {
+			return false
+		}
+		if _, dup := p.byName[name]; dup {
+			return false
+		}
+		p.byName[name] = len(p.fields)
+		p.folded[fold(name)] = true
+		p.fields = append(p.fields, fieldPlan{name: name, off: f.Offset, plan: compilePlan(f.Type, seen)})
+	}
+	return true
+}
+
+func cutComma(s string) (before, after string, found bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ',' {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
+
+// validTagName reports whether encoding/json uses name as the key of its
+// field (its isValidTag), restricted to ASCII.
+func validTagName(name string) bool {
+	for _, c := range []byte(name) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case c < 0x80 && c > ' ' && c != '"' && c != '\'' && c != '\\' && c != ',' && c != '`':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// fold lower-cases ASCII letters and drops '_' and '-': two names whose
+// folds differ are never matched to each other by encoding/json's or
+// go-json-experiment's case-insensitive matching (this is coarser than
+// either, so it finds every name they would match, and a few more).
+func fold(s string) string {
+	b := make([]byte, 0, len(s))
+	for _, c := range []byte(s) {
+		switch {
+		case c == '_' || c == '-':
+		case c >= 'A' && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+// foldedMatch reports whether a member key no field has exactly could be
+// matched to a field case-insensitively. Keys that are not ASCII, or have
+// escapes, count as a match (the fused path gives up on them).
+func (p *plan) foldedMatch(key []byte) bool {
+	var buf [64]byte
+	b := buf[:0]
+	for _, c := range key {
+		switch {
+		case c >= 0x80 || c == '\\':
+			return true
+		case c == '_' || c == '-':
+		case c >= 'A' && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		default:
+			b = append(b, c)
+		}
+	}
+	return p.folded[string(b)]
+}
+
+// fuser is one run of the fused path. Its walker holds the bytes, scans
+// them and does the checks beyond the type (scalarChecks); a non-empty
+// issues, notes or edits of the walker means give up.
+type fuser struct {
+	w       *walker
+	bail    bool
+	strings *stringCache
+	// slab holds the items of the string arrays decoded so far: each
+	// array is a full slice of it (len = cap), so that the many short
+	// arrays of a document (tags, names) cost an allocation per few
+	// hundred strings, not one each.
+	slab []string
+}
+
+// stringCache holds short strings decoded lately, so that a value repeated
+// through a document (an enum, a tag, a name) is allocated once, as
+// go-json-experiment does. Strings are immutable: sharing them is safe.
+type stringCache [256]string
+
+var stringCaches = sync.Pool{New: func() any { return new(stringCache) }}
+
+// make returns b as a string, from the cache when b is short.
+func (c *stringCache) make(b []byte) string {
+	if len(b) < 2 || len(b) > 16 {
+		return string(b)
+	}
+	// The length and the first and last two bytes tell apart most
+	// strings of a document's vocabulary; a collision only costs an
+	// allocation.
+	h := uint32(len(b))*0x9e37 ^ uint32(b[0])<<8 ^ uint32(b[1])*0x3b ^ uint32(b[len(b)-2])*0x71 ^ uint32(b[len(b)-1])*0x1f
+	h ^= h >> 8
+	e := &c[h&255]
+	if *e != string(b) {
+		*e = string(b)
+	}
+	return *e
+}
+
+// decodeFused runs the fused path: it returns true when out holds the
+// decoded body and there is nothing to report; false when the caller must
+// take the two passes (out is then zero again, as it was). n is the
+// compiled schema (nil: decode only).
+func decodeFused(n *node, body []byte, out any) bool {
+	rv := reflect.ValueOf(out)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return false
+	}
+	pl := planFor(rv.Type().Elem())
+	if pl.kind == pDelegate || !rv.Elem().IsZero() {
+		return false
+	}
+	// As check: members no schema declares are dropped unless a struct
+	// drops them anyway.
+	w := newWalker(body, !structTarget(rv.Type().Elem()))
+	defer w.release()
+	f := fuser{w: w, strings: stringCaches.Get().(*stringCache)}
+	defer stringCaches.Put(f.strings)
+	end := f.value(n, w.ws(0), pl, rv.UnsafePointer())
+	if !f.bail && (w.err != nil || w.ws(end) != len(body)) {
+		f.bail = true
+	}
+	if f.bail {
+		rv.Elem().SetZero()
+		return false
+	}
+	return true
+}
+
+// clean reports whether the walker has found nothing to report or change.
+func (f *fuser) clean() bool {
+	w := f.w
+	return w.err == nil && len(w.issues) == 0 && len(w.notes) == 0 && len(w.edits) == 0
+}
+
+// value checks the value at i against n (nil: no checks), decodes it into
+// ptr by p and returns its end. It sets f.bail instead when it cannot.
+func (f *fuser) value(n *node, i int, p *plan, ptr unsafe.Pointer) int {
+	w := f.w
+	if i >= len(w.b) {
+		f.bail = true
+		return i
+	}
+	if p.kind == pDelegate {
+		return f.delegate(n, i, p, ptr)
+	}
+	if n != nil && n.always {
+		n = nil
+	}
+	kind := kindAt(w.b[i])
+	if kind == 0 {
+		f.bail = true
+		return i
+	}
+	if n == nil {
+		return f.decode(nil, kind, i, -1, p, ptr)
+	}
+	if len(n.choices) > 0 {
+		// The walker chooses the branches; what it accepts unchanged is
+		// decoded without further checks.
+		end, fit := w.value(n, i)
+		if !fit || !f.clean() {
+			f.bail = true
+			return end
+		}
+		return f.decode(nil, kind, i, -1, p, ptr)
+	}
+	numEnd := -1
+	integral := false
+	if kind == tNumber {
+		numEnd = w.number(i)
+		if w.err != nil {
+			f.bail = true
+			return numEnd
+		}
+		// Whether it is an integer matters only to a node that takes
+		// integers but not all numbers.
+		for _, m := range n.conj {
+			if m.types != 0 && m.types&tNumber == 0 {
+				integral = isIntegral(w.b[i:numEnd])
+				break
+			}
+		}
+	}
+	if kind == tNull && w.nullable(n) {
+		return f.decode(nil, kind, i, -1, p, ptr)
+	}
+	for _, m := range n.conj {
+		if m.never {
+			f.bail = true
+			return i
+		}
+		if m.types == 0 || m.types&kind != 0 || (kind == tNumber && integral && m.types&tInteger != 0) {
+			continue
+		}
+		f.bail = true
+		return i
+	}
+	if kind == tNumber && integral && n.wantsInteger() && !plainInteger(w.b[i:numEnd]) {
+		f.bail = true // normalization rewrites it
+		return i
+	}
+	end := f.decode(n, kind, i, numEnd, p, ptr)
+	if f.bail {
+		return end
+	}
+	if n.scalar {
+		w.scalarChecks(n, kind, i, end)
+		if len(w.issues) > 0 {
+			f.bail = true
+		}
+	}
+	return end
+}
+
+// delegate checks the value at i with the walker and decodes it with
+// fastUnmarshal (encoding/json without it).
+func (f *fuser) delegate(n *node, i int, p *plan, ptr unsafe.Pointer) int {
+	w := f.w
+	end, fit := w.value(n, i)
+	if !fit || !f.clean() {
+		f.bail = true
+		return end
+	}
+	v := reflect.NewAt(p.typ, ptr).Interface()
+	var err error
+	if fastUnmarshal != nil {
+		err = fastUnmarshal(w.b[i:end], v)
+	} else {
+		err = json.Unmarshal(w.b[i:end], v)
+	}
+	if err != nil {
+		f.bail = true
+	}
+	return end
+}
+
+// decode decodes the value at i, of JSON kind kind, into ptr by p; n (nil:
+// none) checks an object's members or an array's items. numEnd is the end
+// of a number already scanned, or -1.
+func (f *fuser) decode(n *node, kind typeMask, i, numEnd int, p *plan, ptr unsafe.Pointer) int {
+	w := f.w
+	b := w.b
+	switch kind {
+	case tNull:
+		if len(b)-i >= 4 && string(b[i:i+4]) == "null" {
+			// encoding/json leaves the zero value: a nil pointer or
+			// slice, an untouched scalar or struct.
+			return i + 4
+		}
+	case tBoolean:
+		if p.kind == pPointer {
+			return f.pointer(n, kind, i, numEnd, p, ptr)
+		}
+		if p.kind != pBool {
+			break
+		}
+		if len(b)-i >= 4 && string(b[i:i+4]) == "true" {
+			*(*bool)(ptr) = true
+			return i + 4
+		}
+		if len(b)-i >= 5 && string(b[i:i+5]) == "false" {
+			return i + 5
+		}
+	case tString:
+		switch p.kind {
+		case pPointer:
+			return f.pointer(n, kind, i, numEnd, p, ptr)
+		case pString:
+			return f.str(i, ptr)
+		}
+	case tNumber:
+		if numEnd < 0 {
+			numEnd = w.number(i)
+			if w.err != nil {
+				break
+			}
+		}
+		if number(b[i:numEnd], p, ptr) {
+			return numEnd
+		}
+	case tObject:
+		switch p.kind {
+		case pPointer:
+			return f.pointer(n, kind, i, numEnd, p, ptr)
+		case pStruct:
+			return f.object(n, i, p, ptr)
+		}
+	case tArray:
+		switch p.kind {
+		case pPointer:
+			return f.pointer(n, kind, i, numEnd, p, ptr)
+		case pSlice:
+			return f.array(n, i, p, ptr)
+		}
+	}
+	f.bail = true
+	return i
+}
+
+// pointer allocates the value a pointer points to and decodes into it.
+func (f *fuser) pointer(n *node, kind typeMask, i, numEnd int, p *plan, ptr unsafe.Pointer) int {
+	v := reflect.New(p.elem.typ).UnsafePointer()
+	end := f.decode(n, kind, i, numEnd, p.elem, v)
+	if !f.bail {
+		*(*unsafe.Pointer)(ptr) = v
+	}
+	return end
+}
+
+// number stores the number literal lit by p, as encoding/json parses it.
+func number(lit []byte, p *plan, ptr unsafe.Pointer) bool {
+	s := bytesString(lit)
+	switch p.kind {
+	case pPointer:
+		v := reflect.New(p.elem.typ).UnsafePointer()
+		if !number(lit, p.elem, v) {
+			return false
+		}
+		*(*unsafe.Pointer)(ptr) = v
+		return true
+	case pInt:
+		x, ok := smallInt(lit)
+		if !ok {
+			var err error
+			if x, err = strconv.ParseInt(s, 10, p.bits); err != nil {
+				return false
+			}
+		} else if p.bits < 64 && (x < -1<<(p.bits-1) || x >= 1<<(p.bits-1)) {
+			return false
+		}
+		switch p.bits {
+		case 8:
+			*(*int8)(ptr) = int8(x)
+		case 16:
+			*(*int16)(ptr) = int16(x)
+		case 32:
+			*(*int32)(ptr) = int32(x)
+		default:
+			*(*int64)(ptr) = x
+		}
+		return true
+	case pUint:
+		x, err := strconv.ParseUint(s, 10, p.bits)
+		if err != nil {
+			return false
+		}
+		switch p.bits {
+		case 8:
+			*(*uint8)(ptr) = uint8(x)
+		case 16:
+			*(*uint16)(ptr) = uint16(x)
+		case 32:
+			*(*uint32)(ptr) = uint32(x)
+		default:
+			*(*uint64)(ptr) = x
+		}
+		return true
+	case pFloat:
+		x, err := strconv.ParseFloat(s, p.bits)
+		if err != nil || math.IsInf(x, 0) {
+			return false
+		}
+		if p.bits == 32 {
+			*(*float32)(ptr) = float32(x)
+		} else {
+			*(*float64)(ptr) = x
+		}
+		return true
+	}
+	return false
+}
+
+// str decodes the string at i into the string at ptr. Strings with
+// escapes, or bytes that are not ASCII, are decoded by fastUnmarshal (the
+// replacement of invalid UTF-8 is its).
+func (f *fuser) str(i int, ptr unsafe.Pointer) int {
+	b := f.w.b
+	j := i + 1
+	for j < len(b) && plainASCII[b[j]] {
+		j++
+	}
+	if j < len(b) && b[j] == '"' {
+		*(*string)(ptr) = f.strings.make(b[i+1 : j])
+		return j + 1
+	}
+	end := f.w.strEnd(i)
+	if f.w.err != nil {
+		f.bail = true
+		return end
+	}
+	var s string
+	var err error
+	if fastUnmarshal != nil {
+		err = fastUnmarshal(b[i:end], &s)
+	} else {
+		err = json.Unmarshal(b[i:end], &s)
+	}
+	if err != nil {
+		f.bail = true
+	}
+	*(*string)(ptr) = s
+	return end
+}
+
+// object decodes the object at i into the struct at ptr, checking its
+// members against n as the walker does (see members), and gives up where
+// the walker would change the object or report something.
+func (f *fuser) object(n *node, i int, p *plan, ptr unsafe.Pointer) int {
+	w := f.w
+	if w.depth++; w.depth > maxDepth {
+		f.bail = true
+		return i
+	}
+	mark := len(w.seen)
+	end := f.members(n, i, p, ptr)
+	w.seen = w.seen[:mark]
+	w.depth--
+	return end
+}
+
+// members decodes the members of the object at i (see object).
+func (f *fuser) members(n *node, i int, p *plan, ptr unsafe.Pointer) int {
+	w := f.w
+	b := w.b
+	var view *objView
+	if n != nil {
+		view = n.obj
+	}
+	bd := p.bind(view)
+	drop := w.dropUndeclared && view != nil && view.drop
+	mark := len(w.seen)
+	nprops := 0
+	if view != nil {
+		nprops = len(view.names)
+	}
+	for range nprops + len(p.fields) {
+		w.seen = append(w.seen, false)
+	}
+	seen := w.seen[mark : mark+nprops]
+	have := w.seen[mark+nprops:]
+	count, hint := 0, 0
+	j := w.ws(i + 1)
+	if j < len(b) && b[j] == '}' {
+		return f.objectEnd(n, view, seen, count, j)
+	}
+	for {
+		if j >= len(b) || b[j] != '"' {
+			f.bail = true
+			return j
+		}
+		keyStart := j
+		// Keys are scanned by strEnd (escapes are checked; a key with an
+		// escape matches no entry and is given up on below).
+		keyEnd := w.strEnd(j)
+		if w.err != nil {
+			f.bail = true
+			return keyEnd
+		}
+		k := w.ws(keyEnd)
+		if k >= len(b) || b[k] != ':' {
+			f.bail = true
+			return k
+		}
+		vs := w.ws(k + 1)
+		key := b[keyStart+1 : keyEnd-1]
+		var target *node
+		e, at := bd.find(key, hint)
+		fi := -1
+		if e != nil {
+			hint = at + 1
+			fi = e.fi
+		}
+		if view != nil {
+			switch {
+			case e != nil && e.pi != nil:
+				if seen[e.pi.idx] {
+					f.bail = true // a duplicate: its last value wins, or merges
+					return j
+				}
+				seen[e.pi.idx] = true
+				target = e.pi.node
+			case view.addl != nil:
+				target = view.addl
+			case view.addlFalse && view.drop, drop:
+				f.bail = true // normalization drops it
+				return j
+			}
+		}
+		var end int
+		if fi < 0 {
+			if p.foldedMatch(key) {
+				f.bail = true
+				return j
+			}
+			// Not decoded: only checked.
+			var fit bool
+			if target != nil {
+				end, fit = w.value(target, vs)
+			} else {
+				end, fit = w.skip(vs), true
+			}
+			if !fit || !f.clean() {
+				f.bail = true
+				return end
+			}
+		} else {
+			if have[fi] {
+				f.bail = true
+				return j
+			}
+			have[fi] = true
+			fp := &p.fields[fi]
+			end = f.value(target, vs, fp.plan, unsafe.Add(ptr, fp.off))
+			if f.bail {
+				return end
+			}
+		}
+		count++
+		j = w.ws(end)
+		if j >= len(b) {
+			f.bail = true
+			return j
+		}
+		if b[j] == '}' {
+			return f.objectEnd(n, view, seen, count, j)
+		}
+		if b[j] != ',' {
+			f.bail = true
+			return j
+		}
+		j = w.ws(j + 1)
+	}
+}
+
+// objectEnd does the walker's checks at the end of an object (objectEnd):
+// a default to add, a missing required member or a count out of bounds
+// gives up.
+func (f *fuser) objectEnd(n *node, view *objView, seen []bool, count, j int) int {
+	if view != nil {
+		for _, pi := range view.defaults {
+			if !seen[pi.idx] {
+				f.bail = true
+				return j
+			}
+		}
+		for _, idx := range view.requiredIdx {
+			if idx < 0 || !seen[idx] {
+				f.bail = true
+				return j
+			}
+		}
+	}
+	if n != nil && n.scalar {
+		for _, m := range n.conj {
+			if (m.minProps >= 0 && count < m.minProps) || (m.maxProps >= 0 && count > m.maxProps) {
+				f.bail = true
+				return j
+			}
+		}
+	}
+	return j + 1
+}
+
+// array decodes the array at i into the slice at ptr, checking its items
+// against n.
+func (f *fuser) array(n *node, i int, p *plan, ptr unsafe.Pointer) int {
+	w := f.w
+	if w.depth++; w.depth > maxDepth {
+		f.bail = true
+		return i
+	}
+	end := f.items(n, i, p, ptr)
+	w.depth--
+	return end
+}
+
+// items decodes the items of the array at i (see array).
+func (f *fuser) items(n *node, i int, p *plan, ptr unsafe.Pointer) int {
+	w := f.w
+	b := w.b
+	var view *arrView
+	if n != nil {
+		view = n.arr
+	}
+	et := p.elem
+	size := et.typ.Size()
+	var cur reflect.Value // the backing array so far, an addressable array
+	var data unsafe.Pointer
+	count, capacity := 0, 0
+	counted := false
+	j := w.ws(i + 1)
+	if j < len(b) && b[j] == ']' {
+		// encoding/json makes an empty slice, not a nil one.
+		*(*sliceHeader)(ptr) = sliceHeader{data: unsafe.Pointer(&zeroArray), len: 0, cap: 0}
+		w.itemCount = 0
+		return j + 1
+	}
+	if et.kind == pString {
+		return f.stringItems(view, j, et, ptr)
+	}
+	for idx := 0; ; idx++ {
+		if count == capacity && capacity >= 1024 && !counted {
+			// A long array: count its items once and allocate them all,
+			// rather than doubling on, which holds the old and the new
+			// backing array at once (the peak of a 50 MB list) and
+			// leaves up to half the last one unused.
+			counted = true
+			if rest, ok := countItems(b, j); ok {
+				next := reflect.MakeSlice(p.typ, count+rest, count+rest)
+				reflect.Copy(next, cur)
+				cur, data, capacity = next, next.UnsafePointer(), count+rest
+			}
+		}
+		if count == capacity {
+			// Grow by doubling, as encoding/json does. reflect.New of an
+			// array type allocates the array alone (MakeSlice would
+			// allocate a slice header too); Copy writes with the
+			// barriers the garbage collector needs.
+			// From 1, as append grows (and go-json-experiment): a
+			// result with one item pays for one.
+			log := 0
+			if capacity > 0 {
+				log = bits.Len(uint(capacity))
+			}
+			capacity = 1 << log
+			next := reflect.New(p.arrayOf(log)).Elem()
+			if cur.IsValid() {
+				reflect.Copy(next, cur)
+			}
+			cur, data = next, next.Addr().UnsafePointer()
+		}
+		var target *node
+		if view != nil {
+			target = view.items
+			if idx < len(view.prefix) {
+				target = view.prefix[idx]
+			}
+		}
+		end := f.value(target, j, et, unsafe.Add(data, uintptr(count)*size))
+		if f.bail {
+			return end
+		}
+		count++
+		j = w.ws(end)
+		if j >= len(b) {
+			f.bail = true
+			return j
+		}
+		if b[j] == ']' {
+			*(*sliceHeader)(ptr) = sliceHeader{data: data, len: count, cap: capacity}
+			w.itemCount = count
+			return j + 1
+		}
+		if b[j] != ',' {
+			f.bail = true
+			return j
+		}
+		j = w.ws(j + 1)
+	}
+}
+
+// sliceHeader is the layout of a slice; stores through it keep the
+// garbage collector's write barrier (data is a pointer field).
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
+// zeroArray is where empty slices point, as reflect.MakeSlice(t, 0, 0)'s do.
+var zeroArray [0]byte
+
+// plainASCII marks the bytes a string holds as they are and that are
+// ASCII: not '"', '\\', a control character or a byte of a multi-byte
+// UTF-8 sequence.
+var plainASCII = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 0x20 && c < 0x80 && c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// smallInt parses a JSON integer literal of at most 18 digits (no
+// fraction, no exponent), which cannot overflow an int64; ok is false for
+// anything else, which strconv then parses.
+func smallInt(lit []byte) (x int64, ok bool) {
+	neg := len(lit) > 0 && lit[0] == '-'
+	if neg {
+		lit = lit[1:]
+	}
+	if len(lit) == 0 || len(lit) > 18 {
+		return 0, false
+	}
+	for _, c := range lit {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		x = x*10 + int64(c-'0')
+	}
+	if neg {
+		x = -x
+	}
+	return x, true
+}
+
+// countItems counts the items of an array from the item at j to the
+// array's end, scanning for its structure only; ok is false when the
+// bytes end first (the walk then finds the error).
+func countItems(b []byte, j int) (n int, ok bool) {
+	depth := 0
+	n = 1
+	for j < len(b) {
+		switch b[j] {
+		case '"':
+			// To the closing quote: one preceded by an even number of
+			// backslashes.
+			for {
+				k := bytes.IndexByte(b[j+1:], '"')
+				if k < 0 {
+					return 0, false
+				}
+				j += 1 + k
+				bs := 0
+				for b[j-1-bs] == '\\' {
+					bs++
+				}
+				if bs%2 == 0 {
+					break
+				}
+			}
+		case '[', '{':
+			depth++
+		case ']', '}':
+			if depth == 0 {
+				return n, true
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				n++
+			}
+		}
+		j++
+	}
+	return 0, false
+}
+
+// stringItems decodes the items of a string array into the slab (see
+// fuser), from the first item at j.
+func (f *fuser) stringItems(view *arrView, j int, et *plan, ptr unsafe.Pointer) int {
+	w := f.w
+	b := w.b
+	start := len(f.slab)
+	for idx := 0; ; idx++ {
+		if len(f.slab) == cap(f.slab) {
+			// A new slab; the items of this array so far move to it.
+			// Slabs grow from 4 strings (a small result pays little) to 512.
+			next := make([]string, len(f.slab)-start, max(min(512, 2*cap(f.slab)), 4, 2*(len(f.slab)-start)))
+			copy(next, f.slab[start:])
+			f.slab, start = next, 0
+		}
+		var target *node
+		if view != nil {
+			target = view.items
+			if idx < len(view.prefix) {
+				target = view.prefix[idx]
+			}
+		}
+		f.slab = f.slab[:len(f.slab)+1]
+		end := f.value(target, j, et, unsafe.Pointer(&f.slab[len(f.slab)-1]))
+		if f.bail {
+			return end
+		}
+		j = w.ws(end)
+		if j >= len(b) {
+			f.bail = true
+			return j
+		}
+		if b[j] == ']' {
+			// The slice type may be of a named string type: same layout.
+			items := f.slab[start:len(f.slab):len(f.slab)]
+			*(*[]string)(ptr) = items
+			w.itemCount = len(items)
+			return j + 1
+		}
+		if b[j] != ',' {
+			f.bail = true
+			return j
+		}
+		j = w.ws(j + 1)
+	}
+}
