@@ -13,6 +13,7 @@ done
 # scripts/mcp-servers.sh), opsgen against go-sdk's CallTool (docs/compare.md).
 # A module of its own like the examples.
 echo "=== compare"
-# ogen's generated packages are not vetted: ogen writes unreachable code
-# (contentgroove/ogenclient/oas_uri_gen.go), which is not ours to fix.
-(cd ../compare && "$GO" vet $("$GO" list ./... | grep -v /ogenclient) && "$GO" test -count=1 ./...)
+# -unreachable=false: ogen writes unreachable code
+# (contentgroove/ogenclient/oas_uri_gen.go), which is not ours to fix, and vet
+# reports it with the consumer package that imports it.
+(cd ../compare && "$GO" vet -unreachable=false ./... && "$GO" test -count=1 ./...)
