@@ -51,3 +51,46 @@ func TestTypelessItems(t *testing.T) {
 		t.Errorf("no raw JSON warning at /components/schemas/Conv in %v", diags)
 	}
 }
+
+// nonObjectSpec has object schemas with and without "type", merged by
+// allOf or not, and a property named like the field that keeps other values.
+const nonObjectSpec = `openapi: 3.0.3
+info: {title: nonobject, version: "1"}
+paths: {}
+components:
+  schemas:
+    Bare:
+      properties: {nonObject: {type: string}, NonObject: {type: integer}}
+    Typed: {type: object, properties: {id: {type: string}}}
+    NullableTyped: {type: [object, "null"], properties: {id: {type: string}}}
+    Merged:
+      allOf: [{$ref: "#/components/schemas/Bare"}, {properties: {b: {type: string}}}]
+    MergedTyped:
+      allOf: [{$ref: "#/components/schemas/Bare"}, {$ref: "#/components/schemas/Typed"}]
+    MergedTypedHere:
+      type: object
+      allOf: [{$ref: "#/components/schemas/Bare"}, {properties: {b: {type: string}}}]
+    Dict:
+      additionalProperties: {type: string}
+`
+
+// TestNonObjectStructs: a struct whose schema (with every part of its
+// allOf) states no type accepts values that are not objects (NonObject);
+// one that states "type: object" anywhere does not, nor does a map; the
+// NonObject field name is kept free.
+func TestNonObjectStructs(t *testing.T) {
+	svc, _, err := openapi.LoadData(context.Background(), []byte(nonObjectSpec), "nonobject.yaml", openapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"Bare": true, "Typed": false, "NullableTyped": false, "Merged": true, "MergedTyped": false, "MergedTypedHere": false, "Dict": false} {
+		if got := typeOf(t, svc, name).NonObject; got != want {
+			t.Errorf("%s: NonObject %v, want %v", name, got, want)
+		}
+	}
+	for _, f := range typeOf(t, svc, "Bare").Fields {
+		if f.Name == ir.NonObjectField {
+			t.Errorf("property %q has the field name %s", f.JSONName, f.Name)
+		}
+	}
+}
