@@ -141,3 +141,38 @@ paths:
 		t.Errorf("%s/%s: %s", c.Fault, c.Rule, c.Evidence)
 	}
 }
+
+// TestClassifyParamNameQuirk: rapidapi idealspot-geodata's "location[]"
+// query parameter and "insight_id:" path parameter, sent as declared, are
+// refused by Prism (see Classify): the mock's. A required parameter the
+// request lacks, or a name Prism reads, stays opsgen's.
+func TestClassifyParamNameQuirk(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	const (
+		query = `{"location":["query"],"severity":"Error","code":"required","message":"Request query must have required property 'location%5b%5d'"}`
+		path  = `{"location":["path"],"severity":"Error","code":"required","message":"Request path must have required property 'insight_id:'"}`
+		other = `{"location":["query"],"severity":"Error","code":"required","message":"Request query must have required property 'version'"}`
+	)
+	cases := []struct {
+		name, url, violations string
+		fault                 Fault
+		rule                  string
+	}{
+		{"bracket name, escaped", "/geometries?location%5B%5D=x&version=1", query, FaultMock, "reject-param-name-quirk"},
+		{"bracket name, as is", "/geometries?location[]=x&version=1", query, FaultMock, "reject-param-name-quirk"},
+		{"bracket name not sent", "/geometries?version=1", query, FaultOpsgen, "reject-violation"},
+		{"colon path variable", "/insights/e2e", path, FaultMock, "reject-param-name-quirk"},
+		{"both, and a real one", "/geometries?location%5B%5D=x", query + "," + other, FaultOpsgen, "reject-violation"},
+	}
+	for _, tc := range cases {
+		v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [` + tc.violations + `]`
+		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: exchange("GET", "http://127.0.0.1:1"+tc.url, 422, `{}`, v)}
+		Classify(c, o, nil)
+		if c.Class != ClassRejected || c.Fault != tc.fault || c.Rule != tc.rule {
+			t.Errorf("%s: %s %s/%s: %s", tc.name, c.Class, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+}
