@@ -142,6 +142,12 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     A path parameter whose name is not an RFC 6570 varname ("insight_id:",
 //     the same description): Prism extracts path parameters with
 //     uri-template-lite, which matches nothing to "{insight_id:}".
+//   - reject-ignored-header -> mock: every violation is a required header
+//     named Accept, Content-Type or Authorization that the request does
+//     not carry and the description declares as a header parameter, a
+//     definition OpenAPI says "SHALL be ignored" (opsgen does; Prism
+//     validates it: vtex's Content-Type on GET requests, which carry no
+//     body, and Accept on operations that answer no content).
 //   - reject-violation -> opsgen: Prism lists violations of the request
 //     (path, query, header, cookie or body): the registry accepted the
 //     input, so the client encoded a valid input into an invalid request,
@@ -272,6 +278,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		case paramNameQuirk(o, x) != "":
 			c.Fault, c.Rule = FaultMock, "reject-param-name-quirk"
 			ev += "; " + paramNameQuirk(o, x)
+		case ignoredHeaders(o, x) != "":
+			c.Fault, c.Rule = FaultMock, "reject-ignored-header"
+			ev += "; the description declares " + ignoredHeaders(o, x) + " as header parameters, which OpenAPI says to ignore (the request does not carry them)"
 		case uncheckablePatterns(x.Violations) != "":
 			c.Fault, c.Rule = FaultHarness, "reject-pattern-unchecked"
 			ev += "; Go's regexp cannot compile " + uncheckablePatterns(x.Violations) + ", so the registry (as jsonschema/v6) does not check it and the harness's value is not refused; input: " + clipS(string(c.Input), 400)
@@ -532,7 +541,7 @@ var rfc6570Varname = regexp.MustCompile(`^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.
 
 // requiredProperty reads the parameter name of Prism's "Request query
 // must have required property 'location%5b%5d'".
-var requiredProperty = regexp.MustCompile(`^Request (query|path) must have required property '(.*)'$`)
+var requiredProperty = regexp.MustCompile(`^Request (query|path|header) must have required property '(.*)'$`)
 
 // paramNameQuirk explains, when every violation Prism lists is a required
 // query or path parameter the request carries under a name Prism cannot
@@ -577,6 +586,8 @@ func paramNameQuirk(o *Oracle, x *Exchange) string {
 				return ""
 			}
 			why = append(why, fmt.Sprintf("the path fills {%s} of %q, a variable name RFC 6570 does not allow, so Prism's uri-template-lite extracts no parameters from it", name, tmpl))
+		default:
+			return ""
 		}
 	}
 	return strings.Join(why, "; ")
@@ -591,4 +602,45 @@ func hasQueryName(q url.Values, name string) bool {
 		}
 	}
 	return false
+}
+
+// ignoredHeaders returns the names (comma-separated) when every violation
+// Prism lists is a required header parameter OpenAPI ignores (Accept,
+// Content-Type, Authorization) that the description declares for the
+// operation and the request lacks; "" otherwise.
+func ignoredHeaders(o *Oracle, x *Exchange) string {
+	i := strings.Index(x.Violations, "[")
+	if i < 0 {
+		return ""
+	}
+	var vs []struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal([]byte(x.Violations[i:]), &vs) != nil || len(vs) == 0 {
+		return ""
+	}
+	var names []string
+	for _, v := range vs {
+		m := requiredProperty.FindStringSubmatch(v.Message)
+		if v.Code != "required" || m == nil || m[1] != "header" {
+			return ""
+		}
+		name := m[2]
+		switch strings.ToLower(name) {
+		case "accept", "content-type", "authorization":
+		default:
+			return ""
+		}
+		for h := range x.ReqHeaders {
+			if strings.EqualFold(h, name) {
+				return ""
+			}
+		}
+		if !o.DeclaresHeader(x.Method, x.URL, name) {
+			return ""
+		}
+		names = append(names, strconv.Quote(name))
+	}
+	return strings.Join(names, ", ")
 }

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi2"
@@ -227,6 +228,25 @@ func (o *Oracle) Security(method, rawURL string) []string {
 		}
 	}
 	return names
+}
+
+// DeclaresHeader reports whether the request's operation (or its path
+// item) declares a header parameter of that name, ignoring case.
+func (o *Oracle) DeclaresHeader(method, rawURL, name string) bool {
+	op, tmpl := o.Operation(method, rawURL)
+	if op == nil {
+		return false
+	}
+	ps := op.Parameters
+	if item := o.doc.Paths.Value(tmpl); item != nil {
+		ps = append(slices.Clip(ps), item.Parameters...)
+	}
+	for _, p := range ps {
+		if p != nil && p.Value != nil && p.Value.In == "header" && strings.EqualFold(p.Value.Name, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // HasSuccess reports whether the operation declares a 2xx (or 2XX)

@@ -166,10 +166,49 @@ func TestClassifyParamNameQuirk(t *testing.T) {
 		{"bracket name not sent", "/geometries?version=1", query, FaultOpsgen, "reject-violation"},
 		{"colon path variable", "/insights/e2e", path, FaultMock, "reject-param-name-quirk"},
 		{"both, and a real one", "/geometries?location%5B%5D=x", query + "," + other, FaultOpsgen, "reject-violation"},
+		{"and a header", "/geometries?location%5B%5D=x&version=1", query + `,{"location":["header"],"severity":"Error","code":"required","message":"Request header must have required property 'x-key'"}`, FaultOpsgen, "reject-violation"},
 	}
 	for _, tc := range cases {
 		v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [` + tc.violations + `]`
 		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: exchange("GET", "http://127.0.0.1:1"+tc.url, 422, `{}`, v)}
+		Classify(c, o, nil)
+		if c.Class != ClassRejected || c.Fault != tc.fault || c.Rule != tc.rule {
+			t.Errorf("%s: %s %s/%s: %s", tc.name, c.Class, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+}
+
+// TestClassifyIgnoredHeader: vtex declares required Content-Type and
+// Accept header parameters, which OpenAPI ignores (so does opsgen); Prism
+// requires them: the mock's. Any other missing header, or one of those
+// the description does not declare, stays opsgen's.
+func TestClassifyIgnoredHeader(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	req := func(name string) string {
+		return `{"location":["header"],"severity":"Error","code":"required","message":"Request header must have required property '` + name + `'"}`
+	}
+	cases := []struct {
+		name, url, violations string
+		headers               map[string]string
+		fault                 Fault
+		rule                  string
+	}{
+		{"content-type and accept", "/documents/1", req("content-type") + "," + req("accept"), nil, FaultMock, "reject-ignored-header"},
+		{"accept", "/documents/1", req("accept"), map[string]string{"Content-Type": "application/json"}, FaultMock, "reject-ignored-header"},
+		{"and a header opsgen must send", "/documents/1", req("content-type") + "," + req("x-tenant"), nil, FaultOpsgen, "reject-violation"},
+		{"not declared", "/items/1", req("content-type"), nil, FaultOpsgen, "reject-violation"},
+	}
+	for _, tc := range cases {
+		v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [` + tc.violations + `]`
+		x := exchange("DELETE", "http://127.0.0.1:1"+tc.url, 422, `{}`, v)
+		if tc.url == "/items/1" {
+			x.Method = "GET"
+		}
+		x.ReqHeaders = tc.headers
+		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
 		Classify(c, o, nil)
 		if c.Class != ClassRejected || c.Fault != tc.fault || c.Rule != tc.rule {
 			t.Errorf("%s: %s %s/%s: %s", tc.name, c.Class, c.Fault, c.Rule, c.Evidence)
