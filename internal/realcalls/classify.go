@@ -148,6 +148,16 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     definition OpenAPI says "SHALL be ignored" (opsgen does; Prism
 //     validates it: vtex's Content-Type on GET requests, which carry no
 //     body, and Accept on operations that answer no content).
+//   - reject-form-array-quirk -> mock: every violation is an
+//     application/x-www-form-urlencoded body property that "must be array",
+//     and the body carries it as OpenAPI's default encoding (style form,
+//     explode) sends arrays, one name=value pair per item: Prism's
+//     splitUriParams keeps the last pair of a name and applies no style
+//     unless an encoding object states one, so no array passes.
+//   - reject-ref-sibling -> description: every violation is a required
+//     body property that an OpenAPI 3.0 document lists in a "required"
+//     beside the body schema's $ref, where the Reference Object's other
+//     members "SHALL be ignored" (opsgen ignores it; Prism applies it).
 //   - reject-violation -> opsgen: Prism lists violations of the request
 //     (path, query, header, cookie or body): the registry accepted the
 //     input, so the client encoded a valid input into an invalid request,
@@ -281,6 +291,11 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		case ignoredHeaders(o, x) != "":
 			c.Fault, c.Rule = FaultMock, "reject-ignored-header"
 			ev += "; the description declares " + ignoredHeaders(o, x) + " as header parameters, which OpenAPI says to ignore (the request does not carry them)"
+		case formArrayQuirk(x):
+			c.Fault, c.Rule = FaultMock, "reject-form-array-quirk"
+		case refSiblingRequired(o, x) != "":
+			c.Fault, c.Rule = FaultDescription, "reject-ref-sibling"
+			ev += "; the body schema lists " + refSiblingRequired(o, x) + " in a required beside its $ref, which OpenAPI 3.0 says to ignore"
 		case uncheckablePatterns(x.Violations) != "":
 			c.Fault, c.Rule = FaultHarness, "reject-pattern-unchecked"
 			ev += "; Go's regexp cannot compile " + uncheckablePatterns(x.Violations) + ", so the registry (as jsonschema/v6) does not check it and the harness's value is not refused; input: " + clipS(string(c.Input), 400)
@@ -641,6 +656,58 @@ func ignoredHeaders(o *Oracle, x *Exchange) string {
 			return ""
 		}
 		names = append(names, strconv.Quote(name))
+	}
+	return strings.Join(names, ", ")
+}
+
+// formArrayQuirk reports whether Prism rejected a form-urlencoded body only
+// for array properties the body carries as name=value pairs (see Classify).
+func formArrayQuirk(x *Exchange) bool {
+	if !strings.HasPrefix(x.ReqHeaders["Content-Type"], "application/x-www-form-urlencoded") {
+		return false
+	}
+	ms := violationAt.FindAllStringSubmatch(x.Violations, -1)
+	if len(ms) == 0 || strings.Count(x.Violations, `"location"`) != len(ms) {
+		return false
+	}
+	form, err := url.ParseQuery(x.ReqBody)
+	if err != nil {
+		return false
+	}
+	for _, m := range ms {
+		if !strings.HasSuffix(m[2], "must be array") || len(form[m[1]]) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// bodyRequired reads the property of Prism's "Request body must have
+// required property 'track[title]'".
+var bodyRequired = regexp.MustCompile(`^Request body must have required property '(.*)'$`)
+
+// refSiblingRequired returns the properties (quoted, comma-separated) when
+// every violation is a required body property the description requires
+// only beside a $ref (see Classify); "" otherwise.
+func refSiblingRequired(o *Oracle, x *Exchange) string {
+	i := strings.Index(x.Violations, "[")
+	if i < 0 {
+		return ""
+	}
+	var vs []struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal([]byte(x.Violations[i:]), &vs) != nil || len(vs) == 0 {
+		return ""
+	}
+	var names []string
+	for _, v := range vs {
+		m := bodyRequired.FindStringSubmatch(v.Message)
+		if v.Code != "required" || m == nil || !o.RefSiblingRequired(x.Method, x.URL, x.ReqHeaders["Content-Type"], m[1]) {
+			return ""
+		}
+		names = append(names, strconv.Quote(m[1]))
 	}
 	return strings.Join(names, ", ")
 }

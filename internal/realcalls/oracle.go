@@ -26,6 +26,9 @@ import (
 // data that really contradicts the description.
 type Oracle struct {
 	doc *openapi3.T
+	// raw is the document as read (YAML or JSON), for what kin-openapi
+	// does not keep (members beside a $ref).
+	raw map[string]any
 	// Err is why the document did not load (nil when it did).
 	Err error
 }
@@ -38,34 +41,75 @@ func init() {
 
 // NewOracle loads the description at path.
 func NewOracle(path string) *Oracle {
-	doc, err := loadDoc(path)
-	return &Oracle{doc: doc, Err: err}
+	doc, raw, err := loadDoc(path)
+	return &Oracle{doc: doc, raw: raw, Err: err}
 }
 
-func loadDoc(path string) (*openapi3.T, error) {
+func loadDoc(path string) (*openapi3.T, map[string]any, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var probe map[string]any
 	if err := yaml.Unmarshal(data, &probe); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if v, _ := probe["swagger"].(string); v != "" {
 		js, err := json.Marshal(probe)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		var d2 openapi2.T
 		if err := json.Unmarshal(js, &d2); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return openapi2conv.ToV3(&d2)
+		doc, err := openapi2conv.ToV3(&d2)
+		return doc, probe, err
 	}
 	l := openapi3.NewLoader()
 	l.IsExternalRefsAllowed = true
 	l.Context = context.Background()
-	return l.LoadFromFile(path)
+	doc, err := l.LoadFromFile(path)
+	return doc, probe, err
+}
+
+// RefSiblingRequired reports whether, in an OpenAPI 3.0 document, the
+// request body schema of the request's operation for its media type is a
+// $ref with a "required" member beside it that lists name. OpenAPI 3.0
+// says the members of a Reference Object other than $ref "SHALL be
+// ignored" (soundcloud's POST /tracks: {$ref: TrackDataRequest, required:
+// [track[title], ...]}); Prism applies them.
+func (o *Oracle) RefSiblingRequired(method, rawURL, mediaType, name string) bool {
+	if v, _ := o.raw["openapi"].(string); !strings.HasPrefix(v, "3.0") {
+		return false
+	}
+	_, tmpl := o.Operation(method, rawURL)
+	if tmpl == "" {
+		return false
+	}
+	mt, _, err := mime.ParseMediaType(mediaType)
+	if err != nil {
+		return false
+	}
+	at := func(v any, keys ...string) any {
+		for _, k := range keys {
+			m, _ := v.(map[string]any)
+			v = m[k]
+		}
+		return v
+	}
+	paths, _ := o.raw["paths"].(map[string]any)
+	schema, _ := at(paths[tmpl], strings.ToLower(method), "requestBody", "content", mt, "schema").(map[string]any)
+	if _, ok := schema["$ref"]; !ok {
+		return false
+	}
+	req, _ := schema["required"].([]any)
+	for _, r := range req {
+		if r == name {
+			return true
+		}
+	}
+	return false
 }
 
 // Operation finds the operation a request went to: the path template

@@ -215,3 +215,52 @@ func TestClassifyIgnoredHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestClassifyFormArrayQuirk: twilio's form bodies with array properties,
+// sent one pair per item as OpenAPI's default form encoding says, are
+// refused by Prism ("must be array"): the mock's. A property the body does
+// not carry stays opsgen's.
+func TestClassifyFormArrayQuirk(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	mk := func(body string) *Call {
+		x := exchange("POST", "http://127.0.0.1:1/compositions", 422, `{}`, `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["body","Excluded"],"severity":"Error","code":"type","message":"Request body property Excluded must be array"}]`)
+		x.ReqHeaders = map[string]string{"Content-Type": "application/x-www-form-urlencoded"}
+		x.ReqBody = body
+		return &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+	}
+	for body, want := range map[string]string{
+		"Excluded=e2e+value&Excluded=e2e+value&Format=webm": "reject-form-array-quirk",
+		"Excluded=a":  "reject-form-array-quirk",
+		"Format=webm": "reject-violation",
+	} {
+		c := mk(body)
+		Classify(c, o, nil)
+		if c.Rule != want {
+			t.Errorf("%s: %s/%s, want %s", body, c.Fault, c.Rule, want)
+		}
+	}
+}
+
+// TestClassifyRefSibling: soundcloud's POST /tracks requires track[title]
+// in a "required" beside the body schema's $ref, which OpenAPI 3.0 says to
+// ignore and Prism applies: the description's. A property required by the
+// referenced schema itself stays opsgen's.
+func TestClassifyRefSibling(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	mk := func(name string) *Call {
+		x := exchange("POST", "http://127.0.0.1:1/tracks", 400, `{}`, `[{"location":["request","body"],"severity":"Error","code":"required","message":"Request body must have required property '`+name+`'"}]`)
+		x.ReqHeaders = map[string]string{"Content-Type": "multipart/form-data; boundary=b"}
+		x.ReqBody = "--b\r\nContent-Disposition: form-data; name=\"track[genre]\"\r\n\r\nrock\r\n--b--\r\n"
+		return &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+	}
+	c := mk("track[title]")
+	Classify(c, o, nil)
+	if c.Fault != FaultDescription || c.Rule != "reject-ref-sibling" {
+		t.Errorf("required beside $ref: %s/%s: %s", c.Fault, c.Rule, c.Evidence)
+	}
+	c = mk("track[genre]")
+	Classify(c, o, nil)
+	if c.Fault != FaultOpsgen || c.Rule != "reject-violation" {
+		t.Errorf("not required beside $ref: %s/%s: %s", c.Fault, c.Rule, c.Evidence)
+	}
+}
