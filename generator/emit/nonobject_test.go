@@ -60,6 +60,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"sync/atomic"
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
@@ -129,15 +130,17 @@ func TestTypelessValues(t *testing.T) {
 }
 
 func TestTypelessCall(t *testing.T) {
-	const answer = ` + "`" + `[{"queryPlusText":"washington medicaid","text":"medicaid"},{"queryPlusText":"washington medicare","text":"medicare"}]` + "`" + `
+	var answer atomic.Value // what the server sends
+	const list = ` + "`" + `[{"queryPlusText":"washington medicaid","text":"medicaid"},{"queryPlusText":"washington medicare","text":"medicare"}]` + "`" + `
 	var sent string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
 		sent = string(b)
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, answer)
+		io.WriteString(w, answer.Load().(string))
 	}))
 	defer srv.Close()
+	answer.Store(list)
 	c := NewClient(WithBaseURL(srv.URL))
 	env, err := c.Complete(context.Background(), &Query{NonObject: json.RawMessage(` + "`" + `["a",1]` + "`" + `)})
 	if err != nil {
@@ -146,9 +149,17 @@ func TestTypelessCall(t *testing.T) {
 	if sent != ` + "`" + `["a",1]` + "`" + ` {
 		t.Errorf("sent %s", sent)
 	}
-	if len(env.Warnings) > 0 || string(env.Data.NonObject) != answer {
+	if len(env.Warnings) > 0 || string(env.Data.NonObject) != list {
 		t.Errorf("warnings %v, data %+v", env.Warnings, env.Data)
 	}
+	for _, a := range []string{"null", ` + "`" + `"text"` + "`" + `, "-1.5"} {
+		answer.Store(a)
+		env, err := c.Complete(context.Background(), nil)
+		if err != nil || len(env.Warnings) > 0 || string(env.Data.NonObject) != a {
+			t.Errorf("answer %s: warnings %v, data %+v, err %v", a, env.Warnings, env.Data, err)
+		}
+	}
+	answer.Store(list)
 
 	reg := runtime.NewRegistry(&runtime.Pipeline{})
 	if err := c.Register(reg); err != nil {
@@ -164,7 +175,7 @@ func TestTypelessCall(t *testing.T) {
 	if len(renv.Warnings) > 0 {
 		t.Errorf("registry warnings %v", renv.Warnings)
 	}
-	if d, _ := json.Marshal(renv.Data); string(d) != answer {
+	if d, _ := json.Marshal(renv.Data); string(d) != list {
 		t.Errorf("registry data %s", d)
 	}
 }
