@@ -2,6 +2,8 @@ package jsonschema_test
 
 import (
 	"context"
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -92,5 +94,48 @@ func TestNonObjectStructs(t *testing.T) {
 		if f.Name == ir.NonObjectField {
 			t.Errorf("property %q has the field name %s", f.JSONName, f.Name)
 		}
+	}
+}
+
+// TestReadOnlyInSchemas: readOnly and writeOnly stay on the properties of
+// the JSON Schemas the registry publishes (i-cue.solutions' NewUserRequest
+// has a read-only isActive and additionalProperties: false; a caller that
+// could not see readOnly sent it and the server refused the request). A
+// read-only property reached by $ref keeps the mark too.
+func TestReadOnlyInSchemas(t *testing.T) {
+	const spec = `openapi: 3.1.0
+info: {title: ro, version: "1"}
+paths: {}
+components:
+  schemas:
+    Flag: {type: boolean}
+    NewUser:
+      type: object
+      additionalProperties: false
+      required: [email, isActive]
+      properties:
+        email: {type: string}
+        isActive: {type: boolean, readOnly: true}
+        password: {type: string, writeOnly: true}
+        flag: {$ref: "#/components/schemas/Flag", readOnly: true}
+`
+	svc, _, err := openapi.LoadData(context.Background(), []byte(spec), "ro.yaml", openapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Required   []string                  `json:"required"`
+		Properties map[string]map[string]any `json:"properties"`
+	}
+	if err := json.Unmarshal(svc.Defs["NewUser"], &got); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"isActive": "readOnly", "password": "writeOnly", "flag": "readOnly"} {
+		if got.Properties[name][want] != true {
+			t.Errorf("%s: no %s in %v", name, want, got.Properties[name])
+		}
+	}
+	if len(got.Properties["email"]) != 1 || !slices.Equal(got.Required, []string{"email"}) {
+		t.Errorf("email %v, required %v", got.Properties["email"], got.Required)
 	}
 }
