@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"mime"
 	"net/url"
@@ -35,8 +36,27 @@ type Oracle struct {
 
 // format float is asserted like int32 and int64 (kin-openapi checks only
 // those): Prism generates -3.402823669209385e+38, past float32's range.
+// Format duration is asserted too (durationFormat).
 func init() {
 	openapi3.DefineNumberFormatValidator("float", openapi3.NewRangeFormatValidator(-math.MaxFloat32, math.MaxFloat32))
+	openapi3.DefineStringFormatValidator("duration", durationFormat{})
+}
+
+// isoDuration is the duration of RFC 3339 appendix A (ISO 8601), which
+// JSON Schema's format "duration" names.
+var isoDuration = regexp.MustCompile(`^P(?:\d+W|(?:\d+Y)?(?:\d+M)?(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+(?:[.,]\d+)?S)?)?)$`)
+
+// durationFormat asserts format duration, which kin-openapi does not know:
+// Prism's "string" for it (azure scheduler's retryInterval) is the mock's
+// data, not a valid body that opsgen's Duration refuses.
+type durationFormat struct{}
+
+// Validate implements openapi3.StringFormatValidator.
+func (durationFormat) Validate(s string) error {
+	if !isoDuration.MatchString(s) || s == "P" || strings.HasSuffix(s, "T") {
+		return fmt.Errorf("%q is not an ISO 8601 duration", s)
+	}
+	return nil
 }
 
 // NewOracle loads the description at path.

@@ -264,3 +264,19 @@ func TestClassifyRefSibling(t *testing.T) {
 		t.Errorf("not required beside $ref: %s/%s: %s", c.Fault, c.Rule, c.Evidence)
 	}
 }
+
+// TestOracleDurationFormat: the oracle asserts format duration, so Prism's
+// "string" for azure scheduler's retryInterval is the mock's data, not a
+// valid body (opsgen's runtime.Duration cannot hold it and warns).
+func TestOracleDurationFormat(t *testing.T) {
+	var s openapi3.Schema
+	if err := json.Unmarshal([]byte(`{"type":"string","format":"duration"}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	for v, valid := range map[string]bool{"string": false, "P": false, "PT": false, "P1DT": false, "PT1H30M": true, "P1Y2M3D": true, "P2W": true, "PT0.5S": true} {
+		err := s.VisitJSON(v, openapi3.EnableFormatValidation())
+		if (err == nil) != valid {
+			t.Errorf("%q: %v, want valid %v", v, err, valid)
+		}
+	}
+}
