@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/big"
 	"reflect"
 	"strconv"
 	"strings"
@@ -124,7 +125,7 @@ func (f *fitter) fit(t reflect.Type, i int) (end int, ok bool) {
 		}
 		f.w.edits, f.issues = f.w.edits[:mark], f.issues[:imark]
 	}
-	if f.rewriteTime(t, i, end) || f.rewriteBase64(t, i, end) {
+	if f.rewriteTime(t, i, end) || f.rewriteBase64(t, i, end) || f.rewriteInteger(t, i, end) {
 		return end, true
 	}
 	f.issue(fitMessage(t, raw, err))
@@ -416,6 +417,63 @@ func (f *fitter) rewriteBase64(t reflect.Type, i, end int) bool {
 		}
 	}
 	return false
+}
+
+// rewriteInteger rewrites a number an integer type cannot decode, but
+// whose value it holds, as the integer literal it reads: an integer written
+// with a fraction or an exponent (2.0, 1e3: integers to JSON Schema), and a
+// 64-bit bound as JavaScript writes it (-9223372036854776000, Prism's and
+// many descriptions' minimum of an int64, is the IEEE double of -2^63;
+// 9223372036854776000 that of 2^63, which reads as the largest int64, the
+// same double). Either is the same number: no warning.
+func (f *fitter) rewriteInteger(t reflect.Type, i, end int) bool {
+	lo, hi := intRange(t)
+	if lo == nil || kindAt(f.w.b[i]) != tNumber {
+		return false
+	}
+	lit := string(f.w.b[i:end])
+	r, ok := new(big.Rat).SetString(lit)
+	if !ok || !r.IsInt() {
+		return false
+	}
+	v := r.Num()
+	if v.Cmp(lo) < 0 || v.Cmp(hi) > 0 {
+		if t.Bits() != 64 {
+			return false
+		}
+		// Out of range: in range as a double, at a bound.
+		d, _ := strconv.ParseFloat(lit, 64)
+		switch {
+		case d == bigFloat64(lo):
+			v = lo
+		case d == bigFloat64(hi):
+			v = hi
+		default:
+			return false
+		}
+	}
+	f.w.edit(i, end, v.String())
+	return true
+}
+
+// intRange returns the bounds of integer type t (nil for other kinds).
+func intRange(t reflect.Type) (lo, hi *big.Int) {
+	one := big.NewInt(1)
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		hi = new(big.Int).Sub(new(big.Int).Lsh(one, uint(t.Bits()-1)), one)
+		lo = new(big.Int).Neg(new(big.Int).Add(hi, one))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		hi = new(big.Int).Sub(new(big.Int).Lsh(one, uint(t.Bits())), one)
+		lo = new(big.Int)
+	}
+	return lo, hi
+}
+
+// bigFloat64 is the double nearest n.
+func bigFloat64(n *big.Int) float64 {
+	d, _ := new(big.Float).SetInt(n).Float64()
+	return d
 }
 
 // fitMessage says why raw does not fit t.

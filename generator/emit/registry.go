@@ -306,7 +306,12 @@ func (g *gen) bodyInput(f *generatedFile, op *ir.Operation) (field, arg jen.Code
 	src := jen.Id("in").Dot("Body")
 	for i, fd := range g.fields(b.Type, b.Type, false) { // one per b.Type.Fields, in order
 		if fd.tag == "-" {
-			continue // not in JSON: left zero
+			// Not in JSON: left zero. A property name that cannot be a
+			// struct tag cannot be read into this anonymous struct.
+			if fl := b.Type.Fields[i]; !validTagName(fl.JSONName) {
+				g.warn(fl.Pos, "property %s of the multipart body of %s cannot be a Go struct tag; the registry's input leaves it out (the method sends it)", quoted(fl.JSONName), op.ID)
+			}
+			continue
 		}
 		defs = append(defs, jen.Id(fd.name).Add(f.typeCode(fd.typ)).Tag(map[string]string{"json": fd.tag}))
 		if fl := b.Type.Fields[i]; fl.Type != nil && fl.Type.Kind == ir.Binary {

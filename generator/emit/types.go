@@ -164,24 +164,29 @@ func (g *gen) declareStruct(f *generatedFile, t *ir.Type) {
 			}
 		}
 	}
-	g.declareStructType(f, typeDoc(t, t.Name+" is a JSON object."), t.Name, fields)
+	what := " is a JSON object."
+	if t.NonObject {
+		fields = append(fields, nonObjectField())
+		what = " is a JSON object, or any other JSON value (its schema states no type), kept in NonObject."
+	}
+	g.declareStructType(f, typeDoc(t, t.Name+what), t.Name, fields)
 	if odd := untagged(t); len(odd) > 0 {
 		g.untaggedMethods(f, t, odd, known)
 		return
 	}
 	if t.AdditionalProperties == nil {
+		if t.NonObject {
+			g.plainNonObjectMethods(f, t)
+		}
 		return
 	}
-	f.decl(newDoc("MarshalJSON writes the declared fields and AdditionalProperties as one object."),
-		jen.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-			jen.Type().Id("plain").Id(t.Name),
-			jen.Return(jen.Id("marshalWithExtra").Call(append([]jen.Code{jen.Id("plain").Call(jen.Id("v")), jen.Id("v").Dot("AdditionalProperties")}, known...)...)),
-		))
-	f.decl(newDoc("UnmarshalJSON reads the declared fields and puts the other properties in AdditionalProperties."),
-		jen.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
-			jen.Type().Id("plain").Id(t.Name),
-			jen.Return(jen.Id("unmarshalWithExtra").Call(append([]jen.Code{jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Op("&").Id("v").Dot("AdditionalProperties")}, known...)...)),
-		))
+	g.jsonMethods(f, t, "MarshalJSON writes the declared fields and AdditionalProperties as one object.", []jen.Code{
+		jen.Type().Id("plain").Id(t.Name),
+		jen.Return(jen.Id("marshalWithExtra").Call(append([]jen.Code{jen.Id("plain").Call(jen.Id("v")), jen.Id("v").Dot("AdditionalProperties")}, known...)...)),
+	}, "UnmarshalJSON reads the declared fields and puts the other properties in AdditionalProperties.", []jen.Code{
+		jen.Type().Id("plain").Id(t.Name),
+		jen.Return(jen.Id("unmarshalWithExtra").Call(append([]jen.Code{jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Op("&").Id("v").Dot("AdditionalProperties")}, known...)...)),
+	})
 }
 
 // extraHelpers declares the two helpers of structs with additional properties.
@@ -255,8 +260,6 @@ func (g *gen) untaggedMethods(f *generatedFile, t *ir.Type, odd []*ir.Field, kno
 		targets[jen.Lit(fl.JSONName)] = jen.Op("&").Id("v").Dot(fl.Name)
 	}
 	marshal = append(marshal, jen.Return(jen.Id("marshalWithExtra").Call(append([]jen.Code{jen.Id("plain").Call(jen.Id("v")), jen.Id("extra")}, known...)...)))
-	f.decl(newDoc("MarshalJSON writes the fields as one object, those whose property names cannot be struct tags included."),
-		jen.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(marshal...))
 	first := jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 	if ap {
 		for _, fl := range odd {
@@ -264,12 +267,12 @@ func (g *gen) untaggedMethods(f *generatedFile, t *ir.Type, odd []*ir.Field, kno
 		}
 		first = jen.If(jen.Err().Op(":=").Id("unmarshalWithExtra").Call(append([]jen.Code{jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Op("&").Id("v").Dot("AdditionalProperties")}, known...)...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
 	}
-	f.decl(newDoc("UnmarshalJSON reads the fields, those whose property names cannot be struct tags included."),
-		jen.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
+	g.jsonMethods(f, t, "MarshalJSON writes the fields as one object, those whose property names cannot be struct tags included.", marshal,
+		"UnmarshalJSON reads the fields, those whose property names cannot be struct tags included.", []jen.Code{
 			jen.Type().Id("plain").Id(t.Name),
 			first,
 			jen.Return(jen.Id("unmarshalNamed").Call(jen.Id("b"), jen.Map(jen.String()).Any().Values(targets))),
-		))
+		})
 }
 
 // namedHelper declares unmarshalNamed, the reader of untagged fields.

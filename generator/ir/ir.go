@@ -134,6 +134,12 @@ type Type struct {
 	Fields []*Field
 	// AdditionalProperties of a Struct or the value type of a Map.
 	AdditionalProperties *Type
+	// NonObject says a Struct's schema states no type (properties without
+	// "type": "object"), so any JSON value that is not an object is valid
+	// too (properties only constrain objects). The emitted struct keeps
+	// such a value as it came, in a json.RawMessage field named
+	// NonObjectField, and writes it back as is.
+	NonObject bool
 	// Elem of an Array, Map, or the rest of a Tuple.
 	Elem *Type
 	// Items of a Tuple.
@@ -156,6 +162,11 @@ type Type struct {
 	// Schema is this type's JSON Schema (draft 2020-12, refs into Service.Defs).
 	Schema json.RawMessage
 }
+
+// NonObjectField is the Go name of the field of a NonObject struct that
+// holds a value that is not a JSON object; loaders reserve it among the
+// struct's field names.
+const NonObjectField = "NonObject"
 
 // Named reports whether the type is declared under its own name.
 func (t *Type) Named() bool { return t != nil && t.Name != "" }

@@ -287,8 +287,9 @@ func (c *Converter) build(s *Schema, t *ir.Type, w Where) Entry {
 			types = []string{jsonKindOf(s.Const)}
 		}
 	}
+	inferred := false
 	if len(types) == 0 {
-		types = inferTypes(s)
+		types, inferred = inferTypes(s), true
 		// items without type allow any non-array value too (slack's
 		// {"items": ...} objects): no Go slice holds those. Keywords of
 		// objects keep their struct: omitting "type: object" is common
@@ -306,6 +307,10 @@ func (c *Converter) build(s *Schema, t *ir.Type, w Where) Entry {
 		}
 		t.Kind = ir.Any
 	case 1:
+		// Object keywords without "type" constrain objects only: any other
+		// value is valid too, and the struct keeps it (object resets this
+		// for a Map).
+		t.NonObject = inferred && types[0] == "object"
 		c.single(s, types[0], t, w)
 	default:
 		// Several non-null types: a union selected by JSON kind.
@@ -404,6 +409,7 @@ func (c *Converter) object(s *Schema, t *ir.Type, w Where) {
 	}
 	if len(s.Properties) == 0 {
 		t.Kind = ir.Map
+		t.NonObject = false
 		if ap == nil {
 			ap = &ir.Type{Kind: ir.Any}
 		}
@@ -459,6 +465,9 @@ func (c *Converter) nameFields(t *ir.Type) {
 	if t.AdditionalProperties != nil {
 		ns.Reserve("AdditionalProperties")
 	}
+	if t.NonObject {
+		ns.Reserve(ir.NonObjectField)
+	}
 	wanted := make([]string, len(t.Fields))
 	for i, f := range t.Fields {
 		if f.Name != "" {
@@ -489,6 +498,8 @@ func (c *Converter) allOf(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 		return e
 	}
 	t.Kind = ir.Struct
+	// Parts that all state no type accept any value that is not an object.
+	t.NonObject = !statesType(s, map[*Schema]bool{})
 	seen := map[*Schema]bool{}
 	var merge func(x *Schema, xw Where) bool
 	merge = func(x *Schema, xw Where) bool {
@@ -635,6 +646,24 @@ func (a *Schema) annotate(s *Schema) {
 	}
 	a.Deprecated, a.ReadOnly, a.WriteOnly = a.Deprecated || s.Deprecated, a.ReadOnly || s.ReadOnly, a.WriteOnly || s.WriteOnly
 	a.Nullable = a.Nullable || s.Nullable
+}
+
+// statesType reports whether s, or a part of its allOf (and theirs),
+// states a type.
+func statesType(s *Schema, seen map[*Schema]bool) bool {
+	if s == nil || seen[s] {
+		return false
+	}
+	seen[s] = true
+	if s.Types != nil {
+		return true
+	}
+	for _, p := range s.AllOf {
+		if statesType(p.resolve(), seen) {
+			return true
+		}
+	}
+	return false
 }
 
 func isObjectSchema(s *Schema) bool {

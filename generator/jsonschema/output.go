@@ -23,7 +23,7 @@ func (c *Converter) JSONSchema(s *Schema) map[string]any { return c.jsonSchema(s
 // jsonSchema returns the draft 2020-12 JSON Schema of ref: references to
 // named types become {"$ref": "#/$defs/<Name>"}, 3.0 nullable becomes a
 // type array (or anyOf with null), and OpenAPI-only or documentation
-// keywords are dropped. top is set when ref is the definition of a named
+// keywords are dropped (but readOnly and writeOnly on properties). top is set when ref is the definition of a named
 // type itself, which must be expanded rather than referred to.
 func (c *Converter) jsonSchema(ref *Schema, top bool) map[string]any {
 	s := ref.resolve()
@@ -79,7 +79,19 @@ func (c *Converter) jsonSchema(ref *Schema, top bool) map[string]any {
 	if len(s.Properties) > 0 {
 		props := make(map[string]any, len(s.Properties))
 		for name, p := range s.Properties {
-			props[name] = c.jsonSchema(p, false)
+			ps := c.jsonSchema(p, false)
+			// readOnly and writeOnly stay: they tell a caller of the
+			// registry (an agent reading the input schema) which members
+			// not to send, as the Go fields' comments do.
+			if a := annotated(p); a.ReadOnly || a.WriteOnly {
+				if a.ReadOnly {
+					ps["readOnly"] = true
+				}
+				if a.WriteOnly {
+					ps["writeOnly"] = true
+				}
+			}
+			props[name] = ps
 		}
 		m["properties"] = props
 	}

@@ -3,6 +3,7 @@ package realcalls
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -128,6 +129,35 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     backreferences, repeat counts over 1000): the runtime does not check
 //     such patterns (nor does jsonschema/v6), so the registry accepted the
 //     harness's value, which the description forbids.
+//   - reject-param-name-quirk -> mock: every violation is a required
+//     query or path parameter that the request carries but Prism cannot
+//     read by its name. A query parameter whose name has characters
+//     encodeURI escapes ("location[]", rapidapi idealspot-geodata): when
+//     prism-cli prints its routes at startup (createQueryUriTemplate in
+//     @stoplight/prism-cli's util/paths.js) it rewrites the operation's
+//     parameter name in place with encodeURI, and the validator then looks
+//     for "location%5b%5d" among the request's decoded names, which no
+//     client sends (location[]=x and location%5B%5D=x are both refused;
+//     only location%255B%255D=x, whose name decodes to that text, passes).
+//     A path parameter whose name is not an RFC 6570 varname ("insight_id:",
+//     the same description): Prism extracts path parameters with
+//     uri-template-lite, which matches nothing to "{insight_id:}".
+//   - reject-ignored-header -> mock: every violation is a required header
+//     named Accept, Content-Type or Authorization that the request does
+//     not carry and the description declares as a header parameter, a
+//     definition OpenAPI says "SHALL be ignored" (opsgen does; Prism
+//     validates it: vtex's Content-Type on GET requests, which carry no
+//     body, and Accept on operations that answer no content).
+//   - reject-form-array-quirk -> mock: every violation is an
+//     application/x-www-form-urlencoded body property that "must be array",
+//     and the body carries it as OpenAPI's default encoding (style form,
+//     explode) sends arrays, one name=value pair per item: Prism's
+//     splitUriParams keeps the last pair of a name and applies no style
+//     unless an encoding object states one, so no array passes.
+//   - reject-ref-sibling -> description: every violation is a required
+//     body property that an OpenAPI 3.0 document lists in a "required"
+//     beside the body schema's $ref, where the Reference Object's other
+//     members "SHALL be ignored" (opsgen ignores it; Prism applies it).
 //   - reject-violation -> opsgen: Prism lists violations of the request
 //     (path, query, header, cookie or body): the registry accepted the
 //     input, so the client encoded a valid input into an invalid request,
@@ -255,6 +285,17 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		case paramOneOfOnly(x.Violations):
 			c.Fault, c.Rule = FaultDescription, "reject-param-oneof"
 			ev += "; a parameter's oneOf has variants whose serializations coincide (integer 7 and string \"7\" are both 7 in a URL), so its value matches more than one; input: " + clipS(string(c.Input), 400)
+		case paramNameQuirk(o, x) != "":
+			c.Fault, c.Rule = FaultMock, "reject-param-name-quirk"
+			ev += "; " + paramNameQuirk(o, x)
+		case ignoredHeaders(o, x) != "":
+			c.Fault, c.Rule = FaultMock, "reject-ignored-header"
+			ev += "; the description declares " + ignoredHeaders(o, x) + " as header parameters, which OpenAPI says to ignore (the request does not carry them)"
+		case formArrayQuirk(x):
+			c.Fault, c.Rule = FaultMock, "reject-form-array-quirk"
+		case refSiblingRequired(o, x) != "":
+			c.Fault, c.Rule = FaultDescription, "reject-ref-sibling"
+			ev += "; the body schema lists " + refSiblingRequired(o, x) + " in a required beside its $ref, which OpenAPI 3.0 says to ignore"
 		case uncheckablePatterns(x.Violations) != "":
 			c.Fault, c.Rule = FaultHarness, "reject-pattern-unchecked"
 			ev += "; Go's regexp cannot compile " + uncheckablePatterns(x.Violations) + ", so the registry (as jsonschema/v6) does not check it and the harness's value is not refused; input: " + clipS(string(c.Input), 400)
@@ -508,4 +549,165 @@ func fragmentPath(o *Oracle, x *Exchange) string {
 		return tmpl
 	}
 	return ""
+}
+
+// rfc6570Varname matches an RFC 6570 variable name (section 2.3).
+var rfc6570Varname = regexp.MustCompile(`^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*$`)
+
+// requiredProperty reads the parameter name of Prism's "Request query
+// must have required property 'location%5b%5d'".
+var requiredProperty = regexp.MustCompile(`^Request (query|path|header) must have required property '(.*)'$`)
+
+// paramNameQuirk explains, when every violation Prism lists is a required
+// query or path parameter the request carries under a name Prism cannot
+// read (see Classify, reject-param-name-quirk), why for each; "" when one
+// is not.
+func paramNameQuirk(o *Oracle, x *Exchange) string {
+	i := strings.Index(x.Violations, "[")
+	if i < 0 {
+		return ""
+	}
+	var vs []struct {
+		Location []string `json:"location"`
+		Code     string   `json:"code"`
+		Message  string   `json:"message"`
+	}
+	if json.Unmarshal([]byte(x.Violations[i:]), &vs) != nil || len(vs) == 0 {
+		return ""
+	}
+	u, err := url.Parse(x.URL)
+	if err != nil {
+		return ""
+	}
+	_, tmpl := o.Operation(x.Method, x.URL)
+	var why []string
+	for _, v := range vs {
+		m := requiredProperty.FindStringSubmatch(v.Message)
+		if v.Code != "required" || m == nil {
+			return ""
+		}
+		name := m[2]
+		switch m[1] {
+		case "query":
+			// Prism looks for the encodeURI form of the declared name (lower
+			// case) among the decoded names of the request.
+			declared, err := url.PathUnescape(name)
+			if err != nil || declared == name || !hasQueryName(u.Query(), declared) {
+				return ""
+			}
+			why = append(why, fmt.Sprintf("the query carries %q, which Prism looks for as %q (prism-cli rewrites the declared name with encodeURI)", declared, name))
+		case "path":
+			if rfc6570Varname.MatchString(name) || !strings.Contains(tmpl, "{"+name+"}") {
+				return ""
+			}
+			why = append(why, fmt.Sprintf("the path fills {%s} of %q, a variable name RFC 6570 does not allow, so Prism's uri-template-lite extracts no parameters from it", name, tmpl))
+		default:
+			return ""
+		}
+	}
+	return strings.Join(why, "; ")
+}
+
+// hasQueryName reports whether q has a parameter named name, ignoring case
+// as Prism does.
+func hasQueryName(q url.Values, name string) bool {
+	for k := range q {
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// ignoredHeaders returns the names (comma-separated) when every violation
+// Prism lists is a required header parameter OpenAPI ignores (Accept,
+// Content-Type, Authorization) that the description declares for the
+// operation and the request lacks; "" otherwise.
+func ignoredHeaders(o *Oracle, x *Exchange) string {
+	i := strings.Index(x.Violations, "[")
+	if i < 0 {
+		return ""
+	}
+	var vs []struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal([]byte(x.Violations[i:]), &vs) != nil || len(vs) == 0 {
+		return ""
+	}
+	var names []string
+	for _, v := range vs {
+		m := requiredProperty.FindStringSubmatch(v.Message)
+		if v.Code != "required" || m == nil || m[1] != "header" {
+			return ""
+		}
+		name := m[2]
+		switch strings.ToLower(name) {
+		case "accept", "content-type", "authorization":
+		default:
+			return ""
+		}
+		for h := range x.ReqHeaders {
+			if strings.EqualFold(h, name) {
+				return ""
+			}
+		}
+		if !o.DeclaresHeader(x.Method, x.URL, name) {
+			return ""
+		}
+		names = append(names, strconv.Quote(name))
+	}
+	return strings.Join(names, ", ")
+}
+
+// formArrayQuirk reports whether Prism rejected a form-urlencoded body only
+// for array properties the body carries as name=value pairs (see Classify).
+func formArrayQuirk(x *Exchange) bool {
+	if !strings.HasPrefix(x.ReqHeaders["Content-Type"], "application/x-www-form-urlencoded") {
+		return false
+	}
+	ms := violationAt.FindAllStringSubmatch(x.Violations, -1)
+	if len(ms) == 0 || strings.Count(x.Violations, `"location"`) != len(ms) {
+		return false
+	}
+	form, err := url.ParseQuery(x.ReqBody)
+	if err != nil {
+		return false
+	}
+	for _, m := range ms {
+		if !strings.HasSuffix(m[2], "must be array") || len(form[m[1]]) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// bodyRequired reads the property of Prism's "Request body must have
+// required property 'track[title]'".
+var bodyRequired = regexp.MustCompile(`^Request body must have required property '(.*)'$`)
+
+// refSiblingRequired returns the properties (quoted, comma-separated) when
+// every violation is a required body property the description requires
+// only beside a $ref (see Classify); "" otherwise.
+func refSiblingRequired(o *Oracle, x *Exchange) string {
+	i := strings.Index(x.Violations, "[")
+	if i < 0 {
+		return ""
+	}
+	var vs []struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal([]byte(x.Violations[i:]), &vs) != nil || len(vs) == 0 {
+		return ""
+	}
+	var names []string
+	for _, v := range vs {
+		m := bodyRequired.FindStringSubmatch(v.Message)
+		if v.Code != "required" || m == nil || !o.RefSiblingRequired(x.Method, x.URL, x.ReqHeaders["Content-Type"], m[1]) {
+			return ""
+		}
+		names = append(names, strconv.Quote(m[1]))
+	}
+	return strings.Join(names, ", ")
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"mime"
 	"net/url"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi2"
@@ -25,46 +27,109 @@ import (
 // data that really contradicts the description.
 type Oracle struct {
 	doc *openapi3.T
+	// raw is the document as read (YAML or JSON), for what kin-openapi
+	// does not keep (members beside a $ref).
+	raw map[string]any
 	// Err is why the document did not load (nil when it did).
 	Err error
 }
 
 // format float is asserted like int32 and int64 (kin-openapi checks only
 // those): Prism generates -3.402823669209385e+38, past float32's range.
+// Format duration is asserted too (durationFormat).
 func init() {
 	openapi3.DefineNumberFormatValidator("float", openapi3.NewRangeFormatValidator(-math.MaxFloat32, math.MaxFloat32))
+	openapi3.DefineStringFormatValidator("duration", durationFormat{})
+}
+
+// isoDuration is the duration of RFC 3339 appendix A (ISO 8601), which
+// JSON Schema's format "duration" names.
+var isoDuration = regexp.MustCompile(`^P(?:\d+W|(?:\d+Y)?(?:\d+M)?(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+(?:[.,]\d+)?S)?)?)$`)
+
+// durationFormat asserts format duration, which kin-openapi does not know:
+// Prism's "string" for it (azure scheduler's retryInterval) is the mock's
+// data, not a valid body that opsgen's Duration refuses.
+type durationFormat struct{}
+
+// Validate implements openapi3.StringFormatValidator.
+func (durationFormat) Validate(s string) error {
+	if !isoDuration.MatchString(s) || s == "P" || strings.HasSuffix(s, "T") {
+		return fmt.Errorf("%q is not an ISO 8601 duration", s)
+	}
+	return nil
 }
 
 // NewOracle loads the description at path.
 func NewOracle(path string) *Oracle {
-	doc, err := loadDoc(path)
-	return &Oracle{doc: doc, Err: err}
+	doc, raw, err := loadDoc(path)
+	return &Oracle{doc: doc, raw: raw, Err: err}
 }
 
-func loadDoc(path string) (*openapi3.T, error) {
+func loadDoc(path string) (*openapi3.T, map[string]any, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var probe map[string]any
 	if err := yaml.Unmarshal(data, &probe); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if v, _ := probe["swagger"].(string); v != "" {
 		js, err := json.Marshal(probe)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		var d2 openapi2.T
 		if err := json.Unmarshal(js, &d2); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return openapi2conv.ToV3(&d2)
+		doc, err := openapi2conv.ToV3(&d2)
+		return doc, probe, err
 	}
 	l := openapi3.NewLoader()
 	l.IsExternalRefsAllowed = true
 	l.Context = context.Background()
-	return l.LoadFromFile(path)
+	doc, err := l.LoadFromFile(path)
+	return doc, probe, err
+}
+
+// RefSiblingRequired reports whether, in an OpenAPI 3.0 document, the
+// request body schema of the request's operation for its media type is a
+// $ref with a "required" member beside it that lists name. OpenAPI 3.0
+// says the members of a Reference Object other than $ref "SHALL be
+// ignored" (soundcloud's POST /tracks: {$ref: TrackDataRequest, required:
+// [track[title], ...]}); Prism applies them.
+func (o *Oracle) RefSiblingRequired(method, rawURL, mediaType, name string) bool {
+	if v, _ := o.raw["openapi"].(string); !strings.HasPrefix(v, "3.0") {
+		return false
+	}
+	_, tmpl := o.Operation(method, rawURL)
+	if tmpl == "" {
+		return false
+	}
+	mt, _, err := mime.ParseMediaType(mediaType)
+	if err != nil {
+		return false
+	}
+	at := func(v any, keys ...string) any {
+		for _, k := range keys {
+			m, _ := v.(map[string]any)
+			v = m[k]
+		}
+		return v
+	}
+	paths, _ := o.raw["paths"].(map[string]any)
+	schema, _ := at(paths[tmpl], strings.ToLower(method), "requestBody", "content", mt, "schema").(map[string]any)
+	if _, ok := schema["$ref"]; !ok {
+		return false
+	}
+	req, _ := schema["required"].([]any)
+	for _, r := range req {
+		if r == name {
+			return true
+		}
+	}
+	return false
 }
 
 // Operation finds the operation a request went to: the path template
@@ -227,6 +292,25 @@ func (o *Oracle) Security(method, rawURL string) []string {
 		}
 	}
 	return names
+}
+
+// DeclaresHeader reports whether the request's operation (or its path
+// item) declares a header parameter of that name, ignoring case.
+func (o *Oracle) DeclaresHeader(method, rawURL, name string) bool {
+	op, tmpl := o.Operation(method, rawURL)
+	if op == nil {
+		return false
+	}
+	ps := op.Parameters
+	if item := o.doc.Paths.Value(tmpl); item != nil {
+		ps = append(slices.Clip(ps), item.Parameters...)
+	}
+	for _, p := range ps {
+		if p != nil && p.Value != nil && p.Value.In == "header" && strings.EqualFold(p.Value.Name, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // HasSuccess reports whether the operation declares a 2xx (or 2XX)

@@ -141,3 +141,142 @@ paths:
 		t.Errorf("%s/%s: %s", c.Fault, c.Rule, c.Evidence)
 	}
 }
+
+// TestClassifyParamNameQuirk: rapidapi idealspot-geodata's "location[]"
+// query parameter and "insight_id:" path parameter, sent as declared, are
+// refused by Prism (see Classify): the mock's. A required parameter the
+// request lacks, or a name Prism reads, stays opsgen's.
+func TestClassifyParamNameQuirk(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	const (
+		query = `{"location":["query"],"severity":"Error","code":"required","message":"Request query must have required property 'location%5b%5d'"}`
+		path  = `{"location":["path"],"severity":"Error","code":"required","message":"Request path must have required property 'insight_id:'"}`
+		other = `{"location":["query"],"severity":"Error","code":"required","message":"Request query must have required property 'version'"}`
+	)
+	cases := []struct {
+		name, url, violations string
+		fault                 Fault
+		rule                  string
+	}{
+		{"bracket name, escaped", "/geometries?location%5B%5D=x&version=1", query, FaultMock, "reject-param-name-quirk"},
+		{"bracket name, as is", "/geometries?location[]=x&version=1", query, FaultMock, "reject-param-name-quirk"},
+		{"bracket name not sent", "/geometries?version=1", query, FaultOpsgen, "reject-violation"},
+		{"colon path variable", "/insights/e2e", path, FaultMock, "reject-param-name-quirk"},
+		{"both, and a real one", "/geometries?location%5B%5D=x", query + "," + other, FaultOpsgen, "reject-violation"},
+		{"and a header", "/geometries?location%5B%5D=x&version=1", query + `,{"location":["header"],"severity":"Error","code":"required","message":"Request header must have required property 'x-key'"}`, FaultOpsgen, "reject-violation"},
+	}
+	for _, tc := range cases {
+		v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [` + tc.violations + `]`
+		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: exchange("GET", "http://127.0.0.1:1"+tc.url, 422, `{}`, v)}
+		Classify(c, o, nil)
+		if c.Class != ClassRejected || c.Fault != tc.fault || c.Rule != tc.rule {
+			t.Errorf("%s: %s %s/%s: %s", tc.name, c.Class, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+}
+
+// TestClassifyIgnoredHeader: vtex declares required Content-Type and
+// Accept header parameters, which OpenAPI ignores (so does opsgen); Prism
+// requires them: the mock's. Any other missing header, or one of those
+// the description does not declare, stays opsgen's.
+func TestClassifyIgnoredHeader(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	req := func(name string) string {
+		return `{"location":["header"],"severity":"Error","code":"required","message":"Request header must have required property '` + name + `'"}`
+	}
+	cases := []struct {
+		name, url, violations string
+		headers               map[string]string
+		fault                 Fault
+		rule                  string
+	}{
+		{"content-type and accept", "/documents/1", req("content-type") + "," + req("accept"), nil, FaultMock, "reject-ignored-header"},
+		{"accept", "/documents/1", req("accept"), map[string]string{"Content-Type": "application/json"}, FaultMock, "reject-ignored-header"},
+		{"and a header opsgen must send", "/documents/1", req("content-type") + "," + req("x-tenant"), nil, FaultOpsgen, "reject-violation"},
+		{"not declared", "/items/1", req("content-type"), nil, FaultOpsgen, "reject-violation"},
+	}
+	for _, tc := range cases {
+		v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [` + tc.violations + `]`
+		x := exchange("DELETE", "http://127.0.0.1:1"+tc.url, 422, `{}`, v)
+		if tc.url == "/items/1" {
+			x.Method = "GET"
+		}
+		x.ReqHeaders = tc.headers
+		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+		Classify(c, o, nil)
+		if c.Class != ClassRejected || c.Fault != tc.fault || c.Rule != tc.rule {
+			t.Errorf("%s: %s %s/%s: %s", tc.name, c.Class, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+}
+
+// TestClassifyFormArrayQuirk: twilio's form bodies with array properties,
+// sent one pair per item as OpenAPI's default form encoding says, are
+// refused by Prism ("must be array"): the mock's. A property the body does
+// not carry stays opsgen's.
+func TestClassifyFormArrayQuirk(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	mk := func(body string) *Call {
+		x := exchange("POST", "http://127.0.0.1:1/compositions", 422, `{}`, `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["body","Excluded"],"severity":"Error","code":"type","message":"Request body property Excluded must be array"}]`)
+		x.ReqHeaders = map[string]string{"Content-Type": "application/x-www-form-urlencoded"}
+		x.ReqBody = body
+		return &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+	}
+	for body, want := range map[string]string{
+		"Excluded=e2e+value&Excluded=e2e+value&Format=webm": "reject-form-array-quirk",
+		"Excluded=a":  "reject-form-array-quirk",
+		"Format=webm": "reject-violation",
+	} {
+		c := mk(body)
+		Classify(c, o, nil)
+		if c.Rule != want {
+			t.Errorf("%s: %s/%s, want %s", body, c.Fault, c.Rule, want)
+		}
+	}
+}
+
+// TestClassifyRefSibling: soundcloud's POST /tracks requires track[title]
+// in a "required" beside the body schema's $ref, which OpenAPI 3.0 says to
+// ignore and Prism applies: the description's. A property required by the
+// referenced schema itself stays opsgen's.
+func TestClassifyRefSibling(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	mk := func(name string) *Call {
+		x := exchange("POST", "http://127.0.0.1:1/tracks", 400, `{}`, `[{"location":["request","body"],"severity":"Error","code":"required","message":"Request body must have required property '`+name+`'"}]`)
+		x.ReqHeaders = map[string]string{"Content-Type": "multipart/form-data; boundary=b"}
+		x.ReqBody = "--b\r\nContent-Disposition: form-data; name=\"track[genre]\"\r\n\r\nrock\r\n--b--\r\n"
+		return &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+	}
+	c := mk("track[title]")
+	Classify(c, o, nil)
+	if c.Fault != FaultDescription || c.Rule != "reject-ref-sibling" {
+		t.Errorf("required beside $ref: %s/%s: %s", c.Fault, c.Rule, c.Evidence)
+	}
+	c = mk("track[genre]")
+	Classify(c, o, nil)
+	if c.Fault != FaultOpsgen || c.Rule != "reject-violation" {
+		t.Errorf("not required beside $ref: %s/%s: %s", c.Fault, c.Rule, c.Evidence)
+	}
+}
+
+// TestOracleDurationFormat: the oracle asserts format duration, so Prism's
+// "string" for azure scheduler's retryInterval is the mock's data, not a
+// valid body (opsgen's runtime.Duration cannot hold it and warns).
+func TestOracleDurationFormat(t *testing.T) {
+	var s openapi3.Schema
+	if err := json.Unmarshal([]byte(`{"type":"string","format":"duration"}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	for v, valid := range map[string]bool{"string": false, "P": false, "PT": false, "P1DT": false, "PT1H30M": true, "P1Y2M3D": true, "P2W": true, "PT0.5S": true} {
+		err := s.VisitJSON(v, openapi3.EnableFormatValidation())
+		if (err == nil) != valid {
+			t.Errorf("%q: %v, want valid %v", v, err, valid)
+		}
+	}
+}
