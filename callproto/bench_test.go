@@ -77,11 +77,6 @@ func (m meter) report(b *testing.B) {
 	b.ReportMetric(float64((cpuTime()-m.cpu).Nanoseconds())/1e3/float64(b.N), "cpu-µs/op")
 }
 
-func benchBuses(b *testing.B) (hubBus, spokeBus *natsbus.Bus) {
-	hubBus, spokeBus, _ = benchBusesCounted(b)
-	return hubBus, spokeBus
-}
-
 // benchBusesCounted connects a hub's and a spoke's bus to a fresh embedded
 // server through one countingDialer.
 func benchBusesCounted(b *testing.B) (hubBus, spokeBus *natsbus.Bus, d *countingDialer) {
