@@ -3,6 +3,7 @@ package jsonschema
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"net/url"
 	"path"
@@ -424,7 +425,7 @@ func (c *Converter) object(s *Schema, t *ir.Type, w Where) {
 // addFields appends the properties of a schema to a struct, sorted by JSON
 // name; properties already present are replaced (allOf: later parts win).
 func (c *Converter) addFields(t *ir.Type, props map[string]*Schema, required []string, w Where) {
-	for _, name := range sortedKeys(props) {
+	for _, name := range slices.Sorted(maps.Keys(props)) {
 		p := props[name]
 		pw := w.At("properties", "").At(name, w.Name+suffix(name, "Field"))
 		e := c.Use(p, pw)
@@ -797,7 +798,7 @@ func constDiscriminator(keep []part) (string, [][]string) {
 	if first == nil {
 		return "", nil
 	}
-	for _, name := range sortedKeys(first.Properties) {
+	for _, name := range slices.Sorted(maps.Keys(first.Properties)) {
 		vals := make([][]string, 0, len(keep))
 		seen := map[string]bool{}
 	variants:
@@ -856,7 +857,7 @@ func discriminatorTags(disc *Discriminator, p *Schema) []string {
 		return nil
 	}
 	var tags []string
-	for _, tag := range sortedKeys(disc.Mapping) {
+	for _, tag := range slices.Sorted(maps.Keys(disc.Mapping)) {
 		if sameRef(disc.Mapping[tag], p.Ref) {
 			tags = append(tags, tag)
 		}
@@ -1072,15 +1073,4 @@ func suffix(s, fallback string) string {
 		return x
 	}
 	return fallback
-}
-
-// sortedKeys returns the keys of m, sorted (with one allocation, unlike
-// slices.Sorted(maps.Keys(m)): this is on the hot path of large specs).
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

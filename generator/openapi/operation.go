@@ -122,28 +122,15 @@ func (l *loader) keep(path, method string, op *openapi3.Operation) bool {
 	if anyIn(op.Tags, f.ExcludeTags) {
 		return false
 	}
-	if len(f.IncludePaths) > 0 && !matchAny(path, f.IncludePaths) {
+	if len(f.IncludePaths) > 0 && !ir.MatchPattern(f.IncludePaths, path) {
 		return false
 	}
-	return !matchAny(path, f.ExcludePaths)
+	return !ir.MatchPattern(f.ExcludePaths, path)
 }
 
 func anyIn(have, want []string) bool {
 	for _, h := range have {
 		if slices.Contains(want, h) {
-			return true
-		}
-	}
-	return false
-}
-
-func matchAny(path string, patterns []string) bool {
-	for _, p := range patterns {
-		if prefix, ok := strings.CutSuffix(p, "*"); ok {
-			if strings.HasPrefix(path, prefix) {
-				return true
-			}
-		} else if p == path {
 			return true
 		}
 	}

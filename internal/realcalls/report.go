@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -74,7 +76,7 @@ func Summary(w io.Writer, runs []SpecRun) {
 		fmt.Fprintf(w, " %s %d", f, t.ByFault[f])
 	}
 	fmt.Fprintln(w)
-	for _, k := range sortedKeys(t.ByRule) {
+	for _, k := range slices.Sorted(maps.Keys(t.ByRule)) {
 		fmt.Fprintf(w, "  %-40s %5d\n", k, t.ByRule[k])
 	}
 	if len(t.SpecFaults) > 0 {
@@ -111,7 +113,7 @@ func Markdown(w io.Writer, res *Result) {
 		fmt.Fprintf(w, "| %s | %d |\n", f, t.ByFault[f])
 	}
 	fmt.Fprintf(w, "\n| fault / rule | calls |\n| --- | ---: |\n")
-	for _, k := range sortedKeys(t.ByRule) {
+	for _, k := range slices.Sorted(maps.Keys(t.ByRule)) {
 		fmt.Fprintf(w, "| %s | %d |\n", k, t.ByRule[k])
 	}
 	fmt.Fprintf(w, "\n## Specs\n\n| spec | ops | registered | calls | ok | warned | rejected | error | seconds |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
@@ -141,7 +143,7 @@ func Markdown(w io.Writer, res *Result) {
 			}
 		}
 	}
-	keys := sortedKeys(groups)
+	keys := slices.Sorted(maps.Keys(groups))
 	sort.SliceStable(keys, func(i, j int) bool { return faultRank(keys[i]) < faultRank(keys[j]) })
 	for _, k := range keys {
 		fmt.Fprintf(w, "\n## %s (%d)\n\n", k, len(groups[k]))
@@ -189,13 +191,4 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func mdEscape(s string) string {
 	return strings.NewReplacer("|", "\\|", "<", "&lt;", ">", "&gt;").Replace(s)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
