@@ -14,6 +14,7 @@ import (
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/jsonptr"
 	"github.com/opsgen/opsgen/generator/naming"
 )
 
@@ -47,17 +48,7 @@ type Where struct {
 // At returns the place of the child token of w, whose inline type would be
 // called name.
 func (w Where) At(token, name string) Where {
-	return Where{File: w.File, Ptr: w.Ptr + "/" + EscapeToken(token), Name: name}
-}
-
-// EscapeToken escapes one JSON pointer token (RFC 6901).
-func EscapeToken(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
-// UnescapeToken undoes EscapeToken.
-func UnescapeToken(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+	return Where{File: w.File, Ptr: jsonptr.Append(w.Ptr, token), Name: name}
 }
 
 // Entry is a converted schema: its type and whether null is allowed too.
@@ -236,7 +227,7 @@ func refName(ref string) string {
 	file, frag, _ := strings.Cut(ref, "#")
 	if frag != "" {
 		i := strings.LastIndex(frag, "/")
-		return UnescapeToken(frag[i+1:])
+		return jsonptr.Unescape(frag[i+1:])
 	}
 	base := path.Base(file)
 	return strings.TrimSuffix(base, path.Ext(base))
