@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/opsgen/opsgen/generator/config"
 	"github.com/opsgen/opsgen/generator/rootfs"
@@ -330,8 +331,17 @@ func TestMCPRoot(t *testing.T) {
 			t.Errorf("%s: %v, want a *rootfs.RootError", tc.name, err)
 		}
 	}
-	if err := gen(config.Source{MCP: "fifo.json"}); !errors.Is(err, rootfs.ErrNotRegular) {
-		t.Errorf("FIFO listing: %v, want rootfs.ErrNotRegular", err)
+	// Opening a FIFO for reading blocks until a writer comes: a reader that
+	// opens it hangs, which fails here rather than at the test's timeout.
+	fifo := make(chan error, 1)
+	go func() { fifo <- gen(config.Source{MCP: "fifo.json"}) }()
+	select {
+	case err := <-fifo:
+		if !errors.Is(err, rootfs.ErrNotRegular) {
+			t.Errorf("FIFO listing: %v, want rootfs.ErrNotRegular", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("FIFO listing: the generator blocked opening it")
 	}
 	if err := gen(config.Source{MCP: "../secret.json", Root: "..", OutputSchemas: map[string]config.OutputSchema{"add": {File: "../secret.schema.json"}}}); err != nil {
 		t.Errorf("with root widened: %v", err)
