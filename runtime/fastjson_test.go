@@ -58,7 +58,7 @@ func FuzzFastDecode(f *testing.F) {
 		`{"raw":{"a":[1,2]}}`, `{"arr":[1,2,3]}`, `{"map":{"a":1}}`, `{"byID":{"1":"a","x":"b"}}`, `{"any":[1,"a",null,{}]}`,
 		`{"enum":"x"}`, `{"enum":1}`, `{"next":{"next":{"s":"deep"}}}`, `{"items":[{"s":"a"},null,{"i8":"x"}]}`,
 		`{"NAME":"n","Skip":"x","-":"y"}`, `{"ptrs":{"a":true,"b":null}}`, `{"s":"\ud800"}`, `{"s":"a\u0000b"}`, "{\"s\":\"\xff\"}",
-		`{"tags":null,"map":null}`, `{"s":"a","s":"b"}`, `{"free":{"a":1e400}}`} {
+		`{"tags":null,"map":null}`, `{"s":"a","s":"b"}`, `{"free":{"a":1e400}}`, `{"q":"+0"}`, `{"q":"007"}`, `{"q":"null"}`} {
 		f.Add(s)
 	}
 	targets := []func() any{
