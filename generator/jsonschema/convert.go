@@ -288,14 +288,14 @@ func (c *Converter) build(s *Schema, t *ir.Type, w Where) Entry {
 		// and other kinds rare (as raw JSON, 131 types of 21 specs in a
 		// sample of 60 would go).
 		if len(types) == 1 && types[0] == "array" {
-			c.warnf(w, s, "schema without type has only array keywords, which do not restrict the kind of value; using raw JSON")
+			c.warnf(diag.RawJSON, w, s, "schema without type has only array keywords, which do not restrict the kind of value; using raw JSON")
 			types = nil
 		}
 	}
 	switch len(types) {
 	case 0:
 		if s.NotIf {
-			c.warnf(w, s, "schema with only not/if/then/else is not supported; using raw JSON")
+			c.warnf(diag.RawJSON, w, s, "schema with only not/if/then/else is not supported; using raw JSON")
 		}
 		t.Kind = ir.Any
 	case 1:
@@ -378,7 +378,7 @@ func (c *Converter) single(s *Schema, ty string, t *ir.Type, w Where) {
 	case "object":
 		c.object(s, t, w)
 	default:
-		c.warnf(w, s, "unknown type %q; using raw JSON", ty)
+		c.warnf(diag.RawJSON, w, s, "unknown type %q; using raw JSON", ty)
 		t.Kind = ir.Any
 	}
 }
@@ -468,7 +468,7 @@ func (c *Converter) nameFields(t *ir.Type) {
 			want := naming.Sanitize(f.Name, "Field")
 			f.Name = ns.Alloc(want)
 			if f.Name != want {
-				c.diags.Warnf(f.Pos, "x-go-name %q of property %q is taken; using %q", want, f.JSONName, f.Name)
+				c.diags.Warn(diag.Renamed, f.Pos, "x-go-name %q of property %q is taken; using %q", want, f.JSONName, f.Name)
 			}
 		}
 		wanted[i] = f.Name
@@ -496,7 +496,7 @@ func (c *Converter) allOf(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 	var merge func(x *Schema, xw Where) bool
 	merge = func(x *Schema, xw Where) bool {
 		if seen[x] {
-			c.warnf(xw, x, "allOf refers to itself; the cycle is ignored")
+			c.warnf(diag.LeftOut, xw, x, "allOf refers to itself; the cycle is ignored")
 			return true
 		}
 		seen[x] = true
@@ -513,7 +513,7 @@ func (c *Converter) allOf(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 				c.Use(p, pw)
 			}
 			if !isObjectSchema(v) {
-				c.warnf(at, p, "allOf part is not an object schema and the parts do not agree on a type; using raw JSON")
+				c.warnf(diag.RawJSON, at, p, "allOf part is not an object schema and the parts do not agree on a type; using raw JSON")
 				return false
 			}
 			if !merge(v, pw) {
@@ -677,7 +677,7 @@ func (c *Converter) union(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 		parts, kw = s.AnyOf, "anyOf"
 	}
 	if len(s.OneOf) > 0 && len(s.AnyOf) > 0 {
-		c.warnf(w, s, "both oneOf and anyOf; using oneOf only")
+		c.warnf(diag.LeftOut, w, s, "both oneOf and anyOf; using oneOf only")
 	}
 	var keep []part
 	for i, p := range parts {
@@ -698,7 +698,7 @@ func (c *Converter) union(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 		return e
 	}
 	if len(s.Properties) > 0 {
-		c.warnf(w, s, "properties next to %s are not supported; using the %s variants only", kw, kw)
+		c.warnf(diag.LeftOut, w, s, "properties next to %s are not supported; using the %s variants only", kw, kw)
 	}
 	t.Kind = ir.Union
 	t.AnyOf = kw == "anyOf"
@@ -744,7 +744,7 @@ func (c *Converter) union(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 	if disc != nil {
 		for _, v := range t.Variants {
 			if len(v.Tags) == 0 {
-				c.warnf(w, s, "discriminator %q: a variant has no mapping value; it is selected by shape only", disc.PropertyName)
+				c.warnf(diag.Other, w, s, "discriminator %q: a variant has no mapping value; it is selected by shape only", disc.PropertyName)
 				break
 			}
 		}
@@ -987,7 +987,7 @@ func (c *Converter) enum(s *Schema, t *ir.Type, w Where, nullable bool, types []
 	switch {
 	case len(kinds) != 1:
 		if len(values) > 0 {
-			c.warnf(w, s, "enum mixes values of different kinds; using raw JSON")
+			c.warnf(diag.RawJSON, w, s, "enum mixes values of different kinds; using raw JSON")
 		}
 		t.Kind = ir.Any
 		t.Nullable = nullable
@@ -1026,9 +1026,9 @@ func (c *Converter) enum(s *Schema, t *ir.Type, w Where, nullable bool, types []
 	return Entry{Type: t, Nullable: nullable}
 }
 
-// warnf records a warning about the schema s at w.
-func (c *Converter) warnf(w Where, s *Schema, format string, args ...any) {
-	c.diags.Warnf(c.pos(w, s), format, args...)
+// warnf records a warning of the given kind about the schema s at w.
+func (c *Converter) warnf(kind diag.Kind, w Where, s *Schema, format string, args ...any) {
+	c.diags.Warn(kind, c.pos(w, s), format, args...)
 }
 
 // Pos is the diagnostic position of w, with the line and column of s when

@@ -2,6 +2,8 @@ package jsonschema
 
 import (
 	"regexp"
+
+	"github.com/opsgen/opsgen/generator/diag"
 )
 
 // FormatTypes is the built-in table of the Go types that hold string
@@ -41,7 +43,7 @@ func ValidGoType(s string) bool { return goTypeRE.MatchString(s) }
 func (c *Converter) goTypeOf(s *Schema, w Where) string {
 	if s.GoType != "" {
 		if !ValidGoType(s.GoType) {
-			c.warnf(w, s, "x-go-type %q is not a Go type (import/path.Name); ignored", s.GoType)
+			c.warnf(diag.LeftOut, w, s, "x-go-type %q is not a Go type (import/path.Name); ignored", s.GoType)
 			return ""
 		}
 		return s.GoType
@@ -51,7 +53,7 @@ func (c *Converter) goTypeOf(s *Schema, w Where) string {
 	}
 	if gt, ok := c.opts.Types[s.Format]; ok {
 		if !ValidGoType(gt) {
-			c.warnf(w, s, "types: %q for format %q is not a Go type (import/path.Name); ignored", gt, s.Format)
+			c.warnf(diag.LeftOut, w, s, "types: %q for format %q is not a Go type (import/path.Name); ignored", gt, s.Format)
 			return ""
 		}
 		return gt

@@ -61,7 +61,7 @@ func (c *Converter) AllocateNames() {
 		want := naming.Sanitize(r.want, "Type")
 		got := ns.Alloc(want)
 		if got != want && r.group == GroupOverride {
-			c.diags.Warnf(r.pos, "name %q is taken; using %q", want, got)
+			c.diags.Warn(diag.Renamed, r.pos, "name %q is taken; using %q", want, got)
 		}
 		r.set(got)
 	}

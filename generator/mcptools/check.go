@@ -76,7 +76,7 @@ const maxCheckRounds = 5
 // handles them. The schema is changed in place.
 func (k *checker) check(schema any, pos *positions, ptr string, diags *diag.List) any {
 	if jsonDepth(schema, maxSchemaDepth) > maxSchemaDepth {
-		diags.Warnf(pos.pos(ptr), "schema nests deeper than %d levels; any value is accepted", maxSchemaDepth)
+		diags.Warn(diag.RawJSON, pos.pos(ptr), "schema nests deeper than %d levels; any value is accepted", maxSchemaDepth)
 		return map[string]any{}
 	}
 	reported := 0
@@ -86,7 +86,7 @@ func (k *checker) check(schema any, pos *positions, ptr string, diags *diag.List
 		case err == nil:
 			return schema
 		case round == maxCheckRounds || !errors.As(err, &ve):
-			diags.Warnf(pos.pos(ptr), "not a valid JSON Schema: %v; any value is accepted", err)
+			diags.Warn(diag.RawJSON, pos.pos(ptr), "not a valid JSON Schema: %v; any value is accepted", err)
 			return map[string]any{}
 		}
 		// By place, so that the places reported do not depend on the
@@ -100,11 +100,12 @@ func (k *checker) check(schema any, pos *positions, ptr string, diags *diag.List
 		for _, at := range slices.Sorted(maps.Keys(byPlace)) {
 			leaf := byPlace[at]
 			var what string
-			schema, what = repair(schema, leaf.InstanceLocation)
+			var kind diag.Kind
+			schema, what, kind = repair(schema, leaf.InstanceLocation)
 			if reported++; reported <= maxSchemaErrors {
-				diags.Warnf(pos.pos(ptr+at), "not a valid JSON Schema: %s; %s", leaf.ErrorKind.LocalizedString(printer), what)
+				diags.Warn(kind, pos.pos(ptr+at), "not a valid JSON Schema: %s; %s", leaf.ErrorKind.LocalizedString(printer), what)
 			} else if reported == maxSchemaErrors+1 {
-				diags.Warnf(pos.pos(ptr), "not a valid JSON Schema in more places; those are ignored too")
+				diags.Warn(diag.LeftOut, pos.pos(ptr), "not a valid JSON Schema in more places; those are ignored too")
 			}
 		}
 	}
@@ -134,12 +135,12 @@ func (k *checker) validate(schema any) error {
 // schema belongs, it becomes {} (any value). Otherwise the keyword of the
 // innermost schema that holds the place is removed: `"type": 5`, `"required":
 // ["a", 1]` and `"pattern": "(["` lose their keyword, and the rest of the
-// schema is kept.
-func repair(root any, toks []string) (any, string) {
+// schema is kept. kind classifies what was lost.
+func repair(root any, toks []string) (_ any, what string, kind diag.Kind) {
 	n := schemaDepth(root, toks)
 	if n == len(toks) {
 		if n == 0 {
-			return map[string]any{}, "any value is accepted"
+			return map[string]any{}, "any value is accepted", diag.RawJSON
 		}
 		parent, _ := jsonptr.Lookup(root, joinPointer("", toks[:n-1]))
 		switch p := parent.(type) {
@@ -149,14 +150,14 @@ func repair(root any, toks []string) (any, string) {
 			i, _ := strconv.Atoi(toks[n-1])
 			p[i] = map[string]any{}
 		}
-		return root, "any value is accepted there"
+		return root, "any value is accepted there", diag.RawJSON
 	}
 	if s, ok := jsonptr.Lookup(root, joinPointer("", toks[:n])); ok {
 		if m, ok := s.(map[string]any); ok {
 			delete(m, toks[n])
 		}
 	}
-	return root, fmt.Sprintf("the keyword %q is ignored", toks[n])
+	return root, fmt.Sprintf("the keyword %q is ignored", toks[n]), diag.LeftOut
 }
 
 // Keywords whose value holds subschemas: by name, by index, or itself.

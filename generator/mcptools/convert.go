@@ -38,7 +38,7 @@ func decodeTools(tools []*tool, opts LoadOptions, pos *positions, diags *diag.Li
 		}
 		bt.goName = methods.Alloc(want)
 		if bt.goName != want {
-			diags.Warnf(pos.pos(t.ptr+"/name"), "tool %q is named %s: %s is taken by another tool", t.name, bt.goName, want)
+			diags.Warn(diag.Renamed, pos.pos(t.ptr+"/name"), "tool %q is named %s: %s is taken by another tool", t.name, bt.goName, want)
 		}
 		var input *schemaDoc
 		if !noArguments(t.input) {

@@ -82,7 +82,7 @@ func parseListing(doc any, pos *positions, chk *checker, diags *diag.List) ([]*t
 				info.version = optString(m, "version", "/serverInfo", pos, diags)
 				info.description = optString(m, "description", "/serverInfo", pos, diags)
 			} else {
-				diags.Warnf(pos.pos("/serverInfo"), "serverInfo must be an object, found %s; ignored", jsonKind(si))
+				diags.Warn(diag.LeftOut, pos.pos("/serverInfo"), "serverInfo must be an object, found %s; ignored", jsonKind(si))
 			}
 		}
 	default:
@@ -137,7 +137,7 @@ func parseTool(elem any, ptr string, pos *positions, chk *checker, diags *diag.L
 		t.input = chk.check(in, pos, ptr+"/inputSchema", diags)
 	} else {
 		// Required by the spec, but an absent schema has one reasonable reading.
-		diags.Warnf(pos.pos(ptr), "tool %q has no inputSchema; it is taken to have no arguments", name)
+		diags.Warn(diag.Other, pos.pos(ptr), "tool %q has no inputSchema; it is taken to have no arguments", name)
 		t.input = map[string]any{"type": "object"}
 	}
 	if out, ok := obj["outputSchema"]; ok && out != nil {
@@ -151,7 +151,7 @@ func parseTool(elem any, ptr string, pos *positions, chk *checker, diags *diag.L
 	if a, ok := obj["annotations"]; ok && a != nil {
 		ann, ok := a.(map[string]any)
 		if !ok {
-			diags.Warnf(pos.pos(ptr+"/annotations"), "annotations must be an object, found %s; ignored", jsonKind(a))
+			diags.Warn(diag.LeftOut, pos.pos(ptr+"/annotations"), "annotations must be an object, found %s; ignored", jsonKind(a))
 		} else {
 			aptr := ptr + "/annotations"
 			t.readOnly = optBool(ann, "readOnlyHint", aptr, pos, diags)
@@ -166,7 +166,7 @@ func parseTool(elem any, ptr string, pos *positions, chk *checker, diags *diag.L
 	}
 	if e, ok := obj["execution"]; ok && e != nil {
 		if ex, ok := e.(map[string]any); !ok {
-			diags.Warnf(pos.pos(ptr+"/execution"), "execution must be an object, found %s; ignored", jsonKind(e))
+			diags.Warn(diag.LeftOut, pos.pos(ptr+"/execution"), "execution must be an object, found %s; ignored", jsonKind(e))
 		} else {
 			eptr := ptr + "/execution"
 			switch ts := optString(ex, "taskSupport", eptr, pos, diags); ts {
@@ -174,9 +174,9 @@ func parseTool(elem any, ptr string, pos *positions, chk *checker, diags *diag.L
 				t.taskSupport = ts
 			case "required":
 				t.taskSupport = ts
-				diags.Warnf(pos.pos(eptr+"/taskSupport"), "tool %q accepts task-augmented calls only (taskSupport \"required\"), which go-sdk v1.8.0 cannot make: its method is generated, but the server is likely to refuse its calls", name)
+				diags.Warn(diag.Other, pos.pos(eptr+"/taskSupport"), "tool %q accepts task-augmented calls only (taskSupport \"required\"), which go-sdk v1.8.0 cannot make: its method is generated, but the server is likely to refuse its calls", name)
 			default:
-				diags.Warnf(pos.pos(eptr+"/taskSupport"), "unknown taskSupport %q (want forbidden, optional or required); ignored", ts)
+				diags.Warn(diag.LeftOut, pos.pos(eptr+"/taskSupport"), "unknown taskSupport %q (want forbidden, optional or required); ignored", ts)
 			}
 		}
 	}
@@ -199,7 +199,7 @@ func optString(obj map[string]any, key, ptr string, pos *positions, diags *diag.
 	}
 	s, ok := v.(string)
 	if !ok {
-		diags.Warnf(pos.pos(ptr+"/"+key), "%s must be a string, found %s; ignored", key, jsonKind(v))
+		diags.Warn(diag.LeftOut, pos.pos(ptr+"/"+key), "%s must be a string, found %s; ignored", key, jsonKind(v))
 	}
 	return s
 }
@@ -211,7 +211,7 @@ func optBool(obj map[string]any, key, ptr string, pos *positions, diags *diag.Li
 	}
 	b, ok := v.(bool)
 	if !ok {
-		diags.Warnf(pos.pos(ptr+"/"+key), "%s must be a boolean, found %s; ignored", key, jsonKind(v))
+		diags.Warn(diag.LeftOut, pos.pos(ptr+"/"+key), "%s must be a boolean, found %s; ignored", key, jsonKind(v))
 		return nil
 	}
 	return &b

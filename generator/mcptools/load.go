@@ -108,7 +108,7 @@ func selectTools(tools []*tool, opts LoadOptions, source string, pos *positions,
 			file := fmt.Sprintf("%s: configured output schema of %q", source, t.name)
 			switch s, err := decodeJSON(raw); {
 			case t.output != nil:
-				diags.Warnf(pos.pos(t.ptr+"/outputSchema"),
+				diags.Warn(diag.Other, pos.pos(t.ptr+"/outputSchema"),
 					"tool %q declares an outputSchema; the configured one is not used", t.name)
 			case err != nil:
 				pos, _ := syntaxPos(file, raw, err)
@@ -143,13 +143,13 @@ func checkOptions(tools []*tool, opts LoadOptions, source string, diags *diag.Li
 	} {
 		for _, name := range opt.names {
 			if !known[name] {
-				diags.Warnf(pos, "%s is configured for tool %q, which is not in the listing (or not selected)", opt.what, name)
+				diags.Warn(diag.Other, pos, "%s is configured for tool %q, which is not in the listing (or not selected)", opt.what, name)
 			}
 		}
 	}
 	for _, name := range opts.Filter.IncludeOperations {
 		if !strings.HasSuffix(name, "*") && !known[name] {
-			diags.Warnf(pos, "included tool %q is not in the listing", name)
+			diags.Warn(diag.Other, pos, "included tool %q is not in the listing", name)
 		}
 	}
 	if !conventions[opts.DefaultConvention] {

@@ -207,7 +207,7 @@ func (dec *decoder) breakAliasCycles() {
 	}
 	for _, name := range cyclic {
 		c := dec.comps[name]
-		dec.diags.Warnf(c.doc.at(c.rel), "schema only refers to itself through $ref; any value is accepted")
+		dec.diags.Warn(diag.UntypedRef, c.doc.at(c.rel), "schema only refers to itself through $ref; any value is accepted")
 		*c.node = jsonschema.Schema{GoName: name}
 	}
 }
@@ -226,7 +226,7 @@ func (d *schemaDoc) schema(node any, p string) *jsonschema.Schema {
 	case map[string]any:
 		return d.object(v, p)
 	default:
-		d.d.diags.Warnf(d.at(p), "a schema must be an object or a boolean, found %s; any value is accepted", jsonKind(node))
+		d.d.diags.Warn(diag.RawJSON, d.at(p), "a schema must be an object or a boolean, found %s; any value is accepted", jsonKind(node))
 		return &jsonschema.Schema{}
 	}
 }
@@ -274,7 +274,7 @@ func (d *schemaDoc) object(m map[string]any, p string) *jsonschema.Schema {
 				root := d.comps[""]
 				s.Ref, s.Target = root.ref, root.node
 			} else {
-				d.d.diags.Warnf(d.at(kp), "%s %v is not supported; ignored", k, v)
+				d.d.diags.Warn(diag.LeftOut, d.at(kp), "%s %v is not supported; ignored", k, v)
 			}
 		case k == "properties":
 			s.Properties = d.schemaMap(v, kp)
@@ -329,7 +329,7 @@ func (d *schemaDoc) object(m map[string]any, p string) *jsonschema.Schema {
 			}
 		default:
 			if why := d.keyword(s, &b, k, v); why != "" {
-				d.d.diags.Warnf(d.at(kp), "%s %s; ignored", k, why)
+				d.d.diags.Warn(diag.LeftOut, d.at(kp), "%s %s; ignored", k, why)
 			}
 		}
 	}
@@ -523,7 +523,7 @@ func plain(v any) (_ any, ok bool) {
 func (d *schemaDoc) schemaMap(v any, p string) map[string]*jsonschema.Schema {
 	m, ok := v.(map[string]any)
 	if !ok {
-		d.d.diags.Warnf(d.at(p), "expected an object of schemas, found %s; ignored", jsonKind(v))
+		d.d.diags.Warn(diag.LeftOut, d.at(p), "expected an object of schemas, found %s; ignored", jsonKind(v))
 		return nil
 	}
 	out := make(map[string]*jsonschema.Schema, len(m))
@@ -536,7 +536,7 @@ func (d *schemaDoc) schemaMap(v any, p string) map[string]*jsonschema.Schema {
 func (d *schemaDoc) schemaList(v any, p string) []*jsonschema.Schema {
 	list, ok := v.([]any)
 	if !ok {
-		d.d.diags.Warnf(d.at(p), "expected an array of schemas, found %s; ignored", jsonKind(v))
+		d.d.diags.Warn(diag.LeftOut, d.at(p), "expected an array of schemas, found %s; ignored", jsonKind(v))
 		return nil
 	}
 	out := make([]*jsonschema.Schema, len(list))
@@ -552,7 +552,7 @@ func (d *schemaDoc) ref(m map[string]any, p string) *jsonschema.Schema {
 	ref := &jsonschema.Schema{}
 	rp := p + "/$ref"
 	if s, ok := m["$ref"].(string); !ok {
-		d.d.diags.Warnf(d.at(rp), "$ref must be a string, found %s; any value is accepted", jsonKind(m["$ref"]))
+		d.d.diags.Warn(diag.UntypedRef, d.at(rp), "$ref must be a string, found %s; any value is accepted", jsonKind(m["$ref"]))
 	} else if c := d.target(s, rp); c != nil {
 		ref.Ref, ref.Target = c.ref, c.node
 	}
@@ -583,7 +583,7 @@ func (d *schemaDoc) ref(m map[string]any, p string) *jsonschema.Schema {
 func (d *schemaDoc) target(ref, at string) *component {
 	frag, ok := strings.CutPrefix(ref, "#")
 	if !ok || (frag != "" && !strings.HasPrefix(frag, "/")) {
-		d.d.diags.Warnf(d.at(at), "$ref %q is not a local JSON pointer and is not supported; any value is accepted", ref)
+		d.d.diags.Warn(diag.UntypedRef, d.at(at), "$ref %q is not a local JSON pointer and is not supported; any value is accepted", ref)
 		return nil
 	}
 	p, err := url.PathUnescape(frag)
@@ -594,7 +594,7 @@ func (d *schemaDoc) target(ref, at string) *component {
 		return c
 	}
 	if _, ok := jsonptr.Lookup(d.root, p); !ok {
-		d.d.diags.Warnf(d.at(at), "$ref %q does not resolve in this schema; any value is accepted", ref)
+		d.d.diags.Warn(diag.UntypedRef, d.at(at), "$ref %q does not resolve in this schema; any value is accepted", ref)
 		return nil
 	}
 	last := p[strings.LastIndexByte(p, '/')+1:]
