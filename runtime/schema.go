@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/opsgen/opsgen/runtime/internal/jsonptr"
 )
 
 // Schema is a compiled JSON Schema that data is normalized and validated
@@ -334,7 +336,7 @@ func child(loc string, tokens ...string) string {
 		return ""
 	}
 	for _, t := range tokens {
-		loc += "/" + escapePointer(t)
+		loc += "/" + jsonptr.Escape(t)
 	}
 	return loc
 }
@@ -614,41 +616,11 @@ func (c *compiler) ref(ref, loc string) (*node, error) {
 	if !strings.HasPrefix(ref, "#") {
 		return nil, fmt.Errorf("%s: $ref %q: only refs inside the document (\"#/...\") are supported", where(loc), ref)
 	}
-	target, err := resolvePointer(c.root, ref[1:])
+	target, err := jsonptr.Lookup(c.root, ref[1:])
 	if err != nil {
 		return nil, fmt.Errorf("%s: $ref %q: %w", where(loc), ref, err)
 	}
 	return c.compile(target, ref)
-}
-
-func resolvePointer(doc any, ptr string) (any, error) {
-	if ptr == "" {
-		return doc, nil
-	}
-	if ptr[0] != '/' {
-		return nil, fmt.Errorf("not a JSON pointer")
-	}
-	cur := doc
-	for _, tok := range strings.Split(ptr[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch v := cur.(type) {
-		case map[string]any:
-			next, ok := v[tok]
-			if !ok {
-				return nil, fmt.Errorf("no %q in the document", tok)
-			}
-			cur = next
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(v) {
-				return nil, fmt.Errorf("no index %q in the document", tok)
-			}
-			cur = v[i]
-		default:
-			return nil, fmt.Errorf("%q is inside a %s", tok, valueKind(v))
-		}
-	}
-	return cur, nil
 }
 
 func valueKind(v any) string {
@@ -667,13 +639,6 @@ func valueKind(v any) string {
 		return "object"
 	}
 	return fmt.Sprintf("%T", v)
-}
-
-func escapePointer(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 // link derives the merged views of n and of every node reachable from it.

@@ -13,6 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/opsgen/opsgen/runtime/internal/jsonptr"
 )
 
 // walker validates raw JSON against a compiled schema in one pass, and
@@ -113,7 +115,7 @@ func (w *walker) pointer() string {
 			sb.WriteString(strconv.Itoa(s.idx))
 			continue
 		}
-		sb.WriteString(escapePointer(unquote(s.key)))
+		sb.WriteString(jsonptr.Escape(unquote(s.key)))
 	}
 	return sb.String()
 }

@@ -23,6 +23,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/opsgen/opsgen/runtime/internal/jsonptr"
 )
 
 func init() { runtime.SetFullValidator(Validator{}) }
@@ -72,19 +74,10 @@ func (s schema) Validate(data []byte) []runtime.Warning {
 			}
 			return
 		}
-		out = append(out, runtime.Warning{Pointer: pointer(e.InstanceLocation), Message: e.ErrorKind.LocalizedString(printer)})
+		out = append(out, runtime.Warning{Pointer: jsonptr.Join(e.InstanceLocation), Message: e.ErrorKind.LocalizedString(printer)})
 	}
 	leaves(ve)
 	return out
-}
-
-func pointer(tokens []string) string {
-	var sb strings.Builder
-	for _, t := range tokens {
-		sb.WriteByte('/')
-		sb.WriteString(strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1"))
-	}
-	return sb.String()
 }
 
 // lenientRegexps reads patterns as the runtime's walker does

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/opsgen/opsgen/runtime"
+
+	"github.com/opsgen/opsgen/runtime/internal/jsonptr"
 )
 
 // Paging says how the pages of a list operation follow each other: by the
@@ -303,31 +305,8 @@ func pointer(data []byte, ptr string) (any, bool) {
 	if dec.Decode(&v) != nil {
 		return nil, false
 	}
-	if ptr == "" {
-		return v, true
-	}
-	if !strings.HasPrefix(ptr, "/") {
-		return nil, false
-	}
-	for tok := range strings.SplitSeq(ptr[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch x := v.(type) {
-		case map[string]any:
-			var ok bool
-			if v, ok = x[tok]; !ok {
-				return nil, false
-			}
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil, false
-			}
-			v = x[i]
-		default:
-			return nil, false
-		}
-	}
-	return v, true
+	v, err := jsonptr.Lookup(v, ptr)
+	return v, err == nil
 }
 
 // pointerString returns the string or number at ptr; false when it is

@@ -10,6 +10,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/opsgen/opsgen/runtime"
+
+	"github.com/opsgen/opsgen/runtime/internal/jsonptr"
 )
 
 // newTool makes the tool of spec, named name.
@@ -202,16 +204,9 @@ func resolveLocal(root map[string]any, ref string) (map[string]any, bool) {
 	if !strings.HasPrefix(ref, "#/") {
 		return nil, false
 	}
-	var cur any = root
-	for _, tok := range strings.Split(ref[2:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil, false
-		}
-		if cur, ok = m[tok]; !ok {
-			return nil, false
-		}
+	cur, err := jsonptr.Lookup(root, ref[1:])
+	if err != nil {
+		return nil, false
 	}
 	m, ok := cur.(map[string]any)
 	return m, ok
