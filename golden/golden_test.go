@@ -15,6 +15,7 @@ import (
 
 	"github.com/opsgen/opsgen/generator"
 	"github.com/opsgen/opsgen/generator/config"
+	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/output"
 )
 
@@ -189,6 +190,13 @@ func checkCase(t *testing.T, c goldenCase) {
 	res, err := generator.Generate(context.Background(), opts)
 	if err != nil {
 		t.Fatalf("generate %s: %v", c.spec, err)
+	}
+	// Every warning says what the generated code lost (the corpus report
+	// counts them by kind, not by message).
+	for _, d := range res.Diagnostics {
+		if d.Severity == diag.Warning && d.Kind == diag.Unclassified {
+			t.Errorf("%s: a warning without a kind: %s", c.spec, d)
+		}
 	}
 	gen := map[string][]byte{output.ManifestName: res.Manifest.Marshal()}
 	for _, f := range res.Files {

@@ -60,7 +60,8 @@ func (p Pos) String() string {
 
 // Kind classifies a warning by what the generated code lost compared to
 // the source, so that tools (the corpus report) need not read messages.
-// The zero value, Unclassified, is for call sites that do not say.
+// The zero value, Unclassified, is a warning whose raiser did not say
+// (none in the generator; golden's TestGolden checks).
 type Kind int
 
 const (
@@ -110,12 +111,8 @@ func (d Diagnostic) String() string {
 // List collects diagnostics.
 type List []Diagnostic
 
-// Warnf adds a warning.
-func (l *List) Warnf(pos Pos, format string, args ...any) {
-	*l = append(*l, Diagnostic{Severity: Warning, Pos: pos, Message: fmt.Sprintf(format, args...)})
-}
-
-// Warn adds a warning of the given kind.
+// Warn adds a warning of the given kind (every warning says what the
+// generated code lost: see Kind).
 func (l *List) Warn(kind Kind, pos Pos, format string, args ...any) {
 	*l = append(*l, Diagnostic{Severity: Warning, Kind: kind, Pos: pos, Message: fmt.Sprintf(format, args...)})
 }

@@ -196,7 +196,7 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	add("schemas.go", g.schemasFile())
 	add("types.go", <-typesDone)
 	for _, d := range tg.diags {
-		g.warn(d.Pos, "%s", d.Message)
+		g.warn(d.Kind, d.Pos, "%s", d.Message)
 	}
 	wg.Wait()
 	out := make([]File, len(files))
@@ -507,7 +507,7 @@ func isExported(name string) bool {
 func render(name string, f *generatedFile, diags *diag.List) []byte {
 	out, errs := f.render()
 	for _, err := range errs {
-		diags.Warnf(diag.Pos{File: name}, "%v", err)
+		diags.Warn(diag.Other, diag.Pos{File: name}, "%v", err)
 	}
 	return out
 }

@@ -94,9 +94,9 @@ func (g *gen) goType(t *ir.Type, reader bool, at diag.Pos) goType {
 		return enumBase(t)
 	case ir.Struct:
 		// The loaders name every object; an IR built otherwise may not.
-		g.warn(cmp.Or(t.Pos, at), "unnamed object schema is represented as json.RawMessage")
+		g.warn(diag.RawJSON, cmp.Or(t.Pos, at), "unnamed object schema is represented as json.RawMessage")
 	case ir.Union, ir.Tuple:
-		g.warn(cmp.Or(t.Pos, at), "unnamed oneOf/anyOf/prefixItems schema is represented as json.RawMessage")
+		g.warn(diag.RawJSON, cmp.Or(t.Pos, at), "unnamed oneOf/anyOf/prefixItems schema is represented as json.RawMessage")
 	}
 	return rawMessageType
 }

@@ -309,7 +309,7 @@ func (g *gen) securityOptions(f *generatedFile) {
 				[]jen.Code{jen.Id("f").Func().Params(f.Qual("context", "Context")).Params(jen.String(), jen.Error())},
 				f.Qual(pkgHTTP, "TokenSource").Call(jen.Id("f")))
 		default:
-			g.warn(diag.Pos{File: g.svc.Source, Pointer: "/components/securitySchemes/" + s.Name},
+			g.warn(diag.Other, diag.Pos{File: g.svc.Source, Pointer: "/components/securitySchemes/" + s.Name},
 				"security scheme %s of type %s has no generated option; configure it with WithHTTPClient", quoted(s.Name), quoted(s.Type))
 		}
 	}
@@ -345,9 +345,9 @@ func (g *gen) paramsStruct(f *generatedFile, op *ir.Operation) {
 		tag := "-"
 		switch {
 		case !validTagName(p.Name):
-			g.warn(p.Pos, "parameter name %s cannot be written as a Go struct tag; the registry cannot set field %s", quoted(p.Name), p.GoName)
+			g.warn(diag.LeftOut, p.Pos, "parameter name %s cannot be written as a Go struct tag; the registry cannot set field %s", quoted(p.Name), p.GoName)
 		case tags[p.Name]:
-			g.warn(p.Pos, "parameter name %s appears in two locations; the registry cannot set field %s", quoted(p.Name), p.GoName)
+			g.warn(diag.LeftOut, p.Pos, "parameter name %s appears in two locations; the registry cannot set field %s", quoted(p.Name), p.GoName)
 		default:
 			tags[p.Name] = true
 			tag = p.Name
@@ -391,7 +391,7 @@ func (g *gen) resultType(op *ir.Operation) goType {
 func (g *gen) bodyKind(op *ir.Operation) ir.BodyKind {
 	b := op.Body
 	if b.Kind == ir.BodyMultipart && (b.Type == nil || b.Type.Kind != ir.Struct && !multipartObject(b.Type)) {
-		g.warn(op.Pos, "multipart body of %s is not an object; it is sent as raw bytes", op.ID)
+		g.warn(diag.Other, op.Pos, "multipart body of %s is not an object; it is sent as raw bytes", op.ID)
 		return ir.BodyBinary
 	}
 	return b.Kind
@@ -511,7 +511,7 @@ func (g *gen) style(w *textWriter, p *ir.Param, def string) string {
 	}
 	c, ok := styles[s]
 	if !ok {
-		g.warn(p.Pos, "parameter %s has unknown style %s; using %s", quoted(p.Name), quoted(p.Style), def)
+		g.warn(diag.Other, p.Pos, "parameter %s has unknown style %s; using %s", quoted(p.Name), quoted(p.Style), def)
 		c = styles[def]
 	}
 	return w.typeText(qual(pkgHTTP, c))
@@ -534,7 +534,7 @@ func (g *gen) paramCall(w *textWriter, p *ir.Param) string {
 	case ir.InCookie:
 		return "r.CookieParam(" + name + ", " + strconv.FormatBool(p.Explode) + ", " + v + ")"
 	}
-	g.warn(p.Pos, "parameter %s is in unknown location %s; it is not sent", quoted(p.Name), quoted(string(p.In)))
+	g.warn(diag.LeftOut, p.Pos, "parameter %s is in unknown location %s; it is not sent", quoted(p.Name), quoted(string(p.In)))
 	return ""
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
 )
 
@@ -24,11 +25,11 @@ func (g *gen) registryFile() *generatedFile {
 	for _, op := range g.ops {
 		id := registryID(g.opts.Namespace, op.ID)
 		if ids[id] {
-			g.warn(op.Pos, "operation %s would be registered as %s like another one; it is not registered", quoted(op.ID), quoted(id))
+			g.warn(diag.LeftOut, op.Pos, "operation %s would be registered as %s like another one; it is not registered", quoted(op.ID), quoted(id))
 			continue
 		}
 		if id != g.opts.Namespace+"."+op.ID {
-			g.warn(op.Pos, "operation %s is registered as %s (registry ids allow only letters, digits, '_', '-' and '.')", quoted(op.ID), quoted(id))
+			g.warn(diag.Renamed, op.Pos, "operation %s is registered as %s (registry ids allow only letters, digits, '_', '-' and '.')", quoted(op.ID), quoted(id))
 		}
 		ids[id] = true
 		body := g.handler(f, op, id)
@@ -309,7 +310,7 @@ func (g *gen) bodyInput(f *generatedFile, op *ir.Operation) (field, arg jen.Code
 			// Not in JSON: left zero. A property name that cannot be a
 			// struct tag cannot be read into this anonymous struct.
 			if fl := b.Type.Fields[i]; !validTagName(fl.JSONName) {
-				g.warn(fl.Pos, "property %s of the multipart body of %s cannot be a Go struct tag; the registry's input leaves it out (the method sends it)", quoted(fl.JSONName), op.ID)
+				g.warn(diag.LeftOut, fl.Pos, "property %s of the multipart body of %s cannot be a Go struct tag; the registry's input leaves it out (the method sends it)", quoted(fl.JSONName), op.ID)
 			}
 			continue
 		}

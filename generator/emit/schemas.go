@@ -35,7 +35,7 @@ func compact(schema json.RawMessage) (string, bool) {
 func (g *gen) schemaVar(schema json.RawMessage, name string, pos diag.Pos) string {
 	c, ok := compact(schema)
 	if !ok {
-		g.warn(pos, "schema is not valid JSON; the result is not validated")
+		g.warn(diag.Other, pos, "schema is not valid JSON; the result is not validated")
 		return ""
 	}
 	if v, ok := g.schemaVars[c]; ok {
@@ -75,7 +75,7 @@ func (g *gen) defsDoc() string {
 		b.WriteByte(':')
 		c, ok := compact(g.svc.Defs[k])
 		if !ok {
-			g.warn(diag.Pos{File: g.svc.Source}, "schema of %s is not valid JSON; it accepts anything", quoted(k))
+			g.warn(diag.RawJSON, diag.Pos{File: g.svc.Source}, "schema of %s is not valid JSON; it accepts anything", quoted(k))
 			c = "true"
 		}
 		b.WriteString(c)

@@ -37,15 +37,15 @@ func nilable(t *ir.Type) bool {
 	return false
 }
 
-// warn adds a warning once per place and message.
-func (g *gen) warn(pos diag.Pos, format string, args ...any) {
+// warn adds a warning of the given kind once per place and message.
+func (g *gen) warn(kind diag.Kind, pos diag.Pos, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	for _, d := range g.diags {
 		if d.Pos == pos && d.Message == msg {
 			return
 		}
 	}
-	g.diags.Warnf(pos, "%s", msg)
+	g.diags.Warn(kind, pos, "%s", msg)
 }
 
 // typesFile declares the named types, or returns nil when there are none.
@@ -345,7 +345,7 @@ func (g *gen) fields(owner, t *ir.Type, reader bool) []field {
 			// Not a struct tag: the struct's MarshalJSON and UnmarshalJSON
 			// carry it (untaggedMethods).
 		} else if tags[name] {
-			g.warn(fl.Pos, "property name %s appears twice; field %s is left out of JSON", quoted(fl.JSONName), fl.Name)
+			g.warn(diag.LeftOut, fl.Pos, "property name %s appears twice; field %s is left out of JSON", quoted(fl.JSONName), fl.Name)
 		} else {
 			tags[name] = true
 			tag = name
@@ -465,7 +465,7 @@ func (g *gen) declareEnum(f *generatedFile, t *ir.Type) {
 		}
 		lit, ok := enumLit(t.Base, v.Value)
 		if !ok {
-			g.warn(t.Pos, "enum value %s of %s does not fit its type; no constant for it", jsonText(v.Value), t.Name)
+			g.warn(diag.LeftOut, t.Pos, "enum value %s of %s does not fit its type; no constant for it", jsonText(v.Value), t.Name)
 			continue
 		}
 		key := fmt.Sprintf("%#v", lit)

@@ -3,7 +3,6 @@ package corpus
 import (
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/opsgen/opsgen/generator/diag"
@@ -12,11 +11,8 @@ import (
 // Degradation is the kind of a generator warning: what the generated code
 // lost compared to the spec.
 //
-// A warning whose raiser set its diag.Kind is classified by that kind
-// (ClassifyDiagnostic); the others (the emitter's and the schema stage's,
-// which do not set it yet) by their messages (Classify):
-// TestClassifyGeneratorMessages holds one message of each form the
-// generator writes, and TestDegradations checks the sample in
+// Every generator warning carries its diag.Kind, which decides its
+// degradation (ClassifyDiagnostic); TestDegradations checks the sample in
 // testdata/corpus.
 type Degradation int
 
@@ -85,35 +81,6 @@ func (c Degradations) String() string {
 	return strings.Join(parts, ", ")
 }
 
-// The patterns of Classify, tried in this order: a $ref message that says
-// "any value is accepted" is an untyped $ref, not raw JSON.
-var classes = []struct {
-	kind Degradation
-	re   *regexp.Regexp
-}{
-	// openapi (a disabled $ref), mcptools ($ref to nowhere, remote, not a
-	// string, or a schema that only refers to itself).
-	{UntypedRef, regexp.MustCompile(`\$ref\b.*(untyped|any value is accepted)`)},
-	// "name X is taken; using Y", "x-go-name X of property P is taken;
-	// using Y", "operationId X is used more than once; using Y", "tool X is
-	// named Y: Z is taken by another tool", "operation X is registered as
-	// Y (registry ids allow only ...)".
-	{Renamed, regexp.MustCompile(`is taken; using |is used more than once; using |^tool .* is named .*is taken|^operation .* is registered as `)},
-	{RawJSON, regexp.MustCompile(`(?i)raw JSON|json\.RawMessage|any value is accepted|any arguments are accepted|accepts anything`)},
-	{LeftOut, regexp.MustCompile(`left out|not registered|is not sent|no constant for it|the registry cannot set field|` +
-		`; (those are )?ignored( too)?$|is ignored$|using oneOf only$|using the \w+ variants only$`)},
-}
-
-// Classify returns the kind of a generator warning's message.
-func Classify(message string) Degradation {
-	for _, c := range classes {
-		if c.re.MatchString(message) {
-			return c.kind
-		}
-	}
-	return OtherDegradation
-}
-
 // kindDegradations maps the kinds of classified diagnostics.
 var kindDegradations = map[diag.Kind]Degradation{
 	diag.RawJSON:    RawJSON,
@@ -123,13 +90,14 @@ var kindDegradations = map[diag.Kind]Degradation{
 	diag.Other:      OtherDegradation,
 }
 
-// ClassifyDiagnostic returns the kind of a generator warning: its Kind when
-// the generator set one, else what Classify makes of its message.
+// ClassifyDiagnostic returns the kind of a generator warning, from its
+// diag.Kind; a warning without one (none is raised so: golden's TestGolden
+// checks) counts as OtherDegradation.
 func ClassifyDiagnostic(d diag.Diagnostic) Degradation {
 	if k, ok := kindDegradations[d.Kind]; ok {
 		return k
 	}
-	return Classify(d.Message)
+	return OtherDegradation
 }
 
 // summarizeDegradations writes the totals by kind (with the number of specs
