@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/jsonptr"
@@ -99,26 +98,22 @@ func dropAnnotations(data []byte, file string, swagger, guess bool) (patched []b
 	root, _ := tree.(map[string]any)
 	_, openapi := root["openapi"]
 	_, swaggerKey := root["swagger"]
-	w := &annotationWalker{file: file, swagger: swagger, guess: guess && !openapi && !swaggerKey}
+	w := &annotationWalker{found: map[string]diag.Diagnostic{}, file: file, swagger: swagger, guess: guess && !openapi && !swaggerKey}
 	w.object(root, "", false)
 	if len(w.found) == 0 {
 		return nil, nil, false
 	}
-	slices.SortFunc(w.found, func(a, b diag.Diagnostic) int { return strings.Compare(a.Pos.Pointer, b.Pos.Pointer) })
-	ptrs := make([]string, len(w.found))
-	for i, d := range w.found {
-		ptrs[i] = d.Pos.Pointer
-	}
+	ptrs := slices.Sorted(maps.Keys(w.found))
 	offs, ok := jsonptr.Offsets(data, ptrs)
 	if !ok || !isJSON {
-		offs = yamlOffsets(data, ptrs)
+		offs = textOffsets(data, positions(data, ptrs))
 	}
 	patched = append([]byte(nil), data...)
 	var keyOffs []int
-	for _, d := range w.found {
+	for _, ptr := range ptrs {
 		// The key is renamed where it is written as it is: not with
 		// escapes, nor through a YAML alias already renamed.
-		off, found := offs[d.Pos.Pointer]
+		off, found := offs[ptr]
 		if !found || off >= len(data) || slices.Contains(keyOffs, off) {
 			continue
 		}
@@ -126,13 +121,13 @@ func dropAnnotations(data []byte, file string, swagger, guess bool) (patched []b
 		if c := data[off]; c == '"' || c == '\'' {
 			start++
 		}
-		key := jsonptr.Unescape(d.Pos.Pointer[strings.LastIndexByte(d.Pos.Pointer, '/')+1:])
+		key := jsonptr.Unescape(ptr[strings.LastIndexByte(ptr, '/')+1:])
 		if !bytes.HasPrefix(data[start:], []byte(key)) {
 			continue
 		}
 		copy(patched[start:], "x-"+key[:len(key)-2])
 		keyOffs = append(keyOffs, off)
-		warnings = append(warnings, d)
+		warnings = append(warnings, w.found[ptr])
 	}
 	lc := jsonptr.LineCols(data, keyOffs)
 	for i, off := range keyOffs {
@@ -141,27 +136,22 @@ func dropAnnotations(data []byte, file string, swagger, guess bool) (patched []b
 	return patched, warnings, len(warnings) > 0
 }
 
-// yamlOffsets returns the byte offset of each pointer's node in the YAML
-// text data (lookupPointer's), leaving out those not found.
-func yamlOffsets(data []byte, ptrs []string) map[string]int {
-	offs := make(map[string]int, len(ptrs))
-	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
-		return offs
-	}
+// textOffsets converts the lines and columns of pos to byte offsets in
+// data, leaving out those not in it.
+func textOffsets(data []byte, pos map[string][2]int) map[string]int {
 	lines := []int{0}
 	for i, c := range data {
 		if c == '\n' {
 			lines = append(lines, i+1)
 		}
 	}
-	for _, p := range ptrs {
-		line, col := lookupPointer(doc.Content[0], p)
-		if line < 1 || line > len(lines) {
+	offs := make(map[string]int, len(pos))
+	for p, lc := range pos {
+		if lc[0] < 1 || lc[0] > len(lines) {
 			continue
 		}
-		off := lines[line-1]
-		for range col - 1 { // columns count characters
+		off := lines[lc[0]-1]
+		for range lc[1] - 1 { // columns count characters
 			if off < len(data) {
 				_, size := utf8.DecodeRune(data[off:])
 				off += size
@@ -177,7 +167,7 @@ func yamlOffsets(data []byte, ptrs []string) map[string]int {
 type annotationWalker struct {
 	file           string
 	swagger, guess bool
-	found          diag.List
+	found          map[string]diag.Diagnostic // by JSON pointer
 }
 
 // Keys whose value is a map of names (not keywords) to objects, outside
@@ -223,10 +213,10 @@ func (w *annotationWalker) object(v any, ptr string, inSchema bool) {
 		kptr := ptr + "/" + jsonptr.Escape(key)
 		if want := annotationKind(key, inSchema, w.swagger); want != 0 && !hasKind(v, want) {
 			if _, taken := obj["x-"+key[:len(key)-2]]; !taken {
-				w.found = append(w.found, diag.Diagnostic{
+				w.found[kptr] = diag.Diagnostic{
 					Severity: diag.Warning, Kind: diag.LeftOut, Pos: diag.Pos{File: w.file, Pointer: kptr},
 					Message: fmt.Sprintf("%q is %s where %s belongs; it only annotates or documents, and is ignored", key, kindNames[kindOf(v)], kindNames[want]),
-				})
+				}
 			}
 			continue
 		}
