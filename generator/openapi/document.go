@@ -163,18 +163,8 @@ func (s *docSource) decode() (*openapi3.T, map[string]any, []*decoder, error) {
 
 // place is the position of the JSON pointer ptr in the document.
 func (s *docSource) place(ptr string) diag.Pos {
-	p := diag.Pos{File: s.name, Pointer: ptr}
-	if s.json {
-		if pos, ok := jsonPositions(s.data, []string{ptr}); ok {
-			p.Line, p.Col = pos[ptr][0], pos[ptr][1]
-			return p
-		}
-	}
-	var n yaml.Node
-	if yaml.Unmarshal(s.data, &n) == nil && len(n.Content) > 0 {
-		p.Line, p.Col = lookupPointer(n.Content[0], ptr)
-	}
-	return p
+	lc := positions(s.data, []string{ptr})[ptr]
+	return diag.Pos{File: s.name, Pointer: ptr, Line: lc[0], Col: lc[1]}
 }
 
 // resolveError names the $ref that kin-openapi could not resolve: the one
