@@ -242,12 +242,7 @@ func (s *docSource) findRef(file string, match func(ref, target, frag string) bo
 				if k.Value == "$ref" && v.Kind == yaml.ScalarNode && !strings.HasPrefix(v.Value, "#") {
 					target, frag, _ := strings.Cut(v.Value, "#")
 					if !strings.Contains(target, "://") {
-						if u, err := url.PathUnescape(target); err == nil {
-							target = u
-						}
-						if !path.IsAbs(target) {
-							target = path.Join(path.Dir(file), target)
-						}
+						target = refFile(target, file)
 					}
 					if match(v.Value, target, frag) {
 						col := k.Column

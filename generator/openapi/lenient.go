@@ -81,14 +81,11 @@ var kindNames = map[byte]string{'s': "a string", 'n': "a number", 'b': "a boolea
 // schema (guess) is taken for one.
 func dropAnnotations(data []byte, file string, swagger, guess bool) (patched []byte, warnings diag.List, ok bool) {
 	isJSON := bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
-	var tree any
-	err := errTree
-	if isJSON {
-		if tree, err = parseTree(data); err != nil { // text left to encoding/json
-			dec := json.NewDecoder(bytes.NewReader(data))
-			dec.UseNumber()
-			err = dec.Decode(&tree)
-		}
+	tree, err := parseTree(data)
+	if err != nil && isJSON { // text left to encoding/json
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		err = dec.Decode(&tree)
 	}
 	if err != nil {
 		if tree, err = yamlTree(data); err != nil {

@@ -499,13 +499,18 @@ func (l *loader) fillPositions() {
 // none when it does not parse.
 func positions(data []byte, ptrs []string) map[string][2]int {
 	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
-		if pos, ok := jsonPositions(data, ptrs); ok {
+		if offs, ok := jsonptr.Offsets(data, ptrs); ok {
+			lc := jsonptr.LineCols(data, slices.Collect(maps.Values(offs)))
+			pos := make(map[string][2]int, len(offs))
+			for p, off := range offs {
+				pos[p] = lc[off]
+			}
 			return pos
 		}
 	}
 	pos := make(map[string][2]int, len(ptrs))
 	var n yaml.Node
-	if data != nil && yaml.Unmarshal(data, &n) == nil && len(n.Content) > 0 {
+	if yaml.Unmarshal(data, &n) == nil && len(n.Content) > 0 {
 		for _, p := range ptrs {
 			line, col := lookupPointer(n.Content[0], p)
 			pos[p] = [2]int{line, col}
@@ -522,10 +527,7 @@ func (l *loader) readFile(file string) []byte {
 	if strings.Contains(file, "://") {
 		return nil
 	}
-	b, err := l.files.read(file)
-	if err != nil {
-		return nil
-	}
+	b, _ := l.files.read(file) // nil when it cannot be read
 	return b
 }
 
@@ -542,22 +544,6 @@ func swaggerPointer(p string) string {
 		}
 	}
 	return p
-}
-
-// jsonPositions returns the line and column of each JSON pointer in the
-// JSON text data (see generator/jsonptr for which node's); ok is false when
-// data is not a JSON text it can scan.
-func jsonPositions(data []byte, ptrs []string) (map[string][2]int, bool) {
-	offs, ok := jsonptr.Offsets(data, ptrs)
-	if !ok {
-		return nil, false
-	}
-	lc := jsonptr.LineCols(data, slices.Collect(maps.Values(offs)))
-	pos := make(map[string][2]int, len(offs))
-	for p, off := range offs {
-		pos[p] = lc[off]
-	}
-	return pos, true
 }
 
 // lookupPointer returns the position of the deepest node on the JSON

@@ -154,7 +154,11 @@ func inlineRef[T any](dst *T, ref, source string, f *files) error {
 		if err := json.Unmarshal(js, &v); err != nil {
 			return &refError{orig, fmt.Errorf("%s: %v", file, err)}
 		}
-		target, ok := atPointer(v, frag)
+		ptr := frag
+		if u, err := url.PathUnescape(frag); err == nil {
+			ptr = u
+		}
+		target, ok := jsonptr.Lookup(v, ptr)
 		if !ok {
 			return &refError{orig, fmt.Errorf("%s has nothing at #%s", file, frag)}
 		}
@@ -185,14 +189,6 @@ func inlineRef[T any](dst *T, ref, source string, f *files) error {
 		return nil
 	}
 	return &refError{orig, fmt.Errorf("more than %d $refs from file to file", maxRefChain)}
-}
-
-// atPointer returns the value at a JSON pointer (percent-encoded or not).
-func atPointer(v any, ptr string) (any, bool) {
-	if u, err := url.PathUnescape(ptr); err == nil {
-		ptr = u
-	}
-	return jsonptr.Lookup(v, ptr)
 }
 
 // rebaseRefs rewrites the $refs of v, written in file, so that they point
@@ -269,7 +265,6 @@ func jsonValue(v any) any {
 		for k, e := range x {
 			x[k] = jsonValue(e)
 		}
-		return x
 	case map[any]any:
 		m := make(map[string]any, len(x))
 		for k, e := range x {
@@ -280,9 +275,8 @@ func jsonValue(v any) any {
 		for i, e := range x {
 			x[i] = jsonValue(e)
 		}
-		return x
 	}
-	return v
+	return v // changed in place
 }
 
 // repairParams applies collectionFormat and x-nullable of the 2.0
