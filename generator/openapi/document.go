@@ -163,18 +163,8 @@ func (s *docSource) decode() (*openapi3.T, map[string]any, []*decoder, error) {
 
 // place is the position of the JSON pointer ptr in the document.
 func (s *docSource) place(ptr string) diag.Pos {
-	p := diag.Pos{File: s.name, Pointer: ptr}
-	if s.json {
-		if pos, ok := jsonPositions(s.data, []string{ptr}); ok {
-			p.Line, p.Col = pos[ptr][0], pos[ptr][1]
-			return p
-		}
-	}
-	var n yaml.Node
-	if yaml.Unmarshal(s.data, &n) == nil && len(n.Content) > 0 {
-		p.Line, p.Col = lookupPointer(n.Content[0], ptr)
-	}
-	return p
+	lc := positions(s.data, []string{ptr})[ptr]
+	return diag.Pos{File: s.name, Pointer: ptr, Line: lc[0], Col: lc[1]}
 }
 
 // resolveError names the $ref that kin-openapi could not resolve: the one
@@ -252,12 +242,7 @@ func (s *docSource) findRef(file string, match func(ref, target, frag string) bo
 				if k.Value == "$ref" && v.Kind == yaml.ScalarNode && !strings.HasPrefix(v.Value, "#") {
 					target, frag, _ := strings.Cut(v.Value, "#")
 					if !strings.Contains(target, "://") {
-						if u, err := url.PathUnescape(target); err == nil {
-							target = u
-						}
-						if !path.IsAbs(target) {
-							target = path.Join(path.Dir(file), target)
-						}
+						target = refFile(target, file)
 					}
 					if match(v.Value, target, frag) {
 						col := k.Column

@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/jsonptr"
@@ -37,7 +36,8 @@ import (
 // example, default values and x- extensions take any JSON value and never
 // fail. A keyword is disabled by renaming its key, in place, to an x-
 // extension of the same length ("pattern" becomes "x-patte"), so that
-// positions do not move.
+// positions do not move: kin-openapi's origins in a YAML file place later
+// diagnostics (a text re-encoded from the tree would have none).
 
 // annotationKind is the JSON kind an annotation keyword must have in a
 // schema (inSchema) or in another object, 0 when it is not checked there.
@@ -73,219 +73,99 @@ var kindNames = map[byte]string{'s': "a string", 'n': "a number", 'b': "a boolea
 
 // dropAnnotations returns data with the annotation keywords of the wrong
 // JSON type disabled, and a warning for each; ok is false when there are
-// none. file names data in the warnings.
+// none. file names data in the warnings. The annotations are found in the
+// tree the decoder parses (jsontree.go, yamltree.go), then their keys in
+// the text by their JSON pointers.
 //
 // A document (other than the one loaded) that is not an OpenAPI document
 // holds fragments of unknown kinds: there, an object that looks like a
 // schema (guess) is taken for one.
 func dropAnnotations(data []byte, file string, swagger, guess bool) (patched []byte, warnings diag.List, ok bool) {
-	root := parseAnnotated(data)
-	if root == nil {
-		return nil, nil, false
+	isJSON := bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
+	tree, err := parseTree(data)
+	if err != nil && isJSON { // text left to encoding/json
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		err = dec.Decode(&tree)
 	}
-	if guess {
-		for _, k := range root.keys {
-			if k.name == "openapi" || k.name == "swagger" {
-				guess = false
-			}
+	if err != nil {
+		if tree, err = yamlTree(data); err != nil {
+			return nil, nil, false
 		}
 	}
-	w := &annotationWalker{data: data, file: file, swagger: swagger, guess: guess}
-	w.object(root, "", false, 0)
-	if len(w.patches) == 0 {
+	root, _ := tree.(map[string]any)
+	_, openapi := root["openapi"]
+	_, swaggerKey := root["swagger"]
+	w := &annotationWalker{found: map[string]diag.Diagnostic{}, file: file, swagger: swagger, guess: guess && !openapi && !swaggerKey}
+	w.object(root, "", false)
+	if len(w.found) == 0 {
 		return nil, nil, false
+	}
+	ptrs := slices.Sorted(maps.Keys(w.found))
+	offs, ok := jsonptr.Offsets(data, ptrs)
+	if !ok || !isJSON {
+		offs = textOffsets(data, positions(data, ptrs))
 	}
 	patched = append([]byte(nil), data...)
-	offs := make([]int, len(w.patches))
-	for i, p := range w.patches {
-		copy(patched[p.off:], p.name)
-		offs[i] = p.keyOff
-	}
-	lc := jsonptr.LineCols(data, offs)
-	for _, p := range w.patches {
-		p.warning.Pos.Line, p.warning.Pos.Col = lc[p.keyOff][0], lc[p.keyOff][1]
-		warnings = append(warnings, p.warning)
-	}
-	return patched, warnings, true
-}
-
-// anode is a JSON value with the byte offsets of its object keys.
-type anode struct {
-	kind  byte // 'o', 'a', 's', 'n', 'b', 'z' (null), 0 (not looked into)
-	keys  []akey
-	items []*anode
-}
-
-type akey struct {
-	name string
-	off  int // of the key's first byte (its quote, when quoted)
-	val  *anode
-}
-
-// parseAnnotated parses a JSON or YAML document into anodes; nil when it
-// does not parse.
-func parseAnnotated(data []byte) *anode {
-	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
-		s := &jsonptr.Scanner{Data: data}
-		s.Space()
-		if n, ok := jsonNode(s, 0); ok {
-			return n
+	var keyOffs []int
+	for _, ptr := range ptrs {
+		// The key is renamed where it is written as it is: not with
+		// escapes, nor through a YAML alias already renamed.
+		off, found := offs[ptr]
+		if !found || off >= len(data) || slices.Contains(keyOffs, off) {
+			continue
 		}
+		start := off
+		if c := data[off]; c == '"' || c == '\'' {
+			start++
+		}
+		key := jsonptr.Unescape(ptr[strings.LastIndexByte(ptr, '/')+1:])
+		if !bytes.HasPrefix(data[start:], []byte(key)) {
+			continue
+		}
+		copy(patched[start:], "x-"+key[:len(key)-2])
+		keyOffs = append(keyOffs, off)
+		warnings = append(warnings, w.found[ptr])
 	}
-	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
-		return nil
+	lc := jsonptr.LineCols(data, keyOffs)
+	for i, off := range keyOffs {
+		warnings[i].Pos.Line, warnings[i].Pos.Col = lc[off][0], lc[off][1]
 	}
+	return patched, warnings, len(warnings) > 0
+}
+
+// textOffsets converts the lines and columns of pos to byte offsets in
+// data, leaving out those not in it.
+func textOffsets(data []byte, pos map[string][2]int) map[string]int {
 	lines := []int{0}
 	for i, c := range data {
 		if c == '\n' {
 			lines = append(lines, i+1)
 		}
 	}
-	return yamlNode(doc.Content[0], data, lines, 0)
+	offs := make(map[string]int, len(pos))
+	for p, lc := range pos {
+		if lc[0] < 1 || lc[0] > len(lines) {
+			continue
+		}
+		off := lines[lc[0]-1]
+		for range lc[1] - 1 { // columns count characters
+			if off < len(data) {
+				_, size := utf8.DecodeRune(data[off:])
+				off += size
+			}
+		}
+		offs[p] = off
+	}
+	return offs
 }
 
-// maxAnnotatedDepth bounds the nesting looked into.
-const maxAnnotatedDepth = 10000
-
-// jsonNode parses the JSON value at s.Off.
-func jsonNode(s *jsonptr.Scanner, depth int) (*anode, bool) {
-	if s.Off >= len(s.Data) || depth > maxAnnotatedDepth {
-		return nil, false
-	}
-	switch c := s.Data[s.Off]; c {
-	case '{':
-		n := &anode{kind: 'o'}
-		s.Off++
-		s.Space()
-		if s.Off < len(s.Data) && s.Data[s.Off] == '}' {
-			s.Off++
-			return n, true
-		}
-		for {
-			s.Space()
-			off := s.Off
-			raw, ok := s.Str()
-			if !ok {
-				return nil, false
-			}
-			key := string(raw[1 : len(raw)-1])
-			if bytes.IndexByte(raw, '\\') >= 0 && json.Unmarshal(raw, &key) != nil {
-				return nil, false
-			}
-			s.Space()
-			if s.Off >= len(s.Data) || s.Data[s.Off] != ':' {
-				return nil, false
-			}
-			s.Off++
-			s.Space()
-			v, ok := jsonNode(s, depth+1)
-			if !ok {
-				return nil, false
-			}
-			n.keys = append(n.keys, akey{key, off, v})
-			if more, ok := s.Next('}'); !ok || !more {
-				return n, ok
-			}
-		}
-	case '[':
-		n := &anode{kind: 'a'}
-		s.Off++
-		s.Space()
-		if s.Off < len(s.Data) && s.Data[s.Off] == ']' {
-			s.Off++
-			return n, true
-		}
-		for {
-			s.Space()
-			v, ok := jsonNode(s, depth+1)
-			if !ok {
-				return nil, false
-			}
-			n.items = append(n.items, v)
-			if more, ok := s.Next(']'); !ok || !more {
-				return n, ok
-			}
-		}
-	case '"':
-		_, ok := s.Str()
-		return &anode{kind: 's'}, ok
-	case 't', 'f':
-		return &anode{kind: 'b'}, s.Skip()
-	case 'n':
-		return &anode{kind: 'z'}, s.Skip()
-	}
-	return &anode{kind: 'n'}, s.Skip()
-}
-
-// yamlNode converts a YAML node; lines holds the offset of each line.
-func yamlNode(n *yaml.Node, data []byte, lines []int, depth int) *anode {
-	if depth > maxAnnotatedDepth {
-		return &anode{}
-	}
-	switch n.Kind {
-	case yaml.MappingNode:
-		out := &anode{kind: 'o'}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if k.Kind != yaml.ScalarNode || k.Value == "<<" {
-				continue
-			}
-			out.keys = append(out.keys, akey{k.Value, yamlOffset(data, lines, k.Line, k.Column), yamlNode(n.Content[i+1], data, lines, depth+1)})
-		}
-		return out
-	case yaml.SequenceNode:
-		out := &anode{kind: 'a'}
-		for _, c := range n.Content {
-			out.items = append(out.items, yamlNode(c, data, lines, depth+1))
-		}
-		return out
-	case yaml.ScalarNode:
-		switch n.Tag {
-		case "!!int", "!!float":
-			return &anode{kind: 'n'}
-		case "!!bool":
-			return &anode{kind: 'b'}
-		case "!!null":
-			return &anode{kind: 'z'}
-		}
-		return &anode{kind: 's'}
-	}
-	return &anode{} // an alias: not looked into
-}
-
-// yamlOffset converts YAML's line and column (in characters) to a byte
-// offset, -1 when out of range.
-func yamlOffset(data []byte, lines []int, line, col int) int {
-	if line < 1 || line > len(lines) {
-		return -1
-	}
-	off := lines[line-1]
-	for range col - 1 {
-		if off >= len(data) {
-			return -1
-		}
-		_, size := utf8.DecodeRune(data[off:])
-		off += size
-	}
-	return off
-}
-
-// annotationWalker finds the annotations of the wrong type.
+// annotationWalker finds the annotations of the wrong type in a tree:
+// their warnings, without line and column.
 type annotationWalker struct {
-	data    []byte
-	file    string
-	swagger bool
-	guess   bool
-	patches []patch
-}
-
-// patch renames the key at off to name; warning says so (its line and
-// column are those of keyOff, the key with its quote).
-type patch struct {
-	off, keyOff int
-	name        string
-	warning     diag.Diagnostic
+	file           string
+	swagger, guess bool
+	found          map[string]diag.Diagnostic // by JSON pointer
 }
 
 // Keys whose value is a map of names (not keywords) to objects, outside
@@ -315,101 +195,82 @@ var (
 	}
 )
 
-// object walks an object: a schema or another OpenAPI object.
-func (w *annotationWalker) object(n *anode, ptr string, inSchema bool, depth int) {
-	if n == nil || n.kind != 'o' || depth > maxAnnotatedDepth {
+// object walks an object (v, at ptr): a schema or another OpenAPI object.
+func (w *annotationWalker) object(v any, ptr string, inSchema bool) {
+	obj, ok := v.(map[string]any)
+	if !ok {
 		return
 	}
-	if w.guess && !inSchema && looksLikeSchema(n) {
+	if w.guess && !inSchema && looksLikeSchema(obj) {
 		inSchema = true
 	}
-	for _, k := range n.keys {
-		if strings.HasPrefix(k.name, "x-") {
+	for key, v := range obj {
+		if strings.HasPrefix(key, "x-") {
 			continue
 		}
-		kptr := ptr + "/" + jsonptr.Escape(k.name)
-		if want := annotationKind(k.name, inSchema, w.swagger); want != 0 && !hasKind(k.val, want) {
-			w.disable(n, k, kptr, want)
+		kptr := ptr + "/" + jsonptr.Escape(key)
+		if want := annotationKind(key, inSchema, w.swagger); want != 0 && !hasKind(v, want) {
+			if _, taken := obj["x-"+key[:len(key)-2]]; !taken {
+				w.found[kptr] = diag.Diagnostic{
+					Severity: diag.Warning, Kind: diag.LeftOut, Pos: diag.Pos{File: w.file, Pointer: kptr},
+					Message: fmt.Sprintf("%q is %s where %s belongs; it only annotates or documents, and is ignored", key, kindNames[kindOf(v)], kindNames[want]),
+				}
+			}
 			continue
 		}
-		v := k.val
+		m, _ := v.(map[string]any)
+		l, _ := v.([]any)
 		switch {
-		case inSchema && subSchemaMapKeys[k.name], !inSchema && schemaMapKeys[k.name]:
-			for _, c := range v.keys {
-				w.object(c.val, kptr+"/"+jsonptr.Escape(c.name), true, depth+1)
-			}
-		case inSchema && (subSchemaKeys[k.name] || subSchemaListKeys[k.name]):
-			w.object(v, kptr, true, depth+1)
-			for i, c := range v.items {
-				w.object(c, kptr+"/"+strconv.Itoa(i), true, depth+1)
-			}
-		case inSchema:
-			// Another keyword of a schema: data or unknown.
-		case k.name == "schema" || k.name == "itemSchema":
-			w.object(v, kptr, true, depth+1)
-		case dataKeys[k.name], k.name == "examples":
-		case nameMapKeys[k.name] && v.kind == 'o':
-			for _, c := range v.keys {
-				w.object(c.val, kptr+"/"+jsonptr.Escape(c.name), false, depth+1)
-			}
+		case inSchema && subSchemaMapKeys[key], !inSchema && schemaMapKeys[key]:
+			w.each(m, nil, kptr, true)
+		case inSchema && (subSchemaKeys[key] || subSchemaListKeys[key]):
+			w.object(v, kptr, true)
+			w.each(nil, l, kptr, true)
+		case inSchema, dataKeys[key], key == "examples":
+			// Data, or another keyword of a schema.
+		case key == "schema" || key == "itemSchema":
+			w.object(v, kptr, true)
+		case nameMapKeys[key] && m != nil:
+			w.each(m, nil, kptr, false)
 		default:
-			w.object(v, kptr, false, depth+1)
-			for i, c := range v.items {
-				w.object(c, kptr+"/"+strconv.Itoa(i), false, depth+1)
-			}
+			w.object(v, kptr, false)
+			w.each(nil, l, kptr, false)
 		}
 	}
 }
 
-// hasKind reports whether n is of kind want (or null, which every field
+// each walks the members of m and the elements of l, objects at ptr.
+func (w *annotationWalker) each(m map[string]any, l []any, ptr string, inSchema bool) {
+	for k, v := range m {
+		w.object(v, ptr+"/"+jsonptr.Escape(k), inSchema)
+	}
+	for i, v := range l {
+		w.object(v, ptr+"/"+strconv.Itoa(i), inSchema)
+	}
+}
+
+// hasKind reports whether v is of kind want (or null, which every field
 // accepts).
-func hasKind(n *anode, want byte) bool {
-	switch {
-	case n == nil || n.kind == 0 || n.kind == 'z':
+func hasKind(v any, want byte) bool {
+	switch k := kindOf(v); {
+	case k == 0 || k == 'z':
 		return true
-	case want == 'e':
-		if n.kind != 'o' {
+	case want != 'e' || k != 'o':
+		return k == want
+	}
+	for _, e := range v.(map[string]any) {
+		if !hasKind(e, 'o') {
 			return false
 		}
-		for _, c := range n.keys {
-			if c.val.kind != 'o' && c.val.kind != 0 && c.val.kind != 'z' {
-				return false
-			}
-		}
-		return true
 	}
-	return n.kind == want
-}
-
-// disable renames key k of object n to an x- extension of the same length
-// and records a warning; a key that cannot be renamed in place is left.
-func (w *annotationWalker) disable(n *anode, k akey, ptr string, want byte) {
-	off := k.off
-	if off < 0 || off >= len(w.data) || len(k.name) < 3 {
-		return
-	}
-	if c := w.data[off]; c == '"' || c == '\'' {
-		off++
-	}
-	if !bytes.HasPrefix(w.data[off:], []byte(k.name)) {
-		return // written with escapes
-	}
-	name := "x-" + k.name[:len(k.name)-2]
-	if slices.ContainsFunc(n.keys, func(o akey) bool { return o.name == name }) {
-		return
-	}
-	w.patches = append(w.patches, patch{off: off, name: name, keyOff: k.off, warning: diag.Diagnostic{
-		Severity: diag.Warning, Kind: diag.LeftOut, Pos: diag.Pos{File: w.file, Pointer: ptr},
-		Message: fmt.Sprintf("%q is %s where %s belongs; it only annotates or documents, and is ignored", k.name, kindNames[k.val.kind], kindNames[want]),
-	}})
+	return true
 }
 
 // looksLikeSchema reports whether an object of unknown kind has a keyword
 // only schemas have.
-func looksLikeSchema(n *anode) bool {
-	for _, k := range n.keys {
-		switch k.name {
-		case "type", "properties", "items", "allOf", "anyOf", "oneOf", "enum", "format", "additionalProperties", "$ref":
+func looksLikeSchema(m map[string]any) bool {
+	for _, k := range []string{"type", "properties", "items", "allOf", "anyOf", "oneOf", "enum", "format", "additionalProperties", "$ref"} {
+		if _, ok := m[k]; ok {
 			return true
 		}
 	}

@@ -133,3 +133,35 @@ components:
 		t.Fatalf("err = %v, want a failure naming required", err)
 	}
 }
+
+// TestWrongTypeAnnotationsJSONFileAndAliases checks a JSON file reached by
+// a $ref (keys found by the JSON scanner, columns counted in characters)
+// and a YAML file whose wrong annotation is reached through an alias: it
+// is disabled where the anchor writes it, and named where it is used.
+func TestWrongTypeAnnotationsJSONFileAndAliases(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"json.yaml": strings.Replace(refSpec, "REF", "defs.json#/Secret", 1),
+		"defs.json": `{"Secret": {"type": "object", "title": ["x"],
+  "properties": {"é": {"type": "string", "description": 1, "pattern": 2}}}}`,
+		"alias.yaml":   strings.Replace(refSpec, "REF", "anchors.yaml#/Secret", 1),
+		"anchors.yaml": "x-shared: &bad {type: string, pattern: 5}\nSecret:\n  type: object\n  properties:\n    a: *bad\n",
+	})
+	_, diags, err := openapi.Load(context.Background(), filepath.Join(dir, "json.yaml"), openapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalSlice(t, "JSON file warnings", warnings(diags), []string{
+		`defs.json:1:31 /Secret/title: "title" is a list where a string belongs; it only annotates or documents, and is ignored`,
+		`defs.json:2:42 /Secret/properties/é/description: "description" is a number where a string belongs; it only annotates or documents, and is ignored`,
+		`defs.json:2:60 /Secret/properties/é/pattern: "pattern" is a number where a string belongs; it only annotates or documents, and is ignored`,
+	})
+	svc, diags, err := openapi.Load(context.Background(), filepath.Join(dir, "alias.yaml"), openapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalSlice(t, "alias warnings", warnings(diags), []string{
+		`anchors.yaml:1:31 /Secret/properties/a/pattern: "pattern" is a number where a string belongs; it only annotates or documents, and is ignored`,
+	})
+	equalSlice(t, "Secret fields", fields(typ(t, svc, "Secret")), []string{"A:a:string"})
+}

@@ -470,51 +470,53 @@ func keyPos(key string) diag.Pos {
 
 // fillPositions adds line and column to diagnostics that lack them, by
 // finding their JSON pointer in the source file (read once, only when a
-// diagnostic needs it). JSON files are scanned for just those pointers;
-// others are parsed as YAML.
+// diagnostic needs it).
 func (l *loader) fillPositions() {
 	byFile := map[string][]*diag.Diagnostic{}
-	var files []string
 	for i := range l.diags {
-		d := &l.diags[i]
-		if d.Pos.Line > 0 || d.Pos.File == "" {
-			continue
-		}
-		if byFile[d.Pos.File] == nil {
-			files = append(files, d.Pos.File)
-		}
-		byFile[d.Pos.File] = append(byFile[d.Pos.File], d)
-	}
-	for _, file := range files {
-		ds := byFile[file]
-		ptr := func(d *diag.Diagnostic) string {
-			if l.swagger && file == l.source {
-				return swaggerPointer(d.Pos.Pointer)
-			}
-			return d.Pos.Pointer
-		}
-		data := l.readFile(file)
-		if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
-			ptrs := make([]string, len(ds))
-			for i, d := range ds {
-				ptrs[i] = ptr(d)
-			}
-			if pos, ok := jsonPositions(data, ptrs); ok {
-				for _, d := range ds {
-					p := pos[ptr(d)]
-					d.Pos.Line, d.Pos.Col = p[0], p[1]
-				}
-				continue
-			}
-		}
-		var n yaml.Node
-		if data == nil || yaml.Unmarshal(data, &n) != nil || len(n.Content) == 0 {
-			continue
-		}
-		for _, d := range ds {
-			d.Pos.Line, d.Pos.Col = lookupPointer(n.Content[0], ptr(d))
+		if d := &l.diags[i]; d.Pos.Line == 0 && d.Pos.File != "" {
+			byFile[d.Pos.File] = append(byFile[d.Pos.File], d)
 		}
 	}
+	for file, ds := range byFile {
+		ptrs := make([]string, len(ds))
+		for i, d := range ds {
+			if ptrs[i] = d.Pos.Pointer; l.swagger && file == l.source {
+				ptrs[i] = swaggerPointer(ptrs[i])
+			}
+		}
+		pos := positions(l.readFile(file), ptrs)
+		for i, d := range ds {
+			if p, ok := pos[ptrs[i]]; ok {
+				d.Pos.Line, d.Pos.Col = p[0], p[1]
+			}
+		}
+	}
+}
+
+// positions returns the line and column of each JSON pointer of ptrs in
+// data, a JSON text (scanned for just those pointers) or else a YAML one;
+// none when it does not parse.
+func positions(data []byte, ptrs []string) map[string][2]int {
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+		if offs, ok := jsonptr.Offsets(data, ptrs); ok {
+			lc := jsonptr.LineCols(data, slices.Collect(maps.Values(offs)))
+			pos := make(map[string][2]int, len(offs))
+			for p, off := range offs {
+				pos[p] = lc[off]
+			}
+			return pos
+		}
+	}
+	pos := make(map[string][2]int, len(ptrs))
+	var n yaml.Node
+	if yaml.Unmarshal(data, &n) == nil && len(n.Content) > 0 {
+		for _, p := range ptrs {
+			line, col := lookupPointer(n.Content[0], p)
+			pos[p] = [2]int{line, col}
+		}
+	}
+	return pos
 }
 
 // readFile returns the text of a source file, or nil.
@@ -525,10 +527,7 @@ func (l *loader) readFile(file string) []byte {
 	if strings.Contains(file, "://") {
 		return nil
 	}
-	b, err := l.files.read(file)
-	if err != nil {
-		return nil
-	}
+	b, _ := l.files.read(file) // nil when it cannot be read
 	return b
 }
 
@@ -545,22 +544,6 @@ func swaggerPointer(p string) string {
 		}
 	}
 	return p
-}
-
-// jsonPositions returns the line and column of each JSON pointer in the
-// JSON text data (see generator/jsonptr for which node's); ok is false when
-// data is not a JSON text it can scan.
-func jsonPositions(data []byte, ptrs []string) (map[string][2]int, bool) {
-	offs, ok := jsonptr.Offsets(data, ptrs)
-	if !ok {
-		return nil, false
-	}
-	lc := jsonptr.LineCols(data, slices.Collect(maps.Values(offs)))
-	pos := make(map[string][2]int, len(offs))
-	for p, off := range offs {
-		pos[p] = lc[off]
-	}
-	return pos, true
 }
 
 // lookupPointer returns the position of the deepest node on the JSON

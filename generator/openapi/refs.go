@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/jsonptr"
 )
@@ -302,17 +300,11 @@ func (s *docSource) firstUse(uses []refUse) (refUse, diag.Pos) {
 	for i, u := range uses {
 		ps[i].u, ptrs[i] = u, u.ptr()+"/$ref"
 	}
-	if pos, ok := jsonPositions(s.data, ptrs); ok && s.json {
-		for i := range ps {
-			p := pos[ptrs[i]]
-			ps[i].line, ps[i].col = p[0], p[1]+1
-		}
-	} else {
-		var n yaml.Node
-		if yaml.Unmarshal(s.data, &n) == nil && len(n.Content) > 0 {
-			for i := range ps {
-				ps[i].line, ps[i].col = lookupPointer(n.Content[0], ptrs[i])
-			}
+	pos := positions(s.data, ptrs)
+	for i := range ps {
+		ps[i].line, ps[i].col = pos[ptrs[i]][0], pos[ptrs[i]][1]
+		if s.json { // after the quote
+			ps[i].col++
 		}
 	}
 	first := slices.MinFunc(ps, func(a, b placed) int {

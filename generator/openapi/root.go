@@ -40,7 +40,7 @@ func newFiles(source string, opts Options) *files {
 	if dir == "" {
 		dir = filepath.Dir(filepath.FromSlash(source))
 	}
-	return &files{dir: rootfs.New(dir, opts.maxBytes()), onRead: opts.Read, seen: map[string]bool{}}
+	return &files{dir: rootfs.New(dir, opts.maxBytes()), onRead: opts.Read, seen: map[string]bool{}, warned: map[string]bool{}}
 }
 
 // close releases the root.
@@ -67,9 +67,6 @@ func (f *files) lenient(name string, data []byte, swagger bool) []byte {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if !f.warned[name] {
-		if f.warned == nil {
-			f.warned = map[string]bool{}
-		}
 		f.warned[name] = true
 		f.warnings = append(f.warnings, ws...)
 	}

@@ -75,59 +75,44 @@ func (s *docSource) convertSwagger(ctx context.Context, opts Options, data []byt
 // they are converted as if written in the document; the $refs inside them
 // are rewritten to stay valid from the document's directory.
 func inlineExternal(doc *openapi2.T, source string, f *files) error {
-	params := func(ps []*openapi2.Parameter) error {
-		for _, p := range ps {
-			if p != nil && isExternalRef(p.Ref) {
-				if err := inlineRef(p, p.Ref, source, f); err != nil {
-					return err
-				}
-			}
+	var err error // the first one; nothing is inlined after it
+	param := func(p *openapi2.Parameter) {
+		if err == nil && p != nil && isExternalRef(p.Ref) {
+			err = inlineRef(p, p.Ref, source, f)
 		}
-		return nil
 	}
-	responses := func(rs map[string]*openapi2.Response) error {
+	responses := func(rs map[string]*openapi2.Response) {
 		for _, k := range slices.Sorted(maps.Keys(rs)) {
-			if r := rs[k]; r != nil && isExternalRef(r.Ref) {
-				if err := inlineRef(r, r.Ref, source, f); err != nil {
-					return err
-				}
+			if r := rs[k]; err == nil && r != nil && isExternalRef(r.Ref) {
+				err = inlineRef(r, r.Ref, source, f)
 			}
 		}
-		return nil
 	}
-	var ps []*openapi2.Parameter
 	for _, k := range slices.Sorted(maps.Keys(doc.Parameters)) {
-		ps = append(ps, doc.Parameters[k])
+		param(doc.Parameters[k])
 	}
-	if err := params(ps); err != nil {
-		return err
-	}
-	if err := responses(doc.Responses); err != nil {
-		return err
-	}
+	responses(doc.Responses)
 	for _, path := range slices.Sorted(maps.Keys(doc.Paths)) {
 		item := doc.Paths[path]
 		if item == nil {
 			continue
 		}
-		if err := params(item.Parameters); err != nil {
-			return err
+		for _, p := range item.Parameters {
+			param(p)
 		}
 		ops := item.Operations()
 		for _, m := range slices.Sorted(maps.Keys(ops)) {
 			if op := ops[m]; op != nil {
-				if err := params(op.Parameters); err != nil {
-					return err
+				for _, p := range op.Parameters {
+					param(p)
 				}
 				if op.Responses != nil {
-					if err := responses(op.Responses.Map()); err != nil {
-						return err
-					}
+					responses(op.Responses.Map())
 				}
 			}
 		}
 	}
-	return nil
+	return err
 }
 
 // refError says that a $ref to another file could not be inlined.
@@ -155,12 +140,7 @@ func inlineRef[T any](dst *T, ref, source string, f *files) error {
 	from, orig := source, ref
 	for range maxRefChain {
 		file, frag, _ := strings.Cut(ref, "#")
-		if u, err := url.PathUnescape(file); err == nil {
-			file = u
-		}
-		if !path.IsAbs(file) {
-			file = path.Join(path.Dir(from), file)
-		}
+		file = refFile(file, from)
 		data, err := f.read(file)
 		if err != nil {
 			return &refError{orig, err}
@@ -174,7 +154,11 @@ func inlineRef[T any](dst *T, ref, source string, f *files) error {
 		if err := json.Unmarshal(js, &v); err != nil {
 			return &refError{orig, fmt.Errorf("%s: %v", file, err)}
 		}
-		target, ok := atPointer(v, frag)
+		ptr := frag
+		if u, err := url.PathUnescape(frag); err == nil {
+			ptr = u
+		}
+		target, ok := jsonptr.Lookup(v, ptr)
 		if !ok {
 			return &refError{orig, fmt.Errorf("%s has nothing at #%s", file, frag)}
 		}
@@ -207,14 +191,6 @@ func inlineRef[T any](dst *T, ref, source string, f *files) error {
 	return &refError{orig, fmt.Errorf("more than %d $refs from file to file", maxRefChain)}
 }
 
-// atPointer returns the value at a JSON pointer (percent-encoded or not).
-func atPointer(v any, ptr string) (any, bool) {
-	if u, err := url.PathUnescape(ptr); err == nil {
-		ptr = u
-	}
-	return jsonptr.Lookup(v, ptr)
-}
-
 // rebaseRefs rewrites the $refs of v, written in file, so that they point
 // at the same places when written in the document at source.
 func rebaseRefs(v any, file, source string) {
@@ -236,6 +212,18 @@ func rebaseRefs(v any, file, source string) {
 	}
 }
 
+// refFile is the file that target, the file part of a $ref written in the
+// file from, names: percent-decoded, relative to from's directory.
+func refFile(target, from string) string {
+	if u, err := url.PathUnescape(target); err == nil {
+		target = u
+	}
+	if path.IsAbs(target) {
+		return target
+	}
+	return path.Join(path.Dir(from), target)
+}
+
 // rebaseRef rewrites one $ref (see rebaseRefs).
 func rebaseRef(ref, file, source string) string {
 	target, frag, hasFrag := strings.Cut(ref, "#")
@@ -245,12 +233,7 @@ func rebaseRef(ref, file, source string) string {
 	if target == "" {
 		target = file
 	} else {
-		if u, err := url.PathUnescape(target); err == nil {
-			target = u
-		}
-		if !path.IsAbs(target) {
-			target = path.Join(path.Dir(file), target)
-		}
+		target = refFile(target, file)
 	}
 	if !path.IsAbs(target) {
 		if r, err := filepath.Rel(filepath.Dir(filepath.FromSlash(source)), filepath.FromSlash(target)); err == nil {
@@ -282,7 +265,6 @@ func jsonValue(v any) any {
 		for k, e := range x {
 			x[k] = jsonValue(e)
 		}
-		return x
 	case map[any]any:
 		m := make(map[string]any, len(x))
 		for k, e := range x {
@@ -293,9 +275,8 @@ func jsonValue(v any) any {
 		for i, e := range x {
 			x[i] = jsonValue(e)
 		}
-		return x
 	}
-	return v
+	return v // changed in place
 }
 
 // repairParams applies collectionFormat and x-nullable of the 2.0
