@@ -141,7 +141,11 @@ func (g *gen) registryFile() *generatedFile {
 	if len(entries) > 0 {
 		fields := []jen.Code{jen.Id("spec").Add(f.Qual(pkgRuntime, "OperationSpec"))}
 		if funcs {
-			fields = append(fields, jen.Id("call").Func().Params(jen.Op("*").Id("Client"), f.Qual("context", "Context"), f.Qual("encoding/json", "RawMessage")).Params(jen.Any(), jen.Error()).Comment("nil: method"))
+			call := jen.Id("call").Func().Params(jen.Op("*").Id("Client"), f.Qual("context", "Context"), f.Qual("encoding/json", "RawMessage")).Params(jen.Any(), jen.Error())
+			if methods {
+				call.Comment("nil: method")
+			}
+			fields = append(fields, call)
 		}
 		if methods {
 			fields = append(fields,
