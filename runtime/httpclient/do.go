@@ -68,8 +68,10 @@ type Response struct {
 // copy of) the body in CallError.HTTP. Transport failures are
 // TRANSPORT_ERROR, a passed deadline TIMEOUT and a cancellation CANCELED.
 func Do[T any](ctx context.Context, c *Client, r *Request, responses []Response, opts ...CallOption) (runtime.ResponseEnvelope[T], error) {
-	// A thin wrapper: a generated package instantiates Do once per result
-	// type, so the work is done by non-generic code on a pointer to Data.
+	// A thin wrapper of Call, which does the work on a pointer to Data.
+	// Generated methods call Call themselves: a package instantiating Do
+	// for hundreds of result types would compile it (and its GC-shape
+	// bodies) as many times.
 	var env runtime.ResponseEnvelope[T]
 	meta, warnings, err := c.Call(ctx, r, responses, &env.Data, opts...)
 	if err != nil {
