@@ -71,10 +71,14 @@ func (n Nullable[T]) Ptr() *T {
 }
 
 // Set makes n hold v.
-func (n *Nullable[T]) Set(v T) { *n = NewNullable(v) }
+//
+// The methods build their values themselves rather than call NewNullable
+// and Null: each of those would be one more function compiled for every
+// Nullable type of a generated package.
+func (n *Nullable[T]) Set(v T) { *n = Nullable[T]{value: v, state: stateValue} }
 
 // SetNull makes n hold null.
-func (n *Nullable[T]) SetNull() { *n = Null[T]() }
+func (n *Nullable[T]) SetNull() { *n = Nullable[T]{state: stateNull} }
 
 // Unset makes n absent.
 func (n *Nullable[T]) Unset() { *n = Nullable[T]{} }
@@ -92,14 +96,14 @@ func (n Nullable[T]) MarshalJSON() ([]byte, error) {
 // leaves n absent.
 func (n *Nullable[T]) UnmarshalJSON(b []byte) error {
 	if bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
-		*n = Null[T]()
+		*n = Nullable[T]{state: stateNull}
 		return nil
 	}
 	var v T
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}
-	*n = NewNullable(v)
+	*n = Nullable[T]{value: v, state: stateValue}
 	return nil
 }
 

@@ -25,7 +25,10 @@ func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...Ca
 	r := c.c.NewRequest("listPets", "GET", "/pets")
 	r.QueryParam("limit", httpclient.StyleForm, true, false, params.Limit)
 	r.Accept("application/json")
-	return httpclient.Do[Page](ctx, c.c, r, responsesListPets, opts...)
+	var env runtime.ResponseEnvelope[Page]
+	meta, warnings, err := c.c.Call(ctx, r, responsesListPets, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesListPets = []httpclient.Response{

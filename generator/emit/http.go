@@ -321,16 +321,11 @@ func kv(key string, v jen.Code) jen.Code { return jen.Id(key).Op(":").Add(v) }
 // operationsFile declares the parameter structs, methods and response tables.
 func (g *gen) operationsFile() *generatedFile {
 	f := g.newFile()
-	usesNewError := false
 	for _, op := range g.ops {
 		if op.ParamsName != "" {
 			g.paramsStruct(f, op)
 		}
-		g.httpMethod(f, op, &usesNewError)
-	}
-	if usesNewError {
-		f.decl(newDoc("newError is the Response.NewError of error responses with a body of type T."),
-			jen.Func().Id("newError").Types(jen.Id("T").Any()).Params().Any().Block(jen.Return(jen.New(jen.Id("T")))))
+		g.httpMethod(f, op)
 	}
 	return f
 }
@@ -547,7 +542,15 @@ func opDoc(op *ir.Operation, first string) *doc {
 }
 
 // httpMethod declares the method of op and its table of responses, as text.
-func (g *gen) httpMethod(f *generatedFile, op *ir.Operation, usesNewError *bool) {
+//
+// Nothing in it is compiled once per result type: the method calls the
+// non-generic (*httpclient.Client).Call with a pointer to its envelope's
+// Data (httpclient.Do[T] would instantiate Do, its remote path and the
+// pipeline's ProcessAs for every T, hundreds of compiled functions in a
+// large API), the pages method ranges with EachPage, and the response
+// table names error types by typed nil pointers (static data) instead of
+// a generic constructor per type.
+func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
 	w := &textWriter{f: f}
 	params := []string{"ctx " + w.typeText(qual("context", "Context"))}
 	if op.ParamsName != "" {
@@ -611,9 +614,17 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation, usesNewError *bool)
 	w.doc(opDoc(op, first).lines())
 	w.b.WriteString("func (c *Client) " + op.GoName + "(" + strings.Join(params, ", ") + ") " + results + " {\n")
 	paging := g.paging(op)
+	// call returns the envelope of the call of request r.
+	call := func(r string) string {
+		if op.Stream {
+			return "\treturn " + w.typeText(qual(pkgHTTP, callee)) + "[" + T + "](ctx, c.c, " + r + ", " + respVar + ", opts...)\n}\n\n"
+		}
+		return "\tvar env " + env + "\n\tmeta, warnings, err := c.c.Call(ctx, " + r + ", " + respVar + ", &env.Data, opts...)\n" +
+			"\tenv.Meta, env.Warnings = meta, warnings\n\treturn env, err\n}\n\n"
+	}
 	if paging == "" {
 		w.b.WriteString(stmts.b.String())
-		w.b.WriteString("\treturn " + w.typeText(qual(pkgHTTP, callee)) + "[" + T + "](ctx, c.c, r, " + respVar + ", opts...)\n}\n\n")
+		w.b.WriteString(call("r"))
 	} else {
 		// The request is built by a helper shared with the pages method.
 		helper := lowerFirst(op.GoName) + "Request"
@@ -622,13 +633,15 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation, usesNewError *bool)
 			name, _, _ := strings.Cut(p, " ")
 			args = append(args, name)
 		}
-		call := "c." + helper + "(" + strings.Join(args, ", ") + ")"
-		w.b.WriteString("\treturn " + w.typeText(qual(pkgHTTP, callee)) + "[" + T + "](ctx, c.c, " + call + ", " + respVar + ", opts...)\n}\n\n")
+		req := "c." + helper + "(" + strings.Join(args, ", ") + ")"
+		w.b.WriteString(call(req))
 		pd := newDoc(op.GoName + "Pages calls the operation " + quoted(op.ID) + " page after page (" + pagingDoc[paging != "{Link: true}"] + "), yielding each page's envelope; an error is the last element." + itemsDoc[strings.HasPrefix(T, "[]")])
 		pd.origin(op.Doc)
 		w.doc(pd.lines())
 		w.b.WriteString("func (c *Client) " + op.GoName + "Pages(" + strings.Join(params, ", ") + ") " + w.typeText(qual("iter", "Seq2")) + "[" + env + ", error] {\n")
-		w.b.WriteString("\treturn " + w.typeText(qual(pkgHTTP, "Pages")) + "[" + T + "](ctx, c.c, " + call + ", " + respVar + ", " + w.typeText(qual(pkgHTTP, "Paging")) + paging + ", opts...)\n}\n\n")
+		w.b.WriteString("\tr := " + req + "\n\treturn func(yield func(" + env + ", error) bool) {\n\t\tvar env " + env + "\n" +
+			"\t\tc.c.EachPage(ctx, r, " + respVar + ", " + w.typeText(qual(pkgHTTP, "Paging")) + paging + ", &env.Data, func(meta " + w.typeText(qual(pkgRuntime, "Meta")) + ", warnings []" + w.typeText(qual(pkgRuntime, "Warning")) + ", err error) bool {\n" +
+			"\t\t\tenv.Meta, env.Warnings = meta, warnings\n\t\t\treturn yield(env, err)\n\t\t}, opts...)\n\t}\n}\n\n")
 		w.doc([]string{helper + " builds the request of " + op.GoName + " and " + op.GoName + "Pages."})
 		w.b.WriteString("func (c *Client) " + helper + "(" + strings.Join(hParams, ", ") + ") *" + w.typeText(qual(pkgHTTP, "Request")) + " {\n")
 		w.b.WriteString(stmts.b.String())
@@ -644,11 +657,9 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation, usesNewError *bool)
 			}
 		}
 		if r.ErrorName != "" {
-			w.b.WriteString(", NewError: newError[" + r.ErrorName + "]")
-			*usesNewError = true
+			w.b.WriteString(", Error: (*" + r.ErrorName + ")(nil)")
 		} else if r.Kind == ir.BodyJSON && r.Type != nil && !strings.HasPrefix(r.Status, "2") {
-			w.b.WriteString(", NewError: newError[" + w.typeText(g.goType(r.Type, false, op.Pos)) + "]")
-			*usesNewError = true
+			w.b.WriteString(", Error: (*" + w.typeText(g.goType(r.Type, false, op.Pos)) + ")(nil)")
 		}
 		w.b.WriteString("},")
 	}

@@ -44,7 +44,8 @@ func TestEmitPaging(t *testing.T) {
 		"httpclient.Paging{Link: true}",
 		`httpclient.Paging{Cursor: "cursor", Next: "/next"}`,
 		"func (c *Client) plainRequest(params PlainParams) *httpclient.Request {",
-		"return httpclient.Do[[]string](ctx, c.c, c.linkedRequest(params), responsesLinked, opts...)",
+		"meta, warnings, err := c.c.Call(ctx, c.linkedRequest(params), responsesLinked, &env.Data, opts...)",
+		"c.c.EachPage(ctx, r, responsesLinked, httpclient.Paging{Link: true}, &env.Data, func(",
 	} {
 		if !strings.Contains(ops, want) {
 			t.Errorf("operations.go lacks %q", want)

@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"cmp"
 	"encoding/json"
 	"strings"
 	"unicode"
@@ -16,9 +17,13 @@ import (
 // operation that decodes its input and calls its method.
 func (g *gen) registryFile() *generatedFile {
 	f := g.newFile()
-	var entries, subEntries []jen.Code
+	var entries []regEntry
+	var subEntries []jen.Code
 	var calls []jen.Code
 	var skipped, streams []string
+	// Operations registered through a function of their own (funcs) or
+	// through httpclient.CallMethod (methods).
+	funcs, methods := false, false
 	binary := false   // some input holds binary content
 	usesHint := false // some operation has hints: declare hint
 	ids := map[string]bool{}
@@ -32,8 +37,12 @@ func (g *gen) registryFile() *generatedFile {
 			g.warn(diag.Renamed, op.Pos, "operation %s is registered as %s (registry ids allow only letters, digits, '_', '-' and '.')", quoted(op.ID), quoted(id))
 		}
 		ids[id] = true
-		body := g.handler(f, op, id)
-		if body == nil {
+		members, viaMethod := g.methodMembers(op)
+		var body []jen.Code
+		if !viaMethod {
+			body = g.handler(f, op, id)
+		}
+		if !viaMethod && body == nil {
 			skipped = append(skipped, op.GoName)
 			continue
 		}
@@ -54,6 +63,16 @@ func (g *gen) registryFile() *generatedFile {
 				spec = append(spec, jen.Line().Add(kv("Output", jen.Id(v))))
 			}
 		}
+		if viaMethod {
+			// Called by httpclient.CallMethod: a table entry, no function.
+			var in jen.Code = jen.Nil()
+			if len(members) > 0 {
+				in = strLits(members)
+			}
+			entries = append(entries, regEntry{spec: spec, method: jen.Parens(jen.Op("*").Id("Client")).Dot(op.GoName), in: in})
+			methods = true
+			continue
+		}
 		if op.Stream {
 			// A stream is a subscription: its function returns the
 			// sequence of the method's envelopes.
@@ -64,7 +83,8 @@ func (g *gen) registryFile() *generatedFile {
 			).Add(f.Qual("iter", "Seq2")).Types(jen.Any(), jen.Error()).Block(body...))
 			continue
 		}
-		entries = append(entries, jen.Line().Values(f.Qual(pkgRuntime, "OperationSpec").Values(append(spec, jen.Line())...), jen.Parens(jen.Op("*").Id("Client")).Dot("call"+op.GoName)))
+		entries = append(entries, regEntry{spec: spec, call: jen.Parens(jen.Op("*").Id("Client")).Dot("call" + op.GoName)})
+		funcs = true
 		calls = append(calls, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("call"+op.GoName).Params(
 			jen.Id("ctx").Add(f.Qual("context", "Context")), jen.Id("input").Add(f.Qual("encoding/json", "RawMessage")),
 		).Params(jen.Any(), jen.Error()).Block(body...))
@@ -83,14 +103,30 @@ func (g *gen) registryFile() *generatedFile {
 	if len(skipped) > 0 {
 		d.para("Not registered: " + strings.Join(skipped, ", ") + ".")
 	}
-	register := []jen.Code{
-		jen.For(jen.List(jen.Id("_"), jen.Id("op")).Op(":=").Range().Id("registryOps")).Block(
-			jen.Id("call").Op(":=").Id("op").Dot("call"),
-			jen.Id("h").Op(":=").Func().Params(jen.Id("ctx").Add(f.Qual("context", "Context")), jen.Id("input").Add(f.Qual("encoding/json", "RawMessage"))).Params(jen.Any(), jen.Error()).Block(
-				jen.Return(jen.Id("call").Call(jen.Id("c"), jen.Id("ctx"), jen.Id("input"))),
-			),
-			jen.If(jen.Err().Op(":=").Id("r").Dot("Register").Call(jen.Id("op").Dot("spec"), jen.Id("h")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		),
+	// The handler of a table entry: its function, or CallMethod.
+	var loop, handler []jen.Code
+	if funcs {
+		loop = append(loop, jen.Id("call").Op(":=").Id("op").Dot("call"))
+	}
+	if methods {
+		loop = append(loop, jen.List(jen.Id("id"), jen.Id("method"), jen.Id("in")).Op(":=").List(jen.Id("op").Dot("spec").Dot("ID"), jen.Id("op").Dot("method"), jen.Id("op").Dot("in")))
+		viaMethod := jen.Return(f.Qual(pkgHTTP, "CallMethod").Call(jen.Id("ctx"), jen.Id("id"), jen.Id("input"), jen.Id("method"), jen.Id("c"), jen.Id("in").Op("...")))
+		if funcs {
+			handler = append(handler, jen.If(jen.Id("call").Op("==").Nil()).Block(viaMethod))
+		} else {
+			handler = append(handler, viaMethod)
+		}
+	}
+	if funcs {
+		handler = append(handler, jen.Return(jen.Id("call").Call(jen.Id("c"), jen.Id("ctx"), jen.Id("input"))))
+	}
+	loop = append(loop,
+		jen.Id("h").Op(":=").Func().Params(jen.Id("ctx").Add(f.Qual("context", "Context")), jen.Id("input").Add(f.Qual("encoding/json", "RawMessage"))).Params(jen.Any(), jen.Error()).Block(handler...),
+		jen.If(jen.Err().Op(":=").Id("r").Dot("Register").Call(jen.Id("op").Dot("spec"), jen.Id("h")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+	)
+	var register []jen.Code
+	if len(entries) > 0 {
+		register = append(register, jen.For(jen.List(jen.Id("_"), jen.Id("op")).Op(":=").Range().Id("registryOps")).Block(loop...))
 	}
 	if len(subEntries) > 0 {
 		register = append(register, jen.For(jen.List(jen.Id("_"), jen.Id("op")).Op(":=").Range().Id("registrySubs")).Block(
@@ -103,10 +139,33 @@ func (g *gen) registryFile() *generatedFile {
 	}
 	register = append(register, jen.Return(jen.Nil()))
 	f.decl(d, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("Register").Params(jen.Id("r").Op("*").Add(f.Qual(pkgRuntime, "Registry"))).Error().Block(register...))
-	f.commented("registryOps are the operations Register registers.", jen.Var().Id("registryOps").Op("=").Index().Struct(
-		jen.Id("spec").Add(f.Qual(pkgRuntime, "OperationSpec")),
-		jen.Id("call").Func().Params(jen.Op("*").Id("Client"), f.Qual("context", "Context"), f.Qual("encoding/json", "RawMessage")).Params(jen.Any(), jen.Error()),
-	).Values(append(entries, jen.Line())...))
+	if len(entries) > 0 {
+		fields := []jen.Code{jen.Id("spec").Add(f.Qual(pkgRuntime, "OperationSpec"))}
+		if funcs {
+			call := jen.Id("call").Func().Params(jen.Op("*").Id("Client"), f.Qual("context", "Context"), f.Qual("encoding/json", "RawMessage")).Params(jen.Any(), jen.Error())
+			if methods {
+				call.Comment("nil: method")
+			}
+			fields = append(fields, call)
+		}
+		if methods {
+			fields = append(fields,
+				jen.Id("method").Any().Comment("the method, called by httpclient.CallMethod"),
+				jen.Id("in").Index().String().Comment("the input members of its arguments after ctx"))
+		}
+		var rows []jen.Code
+		for _, e := range entries {
+			row := []jen.Code{f.Qual(pkgRuntime, "OperationSpec").Values(append(e.spec, jen.Line())...)}
+			if funcs {
+				row = append(row, cmp.Or[jen.Code](e.call, jen.Nil()))
+			}
+			if methods {
+				row = append(row, cmp.Or[jen.Code](e.method, jen.Nil()), cmp.Or[jen.Code](e.in, jen.Nil()))
+			}
+			rows = append(rows, jen.Line().Values(row...))
+		}
+		f.commented("registryOps are the operations Register registers.", jen.Var().Id("registryOps").Op("=").Index().Struct(fields...).Values(append(rows, jen.Line())...))
+	}
 	if len(subEntries) > 0 {
 		f.commented("registrySubs are the streams Register registers as subscriptions.", jen.Var().Id("registrySubs").Op("=").Index().Struct(
 			jen.Id("spec").Add(f.Qual(pkgRuntime, "OperationSpec")),
@@ -120,6 +179,9 @@ func (g *gen) registryFile() *generatedFile {
 		f.decl(newDoc("hint returns a pointer to b, for runtime.OperationHints."),
 			jen.Func().Id("hint").Params(jen.Id("b").Bool()).Op("*").Bool().Block(jen.Return(jen.Op("&").Id("b"))))
 	}
+	if len(calls) == 0 {
+		return f
+	}
 	f.decl(newDoc("decodeInput decodes the input of operation id into v."),
 		jen.Func().Id("decodeInput").Params(jen.Id("id").String(), jen.Id("input").Add(f.Qual("encoding/json", "RawMessage")), jen.Id("v").Any()).Error().Block(
 			jen.If(jen.Len(jen.Id("input")).Op("==").Lit(0)).Block(jen.Return(jen.Nil())),
@@ -129,6 +191,36 @@ func (g *gen) registryFile() *generatedFile {
 			jen.Return(jen.Nil()),
 		))
 	return f
+}
+
+// regEntry is a row of the registry table: the operation's spec, and its
+// function (call) or its method and the input members of its arguments.
+type regEntry struct {
+	spec             []jen.Code
+	call, method, in jen.Code
+}
+
+// methodMembers returns the registry input members ("params", "body") of
+// the arguments of op's method after ctx, when httpclient.CallMethod can
+// decode its input into them: an HTTP operation (not a stream) whose body,
+// if any, is taken as the method takes it (binary content is base64 in
+// the input, which the method takes as a reader: those keep a function).
+func (g *gen) methodMembers(op *ir.Operation) ([]string, bool) {
+	if op.Kind != ir.HTTPCall || op.Stream {
+		return nil, false
+	}
+	var members []string
+	if op.ParamsName != "" {
+		members = append(members, "params")
+	}
+	if b := op.Body; b != nil && b.Kind != ir.BodyNone {
+		kind := g.bodyKind(op)
+		if kind == ir.BodyBinary || kind == ir.BodyMultipart && b.Type != nil && b.Type.Kind == ir.Struct && g.multipart[b.Type] && hasFileField(b.Type) {
+			return nil, false
+		}
+		members = append(members, "body")
+	}
+	return members, true
 }
 
 // registryID is the registry id of an operation: namespace.id with the

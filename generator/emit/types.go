@@ -572,9 +572,13 @@ func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 	var variants []jen.Code
 	for _, v := range t.Variants {
 		vt := g.typ(f, v.Type, t.Pos)
+		// runtime.VariantInto, not the generic VariantAs: nothing compiled
+		// per variant type.
 		f.decl(newDoc("As"+v.Name+" returns the value as the "+v.Name+" variant."),
 			jen.Func().Params(u.Clone().Id(t.Name)).Id("As"+v.Name).Params().Params(vt.Clone(), jen.Error()).Block(
-				jen.Return(f.Qual(pkgRuntime, "VariantAs").Types(vt.Clone()).Call(jen.Id("u").Dot("UnionValue")))))
+				jen.Var().Id("v").Add(vt.Clone()),
+				jen.Err().Op(":=").Add(f.Qual(pkgRuntime, "VariantInto")).Call(jen.Id("u").Dot("UnionValue"), jen.Op("&").Id("v")),
+				jen.Return(jen.Id("v"), jen.Err())))
 		ctor := cmp.Or(v.Constructor, t.Name+"From"+v.Name) // decided by the names stage
 		cd := newDoc(ctor + " returns a " + t.Name + " holding the " + v.Name + " variant v.")
 		var body []jen.Code

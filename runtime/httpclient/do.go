@@ -42,6 +42,12 @@ type Response struct {
 	// to any other type is the older form: a JSON error body is decoded
 	// into it and kept in CallError.HTTP.Typed (see runtime.ErrorBody).
 	NewError func() any
+	// Error is NewError as static data: a nil pointer of the type NewError
+	// would return ((*GetPetNotFound)(nil)); a new value of its type is
+	// made when the status is received. Generated code uses it: a table of
+	// typed nil pointers costs nothing to compile or to initialize, where
+	// a function per error type did. NewError wins when both are set.
+	Error any
 }
 
 // Do sends r and decodes the response into a ResponseEnvelope[T].
@@ -62,18 +68,43 @@ type Response struct {
 // copy of) the body in CallError.HTTP. Transport failures are
 // TRANSPORT_ERROR, a passed deadline TIMEOUT and a cancellation CANCELED.
 func Do[T any](ctx context.Context, c *Client, r *Request, responses []Response, opts ...CallOption) (runtime.ResponseEnvelope[T], error) {
-	// A thin wrapper: a generated package instantiates Do once per result
-	// type, so the work is done by non-generic code on a pointer to Data.
-	if rm := c.remote(r); rm != nil {
-		return doRemote[T](ctx, c, rm, r, callOptions(opts))
-	}
+	// A thin wrapper of Call, which does the work on a pointer to Data.
+	// Generated methods call Call themselves: a package instantiating Do
+	// for hundreds of result types would compile it (and its GC-shape
+	// bodies) as many times.
 	var env runtime.ResponseEnvelope[T]
-	meta, warnings, err := c.do(ctx, r, responses, callOptions(opts), &env.Data)
+	meta, warnings, err := c.Call(ctx, r, responses, &env.Data, opts...)
 	if err != nil {
 		return runtime.ResponseEnvelope[T]{}, err
 	}
 	env.Meta, env.Warnings = meta, warnings
 	return env, nil
+}
+
+// Call is Do for the data of the envelope stored through data, a non-nil
+// pointer to the result type (a *T for Do[T]): it returns the envelope's
+// meta and warnings, and leaves *data zero on error. Generated methods
+// call it with &env.Data of the envelope they return, so that nothing is
+// compiled once per result type: one compiled copy serves every
+// operation, through HTTP or WithRemote.
+func (c *Client) Call(ctx context.Context, r *Request, responses []Response, data any, opts ...CallOption) (runtime.Meta, []runtime.Warning, error) {
+	cc := callOptions(opts)
+	if rm := c.remote(r); rm != nil {
+		return c.doRemoteInto(ctx, rm, r, cc, data)
+	}
+	meta, warnings, err := c.do(ctx, r, responses, cc, data)
+	if err != nil {
+		zeroData(data)
+		return nil, nil, err
+	}
+	return meta, warnings, nil
+}
+
+// zeroData sets *data, a pointer, to its zero value.
+func zeroData(data any) {
+	if rv := reflect.ValueOf(data); rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		rv.Elem().SetZero()
+	}
 }
 
 // do is Do for a result stored through out, a non-nil pointer.
@@ -345,12 +376,17 @@ func statusError(opID string, resp *http.Response, entry *Response) error {
 		status = fmt.Sprintf("%d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
 	}
 	ce := &runtime.CallError{Code: code, OperationID: opID, Message: "HTTP " + status, HTTP: f}
-	if entry == nil || entry.NewError == nil {
+	if entry == nil || entry.NewError == nil && !isNilPointer(entry.Error) {
 		return ce
 	}
 	// A generated per-status error type (runtime.StatusError) wraps ce;
 	// anything else NewError returns is a pointer to the body's type.
-	v := entry.NewError()
+	var v any
+	if entry.NewError != nil {
+		v = entry.NewError()
+	} else {
+		v = reflect.New(reflect.TypeOf(entry.Error).Elem()).Interface()
+	}
 	if err := runtime.TypedStatusError(v, ce, b, decode); err != error(ce) {
 		return err
 	}
@@ -358,6 +394,12 @@ func statusError(opID string, resp *http.Response, entry *Response) error {
 		f.Typed = v
 	}
 	return ce
+}
+
+// isNilPointer reports whether v is a typed nil pointer (Response.Error).
+func isNilPointer(v any) bool {
+	rv := reflect.ValueOf(v)
+	return rv.Kind() == reflect.Pointer && rv.IsNil()
 }
 
 // httpMeta returns the meta of a response. A non-empty contentType

@@ -60,105 +60,124 @@ type pageState struct {
 // WithRemote, the pages are calls of the operation's registry id, the
 // parameters of the next page set in its input (see WithRemote).
 func Pages[T any](ctx context.Context, c *Client, r *Request, responses []Response, paging Paging, opts ...CallOption) iter.Seq2[runtime.ResponseEnvelope[T], error] {
-	if rm := c.remote(r); rm != nil {
-		return remotePages[T](ctx, c, rm, r, paging, callOptions(opts))
-	}
 	return func(yield func(runtime.ResponseEnvelope[T], error) bool) {
-		var zero runtime.ResponseEnvelope[T]
-		cc := callOptions(opts)
-		if cc == nil {
-			cc = new(callConfig)
-		}
-		pg := &pageState{keepBody: paging.Cursor != "" || paging.Page != ""}
-		cc.page = pg
-		defer func() {
-			if r.src != nil {
-				r.src.close()
-			}
-		}()
-		page := 0
-		if paging.Page != "" {
-			page = 1
-			if v, ok := r.queryValue(paging.Page); ok {
-				if n, err := strconv.Atoi(v); err == nil {
-					page = n
-				}
-			}
-		}
-		seen := map[string]bool{}
-		// Links are followed on the server of the first request only: not
-		// where a redirect led, nor anywhere a response points.
-		var origin *url.URL
-		if first, err := c.requestURL(r, cc); err == nil {
-			origin, _ = url.Parse(first)
-		}
-		for n := 0; ; n++ {
-			var env runtime.ResponseEnvelope[T]
-			meta, warnings, err := c.do(ctx, r, responses, cc, &env.Data)
-			if err != nil {
-				yield(zero, err)
-				return
-			}
+		var env runtime.ResponseEnvelope[T]
+		c.EachPage(ctx, r, responses, paging, &env.Data, func(meta runtime.Meta, warnings []runtime.Warning, err error) bool {
 			env.Meta, env.Warnings = meta, warnings
-			next := r.clone()
-			switch {
-			case paging.Link:
-				target := nextLink(pg.links)
-				if target == "" {
-					yield(env, nil)
-					return
-				}
-				cur := pg.url
-				if cur == nil {
-					cur, _ = url.Parse(r.rawURL)
-				}
-				u, err := cur.Parse(target)
-				if err != nil || origin == nil || u.Scheme != origin.Scheme || u.Host != origin.Host {
-					if yield(env, nil) {
-						yield(zero, runtime.Errorf(runtime.CodeExecution, r.opID, "the Link header's next page %q is not on the server of the first page; not followed", target))
-					}
-					return
-				}
-				next.rawURL = u.String()
-				if seen[next.rawURL] {
-					if yield(env, nil) {
-						yield(zero, runtime.Errorf(runtime.CodeExecution, r.opID, "pagination does not advance: the next page %q was already fetched", target))
-					}
-					return
-				}
-				seen[next.rawURL] = true
-			case paging.Cursor != "":
-				cursor, ok := pointerString(pg.body.Bytes(), paging.Next)
-				if !ok {
-					yield(env, nil)
-					return
-				}
-				if seen[cursor] {
-					if yield(env, nil) {
-						yield(zero, runtime.Errorf(runtime.CodeExecution, r.opID, "pagination does not advance: cursor %q repeats", cursor))
-					}
-					return
-				}
-				seen[cursor] = true
-				next.setQuery(paging.Cursor, cursor)
-			case paging.Page != "":
-				if !hasItems(pg.body.Bytes(), paging.Items) {
-					if n == 0 {
-						yield(env, nil)
-					}
-					return
-				}
-				page++
-				next.setQuery(paging.Page, strconv.Itoa(page))
-			default:
-				yield(env, nil)
-				return
-			}
-			if !yield(env, nil) {
-				return
-			}
-			r = next
+			return yield(env, err)
+		}, opts...)
+	}
+}
+
+// EachPage is Pages for the data of each page's envelope stored through
+// data, a non-nil pointer to the result type: it calls yield with each
+// page's meta and warnings, *data holding the page's data, until yield
+// returns false or an error is passed to it (with a nil meta and *data
+// zero). Generated <Op>Pages methods call it from their iterator with
+// &env.Data of the envelope they yield, so that nothing is compiled once
+// per result type.
+func (c *Client) EachPage(ctx context.Context, r *Request, responses []Response, paging Paging, data any, yield func(runtime.Meta, []runtime.Warning, error) bool, opts ...CallOption) {
+	if rm := c.remote(r); rm != nil {
+		c.remotePages(ctx, rm, r, paging, callOptions(opts), data, yield)
+		return
+	}
+	fail := func(err error) bool {
+		zeroData(data)
+		return yield(nil, nil, err)
+	}
+	cc := callOptions(opts)
+	if cc == nil {
+		cc = new(callConfig)
+	}
+	pg := &pageState{keepBody: paging.Cursor != "" || paging.Page != ""}
+	cc.page = pg
+	defer func() {
+		if r.src != nil {
+			r.src.close()
 		}
+	}()
+	page := 0
+	if paging.Page != "" {
+		page = 1
+		if v, ok := r.queryValue(paging.Page); ok {
+			if n, err := strconv.Atoi(v); err == nil {
+				page = n
+			}
+		}
+	}
+	seen := map[string]bool{}
+	// Links are followed on the server of the first request only: not
+	// where a redirect led, nor anywhere a response points.
+	var origin *url.URL
+	if first, err := c.requestURL(r, cc); err == nil {
+		origin, _ = url.Parse(first)
+	}
+	for n := 0; ; n++ {
+		zeroData(data) // each page decodes into a zero value
+		meta, warnings, err := c.do(ctx, r, responses, cc, data)
+		if err != nil {
+			fail(err)
+			return
+		}
+		yieldPage := func() bool { return yield(meta, warnings, nil) }
+		next := r.clone()
+		switch {
+		case paging.Link:
+			target := nextLink(pg.links)
+			if target == "" {
+				yieldPage()
+				return
+			}
+			cur := pg.url
+			if cur == nil {
+				cur, _ = url.Parse(r.rawURL)
+			}
+			u, err := cur.Parse(target)
+			if err != nil || origin == nil || u.Scheme != origin.Scheme || u.Host != origin.Host {
+				if yieldPage() {
+					fail(runtime.Errorf(runtime.CodeExecution, r.opID, "the Link header's next page %q is not on the server of the first page; not followed", target))
+				}
+				return
+			}
+			next.rawURL = u.String()
+			if seen[next.rawURL] {
+				if yieldPage() {
+					fail(runtime.Errorf(runtime.CodeExecution, r.opID, "pagination does not advance: the next page %q was already fetched", target))
+				}
+				return
+			}
+			seen[next.rawURL] = true
+		case paging.Cursor != "":
+			cursor, ok := pointerString(pg.body.Bytes(), paging.Next)
+			if !ok {
+				yieldPage()
+				return
+			}
+			if seen[cursor] {
+				if yieldPage() {
+					fail(runtime.Errorf(runtime.CodeExecution, r.opID, "pagination does not advance: cursor %q repeats", cursor))
+				}
+				return
+			}
+			seen[cursor] = true
+			next.setQuery(paging.Cursor, cursor)
+		case paging.Page != "":
+			if !hasItems(pg.body.Bytes(), paging.Items) {
+				if n == 0 {
+					yieldPage()
+				}
+				return
+			}
+			page++
+			next.setQuery(paging.Page, strconv.Itoa(page))
+		default:
+			yieldPage()
+			return
+		}
+		if !yieldPage() {
+			return
+		}
+		r = next
 	}
 }
 

@@ -83,17 +83,29 @@ func remoteEnvelope[T any](ctx context.Context, p *runtime.Pipeline, r *Request,
 	return runtime.ProcessAs[T](ctx, p, r.opID, nil, out)
 }
 
-// doRemote is Do through rm.
-func doRemote[T any](ctx context.Context, c *Client, rm Remote, r *Request, cc *callConfig) (runtime.ResponseEnvelope[T], error) {
+// remoteInto is remoteEnvelope for the data stored through data (see
+// Client.Call).
+func remoteInto(ctx context.Context, p *runtime.Pipeline, r *Request, out json.RawMessage, data any) (runtime.Meta, []runtime.Warning, error) {
+	if !runtime.IsResponseEnvelope(out) {
+		zeroData(data)
+		return nil, nil, runtime.Errorf(runtime.CodeDecode, r.opID, "the remote answer is not a ResponseEnvelope")
+	}
+	return runtime.ProcessInto(ctx, p, r.opID, nil, out, data)
+}
+
+// doRemoteInto is Call through rm.
+func (c *Client) doRemoteInto(ctx context.Context, rm Remote, r *Request, cc *callConfig, data any) (runtime.Meta, []runtime.Warning, error) {
 	in, err := c.remoteInput(r)
 	if err != nil {
-		return runtime.ResponseEnvelope[T]{}, err
+		zeroData(data)
+		return nil, nil, err
 	}
 	out, err := callRemote(ctx, c, rm, r, in, cc)
 	if err != nil {
-		return runtime.ResponseEnvelope[T]{}, err
+		zeroData(data)
+		return nil, nil, err
 	}
-	return remoteEnvelope[T](ctx, c.pipeline(cc), r, out)
+	return remoteInto(ctx, c.pipeline(cc), r, out, data)
 }
 
 // streamRemote is Stream through rm.

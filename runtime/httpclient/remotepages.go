@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"iter"
 	"net/url"
 	"reflect"
 	"slices"
@@ -26,99 +25,102 @@ import (
 // checks that pagination advances are those of Pages; the hub does the
 // HTTP, with its own server and credentials, so there is no server of the
 // first request to hold Link targets to, only the operation's path.
-func remotePages[T any](ctx context.Context, c *Client, rm Remote, r *Request, paging Paging, cc *callConfig) iter.Seq2[runtime.ResponseEnvelope[T], error] {
-	return func(yield func(runtime.ResponseEnvelope[T], error) bool) {
-		var zero runtime.ResponseEnvelope[T]
-		in, err := c.remoteInput(r)
+func (c *Client) remotePages(ctx context.Context, rm Remote, r *Request, paging Paging, cc *callConfig, data any, yield func(runtime.Meta, []runtime.Warning, error) bool) {
+	fail := func(err error) bool {
+		zeroData(data)
+		return yield(nil, nil, err)
+	}
+	in, err := c.remoteInput(r)
+	if err != nil {
+		fail(err)
+		return
+	}
+	page := 0
+	if paging.Page != "" {
+		page = 1
+		if v, ok := paramValue(in.Params, paging.Page); ok {
+			if n, err := strconv.Atoi(v); err == nil {
+				page = n
+			}
+		}
+	}
+	seen := map[string]bool{}
+	p := c.pipeline(cc)
+	for n := 0; ; n++ {
+		out, err := callRemote(ctx, c, rm, r, in, cc)
 		if err != nil {
-			yield(zero, err)
+			fail(err)
 			return
 		}
-		page := 0
-		if paging.Page != "" {
-			page = 1
-			if v, ok := paramValue(in.Params, paging.Page); ok {
-				if n, err := strconv.Atoi(v); err == nil {
-					page = n
-				}
+		zeroData(data) // each page decodes into a zero value
+		meta, warnings, err := remoteInto(ctx, p, r, out, data)
+		if err != nil {
+			fail(err)
+			return
+		}
+		yieldPage := func() bool { return yield(meta, warnings, nil) }
+		// stop yields the last page, then err (if any) as the end.
+		stop := func(err error) {
+			if yieldPage() && err != nil {
+				fail(err)
 			}
 		}
-		seen := map[string]bool{}
-		p := c.pipeline(cc)
-		for n := 0; ; n++ {
-			out, err := callRemote(ctx, c, rm, r, in, cc)
-			if err != nil {
-				yield(zero, err)
-				return
+		var next any
+		switch {
+		case paging.Link:
+			var links []string
+			if m := runtime.HTTPMetaOf(meta); m != nil && m.Headers["link"] != "" {
+				links = []string{m.Headers["link"]}
 			}
-			env, err := remoteEnvelope[T](ctx, p, r, out)
-			if err != nil {
-				yield(zero, err)
-				return
-			}
-			// stop yields the last page, then err (if any) as the end.
-			stop := func(err error) {
-				if yield(env, nil) && err != nil {
-					yield(zero, err)
-				}
-			}
-			var next any
-			switch {
-			case paging.Link:
-				var links []string
-				if m := runtime.HTTPMetaOf(env.Meta); m != nil && m.Headers["link"] != "" {
-					links = []string{m.Headers["link"]}
-				}
-				target := nextLink(links)
-				if target == "" {
-					stop(nil)
-					return
-				}
-				if seen[target] {
-					stop(runtime.Errorf(runtime.CodeExecution, r.opID, "pagination does not advance: the next page %q was already fetched", target))
-					return
-				}
-				seen[target] = true
-				if next, err = paramsFromLink(r, in.Params, target); err != nil {
-					stop(err)
-					return
-				}
-			case paging.Cursor != "":
-				cursor, ok := pointerString(envelopeData(out), paging.Next)
-				if !ok {
-					stop(nil)
-					return
-				}
-				if seen[cursor] {
-					stop(runtime.Errorf(runtime.CodeExecution, r.opID, "pagination does not advance: cursor %q repeats", cursor))
-					return
-				}
-				seen[cursor] = true
-				if next, err = setParam(r.opID, in.Params, paging.Cursor, []string{cursor}); err != nil {
-					stop(err)
-					return
-				}
-			case paging.Page != "":
-				if !hasItems(envelopeData(out), paging.Items) {
-					if n == 0 {
-						yield(env, nil)
-					}
-					return
-				}
-				page++
-				if next, err = setParam(r.opID, in.Params, paging.Page, []string{strconv.Itoa(page)}); err != nil {
-					stop(err)
-					return
-				}
-			default:
+			target := nextLink(links)
+			if target == "" {
 				stop(nil)
 				return
 			}
-			if !yield(env, nil) {
+			if seen[target] {
+				stop(runtime.Errorf(runtime.CodeExecution, r.opID, "pagination does not advance: the next page %q was already fetched", target))
 				return
 			}
-			in.Params = next
+			seen[target] = true
+			if next, err = paramsFromLink(r, in.Params, target); err != nil {
+				stop(err)
+				return
+			}
+		case paging.Cursor != "":
+			cursor, ok := pointerString(envelopeData(out), paging.Next)
+			if !ok {
+				stop(nil)
+				return
+			}
+			if seen[cursor] {
+				stop(runtime.Errorf(runtime.CodeExecution, r.opID, "pagination does not advance: cursor %q repeats", cursor))
+				return
+			}
+			seen[cursor] = true
+			if next, err = setParam(r.opID, in.Params, paging.Cursor, []string{cursor}); err != nil {
+				stop(err)
+				return
+			}
+		case paging.Page != "":
+			if !hasItems(envelopeData(out), paging.Items) {
+				if n == 0 {
+					yieldPage()
+				}
+				return
+			}
+			page++
+			if next, err = setParam(r.opID, in.Params, paging.Page, []string{strconv.Itoa(page)}); err != nil {
+				stop(err)
+				return
+			}
+		default:
+			stop(nil)
+			return
 		}
+		if !yieldPage() {
+			return
+		}
+		in.Params = next
 	}
 }
 

@@ -35,7 +35,20 @@ var getThingResponses = []httpclient.Response{
 	{Status: "default", Kind: httpclient.BodyJSON, NewError: newOf[getThingDefault]},
 }
 
+// getThingTable is getThingResponses in the form generated code writes:
+// the error types as typed nil pointers (Response.Error).
+var getThingTable = []httpclient.Response{
+	{Status: "200", Kind: httpclient.BodyJSON},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*getThingNotFound)(nil)},
+	{Status: "default", Kind: httpclient.BodyJSON, Error: (*getThingDefault)(nil)},
+}
+
 func TestDeclaredStatusIsTypedError(t *testing.T) {
+	t.Run("NewError", func(t *testing.T) { testDeclaredStatus(t, getThingResponses) })
+	t.Run("Error", func(t *testing.T) { testDeclaredStatus(t, getThingTable) })
+}
+
+func testDeclaredStatus(t *testing.T, responses []httpclient.Response) {
 	var status int
 	var body string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -46,7 +59,7 @@ func TestDeclaredStatusIsTypedError(t *testing.T) {
 	defer srv.Close()
 	c := httpclient.New(srv.URL, nil)
 	call := func() error {
-		_, err := httpclient.Do[map[string]any](context.Background(), c, c.NewRequest("getThing", "GET", "/thing"), getThingResponses)
+		_, err := httpclient.Do[map[string]any](context.Background(), c, c.NewRequest("getThing", "GET", "/thing"), responses)
 		return err
 	}
 

@@ -25,12 +25,15 @@ func (c *Client) GetPet(ctx context.Context, params GetPetParams, opts ...CallOp
 	r := c.c.NewRequest("getPet", "GET", "/pets/{id}")
 	r.PathParam("id", httpclient.StyleSimple, false, params.ID)
 	r.Accept("application/json")
-	return httpclient.Do[Pet](ctx, c.c, r, responsesGetPet, opts...)
+	var env runtime.ResponseEnvelope[Pet]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetPet, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetPet = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, NewError: newError[GetPetNotFound]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, Error: (*GetPetNotFound)(nil)},
 }
 
 // GetPetNotFound is the error GetPet returns for status 404; errors.As reaches it,
@@ -60,12 +63,15 @@ func (c *Client) PatchPet(ctx context.Context, params PatchPetParams, body PetPa
 	r.PathParam("id", httpclient.StyleSimple, false, params.ID)
 	r.JSONBody("application/json", body)
 	r.Accept("application/json")
-	return httpclient.Do[Pet](ctx, c.c, r, responsesPatchPet, opts...)
+	var env runtime.ResponseEnvelope[Pet]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPatchPet, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPatchPet = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, NewError: newError[PatchPetNotFound]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, Error: (*PatchPetNotFound)(nil)},
 }
 
 // PatchPetNotFound is the error PatchPet returns for status 404; errors.As reaches
@@ -77,9 +83,4 @@ var responsesPatchPet = []httpclient.Response{
 type PatchPetNotFound struct {
 	runtime.StatusError
 	Body Problem
-}
-
-// newError is the Response.NewError of error responses with a body of type T.
-func newError[T any]() any {
-	return new(T)
 }

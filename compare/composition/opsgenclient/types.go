@@ -52,7 +52,9 @@ func (u Kind) Variant() KindKind {
 
 // AsDog returns the value as the Dog variant.
 func (u Kind) AsDog() (Dog, error) {
-	return runtime.VariantAs[Dog](u.UnionValue)
+	var v Dog
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // KindFromDog returns a Kind holding the Dog variant v.
@@ -67,7 +69,9 @@ func KindFromDog(v Dog) Kind {
 
 // AsCat returns the value as the Cat variant.
 func (u Kind) AsCat() (Cat, error) {
-	return runtime.VariantAs[Cat](u.UnionValue)
+	var v Cat
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // KindFromCat returns a Kind holding the Cat variant v.
@@ -169,7 +173,9 @@ func (u Tag) Variant() TagKind {
 
 // AsString returns the value as the String variant.
 func (u Tag) AsString() (string, error) {
-	return runtime.VariantAs[string](u.UnionValue)
+	var v string
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // TagFromString returns a Tag holding the String variant v.
@@ -179,7 +185,9 @@ func TagFromString(v string) Tag {
 
 // AsNumber returns the value as the Number variant.
 func (u Tag) AsNumber() (float64, error) {
-	return runtime.VariantAs[float64](u.UnionValue)
+	var v float64
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // TagFromNumber returns a Tag holding the Number variant v.

@@ -21,14 +21,17 @@ func (c *Client) CreateClip(ctx context.Context, body CreateClipBody, opts ...Ca
 	r.JSONBody("application/json", body)
 	r.Security([][]string{{"BearerHeader"}})
 	r.Accept("application/json")
-	return httpclient.Do[ClipResponseObject](ctx, c.c, r, responsesCreateClip, opts...)
+	var env runtime.ResponseEnvelope[ClipResponseObject]
+	meta, warnings, err := c.c.Call(ctx, r, responsesCreateClip, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesCreateClip = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaClipResponseObject},
-	{Status: "401", Kind: httpclient.BodyJSON, Schema: refSchemaUnauthorizedErrorResponseObject, NewError: newError[CreateClipUnauthorized]},
-	{Status: "402", Kind: httpclient.BodyJSON, Schema: refSchemaPaymentRequiredErrorResponseObject, NewError: newError[CreateClipPaymentRequired]},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, NewError: newError[CreateClipTooManyRequests]},
+	{Status: "401", Kind: httpclient.BodyJSON, Schema: refSchemaUnauthorizedErrorResponseObject, Error: (*CreateClipUnauthorized)(nil)},
+	{Status: "402", Kind: httpclient.BodyJSON, Schema: refSchemaPaymentRequiredErrorResponseObject, Error: (*CreateClipPaymentRequired)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*CreateClipTooManyRequests)(nil)},
 }
 
 // CreateClipUnauthorized is the error CreateClip returns for status 401; errors.As
@@ -74,14 +77,17 @@ func (c *Client) CreateMedia(ctx context.Context, body CreateMediaBody, opts ...
 	r.JSONBody("application/json", body)
 	r.Security([][]string{{"BearerHeader"}})
 	r.Accept("application/json")
-	return httpclient.Do[MediaResponseObject](ctx, c.c, r, responsesCreateMedia, opts...)
+	var env runtime.ResponseEnvelope[MediaResponseObject]
+	meta, warnings, err := c.c.Call(ctx, r, responsesCreateMedia, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesCreateMedia = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaMediaResponseObject},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[CreateMediaUnauthorized]},
-	{Status: "402", Kind: httpclient.BodyJSON, NewError: newError[CreateMediaPaymentRequired]},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, NewError: newError[CreateMediaTooManyRequests]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*CreateMediaUnauthorized)(nil)},
+	{Status: "402", Kind: httpclient.BodyJSON, Error: (*CreateMediaPaymentRequired)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*CreateMediaTooManyRequests)(nil)},
 }
 
 // CreateMediaUnauthorized is the error CreateMedia returns for status 401;
@@ -127,13 +133,16 @@ func (c *Client) CreateWebhookSubscription(ctx context.Context, body CreateWebho
 	r.JSONBody("application/json", body)
 	r.Security([][]string{{"BearerHeader"}})
 	r.Accept("application/json")
-	return httpclient.Do[WebhookSubscriptionResponseObject](ctx, c.c, r, responsesCreateWebhookSubscription, opts...)
+	var env runtime.ResponseEnvelope[WebhookSubscriptionResponseObject]
+	meta, warnings, err := c.c.Call(ctx, r, responsesCreateWebhookSubscription, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesCreateWebhookSubscription = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaWebhookSubscriptionResponseObject},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[CreateWebhookSubscriptionUnauthorized]},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, NewError: newError[CreateWebhookSubscriptionTooManyRequests]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*CreateWebhookSubscriptionUnauthorized)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*CreateWebhookSubscriptionTooManyRequests)(nil)},
 }
 
 // CreateWebhookSubscriptionUnauthorized is the error CreateWebhookSubscription
@@ -178,14 +187,17 @@ func (c *Client) DeleteClipByID(ctx context.Context, params DeleteClipByIDParams
 	r.PathParam("id", httpclient.StyleSimple, false, params.ID)
 	r.Security([][]string{{"BearerHeader"}})
 	r.Accept("application/json")
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesDeleteClipByID, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesDeleteClipByID, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesDeleteClipByID = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[DeleteClipByIDUnauthorized]},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[DeleteClipByIDNotFound]},
-	{Status: "429", Kind: httpclient.BodyJSON, NewError: newError[DeleteClipByIDTooManyRequests]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*DeleteClipByIDUnauthorized)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*DeleteClipByIDNotFound)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Error: (*DeleteClipByIDTooManyRequests)(nil)},
 }
 
 // DeleteClipByIDUnauthorized is the error DeleteClipByID returns for status 401;
@@ -241,14 +253,17 @@ func (c *Client) DeleteMediaByID(ctx context.Context, params DeleteMediaByIDPara
 	r.PathParam("id", httpclient.StyleSimple, false, params.ID)
 	r.Security([][]string{{"BearerHeader"}})
 	r.Accept("application/json")
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesDeleteMediaByID, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesDeleteMediaByID, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesDeleteMediaByID = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[DeleteMediaByIDUnauthorized]},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[DeleteMediaByIDNotFound]},
-	{Status: "429", Kind: httpclient.BodyJSON, NewError: newError[DeleteMediaByIDTooManyRequests]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*DeleteMediaByIDUnauthorized)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*DeleteMediaByIDNotFound)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Error: (*DeleteMediaByIDTooManyRequests)(nil)},
 }
 
 // DeleteMediaByIDUnauthorized is the error DeleteMediaByID returns for status 401;
@@ -306,14 +321,17 @@ func (c *Client) DeleteWebhookSubscriptionByID(ctx context.Context, params Delet
 	r.PathParam("id", httpclient.StyleSimple, false, params.ID)
 	r.Security([][]string{{"BearerHeader"}})
 	r.Accept("application/json")
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesDeleteWebhookSubscriptionByID, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesDeleteWebhookSubscriptionByID, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesDeleteWebhookSubscriptionByID = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[DeleteWebhookSubscriptionByIDUnauthorized]},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[DeleteWebhookSubscriptionByIDNotFound]},
-	{Status: "429", Kind: httpclient.BodyJSON, NewError: newError[DeleteWebhookSubscriptionByIDTooManyRequests]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*DeleteWebhookSubscriptionByIDUnauthorized)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*DeleteWebhookSubscriptionByIDNotFound)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Error: (*DeleteWebhookSubscriptionByIDTooManyRequests)(nil)},
 }
 
 // DeleteWebhookSubscriptionByIDUnauthorized is the error
@@ -371,14 +389,17 @@ func (c *Client) GetClipByID(ctx context.Context, params GetClipByIDParams, opts
 	r.PathParam("id", httpclient.StyleSimple, false, params.ID)
 	r.Security([][]string{{"BearerHeader"}})
 	r.Accept("application/json")
-	return httpclient.Do[ClipResponseObject](ctx, c.c, r, responsesGetClipByID, opts...)
+	var env runtime.ResponseEnvelope[ClipResponseObject]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetClipByID, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetClipByID = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaClipResponseObject},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[GetClipByIDUnauthorized]},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[GetClipByIDNotFound]},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, NewError: newError[GetClipByIDTooManyRequests]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetClipByIDUnauthorized)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetClipByIDNotFound)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*GetClipByIDTooManyRequests)(nil)},
 }
 
 // GetClipByIDUnauthorized is the error GetClipByID returns for status 401;
@@ -452,13 +473,16 @@ func (c *Client) GetClips(ctx context.Context, params GetClipsParams, opts ...Ca
 	r.QueryParam("sort", httpclient.StyleForm, true, false, params.Sort)
 	r.Security([][]string{{"BearerHeader"}})
 	r.Accept("application/json")
-	return httpclient.Do[ClipsResponseObject](ctx, c.c, r, responsesGetClips, opts...)
+	var env runtime.ResponseEnvelope[ClipsResponseObject]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetClips, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetClips = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaClipsResponseObject},
-	{Status: "401", Kind: httpclient.BodyJSON, Schema: refSchemaUnauthorizedErrorResponseObject, NewError: newError[GetClipsUnauthorized]},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, NewError: newError[GetClipsTooManyRequests]},
+	{Status: "401", Kind: httpclient.BodyJSON, Schema: refSchemaUnauthorizedErrorResponseObject, Error: (*GetClipsUnauthorized)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*GetClipsTooManyRequests)(nil)},
 }
 
 // GetClipsUnauthorized is the error GetClips returns for status 401; errors.As
@@ -503,14 +527,17 @@ func (c *Client) GetMediaByID(ctx context.Context, params GetMediaByIDParams, op
 	r.PathParam("id", httpclient.StyleSimple, false, params.ID)
 	r.Security([][]string{{"BearerHeader"}})
 	r.Accept("application/json")
-	return httpclient.Do[MediaResponseObject](ctx, c.c, r, responsesGetMediaByID, opts...)
+	var env runtime.ResponseEnvelope[MediaResponseObject]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetMediaByID, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetMediaByID = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaMediaResponseObject},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[GetMediaByIDUnauthorized]},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[GetMediaByIDNotFound]},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, NewError: newError[GetMediaByIDTooManyRequests]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetMediaByIDUnauthorized)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetMediaByIDNotFound)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*GetMediaByIDTooManyRequests)(nil)},
 }
 
 // GetMediaByIDUnauthorized is the error GetMediaByID returns for status 401;
@@ -584,13 +611,16 @@ func (c *Client) GetMedias(ctx context.Context, params GetMediasParams, opts ...
 	r.QueryParam("sort", httpclient.StyleForm, true, false, params.Sort)
 	r.Security([][]string{{"BearerHeader"}})
 	r.Accept("application/json")
-	return httpclient.Do[MediasResponseObject](ctx, c.c, r, responsesGetMedias, opts...)
+	var env runtime.ResponseEnvelope[MediasResponseObject]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetMedias, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetMedias = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaMediasResponseObject},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[GetMediasUnauthorized]},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, NewError: newError[GetMediasTooManyRequests]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetMediasUnauthorized)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*GetMediasTooManyRequests)(nil)},
 }
 
 // GetMediasUnauthorized is the error GetMedias returns for status 401; errors.As
@@ -624,13 +654,16 @@ func (c *Client) GetUploadURL(ctx context.Context, opts ...CallOption) (runtime.
 	r := c.c.NewRequest("getUploadUrl", "GET", "/direct_uploads")
 	r.Security([][]string{{"BearerHeader"}})
 	r.Accept("application/json")
-	return httpclient.Do[DirectUploadResponseObject](ctx, c.c, r, responsesGetUploadURL, opts...)
+	var env runtime.ResponseEnvelope[DirectUploadResponseObject]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetUploadURL, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetUploadURL = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaDirectUploadResponseObject},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[GetUploadURLUnauthorized]},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, NewError: newError[GetUploadURLTooManyRequests]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetUploadURLUnauthorized)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*GetUploadURLTooManyRequests)(nil)},
 }
 
 // GetUploadURLUnauthorized is the error GetUploadURL returns for status 401;
@@ -676,14 +709,17 @@ func (c *Client) GetWebhookSubscriptionByID(ctx context.Context, params GetWebho
 	r.PathParam("id", httpclient.StyleSimple, false, params.ID)
 	r.Security([][]string{{"BearerHeader"}})
 	r.Accept("application/json")
-	return httpclient.Do[WebhookSubscriptionResponseObject](ctx, c.c, r, responsesGetWebhookSubscriptionByID, opts...)
+	var env runtime.ResponseEnvelope[WebhookSubscriptionResponseObject]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetWebhookSubscriptionByID, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetWebhookSubscriptionByID = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaWebhookSubscriptionResponseObject},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[GetWebhookSubscriptionByIDUnauthorized]},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[GetWebhookSubscriptionByIDNotFound]},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, NewError: newError[GetWebhookSubscriptionByIDTooManyRequests]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetWebhookSubscriptionByIDUnauthorized)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetWebhookSubscriptionByIDNotFound)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*GetWebhookSubscriptionByIDTooManyRequests)(nil)},
 }
 
 // GetWebhookSubscriptionByIDUnauthorized is the error GetWebhookSubscriptionByID
@@ -753,13 +789,16 @@ func (c *Client) GetWebhookSubscriptions(ctx context.Context, params GetWebhookS
 	r.QueryParam("sort", httpclient.StyleForm, true, false, params.Sort)
 	r.Security([][]string{{"BearerHeader"}})
 	r.Accept("application/json")
-	return httpclient.Do[WebhookSubscriptionsResponseObject](ctx, c.c, r, responsesGetWebhookSubscriptions, opts...)
+	var env runtime.ResponseEnvelope[WebhookSubscriptionsResponseObject]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetWebhookSubscriptions, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetWebhookSubscriptions = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaWebhookSubscriptionsResponseObject},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[GetWebhookSubscriptionsUnauthorized]},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, NewError: newError[GetWebhookSubscriptionsTooManyRequests]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetWebhookSubscriptionsUnauthorized)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*GetWebhookSubscriptionsTooManyRequests)(nil)},
 }
 
 // GetWebhookSubscriptionsUnauthorized is the error GetWebhookSubscriptions returns
@@ -805,13 +844,16 @@ func (c *Client) UpdateClipByID(ctx context.Context, params UpdateClipByIDParams
 	r.JSONBody("application/json", body)
 	r.Security([][]string{{"BearerHeader"}})
 	r.Accept("application/json")
-	return httpclient.Do[ClipResponseObject](ctx, c.c, r, responsesUpdateClipByID, opts...)
+	var env runtime.ResponseEnvelope[ClipResponseObject]
+	meta, warnings, err := c.c.Call(ctx, r, responsesUpdateClipByID, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesUpdateClipByID = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaClipResponseObject},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[UpdateClipByIDUnauthorized]},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, NewError: newError[UpdateClipByIDTooManyRequests]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*UpdateClipByIDUnauthorized)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*UpdateClipByIDTooManyRequests)(nil)},
 }
 
 // UpdateClipByIDUnauthorized is the error UpdateClipByID returns for status 401;
@@ -857,13 +899,16 @@ func (c *Client) UpdateMediaByID(ctx context.Context, params UpdateMediaByIDPara
 	r.JSONBody("application/json", body)
 	r.Security([][]string{{"BearerHeader"}})
 	r.Accept("application/json")
-	return httpclient.Do[MediaResponseObject](ctx, c.c, r, responsesUpdateMediaByID, opts...)
+	var env runtime.ResponseEnvelope[MediaResponseObject]
+	meta, warnings, err := c.c.Call(ctx, r, responsesUpdateMediaByID, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesUpdateMediaByID = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaMediaResponseObject},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[UpdateMediaByIDUnauthorized]},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, NewError: newError[UpdateMediaByIDTooManyRequests]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*UpdateMediaByIDUnauthorized)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*UpdateMediaByIDTooManyRequests)(nil)},
 }
 
 // UpdateMediaByIDUnauthorized is the error UpdateMediaByID returns for status 401;
@@ -886,9 +931,4 @@ type UpdateMediaByIDUnauthorized struct {
 type UpdateMediaByIDTooManyRequests struct {
 	runtime.StatusError
 	Body TooManyRequestsErrorResponseObject
-}
-
-// newError is the Response.NewError of error responses with a body of type T.
-func newError[T any]() any {
-	return new(T)
 }

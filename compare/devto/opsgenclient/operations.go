@@ -29,13 +29,16 @@ func (c *Client) CreateArticle(ctx context.Context, body *Article, opts ...CallO
 	}
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[json.RawMessage](ctx, c.c, r, responsesCreateArticle, opts...)
+	var env runtime.ResponseEnvelope[json.RawMessage]
+	meta, warnings, err := c.c.Call(ctx, r, responsesCreateArticle, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesCreateArticle = []httpclient.Response{
 	{Status: "201", Kind: httpclient.BodyJSON},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[CreateArticleUnauthorized]},
-	{Status: "422", Kind: httpclient.BodyJSON, NewError: newError[CreateArticleUnprocessableEntity]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*CreateArticleUnauthorized)(nil)},
+	{Status: "422", Kind: httpclient.BodyJSON, Error: (*CreateArticleUnprocessableEntity)(nil)},
 }
 
 // CreateArticleUnauthorized is the error CreateArticle returns for status 401;
@@ -82,13 +85,16 @@ func (c *Client) DeleteAPIPagesID(ctx context.Context, params DeleteAPIPagesIDPa
 	r.PathParam("id", httpclient.StyleSimple, false, params.ID)
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[Page](ctx, c.c, r, responsesDeleteAPIPagesID, opts...)
+	var env runtime.ResponseEnvelope[Page]
+	meta, warnings, err := c.c.Call(ctx, r, responsesDeleteAPIPagesID, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesDeleteAPIPagesID = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPage},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[DeleteAPIPagesIDUnauthorized]},
-	{Status: "422", Kind: httpclient.BodyJSON, NewError: newError[DeleteAPIPagesIDUnprocessableEntity]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*DeleteAPIPagesIDUnauthorized)(nil)},
+	{Status: "422", Kind: httpclient.BodyJSON, Error: (*DeleteAPIPagesIDUnprocessableEntity)(nil)},
 }
 
 // DeleteAPIPagesIDUnauthorized is the error DeleteAPIPagesID returns for status
@@ -124,12 +130,15 @@ func (c *Client) GetAPIDisplayAds(ctx context.Context, opts ...CallOption) (runt
 	r := c.c.NewRequest("GetAPIDisplayAds", "GET", "/api/display_ads", "display ads")
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[[]DisplayAd](ctx, c.c, r, responsesGetAPIDisplayAds, opts...)
+	var env runtime.ResponseEnvelope[[]DisplayAd]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetAPIDisplayAds, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetAPIDisplayAds = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetAPIDisplayAds200},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[GetAPIDisplayAdsUnauthorized]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetAPIDisplayAdsUnauthorized)(nil)},
 }
 
 // GetAPIDisplayAdsUnauthorized is the error GetAPIDisplayAds returns for status
@@ -165,13 +174,16 @@ func (c *Client) GetAPIDisplayAdsID(ctx context.Context, params GetAPIDisplayAds
 	r.PathParam("id", httpclient.StyleSimple, false, params.ID)
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[json.RawMessage](ctx, c.c, r, responsesGetAPIDisplayAdsID, opts...)
+	var env runtime.ResponseEnvelope[json.RawMessage]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetAPIDisplayAdsID, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetAPIDisplayAdsID = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[GetAPIDisplayAdsIDUnauthorized]},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[GetAPIDisplayAdsIDNotFound]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetAPIDisplayAdsIDUnauthorized)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetAPIDisplayAdsIDNotFound)(nil)},
 }
 
 // GetAPIDisplayAdsIDUnauthorized is the error GetAPIDisplayAdsID returns for
@@ -206,7 +218,10 @@ type GetAPIDisplayAdsIDNotFound struct {
 func (c *Client) GetAPIPages(ctx context.Context, opts ...CallOption) (runtime.ResponseEnvelope[[]Page], error) {
 	r := c.c.NewRequest("GetAPIPages", "GET", "/api/pages", "pages")
 	r.Accept("application/json")
-	return httpclient.Do[[]Page](ctx, c.c, r, responsesGetAPIPages, opts...)
+	var env runtime.ResponseEnvelope[[]Page]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetAPIPages, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetAPIPages = []httpclient.Response{
@@ -235,7 +250,10 @@ func (c *Client) GetAPIPagesID(ctx context.Context, params GetAPIPagesIDParams, 
 	r := c.c.NewRequest("GetAPIPagesID", "GET", "/api/pages/{id}", "pages")
 	r.PathParam("id", httpclient.StyleSimple, false, params.ID)
 	r.Accept("application/json")
-	return httpclient.Do[Page](ctx, c.c, r, responsesGetAPIPagesID, opts...)
+	var env runtime.ResponseEnvelope[Page]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetAPIPagesID, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetAPIPagesID = []httpclient.Response{
@@ -262,12 +280,15 @@ func (c *Client) GetArticleByID(ctx context.Context, params GetArticleByIDParams
 	r := c.c.NewRequest("getArticleById", "GET", "/api/articles/{id}", "articles")
 	r.PathParam("id", httpclient.StyleSimple, false, params.ID)
 	r.Accept("application/json")
-	return httpclient.Do[map[string]json.RawMessage](ctx, c.c, r, responsesGetArticleByID, opts...)
+	var env runtime.ResponseEnvelope[map[string]json.RawMessage]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetArticleByID, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetArticleByID = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetArticleByID200},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[GetArticleByIDNotFound]},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetArticleByIDNotFound)(nil)},
 }
 
 // GetArticleByIDNotFound is the error GetArticleByID returns for status 404;
@@ -304,12 +325,15 @@ func (c *Client) GetArticleByPath(ctx context.Context, params GetArticleByPathPa
 	r.PathParam("username", httpclient.StyleSimple, false, params.Username)
 	r.PathParam("slug", httpclient.StyleSimple, false, params.Slug)
 	r.Accept("application/json")
-	return httpclient.Do[map[string]json.RawMessage](ctx, c.c, r, responsesGetArticleByPath, opts...)
+	var env runtime.ResponseEnvelope[map[string]json.RawMessage]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetArticleByPath, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetArticleByPath = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetArticleByID200},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[GetArticleByPathNotFound]},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetArticleByPathNotFound)(nil)},
 }
 
 // GetArticleByPathNotFound is the error GetArticleByPath returns for status 404;
@@ -413,7 +437,10 @@ func (c *Client) GetArticles(ctx context.Context, params GetArticlesParams, opts
 	r.QueryParam("top", httpclient.StyleForm, true, false, params.Top)
 	r.QueryParam("username", httpclient.StyleForm, true, false, params.Username)
 	r.Accept("application/json")
-	return httpclient.Do[[]ArticleIndex](ctx, c.c, r, responsesGetArticles, opts...)
+	var env runtime.ResponseEnvelope[[]ArticleIndex]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetArticles, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetArticles = []httpclient.Response{
@@ -446,12 +473,15 @@ func (c *Client) GetCommentByID(ctx context.Context, params GetCommentByIDParams
 	r := c.c.NewRequest("getCommentById", "GET", "/api/comments/{id}", "comments")
 	r.PathParam("id", httpclient.StyleSimple, false, params.ID)
 	r.Accept("application/json")
-	return httpclient.Do[json.RawMessage](ctx, c.c, r, responsesGetCommentByID, opts...)
+	var env runtime.ResponseEnvelope[json.RawMessage]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetCommentByID, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetCommentByID = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[GetCommentByIDNotFound]},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetCommentByIDNotFound)(nil)},
 }
 
 // GetCommentByIDNotFound is the error GetCommentByID returns for status 404;
@@ -495,12 +525,15 @@ func (c *Client) GetCommentsByArticleID(ctx context.Context, params GetCommentsB
 	r.QueryParam("a_id", httpclient.StyleForm, true, false, params.AID)
 	r.QueryParam("p_id", httpclient.StyleForm, true, false, params.PID)
 	r.Accept("application/json")
-	return httpclient.Do[[]Comment](ctx, c.c, r, responsesGetCommentsByArticleID, opts...)
+	var env runtime.ResponseEnvelope[[]Comment]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetCommentsByArticleID, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetCommentsByArticleID = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetCommentsByArticleID200},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[GetCommentsByArticleIDNotFound]},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetCommentsByArticleIDNotFound)(nil)},
 }
 
 // GetCommentsByArticleIDNotFound is the error GetCommentsByArticleID returns for
@@ -525,12 +558,15 @@ func (c *Client) GetFollowedTags(ctx context.Context, opts ...CallOption) (runti
 	r := c.c.NewRequest("getFollowedTags", "GET", "/api/follows/tags", "followed_tags", "tags")
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[[]FollowedTag](ctx, c.c, r, responsesGetFollowedTags, opts...)
+	var env runtime.ResponseEnvelope[[]FollowedTag]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetFollowedTags, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetFollowedTags = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetFollowedTags200},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[GetFollowedTagsUnauthorized]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetFollowedTagsUnauthorized)(nil)},
 }
 
 // GetFollowedTagsUnauthorized is the error GetFollowedTags returns for status 401;
@@ -584,12 +620,15 @@ func (c *Client) GetFollowers(ctx context.Context, params GetFollowersParams, op
 	r.QueryParam("sort", httpclient.StyleForm, true, false, params.Sort)
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[[]GetFollowersResponseItem](ctx, c.c, r, responsesGetFollowers, opts...)
+	var env runtime.ResponseEnvelope[[]GetFollowersResponseItem]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetFollowers, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetFollowers = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetFollowers200},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[GetFollowersUnauthorized]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetFollowersUnauthorized)(nil)},
 }
 
 // GetFollowersUnauthorized is the error GetFollowers returns for status 401;
@@ -633,7 +672,10 @@ func (c *Client) GetLatestArticles(ctx context.Context, params GetLatestArticles
 	r.QueryParam("page", httpclient.StyleForm, true, false, params.Page)
 	r.QueryParam("per_page", httpclient.StyleForm, true, false, params.PerPage)
 	r.Accept("application/json")
-	return httpclient.Do[[]ArticleIndex](ctx, c.c, r, responsesGetLatestArticles, opts...)
+	var env runtime.ResponseEnvelope[[]ArticleIndex]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetLatestArticles, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetLatestArticles = []httpclient.Response{
@@ -673,12 +715,15 @@ func (c *Client) GetOrgArticles(ctx context.Context, params GetOrgArticlesParams
 	r.QueryParam("page", httpclient.StyleForm, true, false, params.Page)
 	r.QueryParam("per_page", httpclient.StyleForm, true, false, params.PerPage)
 	r.Accept("application/json")
-	return httpclient.Do[[]ArticleIndex](ctx, c.c, r, responsesGetOrgArticles, opts...)
+	var env runtime.ResponseEnvelope[[]ArticleIndex]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetOrgArticles, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetOrgArticles = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetArticles200},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[GetOrgArticlesNotFound]},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetOrgArticlesNotFound)(nil)},
 }
 
 // GetOrgArticlesNotFound is the error GetOrgArticles returns for status 404;
@@ -725,12 +770,15 @@ func (c *Client) GetOrgUsers(ctx context.Context, params GetOrgUsersParams, opts
 	r.QueryParam("page", httpclient.StyleForm, true, false, params.Page)
 	r.QueryParam("per_page", httpclient.StyleForm, true, false, params.PerPage)
 	r.Accept("application/json")
-	return httpclient.Do[[]User](ctx, c.c, r, responsesGetOrgUsers, opts...)
+	var env runtime.ResponseEnvelope[[]User]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetOrgUsers, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetOrgUsers = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetOrgUsers200},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[GetOrgUsersNotFound]},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetOrgUsersNotFound)(nil)},
 }
 
 // GetOrgUsersNotFound is the error GetOrgUsers returns for status 404; errors.As
@@ -764,12 +812,15 @@ func (c *Client) GetOrganization(ctx context.Context, params GetOrganizationPara
 	r := c.c.NewRequest("getOrganization", "GET", "/api/organizations/{username}", "organizations")
 	r.PathParam("username", httpclient.StyleSimple, false, params.Username)
 	r.Accept("application/json")
-	return httpclient.Do[map[string]json.RawMessage](ctx, c.c, r, responsesGetOrganization, opts...)
+	var env runtime.ResponseEnvelope[map[string]json.RawMessage]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetOrganization, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetOrganization = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetOrganization200},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[GetOrganizationNotFound]},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetOrganizationNotFound)(nil)},
 }
 
 // GetOrganizationNotFound is the error GetOrganization returns for status 404;
@@ -819,12 +870,15 @@ func (c *Client) GetPodcastEpisodes(ctx context.Context, params GetPodcastEpisod
 	r.QueryParam("per_page", httpclient.StyleForm, true, false, params.PerPage)
 	r.QueryParam("username", httpclient.StyleForm, true, false, params.Username)
 	r.Accept("application/json")
-	return httpclient.Do[[]PodcastEpisodeIndex](ctx, c.c, r, responsesGetPodcastEpisodes, opts...)
+	var env runtime.ResponseEnvelope[[]PodcastEpisodeIndex]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetPodcastEpisodes, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetPodcastEpisodes = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetPodcastEpisodes200},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[GetPodcastEpisodesNotFound]},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetPodcastEpisodesNotFound)(nil)},
 }
 
 // GetPodcastEpisodesNotFound is the error GetPodcastEpisodes returns for status
@@ -863,12 +917,15 @@ func (c *Client) GetProfileImage(ctx context.Context, params GetProfileImagePara
 	r.PathParam("username", httpclient.StyleSimple, false, params.Username)
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[map[string]json.RawMessage](ctx, c.c, r, responsesGetProfileImage, opts...)
+	var env runtime.ResponseEnvelope[map[string]json.RawMessage]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetProfileImage, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetProfileImage = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetProfileImage200},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[GetProfileImageNotFound]},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetProfileImageNotFound)(nil)},
 }
 
 // GetProfileImageNotFound is the error GetProfileImage returns for status 404;
@@ -913,12 +970,15 @@ func (c *Client) GetReadinglist(ctx context.Context, params GetReadinglistParams
 	r.QueryParam("per_page", httpclient.StyleForm, true, false, params.PerPage)
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[[]ArticleIndex](ctx, c.c, r, responsesGetReadinglist, opts...)
+	var env runtime.ResponseEnvelope[[]ArticleIndex]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetReadinglist, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetReadinglist = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetArticles200},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[GetReadinglistUnauthorized]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetReadinglistUnauthorized)(nil)},
 }
 
 // GetReadinglistUnauthorized is the error GetReadinglist returns for status 401;
@@ -964,7 +1024,10 @@ func (c *Client) GetTags(ctx context.Context, params GetTagsParams, opts ...Call
 	r.QueryParam("page", httpclient.StyleForm, true, false, params.Page)
 	r.QueryParam("per_page", httpclient.StyleForm, true, false, params.PerPage)
 	r.Accept("application/json")
-	return httpclient.Do[[]Tag](ctx, c.c, r, responsesGetTags, opts...)
+	var env runtime.ResponseEnvelope[[]Tag]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetTags, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetTags = []httpclient.Response{
@@ -995,7 +1058,10 @@ func (c *Client) GetUser(ctx context.Context, params GetUserParams, opts ...Call
 	r.PathParam("id", httpclient.StyleSimple, false, params.ID)
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[map[string]json.RawMessage](ctx, c.c, r, responsesGetUser, opts...)
+	var env runtime.ResponseEnvelope[map[string]json.RawMessage]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetUser, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetUser = []httpclient.Response{
@@ -1043,12 +1109,15 @@ func (c *Client) GetUserAllArticles(ctx context.Context, params GetUserAllArticl
 	r.QueryParam("per_page", httpclient.StyleForm, true, false, params.PerPage)
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[[]ArticleIndex](ctx, c.c, r, responsesGetUserAllArticles, opts...)
+	var env runtime.ResponseEnvelope[[]ArticleIndex]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetUserAllArticles, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetUserAllArticles = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetArticles200},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[GetUserAllArticlesUnauthorized]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetUserAllArticlesUnauthorized)(nil)},
 }
 
 // GetUserAllArticlesUnauthorized is the error GetUserAllArticles returns for
@@ -1100,12 +1169,15 @@ func (c *Client) GetUserArticles(ctx context.Context, params GetUserArticlesPara
 	r.QueryParam("per_page", httpclient.StyleForm, true, false, params.PerPage)
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[[]ArticleIndex](ctx, c.c, r, responsesGetUserArticles, opts...)
+	var env runtime.ResponseEnvelope[[]ArticleIndex]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetUserArticles, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetUserArticles = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetArticles200},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[GetUserArticlesUnauthorized]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetUserArticlesUnauthorized)(nil)},
 }
 
 // GetUserArticlesUnauthorized is the error GetUserArticles returns for status 401;
@@ -1131,12 +1203,15 @@ func (c *Client) GetUserMe(ctx context.Context, opts ...CallOption) (runtime.Res
 	r := c.c.NewRequest("getUserMe", "GET", "/api/users/me", "users")
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[map[string]json.RawMessage](ctx, c.c, r, responsesGetUserMe, opts...)
+	var env runtime.ResponseEnvelope[map[string]json.RawMessage]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetUserMe, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetUserMe = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetUser200},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[GetUserMeUnauthorized]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetUserMeUnauthorized)(nil)},
 }
 
 // GetUserMeUnauthorized is the error GetUserMe returns for status 401; errors.As
@@ -1188,12 +1263,15 @@ func (c *Client) GetUserPublishedArticles(ctx context.Context, params GetUserPub
 	r.QueryParam("per_page", httpclient.StyleForm, true, false, params.PerPage)
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[[]ArticleIndex](ctx, c.c, r, responsesGetUserPublishedArticles, opts...)
+	var env runtime.ResponseEnvelope[[]ArticleIndex]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetUserPublishedArticles, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetUserPublishedArticles = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetArticles200},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[GetUserPublishedArticlesUnauthorized]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetUserPublishedArticlesUnauthorized)(nil)},
 }
 
 // GetUserPublishedArticlesUnauthorized is the error GetUserPublishedArticles
@@ -1246,12 +1324,15 @@ func (c *Client) GetUserUnpublishedArticles(ctx context.Context, params GetUserU
 	r.QueryParam("per_page", httpclient.StyleForm, true, false, params.PerPage)
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[[]ArticleIndex](ctx, c.c, r, responsesGetUserUnpublishedArticles, opts...)
+	var env runtime.ResponseEnvelope[[]ArticleIndex]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetUserUnpublishedArticles, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetUserUnpublishedArticles = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetArticles200},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[GetUserUnpublishedArticlesUnauthorized]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetUserUnpublishedArticlesUnauthorized)(nil)},
 }
 
 // GetUserUnpublishedArticlesUnauthorized is the error GetUserUnpublishedArticles
@@ -1279,13 +1360,16 @@ func (c *Client) PostAPIDisplayAds(ctx context.Context, body map[string]json.Raw
 	}
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[map[string]json.RawMessage](ctx, c.c, r, responsesPostAPIDisplayAds, opts...)
+	var env runtime.ResponseEnvelope[map[string]json.RawMessage]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPostAPIDisplayAds, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPostAPIDisplayAds = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaPostAPIDisplayAds200},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[PostAPIDisplayAdsUnauthorized]},
-	{Status: "422", Kind: httpclient.BodyJSON, NewError: newError[PostAPIDisplayAdsUnprocessableEntity]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*PostAPIDisplayAdsUnauthorized)(nil)},
+	{Status: "422", Kind: httpclient.BodyJSON, Error: (*PostAPIDisplayAdsUnprocessableEntity)(nil)},
 }
 
 // PostAPIDisplayAdsUnauthorized is the error PostAPIDisplayAds returns for status
@@ -1324,13 +1408,16 @@ func (c *Client) PostAPIPages(ctx context.Context, body *PostAPIPagesBody, opts 
 	}
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[json.RawMessage](ctx, c.c, r, responsesPostAPIPages, opts...)
+	var env runtime.ResponseEnvelope[json.RawMessage]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPostAPIPages, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPostAPIPages = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[PostAPIPagesUnauthorized]},
-	{Status: "422", Kind: httpclient.BodyJSON, NewError: newError[PostAPIPagesUnprocessableEntity]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*PostAPIPagesUnauthorized)(nil)},
+	{Status: "422", Kind: httpclient.BodyJSON, Error: (*PostAPIPagesUnprocessableEntity)(nil)},
 }
 
 // PostAPIPagesUnauthorized is the error PostAPIPages returns for status 401;
@@ -1384,12 +1471,15 @@ func (c *Client) PostAPIReactions(ctx context.Context, params PostAPIReactionsPa
 	r.QueryParam("reactable_type", httpclient.StyleForm, true, false, params.ReactableType)
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[json.RawMessage](ctx, c.c, r, responsesPostAPIReactions, opts...)
+	var env runtime.ResponseEnvelope[json.RawMessage]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPostAPIReactions, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPostAPIReactions = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[PostAPIReactionsUnauthorized]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*PostAPIReactionsUnauthorized)(nil)},
 }
 
 // PostAPIReactionsUnauthorized is the error PostAPIReactions returns for status
@@ -1432,12 +1522,15 @@ func (c *Client) PostAPIReactionsToggle(ctx context.Context, params PostAPIReact
 	r.QueryParam("reactable_type", httpclient.StyleForm, true, false, params.ReactableType)
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[json.RawMessage](ctx, c.c, r, responsesPostAPIReactionsToggle, opts...)
+	var env runtime.ResponseEnvelope[json.RawMessage]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPostAPIReactionsToggle, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPostAPIReactionsToggle = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[PostAPIReactionsToggleUnauthorized]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*PostAPIReactionsToggleUnauthorized)(nil)},
 }
 
 // PostAPIReactionsToggleUnauthorized is the error PostAPIReactionsToggle returns
@@ -1468,13 +1561,16 @@ func (c *Client) PostAdminUsersCreate(ctx context.Context, body *UserInviteParam
 	}
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesPostAdminUsersCreate, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPostAdminUsersCreate, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPostAdminUsersCreate = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyNone},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[PostAdminUsersCreateUnauthorized]},
-	{Status: "422", Kind: httpclient.BodyJSON, NewError: newError[PostAdminUsersCreateUnprocessableEntity]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*PostAdminUsersCreateUnauthorized)(nil)},
+	{Status: "422", Kind: httpclient.BodyJSON, Error: (*PostAdminUsersCreateUnprocessableEntity)(nil)},
 }
 
 // PostAdminUsersCreateUnauthorized is the error PostAdminUsersCreate returns for
@@ -1525,13 +1621,16 @@ func (c *Client) PutAPIDisplayAdsID(ctx context.Context, params PutAPIDisplayAds
 	}
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[map[string]json.RawMessage](ctx, c.c, r, responsesPutAPIDisplayAdsID, opts...)
+	var env runtime.ResponseEnvelope[map[string]json.RawMessage]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPutAPIDisplayAdsID, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPutAPIDisplayAdsID = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaPostAPIDisplayAds200},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[PutAPIDisplayAdsIDUnauthorized]},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[PutAPIDisplayAdsIDNotFound]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*PutAPIDisplayAdsIDUnauthorized)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*PutAPIDisplayAdsIDNotFound)(nil)},
 }
 
 // PutAPIDisplayAdsIDUnauthorized is the error PutAPIDisplayAdsID returns for
@@ -1580,13 +1679,16 @@ func (c *Client) PutAPIDisplayAdsIDUnpublish(ctx context.Context, params PutAPID
 	r.PathParam("id", httpclient.StyleSimple, false, params.ID)
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesPutAPIDisplayAdsIDUnpublish, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPutAPIDisplayAdsIDUnpublish, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPutAPIDisplayAdsIDUnpublish = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[PutAPIDisplayAdsIDUnpublishUnauthorized]},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[PutAPIDisplayAdsIDUnpublishNotFound]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*PutAPIDisplayAdsIDUnpublishUnauthorized)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*PutAPIDisplayAdsIDUnpublishNotFound)(nil)},
 }
 
 // PutAPIDisplayAdsIDUnpublishUnauthorized is the error PutAPIDisplayAdsIDUnpublish
@@ -1637,13 +1739,16 @@ func (c *Client) PutAPIPagesID(ctx context.Context, params PutAPIPagesIDParams, 
 	}
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[Page](ctx, c.c, r, responsesPutAPIPagesID, opts...)
+	var env runtime.ResponseEnvelope[Page]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPutAPIPagesID, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPutAPIPagesID = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPage},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[PutAPIPagesIDUnauthorized]},
-	{Status: "422", Kind: httpclient.BodyJSON, NewError: newError[PutAPIPagesIDUnprocessableEntity]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*PutAPIPagesIDUnauthorized)(nil)},
+	{Status: "422", Kind: httpclient.BodyJSON, Error: (*PutAPIPagesIDUnprocessableEntity)(nil)},
 }
 
 // PutAPIPagesIDUnauthorized is the error PutAPIPagesID returns for status 401;
@@ -1700,13 +1805,16 @@ func (c *Client) SuspendUser(ctx context.Context, params SuspendUserParams, opts
 	r.PathParam("id", httpclient.StyleSimple, false, params.ID)
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesSuspendUser, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesSuspendUser, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesSuspendUser = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[SuspendUserUnauthorized]},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[SuspendUserNotFound]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*SuspendUserUnauthorized)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*SuspendUserNotFound)(nil)},
 }
 
 // SuspendUserUnauthorized is the error SuspendUser returns for status 401;
@@ -1768,13 +1876,16 @@ func (c *Client) UnpublishArticle(ctx context.Context, params UnpublishArticlePa
 	r.QueryParam("note", httpclient.StyleForm, true, false, params.Note)
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesUnpublishArticle, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesUnpublishArticle, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesUnpublishArticle = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[UnpublishArticleUnauthorized]},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[UnpublishArticleNotFound]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*UnpublishArticleUnauthorized)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*UnpublishArticleNotFound)(nil)},
 }
 
 // UnpublishArticleUnauthorized is the error UnpublishArticle returns for status
@@ -1838,13 +1949,16 @@ func (c *Client) UnpublishUser(ctx context.Context, params UnpublishUserParams, 
 	r.PathParam("id", httpclient.StyleSimple, false, params.ID)
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesUnpublishUser, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesUnpublishUser, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesUnpublishUser = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[UnpublishUserUnauthorized]},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[UnpublishUserNotFound]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*UnpublishUserUnauthorized)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*UnpublishUserNotFound)(nil)},
 }
 
 // UnpublishUserUnauthorized is the error UnpublishUser returns for status 401;
@@ -1898,14 +2012,17 @@ func (c *Client) UpdateArticle(ctx context.Context, params UpdateArticleParams, 
 	}
 	r.Security([][]string{{"api-key"}})
 	r.Accept("application/json")
-	return httpclient.Do[json.RawMessage](ctx, c.c, r, responsesUpdateArticle, opts...)
+	var env runtime.ResponseEnvelope[json.RawMessage]
+	meta, warnings, err := c.c.Call(ctx, r, responsesUpdateArticle, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesUpdateArticle = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON},
-	{Status: "401", Kind: httpclient.BodyJSON, NewError: newError[UpdateArticleUnauthorized]},
-	{Status: "404", Kind: httpclient.BodyJSON, NewError: newError[UpdateArticleNotFound]},
-	{Status: "422", Kind: httpclient.BodyJSON, NewError: newError[UpdateArticleUnprocessableEntity]},
+	{Status: "401", Kind: httpclient.BodyJSON, Error: (*UpdateArticleUnauthorized)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Error: (*UpdateArticleNotFound)(nil)},
+	{Status: "422", Kind: httpclient.BodyJSON, Error: (*UpdateArticleUnprocessableEntity)(nil)},
 }
 
 // UpdateArticleUnauthorized is the error UpdateArticle returns for status 401;
@@ -1973,14 +2090,12 @@ func (c *Client) Videos(ctx context.Context, params VideosParams, opts ...CallOp
 	r.QueryParam("page", httpclient.StyleForm, true, false, params.Page)
 	r.QueryParam("per_page", httpclient.StyleForm, true, false, params.PerPage)
 	r.Accept("application/json")
-	return httpclient.Do[[]VideoArticle](ctx, c.c, r, responsesVideos, opts...)
+	var env runtime.ResponseEnvelope[[]VideoArticle]
+	meta, warnings, err := c.c.Call(ctx, r, responsesVideos, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesVideos = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaVideos200},
-}
-
-// newError is the Response.NewError of error responses with a body of type T.
-func newError[T any]() any {
-	return new(T)
 }

@@ -224,7 +224,9 @@ func (u ReadMediaFileOutputContentItem) Variant() ReadMediaFileOutputContentItem
 
 // AsImageOrAudio returns the value as the ImageOrAudio variant.
 func (u ReadMediaFileOutputContentItem) AsImageOrAudio() (ReadMediaFileOutputContentItemImageOrAudio, error) {
-	return runtime.VariantAs[ReadMediaFileOutputContentItemImageOrAudio](u.UnionValue)
+	var v ReadMediaFileOutputContentItemImageOrAudio
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // ReadMediaFileOutputContentItemFromImageOrAudio returns a
@@ -235,7 +237,9 @@ func ReadMediaFileOutputContentItemFromImageOrAudio(v ReadMediaFileOutputContent
 
 // AsResource returns the value as the Resource variant.
 func (u ReadMediaFileOutputContentItem) AsResource() (ReadMediaFileOutputContentItemResource, error) {
-	return runtime.VariantAs[ReadMediaFileOutputContentItemResource](u.UnionValue)
+	var v ReadMediaFileOutputContentItemResource
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // ReadMediaFileOutputContentItemFromResource returns a

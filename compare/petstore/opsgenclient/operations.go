@@ -17,7 +17,10 @@ func (c *Client) CreatePet(ctx context.Context, body CreatePetBody, opts ...Call
 	r := c.c.NewRequest("createPet", "POST", "/pets", "pets")
 	r.JSONBody("application/json", body)
 	r.Accept("application/json")
-	return httpclient.Do[Pet](ctx, c.c, r, responsesCreatePet, opts...)
+	var env runtime.ResponseEnvelope[Pet]
+	meta, warnings, err := c.c.Call(ctx, r, responsesCreatePet, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesCreatePet = []httpclient.Response{
@@ -39,7 +42,10 @@ func (c *Client) DeletePetsPetID(ctx context.Context, params DeletePetsPetIDPara
 	r := c.c.NewRequest("DeletePetsPetID", "DELETE", "/pets/{petId}")
 	r.PathParam("petId", httpclient.StyleSimple, false, params.PetID)
 	r.Security([][]string{{"apiKey"}})
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesDeletePetsPetID, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesDeletePetsPetID, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesDeletePetsPetID = []httpclient.Response{
@@ -67,12 +73,15 @@ func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...Ca
 	r.QueryParam("status", httpclient.StyleForm, true, false, params.Status)
 	r.Security([][]string{{"apiKey"}})
 	r.Accept("application/json")
-	return httpclient.Do[[]Pet](ctx, c.c, r, responsesListPets, opts...)
+	var env runtime.ResponseEnvelope[[]Pet]
+	meta, warnings, err := c.c.Call(ctx, r, responsesListPets, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesListPets = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaListPets200},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[ListPetsDefault]},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*ListPetsDefault)(nil)},
 }
 
 // ListPetsDefault is the error ListPets returns for a status it does not declare
@@ -106,12 +115,15 @@ func (c *Client) ShowPetByID(ctx context.Context, params ShowPetByIDParams, opts
 	r.PathParam("petId", httpclient.StyleSimple, false, params.PetID)
 	r.Security([][]string{{"apiKey"}})
 	r.Accept("application/json")
-	return httpclient.Do[Pet](ctx, c.c, r, responsesShowPetByID, opts...)
+	var env runtime.ResponseEnvelope[Pet]
+	meta, warnings, err := c.c.Call(ctx, r, responsesShowPetByID, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesShowPetByID = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[ShowPetByIDNotFound]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*ShowPetByIDNotFound)(nil)},
 }
 
 // ShowPetByIDNotFound is the error ShowPetByID returns for status 404; errors.As
@@ -123,9 +135,4 @@ var responsesShowPetByID = []httpclient.Response{
 type ShowPetByIDNotFound struct {
 	runtime.StatusError
 	Body Error
-}
-
-// newError is the Response.NewError of error responses with a body of type T.
-func newError[T any]() any {
-	return new(T)
 }

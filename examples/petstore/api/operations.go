@@ -23,12 +23,15 @@ func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption)
 	}
 	r.Security([][]string{{"apiKey"}})
 	r.Accept("application/json")
-	return httpclient.Do[Pet](ctx, c.c, r, responsesCreatePet, opts...)
+	var env runtime.ResponseEnvelope[Pet]
+	meta, warnings, err := c.c.Call(ctx, r, responsesCreatePet, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesCreatePet = []httpclient.Response{
 	{Status: "201", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[CreatePetDefault]},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*CreatePetDefault)(nil)},
 }
 
 // CreatePetDefault is the error CreatePet returns for a status it does not declare
@@ -65,13 +68,16 @@ func (c *Client) DeletePet(ctx context.Context, params DeletePetParams, opts ...
 	}
 	r.Security([][]string{{"apiKey"}})
 	r.Accept("application/json")
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesDeletePet, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesDeletePet, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesDeletePet = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[DeletePetNotFound]},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[DeletePetDefault]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*DeletePetNotFound)(nil)},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*DeletePetDefault)(nil)},
 }
 
 // DeletePetNotFound is the error DeletePet returns for status 404; errors.As
@@ -119,13 +125,16 @@ func (c *Client) GetPet(ctx context.Context, params GetPetParams, opts ...CallOp
 	}
 	r.Security([][]string{{"apiKey"}})
 	r.Accept("application/json")
-	return httpclient.Do[Pet](ctx, c.c, r, responsesGetPet, opts...)
+	var env runtime.ResponseEnvelope[Pet]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetPet, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetPet = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[GetPetNotFound]},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[GetPetDefault]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*GetPetNotFound)(nil)},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*GetPetDefault)(nil)},
 }
 
 // GetPetNotFound is the error GetPet returns for status 404; errors.As reaches it,
@@ -185,12 +194,15 @@ func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...Ca
 	}
 	r.Security([][]string{{"apiKey"}})
 	r.Accept("application/json")
-	return httpclient.Do[[]Pet](ctx, c.c, r, responsesListPets, opts...)
+	var env runtime.ResponseEnvelope[[]Pet]
+	meta, warnings, err := c.c.Call(ctx, r, responsesListPets, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesListPets = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaListPets200},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[ListPetsDefault]},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*ListPetsDefault)(nil)},
 }
 
 // ListPetsDefault is the error ListPets returns for a status it does not declare
@@ -202,9 +214,4 @@ var responsesListPets = []httpclient.Response{
 type ListPetsDefault struct {
 	runtime.StatusError
 	Body Error
-}
-
-// newError is the Response.NewError of error responses with a body of type T.
-func newError[T any]() any {
-	return new(T)
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/httpclient"
 )
 
 // Register registers every operation of the client with r under the id
@@ -17,9 +18,9 @@ import (
 // returns the envelope.
 func (c *Client) Register(r *runtime.Registry) error {
 	for _, op := range registryOps {
-		call := op.call
+		id, method, in := op.spec.ID, op.method, op.in
 		h := func(ctx context.Context, input json.RawMessage) (any, error) {
-			return call(c, ctx, input)
+			return httpclient.CallMethod(ctx, id, input, method, c, in...)
 		}
 		if err := r.Register(op.spec, h); err != nil {
 			return err
@@ -30,8 +31,9 @@ func (c *Client) Register(r *runtime.Registry) error {
 
 // registryOps are the operations Register registers.
 var registryOps = []struct {
-	spec runtime.OperationSpec
-	call func(*Client, context.Context, json.RawMessage) (any, error)
+	spec   runtime.OperationSpec
+	method any      // the method, called by httpclient.CallMethod
+	in     []string // the input members of its arguments after ctx
 }{
 	{runtime.OperationSpec{
 		ID:           "petstore.createPet",
@@ -41,14 +43,14 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"$defs":{"NewPet":{"properties":{"name":{"minLength":1,"type":"string"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["name"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"properties":{"body":{"$ref":"#/$defs/NewPet"}},"required":["body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"$ref":"#/$defs/Pet"}`),
 		Output:       refSchemaPet,
-	}, (*Client).callCreatePet},
+	}, (*Client).CreatePet, []string{"body"}},
 	{runtime.OperationSpec{
 		ID:          "petstore.deletePet",
 		Description: "Remove a pet from the store.",
 		Method:      "DELETE",
 		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"properties":{"params":{"properties":{"petId":{"format":"int64","type":"integer"}},"required":["petId"],"type":"object"}},"required":["params"],"type":"object"}`),
-	}, (*Client).callDeletePet},
+	}, (*Client).DeletePet, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:           "petstore.getPet",
 		Description:  "Get a pet by id.",
@@ -57,7 +59,7 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"petId":{"format":"int64","type":"integer"}},"required":["petId"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"$ref":"#/$defs/Pet"}`),
 		Output:       refSchemaPet,
-	}, (*Client).callGetPet},
+	}, (*Client).GetPet, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:           "petstore.listPets",
 		Description:  "List pets.",
@@ -66,60 +68,5 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"$defs":{"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"properties":{"params":{"properties":{"limit":{"format":"int32","maximum":100,"minimum":1,"type":"integer"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"type":"object"}},"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"items":{"$ref":"#/$defs/Pet"},"type":"array"}`),
 		Output:       respSchemaListPets200,
-	}, (*Client).callListPets},
-}
-
-func (c *Client) callCreatePet(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Body NewPet `json:"body"`
-	}
-	if err := decodeInput("petstore.createPet", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.CreatePet(ctx, in.Body)
-	return env, err
-}
-
-func (c *Client) callDeletePet(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params DeletePetParams `json:"params"`
-	}
-	if err := decodeInput("petstore.deletePet", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.DeletePet(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callGetPet(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params GetPetParams `json:"params"`
-	}
-	if err := decodeInput("petstore.getPet", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.GetPet(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callListPets(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params ListPetsParams `json:"params"`
-	}
-	if err := decodeInput("petstore.listPets", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.ListPets(ctx, in.Params)
-	return env, err
-}
-
-// decodeInput decodes the input of operation id into v.
-func decodeInput(id string, input json.RawMessage, v any) error {
-	if len(input) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(input, v); err != nil {
-		return runtime.NewError(runtime.CodeValidation, id, "decoding input", err)
-	}
-	return nil
+	}, (*Client).ListPets, []string{"params"}},
 }

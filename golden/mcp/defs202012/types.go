@@ -45,7 +45,9 @@ func (u FindThingsInputFilter) Variant() FindThingsInputFilterKind {
 
 // AsString returns the value as the String variant.
 func (u FindThingsInputFilter) AsString() (string, error) {
-	return runtime.VariantAs[string](u.UnionValue)
+	var v string
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // FindThingsInputFilterFromString returns a FindThingsInputFilter holding the
@@ -56,7 +58,9 @@ func FindThingsInputFilterFromString(v string) FindThingsInputFilter {
 
 // AsInteger returns the value as the Integer variant.
 func (u FindThingsInputFilter) AsInteger() (int64, error) {
-	return runtime.VariantAs[int64](u.UnionValue)
+	var v int64
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // FindThingsInputFilterFromInteger returns a FindThingsInputFilter holding the
@@ -184,7 +188,9 @@ func (u UpdatePetOutput) Variant() UpdatePetOutputKind {
 
 // AsUpdatePetCat returns the value as the UpdatePetCat variant.
 func (u UpdatePetOutput) AsUpdatePetCat() (UpdatePetCat, error) {
-	return runtime.VariantAs[UpdatePetCat](u.UnionValue)
+	var v UpdatePetCat
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // UpdatePetOutputFromUpdatePetCat returns a UpdatePetOutput holding the
@@ -195,7 +201,9 @@ func UpdatePetOutputFromUpdatePetCat(v UpdatePetCat) UpdatePetOutput {
 
 // AsUpdatePetDog returns the value as the UpdatePetDog variant.
 func (u UpdatePetOutput) AsUpdatePetDog() (UpdatePetDog, error) {
-	return runtime.VariantAs[UpdatePetDog](u.UnionValue)
+	var v UpdatePetDog
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // UpdatePetOutputFromUpdatePetDog returns a UpdatePetOutput holding the

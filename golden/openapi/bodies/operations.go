@@ -19,7 +19,10 @@ func (c *Client) PostEmpty(ctx context.Context, opts ...CallOption) (runtime.Res
 	if c.c.HasRemote() {
 		r.Remote("bodies.postEmpty", nil, nil)
 	}
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesPostEmpty, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPostEmpty, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPostEmpty = []httpclient.Response{
@@ -35,7 +38,10 @@ func (c *Client) PostForm(ctx context.Context, body PostFormBody, opts ...CallOp
 	if c.c.HasRemote() {
 		r.Remote("bodies.postForm", nil, body)
 	}
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesPostForm, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPostForm, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPostForm = []httpclient.Response{
@@ -53,7 +59,10 @@ func (c *Client) PostJSON(ctx context.Context, body *PostJSONBody, opts ...CallO
 	if c.c.HasRemote() {
 		r.Remote("bodies.postJSON", nil, body)
 	}
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesPostJSON, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPostJSON, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPostJSON = []httpclient.Response{
@@ -71,7 +80,10 @@ func (c *Client) PostRaw(ctx context.Context, body io.Reader, opts ...CallOption
 	if c.c.HasRemote() {
 		r.Remote("bodies.postRaw", nil, body)
 	}
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesPostRaw, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPostRaw, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPostRaw = []httpclient.Response{
@@ -89,7 +101,10 @@ func (c *Client) PostText(ctx context.Context, body *string, opts ...CallOption)
 	if c.c.HasRemote() {
 		r.Remote("bodies.postText", nil, body)
 	}
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesPostText, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPostText, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPostText = []httpclient.Response{
@@ -105,7 +120,10 @@ func (c *Client) PutRef(ctx context.Context, body Thing, opts ...CallOption) (ru
 	if c.c.HasRemote() {
 		r.Remote("bodies.putRef", nil, body)
 	}
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesPutRef, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPutRef, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPutRef = []httpclient.Response{
@@ -126,7 +144,10 @@ func (c *Client) Upload(ctx context.Context, body *UploadBody, opts ...CallOptio
 	if c.c.HasRemote() {
 		r.Remote("bodies.upload", nil, body)
 	}
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesUpload, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesUpload, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesUpload = []httpclient.Response{

@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/httpclient"
 )
 
 // Register registers every operation of the client with r under the id
@@ -24,7 +25,11 @@ import (
 func (c *Client) Register(r *runtime.Registry) error {
 	for _, op := range registryOps {
 		call := op.call
+		id, method, in := op.spec.ID, op.method, op.in
 		h := func(ctx context.Context, input json.RawMessage) (any, error) {
+			if call == nil {
+				return httpclient.CallMethod(ctx, id, input, method, c, in...)
+			}
 			return call(c, ctx, input)
 		}
 		if err := r.Register(op.spec, h); err != nil {
@@ -36,77 +41,52 @@ func (c *Client) Register(r *runtime.Registry) error {
 
 // registryOps are the operations Register registers.
 var registryOps = []struct {
-	spec runtime.OperationSpec
-	call func(*Client, context.Context, json.RawMessage) (any, error)
+	spec   runtime.OperationSpec
+	call   func(*Client, context.Context, json.RawMessage) (any, error) // nil: method
+	method any                                                          // the method, called by httpclient.CallMethod
+	in     []string                                                     // the input members of its arguments after ctx
 }{
 	{runtime.OperationSpec{
 		ID:     "bodies.postEmpty",
 		Method: "POST",
 		Kind:   runtime.KindMutation,
-	}, (*Client).callPostEmpty},
+	}, nil, (*Client).PostEmpty, nil},
 	{runtime.OperationSpec{
 		ID:          "bodies.postForm",
 		Method:      "POST",
 		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"PostFormBody":{"properties":{"name":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/PostFormBody"}},"required":["body"],"type":"object"}`),
-	}, (*Client).callPostForm},
+	}, nil, (*Client).PostForm, []string{"body"}},
 	{runtime.OperationSpec{
 		ID:          "bodies.postJSON",
 		Method:      "POST",
 		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"PostJSONBody":{"properties":{"a":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/PostJSONBody"}},"type":"object"}`),
-	}, (*Client).callPostJSON},
+	}, nil, (*Client).PostJSON, []string{"body"}},
 	{runtime.OperationSpec{
 		ID:          "bodies.postRaw",
 		Method:      "POST",
 		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"properties":{"body":{"contentEncoding":"base64","contentMediaType":"application/octet-stream","type":"string"}},"type":"object"}`),
-	}, (*Client).callPostRaw},
+	}, (*Client).callPostRaw, nil, nil},
 	{runtime.OperationSpec{
 		ID:          "bodies.postText",
 		Method:      "POST",
 		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"properties":{"body":{}},"type":"object"}`),
-	}, (*Client).callPostText},
+	}, nil, (*Client).PostText, []string{"body"}},
 	{runtime.OperationSpec{
 		ID:          "bodies.putRef",
 		Method:      "PUT",
 		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"Thing":{"properties":{"id":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/Thing"}},"required":["body"],"type":"object"}`),
-	}, (*Client).callPutRef},
+	}, nil, (*Client).PutRef, []string{"body"}},
 	{runtime.OperationSpec{
 		ID:          "bodies.upload",
 		Method:      "POST",
 		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"UploadBody":{"properties":{"file":{"contentEncoding":"base64","format":"binary","type":"string"},"meta":{"$ref":"#/$defs/UploadBodyMeta"}},"type":"object"},"UploadBodyMeta":{"properties":{"k":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/UploadBody"}},"type":"object"}`),
-	}, (*Client).callUpload},
-}
-
-func (c *Client) callPostEmpty(ctx context.Context, input json.RawMessage) (any, error) {
-	env, err := c.PostEmpty(ctx)
-	return env, err
-}
-
-func (c *Client) callPostForm(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Body PostFormBody `json:"body"`
-	}
-	if err := decodeInput("bodies.postForm", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.PostForm(ctx, in.Body)
-	return env, err
-}
-
-func (c *Client) callPostJSON(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Body *PostJSONBody `json:"body"`
-	}
-	if err := decodeInput("bodies.postJSON", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.PostJSON(ctx, in.Body)
-	return env, err
+	}, (*Client).callUpload, nil, nil},
 }
 
 func (c *Client) callPostRaw(ctx context.Context, input json.RawMessage) (any, error) {
@@ -121,28 +101,6 @@ func (c *Client) callPostRaw(ctx context.Context, input json.RawMessage) (any, e
 		body = bytes.NewReader(in.Body)
 	}
 	env, err := c.PostRaw(ctx, body)
-	return env, err
-}
-
-func (c *Client) callPostText(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Body *string `json:"body"`
-	}
-	if err := decodeInput("bodies.postText", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.PostText(ctx, in.Body)
-	return env, err
-}
-
-func (c *Client) callPutRef(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Body Thing `json:"body"`
-	}
-	if err := decodeInput("bodies.putRef", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.PutRef(ctx, in.Body)
 	return env, err
 }
 

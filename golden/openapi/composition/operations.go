@@ -19,7 +19,10 @@ func (c *Client) GetPet(ctx context.Context, opts ...CallOption) (runtime.Respon
 		r.Remote("composition.getPet", nil, nil)
 	}
 	r.Accept("application/json")
-	return httpclient.Do[Pet](ctx, c.c, r, responsesGetPet, opts...)
+	var env runtime.ResponseEnvelope[Pet]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetPet, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetPet = []httpclient.Response{

@@ -63,7 +63,9 @@ func (u ByShape) Variant() ByShapeKind {
 
 // AsString returns the value as the String variant.
 func (u ByShape) AsString() (string, error) {
-	return runtime.VariantAs[string](u.UnionValue)
+	var v string
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // ByShapeFromString returns a ByShape holding the String variant v.
@@ -73,7 +75,9 @@ func ByShapeFromString(v string) ByShape {
 
 // AsInteger returns the value as the Integer variant.
 func (u ByShape) AsInteger() (int64, error) {
-	return runtime.VariantAs[int64](u.UnionValue)
+	var v int64
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // ByShapeFromInteger returns a ByShape holding the Integer variant v.
@@ -83,7 +87,9 @@ func ByShapeFromInteger(v int64) ByShape {
 
 // AsBase returns the value as the Base variant.
 func (u ByShape) AsBase() (Base, error) {
-	return runtime.VariantAs[Base](u.UnionValue)
+	var v Base
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // ByShapeFromBase returns a ByShape holding the Base variant v.
@@ -274,7 +280,9 @@ func (u Implicit) Variant() ImplicitKind {
 
 // AsDog returns the value as the Dog variant.
 func (u Implicit) AsDog() (Dog, error) {
-	return runtime.VariantAs[Dog](u.UnionValue)
+	var v Dog
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // ImplicitFromDog returns a Implicit holding the Dog variant v.
@@ -289,7 +297,9 @@ func ImplicitFromDog(v Dog) Implicit {
 
 // AsCat returns the value as the Cat variant.
 func (u Implicit) AsCat() (Cat, error) {
-	return runtime.VariantAs[Cat](u.UnionValue)
+	var v Cat
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // ImplicitFromCat returns a Implicit holding the Cat variant v.
@@ -403,7 +413,9 @@ func (u PartlyMapped) Variant() PartlyMappedKind {
 
 // AsWoof returns the value as the Woof variant.
 func (u PartlyMapped) AsWoof() (Dog, error) {
-	return runtime.VariantAs[Dog](u.UnionValue)
+	var v Dog
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // PartlyMappedFromWoof returns a PartlyMapped holding the Woof variant v.
@@ -418,7 +430,9 @@ func PartlyMappedFromWoof(v Dog) PartlyMapped {
 
 // AsCat returns the value as the Cat variant.
 func (u PartlyMapped) AsCat() (Cat, error) {
-	return runtime.VariantAs[Cat](u.UnionValue)
+	var v Cat
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // PartlyMappedFromCat returns a PartlyMapped holding the Cat variant v.
@@ -486,7 +500,9 @@ func (u Pet) Variant() PetKind {
 
 // AsDog returns the value as the Dog variant.
 func (u Pet) AsDog() (Dog, error) {
-	return runtime.VariantAs[Dog](u.UnionValue)
+	var v Dog
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // PetFromDog returns a Pet holding the Dog variant v.
@@ -501,7 +517,9 @@ func PetFromDog(v Dog) Pet {
 
 // AsCat returns the value as the Cat variant.
 func (u Pet) AsCat() (Cat, error) {
-	return runtime.VariantAs[Cat](u.UnionValue)
+	var v Cat
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // PetFromCat returns a Pet holding the Cat variant v.

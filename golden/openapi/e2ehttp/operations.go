@@ -33,14 +33,17 @@ func (c *Client) CreateItem(ctx context.Context, params CreateItemParams, body N
 	}
 	r.Security([][]string{{"bearer"}})
 	r.Accept("application/json")
-	return httpclient.Do[Item](ctx, c.c, r, responsesCreateItem, opts...)
+	var env runtime.ResponseEnvelope[Item]
+	meta, warnings, err := c.c.Call(ctx, r, responsesCreateItem, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesCreateItem = []httpclient.Response{
 	{Status: "201", Kind: httpclient.BodyJSON, Schema: refSchemaItem},
-	{Status: "401", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, NewError: newError[CreateItemUnauthorized]},
-	{Status: "409", Kind: httpclient.BodyJSON, Schema: refSchemaCreateItemResponse409, NewError: newError[CreateItemConflict]},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, NewError: newError[CreateItemDefault]},
+	{Status: "401", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, Error: (*CreateItemUnauthorized)(nil)},
+	{Status: "409", Kind: httpclient.BodyJSON, Schema: refSchemaCreateItemResponse409, Error: (*CreateItemConflict)(nil)},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, Error: (*CreateItemDefault)(nil)},
 }
 
 // CreateItemUnauthorized is the error CreateItem returns for status 401; errors.As
@@ -95,12 +98,15 @@ func (c *Client) GetItem(ctx context.Context, params GetItemParams, opts ...Call
 	}
 	r.Security([][]string{{"bearer"}})
 	r.Accept("application/json")
-	return httpclient.Do[Item](ctx, c.c, r, responsesGetItem, opts...)
+	var env runtime.ResponseEnvelope[Item]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetItem, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetItem = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaItem},
-	{Status: "404", Kind: httpclient.BodyNone, NewError: newError[GetItemNotFound]},
+	{Status: "404", Kind: httpclient.BodyNone, Error: (*GetItemNotFound)(nil)},
 }
 
 // GetItemNotFound is the error GetItem returns for status 404; errors.As reaches
@@ -123,7 +129,10 @@ func (c *Client) GetNote(ctx context.Context, opts ...CallOption) (runtime.Respo
 		r.Remote("e2ehttp.getNote", nil, nil)
 	}
 	r.Accept("text/plain")
-	return httpclient.Do[string](ctx, c.c, r, responsesGetNote, opts...)
+	var env runtime.ResponseEnvelope[string]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetNote, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetNote = []httpclient.Response{
@@ -162,7 +171,10 @@ func (c *Client) HeaderStyles(ctx context.Context, params HeaderStylesParams, op
 	if c.c.HasRemote() {
 		r.Remote("e2ehttp.headerStyles", params, nil)
 	}
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesHeaderStyles, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesHeaderStyles, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesHeaderStyles = []httpclient.Response{
@@ -178,7 +190,10 @@ func (c *Client) OptionalAuth(ctx context.Context, opts ...CallOption) (runtime.
 		r.Remote("e2ehttp.optionalAuth", nil, nil)
 	}
 	r.Security([][]string{{}, {"headerKey"}})
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesOptionalAuth, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesOptionalAuth, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesOptionalAuth = []httpclient.Response{
@@ -217,7 +232,10 @@ func (c *Client) PathArray(ctx context.Context, params PathArrayParams, opts ...
 	if c.c.HasRemote() {
 		r.Remote("e2ehttp.pathArray", params, nil)
 	}
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesPathArray, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPathArray, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPathArray = []httpclient.Response{
@@ -256,7 +274,10 @@ func (c *Client) PathObject(ctx context.Context, params PathObjectParams, opts .
 	if c.c.HasRemote() {
 		r.Remote("e2ehttp.pathObject", params, nil)
 	}
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesPathObject, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPathObject, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPathObject = []httpclient.Response{
@@ -295,7 +316,10 @@ func (c *Client) PathPrimitive(ctx context.Context, params PathPrimitiveParams, 
 	if c.c.HasRemote() {
 		r.Remote("e2ehttp.pathPrimitive", params, nil)
 	}
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesPathPrimitive, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPathPrimitive, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPathPrimitive = []httpclient.Response{
@@ -343,7 +367,10 @@ func (c *Client) QueryStyles(ctx context.Context, params QueryStylesParams, opts
 	if c.c.HasRemote() {
 		r.Remote("e2ehttp.queryStyles", params, nil)
 	}
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesQueryStyles, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesQueryStyles, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesQueryStyles = []httpclient.Response{
@@ -375,7 +402,7 @@ func (c *Client) Ticks(ctx context.Context, params TicksParams, opts ...CallOpti
 
 var responsesTicks = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyEventStream, Schema: refSchemaTick},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, NewError: newError[TicksDefault]},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, Error: (*TicksDefault)(nil)},
 }
 
 // TicksDefault is the error Ticks returns for a status it does not declare
@@ -398,7 +425,10 @@ func (c *Client) WithBasic(ctx context.Context, opts ...CallOption) (runtime.Res
 		r.Remote("e2ehttp.withBasic", nil, nil)
 	}
 	r.Security([][]string{{"basic"}})
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesWithBasic, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesWithBasic, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesWithBasic = []httpclient.Response{
@@ -426,7 +456,10 @@ func (c *Client) WithKeys(ctx context.Context, params WithKeysParams, opts ...Ca
 		r.Remote("e2ehttp.withKeys", params, nil)
 	}
 	r.Security([][]string{{"headerKey", "queryKey"}, {"cookieKey"}})
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesWithKeys, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesWithKeys, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesWithKeys = []httpclient.Response{
@@ -442,14 +475,12 @@ func (c *Client) WithOAuth(ctx context.Context, opts ...CallOption) (runtime.Res
 		r.Remote("e2ehttp.withOAuth", nil, nil)
 	}
 	r.Security([][]string{{"oauth"}})
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesWithOAuth, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesWithOAuth, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesWithOAuth = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
-}
-
-// newError is the Response.NewError of error responses with a body of type T.
-func newError[T any]() any {
-	return new(T)
 }

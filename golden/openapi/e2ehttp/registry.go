@@ -9,6 +9,7 @@ import (
 	"iter"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/httpclient"
 )
 
 // Register registers every operation of the client with r under the id
@@ -21,9 +22,9 @@ import (
 // runtime.Registry.Subscribe: Ticks. Each event is one envelope.
 func (c *Client) Register(r *runtime.Registry) error {
 	for _, op := range registryOps {
-		call := op.call
+		id, method, in := op.spec.ID, op.method, op.in
 		h := func(ctx context.Context, input json.RawMessage) (any, error) {
-			return call(c, ctx, input)
+			return httpclient.CallMethod(ctx, id, input, method, c, in...)
 		}
 		if err := r.Register(op.spec, h); err != nil {
 			return err
@@ -43,8 +44,9 @@ func (c *Client) Register(r *runtime.Registry) error {
 
 // registryOps are the operations Register registers.
 var registryOps = []struct {
-	spec runtime.OperationSpec
-	call func(*Client, context.Context, json.RawMessage) (any, error)
+	spec   runtime.OperationSpec
+	method any      // the method, called by httpclient.CallMethod
+	in     []string // the input members of its arguments after ctx
 }{
 	{runtime.OperationSpec{
 		ID:           "e2ehttp.createItem",
@@ -54,7 +56,7 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"$defs":{"NewItem":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}},"properties":{"body":{"$ref":"#/$defs/NewItem"},"params":{"properties":{"dry_run":{"type":"boolean"}},"type":"object"}},"required":["body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Item":{"properties":{"id":{"type":"integer"},"name":{"type":"string"},"size":{"default":"M","type":"string"}},"required":["id","name"],"type":"object"}},"$ref":"#/$defs/Item"}`),
 		Output:       refSchemaItem,
-	}, (*Client).callCreateItem},
+	}, (*Client).CreateItem, []string{"params", "body"}},
 	{runtime.OperationSpec{
 		ID:           "e2ehttp.getItem",
 		Method:       "GET",
@@ -62,65 +64,65 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"id":{"type":"integer"}},"required":["id"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Item":{"properties":{"id":{"type":"integer"},"name":{"type":"string"},"size":{"default":"M","type":"string"}},"required":["id","name"],"type":"object"}},"$ref":"#/$defs/Item"}`),
 		Output:       refSchemaItem,
-	}, (*Client).callGetItem},
+	}, (*Client).GetItem, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:           "e2ehttp.getNote",
 		Method:       "GET",
 		Kind:         runtime.KindQuery,
 		OutputSchema: json.RawMessage(`{"type":"string"}`),
 		Output:       outSchemaGetNote,
-	}, (*Client).callGetNote},
+	}, (*Client).GetNote, nil},
 	{runtime.OperationSpec{
 		ID:          "e2ehttp.headerStyles",
 		Method:      "GET",
 		Kind:        runtime.KindQuery,
 		InputSchema: json.RawMessage(`{"$defs":{"Color":{"properties":{"G":{"type":"integer"},"R":{"type":"integer"}},"type":"object"}},"properties":{"params":{"properties":{"X-Arr":{"items":{"type":"string"},"type":"array"},"X-Obj":{"$ref":"#/$defs/Color"},"X-Obj-Ex":{"$ref":"#/$defs/Color"},"X-Prim":{"type":"integer"},"crumbs":{"items":{"type":"string"},"type":"array"},"flavor":{"type":"string"}},"type":"object"}},"type":"object"}`),
-	}, (*Client).callHeaderStyles},
+	}, (*Client).HeaderStyles, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:     "e2ehttp.optionalAuth",
 		Method: "GET",
 		Kind:   runtime.KindQuery,
-	}, (*Client).callOptionalAuth},
+	}, (*Client).OptionalAuth, nil},
 	{runtime.OperationSpec{
 		ID:          "e2ehttp.pathArray",
 		Method:      "GET",
 		Kind:        runtime.KindQuery,
 		InputSchema: json.RawMessage(`{"properties":{"params":{"properties":{"l":{"items":{"type":"string"},"type":"array"},"lx":{"items":{"type":"string"},"type":"array"},"m":{"items":{"type":"string"},"type":"array"},"mx":{"items":{"type":"string"},"type":"array"},"s":{"items":{"type":"integer"},"type":"array"},"sx":{"items":{"type":"integer"},"type":"array"}},"required":["l","lx","m","mx","s","sx"],"type":"object"}},"required":["params"],"type":"object"}`),
-	}, (*Client).callPathArray},
+	}, (*Client).PathArray, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:          "e2ehttp.pathObject",
 		Method:      "GET",
 		Kind:        runtime.KindQuery,
 		InputSchema: json.RawMessage(`{"$defs":{"Color":{"properties":{"G":{"type":"integer"},"R":{"type":"integer"}},"type":"object"}},"properties":{"params":{"properties":{"l":{"$ref":"#/$defs/Color"},"lx":{"$ref":"#/$defs/Color"},"m":{"$ref":"#/$defs/Color"},"mx":{"$ref":"#/$defs/Color"},"s":{"$ref":"#/$defs/Color"},"sx":{"$ref":"#/$defs/Color"}},"required":["l","lx","m","mx","s","sx"],"type":"object"}},"required":["params"],"type":"object"}`),
-	}, (*Client).callPathObject},
+	}, (*Client).PathObject, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:          "e2ehttp.pathPrimitive",
 		Method:      "GET",
 		Kind:        runtime.KindQuery,
 		InputSchema: json.RawMessage(`{"properties":{"params":{"properties":{"l":{"type":"string"},"lx":{"type":"string"},"m":{"type":"string"},"mx":{"type":"boolean"},"s":{"type":"string"},"sx":{"type":"integer"}},"required":["l","lx","m","mx","s","sx"],"type":"object"}},"required":["params"],"type":"object"}`),
-	}, (*Client).callPathPrimitive},
+	}, (*Client).PathPrimitive, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:          "e2ehttp.queryStyles",
 		Method:      "GET",
 		Kind:        runtime.KindQuery,
 		InputSchema: json.RawMessage(`{"$defs":{"Color":{"properties":{"G":{"type":"integer"},"R":{"type":"integer"}},"type":"object"}},"properties":{"params":{"properties":{"a_prim":{"type":"string"},"b_arr":{"items":{"type":"string"},"type":"array"},"c_arr_flat":{"items":{"type":"string"},"type":"array"},"d_obj":{"$ref":"#/$defs/Color"},"e_obj_flat":{"$ref":"#/$defs/Color"},"f_space":{"items":{"type":"string"},"type":"array"},"g_pipe":{"items":{"type":"string"},"type":"array"},"h_deep":{"$ref":"#/$defs/Color"},"i_reserved":{"type":"string"}},"type":"object"}},"type":"object"}`),
-	}, (*Client).callQueryStyles},
+	}, (*Client).QueryStyles, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:     "e2ehttp.withBasic",
 		Method: "GET",
 		Kind:   runtime.KindQuery,
-	}, (*Client).callWithBasic},
+	}, (*Client).WithBasic, nil},
 	{runtime.OperationSpec{
 		ID:          "e2ehttp.withKeys",
 		Method:      "GET",
 		Kind:        runtime.KindQuery,
 		InputSchema: json.RawMessage(`{"properties":{"params":{"properties":{"crumb":{"type":"string"},"page":{"type":"integer"}},"type":"object"}},"type":"object"}`),
-	}, (*Client).callWithKeys},
+	}, (*Client).WithKeys, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:     "e2ehttp.withOAuth",
 		Method: "GET",
 		Kind:   runtime.KindQuery,
-	}, (*Client).callWithOAuth},
+	}, (*Client).WithOAuth, nil},
 }
 
 // registrySubs are the streams Register registers as subscriptions.
@@ -135,94 +137,6 @@ var registrySubs = []struct {
 		OutputSchema: json.RawMessage(`{"$defs":{"Tick":{"properties":{"n":{"type":"integer"}},"required":["n"],"type":"object"}},"$ref":"#/$defs/Tick"}`),
 		Output:       refSchemaTick,
 	}, (*Client).subscribeTicks},
-}
-
-func (c *Client) callCreateItem(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params CreateItemParams `json:"params"`
-		Body   NewItem          `json:"body"`
-	}
-	if err := decodeInput("e2ehttp.createItem", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.CreateItem(ctx, in.Params, in.Body)
-	return env, err
-}
-
-func (c *Client) callGetItem(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params GetItemParams `json:"params"`
-	}
-	if err := decodeInput("e2ehttp.getItem", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.GetItem(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callGetNote(ctx context.Context, input json.RawMessage) (any, error) {
-	env, err := c.GetNote(ctx)
-	return env, err
-}
-
-func (c *Client) callHeaderStyles(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params HeaderStylesParams `json:"params"`
-	}
-	if err := decodeInput("e2ehttp.headerStyles", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.HeaderStyles(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callOptionalAuth(ctx context.Context, input json.RawMessage) (any, error) {
-	env, err := c.OptionalAuth(ctx)
-	return env, err
-}
-
-func (c *Client) callPathArray(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params PathArrayParams `json:"params"`
-	}
-	if err := decodeInput("e2ehttp.pathArray", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.PathArray(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callPathObject(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params PathObjectParams `json:"params"`
-	}
-	if err := decodeInput("e2ehttp.pathObject", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.PathObject(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callPathPrimitive(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params PathPrimitiveParams `json:"params"`
-	}
-	if err := decodeInput("e2ehttp.pathPrimitive", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.PathPrimitive(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callQueryStyles(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params QueryStylesParams `json:"params"`
-	}
-	if err := decodeInput("e2ehttp.queryStyles", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.QueryStyles(ctx, in.Params)
-	return env, err
 }
 
 func (c *Client) subscribeTicks(ctx context.Context, input json.RawMessage) iter.Seq2[any, error] {
@@ -240,27 +154,6 @@ func (c *Client) subscribeTicks(ctx context.Context, input json.RawMessage) iter
 			}
 		}
 	}
-}
-
-func (c *Client) callWithBasic(ctx context.Context, input json.RawMessage) (any, error) {
-	env, err := c.WithBasic(ctx)
-	return env, err
-}
-
-func (c *Client) callWithKeys(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params WithKeysParams `json:"params"`
-	}
-	if err := decodeInput("e2ehttp.withKeys", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.WithKeys(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callWithOAuth(ctx context.Context, input json.RawMessage) (any, error) {
-	env, err := c.WithOAuth(ctx)
-	return env, err
 }
 
 // decodeInput decodes the input of operation id into v.

@@ -19,7 +19,10 @@ func (c *Client) ListOwners(ctx context.Context, opts ...CallOption) (runtime.Re
 		r.Remote("external.listOwners", nil, nil)
 	}
 	r.Accept("application/json")
-	return httpclient.Do[[]Owner](ctx, c.c, r, responsesListOwners, opts...)
+	var env runtime.ResponseEnvelope[[]Owner]
+	meta, warnings, err := c.c.Call(ctx, r, responsesListOwners, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesListOwners = []httpclient.Response{

@@ -90,7 +90,10 @@ type IssuesListForRepoParams struct {
 //
 // GET /repos/{owner}/{repo}/issues
 func (c *Client) IssuesListForRepo(ctx context.Context, params IssuesListForRepoParams, opts ...CallOption) (runtime.ResponseEnvelope[[]IssueSimple], error) {
-	return httpclient.Do[[]IssueSimple](ctx, c.c, c.issuesListForRepoRequest(params), responsesIssuesListForRepo, opts...)
+	var env runtime.ResponseEnvelope[[]IssueSimple]
+	meta, warnings, err := c.c.Call(ctx, c.issuesListForRepoRequest(params), responsesIssuesListForRepo, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 // IssuesListForRepoPages calls the operation "issues/list-for-repo" page after
@@ -100,7 +103,14 @@ func (c *Client) IssuesListForRepo(ctx context.Context, params IssuesListForRepo
 //
 // GET /repos/{owner}/{repo}/issues
 func (c *Client) IssuesListForRepoPages(ctx context.Context, params IssuesListForRepoParams, opts ...CallOption) iter.Seq2[runtime.ResponseEnvelope[[]IssueSimple], error] {
-	return httpclient.Pages[[]IssueSimple](ctx, c.c, c.issuesListForRepoRequest(params), responsesIssuesListForRepo, httpclient.Paging{Link: true}, opts...)
+	r := c.issuesListForRepoRequest(params)
+	return func(yield func(runtime.ResponseEnvelope[[]IssueSimple], error) bool) {
+		var env runtime.ResponseEnvelope[[]IssueSimple]
+		c.c.EachPage(ctx, r, responsesIssuesListForRepo, httpclient.Paging{Link: true}, &env.Data, func(meta runtime.Meta, warnings []runtime.Warning, err error) bool {
+			env.Meta, env.Warnings = meta, warnings
+			return yield(env, err)
+		}, opts...)
+	}
 }
 
 // issuesListForRepoRequest builds the request of IssuesListForRepo and IssuesListForRepoPages.
@@ -128,9 +138,9 @@ func (c *Client) issuesListForRepoRequest(params IssuesListForRepoParams) *httpc
 
 var responsesIssuesListForRepo = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaIssuesListForRepo200},
-	{Status: "301", Kind: httpclient.BodyJSON, Schema: refSchemaBasicError, NewError: newError[IssuesListForRepoMovedPermanently]},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaBasicError, NewError: newError[IssuesListForRepoNotFound]},
-	{Status: "422", Kind: httpclient.BodyJSON, Schema: refSchemaValidationError, NewError: newError[IssuesListForRepoUnprocessableEntity]},
+	{Status: "301", Kind: httpclient.BodyJSON, Schema: refSchemaBasicError, Error: (*IssuesListForRepoMovedPermanently)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaBasicError, Error: (*IssuesListForRepoNotFound)(nil)},
+	{Status: "422", Kind: httpclient.BodyJSON, Schema: refSchemaValidationError, Error: (*IssuesListForRepoUnprocessableEntity)(nil)},
 }
 
 // IssuesListForRepoMovedPermanently is the error IssuesListForRepo returns for
@@ -164,9 +174,4 @@ type IssuesListForRepoNotFound struct {
 type IssuesListForRepoUnprocessableEntity struct {
 	runtime.StatusError
 	Body ValidationError
-}
-
-// newError is the Response.NewError of error responses with a body of type T.
-func newError[T any]() any {
-	return new(T)
 }

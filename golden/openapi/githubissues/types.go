@@ -759,7 +759,9 @@ func (u ValidationErrorErrorsItemValue) Variant() ValidationErrorErrorsItemValue
 
 // AsString returns the value as the String variant.
 func (u ValidationErrorErrorsItemValue) AsString() (string, error) {
-	return runtime.VariantAs[string](u.UnionValue)
+	var v string
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // ValidationErrorErrorsItemValueFromString returns a
@@ -770,7 +772,9 @@ func ValidationErrorErrorsItemValueFromString(v string) ValidationErrorErrorsIte
 
 // AsInteger returns the value as the Integer variant.
 func (u ValidationErrorErrorsItemValue) AsInteger() (int64, error) {
-	return runtime.VariantAs[int64](u.UnionValue)
+	var v int64
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // ValidationErrorErrorsItemValueFromInteger returns a
@@ -781,7 +785,9 @@ func ValidationErrorErrorsItemValueFromInteger(v int64) ValidationErrorErrorsIte
 
 // AsArray returns the value as the Array variant.
 func (u ValidationErrorErrorsItemValue) AsArray() ([]string, error) {
-	return runtime.VariantAs[[]string](u.UnionValue)
+	var v []string
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // ValidationErrorErrorsItemValueFromArray returns a ValidationErrorErrorsItemValue

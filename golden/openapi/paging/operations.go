@@ -38,7 +38,10 @@ func (c *Client) IssuesGet(ctx context.Context, params IssuesGetParams, opts ...
 	}
 	r.Security([][]string{{"token"}})
 	r.Accept("application/json")
-	return httpclient.Do[Issue](ctx, c.c, r, responsesIssuesGet, opts...)
+	var env runtime.ResponseEnvelope[Issue]
+	meta, warnings, err := c.c.Call(ctx, r, responsesIssuesGet, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesIssuesGet = []httpclient.Response{
@@ -67,7 +70,10 @@ type IssuesListForRepoParams struct {
 //
 // GET /repos/{owner}/{repo}/issues
 func (c *Client) IssuesListForRepo(ctx context.Context, params IssuesListForRepoParams, opts ...CallOption) (runtime.ResponseEnvelope[[]Issue], error) {
-	return httpclient.Do[[]Issue](ctx, c.c, c.issuesListForRepoRequest(params), responsesIssuesListForRepo, opts...)
+	var env runtime.ResponseEnvelope[[]Issue]
+	meta, warnings, err := c.c.Call(ctx, c.issuesListForRepoRequest(params), responsesIssuesListForRepo, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 // IssuesListForRepoPages calls the operation "issues/list-for-repo" page after
@@ -77,7 +83,14 @@ func (c *Client) IssuesListForRepo(ctx context.Context, params IssuesListForRepo
 //
 // GET /repos/{owner}/{repo}/issues
 func (c *Client) IssuesListForRepoPages(ctx context.Context, params IssuesListForRepoParams, opts ...CallOption) iter.Seq2[runtime.ResponseEnvelope[[]Issue], error] {
-	return httpclient.Pages[[]Issue](ctx, c.c, c.issuesListForRepoRequest(params), responsesIssuesListForRepo, httpclient.Paging{Link: true}, opts...)
+	r := c.issuesListForRepoRequest(params)
+	return func(yield func(runtime.ResponseEnvelope[[]Issue], error) bool) {
+		var env runtime.ResponseEnvelope[[]Issue]
+		c.c.EachPage(ctx, r, responsesIssuesListForRepo, httpclient.Paging{Link: true}, &env.Data, func(meta runtime.Meta, warnings []runtime.Warning, err error) bool {
+			env.Meta, env.Warnings = meta, warnings
+			return yield(env, err)
+		}, opts...)
+	}
 }
 
 // issuesListForRepoRequest builds the request of IssuesListForRepo and IssuesListForRepoPages.
@@ -98,7 +111,7 @@ func (c *Client) issuesListForRepoRequest(params IssuesListForRepoParams) *httpc
 
 var responsesIssuesListForRepo = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaIssuesListForRepo200},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaBasicError, NewError: newError[IssuesListForRepoNotFound]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaBasicError, Error: (*IssuesListForRepoNotFound)(nil)},
 }
 
 // IssuesListForRepoNotFound is the error IssuesListForRepo returns for status 404;
@@ -128,7 +141,10 @@ type ListEventsParams struct {
 //
 // GET /events
 func (c *Client) ListEvents(ctx context.Context, params ListEventsParams, opts ...CallOption) (runtime.ResponseEnvelope[ListEventsResponse], error) {
-	return httpclient.Do[ListEventsResponse](ctx, c.c, c.listEventsRequest(params), responsesListEvents, opts...)
+	var env runtime.ResponseEnvelope[ListEventsResponse]
+	meta, warnings, err := c.c.Call(ctx, c.listEventsRequest(params), responsesListEvents, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 // ListEventsPages calls the operation "listEvents" page after page (as opsgen's
@@ -136,7 +152,14 @@ func (c *Client) ListEvents(ctx context.Context, params ListEventsParams, opts .
 //
 // GET /events
 func (c *Client) ListEventsPages(ctx context.Context, params ListEventsParams, opts ...CallOption) iter.Seq2[runtime.ResponseEnvelope[ListEventsResponse], error] {
-	return httpclient.Pages[ListEventsResponse](ctx, c.c, c.listEventsRequest(params), responsesListEvents, httpclient.Paging{Cursor: "after", Next: "/next"}, opts...)
+	r := c.listEventsRequest(params)
+	return func(yield func(runtime.ResponseEnvelope[ListEventsResponse], error) bool) {
+		var env runtime.ResponseEnvelope[ListEventsResponse]
+		c.c.EachPage(ctx, r, responsesListEvents, httpclient.Paging{Cursor: "after", Next: "/next"}, &env.Data, func(meta runtime.Meta, warnings []runtime.Warning, err error) bool {
+			env.Meta, env.Warnings = meta, warnings
+			return yield(env, err)
+		}, opts...)
+	}
 }
 
 // listEventsRequest builds the request of ListEvents and ListEventsPages.
@@ -172,7 +195,10 @@ type SearchParams struct {
 //
 // GET /search
 func (c *Client) Search(ctx context.Context, params SearchParams, opts ...CallOption) (runtime.ResponseEnvelope[SearchResponse], error) {
-	return httpclient.Do[SearchResponse](ctx, c.c, c.searchRequest(params), responsesSearch, opts...)
+	var env runtime.ResponseEnvelope[SearchResponse]
+	meta, warnings, err := c.c.Call(ctx, c.searchRequest(params), responsesSearch, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 // SearchPages calls the operation "search" page after page (as opsgen's config
@@ -180,7 +206,14 @@ func (c *Client) Search(ctx context.Context, params SearchParams, opts ...CallOp
 //
 // GET /search
 func (c *Client) SearchPages(ctx context.Context, params SearchParams, opts ...CallOption) iter.Seq2[runtime.ResponseEnvelope[SearchResponse], error] {
-	return httpclient.Pages[SearchResponse](ctx, c.c, c.searchRequest(params), responsesSearch, httpclient.Paging{Page: "page", Items: "/items"}, opts...)
+	r := c.searchRequest(params)
+	return func(yield func(runtime.ResponseEnvelope[SearchResponse], error) bool) {
+		var env runtime.ResponseEnvelope[SearchResponse]
+		c.c.EachPage(ctx, r, responsesSearch, httpclient.Paging{Page: "page", Items: "/items"}, &env.Data, func(meta runtime.Meta, warnings []runtime.Warning, err error) bool {
+			env.Meta, env.Warnings = meta, warnings
+			return yield(env, err)
+		}, opts...)
+	}
 }
 
 // searchRequest builds the request of Search and SearchPages.
@@ -198,9 +231,4 @@ func (c *Client) searchRequest(params SearchParams) *httpclient.Request {
 
 var responsesSearch = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaSearchResponse},
-}
-
-// newError is the Response.NewError of error responses with a body of type T.
-func newError[T any]() any {
-	return new(T)
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/httpclient"
 )
 
 // Register registers every operation of the client with r under the id
@@ -17,9 +18,9 @@ import (
 // returns the envelope.
 func (c *Client) Register(r *runtime.Registry) error {
 	for _, op := range registryOps {
-		call := op.call
+		id, method, in := op.spec.ID, op.method, op.in
 		h := func(ctx context.Context, input json.RawMessage) (any, error) {
-			return call(c, ctx, input)
+			return httpclient.CallMethod(ctx, id, input, method, c, in...)
 		}
 		if err := r.Register(op.spec, h); err != nil {
 			return err
@@ -30,8 +31,9 @@ func (c *Client) Register(r *runtime.Registry) error {
 
 // registryOps are the operations Register registers.
 var registryOps = []struct {
-	spec runtime.OperationSpec
-	call func(*Client, context.Context, json.RawMessage) (any, error)
+	spec   runtime.OperationSpec
+	method any      // the method, called by httpclient.CallMethod
+	in     []string // the input members of its arguments after ctx
 }{
 	{runtime.OperationSpec{
 		ID:           "paging.issues_get",
@@ -41,7 +43,7 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"issue_number":{"type":"integer"},"owner":{"type":"string"},"repo":{"type":"string"}},"required":["issue_number","owner","repo"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Issue":{"properties":{"number":{"type":"integer"},"title":{"type":"string"}},"required":["number","title"],"type":"object"}},"$ref":"#/$defs/Issue"}`),
 		Output:       refSchemaIssue,
-	}, (*Client).callIssuesGet},
+	}, (*Client).IssuesGet, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:           "paging.issues_list-for-repo",
 		Description:  "List repository issues",
@@ -50,7 +52,7 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"$defs":{"IssuesListForRepoState":{"default":"open","enum":["open","closed","all"],"type":"string"}},"properties":{"params":{"properties":{"owner":{"type":"string"},"page":{"default":1,"type":"integer"},"per_page":{"default":30,"type":"integer"},"repo":{"type":"string"},"state":{"$ref":"#/$defs/IssuesListForRepoState"}},"required":["owner","repo"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Issue":{"properties":{"number":{"type":"integer"},"title":{"type":"string"}},"required":["number","title"],"type":"object"}},"items":{"$ref":"#/$defs/Issue"},"type":"array"}`),
 		Output:       respSchemaIssuesListForRepo200,
-	}, (*Client).callIssuesListForRepo},
+	}, (*Client).IssuesListForRepo, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:           "paging.listEvents",
 		Description:  "List events, a cursor at a time",
@@ -59,7 +61,7 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"after":{"type":"string"},"limit":{"type":"integer"}},"type":"object"}},"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ListEventsResponse":{"properties":{"data":{"items":{"type":"string"},"type":"array"},"next":{"type":["string","null"]}},"required":["data"],"type":"object"}},"$ref":"#/$defs/ListEventsResponse"}`),
 		Output:       refSchemaListEventsResponse,
-	}, (*Client).callListEvents},
+	}, (*Client).ListEvents, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:           "paging.search",
 		Description:  "Search, a page number at a time",
@@ -68,60 +70,5 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"page":{"type":"integer"},"q":{"type":"string"}},"required":["q"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Issue":{"properties":{"number":{"type":"integer"},"title":{"type":"string"}},"required":["number","title"],"type":"object"},"SearchResponse":{"properties":{"items":{"items":{"$ref":"#/$defs/Issue"},"type":"array"},"total_count":{"type":"integer"}},"required":["items"],"type":"object"}},"$ref":"#/$defs/SearchResponse"}`),
 		Output:       refSchemaSearchResponse,
-	}, (*Client).callSearch},
-}
-
-func (c *Client) callIssuesGet(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params IssuesGetParams `json:"params"`
-	}
-	if err := decodeInput("paging.issues_get", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.IssuesGet(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callIssuesListForRepo(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params IssuesListForRepoParams `json:"params"`
-	}
-	if err := decodeInput("paging.issues_list-for-repo", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.IssuesListForRepo(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callListEvents(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params ListEventsParams `json:"params"`
-	}
-	if err := decodeInput("paging.listEvents", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.ListEvents(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callSearch(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params SearchParams `json:"params"`
-	}
-	if err := decodeInput("paging.search", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.Search(ctx, in.Params)
-	return env, err
-}
-
-// decodeInput decodes the input of operation id into v.
-func decodeInput(id string, input json.RawMessage, v any) error {
-	if len(input) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(input, v); err != nil {
-		return runtime.NewError(runtime.CodeValidation, id, "decoding input", err)
-	}
-	return nil
+	}, (*Client).Search, []string{"params"}},
 }

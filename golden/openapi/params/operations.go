@@ -28,7 +28,10 @@ func (c *Client) GetMM(ctx context.Context, params GetMMParams, opts ...CallOpti
 		r.Remote("params.GetMM", params, nil)
 	}
 	r.Accept("text/plain")
-	return httpclient.Do[string](ctx, c.c, r, responsesGetMM, opts...)
+	var env runtime.ResponseEnvelope[string]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetMM, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetMM = []httpclient.Response{
@@ -87,7 +90,10 @@ func (c *Client) GetRepo(ctx context.Context, params GetRepoParams, opts ...Call
 	if c.c.HasRemote() {
 		r.Remote("params.get_repo", params, nil)
 	}
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesGetRepo, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetRepo, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetRepo = []httpclient.Response{

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/httpclient"
 )
 
 // Register registers every operation of the client with r under the id
@@ -17,9 +18,9 @@ import (
 // returns the envelope.
 func (c *Client) Register(r *runtime.Registry) error {
 	for _, op := range registryOps {
-		call := op.call
+		id, method, in := op.spec.ID, op.method, op.in
 		h := func(ctx context.Context, input json.RawMessage) (any, error) {
-			return call(c, ctx, input)
+			return httpclient.CallMethod(ctx, id, input, method, c, in...)
 		}
 		if err := r.Register(op.spec, h); err != nil {
 			return err
@@ -30,8 +31,9 @@ func (c *Client) Register(r *runtime.Registry) error {
 
 // registryOps are the operations Register registers.
 var registryOps = []struct {
-	spec runtime.OperationSpec
-	call func(*Client, context.Context, json.RawMessage) (any, error)
+	spec   runtime.OperationSpec
+	method any      // the method, called by httpclient.CallMethod
+	in     []string // the input members of its arguments after ctx
 }{
 	{runtime.OperationSpec{
 		ID:           "params.GetMM",
@@ -40,44 +42,11 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"m":{"type":"string"}},"required":["m"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"type":"string"}`),
 		Output:       outSchemaGetMM,
-	}, (*Client).callGetMM},
+	}, (*Client).GetMM, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:          "params.get_repo",
 		Method:      "GET",
 		Kind:        runtime.KindQuery,
 		InputSchema: json.RawMessage(`{"$defs":{"GetRepoCoords":{"properties":{"lat":{"type":"number"}},"type":"object"},"GetRepoFilter":{"properties":{"color":{"type":"string"}},"type":"object"},"GetRepoLevel":{"enum":["low","high"],"type":"string"}},"properties":{"params":{"properties":{"X-Trace-ID":{"type":"string"},"coords":{"$ref":"#/$defs/GetRepoCoords"},"filter":{"$ref":"#/$defs/GetRepoFilter"},"ids":{"items":{"type":"integer"},"type":"array"},"level":{"$ref":"#/$defs/GetRepoLevel"},"org":{"type":"string"},"path_label":{"type":"string"},"piped":{"items":{"type":"string"},"type":"array"},"repo":{"type":"string"},"session":{"type":"string"},"spaced":{"items":{"type":"string"},"type":"array"},"verbose":{"type":"integer"}},"required":["org","repo"],"type":"object"}},"required":["params"],"type":"object"}`),
-	}, (*Client).callGetRepo},
-}
-
-func (c *Client) callGetMM(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params GetMMParams `json:"params"`
-	}
-	if err := decodeInput("params.GetMM", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.GetMM(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callGetRepo(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params GetRepoParams `json:"params"`
-	}
-	if err := decodeInput("params.get_repo", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.GetRepo(ctx, in.Params)
-	return env, err
-}
-
-// decodeInput decodes the input of operation id into v.
-func decodeInput(id string, input json.RawMessage, v any) error {
-	if len(input) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(input, v); err != nil {
-		return runtime.NewError(runtime.CodeValidation, id, "decoding input", err)
-	}
-	return nil
+	}, (*Client).GetRepo, []string{"params"}},
 }

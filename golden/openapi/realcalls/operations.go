@@ -32,7 +32,10 @@ func (c *Client) CreateMultipartUpload(ctx context.Context, params CreateMultipa
 		r.Remote("realcalls.createMultipartUpload", params, nil)
 	}
 	r.Security([][]string{{"api_key"}})
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesCreateMultipartUpload, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesCreateMultipartUpload, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesCreateMultipartUpload = []httpclient.Response{
@@ -60,7 +63,10 @@ func (c *Client) ListAlerts(ctx context.Context, params ListAlertsParams, opts .
 		r.Remote("realcalls.listAlerts", params, nil)
 	}
 	r.Security([][]string{{"api_key"}})
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesListAlerts, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesListAlerts, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesListAlerts = []httpclient.Response{
@@ -77,7 +83,10 @@ func (c *Client) PostNote(ctx context.Context, body PostNoteBody, opts ...CallOp
 		r.Remote("realcalls.postNote", nil, body)
 	}
 	r.Security([][]string{{"api_key"}})
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesPostNote, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPostNote, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPostNote = []httpclient.Response{
@@ -94,7 +103,10 @@ func (c *Client) PutPdf(ctx context.Context, body io.Reader, opts ...CallOption)
 		r.Remote("realcalls.putPDF", nil, body)
 	}
 	r.Security([][]string{{"api_key"}})
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesPutPdf, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPutPdf, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPutPdf = []httpclient.Response{
@@ -122,7 +134,10 @@ func (c *Client) PutRaw(ctx context.Context, params PutRawParams, body io.Reader
 		r.Remote("realcalls.putRaw", params, body)
 	}
 	r.Security([][]string{{"api_key"}})
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesPutRaw, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPutRaw, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPutRaw = []httpclient.Response{
@@ -152,7 +167,10 @@ func (c *Client) Search(ctx context.Context, params SearchParams, opts ...CallOp
 		r.Remote("realcalls.search", params, nil)
 	}
 	r.Security([][]string{{"api_key"}})
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesSearch, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesSearch, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesSearch = []httpclient.Response{
@@ -169,7 +187,10 @@ func (c *Client) Token(ctx context.Context, body TokenBody, opts ...CallOption) 
 		r.Remote("realcalls.token", nil, body)
 	}
 	r.Accept("application/json")
-	return httpclient.Do[TokenResponse](ctx, c.c, r, responsesToken, opts...)
+	var env runtime.ResponseEnvelope[TokenResponse]
+	meta, warnings, err := c.c.Call(ctx, r, responsesToken, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesToken = []httpclient.Response{
@@ -192,7 +213,10 @@ func (c *Client) UploadFile(ctx context.Context, body UploadFileBody, opts ...Ca
 		r.Remote("realcalls.uploadFile", nil, body)
 	}
 	r.Security([][]string{{"api_key"}})
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesUploadFile, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesUploadFile, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesUploadFile = []httpclient.Response{

@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/httpclient"
 )
 
 // Register registers every operation of the client with r under the id
@@ -24,7 +25,11 @@ import (
 func (c *Client) Register(r *runtime.Registry) error {
 	for _, op := range registryOps {
 		call := op.call
+		id, method, in := op.spec.ID, op.method, op.in
 		h := func(ctx context.Context, input json.RawMessage) (any, error) {
+			if call == nil {
+				return httpclient.CallMethod(ctx, id, input, method, c, in...)
+			}
 			return call(c, ctx, input)
 		}
 		if err := r.Register(op.spec, h); err != nil {
@@ -36,45 +41,47 @@ func (c *Client) Register(r *runtime.Registry) error {
 
 // registryOps are the operations Register registers.
 var registryOps = []struct {
-	spec runtime.OperationSpec
-	call func(*Client, context.Context, json.RawMessage) (any, error)
+	spec   runtime.OperationSpec
+	call   func(*Client, context.Context, json.RawMessage) (any, error) // nil: method
+	method any                                                          // the method, called by httpclient.CallMethod
+	in     []string                                                     // the input members of its arguments after ctx
 }{
 	{runtime.OperationSpec{
 		ID:          "realcalls.createMultipartUpload",
 		Method:      "POST",
 		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"properties":{"params":{"properties":{"Bucket":{"type":"string"},"Key":{"type":"string"}},"required":["Bucket","Key"],"type":"object"}},"required":["params"],"type":"object"}`),
-	}, (*Client).callCreateMultipartUpload},
+	}, nil, (*Client).CreateMultipartUpload, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:          "realcalls.listAlerts",
 		Method:      "GET",
 		Kind:        runtime.KindQuery,
 		InputSchema: json.RawMessage(`{"properties":{"params":{"properties":{"maxResults":{"type":"integer"},"resourceArn":{"type":"string"}},"required":["resourceArn"],"type":"object"}},"required":["params"],"type":"object"}`),
-	}, (*Client).callListAlerts},
+	}, nil, (*Client).ListAlerts, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:          "realcalls.postNote",
 		Method:      "POST",
 		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"LinkNote":{"properties":{"url":{"type":"string"}},"required":["url"],"type":"object"},"PostNoteBody":{"oneOf":[{"$ref":"#/$defs/TextNote"},{"$ref":"#/$defs/LinkNote"}]},"TextNote":{"properties":{"meta":{"$ref":"#/$defs/TextNoteMeta"},"text":{"type":"string"}},"required":["text"],"type":"object"},"TextNoteMeta":{"properties":{"lang":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/PostNoteBody"}},"required":["body"],"type":"object"}`),
-	}, (*Client).callPostNote},
+	}, nil, (*Client).PostNote, []string{"body"}},
 	{runtime.OperationSpec{
 		ID:          "realcalls.putPDF",
 		Method:      "PUT",
 		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"properties":{"body":{"contentEncoding":"base64","contentMediaType":"application/pdf","type":"string"}},"required":["body"],"type":"object"}`),
-	}, (*Client).callPutPdf},
+	}, (*Client).callPutPdf, nil, nil},
 	{runtime.OperationSpec{
 		ID:          "realcalls.putRaw",
 		Method:      "PUT",
 		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"properties":{"body":{"contentEncoding":"base64","contentMediaType":"image/*","type":"string"},"params":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}},"required":["params"],"type":"object"}`),
-	}, (*Client).callPutRaw},
+	}, (*Client).callPutRaw, nil, nil},
 	{runtime.OperationSpec{
 		ID:          "realcalls.search",
 		Method:      "GET",
 		Kind:        runtime.KindQuery,
 		InputSchema: json.RawMessage(`{"$defs":{"Grant":{"oneOf":[{"type":"string"},{"type":"integer"}]}},"properties":{"params":{"properties":{"api_key":{"type":"string"},"grant":{"$ref":"#/$defs/Grant"}},"type":"object"}},"type":"object"}`),
-	}, (*Client).callSearch},
+	}, nil, (*Client).Search, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:           "realcalls.token",
 		Method:       "POST",
@@ -82,46 +89,13 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"$defs":{"AuthorizationCode":{"properties":{"code":{"type":"string"},"grant_type":{"$ref":"#/$defs/AuthorizationCodeGrantType"},"redirect_uri":{"type":"string"}},"required":["grant_type","code","redirect_uri"],"type":"object"},"AuthorizationCodeGrantType":{"enum":["authorization_code"],"type":"string"},"ClientCredentials":{"properties":{"client_id":{"type":"string"},"client_secret":{"type":"string"},"grant_type":{"$ref":"#/$defs/ClientCredentialsGrantType"}},"required":["grant_type","client_id","client_secret"],"type":"object"},"ClientCredentialsGrantType":{"enum":["client_credentials"],"type":"string"},"TokenBody":{"oneOf":[{"$ref":"#/$defs/ClientCredentials"},{"$ref":"#/$defs/AuthorizationCode"}]}},"properties":{"body":{"$ref":"#/$defs/TokenBody"}},"required":["body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"TokenResponse":{"properties":{"access_token":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/TokenResponse"}`),
 		Output:       refSchemaTokenResponse,
-	}, (*Client).callToken},
+	}, nil, (*Client).Token, []string{"body"}},
 	{runtime.OperationSpec{
 		ID:          "realcalls.uploadFile",
 		Method:      "POST",
 		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"Grant":{"oneOf":[{"type":"string"},{"type":"integer"}]},"UploadFileBody":{"properties":{"attachments":{"items":{"contentEncoding":"base64","format":"binary","type":"string"},"type":"array"},"file":{"contentEncoding":"base64","format":"binary","type":"string"},"grant":{"$ref":"#/$defs/Grant"},"thumbnail":{"contentEncoding":"base64","format":"binary","type":"string"},"title":{"type":"string"}},"required":["file"],"type":"object"}},"properties":{"body":{"$ref":"#/$defs/UploadFileBody"}},"required":["body"],"type":"object"}`),
-	}, (*Client).callUploadFile},
-}
-
-func (c *Client) callCreateMultipartUpload(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params CreateMultipartUploadParams `json:"params"`
-	}
-	if err := decodeInput("realcalls.createMultipartUpload", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.CreateMultipartUpload(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callListAlerts(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params ListAlertsParams `json:"params"`
-	}
-	if err := decodeInput("realcalls.listAlerts", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.ListAlerts(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callPostNote(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Body PostNoteBody `json:"body"`
-	}
-	if err := decodeInput("realcalls.postNote", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.PostNote(ctx, in.Body)
-	return env, err
+	}, (*Client).callUploadFile, nil, nil},
 }
 
 func (c *Client) callPutPdf(ctx context.Context, input json.RawMessage) (any, error) {
@@ -148,28 +122,6 @@ func (c *Client) callPutRaw(ctx context.Context, input json.RawMessage) (any, er
 		body = bytes.NewReader(in.Body)
 	}
 	env, err := c.PutRaw(ctx, in.Params, body)
-	return env, err
-}
-
-func (c *Client) callSearch(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params SearchParams `json:"params"`
-	}
-	if err := decodeInput("realcalls.search", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.Search(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callToken(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Body TokenBody `json:"body"`
-	}
-	if err := decodeInput("realcalls.token", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.Token(ctx, in.Body)
 	return env, err
 }
 

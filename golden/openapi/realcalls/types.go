@@ -97,7 +97,9 @@ func (u Grant) Variant() GrantKind {
 
 // AsString returns the value as the String variant.
 func (u Grant) AsString() (string, error) {
-	return runtime.VariantAs[string](u.UnionValue)
+	var v string
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // GrantFromString returns a Grant holding the String variant v.
@@ -107,7 +109,9 @@ func GrantFromString(v string) Grant {
 
 // AsInteger returns the value as the Integer variant.
 func (u Grant) AsInteger() (int64, error) {
-	return runtime.VariantAs[int64](u.UnionValue)
+	var v int64
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // GrantFromInteger returns a Grant holding the Integer variant v.
@@ -176,7 +180,9 @@ func (u PostNoteBody) Variant() PostNoteBodyKind {
 
 // AsTextNote returns the value as the TextNote variant.
 func (u PostNoteBody) AsTextNote() (TextNote, error) {
-	return runtime.VariantAs[TextNote](u.UnionValue)
+	var v TextNote
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // PostNoteBodyFromTextNote returns a PostNoteBody holding the TextNote variant v.
@@ -186,7 +192,9 @@ func PostNoteBodyFromTextNote(v TextNote) PostNoteBody {
 
 // AsLinkNote returns the value as the LinkNote variant.
 func (u PostNoteBody) AsLinkNote() (LinkNote, error) {
-	return runtime.VariantAs[LinkNote](u.UnionValue)
+	var v LinkNote
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // PostNoteBodyFromLinkNote returns a PostNoteBody holding the LinkNote variant v.
@@ -264,7 +272,9 @@ func (u TokenBody) Variant() TokenBodyKind {
 
 // AsClientCredentials returns the value as the ClientCredentials variant.
 func (u TokenBody) AsClientCredentials() (ClientCredentials, error) {
-	return runtime.VariantAs[ClientCredentials](u.UnionValue)
+	var v ClientCredentials
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // TokenBodyFromClientCredentials returns a TokenBody holding the ClientCredentials
@@ -275,7 +285,9 @@ func TokenBodyFromClientCredentials(v ClientCredentials) TokenBody {
 
 // AsAuthorizationCode returns the value as the AuthorizationCode variant.
 func (u TokenBody) AsAuthorizationCode() (AuthorizationCode, error) {
-	return runtime.VariantAs[AuthorizationCode](u.UnionValue)
+	var v AuthorizationCode
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // TokenBodyFromAuthorizationCode returns a TokenBody holding the AuthorizationCode

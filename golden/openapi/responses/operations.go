@@ -21,7 +21,10 @@ func (c *Client) Download(ctx context.Context, opts ...CallOption) (runtime.Resp
 		r.Remote("responses.download", nil, nil)
 	}
 	r.Accept("application/pdf")
-	return httpclient.Do[[]byte](ctx, c.c, r, responsesDownload, opts...)
+	var env runtime.ResponseEnvelope[[]byte]
+	meta, warnings, err := c.c.Call(ctx, r, responsesDownload, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesDownload = []httpclient.Response{
@@ -53,7 +56,10 @@ func (c *Client) NoBody(ctx context.Context, opts ...CallOption) (runtime.Respon
 	if c.c.HasRemote() {
 		r.Remote("responses.noBody", nil, nil)
 	}
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesNoBody, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesNoBody, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesNoBody = []httpclient.Response{
@@ -69,7 +75,10 @@ func (c *Client) RangeOnly(ctx context.Context, opts ...CallOption) (runtime.Res
 		r.Remote("responses.rangeOnly", nil, nil)
 	}
 	r.Accept("application/json")
-	return httpclient.Do[[]string](ctx, c.c, r, responsesRangeOnly, opts...)
+	var env runtime.ResponseEnvelope[[]string]
+	meta, warnings, err := c.c.Call(ctx, r, responsesRangeOnly, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesRangeOnly = []httpclient.Response{
@@ -86,7 +95,10 @@ func (c *Client) SameTypes(ctx context.Context, opts ...CallOption) (runtime.Res
 		r.Remote("responses.sameTypes", nil, nil)
 	}
 	r.Accept("application/json")
-	return httpclient.Do[Event](ctx, c.c, r, responsesSameTypes, opts...)
+	var env runtime.ResponseEnvelope[Event]
+	meta, warnings, err := c.c.Call(ctx, r, responsesSameTypes, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesSameTypes = []httpclient.Response{
@@ -103,15 +115,18 @@ func (c *Client) Statuses(ctx context.Context, opts ...CallOption) (runtime.Resp
 		r.Remote("responses.statuses", nil, nil)
 	}
 	r.Accept("application/json, text/plain, application/problem+json")
-	return httpclient.Do[json.RawMessage](ctx, c.c, r, responsesStatuses, opts...)
+	var env runtime.ResponseEnvelope[json.RawMessage]
+	meta, warnings, err := c.c.Call(ctx, r, responsesStatuses, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesStatuses = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaStatusesResponse},
 	{Status: "202", Kind: httpclient.BodyJSON, Schema: refSchemaProblem},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaStatusesResponse404, NewError: newError[StatusesNotFound]},
-	{Status: "5XX", Kind: httpclient.BodyText, NewError: newError[StatusesStatus5XX]},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, NewError: newError[StatusesDefault]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaStatusesResponse404, Error: (*StatusesNotFound)(nil)},
+	{Status: "5XX", Kind: httpclient.BodyText, Error: (*StatusesStatus5XX)(nil)},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, Error: (*StatusesDefault)(nil)},
 }
 
 // StatusesNotFound is the error Statuses returns for status 404; errors.As reaches
@@ -145,9 +160,4 @@ type StatusesStatus5XX struct {
 type StatusesDefault struct {
 	runtime.StatusError
 	Body Problem
-}
-
-// newError is the Response.NewError of error responses with a body of type T.
-func newError[T any]() any {
-	return new(T)
 }

@@ -9,6 +9,7 @@ import (
 	"iter"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/httpclient"
 )
 
 // Register registers every operation of the client with r under the id
@@ -21,9 +22,9 @@ import (
 // runtime.Registry.Subscribe: Events. Each event is one envelope.
 func (c *Client) Register(r *runtime.Registry) error {
 	for _, op := range registryOps {
-		call := op.call
+		id, method, in := op.spec.ID, op.method, op.in
 		h := func(ctx context.Context, input json.RawMessage) (any, error) {
-			return call(c, ctx, input)
+			return httpclient.CallMethod(ctx, id, input, method, c, in...)
 		}
 		if err := r.Register(op.spec, h); err != nil {
 			return err
@@ -43,38 +44,39 @@ func (c *Client) Register(r *runtime.Registry) error {
 
 // registryOps are the operations Register registers.
 var registryOps = []struct {
-	spec runtime.OperationSpec
-	call func(*Client, context.Context, json.RawMessage) (any, error)
+	spec   runtime.OperationSpec
+	method any      // the method, called by httpclient.CallMethod
+	in     []string // the input members of its arguments after ctx
 }{
 	{runtime.OperationSpec{
 		ID:     "responses.download",
 		Method: "GET",
 		Kind:   runtime.KindQuery,
-	}, (*Client).callDownload},
+	}, (*Client).Download, nil},
 	{runtime.OperationSpec{
 		ID:     "responses.noBody",
 		Method: "GET",
 		Kind:   runtime.KindQuery,
-	}, (*Client).callNoBody},
+	}, (*Client).NoBody, nil},
 	{runtime.OperationSpec{
 		ID:           "responses.rangeOnly",
 		Method:       "GET",
 		Kind:         runtime.KindQuery,
 		OutputSchema: json.RawMessage(`{"items":{"type":"string"},"type":"array"}`),
 		Output:       respSchemaRangeOnly2XX,
-	}, (*Client).callRangeOnly},
+	}, (*Client).RangeOnly, nil},
 	{runtime.OperationSpec{
 		ID:           "responses.sameTypes",
 		Method:       "GET",
 		Kind:         runtime.KindQuery,
 		OutputSchema: json.RawMessage(`{"$defs":{"Event":{"properties":{"id":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/Event"}`),
 		Output:       refSchemaEvent,
-	}, (*Client).callSameTypes},
+	}, (*Client).SameTypes, nil},
 	{runtime.OperationSpec{
 		ID:     "responses.statuses",
 		Method: "GET",
 		Kind:   runtime.KindQuery,
-	}, (*Client).callStatuses},
+	}, (*Client).Statuses, nil},
 }
 
 // registrySubs are the streams Register registers as subscriptions.
@@ -90,11 +92,6 @@ var registrySubs = []struct {
 	}, (*Client).subscribeEvents},
 }
 
-func (c *Client) callDownload(ctx context.Context, input json.RawMessage) (any, error) {
-	env, err := c.Download(ctx)
-	return env, err
-}
-
 func (c *Client) subscribeEvents(ctx context.Context, input json.RawMessage) iter.Seq2[any, error] {
 	return func(yield func(any, error) bool) {
 		for env, err := range c.Events(ctx) {
@@ -103,26 +100,6 @@ func (c *Client) subscribeEvents(ctx context.Context, input json.RawMessage) ite
 			}
 		}
 	}
-}
-
-func (c *Client) callNoBody(ctx context.Context, input json.RawMessage) (any, error) {
-	env, err := c.NoBody(ctx)
-	return env, err
-}
-
-func (c *Client) callRangeOnly(ctx context.Context, input json.RawMessage) (any, error) {
-	env, err := c.RangeOnly(ctx)
-	return env, err
-}
-
-func (c *Client) callSameTypes(ctx context.Context, input json.RawMessage) (any, error) {
-	env, err := c.SameTypes(ctx)
-	return env, err
-}
-
-func (c *Client) callStatuses(ctx context.Context, input json.RawMessage) (any, error) {
-	env, err := c.Statuses(ctx)
-	return env, err
 }
 
 // decodeInput decodes the input of operation id into v.

@@ -19,7 +19,10 @@ func (c *Client) GetThings(ctx context.Context, opts ...CallOption) (runtime.Res
 		r.Remote("schemas31.getThings", nil, nil)
 	}
 	r.Accept("application/json")
-	return httpclient.Do[Thing](ctx, c.c, r, responsesGetThings, opts...)
+	var env runtime.ResponseEnvelope[Thing]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetThings, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetThings = []httpclient.Response{

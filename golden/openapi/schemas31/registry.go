@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/httpclient"
 )
 
 // Register registers every operation of the client with r under the id
@@ -17,9 +18,9 @@ import (
 // returns the envelope.
 func (c *Client) Register(r *runtime.Registry) error {
 	for _, op := range registryOps {
-		call := op.call
+		id, method, in := op.spec.ID, op.method, op.in
 		h := func(ctx context.Context, input json.RawMessage) (any, error) {
-			return call(c, ctx, input)
+			return httpclient.CallMethod(ctx, id, input, method, c, in...)
 		}
 		if err := r.Register(op.spec, h); err != nil {
 			return err
@@ -30,8 +31,9 @@ func (c *Client) Register(r *runtime.Registry) error {
 
 // registryOps are the operations Register registers.
 var registryOps = []struct {
-	spec runtime.OperationSpec
-	call func(*Client, context.Context, json.RawMessage) (any, error)
+	spec   runtime.OperationSpec
+	method any      // the method, called by httpclient.CallMethod
+	in     []string // the input members of its arguments after ctx
 }{
 	{runtime.OperationSpec{
 		ID:           "schemas31.getThings",
@@ -39,21 +41,5 @@ var registryOps = []struct {
 		Kind:         runtime.KindQuery,
 		OutputSchema: json.RawMessage(`{"$defs":{"Nested":{"properties":{"depth":{"type":"integer"}},"type":"object"},"Thing":{"properties":{"id":{"format":"uuid","type":"string"},"kind":{"const":"thing"},"label":{"type":["string","null"]},"nested":{"$ref":"#/$defs/Nested"},"point":{"items":false,"prefixItems":[{"format":"double","type":"number"},{"type":"number"}],"type":"array"},"score":{"$ref":"#/$defs/ThingScore"},"size":{"exclusiveMinimum":0,"type":"integer"}},"required":["kind","id"],"type":"object"},"ThingScore":{"type":["integer","string"]}},"$ref":"#/$defs/Thing"}`),
 		Output:       refSchemaThing,
-	}, (*Client).callGetThings},
-}
-
-func (c *Client) callGetThings(ctx context.Context, input json.RawMessage) (any, error) {
-	env, err := c.GetThings(ctx)
-	return env, err
-}
-
-// decodeInput decodes the input of operation id into v.
-func decodeInput(id string, input json.RawMessage, v any) error {
-	if len(input) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(input, v); err != nil {
-		return runtime.NewError(runtime.CodeValidation, id, "decoding input", err)
-	}
-	return nil
+	}, (*Client).GetThings, nil},
 }

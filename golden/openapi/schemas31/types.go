@@ -63,7 +63,9 @@ func (u ThingScore) Variant() ThingScoreKind {
 
 // AsInteger returns the value as the Integer variant.
 func (u ThingScore) AsInteger() (int64, error) {
-	return runtime.VariantAs[int64](u.UnionValue)
+	var v int64
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // ThingScoreFromInteger returns a ThingScore holding the Integer variant v.
@@ -73,7 +75,9 @@ func ThingScoreFromInteger(v int64) ThingScore {
 
 // AsString returns the value as the String variant.
 func (u ThingScore) AsString() (string, error) {
-	return runtime.VariantAs[string](u.UnionValue)
+	var v string
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // ThingScoreFromString returns a ThingScore holding the String variant v.

@@ -21,7 +21,10 @@ func (c *Client) CreateItem(ctx context.Context, body Item, opts ...CallOption) 
 	}
 	r.Security([][]string{{"basic"}})
 	r.Accept("application/json")
-	return httpclient.Do[Item](ctx, c.c, r, responsesCreateItem, opts...)
+	var env runtime.ResponseEnvelope[Item]
+	meta, warnings, err := c.c.Call(ctx, r, responsesCreateItem, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesCreateItem = []httpclient.Response{
@@ -68,7 +71,10 @@ func (c *Client) ListItems(ctx context.Context, params ListItemsParams, opts ...
 	}
 	r.Security([][]string{{"basic"}})
 	r.Accept("application/json")
-	return httpclient.Do[[]Item](ctx, c.c, r, responsesListItems, opts...)
+	var env runtime.ResponseEnvelope[[]Item]
+	meta, warnings, err := c.c.Call(ctx, r, responsesListItems, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesListItems = []httpclient.Response{

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/httpclient"
 )
 
 // Register registers every operation of the client with r under the id
@@ -17,9 +18,9 @@ import (
 // returns the envelope.
 func (c *Client) Register(r *runtime.Registry) error {
 	for _, op := range registryOps {
-		call := op.call
+		id, method, in := op.spec.ID, op.method, op.in
 		h := func(ctx context.Context, input json.RawMessage) (any, error) {
-			return call(c, ctx, input)
+			return httpclient.CallMethod(ctx, id, input, method, c, in...)
 		}
 		if err := r.Register(op.spec, h); err != nil {
 			return err
@@ -30,8 +31,9 @@ func (c *Client) Register(r *runtime.Registry) error {
 
 // registryOps are the operations Register registers.
 var registryOps = []struct {
-	spec runtime.OperationSpec
-	call func(*Client, context.Context, json.RawMessage) (any, error)
+	spec   runtime.OperationSpec
+	method any      // the method, called by httpclient.CallMethod
+	in     []string // the input members of its arguments after ctx
 }{
 	{runtime.OperationSpec{
 		ID:           "swagger.createItem",
@@ -40,7 +42,7 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"$defs":{"Item":{"properties":{"id":{"format":"int64","type":"integer"},"note":{"type":["string","null"]}},"required":["id"],"type":"object"}},"properties":{"body":{"$ref":"#/$defs/Item"}},"required":["body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Item":{"properties":{"id":{"format":"int64","type":"integer"},"note":{"type":["string","null"]}},"required":["id"],"type":"object"}},"$ref":"#/$defs/Item"}`),
 		Output:       refSchemaItem,
-	}, (*Client).callCreateItem},
+	}, (*Client).CreateItem, []string{"body"}},
 	{runtime.OperationSpec{
 		ID:           "swagger.listItems",
 		Method:       "GET",
@@ -48,38 +50,5 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"X-Ids":{"items":{"type":"string"},"type":"array"},"csv":{"items":{"type":"string"},"type":"array"},"ids":{"items":{"type":"integer"},"type":"array"},"maybe":{"type":["string","null"]},"multi":{"items":{"type":"string"},"type":"array"},"ssv":{"items":{"type":"string"},"type":"array"},"tags":{"items":{"type":"string"},"type":"array"},"tsv":{"items":{"type":"string"},"type":"array"}},"required":["ids"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Item":{"properties":{"id":{"format":"int64","type":"integer"},"note":{"type":["string","null"]}},"required":["id"],"type":"object"}},"items":{"$ref":"#/$defs/Item"},"type":"array"}`),
 		Output:       respSchemaListItems200,
-	}, (*Client).callListItems},
-}
-
-func (c *Client) callCreateItem(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Body Item `json:"body"`
-	}
-	if err := decodeInput("swagger.createItem", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.CreateItem(ctx, in.Body)
-	return env, err
-}
-
-func (c *Client) callListItems(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params ListItemsParams `json:"params"`
-	}
-	if err := decodeInput("swagger.listItems", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.ListItems(ctx, in.Params)
-	return env, err
-}
-
-// decodeInput decodes the input of operation id into v.
-func decodeInput(id string, input json.RawMessage, v any) error {
-	if len(input) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(input, v); err != nil {
-		return runtime.NewError(runtime.CodeValidation, id, "decoding input", err)
-	}
-	return nil
+	}, (*Client).ListItems, []string{"params"}},
 }

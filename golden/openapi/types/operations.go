@@ -32,14 +32,17 @@ func (c *Client) GetPet(ctx context.Context, params GetPetParams, opts ...CallOp
 		r.Remote("types.getPet", params, nil)
 	}
 	r.Accept("application/json")
-	return httpclient.Do[Pet](ctx, c.c, r, responsesGetPet, opts...)
+	var env runtime.ResponseEnvelope[Pet]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetPet, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetPet = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, NewError: newError[GetPetNotFound]},
-	{Status: "409", Kind: httpclient.BodyNone, NewError: newError[GetPetConflict]},
-	{Status: "5XX", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, NewError: newError[GetPetStatus5XX]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, Error: (*GetPetNotFound)(nil)},
+	{Status: "409", Kind: httpclient.BodyNone, Error: (*GetPetConflict)(nil)},
+	{Status: "5XX", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, Error: (*GetPetStatus5XX)(nil)},
 }
 
 // GetPetNotFound is the error GetPet returns for status 404; errors.As reaches it,
@@ -94,12 +97,15 @@ func (c *Client) PatchPet(ctx context.Context, params PatchPetParams, body PetPa
 		r.Remote("types.patchPet", params, body)
 	}
 	r.Accept("application/json")
-	return httpclient.Do[Pet](ctx, c.c, r, responsesPatchPet, opts...)
+	var env runtime.ResponseEnvelope[Pet]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPatchPet, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPatchPet = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, NewError: newError[PatchPetDefault]},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, Error: (*PatchPetDefault)(nil)},
 }
 
 // PatchPetDefault is the error PatchPet returns for a status it does not declare
@@ -111,9 +117,4 @@ var responsesPatchPet = []httpclient.Response{
 type PatchPetDefault struct {
 	runtime.StatusError
 	Body Problem
-}
-
-// newError is the Response.NewError of error responses with a body of type T.
-func newError[T any]() any {
-	return new(T)
 }

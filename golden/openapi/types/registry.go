@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/httpclient"
 )
 
 // Register registers every operation of the client with r under the id
@@ -17,9 +18,9 @@ import (
 // returns the envelope.
 func (c *Client) Register(r *runtime.Registry) error {
 	for _, op := range registryOps {
-		call := op.call
+		id, method, in := op.spec.ID, op.method, op.in
 		h := func(ctx context.Context, input json.RawMessage) (any, error) {
-			return call(c, ctx, input)
+			return httpclient.CallMethod(ctx, id, input, method, c, in...)
 		}
 		if err := r.Register(op.spec, h); err != nil {
 			return err
@@ -30,8 +31,9 @@ func (c *Client) Register(r *runtime.Registry) error {
 
 // registryOps are the operations Register registers.
 var registryOps = []struct {
-	spec runtime.OperationSpec
-	call func(*Client, context.Context, json.RawMessage) (any, error)
+	spec   runtime.OperationSpec
+	method any      // the method, called by httpclient.CallMethod
+	in     []string // the input members of its arguments after ctx
 }{
 	{runtime.OperationSpec{
 		ID:           "types.getPet",
@@ -40,7 +42,7 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"id":{"format":"uuid","type":"string"},"since":{"format":"date","type":"string"}},"required":["id"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Kind":{"oneOf":[{"$ref":"#/$defs/KindDog"},{"$ref":"#/$defs/KindCat"}]},"KindCat":{"properties":{"lives":{"type":"integer"},"type":{"const":"cat","type":"string"}},"required":["type","lives"],"type":"object"},"KindDog":{"properties":{"bark":{"type":"boolean"},"type":{"$ref":"#/$defs/KindDogType"}},"required":["type","bark"],"type":"object"},"KindDogType":{"enum":["dog"],"type":"string"},"Pet":{"properties":{"born":{"format":"date","type":"string"},"feeding":{"format":"duration","type":"string"},"id":{"format":"uuid","type":"string"},"kind":{"$ref":"#/$defs/Kind"},"lastSeenFrom":{"format":"ipv4","type":"string"},"name":{"type":"string"},"network":{"type":"string"},"nick":{"type":["string","null"]},"notAType":{"type":"string"},"position":{"prefixItems":[{"type":"number"},{"type":"number"}],"type":"array"},"until":{"format":"date","type":["string","null"]},"weight":{"$ref":"#/$defs/Weight"}},"required":["id","name","kind"],"type":"object"},"Weight":{"oneOf":[{"type":"number"},{"pattern":"^[0-9.]+$","type":"string"}]}},"$ref":"#/$defs/Pet"}`),
 		Output:       refSchemaPet,
-	}, (*Client).callGetPet},
+	}, (*Client).GetPet, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:           "types.patchPet",
 		Method:       "PATCH",
@@ -48,39 +50,5 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"$defs":{"Owner":{"properties":{"name":{"type":"string"}},"type":"object"},"PetPatch":{"properties":{"name":{"type":["string","null"]},"owner":{"anyOf":[{"allOf":[{"$ref":"#/$defs/Owner"}]},{"type":"null"}]},"plain":{"type":"string"},"tags":{"items":{"type":"string"},"type":["array","null"]}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/PetPatch"},"params":{"properties":{"id":{"format":"uuid","type":"string"}},"required":["id"],"type":"object"}},"required":["params","body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Kind":{"oneOf":[{"$ref":"#/$defs/KindDog"},{"$ref":"#/$defs/KindCat"}]},"KindCat":{"properties":{"lives":{"type":"integer"},"type":{"const":"cat","type":"string"}},"required":["type","lives"],"type":"object"},"KindDog":{"properties":{"bark":{"type":"boolean"},"type":{"$ref":"#/$defs/KindDogType"}},"required":["type","bark"],"type":"object"},"KindDogType":{"enum":["dog"],"type":"string"},"Pet":{"properties":{"born":{"format":"date","type":"string"},"feeding":{"format":"duration","type":"string"},"id":{"format":"uuid","type":"string"},"kind":{"$ref":"#/$defs/Kind"},"lastSeenFrom":{"format":"ipv4","type":"string"},"name":{"type":"string"},"network":{"type":"string"},"nick":{"type":["string","null"]},"notAType":{"type":"string"},"position":{"prefixItems":[{"type":"number"},{"type":"number"}],"type":"array"},"until":{"format":"date","type":["string","null"]},"weight":{"$ref":"#/$defs/Weight"}},"required":["id","name","kind"],"type":"object"},"Weight":{"oneOf":[{"type":"number"},{"pattern":"^[0-9.]+$","type":"string"}]}},"$ref":"#/$defs/Pet"}`),
 		Output:       refSchemaPet,
-	}, (*Client).callPatchPet},
-}
-
-func (c *Client) callGetPet(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params GetPetParams `json:"params"`
-	}
-	if err := decodeInput("types.getPet", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.GetPet(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callPatchPet(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params PatchPetParams `json:"params"`
-		Body   PetPatch       `json:"body"`
-	}
-	if err := decodeInput("types.patchPet", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.PatchPet(ctx, in.Params, in.Body)
-	return env, err
-}
-
-// decodeInput decodes the input of operation id into v.
-func decodeInput(id string, input json.RawMessage, v any) error {
-	if len(input) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(input, v); err != nil {
-		return runtime.NewError(runtime.CodeValidation, id, "decoding input", err)
-	}
-	return nil
+	}, (*Client).PatchPet, []string{"params", "body"}},
 }

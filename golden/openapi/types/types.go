@@ -43,7 +43,9 @@ func (u Kind) Variant() KindKind {
 
 // AsDog returns the value as the Dog variant.
 func (u Kind) AsDog() (KindDog, error) {
-	return runtime.VariantAs[KindDog](u.UnionValue)
+	var v KindDog
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // KindFromDog returns a Kind holding the Dog variant v.
@@ -53,7 +55,9 @@ func KindFromDog(v KindDog) Kind {
 
 // AsCat returns the value as the Cat variant.
 func (u Kind) AsCat() (KindCat, error) {
-	return runtime.VariantAs[KindCat](u.UnionValue)
+	var v KindCat
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // KindFromCat returns a Kind holding the Cat variant v.

@@ -28,7 +28,10 @@ func (c *Client) GetPet(ctx context.Context, params GetPetParams, opts ...CallOp
 		r.Remote("unioncollide.getPet", params, nil)
 	}
 	r.Accept("application/json")
-	return httpclient.Do[Pet](ctx, c.c, r, responsesGetPet, opts...)
+	var env runtime.ResponseEnvelope[Pet]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetPet, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetPet = []httpclient.Response{
@@ -53,7 +56,10 @@ func (c *Client) PutPet(ctx context.Context, params PutPetParams, body PetFromDo
 	if c.c.HasRemote() {
 		r.Remote("unioncollide.putPet", params, body)
 	}
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesPutPet, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPutPet, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesPutPet = []httpclient.Response{

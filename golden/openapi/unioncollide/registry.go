@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/httpclient"
 )
 
 // Register registers every operation of the client with r under the id
@@ -17,9 +18,9 @@ import (
 // returns the envelope.
 func (c *Client) Register(r *runtime.Registry) error {
 	for _, op := range registryOps {
-		call := op.call
+		id, method, in := op.spec.ID, op.method, op.in
 		h := func(ctx context.Context, input json.RawMessage) (any, error) {
-			return call(c, ctx, input)
+			return httpclient.CallMethod(ctx, id, input, method, c, in...)
 		}
 		if err := r.Register(op.spec, h); err != nil {
 			return err
@@ -30,8 +31,9 @@ func (c *Client) Register(r *runtime.Registry) error {
 
 // registryOps are the operations Register registers.
 var registryOps = []struct {
-	spec runtime.OperationSpec
-	call func(*Client, context.Context, json.RawMessage) (any, error)
+	spec   runtime.OperationSpec
+	method any      // the method, called by httpclient.CallMethod
+	in     []string // the input members of its arguments after ctx
 }{
 	{runtime.OperationSpec{
 		ID:           "unioncollide.getPet",
@@ -40,45 +42,11 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"id":{"type":"string"}},"required":["id"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Cat":{"properties":{"lives":{"type":"integer"}},"required":["lives"],"type":"object"},"Dog":{"properties":{"bark":{"type":"boolean"}},"required":["bark"],"type":"object"},"Pet":{"oneOf":[{"$ref":"#/$defs/Dog"},{"$ref":"#/$defs/Cat"}]}},"$ref":"#/$defs/Pet"}`),
 		Output:       refSchemaPet,
-	}, (*Client).callGetPet},
+	}, (*Client).GetPet, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:          "unioncollide.putPet",
 		Method:      "PUT",
 		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"$defs":{"Dog":{"properties":{"bark":{"type":"boolean"}},"required":["bark"],"type":"object"},"PetFromDog":{"properties":{"dog":{"$ref":"#/$defs/Dog"}},"required":["dog"],"type":"object"}},"properties":{"body":{"$ref":"#/$defs/PetFromDog"},"params":{"properties":{"id":{"type":"string"}},"required":["id"],"type":"object"}},"required":["params","body"],"type":"object"}`),
-	}, (*Client).callPutPet},
-}
-
-func (c *Client) callGetPet(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params GetPetParams `json:"params"`
-	}
-	if err := decodeInput("unioncollide.getPet", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.GetPet(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callPutPet(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params PutPetParams `json:"params"`
-		Body   PetFromDog   `json:"body"`
-	}
-	if err := decodeInput("unioncollide.putPet", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.PutPet(ctx, in.Params, in.Body)
-	return env, err
-}
-
-// decodeInput decodes the input of operation id into v.
-func decodeInput(id string, input json.RawMessage, v any) error {
-	if len(input) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(input, v); err != nil {
-		return runtime.NewError(runtime.CodeValidation, id, "decoding input", err)
-	}
-	return nil
+	}, (*Client).PutPet, []string{"params", "body"}},
 }

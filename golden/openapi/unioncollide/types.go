@@ -57,7 +57,9 @@ func (u Pet) Variant() PetKind2 {
 
 // AsDog returns the value as the Dog variant.
 func (u Pet) AsDog() (Dog, error) {
-	return runtime.VariantAs[Dog](u.UnionValue)
+	var v Dog
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // PetFromDog2 returns a Pet holding the Dog variant v.
@@ -67,7 +69,9 @@ func PetFromDog2(v Dog) Pet {
 
 // AsCat returns the value as the Cat variant.
 func (u Pet) AsCat() (Cat, error) {
-	return runtime.VariantAs[Cat](u.UnionValue)
+	var v Cat
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
 }
 
 // PetFromCat returns a Pet holding the Cat variant v.

@@ -22,12 +22,15 @@ func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption)
 		r.Remote("pets.createPet", nil, body)
 	}
 	r.Accept("application/json")
-	return httpclient.Do[Pet](ctx, c.c, r, responsesCreatePet, opts...)
+	var env runtime.ResponseEnvelope[Pet]
+	meta, warnings, err := c.c.Call(ctx, r, responsesCreatePet, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesCreatePet = []httpclient.Response{
 	{Status: "201", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[CreatePetDefault]},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*CreatePetDefault)(nil)},
 }
 
 // CreatePetDefault is the error CreatePet returns for a status it does not declare
@@ -61,12 +64,15 @@ func (c *Client) DeletePet(ctx context.Context, params DeletePetParams, opts ...
 		r.Remote("pets.deletePet", params, nil)
 	}
 	r.Accept("application/json")
-	return httpclient.Do[struct{}](ctx, c.c, r, responsesDeletePet, opts...)
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesDeletePet, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesDeletePet = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[DeletePetNotFound]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*DeletePetNotFound)(nil)},
 }
 
 // DeletePetNotFound is the error DeletePet returns for status 404; errors.As
@@ -100,12 +106,15 @@ func (c *Client) GetPet(ctx context.Context, params GetPetParams, opts ...CallOp
 		r.Remote("pets.getPet", params, nil)
 	}
 	r.Accept("application/json")
-	return httpclient.Do[Pet](ctx, c.c, r, responsesGetPet, opts...)
+	var env runtime.ResponseEnvelope[Pet]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetPet, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetPet = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[GetPetNotFound]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*GetPetNotFound)(nil)},
 }
 
 // GetPetNotFound is the error GetPet returns for status 404; errors.As reaches it,
@@ -132,7 +141,10 @@ func (c *Client) GetStats(ctx context.Context, opts ...CallOption) (runtime.Resp
 		r.Remote("pets.getStats", nil, nil)
 	}
 	r.Accept("application/json")
-	return httpclient.Do[GetStatsResponse](ctx, c.c, r, responsesGetStats, opts...)
+	var env runtime.ResponseEnvelope[GetStatsResponse]
+	meta, warnings, err := c.c.Call(ctx, r, responsesGetStats, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesGetStats = []httpclient.Response{
@@ -162,12 +174,15 @@ func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...Ca
 		r.Remote("pets.listPets", params, nil)
 	}
 	r.Accept("application/json")
-	return httpclient.Do[[]Pet](ctx, c.c, r, responsesListPets, opts...)
+	var env runtime.ResponseEnvelope[[]Pet]
+	meta, warnings, err := c.c.Call(ctx, r, responsesListPets, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesListPets = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaListPets200},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[ListPetsDefault]},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*ListPetsDefault)(nil)},
 }
 
 // ListPetsDefault is the error ListPets returns for a status it does not declare
@@ -202,12 +217,15 @@ func (c *Client) UpdatePet(ctx context.Context, params UpdatePetParams, body New
 		r.Remote("pets.updatePet", params, body)
 	}
 	r.Accept("application/json")
-	return httpclient.Do[Pet](ctx, c.c, r, responsesUpdatePet, opts...)
+	var env runtime.ResponseEnvelope[Pet]
+	meta, warnings, err := c.c.Call(ctx, r, responsesUpdatePet, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
 }
 
 var responsesUpdatePet = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, NewError: newError[UpdatePetNotFound]},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*UpdatePetNotFound)(nil)},
 }
 
 // UpdatePetNotFound is the error UpdatePet returns for status 404; errors.As
@@ -219,9 +237,4 @@ var responsesUpdatePet = []httpclient.Response{
 type UpdatePetNotFound struct {
 	runtime.StatusError
 	Body Error
-}
-
-// newError is the Response.NewError of error responses with a body of type T.
-func newError[T any]() any {
-	return new(T)
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/httpclient"
 )
 
 // Register registers every operation of the client with r under the id
@@ -17,9 +18,9 @@ import (
 // returns the envelope.
 func (c *Client) Register(r *runtime.Registry) error {
 	for _, op := range registryOps {
-		call := op.call
+		id, method, in := op.spec.ID, op.method, op.in
 		h := func(ctx context.Context, input json.RawMessage) (any, error) {
-			return call(c, ctx, input)
+			return httpclient.CallMethod(ctx, id, input, method, c, in...)
 		}
 		if err := r.Register(op.spec, h); err != nil {
 			return err
@@ -30,8 +31,9 @@ func (c *Client) Register(r *runtime.Registry) error {
 
 // registryOps are the operations Register registers.
 var registryOps = []struct {
-	spec runtime.OperationSpec
-	call func(*Client, context.Context, json.RawMessage) (any, error)
+	spec   runtime.OperationSpec
+	method any      // the method, called by httpclient.CallMethod
+	in     []string // the input members of its arguments after ctx
 }{
 	{runtime.OperationSpec{
 		ID:           "pets.createPet",
@@ -41,14 +43,14 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"$defs":{"NewPet":{"properties":{"name":{"minLength":1,"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["name"],"type":"object"},"Owner":{"properties":{"email":{"type":["string","null"]},"name":{"type":"string"}},"required":["name"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"properties":{"body":{"$ref":"#/$defs/NewPet"}},"required":["body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Owner":{"properties":{"email":{"type":["string","null"]},"name":{"type":"string"}},"required":["name"],"type":"object"},"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"$ref":"#/$defs/Pet"}`),
 		Output:       refSchemaPet,
-	}, (*Client).callCreatePet},
+	}, (*Client).CreatePet, []string{"body"}},
 	{runtime.OperationSpec{
 		ID:          "pets.deletePet",
 		Description: "Remove a pet.",
 		Method:      "DELETE",
 		Kind:        runtime.KindMutation,
 		InputSchema: json.RawMessage(`{"properties":{"params":{"properties":{"petId":{"format":"int64","type":"integer"}},"required":["petId"],"type":"object"}},"required":["params"],"type":"object"}`),
-	}, (*Client).callDeletePet},
+	}, (*Client).DeletePet, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:           "pets.getPet",
 		Description:  "Get a pet by id.",
@@ -57,7 +59,7 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"petId":{"format":"int64","type":"integer"}},"required":["petId"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Owner":{"properties":{"email":{"type":["string","null"]},"name":{"type":"string"}},"required":["name"],"type":"object"},"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"$ref":"#/$defs/Pet"}`),
 		Output:       refSchemaPet,
-	}, (*Client).callGetPet},
+	}, (*Client).GetPet, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:           "pets.getStats",
 		Description:  "Counts of pets by status.",
@@ -66,7 +68,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindQuery,
 		OutputSchema: json.RawMessage(`{"$defs":{"GetStatsResponse":{"properties":{"byStatus":{"additionalProperties":{"type":"integer"},"type":"object"},"oldest":{"format":"date-time","type":["string","null"]},"ratio":{"type":"number"}},"required":["byStatus"],"type":"object"}},"$ref":"#/$defs/GetStatsResponse"}`),
 		Output:       refSchemaGetStatsResponse,
-	}, (*Client).callGetStats},
+	}, (*Client).GetStats, nil},
 	{runtime.OperationSpec{
 		ID:           "pets.listPets",
 		Description:  "List pets.",
@@ -75,7 +77,7 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"$defs":{"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"properties":{"params":{"properties":{"limit":{"format":"int32","maximum":100,"minimum":1,"type":"integer"},"status":{"$ref":"#/$defs/PetStatus"}},"type":"object"}},"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Owner":{"properties":{"email":{"type":["string","null"]},"name":{"type":"string"}},"required":["name"],"type":"object"},"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"items":{"$ref":"#/$defs/Pet"},"type":"array"}`),
 		Output:       respSchemaListPets200,
-	}, (*Client).callListPets},
+	}, (*Client).ListPets, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:           "pets.updatePet",
 		Description:  "Replace a pet.",
@@ -84,77 +86,5 @@ var registryOps = []struct {
 		InputSchema:  json.RawMessage(`{"$defs":{"NewPet":{"properties":{"name":{"minLength":1,"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["name"],"type":"object"},"Owner":{"properties":{"email":{"type":["string","null"]},"name":{"type":"string"}},"required":["name"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"properties":{"body":{"$ref":"#/$defs/NewPet"},"params":{"properties":{"petId":{"format":"int64","type":"integer"}},"required":["petId"],"type":"object"}},"required":["params","body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Owner":{"properties":{"email":{"type":["string","null"]},"name":{"type":"string"}},"required":["name"],"type":"object"},"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"$ref":"#/$defs/Pet"}`),
 		Output:       refSchemaPet,
-	}, (*Client).callUpdatePet},
-}
-
-func (c *Client) callCreatePet(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Body NewPet `json:"body"`
-	}
-	if err := decodeInput("pets.createPet", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.CreatePet(ctx, in.Body)
-	return env, err
-}
-
-func (c *Client) callDeletePet(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params DeletePetParams `json:"params"`
-	}
-	if err := decodeInput("pets.deletePet", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.DeletePet(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callGetPet(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params GetPetParams `json:"params"`
-	}
-	if err := decodeInput("pets.getPet", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.GetPet(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callGetStats(ctx context.Context, input json.RawMessage) (any, error) {
-	env, err := c.GetStats(ctx)
-	return env, err
-}
-
-func (c *Client) callListPets(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params ListPetsParams `json:"params"`
-	}
-	if err := decodeInput("pets.listPets", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.ListPets(ctx, in.Params)
-	return env, err
-}
-
-func (c *Client) callUpdatePet(ctx context.Context, input json.RawMessage) (any, error) {
-	var in struct {
-		Params UpdatePetParams `json:"params"`
-		Body   NewPet          `json:"body"`
-	}
-	if err := decodeInput("pets.updatePet", input, &in); err != nil {
-		return nil, err
-	}
-	env, err := c.UpdatePet(ctx, in.Params, in.Body)
-	return env, err
-}
-
-// decodeInput decodes the input of operation id into v.
-func decodeInput(id string, input json.RawMessage, v any) error {
-	if len(input) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(input, v); err != nil {
-		return runtime.NewError(runtime.CodeValidation, id, "decoding input", err)
-	}
-	return nil
+	}, (*Client).UpdatePet, []string{"params", "body"}},
 }
