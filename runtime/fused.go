@@ -1,12 +1,12 @@
 package runtime
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"math"
 	"math/bits"
 	"reflect"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -430,6 +430,9 @@ func (f *fuser) value(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 	}
 	if n != nil && n.always {
 		n = nil
+	}
+	if w.b[i] == '"' && p.kind == pString && (n == nil || n.plainKinds&tString != 0) {
+		return f.str(i, ptr) // the most common value, shortest
 	}
 	kind := kindAt(w.b[i])
 	if kind == 0 {
@@ -858,9 +861,9 @@ func (f *fuser) members(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 	if view != nil {
 		nprops = len(view.names)
 	}
-	for range nprops + len(p.fields) {
-		w.seen = append(w.seen, false)
-	}
+	need := nprops + len(p.fields)
+	w.seen = slices.Grow(w.seen, need)[:mark+need]
+	clear(w.seen[mark:])
 	seen := w.seen[mark : mark+nprops]
 	have := w.seen[mark+nprops:]
 	count, hint, prev := 0, 0, -1
@@ -913,7 +916,6 @@ func (f *fuser) members(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 			}
 		}
 		vs := w.ws(k + 1)
-		key := b[keyStart+1 : keyEnd-1]
 		var target *node
 		fi := -1
 		prev = -2 // a key no entry has: no guess for the next one
@@ -940,7 +942,7 @@ func (f *fuser) members(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 		}
 		var end int
 		if fi < 0 {
-			if p.foldedMatch(key) {
+			if p.foldedMatch(b[keyStart+1 : keyEnd-1]) {
 				f.bail = true
 				return j
 			}
@@ -1183,40 +1185,77 @@ func smallInt(lit []byte) (x int64, ok bool) {
 func countItems(b []byte, j int) (n int, ok bool) {
 	depth := 0
 	n = 1
-	for j < len(b) {
-		switch b[j] {
-		case '"':
-			// To the closing quote: one preceded by an even number of
-			// backslashes.
+	for {
+		for j < len(b) && structural[b[j]] == 0 {
+			j++
+		}
+		if j >= len(b) {
+			return 0, false
+		}
+		switch structural[b[j]] {
+		case sQuote:
+			// To the closing quote, over escapes (a backslash and the
+			// byte after it).
+			j++
 			for {
-				k := bytes.IndexByte(b[j+1:], '"')
-				if k < 0 {
+				j = quoteOrBackslash(b, j)
+				if j >= len(b) {
 					return 0, false
 				}
-				j += 1 + k
-				bs := 0
-				for b[j-1-bs] == '\\' {
-					bs++
-				}
-				if bs%2 == 0 {
+				if b[j] == '"' {
 					break
 				}
+				j += 2
 			}
-		case '[', '{':
+		case sOpen:
 			depth++
-		case ']', '}':
+		case sClose:
 			if depth == 0 {
 				return n, true
 			}
 			depth--
-		case ',':
+		case sComma:
 			if depth == 0 {
 				n++
 			}
 		}
 		j++
 	}
-	return 0, false
+}
+
+const (
+	sQuote = 1 + iota
+	sOpen
+	sClose
+	sComma
+)
+
+// structural classifies the bytes countItems stops at.
+var structural = func() (t [256]uint8) {
+	t['"'] = sQuote
+	t['['], t['{'] = sOpen, sOpen
+	t[']'], t['}'] = sClose, sClose
+	t[','] = sComma
+	return t
+}()
+
+// quoteOrBackslash returns the index of the first '"' or '\\' from j on
+// (len(b) or more if none), eight bytes at a time.
+func quoteOrBackslash(b []byte, j int) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for j+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[j:])
+		q := x ^ (lo * '"')
+		s := x ^ (lo * '\\')
+		if m := (((q - lo) &^ q) | ((s - lo) &^ s)) & hi; m != 0 {
+			return j + bits.TrailingZeros64(m)>>3
+		}
+		j += 8
+	}
+	for j < len(b) && b[j] != '"' && b[j] != '\\' {
+		j++
+	}
+	return j
 }
 
 // stringItems decodes the items of a string array into the slab (see
