@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"math"
@@ -1185,77 +1186,40 @@ func smallInt(lit []byte) (x int64, ok bool) {
 func countItems(b []byte, j int) (n int, ok bool) {
 	depth := 0
 	n = 1
-	for {
-		for j < len(b) && structural[b[j]] == 0 {
-			j++
-		}
-		if j >= len(b) {
-			return 0, false
-		}
-		switch structural[b[j]] {
-		case sQuote:
-			// To the closing quote, over escapes (a backslash and the
-			// byte after it).
-			j++
+	for j < len(b) {
+		switch b[j] {
+		case '"':
+			// To the closing quote: one preceded by an even number of
+			// backslashes.
 			for {
-				j = quoteOrBackslash(b, j)
-				if j >= len(b) {
+				k := bytes.IndexByte(b[j+1:], '"')
+				if k < 0 {
 					return 0, false
 				}
-				if b[j] == '"' {
+				j += 1 + k
+				bs := 0
+				for b[j-1-bs] == '\\' {
+					bs++
+				}
+				if bs%2 == 0 {
 					break
 				}
-				j += 2
 			}
-		case sOpen:
+		case '[', '{':
 			depth++
-		case sClose:
+		case ']', '}':
 			if depth == 0 {
 				return n, true
 			}
 			depth--
-		case sComma:
+		case ',':
 			if depth == 0 {
 				n++
 			}
 		}
 		j++
 	}
-}
-
-const (
-	sQuote = 1 + iota
-	sOpen
-	sClose
-	sComma
-)
-
-// structural classifies the bytes countItems stops at.
-var structural = func() (t [256]uint8) {
-	t['"'] = sQuote
-	t['['], t['{'] = sOpen, sOpen
-	t[']'], t['}'] = sClose, sClose
-	t[','] = sComma
-	return t
-}()
-
-// quoteOrBackslash returns the index of the first '"' or '\\' from j on
-// (len(b) or more if none), eight bytes at a time.
-func quoteOrBackslash(b []byte, j int) int {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	for j+8 <= len(b) {
-		x := binary.LittleEndian.Uint64(b[j:])
-		q := x ^ (lo * '"')
-		s := x ^ (lo * '\\')
-		if m := (((q - lo) &^ q) | ((s - lo) &^ s)) & hi; m != 0 {
-			return j + bits.TrailingZeros64(m)>>3
-		}
-		j += 8
-	}
-	for j < len(b) && b[j] != '"' && b[j] != '\\' {
-		j++
-	}
-	return j
+	return 0, false
 }
 
 // stringItems decodes the items of a string array into the slab (see
