@@ -351,6 +351,8 @@ type fuser struct {
 	w       *walker
 	bail    bool
 	strings *stringCache
+	// estimated: an array's length has been estimated (items).
+	estimated bool
 	// slab holds the items of the string arrays decoded so far: each
 	// array is a full slice of it (len = cap), so that the many short
 	// arrays of a document (tags, names) cost an allocation per few
@@ -1053,7 +1055,32 @@ func (f *fuser) items(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 	if et.kind == pString {
 		return f.stringItems(view, j, et, ptr)
 	}
+	estimated := false // capacity is estimate's
+	first := j
 	for idx := 0; ; idx++ {
+		if count == 8 && capacity == 8 && w.depth <= 2 && !f.estimated && structItems(et) {
+			// The document's list of objects (at the top, or a member
+			// of the top object): its items are likely alike, and it
+			// likely runs to near the end of the body, so the size of
+			// the first ones tells about how many there are (see
+			// estimate). Once per document: a wrong guess costs an
+			// allocation of at most the body's size.
+			if est := estimate(len(b), first, j, count, size); est > capacity {
+				next := reflect.MakeSlice(p.typ, est, est)
+				reflect.Copy(next, cur)
+				cur, data, capacity = next, next.UnsafePointer(), est
+				counted, estimated, f.estimated = true, true, true
+			}
+		}
+		if count == capacity && estimated {
+			// More items than estimated: counted after all.
+			estimated = false
+			if rest, ok := countItems(b, j); ok {
+				next := reflect.MakeSlice(p.typ, count+rest, count+rest)
+				reflect.Copy(next, cur)
+				cur, data, capacity = next, next.UnsafePointer(), count+rest
+			}
+		}
 		if count == capacity && capacity >= 1024 && !counted {
 			// A long array: count its items once and allocate them all,
 			// rather than doubling on, which holds the old and the new
@@ -1102,6 +1129,13 @@ func (f *fuser) items(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 			return j
 		}
 		if b[j] == ']' {
+			if estimated && count < capacity-capacity/4 {
+				// Far fewer than estimated: the unused part is not
+				// kept.
+				next := reflect.MakeSlice(p.typ, count, count)
+				reflect.Copy(next, cur)
+				data, capacity = next.UnsafePointer(), count
+			}
 			*(*sliceHeader)(ptr) = sliceHeader{data: data, len: count, cap: capacity}
 			w.itemCount = count
 			return j + 1
@@ -1112,6 +1146,31 @@ func (f *fuser) items(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 		}
 		j = w.ws(j + 1)
 	}
+}
+
+// structItems reports whether et decodes objects into structs (or
+// pointers to them).
+func structItems(et *plan) bool {
+	if et.kind == pPointer {
+		et = et.elem
+	}
+	return et.kind == pStruct
+}
+
+// estimate returns how many items an array whose first count items span
+// the bytes from first to next (the item after them) likely has, in a
+// body of n bytes: as many as items of their mean size fit in the bytes to
+// the end, and an eighth more (later items are often a little longer: ids
+// with more digits). It is at most as many items of size bytes as the body
+// has bytes (an item may decode to more bytes than its JSON: a struct of
+// many fields, few present).
+func estimate(n, first, next, count int, size uintptr) int {
+	if next <= first || size == 0 {
+		return 0
+	}
+	est := count + (n-next)*count/(next-first)
+	est += est / 8
+	return min(est, n/int(size))
 }
 
 // sliceHeader is the layout of a slice; stores through it keep the
