@@ -1,7 +1,10 @@
 package runtime
 
 import (
+	"math"
 	"math/rand/v2"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -96,6 +99,53 @@ func TestPlainRunAsByteByByte(t *testing.T) {
 	for j := range all {
 		if got, want := plainRun(all, j), plainRunSlow(all, j); got != want {
 			t.Fatalf("plainRun(all bytes, %d) = %d, byte by byte %d", j, got, want)
+		}
+	}
+}
+
+// TestFastNumberAsStrconv: where fastNumber decodes a literal, it stores
+// what number (strconv) stores, and it ends where the walker's scan ends.
+func TestFastNumberAsStrconv(t *testing.T) {
+	lits := []string{"0", "-0", "7", "-7", "12.5", "-12.5", "0.1", "0.000001", "1e3", "1E+3", "1e-3", "2.5e-7",
+		"127", "128", "-128", "-129", "32767", "2147483648", "9007199254740993", "123456789012345678",
+		"1234567890123456789", "99999999999999999999", "1.7976931348623157e308", "4.9e-324", "1e22", "1e23",
+		"0.30000000000000004", "3.141592653589793", "1.00000000000000000000001", "0.0", "00", "01", "1.", ".5",
+		"-", "1e", "1e+", "1.5e0007", "1e00001", "5,", "5]", "5}", "5 ", "-0.0e0"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 3000 {
+		lits = append(lits, strconv.FormatFloat(r.NormFloat64()*math.Pow(10, float64(r.IntN(30)-15)), 'g', -1, 64),
+			strconv.FormatInt(r.Int64()>>r.IntN(64), 10), strconv.FormatFloat(float64(r.IntN(100000))/100, 'f', -1, 64))
+	}
+	targets := []reflect.Type{reflect.TypeFor[int8](), reflect.TypeFor[int16](), reflect.TypeFor[int32](), reflect.TypeFor[int64](),
+		reflect.TypeFor[int](), reflect.TypeFor[float64](), reflect.TypeFor[float32](), reflect.TypeFor[uint16](),
+		reflect.TypeFor[*int64](), reflect.TypeFor[*float64]()}
+	for _, lit := range lits {
+		b := []byte(lit)
+		w := &walker{b: b}
+		scanEnd := w.number(0)
+		for _, typ := range targets {
+			p := planFor(typ)
+			for _, intOnly := range []bool{false, true} {
+				fast := reflect.New(typ)
+				end, ok := fastNumber(b, 0, p, fast.UnsafePointer(), intOnly)
+				if !ok {
+					if !fast.Elem().IsZero() {
+						t.Errorf("%q into %v: not decoded, but stored %v", lit, typ, fast.Elem())
+					}
+					continue
+				}
+				if w.err != nil || end != scanEnd {
+					t.Errorf("%q into %v: decoded to %d; the walker's scan ends at %d (%v)", lit, typ, end, scanEnd, w.err)
+					continue
+				}
+				if intOnly && !plainInteger(b[:end]) {
+					t.Errorf("%q into %v: decoded as a plain integer", lit, typ)
+				}
+				slow := reflect.New(typ)
+				if !number(b[:end], p, slow.UnsafePointer()) || !reflect.DeepEqual(fast.Elem().Interface(), slow.Elem().Interface()) {
+					t.Errorf("%q into %v: fast %v, strconv %v", lit, typ, fast.Elem(), slow.Elem())
+				}
+			}
 		}
 	}
 }
