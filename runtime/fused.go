@@ -92,6 +92,9 @@ type bindEntry struct {
 	// raw: name holds only bytes a JSON string holds as they are, so a
 	// key whose raw bytes equal it is it.
 	raw bool
+	// word holds the first eight bytes of name (fewer: the bits of mask),
+	// to compare a key with in one step.
+	word, mask uint64
 	// next is the entry that followed this one in the object last
 	// decoded (-1: none yet): objects of a list come with their members
 	// in one order, and the next key is compared with it first. Racing
@@ -120,7 +123,12 @@ func (p *plan) bind(view *objView) *binding {
 	b.entries = make([]bindEntry, 0, n)
 	add := func(name string, pi *propInfo, fi int) {
 		b.entries = append(b.entries, bindEntry{name: name, pi: pi, fi: fi, raw: rawName(name)})
-		b.entries[len(b.entries)-1].next.Store(-1)
+		e := &b.entries[len(b.entries)-1]
+		for k := range min(len(name), 8) {
+			e.word |= uint64(name[k]) << (8 * k)
+			e.mask |= 0xff << (8 * k)
+		}
+		e.next.Store(-1)
 	}
 	for i, f := range p.fields {
 		var pi *propInfo
@@ -160,7 +168,16 @@ func (bd *binding) predicted(b []byte, j int, at int32) (*bindEntry, int) {
 	}
 	e := &bd.entries[at]
 	end := j + 1 + len(e.name)
-	if !e.raw || end >= len(b) || b[end] != '"' || string(b[j+1:end]) != e.name {
+	if !e.raw || end >= len(b) || b[end] != '"' {
+		return nil, 0
+	}
+	if j+9 <= len(b) {
+		// Eight bytes at once (beyond the key's end, if it is
+		// shorter, masked out), then the rest of a longer name.
+		if binary.LittleEndian.Uint64(b[j+1:])&e.mask != e.word || (len(e.name) > 8 && string(b[j+9:end]) != e.name[8:]) {
+			return nil, 0
+		}
+	} else if string(b[j+1:end]) != e.name {
 		return nil, 0
 	}
 	return e, end + 1

@@ -149,3 +149,36 @@ func TestFastNumberAsStrconv(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictedKey: a key matches the predicted entry exactly when its
+// raw bytes are the entry's name, whatever their length and wherever the
+// body ends.
+func TestPredictedKey(t *testing.T) {
+	type s struct {
+		A int `json:"id"`
+		B int `json:"abcdefgh"`
+		C int `json:"description_long"`
+		D int `json:"a\"b"`
+	}
+	bd := planFor(reflect.TypeFor[s]()).bind(nil)
+	for _, c := range []struct {
+		key  string
+		at   int32
+		want bool
+	}{
+		{`"id":`, 0, true}, {`"id"`, 0, true}, {`"idx":`, 0, false}, {`"i":`, 0, false}, {`"Id":`, 0, false},
+		{`"abcdefgh":1`, 1, true}, {`"abcdefgi":1`, 1, false}, {`"abcdefghi":1`, 1, false}, {`"abcdefg":1`, 1, false},
+		{`"description_long":1`, 2, true}, {`"description_lonG":1`, 2, false}, {`"descriptXon_long":1`, 2, false}, {`"description_long`, 2, false},
+		{`"description_longer":1`, 2, false}, {`"a\"b":1`, 3, false}, {`"id":`, 1, false}, {`"id":`, -1, false}, {`"id":`, 9, false},
+	} {
+		for _, pad := range []string{"", "        ,"} {
+			b := []byte(c.key + pad)
+			e, end := bd.predicted(b, 0, c.at)
+			if got := e != nil; got != c.want {
+				t.Errorf("%q at %d: matched %v, want %v", b, c.at, got, c.want)
+			} else if got && (end > len(b) || b[end-1] != '"' || string(b[1:end-1]) != e.name) {
+				t.Errorf("%q at %d: key ends at %d", b, c.at, end)
+			}
+		}
+	}
+}
