@@ -160,6 +160,18 @@ func rawName(name string) bool {
 	return true
 }
 
+// short returns the entry at index at if its name is raw and at most
+// eight bytes long, nil otherwise.
+func (bd *binding) short(at int32) *bindEntry {
+	if at < 0 || int(at) >= len(bd.entries) {
+		return nil
+	}
+	if e := &bd.entries[at]; e.raw && len(e.name) <= 8 {
+		return e
+	}
+	return nil
+}
+
 // predicted returns the entry at index at if the key of the member at j
 // (its opening quote) is its name, with the key's end; nil otherwise.
 func (bd *binding) predicted(b []byte, j int, at int32) (*bindEntry, int) {
@@ -907,7 +919,16 @@ func (f *fuser) members(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 		case prev == -1:
 			guess = bd.first.Load()
 		}
-		e, keyEnd := bd.predicted(b, j, guess)
+		var e *bindEntry
+		var keyEnd int
+		if c := bd.short(guess); c != nil && j+9 <= len(b) && j+1+len(c.name) < len(b) &&
+			binary.LittleEndian.Uint64(b[j+1:])&c.mask == c.word && b[j+1+len(c.name)] == '"' {
+			// predicted's common case, inline: a name of at most
+			// eight bytes.
+			e, keyEnd = c, j+2+len(c.name)
+		} else {
+			e, keyEnd = bd.predicted(b, j, guess)
+		}
 		at := int(guess)
 		if e == nil {
 			// Keys are scanned by strEnd (escapes are checked; a key
