@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -334,5 +335,40 @@ func BenchmarkFusedPage(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestFusedConcurrentOrders: decodes of one type running at once, with
+// their members in different orders, share the guesses of the next
+// member (atomically) and still decode what encoding/json does.
+func TestFusedConcurrentOrders(t *testing.T) {
+	bodies := []string{
+		`{"items":[{"id":1,"name":"a","status":"s","price":1.5,"tags":["x"],"owner":{"id":2,"email":"e"}}]}`,
+		`{"items":[{"owner":{"email":"e","id":2},"tags":["x"],"price":1.5,"status":"s","name":"a","id":1}]}`,
+		`{"items":[{"name":"a","id":1,"owner":{"id":2,"email":"e"},"status":"s","tags":["x"],"price":1.5}]}`,
+	}
+	schema := runtime.NewSchemaSet(benchSchemaSet).Ref(`{"$ref":"#/$defs/Page"}`)
+	var want benchPage
+	if err := json.Unmarshal([]byte(bodies[0]), &want); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := range 6 {
+		wg.Go(func() {
+			for k := range 200 {
+				body := bodies[(g+k)%len(bodies)]
+				var got benchPage
+				if !runtime.FusedDecode(schema, []byte(body), &got) || !reflect.DeepEqual(got, want) {
+					errs <- fmt.Sprintf("%s: %+v", body, got)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }
