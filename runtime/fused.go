@@ -2,10 +2,12 @@ package runtime
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"math"
 	"math/bits"
 	"reflect"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -80,12 +82,24 @@ func (p *plan) arrayOf(log int) reflect.Type {
 type binding struct {
 	view    *objView
 	entries []bindEntry
+	first   atomic.Int32 // the entry of the first member last time (see next)
 }
 
 type bindEntry struct {
 	name string
 	pi   *propInfo // nil: no property of this name
 	fi   int       // -1: no field of this name
+	// raw: name holds only bytes a JSON string holds as they are, so a
+	// key whose raw bytes equal it is it.
+	raw bool
+	// word holds the first eight bytes of name (fewer: the bits of mask),
+	// to compare a key with in one step.
+	word, mask uint64
+	// next is the entry that followed this one in the object last
+	// decoded (-1: none yet): objects of a list come with their members
+	// in one order, and the next key is compared with it first. Racing
+	// decodes may overwrite it; it is a guess only.
+	next atomic.Int32
 }
 
 // bind returns the binding of view (nil: no schema) with p.
@@ -98,22 +112,87 @@ func (p *plan) bind(view *objView) *binding {
 		return b
 	}
 	b := &binding{view: view}
-	for i, f := range p.fields {
-		e := bindEntry{name: f.name, fi: i}
-		if view != nil {
-			e.pi = view.props[f.name]
+	n := len(p.fields)
+	if view != nil {
+		for _, name := range view.names {
+			if _, ok := p.byName[name]; !ok {
+				n++
+			}
 		}
-		b.entries = append(b.entries, e)
+	}
+	b.entries = make([]bindEntry, 0, n)
+	add := func(name string, pi *propInfo, fi int) {
+		b.entries = append(b.entries, bindEntry{name: name, pi: pi, fi: fi, raw: rawName(name)})
+		e := &b.entries[len(b.entries)-1]
+		for k := range min(len(name), 8) {
+			e.word |= uint64(name[k]) << (8 * k)
+			e.mask |= 0xff << (8 * k)
+		}
+		e.next.Store(-1)
+	}
+	for i, f := range p.fields {
+		var pi *propInfo
+		if view != nil {
+			pi = view.props[f.name]
+		}
+		add(f.name, pi, i)
 	}
 	if view != nil {
 		for _, name := range view.names {
 			if _, ok := p.byName[name]; !ok {
-				b.entries = append(b.entries, bindEntry{name: name, pi: view.props[name], fi: -1})
+				add(name, view.props[name], -1)
 			}
 		}
 	}
+	b.first.Store(-1)
 	slot.Store(b)
 	return b
+}
+
+// rawName reports whether every byte of name is one a JSON string holds
+// as it is.
+func rawName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if !plain[name[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+// short returns the entry at index at if its name is raw and at most
+// eight bytes long, nil otherwise.
+func (bd *binding) short(at int32) *bindEntry {
+	if at < 0 || int(at) >= len(bd.entries) {
+		return nil
+	}
+	if e := &bd.entries[at]; e.raw && len(e.name) <= 8 {
+		return e
+	}
+	return nil
+}
+
+// predicted returns the entry at index at if the key of the member at j
+// (its opening quote) is its name, with the key's end; nil otherwise.
+func (bd *binding) predicted(b []byte, j int, at int32) (*bindEntry, int) {
+	if at < 0 || int(at) >= len(bd.entries) {
+		return nil, 0
+	}
+	e := &bd.entries[at]
+	end := j + 1 + len(e.name)
+	if !e.raw || end >= len(b) || b[end] != '"' {
+		return nil, 0
+	}
+	if j+9 <= len(b) {
+		// Eight bytes at once (beyond the key's end, if it is
+		// shorter, masked out), then the rest of a longer name.
+		if binary.LittleEndian.Uint64(b[j+1:])&e.mask != e.word || (len(e.name) > 8 && string(b[j+9:end]) != e.name[8:]) {
+			return nil, 0
+		}
+	} else if string(b[j+1:end]) != e.name {
+		return nil, 0
+	}
+	return e, end + 1
 }
 
 // find returns the entry named key exactly, or nil, trying from hint on:
@@ -301,6 +380,8 @@ type fuser struct {
 	w       *walker
 	bail    bool
 	strings *stringCache
+	// estimated: an array's length has been estimated (items).
+	estimated bool
 	// slab holds the items of the string arrays decoded so far: each
 	// array is a full slice of it (len = cap), so that the many short
 	// arrays of a document (tags, names) cost an allocation per few
@@ -317,7 +398,7 @@ var stringCaches = sync.Pool{New: func() any { return new(stringCache) }}
 
 // make returns b as a string, from the cache when b is short.
 func (c *stringCache) make(b []byte) string {
-	if len(b) < 2 || len(b) > 16 {
+	if len(b) < 2 || len(b) > 24 {
 		return string(b)
 	}
 	// The length and the first and last two bytes tell apart most
@@ -382,6 +463,9 @@ func (f *fuser) value(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 	if n != nil && n.always {
 		n = nil
 	}
+	if w.b[i] == '"' && p.kind == pString && (n == nil || n.plainKinds&tString != 0) {
+		return f.str(i, ptr) // the most common value, shortest
+	}
 	kind := kindAt(w.b[i])
 	if kind == 0 {
 		f.bail = true
@@ -389,6 +473,16 @@ func (f *fuser) value(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 	}
 	if n == nil {
 		return f.decode(nil, kind, i, -1, p, ptr)
+	}
+	if n.plainKinds&kind != 0 {
+		// Nothing to check beyond the type: what value would do below
+		// comes to this.
+		return f.decode(n, kind, i, -1, p, ptr)
+	}
+	if kind == tNumber && n.plainInts {
+		if end, ok := fastNumber(w.b, i, p, ptr, true); ok {
+			return end
+		}
 	}
 	if len(n.choices) > 0 {
 		// The walker chooses the branches; what it accepts unchanged is
@@ -506,6 +600,9 @@ func (f *fuser) decode(n *node, kind typeMask, i, numEnd int, p *plan, ptr unsaf
 		}
 	case tNumber:
 		if numEnd < 0 {
+			if end, ok := fastNumber(b, i, p, ptr, false); ok {
+				return end
+			}
 			numEnd = w.number(i)
 			if w.err != nil {
 				break
@@ -606,15 +703,142 @@ func number(lit []byte, p *plan, ptr unsafe.Pointer) bool {
 	return false
 }
 
+// pow10 are the powers of ten a float64 holds exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// fastNumber decodes the number at i into ptr by p when its literal has a
+// common form whose value it computes exactly as strconv would: at most 18
+// significant digits, an integer for an integer type, for a float64 a
+// mantissa below 2^53 and a power of ten a float64 holds exactly (one
+// correctly rounded operation, strconv's own fast path). intOnly accepts
+// plain integer literals only. ok is false, with nothing stored, for
+// anything else (the caller then scans and parses it the long way).
+func fastNumber(b []byte, i int, p *plan, ptr unsafe.Pointer, intOnly bool) (end int, ok bool) {
+	j := i
+	neg := false
+	if j < len(b) && b[j] == '-' {
+		neg = true
+		j++
+	}
+	var mant uint64
+	digits := 0
+	if j < len(b) && b[j] == '0' {
+		j++
+	} else {
+		for j < len(b) && b[j]-'0' <= 9 {
+			mant = mant*10 + uint64(b[j]-'0')
+			j++
+			digits++
+		}
+		if digits == 0 {
+			return i, false
+		}
+	}
+	exp := 0
+	plainInt := true
+	if j < len(b) && b[j] == '.' {
+		plainInt = false
+		j++
+		s := j
+		for j < len(b) && b[j]-'0' <= 9 {
+			mant = mant*10 + uint64(b[j]-'0')
+			j++
+			if mant != 0 {
+				digits++
+			}
+		}
+		if j == s {
+			return i, false
+		}
+		exp = s - j
+	}
+	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
+		plainInt = false
+		j++
+		eneg := false
+		if j < len(b) && (b[j] == '+' || b[j] == '-') {
+			eneg = b[j] == '-'
+			j++
+		}
+		s := j
+		e := 0
+		for j < len(b) && b[j]-'0' <= 9 && j-s < 4 {
+			e = e*10 + int(b[j]-'0')
+			j++
+		}
+		if j == s {
+			return i, false
+		}
+		if eneg {
+			e = -e
+		}
+		exp += e
+	}
+	if digits > 18 || (j < len(b) && (b[j]-'0' <= 9 || b[j] == '.' || b[j] == 'e' || b[j] == 'E')) {
+		return i, false // long, or not what the walker's scan would end at
+	}
+	if intOnly && !plainInt {
+		return i, false
+	}
+	switch p.kind {
+	case pPointer:
+		e := p.elem
+		if e.kind != pInt && (e.kind != pFloat || e.bits != 64) {
+			return i, false
+		}
+		v := reflect.New(e.typ).UnsafePointer()
+		if end, ok = fastNumber(b, i, e, v, intOnly); ok {
+			*(*unsafe.Pointer)(ptr) = v
+		}
+		return end, ok
+	case pInt:
+		if !plainInt {
+			return i, false
+		}
+		x := int64(mant)
+		if neg {
+			x = -x
+		}
+		if p.bits < 64 && (x < -1<<(p.bits-1) || x >= 1<<(p.bits-1)) {
+			return i, false
+		}
+		switch p.bits {
+		case 8:
+			*(*int8)(ptr) = int8(x)
+		case 16:
+			*(*int16)(ptr) = int16(x)
+		case 32:
+			*(*int32)(ptr) = int32(x)
+		default:
+			*(*int64)(ptr) = x
+		}
+		return j, true
+	case pFloat:
+		if p.bits != 64 || mant >= 1<<53 || exp < -22 || exp > 22 {
+			return i, false
+		}
+		x := float64(mant)
+		if exp < 0 {
+			x /= pow10[-exp]
+		} else {
+			x *= pow10[exp]
+		}
+		if neg {
+			x = -x
+		}
+		*(*float64)(ptr) = x
+		return j, true
+	}
+	return i, false
+}
+
 // str decodes the string at i into the string at ptr. Strings with
 // escapes, or bytes that are not ASCII, are decoded by fastUnmarshal (the
 // replacement of invalid UTF-8 is its).
 func (f *fuser) str(i int, ptr unsafe.Pointer) int {
 	b := f.w.b
-	j := i + 1
-	for j < len(b) && plainASCII[b[j]] {
-		j++
-	}
+	j := plainRun(b, i+1)
 	if j < len(b) && b[j] == '"' {
 		*(*string)(ptr) = f.strings.make(b[i+1 : j])
 		return j + 1
@@ -669,12 +893,12 @@ func (f *fuser) members(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 	if view != nil {
 		nprops = len(view.names)
 	}
-	for range nprops + len(p.fields) {
-		w.seen = append(w.seen, false)
-	}
+	need := nprops + len(p.fields)
+	w.seen = slices.Grow(w.seen, need)[:mark+need]
+	clear(w.seen[mark:])
 	seen := w.seen[mark : mark+nprops]
 	have := w.seen[mark+nprops:]
-	count, hint := 0, 0
+	count, hint, prev := 0, 0, -1
 	j := w.ws(i + 1)
 	if j < len(b) && b[j] == '}' {
 		return f.objectEnd(n, view, seen, count, j)
@@ -685,26 +909,61 @@ func (f *fuser) members(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 			return j
 		}
 		keyStart := j
-		// Keys are scanned by strEnd (escapes are checked; a key with an
-		// escape matches no entry and is given up on below).
-		keyEnd := w.strEnd(j)
-		if w.err != nil {
-			f.bail = true
-			return keyEnd
+		// The member that followed the previous one last time is
+		// likely this one: its name is compared with the key's bytes
+		// directly.
+		guess := int32(-1)
+		switch {
+		case prev >= 0:
+			guess = bd.entries[prev].next.Load()
+		case prev == -1:
+			guess = bd.first.Load()
 		}
-		k := w.ws(keyEnd)
+		var e *bindEntry
+		var keyEnd int
+		if c := bd.short(guess); c != nil && j+9 <= len(b) && j+1+len(c.name) < len(b) &&
+			binary.LittleEndian.Uint64(b[j+1:])&c.mask == c.word && b[j+1+len(c.name)] == '"' {
+			// predicted's common case, inline: a name of at most
+			// eight bytes.
+			e, keyEnd = c, j+2+len(c.name)
+		} else {
+			e, keyEnd = bd.predicted(b, j, guess)
+		}
+		at := int(guess)
+		if e == nil {
+			// Keys are scanned by strEnd (escapes are checked; a key
+			// with an escape matches no entry and is given up on below).
+			keyEnd = w.strEnd(j)
+			if w.err != nil {
+				f.bail = true
+				return keyEnd
+			}
+			e, at = bd.find(b[keyStart+1:keyEnd-1], hint)
+			if e != nil {
+				switch {
+				case prev >= 0:
+					bd.entries[prev].next.Store(int32(at))
+				case prev == -1:
+					bd.first.Store(int32(at))
+				}
+			}
+		}
+		k := keyEnd
 		if k >= len(b) || b[k] != ':' {
-			f.bail = true
-			return k
+			k = w.ws(k)
+			if k >= len(b) || b[k] != ':' {
+				f.bail = true
+				return k
+			}
 		}
 		vs := w.ws(k + 1)
-		key := b[keyStart+1 : keyEnd-1]
 		var target *node
-		e, at := bd.find(key, hint)
 		fi := -1
+		prev = -2 // a key no entry has: no guess for the next one
 		if e != nil {
 			hint = at + 1
 			fi = e.fi
+			prev = at
 		}
 		if view != nil {
 			switch {
@@ -724,7 +983,7 @@ func (f *fuser) members(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 		}
 		var end int
 		if fi < 0 {
-			if p.foldedMatch(key) {
+			if p.foldedMatch(b[keyStart+1 : keyEnd-1]) {
 				f.bail = true
 				return j
 			}
@@ -834,7 +1093,32 @@ func (f *fuser) items(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 	if et.kind == pString {
 		return f.stringItems(view, j, et, ptr)
 	}
+	estimated := false // capacity is estimate's
+	first := j
 	for idx := 0; ; idx++ {
+		if count == 8 && capacity == 8 && w.depth <= 2 && !f.estimated && structItems(et) {
+			// The document's list of objects (at the top, or a member
+			// of the top object): its items are likely alike, and it
+			// likely runs to near the end of the body, so the size of
+			// the first ones tells about how many there are (see
+			// estimate). Once per document: a wrong guess costs an
+			// allocation of at most the body's size.
+			if est := estimate(len(b), first, j, count, size); est > capacity {
+				next := reflect.MakeSlice(p.typ, est, est)
+				reflect.Copy(next, cur)
+				cur, data, capacity = next, next.UnsafePointer(), est
+				counted, estimated, f.estimated = true, true, true
+			}
+		}
+		if count == capacity && estimated {
+			// More items than estimated: counted after all.
+			estimated = false
+			if rest, ok := countItems(b, j); ok {
+				next := reflect.MakeSlice(p.typ, count+rest, count+rest)
+				reflect.Copy(next, cur)
+				cur, data, capacity = next, next.UnsafePointer(), count+rest
+			}
+		}
 		if count == capacity && capacity >= 1024 && !counted {
 			// A long array: count its items once and allocate them all,
 			// rather than doubling on, which holds the old and the new
@@ -883,6 +1167,13 @@ func (f *fuser) items(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 			return j
 		}
 		if b[j] == ']' {
+			if estimated && count < capacity-capacity/4 {
+				// Far fewer than estimated: the unused part is not
+				// kept.
+				next := reflect.MakeSlice(p.typ, count, count)
+				reflect.Copy(next, cur)
+				data, capacity = next.UnsafePointer(), count
+			}
 			*(*sliceHeader)(ptr) = sliceHeader{data: data, len: count, cap: capacity}
 			w.itemCount = count
 			return j + 1
@@ -893,6 +1184,31 @@ func (f *fuser) items(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 		}
 		j = w.ws(j + 1)
 	}
+}
+
+// structItems reports whether et decodes objects into structs (or
+// pointers to them).
+func structItems(et *plan) bool {
+	if et.kind == pPointer {
+		et = et.elem
+	}
+	return et.kind == pStruct
+}
+
+// estimate returns how many items an array whose first count items span
+// the bytes from first to next (the item after them) likely has, in a
+// body of n bytes: as many as items of their mean size fit in the bytes to
+// the end, and an eighth more (later items are often a little longer: ids
+// with more digits). It is at most as many items of size bytes as the body
+// has bytes (an item may decode to more bytes than its JSON: a struct of
+// many fields, few present).
+func estimate(n, first, next, count int, size uintptr) int {
+	if next <= first || size == 0 {
+		return 0
+	}
+	est := count + (n-next)*count/(next-first)
+	est += est / 8
+	return min(est, n/int(size))
 }
 
 // sliceHeader is the layout of a slice; stores through it keep the
@@ -914,6 +1230,29 @@ var plainASCII = func() (t [256]bool) {
 	}
 	return t
 }()
+
+// plainRun returns the index of the first byte from j on that is not
+// plainASCII (len(b) if none), eight bytes at a time.
+func plainRun(b []byte, j int) int {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for j+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[j:])
+		q := x ^ (lo * '"')
+		s := x ^ (lo * '\\')
+		// The high bit of a byte is set in m where the byte is '"' or
+		// '\\' (a zero of q or s), below 0x20 or not ASCII. Borrows
+		// carry upwards only, so the lowest one set is exact.
+		m := ((q - lo) &^ q) | ((s - lo) &^ s) | ((x - lo*0x20) &^ x) | x
+		if m &= hi; m != 0 {
+			return j + bits.TrailingZeros64(m)>>3
+		}
+		j += 8
+	}
+	for j < len(b) && plainASCII[b[j]] {
+		j++
+	}
+	return j
+}
 
 // smallInt parses a JSON integer literal of at most 18 digits (no
 // fraction, no exponent), which cannot overflow an int64; ok is false for

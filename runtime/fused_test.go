@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -146,11 +147,79 @@ func TestFusedSameAsTwoPasses(t *testing.T) {
 			compareFused(t, schema, body)
 		}
 	}
-	// A long array is counted ahead (countItems) and allocated at once.
+	// A long array is counted ahead (countItems) and allocated at once
+	// (fusedPet is larger than its items' JSON: no estimate, see
+	// TestFusedListEstimate).
 	var pets []fusedPet
 	if !runtime.FusedDecode(runtime.NewSchema(fusedListSchema), []byte(longBody(1100, "")), &pets) ||
 		len(pets) != 1100 || cap(pets) != 1100 || pets[1099].Name != `p"1099]` || len(pets[1099].Kids) != 2 {
 		t.Errorf("long array: %d items, cap %d", len(pets), cap(pets))
+	}
+}
+
+// TestFusedListEstimate: the document's list of objects is allocated at
+// an estimate of its length from its first items; where the estimate is
+// short the list is counted, where it is far too long the list is copied
+// to its length. The values are encoding/json's in every case.
+func TestFusedListEstimate(t *testing.T) {
+	type item struct {
+		ID int64  `json:"id"`
+		S  string `json:"s"`
+	}
+	type page struct {
+		Items []item `json:"items"`
+		Blob  string `json:"blob"`
+	}
+	items := func(n, long int) string {
+		var sb strings.Builder
+		for i := range n {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			s := "abcdefgh"
+			if i < long {
+				s = strings.Repeat("x", 200)
+			}
+			fmt.Fprintf(&sb, `{"id":%d,"s":"%s"}`, i, s)
+		}
+		return sb.String()
+	}
+	for _, c := range []struct {
+		name           string
+		body           string
+		n              int
+		capMin, capMax int
+	}{
+		{"alike", `{"items":[` + items(300, 0) + `]}`, 300, 300, 300 * 5 / 4},
+		{"at the top", `[` + items(300, 0) + `]`, 300, 300, 300 * 5 / 4},
+		{"first ones longer: counted", `{"items":[` + items(300, 8) + `]}`, 300, 300, 300},
+		{"much after it: copied", `{"items":[` + items(20, 0) + `],"blob":"` + strings.Repeat("y", 20000) + `"}`, 20, 20, 20},
+		{"short", `{"items":[` + items(9, 0) + `]}`, 9, 9, 16},
+	} {
+		want := reflect.New(reflect.TypeFor[page]())
+		var got page
+		var err error
+		if c.body[0] == '[' {
+			var list []item
+			if !runtime.FusedDecode(nil, []byte(c.body), &list) {
+				t.Fatalf("%s: not decoded by the fused path", c.name)
+			}
+			got.Items = list
+			var w []item
+			err = json.Unmarshal([]byte(c.body), &w)
+			want.Elem().Field(0).Set(reflect.ValueOf(w))
+		} else {
+			if !runtime.FusedDecode(nil, []byte(c.body), &got) {
+				t.Fatalf("%s: not decoded by the fused path", c.name)
+			}
+			err = json.Unmarshal([]byte(c.body), want.Interface())
+		}
+		if err != nil || !reflect.DeepEqual(got, want.Elem().Interface()) {
+			t.Fatalf("%s: decoded %+v, encoding/json %+v (%v)", c.name, got, want.Elem().Interface(), err)
+		}
+		if len(got.Items) != c.n || cap(got.Items) < c.capMin || cap(got.Items) > c.capMax {
+			t.Errorf("%s: %d items, cap %d; want %d, cap %d to %d", c.name, len(got.Items), cap(got.Items), c.n, c.capMin, c.capMax)
+		}
 	}
 }
 
@@ -266,5 +335,40 @@ func BenchmarkFusedPage(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestFusedConcurrentOrders: decodes of one type running at once, with
+// their members in different orders, share the guesses of the next
+// member (atomically) and still decode what encoding/json does.
+func TestFusedConcurrentOrders(t *testing.T) {
+	bodies := []string{
+		`{"items":[{"id":1,"name":"a","status":"s","price":1.5,"tags":["x"],"owner":{"id":2,"email":"e"}}]}`,
+		`{"items":[{"owner":{"email":"e","id":2},"tags":["x"],"price":1.5,"status":"s","name":"a","id":1}]}`,
+		`{"items":[{"name":"a","id":1,"owner":{"id":2,"email":"e"},"status":"s","tags":["x"],"price":1.5}]}`,
+	}
+	schema := runtime.NewSchemaSet(benchSchemaSet).Ref(`{"$ref":"#/$defs/Page"}`)
+	var want benchPage
+	if err := json.Unmarshal([]byte(bodies[0]), &want); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := range 6 {
+		wg.Go(func() {
+			for k := range 200 {
+				body := bodies[(g+k)%len(bodies)]
+				var got benchPage
+				if !runtime.FusedDecode(schema, []byte(body), &got) || !reflect.DeepEqual(got, want) {
+					errs <- fmt.Sprintf("%s: %+v", body, got)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }

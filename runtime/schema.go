@@ -216,6 +216,13 @@ type node struct {
 	choices [][]*node // anyOf and oneOf groups of conj, oneOf marked in oneOfs
 	oneOfs  []bool
 	scalar  bool // some node of conj has a check beyond the type
+	// For the fused path (fused.go): plainKinds are the kinds of value
+	// every node of conj accepts as they are, with no check beyond the
+	// type and nothing normalization would change (no choices); plainInts:
+	// a number whose literal is a plain integer (no fraction, no
+	// exponent) is accepted likewise.
+	plainKinds typeMask
+	plainInts  bool
 }
 
 // objView is the merged object shape of a node's conj.
@@ -768,6 +775,7 @@ func (n *node) merge() []*node {
 		}
 		n.scalar = n.scalar || m.hasScalar()
 	}
+	n.plainKinds, n.plainInts = n.plainSummary()
 	if hasObj {
 		ov.drop = ov.drop && ov.addl == nil && !open
 		names := make([]string, 0, len(ov.props))
@@ -813,6 +821,53 @@ func defaultOf(n *node) json.RawMessage {
 		}
 	}
 	return nil
+}
+
+// plainSummary computes plainKinds and plainInts (see node) from n.conj
+// and n.choices, as the fused path's value checks them.
+func (n *node) plainSummary() (kinds typeMask, ints bool) {
+	if len(n.choices) > 0 {
+		return 0, false
+	}
+	const all = tNull | tBoolean | tObject | tArray | tNumber | tString
+	kinds = all
+	numberIfInt := true // a plain integer is accepted by every node
+	nullable := false
+	for _, m := range n.conj {
+		if m.never {
+			return 0, false
+		}
+		nullable = nullable || m.nullable
+		if m.enum != nil || m.hasConst {
+			kinds &^= all // every kind has a check
+		}
+		if !math.IsNaN(m.minimum) || !math.IsNaN(m.maximum) || !math.IsNaN(m.exclMin) || !math.IsNaN(m.exclMax) || !math.IsNaN(m.multipleOf) {
+			kinds &^= tNumber
+			numberIfInt = false
+		}
+		if m.minLen >= 0 || m.maxLen >= 0 || m.pattern != nil || m.format != "" {
+			kinds &^= tString
+		}
+		if m.minItems >= 0 || m.maxItems >= 0 || m.unique {
+			kinds &^= tArray
+		}
+		if m.enum != nil || m.hasConst {
+			numberIfInt = false
+		}
+		if m.types == 0 {
+			continue
+		}
+		kinds &= m.types | tInteger
+		if m.types&(tNumber|tInteger) == 0 {
+			numberIfInt = false
+		}
+	}
+	kinds &^= tInteger
+	if nullable {
+		// The fused path decodes null with no check then.
+		kinds |= tNull
+	}
+	return kinds, numberIfInt && kinds&tNumber == 0
 }
 
 func (m *node) hasScalar() bool {

@@ -135,6 +135,9 @@ func unquote(raw []byte) string {
 }
 
 func (w *walker) ws(i int) int {
+	if i < len(w.b) && w.b[i] > ' ' {
+		return i // the common case: no white space
+	}
 	for i < len(w.b) {
 		switch w.b[i] {
 		case ' ', '\t', '\n', '\r':
