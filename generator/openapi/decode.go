@@ -27,6 +27,13 @@ import (
 // this one takes 0.3-0.5 s, as every kin-openapi type decodes its raw JSON
 // twice and its children again.
 //
+// Each type's function lists its fields in a table: the key and a pointer
+// to the field its value goes to (field). How a value decodes follows from
+// the Go type of that field, in one place (set): a string, a list of
+// schemas, a map of parameters, an Info object... The reference wrappers
+// (SchemaRef, ParameterRef...) are filled the same way for every kind
+// (ref, refOr).
+//
 // A value of the wrong JSON type is data, not a failure: an annotation
 // (lenient.go's annotationKind: description, pattern, examples...) is
 // ignored with a warning, anything else is a positioned error. A $ref with
@@ -54,6 +61,19 @@ const (
 	kindPathItem
 	kindAny // data (an extension, an example value): any object fits
 )
+
+// newSlot makes an empty reference wrapper of each kind that has one.
+var newSlot = [kindAny + 1]func() any{
+	kindSchema:         func() any { return new(openapi3.SchemaRef) },
+	kindParameter:      func() any { return new(openapi3.ParameterRef) },
+	kindHeader:         func() any { return new(openapi3.HeaderRef) },
+	kindRequestBody:    func() any { return new(openapi3.RequestBodyRef) },
+	kindResponse:       func() any { return new(openapi3.ResponseRef) },
+	kindExample:        func() any { return new(openapi3.ExampleRef) },
+	kindLink:           func() any { return new(openapi3.LinkRef) },
+	kindCallback:       func() any { return new(openapi3.CallbackRef) },
+	kindSecurityScheme: func() any { return new(openapi3.SecuritySchemeRef) },
+}
 
 // refUse is one $ref in a reference slot: the $ref, the kind of object
 // the slot expects, the JSON pointer of the object holding it, the object
@@ -88,27 +108,10 @@ type decoder struct {
 // without error, strictly.
 func decodes(k refKind, m map[string]any) bool {
 	d := &decoder{strict: true}
-	switch k {
-	case kindSchema:
-		d.schemaRef(m)
-	case kindParameter:
-		d.parameterRef(m)
-	case kindHeader:
-		d.headerRef(m)
-	case kindRequestBody:
-		d.requestBodyRef(m)
-	case kindResponse:
-		d.responseRef(m)
-	case kindExample:
-		d.exampleRef(m)
-	case kindLink:
-		d.linkRef(m)
-	case kindCallback:
-		d.callbackRef(m)
-	case kindSecurityScheme:
-		d.securitySchemeRef(m)
-	case kindPathItem:
+	if k == kindPathItem {
 		d.pathItem(m)
+	} else if f := newSlot[k]; f != nil {
+		d.ref(f(), m)
 	}
 	return d.errMsg == ""
 }
@@ -125,6 +128,13 @@ func (d *decoder) ptr(tokens ...string) string {
 
 func (d *decoder) push(tok string) { d.path = append(d.path, tok) }
 func (d *decoder) pop()            { d.path = d.path[:len(d.path)-1] }
+
+// at decodes with f the value of key, under the current path.
+func (d *decoder) at(key string, f func()) {
+	d.push(key)
+	f()
+	d.pop()
+}
 
 // kindOf is the JSON kind of a tree value, in lenient.go's letters.
 func kindOf(v any) byte {
@@ -180,50 +190,26 @@ func (d *decoder) str(key string, v any, in bool) string {
 	return ""
 }
 
-func (d *decoder) boolean(key string, v any, in bool) bool {
-	switch b := v.(type) {
-	case bool:
-		return b
-	case nil:
-	default:
-		d.wrong(key, v, 'b', in)
-	}
-	return false
-}
-
-func (d *decoder) boolPtr(key string, v any) *bool {
-	if v == nil {
-		return nil
-	}
-	b := d.boolean(key, v, false)
-	return &b
-}
-
-// float decodes a number; ok is false for null or the wrong kind.
-func (d *decoder) float(key string, v any) (float64, bool) {
+// floatPtr decodes a number; null and the wrong kind give nil.
+func (d *decoder) floatPtr(key string, v any) *float64 {
 	switch n := v.(type) {
 	case float64: // made plain by an earlier pass
-		return n, true
+		return &n
 	case json.Number:
 		f, err := strconv.ParseFloat(string(n), 64)
 		if err != nil {
 			d.fail(d.ptr(key), fmt.Sprintf("%q: %v", key, err))
+			return nil
 		}
-		return f, err == nil
+		return &f
 	case nil:
 	default:
 		d.wrong(key, v, 'n', true)
 	}
-	return 0, false
-}
-
-func (d *decoder) floatPtr(key string, v any) *float64 {
-	if f, ok := d.float(key, v); ok {
-		return &f
-	}
 	return nil
 }
 
+// uintPtr decodes a non-negative integer; null and the wrong kind give nil.
 func (d *decoder) uintPtr(key string, v any) *uint64 {
 	if f, ok := v.(float64); ok {
 		v = json.Number(strconv.FormatFloat(f, 'f', -1, 64))
@@ -242,13 +228,6 @@ func (d *decoder) uintPtr(key string, v any) *uint64 {
 	return nil
 }
 
-func (d *decoder) uint(key string, v any) uint64 {
-	if p := d.uintPtr(key, v); p != nil {
-		return *p
-	}
-	return 0
-}
-
 // obj returns v as an object; null and the wrong kind give nil.
 func (d *decoder) obj(key string, v any, in bool) map[string]any {
 	m, ok := v.(map[string]any)
@@ -258,6 +237,7 @@ func (d *decoder) obj(key string, v any, in bool) map[string]any {
 	return m
 }
 
+// list returns v as a list; null and the wrong kind give nil.
 func (d *decoder) list(key string, v any, in bool) []any {
 	a, ok := v.([]any)
 	if !ok && v != nil {
@@ -267,17 +247,7 @@ func (d *decoder) list(key string, v any, in bool) []any {
 }
 
 func (d *decoder) strs(key string, v any, in bool) []string {
-	a := d.list(key, v, in)
-	if a == nil {
-		return nil
-	}
-	out := make([]string, len(a))
-	d.push(key)
-	for i, e := range a {
-		out[i] = d.str(strconv.Itoa(i), e, in)
-	}
-	d.pop()
-	return out
+	return listOf(d, key, v, in, func(d *decoder, i string, e any) string { return d.str(i, e, in) })
 }
 
 // anyValue is v as encoding/json decodes a value into an interface
@@ -290,34 +260,6 @@ func (d *decoder) anyValue(key string, v any) any {
 	return p
 }
 
-func (d *decoder) anys(key string, v any, in bool) []any {
-	a := d.list(key, v, in)
-	if a == nil {
-		return nil
-	}
-	out, _ := d.anyValue(key, a).([]any)
-	return out
-}
-
-// ext adds the member k: v to the extensions.
-func (d *decoder) ext(m *map[string]any, k string, v any) {
-	if k == originKey {
-		return
-	}
-	if *m == nil {
-		*m = map[string]any{}
-	}
-	(*m)[k] = d.anyValue(k, v)
-}
-
-// member is a decoded child: the callback decodes the value of key under
-// the current path.
-func (d *decoder) at(key string, f func()) {
-	d.push(key)
-	f()
-	d.pop()
-}
-
 // members iterates over the members of an object of a tree, without the
 // position a YAML mapping holds (originKey).
 func members(m map[string]any) iter.Seq2[string, any] {
@@ -328,6 +270,78 @@ func members(m map[string]any) iter.Seq2[string, any] {
 			}
 		}
 	}
+}
+
+// listOf decodes the list at key, each item with one (given its index).
+func listOf[T any](d *decoder, key string, v any, in bool, one func(d *decoder, i string, e any) T) []T {
+	a := d.list(key, v, in)
+	if a == nil {
+		return nil
+	}
+	out := make([]T, len(a))
+	d.push(key)
+	for i, e := range a {
+		out[i] = one(d, strconv.Itoa(i), e)
+	}
+	d.pop()
+	return out
+}
+
+// mapOf decodes the object of names at key, each member with one.
+func mapOf[T any](d *decoder, key string, v any, in bool, one func(d *decoder, name string, e any) T) map[string]T {
+	m := d.obj(key, v, in)
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]T, len(m))
+	d.push(key)
+	for k, e := range members(m) {
+		out[k] = one(d, k, e)
+	}
+	d.pop()
+	return out
+}
+
+// object decodes the member key: v, an object, with build (under key);
+// null and the wrong kind give nil.
+func object[T any](d *decoder, key string, v any, in bool, build func(*decoder, map[string]any) *T) (x *T) {
+	if m := d.obj(key, v, in); m != nil {
+		d.at(key, func() { x = build(d, m) })
+	}
+	return x
+}
+
+// valueAt decodes the member name: e of a map of objects with build, under
+// name; null and the wrong kind give nil.
+func valueAt[T any](d *decoder, name string, e any, build func(*decoder, map[string]any) *T) (x *T) {
+	d.at(name, func() {
+		if m := d.obj("", e, false); m != nil {
+			x = build(d, m)
+		}
+	})
+	return x
+}
+
+// pathItemAt decodes the member name: e of Paths, a Callback or the
+// webhooks; null and the wrong kind give an empty Path Item.
+func pathItemAt(d *decoder, name string, e any) (x *openapi3.PathItem) {
+	d.at(name, func() { x = d.pathItem(d.obj("", e, false)) })
+	return x
+}
+
+// refAt decodes the member key: v, a reference object or an object of
+// the kind R wraps, into a new R (under key); null and the wrong kind give
+// nil.
+func refAt[R any](d *decoder, key string, v any) (r *R) {
+	if v == nil {
+		return nil
+	}
+	d.at(key, func() {
+		if r = new(R); !d.ref(r, v) {
+			r = nil
+		}
+	})
+	return r
 }
 
 // refObject reports whether m is a reference object, and whether it is
@@ -345,29 +359,11 @@ func (d *decoder) useRef(ref string, kind refKind, m map[string]any, slot any) {
 // disable decodes the object of u again without its $ref, into its slot.
 func (d *decoder) disable(u refUse) {
 	d.path = u.path
-	m := without(u.m)
-	switch r := u.slot.(type) {
-	case *openapi3.SchemaRef:
-		*r = openapi3.SchemaRef{Value: d.schema(m)}
-	case *openapi3.ParameterRef:
-		*r = openapi3.ParameterRef{Value: d.parameter(m)}
-	case *openapi3.HeaderRef:
-		*r = openapi3.HeaderRef{Value: d.header(m)}
-	case *openapi3.RequestBodyRef:
-		*r = openapi3.RequestBodyRef{Value: d.requestBody(m)}
-	case *openapi3.ResponseRef:
-		*r = openapi3.ResponseRef{Value: d.response(m)}
-	case *openapi3.ExampleRef:
-		*r = openapi3.ExampleRef{Value: d.example(m)}
-	case *openapi3.LinkRef:
-		*r = openapi3.LinkRef{Value: d.link(m)}
-	case *openapi3.CallbackRef:
-		*r = openapi3.CallbackRef{Value: d.callback(m)}
-	case *openapi3.SecuritySchemeRef:
-		*r = openapi3.SecuritySchemeRef{Value: d.securityScheme(m)}
-	case *openapi3.PathItem:
-		r.Ref = ""
+	if p, ok := u.slot.(*openapi3.PathItem); ok {
+		p.Ref = ""
+		return
 	}
+	d.ref(u.slot, without(u.m))
 }
 
 // siblings decodes a reference object with sibling keys through the
@@ -398,19 +394,70 @@ func without(m map[string]any) map[string]any {
 	return out
 }
 
-// schemaRef decodes a schema or a reference to one (the current value).
-func (d *decoder) schemaRef(v any) *openapi3.SchemaRef {
+// ref decodes the current value v into slot, a reference wrapper, which it
+// clears first: a reference object (recorded) or an object of the kind the
+// wrapper holds. ok is false for null and the wrong kind.
+func (d *decoder) ref(slot any, v any) bool {
+	switch r := slot.(type) {
+	case *openapi3.SchemaRef:
+		return d.schemaRef(r, v)
+	case *openapi3.ParameterRef:
+		return refOr(d, v, kindParameter, r, &r.Ref, &r.Value, (*decoder).parameter)
+	case *openapi3.HeaderRef:
+		return refOr(d, v, kindHeader, r, &r.Ref, &r.Value, (*decoder).header)
+	case *openapi3.RequestBodyRef:
+		return refOr(d, v, kindRequestBody, r, &r.Ref, &r.Value, (*decoder).requestBody)
+	case *openapi3.ResponseRef:
+		return refOr(d, v, kindResponse, r, &r.Ref, &r.Value, (*decoder).response)
+	case *openapi3.ExampleRef:
+		return refOr(d, v, kindExample, r, &r.Ref, &r.Value, (*decoder).example)
+	case *openapi3.LinkRef:
+		return refOr(d, v, kindLink, r, &r.Ref, &r.Value, (*decoder).link)
+	case *openapi3.CallbackRef:
+		return refOr(d, v, kindCallback, r, &r.Ref, &r.Value, (*decoder).callback)
+	case *openapi3.SecuritySchemeRef:
+		return refOr(d, v, kindSecurityScheme, r, &r.Ref, &r.Value, (*decoder).securityScheme)
+	}
+	panic(fmt.Sprintf("openapi: no decoder for %T", slot))
+}
+
+// refOr decodes the current value v into slot, whose reference is *ref and
+// whose value is *val, built by build.
+func refOr[R, V any](d *decoder, v any, kind refKind, slot *R, ref *string, val **V, build func(*decoder, map[string]any) *V) bool {
+	*slot = *new(R)
+	m := d.obj("", v, false)
+	if m == nil {
+		return false
+	}
+	s, only, ok := refObject(m)
+	switch {
+	case !ok:
+		*val = build(d, m)
+		return true
+	case only:
+		*ref = s
+	default:
+		d.siblings(any(slot).(json.Unmarshaler), m)
+	}
+	d.useRef(s, kind, m, slot)
+	return true
+}
+
+// schemaRef decodes the current value v, a schema, a boolean or a
+// reference to a schema, into r.
+func (d *decoder) schemaRef(r *openapi3.SchemaRef, v any) bool {
+	*r = openapi3.SchemaRef{}
 	m, ok := v.(map[string]any)
 	if !ok {
 		if b, isBool := v.(bool); isBool {
-			return &openapi3.SchemaRef{Value: &openapi3.Schema{Always: &b}}
+			r.Value = &openapi3.Schema{Always: &b}
+			return true
 		}
 		if v != nil {
 			d.fail(d.ptr(), fmt.Sprintf("a schema is %s where an object or a boolean belongs", kindNames[kindOf(v)]))
 		}
-		return nil
+		return false
 	}
-	r := &openapi3.SchemaRef{}
 	if ref, only, isRef := refObject(m); isRef {
 		if only {
 			r.Ref = ref
@@ -418,1037 +465,493 @@ func (d *decoder) schemaRef(v any) *openapi3.SchemaRef {
 			d.siblings(r, m)
 		}
 		d.useRef(ref, kindSchema, m, r)
-		return r
+		return true
 	}
 	r.Value = d.schema(m)
-	return r
+	return true
 }
 
-func (d *decoder) schemaRefAt(key string, v any) (r *openapi3.SchemaRef) {
-	if v == nil {
-		return nil
-	}
-	d.at(key, func() { r = d.schemaRef(v) })
-	return r
+// field is one entry of a type's table: a key, and a pointer to the field
+// its value decodes into (set).
+type field struct {
+	key string
+	dst any
 }
 
-func (d *decoder) schemaList(key string, v any) openapi3.SchemaRefs {
-	a := d.list(key, v, true)
-	if a == nil {
-		return nil
+// fields decodes the members of the object m with the table fs: position
+// (originKey) into *org (nil: dropped), the keys fs does not have into
+// *ext. in tells whether m is a schema (or in one), for annotations.
+func (d *decoder) fields(m map[string]any, in bool, ext *map[string]any, org **openapi3.Origin, fs []field) {
+	for k, v := range m {
+		d.field(k, v, in, ext, org, fs)
 	}
-	out := make(openapi3.SchemaRefs, len(a))
-	d.push(key)
-	for i, e := range a {
-		d.at(strconv.Itoa(i), func() { out[i] = d.schemaRef(e) })
-	}
-	d.pop()
-	return out
 }
 
-func (d *decoder) schemaMap(key string, v any) openapi3.Schemas {
-	m := d.obj(key, v, true)
-	if m == nil {
-		return nil
-	}
-	out := make(openapi3.Schemas, len(m))
-	d.push(key)
-	for k, e := range members(m) {
-		d.at(k, func() { out[k] = d.schemaRef(e) })
-	}
-	d.pop()
-	return out
-}
-
-// boolSchema decodes additionalProperties and the like: a boolean or a schema.
-func (d *decoder) boolSchema(key string, v any) (bs openapi3.BoolSchema) {
-	switch x := v.(type) {
-	case nil:
-	case bool:
-		bs.Has = &x
-	case map[string]any:
-		bs.Schema = d.schemaRefAt(key, x)
-	default:
-		d.fail(d.ptr(key), fmt.Sprintf("%q is %s where a boolean or a schema belongs", key, kindNames[kindOf(v)]))
-	}
-	return bs
-}
-
-// exclusiveBound decodes exclusiveMinimum/Maximum: a boolean (3.0) or a number (3.1).
-func (d *decoder) exclusiveBound(key string, v any) (eb openapi3.ExclusiveBound) {
-	switch x := v.(type) {
-	case nil:
-	case bool:
-		eb.Bool = &x
-	case json.Number:
-		eb.Value = d.floatPtr(key, x)
-	default:
-		d.fail(d.ptr(key), fmt.Sprintf("%q is %s where a boolean or a number belongs", key, kindNames[kindOf(v)]))
-	}
-	return eb
-}
-
-// types decodes "type": a string or a list of strings.
-func (d *decoder) types(v any) *openapi3.Types {
-	switch x := v.(type) {
-	case nil:
-		return nil
-	case string:
-		return &openapi3.Types{x}
-	case []any:
-		t := make(openapi3.Types, len(x))
-		for i, e := range x {
-			s, ok := e.(string)
-			if !ok {
-				d.fail(d.ptr("type", strconv.Itoa(i)), "a type that is not a string")
-			}
-			t[i] = s
+// field decodes the member k: v of an object (see fields).
+func (d *decoder) field(k string, v any, in bool, ext *map[string]any, org **openapi3.Origin, fs []field) {
+	if k == originKey {
+		if org != nil {
+			*org = origin(v)
 		}
-		return &t
+		return
 	}
-	d.fail(d.ptr("type"), fmt.Sprintf(`"type" is %s where a string or a list belongs`, kindNames[kindOf(v)]))
-	return nil
+	if !strings.HasPrefix(k, "x-") {
+		for _, f := range fs {
+			if f.key == k {
+				d.set(f.dst, k, v, in)
+				return
+			}
+		}
+	}
+	if *ext == nil {
+		*ext = map[string]any{}
+	}
+	(*ext)[k] = d.anyValue(k, v)
+}
+
+// set decodes the member k: v into the field dst points to, as the
+// field's type says.
+func (d *decoder) set(dst any, k string, v any, in bool) {
+	switch p := dst.(type) {
+	case *string:
+		*p = d.str(k, v, in)
+	case **string: // null leaves it nil
+		if v != nil {
+			*p = new(string)
+			d.set(*p, k, v, in)
+		}
+	case *bool:
+		switch b := v.(type) {
+		case bool:
+			*p = b
+		case nil:
+		default:
+			d.wrong(k, v, 'b', in)
+		}
+	case **bool:
+		if v != nil {
+			*p = new(bool)
+			d.set(*p, k, v, in)
+		}
+	case **float64:
+		*p = d.floatPtr(k, v)
+	case *uint64:
+		if u := d.uintPtr(k, v); u != nil {
+			*p = *u
+		}
+	case **uint64:
+		*p = d.uintPtr(k, v)
+	case *any:
+		*p = d.anyValue(k, v)
+	case *[]any:
+		if d.list(k, v, in) != nil {
+			*p, _ = d.anyValue(k, v).([]any)
+		}
+	case *[]string:
+		*p = d.strs(k, v, in)
+	case *map[string]string:
+		*p = mapOf(d, k, v, in, func(d *decoder, n string, e any) string { return d.str(n, e, in) })
+	case *map[string][]string:
+		*p = mapOf(d, k, v, in, func(d *decoder, n string, e any) []string { return d.strs(n, e, in) })
+	case *map[string]any: // a Link's parameters
+		if m := d.obj(k, v, in); m != nil {
+			*p, _ = d.anyValue(k, m).(map[string]any)
+		}
+	case *map[string]openapi3.MappingRef:
+		*p = mapOf(d, k, v, in, func(d *decoder, n string, e any) openapi3.MappingRef {
+			return openapi3.MappingRef{Ref: d.str(n, e, in)}
+		})
+	case **openapi3.Types: // a string or a list of strings
+		switch x := v.(type) {
+		case nil:
+		case string:
+			*p = &openapi3.Types{x}
+		case []any:
+			t := make(openapi3.Types, len(x))
+			for i, e := range x {
+				s, ok := e.(string)
+				if !ok {
+					d.fail(d.ptr(k, strconv.Itoa(i)), "a type that is not a string")
+				}
+				t[i] = s
+			}
+			*p = &t
+		default:
+			d.fail(d.ptr(k), fmt.Sprintf(`"type" is %s where a string or a list belongs`, kindNames[kindOf(v)]))
+		}
+	case *openapi3.ExclusiveBound: // a boolean (3.0) or a number (3.1)
+		switch x := v.(type) {
+		case nil:
+		case bool:
+			p.Bool = &x
+		case json.Number:
+			p.Value = d.floatPtr(k, x)
+		default:
+			d.fail(d.ptr(k), fmt.Sprintf("%q is %s where a boolean or a number belongs", k, kindNames[kindOf(v)]))
+		}
+	case *openapi3.BoolSchema: // additionalProperties and the like
+		switch x := v.(type) {
+		case nil:
+		case bool:
+			p.Has = &x
+		case map[string]any:
+			p.Schema = refAt[openapi3.SchemaRef](d, k, x)
+		default:
+			d.fail(d.ptr(k), fmt.Sprintf("%q is %s where a boolean or a schema belongs", k, kindNames[kindOf(v)]))
+		}
+	case **openapi3.SchemaRef:
+		*p = refAt[openapi3.SchemaRef](d, k, v)
+	case *openapi3.SchemaRefs:
+		*p = listOf(d, k, v, in, refAt[openapi3.SchemaRef])
+	case *openapi3.Schemas:
+		*p = mapOf(d, k, v, in, refAt[openapi3.SchemaRef])
+	case *openapi3.ParametersMap:
+		*p = mapOf(d, k, v, in, refAt[openapi3.ParameterRef])
+	case *openapi3.Parameters:
+		*p = listOf(d, k, v, in, refAt[openapi3.ParameterRef])
+	case *openapi3.Headers:
+		*p = mapOf(d, k, v, in, refAt[openapi3.HeaderRef])
+	case **openapi3.RequestBodyRef:
+		*p = refAt[openapi3.RequestBodyRef](d, k, v)
+	case *openapi3.RequestBodies:
+		*p = mapOf(d, k, v, in, refAt[openapi3.RequestBodyRef])
+	case *openapi3.ResponseBodies:
+		*p = mapOf(d, k, v, in, refAt[openapi3.ResponseRef])
+	case *openapi3.Examples:
+		// An "examples" that is not an object of objects is an annotation
+		// of the wrong type (lenient.go).
+		if m, ok := v.(map[string]any); ok {
+			for _, e := range members(m) {
+				if kind := kindOf(e); kind != 'o' && kind != 'z' {
+					d.wrong(k, v, 'e', in)
+					return
+				}
+			}
+		}
+		*p = mapOf(d, k, v, in, refAt[openapi3.ExampleRef])
+	case *openapi3.Links:
+		*p = mapOf(d, k, v, in, refAt[openapi3.LinkRef])
+	case *openapi3.Callbacks:
+		*p = mapOf(d, k, v, in, refAt[openapi3.CallbackRef])
+	case *openapi3.SecuritySchemes:
+		*p = mapOf(d, k, v, in, refAt[openapi3.SecuritySchemeRef])
+	case *openapi3.Content:
+		*p = mapOf(d, k, v, in, func(d *decoder, n string, e any) *openapi3.MediaType { return valueAt(d, n, e, (*decoder).mediaType) })
+	case *openapi3.Encodings:
+		*p = mapOf(d, k, v, in, func(d *decoder, n string, e any) *openapi3.Encoding { return valueAt(d, n, e, (*decoder).encoding) })
+	case *openapi3.ServerVariables:
+		*p = mapOf(d, k, v, in, func(d *decoder, n string, e any) *openapi3.ServerVariable {
+			return valueAt(d, n, e, (*decoder).serverVariable)
+		})
+	case *map[string]*openapi3.Operation:
+		*p = mapOf(d, k, v, in, func(d *decoder, n string, e any) *openapi3.Operation { return valueAt(d, n, e, (*decoder).operation) })
+	case *map[string]*openapi3.PathItem:
+		*p = mapOf(d, k, v, in, pathItemAt)
+	case *openapi3.Servers:
+		*p = listOf(d, k, v, in, func(d *decoder, i string, e any) *openapi3.Server { return object(d, i, e, in, (*decoder).server) })
+	case **openapi3.Servers: // null leaves it nil
+		if v != nil {
+			*p = new(openapi3.Servers)
+			d.set(*p, k, v, in)
+		}
+	case *openapi3.SecurityRequirements:
+		*p = listOf(d, k, v, in, func(d *decoder, i string, e any) openapi3.SecurityRequirement {
+			return mapOf(d, i, e, in, func(d *decoder, n string, e any) []string { return d.strs(n, e, in) })
+		})
+	case **openapi3.SecurityRequirements: // null leaves it nil
+		if v != nil {
+			*p = new(openapi3.SecurityRequirements)
+			d.set(*p, k, v, in)
+		}
+	case *openapi3.Tags:
+		*p = listOf(d, k, v, in, func(d *decoder, i string, e any) *openapi3.Tag { return object(d, i, e, in, (*decoder).tag) })
+	case **openapi3.Components:
+		*p = object(d, k, v, in, (*decoder).components)
+	case **openapi3.Info:
+		*p = object(d, k, v, in, (*decoder).info)
+	case **openapi3.Contact:
+		*p = object(d, k, v, in, (*decoder).contact)
+	case **openapi3.License:
+		*p = object(d, k, v, in, (*decoder).license)
+	case **openapi3.Paths:
+		*p = object(d, k, v, in, (*decoder).paths)
+	case **openapi3.Operation:
+		*p = object(d, k, v, in, (*decoder).operation)
+	case **openapi3.Responses:
+		*p = object(d, k, v, in, (*decoder).responses)
+	case **openapi3.Server:
+		*p = object(d, k, v, in, (*decoder).server)
+	case **openapi3.OAuthFlows:
+		*p = object(d, k, v, in, (*decoder).oauthFlows)
+	case **openapi3.OAuthFlow:
+		*p = object(d, k, v, in, (*decoder).oauthFlow)
+	case **openapi3.ExternalDocs:
+		*p = object(d, k, v, in, (*decoder).externalDocs)
+	case **openapi3.Discriminator:
+		*p = object(d, k, v, in, (*decoder).discriminator)
+	case **openapi3.XML:
+		*p = object(d, k, v, in, (*decoder).xml)
+	default:
+		panic(fmt.Sprintf("openapi: no decoder for %T", dst))
+	}
 }
 
 // schema decodes a Schema object (the current value).
 func (d *decoder) schema(m map[string]any) *openapi3.Schema {
 	s := &openapi3.Schema{}
-	const in = true
-	for k, v := range m {
-		switch k {
-		case "oneOf":
-			s.OneOf = d.schemaList(k, v)
-		case "anyOf":
-			s.AnyOf = d.schemaList(k, v)
-		case "allOf":
-			s.AllOf = d.schemaList(k, v)
-		case "not":
-			s.Not = d.schemaRefAt(k, v)
-		case "type":
-			s.Type = d.types(v)
-		case "title":
-			s.Title = d.str(k, v, in)
-		case "format":
-			s.Format = d.str(k, v, in)
-		case "description":
-			s.Description = d.str(k, v, in)
-		case "enum":
-			s.Enum = d.anys(k, v, in)
-		case "default":
-			s.Default = d.anyValue(k, v)
-		case "example":
-			s.Example = d.anyValue(k, v)
-		case "externalDocs":
-			s.ExternalDocs = d.externalDocs(k, v, in)
-		case "uniqueItems":
-			s.UniqueItems = d.boolean(k, v, in)
-		case "exclusiveMinimum":
-			s.ExclusiveMin = d.exclusiveBound(k, v)
-		case "exclusiveMaximum":
-			s.ExclusiveMax = d.exclusiveBound(k, v)
-		case "nullable":
-			s.Nullable = d.boolean(k, v, in)
-		case "readOnly":
-			s.ReadOnly = d.boolean(k, v, in)
-		case "writeOnly":
-			s.WriteOnly = d.boolean(k, v, in)
-		case "allowEmptyValue":
-			s.AllowEmptyValue = d.boolean(k, v, in)
-		case "deprecated":
-			s.Deprecated = d.boolean(k, v, in)
-		case "xml":
-			s.XML = d.xml(k, v)
-		case "minimum":
-			s.Min = d.floatPtr(k, v)
-		case "maximum":
-			s.Max = d.floatPtr(k, v)
-		case "multipleOf":
-			s.MultipleOf = d.floatPtr(k, v)
-		case "minLength":
-			s.MinLength = d.uint(k, v)
-		case "maxLength":
-			s.MaxLength = d.uintPtr(k, v)
-		case "pattern":
-			s.Pattern = d.str(k, v, in)
-		case "minItems":
-			s.MinItems = d.uint(k, v)
-		case "maxItems":
-			s.MaxItems = d.uintPtr(k, v)
-		case "items":
-			s.Items = d.schemaRefAt(k, v)
-		case "required":
-			s.Required = d.strs(k, v, in)
-		case "properties":
-			s.Properties = d.schemaMap(k, v)
-		case "minProperties":
-			s.MinProps = d.uint(k, v)
-		case "maxProperties":
-			s.MaxProps = d.uintPtr(k, v)
-		case "additionalProperties":
-			s.AdditionalProperties = d.boolSchema(k, v)
-		case "discriminator":
-			s.Discriminator = d.discriminator(k, v)
-		case "const":
-			s.Const = d.anyValue(k, v)
-		case "examples":
-			s.Examples = d.anys(k, v, in)
-		case "prefixItems":
-			s.PrefixItems = d.schemaList(k, v)
-		case "contains":
-			s.Contains = d.schemaRefAt(k, v)
-		case "minContains":
-			s.MinContains = d.uintPtr(k, v)
-		case "maxContains":
-			s.MaxContains = d.uintPtr(k, v)
-		case "patternProperties":
-			s.PatternProperties = d.schemaMap(k, v)
-		case "dependentSchemas":
-			s.DependentSchemas = d.schemaMap(k, v)
-		case "propertyNames":
-			s.PropertyNames = d.schemaRefAt(k, v)
-		case "unevaluatedItems":
-			s.UnevaluatedItems = d.boolSchema(k, v)
-		case "unevaluatedProperties":
-			s.UnevaluatedProperties = d.boolSchema(k, v)
-		case "if":
-			s.If = d.schemaRefAt(k, v)
-		case "then":
-			s.Then = d.schemaRefAt(k, v)
-		case "else":
-			s.Else = d.schemaRefAt(k, v)
-		case "dependentRequired":
-			if o := d.obj(k, v, in); o != nil {
-				s.DependentRequired = make(map[string][]string, len(o))
-				d.at(k, func() {
-					for name, e := range members(o) {
-						s.DependentRequired[name] = d.strs(name, e, in)
-					}
-				})
-			}
-		case "$defs":
-			s.Defs = d.schemaMap(k, v)
-		case "$schema":
-			s.SchemaDialect = d.str(k, v, in)
-		case "$comment":
-			s.Comment = d.str(k, v, in)
-		case "$id":
-			s.SchemaID = d.str(k, v, in)
-		case "$anchor":
-			s.Anchor = d.str(k, v, in)
-		case "$dynamicRef":
-			s.DynamicRef = d.str(k, v, in)
-		case "$dynamicAnchor":
-			s.DynamicAnchor = d.str(k, v, in)
-		case "contentMediaType":
-			s.ContentMediaType = d.str(k, v, in)
-		case "contentEncoding":
-			s.ContentEncoding = d.str(k, v, in)
-		case "contentSchema":
-			s.ContentSchema = d.schemaRefAt(k, v)
-		case originKey:
-			s.Origin = origin(v)
-		default:
-			d.ext(&s.Extensions, k, v)
-		}
-	}
+	// The most frequent keys first: the tables are searched in order.
+	d.fields(m, true, &s.Extensions, &s.Origin, []field{
+		{"type", &s.Type}, {"description", &s.Description}, {"properties", &s.Properties}, {"items", &s.Items},
+		{"format", &s.Format}, {"required", &s.Required}, {"enum", &s.Enum}, {"example", &s.Example},
+		{"nullable", &s.Nullable}, {"title", &s.Title}, {"default", &s.Default},
+		{"allOf", &s.AllOf}, {"oneOf", &s.OneOf}, {"anyOf", &s.AnyOf}, {"not", &s.Not},
+		{"additionalProperties", &s.AdditionalProperties}, {"readOnly", &s.ReadOnly}, {"writeOnly", &s.WriteOnly},
+		{"deprecated", &s.Deprecated}, {"examples", &s.Examples}, {"const", &s.Const},
+		{"minimum", &s.Min}, {"maximum", &s.Max}, {"exclusiveMinimum", &s.ExclusiveMin}, {"exclusiveMaximum", &s.ExclusiveMax},
+		{"multipleOf", &s.MultipleOf}, {"minLength", &s.MinLength}, {"maxLength", &s.MaxLength}, {"pattern", &s.Pattern},
+		{"minItems", &s.MinItems}, {"maxItems", &s.MaxItems}, {"uniqueItems", &s.UniqueItems},
+		{"minProperties", &s.MinProps}, {"maxProperties", &s.MaxProps},
+		{"discriminator", &s.Discriminator}, {"xml", &s.XML}, {"externalDocs", &s.ExternalDocs},
+		{"allowEmptyValue", &s.AllowEmptyValue},
+		{"prefixItems", &s.PrefixItems}, {"contains", &s.Contains}, {"minContains", &s.MinContains}, {"maxContains", &s.MaxContains},
+		{"patternProperties", &s.PatternProperties}, {"dependentSchemas", &s.DependentSchemas},
+		{"dependentRequired", &s.DependentRequired}, {"propertyNames", &s.PropertyNames},
+		{"unevaluatedItems", &s.UnevaluatedItems}, {"unevaluatedProperties", &s.UnevaluatedProperties},
+		{"if", &s.If}, {"then", &s.Then}, {"else", &s.Else}, {"$defs", &s.Defs},
+		{"$schema", &s.SchemaDialect}, {"$comment", &s.Comment}, {"$id", &s.SchemaID}, {"$anchor", &s.Anchor},
+		{"$dynamicRef", &s.DynamicRef}, {"$dynamicAnchor", &s.DynamicAnchor},
+		{"contentMediaType", &s.ContentMediaType}, {"contentEncoding", &s.ContentEncoding}, {"contentSchema", &s.ContentSchema},
+	})
 	return s
 }
 
-func (d *decoder) discriminator(key string, v any) *openapi3.Discriminator {
-	m := d.obj(key, v, true)
-	if m == nil {
-		return nil
-	}
+func (d *decoder) discriminator(m map[string]any) *openapi3.Discriminator {
 	x := &openapi3.Discriminator{}
-	d.at(key, func() {
-		for k, v := range m {
-			switch k {
-			case "propertyName":
-				x.PropertyName = d.str(k, v, true)
-			case "mapping":
-				if o := d.obj(k, v, true); o != nil {
-					x.Mapping = make(map[string]openapi3.MappingRef, len(o))
-					d.at(k, func() {
-						for name, e := range members(o) {
-							x.Mapping[name] = openapi3.MappingRef{Ref: d.str(name, e, true)}
-						}
-					})
-				}
-			default:
-				d.ext(&x.Extensions, k, v)
-			}
-		}
-	})
+	d.fields(m, true, &x.Extensions, nil, []field{{"propertyName", &x.PropertyName}, {"mapping", &x.Mapping}})
 	return x
 }
 
-func (d *decoder) xml(key string, v any) *openapi3.XML {
-	m := d.obj(key, v, true)
-	if m == nil {
-		return nil
-	}
+func (d *decoder) xml(m map[string]any) *openapi3.XML {
 	x := &openapi3.XML{}
-	d.at(key, func() {
-		for k, v := range m {
-			switch k {
-			case "name":
-				x.Name = d.str(k, v, false)
-			case "namespace":
-				x.Namespace = d.str(k, v, false)
-			case "prefix":
-				x.Prefix = d.str(k, v, false)
-			case "attribute":
-				x.Attribute = d.boolean(k, v, false)
-			case "wrapped":
-				x.Wrapped = d.boolean(k, v, false)
-			default:
-				d.ext(&x.Extensions, k, v)
-			}
-		}
+	d.fields(m, false, &x.Extensions, nil, []field{
+		{"name", &x.Name}, {"namespace", &x.Namespace}, {"prefix", &x.Prefix},
+		{"attribute", &x.Attribute}, {"wrapped", &x.Wrapped},
 	})
 	return x
 }
 
-func (d *decoder) externalDocs(key string, v any, in bool) *openapi3.ExternalDocs {
-	m := d.obj(key, v, in)
-	if m == nil {
-		return nil
-	}
+func (d *decoder) externalDocs(m map[string]any) *openapi3.ExternalDocs {
 	x := &openapi3.ExternalDocs{}
-	d.at(key, func() {
-		for k, v := range m {
-			switch k {
-			case "description":
-				x.Description = d.str(k, v, false)
-			case "url":
-				x.URL = d.str(k, v, false)
-			default:
-				d.ext(&x.Extensions, k, v)
-			}
-		}
-	})
+	d.fields(m, false, &x.Extensions, nil, []field{{"description", &x.Description}, {"url", &x.URL}})
 	return x
 }
 
-// refOr decodes the current value v, a reference object or an object
-// built by build, into the reference wrapper that wrap makes.
-func refOr[R any, V any](d *decoder, v any, kind refKind, build func(map[string]any) *V, wrap func(ref string, val *V) *R) *R {
-	m := d.obj("", v, false)
-	if m == nil {
-		return nil
-	}
-	ref, only, ok := refObject(m)
-	if !ok {
-		return wrap("", build(m))
-	}
-	r := wrap(ref, nil)
-	if !only {
-		r = wrap("", nil)
-		d.siblings(any(r).(json.Unmarshaler), m)
-	}
-	d.useRef(ref, kind, m, r)
-	return r
-}
-
-func (d *decoder) parameterRef(v any) *openapi3.ParameterRef {
-	return refOr(d, v, kindParameter, d.parameter, func(ref string, x *openapi3.Parameter) *openapi3.ParameterRef {
-		return &openapi3.ParameterRef{Ref: ref, Value: x}
+func (d *decoder) parameter(m map[string]any) *openapi3.Parameter {
+	p := &openapi3.Parameter{}
+	d.fields(m, false, &p.Extensions, &p.Origin, []field{
+		{"name", &p.Name}, {"in", &p.In}, {"description", &p.Description}, {"required", &p.Required},
+		{"schema", &p.Schema}, {"style", &p.Style}, {"explode", &p.Explode}, {"deprecated", &p.Deprecated},
+		{"allowEmptyValue", &p.AllowEmptyValue}, {"allowReserved", &p.AllowReserved},
+		{"example", &p.Example}, {"examples", &p.Examples}, {"content", &p.Content},
 	})
-}
-
-func (d *decoder) headerRef(v any) *openapi3.HeaderRef {
-	return refOr(d, v, kindHeader, d.header, func(ref string, x *openapi3.Header) *openapi3.HeaderRef {
-		return &openapi3.HeaderRef{Ref: ref, Value: x}
-	})
+	return p
 }
 
 func (d *decoder) header(m map[string]any) *openapi3.Header {
 	return &openapi3.Header{Parameter: *d.parameter(m)}
 }
 
-func (d *decoder) requestBodyRef(v any) *openapi3.RequestBodyRef {
-	return refOr(d, v, kindRequestBody, d.requestBody, func(ref string, x *openapi3.RequestBody) *openapi3.RequestBodyRef {
-		return &openapi3.RequestBodyRef{Ref: ref, Value: x}
-	})
-}
-
-func (d *decoder) responseRef(v any) *openapi3.ResponseRef {
-	return refOr(d, v, kindResponse, d.response, func(ref string, x *openapi3.Response) *openapi3.ResponseRef {
-		return &openapi3.ResponseRef{Ref: ref, Value: x}
-	})
-}
-
-func (d *decoder) exampleRef(v any) *openapi3.ExampleRef {
-	return refOr(d, v, kindExample, d.example, func(ref string, x *openapi3.Example) *openapi3.ExampleRef {
-		return &openapi3.ExampleRef{Ref: ref, Value: x}
-	})
-}
-
-func (d *decoder) linkRef(v any) *openapi3.LinkRef {
-	return refOr(d, v, kindLink, d.link, func(ref string, x *openapi3.Link) *openapi3.LinkRef {
-		return &openapi3.LinkRef{Ref: ref, Value: x}
-	})
-}
-
-func (d *decoder) callbackRef(v any) *openapi3.CallbackRef {
-	return refOr(d, v, kindCallback, d.callback, func(ref string, x *openapi3.Callback) *openapi3.CallbackRef {
-		return &openapi3.CallbackRef{Ref: ref, Value: x}
-	})
-}
-
-func (d *decoder) securitySchemeRef(v any) *openapi3.SecuritySchemeRef {
-	return refOr(d, v, kindSecurityScheme, d.securityScheme, func(ref string, x *openapi3.SecurityScheme) *openapi3.SecuritySchemeRef {
-		return &openapi3.SecuritySchemeRef{Ref: ref, Value: x}
-	})
-}
-
-// refMap decodes an object of named objects (or references) at key.
-func refMap[T any](d *decoder, key string, v any, one func(any) *T) map[string]*T {
-	m := d.obj(key, v, false)
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]*T, len(m))
-	d.push(key)
-	for k, e := range members(m) {
-		d.at(k, func() { out[k] = one(e) })
-	}
-	d.pop()
-	return out
-}
-
-// examples decodes an "examples" object of Example objects; one that is
-// not (lenient.go: an annotation) is ignored with a warning.
-func (d *decoder) examples(key string, v any) openapi3.Examples {
-	if m, ok := v.(map[string]any); ok {
-		for _, e := range members(m) {
-			if k := kindOf(e); k != 'o' && k != 'z' {
-				d.wrong(key, v, 'e', false)
-				return nil
-			}
-		}
-	}
-	return refMap(d, key, v, d.exampleRef)
-}
-
-func (d *decoder) content(key string, v any) openapi3.Content {
-	return refMap(d, key, v, func(v any) *openapi3.MediaType { return d.mediaType(d.obj("", v, false)) })
-}
-
-func (d *decoder) parameter(m map[string]any) *openapi3.Parameter {
-	p := &openapi3.Parameter{}
-	for k, v := range m {
-		switch k {
-		case "name":
-			p.Name = d.str(k, v, false)
-		case "in":
-			p.In = d.str(k, v, false)
-		case "description":
-			p.Description = d.str(k, v, false)
-		case "style":
-			p.Style = d.str(k, v, false)
-		case "explode":
-			p.Explode = d.boolPtr(k, v)
-		case "allowEmptyValue":
-			p.AllowEmptyValue = d.boolean(k, v, false)
-		case "allowReserved":
-			p.AllowReserved = d.boolean(k, v, false)
-		case "deprecated":
-			p.Deprecated = d.boolean(k, v, false)
-		case "required":
-			p.Required = d.boolean(k, v, false)
-		case "schema":
-			p.Schema = d.schemaRefAt(k, v)
-		case "example":
-			p.Example = d.anyValue(k, v)
-		case "examples":
-			p.Examples = d.examples(k, v)
-		case "content":
-			p.Content = d.content(k, v)
-		case originKey:
-			p.Origin = origin(v)
-		default:
-			d.ext(&p.Extensions, k, v)
-		}
-	}
-	return p
-}
-
 func (d *decoder) requestBody(m map[string]any) *openapi3.RequestBody {
 	b := &openapi3.RequestBody{}
-	for k, v := range m {
-		switch k {
-		case "description":
-			b.Description = d.str(k, v, false)
-		case "required":
-			b.Required = d.boolean(k, v, false)
-		case "content":
-			b.Content = d.content(k, v)
-		case originKey:
-			b.Origin = origin(v)
-		default:
-			d.ext(&b.Extensions, k, v)
-		}
-	}
+	d.fields(m, false, &b.Extensions, &b.Origin, []field{
+		{"description", &b.Description}, {"required", &b.Required}, {"content", &b.Content},
+	})
 	return b
 }
 
 func (d *decoder) response(m map[string]any) *openapi3.Response {
 	r := &openapi3.Response{}
-	for k, v := range m {
-		switch k {
-		case "description":
-			if v != nil {
-				s := d.str(k, v, false)
-				r.Description = &s
-			}
-		case "headers":
-			r.Headers = refMap(d, k, v, d.headerRef)
-		case "content":
-			r.Content = d.content(k, v)
-		case "links":
-			r.Links = refMap(d, k, v, d.linkRef)
-		case originKey:
-			r.Origin = origin(v)
-		default:
-			d.ext(&r.Extensions, k, v)
-		}
-	}
+	d.fields(m, false, &r.Extensions, &r.Origin, []field{
+		{"description", &r.Description}, {"headers", &r.Headers}, {"content", &r.Content}, {"links", &r.Links},
+	})
 	return r
 }
 
 func (d *decoder) mediaType(m map[string]any) *openapi3.MediaType {
-	if m == nil {
-		return nil
-	}
 	x := &openapi3.MediaType{}
-	for k, v := range m {
-		switch k {
-		case "schema":
-			x.Schema = d.schemaRefAt(k, v)
-		case "itemSchema":
-			x.ItemSchema = d.schemaRefAt(k, v)
-		case "example":
-			x.Example = d.anyValue(k, v)
-		case "examples":
-			x.Examples = d.examples(k, v)
-		case "encoding":
-			x.Encoding = refMap(d, k, v, func(v any) *openapi3.Encoding { return d.encoding(d.obj("", v, false)) })
-		default:
-			d.ext(&x.Extensions, k, v)
-		}
-	}
+	d.fields(m, false, &x.Extensions, nil, []field{
+		{"schema", &x.Schema}, {"itemSchema", &x.ItemSchema}, {"example", &x.Example}, {"examples", &x.Examples},
+		{"encoding", &x.Encoding},
+	})
 	return x
 }
 
 func (d *decoder) encoding(m map[string]any) *openapi3.Encoding {
-	if m == nil {
-		return nil
-	}
 	x := &openapi3.Encoding{}
-	for k, v := range m {
-		switch k {
-		case "contentType":
-			x.ContentType = d.str(k, v, false)
-		case "headers":
-			x.Headers = refMap(d, k, v, d.headerRef)
-		case "style":
-			x.Style = d.str(k, v, false)
-		case "explode":
-			x.Explode = d.boolPtr(k, v)
-		case "allowReserved":
-			x.AllowReserved = d.boolean(k, v, false)
-		default:
-			d.ext(&x.Extensions, k, v)
-		}
-	}
+	d.fields(m, false, &x.Extensions, nil, []field{
+		{"contentType", &x.ContentType}, {"headers", &x.Headers}, {"style", &x.Style}, {"explode", &x.Explode},
+		{"allowReserved", &x.AllowReserved},
+	})
 	return x
 }
 
 func (d *decoder) example(m map[string]any) *openapi3.Example {
 	x := &openapi3.Example{}
-	for k, v := range m {
-		switch k {
-		case "summary":
-			x.Summary = d.str(k, v, false)
-		case "description":
-			x.Description = d.str(k, v, false)
-		case "value":
-			x.Value = d.anyValue(k, v)
-		case "externalValue":
-			x.ExternalValue = d.str(k, v, false)
-		default:
-			d.ext(&x.Extensions, k, v)
-		}
-	}
+	d.fields(m, false, &x.Extensions, nil, []field{
+		{"summary", &x.Summary}, {"description", &x.Description}, {"value", &x.Value}, {"externalValue", &x.ExternalValue},
+	})
 	return x
 }
 
 func (d *decoder) link(m map[string]any) *openapi3.Link {
 	x := &openapi3.Link{}
-	for k, v := range m {
-		switch k {
-		case "operationRef":
-			x.OperationRef = d.str(k, v, false)
-		case "operationId":
-			x.OperationID = d.str(k, v, false)
-		case "description":
-			x.Description = d.str(k, v, false)
-		case "parameters":
-			if o := d.obj(k, v, false); o != nil {
-				x.Parameters, _ = d.anyValue(k, o).(map[string]any)
-			}
-		case "server":
-			if o := d.obj(k, v, false); o != nil {
-				d.at(k, func() { x.Server = d.server(o) })
-			}
-		case "requestBody":
-			x.RequestBody = d.anyValue(k, v)
-		default:
-			d.ext(&x.Extensions, k, v)
-		}
-	}
+	d.fields(m, false, &x.Extensions, nil, []field{
+		{"operationRef", &x.OperationRef}, {"operationId", &x.OperationID}, {"description", &x.Description},
+		{"parameters", &x.Parameters}, {"server", &x.Server}, {"requestBody", &x.RequestBody},
+	})
 	return x
 }
 
-// mapExtensions splits an object of named values from its x- extensions
-// (Paths, Responses, Callback: their extensions are never nil).
-func (d *decoder) mapLike(m map[string]any, ext map[string]any, set func(k string, v any)) {
+// named decodes an object of named values (Paths, Responses, a Callback),
+// each with one, into set; its x- extensions go to *ext, never nil.
+func named[V any](d *decoder, m map[string]any, ext *map[string]any, set func(string, V), one func(*decoder, string, any) V) {
+	*ext = map[string]any{}
 	for k, v := range members(m) {
 		if strings.HasPrefix(k, "x-") {
-			ext[k] = d.anyValue(k, v)
-			continue
+			(*ext)[k] = d.anyValue(k, v)
+		} else {
+			set(k, one(d, k, v))
 		}
-		d.at(k, func() { set(k, v) })
 	}
 }
 
 func (d *decoder) callback(m map[string]any) *openapi3.Callback {
 	c := openapi3.NewCallbackWithCapacity(len(m))
-	c.Extensions = map[string]any{}
-	d.mapLike(m, c.Extensions, func(k string, v any) { c.Set(k, d.pathItem(d.obj("", v, false))) })
+	named(d, m, &c.Extensions, c.Set, pathItemAt)
 	return c
 }
 
 func (d *decoder) responses(m map[string]any) *openapi3.Responses {
 	r := openapi3.NewResponsesWithCapacity(len(m))
-	r.Extensions = map[string]any{}
-	d.mapLike(m, r.Extensions, func(k string, v any) { r.Set(k, d.responseRef(v)) })
+	named(d, m, &r.Extensions, r.Set, refAt[openapi3.ResponseRef])
 	return r
 }
 
 func (d *decoder) paths(m map[string]any) *openapi3.Paths {
 	p := openapi3.NewPathsWithCapacity(len(m))
-	p.Extensions = map[string]any{}
-	d.mapLike(m, p.Extensions, func(k string, v any) { p.Set(k, d.pathItem(d.obj("", v, false))) })
+	named(d, m, &p.Extensions, p.Set, pathItemAt)
 	return p
 }
 
 // pathItem decodes a Path Item; its $ref (with or without siblings) is
 // resolved by kin-openapi, which merges the siblings.
 func (d *decoder) pathItem(m map[string]any) *openapi3.PathItem {
-	if m == nil {
-		return &openapi3.PathItem{}
-	}
 	x := &openapi3.PathItem{}
-	for k, v := range m {
-		switch k {
-		case "$ref":
-			x.Ref = d.str(k, v, false)
-			if x.Ref != "" {
-				d.useRef(x.Ref, kindPathItem, m, x)
-			}
-		case "summary":
-			x.Summary = d.str(k, v, false)
-		case "description":
-			x.Description = d.str(k, v, false)
-		case "connect", "delete", "get", "head", "options", "patch", "post", "put", "trace", "query":
-			if o := d.obj(k, v, false); o != nil {
-				var op *openapi3.Operation
-				d.at(k, func() { op = d.operation(o) })
-				x.SetOperation(strings.ToUpper(k), op)
-			}
-		case "servers":
-			x.Servers = d.servers(k, v)
-		case "parameters":
-			x.Parameters = d.parameters(k, v)
-		case "additionalOperations":
-			x.AdditionalOperations = refMap(d, k, v, func(v any) *openapi3.Operation { return d.operation(d.obj("", v, false)) })
-		default:
-			d.ext(&x.Extensions, k, v)
-		}
+	d.fields(m, false, &x.Extensions, nil, []field{
+		{"get", &x.Get}, {"post", &x.Post}, {"put", &x.Put}, {"patch", &x.Patch}, {"delete", &x.Delete},
+		{"head", &x.Head}, {"options", &x.Options}, {"trace", &x.Trace}, {"connect", &x.Connect}, {"query", &x.Query},
+		{"parameters", &x.Parameters}, {"$ref", &x.Ref}, {"summary", &x.Summary}, {"description", &x.Description},
+		{"servers", &x.Servers}, {"additionalOperations", &x.AdditionalOperations},
+	})
+	if x.Ref != "" {
+		d.useRef(x.Ref, kindPathItem, m, x)
 	}
 	return x
 }
 
-func (d *decoder) parameters(key string, v any) openapi3.Parameters {
-	a := d.list(key, v, false)
-	if a == nil {
-		return nil
-	}
-	out := make(openapi3.Parameters, len(a))
-	d.push(key)
-	for i, e := range a {
-		d.at(strconv.Itoa(i), func() { out[i] = d.parameterRef(e) })
-	}
-	d.pop()
-	return out
-}
-
-func (d *decoder) servers(key string, v any) openapi3.Servers {
-	a := d.list(key, v, false)
-	if a == nil {
-		return nil
-	}
-	out := make(openapi3.Servers, len(a))
-	d.push(key)
-	for i, e := range a {
-		if o := d.obj(strconv.Itoa(i), e, false); o != nil {
-			d.at(strconv.Itoa(i), func() { out[i] = d.server(o) })
-		}
-	}
-	d.pop()
-	return out
-}
-
 func (d *decoder) server(m map[string]any) *openapi3.Server {
 	s := &openapi3.Server{}
-	for k, v := range m {
-		switch k {
-		case "url":
-			s.URL = d.str(k, v, false)
-		case "description":
-			s.Description = d.str(k, v, false)
-		case "variables":
-			s.Variables = refMap(d, k, v, func(v any) *openapi3.ServerVariable {
-				o := d.obj("", v, false)
-				if o == nil {
-					return nil
-				}
-				sv := &openapi3.ServerVariable{}
-				for k, v := range o {
-					switch k {
-					case "enum":
-						sv.Enum = d.strs(k, v, false)
-					case "default":
-						sv.Default = d.str(k, v, false)
-					case "description":
-						sv.Description = d.str(k, v, false)
-					default:
-						d.ext(&sv.Extensions, k, v)
-					}
-				}
-				return sv
-			})
-		default:
-			d.ext(&s.Extensions, k, v)
-		}
-	}
+	d.fields(m, false, &s.Extensions, nil, []field{{"url", &s.URL}, {"description", &s.Description}, {"variables", &s.Variables}})
 	return s
 }
 
-func (d *decoder) security(key string, v any) openapi3.SecurityRequirements {
-	a := d.list(key, v, false)
-	if a == nil {
-		return nil
-	}
-	out := make(openapi3.SecurityRequirements, len(a))
-	d.push(key)
-	for i, e := range a {
-		if o := d.obj(strconv.Itoa(i), e, false); o != nil {
-			req := make(openapi3.SecurityRequirement, len(o))
-			d.at(strconv.Itoa(i), func() {
-				for name, scopes := range members(o) {
-					req[name] = d.strs(name, scopes, false)
-				}
-			})
-			out[i] = req
-		}
-	}
-	d.pop()
-	return out
+func (d *decoder) serverVariable(m map[string]any) *openapi3.ServerVariable {
+	x := &openapi3.ServerVariable{}
+	d.fields(m, false, &x.Extensions, nil, []field{{"enum", &x.Enum}, {"default", &x.Default}, {"description", &x.Description}})
+	return x
 }
 
 func (d *decoder) operation(m map[string]any) *openapi3.Operation {
-	if m == nil {
-		return nil
-	}
 	op := &openapi3.Operation{}
-	for k, v := range m {
-		switch k {
-		case "tags":
-			op.Tags = d.strs(k, v, false)
-		case "summary":
-			op.Summary = d.str(k, v, false)
-		case "description":
-			op.Description = d.str(k, v, false)
-		case "operationId":
-			op.OperationID = d.str(k, v, false)
-		case "parameters":
-			op.Parameters = d.parameters(k, v)
-		case "requestBody":
-			if v != nil {
-				d.at(k, func() { op.RequestBody = d.requestBodyRef(v) })
-			}
-		case "responses":
-			if o := d.obj(k, v, false); o != nil {
-				d.at(k, func() { op.Responses = d.responses(o) })
-			}
-		case "callbacks":
-			op.Callbacks = refMap(d, k, v, d.callbackRef)
-		case "deprecated":
-			op.Deprecated = d.boolean(k, v, false)
-		case "security":
-			if v != nil {
-				s := d.security(k, v)
-				op.Security = &s
-			}
-		case "servers":
-			if v != nil {
-				s := d.servers(k, v)
-				op.Servers = &s
-			}
-		case "externalDocs":
-			op.ExternalDocs = d.externalDocs(k, v, false)
-		case originKey:
-			op.Origin = origin(v)
-		default:
-			d.ext(&op.Extensions, k, v)
-		}
-	}
+	d.fields(m, false, &op.Extensions, &op.Origin, []field{
+		{"operationId", &op.OperationID}, {"responses", &op.Responses}, {"parameters", &op.Parameters},
+		{"summary", &op.Summary}, {"description", &op.Description}, {"tags", &op.Tags},
+		{"requestBody", &op.RequestBody}, {"callbacks", &op.Callbacks}, {"deprecated", &op.Deprecated},
+		{"security", &op.Security}, {"servers", &op.Servers}, {"externalDocs", &op.ExternalDocs},
+	})
 	return op
 }
 
 func (d *decoder) securityScheme(m map[string]any) *openapi3.SecurityScheme {
 	s := &openapi3.SecurityScheme{}
-	for k, v := range m {
-		switch k {
-		case "type":
-			s.Type = d.str(k, v, false)
-		case "description":
-			s.Description = d.str(k, v, false)
-		case "name":
-			s.Name = d.str(k, v, false)
-		case "in":
-			s.In = d.str(k, v, false)
-		case "scheme":
-			s.Scheme = d.str(k, v, false)
-		case "bearerFormat":
-			s.BearerFormat = d.str(k, v, false)
-		case "openIdConnectUrl":
-			s.OpenIdConnectUrl = d.str(k, v, false)
-		case "flows":
-			if o := d.obj(k, v, false); o != nil {
-				d.at(k, func() { s.Flows = d.oauthFlows(o) })
-			}
-		default:
-			d.ext(&s.Extensions, k, v)
-		}
-	}
+	d.fields(m, false, &s.Extensions, nil, []field{
+		{"type", &s.Type}, {"description", &s.Description}, {"name", &s.Name}, {"in", &s.In},
+		{"scheme", &s.Scheme}, {"bearerFormat", &s.BearerFormat}, {"openIdConnectUrl", &s.OpenIdConnectUrl},
+		{"flows", &s.Flows},
+	})
 	return s
 }
 
 func (d *decoder) oauthFlows(m map[string]any) *openapi3.OAuthFlows {
 	f := &openapi3.OAuthFlows{}
-	flow := func(k string, v any) *openapi3.OAuthFlow {
-		o := d.obj(k, v, false)
-		if o == nil {
-			return nil
-		}
-		x := &openapi3.OAuthFlow{}
-		d.at(k, func() {
-			for k, v := range o {
-				switch k {
-				case "authorizationUrl":
-					x.AuthorizationURL = d.str(k, v, false)
-				case "tokenUrl":
-					x.TokenURL = d.str(k, v, false)
-				case "refreshUrl":
-					x.RefreshURL = d.str(k, v, false)
-				case "scopes":
-					if so := d.obj(k, v, false); so != nil {
-						x.Scopes = make(map[string]string, len(so))
-						d.at(k, func() {
-							for name, e := range members(so) {
-								x.Scopes[name] = d.str(name, e, false)
-							}
-						})
-					}
-				default:
-					d.ext(&x.Extensions, k, v)
-				}
-			}
-		})
-		return x
-	}
-	for k, v := range m {
-		switch k {
-		case "implicit":
-			f.Implicit = flow(k, v)
-		case "password":
-			f.Password = flow(k, v)
-		case "clientCredentials":
-			f.ClientCredentials = flow(k, v)
-		case "authorizationCode":
-			f.AuthorizationCode = flow(k, v)
-		default:
-			d.ext(&f.Extensions, k, v)
-		}
-	}
+	d.fields(m, false, &f.Extensions, nil, []field{
+		{"implicit", &f.Implicit}, {"password", &f.Password},
+		{"clientCredentials", &f.ClientCredentials}, {"authorizationCode", &f.AuthorizationCode},
+	})
 	return f
+}
+
+func (d *decoder) oauthFlow(m map[string]any) *openapi3.OAuthFlow {
+	x := &openapi3.OAuthFlow{}
+	d.fields(m, false, &x.Extensions, nil, []field{
+		{"authorizationUrl", &x.AuthorizationURL}, {"tokenUrl", &x.TokenURL}, {"refreshUrl", &x.RefreshURL},
+		{"scopes", &x.Scopes},
+	})
+	return x
 }
 
 func (d *decoder) components(m map[string]any) *openapi3.Components {
 	c := &openapi3.Components{}
-	for k, v := range m {
-		switch k {
-		case "schemas":
-			c.Schemas = d.schemaMap(k, v)
-		case "parameters":
-			c.Parameters = refMap(d, k, v, d.parameterRef)
-		case "headers":
-			c.Headers = refMap(d, k, v, d.headerRef)
-		case "requestBodies":
-			c.RequestBodies = refMap(d, k, v, d.requestBodyRef)
-		case "responses":
-			c.Responses = refMap(d, k, v, d.responseRef)
-		case "securitySchemes":
-			c.SecuritySchemes = refMap(d, k, v, d.securitySchemeRef)
-		case "examples":
-			c.Examples = d.examples(k, v)
-		case "links":
-			c.Links = refMap(d, k, v, d.linkRef)
-		case "callbacks":
-			c.Callbacks = refMap(d, k, v, d.callbackRef)
-		default:
-			d.ext(&c.Extensions, k, v)
-		}
-	}
+	d.fields(m, false, &c.Extensions, nil, []field{
+		{"schemas", &c.Schemas}, {"parameters", &c.Parameters}, {"headers", &c.Headers},
+		{"requestBodies", &c.RequestBodies}, {"responses", &c.Responses}, {"securitySchemes", &c.SecuritySchemes},
+		{"examples", &c.Examples}, {"links", &c.Links}, {"callbacks", &c.Callbacks},
+	})
 	return c
 }
 
 func (d *decoder) info(m map[string]any) *openapi3.Info {
 	x := &openapi3.Info{}
-	for k, v := range m {
-		switch k {
-		case "title":
-			x.Title = d.str(k, v, false)
-		case "summary":
-			x.Summary = d.str(k, v, false)
-		case "description":
-			x.Description = d.str(k, v, false)
-		case "termsOfService":
-			x.TermsOfService = d.str(k, v, false)
-		case "version":
-			x.Version = d.str(k, v, false)
-		case "contact":
-			if o := d.obj(k, v, false); o != nil {
-				c := &openapi3.Contact{}
-				d.at(k, func() {
-					for k, v := range o {
-						switch k {
-						case "name":
-							c.Name = d.str(k, v, false)
-						case "url":
-							c.URL = d.str(k, v, false)
-						case "email":
-							c.Email = d.str(k, v, false)
-						default:
-							d.ext(&c.Extensions, k, v)
-						}
-					}
-				})
-				x.Contact = c
-			}
-		case "license":
-			if o := d.obj(k, v, false); o != nil {
-				l := &openapi3.License{}
-				d.at(k, func() {
-					for k, v := range o {
-						switch k {
-						case "name":
-							l.Name = d.str(k, v, false)
-						case "url":
-							l.URL = d.str(k, v, false)
-						case "identifier":
-							l.Identifier = d.str(k, v, false)
-						default:
-							d.ext(&l.Extensions, k, v)
-						}
-					}
-				})
-				x.License = l
-			}
-		default:
-			d.ext(&x.Extensions, k, v)
-		}
-	}
+	d.fields(m, false, &x.Extensions, nil, []field{
+		{"title", &x.Title}, {"summary", &x.Summary}, {"description", &x.Description},
+		{"termsOfService", &x.TermsOfService}, {"version", &x.Version}, {"contact", &x.Contact}, {"license", &x.License},
+	})
 	return x
 }
 
-func (d *decoder) tags(key string, v any) openapi3.Tags {
-	a := d.list(key, v, false)
-	if a == nil {
-		return nil
-	}
-	out := make(openapi3.Tags, len(a))
-	d.push(key)
-	for i, e := range a {
-		o := d.obj(strconv.Itoa(i), e, false)
-		if o == nil {
-			continue
-		}
-		t := &openapi3.Tag{}
-		d.at(strconv.Itoa(i), func() {
-			for k, v := range o {
-				switch k {
-				case "name":
-					t.Name = d.str(k, v, false)
-				case "description":
-					t.Description = d.str(k, v, false)
-				case "externalDocs":
-					t.ExternalDocs = d.externalDocs(k, v, false)
-				default:
-					d.ext(&t.Extensions, k, v)
-				}
-			}
-		})
-		out[i] = t
-	}
-	d.pop()
-	return out
+func (d *decoder) contact(m map[string]any) *openapi3.Contact {
+	x := &openapi3.Contact{}
+	d.fields(m, false, &x.Extensions, nil, []field{{"name", &x.Name}, {"url", &x.URL}, {"email", &x.Email}})
+	return x
+}
+
+func (d *decoder) license(m map[string]any) *openapi3.License {
+	x := &openapi3.License{}
+	d.fields(m, false, &x.Extensions, nil, []field{{"name", &x.Name}, {"url", &x.URL}, {"identifier", &x.Identifier}})
+	return x
+}
+
+func (d *decoder) tag(m map[string]any) *openapi3.Tag {
+	t := &openapi3.Tag{}
+	d.fields(m, false, &t.Extensions, nil, []field{{"name", &t.Name}, {"description", &t.Description}, {"externalDocs", &t.ExternalDocs}})
+	return t
 }
 
 // member decodes the top-level member k: v into doc.
 func (d *decoder) member(doc *openapi3.T, k string, v any) {
-	switch k {
-	case "openapi":
-		doc.OpenAPI = d.str(k, v, false)
-	case "components":
-		if o := d.obj(k, v, false); o != nil {
-			d.at(k, func() { doc.Components = d.components(o) })
-		}
-	case "info":
-		if o := d.obj(k, v, false); o != nil {
-			d.at(k, func() { doc.Info = d.info(o) })
-		}
-	case "paths":
-		if o := d.obj(k, v, false); o != nil {
-			d.at(k, func() { doc.Paths = d.paths(o) })
-		}
-	case "security":
-		doc.Security = d.security(k, v)
-	case "servers":
-		doc.Servers = d.servers(k, v)
-	case "tags":
-		doc.Tags = d.tags(k, v)
-	case "externalDocs":
-		doc.ExternalDocs = d.externalDocs(k, v, false)
-	case "webhooks":
-		doc.Webhooks = refMap(d, k, v, func(v any) *openapi3.PathItem { return d.pathItem(d.obj("", v, false)) })
-	case "jsonSchemaDialect":
-		doc.JSONSchemaDialect = d.str(k, v, false)
-	default:
-		d.ext(&doc.Extensions, k, v)
-	}
+	d.field(k, v, false, &doc.Extensions, nil, []field{
+		{"openapi", &doc.OpenAPI}, {"info", &doc.Info}, {"paths", &doc.Paths}, {"components", &doc.Components},
+		{"security", &doc.Security}, {"servers", &doc.Servers}, {"tags", &doc.Tags}, {"externalDocs", &doc.ExternalDocs},
+		{"webhooks", &doc.Webhooks}, {"jsonSchemaDialect", &doc.JSONSchemaDialect},
+	})
 }
