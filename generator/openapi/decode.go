@@ -3,7 +3,7 @@ package openapi
 import (
 	"encoding/json"
 	"fmt"
-	"iter"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -109,7 +109,7 @@ type decoder struct {
 func decodes(k refKind, m map[string]any) bool {
 	d := &decoder{strict: true}
 	if k == kindPathItem {
-		d.pathItem(m)
+		d.pathItem(new(openapi3.PathItem), m)
 	} else if f := newSlot[k]; f != nil {
 		d.ref(f(), m)
 	}
@@ -190,44 +190,6 @@ func (d *decoder) str(key string, v any, in bool) string {
 	return ""
 }
 
-// floatPtr decodes a number; null and the wrong kind give nil.
-func (d *decoder) floatPtr(key string, v any) *float64 {
-	switch n := v.(type) {
-	case float64: // made plain by an earlier pass
-		return &n
-	case json.Number:
-		f, err := strconv.ParseFloat(string(n), 64)
-		if err != nil {
-			d.fail(d.ptr(key), fmt.Sprintf("%q: %v", key, err))
-			return nil
-		}
-		return &f
-	case nil:
-	default:
-		d.wrong(key, v, 'n', true)
-	}
-	return nil
-}
-
-// uintPtr decodes a non-negative integer; null and the wrong kind give nil.
-func (d *decoder) uintPtr(key string, v any) *uint64 {
-	if f, ok := v.(float64); ok {
-		v = json.Number(strconv.FormatFloat(f, 'f', -1, 64))
-	}
-	if n, ok := v.(json.Number); ok {
-		u, err := strconv.ParseUint(string(n), 10, 64)
-		if err != nil {
-			d.fail(d.ptr(key), fmt.Sprintf("%q is %s, not a non-negative integer", key, n))
-			return nil
-		}
-		return &u
-	}
-	if v != nil {
-		d.wrong(key, v, 'n', true)
-	}
-	return nil
-}
-
 // obj returns v as an object; null and the wrong kind give nil.
 func (d *decoder) obj(key string, v any, in bool) map[string]any {
 	m, ok := v.(map[string]any)
@@ -260,18 +222,6 @@ func (d *decoder) anyValue(key string, v any) any {
 	return p
 }
 
-// members iterates over the members of an object of a tree, without the
-// position a YAML mapping holds (originKey).
-func members(m map[string]any) iter.Seq2[string, any] {
-	return func(yield func(string, any) bool) {
-		for k, v := range m {
-			if k != originKey && !yield(k, v) {
-				return
-			}
-		}
-	}
-}
-
 // listOf decodes the list at key, each item with one (given its index).
 func listOf[T any](d *decoder, key string, v any, in bool, one func(d *decoder, i string, e any) T) []T {
 	a := d.list(key, v, in)
@@ -295,8 +245,10 @@ func mapOf[T any](d *decoder, key string, v any, in bool, one func(d *decoder, n
 	}
 	out := make(map[string]T, len(m))
 	d.push(key)
-	for k, e := range members(m) {
-		out[k] = one(d, k, e)
+	for k, e := range m {
+		if k != originKey { // a YAML mapping's position
+			out[k] = one(d, k, e)
+		}
 	}
 	d.pop()
 	return out
@@ -304,19 +256,21 @@ func mapOf[T any](d *decoder, key string, v any, in bool, one func(d *decoder, n
 
 // object decodes the member key: v, an object, with build (under key);
 // null and the wrong kind give nil.
-func object[T any](d *decoder, key string, v any, in bool, build func(*decoder, map[string]any) *T) (x *T) {
+func object[T any](d *decoder, key string, v any, in bool, build func(*decoder, *T, map[string]any)) (x *T) {
 	if m := d.obj(key, v, in); m != nil {
-		d.at(key, func() { x = build(d, m) })
+		x = new(T)
+		d.at(key, func() { build(d, x, m) })
 	}
 	return x
 }
 
 // valueAt decodes the member name: e of a map of objects with build, under
 // name; null and the wrong kind give nil.
-func valueAt[T any](d *decoder, name string, e any, build func(*decoder, map[string]any) *T) (x *T) {
+func valueAt[T any](d *decoder, name string, e any, build func(*decoder, *T, map[string]any)) (x *T) {
 	d.at(name, func() {
 		if m := d.obj("", e, false); m != nil {
-			x = build(d, m)
+			x = new(T)
+			build(d, x, m)
 		}
 	})
 	return x
@@ -324,8 +278,9 @@ func valueAt[T any](d *decoder, name string, e any, build func(*decoder, map[str
 
 // pathItemAt decodes the member name: e of Paths, a Callback or the
 // webhooks; null and the wrong kind give an empty Path Item.
-func pathItemAt(d *decoder, name string, e any) (x *openapi3.PathItem) {
-	d.at(name, func() { x = d.pathItem(d.obj("", e, false)) })
+func pathItemAt(d *decoder, name string, e any) *openapi3.PathItem {
+	x := &openapi3.PathItem{}
+	d.at(name, func() { d.pathItem(x, d.obj("", e, false)) })
 	return x
 }
 
@@ -363,7 +318,9 @@ func (d *decoder) disable(u refUse) {
 		p.Ref = ""
 		return
 	}
-	d.ref(u.slot, without(u.m))
+	m := maps.Clone(u.m)
+	delete(m, "$ref")
+	d.ref(u.slot, m)
 }
 
 // siblings decodes a reference object with sibling keys through the
@@ -383,73 +340,14 @@ func (d *decoder) siblings(dst json.Unmarshaler, m map[string]any) {
 	}
 }
 
-// without returns m without its $ref (a disabled reference).
-func without(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		if k != "$ref" {
-			out[k] = v
-		}
-	}
-	return out
-}
-
 // ref decodes the current value v into slot, a reference wrapper, which it
 // clears first: a reference object (recorded) or an object of the kind the
-// wrapper holds. ok is false for null and the wrong kind.
+// wrapper holds, or for a schema a boolean. ok is false for null and the
+// wrong kind.
 func (d *decoder) ref(slot any, v any) bool {
-	switch r := slot.(type) {
-	case *openapi3.SchemaRef:
-		return d.schemaRef(r, v)
-	case *openapi3.ParameterRef:
-		return refOr(d, v, kindParameter, r, &r.Ref, &r.Value, (*decoder).parameter)
-	case *openapi3.HeaderRef:
-		return refOr(d, v, kindHeader, r, &r.Ref, &r.Value, (*decoder).header)
-	case *openapi3.RequestBodyRef:
-		return refOr(d, v, kindRequestBody, r, &r.Ref, &r.Value, (*decoder).requestBody)
-	case *openapi3.ResponseRef:
-		return refOr(d, v, kindResponse, r, &r.Ref, &r.Value, (*decoder).response)
-	case *openapi3.ExampleRef:
-		return refOr(d, v, kindExample, r, &r.Ref, &r.Value, (*decoder).example)
-	case *openapi3.LinkRef:
-		return refOr(d, v, kindLink, r, &r.Ref, &r.Value, (*decoder).link)
-	case *openapi3.CallbackRef:
-		return refOr(d, v, kindCallback, r, &r.Ref, &r.Value, (*decoder).callback)
-	case *openapi3.SecuritySchemeRef:
-		return refOr(d, v, kindSecurityScheme, r, &r.Ref, &r.Value, (*decoder).securityScheme)
-	}
-	panic(fmt.Sprintf("openapi: no decoder for %T", slot))
-}
-
-// refOr decodes the current value v into slot, whose reference is *ref and
-// whose value is *val, built by build.
-func refOr[R, V any](d *decoder, v any, kind refKind, slot *R, ref *string, val **V, build func(*decoder, map[string]any) *V) bool {
-	*slot = *new(R)
-	m := d.obj("", v, false)
-	if m == nil {
-		return false
-	}
-	s, only, ok := refObject(m)
-	switch {
-	case !ok:
-		*val = build(d, m)
-		return true
-	case only:
-		*ref = s
-	default:
-		d.siblings(any(slot).(json.Unmarshaler), m)
-	}
-	d.useRef(s, kind, m, slot)
-	return true
-}
-
-// schemaRef decodes the current value v, a schema, a boolean or a
-// reference to a schema, into r.
-func (d *decoder) schemaRef(r *openapi3.SchemaRef, v any) bool {
-	*r = openapi3.SchemaRef{}
-	m, ok := v.(map[string]any)
-	if !ok {
-		if b, isBool := v.(bool); isBool {
+	if r, ok := slot.(*openapi3.SchemaRef); ok && kindOf(v) != 'o' {
+		*r = openapi3.SchemaRef{}
+		if b, ok := v.(bool); ok {
 			r.Value = &openapi3.Schema{Always: &b}
 			return true
 		}
@@ -458,16 +356,49 @@ func (d *decoder) schemaRef(r *openapi3.SchemaRef, v any) bool {
 		}
 		return false
 	}
-	if ref, only, isRef := refObject(m); isRef {
-		if only {
-			r.Ref = ref
-		} else {
-			d.siblings(r, m)
-		}
-		d.useRef(ref, kindSchema, m, r)
-		return true
+	m := d.obj("", v, false)
+	switch r := slot.(type) {
+	case *openapi3.SchemaRef:
+		return refOr(d, m, kindSchema, r, &r.Ref, &r.Value, (*decoder).schema)
+	case *openapi3.ParameterRef:
+		return refOr(d, m, kindParameter, r, &r.Ref, &r.Value, (*decoder).parameter)
+	case *openapi3.HeaderRef:
+		return refOr(d, m, kindHeader, r, &r.Ref, &r.Value, (*decoder).header)
+	case *openapi3.RequestBodyRef:
+		return refOr(d, m, kindRequestBody, r, &r.Ref, &r.Value, (*decoder).requestBody)
+	case *openapi3.ResponseRef:
+		return refOr(d, m, kindResponse, r, &r.Ref, &r.Value, (*decoder).response)
+	case *openapi3.ExampleRef:
+		return refOr(d, m, kindExample, r, &r.Ref, &r.Value, (*decoder).example)
+	case *openapi3.LinkRef:
+		return refOr(d, m, kindLink, r, &r.Ref, &r.Value, (*decoder).link)
+	case *openapi3.CallbackRef:
+		return refOr(d, m, kindCallback, r, &r.Ref, &r.Value, (*decoder).callback)
+	case *openapi3.SecuritySchemeRef:
+		return refOr(d, m, kindSecurityScheme, r, &r.Ref, &r.Value, (*decoder).securityScheme)
 	}
-	r.Value = d.schema(m)
+	panic(fmt.Sprintf("openapi: no decoder for %T", slot))
+}
+
+// refOr decodes the object m (nil: none) into slot, whose reference is
+// *ref and whose value is *val, built by build.
+func refOr[R, V any](d *decoder, m map[string]any, kind refKind, slot *R, ref *string, val **V, build func(*decoder, *V, map[string]any)) bool {
+	*slot = *new(R)
+	if m == nil {
+		return false
+	}
+	s, only, ok := refObject(m)
+	switch {
+	case !ok:
+		*val = new(V)
+		build(d, *val, m)
+		return true
+	case only:
+		*ref = s
+	default:
+		d.siblings(any(slot).(json.Unmarshaler), m)
+	}
+	d.useRef(s, kind, m, slot)
 	return true
 }
 
@@ -482,31 +413,35 @@ type field struct {
 // (originKey) into *org (nil: dropped), the keys fs does not have into
 // *ext. in tells whether m is a schema (or in one), for annotations.
 func (d *decoder) fields(m map[string]any, in bool, ext *map[string]any, org **openapi3.Origin, fs []field) {
+members:
 	for k, v := range m {
-		d.field(k, v, in, ext, org, fs)
+		if k == originKey {
+			if org != nil {
+				*org = origin(v)
+			}
+			continue
+		}
+		if !strings.HasPrefix(k, "x-") {
+			for _, f := range fs {
+				if f.key == k {
+					d.set(f.dst, k, v, in)
+					continue members
+				}
+			}
+		}
+		if *ext == nil {
+			*ext = map[string]any{}
+		}
+		(*ext)[k] = d.anyValue(k, v)
 	}
 }
 
-// field decodes the member k: v of an object (see fields).
-func (d *decoder) field(k string, v any, in bool, ext *map[string]any, org **openapi3.Origin, fs []field) {
-	if k == originKey {
-		if org != nil {
-			*org = origin(v)
-		}
-		return
+// optional decodes the member k: v into a new T, but leaves *p nil for null.
+func optional[T any](d *decoder, p **T, k string, v any, in bool) {
+	if v != nil {
+		*p = new(T)
+		d.set(*p, k, v, in)
 	}
-	if !strings.HasPrefix(k, "x-") {
-		for _, f := range fs {
-			if f.key == k {
-				d.set(f.dst, k, v, in)
-				return
-			}
-		}
-	}
-	if *ext == nil {
-		*ext = map[string]any{}
-	}
-	(*ext)[k] = d.anyValue(k, v)
 }
 
 // set decodes the member k: v into the field dst points to, as the
@@ -515,11 +450,6 @@ func (d *decoder) set(dst any, k string, v any, in bool) {
 	switch p := dst.(type) {
 	case *string:
 		*p = d.str(k, v, in)
-	case **string: // null leaves it nil
-		if v != nil {
-			*p = new(string)
-			d.set(*p, k, v, in)
-		}
 	case *bool:
 		switch b := v.(type) {
 		case bool:
@@ -528,19 +458,42 @@ func (d *decoder) set(dst any, k string, v any, in bool) {
 		default:
 			d.wrong(k, v, 'b', in)
 		}
+	case **string: // a Response's description
+		optional(d, p, k, v, in)
 	case **bool:
-		if v != nil {
-			*p = new(bool)
-			d.set(*p, k, v, in)
+		optional(d, p, k, v, in)
+	case **float64: // null and the wrong kind leave it nil
+		switch n := v.(type) {
+		case float64: // made plain by an earlier pass
+			*p = &n
+		case json.Number:
+			if f, err := strconv.ParseFloat(string(n), 64); err != nil {
+				d.fail(d.ptr(k), fmt.Sprintf("%q: %v", k, err))
+			} else {
+				*p = &f
+			}
+		case nil:
+		default:
+			d.wrong(k, v, 'n', true)
 		}
-	case **float64:
-		*p = d.floatPtr(k, v)
+	case **uint64: // null and the wrong kind leave it nil
+		if f, ok := v.(float64); ok {
+			v = json.Number(strconv.FormatFloat(f, 'f', -1, 64))
+		}
+		if n, ok := v.(json.Number); ok {
+			if u, err := strconv.ParseUint(string(n), 10, 64); err != nil {
+				d.fail(d.ptr(k), fmt.Sprintf("%q is %s, not a non-negative integer", k, n))
+			} else {
+				*p = &u
+			}
+		} else if v != nil {
+			d.wrong(k, v, 'n', true)
+		}
 	case *uint64:
-		if u := d.uintPtr(k, v); u != nil {
+		var u *uint64
+		if d.set(&u, k, v, in); u != nil {
 			*p = *u
 		}
-	case **uint64:
-		*p = d.uintPtr(k, v)
 	case *any:
 		*p = d.anyValue(k, v)
 	case *[]any:
@@ -585,7 +538,7 @@ func (d *decoder) set(dst any, k string, v any, in bool) {
 		case bool:
 			p.Bool = &x
 		case json.Number:
-			p.Value = d.floatPtr(k, x)
+			d.set(&p.Value, k, x, in)
 		default:
 			d.fail(d.ptr(k), fmt.Sprintf("%q is %s where a boolean or a number belongs", k, kindNames[kindOf(v)]))
 		}
@@ -618,11 +571,11 @@ func (d *decoder) set(dst any, k string, v any, in bool) {
 	case *openapi3.ResponseBodies:
 		*p = mapOf(d, k, v, in, refAt[openapi3.ResponseRef])
 	case *openapi3.Examples:
-		// An "examples" that is not an object of objects is an annotation
-		// of the wrong type (lenient.go).
+		// One that is not an object of objects is an annotation of the
+		// wrong type (lenient.go).
 		if m, ok := v.(map[string]any); ok {
-			for _, e := range members(m) {
-				if kind := kindOf(e); kind != 'o' && kind != 'z' {
+			for name, e := range m {
+				if kind := kindOf(e); kind != 'o' && kind != 'z' && name != originKey {
 					d.wrong(k, v, 'e', in)
 					return
 				}
@@ -649,20 +602,14 @@ func (d *decoder) set(dst any, k string, v any, in bool) {
 		*p = mapOf(d, k, v, in, pathItemAt)
 	case *openapi3.Servers:
 		*p = listOf(d, k, v, in, func(d *decoder, i string, e any) *openapi3.Server { return object(d, i, e, in, (*decoder).server) })
-	case **openapi3.Servers: // null leaves it nil
-		if v != nil {
-			*p = new(openapi3.Servers)
-			d.set(*p, k, v, in)
-		}
+	case **openapi3.Servers:
+		optional(d, p, k, v, in)
 	case *openapi3.SecurityRequirements:
 		*p = listOf(d, k, v, in, func(d *decoder, i string, e any) openapi3.SecurityRequirement {
 			return mapOf(d, i, e, in, func(d *decoder, n string, e any) []string { return d.strs(n, e, in) })
 		})
-	case **openapi3.SecurityRequirements: // null leaves it nil
-		if v != nil {
-			*p = new(openapi3.SecurityRequirements)
-			d.set(*p, k, v, in)
-		}
+	case **openapi3.SecurityRequirements:
+		optional(d, p, k, v, in)
 	case *openapi3.Tags:
 		*p = listOf(d, k, v, in, func(d *decoder, i string, e any) *openapi3.Tag { return object(d, i, e, in, (*decoder).tag) })
 	case **openapi3.Components:
@@ -697,8 +644,7 @@ func (d *decoder) set(dst any, k string, v any, in bool) {
 }
 
 // schema decodes a Schema object (the current value).
-func (d *decoder) schema(m map[string]any) *openapi3.Schema {
-	s := &openapi3.Schema{}
+func (d *decoder) schema(s *openapi3.Schema, m map[string]any) {
 	// The most frequent keys first: the tables are searched in order.
 	d.fields(m, true, &s.Extensions, &s.Origin, []field{
 		{"type", &s.Type}, {"description", &s.Description}, {"properties", &s.Properties}, {"items", &s.Items},
@@ -722,131 +668,106 @@ func (d *decoder) schema(m map[string]any) *openapi3.Schema {
 		{"$dynamicRef", &s.DynamicRef}, {"$dynamicAnchor", &s.DynamicAnchor},
 		{"contentMediaType", &s.ContentMediaType}, {"contentEncoding", &s.ContentEncoding}, {"contentSchema", &s.ContentSchema},
 	})
-	return s
 }
 
-func (d *decoder) discriminator(m map[string]any) *openapi3.Discriminator {
-	x := &openapi3.Discriminator{}
+func (d *decoder) discriminator(x *openapi3.Discriminator, m map[string]any) {
 	d.fields(m, true, &x.Extensions, nil, []field{{"propertyName", &x.PropertyName}, {"mapping", &x.Mapping}})
-	return x
 }
 
-func (d *decoder) xml(m map[string]any) *openapi3.XML {
-	x := &openapi3.XML{}
+func (d *decoder) xml(x *openapi3.XML, m map[string]any) {
 	d.fields(m, false, &x.Extensions, nil, []field{
 		{"name", &x.Name}, {"namespace", &x.Namespace}, {"prefix", &x.Prefix},
 		{"attribute", &x.Attribute}, {"wrapped", &x.Wrapped},
 	})
-	return x
 }
 
-func (d *decoder) externalDocs(m map[string]any) *openapi3.ExternalDocs {
-	x := &openapi3.ExternalDocs{}
+func (d *decoder) externalDocs(x *openapi3.ExternalDocs, m map[string]any) {
 	d.fields(m, false, &x.Extensions, nil, []field{{"description", &x.Description}, {"url", &x.URL}})
-	return x
 }
 
-func (d *decoder) parameter(m map[string]any) *openapi3.Parameter {
-	p := &openapi3.Parameter{}
+func (d *decoder) parameter(p *openapi3.Parameter, m map[string]any) {
 	d.fields(m, false, &p.Extensions, &p.Origin, []field{
 		{"name", &p.Name}, {"in", &p.In}, {"description", &p.Description}, {"required", &p.Required},
 		{"schema", &p.Schema}, {"style", &p.Style}, {"explode", &p.Explode}, {"deprecated", &p.Deprecated},
 		{"allowEmptyValue", &p.AllowEmptyValue}, {"allowReserved", &p.AllowReserved},
 		{"example", &p.Example}, {"examples", &p.Examples}, {"content", &p.Content},
 	})
-	return p
 }
 
-func (d *decoder) header(m map[string]any) *openapi3.Header {
-	return &openapi3.Header{Parameter: *d.parameter(m)}
-}
+func (d *decoder) header(h *openapi3.Header, m map[string]any) { d.parameter(&h.Parameter, m) }
 
-func (d *decoder) requestBody(m map[string]any) *openapi3.RequestBody {
-	b := &openapi3.RequestBody{}
+func (d *decoder) requestBody(b *openapi3.RequestBody, m map[string]any) {
 	d.fields(m, false, &b.Extensions, &b.Origin, []field{
 		{"description", &b.Description}, {"required", &b.Required}, {"content", &b.Content},
 	})
-	return b
 }
 
-func (d *decoder) response(m map[string]any) *openapi3.Response {
-	r := &openapi3.Response{}
+func (d *decoder) response(r *openapi3.Response, m map[string]any) {
 	d.fields(m, false, &r.Extensions, &r.Origin, []field{
 		{"description", &r.Description}, {"headers", &r.Headers}, {"content", &r.Content}, {"links", &r.Links},
 	})
-	return r
 }
 
-func (d *decoder) mediaType(m map[string]any) *openapi3.MediaType {
-	x := &openapi3.MediaType{}
+func (d *decoder) mediaType(x *openapi3.MediaType, m map[string]any) {
 	d.fields(m, false, &x.Extensions, nil, []field{
 		{"schema", &x.Schema}, {"itemSchema", &x.ItemSchema}, {"example", &x.Example}, {"examples", &x.Examples},
 		{"encoding", &x.Encoding},
 	})
-	return x
 }
 
-func (d *decoder) encoding(m map[string]any) *openapi3.Encoding {
-	x := &openapi3.Encoding{}
+func (d *decoder) encoding(x *openapi3.Encoding, m map[string]any) {
 	d.fields(m, false, &x.Extensions, nil, []field{
 		{"contentType", &x.ContentType}, {"headers", &x.Headers}, {"style", &x.Style}, {"explode", &x.Explode},
 		{"allowReserved", &x.AllowReserved},
 	})
-	return x
 }
 
-func (d *decoder) example(m map[string]any) *openapi3.Example {
-	x := &openapi3.Example{}
+func (d *decoder) example(x *openapi3.Example, m map[string]any) {
 	d.fields(m, false, &x.Extensions, nil, []field{
 		{"summary", &x.Summary}, {"description", &x.Description}, {"value", &x.Value}, {"externalValue", &x.ExternalValue},
 	})
-	return x
 }
 
-func (d *decoder) link(m map[string]any) *openapi3.Link {
-	x := &openapi3.Link{}
+func (d *decoder) link(x *openapi3.Link, m map[string]any) {
 	d.fields(m, false, &x.Extensions, nil, []field{
 		{"operationRef", &x.OperationRef}, {"operationId", &x.OperationID}, {"description", &x.Description},
 		{"parameters", &x.Parameters}, {"server", &x.Server}, {"requestBody", &x.RequestBody},
 	})
-	return x
 }
 
 // named decodes an object of named values (Paths, Responses, a Callback),
 // each with one, into set; its x- extensions go to *ext, never nil.
 func named[V any](d *decoder, m map[string]any, ext *map[string]any, set func(string, V), one func(*decoder, string, any) V) {
 	*ext = map[string]any{}
-	for k, v := range members(m) {
-		if strings.HasPrefix(k, "x-") {
+	for k, v := range m {
+		switch {
+		case k == originKey:
+		case strings.HasPrefix(k, "x-"):
 			(*ext)[k] = d.anyValue(k, v)
-		} else {
+		default:
 			set(k, one(d, k, v))
 		}
 	}
 }
 
-func (d *decoder) callback(m map[string]any) *openapi3.Callback {
-	c := openapi3.NewCallbackWithCapacity(len(m))
+func (d *decoder) callback(c *openapi3.Callback, m map[string]any) {
+	*c = *openapi3.NewCallbackWithCapacity(len(m))
 	named(d, m, &c.Extensions, c.Set, pathItemAt)
-	return c
 }
 
-func (d *decoder) responses(m map[string]any) *openapi3.Responses {
-	r := openapi3.NewResponsesWithCapacity(len(m))
+func (d *decoder) responses(r *openapi3.Responses, m map[string]any) {
+	*r = *openapi3.NewResponsesWithCapacity(len(m))
 	named(d, m, &r.Extensions, r.Set, refAt[openapi3.ResponseRef])
-	return r
 }
 
-func (d *decoder) paths(m map[string]any) *openapi3.Paths {
-	p := openapi3.NewPathsWithCapacity(len(m))
+func (d *decoder) paths(p *openapi3.Paths, m map[string]any) {
+	*p = *openapi3.NewPathsWithCapacity(len(m))
 	named(d, m, &p.Extensions, p.Set, pathItemAt)
-	return p
 }
 
 // pathItem decodes a Path Item; its $ref (with or without siblings) is
 // resolved by kin-openapi, which merges the siblings.
-func (d *decoder) pathItem(m map[string]any) *openapi3.PathItem {
-	x := &openapi3.PathItem{}
+func (d *decoder) pathItem(x *openapi3.PathItem, m map[string]any) {
 	d.fields(m, false, &x.Extensions, nil, []field{
 		{"get", &x.Get}, {"post", &x.Post}, {"put", &x.Put}, {"patch", &x.Patch}, {"delete", &x.Delete},
 		{"head", &x.Head}, {"options", &x.Options}, {"trace", &x.Trace}, {"connect", &x.Connect}, {"query", &x.Query},
@@ -856,100 +777,77 @@ func (d *decoder) pathItem(m map[string]any) *openapi3.PathItem {
 	if x.Ref != "" {
 		d.useRef(x.Ref, kindPathItem, m, x)
 	}
-	return x
 }
 
-func (d *decoder) server(m map[string]any) *openapi3.Server {
-	s := &openapi3.Server{}
+func (d *decoder) server(s *openapi3.Server, m map[string]any) {
 	d.fields(m, false, &s.Extensions, nil, []field{{"url", &s.URL}, {"description", &s.Description}, {"variables", &s.Variables}})
-	return s
 }
 
-func (d *decoder) serverVariable(m map[string]any) *openapi3.ServerVariable {
-	x := &openapi3.ServerVariable{}
+func (d *decoder) serverVariable(x *openapi3.ServerVariable, m map[string]any) {
 	d.fields(m, false, &x.Extensions, nil, []field{{"enum", &x.Enum}, {"default", &x.Default}, {"description", &x.Description}})
-	return x
 }
 
-func (d *decoder) operation(m map[string]any) *openapi3.Operation {
-	op := &openapi3.Operation{}
+func (d *decoder) operation(op *openapi3.Operation, m map[string]any) {
 	d.fields(m, false, &op.Extensions, &op.Origin, []field{
 		{"operationId", &op.OperationID}, {"responses", &op.Responses}, {"parameters", &op.Parameters},
 		{"summary", &op.Summary}, {"description", &op.Description}, {"tags", &op.Tags},
 		{"requestBody", &op.RequestBody}, {"callbacks", &op.Callbacks}, {"deprecated", &op.Deprecated},
 		{"security", &op.Security}, {"servers", &op.Servers}, {"externalDocs", &op.ExternalDocs},
 	})
-	return op
 }
 
-func (d *decoder) securityScheme(m map[string]any) *openapi3.SecurityScheme {
-	s := &openapi3.SecurityScheme{}
+func (d *decoder) securityScheme(s *openapi3.SecurityScheme, m map[string]any) {
 	d.fields(m, false, &s.Extensions, nil, []field{
 		{"type", &s.Type}, {"description", &s.Description}, {"name", &s.Name}, {"in", &s.In},
 		{"scheme", &s.Scheme}, {"bearerFormat", &s.BearerFormat}, {"openIdConnectUrl", &s.OpenIdConnectUrl},
 		{"flows", &s.Flows},
 	})
-	return s
 }
 
-func (d *decoder) oauthFlows(m map[string]any) *openapi3.OAuthFlows {
-	f := &openapi3.OAuthFlows{}
+func (d *decoder) oauthFlows(f *openapi3.OAuthFlows, m map[string]any) {
 	d.fields(m, false, &f.Extensions, nil, []field{
 		{"implicit", &f.Implicit}, {"password", &f.Password},
 		{"clientCredentials", &f.ClientCredentials}, {"authorizationCode", &f.AuthorizationCode},
 	})
-	return f
 }
 
-func (d *decoder) oauthFlow(m map[string]any) *openapi3.OAuthFlow {
-	x := &openapi3.OAuthFlow{}
+func (d *decoder) oauthFlow(x *openapi3.OAuthFlow, m map[string]any) {
 	d.fields(m, false, &x.Extensions, nil, []field{
 		{"authorizationUrl", &x.AuthorizationURL}, {"tokenUrl", &x.TokenURL}, {"refreshUrl", &x.RefreshURL},
 		{"scopes", &x.Scopes},
 	})
-	return x
 }
 
-func (d *decoder) components(m map[string]any) *openapi3.Components {
-	c := &openapi3.Components{}
+func (d *decoder) components(c *openapi3.Components, m map[string]any) {
 	d.fields(m, false, &c.Extensions, nil, []field{
 		{"schemas", &c.Schemas}, {"parameters", &c.Parameters}, {"headers", &c.Headers},
 		{"requestBodies", &c.RequestBodies}, {"responses", &c.Responses}, {"securitySchemes", &c.SecuritySchemes},
 		{"examples", &c.Examples}, {"links", &c.Links}, {"callbacks", &c.Callbacks},
 	})
-	return c
 }
 
-func (d *decoder) info(m map[string]any) *openapi3.Info {
-	x := &openapi3.Info{}
+func (d *decoder) info(x *openapi3.Info, m map[string]any) {
 	d.fields(m, false, &x.Extensions, nil, []field{
 		{"title", &x.Title}, {"summary", &x.Summary}, {"description", &x.Description},
 		{"termsOfService", &x.TermsOfService}, {"version", &x.Version}, {"contact", &x.Contact}, {"license", &x.License},
 	})
-	return x
 }
 
-func (d *decoder) contact(m map[string]any) *openapi3.Contact {
-	x := &openapi3.Contact{}
+func (d *decoder) contact(x *openapi3.Contact, m map[string]any) {
 	d.fields(m, false, &x.Extensions, nil, []field{{"name", &x.Name}, {"url", &x.URL}, {"email", &x.Email}})
-	return x
 }
 
-func (d *decoder) license(m map[string]any) *openapi3.License {
-	x := &openapi3.License{}
+func (d *decoder) license(x *openapi3.License, m map[string]any) {
 	d.fields(m, false, &x.Extensions, nil, []field{{"name", &x.Name}, {"url", &x.URL}, {"identifier", &x.Identifier}})
-	return x
 }
 
-func (d *decoder) tag(m map[string]any) *openapi3.Tag {
-	t := &openapi3.Tag{}
+func (d *decoder) tag(t *openapi3.Tag, m map[string]any) {
 	d.fields(m, false, &t.Extensions, nil, []field{{"name", &t.Name}, {"description", &t.Description}, {"externalDocs", &t.ExternalDocs}})
-	return t
 }
 
 // member decodes the top-level member k: v into doc.
 func (d *decoder) member(doc *openapi3.T, k string, v any) {
-	d.field(k, v, false, &doc.Extensions, nil, []field{
+	d.fields(map[string]any{k: v}, false, &doc.Extensions, nil, []field{
 		{"openapi", &doc.OpenAPI}, {"info", &doc.Info}, {"paths", &doc.Paths}, {"components", &doc.Components},
 		{"security", &doc.Security}, {"servers", &doc.Servers}, {"tags", &doc.Tags}, {"externalDocs", &doc.ExternalDocs},
 		{"webhooks", &doc.Webhooks}, {"jsonSchemaDialect", &doc.JSONSchemaDialect},
