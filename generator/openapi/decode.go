@@ -109,7 +109,7 @@ type decoder struct {
 func decodes(k refKind, m map[string]any) bool {
 	d := &decoder{strict: true}
 	if k == kindPathItem {
-		d.pathItem(new(openapi3.PathItem), m)
+		d.fill(new(openapi3.PathItem), m)
 	} else if f := newSlot[k]; f != nil {
 		d.ref(f(), m)
 	}
@@ -254,23 +254,22 @@ func mapOf[T any](d *decoder, key string, v any, in bool, one func(d *decoder, n
 	return out
 }
 
-// object decodes the member key: v, an object, with build (under key);
-// null and the wrong kind give nil.
-func object[T any](d *decoder, key string, v any, in bool, build func(*decoder, *T, map[string]any)) (x *T) {
+// object decodes the member key: v, an object, into a new *p (under key);
+// null and the wrong kind leave *p nil.
+func object[T any](d *decoder, p **T, key string, v any, in bool) {
 	if m := d.obj(key, v, in); m != nil {
-		x = new(T)
-		d.at(key, func() { build(d, x, m) })
+		*p = new(T)
+		d.at(key, func() { d.fill(*p, m) })
 	}
-	return x
 }
 
-// valueAt decodes the member name: e of a map of objects with build, under
-// name; null and the wrong kind give nil.
-func valueAt[T any](d *decoder, name string, e any, build func(*decoder, *T, map[string]any)) (x *T) {
+// valueAt decodes the member name: e of a map of objects, under name;
+// null and the wrong kind give nil.
+func valueAt[T any](d *decoder, name string, e any) (x *T) {
 	d.at(name, func() {
 		if m := d.obj("", e, false); m != nil {
 			x = new(T)
-			build(d, x, m)
+			d.fill(x, m)
 		}
 	})
 	return x
@@ -280,7 +279,7 @@ func valueAt[T any](d *decoder, name string, e any, build func(*decoder, *T, map
 // webhooks; null and the wrong kind give an empty Path Item.
 func pathItemAt(d *decoder, name string, e any) *openapi3.PathItem {
 	x := &openapi3.PathItem{}
-	d.at(name, func() { d.pathItem(x, d.obj("", e, false)) })
+	d.at(name, func() { d.fill(x, d.obj("", e, false)) })
 	return x
 }
 
@@ -359,30 +358,30 @@ func (d *decoder) ref(slot any, v any) bool {
 	m := d.obj("", v, false)
 	switch r := slot.(type) {
 	case *openapi3.SchemaRef:
-		return refOr(d, m, kindSchema, r, &r.Ref, &r.Value, (*decoder).schema)
+		return refOr(d, m, kindSchema, r, &r.Ref, &r.Value)
 	case *openapi3.ParameterRef:
-		return refOr(d, m, kindParameter, r, &r.Ref, &r.Value, (*decoder).parameter)
+		return refOr(d, m, kindParameter, r, &r.Ref, &r.Value)
 	case *openapi3.HeaderRef:
-		return refOr(d, m, kindHeader, r, &r.Ref, &r.Value, (*decoder).header)
+		return refOr(d, m, kindHeader, r, &r.Ref, &r.Value)
 	case *openapi3.RequestBodyRef:
-		return refOr(d, m, kindRequestBody, r, &r.Ref, &r.Value, (*decoder).requestBody)
+		return refOr(d, m, kindRequestBody, r, &r.Ref, &r.Value)
 	case *openapi3.ResponseRef:
-		return refOr(d, m, kindResponse, r, &r.Ref, &r.Value, (*decoder).response)
+		return refOr(d, m, kindResponse, r, &r.Ref, &r.Value)
 	case *openapi3.ExampleRef:
-		return refOr(d, m, kindExample, r, &r.Ref, &r.Value, (*decoder).example)
+		return refOr(d, m, kindExample, r, &r.Ref, &r.Value)
 	case *openapi3.LinkRef:
-		return refOr(d, m, kindLink, r, &r.Ref, &r.Value, (*decoder).link)
+		return refOr(d, m, kindLink, r, &r.Ref, &r.Value)
 	case *openapi3.CallbackRef:
-		return refOr(d, m, kindCallback, r, &r.Ref, &r.Value, (*decoder).callback)
+		return refOr(d, m, kindCallback, r, &r.Ref, &r.Value)
 	case *openapi3.SecuritySchemeRef:
-		return refOr(d, m, kindSecurityScheme, r, &r.Ref, &r.Value, (*decoder).securityScheme)
+		return refOr(d, m, kindSecurityScheme, r, &r.Ref, &r.Value)
 	}
 	panic(fmt.Sprintf("openapi: no decoder for %T", slot))
 }
 
 // refOr decodes the object m (nil: none) into slot, whose reference is
-// *ref and whose value is *val, built by build.
-func refOr[R, V any](d *decoder, m map[string]any, kind refKind, slot *R, ref *string, val **V, build func(*decoder, *V, map[string]any)) bool {
+// *ref and whose value is *val.
+func refOr[R, V any](d *decoder, m map[string]any, kind refKind, slot *R, ref *string, val **V) bool {
 	*slot = *new(R)
 	if m == nil {
 		return false
@@ -391,7 +390,7 @@ func refOr[R, V any](d *decoder, m map[string]any, kind refKind, slot *R, ref *s
 	switch {
 	case !ok:
 		*val = new(V)
-		build(d, *val, m)
+		d.fill(*val, m)
 		return true
 	case only:
 		*ref = s
@@ -589,19 +588,17 @@ func (d *decoder) set(dst any, k string, v any, in bool) {
 	case *openapi3.SecuritySchemes:
 		*p = mapOf(d, k, v, in, refAt[openapi3.SecuritySchemeRef])
 	case *openapi3.Content:
-		*p = mapOf(d, k, v, in, func(d *decoder, n string, e any) *openapi3.MediaType { return valueAt(d, n, e, (*decoder).mediaType) })
+		*p = mapOf(d, k, v, in, valueAt[openapi3.MediaType])
 	case *openapi3.Encodings:
-		*p = mapOf(d, k, v, in, func(d *decoder, n string, e any) *openapi3.Encoding { return valueAt(d, n, e, (*decoder).encoding) })
+		*p = mapOf(d, k, v, in, valueAt[openapi3.Encoding])
 	case *openapi3.ServerVariables:
-		*p = mapOf(d, k, v, in, func(d *decoder, n string, e any) *openapi3.ServerVariable {
-			return valueAt(d, n, e, (*decoder).serverVariable)
-		})
+		*p = mapOf(d, k, v, in, valueAt[openapi3.ServerVariable])
 	case *map[string]*openapi3.Operation:
-		*p = mapOf(d, k, v, in, func(d *decoder, n string, e any) *openapi3.Operation { return valueAt(d, n, e, (*decoder).operation) })
+		*p = mapOf(d, k, v, in, valueAt[openapi3.Operation])
 	case *map[string]*openapi3.PathItem:
 		*p = mapOf(d, k, v, in, pathItemAt)
 	case *openapi3.Servers:
-		*p = listOf(d, k, v, in, func(d *decoder, i string, e any) *openapi3.Server { return object(d, i, e, in, (*decoder).server) })
+		*p = listOf(d, k, v, in, func(d *decoder, i string, e any) (x *openapi3.Server) { object(d, &x, i, e, in); return x })
 	case **openapi3.Servers:
 		optional(d, p, k, v, in)
 	case *openapi3.SecurityRequirements:
@@ -611,128 +608,176 @@ func (d *decoder) set(dst any, k string, v any, in bool) {
 	case **openapi3.SecurityRequirements:
 		optional(d, p, k, v, in)
 	case *openapi3.Tags:
-		*p = listOf(d, k, v, in, func(d *decoder, i string, e any) *openapi3.Tag { return object(d, i, e, in, (*decoder).tag) })
+		*p = listOf(d, k, v, in, func(d *decoder, i string, e any) (x *openapi3.Tag) { object(d, &x, i, e, in); return x })
 	case **openapi3.Components:
-		*p = object(d, k, v, in, (*decoder).components)
+		object(d, p, k, v, in)
 	case **openapi3.Info:
-		*p = object(d, k, v, in, (*decoder).info)
+		object(d, p, k, v, in)
 	case **openapi3.Contact:
-		*p = object(d, k, v, in, (*decoder).contact)
+		object(d, p, k, v, in)
 	case **openapi3.License:
-		*p = object(d, k, v, in, (*decoder).license)
+		object(d, p, k, v, in)
 	case **openapi3.Paths:
-		*p = object(d, k, v, in, (*decoder).paths)
+		object(d, p, k, v, in)
 	case **openapi3.Operation:
-		*p = object(d, k, v, in, (*decoder).operation)
+		object(d, p, k, v, in)
 	case **openapi3.Responses:
-		*p = object(d, k, v, in, (*decoder).responses)
+		object(d, p, k, v, in)
 	case **openapi3.Server:
-		*p = object(d, k, v, in, (*decoder).server)
+		object(d, p, k, v, in)
 	case **openapi3.OAuthFlows:
-		*p = object(d, k, v, in, (*decoder).oauthFlows)
+		object(d, p, k, v, in)
 	case **openapi3.OAuthFlow:
-		*p = object(d, k, v, in, (*decoder).oauthFlow)
+		object(d, p, k, v, in)
 	case **openapi3.ExternalDocs:
-		*p = object(d, k, v, in, (*decoder).externalDocs)
+		object(d, p, k, v, in)
 	case **openapi3.Discriminator:
-		*p = object(d, k, v, in, (*decoder).discriminator)
+		object(d, p, k, v, in)
 	case **openapi3.XML:
-		*p = object(d, k, v, in, (*decoder).xml)
+		object(d, p, k, v, in)
 	default:
 		panic(fmt.Sprintf("openapi: no decoder for %T", dst))
 	}
 }
 
-// schema decodes a Schema object (the current value).
-func (d *decoder) schema(s *openapi3.Schema, m map[string]any) {
-	// The most frequent keys first: the tables are searched in order.
-	d.fields(m, true, &s.Extensions, &s.Origin, []field{
-		{"type", &s.Type}, {"description", &s.Description}, {"properties", &s.Properties}, {"items", &s.Items},
-		{"format", &s.Format}, {"required", &s.Required}, {"enum", &s.Enum}, {"example", &s.Example},
-		{"nullable", &s.Nullable}, {"title", &s.Title}, {"default", &s.Default},
-		{"allOf", &s.AllOf}, {"oneOf", &s.OneOf}, {"anyOf", &s.AnyOf}, {"not", &s.Not},
-		{"additionalProperties", &s.AdditionalProperties}, {"readOnly", &s.ReadOnly}, {"writeOnly", &s.WriteOnly},
-		{"deprecated", &s.Deprecated}, {"examples", &s.Examples}, {"const", &s.Const},
-		{"minimum", &s.Min}, {"maximum", &s.Max}, {"exclusiveMinimum", &s.ExclusiveMin}, {"exclusiveMaximum", &s.ExclusiveMax},
-		{"multipleOf", &s.MultipleOf}, {"minLength", &s.MinLength}, {"maxLength", &s.MaxLength}, {"pattern", &s.Pattern},
-		{"minItems", &s.MinItems}, {"maxItems", &s.MaxItems}, {"uniqueItems", &s.UniqueItems},
-		{"minProperties", &s.MinProps}, {"maxProperties", &s.MaxProps},
-		{"discriminator", &s.Discriminator}, {"xml", &s.XML}, {"externalDocs", &s.ExternalDocs},
-		{"allowEmptyValue", &s.AllowEmptyValue},
-		{"prefixItems", &s.PrefixItems}, {"contains", &s.Contains}, {"minContains", &s.MinContains}, {"maxContains", &s.MaxContains},
-		{"patternProperties", &s.PatternProperties}, {"dependentSchemas", &s.DependentSchemas},
-		{"dependentRequired", &s.DependentRequired}, {"propertyNames", &s.PropertyNames},
-		{"unevaluatedItems", &s.UnevaluatedItems}, {"unevaluatedProperties", &s.UnevaluatedProperties},
-		{"if", &s.If}, {"then", &s.Then}, {"else", &s.Else}, {"$defs", &s.Defs},
-		{"$schema", &s.SchemaDialect}, {"$comment", &s.Comment}, {"$id", &s.SchemaID}, {"$anchor", &s.Anchor},
-		{"$dynamicRef", &s.DynamicRef}, {"$dynamicAnchor", &s.DynamicAnchor},
-		{"contentMediaType", &s.ContentMediaType}, {"contentEncoding", &s.ContentEncoding}, {"contentSchema", &s.ContentSchema},
-	})
-}
-
-func (d *decoder) discriminator(x *openapi3.Discriminator, m map[string]any) {
-	d.fields(m, true, &x.Extensions, nil, []field{{"propertyName", &x.PropertyName}, {"mapping", &x.Mapping}})
-}
-
-func (d *decoder) xml(x *openapi3.XML, m map[string]any) {
-	d.fields(m, false, &x.Extensions, nil, []field{
-		{"name", &x.Name}, {"namespace", &x.Namespace}, {"prefix", &x.Prefix},
-		{"attribute", &x.Attribute}, {"wrapped", &x.Wrapped},
-	})
-}
-
-func (d *decoder) externalDocs(x *openapi3.ExternalDocs, m map[string]any) {
-	d.fields(m, false, &x.Extensions, nil, []field{{"description", &x.Description}, {"url", &x.URL}})
-}
-
-func (d *decoder) parameter(p *openapi3.Parameter, m map[string]any) {
-	d.fields(m, false, &p.Extensions, &p.Origin, []field{
-		{"name", &p.Name}, {"in", &p.In}, {"description", &p.Description}, {"required", &p.Required},
-		{"schema", &p.Schema}, {"style", &p.Style}, {"explode", &p.Explode}, {"deprecated", &p.Deprecated},
-		{"allowEmptyValue", &p.AllowEmptyValue}, {"allowReserved", &p.AllowReserved},
-		{"example", &p.Example}, {"examples", &p.Examples}, {"content", &p.Content},
-	})
-}
-
-func (d *decoder) header(h *openapi3.Header, m map[string]any) { d.parameter(&h.Parameter, m) }
-
-func (d *decoder) requestBody(b *openapi3.RequestBody, m map[string]any) {
-	d.fields(m, false, &b.Extensions, &b.Origin, []field{
-		{"description", &b.Description}, {"required", &b.Required}, {"content", &b.Content},
-	})
-}
-
-func (d *decoder) response(r *openapi3.Response, m map[string]any) {
-	d.fields(m, false, &r.Extensions, &r.Origin, []field{
-		{"description", &r.Description}, {"headers", &r.Headers}, {"content", &r.Content}, {"links", &r.Links},
-	})
-}
-
-func (d *decoder) mediaType(x *openapi3.MediaType, m map[string]any) {
-	d.fields(m, false, &x.Extensions, nil, []field{
-		{"schema", &x.Schema}, {"itemSchema", &x.ItemSchema}, {"example", &x.Example}, {"examples", &x.Examples},
-		{"encoding", &x.Encoding},
-	})
-}
-
-func (d *decoder) encoding(x *openapi3.Encoding, m map[string]any) {
-	d.fields(m, false, &x.Extensions, nil, []field{
-		{"contentType", &x.ContentType}, {"headers", &x.Headers}, {"style", &x.Style}, {"explode", &x.Explode},
-		{"allowReserved", &x.AllowReserved},
-	})
-}
-
-func (d *decoder) example(x *openapi3.Example, m map[string]any) {
-	d.fields(m, false, &x.Extensions, nil, []field{
-		{"summary", &x.Summary}, {"description", &x.Description}, {"value", &x.Value}, {"externalValue", &x.ExternalValue},
-	})
-}
-
-func (d *decoder) link(x *openapi3.Link, m map[string]any) {
-	d.fields(m, false, &x.Extensions, nil, []field{
-		{"operationRef", &x.OperationRef}, {"operationId", &x.OperationID}, {"description", &x.Description},
-		{"parameters", &x.Parameters}, {"server", &x.Server}, {"requestBody", &x.RequestBody},
-	})
+// fill decodes the object m into x, a kin-openapi value, by the table of
+// x's type: each key, and the field its value goes to.
+func (d *decoder) fill(x any, m map[string]any) {
+	switch x := x.(type) {
+	case *openapi3.Schema: // the most frequent keys first: tables are searched in order
+		d.fields(m, true, &x.Extensions, &x.Origin, []field{
+			{"type", &x.Type}, {"description", &x.Description}, {"properties", &x.Properties}, {"items", &x.Items},
+			{"format", &x.Format}, {"required", &x.Required}, {"enum", &x.Enum}, {"example", &x.Example},
+			{"nullable", &x.Nullable}, {"title", &x.Title}, {"default", &x.Default},
+			{"allOf", &x.AllOf}, {"oneOf", &x.OneOf}, {"anyOf", &x.AnyOf}, {"not", &x.Not},
+			{"additionalProperties", &x.AdditionalProperties}, {"readOnly", &x.ReadOnly}, {"writeOnly", &x.WriteOnly},
+			{"deprecated", &x.Deprecated}, {"examples", &x.Examples}, {"const", &x.Const},
+			{"minimum", &x.Min}, {"maximum", &x.Max}, {"exclusiveMinimum", &x.ExclusiveMin}, {"exclusiveMaximum", &x.ExclusiveMax},
+			{"multipleOf", &x.MultipleOf}, {"minLength", &x.MinLength}, {"maxLength", &x.MaxLength}, {"pattern", &x.Pattern},
+			{"minItems", &x.MinItems}, {"maxItems", &x.MaxItems}, {"uniqueItems", &x.UniqueItems},
+			{"minProperties", &x.MinProps}, {"maxProperties", &x.MaxProps},
+			{"discriminator", &x.Discriminator}, {"xml", &x.XML}, {"externalDocs", &x.ExternalDocs},
+			{"allowEmptyValue", &x.AllowEmptyValue},
+			{"prefixItems", &x.PrefixItems}, {"contains", &x.Contains}, {"minContains", &x.MinContains}, {"maxContains", &x.MaxContains},
+			{"patternProperties", &x.PatternProperties}, {"dependentSchemas", &x.DependentSchemas},
+			{"dependentRequired", &x.DependentRequired}, {"propertyNames", &x.PropertyNames},
+			{"unevaluatedItems", &x.UnevaluatedItems}, {"unevaluatedProperties", &x.UnevaluatedProperties},
+			{"if", &x.If}, {"then", &x.Then}, {"else", &x.Else}, {"$defs", &x.Defs},
+			{"$schema", &x.SchemaDialect}, {"$comment", &x.Comment}, {"$id", &x.SchemaID}, {"$anchor", &x.Anchor},
+			{"$dynamicRef", &x.DynamicRef}, {"$dynamicAnchor", &x.DynamicAnchor},
+			{"contentMediaType", &x.ContentMediaType}, {"contentEncoding", &x.ContentEncoding}, {"contentSchema", &x.ContentSchema},
+		})
+	case *openapi3.Discriminator:
+		d.fields(m, true, &x.Extensions, nil, []field{{"propertyName", &x.PropertyName}, {"mapping", &x.Mapping}})
+	case *openapi3.XML:
+		d.fields(m, false, &x.Extensions, nil, []field{
+			{"name", &x.Name}, {"namespace", &x.Namespace}, {"prefix", &x.Prefix},
+			{"attribute", &x.Attribute}, {"wrapped", &x.Wrapped},
+		})
+	case *openapi3.ExternalDocs:
+		d.fields(m, false, &x.Extensions, nil, []field{{"description", &x.Description}, {"url", &x.URL}})
+	case *openapi3.Parameter:
+		d.fields(m, false, &x.Extensions, &x.Origin, []field{
+			{"name", &x.Name}, {"in", &x.In}, {"description", &x.Description}, {"required", &x.Required},
+			{"schema", &x.Schema}, {"style", &x.Style}, {"explode", &x.Explode}, {"deprecated", &x.Deprecated},
+			{"allowEmptyValue", &x.AllowEmptyValue}, {"allowReserved", &x.AllowReserved},
+			{"example", &x.Example}, {"examples", &x.Examples}, {"content", &x.Content},
+		})
+	case *openapi3.Header:
+		d.fill(&x.Parameter, m)
+	case *openapi3.RequestBody:
+		d.fields(m, false, &x.Extensions, &x.Origin, []field{
+			{"description", &x.Description}, {"required", &x.Required}, {"content", &x.Content},
+		})
+	case *openapi3.Response:
+		d.fields(m, false, &x.Extensions, &x.Origin, []field{
+			{"description", &x.Description}, {"headers", &x.Headers}, {"content", &x.Content}, {"links", &x.Links},
+		})
+	case *openapi3.MediaType:
+		d.fields(m, false, &x.Extensions, nil, []field{
+			{"schema", &x.Schema}, {"itemSchema", &x.ItemSchema}, {"example", &x.Example}, {"examples", &x.Examples},
+			{"encoding", &x.Encoding},
+		})
+	case *openapi3.Encoding:
+		d.fields(m, false, &x.Extensions, nil, []field{
+			{"contentType", &x.ContentType}, {"headers", &x.Headers}, {"style", &x.Style}, {"explode", &x.Explode},
+			{"allowReserved", &x.AllowReserved},
+		})
+	case *openapi3.Example:
+		d.fields(m, false, &x.Extensions, nil, []field{
+			{"summary", &x.Summary}, {"description", &x.Description}, {"value", &x.Value}, {"externalValue", &x.ExternalValue},
+		})
+	case *openapi3.Link:
+		d.fields(m, false, &x.Extensions, nil, []field{
+			{"operationRef", &x.OperationRef}, {"operationId", &x.OperationID}, {"description", &x.Description},
+			{"parameters", &x.Parameters}, {"server", &x.Server}, {"requestBody", &x.RequestBody},
+		})
+	case *openapi3.Callback:
+		*x = *openapi3.NewCallbackWithCapacity(len(m))
+		named(d, m, &x.Extensions, x.Set, pathItemAt)
+	case *openapi3.Responses:
+		*x = *openapi3.NewResponsesWithCapacity(len(m))
+		named(d, m, &x.Extensions, x.Set, refAt[openapi3.ResponseRef])
+	case *openapi3.Paths:
+		*x = *openapi3.NewPathsWithCapacity(len(m))
+		named(d, m, &x.Extensions, x.Set, pathItemAt)
+	case *openapi3.PathItem: // its $ref (siblings or not) is resolved by kin-openapi
+		d.fields(m, false, &x.Extensions, nil, []field{
+			{"get", &x.Get}, {"post", &x.Post}, {"put", &x.Put}, {"patch", &x.Patch}, {"delete", &x.Delete},
+			{"head", &x.Head}, {"options", &x.Options}, {"trace", &x.Trace}, {"connect", &x.Connect}, {"query", &x.Query},
+			{"parameters", &x.Parameters}, {"$ref", &x.Ref}, {"summary", &x.Summary}, {"description", &x.Description},
+			{"servers", &x.Servers}, {"additionalOperations", &x.AdditionalOperations},
+		})
+		if x.Ref != "" {
+			d.useRef(x.Ref, kindPathItem, m, x)
+		}
+	case *openapi3.Server:
+		d.fields(m, false, &x.Extensions, nil, []field{{"url", &x.URL}, {"description", &x.Description}, {"variables", &x.Variables}})
+	case *openapi3.ServerVariable:
+		d.fields(m, false, &x.Extensions, nil, []field{{"enum", &x.Enum}, {"default", &x.Default}, {"description", &x.Description}})
+	case *openapi3.Operation:
+		d.fields(m, false, &x.Extensions, &x.Origin, []field{
+			{"operationId", &x.OperationID}, {"responses", &x.Responses}, {"parameters", &x.Parameters},
+			{"summary", &x.Summary}, {"description", &x.Description}, {"tags", &x.Tags},
+			{"requestBody", &x.RequestBody}, {"callbacks", &x.Callbacks}, {"deprecated", &x.Deprecated},
+			{"security", &x.Security}, {"servers", &x.Servers}, {"externalDocs", &x.ExternalDocs},
+		})
+	case *openapi3.SecurityScheme:
+		d.fields(m, false, &x.Extensions, nil, []field{
+			{"type", &x.Type}, {"description", &x.Description}, {"name", &x.Name}, {"in", &x.In},
+			{"scheme", &x.Scheme}, {"bearerFormat", &x.BearerFormat}, {"openIdConnectUrl", &x.OpenIdConnectUrl},
+			{"flows", &x.Flows},
+		})
+	case *openapi3.OAuthFlows:
+		d.fields(m, false, &x.Extensions, nil, []field{
+			{"implicit", &x.Implicit}, {"password", &x.Password},
+			{"clientCredentials", &x.ClientCredentials}, {"authorizationCode", &x.AuthorizationCode},
+		})
+	case *openapi3.OAuthFlow:
+		d.fields(m, false, &x.Extensions, nil, []field{
+			{"authorizationUrl", &x.AuthorizationURL}, {"tokenUrl", &x.TokenURL}, {"refreshUrl", &x.RefreshURL},
+			{"scopes", &x.Scopes},
+		})
+	case *openapi3.Components:
+		d.fields(m, false, &x.Extensions, nil, []field{
+			{"schemas", &x.Schemas}, {"parameters", &x.Parameters}, {"headers", &x.Headers},
+			{"requestBodies", &x.RequestBodies}, {"responses", &x.Responses}, {"securitySchemes", &x.SecuritySchemes},
+			{"examples", &x.Examples}, {"links", &x.Links}, {"callbacks", &x.Callbacks},
+		})
+	case *openapi3.Info:
+		d.fields(m, false, &x.Extensions, nil, []field{
+			{"title", &x.Title}, {"summary", &x.Summary}, {"description", &x.Description},
+			{"termsOfService", &x.TermsOfService}, {"version", &x.Version}, {"contact", &x.Contact}, {"license", &x.License},
+		})
+	case *openapi3.Contact:
+		d.fields(m, false, &x.Extensions, nil, []field{{"name", &x.Name}, {"url", &x.URL}, {"email", &x.Email}})
+	case *openapi3.License:
+		d.fields(m, false, &x.Extensions, nil, []field{{"name", &x.Name}, {"url", &x.URL}, {"identifier", &x.Identifier}})
+	case *openapi3.Tag:
+		d.fields(m, false, &x.Extensions, nil, []field{{"name", &x.Name}, {"description", &x.Description}, {"externalDocs", &x.ExternalDocs}})
+	default:
+		panic(fmt.Sprintf("openapi: no decoder for %T", x))
+	}
 }
 
 // named decodes an object of named values (Paths, Responses, a Callback),
@@ -748,101 +793,6 @@ func named[V any](d *decoder, m map[string]any, ext *map[string]any, set func(st
 			set(k, one(d, k, v))
 		}
 	}
-}
-
-func (d *decoder) callback(c *openapi3.Callback, m map[string]any) {
-	*c = *openapi3.NewCallbackWithCapacity(len(m))
-	named(d, m, &c.Extensions, c.Set, pathItemAt)
-}
-
-func (d *decoder) responses(r *openapi3.Responses, m map[string]any) {
-	*r = *openapi3.NewResponsesWithCapacity(len(m))
-	named(d, m, &r.Extensions, r.Set, refAt[openapi3.ResponseRef])
-}
-
-func (d *decoder) paths(p *openapi3.Paths, m map[string]any) {
-	*p = *openapi3.NewPathsWithCapacity(len(m))
-	named(d, m, &p.Extensions, p.Set, pathItemAt)
-}
-
-// pathItem decodes a Path Item; its $ref (with or without siblings) is
-// resolved by kin-openapi, which merges the siblings.
-func (d *decoder) pathItem(x *openapi3.PathItem, m map[string]any) {
-	d.fields(m, false, &x.Extensions, nil, []field{
-		{"get", &x.Get}, {"post", &x.Post}, {"put", &x.Put}, {"patch", &x.Patch}, {"delete", &x.Delete},
-		{"head", &x.Head}, {"options", &x.Options}, {"trace", &x.Trace}, {"connect", &x.Connect}, {"query", &x.Query},
-		{"parameters", &x.Parameters}, {"$ref", &x.Ref}, {"summary", &x.Summary}, {"description", &x.Description},
-		{"servers", &x.Servers}, {"additionalOperations", &x.AdditionalOperations},
-	})
-	if x.Ref != "" {
-		d.useRef(x.Ref, kindPathItem, m, x)
-	}
-}
-
-func (d *decoder) server(s *openapi3.Server, m map[string]any) {
-	d.fields(m, false, &s.Extensions, nil, []field{{"url", &s.URL}, {"description", &s.Description}, {"variables", &s.Variables}})
-}
-
-func (d *decoder) serverVariable(x *openapi3.ServerVariable, m map[string]any) {
-	d.fields(m, false, &x.Extensions, nil, []field{{"enum", &x.Enum}, {"default", &x.Default}, {"description", &x.Description}})
-}
-
-func (d *decoder) operation(op *openapi3.Operation, m map[string]any) {
-	d.fields(m, false, &op.Extensions, &op.Origin, []field{
-		{"operationId", &op.OperationID}, {"responses", &op.Responses}, {"parameters", &op.Parameters},
-		{"summary", &op.Summary}, {"description", &op.Description}, {"tags", &op.Tags},
-		{"requestBody", &op.RequestBody}, {"callbacks", &op.Callbacks}, {"deprecated", &op.Deprecated},
-		{"security", &op.Security}, {"servers", &op.Servers}, {"externalDocs", &op.ExternalDocs},
-	})
-}
-
-func (d *decoder) securityScheme(s *openapi3.SecurityScheme, m map[string]any) {
-	d.fields(m, false, &s.Extensions, nil, []field{
-		{"type", &s.Type}, {"description", &s.Description}, {"name", &s.Name}, {"in", &s.In},
-		{"scheme", &s.Scheme}, {"bearerFormat", &s.BearerFormat}, {"openIdConnectUrl", &s.OpenIdConnectUrl},
-		{"flows", &s.Flows},
-	})
-}
-
-func (d *decoder) oauthFlows(f *openapi3.OAuthFlows, m map[string]any) {
-	d.fields(m, false, &f.Extensions, nil, []field{
-		{"implicit", &f.Implicit}, {"password", &f.Password},
-		{"clientCredentials", &f.ClientCredentials}, {"authorizationCode", &f.AuthorizationCode},
-	})
-}
-
-func (d *decoder) oauthFlow(x *openapi3.OAuthFlow, m map[string]any) {
-	d.fields(m, false, &x.Extensions, nil, []field{
-		{"authorizationUrl", &x.AuthorizationURL}, {"tokenUrl", &x.TokenURL}, {"refreshUrl", &x.RefreshURL},
-		{"scopes", &x.Scopes},
-	})
-}
-
-func (d *decoder) components(c *openapi3.Components, m map[string]any) {
-	d.fields(m, false, &c.Extensions, nil, []field{
-		{"schemas", &c.Schemas}, {"parameters", &c.Parameters}, {"headers", &c.Headers},
-		{"requestBodies", &c.RequestBodies}, {"responses", &c.Responses}, {"securitySchemes", &c.SecuritySchemes},
-		{"examples", &c.Examples}, {"links", &c.Links}, {"callbacks", &c.Callbacks},
-	})
-}
-
-func (d *decoder) info(x *openapi3.Info, m map[string]any) {
-	d.fields(m, false, &x.Extensions, nil, []field{
-		{"title", &x.Title}, {"summary", &x.Summary}, {"description", &x.Description},
-		{"termsOfService", &x.TermsOfService}, {"version", &x.Version}, {"contact", &x.Contact}, {"license", &x.License},
-	})
-}
-
-func (d *decoder) contact(x *openapi3.Contact, m map[string]any) {
-	d.fields(m, false, &x.Extensions, nil, []field{{"name", &x.Name}, {"url", &x.URL}, {"email", &x.Email}})
-}
-
-func (d *decoder) license(x *openapi3.License, m map[string]any) {
-	d.fields(m, false, &x.Extensions, nil, []field{{"name", &x.Name}, {"url", &x.URL}, {"identifier", &x.Identifier}})
-}
-
-func (d *decoder) tag(t *openapi3.Tag, m map[string]any) {
-	d.fields(m, false, &t.Extensions, nil, []field{{"name", &t.Name}, {"description", &t.Description}, {"externalDocs", &t.ExternalDocs}})
 }
 
 // member decodes the top-level member k: v into doc.
