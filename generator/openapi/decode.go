@@ -102,6 +102,7 @@ type decoder struct {
 	// strict makes an annotation of the wrong type an error too, as for
 	// kin-openapi when it decodes the target of a $ref (refs.go's decodes).
 	strict bool
+	in     bool // the object being decoded is a schema or in one (annotations)
 }
 
 // decodes reports whether the object m decodes as an object of kind k
@@ -157,12 +158,12 @@ func kindOf(v any) byte {
 
 // wrong records key's value v of the wrong JSON kind (want): a warning for
 // an annotation, which is ignored, an error otherwise.
-func (d *decoder) wrong(key string, v any, want byte, inSchema bool) {
+func (d *decoder) wrong(key string, v any, want byte) {
 	if key == "" { // the current value, a member of a map of names
 		d.fail(d.ptr(), fmt.Sprintf("%s where %s belongs", kindNames[kindOf(v)], kindNames[want]))
 		return
 	}
-	if annotationKind(key, inSchema, false) != 0 && !d.strict {
+	if annotationKind(key, d.in, false) != 0 && !d.strict {
 		d.diags = append(d.diags, diag.Diagnostic{Severity: diag.Warning, Kind: diag.LeftOut,
 			Pos:     diag.Pos{File: d.file, Pointer: d.ptr(key)},
 			Message: fmt.Sprintf("%q is %s where %s belongs; it only annotates or documents, and is ignored", key, kindNames[kindOf(v)], kindNames[want])})
@@ -179,37 +180,33 @@ func (d *decoder) fail(ptr, msg string) {
 }
 
 // str decodes a string member (null leaves it empty).
-func (d *decoder) str(key string, v any, in bool) string {
+func (d *decoder) str(key string, v any) string {
 	switch s := v.(type) {
 	case string:
 		return s
 	case nil:
 	default:
-		d.wrong(key, v, 's', in)
+		d.wrong(key, v, 's')
 	}
 	return ""
 }
 
 // obj returns v as an object; null and the wrong kind give nil.
-func (d *decoder) obj(key string, v any, in bool) map[string]any {
+func (d *decoder) obj(key string, v any) map[string]any {
 	m, ok := v.(map[string]any)
 	if !ok && v != nil {
-		d.wrong(key, v, 'o', in)
+		d.wrong(key, v, 'o')
 	}
 	return m
 }
 
 // list returns v as a list; null and the wrong kind give nil.
-func (d *decoder) list(key string, v any, in bool) []any {
+func (d *decoder) list(key string, v any) []any {
 	a, ok := v.([]any)
 	if !ok && v != nil {
-		d.wrong(key, v, 'a', in)
+		d.wrong(key, v, 'a')
 	}
 	return a
-}
-
-func (d *decoder) strs(key string, v any, in bool) []string {
-	return listOf(d, key, v, in, func(d *decoder, i string, e any) string { return d.str(i, e, in) })
 }
 
 // anyValue is v as encoding/json decodes a value into an interface
@@ -223,8 +220,8 @@ func (d *decoder) anyValue(key string, v any) any {
 }
 
 // listOf decodes the list at key, each item with one (given its index).
-func listOf[T any](d *decoder, key string, v any, in bool, one func(d *decoder, i string, e any) T) []T {
-	a := d.list(key, v, in)
+func listOf[T any](d *decoder, key string, v any, one func(d *decoder, i string, e any) T) []T {
+	a := d.list(key, v)
 	if a == nil {
 		return nil
 	}
@@ -238,8 +235,8 @@ func listOf[T any](d *decoder, key string, v any, in bool, one func(d *decoder, 
 }
 
 // mapOf decodes the object of names at key, each member with one.
-func mapOf[T any](d *decoder, key string, v any, in bool, one func(d *decoder, name string, e any) T) map[string]T {
-	m := d.obj(key, v, in)
+func mapOf[T any](d *decoder, key string, v any, one func(d *decoder, name string, e any) T) map[string]T {
+	m := d.obj(key, v)
 	if m == nil {
 		return nil
 	}
@@ -256,8 +253,8 @@ func mapOf[T any](d *decoder, key string, v any, in bool, one func(d *decoder, n
 
 // object decodes the member key: v, an object, into a new *p (under key);
 // null and the wrong kind leave *p nil.
-func object[T any](d *decoder, p **T, key string, v any, in bool) {
-	if m := d.obj(key, v, in); m != nil {
+func object[T any](d *decoder, p **T, key string, v any) {
+	if m := d.obj(key, v); m != nil {
 		*p = new(T)
 		d.at(key, func() { d.fill(*p, m) })
 	}
@@ -267,7 +264,7 @@ func object[T any](d *decoder, p **T, key string, v any, in bool) {
 // null and the wrong kind give nil.
 func valueAt[T any](d *decoder, name string, e any) (x *T) {
 	d.at(name, func() {
-		if m := d.obj("", e, false); m != nil {
+		if m := d.obj("", e); m != nil {
 			x = new(T)
 			d.fill(x, m)
 		}
@@ -279,7 +276,7 @@ func valueAt[T any](d *decoder, name string, e any) (x *T) {
 // webhooks; null and the wrong kind give an empty Path Item.
 func pathItemAt(d *decoder, name string, e any) *openapi3.PathItem {
 	x := &openapi3.PathItem{}
-	d.at(name, func() { d.fill(x, d.obj("", e, false)) })
+	d.at(name, func() { d.fill(x, d.obj("", e)) })
 	return x
 }
 
@@ -355,7 +352,7 @@ func (d *decoder) ref(slot any, v any) bool {
 		}
 		return false
 	}
-	m := d.obj("", v, false)
+	m := d.obj("", v)
 	switch r := slot.(type) {
 	case *openapi3.SchemaRef:
 		return refOr(d, m, kindSchema, r, &r.Ref, &r.Value)
@@ -412,6 +409,8 @@ type field struct {
 // (originKey) into *org (nil: dropped), the keys fs does not have into
 // *ext. in tells whether m is a schema (or in one), for annotations.
 func (d *decoder) fields(m map[string]any, in bool, ext *map[string]any, org **openapi3.Origin, fs []field) {
+	outer := d.in
+	d.in = in
 members:
 	for k, v := range m {
 		if k == originKey {
@@ -423,7 +422,7 @@ members:
 		if !strings.HasPrefix(k, "x-") {
 			for _, f := range fs {
 				if f.key == k {
-					d.set(f.dst, k, v, in)
+					d.set(f.dst, k, v)
 					continue members
 				}
 			}
@@ -433,34 +432,41 @@ members:
 		}
 		(*ext)[k] = d.anyValue(k, v)
 	}
+	d.in = outer
+}
+
+// elem decodes the member k: v of a list or a map into a T, as set does.
+func elem[T any](d *decoder, k string, v any) (x T) {
+	d.set(&x, k, v)
+	return x
 }
 
 // optional decodes the member k: v into a new T, but leaves *p nil for null.
-func optional[T any](d *decoder, p **T, k string, v any, in bool) {
+func optional[T any](d *decoder, p **T, k string, v any) {
 	if v != nil {
 		*p = new(T)
-		d.set(*p, k, v, in)
+		d.set(*p, k, v)
 	}
 }
 
 // set decodes the member k: v into the field dst points to, as the
 // field's type says.
-func (d *decoder) set(dst any, k string, v any, in bool) {
+func (d *decoder) set(dst any, k string, v any) {
 	switch p := dst.(type) {
 	case *string:
-		*p = d.str(k, v, in)
+		*p = d.str(k, v)
 	case *bool:
 		switch b := v.(type) {
 		case bool:
 			*p = b
 		case nil:
 		default:
-			d.wrong(k, v, 'b', in)
+			d.wrong(k, v, 'b')
 		}
 	case **string: // a Response's description
-		optional(d, p, k, v, in)
+		optional(d, p, k, v)
 	case **bool:
-		optional(d, p, k, v, in)
+		optional(d, p, k, v)
 	case **float64: // null and the wrong kind leave it nil
 		switch n := v.(type) {
 		case float64: // made plain by an earlier pass
@@ -473,7 +479,7 @@ func (d *decoder) set(dst any, k string, v any, in bool) {
 			}
 		case nil:
 		default:
-			d.wrong(k, v, 'n', true)
+			d.wrong(k, v, 'n')
 		}
 	case **uint64: // null and the wrong kind leave it nil
 		if f, ok := v.(float64); ok {
@@ -486,33 +492,33 @@ func (d *decoder) set(dst any, k string, v any, in bool) {
 				*p = &u
 			}
 		} else if v != nil {
-			d.wrong(k, v, 'n', true)
+			d.wrong(k, v, 'n')
 		}
 	case *uint64:
 		var u *uint64
-		if d.set(&u, k, v, in); u != nil {
+		if d.set(&u, k, v); u != nil {
 			*p = *u
 		}
 	case *any:
 		*p = d.anyValue(k, v)
 	case *[]any:
-		if d.list(k, v, in) != nil {
+		if d.list(k, v) != nil {
 			*p, _ = d.anyValue(k, v).([]any)
 		}
 	case *[]string:
-		*p = d.strs(k, v, in)
+		*p = listOf(d, k, v, elem[string])
 	case *map[string]string:
-		*p = mapOf(d, k, v, in, func(d *decoder, n string, e any) string { return d.str(n, e, in) })
+		*p = mapOf(d, k, v, elem[string])
 	case *map[string][]string:
-		*p = mapOf(d, k, v, in, func(d *decoder, n string, e any) []string { return d.strs(n, e, in) })
+		*p = mapOf(d, k, v, elem[[]string])
 	case *map[string]any: // a Link's parameters
-		if m := d.obj(k, v, in); m != nil {
+		if m := d.obj(k, v); m != nil {
 			*p, _ = d.anyValue(k, m).(map[string]any)
 		}
 	case *map[string]openapi3.MappingRef:
-		*p = mapOf(d, k, v, in, func(d *decoder, n string, e any) openapi3.MappingRef {
-			return openapi3.MappingRef{Ref: d.str(n, e, in)}
-		})
+		*p = mapOf(d, k, v, elem[openapi3.MappingRef])
+	case *openapi3.MappingRef:
+		p.Ref = d.str(k, v)
 	case **openapi3.Types: // a string or a list of strings
 		switch x := v.(type) {
 		case nil:
@@ -537,7 +543,7 @@ func (d *decoder) set(dst any, k string, v any, in bool) {
 		case bool:
 			p.Bool = &x
 		case json.Number:
-			d.set(&p.Value, k, x, in)
+			d.set(&p.Value, k, x)
 		default:
 			d.fail(d.ptr(k), fmt.Sprintf("%q is %s where a boolean or a number belongs", k, kindNames[kindOf(v)]))
 		}
@@ -554,87 +560,89 @@ func (d *decoder) set(dst any, k string, v any, in bool) {
 	case **openapi3.SchemaRef:
 		*p = refAt[openapi3.SchemaRef](d, k, v)
 	case *openapi3.SchemaRefs:
-		*p = listOf(d, k, v, in, refAt[openapi3.SchemaRef])
+		*p = listOf(d, k, v, refAt[openapi3.SchemaRef])
 	case *openapi3.Schemas:
-		*p = mapOf(d, k, v, in, refAt[openapi3.SchemaRef])
+		*p = mapOf(d, k, v, refAt[openapi3.SchemaRef])
 	case *openapi3.ParametersMap:
-		*p = mapOf(d, k, v, in, refAt[openapi3.ParameterRef])
+		*p = mapOf(d, k, v, refAt[openapi3.ParameterRef])
 	case *openapi3.Parameters:
-		*p = listOf(d, k, v, in, refAt[openapi3.ParameterRef])
+		*p = listOf(d, k, v, refAt[openapi3.ParameterRef])
 	case *openapi3.Headers:
-		*p = mapOf(d, k, v, in, refAt[openapi3.HeaderRef])
+		*p = mapOf(d, k, v, refAt[openapi3.HeaderRef])
 	case **openapi3.RequestBodyRef:
 		*p = refAt[openapi3.RequestBodyRef](d, k, v)
 	case *openapi3.RequestBodies:
-		*p = mapOf(d, k, v, in, refAt[openapi3.RequestBodyRef])
+		*p = mapOf(d, k, v, refAt[openapi3.RequestBodyRef])
 	case *openapi3.ResponseBodies:
-		*p = mapOf(d, k, v, in, refAt[openapi3.ResponseRef])
+		*p = mapOf(d, k, v, refAt[openapi3.ResponseRef])
 	case *openapi3.Examples:
 		// One that is not an object of objects is an annotation of the
 		// wrong type (lenient.go).
 		if m, ok := v.(map[string]any); ok {
 			for name, e := range m {
 				if kind := kindOf(e); kind != 'o' && kind != 'z' && name != originKey {
-					d.wrong(k, v, 'e', in)
+					d.wrong(k, v, 'e')
 					return
 				}
 			}
 		}
-		*p = mapOf(d, k, v, in, refAt[openapi3.ExampleRef])
+		*p = mapOf(d, k, v, refAt[openapi3.ExampleRef])
 	case *openapi3.Links:
-		*p = mapOf(d, k, v, in, refAt[openapi3.LinkRef])
+		*p = mapOf(d, k, v, refAt[openapi3.LinkRef])
 	case *openapi3.Callbacks:
-		*p = mapOf(d, k, v, in, refAt[openapi3.CallbackRef])
+		*p = mapOf(d, k, v, refAt[openapi3.CallbackRef])
 	case *openapi3.SecuritySchemes:
-		*p = mapOf(d, k, v, in, refAt[openapi3.SecuritySchemeRef])
+		*p = mapOf(d, k, v, refAt[openapi3.SecuritySchemeRef])
 	case *openapi3.Content:
-		*p = mapOf(d, k, v, in, valueAt[openapi3.MediaType])
+		*p = mapOf(d, k, v, valueAt[openapi3.MediaType])
 	case *openapi3.Encodings:
-		*p = mapOf(d, k, v, in, valueAt[openapi3.Encoding])
+		*p = mapOf(d, k, v, valueAt[openapi3.Encoding])
 	case *openapi3.ServerVariables:
-		*p = mapOf(d, k, v, in, valueAt[openapi3.ServerVariable])
+		*p = mapOf(d, k, v, valueAt[openapi3.ServerVariable])
 	case *map[string]*openapi3.Operation:
-		*p = mapOf(d, k, v, in, valueAt[openapi3.Operation])
+		*p = mapOf(d, k, v, valueAt[openapi3.Operation])
 	case *map[string]*openapi3.PathItem:
-		*p = mapOf(d, k, v, in, pathItemAt)
+		*p = mapOf(d, k, v, pathItemAt)
 	case *openapi3.Servers:
-		*p = listOf(d, k, v, in, func(d *decoder, i string, e any) (x *openapi3.Server) { object(d, &x, i, e, in); return x })
+		*p = listOf(d, k, v, elem[*openapi3.Server])
 	case **openapi3.Servers:
-		optional(d, p, k, v, in)
+		optional(d, p, k, v)
 	case *openapi3.SecurityRequirements:
-		*p = listOf(d, k, v, in, func(d *decoder, i string, e any) openapi3.SecurityRequirement {
-			return mapOf(d, i, e, in, func(d *decoder, n string, e any) []string { return d.strs(n, e, in) })
-		})
+		*p = listOf(d, k, v, elem[openapi3.SecurityRequirement])
+	case *openapi3.SecurityRequirement:
+		*p = mapOf(d, k, v, elem[[]string])
 	case **openapi3.SecurityRequirements:
-		optional(d, p, k, v, in)
+		optional(d, p, k, v)
 	case *openapi3.Tags:
-		*p = listOf(d, k, v, in, func(d *decoder, i string, e any) (x *openapi3.Tag) { object(d, &x, i, e, in); return x })
+		*p = listOf(d, k, v, elem[*openapi3.Tag])
 	case **openapi3.Components:
-		object(d, p, k, v, in)
+		object(d, p, k, v)
 	case **openapi3.Info:
-		object(d, p, k, v, in)
+		object(d, p, k, v)
 	case **openapi3.Contact:
-		object(d, p, k, v, in)
+		object(d, p, k, v)
 	case **openapi3.License:
-		object(d, p, k, v, in)
+		object(d, p, k, v)
 	case **openapi3.Paths:
-		object(d, p, k, v, in)
+		object(d, p, k, v)
 	case **openapi3.Operation:
-		object(d, p, k, v, in)
+		object(d, p, k, v)
 	case **openapi3.Responses:
-		object(d, p, k, v, in)
+		object(d, p, k, v)
+	case **openapi3.Tag:
+		object(d, p, k, v)
 	case **openapi3.Server:
-		object(d, p, k, v, in)
+		object(d, p, k, v)
 	case **openapi3.OAuthFlows:
-		object(d, p, k, v, in)
+		object(d, p, k, v)
 	case **openapi3.OAuthFlow:
-		object(d, p, k, v, in)
+		object(d, p, k, v)
 	case **openapi3.ExternalDocs:
-		object(d, p, k, v, in)
+		object(d, p, k, v)
 	case **openapi3.Discriminator:
-		object(d, p, k, v, in)
+		object(d, p, k, v)
 	case **openapi3.XML:
-		object(d, p, k, v, in)
+		object(d, p, k, v)
 	default:
 		panic(fmt.Sprintf("openapi: no decoder for %T", dst))
 	}
