@@ -19,7 +19,7 @@ import (
 // An OpenAPI 3 document is parsed once into a tree of maps and slices
 // (jsontree.go for JSON, yamltree.go for YAML: map[string]any, []any,
 // string, json.Number, bool, nil), then built into kin-openapi's exported
-// types by the code below, one function per type, as kin-openapi's own
+// types by the code below, one table per type, as kin-openapi's own
 // UnmarshalJSON methods would build them: the keys a type does not know go
 // to its Extensions, "type" is a string or a list, exclusiveMinimum a
 // boolean (3.0) or a number (3.1), a schema may be a boolean, and so on.
@@ -27,11 +27,10 @@ import (
 // this one takes 0.3-0.5 s, as every kin-openapi type decodes its raw JSON
 // twice and its children again.
 //
-// Each type's function lists its fields in a table: the key and a pointer
-// to the field its value goes to (field). How a value decodes follows from
-// the Go type of that field, in one place (set): a string, a list of
-// schemas, a map of parameters, an Info object... The reference wrappers
-// (SchemaRef, ParameterRef...) are filled the same way for every kind
+// A type's table (fill) lists its keys and a pointer to the field each
+// value goes to; how a value decodes follows from that field's Go type, in
+// one place (set): a string, a list of schemas, a map of parameters... The
+// reference wrappers (SchemaRef, ParameterRef...) are all filled alike
 // (ref, refOr).
 //
 // A value of the wrong JSON type is data, not a failure: an annotation
@@ -295,13 +294,6 @@ func refAt[R any](d *decoder, key string, v any) (r *R) {
 	return r
 }
 
-// refObject reports whether m is a reference object, and whether it is
-// only {"$ref": "..."}.
-func refObject(m map[string]any) (ref string, only, ok bool) {
-	ref, ok = m["$ref"].(string)
-	return ref, ok && len(m) == 1, ok && ref != ""
-}
-
 // useRef records a $ref of the current object m, decoded into slot.
 func (d *decoder) useRef(ref string, kind refKind, m map[string]any, slot any) {
 	d.refs = append(d.refs, refUse{ref: ref, kind: kind, path: slices.Clone(d.path), m: m, slot: slot})
@@ -322,16 +314,11 @@ func (d *decoder) disable(u refUse) {
 // siblings decodes a reference object with sibling keys through the
 // reference type's own UnmarshalJSON (see the top of the file).
 func (d *decoder) siblings(dst json.Unmarshaler, m map[string]any) {
-	p, ok := plain(m)
-	if !ok {
+	if p, ok := plain(m); !ok {
 		d.fail(d.ptr(), "a number out of range")
-		return
-	}
-	b, err := json.Marshal(p)
-	if err == nil {
-		err = dst.UnmarshalJSON(b)
-	}
-	if err != nil {
+	} else if b, err := json.Marshal(p); err != nil {
+		d.fail(d.ptr(), err.Error())
+	} else if err := dst.UnmarshalJSON(b); err != nil {
 		d.fail(d.ptr(), err.Error())
 	}
 }
@@ -383,13 +370,13 @@ func refOr[R, V any](d *decoder, m map[string]any, kind refKind, slot *R, ref *s
 	if m == nil {
 		return false
 	}
-	s, only, ok := refObject(m)
+	s, isRef := m["$ref"].(string)
 	switch {
-	case !ok:
+	case !isRef || s == "": // not a reference object
 		*val = new(V)
 		d.fill(*val, m)
 		return true
-	case only:
+	case len(m) == 1:
 		*ref = s
 	default:
 		d.siblings(any(slot).(json.Unmarshaler), m)
