@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -199,6 +200,40 @@ func TestKindAt(t *testing.T) {
 	} {
 		if got := kindAt(jsonptr.Tokens(ptr)); got != want {
 			t.Errorf("kindAt(%s) = %d, want %d", ptr, got, want)
+		}
+	}
+}
+
+// TestDecodeTables checks that the table of each kin-openapi type the
+// decoder fills has every key of the type's JSON form (as kin-openapi's
+// json tags name them), and that set decodes each field's type: every key,
+// with null and with a value of a wrong kind, is decoded without a panic
+// and does not land in the Extensions.
+func TestDecodeTables(t *testing.T) {
+	for _, x := range []any{&openapi3.T{}, &openapi3.Schema{}, &openapi3.Discriminator{}, &openapi3.XML{}, &openapi3.ExternalDocs{},
+		&openapi3.Parameter{}, &openapi3.RequestBody{}, &openapi3.Response{}, &openapi3.MediaType{},
+		&openapi3.Encoding{}, &openapi3.Example{}, &openapi3.Link{}, &openapi3.PathItem{}, &openapi3.Server{},
+		&openapi3.ServerVariable{}, &openapi3.Operation{}, &openapi3.SecurityScheme{}, &openapi3.OAuthFlows{},
+		&openapi3.OAuthFlow{}, &openapi3.Components{}, &openapi3.Info{}, &openapi3.Contact{}, &openapi3.License{},
+		&openapi3.Tag{}} {
+		ty := reflect.TypeOf(x).Elem()
+		for i := range ty.NumField() {
+			key, _, _ := strings.Cut(ty.Field(i).Tag.Get("json"), ",")
+			if key == "" || key == "-" {
+				continue
+			}
+			for _, v := range []any{nil, json.Number("1"), "s"} {
+				d := &decoder{}
+				y := reflect.New(ty).Interface()
+				if doc, ok := y.(*openapi3.T); ok {
+					d.member(doc, key, v)
+				} else {
+					d.fill(y, map[string]any{key: v})
+				}
+				if ext := reflect.ValueOf(y).Elem().FieldByName("Extensions"); ext.Len() != 0 {
+					t.Errorf("%s: %q is not in its table", ty.Name(), key)
+				}
+			}
 		}
 	}
 }
