@@ -15,7 +15,9 @@
 // the ratios. A generator that fails on a spec is reported as such, left
 // out of the ratios, and its error listed under the table. ogen generates
 // a client only (its server and webhook servers disabled by a config file
-// written into the work directory), as the other two do. With -build, the
+// written into the work directory), as the other two do; with
+// -ogen-skip-unsupported it leaves out the operations it cannot generate
+// (ignore_not_implemented: all) instead of failing. With -build, the
 // package opsgen generated for that spec is compiled (its dependencies
 // built first, then the package alone, timed).
 package main
@@ -40,6 +42,7 @@ func main() {
 	opsgen := flag.String("opsgen", "", "the opsgen binary")
 	oapi := flag.String("oapi-codegen", "", "the oapi-codegen binary (optional)")
 	ogen := flag.String("ogen", "", "the ogen binary (optional)")
+	ogenSkip := flag.Bool("ogen-skip-unsupported", false, "let ogen leave out the operations it cannot generate instead of failing")
 	n := flag.Int("n", 5, "runs per measurement")
 	work := flag.String("work", "", "work directory (default: a temporary one)")
 	build := flag.String("build", "", "a spec whose opsgen output to compile and time")
@@ -48,7 +51,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: benchgen -opsgen BIN [-oapi-codegen BIN] [-ogen BIN] [-n 5] [-work DIR] [-build SPEC] SPEC...")
 		os.Exit(2)
 	}
-	if err := run(*opsgen, *oapi, *ogen, *n, *work, *build, flag.Args()); err != nil {
+	cfg := ogenConfig
+	if *ogenSkip {
+		cfg += "  ignore_not_implemented: [all]\n"
+	}
+	if err := run(*opsgen, *oapi, *ogen, cfg, *n, *work, *build, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "benchgen:", err)
 		os.Exit(1)
 	}
@@ -71,7 +78,7 @@ const ogenConfig = `generator:
     disable: [paths/server, webhooks/server, ogen/unimplemented]
 `
 
-func run(opsgen, oapi, ogen string, n int, work, build string, specs []string) error {
+func run(opsgen, oapi, ogen, ogenCfgText string, n int, work, build string, specs []string) error {
 	if work == "" {
 		dir, err := os.MkdirTemp("", "benchgen")
 		if err != nil {
@@ -85,7 +92,7 @@ func run(opsgen, oapi, ogen string, n int, work, build string, specs []string) e
 		if err := os.MkdirAll(work, 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(ogenCfg, []byte(ogenConfig), 0o644); err != nil {
+		if err := os.WriteFile(ogenCfg, []byte(ogenCfgText), 0o644); err != nil {
 			return err
 		}
 	}
@@ -142,6 +149,8 @@ func run(opsgen, oapi, ogen string, n int, work, build string, specs []string) e
 	}
 	if ogen == "" {
 		fmt.Println("\nogen: not run (no -ogen)")
+	} else if strings.Contains(ogenCfgText, "ignore_not_implemented") {
+		fmt.Println("\nogen: operations it cannot generate left out (ignore_not_implemented: all)")
 	}
 	if len(failures) > 0 {
 		fmt.Println("\nfailures:")
