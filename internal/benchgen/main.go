@@ -341,20 +341,35 @@ func size(n int) string {
 	return fmt.Sprintf("%d KB", n/1024)
 }
 
-// reason picks the line of a failed generator's stderr that says why:
-// the first that is not a log line of level INFO, WARN or DEBUG (ogen logs
-// those before its error), cut to 200 bytes (ogen quotes the offending
-// source line, the whole document for a minified spec).
+// reason picks the line of a failed generator's stderr that says why: the
+// first that is not a log line of level INFO, WARN or DEBUG (ogen logs
+// those before its error), or, when that line only opens a chain of
+// causes ("generate:", then "- build IR:", ... one per line, with stack
+// frames between them: ogen's errors), the chain's last link. It is cut
+// to 200 bytes (ogen quotes the offending source line, the whole document
+// for a minified spec).
 func reason(stderr string) string {
+	first, last := "", ""
 	for l := range strings.Lines(stderr) {
 		l = strings.TrimSpace(l)
 		if l == "" || strings.HasPrefix(l, "INFO") || strings.HasPrefix(l, "WARN") || strings.HasPrefix(l, "DEBUG") {
 			continue
 		}
-		if len(l) > 200 {
-			l = strings.ToValidUTF8(l[:200], "") + "..."
+		if first == "" {
+			first = l
+		} else if strings.HasPrefix(l, "- ") {
+			last = l
 		}
-		return l
 	}
-	return "(no message)"
+	msg := first
+	if strings.HasSuffix(first, ":") && last != "" {
+		msg = strings.TrimPrefix(last, "- ")
+	}
+	if msg == "" {
+		return "(no message)"
+	}
+	if len(msg) > 200 {
+		msg = strings.ToValidUTF8(msg[:200], "") + "..."
+	}
+	return msg
 }
