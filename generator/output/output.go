@@ -85,6 +85,9 @@ type Inputs struct {
 	Files []string
 	// Remote says that remote documents were read too.
 	Remote bool
+	// Hashed holds hashes of some of Files (by the same names), computed
+	// earlier by HashFile; the others are read and hashed by NewManifest.
+	Hashed map[string]string
 }
 
 // NewManifest hashes the inputs and the files.
@@ -95,14 +98,11 @@ func NewManifest(in Inputs, files []File) (*Manifest, error) {
 	var wg sync.WaitGroup
 	inputs, errs := make([]string, len(in.Files)), make([]error, len(in.Files))
 	for i, p := range in.Files {
-		wg.Go(func() {
-			data, err := os.ReadFile(Resolve(in.BaseDir, p))
-			if err != nil {
-				errs[i] = fmt.Errorf("hashing input: %w", err)
-				return
-			}
-			inputs[i] = hash(data)
-		})
+		if h, ok := in.Hashed[p]; ok {
+			inputs[i] = h
+			continue
+		}
+		wg.Go(func() { inputs[i], errs[i] = HashFile(Resolve(in.BaseDir, p)) })
 	}
 	outputs := make([]string, len(files))
 	for i, f := range files {
@@ -143,6 +143,16 @@ func Resolve(base, p string) string {
 		return p
 	}
 	return filepath.Join(base, p)
+}
+
+// HashFile returns the hex SHA-256 of the file at path, as the manifest
+// records an input.
+func HashFile(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("hashing input: %w", err)
+	}
+	return hash(data), nil
 }
 
 func hash(b []byte) string {

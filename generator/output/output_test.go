@@ -1,6 +1,7 @@
 package output
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -286,5 +287,41 @@ func TestWriteFile(t *testing.T) {
 	}
 	if err := WriteFile(filepath.Join(dir, "missing", "x.json"), nil); err == nil {
 		t.Error("no error for a missing directory")
+	}
+}
+
+// TestManifestHashed checks that NewManifest takes the hashes given in
+// Inputs.Hashed (HashFile's, computed earlier) and reads the other inputs:
+// the manifest is the same as when it hashes every input itself.
+func TestManifestHashed(t *testing.T) {
+	base := t.TempDir()
+	writeFile(t, filepath.Join(base, "spec.yaml"), "openapi: 3.1.0\n")
+	if err := os.Mkdir(filepath.Join(base, "api"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(base, "api", "part.yaml"), "type: object\n")
+	in := Inputs{Version: "v1", Config: "c1", BaseDir: base, Files: []string{"api/part.yaml", "spec.yaml"}}
+	want, err := NewManifest(in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := HashFile(filepath.Join(base, "spec.yaml"))
+	if err != nil || sum != want.Inputs["spec.yaml"] {
+		t.Fatalf("HashFile = %q, %v; NewManifest recorded %q", sum, err, want.Inputs["spec.yaml"])
+	}
+	// The hash given is taken as it is, even for a file gone since.
+	in.Hashed = map[string]string{"spec.yaml": sum}
+	if err := os.Remove(filepath.Join(base, "spec.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := NewManifest(in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(got.Inputs, want.Inputs) {
+		t.Errorf("inputs %v, want %v", got.Inputs, want.Inputs)
+	}
+	if _, err := HashFile(filepath.Join(base, "spec.yaml")); err == nil {
+		t.Error("HashFile of a missing file: no error")
 	}
 }

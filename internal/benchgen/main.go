@@ -1,20 +1,25 @@
 // Command benchgen times whole-process code generation: opsgen against
-// oapi-codegen on the same specs, side by side in one run. It is run by
-// scripts/bench-generate.sh, which builds opsgen, installs oapi-codegen and
-// fetches the specs.
+// oapi-codegen and ogen on the same specs, side by side in one run. It is
+// run by scripts/bench-generate.sh, which builds opsgen, installs
+// oapi-codegen and ogen and fetches the specs.
 //
 // Usage:
 //
-//	go run ./internal/benchgen -opsgen BIN -oapi-codegen BIN [-n 5] [-work DIR] [-build SPEC] SPEC...
+//	go run ./internal/benchgen -opsgen BIN [-oapi-codegen BIN] [-ogen BIN] [-n 5] [-work DIR] [-build SPEC] SPEC...
 //
 // For each spec it reports the median wall and CPU (user+system) times and
 // the largest peak RSS of n runs of each generator, interleaved (from the
 // child's rusage, so no /usr/bin/time is needed), the lines of Go they wrote, the median time of a bare
 // json.Unmarshal of the spec into any (in this process: the floor any JSON
 // tool pays), the median time of opsgen check on the unchanged output, and
-// the ratios. A generator that fails on a spec is reported as such and left
-// out of the ratios. With -build, the package opsgen generated for that spec
-// is compiled (its dependencies built first, then the package alone, timed).
+// the ratios. A generator that fails on a spec is reported as such, left
+// out of the ratios, and its error listed under the table. ogen generates
+// a client only (its server and webhook servers disabled by a config file
+// written into the work directory), as the other two do; with
+// -ogen-skip-unsupported it leaves out the operations it cannot generate
+// (ignore_not_implemented: all) instead of failing. With -build, the
+// package opsgen generated for that spec is compiled (its dependencies
+// built first, then the package alone, timed).
 package main
 
 import (
@@ -36,15 +41,21 @@ import (
 func main() {
 	opsgen := flag.String("opsgen", "", "the opsgen binary")
 	oapi := flag.String("oapi-codegen", "", "the oapi-codegen binary (optional)")
+	ogen := flag.String("ogen", "", "the ogen binary (optional)")
+	ogenSkip := flag.Bool("ogen-skip-unsupported", false, "let ogen leave out the operations it cannot generate instead of failing")
 	n := flag.Int("n", 5, "runs per measurement")
 	work := flag.String("work", "", "work directory (default: a temporary one)")
 	build := flag.String("build", "", "a spec whose opsgen output to compile and time")
 	flag.Parse()
 	if *opsgen == "" || flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: benchgen -opsgen BIN [-oapi-codegen BIN] [-n 5] [-work DIR] [-build SPEC] SPEC...")
+		fmt.Fprintln(os.Stderr, "usage: benchgen -opsgen BIN [-oapi-codegen BIN] [-ogen BIN] [-n 5] [-work DIR] [-build SPEC] SPEC...")
 		os.Exit(2)
 	}
-	if err := run(*opsgen, *oapi, *n, *work, *build, flag.Args()); err != nil {
+	cfg := ogenConfig
+	if *ogenSkip {
+		cfg += "  ignore_not_implemented: [all]\n"
+	}
+	if err := run(*opsgen, *oapi, *ogen, cfg, *n, *work, *build, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "benchgen:", err)
 		os.Exit(1)
 	}
@@ -59,7 +70,15 @@ type result struct {
 	err   error
 }
 
-func run(opsgen, oapi string, n int, work, build string, specs []string) error {
+// ogenConfig makes ogen generate a client only, as opsgen and oapi-codegen
+// do: its defaults add a server, webhook servers and an Unimplemented
+// handler.
+const ogenConfig = `generator:
+  features:
+    disable: [paths/server, webhooks/server, ogen/unimplemented]
+`
+
+func run(opsgen, oapi, ogen, ogenCfgText string, n int, work, build string, specs []string) error {
 	if work == "" {
 		dir, err := os.MkdirTemp("", "benchgen")
 		if err != nil {
@@ -68,9 +87,19 @@ func run(opsgen, oapi string, n int, work, build string, specs []string) error {
 		defer os.RemoveAll(dir)
 		work = dir
 	}
+	ogenCfg := filepath.Join(work, "ogen.yml")
+	if ogen != "" {
+		if err := os.MkdirAll(work, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(ogenCfg, []byte(ogenCfgText), 0o644); err != nil {
+			return err
+		}
+	}
 	fmt.Printf("runs per measurement: %d, the generators' runs interleaved; wall and CPU (user+system) = median, RSS = largest peak\n\n", n)
-	fmt.Println("| spec | size | bare decode | opsgen wall | CPU | RSS | lines | oapi-codegen wall | CPU | RSS | lines | opsgen/oapi wall | CPU | opsgen/decode | check | check/generate |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| spec | size | bare decode | opsgen wall | CPU | RSS | lines | oapi-codegen wall | CPU | RSS | lines | ogen wall | CPU | RSS | lines | opsgen/oapi wall | CPU | opsgen/ogen wall | CPU | opsgen/decode | check | check/generate |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	var failures []string
 	for _, spec := range specs {
 		data, err := os.ReadFile(spec)
 		if err != nil {
@@ -79,26 +108,55 @@ func run(opsgen, oapi string, n int, work, build string, specs []string) error {
 		name := strings.TrimSuffix(filepath.Base(spec), filepath.Ext(spec))
 		decode := bareDecode(data, n)
 		out := filepath.Join(work, name, "opsgen")
-		cmds := []command{{out: out, bin: opsgen, args: []string{"generate", "-q", "-openapi", spec, "-package", "client", "-out", out}}}
+		cmds := []command{{name: "opsgen", out: out, bin: opsgen, args: []string{"generate", "-q", "-openapi", spec, "-package", "client", "-out", out}}}
 		if oapi != "" {
 			oout := filepath.Join(work, name, "oapi")
-			cmds = append(cmds, command{out: oout, bin: oapi, args: []string{"-generate", "types,client", "-package", "client", "-o", filepath.Join(oout, "client.gen.go"), spec}})
+			cmds = append(cmds, command{name: "oapi-codegen", out: oout, bin: oapi, args: []string{"-generate", "types,client", "-package", "client", "-o", filepath.Join(oout, "client.gen.go"), spec}})
+		}
+		if ogen != "" {
+			gout := filepath.Join(work, name, "ogen")
+			cmds = append(cmds, command{name: "ogen", out: gout, bin: ogen, args: []string{"-target", gout, "-package", "client", "-clean", "-config", ogenCfg, spec}})
 		}
 		rs := measure(n, cmds)
-		og, oa := rs[0], result{err: errors.New("not run")}
-		if len(rs) > 1 {
-			oa = rs[1]
+		og, oa, gn := rs[0], result{err: errors.New("not run")}, result{err: errors.New("not run")}
+		for i, c := range cmds {
+			switch c.name {
+			case "oapi-codegen":
+				oa = rs[i]
+			case "ogen":
+				gn = rs[i]
+			}
+			if rs[i].err != nil {
+				failures = append(failures, fmt.Sprintf("%s on %s: %v", c.name, name, rs[i].err))
+			}
 		}
 		ck := result{err: og.err}
 		if og.err == nil {
-			ck = measure(n, []command{{bin: opsgen, args: []string{"check", "-q", "-openapi", spec, "-package", "client", "-out", out}}})[0]
+			ck = measure(n, []command{{name: "opsgen check", bin: opsgen, args: []string{"check", "-q", "-openapi", spec, "-package", "client", "-out", out}}})[0]
 		}
-		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			name, size(len(data)), ms(decode),
 			cell(og, ms(og.wall)), cell(og, ms(og.cpu)), cell(og, mb(og.rssKB)), cell(og, fmt.Sprint(og.lines)),
 			cell(oa, ms(oa.wall)), cell(oa, ms(oa.cpu)), cell(oa, mb(oa.rssKB)), cell(oa, fmt.Sprint(oa.lines)),
-			ratio(og.wall, oa.wall, og, oa), ratio(og.cpu, oa.cpu, og, oa), ratio(og.wall, decode, og, og),
+			cell(gn, ms(gn.wall)), cell(gn, ms(gn.cpu)), cell(gn, mb(gn.rssKB)), cell(gn, fmt.Sprint(gn.lines)),
+			ratio(og.wall, oa.wall, og, oa), ratio(og.cpu, oa.cpu, og, oa),
+			ratio(og.wall, gn.wall, og, gn), ratio(og.cpu, gn.cpu, og, gn),
+			ratio(og.wall, decode, og, og),
 			cell(ck, ms(ck.wall)), ratio(ck.wall, og.wall, ck, og))
+	}
+	if oapi == "" {
+		fmt.Println("\noapi-codegen: not run (no -oapi-codegen)")
+	}
+	if ogen == "" {
+		fmt.Println("\nogen: not run (no -ogen)")
+	} else if strings.Contains(ogenCfgText, "ignore_not_implemented") {
+		fmt.Println("\nogen: operations it cannot generate left out (ignore_not_implemented: all)")
+	}
+	if len(failures) > 0 {
+		fmt.Println("\nfailures:")
+		for _, f := range failures {
+			fmt.Println("- " + f)
+		}
 	}
 	if build != "" {
 		return buildTime(work, build, opsgen)
@@ -109,6 +167,7 @@ func run(opsgen, oapi string, n int, work, build string, specs []string) error {
 // command is a generator run; out, when set, is emptied before each run
 // and its Go lines are counted after.
 type command struct {
+	name string
 	out  string
 	bin  string
 	args []string
@@ -141,7 +200,7 @@ func measure(n int, cmds []command) []result {
 			err := cmd.Run()
 			walls[i] = append(walls[i], time.Since(start))
 			if err != nil {
-				rs[i].err = fmt.Errorf("%v: %s", err, firstLine(stderr.String()))
+				rs[i].err = fmt.Errorf("%v: %s", err, reason(stderr.String()))
 				continue
 			}
 			cpus[i] = append(cpus[i], cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
@@ -282,7 +341,35 @@ func size(n int) string {
 	return fmt.Sprintf("%d KB", n/1024)
 }
 
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
+// reason picks the line of a failed generator's stderr that says why: the
+// first that is not a log line of level INFO, WARN or DEBUG (ogen logs
+// those before its error), or, when that line only opens a chain of
+// causes ("generate:", then "- build IR:", ... one per line, with stack
+// frames between them: ogen's errors), the chain's last link. It is cut
+// to 200 bytes (ogen quotes the offending source line, the whole document
+// for a minified spec).
+func reason(stderr string) string {
+	first, last := "", ""
+	for l := range strings.Lines(stderr) {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "INFO") || strings.HasPrefix(l, "WARN") || strings.HasPrefix(l, "DEBUG") {
+			continue
+		}
+		if first == "" {
+			first = l
+		} else if strings.HasPrefix(l, "- ") {
+			last = l
+		}
+	}
+	msg := first
+	if strings.HasSuffix(first, ":") && last != "" {
+		msg = strings.TrimPrefix(last, "- ")
+	}
+	if msg == "" {
+		return "(no message)"
+	}
+	if len(msg) > 200 {
+		msg = strings.ToValidUTF8(msg[:200], "") + "..."
+	}
+	return msg
 }
