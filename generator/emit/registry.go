@@ -103,29 +103,31 @@ func (g *gen) registryFile() *generatedFile {
 	if len(skipped) > 0 {
 		d.para("Not registered: " + strings.Join(skipped, ", ") + ".")
 	}
-	// The handler of a table entry: its function, or CallMethod.
-	var loop, handler []jen.Code
-	if funcs {
-		loop = append(loop, jen.Id("call").Op(":=").Id("op").Dot("call"))
-	}
-	if methods {
-		loop = append(loop, jen.List(jen.Id("id"), jen.Id("method"), jen.Id("in")).Op(":=").List(jen.Id("op").Dot("spec").Dot("ID"), jen.Id("op").Dot("method"), jen.Id("op").Dot("in")))
-		viaMethod := jen.Return(f.Qual(pkgHTTP, "CallMethod").Call(jen.Id("ctx"), jen.Id("id"), jen.Id("input"), jen.Id("method"), jen.Id("c"), jen.Id("in").Op("...")))
-		if funcs {
-			handler = append(handler, jen.If(jen.Id("call").Op("==").Nil()).Block(viaMethod))
-		} else {
-			handler = append(handler, viaMethod)
-		}
-	}
-	if funcs {
-		handler = append(handler, jen.Return(jen.Id("call").Call(jen.Id("c"), jen.Id("ctx"), jen.Id("input"))))
-	}
-	loop = append(loop,
-		jen.Id("h").Op(":=").Func().Params(jen.Id("ctx").Add(f.Qual("context", "Context")), jen.Id("input").Add(f.Qual("encoding/json", "RawMessage"))).Params(jen.Any(), jen.Error()).Block(handler...),
-		jen.If(jen.Err().Op(":=").Id("r").Dot("Register").Call(jen.Id("op").Dot("spec"), jen.Id("h")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-	)
 	var register []jen.Code
+	// Only with entries: f.Qual records an import when called, and an
+	// unused import does not compile (a document without operations).
 	if len(entries) > 0 {
+		// The handler of a table entry: its function, or CallMethod.
+		var loop, handler []jen.Code
+		if funcs {
+			loop = append(loop, jen.Id("call").Op(":=").Id("op").Dot("call"))
+		}
+		if methods {
+			loop = append(loop, jen.List(jen.Id("id"), jen.Id("method"), jen.Id("in")).Op(":=").List(jen.Id("op").Dot("spec").Dot("ID"), jen.Id("op").Dot("method"), jen.Id("op").Dot("in")))
+			viaMethod := jen.Return(f.Qual(pkgHTTP, "CallMethod").Call(jen.Id("ctx"), jen.Id("id"), jen.Id("input"), jen.Id("method"), jen.Id("c"), jen.Id("in").Op("...")))
+			if funcs {
+				handler = append(handler, jen.If(jen.Id("call").Op("==").Nil()).Block(viaMethod))
+			} else {
+				handler = append(handler, viaMethod)
+			}
+		}
+		if funcs {
+			handler = append(handler, jen.Return(jen.Id("call").Call(jen.Id("c"), jen.Id("ctx"), jen.Id("input"))))
+		}
+		loop = append(loop,
+			jen.Id("h").Op(":=").Func().Params(jen.Id("ctx").Add(f.Qual("context", "Context")), jen.Id("input").Add(f.Qual("encoding/json", "RawMessage"))).Params(jen.Any(), jen.Error()).Block(handler...),
+			jen.If(jen.Err().Op(":=").Id("r").Dot("Register").Call(jen.Id("op").Dot("spec"), jen.Id("h")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		)
 		register = append(register, jen.For(jen.List(jen.Id("_"), jen.Id("op")).Op(":=").Range().Id("registryOps")).Block(loop...))
 	}
 	if len(subEntries) > 0 {
