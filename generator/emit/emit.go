@@ -234,15 +234,8 @@ func newGen(svc *ir.Service, opts Options) *gen {
 		multipart:  map[*ir.Type]bool{},
 		schemaVars: map[string]string{},
 	}
-	g.types = slices.Clone(svc.Types)
-	sortTypes(g.types)
-	g.ops = slices.Clone(svc.Operations)
-	slices.SortStableFunc(g.ops, func(a, b *ir.Operation) int {
-		if a == nil || b == nil {
-			return cmp.Compare(nilRank(a), nilRank(b))
-		}
-		return cmp.Compare(a.GoName, b.GoName)
-	})
+	g.types = sortedBy(svc.Types, func(t *ir.Type) string { return t.Name })
+	g.ops = sortedBy(svc.Operations, func(op *ir.Operation) string { return op.GoName })
 	for _, t := range g.types {
 		if t != nil {
 			g.named[t.Name] = t
@@ -281,18 +274,20 @@ func newGen(svc *ir.Service, opts Options) *gen {
 
 func (g *gen) addExtra(t *ir.Type) {
 	g.named[t.Name] = t
-	g.types = append(g.types, t)
-	sortTypes(g.types)
+	g.types = sortedBy(append(g.types, t), func(t *ir.Type) string { return t.Name })
 }
 
-// sortTypes sorts types by name (nil first: check reports them).
-func sortTypes(ts []*ir.Type) {
-	slices.SortStableFunc(ts, func(a, b *ir.Type) int {
+// sortedBy returns a copy of s sorted stably by key (nil first: check
+// reports them).
+func sortedBy[T any](s []*T, key func(*T) string) []*T {
+	s = slices.Clone(s)
+	slices.SortStableFunc(s, func(a, b *T) int {
 		if a == nil || b == nil {
 			return cmp.Compare(nilRank(a), nilRank(b))
 		}
-		return cmp.Compare(a.Name, b.Name)
+		return cmp.Compare(key(a), key(b))
 	})
+	return s
 }
 
 func nilRank[T any](p *T) int {

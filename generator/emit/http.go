@@ -69,10 +69,7 @@ func (g *gen) versionGuard(f *generatedFile) {
 // "a client of <title> (version <version>)", the service's description,
 // then usage.
 func (g *gen) packageDoc(f *generatedFile, title, version string, usage ...string) {
-	title = sanitize(title)
-	if title == "" {
-		title = "the API of " + g.source()
-	}
+	title = cmp.Or(sanitize(title), "the API of "+g.source())
 	first := "Package " + g.opts.Package + " is a client of " + title
 	if v := sanitize(version); v != "" {
 		first += " (version " + v + ")"
@@ -99,10 +96,7 @@ func (g *gen) httpClientFile() *generatedFile {
 	g.packageDoc(f, g.svc.Title, g.svc.Version, usage)
 	g.versionGuard(f)
 
-	title := sanitize(g.svc.Title)
-	if title == "" {
-		title = "the API"
-	}
+	title := cmp.Or(sanitize(g.svc.Title), "the API")
 	f.decl(newDoc("Client calls "+title+". Create one with NewClient; it is safe for concurrent use."),
 		jen.Type().Id("Client").Struct(jen.Id("c").Op("*").Add(f.Qual(pkgHTTP, "Client"))))
 	f.decl(newDoc("Option configures a Client: see NewClient."), jen.Type().Id("Option").Op("=").Add(f.Qual(pkgHTTP, "Option")))
@@ -253,14 +247,7 @@ func (g *gen) serverURL(f *generatedFile, srv *ir.Server) {
 }
 
 func (g *gen) sortedSchemes() []*ir.SecurityScheme {
-	s := slices.Clone(g.svc.SecuritySchemes)
-	slices.SortStableFunc(s, func(a, b *ir.SecurityScheme) int {
-		if a == nil || b == nil {
-			return nilRank(a) - nilRank(b)
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
-	return s
+	return sortedBy(g.svc.SecuritySchemes, func(s *ir.SecurityScheme) string { return s.Name })
 }
 
 // securityOptions declares securitySchemes and one option per credential kind.
@@ -268,15 +255,9 @@ func (g *gen) securityOptions(f *generatedFile) {
 	var items []jen.Code
 	for _, s := range g.sortedSchemes() {
 		d := []jen.Code{kv("Name", jen.Lit(s.Name)), kv("Type", jen.Lit(s.Type))}
-		if s.Scheme != "" {
-			d = append(d, kv("Scheme", jen.Lit(s.Scheme)))
-		}
-		if s.In != "" {
-			d = append(d, kv("In", jen.Lit(s.In)))
-		}
-		if s.ParamName != "" {
-			d = append(d, kv("ParamName", jen.Lit(s.ParamName)))
-		}
+		optKV(&d, "Scheme", s.Scheme)
+		optKV(&d, "In", s.In)
+		optKV(&d, "ParamName", s.ParamName)
 		items = append(items, jen.Line().Values(d...))
 	}
 	v := jen.Var().Id("securitySchemes").Index().Add(f.Qual(pkgHTTP, "SecurityScheme"))
@@ -469,11 +450,7 @@ func (g *gen) bodySet(w *textWriter, op *ir.Operation, ptr bool) {
 		}
 		w.b.WriteString("})")
 	default:
-		mt := b.MediaType
-		if mt == "" {
-			mt = "application/octet-stream"
-		}
-		w.b.WriteString("r.RawBody(" + strconv.Quote(mt) + ", body)")
+		w.b.WriteString("r.RawBody(" + strconv.Quote(cmp.Or(b.MediaType, "application/octet-stream")) + ", body)")
 	}
 	w.b.WriteString("\n")
 	if !b.Required {
@@ -500,11 +477,7 @@ var styles = map[string]string{
 }
 
 func (g *gen) style(w *textWriter, p *ir.Param, def string) string {
-	s := p.Style
-	if s == "" {
-		s = def
-	}
-	c, ok := styles[s]
+	c, ok := styles[cmp.Or(p.Style, def)]
 	if !ok {
 		g.warn(diag.Other, p.Pos, "parameter %s has unknown style %s; using %s", quoted(p.Name), quoted(p.Style), def)
 		c = styles[def]

@@ -15,12 +15,9 @@ import (
 	"github.com/opsgen/opsgen/generator/ir"
 )
 
-func mapElem(t *ir.Type) *ir.Type {
-	if t.Elem != nil {
-		return t.Elem
-	}
-	return t.AdditionalProperties
-}
+// mapElem is the value type of a map: Elem, or (from an IR built
+// otherwise) AdditionalProperties.
+func mapElem(t *ir.Type) *ir.Type { return cmp.Or(t.Elem, t.AdditionalProperties) }
 
 // nilable reports whether the Go type of t has nil as a value (slices,
 // maps, json.RawMessage), so that optional values need no pointer.
@@ -544,10 +541,7 @@ func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 	for _, v := range t.Variants {
 		names = append(names, v.Name)
 	}
-	kind := t.VariantKind
-	if kind == "" { // an IR built without AllocateNames
-		kind = t.Name + "Kind"
-	}
+	kind := cmp.Or(t.VariantKind, t.Name+"Kind") // "": an IR built without AllocateNames
 	d := typeDoc(t, t.Name+" is one of: "+strings.Join(names, ", ")+". Variant tells which one it holds (a "+kind+"); As<Variant> returns it; Match calls a function per variant; "+t.Name+"From<Variant> makes one.")
 	f.decl(d, jen.Type().Id(t.Name).Struct(f.Qual(pkgRuntime, "UnionValue")))
 	u := jen.Id("u")
@@ -555,10 +549,7 @@ func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 	f.decl(kd, jen.Type().Id(kind).String())
 	var consts []jen.Code
 	for _, v := range t.Variants {
-		c := v.Const
-		if c == "" {
-			c = v.Name + t.Name
-		}
+		c := cmp.Or(v.Const, v.Name+t.Name)
 		line := c + " is the " + v.Name + " variant"
 		if len(v.Tags) > 0 {
 			line += " (" + t.Discriminator + ": " + strings.Join(quotedAll(v.Tags), ", ") + ")"
@@ -589,21 +580,13 @@ func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 		body = append(body, jen.Return(jen.Id(t.Name).Values(f.Qual(pkgRuntime, "UnionOf").Call(jen.Lit(v.Name), jen.Id("v")))))
 		f.decl(cd, jen.Func().Id(ctor).Params(jen.Id("v").Add(vt.Clone())).Id(t.Name).Block(body...))
 		vd := []jen.Code{kv("Name", jen.Lit(v.Name))}
-		if len(v.Tags) > 0 {
-			vd = append(vd, kv("Tags", strLits(v.Tags)))
-		}
-		if v.JSONKind != "" {
-			vd = append(vd, kv("JSONKind", jen.Lit(v.JSONKind)))
-		}
-		if len(v.Required) > 0 {
-			vd = append(vd, kv("Required", strLits(v.Required)))
-		}
+		optKV(&vd, "Tags", v.Tags)
+		optKV(&vd, "JSONKind", v.JSONKind)
+		optKV(&vd, "Required", v.Required)
 		variants = append(variants, jen.Line().Values(vd...))
 	}
 	var ud []jen.Code
-	if t.Discriminator != "" {
-		ud = append(ud, kv("Discriminator", jen.Lit(t.Discriminator)))
-	}
+	optKV(&ud, "Discriminator", t.Discriminator)
 	ud = append(ud, kv("Variants", jen.Index().Add(f.Qual(pkgRuntime, "UnionVariant")).Values(append(variants, jen.Line())...)))
 	g.declareUnionMatch(f, t)
 	f.commented("union"+t.Name+" selects the variant of a "+t.Name+".", jen.Var().Id("union"+t.Name).Op("=").Op("&").Add(f.Qual(pkgRuntime, "Union")).Values(ud...))
@@ -631,6 +614,21 @@ func quotedAll(ss []string) []string {
 		out[i] = strconv.Quote(s)
 	}
 	return out
+}
+
+// optKV appends "key: v" to the elements of a composite literal unless v
+// is empty (a string or a []string).
+func optKV[T string | []string](elems *[]jen.Code, key string, v T) {
+	switch v := any(v).(type) {
+	case string:
+		if v != "" {
+			*elems = append(*elems, kv(key, jen.Lit(v)))
+		}
+	case []string:
+		if len(v) > 0 {
+			*elems = append(*elems, kv(key, strLits(v)))
+		}
+	}
 }
 
 // strLits is a []string literal.
