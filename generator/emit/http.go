@@ -299,6 +299,11 @@ func (g *gen) securityOptions(f *generatedFile) {
 // kv is a key: value element of a composite literal.
 func kv(key string, v jen.Code) jen.Code { return jen.Id(key).Op(":").Add(v) }
 
+// ifErr is "if err := call; err != nil { return results }".
+func ifErr(call jen.Code, results ...jen.Code) *jen.Statement {
+	return jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(results...))
+}
+
 // operationsFile declares the parameter structs, methods and response tables.
 func (g *gen) operationsFile() *generatedFile {
 	f := g.newFile()

@@ -109,7 +109,7 @@ func (g *gen) registryFile() *generatedFile {
 	}
 	loop = append(loop,
 		jen.Id("h").Op(":=").Func().Params(jen.Id("ctx").Add(f.Qual("context", "Context")), jen.Id("input").Add(f.Qual("encoding/json", "RawMessage"))).Params(jen.Any(), jen.Error()).Block(handler...),
-		jen.If(jen.Err().Op(":=").Id("r").Dot("Register").Call(jen.Id("op").Dot("spec"), jen.Id("h")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		ifErr(jen.Id("r").Dot("Register").Call(jen.Id("op").Dot("spec"), jen.Id("h")), jen.Err()),
 	)
 	var register []jen.Code
 	if len(entries) > 0 {
@@ -119,7 +119,7 @@ func (g *gen) registryFile() *generatedFile {
 		register = append(register, jen.For(jen.List(jen.Id("_"), jen.Id("op")).Op(":=").Range().Id("registrySubs")).Block(
 			jen.Id("call").Op(":=").Id("op").Dot("call"),
 			jen.Id("h").Op(":=").Func().Params(jen.Id("ctx").Add(f.Qual("context", "Context")), jen.Id("input").Index().Byte()).Add(f.Qual("iter", "Seq2")).Types(jen.Any(), jen.Error()).Block(callFunc),
-			jen.If(jen.Err().Op(":=").Id("r").Dot("RegisterSubscription").Call(jen.Id("op").Dot("spec"), jen.Id("h")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			ifErr(jen.Id("r").Dot("RegisterSubscription").Call(jen.Id("op").Dot("spec"), jen.Id("h")), jen.Err()),
 		))
 	}
 	register = append(register, jen.Return(jen.Nil()))
@@ -170,9 +170,8 @@ func (g *gen) registryFile() *generatedFile {
 	f.decl(newDoc("decodeInput decodes the input of operation id into v."),
 		jen.Func().Id("decodeInput").Params(jen.Id("id").String(), jen.Id("input").Add(f.Qual("encoding/json", "RawMessage")), jen.Id("v").Any()).Error().Block(
 			jen.If(jen.Len(jen.Id("input")).Op("==").Lit(0)).Block(jen.Return(jen.Nil())),
-			jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("input"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(f.Qual(pkgRuntime, "NewError").Call(f.Qual(pkgRuntime, "CodeValidation"), jen.Id("id"), jen.Lit("decoding input"), jen.Err())),
-			),
+			ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("input"), jen.Id("v")),
+				f.Qual(pkgRuntime, "NewError").Call(f.Qual(pkgRuntime, "CodeValidation"), jen.Id("id"), jen.Lit("decoding input"), jen.Err())),
 			jen.Return(jen.Nil()),
 		))
 	return f

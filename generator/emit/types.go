@@ -199,7 +199,7 @@ func (g *gen) extraHelpers(f *generatedFile) {
 			jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Id("extra")).Block(jen.Id("obj").Index(jen.Id("k")).Op("=").Id("x")),
 			jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("known")).Block(jen.Delete(jen.Id("obj"), jen.Id("k"))),
 			jen.Var().Id("declared").Map(jen.String()).Add(f.Qual("encoding/json", "RawMessage")),
-			jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("b"), jen.Op("&").Id("declared")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("declared")), jen.Nil(), jen.Err()),
 			jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Id("declared")).Block(jen.Id("obj").Index(jen.Id("k")).Op("=").Id("x")),
 			jen.Return(f.Qual("encoding/json", "Marshal").Call(jen.Id("obj"))),
 		))
@@ -207,21 +207,24 @@ func (g *gen) extraHelpers(f *generatedFile) {
 		jen.Func().Id("unmarshalWithExtra").Types(T.Clone().Any()).Params(
 			jen.Id("b").Index().Byte(), jen.Id("v").Any(), jen.Id("extra").Op("*").Map(jen.String()).Id("T"), jen.Id("known").Op("...").String(),
 		).Error().Block(
-			jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("b"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Id("v")), jen.Err()),
 			jen.Var().Id("obj").Map(jen.String()).Add(f.Qual("encoding/json", "RawMessage")),
-			jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("b"), jen.Op("&").Id("obj")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("obj")), jen.Err()),
 			jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("known")).Block(jen.Delete(jen.Id("obj"), jen.Id("k"))),
 			jen.Op("*").Id("extra").Op("=").Nil(),
 			jen.For(jen.List(jen.Id("k"), jen.Id("raw")).Op(":=").Range().Id("obj")).Block(
 				jen.Var().Id("x").Id("T"),
-				jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("raw"), jen.Op("&").Id("x")), jen.Err().Op("!=").Nil()).Block(
-					jen.Return(f.Qual("fmt", "Errorf").Call(jen.Lit("property %q: %w"), jen.Id("k"), jen.Err())),
-				),
+				ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("x")), propertyError(f)),
 				jen.If(jen.Op("*").Id("extra").Op("==").Nil()).Block(jen.Op("*").Id("extra").Op("=").Make(jen.Map(jen.String()).Id("T"), jen.Len(jen.Id("obj")))),
 				jen.Parens(jen.Op("*").Id("extra")).Index(jen.Id("k")).Op("=").Id("x"),
 			),
 			jen.Return(jen.Nil()),
 		))
+}
+
+// propertyError is the error of a property k that does not decode.
+func propertyError(f *generatedFile) jen.Code {
+	return f.Qual("fmt", "Errorf").Call(jen.Lit("property %q: %w"), jen.Id("k"), jen.Err())
 }
 
 // untagged returns the fields of struct t whose property names cannot be
@@ -257,12 +260,12 @@ func (g *gen) untaggedMethods(f *generatedFile, t *ir.Type, odd []*ir.Field, kno
 		targets[jen.Lit(fl.JSONName)] = jen.Op("&").Id("v").Dot(fl.Name)
 	}
 	marshal = append(marshal, jen.Return(jen.Id("marshalWithExtra").Call(append([]jen.Code{jen.Id("plain").Call(jen.Id("v")), jen.Id("extra")}, known...)...)))
-	first := jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+	first := ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v"))), jen.Err())
 	if ap {
 		for _, fl := range odd {
 			known = append(known, jen.Lit(fl.JSONName))
 		}
-		first = jen.If(jen.Err().Op(":=").Id("unmarshalWithExtra").Call(append([]jen.Code{jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Op("&").Id("v").Dot("AdditionalProperties")}, known...)...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		first = ifErr(jen.Id("unmarshalWithExtra").Call(append([]jen.Code{jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Op("&").Id("v").Dot("AdditionalProperties")}, known...)...), jen.Err())
 	}
 	g.jsonMethods(f, t, "MarshalJSON writes the fields as one object, those whose property names cannot be struct tags included.", marshal,
 		"UnmarshalJSON reads the fields, those whose property names cannot be struct tags included.", []jen.Code{
@@ -277,12 +280,10 @@ func (g *gen) namedHelper(f *generatedFile) {
 	f.decl(newDoc("unmarshalNamed reads the members of the JSON object b named in fields into the pointers they map to."),
 		jen.Func().Id("unmarshalNamed").Params(jen.Id("b").Index().Byte(), jen.Id("fields").Map(jen.String()).Any()).Error().Block(
 			jen.Var().Id("obj").Map(jen.String()).Add(f.Qual("encoding/json", "RawMessage")),
-			jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("b"), jen.Op("&").Id("obj")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("obj")), jen.Err()),
 			jen.For(jen.List(jen.Id("k"), jen.Id("p")).Op(":=").Range().Id("fields")).Block(
 				jen.If(jen.List(jen.Id("raw"), jen.Id("ok")).Op(":=").Id("obj").Index(jen.Id("k")), jen.Id("ok")).Block(
-					jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("raw"), jen.Id("p")), jen.Err().Op("!=").Nil()).Block(
-						jen.Return(f.Qual("fmt", "Errorf").Call(jen.Lit("property %q: %w"), jen.Id("k"), jen.Err())),
-					),
+					ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("raw"), jen.Id("p")), propertyError(f)),
 				),
 			),
 			jen.Return(jen.Nil()),
