@@ -1,8 +1,10 @@
 package jsonschema
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
+	"strconv"
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
@@ -50,12 +52,8 @@ func (c *Converter) RequestName(group int, key string, pos diag.Pos, want string
 // document's order: by group, then key.
 func (c *Converter) AllocateNames() {
 	ns := naming.NewNamespace(ir.Reserved...)
-	sort.SliceStable(c.requests, func(i, j int) bool {
-		a, b := c.requests[i], c.requests[j]
-		if a.group != b.group {
-			return a.group < b.group
-		}
-		return a.key < b.key
+	slices.SortStableFunc(c.requests, func(a, b nameReq) int {
+		return cmp.Or(cmp.Compare(a.group, b.group), cmp.Compare(a.key, b.key))
 	})
 	for _, r := range c.requests {
 		want := naming.Sanitize(r.want, "Type")
@@ -72,11 +70,7 @@ func (c *Converter) AllocateNames() {
 			continue
 		}
 		for i, v := range t.Values {
-			suffix := naming.Suffix(fmt.Sprint(v.Value))
-			if suffix == "" {
-				suffix = fmt.Sprintf("Value%d", i+1)
-			}
-			v.Name = ns.Alloc(t.Name + suffix)
+			v.Name = ns.Alloc(t.Name + cmp.Or(naming.Suffix(fmt.Sprint(v.Value)), "Value"+strconv.Itoa(i+1)))
 		}
 	}
 	// Unions: their variants, then the type naming them, its constants
@@ -122,6 +116,6 @@ func (c *Converter) Types() []*ir.Type {
 			out = append(out, t)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	slices.SortFunc(out, func(a, b *ir.Type) int { return cmp.Compare(a.Name, b.Name) })
 	return out
 }
