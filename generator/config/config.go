@@ -29,6 +29,7 @@ import (
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/jsonptr"
 	"gopkg.in/yaml.v3"
 )
 
@@ -240,18 +241,18 @@ func Parse(file string, data []byte) (*Config, error) {
 	if err := dec.Decode(&c); err != nil {
 		return nil, yamlError(file, err)
 	}
-	if seq := lookup(doc.Content[0], "sources"); seq != nil && seq.Kind == yaml.SequenceNode {
+	if _, seq := lookup(doc.Content[0], "sources"); seq != nil && seq.Kind == yaml.SequenceNode {
 		for i, n := range seq.Content {
 			if i < len(c.Sources) {
 				c.Sources[i].Pos = diag.Pos{File: file, Line: n.Line, Col: n.Column, Pointer: fmt.Sprintf("/sources/%d", i)}
 			}
 		}
 	}
-	if ops := lookup(doc.Content[0], "operations"); ops != nil && ops.Kind == yaml.MappingNode {
+	if _, ops := lookup(doc.Content[0], "operations"); ops != nil && ops.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(ops.Content); i += 2 {
 			k := ops.Content[i]
 			if op := c.Operations[k.Value]; op != nil {
-				op.Pos = diag.Pos{File: file, Line: k.Line, Col: k.Column, Pointer: "/operations/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(k.Value)}
+				op.Pos = diag.Pos{File: file, Line: k.Line, Col: k.Column, Pointer: jsonptr.Append("/operations", k.Value)}
 			}
 		}
 	}
@@ -392,22 +393,20 @@ func (s *Selector) hasHTTP() bool {
 func ParseSchemaFile(name string, data []byte) (json.RawMessage, error) {
 	name = filepath.ToSlash(name)
 	var v any
+	var err error
 	if json.Valid(data) {
 		// Not through YAML: JSON indented with tabs is not valid YAML.
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.UseNumber()
-		if err := dec.Decode(&v); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
-		}
+		err = dec.Decode(&v)
 	} else {
 		var doc yaml.Node
-		if err := yaml.Unmarshal(data, &doc); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
+		if err = yaml.Unmarshal(data, &doc); err == nil {
+			v, err = nodeValue(&doc, 0)
 		}
-		var err error
-		if v, err = nodeValue(&doc, 0); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
-		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	switch v.(type) {
 	case map[string]any, bool:

@@ -186,11 +186,7 @@ func typeRef(t *Type) string {
 	s := strconv.Itoa(int(t.Kind)) + "/" + t.Format + "/" + t.GoType + "/" + strconv.FormatBool(t.Nullable)
 	switch t.Kind {
 	case Array, Map:
-		e := t.Elem
-		if e == nil {
-			e = t.AdditionalProperties
-		}
-		s += "[" + typeRef(e) + "]"
+		s += "[" + typeRef(cmp.Or(t.Elem, t.AdditionalProperties)) + "]"
 	case Tuple:
 		for _, it := range t.Items {
 			s += "(" + typeRef(it) + ")"
