@@ -570,11 +570,7 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
 	if len(sec) > 0 {
 		alts := make([]string, len(sec))
 		for i, a := range sec {
-			names := make([]string, len(a))
-			for j, n := range a {
-				names[j] = strconv.Quote(n)
-			}
-			alts[i] = "{" + strings.Join(names, ", ") + "}"
+			alts[i] = "{" + strings.Join(quotedAll(a), ", ") + "}"
 		}
 		stmts.b.WriteString("\tr.Security([][]string{" + strings.Join(alts, ", ") + "})\n")
 	}
@@ -628,7 +624,7 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
 
 	w.b.WriteString("var " + respVar + " = " + w.typeText(qual(pkgHTTP, "Response").under("[]")) + "{")
 	for _, r := range op.Responses {
-		w.b.WriteString("\n\t{Status: " + strconv.Quote(r.Status) + ", Kind: " + w.typeText(qual(pkgHTTP, bodyKindName(r.Kind))))
+		w.b.WriteString("\n\t{Status: " + strconv.Quote(r.Status) + ", Kind: " + w.typeText(qual(pkgHTTP, cmp.Or(bodyKindNames[r.Kind], "BodyBinary"))))
 		if r.Schema != nil && (r.Kind == ir.BodyJSON || r.Kind == ir.BodyEventStream) {
 			if v := g.schemaVar(r.Schema, "respSchema"+op.GoName+statusName(r.Status), op.Pos); v != "" {
 				w.b.WriteString(", Schema: " + v)
@@ -713,20 +709,9 @@ func statusName(s string) string {
 	}, s)
 }
 
-// bodyKindName is the httpclient constant of a body kind.
-func bodyKindName(k ir.BodyKind) string {
-	switch k {
-	case ir.BodyNone:
-		return "BodyNone"
-	case ir.BodyJSON:
-		return "BodyJSON"
-	case ir.BodyText:
-		return "BodyText"
-	case ir.BodyEventStream:
-		return "BodyEventStream"
-	}
-	return "BodyBinary"
-}
+// bodyKindNames are the httpclient constants of body kinds; the others
+// are BodyBinary.
+var bodyKindNames = map[ir.BodyKind]string{ir.BodyNone: "BodyNone", ir.BodyJSON: "BodyJSON", ir.BodyText: "BodyText", ir.BodyEventStream: "BodyEventStream"}
 
 // acceptOf returns the Accept header of op: the media types of its
 // responses, the result's first, then those of the other responses (error

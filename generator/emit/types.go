@@ -124,27 +124,14 @@ func kindText(t *ir.Type) string {
 		}
 		return "a value held as " + t.GoType
 	}
-	switch t.Kind {
-	case ir.Bool:
-		return "a JSON boolean"
-	case ir.Int:
-		return "a JSON integer"
-	case ir.Float:
-		return "a JSON number"
-	case ir.String:
-		return "a JSON string"
-	case ir.DateTime:
-		return "a date-time (RFC 3339)"
-	case ir.Date:
-		return "a date"
-	case ir.Bytes:
-		return "base64-encoded binary data"
-	case ir.Binary:
-		return "binary data"
-	case ir.Null:
-		return "the JSON null"
-	}
-	return "any JSON value"
+	return cmp.Or(kindTexts[t.Kind], "any JSON value")
+}
+
+// kindTexts describe the values of kinds in doc comments.
+var kindTexts = map[ir.Kind]string{
+	ir.Bool: "a JSON boolean", ir.Int: "a JSON integer", ir.Float: "a JSON number", ir.String: "a JSON string",
+	ir.DateTime: "a date-time (RFC 3339)", ir.Date: "a date", ir.Bytes: "base64-encoded binary data",
+	ir.Binary: "binary data", ir.Null: "the JSON null",
 }
 
 func (g *gen) declareStruct(f *generatedFile, t *ir.Type) {
