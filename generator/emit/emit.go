@@ -241,32 +241,23 @@ func newGen(svc *ir.Service, opts Options) *gen {
 			g.named[t.Name] = t
 		}
 	}
-	// MCP tools may bring input and output types the loader did not list in
-	// Types: declare those too, under their names.
 	for _, op := range g.ops {
+		if op != nil && op.Body != nil && op.Body.Kind == ir.BodyMultipart && op.Body.Type != nil && op.Body.Type.Kind == ir.Struct {
+			g.multipart[op.Body.Type] = true
+		}
+		// MCP tools may bring input and output types the loader did not
+		// list in Types: declare those too, under their names.
 		if op == nil || op.Tool == nil {
 			continue
 		}
-		if in := op.Tool.InputType; in != nil && op.ParamsName != "" && g.named[op.ParamsName] == nil {
-			if in.Name == "" || in.Name == op.ParamsName {
-				c := *in
-				c.Name = op.ParamsName
-				if c.Doc.Origin == "" {
-					c.Doc.Origin = op.Doc.Origin
-				}
-				op.Tool.InputType = &c
-				g.addExtra(&c)
-			}
+		if in := op.Tool.InputType; in != nil && op.ParamsName != "" && g.named[op.ParamsName] == nil && (in.Name == "" || in.Name == op.ParamsName) {
+			c := *in
+			c.Name, c.Doc.Origin = op.ParamsName, cmp.Or(c.Doc.Origin, op.Doc.Origin)
+			op.Tool.InputType = &c
+			g.addExtra(&c)
 		}
 		if out := op.Tool.OutputType; out.Named() && g.named[out.Name] == nil {
 			g.addExtra(out)
-		}
-	}
-	for _, op := range g.ops {
-		if op != nil && op.Body != nil && op.Body.Kind == ir.BodyMultipart {
-			if t := op.Body.Type; t != nil && t.Kind == ir.Struct {
-				g.multipart[t] = true
-			}
 		}
 	}
 	return g

@@ -580,9 +580,9 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
 	T := w.typeText(g.resultType(op))
 	env := w.typeText(qual(pkgRuntime, "ResponseEnvelope")) + "[" + T + "]"
 	respVar := "responses" + op.GoName
-	callee, results, first := "Do", "("+env+", error)", op.GoName+" calls the operation "+quoted(op.ID)+"."
+	results, first := "("+env+", error)", op.GoName+" calls the operation "+quoted(op.ID)+"."
 	if op.Stream {
-		callee, results = "Stream", w.typeText(qual("iter", "Seq2"))+"["+env+", error]"
+		results = w.typeText(qual("iter", "Seq2")) + "[" + env + ", error]"
 		first = op.GoName + " calls the operation " + quoted(op.ID) + " and returns its stream of events; a failed request is the first and only element."
 	}
 	w.doc(opDoc(op, first).lines())
@@ -591,7 +591,7 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
 	// call returns the envelope of the call of request r.
 	call := func(r string) string {
 		if op.Stream {
-			return "\treturn " + w.typeText(qual(pkgHTTP, callee)) + "[" + T + "](ctx, c.c, " + r + ", " + respVar + ", opts...)\n}\n\n"
+			return "\treturn " + w.typeText(qual(pkgHTTP, "Stream")) + "[" + T + "](ctx, c.c, " + r + ", " + respVar + ", opts...)\n}\n\n"
 		}
 		return "\tvar env " + env + "\n\tmeta, warnings, err := c.c.Call(ctx, " + r + ", " + respVar + ", &env.Data, opts...)\n" +
 			"\tenv.Meta, env.Warnings = meta, warnings\n\treturn env, err\n}\n\n"

@@ -51,19 +51,14 @@ func (g *gen) mcpServerName(withVersion bool) string {
 	return s
 }
 
-// mcpPackageDoc is packageDoc naming the server and its version when the
-// listing records them. The protocol version is left out: it depends on
-// the transport the snapshot used (go-sdk agrees on an older one over
-// HTTP), and the same server should give the same package.
-func (g *gen) mcpPackageDoc(f *generatedFile, usage string) {
-	// The server's name, with its version, is the title.
-	g.packageDoc(f, cmp.Or(g.mcpServerName(true), "an MCP server"), "", usage)
-}
-
 func (g *gen) mcpClientFile() *generatedFile {
 	f := g.newFile()
 	usage := "Create a client with NewClient from a connected *mcp.ClientSession; make the session with mcpclient.Connect (or mcpclient.WrapTransport) so that content blocks of types newer than the SDK never fail a call and progress notifications reach WithProgress. Options set the validation mode (WithValidation), the logger (WithLogger), a warning hook, the default content convention (WithConvention), middlewares and hooks (WithMiddleware, WithBeforeCall, WithAfterResult) and a timeout (WithTimeout); per-call options set progress notifications (WithProgress), _meta (WithMeta), a timeout and the validation mode. A tool result with isError set is a result, not a Go error: see its envelope's MCPMeta, or mcpclient.AsError."
-	g.mcpPackageDoc(f, usage)
+	// The package doc names the server, with its version, when the listing
+	// records them. The protocol version is left out: it depends on the
+	// transport the snapshot used (go-sdk agrees on an older one over HTTP),
+	// and the same server should give the same package.
+	g.packageDoc(f, cmp.Or(g.mcpServerName(true), "an MCP server"), "", usage)
 	g.versionGuard(f)
 	title := cmp.Or(g.mcpServerName(false), "the MCP server")
 	f.decl(newDoc("Client calls the tools of "+title+". Create one with NewClient; it is safe for concurrent use."),
