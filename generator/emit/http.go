@@ -431,17 +431,14 @@ func (g *gen) bodySet(w *textWriter, op *ir.Operation, ptr bool) {
 		}
 		w.b.WriteString("r.MultipartBody(" + w.typeText(qual(pkgHTTP, "Part").under("[]")) + "{")
 		for _, fl := range b.Type.Fields {
-			name, ok := jsonName(fl)
-			if !ok {
-				name = fl.JSONName
-			}
-			part := "Name: " + strconv.Quote(name)
+			name := strconv.Quote(fl.JSONName)
+			part := "Name: " + name
 			switch {
 			case fl.Type != nil && fl.Type.Kind == ir.Binary:
-				part += ", FileName: " + strconv.Quote(name) + ", Reader: body." + fl.Name
+				part += ", FileName: " + name + ", Reader: body." + fl.Name
 			case fl.Type != nil && fl.Type.Kind == ir.Array && fl.Type.Elem != nil && fl.Type.Elem.Kind == ir.Binary:
 				// An array of files: one file part per item.
-				part += ", FileName: " + strconv.Quote(name) + ", Value: body." + fl.Name
+				part += ", FileName: " + name + ", Value: body." + fl.Name
 			default:
 				part += ", Value: body." + fl.Name
 			}

@@ -143,8 +143,8 @@ func (g *gen) declareStruct(f *generatedFile, t *ir.Type) {
 			name: "AdditionalProperties", typ: g.goType(t.AdditionalProperties, false, t.Pos).under("map[string]"), tag: "-",
 		})
 		for _, fl := range t.Fields {
-			if name, ok := jsonName(fl); ok {
-				known = append(known, jen.Lit(name))
+			if validTagName(fl.JSONName) {
+				known = append(known, jen.Lit(fl.JSONName))
 			}
 		}
 	}
@@ -219,7 +219,7 @@ func propertyError(f *generatedFile) jen.Code {
 func untagged(t *ir.Type) []*ir.Field {
 	var out []*ir.Field
 	for _, fl := range t.Fields {
-		if _, ok := jsonName(fl); !ok {
+		if !validTagName(fl.JSONName) {
 			out = append(out, fl)
 		}
 	}
@@ -326,7 +326,7 @@ func (g *gen) fields(owner, t *ir.Type, reader bool) []field {
 			ft = ft.ptr()
 		}
 		tag := "-"
-		if name, ok := jsonName(fl); !ok {
+		if name := fl.JSONName; !validTagName(name) {
 			// Not a struct tag: the struct's MarshalJSON and UnmarshalJSON
 			// carry it (untaggedMethods).
 		} else if tags[name] {
@@ -368,15 +368,6 @@ func threeStates(fl *ir.Field, reader bool) bool {
 // nullableOf returns runtime.Nullable[t].
 func nullableOf(t goType) goType {
 	return goType{pkg: pkgRuntime, name: "Nullable", arg: &t}
-}
-
-// jsonName returns the field's property name when encoding/json can use it
-// as a struct tag name.
-func jsonName(fl *ir.Field) (string, bool) {
-	if !validTagName(fl.JSONName) {
-		return "", false
-	}
-	return fl.JSONName, true
 }
 
 // validTagName mirrors encoding/json's check of tag names: letters, digits

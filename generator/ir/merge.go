@@ -63,9 +63,7 @@ func MergeIdentical(svc *Service) {
 			for _, v := range t.Values {
 				taken[v.Name] = true
 			}
-			if t.VariantKind != "" {
-				taken[t.VariantKind] = true
-			}
+			taken[t.VariantKind] = true // "" is no name pickKeeper asks for
 			for _, v := range t.Variants {
 				taken[v.Const] = true
 				taken[v.Constructor] = true

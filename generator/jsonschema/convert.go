@@ -124,11 +124,7 @@ func (c *Converter) Use(s *Schema, w Where) Entry {
 		return e
 	}
 	if needsName(v) {
-		want := w.Name
-		if v.GoName != "" {
-			want = v.GoName
-		}
-		return c.named(v, w, want, GroupInline)
+		return c.named(v, w, w.Name, GroupInline) // or its x-go-name: see named
 	}
 	e := c.build(v, nil, w)
 	if _, ok := c.cache[v]; !ok {
