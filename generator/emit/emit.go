@@ -68,6 +68,7 @@ import (
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/naming"
 )
 
 // Import paths of the packages generated code uses.
@@ -293,7 +294,7 @@ func nilRank[T any](p *T) int {
 func (g *gen) check() {
 	seen := map[string]diag.Pos{}
 	declare := func(name string, pos diag.Pos, what string) {
-		if !isExported(name) {
+		if !naming.IsExported(name) {
 			g.diags.Errorf(pos, "%s name %q is not an exported Go identifier", what, name)
 			return
 		}
@@ -319,7 +320,7 @@ func (g *gen) check() {
 		}
 	}
 	for _, s := range g.svc.SecuritySchemes {
-		if s == nil || !isExported(s.GoName) {
+		if s == nil || !naming.IsExported(s.GoName) {
 			g.diags.Errorf(diag.Pos{File: g.svc.Source}, "security scheme has no exported Go name")
 			continue
 		}
@@ -336,7 +337,7 @@ func (g *gen) check() {
 			g.diags.Errorf(diag.Pos{File: g.svc.Source}, "nil operation in service")
 			continue
 		}
-		if !isExported(op.GoName) {
+		if !naming.IsExported(op.GoName) {
 			g.diags.Errorf(op.Pos, "operation name %q is not an exported Go identifier", op.GoName)
 		}
 		if prev, dup := methods[op.GoName]; dup {
@@ -363,7 +364,7 @@ func (g *gen) check() {
 		}
 		fields := map[string]bool{}
 		for _, p := range op.Params {
-			if p == nil || !isExported(p.GoName) || fields[p.GoName] {
+			if p == nil || !naming.IsExported(p.GoName) || fields[p.GoName] {
 				g.diags.Errorf(op.Pos, "operation %q has a parameter without an exported, unique Go name", op.ID)
 			} else {
 				fields[p.GoName] = true
@@ -444,7 +445,7 @@ func (g *gen) checkType(t *ir.Type, root bool, seen map[*ir.Type]bool, declare f
 		fields["AdditionalProperties"] = true
 	}
 	for _, f := range t.Fields {
-		if f == nil || !isExported(f.Name) || fields[f.Name] {
+		if f == nil || !naming.IsExported(f.Name) || fields[f.Name] {
 			g.diags.Errorf(t.Pos, "type %s has a field without an exported, unique Go name", t.Name)
 			continue
 		}
@@ -462,7 +463,7 @@ func (g *gen) checkType(t *ir.Type, root bool, seen map[*ir.Type]bool, declare f
 		declare(cmp.Or(t.VariantKind, t.Name+"Kind"), t.Pos, "union variant type")
 		variants := map[string]bool{}
 		for _, v := range t.Variants {
-			if v == nil || !isExported(v.Name) || variants[v.Name] {
+			if v == nil || !naming.IsExported(v.Name) || variants[v.Name] {
 				g.diags.Errorf(t.Pos, "union %s has a variant without an exported, unique Go name", t.Name)
 				continue
 			}
@@ -483,10 +484,6 @@ func validNamespace(ns string) bool {
 	return ns != "" && strings.IndexFunc(ns, func(r rune) bool {
 		return r >= 128 || !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-')
 	}) < 0
-}
-
-func isExported(name string) bool {
-	return token.IsIdentifier(name) && token.IsExported(name)
 }
 
 // render renders f, reporting failures (bugs) into diags.

@@ -165,10 +165,8 @@ func (g *gen) declareStruct(f *generatedFile, t *ir.Type) {
 		return
 	}
 	g.jsonMethods(f, t, "MarshalJSON writes the declared fields and AdditionalProperties as one object.", []jen.Code{
-		jen.Type().Id("plain").Id(t.Name),
 		jen.Return(jen.Id("marshalWithExtra").Call(append([]jen.Code{jen.Id("plain").Call(jen.Id("v")), jen.Id("v").Dot("AdditionalProperties")}, known...)...)),
 	}, "UnmarshalJSON reads the declared fields and puts the other properties in AdditionalProperties.", []jen.Code{
-		jen.Type().Id("plain").Id(t.Name),
 		jen.Return(jen.Id("unmarshalWithExtra").Call(append([]jen.Code{jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Op("&").Id("v").Dot("AdditionalProperties")}, known...)...)),
 	})
 }
@@ -232,7 +230,7 @@ func untagged(t *ir.Type) []*ir.Field {
 // ones).
 func (g *gen) untaggedMethods(f *generatedFile, t *ir.Type, odd []*ir.Field, known []jen.Code) {
 	ap := t.AdditionalProperties != nil
-	marshal := []jen.Code{jen.Type().Id("plain").Id(t.Name), jen.Id("extra").Op(":=").Map(jen.String()).Any().Values()}
+	marshal := []jen.Code{jen.Id("extra").Op(":=").Map(jen.String()).Any().Values()}
 	if ap {
 		marshal = append(marshal, jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Id("v").Dot("AdditionalProperties")).Block(
 			jen.Id("extra").Index(jen.Id("k")).Op("=").Id("x")))
@@ -256,7 +254,6 @@ func (g *gen) untaggedMethods(f *generatedFile, t *ir.Type, odd []*ir.Field, kno
 	}
 	g.jsonMethods(f, t, "MarshalJSON writes the fields as one object, those whose property names cannot be struct tags included.", marshal,
 		"UnmarshalJSON reads the fields, those whose property names cannot be struct tags included.", []jen.Code{
-			jen.Type().Id("plain").Id(t.Name),
 			first,
 			jen.Return(jen.Id("unmarshalNamed").Call(jen.Id("b"), jen.Map(jen.String()).Any().Values(targets))),
 		})
