@@ -190,14 +190,11 @@ func (g *gen) timeoutDoc() string {
 	if g.opts.Timeout > 0 {
 		parts = append(parts, "calls time out after "+g.opts.Timeout.String()+" (client.timeout in opsgen's config; WithTimeout overrides it)")
 	}
-	n := 0
 	for _, o := range g.opts.Operations {
 		if o.Timeout > 0 {
-			n++
+			parts = append(parts, "some operations have timeouts of their own (operations.<id>.timeout; WithOperationTimeout overrides them)")
+			break
 		}
-	}
-	if n > 0 {
-		parts = append(parts, "some operations have timeouts of their own (operations.<id>.timeout; WithOperationTimeout overrides them)")
 	}
 	if len(parts) == 0 {
 		return ""

@@ -3,6 +3,7 @@ package emit
 import (
 	"cmp"
 	"encoding/json"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -198,8 +199,7 @@ func (g *gen) methodMembers(op *ir.Operation) ([]string, bool) {
 		members = append(members, "params")
 	}
 	if b := op.Body; b != nil && b.Kind != ir.BodyNone {
-		kind := g.bodyKind(op)
-		if kind == ir.BodyBinary || kind == ir.BodyMultipart && b.Type != nil && b.Type.Kind == ir.Struct && g.multipart[b.Type] && hasFileField(b.Type) {
+		if kind := g.bodyKind(op); kind == ir.BodyBinary || g.sendsFiles(kind, b.Type) {
 			return nil, false
 		}
 		members = append(members, "body")
@@ -353,8 +353,7 @@ func (g *gen) bodyInput(f *generatedFile, op *ir.Operation) (field, arg jen.Code
 		}
 	}
 	typ, ptr := g.bodyType(op)
-	files := kind == ir.BodyMultipart && b.Type != nil && b.Type.Kind == ir.Struct && g.multipart[b.Type] && hasFileField(b.Type)
-	if !files {
+	if !g.sendsFiles(kind, b.Type) {
 		return jen.Id("Body").Add(f.typeCode(typ)).Tag(tag), jen.Id("in").Dot("Body"), nil
 	}
 	// A struct of the body's fields, binary ones as []byte (nilable: no
@@ -394,15 +393,12 @@ func (g *gen) bodyInput(f *generatedFile, op *ir.Operation) (field, arg jen.Code
 	return field, jen.Id("body"), convert
 }
 
-// hasFileField reports whether struct t has a binary field (an io.Reader
-// in a multipart body).
-func hasFileField(t *ir.Type) bool {
-	for _, fl := range t.Fields {
-		if fl.Type != nil && fl.Type.Kind == ir.Binary {
-			return true
-		}
-	}
-	return false
+// sendsFiles reports whether a body of type t sent as kind is a multipart
+// struct with binary fields (io.Reader file parts).
+func (g *gen) sendsFiles(kind ir.BodyKind, t *ir.Type) bool {
+	return kind == ir.BodyMultipart && g.multipart[t] && slices.ContainsFunc(t.Fields, func(fl *ir.Field) bool {
+		return fl.Type != nil && fl.Type.Kind == ir.Binary
+	})
 }
 
 // specInfo returns the OperationSpec fields that describe op for servers

@@ -485,15 +485,9 @@ func enumLit(base ir.Kind, v any) (any, bool) {
 			return nil, false
 		}
 	case string:
-		if base == ir.String || base == ir.Any {
-			return n, true
-		}
-		return nil, false
+		return n, base == ir.String || base == ir.Any
 	case bool:
-		if base == ir.Bool {
-			return n, true
-		}
-		return nil, false
+		return n, base == ir.Bool
 	default:
 		return nil, false
 	}

@@ -431,8 +431,7 @@ func (c *Converter) nameFields(t *ir.Type) {
 	if t.NonObject {
 		ns.Reserve(ir.NonObjectField)
 	}
-	wanted := make([]string, len(t.Fields))
-	for i, f := range t.Fields {
+	for _, f := range t.Fields {
 		if f.Name != "" {
 			// Two properties may pin the same x-go-name (x-axis and xAxis
 			// in real specs): the first in JSON name order keeps it.
@@ -442,10 +441,9 @@ func (c *Converter) nameFields(t *ir.Type) {
 				c.diags.Warn(diag.Renamed, f.Pos, "x-go-name %q of property %q is taken; using %q", want, f.JSONName, f.Name)
 			}
 		}
-		wanted[i] = f.Name
 	}
-	for i, f := range t.Fields {
-		if wanted[i] == "" {
+	for _, f := range t.Fields { // then the others
+		if f.Name == "" {
 			f.Name = ns.Alloc(naming.Ident(f.JSONName, "Field"))
 		}
 	}
