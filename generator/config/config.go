@@ -322,10 +322,8 @@ func (c *Config) Check() error {
 	default:
 		errs.Errorf(root, "client.validation must be warn, strict or off, not %q", c.Client.Validation)
 	}
-	if c.Client.Timeout != "" {
-		if _, err := ParseTimeout(c.Client.Timeout); err != nil {
-			errs.Errorf(root, "client.%v", err)
-		}
+	if _, err := ParseTimeout(c.Client.Timeout); c.Client.Timeout != "" && err != nil {
+		errs.Errorf(root, "client.%v", err)
 	}
 	for _, id := range slices.Sorted(maps.Keys(c.Operations)) {
 		op := c.Operations[id]
@@ -336,10 +334,8 @@ func (c *Config) Check() error {
 		if at.File == "" {
 			at = diag.Pos{File: root.File, Pointer: "/operations/" + id}
 		}
-		if op.Timeout != "" {
-			if _, err := ParseTimeout(op.Timeout); err != nil {
-				errs.Errorf(at, "operation %q: %v", id, err)
-			}
+		if _, err := ParseTimeout(op.Timeout); op.Timeout != "" && err != nil {
+			errs.Errorf(at, "operation %q: %v", id, err)
 		}
 		if p := op.Pagination; p != nil {
 			if msg := p.check(); msg != "" {

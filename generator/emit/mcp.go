@@ -100,12 +100,10 @@ func (g *gen) outType(f *generatedFile, op *ir.Operation) *jen.Statement {
 func hints(t *ir.Tool) string {
 	var hs []string
 	add := func(b *bool, yes, no string) {
-		if b != nil {
-			if *b {
-				hs = append(hs, yes)
-			} else {
-				hs = append(hs, no)
-			}
+		if b != nil && *b {
+			hs = append(hs, yes)
+		} else if b != nil {
+			hs = append(hs, no)
 		}
 	}
 	add(t.ReadOnly, "read-only", "not read-only")

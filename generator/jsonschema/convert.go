@@ -685,9 +685,7 @@ func (c *Converter) union(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 		if constProp != "" {
 			tags = constTags[i]
 			// Every value names it: ImageOrAudio, not Image.
-			if want = naming.Suffix(strings.Join(tags, " or ")); want == "" {
-				want = variantName(p.s, nil)
-			}
+			want = cmp.Or(naming.Suffix(strings.Join(tags, " or ")), variantName(p.s, nil))
 		} else {
 			tags = discriminatorTags(disc, p.s)
 			want = variantName(p.s, tags)
@@ -1011,9 +1009,4 @@ func requiredOf(t *ir.Type, s *Schema) []string {
 }
 
 // suffix is naming.Suffix(s), or fallback when s has no usable characters.
-func suffix(s, fallback string) string {
-	if x := naming.Suffix(s); x != "" {
-		return x
-	}
-	return fallback
-}
+func suffix(s, fallback string) string { return cmp.Or(naming.Suffix(s), fallback) }
