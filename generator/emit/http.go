@@ -636,7 +636,7 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
 	}
 	w.b.WriteString("}\n")
 	g.errorTypes(w, op)
-	f.text(strings.TrimSuffix(w.b.String(), "\n"))
+	f.text(w.b.String())
 }
 
 // itemsDoc points pages methods whose pages are slices to httpclient.Items.

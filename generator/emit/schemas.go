@@ -198,10 +198,7 @@ func jsonString(s string) string {
 // runtime/fullschema, which validates them (programs whose schemas do not
 // need it do not link it, nor pay for its package initialisation).
 func (g *gen) needsFullValidator(defs string, byName map[string]string) bool {
-	docs := []string{defs}
-	for _, c := range byName {
-		docs = append(docs, c)
-	}
+	docs := append([]string{defs}, slices.Collect(maps.Values(byName))...)
 	if g.opts.Registry {
 		for _, op := range g.svc.Operations {
 			docs = append(docs, string(op.InputSchema), string(op.OutputSchema))

@@ -287,7 +287,7 @@ func (g *gen) declareStructType(f *generatedFile, d *doc, name string, fields []
 	w := &textWriter{f: f}
 	w.doc(d.lines())
 	w.structDecl(name, fields)
-	f.text(strings.TrimSuffix(w.b.String(), "\n"))
+	f.text(w.b.String())
 }
 
 // fields returns the fields of struct t; owner is the named type being
@@ -463,7 +463,7 @@ func (g *gen) declareEnum(f *generatedFile, t *ir.Type) {
 		w.b.WriteString("func (v " + t.Name + ") Known() bool {\n\tswitch v {\n\tcase " + strings.Join(names, ", ") +
 			":\n\t\treturn true\n\t}\n\treturn false\n}\n")
 	}
-	f.text(strings.TrimSuffix(w.b.String(), "\n"))
+	f.text(w.b.String())
 }
 
 // enumLit converts a decoded JSON enum value to a literal of the enum's Go

@@ -628,12 +628,7 @@ func statesType(s *Schema, seen map[*Schema]bool) bool {
 
 func isObjectSchema(s *Schema) bool {
 	if s.Types != nil {
-		for _, ty := range s.Types {
-			if ty != "object" && ty != "null" {
-				return false
-			}
-		}
-		return true
+		return !slices.ContainsFunc(s.Types, func(ty string) bool { return ty != "object" && ty != "null" })
 	}
 	return len(s.OneOf) == 0 && len(s.AnyOf) == 0 && len(s.Enum) == 0 && s.Items == nil
 }

@@ -212,7 +212,7 @@ type listing struct {
 // returns the raw JSON of every tool of every page, with what the server
 // said about itself.
 func listTools(ctx context.Context, t mcp.Transport, version string, caps *mcp.ClientCapabilities) (*listing, error) {
-	rec := &recordingTransport{Transport: t}
+	rec := &recordingTransport{Transport: t, pending: map[jsonrpc.ID]bool{}}
 	var opts *mcp.ClientOptions
 	if caps != nil {
 		opts = &mcp.ClientOptions{Capabilities: caps}
@@ -350,9 +350,6 @@ type recordingConn struct {
 func (c *recordingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "tools/list" && req.ID.IsValid() {
 		c.t.mu.Lock()
-		if c.t.pending == nil {
-			c.t.pending = map[jsonrpc.ID]bool{}
-		}
 		c.t.pending[req.ID] = true
 		c.t.mu.Unlock()
 	}
