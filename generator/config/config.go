@@ -13,6 +13,7 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
@@ -182,12 +183,7 @@ func (s *Source) Kind() ir.SourceKind {
 }
 
 // Path returns the source document's path as written in the config.
-func (s *Source) Path() string {
-	if s.MCP != "" {
-		return s.MCP
-	}
-	return s.OpenAPI
-}
+func (s *Source) Path() string { return cmp.Or(s.MCP, s.OpenAPI) }
 
 // Filter returns the source's include and exclude lists as an ir.Filter.
 func (s *Source) Filter() ir.Filter {
