@@ -94,17 +94,11 @@ func (c *Converter) AllocateNames() {
 func nameVariants(t *ir.Type) {
 	ns := naming.NewNamespace()
 	for i, v := range t.Variants {
-		want := v.Name // asked for by the conversion (variantName)
-		if want == "" {
-			want = v.Type.Name
-		}
+		want := cmp.Or(v.Name, v.Type.Name) // v.Name: asked for by the conversion (variantName)
 		if want == "" && v.JSONKind != "" {
 			want = naming.Ident(v.JSONKind, "")
 		}
-		if want == "" {
-			want = fmt.Sprintf("Variant%d", i+1)
-		}
-		v.Name = ns.Alloc(want)
+		v.Name = ns.Alloc(cmp.Or(want, "Variant"+strconv.Itoa(i+1)))
 	}
 }
 
