@@ -13,6 +13,7 @@ package config
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
@@ -29,6 +30,7 @@ import (
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/jsonptr"
 	"gopkg.in/yaml.v3"
 )
 
@@ -181,12 +183,7 @@ func (s *Source) Kind() ir.SourceKind {
 }
 
 // Path returns the source document's path as written in the config.
-func (s *Source) Path() string {
-	if s.MCP != "" {
-		return s.MCP
-	}
-	return s.OpenAPI
-}
+func (s *Source) Path() string { return cmp.Or(s.MCP, s.OpenAPI) }
 
 // Filter returns the source's include and exclude lists as an ir.Filter.
 func (s *Source) Filter() ir.Filter {
@@ -240,18 +237,18 @@ func Parse(file string, data []byte) (*Config, error) {
 	if err := dec.Decode(&c); err != nil {
 		return nil, yamlError(file, err)
 	}
-	if seq := lookup(doc.Content[0], "sources"); seq != nil && seq.Kind == yaml.SequenceNode {
+	if _, seq := lookup(doc.Content[0], "sources"); seq != nil && seq.Kind == yaml.SequenceNode {
 		for i, n := range seq.Content {
 			if i < len(c.Sources) {
 				c.Sources[i].Pos = diag.Pos{File: file, Line: n.Line, Col: n.Column, Pointer: fmt.Sprintf("/sources/%d", i)}
 			}
 		}
 	}
-	if ops := lookup(doc.Content[0], "operations"); ops != nil && ops.Kind == yaml.MappingNode {
+	if _, ops := lookup(doc.Content[0], "operations"); ops != nil && ops.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(ops.Content); i += 2 {
 			k := ops.Content[i]
 			if op := c.Operations[k.Value]; op != nil {
-				op.Pos = diag.Pos{File: file, Line: k.Line, Col: k.Column, Pointer: "/operations/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(k.Value)}
+				op.Pos = diag.Pos{File: file, Line: k.Line, Col: k.Column, Pointer: jsonptr.Append("/operations", k.Value)}
 			}
 		}
 	}
@@ -321,10 +318,8 @@ func (c *Config) Check() error {
 	default:
 		errs.Errorf(root, "client.validation must be warn, strict or off, not %q", c.Client.Validation)
 	}
-	if c.Client.Timeout != "" {
-		if _, err := ParseTimeout(c.Client.Timeout); err != nil {
-			errs.Errorf(root, "client.%v", err)
-		}
+	if _, err := ParseTimeout(c.Client.Timeout); c.Client.Timeout != "" && err != nil {
+		errs.Errorf(root, "client.%v", err)
 	}
 	for _, id := range slices.Sorted(maps.Keys(c.Operations)) {
 		op := c.Operations[id]
@@ -335,10 +330,8 @@ func (c *Config) Check() error {
 		if at.File == "" {
 			at = diag.Pos{File: root.File, Pointer: "/operations/" + id}
 		}
-		if op.Timeout != "" {
-			if _, err := ParseTimeout(op.Timeout); err != nil {
-				errs.Errorf(at, "operation %q: %v", id, err)
-			}
+		if _, err := ParseTimeout(op.Timeout); op.Timeout != "" && err != nil {
+			errs.Errorf(at, "operation %q: %v", id, err)
 		}
 		if p := op.Pagination; p != nil {
 			if msg := p.check(); msg != "" {
@@ -392,22 +385,20 @@ func (s *Selector) hasHTTP() bool {
 func ParseSchemaFile(name string, data []byte) (json.RawMessage, error) {
 	name = filepath.ToSlash(name)
 	var v any
+	var err error
 	if json.Valid(data) {
 		// Not through YAML: JSON indented with tabs is not valid YAML.
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.UseNumber()
-		if err := dec.Decode(&v); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
-		}
+		err = dec.Decode(&v)
 	} else {
 		var doc yaml.Node
-		if err := yaml.Unmarshal(data, &doc); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
+		if err = yaml.Unmarshal(data, &doc); err == nil {
+			v, err = nodeValue(&doc, 0)
 		}
-		var err error
-		if v, err = nodeValue(&doc, 0); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
-		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	switch v.(type) {
 	case map[string]any, bool:

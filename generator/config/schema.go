@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/jsonptr"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -70,7 +71,7 @@ func validateSchema(file string, doc *yaml.Node) diag.List {
 		if ap, ok := e.ErrorKind.(*kind.AdditionalProperties); ok {
 			for _, p := range ap.Properties {
 				at := n
-				if k := keyNode(n, p); k != nil {
+				if k, _ := lookup(n, p); k != nil {
 					at = k
 				}
 				errs.Errorf(pos(file, at, append(e.InstanceLocation, p)), "unknown key %q", p)
@@ -96,7 +97,7 @@ func pointer(loc []string) string {
 	var b strings.Builder
 	for _, t := range loc {
 		b.WriteByte('/')
-		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(t))
+		b.WriteString(jsonptr.Escape(t))
 	}
 	return b.String()
 }
@@ -109,7 +110,7 @@ func locate(n *yaml.Node, loc []string) (*yaml.Node, bool) {
 		var next *yaml.Node
 		switch n.Kind {
 		case yaml.MappingNode:
-			next = lookup(n, t)
+			_, next = lookup(n, t)
 		case yaml.SequenceNode:
 			if i, err := strconv.Atoi(t); err == nil && i >= 0 && i < len(n.Content) {
 				next = n.Content[i]
@@ -123,32 +124,17 @@ func locate(n *yaml.Node, loc []string) (*yaml.Node, bool) {
 	return n, true
 }
 
-// lookup returns the value of key in a mapping node, or nil.
-func lookup(n *yaml.Node, key string) *yaml.Node {
-	n = deref(n)
-	if n.Kind != yaml.MappingNode {
-		return nil
+// lookup returns the key and value nodes of key in a mapping node, or nils.
+func lookup(n *yaml.Node, key string) (k, v *yaml.Node) {
+	if n = deref(n); n == nil || n.Kind != yaml.MappingNode {
+		return nil, nil
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value == key {
-			return n.Content[i+1]
+			return n.Content[i], n.Content[i+1]
 		}
 	}
-	return nil
-}
-
-// keyNode returns the key node of key in a mapping node, or nil.
-func keyNode(n *yaml.Node, key string) *yaml.Node {
-	n = deref(n)
-	if n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i]
-		}
-	}
-	return nil
+	return nil, nil
 }
 
 func deref(n *yaml.Node) *yaml.Node {

@@ -68,6 +68,7 @@ import (
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/naming"
 )
 
 // Import paths of the packages generated code uses.
@@ -234,46 +235,30 @@ func newGen(svc *ir.Service, opts Options) *gen {
 		multipart:  map[*ir.Type]bool{},
 		schemaVars: map[string]string{},
 	}
-	g.types = slices.Clone(svc.Types)
-	sortTypes(g.types)
-	g.ops = slices.Clone(svc.Operations)
-	slices.SortStableFunc(g.ops, func(a, b *ir.Operation) int {
-		if a == nil || b == nil {
-			return cmp.Compare(nilRank(a), nilRank(b))
-		}
-		return cmp.Compare(a.GoName, b.GoName)
-	})
+	g.types = sortedBy(svc.Types, func(t *ir.Type) string { return t.Name })
+	g.ops = sortedBy(svc.Operations, func(op *ir.Operation) string { return op.GoName })
 	for _, t := range g.types {
 		if t != nil {
 			g.named[t.Name] = t
 		}
 	}
-	// MCP tools may bring input and output types the loader did not list in
-	// Types: declare those too, under their names.
 	for _, op := range g.ops {
+		if op != nil && op.Body != nil && op.Body.Kind == ir.BodyMultipart && op.Body.Type != nil && op.Body.Type.Kind == ir.Struct {
+			g.multipart[op.Body.Type] = true
+		}
+		// MCP tools may bring input and output types the loader did not
+		// list in Types: declare those too, under their names.
 		if op == nil || op.Tool == nil {
 			continue
 		}
-		if in := op.Tool.InputType; in != nil && op.ParamsName != "" && g.named[op.ParamsName] == nil {
-			if in.Name == "" || in.Name == op.ParamsName {
-				c := *in
-				c.Name = op.ParamsName
-				if c.Doc.Origin == "" {
-					c.Doc.Origin = op.Doc.Origin
-				}
-				op.Tool.InputType = &c
-				g.addExtra(&c)
-			}
+		if in := op.Tool.InputType; in != nil && op.ParamsName != "" && g.named[op.ParamsName] == nil && (in.Name == "" || in.Name == op.ParamsName) {
+			c := *in
+			c.Name, c.Doc.Origin = op.ParamsName, cmp.Or(c.Doc.Origin, op.Doc.Origin)
+			op.Tool.InputType = &c
+			g.addExtra(&c)
 		}
 		if out := op.Tool.OutputType; out.Named() && g.named[out.Name] == nil {
 			g.addExtra(out)
-		}
-	}
-	for _, op := range g.ops {
-		if op != nil && op.Body != nil && op.Body.Kind == ir.BodyMultipart {
-			if t := op.Body.Type; t != nil && t.Kind == ir.Struct {
-				g.multipart[t] = true
-			}
 		}
 	}
 	return g
@@ -281,18 +266,20 @@ func newGen(svc *ir.Service, opts Options) *gen {
 
 func (g *gen) addExtra(t *ir.Type) {
 	g.named[t.Name] = t
-	g.types = append(g.types, t)
-	sortTypes(g.types)
+	g.types = sortedBy(append(g.types, t), func(t *ir.Type) string { return t.Name })
 }
 
-// sortTypes sorts types by name (nil first: check reports them).
-func sortTypes(ts []*ir.Type) {
-	slices.SortStableFunc(ts, func(a, b *ir.Type) int {
+// sortedBy returns a copy of s sorted stably by key (nil first: check
+// reports them).
+func sortedBy[T any](s []*T, key func(*T) string) []*T {
+	s = slices.Clone(s)
+	slices.SortStableFunc(s, func(a, b *T) int {
 		if a == nil || b == nil {
 			return cmp.Compare(nilRank(a), nilRank(b))
 		}
-		return cmp.Compare(a.Name, b.Name)
+		return cmp.Compare(key(a), key(b))
 	})
+	return s
 }
 
 func nilRank[T any](p *T) int {
@@ -307,7 +294,7 @@ func nilRank[T any](p *T) int {
 func (g *gen) check() {
 	seen := map[string]diag.Pos{}
 	declare := func(name string, pos diag.Pos, what string) {
-		if !isExported(name) {
+		if !naming.IsExported(name) {
 			g.diags.Errorf(pos, "%s name %q is not an exported Go identifier", what, name)
 			return
 		}
@@ -333,7 +320,7 @@ func (g *gen) check() {
 		}
 	}
 	for _, s := range g.svc.SecuritySchemes {
-		if s == nil || !isExported(s.GoName) {
+		if s == nil || !naming.IsExported(s.GoName) {
 			g.diags.Errorf(diag.Pos{File: g.svc.Source}, "security scheme has no exported Go name")
 			continue
 		}
@@ -350,7 +337,7 @@ func (g *gen) check() {
 			g.diags.Errorf(diag.Pos{File: g.svc.Source}, "nil operation in service")
 			continue
 		}
-		if !isExported(op.GoName) {
+		if !naming.IsExported(op.GoName) {
 			g.diags.Errorf(op.Pos, "operation name %q is not an exported Go identifier", op.GoName)
 		}
 		if prev, dup := methods[op.GoName]; dup {
@@ -377,7 +364,7 @@ func (g *gen) check() {
 		}
 		fields := map[string]bool{}
 		for _, p := range op.Params {
-			if p == nil || !isExported(p.GoName) || fields[p.GoName] {
+			if p == nil || !naming.IsExported(p.GoName) || fields[p.GoName] {
 				g.diags.Errorf(op.Pos, "operation %q has a parameter without an exported, unique Go name", op.ID)
 			} else {
 				fields[p.GoName] = true
@@ -458,7 +445,7 @@ func (g *gen) checkType(t *ir.Type, root bool, seen map[*ir.Type]bool, declare f
 		fields["AdditionalProperties"] = true
 	}
 	for _, f := range t.Fields {
-		if f == nil || !isExported(f.Name) || fields[f.Name] {
+		if f == nil || !naming.IsExported(f.Name) || fields[f.Name] {
 			g.diags.Errorf(t.Pos, "type %s has a field without an exported, unique Go name", t.Name)
 			continue
 		}
@@ -476,7 +463,7 @@ func (g *gen) checkType(t *ir.Type, root bool, seen map[*ir.Type]bool, declare f
 		declare(cmp.Or(t.VariantKind, t.Name+"Kind"), t.Pos, "union variant type")
 		variants := map[string]bool{}
 		for _, v := range t.Variants {
-			if v == nil || !isExported(v.Name) || variants[v.Name] {
+			if v == nil || !naming.IsExported(v.Name) || variants[v.Name] {
 				g.diags.Errorf(t.Pos, "union %s has a variant without an exported, unique Go name", t.Name)
 				continue
 			}
@@ -497,10 +484,6 @@ func validNamespace(ns string) bool {
 	return ns != "" && strings.IndexFunc(ns, func(r rune) bool {
 		return r >= 128 || !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-')
 	}) < 0
-}
-
-func isExported(name string) bool {
-	return token.IsIdentifier(name) && token.IsExported(name)
 }
 
 // render renders f, reporting failures (bugs) into diags.

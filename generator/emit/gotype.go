@@ -51,41 +51,24 @@ func (g *gen) typ(f *generatedFile, t *ir.Type, at diag.Pos) *jen.Statement {
 // written (the field, parameter, operation or type), where warnings about
 // a t without a position of its own point.
 func (g *gen) goType(t *ir.Type, reader bool, at diag.Pos) goType {
-	if t == nil {
+	switch {
+	case t == nil:
 		return rawMessageType
-	}
-	if t.Named() {
+	case t.Named():
 		return named(t.Name)
-	}
-	if t.GoType != "" && t.Kind != ir.Union && t.Kind != ir.Tuple {
+	case t.GoType != "" && t.Kind != ir.Union && t.Kind != ir.Tuple:
 		return goTypeOf(t.GoType)
+	case t.Kind == ir.Int && t.Format == "int32":
+		return named("int32")
+	case t.Kind == ir.Float && t.Format == "float":
+		return named("float32")
+	case t.Kind == ir.Binary && reader:
+		return qual("io", "Reader")
+	}
+	if gt, ok := kindTypes[t.Kind]; ok {
+		return gt
 	}
 	switch t.Kind {
-	case ir.Bool:
-		return named("bool")
-	case ir.Int:
-		if t.Format == "int32" {
-			return named("int32")
-		}
-		return named("int64")
-	case ir.Float:
-		if t.Format == "float" {
-			return named("float32")
-		}
-		return named("float64")
-	case ir.String:
-		return named("string")
-	case ir.Date:
-		return qual(pkgRuntime, "Date")
-	case ir.DateTime:
-		return qual("time", "Time")
-	case ir.Bytes:
-		return named("byte").under("[]")
-	case ir.Binary:
-		if reader {
-			return qual("io", "Reader")
-		}
-		return named("byte").under("[]")
 	case ir.Array:
 		return g.goType(t.Elem, false, at).under("[]")
 	case ir.Map:
@@ -101,15 +84,18 @@ func (g *gen) goType(t *ir.Type, reader bool, at diag.Pos) goType {
 	return rawMessageType
 }
 
+// kindTypes are the Go types of the kinds that need nothing more (but
+// the formats and readers goType checks first).
+var kindTypes = map[ir.Kind]goType{
+	ir.Bool: named("bool"), ir.Int: named("int64"), ir.Float: named("float64"), ir.String: named("string"),
+	ir.Date: qual(pkgRuntime, "Date"), ir.DateTime: qual("time", "Time"),
+	ir.Bytes: named("byte").under("[]"), ir.Binary: named("byte").under("[]"),
+}
+
 // enumBase is the Go type under an enum.
 func enumBase(t *ir.Type) goType {
-	switch t.Base {
-	case ir.Int:
-		return named("int64")
-	case ir.Float:
-		return named("float64")
-	case ir.Bool:
-		return named("bool")
+	if t.Base == ir.Int || t.Base == ir.Float || t.Base == ir.Bool {
+		return kindTypes[t.Base]
 	}
 	return named("string")
 }

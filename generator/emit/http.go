@@ -69,10 +69,7 @@ func (g *gen) versionGuard(f *generatedFile) {
 // "a client of <title> (version <version>)", the service's description,
 // then usage.
 func (g *gen) packageDoc(f *generatedFile, title, version string, usage ...string) {
-	title = sanitize(title)
-	if title == "" {
-		title = "the API of " + g.source()
-	}
+	title = cmp.Or(sanitize(title), "the API of "+g.source())
 	first := "Package " + g.opts.Package + " is a client of " + title
 	if v := sanitize(version); v != "" {
 		first += " (version " + v + ")"
@@ -99,10 +96,7 @@ func (g *gen) httpClientFile() *generatedFile {
 	g.packageDoc(f, g.svc.Title, g.svc.Version, usage)
 	g.versionGuard(f)
 
-	title := sanitize(g.svc.Title)
-	if title == "" {
-		title = "the API"
-	}
+	title := cmp.Or(sanitize(g.svc.Title), "the API")
 	f.decl(newDoc("Client calls "+title+". Create one with NewClient; it is safe for concurrent use."),
 		jen.Type().Id("Client").Struct(jen.Id("c").Op("*").Add(f.Qual(pkgHTTP, "Client"))))
 	f.decl(newDoc("Option configures a Client: see NewClient."), jen.Type().Id("Option").Op("=").Add(f.Qual(pkgHTTP, "Option")))
@@ -196,14 +190,11 @@ func (g *gen) timeoutDoc() string {
 	if g.opts.Timeout > 0 {
 		parts = append(parts, "calls time out after "+g.opts.Timeout.String()+" (client.timeout in opsgen's config; WithTimeout overrides it)")
 	}
-	n := 0
 	for _, o := range g.opts.Operations {
 		if o.Timeout > 0 {
-			n++
+			parts = append(parts, "some operations have timeouts of their own (operations.<id>.timeout; WithOperationTimeout overrides them)")
+			break
 		}
-	}
-	if n > 0 {
-		parts = append(parts, "some operations have timeouts of their own (operations.<id>.timeout; WithOperationTimeout overrides them)")
 	}
 	if len(parts) == 0 {
 		return ""
@@ -253,14 +244,7 @@ func (g *gen) serverURL(f *generatedFile, srv *ir.Server) {
 }
 
 func (g *gen) sortedSchemes() []*ir.SecurityScheme {
-	s := slices.Clone(g.svc.SecuritySchemes)
-	slices.SortStableFunc(s, func(a, b *ir.SecurityScheme) int {
-		if a == nil || b == nil {
-			return nilRank(a) - nilRank(b)
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
-	return s
+	return sortedBy(g.svc.SecuritySchemes, func(s *ir.SecurityScheme) string { return s.Name })
 }
 
 // securityOptions declares securitySchemes and one option per credential kind.
@@ -268,15 +252,9 @@ func (g *gen) securityOptions(f *generatedFile) {
 	var items []jen.Code
 	for _, s := range g.sortedSchemes() {
 		d := []jen.Code{kv("Name", jen.Lit(s.Name)), kv("Type", jen.Lit(s.Type))}
-		if s.Scheme != "" {
-			d = append(d, kv("Scheme", jen.Lit(s.Scheme)))
-		}
-		if s.In != "" {
-			d = append(d, kv("In", jen.Lit(s.In)))
-		}
-		if s.ParamName != "" {
-			d = append(d, kv("ParamName", jen.Lit(s.ParamName)))
-		}
+		optKV(&d, "Scheme", s.Scheme)
+		optKV(&d, "In", s.In)
+		optKV(&d, "ParamName", s.ParamName)
 		items = append(items, jen.Line().Values(d...))
 	}
 	v := jen.Var().Id("securitySchemes").Index().Add(f.Qual(pkgHTTP, "SecurityScheme"))
@@ -317,6 +295,11 @@ func (g *gen) securityOptions(f *generatedFile) {
 
 // kv is a key: value element of a composite literal.
 func kv(key string, v jen.Code) jen.Code { return jen.Id(key).Op(":").Add(v) }
+
+// ifErr is "if err := call; err != nil { return results }".
+func ifErr(call jen.Code, results ...jen.Code) *jen.Statement {
+	return jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(results...))
+}
 
 // operationsFile declares the parameter structs, methods and response tables.
 func (g *gen) operationsFile() *generatedFile {
@@ -445,17 +428,14 @@ func (g *gen) bodySet(w *textWriter, op *ir.Operation, ptr bool) {
 		}
 		w.b.WriteString("r.MultipartBody(" + w.typeText(qual(pkgHTTP, "Part").under("[]")) + "{")
 		for _, fl := range b.Type.Fields {
-			name, ok := jsonName(fl)
-			if !ok {
-				name = fl.JSONName
-			}
-			part := "Name: " + strconv.Quote(name)
+			name := strconv.Quote(fl.JSONName)
+			part := "Name: " + name
 			switch {
 			case fl.Type != nil && fl.Type.Kind == ir.Binary:
-				part += ", FileName: " + strconv.Quote(name) + ", Reader: body." + fl.Name
+				part += ", FileName: " + name + ", Reader: body." + fl.Name
 			case fl.Type != nil && fl.Type.Kind == ir.Array && fl.Type.Elem != nil && fl.Type.Elem.Kind == ir.Binary:
 				// An array of files: one file part per item.
-				part += ", FileName: " + strconv.Quote(name) + ", Value: body." + fl.Name
+				part += ", FileName: " + name + ", Value: body." + fl.Name
 			default:
 				part += ", Value: body." + fl.Name
 			}
@@ -469,11 +449,7 @@ func (g *gen) bodySet(w *textWriter, op *ir.Operation, ptr bool) {
 		}
 		w.b.WriteString("})")
 	default:
-		mt := b.MediaType
-		if mt == "" {
-			mt = "application/octet-stream"
-		}
-		w.b.WriteString("r.RawBody(" + strconv.Quote(mt) + ", body)")
+		w.b.WriteString("r.RawBody(" + strconv.Quote(cmp.Or(b.MediaType, "application/octet-stream")) + ", body)")
 	}
 	w.b.WriteString("\n")
 	if !b.Required {
@@ -500,11 +476,7 @@ var styles = map[string]string{
 }
 
 func (g *gen) style(w *textWriter, p *ir.Param, def string) string {
-	s := p.Style
-	if s == "" {
-		s = def
-	}
-	c, ok := styles[s]
+	c, ok := styles[cmp.Or(p.Style, def)]
 	if !ok {
 		g.warn(diag.Other, p.Pos, "parameter %s has unknown style %s; using %s", quoted(p.Name), quoted(p.Style), def)
 		c = styles[def]
@@ -592,11 +564,7 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
 	if len(sec) > 0 {
 		alts := make([]string, len(sec))
 		for i, a := range sec {
-			names := make([]string, len(a))
-			for j, n := range a {
-				names[j] = strconv.Quote(n)
-			}
-			alts[i] = "{" + strings.Join(names, ", ") + "}"
+			alts[i] = "{" + strings.Join(quotedAll(a), ", ") + "}"
 		}
 		stmts.b.WriteString("\tr.Security([][]string{" + strings.Join(alts, ", ") + "})\n")
 	}
@@ -606,9 +574,9 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
 	T := w.typeText(g.resultType(op))
 	env := w.typeText(qual(pkgRuntime, "ResponseEnvelope")) + "[" + T + "]"
 	respVar := "responses" + op.GoName
-	callee, results, first := "Do", "("+env+", error)", op.GoName+" calls the operation "+quoted(op.ID)+"."
+	results, first := "("+env+", error)", op.GoName+" calls the operation "+quoted(op.ID)+"."
 	if op.Stream {
-		callee, results = "Stream", w.typeText(qual("iter", "Seq2"))+"["+env+", error]"
+		results = w.typeText(qual("iter", "Seq2")) + "[" + env + ", error]"
 		first = op.GoName + " calls the operation " + quoted(op.ID) + " and returns its stream of events; a failed request is the first and only element."
 	}
 	w.doc(opDoc(op, first).lines())
@@ -617,7 +585,7 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
 	// call returns the envelope of the call of request r.
 	call := func(r string) string {
 		if op.Stream {
-			return "\treturn " + w.typeText(qual(pkgHTTP, callee)) + "[" + T + "](ctx, c.c, " + r + ", " + respVar + ", opts...)\n}\n\n"
+			return "\treturn " + w.typeText(qual(pkgHTTP, "Stream")) + "[" + T + "](ctx, c.c, " + r + ", " + respVar + ", opts...)\n}\n\n"
 		}
 		return "\tvar env " + env + "\n\tmeta, warnings, err := c.c.Call(ctx, " + r + ", " + respVar + ", &env.Data, opts...)\n" +
 			"\tenv.Meta, env.Warnings = meta, warnings\n\treturn env, err\n}\n\n"
@@ -650,7 +618,7 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
 
 	w.b.WriteString("var " + respVar + " = " + w.typeText(qual(pkgHTTP, "Response").under("[]")) + "{")
 	for _, r := range op.Responses {
-		w.b.WriteString("\n\t{Status: " + strconv.Quote(r.Status) + ", Kind: " + w.typeText(qual(pkgHTTP, bodyKindName(r.Kind))))
+		w.b.WriteString("\n\t{Status: " + strconv.Quote(r.Status) + ", Kind: " + w.typeText(qual(pkgHTTP, cmp.Or(bodyKindNames[r.Kind], "BodyBinary"))))
 		if r.Schema != nil && (r.Kind == ir.BodyJSON || r.Kind == ir.BodyEventStream) {
 			if v := g.schemaVar(r.Schema, "respSchema"+op.GoName+statusName(r.Status), op.Pos); v != "" {
 				w.b.WriteString(", Schema: " + v)
@@ -668,7 +636,7 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
 	}
 	w.b.WriteString("}\n")
 	g.errorTypes(w, op)
-	f.text(strings.TrimSuffix(w.b.String(), "\n"))
+	f.text(w.b.String())
 }
 
 // itemsDoc points pages methods whose pages are slices to httpclient.Items.
@@ -735,20 +703,9 @@ func statusName(s string) string {
 	}, s)
 }
 
-// bodyKindName is the httpclient constant of a body kind.
-func bodyKindName(k ir.BodyKind) string {
-	switch k {
-	case ir.BodyNone:
-		return "BodyNone"
-	case ir.BodyJSON:
-		return "BodyJSON"
-	case ir.BodyText:
-		return "BodyText"
-	case ir.BodyEventStream:
-		return "BodyEventStream"
-	}
-	return "BodyBinary"
-}
+// bodyKindNames are the httpclient constants of body kinds; the others
+// are BodyBinary.
+var bodyKindNames = map[ir.BodyKind]string{ir.BodyNone: "BodyNone", ir.BodyJSON: "BodyJSON", ir.BodyText: "BodyText", ir.BodyEventStream: "BodyEventStream"}
 
 // acceptOf returns the Accept header of op: the media types of its
 // responses, the result's first, then those of the other responses (error

@@ -51,24 +51,16 @@ func (g *gen) mcpServerName(withVersion bool) string {
 	return s
 }
 
-// mcpPackageDoc is packageDoc naming the server and its version when the
-// listing records them. The protocol version is left out: it depends on
-// the transport the snapshot used (go-sdk agrees on an older one over
-// HTTP), and the same server should give the same package.
-func (g *gen) mcpPackageDoc(f *generatedFile, usage string) {
-	// The server's name, with its version, is the title.
-	g.packageDoc(f, cmp.Or(g.mcpServerName(true), "an MCP server"), "", usage)
-}
-
 func (g *gen) mcpClientFile() *generatedFile {
 	f := g.newFile()
 	usage := "Create a client with NewClient from a connected *mcp.ClientSession; make the session with mcpclient.Connect (or mcpclient.WrapTransport) so that content blocks of types newer than the SDK never fail a call and progress notifications reach WithProgress. Options set the validation mode (WithValidation), the logger (WithLogger), a warning hook, the default content convention (WithConvention), middlewares and hooks (WithMiddleware, WithBeforeCall, WithAfterResult) and a timeout (WithTimeout); per-call options set progress notifications (WithProgress), _meta (WithMeta), a timeout and the validation mode. A tool result with isError set is a result, not a Go error: see its envelope's MCPMeta, or mcpclient.AsError."
-	g.mcpPackageDoc(f, usage)
+	// The package doc names the server, with its version, when the listing
+	// records them. The protocol version is left out: it depends on the
+	// transport the snapshot used (go-sdk agrees on an older one over HTTP),
+	// and the same server should give the same package.
+	g.packageDoc(f, cmp.Or(g.mcpServerName(true), "an MCP server"), "", usage)
 	g.versionGuard(f)
-	title := g.mcpServerName(false)
-	if title == "" {
-		title = "the MCP server"
-	}
+	title := cmp.Or(g.mcpServerName(false), "the MCP server")
 	f.decl(newDoc("Client calls the tools of "+title+". Create one with NewClient; it is safe for concurrent use."),
 		jen.Type().Id("Client").Struct(jen.Id("c").Op("*").Add(f.Qual(pkgMCPClient, "Client"))))
 	f.decl(newDoc("Option configures a Client: see NewClient."), jen.Type().Id("Option").Op("=").Add(f.Qual(pkgMCPClient, "Option")))
@@ -108,12 +100,10 @@ func (g *gen) outType(f *generatedFile, op *ir.Operation) *jen.Statement {
 func hints(t *ir.Tool) string {
 	var hs []string
 	add := func(b *bool, yes, no string) {
-		if b != nil {
-			if *b {
-				hs = append(hs, yes)
-			} else {
-				hs = append(hs, no)
-			}
+		if b != nil && *b {
+			hs = append(hs, yes)
+		} else if b != nil {
+			hs = append(hs, no)
 		}
 	}
 	add(t.ReadOnly, "read-only", "not read-only")
@@ -147,11 +137,9 @@ func (g *gen) toolsFile() *generatedFile {
 				}
 			}
 		}
-		if t.Convention != "" {
-			d = append(d, kv("Convention", jen.Lit(t.Convention)))
-		}
-		if t.TaskSupport != "" && t.TaskSupport != "forbidden" { // forbidden is the default
-			d = append(d, kv("TaskSupport", jen.Lit(t.TaskSupport)))
+		optKV(&d, "Convention", t.Convention)
+		if t.TaskSupport != "forbidden" { // the default
+			optKV(&d, "TaskSupport", t.TaskSupport)
 		}
 		f.decl(nil, jen.Var().Id(tv).Op("=").Op("&").Add(f.Qual(pkgMCPClient, "Tool")).Values(d...))
 

@@ -29,9 +29,12 @@ func nonObjectField() field {
 }
 
 // jsonMethods declares the MarshalJSON and UnmarshalJSON of struct t with
-// the given bodies (which handle JSON objects); for a NonObject struct the
-// methods first deal with NonObject.
+// the given bodies (which handle JSON objects), both after "type plain
+// <t>", t without the methods; for a NonObject struct the methods first
+// deal with NonObject.
 func (g *gen) jsonMethods(f *generatedFile, t *ir.Type, marshalDoc string, marshal []jen.Code, unmarshalDoc string, unmarshal []jen.Code) {
+	marshal = append([]jen.Code{jen.Type().Id("plain").Id(t.Name)}, marshal...)
+	unmarshal = append([]jen.Code{jen.Type().Id("plain").Id(t.Name)}, unmarshal...)
 	if t.NonObject {
 		marshalDoc += " A value in NonObject is written as it is."
 		marshal = append([]jen.Code{
@@ -61,10 +64,8 @@ func (g *gen) jsonMethods(f *generatedFile, t *ir.Type, marshalDoc string, marsh
 // needs no others: objects are read and written by encoding/json.
 func (g *gen) plainNonObjectMethods(f *generatedFile, t *ir.Type) {
 	g.jsonMethods(f, t, "MarshalJSON writes the fields as one object.", []jen.Code{
-		jen.Type().Id("plain").Id(t.Name),
 		jen.Return(f.Qual("encoding/json", "Marshal").Call(jen.Id("plain").Call(jen.Id("v")))),
 	}, "UnmarshalJSON reads an object into the fields.", []jen.Code{
-		jen.Type().Id("plain").Id(t.Name),
 		jen.Return(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")))),
 	})
 }

@@ -3,6 +3,7 @@ package emit
 import (
 	"cmp"
 	"encoding/json"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -20,7 +21,7 @@ func (g *gen) registryFile() *generatedFile {
 	var entries []regEntry
 	var subEntries []jen.Code
 	var calls []jen.Code
-	var skipped, streams []string
+	var streams []string
 	// Operations registered through a function of their own (funcs) or
 	// through httpclient.CallMethod (methods).
 	funcs, methods := false, false
@@ -38,14 +39,6 @@ func (g *gen) registryFile() *generatedFile {
 		}
 		ids[id] = true
 		members, viaMethod := g.methodMembers(op)
-		var body []jen.Code
-		if !viaMethod {
-			body = g.handler(f, op, id)
-		}
-		if !viaMethod && body == nil {
-			skipped = append(skipped, op.GoName)
-			continue
-		}
 		spec := []jen.Code{jen.Line().Add(kv("ID", jen.Lit(id)))}
 		if desc := description(op); desc != "" {
 			spec = append(spec, jen.Line().Add(kv("Description", jen.Lit(desc))))
@@ -73,21 +66,22 @@ func (g *gen) registryFile() *generatedFile {
 			methods = true
 			continue
 		}
+		// A stream is a subscription: its function returns the sequence of
+		// the method's envelopes.
+		name, results := "call"+op.GoName, jen.Params(jen.Any(), jen.Error())
 		if op.Stream {
-			// A stream is a subscription: its function returns the
-			// sequence of the method's envelopes.
-			streams = append(streams, op.GoName)
-			subEntries = append(subEntries, jen.Line().Values(f.Qual(pkgRuntime, "OperationSpec").Values(append(spec, jen.Line())...), jen.Parens(jen.Op("*").Id("Client")).Dot("subscribe"+op.GoName)))
-			calls = append(calls, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("subscribe"+op.GoName).Params(
-				jen.Id("ctx").Add(f.Qual("context", "Context")), jen.Id("input").Add(f.Qual("encoding/json", "RawMessage")),
-			).Add(f.Qual("iter", "Seq2")).Types(jen.Any(), jen.Error()).Block(body...))
-			continue
+			name, results = "subscribe"+op.GoName, f.Qual("iter", "Seq2").Types(jen.Any(), jen.Error())
 		}
-		entries = append(entries, regEntry{spec: spec, call: jen.Parens(jen.Op("*").Id("Client")).Dot("call" + op.GoName)})
-		funcs = true
-		calls = append(calls, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("call"+op.GoName).Params(
+		calls = append(calls, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(
 			jen.Id("ctx").Add(f.Qual("context", "Context")), jen.Id("input").Add(f.Qual("encoding/json", "RawMessage")),
-		).Params(jen.Any(), jen.Error()).Block(body...))
+		).Add(results).Block(g.handler(f, op, id)...))
+		if op.Stream {
+			streams = append(streams, op.GoName)
+			subEntries = append(subEntries, jen.Line().Values(f.Qual(pkgRuntime, "OperationSpec").Values(append(spec, jen.Line())...), jen.Parens(jen.Op("*").Id("Client")).Dot(name)))
+		} else {
+			entries = append(entries, regEntry{spec: spec, call: jen.Parens(jen.Op("*").Id("Client")).Dot(name)})
+			funcs = true
+		}
 	}
 	input := `{"params": {...}, "body": ...}`
 	if g.svc.Kind == ir.MCP {
@@ -100,9 +94,7 @@ func (g *gen) registryFile() *generatedFile {
 	if len(streams) > 0 {
 		d.para("Streams (text/event-stream) are registered as subscriptions, called with runtime.Registry.Subscribe: " + strings.Join(streams, ", ") + ". Each event is one envelope.")
 	}
-	if len(skipped) > 0 {
-		d.para("Not registered: " + strings.Join(skipped, ", ") + ".")
-	}
+	callFunc := jen.Return(jen.Id("call").Call(jen.Id("c"), jen.Id("ctx"), jen.Id("input")))
 	var register []jen.Code
 	// Only with entries: f.Qual records an import when called, and an
 	// unused import does not compile (a document without operations).
@@ -110,33 +102,27 @@ func (g *gen) registryFile() *generatedFile {
 		// The handler of a table entry: its function, or CallMethod.
 		var loop, handler []jen.Code
 		if funcs {
-			loop = append(loop, jen.Id("call").Op(":=").Id("op").Dot("call"))
+			loop, handler = append(loop, jen.Id("call").Op(":=").Id("op").Dot("call")), []jen.Code{callFunc}
 		}
 		if methods {
 			loop = append(loop, jen.List(jen.Id("id"), jen.Id("method"), jen.Id("in")).Op(":=").List(jen.Id("op").Dot("spec").Dot("ID"), jen.Id("op").Dot("method"), jen.Id("op").Dot("in")))
 			viaMethod := jen.Return(f.Qual(pkgHTTP, "CallMethod").Call(jen.Id("ctx"), jen.Id("id"), jen.Id("input"), jen.Id("method"), jen.Id("c"), jen.Id("in").Op("...")))
 			if funcs {
-				handler = append(handler, jen.If(jen.Id("call").Op("==").Nil()).Block(viaMethod))
-			} else {
-				handler = append(handler, viaMethod)
+				viaMethod = jen.If(jen.Id("call").Op("==").Nil()).Block(viaMethod)
 			}
-		}
-		if funcs {
-			handler = append(handler, jen.Return(jen.Id("call").Call(jen.Id("c"), jen.Id("ctx"), jen.Id("input"))))
+			handler = append([]jen.Code{viaMethod}, handler...)
 		}
 		loop = append(loop,
 			jen.Id("h").Op(":=").Func().Params(jen.Id("ctx").Add(f.Qual("context", "Context")), jen.Id("input").Add(f.Qual("encoding/json", "RawMessage"))).Params(jen.Any(), jen.Error()).Block(handler...),
-			jen.If(jen.Err().Op(":=").Id("r").Dot("Register").Call(jen.Id("op").Dot("spec"), jen.Id("h")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			ifErr(jen.Id("r").Dot("Register").Call(jen.Id("op").Dot("spec"), jen.Id("h")), jen.Err()),
 		)
 		register = append(register, jen.For(jen.List(jen.Id("_"), jen.Id("op")).Op(":=").Range().Id("registryOps")).Block(loop...))
 	}
 	if len(subEntries) > 0 {
 		register = append(register, jen.For(jen.List(jen.Id("_"), jen.Id("op")).Op(":=").Range().Id("registrySubs")).Block(
 			jen.Id("call").Op(":=").Id("op").Dot("call"),
-			jen.Id("h").Op(":=").Func().Params(jen.Id("ctx").Add(f.Qual("context", "Context")), jen.Id("input").Index().Byte()).Add(f.Qual("iter", "Seq2")).Types(jen.Any(), jen.Error()).Block(
-				jen.Return(jen.Id("call").Call(jen.Id("c"), jen.Id("ctx"), jen.Id("input"))),
-			),
-			jen.If(jen.Err().Op(":=").Id("r").Dot("RegisterSubscription").Call(jen.Id("op").Dot("spec"), jen.Id("h")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.Id("h").Op(":=").Func().Params(jen.Id("ctx").Add(f.Qual("context", "Context")), jen.Id("input").Index().Byte()).Add(f.Qual("iter", "Seq2")).Types(jen.Any(), jen.Error()).Block(callFunc),
+			ifErr(jen.Id("r").Dot("RegisterSubscription").Call(jen.Id("op").Dot("spec"), jen.Id("h")), jen.Err()),
 		))
 	}
 	register = append(register, jen.Return(jen.Nil()))
@@ -187,9 +173,8 @@ func (g *gen) registryFile() *generatedFile {
 	f.decl(newDoc("decodeInput decodes the input of operation id into v."),
 		jen.Func().Id("decodeInput").Params(jen.Id("id").String(), jen.Id("input").Add(f.Qual("encoding/json", "RawMessage")), jen.Id("v").Any()).Error().Block(
 			jen.If(jen.Len(jen.Id("input")).Op("==").Lit(0)).Block(jen.Return(jen.Nil())),
-			jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("input"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(f.Qual(pkgRuntime, "NewError").Call(f.Qual(pkgRuntime, "CodeValidation"), jen.Id("id"), jen.Lit("decoding input"), jen.Err())),
-			),
+			ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("input"), jen.Id("v")),
+				f.Qual(pkgRuntime, "NewError").Call(f.Qual(pkgRuntime, "CodeValidation"), jen.Id("id"), jen.Lit("decoding input"), jen.Err())),
 			jen.Return(jen.Nil()),
 		))
 	return f
@@ -216,8 +201,7 @@ func (g *gen) methodMembers(op *ir.Operation) ([]string, bool) {
 		members = append(members, "params")
 	}
 	if b := op.Body; b != nil && b.Kind != ir.BodyNone {
-		kind := g.bodyKind(op)
-		if kind == ir.BodyBinary || kind == ir.BodyMultipart && b.Type != nil && b.Type.Kind == ir.Struct && g.multipart[b.Type] && hasFileField(b.Type) {
+		if kind := g.bodyKind(op); kind == ir.BodyBinary || g.sendsFiles(kind, b.Type) {
 			return nil, false
 		}
 		members = append(members, "body")
@@ -283,33 +267,27 @@ func (g *gen) handler(f *generatedFile, op *ir.Operation, id string) []jen.Code 
 			in = jen.Struct(fields...)
 		}
 	}
+	// A stream's input is decoded when iteration starts; a bad one is the
+	// sequence's only element.
+	fail := []jen.Code{jen.Return(jen.Nil(), jen.Err())}
 	if op.Stream {
-		// The input is decoded when iteration starts; a bad one is the
-		// sequence's only element.
-		var seq []jen.Code
-		if in != nil {
-			seq = append(seq,
-				jen.Var().Id("in").Add(in),
-				jen.If(jen.Err().Op(":=").Id("decodeInput").Call(jen.Lit(id), jen.Id("input"), jen.Op("&").Id("in")), jen.Err().Op("!=").Nil()).Block(
-					jen.Id("yield").Call(jen.Nil(), jen.Err()),
-					jen.Return()))
-		}
-		seq = append(seq, convert...)
-		seq = append(seq, jen.For(jen.List(jen.Id("env"), jen.Err()).Op(":=").Range().Id("c").Dot(op.GoName).Call(args...)).Block(
-			jen.If(jen.Op("!").Id("yield").Call(jen.Id("env"), jen.Err())).Block(jen.Return())))
-		return []jen.Code{jen.Return(jen.Func().Params(jen.Id("yield").Func().Params(jen.Any(), jen.Error()).Bool()).Block(seq...))}
+		fail = []jen.Code{jen.Id("yield").Call(jen.Nil(), jen.Err()), jen.Return()}
 	}
 	var body []jen.Code
 	if in != nil {
 		body = append(body,
 			jen.Var().Id("in").Add(in),
-			jen.If(jen.Err().Op(":=").Id("decodeInput").Call(jen.Lit(id), jen.Id("input"), jen.Op("&").Id("in")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
+			jen.If(jen.Err().Op(":=").Id("decodeInput").Call(jen.Lit(id), jen.Id("input"), jen.Op("&").Id("in")), jen.Err().Op("!=").Nil()).Block(fail...))
 	}
 	body = append(body, convert...)
-	body = append(body,
+	if op.Stream {
+		body = append(body, jen.For(jen.List(jen.Id("env"), jen.Err()).Op(":=").Range().Id("c").Dot(op.GoName).Call(args...)).Block(
+			jen.If(jen.Op("!").Id("yield").Call(jen.Id("env"), jen.Err())).Block(jen.Return())))
+		return []jen.Code{jen.Return(jen.Func().Params(jen.Id("yield").Func().Params(jen.Any(), jen.Error()).Bool()).Block(body...))}
+	}
+	return append(body,
 		jen.List(jen.Id("env"), jen.Err()).Op(":=").Id("c").Dot(op.GoName).Call(args...),
 		jen.Return(jen.Id("env"), jen.Err()))
-	return body
 }
 
 // inputSchema returns the bundled input schema of op, with binary content
@@ -331,25 +309,11 @@ func (g *gen) inputSchema(op *ir.Operation) string {
 	if dec.Decode(&root) != nil {
 		return s
 	}
-	var visit func(v any)
-	visit = func(v any) {
-		switch v := v.(type) {
-		case map[string]any:
-			if v["format"] == "binary" {
-				if _, ok := v["contentEncoding"]; !ok {
-					v["contentEncoding"] = "base64"
-				}
-			}
-			for _, x := range v {
-				visit(x)
-			}
-		case []any:
-			for _, x := range v {
-				visit(x)
-			}
+	eachObject(root, func(v map[string]any) {
+		if _, ok := v["contentEncoding"]; !ok && v["format"] == "binary" {
+			v["contentEncoding"] = "base64"
 		}
-	}
-	visit(root)
+	})
 	if props, ok := root["properties"].(map[string]any); ok && binaryBody {
 		body := map[string]any{"type": "string", "contentEncoding": "base64"}
 		if mt := op.Body.MediaType; mt != "" {
@@ -391,8 +355,7 @@ func (g *gen) bodyInput(f *generatedFile, op *ir.Operation) (field, arg jen.Code
 		}
 	}
 	typ, ptr := g.bodyType(op)
-	files := kind == ir.BodyMultipart && b.Type != nil && b.Type.Kind == ir.Struct && g.multipart[b.Type] && hasFileField(b.Type)
-	if !files {
+	if !g.sendsFiles(kind, b.Type) {
 		return jen.Id("Body").Add(f.typeCode(typ)).Tag(tag), jen.Id("in").Dot("Body"), nil
 	}
 	// A struct of the body's fields, binary ones as []byte (nilable: no
@@ -432,15 +395,12 @@ func (g *gen) bodyInput(f *generatedFile, op *ir.Operation) (field, arg jen.Code
 	return field, jen.Id("body"), convert
 }
 
-// hasFileField reports whether struct t has a binary field (an io.Reader
-// in a multipart body).
-func hasFileField(t *ir.Type) bool {
-	for _, fl := range t.Fields {
-		if fl.Type != nil && fl.Type.Kind == ir.Binary {
-			return true
-		}
-	}
-	return false
+// sendsFiles reports whether a body of type t sent as kind is a multipart
+// struct with binary fields (io.Reader file parts).
+func (g *gen) sendsFiles(kind ir.BodyKind, t *ir.Type) bool {
+	return kind == ir.BodyMultipart && g.multipart[t] && slices.ContainsFunc(t.Fields, func(fl *ir.Field) bool {
+		return fl.Type != nil && fl.Type.Kind == ir.Binary
+	})
 }
 
 // specInfo returns the OperationSpec fields that describe op for servers

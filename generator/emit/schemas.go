@@ -13,6 +13,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/jsonptr"
 	"github.com/opsgen/opsgen/runtime"
 )
 
@@ -136,27 +137,15 @@ func (g *gen) bundle(schema json.RawMessage) string {
 		if json.Unmarshal(raw, &v) != nil {
 			return
 		}
-		var visit func(any)
-		visit = func(v any) {
-			switch v := v.(type) {
-			case map[string]any:
-				if r, ok := v["$ref"].(string); ok && strings.HasPrefix(r, defsPrefix) {
-					name := strings.NewReplacer("~1", "/", "~0", "~").Replace(strings.TrimPrefix(r, defsPrefix))
-					if d, ok := g.svc.Defs[name]; ok && !need[name] {
-						need[name] = true
-						walk(d)
-					}
-				}
-				for _, x := range v {
-					visit(x)
-				}
-			case []any:
-				for _, x := range v {
-					visit(x)
+		eachObject(v, func(v map[string]any) {
+			if r, ok := v["$ref"].(string); ok && strings.HasPrefix(r, defsPrefix) {
+				name := jsonptr.Unescape(strings.TrimPrefix(r, defsPrefix))
+				if d, ok := g.svc.Defs[name]; ok && !need[name] {
+					need[name] = true
+					walk(d)
 				}
 			}
-		}
-		visit(v)
+		})
 	}
 	walk(schema)
 	if len(need) == 0 {
@@ -172,6 +161,22 @@ func (g *gen) bundle(schema json.RawMessage) string {
 		return c
 	}
 	return string(out)
+}
+
+// eachObject calls fn with every JSON object in v, a decoded JSON value,
+// each before the values it holds.
+func eachObject(v any, fn func(map[string]any)) {
+	switch v := v.(type) {
+	case map[string]any:
+		fn(v)
+		for _, x := range v {
+			eachObject(x, fn)
+		}
+	case []any:
+		for _, x := range v {
+			eachObject(x, fn)
+		}
+	}
 }
 
 // jsonLit is a string literal of JSON text (see jsonString).
@@ -193,10 +198,7 @@ func jsonString(s string) string {
 // runtime/fullschema, which validates them (programs whose schemas do not
 // need it do not link it, nor pay for its package initialisation).
 func (g *gen) needsFullValidator(defs string, byName map[string]string) bool {
-	docs := []string{defs}
-	for _, c := range byName {
-		docs = append(docs, c)
-	}
+	docs := append([]string{defs}, slices.Collect(maps.Values(byName))...)
 	if g.opts.Registry {
 		for _, op := range g.svc.Operations {
 			docs = append(docs, string(op.InputSchema), string(op.OutputSchema))

@@ -199,14 +199,9 @@ func tagText(value string) string {
 
 // litText is a literal of a built-in type as jennifer's Lit writes it.
 func litText(v any) string {
-	switch v := v.(type) {
-	case float64:
-		s := fmt.Sprintf("%#v", v)
-		if !strings.Contains(s, ".") && !strings.Contains(s, "e") {
-			s += ".0"
-		}
-		return s
-	default:
-		return fmt.Sprintf("%#v", v)
+	s := fmt.Sprintf("%#v", v)
+	if _, ok := v.(float64); ok && !strings.ContainsAny(s, ".e") {
+		s += ".0"
 	}
+	return s
 }

@@ -15,12 +15,9 @@ import (
 	"github.com/opsgen/opsgen/generator/ir"
 )
 
-func mapElem(t *ir.Type) *ir.Type {
-	if t.Elem != nil {
-		return t.Elem
-	}
-	return t.AdditionalProperties
-}
+// mapElem is the value type of a map: Elem, or (from an IR built
+// otherwise) AdditionalProperties.
+func mapElem(t *ir.Type) *ir.Type { return cmp.Or(t.Elem, t.AdditionalProperties) }
 
 // nilable reports whether the Go type of t has nil as a value (slices,
 // maps, json.RawMessage), so that optional values need no pointer.
@@ -127,27 +124,14 @@ func kindText(t *ir.Type) string {
 		}
 		return "a value held as " + t.GoType
 	}
-	switch t.Kind {
-	case ir.Bool:
-		return "a JSON boolean"
-	case ir.Int:
-		return "a JSON integer"
-	case ir.Float:
-		return "a JSON number"
-	case ir.String:
-		return "a JSON string"
-	case ir.DateTime:
-		return "a date-time (RFC 3339)"
-	case ir.Date:
-		return "a date"
-	case ir.Bytes:
-		return "base64-encoded binary data"
-	case ir.Binary:
-		return "binary data"
-	case ir.Null:
-		return "the JSON null"
-	}
-	return "any JSON value"
+	return cmp.Or(kindTexts[t.Kind], "any JSON value")
+}
+
+// kindTexts describe the values of kinds in doc comments.
+var kindTexts = map[ir.Kind]string{
+	ir.Bool: "a JSON boolean", ir.Int: "a JSON integer", ir.Float: "a JSON number", ir.String: "a JSON string",
+	ir.DateTime: "a date-time (RFC 3339)", ir.Date: "a date", ir.Bytes: "base64-encoded binary data",
+	ir.Binary: "binary data", ir.Null: "the JSON null",
 }
 
 func (g *gen) declareStruct(f *generatedFile, t *ir.Type) {
@@ -159,8 +143,8 @@ func (g *gen) declareStruct(f *generatedFile, t *ir.Type) {
 			name: "AdditionalProperties", typ: g.goType(t.AdditionalProperties, false, t.Pos).under("map[string]"), tag: "-",
 		})
 		for _, fl := range t.Fields {
-			if name, ok := jsonName(fl); ok {
-				known = append(known, jen.Lit(name))
+			if validTagName(fl.JSONName) {
+				known = append(known, jen.Lit(fl.JSONName))
 			}
 		}
 	}
@@ -181,10 +165,8 @@ func (g *gen) declareStruct(f *generatedFile, t *ir.Type) {
 		return
 	}
 	g.jsonMethods(f, t, "MarshalJSON writes the declared fields and AdditionalProperties as one object.", []jen.Code{
-		jen.Type().Id("plain").Id(t.Name),
 		jen.Return(jen.Id("marshalWithExtra").Call(append([]jen.Code{jen.Id("plain").Call(jen.Id("v")), jen.Id("v").Dot("AdditionalProperties")}, known...)...)),
 	}, "UnmarshalJSON reads the declared fields and puts the other properties in AdditionalProperties.", []jen.Code{
-		jen.Type().Id("plain").Id(t.Name),
 		jen.Return(jen.Id("unmarshalWithExtra").Call(append([]jen.Code{jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Op("&").Id("v").Dot("AdditionalProperties")}, known...)...)),
 	})
 }
@@ -202,7 +184,7 @@ func (g *gen) extraHelpers(f *generatedFile) {
 			jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Id("extra")).Block(jen.Id("obj").Index(jen.Id("k")).Op("=").Id("x")),
 			jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("known")).Block(jen.Delete(jen.Id("obj"), jen.Id("k"))),
 			jen.Var().Id("declared").Map(jen.String()).Add(f.Qual("encoding/json", "RawMessage")),
-			jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("b"), jen.Op("&").Id("declared")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("declared")), jen.Nil(), jen.Err()),
 			jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Id("declared")).Block(jen.Id("obj").Index(jen.Id("k")).Op("=").Id("x")),
 			jen.Return(f.Qual("encoding/json", "Marshal").Call(jen.Id("obj"))),
 		))
@@ -210,16 +192,14 @@ func (g *gen) extraHelpers(f *generatedFile) {
 		jen.Func().Id("unmarshalWithExtra").Types(T.Clone().Any()).Params(
 			jen.Id("b").Index().Byte(), jen.Id("v").Any(), jen.Id("extra").Op("*").Map(jen.String()).Id("T"), jen.Id("known").Op("...").String(),
 		).Error().Block(
-			jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("b"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Id("v")), jen.Err()),
 			jen.Var().Id("obj").Map(jen.String()).Add(f.Qual("encoding/json", "RawMessage")),
-			jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("b"), jen.Op("&").Id("obj")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("obj")), jen.Err()),
 			jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("known")).Block(jen.Delete(jen.Id("obj"), jen.Id("k"))),
 			jen.Op("*").Id("extra").Op("=").Nil(),
 			jen.For(jen.List(jen.Id("k"), jen.Id("raw")).Op(":=").Range().Id("obj")).Block(
 				jen.Var().Id("x").Id("T"),
-				jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("raw"), jen.Op("&").Id("x")), jen.Err().Op("!=").Nil()).Block(
-					jen.Return(f.Qual("fmt", "Errorf").Call(jen.Lit("property %q: %w"), jen.Id("k"), jen.Err())),
-				),
+				ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("x")), propertyError(f)),
 				jen.If(jen.Op("*").Id("extra").Op("==").Nil()).Block(jen.Op("*").Id("extra").Op("=").Make(jen.Map(jen.String()).Id("T"), jen.Len(jen.Id("obj")))),
 				jen.Parens(jen.Op("*").Id("extra")).Index(jen.Id("k")).Op("=").Id("x"),
 			),
@@ -227,12 +207,17 @@ func (g *gen) extraHelpers(f *generatedFile) {
 		))
 }
 
+// propertyError is the error of a property k that does not decode.
+func propertyError(f *generatedFile) jen.Code {
+	return f.Qual("fmt", "Errorf").Call(jen.Lit("property %q: %w"), jen.Id("k"), jen.Err())
+}
+
 // untagged returns the fields of struct t whose property names cannot be
 // struct tags (a comma, a quote: "size, in cm").
 func untagged(t *ir.Type) []*ir.Field {
 	var out []*ir.Field
 	for _, fl := range t.Fields {
-		if _, ok := jsonName(fl); !ok {
+		if !validTagName(fl.JSONName) {
 			out = append(out, fl)
 		}
 	}
@@ -245,7 +230,7 @@ func untagged(t *ir.Type) []*ir.Field {
 // ones).
 func (g *gen) untaggedMethods(f *generatedFile, t *ir.Type, odd []*ir.Field, known []jen.Code) {
 	ap := t.AdditionalProperties != nil
-	marshal := []jen.Code{jen.Type().Id("plain").Id(t.Name), jen.Id("extra").Op(":=").Map(jen.String()).Any().Values()}
+	marshal := []jen.Code{jen.Id("extra").Op(":=").Map(jen.String()).Any().Values()}
 	if ap {
 		marshal = append(marshal, jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Id("v").Dot("AdditionalProperties")).Block(
 			jen.Id("extra").Index(jen.Id("k")).Op("=").Id("x")))
@@ -260,16 +245,15 @@ func (g *gen) untaggedMethods(f *generatedFile, t *ir.Type, odd []*ir.Field, kno
 		targets[jen.Lit(fl.JSONName)] = jen.Op("&").Id("v").Dot(fl.Name)
 	}
 	marshal = append(marshal, jen.Return(jen.Id("marshalWithExtra").Call(append([]jen.Code{jen.Id("plain").Call(jen.Id("v")), jen.Id("extra")}, known...)...)))
-	first := jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v"))), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+	first := ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v"))), jen.Err())
 	if ap {
 		for _, fl := range odd {
 			known = append(known, jen.Lit(fl.JSONName))
 		}
-		first = jen.If(jen.Err().Op(":=").Id("unmarshalWithExtra").Call(append([]jen.Code{jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Op("&").Id("v").Dot("AdditionalProperties")}, known...)...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
+		first = ifErr(jen.Id("unmarshalWithExtra").Call(append([]jen.Code{jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Op("&").Id("v").Dot("AdditionalProperties")}, known...)...), jen.Err())
 	}
 	g.jsonMethods(f, t, "MarshalJSON writes the fields as one object, those whose property names cannot be struct tags included.", marshal,
 		"UnmarshalJSON reads the fields, those whose property names cannot be struct tags included.", []jen.Code{
-			jen.Type().Id("plain").Id(t.Name),
 			first,
 			jen.Return(jen.Id("unmarshalNamed").Call(jen.Id("b"), jen.Map(jen.String()).Any().Values(targets))),
 		})
@@ -280,12 +264,10 @@ func (g *gen) namedHelper(f *generatedFile) {
 	f.decl(newDoc("unmarshalNamed reads the members of the JSON object b named in fields into the pointers they map to."),
 		jen.Func().Id("unmarshalNamed").Params(jen.Id("b").Index().Byte(), jen.Id("fields").Map(jen.String()).Any()).Error().Block(
 			jen.Var().Id("obj").Map(jen.String()).Add(f.Qual("encoding/json", "RawMessage")),
-			jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("b"), jen.Op("&").Id("obj")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("obj")), jen.Err()),
 			jen.For(jen.List(jen.Id("k"), jen.Id("p")).Op(":=").Range().Id("fields")).Block(
 				jen.If(jen.List(jen.Id("raw"), jen.Id("ok")).Op(":=").Id("obj").Index(jen.Id("k")), jen.Id("ok")).Block(
-					jen.If(jen.Err().Op(":=").Add(f.Qual("encoding/json", "Unmarshal")).Call(jen.Id("raw"), jen.Id("p")), jen.Err().Op("!=").Nil()).Block(
-						jen.Return(f.Qual("fmt", "Errorf").Call(jen.Lit("property %q: %w"), jen.Id("k"), jen.Err())),
-					),
+					ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("raw"), jen.Id("p")), propertyError(f)),
 				),
 			),
 			jen.Return(jen.Nil()),
@@ -305,7 +287,7 @@ func (g *gen) declareStructType(f *generatedFile, d *doc, name string, fields []
 	w := &textWriter{f: f}
 	w.doc(d.lines())
 	w.structDecl(name, fields)
-	f.text(strings.TrimSuffix(w.b.String(), "\n"))
+	f.text(w.b.String())
 }
 
 // fields returns the fields of struct t; owner is the named type being
@@ -341,7 +323,7 @@ func (g *gen) fields(owner, t *ir.Type, reader bool) []field {
 			ft = ft.ptr()
 		}
 		tag := "-"
-		if name, ok := jsonName(fl); !ok {
+		if name := fl.JSONName; !validTagName(name) {
 			// Not a struct tag: the struct's MarshalJSON and UnmarshalJSON
 			// carry it (untaggedMethods).
 		} else if tags[name] {
@@ -383,15 +365,6 @@ func threeStates(fl *ir.Field, reader bool) bool {
 // nullableOf returns runtime.Nullable[t].
 func nullableOf(t goType) goType {
 	return goType{pkg: pkgRuntime, name: "Nullable", arg: &t}
-}
-
-// jsonName returns the field's property name when encoding/json can use it
-// as a struct tag name.
-func jsonName(fl *ir.Field) (string, bool) {
-	if !validTagName(fl.JSONName) {
-		return "", false
-	}
-	return fl.JSONName, true
 }
 
 // validTagName mirrors encoding/json's check of tag names: letters, digits
@@ -490,7 +463,7 @@ func (g *gen) declareEnum(f *generatedFile, t *ir.Type) {
 		w.b.WriteString("func (v " + t.Name + ") Known() bool {\n\tswitch v {\n\tcase " + strings.Join(names, ", ") +
 			":\n\t\treturn true\n\t}\n\treturn false\n}\n")
 	}
-	f.text(strings.TrimSuffix(w.b.String(), "\n"))
+	f.text(w.b.String())
 }
 
 // enumLit converts a decoded JSON enum value to a literal of the enum's Go
@@ -512,15 +485,9 @@ func enumLit(base ir.Kind, v any) (any, bool) {
 			return nil, false
 		}
 	case string:
-		if base == ir.String || base == ir.Any {
-			return n, true
-		}
-		return nil, false
+		return n, base == ir.String || base == ir.Any
 	case bool:
-		if base == ir.Bool {
-			return n, true
-		}
-		return nil, false
+		return n, base == ir.Bool
 	default:
 		return nil, false
 	}
@@ -544,10 +511,7 @@ func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 	for _, v := range t.Variants {
 		names = append(names, v.Name)
 	}
-	kind := t.VariantKind
-	if kind == "" { // an IR built without AllocateNames
-		kind = t.Name + "Kind"
-	}
+	kind := cmp.Or(t.VariantKind, t.Name+"Kind") // "": an IR built without AllocateNames
 	d := typeDoc(t, t.Name+" is one of: "+strings.Join(names, ", ")+". Variant tells which one it holds (a "+kind+"); As<Variant> returns it; Match calls a function per variant; "+t.Name+"From<Variant> makes one.")
 	f.decl(d, jen.Type().Id(t.Name).Struct(f.Qual(pkgRuntime, "UnionValue")))
 	u := jen.Id("u")
@@ -555,10 +519,7 @@ func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 	f.decl(kd, jen.Type().Id(kind).String())
 	var consts []jen.Code
 	for _, v := range t.Variants {
-		c := v.Const
-		if c == "" {
-			c = v.Name + t.Name
-		}
+		c := cmp.Or(v.Const, v.Name+t.Name)
 		line := c + " is the " + v.Name + " variant"
 		if len(v.Tags) > 0 {
 			line += " (" + t.Discriminator + ": " + strings.Join(quotedAll(v.Tags), ", ") + ")"
@@ -589,21 +550,13 @@ func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 		body = append(body, jen.Return(jen.Id(t.Name).Values(f.Qual(pkgRuntime, "UnionOf").Call(jen.Lit(v.Name), jen.Id("v")))))
 		f.decl(cd, jen.Func().Id(ctor).Params(jen.Id("v").Add(vt.Clone())).Id(t.Name).Block(body...))
 		vd := []jen.Code{kv("Name", jen.Lit(v.Name))}
-		if len(v.Tags) > 0 {
-			vd = append(vd, kv("Tags", strLits(v.Tags)))
-		}
-		if v.JSONKind != "" {
-			vd = append(vd, kv("JSONKind", jen.Lit(v.JSONKind)))
-		}
-		if len(v.Required) > 0 {
-			vd = append(vd, kv("Required", strLits(v.Required)))
-		}
+		optKV(&vd, "Tags", v.Tags)
+		optKV(&vd, "JSONKind", v.JSONKind)
+		optKV(&vd, "Required", v.Required)
 		variants = append(variants, jen.Line().Values(vd...))
 	}
 	var ud []jen.Code
-	if t.Discriminator != "" {
-		ud = append(ud, kv("Discriminator", jen.Lit(t.Discriminator)))
-	}
+	optKV(&ud, "Discriminator", t.Discriminator)
 	ud = append(ud, kv("Variants", jen.Index().Add(f.Qual(pkgRuntime, "UnionVariant")).Values(append(variants, jen.Line())...)))
 	g.declareUnionMatch(f, t)
 	f.commented("union"+t.Name+" selects the variant of a "+t.Name+".", jen.Var().Id("union"+t.Name).Op("=").Op("&").Add(f.Qual(pkgRuntime, "Union")).Values(ud...))
@@ -631,6 +584,21 @@ func quotedAll(ss []string) []string {
 		out[i] = strconv.Quote(s)
 	}
 	return out
+}
+
+// optKV appends "key: v" to the elements of a composite literal unless v
+// is empty (a string or a []string).
+func optKV[T string | []string](elems *[]jen.Code, key string, v T) {
+	switch v := any(v).(type) {
+	case string:
+		if v != "" {
+			*elems = append(*elems, kv(key, jen.Lit(v)))
+		}
+	case []string:
+		if len(v) > 0 {
+			*elems = append(*elems, kv(key, strLits(v)))
+		}
+	}
 }
 
 // strLits is a []string literal.

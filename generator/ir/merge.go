@@ -63,9 +63,7 @@ func MergeIdentical(svc *Service) {
 			for _, v := range t.Values {
 				taken[v.Name] = true
 			}
-			if t.VariantKind != "" {
-				taken[t.VariantKind] = true
-			}
+			taken[t.VariantKind] = true // "" is no name pickKeeper asks for
 			for _, v := range t.Variants {
 				taken[v.Const] = true
 				taken[v.Constructor] = true
@@ -186,11 +184,7 @@ func typeRef(t *Type) string {
 	s := strconv.Itoa(int(t.Kind)) + "/" + t.Format + "/" + t.GoType + "/" + strconv.FormatBool(t.Nullable)
 	switch t.Kind {
 	case Array, Map:
-		e := t.Elem
-		if e == nil {
-			e = t.AdditionalProperties
-		}
-		s += "[" + typeRef(e) + "]"
+		s += "[" + typeRef(cmp.Or(t.Elem, t.AdditionalProperties)) + "]"
 	case Tuple:
 		for _, it := range t.Items {
 			s += "(" + typeRef(it) + ")"

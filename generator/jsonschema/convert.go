@@ -124,11 +124,7 @@ func (c *Converter) Use(s *Schema, w Where) Entry {
 		return e
 	}
 	if needsName(v) {
-		want := w.Name
-		if v.GoName != "" {
-			want = v.GoName
-		}
-		return c.named(v, w, want, GroupInline)
+		return c.named(v, w, w.Name, GroupInline) // or its x-go-name: see named
 	}
 	e := c.build(v, nil, w)
 	if _, ok := c.cache[v]; !ok {
@@ -173,19 +169,8 @@ func (c *Converter) named(s *Schema, w Where, want string, group int) Entry {
 		*t = *e.Type
 		t.Name = ""
 		// Enum constants and variants are named per type: copy them.
-		t.Values = nil
-		for _, v := range e.Type.Values {
-			cp := *v
-			t.Values = append(t.Values, &cp)
-		}
-		t.Variants = nil
-		for _, v := range e.Type.Variants {
-			cp := *v
-			t.Variants = append(t.Variants, &cp)
-		}
-		if e.Nullable {
-			t.Nullable = true
-		}
+		t.Values, t.Variants = copies(e.Type.Values), copies(e.Type.Variants)
+		t.Nullable = t.Nullable || e.Nullable
 		if a := annotated(s); a.Title != "" || a.Description != "" {
 			t.Doc = ir.Doc{Summary: a.Title, Description: a.Description, Deprecated: a.Deprecated}
 		}
@@ -200,11 +185,21 @@ func (c *Converter) named(s *Schema, w Where, want string, group int) Entry {
 	return c.cache[s]
 }
 
+// copies returns copies of the values ps point to (nil for none).
+func copies[T any](ps []*T) []*T {
+	var out []*T
+	for _, p := range ps {
+		cp := *p
+		out = append(out, &cp)
+	}
+	return out
+}
+
 // needsName reports whether an inline schema becomes a named type: objects
 // with properties, enums, unions and merged allOfs need a declaration.
 func needsName(s *Schema) bool {
 	switch {
-	case len(s.Properties) > 0, len(nonNullValues(s.Enum)) > 0:
+	case len(s.Properties) > 0, hasValue(s.Enum):
 		return true
 	case len(s.AllOf) > 1:
 		_, single := allOfPart(s)
@@ -212,13 +207,7 @@ func needsName(s *Schema) bool {
 	case len(nonNullSchemas(s.OneOf)) > 1, len(nonNullSchemas(s.AnyOf)) > 1:
 		return true
 	}
-	n := 0
-	for _, ty := range s.Types {
-		if ty != "null" {
-			n++
-		}
-	}
-	return n > 1
+	return len(nonNull(s.Types)) > 1
 }
 
 // refName is the name a reference suggests: the last token of its
@@ -243,15 +232,8 @@ func (c *Converter) build(s *Schema, t *ir.Type, w Where) Entry {
 	t.Default = s.Default
 	t.Format = s.Format
 	t.GoType = c.goTypeOf(s, w)
-	nullable := s.Nullable
-	var types []string
-	for _, ty := range s.Types {
-		if ty == "null" {
-			nullable = true
-		} else {
-			types = append(types, ty)
-		}
-	}
+	nullable := s.Nullable || slices.Contains(s.Types, "null")
+	types := nonNull(s.Types)
 	if len(types) == 0 && len(s.Types) > 0 {
 		t.Kind = ir.Null
 		return Entry{Type: t, Nullable: true}
@@ -261,8 +243,7 @@ func (c *Converter) build(s *Schema, t *ir.Type, w Where) Entry {
 		// and items are not converted (no Go code would use them); the
 		// schema still validates the value.
 		t.Kind = ir.Any
-		t.Nullable = nullable
-		return Entry{Type: t, Nullable: nullable}
+		return nullableEntry(t, nullable)
 	}
 
 	switch {
@@ -337,31 +318,21 @@ func inferTypes(s *Schema) []string {
 	return nil
 }
 
+// Kinds of the JSON types that need no more than their format: "file" is
+// a Swagger 2.0 leftover.
+var (
+	scalarKinds = map[string]ir.Kind{"integer": ir.Int, "number": ir.Float, "boolean": ir.Bool, "file": ir.Binary}
+	stringKinds = map[string]ir.Kind{"date-time": ir.DateTime, "date": ir.Date, "byte": ir.Bytes, "binary": ir.Binary}
+)
+
 // single fills t for one JSON type ty of s.
 func (c *Converter) single(s *Schema, ty string, t *ir.Type, w Where) {
-	switch ty {
-	case "string":
-		switch s.Format {
-		case "date-time":
-			t.Kind = ir.DateTime
-		case "date":
-			t.Kind = ir.Date
-		case "byte":
-			t.Kind = ir.Bytes
-		case "binary":
-			t.Kind = ir.Binary
-		default:
-			t.Kind = ir.String
-		}
-	case "integer":
-		t.Kind = ir.Int
-	case "number":
-		t.Kind = ir.Float
-	case "boolean":
-		t.Kind = ir.Bool
-	case "file": // Swagger 2.0 leftover
-		t.Kind = ir.Binary
-	case "array":
+	switch k, scalar := scalarKinds[ty]; {
+	case scalar:
+		t.Kind = k
+	case ty == "string":
+		t.Kind = cmp.Or(stringKinds[s.Format], ir.String)
+	case ty == "array":
 		if len(s.PrefixItems) > 0 {
 			t.Kind = ir.Tuple
 			for i, it := range s.PrefixItems {
@@ -375,7 +346,7 @@ func (c *Converter) single(s *Schema, ty string, t *ir.Type, w Where) {
 		}
 		t.Kind = ir.Array
 		t.Elem = c.Use(s.Items, w.At("items", w.Name+"Item")).Type
-	case "object":
+	case ty == "object":
 		c.object(s, t, w)
 	default:
 		c.warnf(diag.RawJSON, w, s, "unknown type %q; using raw JSON", ty)
@@ -460,8 +431,7 @@ func (c *Converter) nameFields(t *ir.Type) {
 	if t.NonObject {
 		ns.Reserve(ir.NonObjectField)
 	}
-	wanted := make([]string, len(t.Fields))
-	for i, f := range t.Fields {
+	for _, f := range t.Fields {
 		if f.Name != "" {
 			// Two properties may pin the same x-go-name (x-axis and xAxis
 			// in real specs): the first in JSON name order keeps it.
@@ -471,10 +441,9 @@ func (c *Converter) nameFields(t *ir.Type) {
 				c.diags.Warn(diag.Renamed, f.Pos, "x-go-name %q of property %q is taken; using %q", want, f.JSONName, f.Name)
 			}
 		}
-		wanted[i] = f.Name
 	}
-	for i, f := range t.Fields {
-		if wanted[i] == "" {
+	for _, f := range t.Fields { // then the others
+		if f.Name == "" {
 			f.Name = ns.Alloc(naming.Ident(f.JSONName, "Field"))
 		}
 	}
@@ -529,8 +498,7 @@ func (c *Converter) allOf(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 	if !merge(s, w) {
 		*t = ir.Type{Kind: ir.Any, Doc: t.Doc}
 	}
-	t.Nullable = nullable
-	return Entry{Type: t, Nullable: nullable}
+	return nullableEntry(t, nullable)
 }
 
 // allOfPart returns the part of the allOf of s whose type is the type of
@@ -581,7 +549,7 @@ func partKind(v *Schema) string {
 		return ""
 	case len(v.AllOf) > 0 || len(v.AnyOf) > 0 || len(v.OneOf) > 0:
 		return "?"
-	case len(nonNullValues(v.Enum)) > 0:
+	case hasValue(v.Enum):
 		return "enum"
 	case v.Types != nil:
 		if k := schemaKind(v); k != "" {
@@ -660,12 +628,7 @@ func statesType(s *Schema, seen map[*Schema]bool) bool {
 
 func isObjectSchema(s *Schema) bool {
 	if s.Types != nil {
-		for _, ty := range s.Types {
-			if ty != "object" && ty != "null" {
-				return false
-			}
-		}
-		return true
+		return !slices.ContainsFunc(s.Types, func(ty string) bool { return ty != "object" && ty != "null" })
 	}
 	return len(s.OneOf) == 0 && len(s.AnyOf) == 0 && len(s.Enum) == 0 && s.Items == nil
 }
@@ -703,12 +666,11 @@ func (c *Converter) union(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 	t.Kind = ir.Union
 	t.AnyOf = kw == "anyOf"
 	disc := s.Discriminator
-	if disc != nil {
-		t.Discriminator = disc.PropertyName
-	}
 	var constProp string
 	var constTags [][]string
-	if disc == nil {
+	if disc != nil {
+		t.Discriminator = disc.PropertyName
+	} else {
 		constProp, constTags = constDiscriminator(keep)
 		t.Discriminator = constProp
 	}
@@ -718,9 +680,7 @@ func (c *Converter) union(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 		if constProp != "" {
 			tags = constTags[i]
 			// Every value names it: ImageOrAudio, not Image.
-			if want = naming.Suffix(strings.Join(tags, " or ")); want == "" {
-				want = variantName(p.s, nil)
-			}
+			want = cmp.Or(naming.Suffix(strings.Join(tags, " or ")), variantName(p.s, nil))
 		} else {
 			tags = discriminatorTags(disc, p.s)
 			want = variantName(p.s, tags)
@@ -749,8 +709,7 @@ func (c *Converter) union(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 			}
 		}
 	}
-	t.Nullable = nullable
-	return Entry{Type: t, Nullable: nullable}
+	return nullableEntry(t, nullable)
 }
 
 // part is a member of a oneOf or anyOf and its index there.
@@ -883,64 +842,47 @@ func nonNullSchemas(ss []*Schema) []*Schema {
 	return out
 }
 
-func nonNullValues(vs []any) []any {
-	var out []any
-	for _, v := range vs {
-		if v != nil {
-			out = append(out, v)
-		}
+// hasValue reports whether enum has a value other than null.
+func hasValue(enum []any) bool {
+	return slices.ContainsFunc(enum, func(v any) bool { return v != nil })
+}
+
+// nonNull returns types without "null".
+func nonNull(types []string) []string {
+	if !slices.Contains(types, "null") {
+		return types
 	}
-	return out
+	return slices.DeleteFunc(slices.Clone(types), func(t string) bool { return t == "null" })
 }
 
 // schemaKind is the single non-null JSON type of s, or "".
 func schemaKind(s *Schema) string {
+	ts := nonNull(s.Types)
 	if s.Types == nil {
-		if ts := inferTypes(s); len(ts) == 1 {
-			return ts[0]
-		}
-		return ""
+		ts = inferTypes(s)
 	}
-	var k string
-	for _, ty := range s.Types {
-		if ty == "null" {
-			continue
-		}
-		if k != "" {
-			return ""
-		}
-		k = ty
+	if len(ts) == 1 {
+		return ts[0]
 	}
-	return k
+	return ""
+}
+
+// kindJSONs are the JSON kinds of the values of the Go kinds that have one.
+var kindJSONs = map[ir.Kind]string{
+	ir.Bool: "boolean", ir.Int: "integer", ir.Float: "number",
+	ir.String: "string", ir.DateTime: "string", ir.Date: "string", ir.Bytes: "string", ir.Binary: "string",
+	ir.Array: "array", ir.Tuple: "array", ir.Map: "object", ir.Struct: "object", ir.Null: "null",
 }
 
 // kindJSON is the JSON kind a value of t has, or "" when it can be several.
 func kindJSON(t *ir.Type) string {
-	switch t.Kind {
-	case ir.Bool:
-		return "boolean"
-	case ir.Int:
-		return "integer"
-	case ir.Float:
-		return "number"
-	case ir.String, ir.DateTime, ir.Date, ir.Bytes, ir.Binary:
-		return "string"
-	case ir.Array, ir.Tuple:
-		return "array"
-	case ir.Map, ir.Struct:
-		return "object"
-	case ir.Null:
-		return "null"
-	case ir.Enum:
-		switch t.Base {
-		case ir.String:
-			return "string"
-		case ir.Int:
-			return "integer"
-		}
-		return "number"
+	if t.Kind != ir.Enum {
+		return kindJSONs[t.Kind]
 	}
-	return ""
+	if t.Base == ir.String || t.Base == ir.Int {
+		return kindJSONs[t.Base]
+	}
+	return "number"
 }
 
 func jsonKindOf(v any) string {
@@ -990,8 +932,7 @@ func (c *Converter) enum(s *Schema, t *ir.Type, w Where, nullable bool, types []
 			c.warnf(diag.RawJSON, w, s, "enum mixes values of different kinds; using raw JSON")
 		}
 		t.Kind = ir.Any
-		t.Nullable = nullable
-		return Entry{Type: t, Nullable: nullable}
+		return nullableEntry(t, nullable)
 	case kinds["string"]:
 		base = ir.String
 	case kinds["integer"] && declared != "number":
@@ -1007,8 +948,7 @@ func (c *Converter) enum(s *Schema, t *ir.Type, w Where, nullable bool, types []
 			}
 		}
 		c.single(s, ty, t, w)
-		t.Nullable = nullable
-		return Entry{Type: t, Nullable: nullable}
+		return nullableEntry(t, nullable)
 	}
 	t.Kind, t.Base = ir.Enum, base
 	for _, v := range values {
@@ -1022,6 +962,11 @@ func (c *Converter) enum(s *Schema, t *ir.Type, w Where, nullable bool, types []
 	if len(values) == 1 {
 		t.Const, t.HasConst = t.Values[0].Value, true
 	}
+	return nullableEntry(t, nullable)
+}
+
+// nullableEntry sets whether t allows null and returns its entry.
+func nullableEntry(t *ir.Type, nullable bool) Entry {
 	t.Nullable = nullable
 	return Entry{Type: t, Nullable: nullable}
 }
@@ -1059,9 +1004,4 @@ func requiredOf(t *ir.Type, s *Schema) []string {
 }
 
 // suffix is naming.Suffix(s), or fallback when s has no usable characters.
-func suffix(s, fallback string) string {
-	if x := naming.Suffix(s); x != "" {
-		return x
-	}
-	return fallback
-}
+func suffix(s, fallback string) string { return cmp.Or(naming.Suffix(s), fallback) }

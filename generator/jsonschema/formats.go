@@ -66,13 +66,6 @@ func (c *Converter) goTypeOf(s *Schema, w Where) string {
 
 // isString reports whether s is a string schema (type string, maybe with null).
 func isString(s *Schema) bool {
-	n := 0
-	for _, t := range s.Types {
-		if t == "string" {
-			n++
-		} else if t != "null" {
-			return false
-		}
-	}
-	return n == 1
+	ts := nonNull(s.Types)
+	return len(ts) == 1 && ts[0] == "string"
 }

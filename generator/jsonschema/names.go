@@ -1,8 +1,10 @@
 package jsonschema
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
+	"strconv"
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
@@ -50,12 +52,8 @@ func (c *Converter) RequestName(group int, key string, pos diag.Pos, want string
 // document's order: by group, then key.
 func (c *Converter) AllocateNames() {
 	ns := naming.NewNamespace(ir.Reserved...)
-	sort.SliceStable(c.requests, func(i, j int) bool {
-		a, b := c.requests[i], c.requests[j]
-		if a.group != b.group {
-			return a.group < b.group
-		}
-		return a.key < b.key
+	slices.SortStableFunc(c.requests, func(a, b nameReq) int {
+		return cmp.Or(cmp.Compare(a.group, b.group), cmp.Compare(a.key, b.key))
 	})
 	for _, r := range c.requests {
 		want := naming.Sanitize(r.want, "Type")
@@ -72,11 +70,7 @@ func (c *Converter) AllocateNames() {
 			continue
 		}
 		for i, v := range t.Values {
-			suffix := naming.Suffix(fmt.Sprint(v.Value))
-			if suffix == "" {
-				suffix = fmt.Sprintf("Value%d", i+1)
-			}
-			v.Name = ns.Alloc(t.Name + suffix)
+			v.Name = ns.Alloc(t.Name + cmp.Or(naming.Suffix(fmt.Sprint(v.Value)), "Value"+strconv.Itoa(i+1)))
 		}
 	}
 	// Unions: their variants, then the type naming them, its constants
@@ -100,17 +94,11 @@ func (c *Converter) AllocateNames() {
 func nameVariants(t *ir.Type) {
 	ns := naming.NewNamespace()
 	for i, v := range t.Variants {
-		want := v.Name // asked for by the conversion (variantName)
-		if want == "" {
-			want = v.Type.Name
-		}
+		want := cmp.Or(v.Name, v.Type.Name) // v.Name: asked for by the conversion (variantName)
 		if want == "" && v.JSONKind != "" {
 			want = naming.Ident(v.JSONKind, "")
 		}
-		if want == "" {
-			want = fmt.Sprintf("Variant%d", i+1)
-		}
-		v.Name = ns.Alloc(want)
+		v.Name = ns.Alloc(cmp.Or(want, "Variant"+strconv.Itoa(i+1)))
 	}
 }
 
@@ -122,6 +110,6 @@ func (c *Converter) Types() []*ir.Type {
 			out = append(out, t)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	slices.SortFunc(out, func(a, b *ir.Type) int { return cmp.Compare(a.Name, b.Name) })
 	return out
 }

@@ -83,13 +83,12 @@ func (c *Converter) jsonSchema(ref *Schema, top bool) map[string]any {
 			// readOnly and writeOnly stay: they tell a caller of the
 			// registry (an agent reading the input schema) which members
 			// not to send, as the Go fields' comments do.
-			if a := annotated(p); a.ReadOnly || a.WriteOnly {
-				if a.ReadOnly {
-					ps["readOnly"] = true
-				}
-				if a.WriteOnly {
-					ps["writeOnly"] = true
-				}
+			a := annotated(p)
+			if a.ReadOnly {
+				ps["readOnly"] = true
+			}
+			if a.WriteOnly {
+				ps["writeOnly"] = true
 			}
 			props[name] = ps
 		}

@@ -11,7 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -212,7 +212,7 @@ type listing struct {
 // returns the raw JSON of every tool of every page, with what the server
 // said about itself.
 func listTools(ctx context.Context, t mcp.Transport, version string, caps *mcp.ClientCapabilities) (*listing, error) {
-	rec := &recordingTransport{Transport: t}
+	rec := &recordingTransport{Transport: t, pending: map[jsonrpc.ID]bool{}}
 	var opts *mcp.ClientOptions
 	if caps != nil {
 		opts = &mcp.ClientOptions{Capabilities: caps}
@@ -267,10 +267,6 @@ func listTools(ctx context.Context, t mcp.Transport, version string, caps *mcp.C
 
 // format writes l as the stable listing file.
 func (l *listing) format() ([]byte, error) {
-	type entry struct {
-		name  string
-		value any
-	}
 	decode := func(raw []byte) (any, error) {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber() // keep numbers as the server wrote them
@@ -278,23 +274,19 @@ func (l *listing) format() ([]byte, error) {
 		err := dec.Decode(&v)
 		return v, err
 	}
-	entries := make([]entry, 0, len(l.tools))
+	values := make([]any, len(l.tools))
 	for i, raw := range l.tools {
-		v, err := decode(raw)
-		if err != nil {
+		var err error
+		if values[i], err = decode(raw); err != nil {
 			return nil, fmt.Errorf("tool %d: %w", i, err)
 		}
-		name := ""
-		if m, ok := v.(map[string]any); ok {
-			name, _ = m["name"].(string)
-		}
-		entries = append(entries, entry{name, v})
 	}
-	sort.SliceStable(entries, func(i, j int) bool { return entries[i].name < entries[j].name })
-	values := make([]any, len(entries))
-	for i, e := range entries {
-		values[i] = e.value
+	name := func(v any) string {
+		m, _ := v.(map[string]any)
+		s, _ := m["name"].(string)
+		return s
 	}
+	slices.SortStableFunc(values, func(a, b any) int { return strings.Compare(name(a), name(b)) })
 	doc := map[string]any{"tools": values}
 	if l.serverInfo != nil {
 		v, err := decode(l.serverInfo)
@@ -358,9 +350,6 @@ type recordingConn struct {
 func (c *recordingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "tools/list" && req.ID.IsValid() {
 		c.t.mu.Lock()
-		if c.t.pending == nil {
-			c.t.pending = map[jsonrpc.ID]bool{}
-		}
 		c.t.pending[req.ID] = true
 		c.t.mu.Unlock()
 	}

@@ -115,15 +115,15 @@ func (k *checker) check(schema any, pos *positions, ptr string, diags *diag.List
 // *jsonschema.SchemaValidationError's cause, or nil. A schema with an
 // unknown dialect is checked as the default one.
 func (k *checker) validate(schema any) error {
+	var sve *jsonschema.SchemaValidationError
 	err := k.compile(schema)
-	if m, ok := schema.(map[string]any); ok && err != nil && !isMetaschemaError(err) {
+	if m, ok := schema.(map[string]any); ok && err != nil && !errors.As(err, &sve) {
 		if _, ok := m["$schema"]; ok {
 			m = maps.Clone(m)
 			delete(m, "$schema")
 			err = k.compile(m)
 		}
 	}
-	var sve *jsonschema.SchemaValidationError
 	if !errors.As(err, &sve) {
 		return nil
 	}
@@ -218,11 +218,6 @@ func (k *checker) compile(schema any) error {
 	}
 	_, err := k.c.Compile(url)
 	return err
-}
-
-func isMetaschemaError(err error) bool {
-	var sve *jsonschema.SchemaValidationError
-	return errors.As(err, &sve)
 }
 
 // refuseLoader loads no URL.

@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -32,10 +33,7 @@ func decodeTools(tools []*tool, opts LoadOptions, pos *positions, diags *diag.Li
 	for _, t := range tools {
 		bt := &built{tool: t}
 		bts = append(bts, bt)
-		want := opts.Names[t.name]
-		if want == "" {
-			want = naming.Ident(t.name, "Tool")
-		}
+		want := cmp.Or(opts.Names[t.name], naming.Ident(t.name, "Tool"))
 		bt.goName = methods.Alloc(want)
 		if bt.goName != want {
 			diags.Warn(diag.Renamed, pos.pos(t.ptr+"/name"), "tool %q is named %s: %s is taken by another tool", t.name, bt.goName, want)

@@ -75,15 +75,11 @@ func parseListing(doc any, pos *positions, chk *checker, diags *diag.List) ([]*t
 		}
 		base = "/tools"
 		info.protocol = optString(v, "protocolVersion", "", pos, diags)
-		if si, ok := v["serverInfo"]; ok && si != nil {
-			if m, ok := si.(map[string]any); ok {
-				info.name = optString(m, "name", "/serverInfo", pos, diags)
-				info.title = optString(m, "title", "/serverInfo", pos, diags)
-				info.version = optString(m, "version", "/serverInfo", pos, diags)
-				info.description = optString(m, "description", "/serverInfo", pos, diags)
-			} else {
-				diags.Warn(diag.LeftOut, pos.pos("/serverInfo"), "serverInfo must be an object, found %s; ignored", jsonKind(si))
-			}
+		if m, ok := opt[map[string]any](v, "serverInfo", "an object", "", pos, diags); ok {
+			info.name = optString(m, "name", "/serverInfo", pos, diags)
+			info.title = optString(m, "title", "/serverInfo", pos, diags)
+			info.version = optString(m, "version", "/serverInfo", pos, diags)
+			info.description = optString(m, "description", "/serverInfo", pos, diags)
 		}
 	default:
 		diags.Errorf(pos.pos(""), `not a tool listing: expected {"tools": [...]} or an array of tools, found %s`, jsonKind(doc))
@@ -148,36 +144,27 @@ func parseTool(elem any, ptr string, pos *positions, chk *checker, diags *diag.L
 		t.output = chk.check(out, pos, ptr+"/outputSchema", diags)
 	}
 
-	if a, ok := obj["annotations"]; ok && a != nil {
-		ann, ok := a.(map[string]any)
-		if !ok {
-			diags.Warn(diag.LeftOut, pos.pos(ptr+"/annotations"), "annotations must be an object, found %s; ignored", jsonKind(a))
-		} else {
-			aptr := ptr + "/annotations"
-			t.readOnly = optBool(ann, "readOnlyHint", aptr, pos, diags)
-			t.destructive = optBool(ann, "destructiveHint", aptr, pos, diags)
-			t.idempotent = optBool(ann, "idempotentHint", aptr, pos, diags)
-			t.openWorld = optBool(ann, "openWorldHint", aptr, pos, diags)
-			// Protocol 2025-03-26 put the display title in the annotations.
-			if t.title == "" {
-				t.title = optString(ann, "title", aptr, pos, diags)
-			}
+	if ann, ok := opt[map[string]any](obj, "annotations", "an object", ptr, pos, diags); ok {
+		aptr := ptr + "/annotations"
+		t.readOnly = optBool(ann, "readOnlyHint", aptr, pos, diags)
+		t.destructive = optBool(ann, "destructiveHint", aptr, pos, diags)
+		t.idempotent = optBool(ann, "idempotentHint", aptr, pos, diags)
+		t.openWorld = optBool(ann, "openWorldHint", aptr, pos, diags)
+		// Protocol 2025-03-26 put the display title in the annotations.
+		if t.title == "" {
+			t.title = optString(ann, "title", aptr, pos, diags)
 		}
 	}
-	if e, ok := obj["execution"]; ok && e != nil {
-		if ex, ok := e.(map[string]any); !ok {
-			diags.Warn(diag.LeftOut, pos.pos(ptr+"/execution"), "execution must be an object, found %s; ignored", jsonKind(e))
-		} else {
-			eptr := ptr + "/execution"
-			switch ts := optString(ex, "taskSupport", eptr, pos, diags); ts {
-			case "", "forbidden", "optional":
-				t.taskSupport = ts
-			case "required":
-				t.taskSupport = ts
-				diags.Warn(diag.Other, pos.pos(eptr+"/taskSupport"), "tool %q accepts task-augmented calls only (taskSupport \"required\"), which go-sdk v1.8.0 cannot make: its method is generated, but the server is likely to refuse its calls", name)
-			default:
-				diags.Warn(diag.LeftOut, pos.pos(eptr+"/taskSupport"), "unknown taskSupport %q (want forbidden, optional or required); ignored", ts)
-			}
+	if ex, ok := opt[map[string]any](obj, "execution", "an object", ptr, pos, diags); ok {
+		eptr := ptr + "/execution"
+		switch ts := optString(ex, "taskSupport", eptr, pos, diags); ts {
+		case "", "forbidden", "optional":
+			t.taskSupport = ts
+		case "required":
+			t.taskSupport = ts
+			diags.Warn(diag.Other, pos.pos(eptr+"/taskSupport"), "tool %q accepts task-augmented calls only (taskSupport \"required\"), which go-sdk v1.8.0 cannot make: its method is generated, but the server is likely to refuse its calls", name)
+		default:
+			diags.Warn(diag.LeftOut, pos.pos(eptr+"/taskSupport"), "unknown taskSupport %q (want forbidden, optional or required); ignored", ts)
 		}
 	}
 	return t
@@ -192,29 +179,27 @@ func isSchema(v any) bool {
 	return false
 }
 
+// opt returns the member key of obj, the object at ptr, as a T; ok is
+// false when it is absent, null or not a T (what T is: "a string"), which
+// is reported and ignored.
+func opt[T any](obj map[string]any, key, what, ptr string, pos *positions, diags *diag.List) (_ T, ok bool) {
+	x, ok := obj[key].(T)
+	if v := obj[key]; v != nil && !ok {
+		diags.Warn(diag.LeftOut, pos.pos(ptr+"/"+key), "%s must be %s, found %s; ignored", key, what, jsonKind(v))
+	}
+	return x, ok
+}
+
 func optString(obj map[string]any, key, ptr string, pos *positions, diags *diag.List) string {
-	v, ok := obj[key]
-	if !ok || v == nil {
-		return ""
-	}
-	s, ok := v.(string)
-	if !ok {
-		diags.Warn(diag.LeftOut, pos.pos(ptr+"/"+key), "%s must be a string, found %s; ignored", key, jsonKind(v))
-	}
+	s, _ := opt[string](obj, key, "a string", ptr, pos, diags)
 	return s
 }
 
 func optBool(obj map[string]any, key, ptr string, pos *positions, diags *diag.List) *bool {
-	v, ok := obj[key]
-	if !ok || v == nil {
-		return nil
+	if b, ok := opt[bool](obj, key, "a boolean", ptr, pos, diags); ok {
+		return &b
 	}
-	b, ok := v.(bool)
-	if !ok {
-		diags.Warn(diag.LeftOut, pos.pos(ptr+"/"+key), "%s must be a boolean, found %s; ignored", key, jsonKind(v))
-		return nil
-	}
-	return &b
+	return nil
 }
 
 // jsonKind names the JSON kind of a decoded value, for messages.

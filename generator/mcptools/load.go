@@ -98,10 +98,7 @@ func LoadData(ctx context.Context, data []byte, source string, opts LoadOptions)
 func selectTools(tools []*tool, opts LoadOptions, source string, pos *positions, chk *checker, diags *diag.List) []*tool {
 	var out []*tool
 	for _, t := range tools {
-		if len(opts.Filter.IncludeOperations) > 0 && !ir.MatchPattern(opts.Filter.IncludeOperations, t.name) {
-			continue
-		}
-		if ir.MatchPattern(opts.Filter.ExcludeOperations, t.name) {
+		if len(opts.Filter.IncludeOperations) > 0 && !ir.MatchPattern(opts.Filter.IncludeOperations, t.name) || ir.MatchPattern(opts.Filter.ExcludeOperations, t.name) {
 			continue
 		}
 		if raw, ok := opts.OutputSchemas[t.name]; ok {

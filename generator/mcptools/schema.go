@@ -1,6 +1,7 @@
 package mcptools
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -603,12 +604,7 @@ func (d *schemaDoc) target(ref, at string) *component {
 
 // defName is the Go name of a tool's definition key: the tool's Go name
 // followed by the key's words ("search_items", "node" -> SearchItemsNode).
-func defName(prefix, key string) string {
-	if s := naming.Suffix(key); s != "" {
-		return prefix + s
-	}
-	return prefix + "Def"
-}
+func defName(prefix, key string) string { return prefix + cmp.Or(naming.Suffix(key), "Def") }
 
 // noArguments reports whether an input schema declares no arguments at all:
 // an object schema without properties or anything that could add some.
