@@ -117,19 +117,23 @@ func ascii(s string) bool {
 // bytes, the words sharing s's memory.
 func asciiWords(s string) []string {
 	var words []string
-	isUpper := func(c byte) bool { return 'A' <= c && c <= 'Z' }
-	isLower := func(c byte) bool { return 'a' <= c && c <= 'z' }
-	isDigit := func(c byte) bool { return '0' <= c && c <= '9' }
+	eachASCIIWord(s, func(w string) { words = append(words, w) })
+	return words
+}
+
+// eachASCIIWord calls yield with each word of the ASCII text s, in order
+// (Words' rules on bytes).
+func eachASCIIWord(s string, yield func(w string)) {
 	start := -1
 	flush := func(end int) {
 		if start >= 0 && end > start {
-			words = append(words, s[start:end])
+			yield(s[start:end])
 		}
 		start = -1
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !isUpper(c) && !isLower(c) && !isDigit(c) {
+		if !isUpperASCII(c) && !isLowerASCII(c) && !isDigitASCII(c) {
 			flush(i)
 			continue
 		}
@@ -139,16 +143,15 @@ func asciiWords(s string) []string {
 		}
 		prev := s[i-1]
 		switch {
-		case isUpper(c) && (isLower(prev) || isDigit(prev)):
+		case isUpperASCII(c) && (isLowerASCII(prev) || isDigitASCII(prev)):
 			flush(i)
 			start = i
-		case isLower(c) && isUpper(prev) && i-1 > start && isUpper(s[i-2]):
+		case isLowerASCII(c) && isUpperASCII(prev) && i-1 > start && isUpperASCII(s[i-2]):
 			flush(i - 1)
 			start = i - 1
 		}
 	}
 	flush(len(s))
-	return words
 }
 
 // Ident returns an exported Go identifier for s, or fallback (itself passed
@@ -317,35 +320,7 @@ func joinWords(s string) string {
 	}
 	var buf [128]byte
 	out := buf[:0]
-	// The word boundaries are asciiWords'.
-	start := -1
-	flush := func(end int) {
-		if start >= 0 && end > start {
-			out = appendASCIIWord(out, s[start:end])
-		}
-		start = -1
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !isUpperASCII(c) && !isLowerASCII(c) && !isDigitASCII(c) {
-			flush(i)
-			continue
-		}
-		if start < 0 {
-			start = i
-			continue
-		}
-		prev := s[i-1]
-		switch {
-		case isUpperASCII(c) && (isLowerASCII(prev) || isDigitASCII(prev)):
-			flush(i)
-			start = i
-		case isLowerASCII(c) && isUpperASCII(prev) && i-1 > start && isUpperASCII(s[i-2]):
-			flush(i - 1)
-			start = i - 1
-		}
-	}
-	flush(len(s))
+	eachASCIIWord(s, func(w string) { out = appendASCIIWord(out, w) })
 	if string(out) == s {
 		return s // already in its Go form: no copy
 	}
