@@ -194,10 +194,7 @@ func (s *docSource) resolveError(err error) error {
 		if terr != nil {
 			return false
 		}
-		if u, uerr := url.PathUnescape(frag); uerr == nil {
-			frag = u
-		}
-		_, found := jsonptr.Lookup(v, frag)
+		_, found := jsonptr.Lookup(v, unescape(frag))
 		return !found
 	}); ok {
 		return fmt.Errorf("%s: cannot resolve $ref %q: %s has nothing at #%s", r.pos, r.ref, r.target, r.frag)

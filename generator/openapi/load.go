@@ -462,12 +462,6 @@ func goNameExt(ext map[string]any) string {
 	return ""
 }
 
-// keyPos turns a name request key (file#pointer) into a position.
-func keyPos(key string) diag.Pos {
-	file, ptr, _ := strings.Cut(key, "#")
-	return diag.Pos{File: file, Pointer: ptr}
-}
-
 // fillPositions adds line and column to diagnostics that lack them, by
 // finding their JSON pointer in the source file (read once, only when a
 // diagnostic needs it).

@@ -1,13 +1,13 @@
 package openapi
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"mime"
 	"net/http"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -16,6 +16,7 @@ import (
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
 	"github.com/opsgen/opsgen/generator/jsonptr"
+	"github.com/opsgen/opsgen/generator/jsonschema"
 	"github.com/opsgen/opsgen/generator/naming"
 )
 
@@ -56,30 +57,19 @@ func (l *loader) operations() []*ir.Operation {
 	goNames := naming.NewNamespace(ir.ReservedMethods...)
 	out := make([]*ir.Operation, len(sites))
 	for i, s := range sites {
-		id := s.op.OperationID
-		if id == "" {
-			id = naming.Ident(s.method+" "+s.path, "Op")
+		oid, auto := s.op.OperationID, naming.Ident(s.method+" "+s.path, "Op")
+		id := cmp.Or(oid, auto)
+		if ids[id]++; ids[id] > 1 {
+			renamed := fmt.Sprintf("%s_%d", id, ids[id])
+			l.diags.Warn(diag.Renamed, l.pos(s.w, s.op.Origin), "operationId %q is used more than once; using %q", id, renamed)
+			id = renamed
 		}
-		if n := ids[id]; n > 0 {
-			l.diags.Warn(diag.Renamed, l.pos(s.w, s.op.Origin), "operationId %q is used more than once; using %q", id, fmt.Sprintf("%s_%d", id, n+1))
-			ids[id] = n + 1
-			id = fmt.Sprintf("%s_%d", id, n+1)
-		} else {
-			ids[id] = 1
+		// Options.Names, x-go-name, the operationId, the method and path.
+		var byName, fromID string
+		if oid != "" {
+			byName, fromID = l.opts.Names[oid], naming.Ident(oid, "")
 		}
-		want := ""
-		if s.op.OperationID != "" {
-			want = l.opts.Names[s.op.OperationID]
-		}
-		if want == "" {
-			want = goNameExt(s.op.Extensions)
-		}
-		if want == "" && s.op.OperationID != "" {
-			want = naming.Ident(s.op.OperationID, "")
-		}
-		if want == "" {
-			want = naming.Ident(s.method+" "+s.path, "Op")
-		}
+		want := cmp.Or(byName, goNameExt(s.op.Extensions), fromID, auto)
 		out[i] = &ir.Operation{
 			Kind:   ir.HTTPCall,
 			ID:     id,
@@ -102,7 +92,7 @@ func (l *loader) operations() []*ir.Operation {
 		}
 		l.operation(out[i], s)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].GoName < out[j].GoName })
+	slices.SortFunc(out, func(a, b *ir.Operation) int { return strings.Compare(a.GoName, b.GoName) })
 	return out
 }
 
@@ -116,25 +106,16 @@ func (l *loader) keep(path, method string, op *openapi3.Operation) bool {
 	if slices.Contains(f.ExcludeOperations, id) && id != "" {
 		return false
 	}
-	if len(f.IncludeTags) > 0 && !anyIn(op.Tags, f.IncludeTags) {
-		return false
+	anyIn := func(tags []string) bool {
+		return slices.ContainsFunc(op.Tags, func(t string) bool { return slices.Contains(tags, t) })
 	}
-	if anyIn(op.Tags, f.ExcludeTags) {
+	if len(f.IncludeTags) > 0 && !anyIn(f.IncludeTags) || anyIn(f.ExcludeTags) {
 		return false
 	}
 	if len(f.IncludePaths) > 0 && !ir.MatchPattern(f.IncludePaths, path) {
 		return false
 	}
 	return !ir.MatchPattern(f.ExcludePaths, path)
-}
-
-func anyIn(have, want []string) bool {
-	for _, h := range have {
-		if slices.Contains(want, h) {
-			return true
-		}
-	}
-	return false
 }
 
 // operation fills op: params, body, responses, security, schemas.
@@ -164,7 +145,7 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 				continue
 			}
 			p := pr.Value
-			pw := base.at("parameters", "").at(strconv.Itoa(i), op.GoName+suffix(p.Name, "Param"))
+			pw := base.at("parameters", "").at(strconv.Itoa(i), op.GoName+cmp.Or(naming.Suffix(p.Name), "Param"))
 			if p.In == openapi3.ParameterInHeader && ignoredHeader(p.Name) {
 				// OpenAPI 3: "If in is header and the name field is
 				// Accept, Content-Type or Authorization, the parameter
@@ -200,15 +181,11 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 		}
 		params = append(params, p)
 	}
-	sort.SliceStable(params, func(i, j int) bool {
-		a, b := params[i], params[j]
-		if rank[a.In] != rank[b.In] {
-			return rank[a.In] < rank[b.In]
+	slices.SortStableFunc(params, func(a, b *ir.Param) int {
+		if a.In == ir.InPath && b.In == ir.InPath {
+			return cmp.Compare(tmpl[a.Name], tmpl[b.Name])
 		}
-		if a.In == ir.InPath {
-			return tmpl[a.Name] < tmpl[b.Name]
-		}
-		return a.Name < b.Name
+		return cmp.Or(cmp.Compare(rank[a.In], rank[b.In]), strings.Compare(a.Name, b.Name))
 	})
 	ns := naming.NewNamespace()
 	for _, p := range params {
@@ -224,7 +201,7 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 	}
 	op.Params = params
 	if len(params) > 0 {
-		l.requestName(groupOperation, s.w.file+"#"+s.w.ptr+"/parameters", op.GoName+"Params", func(n string) { op.ParamsName = n })
+		l.requestName(s.w.at("parameters", ""), op.GoName+"Params", func(n string) { op.ParamsName = n })
 	}
 }
 
@@ -260,11 +237,11 @@ func (l *loader) param(p *openapi3.Parameter, w where) *ir.Param {
 	}
 	switch {
 	case p.Schema != nil:
-		out.Type = l.schema(p.Schema, w.at("schema", w.name)).t
+		out.Type = l.schema(p.Schema, w.at("schema", w.name))
 	case len(p.Content) > 0:
 		mt := pickMedia(p.Content)
 		out.ContentType = mt
-		out.Type = l.schema(p.Content[mt].Schema, w.at("content", "").at(mt, w.name).at("schema", w.name)).t
+		out.Type = l.schema(p.Content[mt].Schema, w.at("content", "").at(mt, w.name).at("schema", w.name))
 	default:
 		l.diags.Warn(diag.Other, out.Pos, "parameter %q has neither schema nor content; using string", p.Name)
 		out.Type = &ir.Type{Kind: ir.String}
@@ -298,21 +275,9 @@ func mediaRank(mt string) int {
 	return 7
 }
 
-func mediaKind(mt string) ir.BodyKind {
-	switch mediaRank(mt) {
-	case 0, 1:
-		return ir.BodyJSON
-	case 2:
-		return ir.BodyEventStream
-	case 3:
-		return ir.BodyForm
-	case 4, 5:
-		return ir.BodyMultipart
-	case 6:
-		return ir.BodyText
-	}
-	return ir.BodyBinary
-}
+// mediaKinds are the body kinds of the media types, by mediaRank.
+var mediaKinds = [...]ir.BodyKind{ir.BodyJSON, ir.BodyJSON, ir.BodyEventStream, ir.BodyForm,
+	ir.BodyMultipart, ir.BodyMultipart, ir.BodyText, ir.BodyBinary}
 
 // pickMedia chooses the preferred media type of content (ties by name).
 func pickMedia(content openapi3.Content) string {
@@ -328,7 +293,7 @@ func pickMedia(content openapi3.Content) string {
 // mediaType converts the chosen media type's schema.
 func (l *loader) mediaType(content openapi3.Content, w where) (string, ir.BodyKind, *openapi3.SchemaRef, *ir.Type) {
 	mt := pickMedia(content)
-	kind := mediaKind(mt)
+	kind := mediaKinds[mediaRank(mt)]
 	m := content[mt]
 	mw := w.at("content", "").at(mt, w.name)
 	var ref *openapi3.SchemaRef
@@ -344,7 +309,7 @@ func (l *loader) mediaType(content openapi3.Content, w where) (string, ir.BodyKi
 	var t *ir.Type
 	switch {
 	case ref != nil:
-		t = l.schema(ref, mw).t
+		t = l.schema(ref, mw)
 	case kind == ir.BodyText:
 		t = &ir.Type{Kind: ir.String}
 	case kind == ir.BodyBinary:
@@ -398,13 +363,10 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 	}
 	rs := s.op.Responses.Map()
 	statuses := slices.Sorted(maps.Keys(rs))
-	sort.SliceStable(statuses, func(i, j int) bool {
-		gi, ni := statusRank(statuses[i])
-		gj, nj := statusRank(statuses[j])
-		if gi != gj {
-			return gi < gj
-		}
-		return ni < nj
+	slices.SortStableFunc(statuses, func(a, b string) int {
+		ga, na := statusRank(a)
+		gb, nb := statusRank(b)
+		return cmp.Or(cmp.Compare(ga, gb), cmp.Compare(na, nb))
 	})
 	// The result is the lowest 2xx (then 2XX) response with a body; it is
 	// named OpResponse, the others OpResponse<Status>.
@@ -422,23 +384,20 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 		if rr == nil || rr.Value == nil {
 			continue
 		}
+		status, suffix := strings.ToUpper(st), strings.ToUpper(st) // 404, 2XX
+		if g, _ := statusRank(st); g == 2 {
+			if st != "default" {
+				l.diags.Warn(diag.LeftOut, l.pos(rw.at(st, ""), rr.Value.Origin), "unknown response status %q; it is left out", st)
+				continue
+			}
+			status, suffix = "default", "Default"
+		}
 		name := op.GoName + "Response"
 		if st != resultStatus {
-			if g, _ := statusRank(st); g < 2 {
-				name += strings.ToUpper(st) // 404, 2XX
-			} else {
-				name += naming.Suffix(st)
-			}
+			name += suffix
 		}
 		w := rw.at(st, name)
-		if g, _ := statusRank(st); g == 2 && st != "default" {
-			l.diags.Warn(diag.LeftOut, l.pos(w, rr.Value.Origin), "unknown response status %q; it is left out", st)
-			continue
-		}
-		r := &ir.Response{Status: strings.ToUpper(st)}
-		if st == "default" {
-			r.Status = "default"
-		}
+		r := &ir.Response{Status: status}
 		if rr.Value.Description != nil {
 			r.Doc.Description = *rr.Value.Description
 		}
@@ -446,14 +405,12 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 		if len(rr.Value.Content) > 0 {
 			mt, kind, ref, t := l.mediaType(rr.Value.Content, w)
 			r.MediaType, r.Kind, r.Type = mt, kind, t
-			l.finish = append(l.finish, func() {
-				if ref != nil {
-					r.Schema = marshal(l.jsonSchema(ref, false))
-				}
-			})
+			if ref != nil {
+				l.finish = append(l.finish, func() { r.Schema = jsonschema.Marshal(l.jsonSchema(ref)) })
+			}
 		}
 		if !isSuccess(st) && st != "304" {
-			l.requestName(groupOperation, w.file+"#"+w.ptr, op.GoName+errorSuffix(r.Status), func(n string) { r.ErrorName = n })
+			l.requestName(w, op.GoName+errorSuffix(r.Status), func(n string) { r.ErrorName = n })
 		}
 		op.Responses = append(op.Responses, r)
 		if st == resultStatus {
@@ -528,14 +485,14 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 		}
 		params := map[string]any{"type": "object", "properties": pp}
 		if len(preq) > 0 {
-			sort.Strings(preq)
+			slices.Sort(preq)
 			params["required"] = preq
 			required = append(required, "params")
 		}
 		props["params"] = params
 	}
 	if op.Body != nil {
-		props["body"] = l.jsonSchema(l.bodyRefs[op.Body], false)
+		props["body"] = l.jsonSchema(l.bodyRefs[op.Body])
 		if op.Body.Required {
 			required = append(required, "body")
 		}
@@ -547,7 +504,7 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 	if len(required) > 0 {
 		in["required"] = required
 	}
-	op.InputSchema = marshal(in)
+	op.InputSchema = jsonschema.Marshal(in)
 }
 
 // paramSchema finds the schema of a merged parameter again by name and location.
@@ -568,10 +525,10 @@ func (l *loader) paramSchema(p *ir.Param, s opSite) map[string]any {
 	case v == nil:
 		return map[string]any{}
 	case v.Schema != nil:
-		return l.jsonSchema(v.Schema, false)
+		return l.jsonSchema(v.Schema)
 	case len(v.Content) > 0:
 		if m := v.Content[p.ContentType]; m != nil {
-			return l.jsonSchema(m.Schema, false)
+			return l.jsonSchema(m.Schema)
 		}
 	}
 	return map[string]any{"type": "string"}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -203,13 +202,15 @@ func lookup(tree any, toks []string) (v any, found, through bool) {
 // percent-encoded or not); ok is false for a $ref to another document.
 func localTarget(ref string) (ptr string, ok bool) {
 	frag, ok := strings.CutPrefix(ref, "#")
-	if !ok {
-		return "", false
+	return unescape(frag), ok
+}
+
+// unescape is s percent-decoded, or s when it is not valid percent-encoding.
+func unescape(s string) string {
+	if u, err := url.PathUnescape(s); err == nil {
+		return u
 	}
-	if u, err := url.PathUnescape(frag); err == nil {
-		frag = u
-	}
-	return frag, true
+	return s
 }
 
 // references runs the references pass over the document's tree and the
@@ -221,7 +222,8 @@ func (s *docSource) references(tree any, decs []*decoder) (diag.List, error) {
 		ref  string
 		uses []refUse
 	}
-	missing, bad := map[string]*group{}, map[string]*group{}
+	var missing []refUse
+	bad := map[string]*group{}
 	var badOrder []*group
 	// A document uses the same $refs many times: each is looked up once
 	// per kind of slot.
@@ -251,12 +253,7 @@ func (s *docSource) references(tree any, decs []*decoder) (diag.List, error) {
 			}
 			switch {
 			case !vd.found:
-				g := missing[u.ref]
-				if g == nil {
-					g = &group{ref: u.ref}
-					missing[u.ref] = g
-				}
-				g.uses = append(g.uses, u)
+				missing = append(missing, u)
 			case !vd.fits:
 				g := bad[u.ref]
 				if g == nil {
@@ -270,11 +267,7 @@ func (s *docSource) references(tree any, decs []*decoder) (diag.List, error) {
 		}
 	}
 	if len(missing) > 0 {
-		var uses []refUse
-		for _, g := range missing {
-			uses = append(uses, g.uses...)
-		}
-		first, pos := s.firstUse(uses)
+		first, pos := s.firstUse(missing)
 		return nil, fmt.Errorf("%s: cannot resolve $ref %q: the document has nothing at that place", pos, first.ref)
 	}
 	var ws diag.List
@@ -291,24 +284,24 @@ func (s *docSource) references(tree any, decs []*decoder) (diag.List, error) {
 // its position: the "$ref" key's line and column (in JSON, of its first
 // character after the quote), the pointer of the object holding it.
 func (s *docSource) firstUse(uses []refUse) (refUse, diag.Pos) {
-	type placed struct {
-		u         refUse
-		line, col int
-	}
-	ps := make([]placed, len(uses))
 	ptrs := make([]string, len(uses))
 	for i, u := range uses {
-		ps[i].u, ptrs[i] = u, u.ptr()+"/$ref"
+		ptrs[i] = u.ptr() + "/$ref"
 	}
 	pos := positions(s.data, ptrs)
-	for i := range ps {
-		ps[i].line, ps[i].col = pos[ptrs[i]][0], pos[ptrs[i]][1]
+	at := func(i int) diag.Pos {
+		lc := pos[ptrs[i]]
 		if s.json { // after the quote
-			ps[i].col++
+			lc[1]++
+		}
+		return diag.Pos{File: s.name, Line: lc[0], Col: lc[1], Pointer: uses[i].ptr()}
+	}
+	first := 0
+	for i := range uses {
+		a, b := at(i), at(first)
+		if cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col), cmp.Compare(a.Pointer, b.Pointer)) < 0 {
+			first = i
 		}
 	}
-	first := slices.MinFunc(ps, func(a, b placed) int {
-		return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col), cmp.Compare(a.u.ptr(), b.u.ptr()))
-	})
-	return first.u, diag.Pos{File: s.name, Line: first.line, Col: first.col, Pointer: first.u.ptr()}
+	return uses[first], at(first)
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/opsgen/opsgen/generator/ir"
 	"github.com/opsgen/opsgen/generator/jsonptr"
 	"github.com/opsgen/opsgen/generator/jsonschema"
-	"github.com/opsgen/opsgen/generator/naming"
 )
 
 // Schemas are converted by generator/jsonschema: this file adapts
@@ -30,12 +29,6 @@ func (w where) at(token, name string) where {
 
 func (w where) js() jsonschema.Where { return jsonschema.Where{File: w.file, Ptr: w.ptr, Name: w.name} }
 
-// entry is a converted schema: its type and whether null is allowed too.
-type entry struct {
-	t        *ir.Type
-	nullable bool
-}
-
 // newConverter returns the schema converter of the loader.
 func (l *loader) newConverter() *jsonschema.Converter {
 	return jsonschema.New(&l.diags, jsonschema.Options{
@@ -52,17 +45,14 @@ func (l *loader) newConverter() *jsonschema.Converter {
 }
 
 // schema converts a schema reference found at w to a type.
-func (l *loader) schema(ref *openapi3.SchemaRef, w where) entry {
-	e := l.conv.Use(l.adapt(ref), w.js())
-	return entry{t: e.Type, nullable: e.Nullable}
+func (l *loader) schema(ref *openapi3.SchemaRef, w where) *ir.Type {
+	return l.conv.Use(l.adapt(ref), w.js()).Type
 }
 
 // jsonSchema returns the JSON Schema of ref (see jsonschema.Converter.JSONSchema).
-func (l *loader) jsonSchema(ref *openapi3.SchemaRef, _ bool) map[string]any {
+func (l *loader) jsonSchema(ref *openapi3.SchemaRef) map[string]any {
 	return l.conv.JSONSchema(l.adapt(ref))
 }
-
-func marshal(m map[string]any) []byte { return jsonschema.Marshal(m) }
 
 // adapt returns the schema of ref in generator/jsonschema's model: a
 // reference node for a $ref, else the adapted value. Each kin-openapi
@@ -199,18 +189,8 @@ func (l *loader) pos(w where, o *openapi3.Origin) diag.Pos {
 	return p
 }
 
-// requestName asks for a package-level name (see jsonschema.Converter.RequestName).
-func (l *loader) requestName(group int, key, want string, set func(string)) {
-	l.conv.RequestName(group, key, keyPos(key), want, set)
-}
-
-// groupOperation is the name group of params structs and bodies.
-const groupOperation = jsonschema.GroupOperation
-
-// suffix is naming.Suffix(s), or fallback when s has no usable characters.
-func suffix(s, fallback string) string {
-	if x := naming.Suffix(s); x != "" {
-		return x
-	}
-	return fallback
+// requestName asks for the package-level name of the params struct or an
+// error type found at w (see jsonschema.Converter.RequestName).
+func (l *loader) requestName(w where, want string, set func(string)) {
+	l.conv.RequestName(jsonschema.GroupOperation, w.file+"#"+w.ptr, diag.Pos{File: w.file, Pointer: w.ptr}, want, set)
 }

@@ -154,11 +154,7 @@ func inlineRef[T any](dst *T, ref, source string, f *files) error {
 		if err := json.Unmarshal(js, &v); err != nil {
 			return &refError{orig, fmt.Errorf("%s: %v", file, err)}
 		}
-		ptr := frag
-		if u, err := url.PathUnescape(frag); err == nil {
-			ptr = u
-		}
-		target, ok := jsonptr.Lookup(v, ptr)
+		target, ok := jsonptr.Lookup(v, unescape(frag))
 		if !ok {
 			return &refError{orig, fmt.Errorf("%s has nothing at #%s", file, frag)}
 		}
@@ -215,10 +211,7 @@ func rebaseRefs(v any, file, source string) {
 // refFile is the file that target, the file part of a $ref written in the
 // file from, names: percent-decoded, relative to from's directory.
 func refFile(target, from string) string {
-	if u, err := url.PathUnescape(target); err == nil {
-		target = u
-	}
-	if path.IsAbs(target) {
+	if target = unescape(target); path.IsAbs(target) {
 		return target
 	}
 	return path.Join(path.Dir(from), target)
@@ -335,7 +328,10 @@ func repairParam(p2 *openapi2.Parameter, p3 *openapi3.Parameter, pos diag.Pos, d
 	}
 	explode := false
 	switch f {
-	case "csv":
+	case "csv", "tsv":
+		if f == "tsv" {
+			diags.Warn(diag.Other, pos, "collectionFormat \"tsv\" has no OpenAPI 3 equivalent; using comma-separated values")
+		}
 		p3.Style = openapi3.SerializationSimple
 		if formLike {
 			p3.Style = openapi3.SerializationForm
@@ -354,12 +350,6 @@ func repairParam(p2 *openapi2.Parameter, p3 *openapi3.Parameter, pos diag.Pos, d
 		if !formLike {
 			diags.Warn(diag.Other, pos, "collectionFormat \"multi\" is only valid in query parameters; using simple (comma-separated)")
 			p3.Style, explode = openapi3.SerializationSimple, false
-		}
-	case "tsv":
-		diags.Warn(diag.Other, pos, "collectionFormat \"tsv\" has no OpenAPI 3 equivalent; using comma-separated values")
-		p3.Style = openapi3.SerializationSimple
-		if formLike {
-			p3.Style = openapi3.SerializationForm
 		}
 	default:
 		diags.Warn(diag.Other, pos, "unknown collectionFormat %q; using the default", f)
