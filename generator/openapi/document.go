@@ -139,17 +139,12 @@ func (s *docSource) decode() (*openapi3.T, map[string]any, []*decoder, error) {
 	decs := make([]*decoder, len(parts))
 	var wg sync.WaitGroup
 	for i, p := range parts {
-		decs[i] = &decoder{file: s.name}
-		switch p.key {
-		case "paths", "components", "webhooks":
-			wg.Go(func() { decs[i].member(doc, p.key, p.tree) })
-		}
-	}
-	for i, p := range parts {
-		switch p.key {
-		case "paths", "components", "webhooks":
-		default:
-			decs[i].member(doc, p.key, p.tree)
+		d := &decoder{file: s.name}
+		decs[i] = d
+		if p.key == "paths" || p.key == "components" || p.key == "webhooks" {
+			wg.Go(func() { d.member(doc, p.key, p.tree) })
+		} else {
+			d.member(doc, p.key, p.tree)
 		}
 	}
 	wg.Wait()

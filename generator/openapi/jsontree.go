@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -223,20 +224,10 @@ func (p *treeParser) escaped(start int) (string, error) {
 			}
 			e := p.Data[p.Off+1]
 			p.Off += 2
-			switch e {
-			case '"', '\\', '/':
-				b = append(b, e)
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
+			switch i := strings.IndexByte("\"\\/bfnrt", e); {
+			case i >= 0:
+				b = append(b, "\"\\/\b\f\n\r\t"[i])
+			case e == 'u':
 				r, ok := p.hex4()
 				if !ok {
 					return "", errTree
