@@ -172,9 +172,6 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 	var params []*ir.Param
 	for _, k := range order {
 		p := merged[k]
-		if p == nil {
-			continue
-		}
 		if _, ok := rank[p.In]; !ok {
 			l.diags.Warn(diag.LeftOut, p.Pos, "parameter %q has unknown location %q; it is left out", p.Name, p.In)
 			continue
@@ -224,16 +221,14 @@ func (l *loader) param(p *openapi3.Parameter, w where) *ir.Param {
 		GoName:        goNameExt(p.Extensions),
 	}
 	if out.Style == "" {
+		out.Style = openapi3.SerializationForm
 		if p.In == openapi3.ParameterInPath || p.In == openapi3.ParameterInHeader {
 			out.Style = openapi3.SerializationSimple
-		} else {
-			out.Style = openapi3.SerializationForm
 		}
 	}
+	out.Explode = out.Style == openapi3.SerializationForm
 	if p.Explode != nil {
 		out.Explode = *p.Explode
-	} else {
-		out.Explode = out.Style == openapi3.SerializationForm
 	}
 	switch {
 	case p.Schema != nil:
@@ -306,18 +301,15 @@ func (l *loader) mediaType(content openapi3.Content, w where) (string, ir.BodyKi
 			mw = mw.at("schema", w.name)
 		}
 	}
-	var t *ir.Type
 	switch {
 	case ref != nil:
-		t = l.schema(ref, mw)
+		return mt, kind, ref, l.schema(ref, mw)
 	case kind == ir.BodyText:
-		t = &ir.Type{Kind: ir.String}
+		return mt, kind, ref, &ir.Type{Kind: ir.String}
 	case kind == ir.BodyBinary:
-		t = &ir.Type{Kind: ir.Binary}
-	default:
-		t = &ir.Type{Kind: ir.Any}
+		return mt, kind, ref, &ir.Type{Kind: ir.Binary}
 	}
-	return mt, kind, ref, t
+	return mt, kind, ref, &ir.Type{Kind: ir.Any}
 }
 
 // body converts a request body.
@@ -507,31 +499,21 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 	op.InputSchema = jsonschema.Marshal(in)
 }
 
-// paramSchema finds the schema of a merged parameter again by name and location.
+// paramSchema finds the schema of a merged parameter again by name and
+// location, in the operation's parameters, then in the path's.
 func (l *loader) paramSchema(p *ir.Param, s opSite) map[string]any {
-	find := func(refs openapi3.Parameters) *openapi3.Parameter {
-		for _, r := range refs {
-			if r != nil && r.Value != nil && r.Value.Name == p.Name && r.Value.In == string(p.In) {
-				return r.Value
-			}
+	for _, r := range slices.Concat(s.op.Parameters, s.item.Parameters) {
+		if r == nil || r.Value == nil || r.Value.Name != p.Name || r.Value.In != string(p.In) {
+			continue
 		}
-		return nil
-	}
-	v := find(s.op.Parameters)
-	if v == nil {
-		v = find(s.item.Parameters)
-	}
-	switch {
-	case v == nil:
-		return map[string]any{}
-	case v.Schema != nil:
-		return l.jsonSchema(v.Schema)
-	case len(v.Content) > 0:
-		if m := v.Content[p.ContentType]; m != nil {
+		if v := r.Value; v.Schema != nil {
+			return l.jsonSchema(v.Schema)
+		} else if m := v.Content[p.ContentType]; m != nil {
 			return l.jsonSchema(m.Schema)
 		}
+		return map[string]any{"type": "string"}
 	}
-	return map[string]any{"type": "string"}
+	return map[string]any{}
 }
 
 // errorSuffix names an error status after the operation's name: NotFound
