@@ -183,18 +183,8 @@ type foundRef struct {
 // for which match (given the $ref, the file it points at, resolved as
 // kin-openapi resolves it, and its fragment) is true.
 func (s *docSource) findRef(file string, match func(ref, target, frag string) bool) (foundRef, bool) {
-	data := s.data
-	if file != s.name {
-		if strings.Contains(file, "://") {
-			return foundRef{}, false
-		}
-		var err error
-		if data, err = s.files.read(file); err != nil {
-			return foundRef{}, false
-		}
-	}
 	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+	if yaml.Unmarshal(s.readFile(file), &doc) != nil || len(doc.Content) == 0 {
 		return foundRef{}, false
 	}
 	var found foundRef

@@ -130,7 +130,7 @@ func loadData(ctx context.Context, data []byte, source string, opts Options, f *
 		return nil, nil, err
 	}
 	diags = append(diags, f.takeWarnings()...)
-	svc, diags, err := fromDocument(ctx, doc, source, opts, data, swagger, diags, f)
+	svc, diags, err := src.fromDocument(ctx, doc, opts, swagger, diags)
 	diags.Sort()
 	return svc, diags, err
 }
@@ -305,12 +305,10 @@ func (e *remoteRefError) Error() string {
 
 // loader holds the state of one conversion.
 type loader struct {
+	*docSource
 	ctx     context.Context // checked between operations and schemas
-	files   *files
 	opts    Options
 	doc     *openapi3.T
-	source  string
-	data    []byte
 	swagger bool
 	diags   diag.List
 
@@ -323,12 +321,11 @@ type loader struct {
 	bodyRefs map[*ir.Body]*openapi3.SchemaRef
 }
 
-// fromDocument converts doc; data is its source text (for positions, nil if
-// none) and diags the diagnostics so far.
-func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Options, data []byte, swagger bool, diags diag.List, f *files) (*ir.Service, diag.List, error) {
+// fromDocument converts doc, loaded from s; diags are the diagnostics so far.
+func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Options, swagger bool, diags diag.List) (*ir.Service, diag.List, error) {
+	source := s.name
 	l := &loader{
-		ctx: ctx, files: f,
-		opts: opts, doc: doc, source: source, data: data, swagger: swagger, diags: diags,
+		docSource: s, ctx: ctx, opts: opts, doc: doc, swagger: swagger, diags: diags,
 		schemas:  map[*openapi3.Schema]*jsonschema.Schema{},
 		bodyRefs: map[*ir.Body]*openapi3.SchemaRef{},
 	}
@@ -440,10 +437,8 @@ func (l *loader) securitySchemes(m openapi3.SecuritySchemes) []*ir.SecuritySchem
 
 // goNameExt returns the x-go-name extension, or "".
 func goNameExt(ext map[string]any) string {
-	if s, ok := ext["x-go-name"].(string); ok {
-		return s
-	}
-	return ""
+	s, _ := ext["x-go-name"].(string)
+	return s
 }
 
 // fillPositions adds line and column to diagnostics that lack them, by
@@ -459,7 +454,7 @@ func (l *loader) fillPositions() {
 	for file, ds := range byFile {
 		ptrs := make([]string, len(ds))
 		for i, d := range ds {
-			if ptrs[i] = d.Pos.Pointer; l.swagger && file == l.source {
+			if ptrs[i] = d.Pos.Pointer; l.swagger && file == l.name {
 				ptrs[i] = swaggerPointer(ptrs[i])
 			}
 		}
@@ -497,15 +492,16 @@ func positions(data []byte, ptrs []string) map[string][2]int {
 	return pos
 }
 
-// readFile returns the text of a source file, or nil.
-func (l *loader) readFile(file string) []byte {
-	if file == l.source && l.data != nil {
-		return l.data
+// readFile returns the text of the document or of another local file, or
+// nil.
+func (s *docSource) readFile(file string) []byte {
+	if file == s.name {
+		return s.data
 	}
 	if strings.Contains(file, "://") {
 		return nil
 	}
-	b, _ := l.files.read(file) // nil when it cannot be read
+	b, _ := s.files.read(file) // nil when it cannot be read
 	return b
 }
 

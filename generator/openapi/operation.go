@@ -43,7 +43,7 @@ func (l *loader) operations() []*ir.Operation {
 			if op == nil {
 				continue
 			}
-			w := where{file: l.source, ptr: "/paths/" + jsonptr.Escape(p) + "/" + strings.ToLower(m)}
+			w := where{file: l.name, ptr: "/paths/" + jsonptr.Escape(p) + "/" + strings.ToLower(m)}
 			if !l.keep(p, strings.ToUpper(m), op) {
 				continue
 			}

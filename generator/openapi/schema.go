@@ -32,11 +32,11 @@ func (w where) js() jsonschema.Where { return jsonschema.Where{File: w.file, Ptr
 // newConverter returns the schema converter of the loader.
 func (l *loader) newConverter() *jsonschema.Converter {
 	return jsonschema.New(&l.diags, jsonschema.Options{
-		Source: l.source,
+		Source: l.name,
 		Names:  l.opts.Names,
 		Types:  l.opts.Types,
 		Origin: func(file, ptr string) string {
-			if file != l.source {
+			if file != l.name {
 				return l.originFile(file) + "#" + ptr
 			}
 			return "#" + ptr
@@ -79,9 +79,7 @@ func (l *loader) adaptValue(v *openapi3.Schema) *jsonschema.Schema {
 		Default: v.Default, Const: v.Const, Enum: v.Enum, Required: v.Required,
 		Keywords: keywords(v), GoName: goNameExt(v.Extensions),
 	}
-	if gt, ok := v.Extensions["x-go-type"].(string); ok {
-		s.GoType = gt
-	}
+	s.GoType, _ = v.Extensions["x-go-type"].(string)
 	l.schemas[v] = s
 	if v.Type != nil {
 		s.Types = *v.Type
@@ -171,7 +169,13 @@ func (l *loader) originFile(file string) string {
 	if strings.Contains(file, "://") {
 		return file
 	}
-	rel, err := filepath.Rel(filepath.Dir(filepath.FromSlash(l.source)), filepath.FromSlash(file))
+	return relTo(l.name, file)
+}
+
+// relTo returns file relative to the directory of source (slash paths), or
+// file when it cannot be.
+func relTo(source, file string) string {
+	rel, err := filepath.Rel(filepath.Dir(filepath.FromSlash(source)), filepath.FromSlash(file))
 	if err != nil {
 		return file
 	}

@@ -8,7 +8,6 @@ import (
 	"maps"
 	"net/url"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -229,9 +228,7 @@ func rebaseRef(ref, file, source string) string {
 		target = refFile(target, file)
 	}
 	if !path.IsAbs(target) {
-		if r, err := filepath.Rel(filepath.Dir(filepath.FromSlash(source)), filepath.FromSlash(target)); err == nil {
-			target = filepath.ToSlash(r)
-		}
+		target = relTo(source, target)
 	}
 	if hasFrag {
 		return target + "#" + frag
