@@ -268,7 +268,7 @@ func newKinLoader(ctx context.Context, opts Options, f *files, swagger bool, doc
 		switch u.Scheme {
 		case "http", "https":
 			if !opts.AllowRemoteRefs {
-				err = &remoteRefError{ref: name}
+				err = fmt.Errorf("remote $ref %q refused (remote references are not allowed unless AllowRemoteRefs is set)", name)
 			} else if data, err = remote(kl, u); err == nil {
 				f.record(name)
 			}
@@ -294,13 +294,6 @@ func newKinLoader(ctx context.Context, opts Options, f *files, swagger bool, doc
 		return data, err
 	}
 	return kl
-}
-
-// remoteRefError is returned for an http(s) $ref without AllowRemoteRefs.
-type remoteRefError struct{ ref string }
-
-func (e *remoteRefError) Error() string {
-	return fmt.Sprintf("remote $ref %q refused (remote references are not allowed unless AllowRemoteRefs is set)", e.ref)
 }
 
 // loader holds the state of one conversion.
@@ -396,8 +389,7 @@ func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Opti
 				if ctx.Err() != nil {
 					return
 				}
-				t := svc.Types[i]
-				t.Schema = l.conv.TypeSchema(t)
+				svc.Types[i].Schema = l.conv.TypeSchema(svc.Types[i])
 			}
 		})
 	}

@@ -38,16 +38,11 @@ func (l *loader) operations() []*ir.Operation {
 			continue
 		}
 		ops := item.Operations()
-		for _, m := range slices.Sorted(maps.Keys(ops)) {
-			op := ops[m]
-			if op == nil {
-				continue
+		for _, m := range slices.Sorted(maps.Keys(ops)) { // Operations has no nil ones
+			if op := ops[m]; l.keep(p, strings.ToUpper(m), op) {
+				w := where{file: l.name, ptr: "/paths/" + jsonptr.Escape(p) + "/" + strings.ToLower(m)}
+				sites = append(sites, opSite{path: p, method: strings.ToUpper(m), item: item, op: op, w: w})
 			}
-			w := where{file: l.name, ptr: "/paths/" + jsonptr.Escape(p) + "/" + strings.ToLower(m)}
-			if !l.keep(p, strings.ToUpper(m), op) {
-				continue
-			}
-			sites = append(sites, opSite{path: p, method: strings.ToUpper(m), item: item, op: op, w: w})
 		}
 	}
 

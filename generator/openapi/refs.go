@@ -3,7 +3,9 @@ package openapi
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,11 +50,11 @@ func kindAt(tokens []string) refKind {
 		switch {
 		case ok:
 		case strings.HasPrefix(tok, "x-"):
-			next = place{kind: int(kindAny)}
+			next = place{kind: kindAny}
 		default:
 			next = m.other
 		}
-		if next.kind == int(kindNone) {
+		if next.kind == kindNone {
 			return kindNone
 		}
 		at = next
@@ -60,41 +62,44 @@ func kindAt(tokens []string) refKind {
 	if at.mapOf || at.listOf || at.kind >= placeRoot {
 		return kindNone // a map or a list of objects, or not a target
 	}
-	return refKind(at.kind)
+	return at.kind
 }
 
 // place is a kind of place in a document: a refKind, or one of the place
 // kinds below, which no $ref stands for; or a map of named such places, or
 // a list of them.
 type place struct {
-	kind          int
+	kind          refKind
 	mapOf, listOf bool
 }
 
 // The places that are not reference targets themselves.
 const (
-	placeRoot = 100 + iota
+	placeRoot refKind = 100 + iota
 	placeComponents
 	placeOperation
 	placeMediaType
 	placeEncoding
 )
 
-// placeMembers are the members of each kind of place, as kin-openapi's
-// types have them: fields, and other (the place of any other member: data
-// kept in Extensions, or nothing a $ref can point at; an x- member is
-// always data).
-var placeMembers = func() map[int]struct {
+// members are the members of a kind of place, as kin-openapi's type has
+// them: fields, and other (the place of any other member: data kept in
+// Extensions, or nothing a $ref can point at; an x- member is always data).
+type members struct {
 	fields map[string]place
 	other  place
-} {
+}
+
+// placeMembers are the members of each kind of place.
+var placeMembers = func() map[refKind]members {
 	var (
 		none    = place{}
-		data    = place{kind: int(kindAny)}
-		schema  = place{kind: int(kindSchema)}
-		schemas = place{kind: int(kindSchema), mapOf: true}
-		list    = func(k refKind) place { return place{kind: int(k), listOf: true} }
-		mapOf   = func(k int) place { return place{kind: k, mapOf: true} }
+		data    = place{kind: kindAny}
+		schema  = place{kind: kindSchema}
+		schemas = place{kind: kindSchema, mapOf: true}
+		op      = place{kind: placeOperation}
+		list    = func(k refKind) place { return place{kind: k, listOf: true} }
+		mapOf   = func(k refKind) place { return place{kind: k, mapOf: true} }
 	)
 	// of returns fields: the places given, then the names mapped to none.
 	of := func(places map[string]place, nones ...string) map[string]place {
@@ -103,38 +108,31 @@ var placeMembers = func() map[int]struct {
 		}
 		return places
 	}
-	type members = struct {
-		fields map[string]place
-		other  place
-	}
-	return map[int]members{
+	return map[refKind]members{
 		placeRoot: {of(map[string]place{"components": {kind: placeComponents},
-			"paths": mapOf(int(kindPathItem)), "webhooks": mapOf(int(kindPathItem))},
+			"paths": mapOf(kindPathItem), "webhooks": mapOf(kindPathItem)},
 			"openapi", "info", "servers", "security", "tags", "externalDocs", "jsonSchemaDialect"), data},
-		placeComponents: {map[string]place{"schemas": schemas, "parameters": mapOf(int(kindParameter)),
-			"headers": mapOf(int(kindHeader)), "requestBodies": mapOf(int(kindRequestBody)),
-			"responses": mapOf(int(kindResponse)), "securitySchemes": mapOf(int(kindSecurityScheme)),
-			"examples": mapOf(int(kindExample)), "links": mapOf(int(kindLink)), "callbacks": mapOf(int(kindCallback))}, data},
-		int(kindPathItem): {of(map[string]place{"parameters": list(kindParameter),
-			"get": {kind: placeOperation}, "put": {kind: placeOperation}, "post": {kind: placeOperation},
-			"delete": {kind: placeOperation}, "options": {kind: placeOperation}, "head": {kind: placeOperation},
-			"patch": {kind: placeOperation}, "trace": {kind: placeOperation}, "connect": {kind: placeOperation},
-			"query": {kind: placeOperation}},
+		placeComponents: {map[string]place{"schemas": schemas, "parameters": mapOf(kindParameter),
+			"headers": mapOf(kindHeader), "requestBodies": mapOf(kindRequestBody),
+			"responses": mapOf(kindResponse), "securitySchemes": mapOf(kindSecurityScheme),
+			"examples": mapOf(kindExample), "links": mapOf(kindLink), "callbacks": mapOf(kindCallback)}, data},
+		kindPathItem: {of(map[string]place{"parameters": list(kindParameter), "get": op, "put": op, "post": op,
+			"delete": op, "options": op, "head": op, "patch": op, "trace": op, "connect": op, "query": op},
 			"$ref", "summary", "description", "servers", "additionalOperations"), data},
-		placeOperation: {of(map[string]place{"parameters": list(kindParameter), "requestBody": {kind: int(kindRequestBody)},
-			"responses": mapOf(int(kindResponse)), "callbacks": mapOf(int(kindCallback))},
+		placeOperation: {of(map[string]place{"parameters": list(kindParameter), "requestBody": {kind: kindRequestBody},
+			"responses": mapOf(kindResponse), "callbacks": mapOf(kindCallback)},
 			"tags", "summary", "description", "operationId", "deprecated", "security", "servers", "externalDocs"), data},
-		int(kindCallback): {nil, place{kind: int(kindPathItem)}},
-		int(kindParameter): {of(map[string]place{"schema": schema, "content": mapOf(placeMediaType), "examples": mapOf(int(kindExample))},
+		kindCallback: {nil, place{kind: kindPathItem}},
+		kindParameter: {of(map[string]place{"schema": schema, "content": mapOf(placeMediaType), "examples": mapOf(kindExample)},
 			"name", "in", "description", "style", "explode", "allowEmptyValue", "allowReserved", "deprecated", "required"), data},
-		placeMediaType: {map[string]place{"schema": schema, "itemSchema": schema, "examples": mapOf(int(kindExample)),
+		placeMediaType: {map[string]place{"schema": schema, "itemSchema": schema, "examples": mapOf(kindExample),
 			"encoding": mapOf(placeEncoding)}, data},
-		placeEncoding: {of(map[string]place{"headers": mapOf(int(kindHeader))}, "contentType", "style", "explode", "allowReserved"), data},
-		int(kindResponse): {of(map[string]place{"headers": mapOf(int(kindHeader)), "content": mapOf(placeMediaType),
-			"links": mapOf(int(kindLink))}, "description"), data},
-		int(kindRequestBody): {of(map[string]place{"content": mapOf(placeMediaType)}, "description", "required"), data},
+		placeEncoding: {of(map[string]place{"headers": mapOf(kindHeader)}, "contentType", "style", "explode", "allowReserved"), data},
+		kindResponse: {of(map[string]place{"headers": mapOf(kindHeader), "content": mapOf(placeMediaType),
+			"links": mapOf(kindLink)}, "description"), data},
+		kindRequestBody: {of(map[string]place{"content": mapOf(placeMediaType)}, "description", "required"), data},
 		// Unknown keywords are data ("definitions"), in Extensions.
-		int(kindSchema): {of(map[string]place{"properties": schemas, "patternProperties": schemas,
+		kindSchema: {of(map[string]place{"properties": schemas, "patternProperties": schemas,
 			"dependentSchemas": schemas, "$defs": schemas, "allOf": list(kindSchema), "anyOf": list(kindSchema),
 			"oneOf": list(kindSchema), "prefixItems": list(kindSchema), "items": schema, "not": schema,
 			"additionalProperties": schema, "contains": schema, "propertyNames": schema, "if": schema, "then": schema,
@@ -145,11 +143,11 @@ var placeMembers = func() map[int]struct {
 			"exclusiveMaximum", "minProperties", "maxProperties", "discriminator", "externalDocs",
 			"minContains", "maxContains", "dependentRequired", "$schema", "$comment", "$id", "$anchor",
 			"$dynamicRef", "$dynamicAnchor", "contentMediaType", "contentEncoding"), data},
-		int(kindExample): {map[string]place{"value": data}, none},
+		kindExample: {map[string]place{"value": data}, none},
 		// kin-openapi cannot look into a header: it reads the document
 		// again untyped.
-		int(kindHeader): {nil, data},
-		int(kindAny):    {nil, data},
+		kindHeader: {nil, data},
+		kindAny:    {nil, data},
 		// A link, a security scheme: nothing inside is a target.
 	}
 }()
@@ -218,13 +216,8 @@ func unescape(s string) string {
 // objects are decoded again). It returns the warnings, or the error for a
 // $ref to nowhere.
 func (s *docSource) references(tree any, decs []*decoder) (diag.List, error) {
-	type group struct {
-		ref  string
-		uses []refUse
-	}
 	var missing []refUse
-	bad := map[string]*group{}
-	var badOrder []*group
+	bad := map[string][]refUse{} // by $ref
 	// A document uses the same $refs many times: each is looked up once
 	// per kind of slot.
 	type key struct {
@@ -255,13 +248,7 @@ func (s *docSource) references(tree any, decs []*decoder) (diag.List, error) {
 			case !vd.found:
 				missing = append(missing, u)
 			case !vd.fits:
-				g := bad[u.ref]
-				if g == nil {
-					g = &group{ref: u.ref}
-					bad[u.ref] = g
-					badOrder = append(badOrder, g)
-				}
-				g.uses = append(g.uses, u)
+				bad[u.ref] = append(bad[u.ref], u)
 				d.disable(u)
 			}
 		}
@@ -271,11 +258,11 @@ func (s *docSource) references(tree any, decs []*decoder) (diag.List, error) {
 		return nil, fmt.Errorf("%s: cannot resolve $ref %q: the document has nothing at that place", pos, first.ref)
 	}
 	var ws diag.List
-	for _, g := range badOrder {
-		_, pos := s.firstUse(g.uses)
+	for _, ref := range slices.Sorted(maps.Keys(bad)) {
+		_, pos := s.firstUse(bad[ref])
 		ws = append(ws, diag.Diagnostic{Severity: diag.Warning, Kind: diag.UntypedRef, Pos: pos,
-			Message: "$ref " + strconv.Quote(g.ref) + " points at the wrong kind of object or where it cannot be followed; " +
-				"it is left out, and what it stood for is untyped (raw JSON), in " + strconv.Itoa(len(g.uses)) + " place(s)"})
+			Message: "$ref " + strconv.Quote(ref) + " points at the wrong kind of object or where it cannot be followed; " +
+				"it is left out, and what it stood for is untyped (raw JSON), in " + strconv.Itoa(len(bad[ref])) + " place(s)"})
 	}
 	return ws, nil
 }
