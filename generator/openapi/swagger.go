@@ -3,7 +3,6 @@ package openapi
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"net/url"
@@ -45,14 +44,12 @@ func (s *docSource) convertSwagger(ctx context.Context, opts Options, data []byt
 	if err := json.Unmarshal(js, &doc2); err != nil {
 		return nil, nil, fmt.Errorf("%s: not a Swagger 2.0 document: %w", s.name, err)
 	}
-	if err := inlineExternal(&doc2, s.name, s.files); err != nil {
-		var re *refError
-		if errors.As(err, &re) {
-			if r, ok := s.findRef(s.name, func(ref, _, _ string) bool { return ref == re.ref }); ok {
-				return nil, nil, fmt.Errorf("%s: %w", r.pos, err)
-			}
+	if re := inlineExternal(&doc2, s.name, s.files); re != nil {
+		at := s.name
+		if r, ok := s.findRef(s.name, func(ref, _, _ string) bool { return ref == re.ref }); ok {
+			at = r.pos.String()
 		}
-		return nil, nil, fmt.Errorf("%s: %w", s.name, err)
+		return nil, nil, fmt.Errorf("%s: %w", at, re)
 	}
 	if err := stopped(ctx, s.name); err != nil {
 		return nil, nil, err
@@ -73,8 +70,8 @@ func (s *docSource) convertSwagger(ctx context.Context, opts Options, data []byt
 // response's schema) mean nothing: the parameter became a string. Inlined,
 // they are converted as if written in the document; the $refs inside them
 // are rewritten to stay valid from the document's directory.
-func inlineExternal(doc *openapi2.T, source string, f *files) error {
-	var err error // the first one; nothing is inlined after it
+func inlineExternal(doc *openapi2.T, source string, f *files) *refError {
+	var err *refError // the first one; nothing is inlined after it
 	param := func(p *openapi2.Parameter) {
 		if err == nil && p != nil && isExternalRef(p.Ref) {
 			err = inlineRef(p, p.Ref, source, f)
@@ -100,14 +97,12 @@ func inlineExternal(doc *openapi2.T, source string, f *files) error {
 			param(p)
 		}
 		ops := item.Operations()
-		for _, m := range slices.Sorted(maps.Keys(ops)) {
-			if op := ops[m]; op != nil {
-				for _, p := range op.Parameters {
-					param(p)
-				}
-				if op.Responses != nil {
-					responses(op.Responses.Map())
-				}
+		for _, m := range slices.Sorted(maps.Keys(ops)) { // Operations has no nil ones
+			for _, p := range ops[m].Parameters {
+				param(p)
+			}
+			if ops[m].Responses != nil {
+				responses(ops[m].Responses.Map())
 			}
 		}
 	}
@@ -135,7 +130,7 @@ const maxRefChain = 32
 // inlineRef replaces *dst (a parameter or a response) by the object that
 // ref, written in the document at source, points at in another file,
 // following further $refs to files.
-func inlineRef[T any](dst *T, ref, source string, f *files) error {
+func inlineRef[T any](dst *T, ref, source string, f *files) *refError {
 	from, orig := source, ref
 	for range maxRefChain {
 		file, frag, _ := strings.Cut(ref, "#")
