@@ -158,15 +158,9 @@ func (s *docSource) resolveError(err error) error {
 			return false
 		}
 		data, rerr := s.files.read(target)
-		if rerr != nil {
-			return false
-		}
-		v, terr := yamlTree(data)
-		if terr != nil {
-			return false
-		}
+		v, terr := yamlTree(data) // nil for no data
 		_, found := jsonptr.Lookup(v, unescape(frag))
-		return !found
+		return rerr == nil && terr == nil && !found
 	}); ok {
 		return fmt.Errorf("%s: cannot resolve $ref %q: %s has nothing at #%s", r.pos, r.ref, r.target, r.frag)
 	}

@@ -268,10 +268,6 @@ func hasKind(v any, want byte) bool {
 // looksLikeSchema reports whether an object of unknown kind has a keyword
 // only schemas have.
 func looksLikeSchema(m map[string]any) bool {
-	for _, k := range []string{"type", "properties", "items", "allOf", "anyOf", "oneOf", "enum", "format", "additionalProperties", "$ref"} {
-		if _, ok := m[k]; ok {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"type", "properties", "items", "allOf", "anyOf", "oneOf", "enum", "format", "additionalProperties", "$ref"},
+		func(k string) bool { _, ok := m[k]; return ok })
 }
