@@ -141,11 +141,11 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 			}
 			p := pr.Value
 			pw := base.at("parameters", "").at(strconv.Itoa(i), op.GoName+cmp.Or(naming.Suffix(p.Name), "Param"))
-			if p.In == openapi3.ParameterInHeader && ignoredHeader(p.Name) {
-				// OpenAPI 3: "If in is header and the name field is
-				// Accept, Content-Type or Authorization, the parameter
-				// definition SHALL be ignored" (the media types and the
-				// security schemes say those).
+			// OpenAPI 3: "If in is header and the name field is Accept,
+			// Content-Type or Authorization, the parameter definition SHALL
+			// be ignored" (the media types and the security schemes say those).
+			if p.In == openapi3.ParameterInHeader && slices.ContainsFunc([]string{"Accept", "Content-Type", "Authorization"},
+				func(h string) bool { return strings.EqualFold(p.Name, h) }) {
 				l.diags.Warn(diag.LeftOut, l.pos(pw, p.Origin), "header parameter %q is ignored (OpenAPI: the media types and security schemes set this header)", p.Name)
 				continue
 			}
@@ -195,12 +195,6 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 	if len(params) > 0 {
 		l.requestName(s.w.at("parameters", ""), op.GoName+"Params", func(n string) { op.ParamsName = n })
 	}
-}
-
-// ignoredHeader reports whether a header parameter of this name is one
-// OpenAPI says to ignore.
-func ignoredHeader(name string) bool {
-	return strings.EqualFold(name, "Accept") || strings.EqualFold(name, "Content-Type") || strings.EqualFold(name, "Authorization")
 }
 
 // param converts one parameter.

@@ -196,13 +196,6 @@ func lookup(tree any, toks []string) (v any, found, through bool) {
 	return v, true, through
 }
 
-// localTarget returns the JSON pointer of a local $ref ("#/a/b",
-// percent-encoded or not); ok is false for a $ref to another document.
-func localTarget(ref string) (ptr string, ok bool) {
-	frag, ok := strings.CutPrefix(ref, "#")
-	return unescape(frag), ok
-}
-
 // unescape is s percent-decoded, or s when it is not valid percent-encoding.
 func unescape(s string) string {
 	if u, err := url.PathUnescape(s); err == nil {
@@ -229,13 +222,13 @@ func (s *docSource) references(tree any, decs []*decoder) (diag.List, error) {
 	for _, d := range decs {
 		for i := 0; i < len(d.refs); i++ {
 			u := d.refs[i]
-			ptr, ok := localTarget(u.ref)
-			if !ok {
+			frag, local := strings.CutPrefix(u.ref, "#") // "#/a/b", percent-encoded or not
+			if !local {
 				continue
 			}
 			vd, seen := verdicts[key{u.ref, u.kind}]
 			if !seen {
-				toks := jsonptr.Tokens(ptr)
+				toks := jsonptr.Tokens(unescape(frag))
 				v, found, through := lookup(tree, toks)
 				at := kindAny
 				if !through {

@@ -35,11 +35,17 @@ func (l *loader) newConverter() *jsonschema.Converter {
 		Source: l.name,
 		Names:  l.opts.Names,
 		Types:  l.opts.Types,
+		// Another file is named relative to the source document's
+		// directory, so that the generated code does not depend on the
+		// directory opsgen was run from (URLs are kept as they are).
 		Origin: func(file, ptr string) string {
-			if file != l.name {
-				return l.originFile(file) + "#" + ptr
+			switch {
+			case file == l.name:
+				file = ""
+			case !strings.Contains(file, "://"):
+				file = relTo(l.name, file)
 			}
-			return "#" + ptr
+			return file + "#" + ptr
 		},
 	})
 }
@@ -160,16 +166,6 @@ func (l *loader) adaptAll(refs openapi3.SchemaRefs) []*jsonschema.Schema {
 		out[i] = l.adapt(r)
 	}
 	return out
-}
-
-// originFile names another file in a doc origin: relative to the source
-// document's directory, so that the generated code does not depend on the
-// directory opsgen was run from (URLs are kept as they are).
-func (l *loader) originFile(file string) string {
-	if strings.Contains(file, "://") {
-		return file
-	}
-	return relTo(l.name, file)
 }
 
 // relTo returns file relative to the directory of source (slash paths), or

@@ -282,12 +282,10 @@ func repairParams(doc2 *openapi2.T, doc3 *openapi3.T, source string, diags *diag
 		}
 		base := "/paths/" + jsonptr.Escape(path)
 		repairList(item2.Parameters, item3.Parameters, source, base, diags)
-		for method, op2 := range item2.Operations() {
-			op3 := item3.GetOperation(strings.ToUpper(method))
-			if op2 == nil || op3 == nil {
-				continue
+		for method, op2 := range item2.Operations() { // Operations has no nil ones
+			if op3 := item3.GetOperation(strings.ToUpper(method)); op3 != nil {
+				repairList(op2.Parameters, op3.Parameters, source, base+"/"+strings.ToLower(method), diags)
 			}
-			repairList(op2.Parameters, op3.Parameters, source, base+"/"+strings.ToLower(method), diags)
 		}
 	}
 }
