@@ -404,19 +404,16 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 	if op.Result == nil {
 		return
 	}
-	for _, r := range successes {
-		if r.Type != op.Result.Type && !sameShape(r.Type, op.Result.Type) {
-			l.diags.Warn(diag.RawJSON, op.Pos, "success responses of %s have different body types; the result is raw JSON", op.ID)
-			res := *op.Result
-			// No schema: the pipeline skips normalization and validation.
-			res.Type, res.Kind, res.Schema = &ir.Type{Kind: ir.Any}, ir.BodyJSON, nil
-			op.Result = &res
-			break
-		}
+	if slices.ContainsFunc(successes, func(r *ir.Response) bool {
+		return r.Type != op.Result.Type && !sameShape(r.Type, op.Result.Type)
+	}) {
+		l.diags.Warn(diag.RawJSON, op.Pos, "success responses of %s have different body types; the result is raw JSON", op.ID)
+		res := *op.Result
+		// No schema: the pipeline skips normalization and validation.
+		res.Type, res.Kind, res.Schema = &ir.Type{Kind: ir.Any}, ir.BodyJSON, nil
+		op.Result = &res
 	}
-	if op.Result.Kind == ir.BodyEventStream {
-		op.Stream = true
-	}
+	op.Stream = op.Result.Kind == ir.BodyEventStream
 }
 
 func isSuccess(status string) bool {
@@ -453,6 +450,14 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 	if op.Result != nil {
 		op.OutputSchema = op.Result.Schema
 	}
+	// object is an object schema with props, of which required are required.
+	object := func(props map[string]any, required []string) map[string]any {
+		o := map[string]any{"type": "object", "properties": props}
+		if len(required) > 0 {
+			o["required"] = required
+		}
+		return o
+	}
 	props := map[string]any{}
 	var required []string
 	if len(op.Params) > 0 {
@@ -464,13 +469,11 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 				preq = append(preq, p.Name)
 			}
 		}
-		params := map[string]any{"type": "object", "properties": pp}
+		slices.Sort(preq)
+		props["params"] = object(pp, preq)
 		if len(preq) > 0 {
-			slices.Sort(preq)
-			params["required"] = preq
 			required = append(required, "params")
 		}
-		props["params"] = params
 	}
 	if op.Body != nil {
 		props["body"] = l.jsonSchema(l.bodyRefs[op.Body])
@@ -478,14 +481,9 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 			required = append(required, "body")
 		}
 	}
-	if len(props) == 0 {
-		return
+	if len(props) > 0 {
+		op.InputSchema = jsonschema.Marshal(object(props, required))
 	}
-	in := map[string]any{"type": "object", "properties": props}
-	if len(required) > 0 {
-		in["required"] = required
-	}
-	op.InputSchema = jsonschema.Marshal(in)
 }
 
 // paramSchema finds the schema of a merged parameter again by name and
