@@ -52,19 +52,25 @@ func (l *loader) operations() []*ir.Operation {
 	goNames := naming.NewNamespace(ir.ReservedMethods...)
 	out := make([]*ir.Operation, len(sites))
 	for i, s := range sites {
-		oid, auto := s.op.OperationID, naming.Ident(s.method+" "+s.path, "Op")
-		id := cmp.Or(oid, auto)
+		oid, id := s.op.OperationID, s.op.OperationID
+		if id == "" {
+			id = naming.Ident(s.method+" "+s.path, "Op")
+		}
+		// The Go name: Options.Names, x-go-name, the operationId, the
+		// method and path.
+		want := goNameExt(s.op.Extensions)
+		if oid != "" {
+			want = cmp.Or(l.opts.Names[oid], want)
+			if want == "" {
+				want = naming.Ident(oid, "")
+			}
+		}
+		want = cmp.Or(want, id)
 		if ids[id]++; ids[id] > 1 {
 			renamed := fmt.Sprintf("%s_%d", id, ids[id])
 			l.diags.Warn(diag.Renamed, l.pos(s.w, s.op.Origin), "operationId %q is used more than once; using %q", id, renamed)
 			id = renamed
 		}
-		// Options.Names, x-go-name, the operationId, the method and path.
-		var byName, fromID string
-		if oid != "" {
-			byName, fromID = l.opts.Names[oid], naming.Ident(oid, "")
-		}
-		want := cmp.Or(byName, goNameExt(s.op.Extensions), fromID, auto)
 		out[i] = &ir.Operation{
 			Kind:   ir.HTTPCall,
 			ID:     id,
@@ -489,16 +495,18 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 // paramSchema finds the schema of a merged parameter again by name and
 // location, in the operation's parameters, then in the path's.
 func (l *loader) paramSchema(p *ir.Param, s opSite) map[string]any {
-	for _, r := range slices.Concat(s.op.Parameters, s.item.Parameters) {
-		if r == nil || r.Value == nil || r.Value.Name != p.Name || r.Value.In != string(p.In) {
-			continue
+	for _, refs := range [...]openapi3.Parameters{s.op.Parameters, s.item.Parameters} {
+		for _, r := range refs {
+			if r == nil || r.Value == nil || r.Value.Name != p.Name || r.Value.In != string(p.In) {
+				continue
+			}
+			if v := r.Value; v.Schema != nil {
+				return l.jsonSchema(v.Schema)
+			} else if m := v.Content[p.ContentType]; m != nil {
+				return l.jsonSchema(m.Schema)
+			}
+			return map[string]any{"type": "string"}
 		}
-		if v := r.Value; v.Schema != nil {
-			return l.jsonSchema(v.Schema)
-		} else if m := v.Content[p.ContentType]; m != nil {
-			return l.jsonSchema(m.Schema)
-		}
-		return map[string]any{"type": "string"}
 	}
 	return map[string]any{}
 }
