@@ -70,101 +70,72 @@ func (s *docSource) openapi3(ctx context.Context, opts Options) (*openapi3.T, di
 // top-level members (paths, components, webhooks: most of the work) are
 // parsed and decoded concurrently.
 func (s *docSource) decode() (*openapi3.T, map[string]any, []*decoder, error) {
-	type part struct {
-		key  string
-		raw  []byte
-		tree any
-		err  error
-	}
-	var parts []part
+	var tree map[string]any
+	var keys []string // tree's keys, in the order they are decoded
 	if s.json {
 		members, ok := topMembers(s.data)
-		if ok {
-			parts = make([]part, len(members))
-			var wg sync.WaitGroup
-			for i, m := range members {
-				parts[i] = part{key: m.key, raw: m.raw}
-				wg.Go(func() { parts[i].tree, parts[i].err = parseTree(m.raw) })
-			}
-			wg.Wait()
+		trees, errs := make([]any, len(members)), make([]error, len(members))
+		var wg sync.WaitGroup
+		for i, m := range members {
+			wg.Go(func() { trees[i], errs[i] = parseTree(m.raw) })
 		}
-		if !ok || slices.ContainsFunc(parts, func(p part) bool { return p.err != nil }) {
+		wg.Wait()
+		if ok && !slices.ContainsFunc(errs, func(err error) bool { return err != nil }) {
+			// The last of duplicate keys wins, as in encoding/json.
+			tree = make(map[string]any, len(members))
+			for i := len(members) - 1; i >= 0; i-- {
+				if k := members[i].key; !slices.Contains(keys, k) {
+					tree[k] = trees[i]
+					keys = append(keys, k)
+				}
+			}
+			slices.Reverse(keys)
+		} else {
 			// Invalid JSON, or text the fast parser leaves to encoding/json.
 			dec := json.NewDecoder(bytes.NewReader(s.data))
 			dec.UseNumber()
-			var v map[string]any
-			err := dec.Decode(&v)
+			err := dec.Decode(&tree)
 			if err == nil && dec.More() {
-				_, err = dec.Token()
-				if err == nil {
+				if _, err = dec.Token(); err == nil {
 					err = errors.New("data after the document")
 				}
 			}
 			if err != nil {
 				return nil, nil, nil, jsonError(s.data, s.name, err)
 			}
-			parts = nil
-			for _, k := range slices.Sorted(maps.Keys(v)) {
-				parts = append(parts, part{key: k, tree: v[k]})
-			}
+			keys = slices.Sorted(maps.Keys(tree))
 		}
 	} else {
 		v, err := yamlTree(s.data)
 		if err != nil {
 			return nil, nil, nil, yamlError(s.name, err)
 		}
-		m, ok := v.(map[string]any)
-		if !ok {
+		var ok bool
+		if tree, ok = v.(map[string]any); !ok {
 			return nil, nil, nil, fmt.Errorf("%s:1:1: not an OpenAPI document: the top level is not a mapping", s.name)
 		}
-		for _, k := range slices.Sorted(maps.Keys(m)) {
-			parts = append(parts, part{key: k, tree: m[k]})
-		}
+		keys = slices.Sorted(maps.Keys(tree))
 	}
-	// The last of duplicate keys wins, as in encoding/json.
-	last := make(map[string]int, len(parts))
-	for i, p := range parts {
-		last[p.key] = i
-	}
-	tree := make(map[string]any, len(parts))
-	var uniq []part
-	for i, p := range parts {
-		if last[p.key] == i {
-			tree[p.key] = p.tree
-			uniq = append(uniq, p)
-		}
-	}
-	parts = uniq
 	doc := &openapi3.T{}
-	decs := make([]*decoder, len(parts))
+	decs := make([]*decoder, len(keys))
 	var wg sync.WaitGroup
-	for i, p := range parts {
-		decs[i] = &decoder{file: s.name}
-		switch p.key {
-		case "paths", "components", "webhooks":
-			wg.Go(func() { decs[i].member(doc, p.key, p.tree) })
-		}
-	}
-	for i, p := range parts {
-		switch p.key {
-		case "paths", "components", "webhooks":
-		default:
-			decs[i].member(doc, p.key, p.tree)
+	for i, k := range keys {
+		d := &decoder{file: s.name}
+		decs[i] = d
+		if k == "paths" || k == "components" || k == "webhooks" {
+			wg.Go(func() { d.member(doc, k, tree[k]) })
+		} else {
+			d.member(doc, k, tree[k])
 		}
 	}
 	wg.Wait()
 	for _, d := range decs {
 		if d.errMsg != "" {
-			return nil, nil, nil, fmt.Errorf("%s: %s", s.place(d.errPtr), d.errMsg)
+			lc := positions(s.data, []string{d.errPtr})[d.errPtr]
+			return nil, nil, nil, fmt.Errorf("%s: %s", diag.Pos{File: s.name, Pointer: d.errPtr, Line: lc[0], Col: lc[1]}, d.errMsg)
 		}
 	}
 	return doc, tree, decs, nil
-}
-
-// place is the position of the JSON pointer ptr in the document.
-func (s *docSource) place(ptr string) diag.Pos {
-	lc := positions(s.data, []string{ptr})[ptr]
-	return diag.Pos{File: s.name, Pointer: ptr, Line: lc[0], Col: lc[1]}
 }
 
 // resolveError names the $ref that kin-openapi could not resolve: the one
@@ -187,18 +158,9 @@ func (s *docSource) resolveError(err error) error {
 			return false
 		}
 		data, rerr := s.files.read(target)
-		if rerr != nil {
-			return false
-		}
-		v, terr := yamlTree(data)
-		if terr != nil {
-			return false
-		}
-		if u, uerr := url.PathUnescape(frag); uerr == nil {
-			frag = u
-		}
-		_, found := jsonptr.Lookup(v, frag)
-		return !found
+		v, terr := yamlTree(data) // nil for no data
+		_, found := jsonptr.Lookup(v, unescape(frag))
+		return rerr == nil && terr == nil && !found
 	}); ok {
 		return fmt.Errorf("%s: cannot resolve $ref %q: %s has nothing at #%s", r.pos, r.ref, r.target, r.frag)
 	}
@@ -215,18 +177,8 @@ type foundRef struct {
 // for which match (given the $ref, the file it points at, resolved as
 // kin-openapi resolves it, and its fragment) is true.
 func (s *docSource) findRef(file string, match func(ref, target, frag string) bool) (foundRef, bool) {
-	data := s.data
-	if file != s.name {
-		if strings.Contains(file, "://") {
-			return foundRef{}, false
-		}
-		var err error
-		if data, err = s.files.read(file); err != nil {
-			return foundRef{}, false
-		}
-	}
 	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+	if yaml.Unmarshal(s.readFile(file), &doc) != nil || len(doc.Content) == 0 {
 		return foundRef{}, false
 	}
 	var found foundRef

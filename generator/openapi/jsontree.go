@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -180,99 +181,80 @@ func (p *treeParser) array(depth int) (any, error) {
 func (p *treeParser) stringValue() (string, error) {
 	p.Off++
 	start := p.Off
-	// The common case: no escapes, ASCII or valid UTF-8.
-	for p.Off < len(p.Data) {
-		c := p.Data[p.Off]
-		switch {
-		case c == '"':
-			s := string(p.Data[start:p.Off])
-			p.Off++
-			return s, nil
-		case c == '\\':
-			return p.escaped(start)
-		case c < 0x20:
-			return "", errTree
-		case c < utf8.RuneSelf:
-			p.Off++
-		default:
-			r, size := utf8.DecodeRune(p.Data[p.Off:])
-			if r == utf8.RuneError && size == 1 {
-				return "", errTree
-			}
-			p.Off += size
-		}
+	if !p.run() {
+		return "", errTree
 	}
-	return "", errTree
-}
-
-// escaped reads the rest of a string that has escapes; the text from start
-// to p.Off has none.
-func (p *treeParser) escaped(start int) (string, error) {
+	if p.Data[p.Off] == '"' { // the common case: no escapes
+		p.Off++
+		return string(p.Data[start : p.Off-1]), nil
+	}
 	b := append([]byte(nil), p.Data[start:p.Off]...)
-	for p.Off < len(p.Data) {
-		c := p.Data[p.Off]
-		switch {
-		case c == '"':
-			p.Off++
-			return string(b), nil
-		case c < 0x20:
+	for { // at a backslash
+		if p.Off+1 >= len(p.Data) {
 			return "", errTree
-		case c == '\\':
-			if p.Off+1 >= len(p.Data) {
+		}
+		e := p.Data[p.Off+1]
+		p.Off += 2
+		switch i := strings.IndexByte("\"\\/bfnrt", e); {
+		case i >= 0:
+			b = append(b, "\"\\/\b\f\n\r\t"[i])
+		case e == 'u':
+			r, ok := p.hex4()
+			if !ok {
 				return "", errTree
 			}
-			e := p.Data[p.Off+1]
-			p.Off += 2
-			switch e {
-			case '"', '\\', '/':
-				b = append(b, e)
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				r, ok := p.hex4()
+			if utf16.IsSurrogate(r) {
+				// Only a high surrogate followed by a low one is a
+				// character; encoding/json replaces anything else.
+				if p.Off+1 >= len(p.Data) || p.Data[p.Off] != '\\' || p.Data[p.Off+1] != 'u' {
+					return "", errTree
+				}
+				p.Off += 2
+				r2, ok := p.hex4()
 				if !ok {
 					return "", errTree
 				}
-				if utf16.IsSurrogate(r) {
-					// Only a high surrogate followed by a low one is a
-					// character; encoding/json replaces anything else.
-					if p.Off+1 >= len(p.Data) || p.Data[p.Off] != '\\' || p.Data[p.Off+1] != 'u' {
-						return "", errTree
-					}
-					p.Off += 2
-					r2, ok := p.hex4()
-					if !ok {
-						return "", errTree
-					}
-					if r = utf16.DecodeRune(r, r2); r == utf8.RuneError {
-						return "", errTree
-					}
+				if r = utf16.DecodeRune(r, r2); r == utf8.RuneError {
+					return "", errTree
 				}
-				b = utf8.AppendRune(b, r)
-			default:
-				return "", errTree
 			}
+			b = utf8.AppendRune(b, r)
+		default:
+			return "", errTree
+		}
+		start := p.Off
+		if !p.run() {
+			return "", errTree
+		}
+		b = append(b, p.Data[start:p.Off]...)
+		if p.Data[p.Off] == '"' {
+			p.Off++
+			return string(b), nil
+		}
+	}
+}
+
+// run passes over the characters of a string up to a quote or a
+// backslash; false for a control character, invalid UTF-8 or the end of
+// the text.
+func (p *treeParser) run() bool {
+	for p.Off < len(p.Data) {
+		switch c := p.Data[p.Off]; {
+		case c == '"' || c == '\\':
+			return true
+		case c < 0x20:
+			return false
 		case c < utf8.RuneSelf:
-			b = append(b, c)
 			p.Off++
 		default:
 			r, size := utf8.DecodeRune(p.Data[p.Off:])
 			if r == utf8.RuneError && size == 1 {
-				return "", errTree
+				return false
 			}
-			b = append(b, p.Data[p.Off:p.Off+size]...)
 			p.Off += size
 		}
 	}
-	return "", errTree
+	return false
 }
 
 // hex4 reads the four hex digits of a \u escape.

@@ -81,9 +81,8 @@ var kindNames = map[byte]string{'s': "a string", 'n': "a number", 'b': "a boolea
 // holds fragments of unknown kinds: there, an object that looks like a
 // schema (guess) is taken for one.
 func dropAnnotations(data []byte, file string, swagger, guess bool) (patched []byte, warnings diag.List, ok bool) {
-	isJSON := bytes.HasPrefix(bytes.TrimSpace(data), []byte("{"))
 	tree, err := parseTree(data)
-	if err != nil && isJSON { // text left to encoding/json
+	if err != nil && isJSON(data) { // text left to encoding/json
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.UseNumber()
 		err = dec.Decode(&tree)
@@ -103,7 +102,7 @@ func dropAnnotations(data []byte, file string, swagger, guess bool) (patched []b
 	}
 	ptrs := slices.Sorted(maps.Keys(w.found))
 	offs, ok := jsonptr.Offsets(data, ptrs)
-	if !ok || !isJSON {
+	if !ok || !isJSON(data) {
 		offs = textOffsets(data, positions(data, ptrs))
 	}
 	patched = append([]byte(nil), data...)
@@ -269,10 +268,6 @@ func hasKind(v any, want byte) bool {
 // looksLikeSchema reports whether an object of unknown kind has a keyword
 // only schemas have.
 func looksLikeSchema(m map[string]any) bool {
-	for _, k := range []string{"type", "properties", "items", "allOf", "anyOf", "oneOf", "enum", "format", "additionalProperties", "$ref"} {
-		if _, ok := m[k]; ok {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc([]string{"type", "properties", "items", "allOf", "anyOf", "oneOf", "enum", "format", "additionalProperties", "$ref"},
+		func(k string) bool { _, ok := m[k]; return ok })
 }

@@ -111,17 +111,14 @@ func loadData(ctx context.Context, data []byte, source string, opts Options, f *
 	if limit := opts.maxBytes(); limit > 0 && int64(len(data)) > limit {
 		return nil, nil, &rootfs.TooLargeError{Path: source, Size: int64(len(data)), Limit: limit}
 	}
-	ver, err := sniff(data, source)
+	swagger, err := sniff(data, source)
 	if err != nil {
 		return nil, nil, err
 	}
-	src := &docSource{name: source, data: data, files: f}
-	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
-		src.json = true
-	}
+	src := &docSource{name: source, data: data, json: isJSON(data), files: f}
 	var doc *openapi3.T
 	var diags diag.List
-	if ver.swagger {
+	if swagger {
 		doc, diags, err = src.swagger(ctx, opts)
 	} else {
 		doc, diags, err = src.openapi3(ctx, opts)
@@ -133,62 +130,57 @@ func loadData(ctx context.Context, data []byte, source string, opts Options, f *
 		return nil, nil, err
 	}
 	diags = append(diags, f.takeWarnings()...)
-	svc, diags, err := fromDocument(ctx, doc, source, opts, data, ver.swagger, diags, f)
+	svc, diags, err := src.fromDocument(ctx, doc, opts, swagger, diags)
 	diags.Sort()
 	return svc, diags, err
 }
 
-type version struct{ swagger bool }
-
 // sniff checks that data is a JSON or YAML mapping with an "openapi" or
-// "swagger" field of a supported version.
-func sniff(data []byte, source string) (version, error) {
-	var head struct {
-		OpenAPI any `json:"openapi" yaml:"openapi"`
-		Swagger any `json:"swagger" yaml:"swagger"`
-	}
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) > 0 && trimmed[0] == '{' {
-		if err := sniffJSON(trimmed, &head.OpenAPI, &head.Swagger); err != nil {
-			return version{}, jsonError(data, source, err)
+// "swagger" field of a supported version, and says whether it is Swagger.
+func sniff(data []byte, source string) (swagger bool, err error) {
+	var key string // the field found: "openapi" or "swagger"
+	var v any
+	if isJSON(data) {
+		if key, v, err = sniffJSON(bytes.TrimSpace(data)); err != nil {
+			return false, jsonError(data, source, err)
 		}
-	} else if key, v, ok := sniffYAML(data); ok {
-		if key == "openapi" {
-			head.OpenAPI = v
-		} else {
-			head.Swagger = v
-		}
+	} else if k, s, ok := sniffYAML(data); ok {
+		key, v = k, s
 	} else {
 		var node yaml.Node
 		if err := yaml.Unmarshal(data, &node); err != nil {
-			return version{}, yamlError(source, err)
+			return false, yamlError(source, err)
 		}
 		if len(node.Content) == 0 || node.Content[0].Kind != yaml.MappingNode {
-			return version{}, fmt.Errorf("%s:1:1: not an OpenAPI document: the top level is not a mapping", source)
+			return false, fmt.Errorf("%s:1:1: not an OpenAPI document: the top level is not a mapping", source)
 		}
 		root := node.Content[0]
 		for i := 0; i+1 < len(root.Content); i += 2 {
-			switch root.Content[i].Value {
-			case "openapi":
-				head.OpenAPI = root.Content[i+1].Value
-			case "swagger":
-				head.Swagger = root.Content[i+1].Value
+			// The last of each; swagger wins over openapi.
+			if k := root.Content[i].Value; k == "swagger" || k == "openapi" && key != "swagger" {
+				key, v = k, root.Content[i+1].Value
 			}
 		}
 	}
-	if head.Swagger != nil {
-		if v := fmt.Sprint(head.Swagger); v != "2.0" && v != "2" {
-			return version{}, fmt.Errorf("%s:1:1: unsupported Swagger version %q (want 2.0)", source, v)
+	switch {
+	case v == nil:
+		return false, fmt.Errorf("%s:1:1: not an OpenAPI document: no \"openapi\" or \"swagger\" field", source)
+	case key == "swagger":
+		if s := fmt.Sprint(v); s != "2.0" && s != "2" {
+			return false, fmt.Errorf("%s:1:1: unsupported Swagger version %q (want 2.0)", source, s)
 		}
-		return version{swagger: true}, nil
+		return true, nil
 	}
-	if head.OpenAPI == nil {
-		return version{}, fmt.Errorf("%s:1:1: not an OpenAPI document: no \"openapi\" or \"swagger\" field", source)
+	if s := fmt.Sprint(v); !strings.HasPrefix(s, "3.") {
+		return false, fmt.Errorf("%s:1:1: unsupported OpenAPI version %q (want 3.x)", source, s)
 	}
-	if v := fmt.Sprint(head.OpenAPI); !strings.HasPrefix(v, "3.") {
-		return version{}, fmt.Errorf("%s:1:1: unsupported OpenAPI version %q (want 3.x)", source, v)
-	}
-	return version{}, nil
+	return false, nil
+}
+
+// isJSON reports whether data is a JSON object rather than YAML.
+func isJSON(data []byte) bool {
+	t := bytes.TrimSpace(data)
+	return len(t) > 0 && t[0] == '{'
 }
 
 // sniffYAML finds a top-level "openapi:" or "swagger:" line in a block
@@ -218,34 +210,29 @@ func yamlError(source string, err error) error {
 	return fmt.Errorf("%s:1:1: invalid YAML: %v", source, err)
 }
 
-// sniffJSON reads the top-level "openapi" and "swagger" fields of a JSON
-// document, stopping at the first one found, so that a large document is
-// not decoded twice.
-func sniffJSON(data []byte, openapi, swagger *any) error {
+// sniffJSON returns the first top-level "openapi" or "swagger" field of a
+// JSON document and its value, so that a large document is not decoded
+// twice.
+func sniffJSON(data []byte) (key string, v any, err error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if _, err := dec.Token(); err != nil { // the opening brace
-		return err
+		return "", nil, err
 	}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return err
+			return "", nil, err
 		}
 		var v any
 		if err := dec.Decode(&v); err != nil {
-			return err
+			return "", nil, err
 		}
-		switch tok {
-		case "openapi":
-			*openapi = v
-			return nil
-		case "swagger":
-			*swagger = v
-			return nil
+		if tok == "openapi" || tok == "swagger" {
+			return tok.(string), v, nil
 		}
 	}
-	return nil
+	return "", nil, nil
 }
 
 // jsonError describes a JSON decoding error with its position.
@@ -281,7 +268,7 @@ func newKinLoader(ctx context.Context, opts Options, f *files, swagger bool, doc
 		switch u.Scheme {
 		case "http", "https":
 			if !opts.AllowRemoteRefs {
-				err = &remoteRefError{ref: name}
+				err = fmt.Errorf("remote $ref %q refused (remote references are not allowed unless AllowRemoteRefs is set)", name)
 			} else if data, err = remote(kl, u); err == nil {
 				f.record(name)
 			}
@@ -309,21 +296,12 @@ func newKinLoader(ctx context.Context, opts Options, f *files, swagger bool, doc
 	return kl
 }
 
-// remoteRefError is returned for an http(s) $ref without AllowRemoteRefs.
-type remoteRefError struct{ ref string }
-
-func (e *remoteRefError) Error() string {
-	return fmt.Sprintf("remote $ref %q refused (remote references are not allowed unless AllowRemoteRefs is set)", e.ref)
-}
-
 // loader holds the state of one conversion.
 type loader struct {
+	*docSource
 	ctx     context.Context // checked between operations and schemas
-	files   *files
 	opts    Options
 	doc     *openapi3.T
-	source  string
-	data    []byte
 	swagger bool
 	diags   diag.List
 
@@ -336,15 +314,11 @@ type loader struct {
 	bodyRefs map[*ir.Body]*openapi3.SchemaRef
 }
 
-// fromDocument converts doc; data is its source text (for positions, nil if
-// none) and diags the diagnostics so far.
-func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Options, data []byte, swagger bool, diags diag.List, f *files) (*ir.Service, diag.List, error) {
-	if doc == nil {
-		return nil, nil, fmt.Errorf("%s: no document", source)
-	}
+// fromDocument converts doc, loaded from s; diags are the diagnostics so far.
+func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Options, swagger bool, diags diag.List) (*ir.Service, diag.List, error) {
+	source := s.name
 	l := &loader{
-		ctx: ctx, files: f,
-		opts: opts, doc: doc, source: source, data: data, swagger: swagger, diags: diags,
+		docSource: s, ctx: ctx, opts: opts, doc: doc, swagger: swagger, diags: diags,
 		schemas:  map[*openapi3.Schema]*jsonschema.Schema{},
 		bodyRefs: map[*ir.Body]*openapi3.SchemaRef{},
 	}
@@ -415,8 +389,7 @@ func fromDocument(ctx context.Context, doc *openapi3.T, source string, opts Opti
 				if ctx.Err() != nil {
 					return
 				}
-				t := svc.Types[i]
-				t.Schema = l.conv.TypeSchema(t)
+				svc.Types[i].Schema = l.conv.TypeSchema(svc.Types[i])
 			}
 		})
 	}
@@ -456,16 +429,8 @@ func (l *loader) securitySchemes(m openapi3.SecuritySchemes) []*ir.SecuritySchem
 
 // goNameExt returns the x-go-name extension, or "".
 func goNameExt(ext map[string]any) string {
-	if s, ok := ext["x-go-name"].(string); ok {
-		return s
-	}
-	return ""
-}
-
-// keyPos turns a name request key (file#pointer) into a position.
-func keyPos(key string) diag.Pos {
-	file, ptr, _ := strings.Cut(key, "#")
-	return diag.Pos{File: file, Pointer: ptr}
+	s, _ := ext["x-go-name"].(string)
+	return s
 }
 
 // fillPositions adds line and column to diagnostics that lack them, by
@@ -481,7 +446,7 @@ func (l *loader) fillPositions() {
 	for file, ds := range byFile {
 		ptrs := make([]string, len(ds))
 		for i, d := range ds {
-			if ptrs[i] = d.Pos.Pointer; l.swagger && file == l.source {
+			if ptrs[i] = d.Pos.Pointer; l.swagger && file == l.name {
 				ptrs[i] = swaggerPointer(ptrs[i])
 			}
 		}
@@ -498,7 +463,7 @@ func (l *loader) fillPositions() {
 // data, a JSON text (scanned for just those pointers) or else a YAML one;
 // none when it does not parse.
 func positions(data []byte, ptrs []string) map[string][2]int {
-	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+	if isJSON(data) {
 		if offs, ok := jsonptr.Offsets(data, ptrs); ok {
 			lc := jsonptr.LineCols(data, slices.Collect(maps.Values(offs)))
 			pos := make(map[string][2]int, len(offs))
@@ -519,15 +484,16 @@ func positions(data []byte, ptrs []string) map[string][2]int {
 	return pos
 }
 
-// readFile returns the text of a source file, or nil.
-func (l *loader) readFile(file string) []byte {
-	if file == l.source && l.data != nil {
-		return l.data
+// readFile returns the text of the document or of another local file, or
+// nil.
+func (s *docSource) readFile(file string) []byte {
+	if file == s.name {
+		return s.data
 	}
 	if strings.Contains(file, "://") {
 		return nil
 	}
-	b, _ := l.files.read(file) // nil when it cannot be read
+	b, _ := s.files.read(file) // nil when it cannot be read
 	return b
 }
 

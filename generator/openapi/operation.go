@@ -1,13 +1,13 @@
 package openapi
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"mime"
 	"net/http"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -16,6 +16,7 @@ import (
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
 	"github.com/opsgen/opsgen/generator/jsonptr"
+	"github.com/opsgen/opsgen/generator/jsonschema"
 	"github.com/opsgen/opsgen/generator/naming"
 )
 
@@ -37,16 +38,11 @@ func (l *loader) operations() []*ir.Operation {
 			continue
 		}
 		ops := item.Operations()
-		for _, m := range slices.Sorted(maps.Keys(ops)) {
-			op := ops[m]
-			if op == nil {
-				continue
+		for _, m := range slices.Sorted(maps.Keys(ops)) { // Operations has no nil ones
+			if op := ops[m]; l.keep(p, strings.ToUpper(m), op) {
+				w := where{file: l.name, ptr: "/paths/" + jsonptr.Escape(p) + "/" + strings.ToLower(m)}
+				sites = append(sites, opSite{path: p, method: strings.ToUpper(m), item: item, op: op, w: w})
 			}
-			w := where{file: l.source, ptr: "/paths/" + jsonptr.Escape(p) + "/" + strings.ToLower(m)}
-			if !l.keep(p, strings.ToUpper(m), op) {
-				continue
-			}
-			sites = append(sites, opSite{path: p, method: strings.ToUpper(m), item: item, op: op, w: w})
 		}
 	}
 
@@ -56,29 +52,24 @@ func (l *loader) operations() []*ir.Operation {
 	goNames := naming.NewNamespace(ir.ReservedMethods...)
 	out := make([]*ir.Operation, len(sites))
 	for i, s := range sites {
-		id := s.op.OperationID
+		oid, id := s.op.OperationID, s.op.OperationID
 		if id == "" {
 			id = naming.Ident(s.method+" "+s.path, "Op")
 		}
-		if n := ids[id]; n > 0 {
-			l.diags.Warn(diag.Renamed, l.pos(s.w, s.op.Origin), "operationId %q is used more than once; using %q", id, fmt.Sprintf("%s_%d", id, n+1))
-			ids[id] = n + 1
-			id = fmt.Sprintf("%s_%d", id, n+1)
-		} else {
-			ids[id] = 1
+		// The Go name: Options.Names, x-go-name, the operationId, the
+		// method and path.
+		want := goNameExt(s.op.Extensions)
+		if oid != "" {
+			want = cmp.Or(l.opts.Names[oid], want)
+			if want == "" {
+				want = naming.Ident(oid, "")
+			}
 		}
-		want := ""
-		if s.op.OperationID != "" {
-			want = l.opts.Names[s.op.OperationID]
-		}
-		if want == "" {
-			want = goNameExt(s.op.Extensions)
-		}
-		if want == "" && s.op.OperationID != "" {
-			want = naming.Ident(s.op.OperationID, "")
-		}
-		if want == "" {
-			want = naming.Ident(s.method+" "+s.path, "Op")
+		want = cmp.Or(want, id)
+		if ids[id]++; ids[id] > 1 {
+			renamed := fmt.Sprintf("%s_%d", id, ids[id])
+			l.diags.Warn(diag.Renamed, l.pos(s.w, s.op.Origin), "operationId %q is used more than once; using %q", id, renamed)
+			id = renamed
 		}
 		out[i] = &ir.Operation{
 			Kind:   ir.HTTPCall,
@@ -102,7 +93,7 @@ func (l *loader) operations() []*ir.Operation {
 		}
 		l.operation(out[i], s)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].GoName < out[j].GoName })
+	slices.SortFunc(out, func(a, b *ir.Operation) int { return strings.Compare(a.GoName, b.GoName) })
 	return out
 }
 
@@ -116,25 +107,16 @@ func (l *loader) keep(path, method string, op *openapi3.Operation) bool {
 	if slices.Contains(f.ExcludeOperations, id) && id != "" {
 		return false
 	}
-	if len(f.IncludeTags) > 0 && !anyIn(op.Tags, f.IncludeTags) {
-		return false
+	anyIn := func(tags []string) bool {
+		return slices.ContainsFunc(op.Tags, func(t string) bool { return slices.Contains(tags, t) })
 	}
-	if anyIn(op.Tags, f.ExcludeTags) {
+	if len(f.IncludeTags) > 0 && !anyIn(f.IncludeTags) || anyIn(f.ExcludeTags) {
 		return false
 	}
 	if len(f.IncludePaths) > 0 && !ir.MatchPattern(f.IncludePaths, path) {
 		return false
 	}
 	return !ir.MatchPattern(f.ExcludePaths, path)
-}
-
-func anyIn(have, want []string) bool {
-	for _, h := range have {
-		if slices.Contains(want, h) {
-			return true
-		}
-	}
-	return false
 }
 
 // operation fills op: params, body, responses, security, schemas.
@@ -164,12 +146,12 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 				continue
 			}
 			p := pr.Value
-			pw := base.at("parameters", "").at(strconv.Itoa(i), op.GoName+suffix(p.Name, "Param"))
-			if p.In == openapi3.ParameterInHeader && ignoredHeader(p.Name) {
-				// OpenAPI 3: "If in is header and the name field is
-				// Accept, Content-Type or Authorization, the parameter
-				// definition SHALL be ignored" (the media types and the
-				// security schemes say those).
+			pw := base.at("parameters", "").at(strconv.Itoa(i), op.GoName+cmp.Or(naming.Suffix(p.Name), "Param"))
+			// OpenAPI 3: "If in is header and the name field is Accept,
+			// Content-Type or Authorization, the parameter definition SHALL
+			// be ignored" (the media types and the security schemes say those).
+			if p.In == openapi3.ParameterInHeader && slices.ContainsFunc([]string{"Accept", "Content-Type", "Authorization"},
+				func(h string) bool { return strings.EqualFold(p.Name, h) }) {
 				l.diags.Warn(diag.LeftOut, l.pos(pw, p.Origin), "header parameter %q is ignored (OpenAPI: the media types and security schemes set this header)", p.Name)
 				continue
 			}
@@ -191,24 +173,17 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 	var params []*ir.Param
 	for _, k := range order {
 		p := merged[k]
-		if p == nil {
-			continue
-		}
 		if _, ok := rank[p.In]; !ok {
 			l.diags.Warn(diag.LeftOut, p.Pos, "parameter %q has unknown location %q; it is left out", p.Name, p.In)
 			continue
 		}
 		params = append(params, p)
 	}
-	sort.SliceStable(params, func(i, j int) bool {
-		a, b := params[i], params[j]
-		if rank[a.In] != rank[b.In] {
-			return rank[a.In] < rank[b.In]
+	slices.SortStableFunc(params, func(a, b *ir.Param) int {
+		if a.In == ir.InPath && b.In == ir.InPath {
+			return cmp.Compare(tmpl[a.Name], tmpl[b.Name])
 		}
-		if a.In == ir.InPath {
-			return tmpl[a.Name] < tmpl[b.Name]
-		}
-		return a.Name < b.Name
+		return cmp.Or(cmp.Compare(rank[a.In], rank[b.In]), strings.Compare(a.Name, b.Name))
 	})
 	ns := naming.NewNamespace()
 	for _, p := range params {
@@ -224,14 +199,8 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 	}
 	op.Params = params
 	if len(params) > 0 {
-		l.requestName(groupOperation, s.w.file+"#"+s.w.ptr+"/parameters", op.GoName+"Params", func(n string) { op.ParamsName = n })
+		l.requestName(s.w.at("parameters", ""), op.GoName+"Params", func(n string) { op.ParamsName = n })
 	}
-}
-
-// ignoredHeader reports whether a header parameter of this name is one
-// OpenAPI says to ignore.
-func ignoredHeader(name string) bool {
-	return strings.EqualFold(name, "Accept") || strings.EqualFold(name, "Content-Type") || strings.EqualFold(name, "Authorization")
 }
 
 // param converts one parameter.
@@ -247,24 +216,22 @@ func (l *loader) param(p *openapi3.Parameter, w where) *ir.Param {
 		GoName:        goNameExt(p.Extensions),
 	}
 	if out.Style == "" {
+		out.Style = openapi3.SerializationForm
 		if p.In == openapi3.ParameterInPath || p.In == openapi3.ParameterInHeader {
 			out.Style = openapi3.SerializationSimple
-		} else {
-			out.Style = openapi3.SerializationForm
 		}
 	}
+	out.Explode = out.Style == openapi3.SerializationForm
 	if p.Explode != nil {
 		out.Explode = *p.Explode
-	} else {
-		out.Explode = out.Style == openapi3.SerializationForm
 	}
 	switch {
 	case p.Schema != nil:
-		out.Type = l.schema(p.Schema, w.at("schema", w.name)).t
+		out.Type = l.schema(p.Schema, w.at("schema", w.name))
 	case len(p.Content) > 0:
 		mt := pickMedia(p.Content)
 		out.ContentType = mt
-		out.Type = l.schema(p.Content[mt].Schema, w.at("content", "").at(mt, w.name).at("schema", w.name)).t
+		out.Type = l.schema(p.Content[mt].Schema, w.at("content", "").at(mt, w.name).at("schema", w.name))
 	default:
 		l.diags.Warn(diag.Other, out.Pos, "parameter %q has neither schema nor content; using string", p.Name)
 		out.Type = &ir.Type{Kind: ir.String}
@@ -298,21 +265,9 @@ func mediaRank(mt string) int {
 	return 7
 }
 
-func mediaKind(mt string) ir.BodyKind {
-	switch mediaRank(mt) {
-	case 0, 1:
-		return ir.BodyJSON
-	case 2:
-		return ir.BodyEventStream
-	case 3:
-		return ir.BodyForm
-	case 4, 5:
-		return ir.BodyMultipart
-	case 6:
-		return ir.BodyText
-	}
-	return ir.BodyBinary
-}
+// mediaKinds are the body kinds of the media types, by mediaRank.
+var mediaKinds = [...]ir.BodyKind{ir.BodyJSON, ir.BodyJSON, ir.BodyEventStream, ir.BodyForm,
+	ir.BodyMultipart, ir.BodyMultipart, ir.BodyText, ir.BodyBinary}
 
 // pickMedia chooses the preferred media type of content (ties by name).
 func pickMedia(content openapi3.Content) string {
@@ -328,7 +283,7 @@ func pickMedia(content openapi3.Content) string {
 // mediaType converts the chosen media type's schema.
 func (l *loader) mediaType(content openapi3.Content, w where) (string, ir.BodyKind, *openapi3.SchemaRef, *ir.Type) {
 	mt := pickMedia(content)
-	kind := mediaKind(mt)
+	kind := mediaKinds[mediaRank(mt)]
 	m := content[mt]
 	mw := w.at("content", "").at(mt, w.name)
 	var ref *openapi3.SchemaRef
@@ -341,18 +296,15 @@ func (l *loader) mediaType(content openapi3.Content, w where) (string, ir.BodyKi
 			mw = mw.at("schema", w.name)
 		}
 	}
-	var t *ir.Type
 	switch {
 	case ref != nil:
-		t = l.schema(ref, mw).t
+		return mt, kind, ref, l.schema(ref, mw)
 	case kind == ir.BodyText:
-		t = &ir.Type{Kind: ir.String}
+		return mt, kind, ref, &ir.Type{Kind: ir.String}
 	case kind == ir.BodyBinary:
-		t = &ir.Type{Kind: ir.Binary}
-	default:
-		t = &ir.Type{Kind: ir.Any}
+		return mt, kind, ref, &ir.Type{Kind: ir.Binary}
 	}
-	return mt, kind, ref, t
+	return mt, kind, ref, &ir.Type{Kind: ir.Any}
 }
 
 // body converts a request body.
@@ -398,13 +350,10 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 	}
 	rs := s.op.Responses.Map()
 	statuses := slices.Sorted(maps.Keys(rs))
-	sort.SliceStable(statuses, func(i, j int) bool {
-		gi, ni := statusRank(statuses[i])
-		gj, nj := statusRank(statuses[j])
-		if gi != gj {
-			return gi < gj
-		}
-		return ni < nj
+	slices.SortStableFunc(statuses, func(a, b string) int {
+		ga, na := statusRank(a)
+		gb, nb := statusRank(b)
+		return cmp.Or(cmp.Compare(ga, gb), cmp.Compare(na, nb))
 	})
 	// The result is the lowest 2xx (then 2XX) response with a body; it is
 	// named OpResponse, the others OpResponse<Status>.
@@ -422,23 +371,20 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 		if rr == nil || rr.Value == nil {
 			continue
 		}
+		status, suffix := strings.ToUpper(st), strings.ToUpper(st) // 404, 2XX
+		if g, _ := statusRank(st); g == 2 {
+			if st != "default" {
+				l.diags.Warn(diag.LeftOut, l.pos(rw.at(st, ""), rr.Value.Origin), "unknown response status %q; it is left out", st)
+				continue
+			}
+			status, suffix = "default", "Default"
+		}
 		name := op.GoName + "Response"
 		if st != resultStatus {
-			if g, _ := statusRank(st); g < 2 {
-				name += strings.ToUpper(st) // 404, 2XX
-			} else {
-				name += naming.Suffix(st)
-			}
+			name += suffix
 		}
 		w := rw.at(st, name)
-		if g, _ := statusRank(st); g == 2 && st != "default" {
-			l.diags.Warn(diag.LeftOut, l.pos(w, rr.Value.Origin), "unknown response status %q; it is left out", st)
-			continue
-		}
-		r := &ir.Response{Status: strings.ToUpper(st)}
-		if st == "default" {
-			r.Status = "default"
-		}
+		r := &ir.Response{Status: status}
 		if rr.Value.Description != nil {
 			r.Doc.Description = *rr.Value.Description
 		}
@@ -446,14 +392,12 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 		if len(rr.Value.Content) > 0 {
 			mt, kind, ref, t := l.mediaType(rr.Value.Content, w)
 			r.MediaType, r.Kind, r.Type = mt, kind, t
-			l.finish = append(l.finish, func() {
-				if ref != nil {
-					r.Schema = marshal(l.jsonSchema(ref, false))
-				}
-			})
+			if ref != nil {
+				l.finish = append(l.finish, func() { r.Schema = jsonschema.Marshal(l.jsonSchema(ref)) })
+			}
 		}
 		if !isSuccess(st) && st != "304" {
-			l.requestName(groupOperation, w.file+"#"+w.ptr, op.GoName+errorSuffix(r.Status), func(n string) { r.ErrorName = n })
+			l.requestName(w, op.GoName+errorSuffix(r.Status), func(n string) { r.ErrorName = n })
 		}
 		op.Responses = append(op.Responses, r)
 		if st == resultStatus {
@@ -466,19 +410,16 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 	if op.Result == nil {
 		return
 	}
-	for _, r := range successes {
-		if r.Type != op.Result.Type && !sameShape(r.Type, op.Result.Type) {
-			l.diags.Warn(diag.RawJSON, op.Pos, "success responses of %s have different body types; the result is raw JSON", op.ID)
-			res := *op.Result
-			// No schema: the pipeline skips normalization and validation.
-			res.Type, res.Kind, res.Schema = &ir.Type{Kind: ir.Any}, ir.BodyJSON, nil
-			op.Result = &res
-			break
-		}
+	if slices.ContainsFunc(successes, func(r *ir.Response) bool {
+		return r.Type != op.Result.Type && !sameShape(r.Type, op.Result.Type)
+	}) {
+		l.diags.Warn(diag.RawJSON, op.Pos, "success responses of %s have different body types; the result is raw JSON", op.ID)
+		res := *op.Result
+		// No schema: the pipeline skips normalization and validation.
+		res.Type, res.Kind, res.Schema = &ir.Type{Kind: ir.Any}, ir.BodyJSON, nil
+		op.Result = &res
 	}
-	if op.Result.Kind == ir.BodyEventStream {
-		op.Stream = true
-	}
+	op.Stream = op.Result.Kind == ir.BodyEventStream
 }
 
 func isSuccess(status string) bool {
@@ -515,6 +456,14 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 	if op.Result != nil {
 		op.OutputSchema = op.Result.Schema
 	}
+	// object is an object schema with props, of which required are required.
+	object := func(props map[string]any, required []string) map[string]any {
+		o := map[string]any{"type": "object", "properties": props}
+		if len(required) > 0 {
+			o["required"] = required
+		}
+		return o
+	}
 	props := map[string]any{}
 	var required []string
 	if len(op.Params) > 0 {
@@ -526,55 +475,40 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 				preq = append(preq, p.Name)
 			}
 		}
-		params := map[string]any{"type": "object", "properties": pp}
+		slices.Sort(preq)
+		props["params"] = object(pp, preq)
 		if len(preq) > 0 {
-			sort.Strings(preq)
-			params["required"] = preq
 			required = append(required, "params")
 		}
-		props["params"] = params
 	}
 	if op.Body != nil {
-		props["body"] = l.jsonSchema(l.bodyRefs[op.Body], false)
+		props["body"] = l.jsonSchema(l.bodyRefs[op.Body])
 		if op.Body.Required {
 			required = append(required, "body")
 		}
 	}
-	if len(props) == 0 {
-		return
+	if len(props) > 0 {
+		op.InputSchema = jsonschema.Marshal(object(props, required))
 	}
-	in := map[string]any{"type": "object", "properties": props}
-	if len(required) > 0 {
-		in["required"] = required
-	}
-	op.InputSchema = marshal(in)
 }
 
-// paramSchema finds the schema of a merged parameter again by name and location.
+// paramSchema finds the schema of a merged parameter again by name and
+// location, in the operation's parameters, then in the path's.
 func (l *loader) paramSchema(p *ir.Param, s opSite) map[string]any {
-	find := func(refs openapi3.Parameters) *openapi3.Parameter {
+	for _, refs := range [...]openapi3.Parameters{s.op.Parameters, s.item.Parameters} {
 		for _, r := range refs {
-			if r != nil && r.Value != nil && r.Value.Name == p.Name && r.Value.In == string(p.In) {
-				return r.Value
+			if r == nil || r.Value == nil || r.Value.Name != p.Name || r.Value.In != string(p.In) {
+				continue
 			}
-		}
-		return nil
-	}
-	v := find(s.op.Parameters)
-	if v == nil {
-		v = find(s.item.Parameters)
-	}
-	switch {
-	case v == nil:
-		return map[string]any{}
-	case v.Schema != nil:
-		return l.jsonSchema(v.Schema, false)
-	case len(v.Content) > 0:
-		if m := v.Content[p.ContentType]; m != nil {
-			return l.jsonSchema(m.Schema, false)
+			if v := r.Value; v.Schema != nil {
+				return l.jsonSchema(v.Schema)
+			} else if m := v.Content[p.ContentType]; m != nil {
+				return l.jsonSchema(m.Schema)
+			}
+			return map[string]any{"type": "string"}
 		}
 	}
-	return map[string]any{"type": "string"}
+	return map[string]any{}
 }
 
 // errorSuffix names an error status after the operation's name: NotFound

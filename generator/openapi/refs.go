@@ -3,6 +3,7 @@ package openapi
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -49,11 +50,11 @@ func kindAt(tokens []string) refKind {
 		switch {
 		case ok:
 		case strings.HasPrefix(tok, "x-"):
-			next = place{kind: int(kindAny)}
+			next = place{kind: kindAny}
 		default:
 			next = m.other
 		}
-		if next.kind == int(kindNone) {
+		if next.kind == kindNone {
 			return kindNone
 		}
 		at = next
@@ -61,41 +62,44 @@ func kindAt(tokens []string) refKind {
 	if at.mapOf || at.listOf || at.kind >= placeRoot {
 		return kindNone // a map or a list of objects, or not a target
 	}
-	return refKind(at.kind)
+	return at.kind
 }
 
 // place is a kind of place in a document: a refKind, or one of the place
 // kinds below, which no $ref stands for; or a map of named such places, or
 // a list of them.
 type place struct {
-	kind          int
+	kind          refKind
 	mapOf, listOf bool
 }
 
 // The places that are not reference targets themselves.
 const (
-	placeRoot = 100 + iota
+	placeRoot refKind = 100 + iota
 	placeComponents
 	placeOperation
 	placeMediaType
 	placeEncoding
 )
 
-// placeMembers are the members of each kind of place, as kin-openapi's
-// types have them: fields, and other (the place of any other member: data
-// kept in Extensions, or nothing a $ref can point at; an x- member is
-// always data).
-var placeMembers = func() map[int]struct {
+// members are the members of a kind of place, as kin-openapi's type has
+// them: fields, and other (the place of any other member: data kept in
+// Extensions, or nothing a $ref can point at; an x- member is always data).
+type members struct {
 	fields map[string]place
 	other  place
-} {
+}
+
+// placeMembers are the members of each kind of place.
+var placeMembers = func() map[refKind]members {
 	var (
 		none    = place{}
-		data    = place{kind: int(kindAny)}
-		schema  = place{kind: int(kindSchema)}
-		schemas = place{kind: int(kindSchema), mapOf: true}
-		list    = func(k refKind) place { return place{kind: int(k), listOf: true} }
-		mapOf   = func(k int) place { return place{kind: k, mapOf: true} }
+		data    = place{kind: kindAny}
+		schema  = place{kind: kindSchema}
+		schemas = place{kind: kindSchema, mapOf: true}
+		op      = place{kind: placeOperation}
+		list    = func(k refKind) place { return place{kind: k, listOf: true} }
+		mapOf   = func(k refKind) place { return place{kind: k, mapOf: true} }
 	)
 	// of returns fields: the places given, then the names mapped to none.
 	of := func(places map[string]place, nones ...string) map[string]place {
@@ -104,38 +108,31 @@ var placeMembers = func() map[int]struct {
 		}
 		return places
 	}
-	type members = struct {
-		fields map[string]place
-		other  place
-	}
-	return map[int]members{
+	return map[refKind]members{
 		placeRoot: {of(map[string]place{"components": {kind: placeComponents},
-			"paths": mapOf(int(kindPathItem)), "webhooks": mapOf(int(kindPathItem))},
+			"paths": mapOf(kindPathItem), "webhooks": mapOf(kindPathItem)},
 			"openapi", "info", "servers", "security", "tags", "externalDocs", "jsonSchemaDialect"), data},
-		placeComponents: {map[string]place{"schemas": schemas, "parameters": mapOf(int(kindParameter)),
-			"headers": mapOf(int(kindHeader)), "requestBodies": mapOf(int(kindRequestBody)),
-			"responses": mapOf(int(kindResponse)), "securitySchemes": mapOf(int(kindSecurityScheme)),
-			"examples": mapOf(int(kindExample)), "links": mapOf(int(kindLink)), "callbacks": mapOf(int(kindCallback))}, data},
-		int(kindPathItem): {of(map[string]place{"parameters": list(kindParameter),
-			"get": {kind: placeOperation}, "put": {kind: placeOperation}, "post": {kind: placeOperation},
-			"delete": {kind: placeOperation}, "options": {kind: placeOperation}, "head": {kind: placeOperation},
-			"patch": {kind: placeOperation}, "trace": {kind: placeOperation}, "connect": {kind: placeOperation},
-			"query": {kind: placeOperation}},
+		placeComponents: {map[string]place{"schemas": schemas, "parameters": mapOf(kindParameter),
+			"headers": mapOf(kindHeader), "requestBodies": mapOf(kindRequestBody),
+			"responses": mapOf(kindResponse), "securitySchemes": mapOf(kindSecurityScheme),
+			"examples": mapOf(kindExample), "links": mapOf(kindLink), "callbacks": mapOf(kindCallback)}, data},
+		kindPathItem: {of(map[string]place{"parameters": list(kindParameter), "get": op, "put": op, "post": op,
+			"delete": op, "options": op, "head": op, "patch": op, "trace": op, "connect": op, "query": op},
 			"$ref", "summary", "description", "servers", "additionalOperations"), data},
-		placeOperation: {of(map[string]place{"parameters": list(kindParameter), "requestBody": {kind: int(kindRequestBody)},
-			"responses": mapOf(int(kindResponse)), "callbacks": mapOf(int(kindCallback))},
+		placeOperation: {of(map[string]place{"parameters": list(kindParameter), "requestBody": {kind: kindRequestBody},
+			"responses": mapOf(kindResponse), "callbacks": mapOf(kindCallback)},
 			"tags", "summary", "description", "operationId", "deprecated", "security", "servers", "externalDocs"), data},
-		int(kindCallback): {nil, place{kind: int(kindPathItem)}},
-		int(kindParameter): {of(map[string]place{"schema": schema, "content": mapOf(placeMediaType), "examples": mapOf(int(kindExample))},
+		kindCallback: {nil, place{kind: kindPathItem}},
+		kindParameter: {of(map[string]place{"schema": schema, "content": mapOf(placeMediaType), "examples": mapOf(kindExample)},
 			"name", "in", "description", "style", "explode", "allowEmptyValue", "allowReserved", "deprecated", "required"), data},
-		placeMediaType: {map[string]place{"schema": schema, "itemSchema": schema, "examples": mapOf(int(kindExample)),
+		placeMediaType: {map[string]place{"schema": schema, "itemSchema": schema, "examples": mapOf(kindExample),
 			"encoding": mapOf(placeEncoding)}, data},
-		placeEncoding: {of(map[string]place{"headers": mapOf(int(kindHeader))}, "contentType", "style", "explode", "allowReserved"), data},
-		int(kindResponse): {of(map[string]place{"headers": mapOf(int(kindHeader)), "content": mapOf(placeMediaType),
-			"links": mapOf(int(kindLink))}, "description"), data},
-		int(kindRequestBody): {of(map[string]place{"content": mapOf(placeMediaType)}, "description", "required"), data},
+		placeEncoding: {of(map[string]place{"headers": mapOf(kindHeader)}, "contentType", "style", "explode", "allowReserved"), data},
+		kindResponse: {of(map[string]place{"headers": mapOf(kindHeader), "content": mapOf(placeMediaType),
+			"links": mapOf(kindLink)}, "description"), data},
+		kindRequestBody: {of(map[string]place{"content": mapOf(placeMediaType)}, "description", "required"), data},
 		// Unknown keywords are data ("definitions"), in Extensions.
-		int(kindSchema): {of(map[string]place{"properties": schemas, "patternProperties": schemas,
+		kindSchema: {of(map[string]place{"properties": schemas, "patternProperties": schemas,
 			"dependentSchemas": schemas, "$defs": schemas, "allOf": list(kindSchema), "anyOf": list(kindSchema),
 			"oneOf": list(kindSchema), "prefixItems": list(kindSchema), "items": schema, "not": schema,
 			"additionalProperties": schema, "contains": schema, "propertyNames": schema, "if": schema, "then": schema,
@@ -146,11 +143,11 @@ var placeMembers = func() map[int]struct {
 			"exclusiveMaximum", "minProperties", "maxProperties", "discriminator", "externalDocs",
 			"minContains", "maxContains", "dependentRequired", "$schema", "$comment", "$id", "$anchor",
 			"$dynamicRef", "$dynamicAnchor", "contentMediaType", "contentEncoding"), data},
-		int(kindExample): {map[string]place{"value": data}, none},
+		kindExample: {map[string]place{"value": data}, none},
 		// kin-openapi cannot look into a header: it reads the document
 		// again untyped.
-		int(kindHeader): {nil, data},
-		int(kindAny):    {nil, data},
+		kindHeader: {nil, data},
+		kindAny:    {nil, data},
 		// A link, a security scheme: nothing inside is a target.
 	}
 }()
@@ -199,17 +196,12 @@ func lookup(tree any, toks []string) (v any, found, through bool) {
 	return v, true, through
 }
 
-// localTarget returns the JSON pointer of a local $ref ("#/a/b",
-// percent-encoded or not); ok is false for a $ref to another document.
-func localTarget(ref string) (ptr string, ok bool) {
-	frag, ok := strings.CutPrefix(ref, "#")
-	if !ok {
-		return "", false
+// unescape is s percent-decoded, or s when it is not valid percent-encoding.
+func unescape(s string) string {
+	if u, err := url.PathUnescape(s); err == nil {
+		return u
 	}
-	if u, err := url.PathUnescape(frag); err == nil {
-		frag = u
-	}
-	return frag, true
+	return s
 }
 
 // references runs the references pass over the document's tree and the
@@ -217,12 +209,8 @@ func localTarget(ref string) (ptr string, ok bool) {
 // objects are decoded again). It returns the warnings, or the error for a
 // $ref to nowhere.
 func (s *docSource) references(tree any, decs []*decoder) (diag.List, error) {
-	type group struct {
-		ref  string
-		uses []refUse
-	}
-	missing, bad := map[string]*group{}, map[string]*group{}
-	var badOrder []*group
+	var missing []refUse
+	bad := map[string][]refUse{} // by $ref
 	// A document uses the same $refs many times: each is looked up once
 	// per kind of slot.
 	type key struct {
@@ -234,13 +222,13 @@ func (s *docSource) references(tree any, decs []*decoder) (diag.List, error) {
 	for _, d := range decs {
 		for i := 0; i < len(d.refs); i++ {
 			u := d.refs[i]
-			ptr, ok := localTarget(u.ref)
-			if !ok {
+			frag, local := strings.CutPrefix(u.ref, "#") // "#/a/b", percent-encoded or not
+			if !local {
 				continue
 			}
 			vd, seen := verdicts[key{u.ref, u.kind}]
 			if !seen {
-				toks := jsonptr.Tokens(ptr)
+				toks := jsonptr.Tokens(unescape(frag))
 				v, found, through := lookup(tree, toks)
 				at := kindAny
 				if !through {
@@ -251,38 +239,23 @@ func (s *docSource) references(tree any, decs []*decoder) (diag.List, error) {
 			}
 			switch {
 			case !vd.found:
-				g := missing[u.ref]
-				if g == nil {
-					g = &group{ref: u.ref}
-					missing[u.ref] = g
-				}
-				g.uses = append(g.uses, u)
+				missing = append(missing, u)
 			case !vd.fits:
-				g := bad[u.ref]
-				if g == nil {
-					g = &group{ref: u.ref}
-					bad[u.ref] = g
-					badOrder = append(badOrder, g)
-				}
-				g.uses = append(g.uses, u)
+				bad[u.ref] = append(bad[u.ref], u)
 				d.disable(u)
 			}
 		}
 	}
 	if len(missing) > 0 {
-		var uses []refUse
-		for _, g := range missing {
-			uses = append(uses, g.uses...)
-		}
-		first, pos := s.firstUse(uses)
+		first, pos := s.firstUse(missing)
 		return nil, fmt.Errorf("%s: cannot resolve $ref %q: the document has nothing at that place", pos, first.ref)
 	}
 	var ws diag.List
-	for _, g := range badOrder {
-		_, pos := s.firstUse(g.uses)
+	for _, ref := range slices.Sorted(maps.Keys(bad)) {
+		_, pos := s.firstUse(bad[ref])
 		ws = append(ws, diag.Diagnostic{Severity: diag.Warning, Kind: diag.UntypedRef, Pos: pos,
-			Message: "$ref " + strconv.Quote(g.ref) + " points at the wrong kind of object or where it cannot be followed; " +
-				"it is left out, and what it stood for is untyped (raw JSON), in " + strconv.Itoa(len(g.uses)) + " place(s)"})
+			Message: "$ref " + strconv.Quote(ref) + " points at the wrong kind of object or where it cannot be followed; " +
+				"it is left out, and what it stood for is untyped (raw JSON), in " + strconv.Itoa(len(bad[ref])) + " place(s)"})
 	}
 	return ws, nil
 }
@@ -291,24 +264,24 @@ func (s *docSource) references(tree any, decs []*decoder) (diag.List, error) {
 // its position: the "$ref" key's line and column (in JSON, of its first
 // character after the quote), the pointer of the object holding it.
 func (s *docSource) firstUse(uses []refUse) (refUse, diag.Pos) {
-	type placed struct {
-		u         refUse
-		line, col int
-	}
-	ps := make([]placed, len(uses))
 	ptrs := make([]string, len(uses))
 	for i, u := range uses {
-		ps[i].u, ptrs[i] = u, u.ptr()+"/$ref"
+		ptrs[i] = u.ptr() + "/$ref"
 	}
 	pos := positions(s.data, ptrs)
-	for i := range ps {
-		ps[i].line, ps[i].col = pos[ptrs[i]][0], pos[ptrs[i]][1]
+	at := func(i int) diag.Pos {
+		lc := pos[ptrs[i]]
 		if s.json { // after the quote
-			ps[i].col++
+			lc[1]++
+		}
+		return diag.Pos{File: s.name, Line: lc[0], Col: lc[1], Pointer: uses[i].ptr()}
+	}
+	first := 0
+	for i := range uses {
+		a, b := at(i), at(first)
+		if cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Col, b.Col), cmp.Compare(a.Pointer, b.Pointer)) < 0 {
+			first = i
 		}
 	}
-	first := slices.MinFunc(ps, func(a, b placed) int {
-		return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col), cmp.Compare(a.u.ptr(), b.u.ptr()))
-	})
-	return first.u, diag.Pos{File: s.name, Line: first.line, Col: first.col, Pointer: first.u.ptr()}
+	return uses[first], at(first)
 }

@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"cmp"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -36,10 +37,7 @@ type files struct {
 // newFiles returns the reader of a load of the document at source (a slash
 // path) with opts.
 func newFiles(source string, opts Options) *files {
-	dir := opts.Root
-	if dir == "" {
-		dir = filepath.Dir(filepath.FromSlash(source))
-	}
+	dir := cmp.Or(opts.Root, filepath.Dir(filepath.FromSlash(source)))
 	return &files{dir: rootfs.New(dir, opts.maxBytes()), onRead: opts.Read, seen: map[string]bool{}, warned: map[string]bool{}}
 }
 
@@ -48,12 +46,11 @@ func (f *files) close() { f.dir.Close() }
 
 // read reads the local file name (a slash path) inside the root.
 func (f *files) read(name string) ([]byte, error) {
-	data, err := f.dir.ReadFile(name)
-	if err != nil {
-		return nil, err
+	data, err := f.dir.ReadFile(name) // nil on error
+	if err == nil {
+		f.record(name)
 	}
-	f.record(name)
-	return data, nil
+	return data, err
 }
 
 // lenient returns the data of the file name, read for kin-openapi, with the

@@ -10,7 +10,6 @@ import (
 	"github.com/opsgen/opsgen/generator/ir"
 	"github.com/opsgen/opsgen/generator/jsonptr"
 	"github.com/opsgen/opsgen/generator/jsonschema"
-	"github.com/opsgen/opsgen/generator/naming"
 )
 
 // Schemas are converted by generator/jsonschema: this file adapts
@@ -30,39 +29,36 @@ func (w where) at(token, name string) where {
 
 func (w where) js() jsonschema.Where { return jsonschema.Where{File: w.file, Ptr: w.ptr, Name: w.name} }
 
-// entry is a converted schema: its type and whether null is allowed too.
-type entry struct {
-	t        *ir.Type
-	nullable bool
-}
-
 // newConverter returns the schema converter of the loader.
 func (l *loader) newConverter() *jsonschema.Converter {
 	return jsonschema.New(&l.diags, jsonschema.Options{
-		Source: l.source,
+		Source: l.name,
 		Names:  l.opts.Names,
 		Types:  l.opts.Types,
+		// Another file is named relative to the source document's
+		// directory, so that the generated code does not depend on the
+		// directory opsgen was run from (URLs are kept as they are).
 		Origin: func(file, ptr string) string {
-			if file != l.source {
-				return l.originFile(file) + "#" + ptr
+			switch {
+			case file == l.name:
+				file = ""
+			case !strings.Contains(file, "://"):
+				file = relTo(l.name, file)
 			}
-			return "#" + ptr
+			return file + "#" + ptr
 		},
 	})
 }
 
 // schema converts a schema reference found at w to a type.
-func (l *loader) schema(ref *openapi3.SchemaRef, w where) entry {
-	e := l.conv.Use(l.adapt(ref), w.js())
-	return entry{t: e.Type, nullable: e.Nullable}
+func (l *loader) schema(ref *openapi3.SchemaRef, w where) *ir.Type {
+	return l.conv.Use(l.adapt(ref), w.js()).Type
 }
 
 // jsonSchema returns the JSON Schema of ref (see jsonschema.Converter.JSONSchema).
-func (l *loader) jsonSchema(ref *openapi3.SchemaRef, _ bool) map[string]any {
+func (l *loader) jsonSchema(ref *openapi3.SchemaRef) map[string]any {
 	return l.conv.JSONSchema(l.adapt(ref))
 }
-
-func marshal(m map[string]any) []byte { return jsonschema.Marshal(m) }
 
 // adapt returns the schema of ref in generator/jsonschema's model: a
 // reference node for a $ref, else the adapted value. Each kin-openapi
@@ -89,9 +85,7 @@ func (l *loader) adaptValue(v *openapi3.Schema) *jsonschema.Schema {
 		Default: v.Default, Const: v.Const, Enum: v.Enum, Required: v.Required,
 		Keywords: keywords(v), GoName: goNameExt(v.Extensions),
 	}
-	if gt, ok := v.Extensions["x-go-type"].(string); ok {
-		s.GoType = gt
-	}
+	s.GoType, _ = v.Extensions["x-go-type"].(string)
 	l.schemas[v] = s
 	if v.Type != nil {
 		s.Types = *v.Type
@@ -174,14 +168,10 @@ func (l *loader) adaptAll(refs openapi3.SchemaRefs) []*jsonschema.Schema {
 	return out
 }
 
-// originFile names another file in a doc origin: relative to the source
-// document's directory, so that the generated code does not depend on the
-// directory opsgen was run from (URLs are kept as they are).
-func (l *loader) originFile(file string) string {
-	if strings.Contains(file, "://") {
-		return file
-	}
-	rel, err := filepath.Rel(filepath.Dir(filepath.FromSlash(l.source)), filepath.FromSlash(file))
+// relTo returns file relative to the directory of source (slash paths), or
+// file when it cannot be.
+func relTo(source, file string) string {
+	rel, err := filepath.Rel(filepath.Dir(filepath.FromSlash(source)), filepath.FromSlash(file))
 	if err != nil {
 		return file
 	}
@@ -199,18 +189,8 @@ func (l *loader) pos(w where, o *openapi3.Origin) diag.Pos {
 	return p
 }
 
-// requestName asks for a package-level name (see jsonschema.Converter.RequestName).
-func (l *loader) requestName(group int, key, want string, set func(string)) {
-	l.conv.RequestName(group, key, keyPos(key), want, set)
-}
-
-// groupOperation is the name group of params structs and bodies.
-const groupOperation = jsonschema.GroupOperation
-
-// suffix is naming.Suffix(s), or fallback when s has no usable characters.
-func suffix(s, fallback string) string {
-	if x := naming.Suffix(s); x != "" {
-		return x
-	}
-	return fallback
+// requestName asks for the package-level name of the params struct or an
+// error type found at w (see jsonschema.Converter.RequestName).
+func (l *loader) requestName(w where, want string, set func(string)) {
+	l.conv.RequestName(jsonschema.GroupOperation, w.file+"#"+w.ptr, diag.Pos{File: w.file, Pointer: w.ptr}, want, set)
 }

@@ -3,12 +3,10 @@ package openapi
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"net/url"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -46,14 +44,12 @@ func (s *docSource) convertSwagger(ctx context.Context, opts Options, data []byt
 	if err := json.Unmarshal(js, &doc2); err != nil {
 		return nil, nil, fmt.Errorf("%s: not a Swagger 2.0 document: %w", s.name, err)
 	}
-	if err := inlineExternal(&doc2, s.name, s.files); err != nil {
-		var re *refError
-		if errors.As(err, &re) {
-			if r, ok := s.findRef(s.name, func(ref, _, _ string) bool { return ref == re.ref }); ok {
-				return nil, nil, fmt.Errorf("%s: %w", r.pos, err)
-			}
+	if re := inlineExternal(&doc2, s.name, s.files); re != nil {
+		at := s.name
+		if r, ok := s.findRef(s.name, func(ref, _, _ string) bool { return ref == re.ref }); ok {
+			at = r.pos.String()
 		}
-		return nil, nil, fmt.Errorf("%s: %w", s.name, err)
+		return nil, nil, fmt.Errorf("%s: %w", at, re)
 	}
 	if err := stopped(ctx, s.name); err != nil {
 		return nil, nil, err
@@ -74,8 +70,8 @@ func (s *docSource) convertSwagger(ctx context.Context, opts Options, data []byt
 // response's schema) mean nothing: the parameter became a string. Inlined,
 // they are converted as if written in the document; the $refs inside them
 // are rewritten to stay valid from the document's directory.
-func inlineExternal(doc *openapi2.T, source string, f *files) error {
-	var err error // the first one; nothing is inlined after it
+func inlineExternal(doc *openapi2.T, source string, f *files) *refError {
+	var err *refError // the first one; nothing is inlined after it
 	param := func(p *openapi2.Parameter) {
 		if err == nil && p != nil && isExternalRef(p.Ref) {
 			err = inlineRef(p, p.Ref, source, f)
@@ -101,14 +97,12 @@ func inlineExternal(doc *openapi2.T, source string, f *files) error {
 			param(p)
 		}
 		ops := item.Operations()
-		for _, m := range slices.Sorted(maps.Keys(ops)) {
-			if op := ops[m]; op != nil {
-				for _, p := range op.Parameters {
-					param(p)
-				}
-				if op.Responses != nil {
-					responses(op.Responses.Map())
-				}
+		for _, m := range slices.Sorted(maps.Keys(ops)) { // Operations has no nil ones
+			for _, p := range ops[m].Parameters {
+				param(p)
+			}
+			if ops[m].Responses != nil {
+				responses(ops[m].Responses.Map())
 			}
 		}
 	}
@@ -136,7 +130,7 @@ const maxRefChain = 32
 // inlineRef replaces *dst (a parameter or a response) by the object that
 // ref, written in the document at source, points at in another file,
 // following further $refs to files.
-func inlineRef[T any](dst *T, ref, source string, f *files) error {
+func inlineRef[T any](dst *T, ref, source string, f *files) *refError {
 	from, orig := source, ref
 	for range maxRefChain {
 		file, frag, _ := strings.Cut(ref, "#")
@@ -154,11 +148,7 @@ func inlineRef[T any](dst *T, ref, source string, f *files) error {
 		if err := json.Unmarshal(js, &v); err != nil {
 			return &refError{orig, fmt.Errorf("%s: %v", file, err)}
 		}
-		ptr := frag
-		if u, err := url.PathUnescape(frag); err == nil {
-			ptr = u
-		}
-		target, ok := jsonptr.Lookup(v, ptr)
+		target, ok := jsonptr.Lookup(v, unescape(frag))
 		if !ok {
 			return &refError{orig, fmt.Errorf("%s has nothing at #%s", file, frag)}
 		}
@@ -215,10 +205,7 @@ func rebaseRefs(v any, file, source string) {
 // refFile is the file that target, the file part of a $ref written in the
 // file from, names: percent-decoded, relative to from's directory.
 func refFile(target, from string) string {
-	if u, err := url.PathUnescape(target); err == nil {
-		target = u
-	}
-	if path.IsAbs(target) {
+	if target = unescape(target); path.IsAbs(target) {
 		return target
 	}
 	return path.Join(path.Dir(from), target)
@@ -236,9 +223,7 @@ func rebaseRef(ref, file, source string) string {
 		target = refFile(target, file)
 	}
 	if !path.IsAbs(target) {
-		if r, err := filepath.Rel(filepath.Dir(filepath.FromSlash(source)), filepath.FromSlash(target)); err == nil {
-			target = filepath.ToSlash(r)
-		}
+		target = relTo(source, target)
 	}
 	if hasFrag {
 		return target + "#" + frag
@@ -297,12 +282,10 @@ func repairParams(doc2 *openapi2.T, doc3 *openapi3.T, source string, diags *diag
 		}
 		base := "/paths/" + jsonptr.Escape(path)
 		repairList(item2.Parameters, item3.Parameters, source, base, diags)
-		for method, op2 := range item2.Operations() {
-			op3 := item3.GetOperation(strings.ToUpper(method))
-			if op2 == nil || op3 == nil {
-				continue
+		for method, op2 := range item2.Operations() { // Operations has no nil ones
+			if op3 := item3.GetOperation(strings.ToUpper(method)); op3 != nil {
+				repairList(op2.Parameters, op3.Parameters, source, base+"/"+strings.ToLower(method), diags)
 			}
-			repairList(op2.Parameters, op3.Parameters, source, base+"/"+strings.ToLower(method), diags)
 		}
 	}
 }
@@ -335,7 +318,10 @@ func repairParam(p2 *openapi2.Parameter, p3 *openapi3.Parameter, pos diag.Pos, d
 	}
 	explode := false
 	switch f {
-	case "csv":
+	case "csv", "tsv":
+		if f == "tsv" {
+			diags.Warn(diag.Other, pos, "collectionFormat \"tsv\" has no OpenAPI 3 equivalent; using comma-separated values")
+		}
 		p3.Style = openapi3.SerializationSimple
 		if formLike {
 			p3.Style = openapi3.SerializationForm
@@ -354,12 +340,6 @@ func repairParam(p2 *openapi2.Parameter, p3 *openapi3.Parameter, pos diag.Pos, d
 		if !formLike {
 			diags.Warn(diag.Other, pos, "collectionFormat \"multi\" is only valid in query parameters; using simple (comma-separated)")
 			p3.Style, explode = openapi3.SerializationSimple, false
-		}
-	case "tsv":
-		diags.Warn(diag.Other, pos, "collectionFormat \"tsv\" has no OpenAPI 3 equivalent; using comma-separated values")
-		p3.Style = openapi3.SerializationSimple
-		if formLike {
-			p3.Style = openapi3.SerializationForm
 		}
 	default:
 		diags.Warn(diag.Other, pos, "unknown collectionFormat %q; using the default", f)

@@ -89,11 +89,6 @@ func (c *yamlConv) value(n, key *yaml.Node, depth int) (any, error) {
 		c.aliasDepth++
 		defer func() { c.aliasDepth-- }()
 		return c.value(n.Alias, key, depth+1)
-	case yaml.DocumentNode:
-		if len(n.Content) == 0 {
-			return nil, nil
-		}
-		return c.value(n.Content[0], n.Content[0], depth+1)
 	case yaml.SequenceNode:
 		out := make([]any, len(n.Content))
 		for i, e := range n.Content {
