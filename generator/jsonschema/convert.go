@@ -581,6 +581,9 @@ func annotationOnly(s *Schema) bool {
 // (allOf: [{$ref: X}, {readOnly: true}]), under those written next to a
 // reference ({$ref: X, description: ...}, from draft 2019-09 on).
 func annotated(s *Schema) Schema {
+	if s == nil { // a property whose schema could not be read
+		return Schema{}
+	}
 	v := s.resolve()
 	if v == nil {
 		v = &Schema{}
