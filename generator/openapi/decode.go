@@ -171,9 +171,11 @@ func (d *decoder) wrong(key string, v any, want byte) {
 	d.fail(d.ptr(key), fmt.Sprintf("%q is %s where %s belongs", key, kindNames[kindOf(v)], kindNames[want]))
 }
 
-// fail records an error at ptr (the first one wins).
+// fail records an error at ptr. Of several, the one with the least
+// pointer is kept: members of an object are decoded in Go's map order, so
+// "the first met" would differ from run to run.
 func (d *decoder) fail(ptr, msg string) {
-	if d.errMsg == "" {
+	if d.errMsg == "" || ptr < d.errPtr {
 		d.errPtr, d.errMsg = ptr, msg
 	}
 }

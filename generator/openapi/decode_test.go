@@ -237,3 +237,16 @@ func TestDecodeTables(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeErrorDeterministic: of several bad values in one object
+// (decoded in Go's map order), the error always names the least pointer.
+func TestDecodeErrorDeterministic(t *testing.T) {
+	doc := []byte(`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/a":{"get":{` +
+		`"tags":"x","operationId":1,"parameters":{},"responses":{"200":{"description":"ok"}}}}}}`)
+	for range 20 {
+		_, _, err := LoadData(t.Context(), doc, "d.json", Options{})
+		if err == nil || !strings.Contains(err.Error(), `(#/paths/~1a/get/operationId)`) {
+			t.Fatalf("error %v, want the one at /paths/~1a/get/operationId", err)
+		}
+	}
+}
