@@ -501,6 +501,20 @@ func (c *Converter) allOf(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 	return nullableEntry(t, nullable)
 }
 
+// addsRequired reports whether required names a property of the object
+// schema v that v itself does not require.
+func addsRequired(required []string, v *Schema) bool {
+	if v == nil {
+		return false
+	}
+	for _, name := range required {
+		if _, ok := v.Properties[name]; ok && !slices.Contains(v.Required, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // allOfPart returns the part of the allOf of s whose type is the type of
 // s: its only part; or the only part that is not just annotations (title,
 // description, default, deprecated, readOnly, writeOnly, nullable), as in
@@ -513,7 +527,10 @@ func allOfPart(s *Schema) (int, bool) {
 		return 0, false
 	}
 	if len(s.AllOf) == 1 {
-		return 0, s.AllOf[0] != nil
+		// Unless s requires a property its part does not (allOf: [{$ref:
+		// X}], required: [a]): then the part's fields merge into a type of
+		// its own, with a required.
+		return 0, s.AllOf[0] != nil && !addsRequired(s.Required, s.AllOf[0].resolve())
 	}
 	first, kind, annotations := -1, "", true
 	for i, p := range s.AllOf {
