@@ -113,7 +113,9 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     validation applies allowReserved ("Reserved characters used in
 //     request body"), which OpenAPI reserves for form-urlencoded bodies,
 //     or does not read an array sent as one part per item (as RFC 7578
-//     sends repeated values, and as opsgen sends arrays) as an array.
+//     sends repeated values, and as opsgen sends arrays) as an array, or
+//     an object sent as an application/json part (OpenAPI's default
+//     encoding of an object property) as an object.
 //   - reject-security -> opsgen: Prism says unauthorized though every
 //     scheme of the API was given a credential: the client sent none
 //     where the description puts it (harness when a required scheme is
@@ -158,6 +160,12 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     body property that an OpenAPI 3.0 document lists in a "required"
 //     beside the body schema's $ref, where the Reference Object's other
 //     members "SHALL be ignored" (opsgen ignores it; Prism applies it).
+//   - reject-binary-base64 -> description: every violation is the whole
+//     request body failing format "byte" (or a base64 pattern), and the
+//     body's media type is not JSON or text: the description gives a body
+//     of bytes (application/octet-stream) the schema of a base64 string.
+//     The client sends the caller's bytes, as the media type says (and as
+//     the real API, xero's attachments, takes them).
 //   - reject-violation -> opsgen: Prism lists violations of the request
 //     (path, query, header, cookie or body): the registry accepted the
 //     input, so the client encoded a valid input into an invalid request,
@@ -282,6 +290,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 			c.Fault, c.Rule = FaultOpsgen, "reject-accept"
 		case x.Status == 415 || strings.Contains(x.Violations, "UNSUPPORTED_MEDIA"):
 			c.Fault, c.Rule = FaultOpsgen, "reject-content-type"
+		case base64Body(x):
+			c.Fault, c.Rule = FaultDescription, "reject-binary-base64"
+			ev += "; the body's media type " + strconv.Quote(x.ReqHeaders["Content-Type"]) + " is binary, and its schema says format byte (base64 text), which Prism checks against the bytes sent; OpenAPI describes a body of bytes with format binary"
 		case paramOneOfOnly(x.Violations):
 			c.Fault, c.Rule = FaultDescription, "reject-param-oneof"
 			ev += "; a parameter's oneOf has variants whose serializations coincide (integer 7 and string \"7\" are both 7 in a URL), so its value matches more than one; input: " + clipS(string(c.Input), 400)
@@ -426,6 +437,9 @@ func multipartQuirk(x *Exchange) bool {
 		switch {
 		case strings.Contains(msg, "Reserved characters"):
 		case strings.HasSuffix(msg, "must be array") && strings.Contains(x.ReqBody, `name="`+name+`"`):
+		case strings.HasSuffix(msg, "must be object") && strings.Contains(x.ReqBody, `name="`+name+`"`+"\r\nContent-Type: application/json\r\n"):
+			// An object property sent as a JSON part, as OpenAPI's
+			// encoding default says: Prism reads the part as a string.
 		default:
 			return false
 		}
@@ -515,6 +529,42 @@ func uncheckablePatterns(violations string) string {
 		}
 	}
 	return first
+}
+
+// base64Body reports whether every violation of x is its whole body
+// failing format "byte" or a pattern, with at least one format "byte", and
+// the body's media type is neither JSON nor text.
+func base64Body(x *Exchange) bool {
+	ct := strings.ToLower(x.ReqHeaders["Content-Type"])
+	if ct == "" || strings.Contains(ct, "json") || strings.HasPrefix(ct, "text/") || strings.Contains(ct, "form") {
+		return false
+	}
+	i := strings.Index(x.Violations, "[")
+	if i < 0 {
+		return false
+	}
+	var vs []struct {
+		Location []string `json:"location"`
+		Code     string   `json:"code"`
+		Message  string   `json:"message"`
+	}
+	if json.Unmarshal([]byte(x.Violations[i:]), &vs) != nil || len(vs) == 0 {
+		return false
+	}
+	byteFormat := false
+	for _, v := range vs {
+		if len(v.Location) != 2 || v.Location[0] != "request" || v.Location[1] != "body" {
+			return false
+		}
+		switch {
+		case v.Code == "format" && strings.HasSuffix(v.Message, `format "byte"`):
+			byteFormat = true
+		case v.Code == "pattern":
+		default:
+			return false
+		}
+	}
+	return byteFormat
 }
 
 // paramOneOfOnly reports whether every violation of Prism's list is a

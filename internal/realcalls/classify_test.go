@@ -18,7 +18,8 @@ func exchange(method, url string, status int, body string, violations string) *E
 func multipart(violations string) *Exchange {
 	x := exchange("POST", "http://127.0.0.1:1/things", 422, `{}`, violations)
 	x.ReqHeaders = map[string]string{"Content-Type": "multipart/form-data; boundary=b"}
-	x.ReqBody = "--b\r\nContent-Disposition: form-data; name=\"tags\"\r\n\r\nx\r\n--b\r\nContent-Disposition: form-data; name=\"meta\"\r\n\r\n{}\r\n--b--\r\n"
+	x.ReqBody = "--b\r\nContent-Disposition: form-data; name=\"tags\"\r\n\r\nx\r\n--b\r\nContent-Disposition: form-data; name=\"meta\"\r\n\r\n{}\r\n" +
+		"--b\r\nContent-Disposition: form-data; name=\"object\"\r\nContent-Type: application/json\r\n\r\n{}\r\n--b--\r\n"
 	return x
 }
 
@@ -68,10 +69,26 @@ func TestClassify(t *testing.T) {
 			Exchange: exchange("GET", base+"/docsjson", 404, `{}`, "https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR")}, ClassRejected, FaultDescription, "reject-route-undeclared"},
 		{"no route to an operator variable", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: exchange("GET", base+"/files/a.json", 404, `{}`, "https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR")}, ClassRejected, FaultMock, "reject-route-operator"},
+		{"bytes sent where the schema says base64", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: func() *Exchange {
+				x := exchange("PUT", base+"/things", 400, `{}`, `[{"location":["request","body"],"severity":"Error","code":"pattern","message":"Request body must match pattern \"^[\\w\\d+\\/=]*$\""},{"location":["request","body"],"severity":"Error","code":"format","message":"Request body must match format \"byte\""}]`)
+				x.ReqHeaders = map[string]string{"Content-Type": "application/octet-stream"}
+				return x
+			}()}, ClassRejected, FaultDescription, "reject-binary-base64"},
+		{"a JSON body failing format byte is not that", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: func() *Exchange {
+				x := exchange("PUT", base+"/things", 400, `{}`, `[{"location":["request","body"],"severity":"Error","code":"format","message":"Request body must match format \"byte\""}]`)
+				x.ReqHeaders = map[string]string{"Content-Type": "application/json"}
+				return x
+			}()}, ClassRejected, FaultOpsgen, "reject-violation"},
 		{"invalid request", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: exchange("GET", base+"/items/x", 422, `{}`, `[{"location":["request","path","id"],"message":"must be integer"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
 		{"multipart quirks", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: multipart(`[{"location":["body","tags"],"severity":"Error","code":"type","message":"Request body property tags must be array"},{"location":["body","meta"],"severity":"Error","message":"Reserved characters used in request body"}]`)}, ClassRejected, FaultMock, "reject-multipart-quirk"},
+		{"an object sent as a JSON part, read as a string", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: multipart(`[{"location":["body","object"],"severity":"Error","code":"type","message":"Request body property object must be object"}]`)}, ClassRejected, FaultMock, "reject-multipart-quirk"},
+		{"an object sent as a plain part is not the quirk", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: multipart(`[{"location":["body","meta"],"severity":"Error","code":"type","message":"Request body property meta must be object"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
 		{"a multipart violation that is not a quirk", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: multipart(`[{"location":["body","name"],"severity":"Error","code":"required","message":"Request body must have required property 'name'"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
 		{"a Content-Type that is no media type", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
