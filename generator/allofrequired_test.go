@@ -22,17 +22,20 @@ paths:
         required: true
         content:
           application/json:
-            schema:
-              type: object
-              required: [attributes]
-              properties:
-                attributes:
-                  allOf: [{$ref: "#/components/schemas/Attributes"}]
-                  required: [attendee]
+            schema: {$ref: "#/components/schemas/CreateRequest"}
       responses:
         "204": {description: created}
 components:
   schemas:
+    CreateRequest:
+      type: object
+      properties:
+        data:
+          type: object
+          properties:
+            attributes:
+              allOf: [{$ref: "#/components/schemas/Attributes"}]
+              required: [attendee]
     Attributes:
       type: object
       properties:
@@ -67,17 +70,18 @@ func TestRequiredBesideAllOf(t *testing.T) {
 	if err := NewClient(WithBaseURL(srv.URL)).Register(reg); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := reg.Execute(context.Background(), "pets.create", map[string]any{"body": map[string]any{"attributes": map[string]any{"attendee": map[string]any{}}}}); err != nil {
+	if _, err := reg.Execute(context.Background(), "pets.create", map[string]any{"body": map[string]any{"data": map[string]any{"attributes": map[string]any{"attendee": map[string]any{}}}}}); err != nil {
 		t.Fatalf("Execute: %v", err)
 	}
-	if want := ` + "`" + `{"attributes":{"attendee":{}}}` + "`" + `; body != want {
+	if want := ` + "`" + `{"data":{"attributes":{"attendee":{}}}}` + "`" + `; body != want {
 		t.Errorf("body %s, want %s", body, want)
 	}
 }
 `
 
 // TestAllOfRequired: required next to an allOf of one $ref makes the
-// merged type's field required (sent even when empty).
+// merged type's field required (sent even when empty); the merged type,
+// inline, is declared with a name (not raw JSON).
 func TestAllOfRequired(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "pets.yaml"), allOfRequiredSpec)
@@ -85,6 +89,9 @@ func TestAllOfRequired(t *testing.T) {
 		Package: "pets", Output: "out", Registry: true, Sources: []config.Source{{OpenAPI: "pets.yaml"}}}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, d := range res.Diagnostics {
+		t.Errorf("unexpected diagnostic: %s", d)
 	}
 	goInModule(t, map[string]map[string][]byte{"pets": filesOf(res, map[string]string{"pets_test.go": allOfRequiredClientTest})},
 		[]string{"test", "-count=1", "./pets"})

@@ -201,7 +201,7 @@ func needsName(s *Schema) bool {
 	switch {
 	case len(s.Properties) > 0, hasValue(s.Enum):
 		return true
-	case len(s.AllOf) > 1:
+	case len(s.AllOf) > 0:
 		_, single := allOfPart(s)
 		return !single
 	case len(nonNullSchemas(s.OneOf)) > 1, len(nonNullSchemas(s.AnyOf)) > 1:
