@@ -29,6 +29,9 @@ var fastUnmarshal = unmarshalFast
 // see encoding/json's errors. Generated code never has the option; types
 // users bring with x-go-type may.
 func unmarshalFast(b []byte, v any) error {
+	if _, ok := v.(*string); ok { // the fused path's strings with escapes: no struct
+		return jsonv1.Unmarshal(b, v)
+	}
 	if t := reflect.TypeOf(v); t != nil && hasStringOption(t) {
 		return json.Unmarshal(b, v)
 	}
