@@ -356,7 +356,7 @@ func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Opti
 				continue
 			}
 			w := where{file: source, ptr: "/components/schemas/" + jsonptr.Escape(name)}
-			l.conv.Declare(l.adapt(ref), w.js(), name)
+			l.conv.Declare(l.adapt(ref, nil), w.js(), name)
 		}
 		svc.SecuritySchemes = l.securitySchemes(doc.Components.SecuritySchemes)
 	}

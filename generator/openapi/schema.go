@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -52,19 +53,24 @@ func (l *loader) newConverter() *jsonschema.Converter {
 
 // schema converts a schema reference found at w to a type.
 func (l *loader) schema(ref *openapi3.SchemaRef, w where) *ir.Type {
-	return l.conv.Use(l.adapt(ref), w.js()).Type
+	return l.conv.Use(l.adapt(ref, nil), w.js()).Type
 }
 
 // jsonSchema returns the JSON Schema of ref (see jsonschema.Converter.JSONSchema).
 func (l *loader) jsonSchema(ref *openapi3.SchemaRef) map[string]any {
-	return l.conv.JSONSchema(l.adapt(ref))
+	return l.conv.JSONSchema(l.adapt(ref, nil))
 }
 
-// adapt returns the schema of ref in generator/jsonschema's model: a
-// reference node for a $ref, else the adapted value. Each kin-openapi
-// schema is adapted once (by pointer), so references and recursion keep
-// their identity.
-func (l *loader) adapt(ref *openapi3.SchemaRef) *jsonschema.Schema {
+// adapt returns the schema of ref, found in the schema in (nil: outside
+// any schema), in generator/jsonschema's model: a reference node for a
+// $ref, else the adapted value. Each kin-openapi schema is adapted once (by
+// pointer), so references and recursion keep their identity.
+func (l *loader) adapt(ref *openapi3.SchemaRef, in *openapi3.Schema) *jsonschema.Schema {
+	if ref != nil && ref.Value == nil && ref.Ref != "" {
+		if v := l.unresolved(ref.Ref, in); v != nil {
+			return &jsonschema.Schema{Ref: ref.Ref, Target: l.adaptValue(v)}
+		}
+	}
 	if ref == nil || ref.Value == nil {
 		return nil
 	}
@@ -99,17 +105,17 @@ func (l *loader) adaptValue(v *openapi3.Schema) *jsonschema.Schema {
 	if len(v.Properties) > 0 {
 		s.Properties = make(map[string]*jsonschema.Schema, len(v.Properties))
 		for name, p := range v.Properties {
-			s.Properties[name] = l.adapt(p)
+			s.Properties[name] = l.adapt(p, v)
 		}
 	}
 	if ap := v.AdditionalProperties; ap.Schema != nil {
-		s.AdditionalProperties = l.adapt(ap.Schema)
+		s.AdditionalProperties = l.adapt(ap.Schema, v)
 	} else if ap.Has != nil {
 		s.AdditionalProperties = &jsonschema.Schema{Always: ap.Has}
 	}
-	s.Items = l.adapt(v.Items)
-	s.PrefixItems = l.adaptAll(v.PrefixItems)
-	s.AllOf, s.AnyOf, s.OneOf = l.adaptAll(v.AllOf), l.adaptAll(v.AnyOf), l.adaptAll(v.OneOf)
+	s.Items = l.adapt(v.Items, v)
+	s.PrefixItems = l.adaptAll(v.PrefixItems, v)
+	s.AllOf, s.AnyOf, s.OneOf = l.adaptAll(v.AllOf, v), l.adaptAll(v.AnyOf, v), l.adaptAll(v.OneOf, v)
 	s.NotIf = v.Not != nil || v.If != nil
 	if d := v.Discriminator; d != nil {
 		s.Discriminator = &jsonschema.Discriminator{PropertyName: d.PropertyName}
@@ -157,15 +163,51 @@ func keywords(v *openapi3.Schema) []jsonschema.Keyword {
 	return kw
 }
 
-func (l *loader) adaptAll(refs openapi3.SchemaRefs) []*jsonschema.Schema {
+func (l *loader) adaptAll(refs openapi3.SchemaRefs, in *openapi3.Schema) []*jsonschema.Schema {
 	if refs == nil {
 		return nil
 	}
 	out := make([]*jsonschema.Schema, len(refs))
 	for i, r := range refs {
-		out[i] = l.adapt(r)
+		out[i] = l.adapt(r, in)
 	}
 	return out
+}
+
+// unresolved returns the schema that ref, a $ref kin-openapi left without
+// a value in the schema in, stands for, or nil with a warning.
+//
+// kin-openapi leaves such a $ref when a file the document refers to refers
+// back into the document, closing a cycle (components.schemas.Cat is
+// {$ref: Cat.yml}, whose property is {$ref: openapi.yml#/components/schemas/Cat}):
+// the $ref reached again while its target is still being resolved is filled
+// in on a copy. A $ref to a schema of the document's components is
+// followed here, relative to the file it was written in.
+func (l *loader) unresolved(ref string, in *openapi3.Schema) *openapi3.Schema {
+	file, frag, _ := strings.Cut(ref, "#")
+	from := l.name
+	pos := diag.Pos{File: l.name}
+	if in != nil && in.Origin != nil && in.Origin.Key != nil {
+		if f := in.Origin.Key.File; f != "" {
+			from = f
+		}
+		pos = diag.Pos{File: from, Line: in.Origin.Key.Line, Col: in.Origin.Key.Column}
+	}
+	switch {
+	case strings.Contains(file, "://") || strings.Contains(from, "://"):
+	case file != "":
+		file = path.Join(path.Dir(from), file)
+	default:
+		file = from
+	}
+	tokens := jsonptr.Tokens(frag)
+	if file == path.Clean(l.name) && len(tokens) == 3 && tokens[0] == "components" && tokens[1] == "schemas" && l.doc.Components != nil {
+		if r := l.doc.Components.Schemas[tokens[2]]; r != nil && r.Value != nil {
+			return r.Value
+		}
+	}
+	l.diags.Warn(diag.UntypedRef, pos, "$ref %q was not resolved (it closes a cycle through another file); what it stands for is untyped (raw JSON)", ref)
+	return nil
 }
 
 // relTo returns file relative to the directory of source (slash paths), or
