@@ -77,6 +77,14 @@ func (s *docSource) decode() (*openapi3.T, map[string]any, []*decoder, error) {
 		trees, errs := make([]any, len(members)), make([]error, len(members))
 		var wg sync.WaitGroup
 		for i, m := range members {
+			if m.key == "components" {
+				// The largest member on most large documents: its own
+				// members (schemas, examples...) are parsed concurrently.
+				if subs, ok := topMembers(m.raw); ok && len(subs) > 1 {
+					wg.Go(func() { trees[i], errs[i] = parseMembers(subs) })
+					continue
+				}
+			}
 			wg.Go(func() { trees[i], errs[i] = parseTree(m.raw) })
 		}
 		wg.Wait()
@@ -117,14 +125,23 @@ func (s *docSource) decode() (*openapi3.T, map[string]any, []*decoder, error) {
 		keys = slices.Sorted(maps.Keys(tree))
 	}
 	doc := &openapi3.T{}
-	decs := make([]*decoder, len(keys))
+	decs := make([]*decoder, 0, len(keys))
 	var wg sync.WaitGroup
-	for i, k := range keys {
+	for _, k := range keys {
 		d := &decoder{file: s.name}
-		decs[i] = d
-		if k == "paths" || k == "components" || k == "webhooks" {
+		decs = append(decs, d)
+		switch k {
+		case "components":
+			if m, ok := tree[k].(map[string]any); ok {
+				// Each of its large members in its own decoder.
+				doc.Components = new(openapi3.Components)
+				decs = append(decs, d.componentMembers(doc.Components, m, &wg)...)
+				continue
+			}
+			fallthrough
+		case "paths", "webhooks":
 			wg.Go(func() { d.member(doc, k, tree[k]) })
-		} else {
+		default:
 			d.member(doc, k, tree[k])
 		}
 	}
