@@ -222,8 +222,10 @@ type gen struct {
 	// multipart holds the struct types sent as multipart bodies: their binary
 	// fields are io.Reader.
 	multipart map[*ir.Type]bool
-	// schemaVars maps a compact schema to its package-level var name.
-	schemaVars map[string]string
+	// schemaVars maps a compact schema to its package-level var name;
+	// schemaVarNames holds those names.
+	schemaVars     map[string]string
+	schemaVarNames map[string]bool
 	// remote is remoteIDs' result.
 	remote map[*ir.Operation]string
 }
@@ -231,9 +233,10 @@ type gen struct {
 func newGen(svc *ir.Service, opts Options) *gen {
 	g := &gen{
 		svc: svc, opts: opts,
-		named:      map[string]*ir.Type{},
-		multipart:  map[*ir.Type]bool{},
-		schemaVars: map[string]string{},
+		named:          map[string]*ir.Type{},
+		multipart:      map[*ir.Type]bool{},
+		schemaVars:     map[string]string{},
+		schemaVarNames: map[string]bool{},
 	}
 	g.types = sortedBy(svc.Types, func(t *ir.Type) string { return t.Name })
 	g.ops = sortedBy(svc.Operations, func(op *ir.Operation) string { return op.GoName })

@@ -50,15 +50,12 @@ func (g *gen) schemaVar(schema json.RawMessage, name string, pos diag.Pos) strin
 		strings.HasPrefix(ref.Ref, defsPrefix) && token.IsIdentifier(strings.TrimPrefix(ref.Ref, defsPrefix)) {
 		name = "refSchema" + strings.TrimPrefix(ref.Ref, defsPrefix)
 	}
-	taken := map[string]bool{}
-	for _, v := range g.schemaVars {
-		taken[v] = true
-	}
 	base := name
-	for i := 2; taken[name]; i++ {
+	for i := 2; g.schemaVarNames[name]; i++ {
 		name = base + "_" + strconv.Itoa(i)
 	}
 	g.schemaVars[c] = name
+	g.schemaVarNames[name] = true
 	return name
 }
 
