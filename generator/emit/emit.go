@@ -155,20 +155,33 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 		return nil, nil, fmt.Errorf("emit: validation mode %q is not warn, strict or off", opts.Validation)
 	}
 	g := newGen(svc, opts)
-	g.check()
-	g.checkOperations()
-	if g.diags.HasErrors() {
-		g.diags.Sort()
-		return nil, g.diags, g.diags.Err()
-	}
-	// The files are built in order, types.go concurrently with the others
-	// (it only reads the IR, and writes its own copy of the state); each is
-	// rendered (its jennifer code formatted) in its own goroutine as soon as
-	// it is built.
+	// types.go is built concurrently with the rest (it only reads the IR,
+	// and writes its own copy of the state), from the start: the checks
+	// below run meanwhile. Its result is dropped when they fail; a panic
+	// on an IR they reject (a nil type) is theirs to report, and any
+	// other is raised again here.
 	tg := *g
 	tg.diags = nil
 	typesDone := make(chan *generatedFile, 1)
-	go func() { typesDone <- tg.typesFile() }()
+	var typesPanic any
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				typesPanic = r
+				typesDone <- nil
+			}
+		}()
+		typesDone <- tg.typesFile()
+	}()
+	g.check()
+	g.checkOperations()
+	if g.diags.HasErrors() {
+		<-typesDone
+		g.diags.Sort()
+		return nil, g.diags, g.diags.Err()
+	}
+	// The other files are built in order; each is rendered (its jennifer
+	// code formatted) in its own goroutine as soon as it is built.
 	var (
 		files     []*File
 		fileDiags []*diag.List
@@ -195,7 +208,11 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	// schemas.go after the files that decide which schema vars exist
 	// (types.go declares none).
 	add("schemas.go", g.schemasFile())
-	add("types.go", <-typesDone)
+	types := <-typesDone
+	if typesPanic != nil {
+		panic(typesPanic)
+	}
+	add("types.go", types)
 	for _, d := range tg.diags {
 		g.warn(d.Kind, d.Pos, "%s", d.Message)
 	}
