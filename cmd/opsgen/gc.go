@@ -10,7 +10,7 @@ import (
 
 // gcLimit is the heap size below which generate and check do not collect
 // garbage at all (see tuneGC).
-const gcLimit = 400 << 20
+const gcLimit = 300 << 20
 
 // tuneGC trades memory for time in a short batch process, as esbuild's
 // command line does: with the garbage collector's default pacing (GOGC=100)
