@@ -42,6 +42,9 @@ Run "opsgen <command> -h" for a command's flags; "go doc github.com/opsgen/opsge
 `
 
 func main() {
+	if len(os.Args) > 1 && (os.Args[1] == "generate" || os.Args[1] == "check") {
+		tuneGC(gcLimit)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

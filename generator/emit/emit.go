@@ -155,20 +155,33 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 		return nil, nil, fmt.Errorf("emit: validation mode %q is not warn, strict or off", opts.Validation)
 	}
 	g := newGen(svc, opts)
-	g.check()
-	g.checkOperations()
-	if g.diags.HasErrors() {
-		g.diags.Sort()
-		return nil, g.diags, g.diags.Err()
-	}
-	// The files are built in order, types.go concurrently with the others
-	// (it only reads the IR, and writes its own copy of the state); each is
-	// rendered (its jennifer code formatted) in its own goroutine as soon as
-	// it is built.
+	// types.go is built concurrently with the rest (it only reads the IR,
+	// and writes its own copy of the state), from the start: the checks
+	// below run meanwhile. Its result is dropped when they fail; a panic
+	// on an IR they reject (a nil type) is theirs to report, and any
+	// other is raised again here.
 	tg := *g
 	tg.diags = nil
 	typesDone := make(chan *generatedFile, 1)
-	go func() { typesDone <- tg.typesFile() }()
+	var typesPanic any
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				typesPanic = r
+				typesDone <- nil
+			}
+		}()
+		typesDone <- tg.typesFile()
+	}()
+	g.check()
+	g.checkOperations()
+	if g.diags.HasErrors() {
+		<-typesDone
+		g.diags.Sort()
+		return nil, g.diags, g.diags.Err()
+	}
+	// The other files are built in order; each is rendered (its jennifer
+	// code formatted) in its own goroutine as soon as it is built.
 	var (
 		files     []*File
 		fileDiags []*diag.List
@@ -195,7 +208,11 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	// schemas.go after the files that decide which schema vars exist
 	// (types.go declares none).
 	add("schemas.go", g.schemasFile())
-	add("types.go", <-typesDone)
+	types := <-typesDone
+	if typesPanic != nil {
+		panic(typesPanic)
+	}
+	add("types.go", types)
 	for _, d := range tg.diags {
 		g.warn(d.Kind, d.Pos, "%s", d.Message)
 	}
@@ -222,8 +239,10 @@ type gen struct {
 	// multipart holds the struct types sent as multipart bodies: their binary
 	// fields are io.Reader.
 	multipart map[*ir.Type]bool
-	// schemaVars maps a compact schema to its package-level var name.
-	schemaVars map[string]string
+	// schemaVars maps a compact schema to its package-level var name;
+	// schemaVarNames holds those names.
+	schemaVars     map[string]string
+	schemaVarNames map[string]bool
 	// remote is remoteIDs' result.
 	remote map[*ir.Operation]string
 }
@@ -231,9 +250,10 @@ type gen struct {
 func newGen(svc *ir.Service, opts Options) *gen {
 	g := &gen{
 		svc: svc, opts: opts,
-		named:      map[string]*ir.Type{},
-		multipart:  map[*ir.Type]bool{},
-		schemaVars: map[string]string{},
+		named:          map[string]*ir.Type{},
+		multipart:      map[*ir.Type]bool{},
+		schemaVars:     map[string]string{},
+		schemaVarNames: map[string]bool{},
 	}
 	g.types = sortedBy(svc.Types, func(t *ir.Type) string { return t.Name })
 	g.ops = sortedBy(svc.Operations, func(op *ir.Operation) string { return op.GoName })

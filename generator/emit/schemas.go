@@ -50,15 +50,12 @@ func (g *gen) schemaVar(schema json.RawMessage, name string, pos diag.Pos) strin
 		strings.HasPrefix(ref.Ref, defsPrefix) && token.IsIdentifier(strings.TrimPrefix(ref.Ref, defsPrefix)) {
 		name = "refSchema" + strings.TrimPrefix(ref.Ref, defsPrefix)
 	}
-	taken := map[string]bool{}
-	for _, v := range g.schemaVars {
-		taken[v] = true
-	}
 	base := name
-	for i := 2; taken[name]; i++ {
+	for i := 2; g.schemaVarNames[name]; i++ {
 		name = base + "_" + strconv.Itoa(i)
 	}
 	g.schemaVars[c] = name
+	g.schemaVarNames[name] = true
 	return name
 }
 
@@ -66,6 +63,11 @@ func (g *gen) schemaVar(schema json.RawMessage, name string, pos diag.Pos) strin
 // sorted by name.
 func (g *gen) defsDoc() string {
 	var b strings.Builder
+	size := 0
+	for _, d := range g.svc.Defs {
+		size += len(d)
+	}
+	b.Grow(size + 32*len(g.svc.Defs) + 16)
 	b.WriteString(`{"$defs":{`)
 	for i, k := range slices.Sorted(maps.Keys(g.svc.Defs)) {
 		if i > 0 {
@@ -74,6 +76,10 @@ func (g *gen) defsDoc() string {
 		key, _ := json.Marshal(k)
 		b.Write(key)
 		b.WriteByte(':')
+		if raw := g.svc.Defs[k]; g.svc.CompactDefs && len(raw) > 0 {
+			b.Write(raw)
+			continue
+		}
 		c, ok := compact(g.svc.Defs[k])
 		if !ok {
 			g.warn(diag.RawJSON, diag.Pos{File: g.svc.Source}, "schema of %s is not valid JSON; it accepts anything", quoted(k))

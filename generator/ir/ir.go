@@ -60,6 +60,11 @@ type Service struct {
 	// Operation schemas refer into it the same way. The runtime compiles
 	// them (runtime.SchemaSet) for normalization and validation.
 	Defs map[string]json.RawMessage
+	// CompactDefs is set by a loader whose Defs are all compact JSON (no
+	// insignificant white space), as jsonschema.Marshal writes them: the
+	// emitter then writes them as they are instead of compacting (and
+	// thereby checking) each one.
+	CompactDefs bool
 }
 
 // Server is a base URL with variables.

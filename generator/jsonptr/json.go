@@ -51,17 +51,36 @@ func (s *Scanner) Str() ([]byte, bool) {
 	if s.Off >= len(s.Data) || s.Data[s.Off] != '"' {
 		return nil, false
 	}
-	for s.Off++; s.Off < len(s.Data); s.Off++ {
-		switch s.Data[s.Off] {
-		case '\\':
-			s.Off++
-		case '"':
-			s.Off++
+	// The next quote (bytes.IndexByte is vectorised) ends the string
+	// unless an odd run of backslashes escapes it.
+	from := start + 1
+	for {
+		j := bytes.IndexByte(s.Data[from:], '"')
+		if j < 0 {
+			s.Off = len(s.Data)
+			return nil, false
+		}
+		q := from + j
+		n := 0
+		for q-1-n > start && s.Data[q-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			s.Off = q + 1
 			return s.Data[start:s.Off], true
 		}
+		from = q + 1
 	}
-	return nil, false
 }
+
+// skipStop marks the bytes Skip must look at inside a container: quotes
+// and brackets.
+var skipStop = func() (t [256]bool) {
+	for _, c := range []byte(`"{}[]`) {
+		t[c] = true
+	}
+	return t
+}()
 
 // Key reads an object key and the colon after it; it returns the key's
 // offset and decoded text.
@@ -90,6 +109,15 @@ func (s *Scanner) Key() (off int, key string, ok bool) {
 func (s *Scanner) Skip() bool {
 	depth := 0
 	for s.Off < len(s.Data) {
+		if depth > 0 {
+			// Inside a container only quotes and brackets matter.
+			for s.Off < len(s.Data) && !skipStop[s.Data[s.Off]] {
+				s.Off++
+			}
+			if s.Off >= len(s.Data) {
+				break
+			}
+		}
 		switch c := s.Data[s.Off]; c {
 		case '"':
 			if _, ok := s.Str(); !ok {

@@ -201,3 +201,65 @@ func TestLineColsOnePass(t *testing.T) {
 		}
 	}
 }
+
+// refSkip is Skip and Str as they were written first, byte by byte: the
+// reference of FuzzSkip.
+func refSkip(data []byte, off int) (int, bool) {
+	str := func() bool {
+		for off++; off < len(data); off++ {
+			switch data[off] {
+			case '\\':
+				off++
+			case '"':
+				off++
+				return true
+			}
+		}
+		return false
+	}
+	depth := 0
+	for off < len(data) {
+		switch data[off] {
+		case '"':
+			if !str() {
+				return off, false
+			}
+			if depth == 0 {
+				return off, true
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return off, true
+			}
+			depth--
+			if depth == 0 {
+				return off + 1, true
+			}
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return off, true
+			}
+		}
+		off++
+	}
+	return off, depth == 0
+}
+
+// FuzzSkip checks Skip (vectorised string search, fast path inside
+// containers) against the byte-by-byte reference.
+func FuzzSkip(f *testing.F) {
+	for _, s := range []string{`{"a":[1,"x\"y",{"b":"\\"}]} ,`, `"abc\\\"d" x`, `[[["\\\\"]]]`, `"\`, `{"a":"`, `12 ,`, `{"a\\":"b\\\\\""}`, `[`, `]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		wantOff, wantOK := refSkip(data, 0)
+		s := &Scanner{Data: data}
+		ok := s.Skip()
+		if ok != wantOK || ok && s.Off != wantOff {
+			t.Errorf("Skip(%q) = %d, %v; want %d, %v", data, s.Off, ok, wantOff, wantOK)
+		}
+	})
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -756,11 +757,7 @@ func (d *decoder) fill(x any, m map[string]any) {
 			{"scopes", &x.Scopes},
 		})
 	case *openapi3.Components:
-		d.fields(m, false, &x.Extensions, nil, []field{
-			{"schemas", &x.Schemas}, {"parameters", &x.Parameters}, {"headers", &x.Headers},
-			{"requestBodies", &x.RequestBodies}, {"responses", &x.Responses}, {"securitySchemes", &x.SecuritySchemes},
-			{"examples", &x.Examples}, {"links", &x.Links}, {"callbacks", &x.Callbacks},
-		})
+		d.fields(m, false, &x.Extensions, nil, componentsTable(x))
 	case *openapi3.Info:
 		d.fields(m, false, &x.Extensions, nil, []field{
 			{"title", &x.Title}, {"summary", &x.Summary}, {"description", &x.Description},
@@ -793,6 +790,37 @@ func named[V any](d *decoder, m map[string]any, ext *map[string]any, set func(st
 }
 
 // member decodes the top-level member k: v into doc.
+// componentsTable is the table of Components (fill).
+func componentsTable(x *openapi3.Components) []field {
+	return []field{
+		{"schemas", &x.Schemas}, {"parameters", &x.Parameters}, {"headers", &x.Headers},
+		{"requestBodies", &x.RequestBodies}, {"responses", &x.Responses}, {"securitySchemes", &x.SecuritySchemes},
+		{"examples", &x.Examples}, {"links", &x.Links}, {"callbacks", &x.Callbacks},
+	}
+}
+
+// componentMembers decodes m, the document's components, into x as member
+// does: d (at the document's root) decodes the extensions and the other
+// small members, and each member of the table a new decoder in its own
+// goroutine (on wg), returned. They write different fields of x.
+func (d *decoder) componentMembers(x *openapi3.Components, m map[string]any, wg *sync.WaitGroup) []*decoder {
+	table := componentsTable(x)
+	var decs []*decoder
+	rest := map[string]any{}
+	for k, v := range m {
+		i := slices.IndexFunc(table, func(f field) bool { return f.key == k })
+		if i < 0 {
+			rest[k] = v
+			continue
+		}
+		sub := &decoder{file: d.file, path: []string{"components"}}
+		decs = append(decs, sub)
+		wg.Go(func() { sub.fields(map[string]any{k: v}, false, &x.Extensions, nil, table[i:i+1]) })
+	}
+	d.at("components", func() { d.fields(rest, false, &x.Extensions, nil, table[:0]) })
+	return decs
+}
+
 func (d *decoder) member(doc *openapi3.T, k string, v any) {
 	d.fields(map[string]any{k: v}, false, &doc.Extensions, nil, []field{
 		{"openapi", &doc.OpenAPI}, {"info", &doc.Info}, {"paths", &doc.Paths}, {"components", &doc.Components},

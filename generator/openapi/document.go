@@ -47,6 +47,7 @@ func (s *docSource) openapi3(ctx context.Context, opts Options) (*openapi3.T, di
 	for _, d := range decs {
 		warnings = append(warnings, d.diags...)
 	}
+	presolveSchemaRefs(doc, decs)
 	kl := newKinLoader(ctx, opts, s.files, false, s.data)
 	// The document is resolved at an empty location, which kin-openapi
 	// takes for the root document's (it has not loaded one); relative
@@ -77,6 +78,14 @@ func (s *docSource) decode() (*openapi3.T, map[string]any, []*decoder, error) {
 		trees, errs := make([]any, len(members)), make([]error, len(members))
 		var wg sync.WaitGroup
 		for i, m := range members {
+			if m.key == "components" {
+				// The largest member on most large documents: its own
+				// members (schemas, examples...) are parsed concurrently.
+				if subs, ok := topMembers(m.raw); ok && len(subs) > 1 {
+					wg.Go(func() { trees[i], errs[i] = parseMembers(subs) })
+					continue
+				}
+			}
 			wg.Go(func() { trees[i], errs[i] = parseTree(m.raw) })
 		}
 		wg.Wait()
@@ -117,14 +126,23 @@ func (s *docSource) decode() (*openapi3.T, map[string]any, []*decoder, error) {
 		keys = slices.Sorted(maps.Keys(tree))
 	}
 	doc := &openapi3.T{}
-	decs := make([]*decoder, len(keys))
+	decs := make([]*decoder, 0, len(keys))
 	var wg sync.WaitGroup
-	for i, k := range keys {
+	for _, k := range keys {
 		d := &decoder{file: s.name}
-		decs[i] = d
-		if k == "paths" || k == "components" || k == "webhooks" {
+		decs = append(decs, d)
+		switch k {
+		case "components":
+			if m, ok := tree[k].(map[string]any); ok {
+				// Each of its large members in its own decoder.
+				doc.Components = new(openapi3.Components)
+				decs = append(decs, d.componentMembers(doc.Components, m, &wg)...)
+				continue
+			}
+			fallthrough
+		case "paths", "webhooks":
 			wg.Go(func() { d.member(doc, k, tree[k]) })
-		} else {
+		default:
 			d.member(doc, k, tree[k])
 		}
 	}
@@ -219,4 +237,104 @@ func (s *docSource) findRef(file string, match func(ref, target, frag string) bo
 		return false
 	}
 	return found, walk(doc.Content[0], "", 0)
+}
+
+// presolveSchemaRefs resolves, before kin-openapi does, the plain $refs
+// to component schemas in the places kin-openapi's resolution walks: it
+// sets each such reference's Value to the target's, as kin-openapi would,
+// and kin-openapi then skips it (a reference with a Value is resolved).
+// kin-openapi walks every component schema in full anyway; without this
+// it also walks each one again through the first $ref that reaches it,
+// and parses and looks up every $ref (on GitHub's description, half of
+// its resolution time). Only references whose result is certain are
+// taken: a $ref alone in its object (no siblings), in a schema slot that
+// kin-openapi's walk reaches (presolvable), of the form
+// #/components/schemas/<name> with a name that needs no unescaping, whose
+// target exists and is not itself a $ref (a chain is left to
+// kin-openapi); kin-openapi resolves the rest as before.
+func presolveSchemaRefs(doc *openapi3.T, decs []*decoder) {
+	if doc.Components == nil || len(doc.Components.Schemas) == 0 {
+		return
+	}
+	const prefix = "#/components/schemas/"
+	for _, d := range decs {
+		for _, u := range d.refs {
+			if u.kind != kindSchema || len(u.m) != 1 || !presolvable(doc, u.path) {
+				continue
+			}
+			r, ok := u.slot.(*openapi3.SchemaRef)
+			if !ok || r.Ref != u.ref || r.Value != nil {
+				continue
+			}
+			name, ok := strings.CutPrefix(u.ref, prefix)
+			if !ok || !plainName(name) {
+				continue
+			}
+			if t := doc.Components.Schemas[name]; t != nil && t.Ref == "" && t.Value != nil {
+				r.Value = t.Value
+			}
+		}
+	}
+}
+
+// presolvable reports whether the JSON pointer tokens p of a schema slot
+// lie in a schema that kin-openapi's ResolveRefsIn walks: a component
+// schema; the schema of a component parameter, request body or response;
+// the schema of a parameter, request body or response of an operation
+// (one of the eight methods) of a path item that is not a $ref itself.
+// Anywhere else (encodings, headers, callbacks, webhooks...) the $ref is
+// left to kin-openapi.
+func presolvable(doc *openapi3.T, p []string) bool {
+	at := func(i int, tok string) bool { return len(p) > i && p[i] == tok }
+	media := func(i int) bool { return at(i, "content") && at(i+2, "schema") } // content/<type>/schema
+	switch {
+	case len(p) < 3:
+		return false
+	case p[0] == "components":
+		switch p[1] {
+		case "schemas":
+			return true
+		case "parameters":
+			return at(3, "schema")
+		case "requestBodies", "responses":
+			return media(3)
+		}
+		return false
+	case p[0] != "paths" || doc.Paths == nil:
+		return false
+	}
+	item := doc.Paths.Value(p[1])
+	if item == nil || item.Ref != "" {
+		return false
+	}
+	switch p[2] {
+	case "parameters":
+		return at(4, "schema")
+	case "get", "put", "post", "delete", "options", "head", "patch", "trace":
+		switch {
+		case at(3, "parameters"):
+			return at(5, "schema")
+		case at(3, "requestBody"):
+			return media(4)
+		case at(3, "responses"):
+			return media(5)
+		}
+	}
+	return false
+}
+
+// plainName reports whether a component name is letters, digits, '.', '_'
+// and '-' only: one that reads the same in a URL fragment and a JSON
+// pointer.
+func plainName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }

@@ -401,6 +401,7 @@ func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Opti
 	for _, t := range svc.Types {
 		svc.Defs[t.Name] = t.Schema
 	}
+	svc.CompactDefs = true // TypeSchema's, written by jsonschema.Marshal
 	return svc, l.diags, nil
 }
 

@@ -148,11 +148,16 @@ func Resolve(base, p string) string {
 // HashFile returns the hex SHA-256 of the file at path, as the manifest
 // records an input.
 func HashFile(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return "", fmt.Errorf("hashing input: %w", err)
 	}
-	return hash(data), nil
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("hashing input: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func hash(b []byte) string {

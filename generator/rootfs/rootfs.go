@@ -156,7 +156,7 @@ func (d *Dir) ReadFile(name string) ([]byte, error) {
 	if d.maxBytes > 0 {
 		r = io.LimitReader(fh, d.maxBytes+1) // a file that grows meanwhile
 	}
-	data, err := io.ReadAll(r)
+	data, err := readAll(r, fi.Size())
 	if err != nil {
 		return nil, err
 	}
@@ -164,6 +164,26 @@ func (d *Dir) ReadFile(name string) ([]byte, error) {
 		return nil, &TooLargeError{Path: name, Size: int64(len(data)), Limit: d.maxBytes}
 	}
 	return data, nil
+}
+
+// readAll reads r to the end into a buffer of size bytes and a little
+// more, grown only if the file grew since it was measured: io.ReadAll's
+// doubling allocates and copies about twice a large description's size.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	data := make([]byte, 0, max(size, 0)+512)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // openRegular opens rel inside root if it is a regular file.

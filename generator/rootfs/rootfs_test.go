@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/iotest"
 )
 
 // TestReadFile builds a root with files, links and a FIFO in a temporary
@@ -78,5 +79,17 @@ func TestReadFile(t *testing.T) {
 	d.Close()
 	if _, err := d.ReadFile(filepath.Join(root, "sub", "in.json")); err == nil {
 		t.Error("read after Close succeeded")
+	}
+}
+
+// TestReadAllSize checks that readAll returns the whole text whatever the
+// size it was told (a file that grew or shrank since it was measured).
+func TestReadAllSize(t *testing.T) {
+	text := strings.Repeat("0123456789", 1000)
+	for _, size := range []int64{0, 3, 511, 512, 513, 9999, 10000, 10001, 50000} {
+		got, err := readAll(iotest.OneByteReader(strings.NewReader(text)), size)
+		if err != nil || string(got) != text {
+			t.Errorf("size %d: %d bytes, %v; want the %d bytes", size, len(got), err, len(text))
+		}
 	}
 }
