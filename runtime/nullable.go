@@ -86,6 +86,12 @@ func (n *Nullable[T]) Unset() { *n = Nullable[T]{} }
 
 // MarshalJSON writes the value, or null (for null, and for an absent value
 // written without omitzero).
+//
+// Not inlined (go:noinline): a generated package has hundreds of Nullable
+// types, and an inlined body is compiled again into the wrappers the
+// compiler writes for each of them.
+//
+//go:noinline
 func (n Nullable[T]) MarshalJSON() ([]byte, error) {
 	if n.state != stateValue {
 		return []byte("null"), nil
@@ -95,6 +101,10 @@ func (n Nullable[T]) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads null or a value; a property absent from the JSON
 // leaves n absent.
+//
+// Not inlined, like MarshalJSON.
+//
+//go:noinline
 func (n *Nullable[T]) UnmarshalJSON(b []byte) error {
 	if bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
 		*n = Nullable[T]{state: stateNull}
