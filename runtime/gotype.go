@@ -104,12 +104,12 @@ func (f *fitter) fit(t reflect.Type, i int) (end int, ok bool) {
 	for {
 		if t.Kind() == reflect.Pointer {
 			t = t.Elem() // null fits a pointer: tryDecode says so below
-		} else if t.Implements(nullableIface) {
+		} else if elem, ok := nullableElem(t); ok {
 			// A Nullable: null fits it, a value must fit its T.
 			if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 				return end, true
 			}
-			t = reflect.Zero(t).Interface().(nullableType).nullableElem()
+			t = elem
 		} else {
 			break
 		}

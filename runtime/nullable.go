@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 )
 
 // Nullable is an optional property whose schema allows null: it tells the
@@ -85,6 +86,12 @@ func (n *Nullable[T]) Unset() { *n = Nullable[T]{} }
 
 // MarshalJSON writes the value, or null (for null, and for an absent value
 // written without omitzero).
+//
+// Not inlined (go:noinline): a generated package has hundreds of Nullable
+// types, and an inlined body is compiled again into the wrappers the
+// compiler writes for each of them.
+//
+//go:noinline
 func (n Nullable[T]) MarshalJSON() ([]byte, error) {
 	if n.state != stateValue {
 		return []byte("null"), nil
@@ -94,6 +101,10 @@ func (n Nullable[T]) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads null or a value; a property absent from the JSON
 // leaves n absent.
+//
+// Not inlined, like MarshalJSON.
+//
+//go:noinline
 func (n *Nullable[T]) UnmarshalJSON(b []byte) error {
 	if bytes.Equal(bytes.TrimSpace(b), []byte("null")) {
 		*n = Nullable[T]{state: stateNull}
@@ -107,10 +118,22 @@ func (n *Nullable[T]) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// nullableName is the start of the name reflect gives every Nullable type.
+var nullableName = func() string {
+	n := reflect.TypeFor[Nullable[int]]().Name()
+	return n[:len("Nullable[")]
+}()
+
 // nullableElem lets the drift repair (gotype.go) see through a Nullable to
-// the type of its value.
-func (Nullable[T]) nullableElem() reflect.Type { return reflect.TypeFor[T]() }
+// the type of its value: for a Nullable type it returns the type of its
+// value field and true. It is a function and not a method on purpose:
+// every method of Nullable is compiled once more (and wrapped twice) for
+// each type a generated package puts in a Nullable.
+func nullableElem(t reflect.Type) (reflect.Type, bool) {
+	if t.Kind() != reflect.Struct || t.PkgPath() != nullableType.PkgPath() || !strings.HasPrefix(t.Name(), nullableName) {
+		return nil, false
+	}
+	return t.Field(0).Type, true
+}
 
-type nullableType interface{ nullableElem() reflect.Type }
-
-var nullableIface = reflect.TypeFor[nullableType]()
+var nullableType = reflect.TypeFor[Nullable[int]]()

@@ -33,12 +33,34 @@ import "reflect"
 // hundreds of generated types (GitHub's API declares 930 error statuses)
 // makes the compiler write a wrapper per type and instantiation; the body
 // is decoded by reflection instead, once per failure.
+//
+// For the same reason its methods have pointer receivers and the methods of
+// the embedded *CallError are not promoted: the compiler writes a wrapper
+// for every method promoted into a type, and one more for its pointer
+// type, so each method promoted into each generated error type costs
+// compile time. As it is, a generated *T gets two (Error and Unwrap) and T
+// none. Is is not among them: errors.Is reaches the CallError's through
+// Unwrap.
 type StatusError struct {
+	hidden
 	*CallError
 }
 
+// hidden has fields named like the methods of *CallError. At the same depth
+// as the embedded *CallError, they make those selectors ambiguous, so none
+// of its methods is promoted into StatusError (and so into the generated
+// types). They take no space and are left out of JSON.
+type hidden struct {
+	Error  struct{} `json:"-"`
+	Is     struct{} `json:"-"`
+	Unwrap struct{} `json:"-"`
+}
+
+// Error implements error: the CallError's message.
+func (e *StatusError) Error() string { return e.CallError.Error() }
+
 // Unwrap returns the CallError, so errors.As and errors.Is see it.
-func (e StatusError) Unwrap() error { return e.CallError }
+func (e *StatusError) Unwrap() error { return e.CallError }
 
 var statusErrorType = reflect.TypeFor[StatusError]()
 
@@ -58,7 +80,7 @@ func TypedStatusError(v any, ce *CallError, body []byte, decode bool) error {
 	if !se.IsValid() || se.Type() != statusErrorType || !isErr {
 		return ce
 	}
-	se.Set(reflect.ValueOf(StatusError{ce}))
+	se.Set(reflect.ValueOf(StatusError{CallError: ce}))
 	b := s.FieldByName("Body")
 	if !decode || !b.IsValid() {
 		return err

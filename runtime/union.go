@@ -207,6 +207,16 @@ type UnionValue struct {
 }
 
 // UnionOf returns a UnionValue holding v as the named variant.
+//
+// This function and the methods below that a generated union type calls or
+// gets promoted are not inlined (go:noinline): a generated package has
+// hundreds of union types, each with constructors, Variant, Match and a
+// wrapper of every promoted method for itself and its pointer type, and an
+// inlined body is compiled again into each of them. The call costs a few
+// nanoseconds; the inlined copies cost seconds of every build of the
+// package.
+//
+//go:noinline
 func UnionOf(variant string, v any) UnionValue {
 	return UnionValue{v: v, variant: variant}
 }
@@ -237,6 +247,10 @@ func (u UnionValue) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON keeps a copy of b; the variant is selected and decoded
 // when asked for.
+//
+// Not inlined: see UnionOf.
+//
+//go:noinline
 func (u *UnionValue) UnmarshalJSON(b []byte) error {
 	*u = UnionValue{raw: bytes.Clone(b)}
 	return nil
@@ -244,6 +258,10 @@ func (u *UnionValue) UnmarshalJSON(b []byte) error {
 
 // VariantOf returns the name of the variant u holds as d selects it
 // (see Union.Select), or the variant it was made with.
+//
+// Not inlined: see UnionOf.
+//
+//go:noinline
 func (d *Union) VariantOf(u UnionValue) string {
 	if u.v != nil {
 		return u.variant

@@ -552,7 +552,7 @@ func TestEmitInjection(t *testing.T) {
 			"WithReconnect", "WithCallTimeout", "WithCallRetry", "WithCallReconnect", "WithRemote"},
 		"operations.go": {"Client.Do", "DoParams", "responsesDo"},
 		"schemas.go":    {"Schemas", "respSchemaDo200"},
-		"types.go": {"Mode", "Mode.Known", "ModeA", "ModeB", "Obj", "Obj.MarshalJSON", "Obj.UnmarshalJSON",
+		"types.go": {"Mode", "Mode.Known", "ModeA", "knownMode", "ModeB", "Obj", "Obj.MarshalJSON", "Obj.UnmarshalJSON",
 			"marshalWithExtra", "unmarshalNamed", "unmarshalWithExtra"},
 	}
 	for _, f := range files {

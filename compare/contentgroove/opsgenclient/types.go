@@ -193,12 +193,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetClipsSort) Known() bool {
-	switch v {
-	case GetClipsSortCreatedAt, GetClipsSortCreatedAt2, GetClipsSortOriginalCreatedAt, GetClipsSortOriginalCreatedAt2, GetClipsSortName, GetClipsSortName2:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownGetClipsSort)
 }
+
+var knownGetClipsSort = []string{"created_at", "-created_at", "original_created_at", "-original_created_at", "name", "-name"}
 
 // GetMediasSort is one of the values below; other values still decode (see Known).
 //
@@ -223,12 +221,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetMediasSort) Known() bool {
-	switch v {
-	case GetMediasSortCreatedAt, GetMediasSortCreatedAt2, GetMediasSortOriginalCreatedAt, GetMediasSortOriginalCreatedAt2, GetMediasSortName, GetMediasSortName2:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownGetMediasSort)
 }
+
+var knownGetMediasSort = []string{"created_at", "-created_at", "original_created_at", "-original_created_at", "name", "-name"}
 
 // GetWebhookSubscriptionsSort is one of the values below; other values still
 // decode (see Known).
@@ -254,12 +250,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetWebhookSubscriptionsSort) Known() bool {
-	switch v {
-	case GetWebhookSubscriptionsSortCreatedAt, GetWebhookSubscriptionsSortCreatedAt2, GetWebhookSubscriptionsSortOriginalCreatedAt, GetWebhookSubscriptionsSortOriginalCreatedAt2, GetWebhookSubscriptionsSortName, GetWebhookSubscriptionsSortName2:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownGetWebhookSubscriptionsSort)
 }
+
+var knownGetWebhookSubscriptionsSort = []string{"created_at", "-created_at", "original_created_at", "-original_created_at", "name", "-name"}
 
 // LinksObjectData is a JSON object.
 //

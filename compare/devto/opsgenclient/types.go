@@ -162,12 +162,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v DisplayAdDisplayTo) Known() bool {
-	switch v {
-	case DisplayAdDisplayToAll, DisplayAdDisplayToLoggedIn, DisplayAdDisplayToLoggedOut:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownDisplayAdDisplayTo)
 }
+
+var knownDisplayAdDisplayTo = []string{"all", "logged_in", "logged_out"}
 
 // DisplayAdPlacementArea is one of the values below; other values still decode
 // (see Known).
@@ -199,12 +197,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v DisplayAdPlacementArea) Known() bool {
-	switch v {
-	case DisplayAdPlacementAreaSidebarLeft, DisplayAdPlacementAreaSidebarLeft2, DisplayAdPlacementAreaSidebarRight, DisplayAdPlacementAreaFeedFirst, DisplayAdPlacementAreaFeedSecond, DisplayAdPlacementAreaFeedThird, DisplayAdPlacementAreaPostSidebar, DisplayAdPlacementAreaPostComments:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownDisplayAdPlacementArea)
 }
+
+var knownDisplayAdPlacementArea = []string{"sidebar_left", "sidebar_left_2", "sidebar_right", "feed_first", "feed_second", "feed_third", "post_sidebar", "post_comments"}
 
 // DisplayAdTypeOf is one of the values below; other values still decode (see
 // Known).
@@ -231,12 +227,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v DisplayAdTypeOf) Known() bool {
-	switch v {
-	case DisplayAdTypeOfInHouse, DisplayAdTypeOfCommunity, DisplayAdTypeOfExternal:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownDisplayAdTypeOf)
 }
+
+var knownDisplayAdTypeOf = []string{"in_house", "community", "external"}
 
 // FollowedTag is a JSON object.
 //
@@ -268,12 +262,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetArticlesState) Known() bool {
-	switch v {
-	case GetArticlesStateFresh, GetArticlesStateRising, GetArticlesStateAll:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownGetArticlesState)
 }
+
+var knownGetArticlesState = []string{"fresh", "rising", "all"}
 
 // GetFollowersResponseItem is a JSON object.
 //
@@ -363,12 +355,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PageTemplate) Known() bool {
-	switch v {
-	case PageTemplateContained, PageTemplateFullWithinLayout, PageTemplateNavBarIncluded, PageTemplateJSON:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownPageTemplate)
 }
+
+var knownPageTemplate = []string{"contained", "full_within_layout", "nav_bar_included", "json"}
 
 // PodcastEpisodeIndex is a JSON object.
 //
@@ -434,12 +424,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PostAPIPagesBodyTemplate) Known() bool {
-	switch v {
-	case PostAPIPagesBodyTemplateContained, PostAPIPagesBodyTemplateFullWithinLayout, PostAPIPagesBodyTemplateNavBarIncluded, PostAPIPagesBodyTemplateJSON:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownPostAPIPagesBodyTemplate)
 }
+
+var knownPostAPIPagesBodyTemplate = []string{"contained", "full_within_layout", "nav_bar_included", "json"}
 
 // PostAPIReactionsCategory is one of the values below; other values still decode
 // (see Known).
@@ -463,12 +451,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PostAPIReactionsCategory) Known() bool {
-	switch v {
-	case PostAPIReactionsCategoryLike, PostAPIReactionsCategoryUnicorn, PostAPIReactionsCategoryExplodingHead, PostAPIReactionsCategoryRaisedHands, PostAPIReactionsCategoryFire:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownPostAPIReactionsCategory)
 }
+
+var knownPostAPIReactionsCategory = []string{"like", "unicorn", "exploding_head", "raised_hands", "fire"}
 
 // PostAPIReactionsReactableType is one of the values below; other values still
 // decode (see Known).
@@ -488,12 +474,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PostAPIReactionsReactableType) Known() bool {
-	switch v {
-	case PostAPIReactionsReactableTypeComment, PostAPIReactionsReactableTypeArticle, PostAPIReactionsReactableTypeUser:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownPostAPIReactionsReactableType)
 }
+
+var knownPostAPIReactionsReactableType = []string{"Comment", "Article", "User"}
 
 // PostAPIReactionsToggleCategory is one of the values below; other values still
 // decode (see Known).
@@ -517,12 +501,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PostAPIReactionsToggleCategory) Known() bool {
-	switch v {
-	case PostAPIReactionsToggleCategoryLike, PostAPIReactionsToggleCategoryUnicorn, PostAPIReactionsToggleCategoryExplodingHead, PostAPIReactionsToggleCategoryRaisedHands, PostAPIReactionsToggleCategoryFire:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownPostAPIReactionsToggleCategory)
 }
+
+var knownPostAPIReactionsToggleCategory = []string{"like", "unicorn", "exploding_head", "raised_hands", "fire"}
 
 // PostAPIReactionsToggleReactableType is one of the values below; other values
 // still decode (see Known).
@@ -542,12 +524,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PostAPIReactionsToggleReactableType) Known() bool {
-	switch v {
-	case PostAPIReactionsToggleReactableTypeComment, PostAPIReactionsToggleReactableTypeArticle, PostAPIReactionsToggleReactableTypeUser:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownPostAPIReactionsToggleReactableType)
 }
+
+var knownPostAPIReactionsToggleReactableType = []string{"Comment", "Article", "User"}
 
 // ProfileImage is a JSON object.
 //

@@ -3,6 +3,8 @@
 
 package everything
 
+import "github.com/opsgen/opsgen/runtime"
+
 // EchoInput is a JSON object.
 //
 // MCP tool "echo" inputSchema
@@ -43,12 +45,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetAnnotatedMessageInputMessageType) Known() bool {
-	switch v {
-	case GetAnnotatedMessageInputMessageTypeError, GetAnnotatedMessageInputMessageTypeSuccess, GetAnnotatedMessageInputMessageTypeDebug:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownGetAnnotatedMessageInputMessageType)
 }
+
+var knownGetAnnotatedMessageInputMessageType = []string{"error", "success", "debug"}
 
 // GetResourceLinksInput is a JSON object.
 //
@@ -90,12 +90,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetResourceReferenceInputResourceType) Known() bool {
-	switch v {
-	case GetResourceReferenceInputResourceTypeText, GetResourceReferenceInputResourceTypeBlob:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownGetResourceReferenceInputResourceType)
 }
+
+var knownGetResourceReferenceInputResourceType = []string{"Text", "Blob"}
 
 // GetStructuredContentInput is a JSON object.
 //
@@ -125,12 +123,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetStructuredContentInputLocation) Known() bool {
-	switch v {
-	case GetStructuredContentInputLocationNewYork, GetStructuredContentInputLocationChicago, GetStructuredContentInputLocationLosAngeles:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownGetStructuredContentInputLocation)
 }
+
+var knownGetStructuredContentInputLocation = []string{"New York", "Chicago", "Los Angeles"}
 
 // GetStructuredContentOutput is a JSON object.
 //
@@ -195,12 +191,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GzipFileAsResourceInputOutputType) Known() bool {
-	switch v {
-	case GzipFileAsResourceInputOutputTypeResourceLink, GzipFileAsResourceInputOutputTypeResource:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownGzipFileAsResourceInputOutputType)
 }
+
+var knownGzipFileAsResourceInputOutputType = []string{"resourceLink", "resource"}
 
 // SimulateResearchQueryInput is a JSON object.
 //

@@ -134,12 +134,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v ListDirectoryWithSizesInputSortBy) Known() bool {
-	switch v {
-	case ListDirectoryWithSizesInputSortByName, ListDirectoryWithSizesInputSortBySize:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownListDirectoryWithSizesInputSortBy)
 }
+
+var knownListDirectoryWithSizesInputSortBy = []string{"name", "size"}
 
 // ListDirectoryWithSizesOutput is a JSON object.
 //
@@ -307,12 +305,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v ReadMediaFileOutputContentItemImageOrAudioType) Known() bool {
-	switch v {
-	case ReadMediaFileOutputContentItemImageOrAudioTypeImage, ReadMediaFileOutputContentItemImageOrAudioTypeAudio:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownReadMediaFileOutputContentItemImageOrAudioType)
 }
+
+var knownReadMediaFileOutputContentItemImageOrAudioType = []string{"image", "audio"}
 
 // ReadMediaFileOutputContentItemResource is a JSON object.
 //

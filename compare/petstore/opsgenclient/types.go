@@ -43,12 +43,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v ListPetsStatus) Known() bool {
-	switch v {
-	case ListPetsStatusAvailable, ListPetsStatusPending, ListPetsStatusSold:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownListPetsStatus)
 }
+
+var knownListPetsStatus = []string{"available", "pending", "sold"}
 
 // Pet is a JSON object.
 //
@@ -91,9 +89,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PetStatus) Known() bool {
-	switch v {
-	case PetStatusAvailable, PetStatusPending, PetStatusSold:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownPetStatus)
 }
+
+var knownPetStatus = []string{"available", "pending", "sold"}

@@ -3,6 +3,8 @@
 
 package api
 
+import "github.com/opsgen/opsgen/runtime"
+
 // Error is a JSON object.
 //
 // What went wrong.
@@ -57,9 +59,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PetStatus) Known() bool {
-	switch v {
-	case PetStatusAvailable, PetStatusPending, PetStatusSold:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownPetStatus)
 }
+
+var knownPetStatus = []string{"available", "pending", "sold"}

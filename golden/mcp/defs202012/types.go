@@ -154,12 +154,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v UpdatePetInputStatus) Known() bool {
-	switch v {
-	case UpdatePetInputStatusAvailable, UpdatePetInputStatusPending, UpdatePetInputStatusSold:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownUpdatePetInputStatus)
 }
+
+var knownUpdatePetInputStatus = []string{"available", "pending", "sold"}
 
 // UpdatePetOutput is one of: UpdatePetCat, UpdatePetDog. Variant tells which one
 // it holds (a UpdatePetOutputKind); As<Variant> returns it; Match calls a function

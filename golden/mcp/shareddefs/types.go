@@ -3,6 +3,8 @@
 
 package shareddefs
 
+import "github.com/opsgen/opsgen/runtime"
+
 // SyncItemsFilter is a JSON object.
 //
 // MCP tool "sync_items" inputSchema #/$defs/Filter
@@ -72,9 +74,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v SyncItemsTag) Known() bool {
-	switch v {
-	case SyncItemsTagNew, SyncItemsTagOld:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownSyncItemsTag)
 }
+
+var knownSyncItemsTag = []string{"new", "old"}

@@ -189,12 +189,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v Color) Known() bool {
-	switch v {
-	case ColorRed, ColorGreen, ColorLightBlue, ColorLightBlue2, ColorValue5, ColorValue6, Color2x:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownColor)
 }
+
+var knownColor = []string{"red", "Green", "light-blue", "light_blue", "", "-", "2x"}
 
 // Dog is a JSON object.
 //
@@ -379,12 +377,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v NullableEnum) Known() bool {
-	switch v {
-	case NullableEnumX:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownNullableEnum)
 }
+
+var knownNullableEnum = []string{"x"}
 
 // PartlyMapped is one of: Woof, Cat. Variant tells which one it holds (a
 // PartlyMappedKind); As<Variant> returns it; Match calls a function per variant;

@@ -43,12 +43,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v AuthorAssociation) Known() bool {
-	switch v {
-	case AuthorAssociationCollaborator, AuthorAssociationContributor, AuthorAssociationFirstTimer, AuthorAssociationFirstTimeContributor, AuthorAssociationMannequin, AuthorAssociationMember, AuthorAssociationNone, AuthorAssociationOwner:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownAuthorAssociation)
 }
+
+var knownAuthorAssociation = []string{"COLLABORATOR", "CONTRIBUTOR", "FIRST_TIMER", "FIRST_TIME_CONTRIBUTOR", "MANNEQUIN", "MEMBER", "NONE", "OWNER"}
 
 // BasicError is a JSON object.
 //
@@ -146,12 +144,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v IssuesListForRepoDirection) Known() bool {
-	switch v {
-	case IssuesListForRepoDirectionAsc, IssuesListForRepoDirectionDesc:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownIssuesListForRepoDirection)
 }
+
+var knownIssuesListForRepoDirection = []string{"asc", "desc"}
 
 // IssuesListForRepoSort is one of the values below; other values still decode (see
 // Known).
@@ -173,12 +169,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v IssuesListForRepoSort) Known() bool {
-	switch v {
-	case IssuesListForRepoSortCreated, IssuesListForRepoSortUpdated, IssuesListForRepoSortComments:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownIssuesListForRepoSort)
 }
+
+var knownIssuesListForRepoSort = []string{"created", "updated", "comments"}
 
 // IssuesListForRepoState is one of the values below; other values still decode
 // (see Known).
@@ -200,12 +194,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v IssuesListForRepoState) Known() bool {
-	switch v {
-	case IssuesListForRepoStateOpen, IssuesListForRepoStateClosed, IssuesListForRepoStateAll:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownIssuesListForRepoState)
 }
+
+var knownIssuesListForRepoState = []string{"open", "closed", "all"}
 
 // Label is a JSON object.
 //
@@ -359,12 +351,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v NullableMilestoneState) Known() bool {
-	switch v {
-	case NullableMilestoneStateOpen, NullableMilestoneStateClosed:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownNullableMilestoneState)
 }
+
+var knownNullableMilestoneState = []string{"open", "closed"}
 
 // NullableSimpleUser is a JSON object.
 //

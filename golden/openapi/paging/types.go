@@ -40,12 +40,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v IssuesListForRepoState) Known() bool {
-	switch v {
-	case IssuesListForRepoStateOpen, IssuesListForRepoStateClosed, IssuesListForRepoStateAll:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownIssuesListForRepoState)
 }
+
+var knownIssuesListForRepoState = []string{"open", "closed", "all"}
 
 // ListEventsResponse is a JSON object.
 //

@@ -3,6 +3,8 @@
 
 package params
 
+import "github.com/opsgen/opsgen/runtime"
+
 // GetRepoCoords is a JSON object.
 //
 // #/paths/~1orgs~1{org}~1repos~1{repo}/get/parameters/7/content/application~1json/schema
@@ -32,9 +34,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetRepoLevel) Known() bool {
-	switch v {
-	case GetRepoLevelLow, GetRepoLevelHigh:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownGetRepoLevel)
 }
+
+var knownGetRepoLevel = []string{"low", "high"}

@@ -33,12 +33,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v AuthorizationCodeGrantType) Known() bool {
-	switch v {
-	case AuthorizationCodeGrantTypeAuthorizationCode:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownAuthorizationCodeGrantType)
 }
+
+var knownAuthorizationCodeGrantType = []string{"authorization_code"}
 
 // ClientCredentials is a JSON object.
 //
@@ -63,12 +61,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v ClientCredentialsGrantType) Known() bool {
-	switch v {
-	case ClientCredentialsGrantTypeClientCredentials:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownClientCredentialsGrantType)
 }
+
+var knownClientCredentialsGrantType = []string{"client_credentials"}
 
 // Grant is one of: String, Integer. Variant tells which one it holds (a
 // GrantKind); As<Variant> returns it; Match calls a function per variant;

@@ -128,12 +128,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v KindDogType) Known() bool {
-	switch v {
-	case KindDogTypeDog:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownKindDogType)
 }
+
+var knownKindDogType = []string{"dog"}
 
 // Owner is a JSON object.
 //

@@ -131,9 +131,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PetKind) Known() bool {
-	switch v {
-	case PetKindDog, PetKindCat:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownPetKind)
 }
+
+var knownPetKind = []string{"dog", "cat"}

@@ -72,9 +72,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PetStatus) Known() bool {
-	switch v {
-	case PetStatusAvailable, PetStatusPending, PetStatusSold:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownPetStatus)
 }
+
+var knownPetStatus = []string{"available", "pending", "sold"}

@@ -62,12 +62,10 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PetStatus) Known() bool {
-	switch v {
-	case PetStatusAvailable, PetStatusPending, PetStatusSold:
-		return true
-	}
-	return false
+	return runtime.EnumKnown(string(v), knownPetStatus)
 }
+
+var knownPetStatus = []string{"available", "pending", "sold"}
 
 // PetsCreatePetInput is a JSON object.
 //

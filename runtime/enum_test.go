@@ -1,0 +1,44 @@
+package runtime
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestEnumKnown(t *testing.T) {
+	values := []string{"available", "pending", "sold", ""}
+	for v, want := range map[string]bool{"available": true, "sold": true, "": true, "Sold": false, "lost": false, "sold ": false} {
+		if got := EnumKnown(v, values); got != want {
+			t.Errorf("EnumKnown(%q) = %v, want %v", v, got, want)
+		}
+	}
+	if EnumKnown("a", nil) {
+		t.Error("EnumKnown with no values is true")
+	}
+}
+
+// TestNullableElem: the drift repair sees through every Nullable, and
+// through nothing else.
+func TestNullableElem(t *testing.T) {
+	type named struct{ N int }
+	type notNullable struct {
+		value named
+		state nullState
+	}
+	for _, tt := range []struct {
+		t    reflect.Type
+		want reflect.Type
+	}{
+		{reflect.TypeFor[Nullable[string]](), reflect.TypeFor[string]()},
+		{reflect.TypeFor[Nullable[named]](), reflect.TypeFor[named]()},
+		{reflect.TypeFor[Nullable[[]Nullable[int]]](), reflect.TypeFor[[]Nullable[int]]()},
+		{reflect.TypeFor[notNullable](), nil},
+		{reflect.TypeFor[*Nullable[int]](), nil},
+		{reflect.TypeFor[int](), nil},
+	} {
+		got, ok := nullableElem(tt.t)
+		if ok != (tt.want != nil) || got != tt.want {
+			t.Errorf("nullableElem(%v) = %v, %v; want %v", tt.t, got, ok, tt.want)
+		}
+	}
+}
