@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"unicode/utf16"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -25,7 +27,7 @@ import (
 // errors and decoded values are exactly the two passes'. Go types it does
 // not decode itself (Unmarshalers, maps, interfaces, []byte, embedded
 // structs, ...) are delegated value by value: the walker checks the value,
-// fastUnmarshal decodes it.
+// encoding/json decodes it.
 
 // fusedEnabled turns the fused path on; tests turn it off to compare.
 var fusedEnabled = true
@@ -34,7 +36,7 @@ var fusedEnabled = true
 type planKind uint8
 
 const (
-	pDelegate planKind = iota // the walker checks, fastUnmarshal decodes
+	pDelegate planKind = iota // the walker checks, encoding/json decodes
 	pString
 	pBool
 	pInt
@@ -336,9 +338,9 @@ func validTagName(name string) bool {
 }
 
 // fold lower-cases ASCII letters and drops '_' and '-': two names whose
-// folds differ are never matched to each other by encoding/json's or
-// go-json-experiment's case-insensitive matching (this is coarser than
-// either, so it finds every name they would match, and a few more).
+// folds differ are never matched to each other by encoding/json's
+// case-insensitive matching (this is coarser than its, so it finds every
+// name it would match, and a few more).
 func fold(s string) string {
 	b := make([]byte, 0, len(s))
 	for _, c := range []byte(s) {
@@ -543,7 +545,7 @@ func (f *fuser) value(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 }
 
 // delegate checks the value at i with the walker and decodes it with
-// fastUnmarshal (encoding/json without it).
+// encoding/json.
 func (f *fuser) delegate(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 	w := f.w
 	end, fit := w.value(n, i)
@@ -551,14 +553,7 @@ func (f *fuser) delegate(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 		f.bail = true
 		return end
 	}
-	v := reflect.NewAt(p.typ, ptr).Interface()
-	var err error
-	if fastUnmarshal != nil {
-		err = fastUnmarshal(w.b[i:end], v)
-	} else {
-		err = json.Unmarshal(w.b[i:end], v)
-	}
-	if err != nil {
+	if json.Unmarshal(w.b[i:end], reflect.NewAt(p.typ, ptr).Interface()) != nil {
 		f.bail = true
 	}
 	return end
@@ -834,8 +829,7 @@ func fastNumber(b []byte, i int, p *plan, ptr unsafe.Pointer, intOnly bool) (end
 }
 
 // str decodes the string at i into the string at ptr. Strings with
-// escapes, or bytes that are not ASCII, are decoded by fastUnmarshal (the
-// replacement of invalid UTF-8 is its).
+// escapes, or bytes that are not ASCII, are decoded by unquoteString.
 func (f *fuser) str(i int, ptr unsafe.Pointer) int {
 	b := f.w.b
 	j := plainRun(b, i+1)
@@ -848,18 +842,77 @@ func (f *fuser) str(i int, ptr unsafe.Pointer) int {
 		f.bail = true
 		return end
 	}
-	var s string
-	var err error
-	if fastUnmarshal != nil {
-		err = fastUnmarshal(b[i:end], &s)
-	} else {
-		err = json.Unmarshal(b[i:end], &s)
-	}
-	if err != nil {
-		f.bail = true
-	}
-	*(*string)(ptr) = s
+	*(*string)(ptr) = unquoteString(b[i+1 : end-1])
 	return end
+}
+
+// unquoteString returns the value of the contents of a JSON string that
+// strEnd has checked, exactly as encoding/json decodes it (its
+// unquoteBytes): a \u escape of a lone surrogate, and each byte of
+// invalid UTF-8, become U+FFFD.
+func unquoteString(b []byte) string {
+	out := make([]byte, 0, len(b))
+	for r := 0; r < len(b); {
+		c := b[r]
+		switch {
+		case c == '\\':
+			switch e := b[r+1]; e {
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				rr := hex4(b[r+2 : r+6])
+				r += 6
+				if utf16.IsSurrogate(rr) {
+					if r+6 <= len(b) && b[r] == '\\' && b[r+1] == 'u' {
+						if dec := utf16.DecodeRune(rr, hex4(b[r+2:r+6])); dec != utf8.RuneError {
+							out = utf8.AppendRune(out, dec)
+							r += 6
+							continue
+						}
+					}
+					rr = utf8.RuneError
+				}
+				out = utf8.AppendRune(out, rr)
+				continue
+			default: // '"', '\\', '/'
+				out = append(out, e)
+			}
+			r += 2
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			r++
+		default:
+			rr, size := utf8.DecodeRune(b[r:])
+			out = utf8.AppendRune(out, rr)
+			r += size
+		}
+	}
+	return unsafe.String(unsafe.SliceData(out), len(out))
+}
+
+// hex4 returns the value of four hexadecimal digits (strEnd checked them).
+func hex4(h []byte) rune {
+	var r rune
+	for _, c := range h {
+		switch {
+		case c <= '9':
+			c -= '0'
+		case c >= 'a':
+			c -= 'a' - 10
+		default:
+			c -= 'A' - 10
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
 }
 
 // object decodes the object at i into the struct at ptr, checking its
