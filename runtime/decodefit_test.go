@@ -37,6 +37,10 @@ type fastPlain struct {
 	P    *string    `json:"p,omitempty"`
 	Tags []string   `json:"tags"`
 	Next *fastPlain `json:"next,omitempty"`
+	// Maps of string keys are decoded by the fused path too.
+	Labels map[string]string    `json:"labels,omitempty"`
+	Counts map[string]*int      `json:"counts,omitempty"`
+	Nested map[string]fastPlain `json:"nested,omitempty"`
 }
 
 type Embed struct {
@@ -65,6 +69,7 @@ func FuzzFastDecode(f *testing.F) {
 		`{"enum":"x"}`, `{"enum":1}`, `{"next":{"next":{"s":"deep"}}}`, `{"items":[{"s":"a"},null,{"i8":"x"}]}`,
 		`{"NAME":"n","Skip":"x","-":"y"}`, `{"ptrs":{"a":true,"b":null}}`, `{"s":"\ud800"}`, `{"s":"a\u0000b"}`, "{\"s\":\"\xff\"}",
 		`{"tags":null,"map":null}`, `{"s":"a","s":"b"}`, `{"free":{"a":1e400}}`, `{"q":"+0"}`, `{"q":"007"}`, `{"q":"null"}`,
+		`{"labels":{"a":"x","b":null,"a":"y","\u00e9":"z"},"counts":{"a":1,"b":null},"nested":{"k":{"s":"v","labels":{}}}}`, `{"labels":{"a":1}}`,
 		`{"s":"\ud83d\ude00"}`, `{"s":"\udc00\ud800x"}`, `{"s":"\ud800\u0041"}`, `{"s":"\u00e9\n\"\\\/\b\f\r\t"}`,
 		"{\"tags\":[\"\\u0041\",\"\xc3\xa9\",\"\xed\xa0\x80\",\"a\xe2\x82\"]}"} {
 		f.Add(s)
