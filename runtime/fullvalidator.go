@@ -148,8 +148,11 @@ func uncheckedOnce(s *Schema) {
 
 // logUnchecked is a variable so that a test can observe it.
 var logUnchecked = func() {
-	slog.Default().Warn("opsgen: a schema uses JSON Schema keywords the runtime checks only with runtime/fullschema imported; they are not checked")
+	logWarning("opsgen: a schema uses JSON Schema keywords the runtime checks only with runtime/fullschema imported; they are not checked")
 }
+
+// logWarning logs msg at Warn level through slog.Default().
+func logWarning(msg string) { slog.Default().Warn(msg) }
 
 // issuesOf validates data (JSON) against schema without normalizing it: the
 // walker's issues and the full validator's. A non-nil error means data is
