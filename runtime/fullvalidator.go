@@ -3,7 +3,6 @@ package runtime
 import (
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -150,9 +149,6 @@ func uncheckedOnce(s *Schema) {
 var logUnchecked = func() {
 	logWarning("opsgen: a schema uses JSON Schema keywords the runtime checks only with runtime/fullschema imported; they are not checked")
 }
-
-// logWarning logs msg at Warn level through slog.Default().
-func logWarning(msg string) { slog.Default().Warn(msg) }
 
 // issuesOf validates data (JSON) against schema without normalizing it: the
 // walker's issues and the full validator's. A non-nil error means data is
