@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -308,10 +309,19 @@ func fallbackIssues(schema *Schema, data []byte, known []Warning) []Warning {
 		}
 	}
 	// The validator's order need not be stable; sort for deterministic output.
-	slices.SortFunc(out, func(a, b Warning) int {
-		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(a.Message, b.Message))
-	})
+	sort.Sort(byPointer(out))
 	return out
+}
+
+// byPointer sorts warnings by pointer, then message. It is a sort.Interface
+// rather than a slices.SortFunc so that the program shares net/http's
+// instance of sort's code instead of linking a copy for Warning.
+type byPointer []Warning
+
+func (s byPointer) Len() int      { return len(s) }
+func (s byPointer) Swap(i, j int) { s[i], s[j] = s[j], s[i] }
+func (s byPointer) Less(i, j int) bool {
+	return cmp.Or(strings.Compare(s[i].Pointer, s[j].Pointer), strings.Compare(s[i].Message, s[j].Message)) < 0
 }
 
 // Process runs the result pipeline on a Go value, the result of a local

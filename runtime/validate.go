@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/mail"
 	"strconv"
 	"strings"
 	"sync"
@@ -866,10 +865,7 @@ var formats = map[string]func(string) bool{
 		}
 		return true
 	},
-	"email": func(s string) bool {
-		a, err := mail.ParseAddress(s)
-		return err == nil && a.Address == s
-	},
+	"email": validEmail,
 }
 
 // skip scans over the value at i, checking its syntax, and returns its end.
