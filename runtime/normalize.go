@@ -37,7 +37,13 @@ func (w *walker) normalized() (out []byte, ok bool) {
 	// Edits come in walk order except those of objects (inserted at '{'
 	// after their members were walked) and of chosen branches; insertions
 	// go before the deletion that starts where they are.
-	sort.Stable(editOrder(edits))
+	if len(edits) > 1 {
+		// Through the walker's own sorter: a slice converted to
+		// sort.Interface would be allocated.
+		w.sorter = edits
+		sort.Stable(&w.sorter)
+		w.sorter = nil
+	}
 	out = make([]byte, 0, len(w.b)+64)
 	cursor := 0
 	var prev *edit
@@ -59,11 +65,12 @@ func (w *walker) normalized() (out []byte, ok bool) {
 // shares sort's code with net/http instead of linking a copy for edit.
 type editOrder []edit
 
-func (s editOrder) Len() int      { return len(s) }
-func (s editOrder) Swap(i, j int) { s[i], s[j] = s[j], s[i] }
-func (s editOrder) Less(i, j int) bool {
-	if s[i].start != s[j].start {
-		return s[i].start < s[j].start
+func (s *editOrder) Len() int      { return len(*s) }
+func (s *editOrder) Swap(i, j int) { (*s)[i], (*s)[j] = (*s)[j], (*s)[i] }
+func (s *editOrder) Less(i, j int) bool {
+	a, b := &(*s)[i], &(*s)[j]
+	if a.start != b.start {
+		return a.start < b.start
 	}
-	return s[i].end-s[i].start < s[j].end-s[j].start
+	return a.end-a.start < b.end-b.start
 }

@@ -20,7 +20,9 @@ import (
 // records the edits that normalize it (see normalize.go). It never decodes
 // the document into Go values; it scans it.
 type walker struct {
-	b      []byte
+	b []byte
+	// sorter sorts the edits in normalized.
+	sorter editOrder
 	issues []Warning
 	// notes are what normalization did that the data should be told
 	// about (a member additionalProperties false drops). They are
