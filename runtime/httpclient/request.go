@@ -765,7 +765,7 @@ var quoteEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 // reader parts, in order.
 //
 // pipeParts is what bodySource.next calls it through: set with the parts
-// (see Multipart), so that clients without multipart bodies do not link
+// (see MultipartBody), so that clients without multipart bodies do not link
 // mime/multipart.
 func writeParts(mw *multipart.Writer, parts []part, readers []io.Reader) error {
 	for _, p := range parts {
