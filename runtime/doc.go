@@ -57,9 +57,9 @@
 //
 //   - [ValidateWarn], the default: mismatches are warnings ([Warning]).
 //     [Decode] returns them (generated code puts them on the envelope's Warnings),
-//     they are logged through the Pipeline's Logger (slog.Default() when
-//     nil) at Warn level with the operation id, JSON pointer and message,
-//     and passed to its OnWarning hook.
+//     they are logged through the Pipeline's Logger (a *slog.Logger; package
+//     log's default logger when nil) at Warn level with the operation id,
+//     JSON pointer and message, and passed to its OnWarning hook.
 //   - [ValidateStrict]: a mismatch fails the call with a [*CallError] whose
 //     Code is [CodeValidation] and whose Issues list the mismatches.
 //   - [ValidateOff]: decode only; values the Go type cannot hold are still

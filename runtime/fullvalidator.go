@@ -3,7 +3,6 @@ package runtime
 import (
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -149,7 +148,7 @@ func uncheckedOnce(s *Schema) {
 
 // logUnchecked is a variable so that a test can observe it.
 var logUnchecked = func() {
-	slog.Default().Warn("opsgen: a schema uses JSON Schema keywords the runtime checks only with runtime/fullschema imported; they are not checked")
+	logWarning("opsgen: a schema uses JSON Schema keywords the runtime checks only with runtime/fullschema imported; they are not checked")
 }
 
 // issuesOf validates data (JSON) against schema without normalizing it: the

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"unicode/utf16"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -25,7 +27,7 @@ import (
 // errors and decoded values are exactly the two passes'. Go types it does
 // not decode itself (Unmarshalers, maps, interfaces, []byte, embedded
 // structs, ...) are delegated value by value: the walker checks the value,
-// fastUnmarshal decodes it.
+// encoding/json decodes it.
 
 // fusedEnabled turns the fused path on; tests turn it off to compare.
 var fusedEnabled = true
@@ -34,7 +36,7 @@ var fusedEnabled = true
 type planKind uint8
 
 const (
-	pDelegate planKind = iota // the walker checks, fastUnmarshal decodes
+	pDelegate planKind = iota // the walker checks, encoding/json decodes
 	pString
 	pBool
 	pInt
@@ -43,6 +45,7 @@ const (
 	pPointer
 	pSlice
 	pStruct
+	pMap // string keys
 )
 
 // plan is how the fused path decodes values of one Go type.
@@ -50,7 +53,7 @@ type plan struct {
 	kind planKind
 	typ  reflect.Type
 	bits int   // pInt, pUint, pFloat
-	elem *plan // pPointer, pSlice
+	elem *plan // pPointer, pSlice, pMap
 	// pStruct: the fields by JSON name, and the folded names (see fold)
 	// that encoding/json would match a member to case-insensitively.
 	fields []fieldPlan
@@ -220,6 +223,7 @@ type fieldPlan struct {
 var (
 	plans          sync.Map // reflect.Type → *plan
 	jsonNumberType = reflect.TypeFor[json.Number]()
+	stringType     = reflect.TypeFor[string]()
 )
 
 // planFor returns the plan of t, compiling it on first use.
@@ -268,6 +272,13 @@ func compilePlan(t reflect.Type, seen map[reflect.Type]*plan) *plan {
 	case reflect.Struct:
 		if structPlan(p, t, seen) {
 			p.kind = pStruct
+		}
+	case reflect.Map:
+		// Keys of string kind that are not encoding.TextUnmarshalers
+		// are the member names as they are (encoding/json's order of
+		// tests); others are delegated.
+		if kt := t.Key(); kt.Kind() == reflect.String && !reflect.PointerTo(kt).Implements(textUnmarshalerType) {
+			p.kind, p.elem = pMap, compilePlan(t.Elem(), seen)
 		}
 	}
 	return p
@@ -336,9 +347,9 @@ func validTagName(name string) bool {
 }
 
 // fold lower-cases ASCII letters and drops '_' and '-': two names whose
-// folds differ are never matched to each other by encoding/json's or
-// go-json-experiment's case-insensitive matching (this is coarser than
-// either, so it finds every name they would match, and a few more).
+// folds differ are never matched to each other by encoding/json's
+// case-insensitive matching (this is coarser than its, so it finds every
+// name it would match, and a few more).
 func fold(s string) string {
 	b := make([]byte, 0, len(s))
 	for _, c := range []byte(s) {
@@ -380,6 +391,9 @@ type fuser struct {
 	w       *walker
 	bail    bool
 	strings *stringCache
+	// keys caches the strings of maps (taken from mapCaches at the first
+	// map), apart from the others, which would evict them.
+	keys *stringCache
 	// estimated: an array's length has been estimated (items).
 	estimated bool
 	// slab holds the items of the string arrays decoded so far: each
@@ -395,6 +409,10 @@ type fuser struct {
 type stringCache [256]string
 
 var stringCaches = sync.Pool{New: func() any { return new(stringCache) }}
+
+// mapCaches are the caches of the strings of maps: a pool of their own, so
+// that a decode's two caches do not swap roles from one decode to the next.
+var mapCaches = sync.Pool{New: func() any { return new(stringCache) }}
 
 // make returns b as a string, from the cache when b is short.
 func (c *stringCache) make(b []byte) string {
@@ -433,6 +451,9 @@ func decodeFused(n *node, body []byte, out any) bool {
 	f := fuser{w: w, strings: stringCaches.Get().(*stringCache)}
 	defer stringCaches.Put(f.strings)
 	end := f.value(n, w.ws(0), pl, rv.UnsafePointer())
+	if f.keys != nil {
+		mapCaches.Put(f.keys)
+	}
 	if !f.bail && (w.err != nil || w.ws(end) != len(body)) {
 		f.bail = true
 	}
@@ -543,7 +564,7 @@ func (f *fuser) value(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 }
 
 // delegate checks the value at i with the walker and decodes it with
-// fastUnmarshal (encoding/json without it).
+// encoding/json.
 func (f *fuser) delegate(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 	w := f.w
 	end, fit := w.value(n, i)
@@ -551,14 +572,7 @@ func (f *fuser) delegate(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 		f.bail = true
 		return end
 	}
-	v := reflect.NewAt(p.typ, ptr).Interface()
-	var err error
-	if fastUnmarshal != nil {
-		err = fastUnmarshal(w.b[i:end], v)
-	} else {
-		err = json.Unmarshal(w.b[i:end], v)
-	}
-	if err != nil {
+	if json.Unmarshal(w.b[i:end], reflect.NewAt(p.typ, ptr).Interface()) != nil {
 		f.bail = true
 	}
 	return end
@@ -617,6 +631,8 @@ func (f *fuser) decode(n *node, kind typeMask, i, numEnd int, p *plan, ptr unsaf
 			return f.pointer(n, kind, i, numEnd, p, ptr)
 		case pStruct:
 			return f.object(n, i, p, ptr)
+		case pMap:
+			return f.mapObject(n, i, p, ptr)
 		}
 	case tArray:
 		switch p.kind {
@@ -834,8 +850,7 @@ func fastNumber(b []byte, i int, p *plan, ptr unsafe.Pointer, intOnly bool) (end
 }
 
 // str decodes the string at i into the string at ptr. Strings with
-// escapes, or bytes that are not ASCII, are decoded by fastUnmarshal (the
-// replacement of invalid UTF-8 is its).
+// escapes, or bytes that are not ASCII, are decoded by unquoteString.
 func (f *fuser) str(i int, ptr unsafe.Pointer) int {
 	b := f.w.b
 	j := plainRun(b, i+1)
@@ -848,18 +863,77 @@ func (f *fuser) str(i int, ptr unsafe.Pointer) int {
 		f.bail = true
 		return end
 	}
-	var s string
-	var err error
-	if fastUnmarshal != nil {
-		err = fastUnmarshal(b[i:end], &s)
-	} else {
-		err = json.Unmarshal(b[i:end], &s)
-	}
-	if err != nil {
-		f.bail = true
-	}
-	*(*string)(ptr) = s
+	*(*string)(ptr) = unquoteString(b[i+1 : end-1])
 	return end
+}
+
+// unquoteString returns the value of the contents of a JSON string that
+// strEnd has checked, exactly as encoding/json decodes it (its
+// unquoteBytes): a \u escape of a lone surrogate, and each byte of
+// invalid UTF-8, become U+FFFD.
+func unquoteString(b []byte) string {
+	out := make([]byte, 0, len(b))
+	for r := 0; r < len(b); {
+		c := b[r]
+		switch {
+		case c == '\\':
+			switch e := b[r+1]; e {
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				rr := hex4(b[r+2 : r+6])
+				r += 6
+				if utf16.IsSurrogate(rr) {
+					if r+6 <= len(b) && b[r] == '\\' && b[r+1] == 'u' {
+						if dec := utf16.DecodeRune(rr, hex4(b[r+2:r+6])); dec != utf8.RuneError {
+							out = utf8.AppendRune(out, dec)
+							r += 6
+							continue
+						}
+					}
+					rr = utf8.RuneError
+				}
+				out = utf8.AppendRune(out, rr)
+				continue
+			default: // '"', '\\', '/'
+				out = append(out, e)
+			}
+			r += 2
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			r++
+		default:
+			rr, size := utf8.DecodeRune(b[r:])
+			out = utf8.AppendRune(out, rr)
+			r += size
+		}
+	}
+	return unsafe.String(unsafe.SliceData(out), len(out))
+}
+
+// hex4 returns the value of four hexadecimal digits (strEnd checked them).
+func hex4(h []byte) rune {
+	var r rune
+	for _, c := range h {
+		switch {
+		case c <= '9':
+			c -= '0'
+		case c >= 'a':
+			c -= 'a' - 10
+		default:
+			c -= 'A' - 10
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
 }
 
 // object decodes the object at i into the struct at ptr, checking its
@@ -876,6 +950,110 @@ func (f *fuser) object(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 	w.seen = w.seen[:mark]
 	w.depth--
 	return end
+}
+
+// mapObject decodes the object at i into the map at ptr, as encoding/json
+// does: a nil map is made, and the members are set in order (the last of
+// a repeated key wins). With a schema the walker checks the object first,
+// as for a delegated value; the members then decode without one.
+func (f *fuser) mapObject(n *node, i int, p *plan, ptr unsafe.Pointer) int {
+	w := f.w
+	if n != nil {
+		end, fit := w.value(n, i)
+		if !fit || !f.clean() {
+			f.bail = true
+			return end
+		}
+	}
+	if w.depth++; w.depth > maxDepth {
+		f.bail = true
+		return i
+	}
+	end := f.mapMembers(i, p, ptr)
+	w.depth--
+	return end
+}
+
+func (f *fuser) mapMembers(i int, p *plan, ptr unsafe.Pointer) int {
+	w := f.w
+	b := w.b
+	m := reflect.NewAt(p.typ, ptr).Elem()
+	if m.IsNil() {
+		m.Set(reflect.MakeMap(p.typ))
+	}
+	j := w.ws(i + 1)
+	if j < len(b) && b[j] == '}' {
+		return j + 1
+	}
+	if f.keys == nil {
+		f.keys = mapCaches.Get().(*stringCache)
+	}
+	// map[string]string, the common case, without reflect.
+	var strs map[string]string
+	var key, elem reflect.Value
+	if p.typ.Key() == stringType && p.elem.typ == stringType {
+		strs = *(*map[string]string)(ptr)
+	} else {
+		key = reflect.New(p.typ.Key()).Elem()
+		elem = reflect.New(p.elem.typ).Elem()
+	}
+	for {
+		if j >= len(b) || b[j] != '"' {
+			f.bail = true
+			return j
+		}
+		var name string
+		if k := plainRun(b, j+1); k < len(b) && b[k] == '"' {
+			name, j = f.keys.make(b[j+1:k]), k+1
+		} else {
+			end := w.strEnd(j)
+			if w.err != nil {
+				f.bail = true
+				return end
+			}
+			name, j = unquoteString(b[j+1:end-1]), end
+		}
+		if j = w.ws(j); j >= len(b) || b[j] != ':' {
+			f.bail = true
+			return j
+		}
+		if j = w.ws(j + 1); strs != nil {
+			var s string
+			switch {
+			case j < len(b) && b[j] == '"':
+				// The values go to the maps' cache too.
+				c := f.strings
+				f.strings = f.keys
+				j = f.str(j, unsafe.Pointer(&s))
+				f.strings = c
+			case len(b)-j >= 4 && string(b[j:j+4]) == "null":
+				j += 4 // encoding/json stores "" under the key
+			default:
+				f.bail = true
+				return j
+			}
+			strs[name] = s
+		} else {
+			elem.SetZero()
+			if j = f.value(nil, j, p.elem, elem.Addr().UnsafePointer()); f.bail {
+				return j
+			}
+			key.SetString(name)
+			m.SetMapIndex(key, elem)
+		}
+		if f.bail {
+			return j
+		}
+		if j = w.ws(j); j < len(b) && b[j] == ',' {
+			j = w.ws(j + 1)
+			continue
+		}
+		if j < len(b) && b[j] == '}' {
+			return j + 1
+		}
+		f.bail = true
+		return j
+	}
 }
 
 // members decodes the members of the object at i (see object).

@@ -34,14 +34,12 @@ import (
 // warnings (without operation id) say which. It fails only when b is not
 // JSON (CodeDecode) or out is not a non-nil pointer.
 func decodeFit(operationID string, b []byte, out any) ([]Warning, error) {
-	// The fast path (see fastUnmarshal). Any failure takes encoding/json's
-	// own path below from a zero value, so errors, repairs and their
-	// warnings are exactly encoding/json's.
-	if fastUnmarshal != nil {
-		if fastUnmarshal(b, out) == nil {
-			return nil, nil
-		}
-		reflect.ValueOf(out).Elem().SetZero()
+	// The fused path without a schema first: it decodes as encoding/json
+	// does, in one pass, or gives up with out zero again. Then
+	// encoding/json's own path, so errors, repairs and their warnings are
+	// exactly encoding/json's.
+	if fusedEnabled && decodeFused(nil, b, out) {
+		return nil, nil
 	}
 	err := json.Unmarshal(b, out)
 	if err == nil {

@@ -2,7 +2,7 @@ package runtime
 
 import (
 	"encoding/json"
-	"slices"
+	"sort"
 )
 
 // edit replaces w.b[start:end] with text. Normalization is a list of edits
@@ -37,12 +37,13 @@ func (w *walker) normalized() (out []byte, ok bool) {
 	// Edits come in walk order except those of objects (inserted at '{'
 	// after their members were walked) and of chosen branches; insertions
 	// go before the deletion that starts where they are.
-	slices.SortStableFunc(edits, func(a, b edit) int {
-		if a.start != b.start {
-			return a.start - b.start
-		}
-		return (a.end - a.start) - (b.end - b.start)
-	})
+	if len(edits) > 1 {
+		// Through the walker's own sorter: a slice converted to
+		// sort.Interface would be allocated.
+		w.sorter = edits
+		sort.Stable(&w.sorter)
+		w.sorter = nil
+	}
 	out = make([]byte, 0, len(w.b)+64)
 	cursor := 0
 	var prev *edit
@@ -57,4 +58,19 @@ func (w *walker) normalized() (out []byte, ok bool) {
 	}
 	out = append(out, w.b[cursor:]...)
 	return out, json.Valid(out)
+}
+
+// editOrder sorts edits by start, then length (see normalized). It is a
+// sort.Interface rather than a slices.SortStableFunc so that the program
+// shares sort's code with net/http instead of linking a copy for edit.
+type editOrder []edit
+
+func (s *editOrder) Len() int      { return len(*s) }
+func (s *editOrder) Swap(i, j int) { (*s)[i], (*s)[j] = (*s)[j], (*s)[i] }
+func (s *editOrder) Less(i, j int) bool {
+	a, b := &(*s)[i], &(*s)[j]
+	if a.start != b.start {
+		return a.start < b.start
+	}
+	return a.end-a.start < b.end-b.start
 }

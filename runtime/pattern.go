@@ -1,19 +1,58 @@
 package runtime
 
 import (
-	"regexp"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
+// Pattern is a compiled JSON Schema "pattern": a *regexp.Regexp, from the
+// compiler package runtime/pattern installs.
+type Pattern interface {
+	// MatchString reports whether s contains a match of the pattern.
+	MatchString(s string) bool
+	// String returns the source text of the pattern.
+	String() string
+}
+
+// PatternCompiler compiles a regular expression of Go's syntax
+// (regexp.Compile).
+type PatternCompiler func(expr string) (Pattern, error)
+
+var patternCompiler atomic.Pointer[PatternCompiler]
+
+// SetPatternCompiler installs the compiler of "pattern" keywords. Package
+// runtime/pattern installs Go's regexp in its initialisation:
+//
+//	import _ "github.com/opsgen/opsgen/runtime/pattern"
+//
+// Generated code imports it when its schemas have patterns; without it,
+// patterns are not checked (the runtime logs that once). It is apart from
+// package runtime so that a program whose schemas have none does not link
+// package regexp (about 0.25 MB of a stripped binary).
+func SetPatternCompiler(c PatternCompiler) { patternCompiler.Store(&c) }
+
+// patternsUnchecked logs, once per process, that a pattern was met
+// without a compiler.
+var patternsUnchecked sync.Once
+
 // CompilePattern compiles a JSON Schema "pattern" (ECMA-262 syntax) with
-// Go's regexp. ECMA-262's \uXXXX escapes are rewritten \x{XXXX} first. A
-// pattern Go cannot compile (lookaround, backreferences, repeat counts over
-// 1000) yields nil: the pattern is not checked, rather than failing the
-// whole schema. Real descriptions use such patterns (AWS: \S{1,8192}).
-// runtime/fullschema reads patterns the same way.
-func CompilePattern(s string) *regexp.Regexp {
-	re, err := regexp.Compile(ecmaEscapes(s))
-	if err != nil {
+// the installed compiler (see SetPatternCompiler). ECMA-262's \uXXXX
+// escapes are rewritten \x{XXXX} first. A pattern Go cannot compile
+// (lookaround, backreferences, repeat counts over 1000) yields nil: the
+// pattern is not checked, rather than failing the whole schema. Real
+// descriptions use such patterns (AWS: \S{1,8192}). So does the lack of
+// a compiler. runtime/fullschema reads patterns the same way.
+func CompilePattern(s string) Pattern {
+	c := patternCompiler.Load()
+	if c == nil {
+		patternsUnchecked.Do(func() {
+			logWarning(`opsgen: a schema uses "pattern", which the runtime checks only with runtime/pattern imported; patterns are not checked`)
+		})
+		return nil
+	}
+	re, err := (*c)(ecmaEscapes(s))
+	if err != nil || re == nil {
 		return nil
 	}
 	return re

@@ -7,10 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"reflect"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -60,14 +60,26 @@ func (w Warning) String() string {
 	return s
 }
 
+// Logger receives the warnings of a Pipeline at Warn level, the message
+// with the attributes operation, pointer and message as key-value pairs:
+// a *slog.Logger is one.
+type Logger interface {
+	WarnContext(ctx context.Context, msg string, args ...any)
+}
+
 // Pipeline holds the settings of the result pipeline. The zero value (and a
-// nil *Pipeline) is warn mode, logging through slog.Default(). A Pipeline
+// nil *Pipeline) is warn mode, logging through package log (see Logger). A Pipeline
 // is safe for concurrent use; do not change its fields while it is used.
 type Pipeline struct {
 	// Mode is what happens to schema mismatches.
 	Mode ValidationMode
-	// Logger receives each warning at Warn level; nil means slog.Default().
-	Logger *slog.Logger
+	// Logger receives each warning at Warn level (a *slog.Logger; set
+	// slog.Default() for records of slog's default logger with their
+	// attributes). nil means the default logger of package log, with a
+	// line in the format of slog's default handler: "WARN opsgen: result
+	// does not match its schema operation=... pointer=... message=...";
+	// so a program that does not ask for log/slog does not link it.
+	Logger Logger
 	// OnWarning, if set, is called with each warning, after it is logged.
 	OnWarning func(ctx context.Context, w Warning)
 }
@@ -87,16 +99,16 @@ func (p *Pipeline) Report(ctx context.Context, warnings []Warning) {
 	if len(warnings) == 0 {
 		return
 	}
-	logger := slog.Default()
-	if p != nil && p.Logger != nil {
+	var logger Logger
+	if p != nil && !isNilLogger(p.Logger) {
 		logger = p.Logger
 	}
+	const msg = "opsgen: result does not match its schema"
 	for _, w := range warnings {
-		if logger.Enabled(ctx, slog.LevelWarn) {
-			logger.LogAttrs(ctx, slog.LevelWarn, "opsgen: result does not match its schema",
-				slog.String("operation", w.OperationID),
-				slog.String("pointer", w.Pointer),
-				slog.String("message", w.Message))
+		if logger != nil {
+			logger.WarnContext(ctx, msg, "operation", w.OperationID, "pointer", w.Pointer, "message", w.Message)
+		} else {
+			logWarning(msg, "operation", w.OperationID, "pointer", w.Pointer, "message", w.Message)
 		}
 		if p != nil && p.OnWarning != nil {
 			p.OnWarning(ctx, w)
@@ -297,10 +309,19 @@ func fallbackIssues(schema *Schema, data []byte, known []Warning) []Warning {
 		}
 	}
 	// The validator's order need not be stable; sort for deterministic output.
-	slices.SortFunc(out, func(a, b Warning) int {
-		return cmp.Or(strings.Compare(a.Pointer, b.Pointer), strings.Compare(a.Message, b.Message))
-	})
+	sort.Sort(byPointer(out))
 	return out
+}
+
+// byPointer sorts warnings by pointer, then message. It is a sort.Interface
+// rather than a slices.SortFunc so that the program shares net/http's
+// instance of sort's code instead of linking a copy for Warning.
+type byPointer []Warning
+
+func (s byPointer) Len() int      { return len(s) }
+func (s byPointer) Swap(i, j int) { s[i], s[j] = s[j], s[i] }
+func (s byPointer) Less(i, j int) bool {
+	return cmp.Or(strings.Compare(s[i].Pointer, s[j].Pointer), strings.Compare(s[i].Message, s[j].Message)) < 0
 }
 
 // Process runs the result pipeline on a Go value, the result of a local

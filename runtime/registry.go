@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -90,7 +89,25 @@ func NewRegistry(p *Pipeline) *Registry {
 	return &Registry{p: p, op: map[string]*operation{}}
 }
 
-var operationID = regexp.MustCompile(`^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$`)
+// validOperationID reports whether id is dot-separated segments of
+// [A-Za-z0-9_-], at least two: ^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+$.
+func validOperationID(id string) bool {
+	segments, n := 1, 0
+	for i := 0; i < len(id); i++ {
+		switch c := id[i]; {
+		case c == '.':
+			if n == 0 {
+				return false
+			}
+			segments, n = segments+1, 0
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '_', c == '-':
+			n++
+		default:
+			return false
+		}
+	}
+	return segments >= 2 && n > 0
+}
 
 // Register adds a query or mutation (spec.Kind empty, KindQuery or
 // KindMutation). It fails when the id is malformed or taken, the handler
@@ -111,7 +128,7 @@ func (r *Registry) Register(spec OperationSpec, h Handler) error {
 }
 
 func (r *Registry) register(spec OperationSpec, h Handler, sub SubscriptionHandler) error {
-	if !operationID.MatchString(spec.ID) {
+	if !validOperationID(spec.ID) {
 		return fmt.Errorf("opsgen: register: operation id %q is not \"namespace.name\"", spec.ID)
 	}
 	op := &operation{spec: spec, handler: h, sub: sub, output: spec.Output}

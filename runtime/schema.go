@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -203,7 +202,7 @@ type node struct {
 
 	minimum, maximum, exclMin, exclMax, multipleOf float64
 	minLen, maxLen                                 int
-	pattern                                        *regexp.Regexp
+	pattern                                        Pattern
 	format                                         string
 
 	allOf, anyOf, oneOf []*node

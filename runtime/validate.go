@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/mail"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,7 +20,9 @@ import (
 // records the edits that normalize it (see normalize.go). It never decodes
 // the document into Go values; it scans it.
 type walker struct {
-	b      []byte
+	b []byte
+	// sorter sorts the edits in normalized.
+	sorter editOrder
 	issues []Warning
 	// notes are what normalization did that the data should be told
 	// about (a member additionalProperties false drops). They are
@@ -866,10 +867,7 @@ var formats = map[string]func(string) bool{
 		}
 		return true
 	},
-	"email": func(s string) bool {
-		a, err := mail.ParseAddress(s)
-		return err == nil && a.Address == s
-	},
+	"email": validEmail,
 }
 
 // skip scans over the value at i, checking its syntax, and returns its end.

@@ -77,8 +77,10 @@ const (
 	pkgHTTP    = "github.com/opsgen/opsgen/runtime/httpclient"
 	// pkgFullSchema validates the keywords the runtime's walker does not check.
 	pkgFullSchema = "github.com/opsgen/opsgen/runtime/fullschema"
-	pkgMCPClient  = "github.com/opsgen/opsgen/runtime/mcpclient"
-	pkgMCP        = "github.com/modelcontextprotocol/go-sdk/mcp"
+	// pkgPattern checks "pattern" keywords with Go's regexp.
+	pkgPattern   = "github.com/opsgen/opsgen/runtime/pattern"
+	pkgMCPClient = "github.com/opsgen/opsgen/runtime/mcpclient"
+	pkgMCP       = "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // contractVersion is the generated-code contract version checked against

@@ -104,8 +104,12 @@ func (g *gen) schemasFile() *generatedFile {
 	for c, v := range g.schemaVars {
 		byName[v] = c
 	}
-	if g.needsFullValidator(defs, byName) {
+	docs := g.schemaDocs(defs, byName)
+	if runtime.NeedsFullValidator(docs...) {
 		f.anon(pkgFullSchema)
+	}
+	if hasPattern(docs) {
+		f.anon(pkgPattern)
 	}
 	if len(byName) == 0 {
 		return f
@@ -199,16 +203,54 @@ func jsonString(s string) string {
 	return strconv.Quote(s)
 }
 
-// needsFullValidator reports whether the package's schemas use keywords
-// the runtime's walker does not check: then the package imports
-// runtime/fullschema, which validates them (programs whose schemas do not
-// need it do not link it, nor pay for its package initialisation).
-func (g *gen) needsFullValidator(defs string, byName map[string]string) bool {
+// schemaDocs are the package's schemas. When they use keywords the
+// runtime's walker does not check, the package imports runtime/fullschema,
+// which validates them; when they have patterns, runtime/pattern (programs
+// whose schemas do not need them do not link them, nor pay for their
+// package initialisation).
+func (g *gen) schemaDocs(defs string, byName map[string]string) []string {
 	docs := append([]string{defs}, slices.Collect(maps.Values(byName))...)
 	if g.opts.Registry {
 		for _, op := range g.svc.Operations {
 			docs = append(docs, string(op.InputSchema), string(op.OutputSchema))
 		}
 	}
-	return runtime.NeedsFullValidator(docs...)
+	return docs
+}
+
+// hasPattern reports whether a schema of docs has a "pattern" keyword (a
+// member "pattern" with a string value), which the runtime checks only
+// with runtime/pattern imported.
+func hasPattern(docs []string) bool {
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		switch v := v.(type) {
+		case map[string]any:
+			if _, ok := v["pattern"].(string); ok {
+				return true
+			}
+			for _, m := range v {
+				if walk(m) {
+					return true
+				}
+			}
+		case []any:
+			for _, m := range v {
+				if walk(m) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, d := range docs {
+		if !strings.Contains(d, `"pattern"`) {
+			continue
+		}
+		var v any
+		if json.Unmarshal([]byte(d), &v) == nil && walk(v) {
+			return true
+		}
+	}
+	return false
 }

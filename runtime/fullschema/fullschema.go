@@ -25,6 +25,8 @@ import (
 	"golang.org/x/text/message"
 
 	"github.com/opsgen/opsgen/runtime/internal/jsonptr"
+	// Its patterns compile as the walker's do.
+	_ "github.com/opsgen/opsgen/runtime/pattern"
 )
 
 func init() { runtime.SetFullValidator(Validator{}) }

@@ -152,15 +152,8 @@ func (bs *bodySource) next() (body io.Reader, length int64, contentType string, 
 				return nil, 0, "", false
 			}
 		}
-		pr, pw := io.Pipe()
-		mw := multipart.NewWriter(pw)
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			pw.CloseWithError(writeParts(mw, r.parts, readers))
-		}()
-		bs.prev, bs.prevDone = pr, done
-		return pr, -1, mw.FormDataContentType(), true
+		body, contentType = r.sendParts(bs, r.parts, readers)
+		return body, -1, contentType, true
 	case r.reader != nil:
 		rd, n, ok := bs.readers[0].open()
 		if !ok {
@@ -173,6 +166,21 @@ func (bs *bodySource) next() (body io.Reader, length int64, contentType string, 
 		return bytes.NewReader(r.body), int64(len(r.body)), r.contentType, true
 	}
 	return nil, 0, "", true
+}
+
+// pipeParts streams the multipart body of parts (with the content of
+// readers for their reader parts) through a pipe, written by a goroutine;
+// bs ends it before the next attempt.
+func pipeParts(bs *bodySource, parts []part, readers []io.Reader) (io.Reader, string) {
+	pr, pw := io.Pipe()
+	mw := multipart.NewWriter(pw)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		pw.CloseWithError(writeParts(mw, parts, readers))
+	}()
+	bs.prev, bs.prevDone = pr, done
+	return pr, mw.FormDataContentType()
 }
 
 // endPrev stops the previous attempt's body (the transport may still be

@@ -3,7 +3,6 @@ package httpclient
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -118,8 +117,9 @@ func WithValidation(m runtime.ValidationMode) Option {
 }
 
 // WithLogger sets the logger of the result pipeline (warnings, skipped
-// stream frames). The default is slog.Default().
-func WithLogger(l *slog.Logger) Option { return func(c *Config) { c.Pipeline.Logger = l } }
+// stream frames): a *slog.Logger, such as slog.Default(). The default
+// (nil) is package log's default logger (see runtime.Pipeline's Logger).
+func WithLogger(l runtime.Logger) Option { return func(c *Config) { c.Pipeline.Logger = l } }
 
 // WithWarningHook sets a function called with every warning the pipeline
 // reports.

@@ -90,7 +90,7 @@ func Do[T any](ctx context.Context, c *Client, r *Request, responses []Response,
 func (c *Client) Call(ctx context.Context, r *Request, responses []Response, data any, opts ...CallOption) (runtime.Meta, []runtime.Warning, error) {
 	cc := callOptions(opts)
 	if rm := c.remote(r); rm != nil {
-		return c.doRemoteInto(ctx, rm, r, cc, data)
+		return r.remoteCall(c, ctx, rm, r, cc, data)
 	}
 	meta, warnings, err := c.do(ctx, r, responses, cc, data)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -340,7 +341,7 @@ func objectMembers(rv reflect.Value) ([]member, error) {
 				ms = append(ms, member{it.Key().String(), v})
 			}
 		}
-		slices.SortFunc(ms, func(a, b member) int { return strings.Compare(a.k, b.k) })
+		sort.Sort(byKey(ms))
 		return ms, nil
 	}
 	fields := structFields(rv.Type())
@@ -633,3 +634,12 @@ func deepPairs(prefix string, rv reflect.Value, out []pair) ([]pair, error) {
 	}
 	return out, fmt.Errorf("%s: unsupported type %s", prefix, rv.Type())
 }
+
+// byKey sorts members by key. It is a sort.Interface rather than a
+// slices.SortFunc so that the program shares sort's code with net/http
+// instead of linking a copy for member.
+type byKey []member
+
+func (s byKey) Len() int           { return len(s) }
+func (s byKey) Swap(i, j int)      { s[i], s[j] = s[j], s[i] }
+func (s byKey) Less(i, j int) bool { return s[i].k < s[j].k }

@@ -42,7 +42,9 @@ type RemoteInput struct {
 // params and body are what the generated method was given (nil when the
 // operation has none).
 func (r *Request) Remote(id string, params, body any) {
-	r.remoteID = id
+	// Call reaches the remote path through here only, so that clients
+	// generated without a registry do not link it.
+	r.remoteID, r.remoteCall = id, (*Client).doRemoteInto
 	r.remoteIn = RemoteInput{Params: nilIfNil(params), Body: nilIfNil(body)}
 }
 

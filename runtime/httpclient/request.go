@@ -2,6 +2,7 @@ package httpclient
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -25,20 +26,23 @@ import (
 // path parameter, a body that does not encode) is kept and returned by Do
 // as a VALIDATION_ERROR naming the parameter; later calls are ignored.
 type Request struct {
-	opID     string
-	method   string
-	path     string
-	pathVals []pair
-	query    []byte
-	header   http.Header
-	cookies  []byte
-	accept   string
-	security [][]string
+	// remoteCall is Client.doRemoteInto, set with remoteID (see Remote).
+	remoteCall func(c *Client, ctx context.Context, rm Remote, r *Request, cc *callConfig, data any) (runtime.Meta, []runtime.Warning, error)
+	opID       string
+	method     string
+	path       string
+	pathVals   []pair
+	query      []byte
+	header     http.Header
+	cookies    []byte
+	accept     string
+	security   [][]string
 
 	contentType string
-	body        []byte    // JSON, form and text bodies
-	reader      io.Reader // raw bodies
-	parts       []part    // multipart bodies
+	body        []byte                                                                      // JSON, form and text bodies
+	reader      io.Reader                                                                   // raw bodies
+	parts       []part                                                                      // multipart bodies
+	sendParts   func(bs *bodySource, parts []part, readers []io.Reader) (io.Reader, string) // pipeParts, set with parts
 	err         error
 
 	tags []string
@@ -650,7 +654,7 @@ func (r *Request) MultipartBody(parts []Part) {
 			ps = append(ps, part{name: p.Name, fileName: p.FileName, contentType: ct, data: v.data})
 		}
 	}
-	r.parts = ps
+	r.parts, r.sendParts = ps, pipeParts
 }
 
 // RawBody sets a body of any media type, read while the request is sent.
@@ -759,6 +763,10 @@ var quoteEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 
 // writeParts writes the multipart body; readers holds the content of the
 // reader parts, in order.
+//
+// pipeParts is what bodySource.next calls it through: set with the parts
+// (see MultipartBody), so that clients without multipart bodies do not link
+// mime/multipart.
 func writeParts(mw *multipart.Writer, parts []part, readers []io.Reader) error {
 	for _, p := range parts {
 		h := make(textproto.MIMEHeader, 2)

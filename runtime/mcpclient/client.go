@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
 	"maps"
 	"strings"
 	"time"
@@ -70,8 +69,10 @@ func WithValidation(m runtime.ValidationMode) Option {
 	return func(c *Client) { c.pipeline.Mode = m }
 }
 
-// WithLogger sets the logger of warnings (default slog.Default()).
-func WithLogger(l *slog.Logger) Option {
+// WithLogger sets the logger of warnings: a *slog.Logger, such as
+// slog.Default(). The default (nil) is package log's default logger (see
+// runtime.Pipeline's Logger).
+func WithLogger(l runtime.Logger) Option {
 	return func(c *Client) { c.pipeline.Logger = l }
 }
 

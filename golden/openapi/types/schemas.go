@@ -3,7 +3,10 @@
 
 package types
 
-import "github.com/opsgen/opsgen/runtime"
+import (
+	"github.com/opsgen/opsgen/runtime"
+	_ "github.com/opsgen/opsgen/runtime/pattern"
+)
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to

@@ -1,0 +1,48 @@
+package runtime
+
+import (
+	"strings"
+	"testing"
+)
+
+// Without a pattern compiler (a program that does not import
+// runtime/pattern), a pattern is not checked, and the rest of the schema
+// is.
+func TestPatternWithoutCompiler(t *testing.T) {
+	saved := patternCompiler.Load()
+	patternCompiler.Store(nil)
+	defer patternCompiler.Store(saved)
+	schema := NewSchema(`{"type":"object","properties":{"code":{"type":"string","pattern":"^[A-Z]+$","maxLength":3}}}`)
+	if err := schema.Compile(); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := issuesOf(schema, []byte(`{"code":"abc"}`))
+	if err != nil || len(ws) != 0 {
+		t.Errorf("unchecked pattern: %v %v", ws, err)
+	}
+	ws, err = issuesOf(schema, []byte(`{"code":"ABCD"}`))
+	if err != nil || len(ws) != 1 || !strings.Contains(ws[0].Message, "length") {
+		t.Errorf("maxLength: %v %v", ws, err)
+	}
+	// With the compiler (this package's tests install Go's regexp).
+	patternCompiler.Store(saved)
+	checked := NewSchema(`{"type":"string","pattern":"^[A-Z]+$"}`)
+	if err := checked.Compile(); err != nil {
+		t.Fatal(err)
+	}
+	ws, err = issuesOf(checked, []byte(`"abc"`))
+	if err != nil || len(ws) != 1 || !strings.Contains(ws[0].Message, "pattern") {
+		t.Errorf("checked pattern: %v %v", ws, err)
+	}
+}
+
+func TestValidOperationID(t *testing.T) {
+	for id, want := range map[string]bool{
+		"a.b": true, "pets.list_all-2": true, "A.b.C": true,
+		"": false, "a": false, "a.": false, ".a": false, "a..b": false, "a.b c": false, "a/b.c": false, "é.b": false,
+	} {
+		if got := validOperationID(id); got != want {
+			t.Errorf("validOperationID(%q) = %v, want %v", id, got, want)
+		}
+	}
+}
