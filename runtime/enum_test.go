@@ -21,9 +21,10 @@ func TestEnumKnown(t *testing.T) {
 // through nothing else.
 func TestNullableElem(t *testing.T) {
 	type named struct{ N int }
+	// A struct of Nullable's shape that is not a Nullable.
 	type notNullable struct {
-		value named
-		state nullState
+		value named     //lint:ignore U1000 only its shape matters
+		state nullState //lint:ignore U1000 only its shape matters
 	}
 	for _, tt := range []struct {
 		t    reflect.Type
