@@ -237,20 +237,24 @@ func TestWriteFileThroughNamedPipe(t *testing.T) {
 	pipe := filepath.Join(dir, "tools.json")
 	mkfifo(t, pipe)
 	got := make(chan string, 1)
-	go func() {
+	// read reads the pipe once and closes its end before it reports: a read
+	// end still open when the next WriteFile opens the pipe would take that
+	// write (the open does not wait), and the next reader would wait forever.
+	read := func() {
 		f, err := os.Open(pipe) // blocks until WriteFile opens the other end
 		if err != nil {
 			got <- "error: " + err.Error()
 			return
 		}
-		defer f.Close()
 		b, err := io.ReadAll(f)
+		f.Close()
 		if err != nil {
 			got <- "error: " + err.Error()
 			return
 		}
 		got <- string(b)
-	}()
+	}
+	go read()
 	const data = `{"tools": []}` + "\n"
 	if err := within(t, "WriteFile", func() error { return WriteFile(pipe, []byte(data)) }); err != nil {
 		t.Fatal(err)
@@ -268,16 +272,7 @@ func TestWriteFileThroughNamedPipe(t *testing.T) {
 	// Through a link to the pipe, too.
 	link := filepath.Join(dir, "link.json")
 	symlink(t, "tools.json", link)
-	go func() {
-		f, err := os.Open(pipe)
-		if err != nil {
-			got <- "error: " + err.Error()
-			return
-		}
-		defer f.Close()
-		b, _ := io.ReadAll(f)
-		got <- string(b)
-	}()
+	go read()
 	if err := within(t, "WriteFile", func() error { return WriteFile(link, []byte(data)) }); err != nil {
 		t.Fatal(err)
 	}
