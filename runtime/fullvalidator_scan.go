@@ -167,24 +167,27 @@ func (s *scanner) object(schema bool, depth int) {
 			}
 			s.value(true, depth+1)
 		}
-		if s.found {
-			return
-		}
-		s.space()
-		if s.i >= len(s.doc) {
-			s.found = true
-			return
-		}
-		c := s.doc[s.i]
-		s.i++
-		if c == '}' {
-			return
-		}
-		if c != ',' {
-			s.found = true
+		if s.found || !s.memberEnd() {
 			return
 		}
 	}
+}
+
+// memberEnd reads the ',' or '}' after an object's member and reports
+// whether another member follows. Anything else is taken for a hit (found):
+// decoding confirms every hit.
+func (s *scanner) memberEnd() (more bool) {
+	s.space()
+	if s.i >= len(s.doc) {
+		s.found = true
+		return false
+	}
+	c := s.doc[s.i]
+	s.i++
+	if c != ',' && c != '}' {
+		s.found = true
+	}
+	return c == ','
 }
 
 // nameMap skips an object whose members are schemas (properties, $defs...).
@@ -209,21 +212,7 @@ func (s *scanner) nameMap(depth int) {
 		}
 		s.i++
 		s.value(true, depth+1)
-		if s.found {
-			return
-		}
-		s.space()
-		if s.i >= len(s.doc) {
-			s.found = true
-			return
-		}
-		c := s.doc[s.i]
-		s.i++
-		if c == '}' {
-			return
-		}
-		if c != ',' {
-			s.found = true
+		if s.found || !s.memberEnd() {
 			return
 		}
 	}
