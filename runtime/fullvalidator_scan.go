@@ -116,25 +116,7 @@ func (s *scanner) str() (string, bool) {
 
 // object skips an object (at '{'), looking at its keys when it is a schema.
 func (s *scanner) object(schema bool, depth int) {
-	s.i++
-	s.space()
-	if s.i < len(s.doc) && s.doc[s.i] == '}' {
-		s.i++
-		return
-	}
-	for !s.found {
-		s.space()
-		if s.i >= len(s.doc) || s.doc[s.i] != '"' {
-			s.found = true
-			return
-		}
-		key, escaped := s.str()
-		s.space()
-		if s.i >= len(s.doc) || s.doc[s.i] != ':' {
-			s.found = true
-			return
-		}
-		s.i++
+	s.members(func(key string, escaped bool) {
 		switch {
 		case !schema:
 			s.value(false, depth+1)
@@ -158,40 +140,25 @@ func (s *scanner) object(schema bool, depth int) {
 			s.space()
 			if !s.trivial() {
 				s.found = true
-				return
 			}
+		case unsupportedKeywords[key]:
+			s.found = true
 		default:
-			if unsupportedKeywords[key] {
-				s.found = true
-				return
-			}
 			s.value(true, depth+1)
 		}
-		if s.found || !s.memberEnd() {
-			return
-		}
-	}
-}
-
-// memberEnd reads the ',' or '}' after an object's member and reports
-// whether another member follows. Anything else is taken for a hit (found):
-// decoding confirms every hit.
-func (s *scanner) memberEnd() (more bool) {
-	s.space()
-	if s.i >= len(s.doc) {
-		s.found = true
-		return false
-	}
-	c := s.doc[s.i]
-	s.i++
-	if c != ',' && c != '}' {
-		s.found = true
-	}
-	return c == ','
+	})
 }
 
 // nameMap skips an object whose members are schemas (properties, $defs...).
 func (s *scanner) nameMap(depth int) {
+	s.members(func(string, bool) { s.value(true, depth+1) })
+}
+
+// members reads the object at '{' one member at a time: member gets each
+// key (as str returns it) with the offset past its ':', and reads the
+// value. It stops at the object's end or once found is set; anything that
+// is not JSON sets found (decoding confirms every hit).
+func (s *scanner) members(member func(key string, escaped bool)) {
 	s.i++
 	s.space()
 	if s.i < len(s.doc) && s.doc[s.i] == '}' {
@@ -204,15 +171,26 @@ func (s *scanner) nameMap(depth int) {
 			s.found = true
 			return
 		}
-		s.str()
+		key, escaped := s.str()
 		s.space()
 		if s.i >= len(s.doc) || s.doc[s.i] != ':' {
 			s.found = true
 			return
 		}
 		s.i++
-		s.value(true, depth+1)
-		if s.found || !s.memberEnd() {
+		member(key, escaped)
+		if s.found {
+			return
+		}
+		s.space()
+		if s.i >= len(s.doc) {
+			s.found = true
+			return
+		}
+		c := s.doc[s.i]
+		s.i++
+		if c != ',' {
+			s.found = c != '}'
 			return
 		}
 	}
