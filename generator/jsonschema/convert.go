@@ -832,9 +832,18 @@ func discriminatorTags(disc *Discriminator, p *Schema) []string {
 			tags = append(tags, tag)
 		}
 	}
-	// Without a mapping entry the schema's name selects it (implicit mapping).
-	if _, taken := disc.Mapping[refName(p.Ref)]; len(tags) == 0 && !taken {
-		tags = []string{refName(p.Ref)}
+	// Without a mapping entry the schema's name selects it (implicit
+	// mapping), unless the variant itself fixes the property to other
+	// values: those are what its data holds (Spotify's TrackObject, whose
+	// "type" is "track"), and the name could never match it.
+	name := refName(p.Ref)
+	if _, taken := disc.Mapping[name]; len(tags) == 0 && !taken {
+		if r := p.resolve(); r != nil {
+			if own, ok := stringValues(r.Properties[disc.PropertyName]); ok && !slices.Contains(own, name) {
+				return own
+			}
+		}
+		tags = []string{name}
 	}
 	return tags
 }
