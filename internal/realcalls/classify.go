@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -126,6 +127,12 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     path, query, header or cookie parameter: a parameter value is text,
 //     and variants such as integer and string both match "7" (as Prism
 //     reads it), so a oneOf of them is ambiguous for any integer.
+//   - reject-empty-path-param -> description: every violation is a
+//     required path parameter Prism finds missing, and the input gave it
+//     the empty string, which the description allows (brex's dataset,
+//     enum ["", "mini", ...]): the client sends the empty segment it was
+//     given ("/company/7/"), and no router tells an empty segment from a
+//     missing one.
 //   - reject-pattern-unchecked -> harness: every violation is a value not
 //     matching a pattern Go's regexp cannot compile (lookaround,
 //     backreferences, repeat counts over 1000): the runtime does not check
@@ -307,6 +314,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		case refSiblingRequired(o, x) != "":
 			c.Fault, c.Rule = FaultDescription, "reject-ref-sibling"
 			ev += "; the body schema lists " + refSiblingRequired(o, x) + " in a required beside its $ref, which OpenAPI 3.0 says to ignore"
+		case emptyPathParams(x.Violations, c.Input) != "":
+			c.Fault, c.Rule = FaultDescription, "reject-empty-path-param"
+			ev += "; the description allows the empty string for the required path parameters " + emptyPathParams(x.Violations, c.Input) + ", which the client sent as an empty segment; input: " + clipS(string(c.Input), 400)
 		case uncheckablePatterns(x.Violations) != "":
 			c.Fault, c.Rule = FaultHarness, "reject-pattern-unchecked"
 			ev += "; Go's regexp cannot compile " + uncheckablePatterns(x.Violations) + ", so the registry (as jsonschema/v6) does not check it and the harness's value is not refused; input: " + clipS(string(c.Input), 400)
@@ -587,6 +597,36 @@ func paramOneOfOnly(violations string) bool {
 		}
 	}
 	return true
+}
+
+// emptyPathParams returns the names (comma-separated) of the path
+// parameters when every violation is Prism's "Request path must have
+// required property 'NAME'" and the input's params.NAME is "" (else "").
+func emptyPathParams(violations string, input json.RawMessage) string {
+	i := strings.Index(violations, "[")
+	if i < 0 {
+		return ""
+	}
+	var vs []struct {
+		Location []string `json:"location"`
+		Message  string   `json:"message"`
+	}
+	var in struct {
+		Params map[string]any `json:"params"`
+	}
+	if json.Unmarshal([]byte(violations[i:]), &vs) != nil || len(vs) == 0 || json.Unmarshal(input, &in) != nil {
+		return ""
+	}
+	var names []string
+	for _, v := range vs {
+		name, ok := strings.CutPrefix(v.Message, "Request path must have required property '")
+		name, ok2 := strings.CutSuffix(name, "'")
+		if !ok || !ok2 || !slices.Equal(v.Location, []string{"request", "path"}) || in.Params[name] != "" {
+			return ""
+		}
+		names = append(names, name)
+	}
+	return strings.Join(names, ", ")
 }
 
 // fragmentPath returns the path template of the called operation when it

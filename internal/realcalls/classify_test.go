@@ -81,6 +81,10 @@ func TestClassify(t *testing.T) {
 				x.ReqHeaders = map[string]string{"Content-Type": "application/json"}
 				return x
 			}()}, ClassRejected, FaultOpsgen, "reject-violation"},
+		{"an empty path parameter the description allows", Call{ErrCode: "EXECUTION_ERROR", Requests: 1, Input: json.RawMessage(`{"params":{"id":"7","dataset":""}}`),
+			Exchange: exchange("GET", base+"/company/7/", 422, `{}`, `[{"location":["request","path"],"severity":"Error","code":"required","message":"Request path must have required property 'dataset'"}]`)}, ClassRejected, FaultDescription, "reject-empty-path-param"},
+		{"a missing path parameter that was not empty is not that", Call{ErrCode: "EXECUTION_ERROR", Requests: 1, Input: json.RawMessage(`{"params":{"id":"7","dataset":"full"}}`),
+			Exchange: exchange("GET", base+"/company/7/", 422, `{}`, `[{"location":["request","path"],"severity":"Error","code":"required","message":"Request path must have required property 'dataset'"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
 		{"invalid request", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: exchange("GET", base+"/items/x", 422, `{}`, `[{"location":["request","path","id"],"message":"must be integer"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
 		{"multipart quirks", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
