@@ -49,7 +49,10 @@ func NewSchemaSet(doc string) *SchemaSet { return &SchemaSet{doc: doc} }
 
 // Ref returns a schema of the set: schema is a JSON Schema whose "$ref"s
 // resolve against the set document, typically just {"$ref":"#/$defs/Pet"}
-// or an array of such refs.
+// or an array of such refs. Not inlined: a generated package's
+// initialisation calls it once per operation schema.
+//
+//go:noinline
 func (s *SchemaSet) Ref(schema string) *Schema { return &Schema{doc: schema, set: s} }
 
 // Compile compiles the schema now, if it was not compiled yet, and returns

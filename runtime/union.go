@@ -221,7 +221,10 @@ func UnionOf(variant string, v any) UnionValue {
 	return UnionValue{v: v, variant: variant}
 }
 
-// IsZero reports whether the value holds nothing (no variant, no JSON).
+// IsZero reports whether the value holds nothing (no variant, no JSON). It
+// is not inlined: every generated union type promotes it.
+//
+//go:noinline
 func (u UnionValue) IsZero() bool { return u.v == nil && len(u.raw) == 0 }
 
 // Raw returns the value's JSON (nil for the zero value, or a value that

@@ -64,7 +64,10 @@ func nilIfNil(v any) any {
 }
 
 // HasRemote reports whether the client was configured WithRemote: then
-// generated methods record their input with Request.Remote.
+// generated methods record their input with Request.Remote. Not inlined,
+// as NewRequest.
+//
+//go:noinline
 func (c *Client) HasRemote() bool { return c.cfg.Remote != nil }
 
 // remote returns the Remote to send r to, or nil for HTTP.
