@@ -6,14 +6,27 @@ import (
 )
 
 func TestEnumKnown(t *testing.T) {
-	values := []string{"available", "pending", "sold", ""}
-	for v, want := range map[string]bool{"available": true, "sold": true, "": true, "Sold": false, "lost": false, "sold ": false} {
-		if got := EnumKnown(v, values); got != want {
-			t.Errorf("EnumKnown(%q) = %v, want %v", v, got, want)
+	for _, tt := range []struct {
+		values string // joined by NUL
+		v      string
+		want   bool
+	}{
+		{"available\x00pending\x00sold\x00", "available", true},
+		{"available\x00pending\x00sold\x00", "sold", true},
+		{"available\x00pending\x00sold\x00", "", true},
+		{"available\x00pending\x00sold\x00", "Sold", false},
+		{"available\x00pending\x00sold\x00", "sold ", false},
+		{"available\x00pending\x00sold\x00", "pending\x00sold", false},
+		{"available\x00pending\x00sold", "", false},
+		{"available\x00pending\x00sold", "lost", false},
+		{"available\x00pending\x00sold", "availabl", false},
+		{"sold", "sold", true},
+		{"", "", true},
+		{"", "sold", false},
+	} {
+		if got := EnumKnown(tt.v, tt.values); got != tt.want {
+			t.Errorf("EnumKnown(%q, %q) = %v, want %v", tt.v, tt.values, got, tt.want)
 		}
-	}
-	if EnumKnown("a", nil) {
-		t.Error("EnumKnown with no values is true")
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 //
 // GET /pets
 type ListPetsParams struct {
+	_ runtime.NotComparable
+
 	// Query parameter "limit".
 	Limit *int64 `json:"limit,omitempty"`
 }

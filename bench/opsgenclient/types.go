@@ -3,10 +3,14 @@
 
 package opsgenclient
 
+import "github.com/opsgen/opsgen/runtime"
+
 // Owner is a JSON object.
 //
 // #/components/schemas/Owner
 type Owner struct {
+	_ runtime.NotComparable
+
 	Email string `json:"email"`
 	ID    int64  `json:"id"`
 }
@@ -15,6 +19,8 @@ type Owner struct {
 //
 // #/components/schemas/Page
 type Page struct {
+	_ runtime.NotComparable
+
 	Items []Pet   `json:"items"`
 	Next  *string `json:"next,omitempty"`
 }
@@ -23,6 +29,8 @@ type Page struct {
 //
 // #/components/schemas/Pet
 type Pet struct {
+	_ runtime.NotComparable
+
 	ID     int64    `json:"id"`
 	Name   string   `json:"name"`
 	Owner  Owner    `json:"owner"`

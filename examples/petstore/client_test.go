@@ -134,7 +134,7 @@ func TestPetLifecycle(t *testing.T) {
 		t.Errorf("status = %d, want 404", got)
 	}
 	body, ok := runtime.ErrorBody[api.Error](err)
-	if wantBody := (api.Error{Code: 404, Message: "pet 4 not found"}); !ok || body != wantBody {
+	if wantBody := (api.Error{Code: 404, Message: "pet 4 not found"}); !ok || !reflect.DeepEqual(body, wantBody) {
 		t.Errorf("typed error body = %+v, %v; want %+v", body, ok, wantBody)
 	}
 }

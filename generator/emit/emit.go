@@ -35,13 +35,16 @@
 //     optional or nullable ones are pointers (slices, maps and
 //     json.RawMessage stay nil-able values), optional ones have omitempty;
 //     a property that would contain its own struct by value is a pointer.
+//     Its first field, runtime.NotComparable, makes it not comparable (as
+//     parameter structs are): == would compare those pointers by address.
 //     The loaders name every object; an unnamed one is json.RawMessage,
 //     with a warning.
 //   - additionalProperties next to properties: an AdditionalProperties map
 //     field (json:"-"), merged into and split out of the object by the
 //     type's MarshalJSON and UnmarshalJSON (one shared helper per package).
 //   - enum: a named string, int64 or float64 type with one constant per
-//     value and a Known method; unknown values still decode.
+//     value and a Known method (for strings, runtime.EnumKnown over the
+//     values in one literal); unknown values still decode.
 //   - oneOf/anyOf: a struct holding the raw JSON, with Raw, Variant,
 //     As<Variant>, Match (a function per variant: exhaustive, checked by
 //     the compiler) and <Type>From<Variant> (its name allocated by the

@@ -152,7 +152,8 @@ type structField struct {
 	nameW, tyW int
 }
 
-// structDecl writes "type name struct {...}".
+// structDecl writes "type name struct {...}", a struct that is not
+// comparable.
 func (w *textWriter) structDecl(name string, fields []field) {
 	sf := make([]structField, len(fields))
 	for i, fl := range fields {
@@ -160,11 +161,12 @@ func (w *textWriter) structDecl(name string, fields []field) {
 		sf[i] = structField{doc: fl.doc, name: fl.name, typ: typ, tag: tagText(fl.tag),
 			nameW: utf8.RuneCountInString(fl.name), tyW: utf8.RuneCountInString(typ)}
 	}
-	if len(sf) == 0 {
-		w.b.WriteString("type " + name + " struct{}\n")
-		return
+	// Every generated struct starts with a runtime.NotComparable (its doc
+	// says why), in a section of its own.
+	w.b.WriteString("type " + name + " struct {\n\t_ " + w.typeText(qual(pkgRuntime, "NotComparable")) + "\n")
+	if len(sf) > 0 {
+		w.b.WriteString("\n")
 	}
-	w.b.WriteString("type " + name + " struct {\n")
 	for start := 0; start < len(sf); {
 		// A section: the fields up to the next one with comment lines.
 		end := start + 1

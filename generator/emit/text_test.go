@@ -95,6 +95,7 @@ func TestStructAlignment(t *testing.T) {
 	}
 	w := &textWriter{f: newGeneratedFile("p")}
 	w.structDecl("T", fields)
+	w.structDecl("Empty", nil)
 	src := "package p\n\n" + w.b.String()
 	got, err := format.Source([]byte(src))
 	if err != nil {
@@ -103,7 +104,10 @@ func TestStructAlignment(t *testing.T) {
 	if string(got) != src {
 		t.Errorf("got:\n%s\nwant (gofmt):\n%s", src, got)
 	}
-	if w.f.imports["time"].name != "time" || w.f.imports["encoding/json"].name != "json" {
+	if !strings.HasPrefix(w.b.String(), "type T struct {\n\t_ runtime.NotComparable\n\n\tA ") {
+		t.Errorf("the struct does not start with its NotComparable marker:\n%s", w.b.String())
+	}
+	if w.f.imports["time"].name != "time" || w.f.imports["encoding/json"].name != "json" || w.f.imports[pkgRuntime].name != "runtime" {
 		t.Errorf("imports not recorded: %v", w.f.imports)
 	}
 }

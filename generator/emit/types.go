@@ -430,7 +430,9 @@ func (g *gen) declareEnum(f *generatedFile, t *ir.Type) {
 	w := &textWriter{f: f}
 	w.doc(typeDoc(t, t.Name+" is one of the values below; other values still decode (see Known).").lines())
 	w.b.WriteString("type " + t.Name + " " + enumBase(t).name + "\n")
-	var names, lits []string
+	var names []string
+	var values []string // the string values, for runtime.EnumKnown
+	listed := enumBase(t).name == "string"
 	seen := map[string]bool{}
 	for _, v := range t.Values {
 		if v == nil || v.Value == nil {
@@ -456,18 +458,22 @@ func (g *gen) declareEnum(f *generatedFile, t *ir.Type) {
 		w.comment("\t", cd.lines())
 		w.b.WriteString("\t" + v.Name + " " + t.Name + " = " + litText(lit) + "\n")
 		names = append(names, v.Name)
-		lits = append(lits, litText(lit))
+		if s, ok := lit.(string); ok && !strings.Contains(s, "\x00") {
+			values = append(values, s)
+		} else {
+			listed = false
+		}
 	}
 	if len(names) > 0 {
 		w.b.WriteString(")\n\n")
 		w.doc(newDoc("Known reports whether v is one of the values the API declares.").lines())
-		if enumBase(t).name == "string" {
-			// A call to a shared function over a list in static data: a
-			// switch over the values in each of thousands of enums is
-			// what the compiler spent most of a large package's build on.
+		if listed {
+			// A call to a shared function with the values in one string
+			// literal: a switch over the values in each of thousands of
+			// enums, or a []string of them in static data, is what the
+			// compiler spent most of a large package's build on.
 			w.b.WriteString("func (v " + t.Name + ") Known() bool {\n\treturn " + w.typeText(qual(pkgRuntime, "EnumKnown")) +
-				"(string(v), known" + t.Name + ")\n}\n\n")
-			w.b.WriteString("var known" + t.Name + " = []string{" + strings.Join(lits, ", ") + "}\n")
+				"(string(v), " + litText(strings.Join(values, "\x00")) + ")\n}\n")
 		} else {
 			w.b.WriteString("func (v " + t.Name + ") Known() bool {\n\tswitch v {\n\tcase " + strings.Join(names, ", ") +
 				":\n\t\treturn true\n\t}\n\treturn false\n}\n")

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -192,7 +193,7 @@ func TestHTTPValidationModes(t *testing.T) {
 		srv.setReply(replyJSON(200, `{"id":1,"extra":1}`, ""))
 		defer srv.setReply(replyJSON(200, drift, ""))
 		res = call([]e2ehttp.Option{e2ehttp.WithValidation(runtime.ValidateOff)})
-		if res.err != nil || res.env.Data != (e2ehttp.Item{ID: 1}) {
+		if res.err != nil || !reflect.DeepEqual(res.env.Data, e2ehttp.Item{ID: 1}) {
 			t.Errorf("off: %+v, %v", res.env.Data, res.err)
 		}
 		if len(res.env.Warnings) != 0 || len(res.hook) != 0 || res.log != "" {

@@ -227,7 +227,7 @@ func testMCPCalls(t *testing.T, session *mcp.ClientSession) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if env.Data != weather || len(env.Warnings) != 0 {
+		if !reflect.DeepEqual(env.Data, weather) || len(env.Warnings) != 0 {
 			t.Errorf("Data = %+v, warnings %v", env.Data, env.Warnings)
 		}
 		m := runtime.MCPMetaOf(env.Meta)
@@ -245,7 +245,7 @@ func testMCPCalls(t *testing.T, session *mcp.ClientSession) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := mcpgen.GetWeatherOutput(env.Data); got != weather || len(env.Warnings) != 0 {
+		if got := mcpgen.GetWeatherOutput(env.Data); !reflect.DeepEqual(got, weather) || len(env.Warnings) != 0 {
 			t.Errorf("Data = %+v, warnings %v", env.Data, env.Warnings)
 		}
 		if m := runtime.MCPMetaOf(env.Meta); m.StructuredContent != nil || len(m.Content) != 2 || m.Content[0].Text != "Here is the weather:" {
@@ -370,7 +370,7 @@ func testMCPCalls(t *testing.T, session *mcp.ClientSession) {
 			t.Fatal(err)
 		}
 		// The wrong-typed temperature is left zero with a warning; the rest is kept.
-		if env.Data != (mcpgen.WeatherDriftOutput{Conditions: "Sunny", Humidity: 40}) || !mcpHasPointer(env.Warnings, "/temperature") {
+		if !reflect.DeepEqual(env.Data, mcpgen.WeatherDriftOutput{Conditions: "Sunny", Humidity: 40}) || !mcpHasPointer(env.Warnings, "/temperature") {
 			t.Errorf("Data = %+v, warnings %v", env.Data, env.Warnings)
 		}
 		// The meta keeps what was sent, the extra field included.
@@ -389,17 +389,17 @@ func testMCPCalls(t *testing.T, session *mcp.ClientSession) {
 		if !errors.Is(err, runtime.ErrValidation) || !errors.As(err, &ce) || ce.OperationID != mcptest.ToolDrift || !mcpHasPointer(ce.Issues, "/temperature") {
 			t.Errorf("strict: %#v", err)
 		}
-		if env, err := strict.GetWeather(ctx, mcpgen.GetWeatherInput{}); err != nil || env.Data != weather {
+		if env, err := strict.GetWeather(ctx, mcpgen.GetWeatherInput{}); err != nil || !reflect.DeepEqual(env.Data, weather) {
 			t.Errorf("strict, no drift: %+v, %v", env.Data, err)
 		}
 
 		// Off is decode only, but a value the Go type cannot hold is
 		// dropped with a warning, not a DECODE_ERROR (issue 11).
 		off := mcpgen.NewClient(session, mcpQuiet, mcpgen.WithValidation(runtime.ValidateOff))
-		if env, err := off.WeatherDrift(ctx); err != nil || env.Data != (mcpgen.WeatherDriftOutput{Conditions: "Sunny", Humidity: 40}) || !mcpHasPointer(env.Warnings, "/temperature") {
+		if env, err := off.WeatherDrift(ctx); err != nil || !reflect.DeepEqual(env.Data, mcpgen.WeatherDriftOutput{Conditions: "Sunny", Humidity: 40}) || !mcpHasPointer(env.Warnings, "/temperature") {
 			t.Errorf("off: %+v %v, %v", env.Data, env.Warnings, err)
 		}
-		if env, err := off.GetWeather(ctx, mcpgen.GetWeatherInput{}); err != nil || env.Data != weather {
+		if env, err := off.GetWeather(ctx, mcpgen.GetWeatherInput{}); err != nil || !reflect.DeepEqual(env.Data, weather) {
 			t.Errorf("off, no drift: %+v, %v", env.Data, err)
 		}
 	})
@@ -464,7 +464,7 @@ func testMCPCalls(t *testing.T, session *mcp.ClientSession) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if env.Data != weather || runtime.MCPMetaOf(env.Meta) == nil || runtime.MCPMetaOf(env.Meta).Tool != mcptest.ToolWeather {
+		if !reflect.DeepEqual(env.Data, weather) || runtime.MCPMetaOf(env.Meta) == nil || runtime.MCPMetaOf(env.Meta).Tool != mcptest.ToolWeather {
 			t.Errorf("Execute = %+v", env)
 		}
 		if _, err := r.Execute(ctx, "mcpgen.echo", map[string]any{"text": 5}); !errors.Is(err, runtime.ErrValidation) {

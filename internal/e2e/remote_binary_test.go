@@ -264,7 +264,7 @@ func TestGeneratedMCPClientRemote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rw.Data != dw.Data || rw.Data.Conditions != mcptest.TheWeather.Conditions {
+	if !reflect.DeepEqual(rw.Data, dw.Data) || rw.Data.Conditions != mcptest.TheWeather.Conditions {
 		t.Fatalf("remote data %+v, direct %+v", rw.Data, dw.Data)
 	}
 	rm, dm := runtime.MCPMetaOf(rw.Meta), runtime.MCPMetaOf(dw.Meta)
@@ -300,7 +300,7 @@ func TestGeneratedMCPClientRemote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if drift.Data != ddrift.Data || drift.Data.Conditions != "Sunny" || len(ddrift.Warnings) == 0 {
+	if !reflect.DeepEqual(drift.Data, ddrift.Data) || drift.Data.Conditions != "Sunny" || len(ddrift.Warnings) == 0 {
 		t.Fatalf("drift: remote data %+v, direct %+v (warnings %v)", drift.Data, ddrift.Data, ddrift.Warnings)
 	}
 

@@ -14,6 +14,8 @@ import (
 //
 // GET /pets/{id}
 type GetPetParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "id".
 	ID string `json:"id"`
 }
@@ -51,6 +53,8 @@ type GetPetNotFound struct {
 //
 // PATCH /pets/{id}
 type PatchPetParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "id".
 	ID string `json:"id"`
 }

@@ -13,6 +13,8 @@ import (
 //
 // #/components/schemas/Cat
 type Cat struct {
+	_ runtime.NotComparable
+
 	Lives int64  `json:"lives"`
 	Type  string `json:"type"`
 }
@@ -21,6 +23,8 @@ type Cat struct {
 //
 // #/components/schemas/Dog
 type Dog struct {
+	_ runtime.NotComparable
+
 	Bark bool   `json:"bark"`
 	Type string `json:"type"`
 }
@@ -115,6 +119,8 @@ var unionKind = &runtime.Union{Discriminator: "type", Variants: []runtime.UnionV
 //
 // #/components/schemas/Named
 type Named struct {
+	_ runtime.NotComparable
+
 	ID   string `json:"id"`
 	Name string `json:"name"`
 }
@@ -123,6 +129,8 @@ type Named struct {
 //
 // #/components/schemas/Pet
 type Pet struct {
+	_ runtime.NotComparable
+
 	Born *runtime.Date            `json:"born,omitempty"`
 	ID   string                   `json:"id"`
 	Kind Kind                     `json:"kind"`
@@ -135,6 +143,8 @@ type Pet struct {
 //
 // #/components/schemas/PetPatch
 type PetPatch struct {
+	_ runtime.NotComparable
+
 	Name *string                  `json:"name,omitempty"`
 	Nick runtime.Nullable[string] `json:"nick,omitzero"`
 }
@@ -143,6 +153,8 @@ type PetPatch struct {
 //
 // #/components/schemas/Problem
 type Problem struct {
+	_ runtime.NotComparable
+
 	Title string `json:"title"`
 }
 

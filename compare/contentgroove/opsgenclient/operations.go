@@ -171,6 +171,8 @@ type CreateWebhookSubscriptionTooManyRequests struct {
 //
 // DELETE /clips/{id}
 type DeleteClipByIDParams struct {
+	_ runtime.NotComparable
+
 	// The id of the clip to be retrieved.
 	//
 	// Path parameter "id".
@@ -237,6 +239,8 @@ type DeleteClipByIDTooManyRequests struct {
 //
 // DELETE /medias/{id}
 type DeleteMediaByIDParams struct {
+	_ runtime.NotComparable
+
 	// id.
 	//
 	// Path parameter "id".
@@ -304,6 +308,8 @@ type DeleteMediaByIDTooManyRequests struct {
 //
 // DELETE /webhook_subscriptions/{id}
 type DeleteWebhookSubscriptionByIDParams struct {
+	_ runtime.NotComparable
+
 	// The id of the webhook subscription to be retrieved.
 	//
 	// Path parameter "id".
@@ -373,6 +379,8 @@ type DeleteWebhookSubscriptionByIDTooManyRequests struct {
 //
 // GET /clips/{id}
 type GetClipByIDParams struct {
+	_ runtime.NotComparable
+
 	// The id of the clip to be retrieved.
 	//
 	// Path parameter "id".
@@ -439,6 +447,8 @@ type GetClipByIDTooManyRequests struct {
 //
 // GET /clips
 type GetClipsParams struct {
+	_ runtime.NotComparable
+
 	// Filters to be applied to the query.
 	//
 	// Query params in the url must look like this: "filter[attributeName_*matcher*]"
@@ -511,6 +521,8 @@ type GetClipsTooManyRequests struct {
 //
 // GET /medias/{id}
 type GetMediaByIDParams struct {
+	_ runtime.NotComparable
+
 	// id.
 	//
 	// Path parameter "id".
@@ -577,6 +589,8 @@ type GetMediaByIDTooManyRequests struct {
 //
 // GET /medias
 type GetMediasParams struct {
+	_ runtime.NotComparable
+
 	// Filters to be applied to the query.
 	//
 	// Query params in the url must look like this: "filter[attributeName_*matcher*]"
@@ -693,6 +707,8 @@ type GetUploadURLTooManyRequests struct {
 //
 // GET /webhook_subscriptions/{id}
 type GetWebhookSubscriptionByIDParams struct {
+	_ runtime.NotComparable
+
 	// The id of the webhook subscription to be retrieved.
 	//
 	// Path parameter "id".
@@ -760,6 +776,8 @@ type GetWebhookSubscriptionByIDTooManyRequests struct {
 //
 // GET /webhook_subscriptions
 type GetWebhookSubscriptionsParams struct {
+	_ runtime.NotComparable
+
 	// Filters to be applied to the query.
 	//
 	// Query params in the url must look like this: "filter[attributeName_*matcher*]"
@@ -827,6 +845,8 @@ type GetWebhookSubscriptionsTooManyRequests struct {
 //
 // PUT /clips/{id}
 type UpdateClipByIDParams struct {
+	_ runtime.NotComparable
+
 	// The id of the clip to be retrieved.
 	//
 	// Path parameter "id".
@@ -882,6 +902,8 @@ type UpdateClipByIDTooManyRequests struct {
 //
 // PUT /medias/{id}
 type UpdateMediaByIDParams struct {
+	_ runtime.NotComparable
+
 	// id.
 	//
 	// Path parameter "id".

@@ -9,6 +9,8 @@ import "github.com/opsgen/opsgen/runtime"
 //
 // #/components/schemas/clip_response_object
 type ClipResponseObject struct {
+	_ runtime.NotComparable
+
 	Data  *ClipResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData        `json:"links,omitempty"`
 }
@@ -17,6 +19,8 @@ type ClipResponseObject struct {
 //
 // #/components/schemas/clip_response_object_data
 type ClipResponseObjectData struct {
+	_ runtime.NotComparable
+
 	Attributes    *ClipResponseObjectDataAttributes    `json:"attributes,omitempty"`
 	ID            *string                              `json:"id,omitempty"`
 	Relationships *ClipResponseObjectDataRelationships `json:"relationships,omitempty"`
@@ -27,6 +31,8 @@ type ClipResponseObjectData struct {
 //
 // #/components/schemas/clip_response_object_data/properties/attributes
 type ClipResponseObjectDataAttributes struct {
+	_ runtime.NotComparable
+
 	CreatedAt                *string                  `json:"created_at,omitempty"`
 	EndChar                  *int64                   `json:"end_char,omitempty"`
 	EndTime                  *float64                 `json:"end_time,omitempty"`
@@ -50,6 +56,8 @@ type ClipResponseObjectDataAttributes struct {
 //
 // #/components/schemas/clip_response_object_data/properties/relationships
 type ClipResponseObjectDataRelationships struct {
+	_ runtime.NotComparable
+
 	Media *ClipResponseObjectDataRelationshipsMedia `json:"media,omitempty"`
 }
 
@@ -57,6 +65,8 @@ type ClipResponseObjectDataRelationships struct {
 //
 // #/components/schemas/clip_response_object_data/properties/relationships/properties/media
 type ClipResponseObjectDataRelationshipsMedia struct {
+	_ runtime.NotComparable
+
 	Data *ClipResponseObjectDataRelationshipsMediaData `json:"data,omitempty"`
 }
 
@@ -64,6 +74,8 @@ type ClipResponseObjectDataRelationshipsMedia struct {
 //
 // #/components/schemas/clip_response_object_data/properties/relationships/properties/media/properties/data
 type ClipResponseObjectDataRelationshipsMediaData struct {
+	_ runtime.NotComparable
+
 	ID   *string `json:"id,omitempty"`
 	Type *string `json:"type,omitempty"`
 }
@@ -72,6 +84,8 @@ type ClipResponseObjectDataRelationshipsMediaData struct {
 //
 // #/components/schemas/clips_response_object
 type ClipsResponseObject struct {
+	_ runtime.NotComparable
+
 	Data  []ClipResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData         `json:"links,omitempty"`
 }
@@ -80,6 +94,8 @@ type ClipsResponseObject struct {
 //
 // #/paths/~1clips/post/requestBody/content/application~1json/schema
 type CreateClipBody struct {
+	_ runtime.NotComparable
+
 	Data CreateClipBodyData `json:"data"`
 }
 
@@ -87,6 +103,8 @@ type CreateClipBody struct {
 //
 // #/paths/~1clips/post/requestBody/content/application~1json/schema/properties/data
 type CreateClipBodyData struct {
+	_ runtime.NotComparable
+
 	Attributes CreateClipBodyDataAttributes `json:"attributes"`
 }
 
@@ -94,6 +112,8 @@ type CreateClipBodyData struct {
 //
 // #/paths/~1clips/post/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type CreateClipBodyDataAttributes struct {
+	_ runtime.NotComparable
+
 	EndTime   float64 `json:"end_time"`
 	MediaID   string  `json:"media_id"`
 	Name      string  `json:"name"`
@@ -104,6 +124,8 @@ type CreateClipBodyDataAttributes struct {
 //
 // #/paths/~1medias/post/requestBody/content/application~1json/schema
 type CreateMediaBody struct {
+	_ runtime.NotComparable
+
 	Data CreateMediaBodyData `json:"data"`
 }
 
@@ -111,6 +133,8 @@ type CreateMediaBody struct {
 //
 // #/paths/~1medias/post/requestBody/content/application~1json/schema/properties/data
 type CreateMediaBodyData struct {
+	_ runtime.NotComparable
+
 	Attributes CreateMediaBodyDataAttributes `json:"attributes"`
 }
 
@@ -118,6 +142,8 @@ type CreateMediaBodyData struct {
 //
 // #/paths/~1medias/post/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type CreateMediaBodyDataAttributes struct {
+	_ runtime.NotComparable
+
 	Description *string `json:"description,omitempty"`
 	Name        *string `json:"name,omitempty"`
 	SourceURL   *string `json:"source_url,omitempty"`
@@ -128,6 +154,8 @@ type CreateMediaBodyDataAttributes struct {
 //
 // #/paths/~1webhook_subscriptions/post/requestBody/content/application~1json/schema
 type CreateWebhookSubscriptionBody struct {
+	_ runtime.NotComparable
+
 	Data CreateWebhookSubscriptionBodyData `json:"data"`
 }
 
@@ -135,6 +163,8 @@ type CreateWebhookSubscriptionBody struct {
 //
 // #/paths/~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/data
 type CreateWebhookSubscriptionBodyData struct {
+	_ runtime.NotComparable
+
 	Attributes CreateWebhookSubscriptionBodyDataAttributes `json:"attributes"`
 }
 
@@ -142,6 +172,8 @@ type CreateWebhookSubscriptionBodyData struct {
 //
 // #/paths/~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type CreateWebhookSubscriptionBodyDataAttributes struct {
+	_ runtime.NotComparable
+
 	SubscribedEvents []string `json:"subscribed_events,omitempty"`
 	URL              string   `json:"url"`
 }
@@ -150,6 +182,8 @@ type CreateWebhookSubscriptionBodyDataAttributes struct {
 //
 // #/components/schemas/direct_upload_response_object
 type DirectUploadResponseObject struct {
+	_ runtime.NotComparable
+
 	Data *DirectUploadResponseObjectData `json:"data,omitempty"`
 }
 
@@ -157,6 +191,8 @@ type DirectUploadResponseObject struct {
 //
 // #/components/schemas/direct_upload_response_object/properties/data
 type DirectUploadResponseObjectData struct {
+	_ runtime.NotComparable
+
 	Attributes *DirectUploadResponseObjectDataAttributes `json:"attributes,omitempty"`
 	ID         *string                                   `json:"id,omitempty"`
 	Type       *string                                   `json:"type,omitempty"`
@@ -166,6 +202,8 @@ type DirectUploadResponseObjectData struct {
 //
 // #/components/schemas/direct_upload_response_object/properties/data/properties/attributes
 type DirectUploadResponseObjectDataAttributes struct {
+	_ runtime.NotComparable
+
 	UploadID  *string `json:"upload_id,omitempty"`
 	UploadURL *string `json:"upload_url,omitempty"`
 }
@@ -193,10 +231,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetClipsSort) Known() bool {
-	return runtime.EnumKnown(string(v), knownGetClipsSort)
+	return runtime.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
 }
-
-var knownGetClipsSort = []string{"created_at", "-created_at", "original_created_at", "-original_created_at", "name", "-name"}
 
 // GetMediasSort is one of the values below; other values still decode (see Known).
 //
@@ -221,10 +257,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetMediasSort) Known() bool {
-	return runtime.EnumKnown(string(v), knownGetMediasSort)
+	return runtime.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
 }
-
-var knownGetMediasSort = []string{"created_at", "-created_at", "original_created_at", "-original_created_at", "name", "-name"}
 
 // GetWebhookSubscriptionsSort is one of the values below; other values still
 // decode (see Known).
@@ -250,15 +284,15 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetWebhookSubscriptionsSort) Known() bool {
-	return runtime.EnumKnown(string(v), knownGetWebhookSubscriptionsSort)
+	return runtime.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
 }
-
-var knownGetWebhookSubscriptionsSort = []string{"created_at", "-created_at", "original_created_at", "-original_created_at", "name", "-name"}
 
 // LinksObjectData is a JSON object.
 //
 // #/components/schemas/links_object_data
 type LinksObjectData struct {
+	_ runtime.NotComparable
+
 	Current runtime.Nullable[string] `json:"current,omitzero"`
 	First   runtime.Nullable[string] `json:"first,omitzero"`
 	Last    runtime.Nullable[string] `json:"last,omitzero"`
@@ -271,6 +305,8 @@ type LinksObjectData struct {
 //
 // #/components/schemas/media_response_object
 type MediaResponseObject struct {
+	_ runtime.NotComparable
+
 	Data  *MediaResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData         `json:"links,omitempty"`
 }
@@ -279,6 +315,8 @@ type MediaResponseObject struct {
 //
 // #/components/schemas/media_response_object_data
 type MediaResponseObjectData struct {
+	_ runtime.NotComparable
+
 	Attributes    *MediaResponseObjectDataAttributes    `json:"attributes,omitempty"`
 	ID            *string                               `json:"id,omitempty"`
 	Relationships *MediaResponseObjectDataRelationships `json:"relationships,omitempty"`
@@ -289,6 +327,8 @@ type MediaResponseObjectData struct {
 //
 // #/components/schemas/media_response_object_data/properties/attributes
 type MediaResponseObjectDataAttributes struct {
+	_ runtime.NotComparable
+
 	CreatedAt                 *string                   `json:"created_at,omitempty"`
 	Description               runtime.Nullable[string]  `json:"description,omitzero"`
 	ExternalID                runtime.Nullable[string]  `json:"external_id,omitzero"`
@@ -310,6 +350,8 @@ type MediaResponseObjectDataAttributes struct {
 //
 // #/components/schemas/media_response_object_data/properties/relationships
 type MediaResponseObjectDataRelationships struct {
+	_ runtime.NotComparable
+
 	Clips *MediaResponseObjectDataRelationshipsClips `json:"clips,omitempty"`
 }
 
@@ -317,6 +359,8 @@ type MediaResponseObjectDataRelationships struct {
 //
 // #/components/schemas/media_response_object_data/properties/relationships/properties/clips
 type MediaResponseObjectDataRelationshipsClips struct {
+	_ runtime.NotComparable
+
 	Data []MediaResponseObjectDataRelationshipsClipsDataItem `json:"data,omitempty"`
 }
 
@@ -324,6 +368,8 @@ type MediaResponseObjectDataRelationshipsClips struct {
 //
 // #/components/schemas/media_response_object_data/properties/relationships/properties/clips/properties/data/items
 type MediaResponseObjectDataRelationshipsClipsDataItem struct {
+	_ runtime.NotComparable
+
 	ID   *string `json:"id,omitempty"`
 	Type *string `json:"type,omitempty"`
 }
@@ -332,6 +378,8 @@ type MediaResponseObjectDataRelationshipsClipsDataItem struct {
 //
 // #/components/schemas/medias_response_object
 type MediasResponseObject struct {
+	_ runtime.NotComparable
+
 	Data  []MediaResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData          `json:"links,omitempty"`
 }
@@ -340,6 +388,8 @@ type MediasResponseObject struct {
 //
 // #/components/schemas/payment_required_error_response_object
 type PaymentRequiredErrorResponseObject struct {
+	_ runtime.NotComparable
+
 	Errors []PaymentRequiredErrorResponseObjectErrorsItem `json:"errors,omitempty"`
 }
 
@@ -347,6 +397,8 @@ type PaymentRequiredErrorResponseObject struct {
 //
 // #/components/schemas/payment_required_error_response_object/properties/errors/items
 type PaymentRequiredErrorResponseObjectErrorsItem struct {
+	_ runtime.NotComparable
+
 	Code   *string                                             `json:"code,omitempty"`
 	Detail *string                                             `json:"detail,omitempty"`
 	Source *PaymentRequiredErrorResponseObjectErrorsItemSource `json:"source,omitempty"`
@@ -358,6 +410,8 @@ type PaymentRequiredErrorResponseObjectErrorsItem struct {
 //
 // #/components/schemas/payment_required_error_response_object/properties/errors/items/properties/source
 type PaymentRequiredErrorResponseObjectErrorsItemSource struct {
+	_ runtime.NotComparable
+
 	Pointer *string `json:"pointer,omitempty"`
 }
 
@@ -365,6 +419,8 @@ type PaymentRequiredErrorResponseObjectErrorsItemSource struct {
 //
 // #/components/schemas/too_many_requests_error_response_object
 type TooManyRequestsErrorResponseObject struct {
+	_ runtime.NotComparable
+
 	Errors []TooManyRequestsErrorResponseObjectErrorsItem `json:"errors,omitempty"`
 }
 
@@ -372,6 +428,8 @@ type TooManyRequestsErrorResponseObject struct {
 //
 // #/components/schemas/too_many_requests_error_response_object/properties/errors/items
 type TooManyRequestsErrorResponseObjectErrorsItem struct {
+	_ runtime.NotComparable
+
 	Detail *string `json:"detail,omitempty"`
 	Status *string `json:"status,omitempty"`
 	Title  *string `json:"title,omitempty"`
@@ -381,6 +439,8 @@ type TooManyRequestsErrorResponseObjectErrorsItem struct {
 //
 // #/components/schemas/unauthorized_error_response_object
 type UnauthorizedErrorResponseObject struct {
+	_ runtime.NotComparable
+
 	Errors []UnauthorizedErrorResponseObjectErrorsItem `json:"errors,omitempty"`
 }
 
@@ -388,6 +448,8 @@ type UnauthorizedErrorResponseObject struct {
 //
 // #/components/schemas/unauthorized_error_response_object/properties/errors/items
 type UnauthorizedErrorResponseObjectErrorsItem struct {
+	_ runtime.NotComparable
+
 	Message *string `json:"message,omitempty"`
 }
 
@@ -395,6 +457,8 @@ type UnauthorizedErrorResponseObjectErrorsItem struct {
 //
 // #/paths/~1clips~1{id}/put/requestBody/content/application~1json/schema
 type UpdateClipByIDBody struct {
+	_ runtime.NotComparable
+
 	Data UpdateClipByIDBodyData `json:"data"`
 }
 
@@ -402,6 +466,8 @@ type UpdateClipByIDBody struct {
 //
 // #/paths/~1clips~1{id}/put/requestBody/content/application~1json/schema/properties/data
 type UpdateClipByIDBodyData struct {
+	_ runtime.NotComparable
+
 	Attributes UpdateClipByIDBodyDataAttributes `json:"attributes"`
 }
 
@@ -409,6 +475,8 @@ type UpdateClipByIDBodyData struct {
 //
 // #/paths/~1clips~1{id}/put/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type UpdateClipByIDBodyDataAttributes struct {
+	_ runtime.NotComparable
+
 	EndTime   *float64 `json:"end_time,omitempty"`
 	Name      *string  `json:"name,omitempty"`
 	StartTime *float64 `json:"start_time,omitempty"`
@@ -418,6 +486,8 @@ type UpdateClipByIDBodyDataAttributes struct {
 //
 // #/paths/~1medias~1{id}/put/requestBody/content/application~1json/schema
 type UpdateMediaByIDBody struct {
+	_ runtime.NotComparable
+
 	Data UpdateMediaByIDBodyData `json:"data"`
 }
 
@@ -425,6 +495,8 @@ type UpdateMediaByIDBody struct {
 //
 // #/paths/~1medias~1{id}/put/requestBody/content/application~1json/schema/properties/data
 type UpdateMediaByIDBodyData struct {
+	_ runtime.NotComparable
+
 	Attributes UpdateMediaByIDBodyDataAttributes `json:"attributes"`
 }
 
@@ -432,6 +504,8 @@ type UpdateMediaByIDBodyData struct {
 //
 // #/paths/~1medias~1{id}/put/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type UpdateMediaByIDBodyDataAttributes struct {
+	_ runtime.NotComparable
+
 	Description *string `json:"description,omitempty"`
 	Name        *string `json:"name,omitempty"`
 }
@@ -440,6 +514,8 @@ type UpdateMediaByIDBodyDataAttributes struct {
 //
 // #/components/schemas/webhook_subscription_response_object
 type WebhookSubscriptionResponseObject struct {
+	_ runtime.NotComparable
+
 	Data  *WebhookSubscriptionResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData                       `json:"links,omitempty"`
 }
@@ -448,6 +524,8 @@ type WebhookSubscriptionResponseObject struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data
 type WebhookSubscriptionResponseObjectData struct {
+	_ runtime.NotComparable
+
 	Attributes    *WebhookSubscriptionResponseObjectDataAttributes    `json:"attributes,omitempty"`
 	ID            *string                                             `json:"id,omitempty"`
 	Relationships *WebhookSubscriptionResponseObjectDataRelationships `json:"relationships,omitempty"`
@@ -458,6 +536,8 @@ type WebhookSubscriptionResponseObjectData struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/attributes
 type WebhookSubscriptionResponseObjectDataAttributes struct {
+	_ runtime.NotComparable
+
 	Active           *bool    `json:"active,omitempty"`
 	CreatedAt        *string  `json:"created_at,omitempty"`
 	SubscribedEvents []string `json:"subscribed_events,omitempty"`
@@ -469,6 +549,8 @@ type WebhookSubscriptionResponseObjectDataAttributes struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships
 type WebhookSubscriptionResponseObjectDataRelationships struct {
+	_ runtime.NotComparable
+
 	User          *WebhookSubscriptionResponseObjectDataRelationshipsUser          `json:"user,omitempty"`
 	WebhookEvents *WebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents `json:"webhook_events,omitempty"`
 }
@@ -477,6 +559,8 @@ type WebhookSubscriptionResponseObjectDataRelationships struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships/properties/user
 type WebhookSubscriptionResponseObjectDataRelationshipsUser struct {
+	_ runtime.NotComparable
+
 	Data *WebhookSubscriptionResponseObjectDataRelationshipsUserData `json:"data,omitempty"`
 }
 
@@ -484,6 +568,8 @@ type WebhookSubscriptionResponseObjectDataRelationshipsUser struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships/properties/user/properties/data
 type WebhookSubscriptionResponseObjectDataRelationshipsUserData struct {
+	_ runtime.NotComparable
+
 	ID   *string `json:"id,omitempty"`
 	Type *string `json:"type,omitempty"`
 }
@@ -493,6 +579,8 @@ type WebhookSubscriptionResponseObjectDataRelationshipsUserData struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships/properties/webhook_events
 type WebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents struct {
+	_ runtime.NotComparable
+
 	Data []WebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem `json:"data,omitempty"`
 }
 
@@ -501,6 +589,8 @@ type WebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships/properties/webhook_events/properties/data/items
 type WebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem struct {
+	_ runtime.NotComparable
+
 	ID   *string `json:"id,omitempty"`
 	Type *string `json:"type,omitempty"`
 }
@@ -509,6 +599,8 @@ type WebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem str
 //
 // #/components/schemas/webhook_subscriptions_response_object
 type WebhookSubscriptionsResponseObject struct {
+	_ runtime.NotComparable
+
 	Data  []WebhookSubscriptionResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData                        `json:"links,omitempty"`
 }

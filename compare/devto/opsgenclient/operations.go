@@ -67,6 +67,8 @@ type CreateArticleUnprocessableEntity struct {
 //
 // DELETE /api/pages/{id}
 type DeleteAPIPagesIDParams struct {
+	_ runtime.NotComparable
+
 	// The ID of the page.
 	//
 	// Path parameter "id".
@@ -156,6 +158,8 @@ type GetAPIDisplayAdsUnauthorized struct {
 //
 // GET /api/display_ads/{id}
 type GetAPIDisplayAdsIDParams struct {
+	_ runtime.NotComparable
+
 	// The ID of the display ad.
 	//
 	// Path parameter "id".
@@ -232,6 +236,8 @@ var responsesGetAPIPages = []httpclient.Response{
 //
 // GET /api/pages/{id}
 type GetAPIPagesIDParams struct {
+	_ runtime.NotComparable
+
 	// The ID of the page.
 	//
 	// Path parameter "id".
@@ -264,6 +270,8 @@ var responsesGetAPIPagesID = []httpclient.Response{
 //
 // GET /api/articles/{id}
 type GetArticleByIDParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "id".
 	ID int64 `json:"id"`
 }
@@ -306,6 +314,8 @@ type GetArticleByIDNotFound struct {
 //
 // GET /api/articles/{username}/{slug}
 type GetArticleByPathParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "username".
 	Username string `json:"username"`
 	// Path parameter "slug".
@@ -351,6 +361,8 @@ type GetArticleByPathNotFound struct {
 //
 // GET /api/articles
 type GetArticlesParams struct {
+	_ runtime.NotComparable
+
 	// Adding this will allow the client to return the list of articles
 	// belonging to the requested collection, ordered by ascending publication date.
 	//
@@ -451,6 +463,8 @@ var responsesGetArticles = []httpclient.Response{
 //
 // GET /api/comments/{id}
 type GetCommentByIDParams struct {
+	_ runtime.NotComparable
+
 	// Comment identifier.
 	//
 	// Path parameter "id".
@@ -499,6 +513,8 @@ type GetCommentByIDNotFound struct {
 //
 // GET /api/comments
 type GetCommentsByArticleIDParams struct {
+	_ runtime.NotComparable
+
 	// Article identifier.
 	//
 	// Query parameter "a_id".
@@ -584,6 +600,8 @@ type GetFollowedTagsUnauthorized struct {
 //
 // GET /api/followers/users
 type GetFollowersParams struct {
+	_ runtime.NotComparable
+
 	// Pagination page.
 	//
 	// Query parameter "page".
@@ -646,6 +664,8 @@ type GetFollowersUnauthorized struct {
 //
 // GET /api/articles/latest
 type GetLatestArticlesParams struct {
+	_ runtime.NotComparable
+
 	// Pagination page.
 	//
 	// Query parameter "page".
@@ -686,6 +706,8 @@ var responsesGetLatestArticles = []httpclient.Response{
 //
 // GET /api/organizations/{username}/articles
 type GetOrgArticlesParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "username".
 	Username string `json:"username"`
 	// Pagination page.
@@ -741,6 +763,8 @@ type GetOrgArticlesNotFound struct {
 //
 // GET /api/organizations/{username}/users
 type GetOrgUsersParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "username".
 	Username string `json:"username"`
 	// Pagination page.
@@ -796,6 +820,8 @@ type GetOrgUsersNotFound struct {
 //
 // GET /api/organizations/{username}
 type GetOrganizationParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "username".
 	Username string `json:"username"`
 }
@@ -838,6 +864,8 @@ type GetOrganizationNotFound struct {
 //
 // GET /api/podcast_episodes
 type GetPodcastEpisodesParams struct {
+	_ runtime.NotComparable
+
 	// Pagination page.
 	//
 	// Query parameter "page".
@@ -896,6 +924,8 @@ type GetPodcastEpisodesNotFound struct {
 //
 // GET /api/profile_images/{username}
 type GetProfileImageParams struct {
+	_ runtime.NotComparable
+
 	// The parameter is the username of the user or the username of the organization.
 	//
 	// Path parameter "username".
@@ -943,6 +973,8 @@ type GetProfileImageNotFound struct {
 //
 // GET /api/readinglist
 type GetReadinglistParams struct {
+	_ runtime.NotComparable
+
 	// Pagination page.
 	//
 	// Query parameter "page".
@@ -996,6 +1028,8 @@ type GetReadinglistUnauthorized struct {
 //
 // GET /api/tags
 type GetTagsParams struct {
+	_ runtime.NotComparable
+
 	// Pagination page.
 	//
 	// Query parameter "page".
@@ -1038,6 +1072,8 @@ var responsesGetTags = []httpclient.Response{
 //
 // GET /api/users/{id}
 type GetUserParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "id".
 	ID string `json:"id"`
 }
@@ -1072,6 +1108,8 @@ var responsesGetUser = []httpclient.Response{
 //
 // GET /api/articles/me/all
 type GetUserAllArticlesParams struct {
+	_ runtime.NotComparable
+
 	// Pagination page.
 	//
 	// Query parameter "page".
@@ -1135,6 +1173,8 @@ type GetUserAllArticlesUnauthorized struct {
 //
 // GET /api/articles/me
 type GetUserArticlesParams struct {
+	_ runtime.NotComparable
+
 	// Pagination page.
 	//
 	// Query parameter "page".
@@ -1229,6 +1269,8 @@ type GetUserMeUnauthorized struct {
 //
 // GET /api/articles/me/published
 type GetUserPublishedArticlesParams struct {
+	_ runtime.NotComparable
+
 	// Pagination page.
 	//
 	// Query parameter "page".
@@ -1290,6 +1332,8 @@ type GetUserPublishedArticlesUnauthorized struct {
 //
 // GET /api/articles/me/unpublished
 type GetUserUnpublishedArticlesParams struct {
+	_ runtime.NotComparable
+
 	// Pagination page.
 	//
 	// Query parameter "page".
@@ -1446,6 +1490,8 @@ type PostAPIPagesUnprocessableEntity struct {
 //
 // POST /api/reactions
 type PostAPIReactionsParams struct {
+	_ runtime.NotComparable
+
 	// Query parameter "category".
 	Category PostAPIReactionsCategory `json:"category"`
 	// Query parameter "reactable_id".
@@ -1497,6 +1543,8 @@ type PostAPIReactionsUnauthorized struct {
 //
 // POST /api/reactions/toggle
 type PostAPIReactionsToggleParams struct {
+	_ runtime.NotComparable
+
 	// Query parameter "category".
 	Category PostAPIReactionsToggleCategory `json:"category"`
 	// Query parameter "reactable_id".
@@ -1599,6 +1647,8 @@ type PostAdminUsersCreateUnprocessableEntity struct {
 //
 // PUT /api/display_ads/{id}
 type PutAPIDisplayAdsIDParams struct {
+	_ runtime.NotComparable
+
 	// The ID of the display ad.
 	//
 	// Path parameter "id".
@@ -1660,6 +1710,8 @@ type PutAPIDisplayAdsIDNotFound struct {
 //
 // PUT /api/display_ads/{id}/unpublish
 type PutAPIDisplayAdsIDUnpublishParams struct {
+	_ runtime.NotComparable
+
 	// The ID of the display ad to unpublish.
 	//
 	// Path parameter "id".
@@ -1717,6 +1769,8 @@ type PutAPIDisplayAdsIDUnpublishNotFound struct {
 //
 // PUT /api/pages/{id}
 type PutAPIPagesIDParams struct {
+	_ runtime.NotComparable
+
 	// The ID of the page.
 	//
 	// Path parameter "id".
@@ -1777,6 +1831,8 @@ type PutAPIPagesIDUnprocessableEntity struct {
 //
 // PUT /api/users/{id}/suspend
 type SuspendUserParams struct {
+	_ runtime.NotComparable
+
 	// The ID of the user to suspend.
 	//
 	// Path parameter "id".
@@ -1843,6 +1899,8 @@ type SuspendUserNotFound struct {
 //
 // PUT /api/articles/{id}/unpublish
 type UnpublishArticleParams struct {
+	_ runtime.NotComparable
+
 	// The ID of the article to unpublish.
 	//
 	// Path parameter "id".
@@ -1914,6 +1972,8 @@ type UnpublishArticleNotFound struct {
 //
 // PUT /api/users/{id}/unpublish
 type UnpublishUserParams struct {
+	_ runtime.NotComparable
+
 	// The ID of the user to unpublish.
 	//
 	// Path parameter "id".
@@ -1987,6 +2047,8 @@ type UnpublishUserNotFound struct {
 //
 // PUT /api/articles/{id}
 type UpdateArticleParams struct {
+	_ runtime.NotComparable
+
 	// The ID of the user to unpublish.
 	//
 	// Path parameter "id".
@@ -2062,6 +2124,8 @@ type UpdateArticleUnprocessableEntity struct {
 //
 // GET /api/videos
 type VideosParams struct {
+	_ runtime.NotComparable
+
 	// Pagination page.
 	//
 	// Query parameter "page".

@@ -16,6 +16,8 @@ import (
 //
 // #/components/schemas/Article
 type Article struct {
+	_ runtime.NotComparable
+
 	Article *ArticleArticle `json:"article,omitempty"`
 }
 
@@ -23,6 +25,8 @@ type Article struct {
 //
 // #/components/schemas/Article/properties/article
 type ArticleArticle struct {
+	_ runtime.NotComparable
+
 	BodyMarkdown   *string                  `json:"body_markdown,omitempty"`
 	CanonicalURL   runtime.Nullable[string] `json:"canonical_url,omitzero"`
 	Description    *string                  `json:"description,omitempty"`
@@ -41,6 +45,8 @@ type ArticleArticle struct {
 //
 // #/components/schemas/ArticleFlareTag
 type ArticleFlareTag struct {
+	_ runtime.NotComparable
+
 	// Background color (hexadecimal)
 	BgColorHex runtime.Nullable[string] `json:"bg_color_hex,omitzero"`
 	Name       *string                  `json:"name,omitempty"`
@@ -54,6 +60,8 @@ type ArticleFlareTag struct {
 //
 // #/components/schemas/ArticleIndex
 type ArticleIndex struct {
+	_ runtime.NotComparable
+
 	CanonicalURL  string     `json:"canonical_url"`
 	CoverImage    *string    `json:"cover_image"`
 	CreatedAt     time.Time  `json:"created_at"`
@@ -92,6 +100,8 @@ type ArticleIndex struct {
 //
 // #/components/schemas/Comment
 type Comment struct {
+	_ runtime.NotComparable
+
 	CreatedAt *time.Time `json:"created_at,omitempty"`
 	IDCode    *string    `json:"id_code,omitempty"`
 	// Podcast image url.
@@ -105,6 +115,8 @@ type Comment struct {
 //
 // #/components/schemas/DisplayAd
 type DisplayAd struct {
+	_ runtime.NotComparable
+
 	// Ad must be both published and approved to be in rotation.
 	Approved *bool `json:"approved,omitempty"`
 	// Articles this ad should *not* appear on (blank means no articles are disallowed,
@@ -162,10 +174,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v DisplayAdDisplayTo) Known() bool {
-	return runtime.EnumKnown(string(v), knownDisplayAdDisplayTo)
+	return runtime.EnumKnown(string(v), "all\x00logged_in\x00logged_out")
 }
-
-var knownDisplayAdDisplayTo = []string{"all", "logged_in", "logged_out"}
 
 // DisplayAdPlacementArea is one of the values below; other values still decode
 // (see Known).
@@ -197,10 +207,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v DisplayAdPlacementArea) Known() bool {
-	return runtime.EnumKnown(string(v), knownDisplayAdPlacementArea)
+	return runtime.EnumKnown(string(v), "sidebar_left\x00sidebar_left_2\x00sidebar_right\x00feed_first\x00feed_second\x00feed_third\x00post_sidebar\x00post_comments")
 }
-
-var knownDisplayAdPlacementArea = []string{"sidebar_left", "sidebar_left_2", "sidebar_right", "feed_first", "feed_second", "feed_third", "post_sidebar", "post_comments"}
 
 // DisplayAdTypeOf is one of the values below; other values still decode (see
 // Known).
@@ -227,10 +235,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v DisplayAdTypeOf) Known() bool {
-	return runtime.EnumKnown(string(v), knownDisplayAdTypeOf)
+	return runtime.EnumKnown(string(v), "in_house\x00community\x00external")
 }
-
-var knownDisplayAdTypeOf = []string{"in_house", "community", "external"}
 
 // FollowedTag is a JSON object.
 //
@@ -238,6 +244,8 @@ var knownDisplayAdTypeOf = []string{"in_house", "community", "external"}
 //
 // #/components/schemas/FollowedTag
 type FollowedTag struct {
+	_ runtime.NotComparable
+
 	// Tag id.
 	ID     int64   `json:"id"`
 	Name   string  `json:"name"`
@@ -262,10 +270,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetArticlesState) Known() bool {
-	return runtime.EnumKnown(string(v), knownGetArticlesState)
+	return runtime.EnumKnown(string(v), "fresh\x00rising\x00all")
 }
-
-var knownGetArticlesState = []string{"fresh", "rising", "all"}
 
 // GetFollowersResponseItem is a JSON object.
 //
@@ -273,6 +279,8 @@ var knownGetArticlesState = []string{"fresh", "rising", "all"}
 //
 // #/paths/~1api~1followers~1users/get/responses/200/content/application~1json/schema/items
 type GetFollowersResponseItem struct {
+	_ runtime.NotComparable
+
 	ID *int32 `json:"id,omitempty"`
 	// The follower's name.
 	Name *string `json:"name,omitempty"`
@@ -292,6 +300,8 @@ type GetFollowersResponseItem struct {
 //
 // #/components/schemas/Organization
 type Organization struct {
+	_ runtime.NotComparable
+
 	GithubUsername  *string                  `json:"github_username,omitempty"`
 	JoinedAt        *string                  `json:"joined_at,omitempty"`
 	Location        *string                  `json:"location,omitempty"`
@@ -312,6 +322,8 @@ type Organization struct {
 //
 // #/components/schemas/Page
 type Page struct {
+	_ runtime.NotComparable
+
 	// For JSON pages, the JSON body.
 	BodyJSON runtime.Nullable[string] `json:"body_json,omitzero"`
 	// The text (in markdown) of the ad (required)
@@ -355,10 +367,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PageTemplate) Known() bool {
-	return runtime.EnumKnown(string(v), knownPageTemplate)
+	return runtime.EnumKnown(string(v), "contained\x00full_within_layout\x00nav_bar_included\x00json")
 }
-
-var knownPageTemplate = []string{"contained", "full_within_layout", "nav_bar_included", "json"}
 
 // PodcastEpisodeIndex is a JSON object.
 //
@@ -366,6 +376,8 @@ var knownPageTemplate = []string{"contained", "full_within_layout", "nav_bar_inc
 //
 // #/components/schemas/PodcastEpisodeIndex
 type PodcastEpisodeIndex struct {
+	_ runtime.NotComparable
+
 	ClassName string `json:"class_name"`
 	ID        int32  `json:"id"`
 	// Podcast episode image url or podcast image url.
@@ -381,6 +393,8 @@ type PodcastEpisodeIndex struct {
 //
 // #/paths/~1api~1pages/post/requestBody/content/application~1json/schema
 type PostAPIPagesBody struct {
+	_ runtime.NotComparable
+
 	// For JSON pages, the JSON body.
 	BodyJSON *string `json:"body_json,omitempty"`
 	// The text (in markdown) of the ad (required)
@@ -424,10 +438,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PostAPIPagesBodyTemplate) Known() bool {
-	return runtime.EnumKnown(string(v), knownPostAPIPagesBodyTemplate)
+	return runtime.EnumKnown(string(v), "contained\x00full_within_layout\x00nav_bar_included\x00json")
 }
-
-var knownPostAPIPagesBodyTemplate = []string{"contained", "full_within_layout", "nav_bar_included", "json"}
 
 // PostAPIReactionsCategory is one of the values below; other values still decode
 // (see Known).
@@ -451,10 +463,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PostAPIReactionsCategory) Known() bool {
-	return runtime.EnumKnown(string(v), knownPostAPIReactionsCategory)
+	return runtime.EnumKnown(string(v), "like\x00unicorn\x00exploding_head\x00raised_hands\x00fire")
 }
-
-var knownPostAPIReactionsCategory = []string{"like", "unicorn", "exploding_head", "raised_hands", "fire"}
 
 // PostAPIReactionsReactableType is one of the values below; other values still
 // decode (see Known).
@@ -474,10 +484,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PostAPIReactionsReactableType) Known() bool {
-	return runtime.EnumKnown(string(v), knownPostAPIReactionsReactableType)
+	return runtime.EnumKnown(string(v), "Comment\x00Article\x00User")
 }
-
-var knownPostAPIReactionsReactableType = []string{"Comment", "Article", "User"}
 
 // PostAPIReactionsToggleCategory is one of the values below; other values still
 // decode (see Known).
@@ -501,10 +509,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PostAPIReactionsToggleCategory) Known() bool {
-	return runtime.EnumKnown(string(v), knownPostAPIReactionsToggleCategory)
+	return runtime.EnumKnown(string(v), "like\x00unicorn\x00exploding_head\x00raised_hands\x00fire")
 }
-
-var knownPostAPIReactionsToggleCategory = []string{"like", "unicorn", "exploding_head", "raised_hands", "fire"}
 
 // PostAPIReactionsToggleReactableType is one of the values below; other values
 // still decode (see Known).
@@ -524,10 +530,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PostAPIReactionsToggleReactableType) Known() bool {
-	return runtime.EnumKnown(string(v), knownPostAPIReactionsToggleReactableType)
+	return runtime.EnumKnown(string(v), "Comment\x00Article\x00User")
 }
-
-var knownPostAPIReactionsToggleReactableType = []string{"Comment", "Article", "User"}
 
 // ProfileImage is a JSON object.
 //
@@ -535,6 +539,8 @@ var knownPostAPIReactionsToggleReactableType = []string{"Comment", "Article", "U
 //
 // #/components/schemas/ProfileImage
 type ProfileImage struct {
+	_ runtime.NotComparable
+
 	// Determines the type of the profile image owner (user or organization)
 	ImageOf *string `json:"image_of,omitempty"`
 	// Profile image (640x640)
@@ -551,6 +557,8 @@ type ProfileImage struct {
 //
 // #/components/schemas/SharedOrganization
 type SharedOrganization struct {
+	_ runtime.NotComparable
+
 	Name *string `json:"name,omitempty"`
 	// Profile image (640x640)
 	ProfileImage *string `json:"profile_image,omitempty"`
@@ -566,6 +574,8 @@ type SharedOrganization struct {
 //
 // #/components/schemas/SharedPodcast
 type SharedPodcast struct {
+	_ runtime.NotComparable
+
 	// Podcast image url.
 	ImageURL *string `json:"image_url,omitempty"`
 	Slug     *string `json:"slug,omitempty"`
@@ -578,6 +588,8 @@ type SharedPodcast struct {
 //
 // #/components/schemas/SharedUser
 type SharedUser struct {
+	_ runtime.NotComparable
+
 	GithubUsername runtime.Nullable[string] `json:"github_username,omitzero"`
 	Name           *string                  `json:"name,omitempty"`
 	// Profile image (640x640)
@@ -595,6 +607,8 @@ type SharedUser struct {
 //
 // #/components/schemas/Tag
 type Tag struct {
+	_ runtime.NotComparable
+
 	BgColorHex runtime.Nullable[string] `json:"bg_color_hex,omitzero"`
 	// Tag id.
 	ID           *int64                   `json:"id,omitempty"`
@@ -608,6 +622,8 @@ type Tag struct {
 //
 // #/components/schemas/User
 type User struct {
+	_ runtime.NotComparable
+
 	GithubUsername  *string                  `json:"github_username,omitempty"`
 	ID              *int64                   `json:"id,omitempty"`
 	JoinedAt        *string                  `json:"joined_at,omitempty"`
@@ -627,6 +643,8 @@ type User struct {
 //
 // #/components/schemas/UserInviteParam
 type UserInviteParam struct {
+	_ runtime.NotComparable
+
 	Email *string                  `json:"email,omitempty"`
 	Name  runtime.Nullable[string] `json:"name,omitzero"`
 }
@@ -637,6 +655,8 @@ type UserInviteParam struct {
 //
 // #/components/schemas/VideoArticle
 type VideoArticle struct {
+	_ runtime.NotComparable
+
 	CloudinaryVideoURL *string `json:"cloudinary_video_url,omitempty"`
 	ID                 *int64  `json:"id,omitempty"`
 	Path               *string `json:"path,omitempty"`
@@ -655,5 +675,7 @@ type VideoArticle struct {
 //
 // #/components/schemas/VideoArticle/properties/user
 type VideoArticleUser struct {
+	_ runtime.NotComparable
+
 	Name *string `json:"name,omitempty"`
 }

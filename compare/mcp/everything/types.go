@@ -9,6 +9,8 @@ import "github.com/opsgen/opsgen/runtime"
 //
 // MCP tool "echo" inputSchema
 type EchoInput struct {
+	_ runtime.NotComparable
+
 	// Message to echo.
 	Message string `json:"message"`
 }
@@ -17,6 +19,8 @@ type EchoInput struct {
 //
 // MCP tool "get-annotated-message" inputSchema
 type GetAnnotatedMessageInput struct {
+	_ runtime.NotComparable
+
 	// Whether to include an example image.
 	//
 	// Default: false.
@@ -45,15 +49,15 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetAnnotatedMessageInputMessageType) Known() bool {
-	return runtime.EnumKnown(string(v), knownGetAnnotatedMessageInputMessageType)
+	return runtime.EnumKnown(string(v), "error\x00success\x00debug")
 }
-
-var knownGetAnnotatedMessageInputMessageType = []string{"error", "success", "debug"}
 
 // GetResourceLinksInput is a JSON object.
 //
 // MCP tool "get-resource-links" inputSchema
 type GetResourceLinksInput struct {
+	_ runtime.NotComparable
+
 	// Number of resource links to return (1-10)
 	//
 	// Default: 3.
@@ -64,6 +68,8 @@ type GetResourceLinksInput struct {
 //
 // MCP tool "get-resource-reference" inputSchema
 type GetResourceReferenceInput struct {
+	_ runtime.NotComparable
+
 	// ID of the text resource to fetch.
 	//
 	// Default: 1.
@@ -90,15 +96,15 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetResourceReferenceInputResourceType) Known() bool {
-	return runtime.EnumKnown(string(v), knownGetResourceReferenceInputResourceType)
+	return runtime.EnumKnown(string(v), "Text\x00Blob")
 }
-
-var knownGetResourceReferenceInputResourceType = []string{"Text", "Blob"}
 
 // GetStructuredContentInput is a JSON object.
 //
 // MCP tool "get-structured-content" inputSchema
 type GetStructuredContentInput struct {
+	_ runtime.NotComparable
+
 	// Choose city.
 	Location GetStructuredContentInputLocation `json:"location"`
 }
@@ -123,15 +129,15 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetStructuredContentInputLocation) Known() bool {
-	return runtime.EnumKnown(string(v), knownGetStructuredContentInputLocation)
+	return runtime.EnumKnown(string(v), "New York\x00Chicago\x00Los Angeles")
 }
-
-var knownGetStructuredContentInputLocation = []string{"New York", "Chicago", "Los Angeles"}
 
 // GetStructuredContentOutput is a JSON object.
 //
 // MCP tool "get-structured-content" outputSchema
 type GetStructuredContentOutput struct {
+	_ runtime.NotComparable
+
 	// Weather conditions description.
 	Conditions string `json:"conditions"`
 	// Humidity percentage.
@@ -144,6 +150,8 @@ type GetStructuredContentOutput struct {
 //
 // MCP tool "get-sum" inputSchema
 type GetSumInput struct {
+	_ runtime.NotComparable
+
 	// First number.
 	A float64 `json:"a"`
 	// Second number.
@@ -154,6 +162,8 @@ type GetSumInput struct {
 //
 // MCP tool "gzip-file-as-resource" inputSchema
 type GzipFileAsResourceInput struct {
+	_ runtime.NotComparable
+
 	// URL or data URI of the file content to compress.
 	//
 	// Default:
@@ -191,15 +201,15 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GzipFileAsResourceInputOutputType) Known() bool {
-	return runtime.EnumKnown(string(v), knownGzipFileAsResourceInputOutputType)
+	return runtime.EnumKnown(string(v), "resourceLink\x00resource")
 }
-
-var knownGzipFileAsResourceInputOutputType = []string{"resourceLink", "resource"}
 
 // SimulateResearchQueryInput is a JSON object.
 //
 // MCP tool "simulate-research-query" inputSchema
 type SimulateResearchQueryInput struct {
+	_ runtime.NotComparable
+
 	// Simulate an ambiguous query that requires clarification (triggers input_required
 	// status)
 	//
@@ -213,6 +223,8 @@ type SimulateResearchQueryInput struct {
 //
 // MCP tool "trigger-long-running-operation" inputSchema
 type TriggerLongRunningOperationInput struct {
+	_ runtime.NotComparable
+
 	// Duration of the operation in seconds.
 	//
 	// Default: 10.

@@ -31,6 +31,8 @@ var responsesCreatePet = []httpclient.Response{
 //
 // DELETE /pets/{petId}
 type DeletePetsPetIDParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "petId".
 	PetID string `json:"petId"`
 }
@@ -56,6 +58,8 @@ var responsesDeletePetsPetID = []httpclient.Response{
 //
 // GET /pets
 type ListPetsParams struct {
+	_ runtime.NotComparable
+
 	// Query parameter "limit".
 	Limit *int32 `json:"limit,omitempty"`
 	// Query parameter "status".
@@ -99,6 +103,8 @@ type ListPetsDefault struct {
 //
 // GET /pets/{petId}
 type ShowPetByIDParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "petId".
 	PetID string `json:"petId"`
 }

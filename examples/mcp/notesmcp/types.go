@@ -9,6 +9,8 @@ import "github.com/opsgen/opsgen/runtime"
 //
 // MCP tool "add_note" inputSchema
 type AddNoteInput struct {
+	_ runtime.NotComparable
+
 	// the text of the note, Markdown.
 	Body string `json:"body"`
 	// labels to find the note by.
@@ -21,6 +23,8 @@ type AddNoteInput struct {
 //
 // MCP tool "add_note" outputSchema
 type AddNoteOutput struct {
+	_ runtime.NotComparable
+
 	Body string `json:"body"`
 	// the note's id, assigned by the server.
 	ID    string                     `json:"id"`
@@ -32,6 +36,8 @@ type AddNoteOutput struct {
 //
 // MCP tool "get_note" inputSchema
 type GetNoteInput struct {
+	_ runtime.NotComparable
+
 	// the note's id.
 	ID string `json:"id"`
 }
@@ -40,6 +46,8 @@ type GetNoteInput struct {
 //
 // MCP tool "get_note" outputSchema
 type GetNoteOutput struct {
+	_ runtime.NotComparable
+
 	Body string `json:"body"`
 	// the note's id, assigned by the server.
 	ID    string                     `json:"id"`
@@ -51,6 +59,8 @@ type GetNoteOutput struct {
 //
 // MCP tool "list_notes" inputSchema
 type ListNotesInput struct {
+	_ runtime.NotComparable
+
 	// only notes with this tag.
 	Tag *string `json:"tag,omitempty"`
 }
@@ -59,6 +69,8 @@ type ListNotesInput struct {
 //
 // MCP tool "list_notes" outputSchema
 type ListNotesOutput struct {
+	_ runtime.NotComparable
+
 	Notes []ListNotesOutputNotesItem `json:"notes"`
 }
 
@@ -66,6 +78,8 @@ type ListNotesOutput struct {
 //
 // MCP tool "list_notes" outputSchema #/properties/notes/items
 type ListNotesOutputNotesItem struct {
+	_ runtime.NotComparable
+
 	Body string `json:"body"`
 	// the note's id, assigned by the server.
 	ID    string                     `json:"id"`
@@ -77,6 +91,8 @@ type ListNotesOutputNotesItem struct {
 //
 // MCP tool "render_note" inputSchema
 type RenderNoteInput struct {
+	_ runtime.NotComparable
+
 	// the note's id.
 	ID string `json:"id"`
 }

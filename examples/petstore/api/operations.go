@@ -49,6 +49,8 @@ type CreatePetDefault struct {
 //
 // DELETE /pets/{petId}
 type DeletePetParams struct {
+	_ runtime.NotComparable
+
 	// The pet's id.
 	//
 	// Path parameter "petId".
@@ -106,6 +108,8 @@ type DeletePetDefault struct {
 //
 // GET /pets/{petId}
 type GetPetParams struct {
+	_ runtime.NotComparable
+
 	// The pet's id.
 	//
 	// Path parameter "petId".
@@ -163,6 +167,8 @@ type GetPetDefault struct {
 //
 // GET /pets
 type ListPetsParams struct {
+	_ runtime.NotComparable
+
 	// At most this many pets are returned.
 	//
 	// Query parameter "limit".

@@ -11,6 +11,8 @@ import "github.com/opsgen/opsgen/runtime"
 //
 // #/components/schemas/Error
 type Error struct {
+	_ runtime.NotComparable
+
 	Code    int32  `json:"code"`
 	Message string `json:"message"`
 }
@@ -21,6 +23,8 @@ type Error struct {
 //
 // #/components/schemas/NewPet
 type NewPet struct {
+	_ runtime.NotComparable
+
 	Name string `json:"name"`
 	// Where a pet is in the sales process.
 	Status *PetStatus `json:"status,omitempty"`
@@ -33,6 +37,8 @@ type NewPet struct {
 //
 // #/components/schemas/Pet
 type Pet struct {
+	_ runtime.NotComparable
+
 	ID   int64  `json:"id"`
 	Name string `json:"name"`
 	// Where a pet is in the sales process.
@@ -59,7 +65,5 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PetStatus) Known() bool {
-	return runtime.EnumKnown(string(v), knownPetStatus)
+	return runtime.EnumKnown(string(v), "available\x00pending\x00sold")
 }
-
-var knownPetStatus = []string{"available", "pending", "sold"}

@@ -3,10 +3,14 @@
 
 package annotationsnooutput
 
+import "github.com/opsgen/opsgen/runtime"
+
 // DeleteFileInput is a JSON object.
 //
 // MCP tool "delete_file" inputSchema
 type DeleteFileInput struct {
+	_ runtime.NotComparable
+
 	Path string `json:"path"`
 }
 
@@ -14,5 +18,7 @@ type DeleteFileInput struct {
 //
 // MCP tool "read_file" inputSchema
 type ReadFileInput struct {
+	_ runtime.NotComparable
+
 	Path string `json:"path"`
 }

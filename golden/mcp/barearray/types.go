@@ -3,10 +3,14 @@
 
 package barearray
 
+import "github.com/opsgen/opsgen/runtime"
+
 // EchoInput is a JSON object.
 //
 // MCP tool "echo" inputSchema
 type EchoInput struct {
+	_ runtime.NotComparable
+
 	Text string `json:"text"`
 }
 
@@ -14,5 +18,7 @@ type EchoInput struct {
 //
 // MCP tool "echo" outputSchema
 type EchoOutput struct {
+	_ runtime.NotComparable
+
 	Text *string `json:"text,omitempty"`
 }

@@ -3,10 +3,14 @@
 
 package collidingnames
 
+import "github.com/opsgen/opsgen/runtime"
+
 // ClientInput is a JSON object.
 //
 // MCP tool "client" inputSchema
 type ClientInput struct {
+	_ runtime.NotComparable
+
 	ID *string `json:"id,omitempty"`
 }
 
@@ -14,6 +18,8 @@ type ClientInput struct {
 //
 // MCP tool "getUser" inputSchema
 type GetUser2Input struct {
+	_ runtime.NotComparable
+
 	ID *string `json:"id,omitempty"`
 }
 
@@ -21,6 +27,8 @@ type GetUser2Input struct {
 //
 // MCP tool "get_user" inputSchema
 type GetUser3Input struct {
+	_ runtime.NotComparable
+
 	ID *string `json:"id,omitempty"`
 }
 
@@ -28,6 +36,8 @@ type GetUser3Input struct {
 //
 // MCP tool "get-user" inputSchema
 type GetUserInput struct {
+	_ runtime.NotComparable
+
 	ID *string `json:"id,omitempty"`
 }
 
@@ -35,5 +45,7 @@ type GetUserInput struct {
 //
 // MCP tool "users.get" inputSchema
 type UsersGetInput struct {
+	_ runtime.NotComparable
+
 	ID *string `json:"id,omitempty"`
 }

@@ -13,6 +13,8 @@ import (
 //
 // MCP tool "find_things" inputSchema
 type FindThingsInput struct {
+	_ runtime.NotComparable
+
 	Filter *FindThingsInputFilter `json:"filter,omitempty"`
 	Pair   json.RawMessage        `json:"pair,omitempty"`
 }
@@ -101,6 +103,8 @@ var unionFindThingsInputFilter = &runtime.Union{Variants: []runtime.UnionVariant
 //
 // MCP tool "update_pet" inputSchema #/$defs/Base
 type UpdatePetBase struct {
+	_ runtime.NotComparable
+
 	ID *int64 `json:"id,omitempty"`
 }
 
@@ -108,6 +112,8 @@ type UpdatePetBase struct {
 //
 // MCP tool "update_pet" outputSchema #/$defs/Cat
 type UpdatePetCat struct {
+	_ runtime.NotComparable
+
 	Meows bool `json:"meows"`
 }
 
@@ -115,6 +121,8 @@ type UpdatePetCat struct {
 //
 // MCP tool "update_pet" outputSchema #/$defs/Dog
 type UpdatePetDog struct {
+	_ runtime.NotComparable
+
 	Barks bool `json:"barks"`
 }
 
@@ -122,6 +130,8 @@ type UpdatePetDog struct {
 //
 // MCP tool "update_pet" inputSchema
 type UpdatePetInput struct {
+	_ runtime.NotComparable
+
 	Kind     *string                  `json:"kind,omitempty"`
 	Nickname runtime.Nullable[string] `json:"nickname,omitzero"`
 	Owner    *UpdatePetInputOwner     `json:"owner,omitempty"`
@@ -133,6 +143,8 @@ type UpdatePetInput struct {
 //
 // MCP tool "update_pet" inputSchema #/properties/owner
 type UpdatePetInputOwner struct {
+	_ runtime.NotComparable
+
 	Email string `json:"email"`
 }
 
@@ -154,10 +166,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v UpdatePetInputStatus) Known() bool {
-	return runtime.EnumKnown(string(v), knownUpdatePetInputStatus)
+	return runtime.EnumKnown(string(v), "available\x00pending\x00sold")
 }
-
-var knownUpdatePetInputStatus = []string{"available", "pending", "sold"}
 
 // UpdatePetOutput is one of: UpdatePetCat, UpdatePetDog. Variant tells which one
 // it holds (a UpdatePetOutputKind); As<Variant> returns it; Match calls a function
@@ -242,6 +252,8 @@ var unionUpdatePetOutput = &runtime.Union{Variants: []runtime.UnionVariant{
 //
 // MCP tool "update_pet" inputSchema #/$defs/Owner
 type UpdatePetOwner struct {
+	_ runtime.NotComparable
+
 	Email *string `json:"email,omitempty"`
 }
 
@@ -249,6 +261,8 @@ type UpdatePetOwner struct {
 //
 // MCP tool "update_pet" inputSchema #/$defs/Pet
 type UpdatePetPet struct {
+	_ runtime.NotComparable
+
 	ID   *int64 `json:"id,omitempty"`
 	Name string `json:"name"`
 }

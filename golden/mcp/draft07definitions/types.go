@@ -3,12 +3,18 @@
 
 package draft07definitions
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/opsgen/opsgen/runtime"
+)
 
 // CreateOrderAddress is a JSON object.
 //
 // MCP tool "create_order" inputSchema #/definitions/Address
 type CreateOrderAddress struct {
+	_ runtime.NotComparable
+
 	Street *string `json:"street,omitempty"`
 	Zip    *string `json:"zip,omitempty"`
 }
@@ -17,6 +23,8 @@ type CreateOrderAddress struct {
 //
 // MCP tool "create_order" inputSchema #/definitions/Customer
 type CreateOrderCustomer struct {
+	_ runtime.NotComparable
+
 	Address *CreateOrderAddress `json:"address,omitempty"`
 	ID      string              `json:"id"`
 }
@@ -25,6 +33,8 @@ type CreateOrderCustomer struct {
 //
 // MCP tool "create_order" outputSchema #/definitions/Customer
 type CreateOrderCustomer2 struct {
+	_ runtime.NotComparable
+
 	ID *string `json:"id,omitempty"`
 }
 
@@ -32,6 +42,8 @@ type CreateOrderCustomer2 struct {
 //
 // MCP tool "create_order" inputSchema
 type CreateOrderInput struct {
+	_ runtime.NotComparable
+
 	Coupon   *string                `json:"coupon,omitempty"`
 	Customer CreateOrderCustomer    `json:"customer"`
 	Discount *float64               `json:"discount,omitempty"`
@@ -43,6 +55,8 @@ type CreateOrderInput struct {
 //
 // MCP tool "create_order" inputSchema #/definitions/OrderLine
 type CreateOrderOrderLine struct {
+	_ runtime.NotComparable
+
 	Qty int64  `json:"qty"`
 	Sku string `json:"sku"`
 }
@@ -51,6 +65,8 @@ type CreateOrderOrderLine struct {
 //
 // MCP tool "create_order" outputSchema
 type CreateOrderOutput struct {
+	_ runtime.NotComparable
+
 	Customer *CreateOrderCustomer2 `json:"customer,omitempty"`
 	OrderID  string                `json:"orderId"`
 }

@@ -13,6 +13,8 @@ import (
 //
 // MCP tool "create_directory" inputSchema
 type CreateDirectoryInput struct {
+	_ runtime.NotComparable
+
 	Path string `json:"path"`
 }
 
@@ -20,6 +22,8 @@ type CreateDirectoryInput struct {
 //
 // MCP tool "create_directory" outputSchema
 type CreateDirectoryOutput struct {
+	_ runtime.NotComparable
+
 	Content string `json:"content"`
 }
 
@@ -27,6 +31,8 @@ type CreateDirectoryOutput struct {
 //
 // MCP tool "directory_tree" inputSchema
 type DirectoryTreeInput struct {
+	_ runtime.NotComparable
+
 	// Default: [].
 	ExcludePatterns []string `json:"excludePatterns,omitempty"`
 	Path            string   `json:"path"`
@@ -36,6 +42,8 @@ type DirectoryTreeInput struct {
 //
 // MCP tool "directory_tree" outputSchema
 type DirectoryTreeOutput struct {
+	_ runtime.NotComparable
+
 	Content string `json:"content"`
 }
 
@@ -43,6 +51,8 @@ type DirectoryTreeOutput struct {
 //
 // MCP tool "edit_file" inputSchema
 type EditFileInput struct {
+	_ runtime.NotComparable
+
 	// Preview changes using git-style diff format.
 	//
 	// Default: false.
@@ -55,6 +65,8 @@ type EditFileInput struct {
 //
 // MCP tool "edit_file" inputSchema #/properties/edits/items
 type EditFileInputEditsItem struct {
+	_ runtime.NotComparable
+
 	// Text to replace with.
 	NewText string `json:"newText"`
 	// Text to search for - must match exactly.
@@ -65,6 +77,8 @@ type EditFileInputEditsItem struct {
 //
 // MCP tool "edit_file" outputSchema
 type EditFileOutput struct {
+	_ runtime.NotComparable
+
 	Content string `json:"content"`
 }
 
@@ -72,6 +86,8 @@ type EditFileOutput struct {
 //
 // MCP tool "get_file_info" inputSchema
 type GetFileInfoInput struct {
+	_ runtime.NotComparable
+
 	Path string `json:"path"`
 }
 
@@ -79,6 +95,8 @@ type GetFileInfoInput struct {
 //
 // MCP tool "get_file_info" outputSchema
 type GetFileInfoOutput struct {
+	_ runtime.NotComparable
+
 	Content string `json:"content"`
 }
 
@@ -86,6 +104,8 @@ type GetFileInfoOutput struct {
 //
 // MCP tool "list_allowed_directories" outputSchema
 type ListAllowedDirectoriesOutput struct {
+	_ runtime.NotComparable
+
 	Content string `json:"content"`
 }
 
@@ -93,6 +113,8 @@ type ListAllowedDirectoriesOutput struct {
 //
 // MCP tool "list_directory" inputSchema
 type ListDirectoryInput struct {
+	_ runtime.NotComparable
+
 	Path string `json:"path"`
 }
 
@@ -100,6 +122,8 @@ type ListDirectoryInput struct {
 //
 // MCP tool "list_directory" outputSchema
 type ListDirectoryOutput struct {
+	_ runtime.NotComparable
+
 	Content string `json:"content"`
 }
 
@@ -107,6 +131,8 @@ type ListDirectoryOutput struct {
 //
 // MCP tool "list_directory_with_sizes" inputSchema
 type ListDirectoryWithSizesInput struct {
+	_ runtime.NotComparable
+
 	Path string `json:"path"`
 	// Sort entries by name or size.
 	//
@@ -134,15 +160,15 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v ListDirectoryWithSizesInputSortBy) Known() bool {
-	return runtime.EnumKnown(string(v), knownListDirectoryWithSizesInputSortBy)
+	return runtime.EnumKnown(string(v), "name\x00size")
 }
-
-var knownListDirectoryWithSizesInputSortBy = []string{"name", "size"}
 
 // ListDirectoryWithSizesOutput is a JSON object.
 //
 // MCP tool "list_directory_with_sizes" outputSchema
 type ListDirectoryWithSizesOutput struct {
+	_ runtime.NotComparable
+
 	Content string `json:"content"`
 }
 
@@ -150,6 +176,8 @@ type ListDirectoryWithSizesOutput struct {
 //
 // MCP tool "move_file" inputSchema
 type MoveFileInput struct {
+	_ runtime.NotComparable
+
 	Destination string `json:"destination"`
 	Source      string `json:"source"`
 }
@@ -158,6 +186,8 @@ type MoveFileInput struct {
 //
 // MCP tool "move_file" outputSchema
 type MoveFileOutput struct {
+	_ runtime.NotComparable
+
 	Content string `json:"content"`
 }
 
@@ -165,6 +195,8 @@ type MoveFileOutput struct {
 //
 // MCP tool "read_file" inputSchema
 type ReadFileInput struct {
+	_ runtime.NotComparable
+
 	// If provided, returns only the first N lines of the file.
 	Head *float64 `json:"head,omitempty"`
 	Path string   `json:"path"`
@@ -176,6 +208,8 @@ type ReadFileInput struct {
 //
 // MCP tool "read_file" outputSchema
 type ReadFileOutput struct {
+	_ runtime.NotComparable
+
 	Content string `json:"content"`
 }
 
@@ -183,6 +217,8 @@ type ReadFileOutput struct {
 //
 // MCP tool "read_media_file" inputSchema
 type ReadMediaFileInput struct {
+	_ runtime.NotComparable
+
 	Path string `json:"path"`
 }
 
@@ -190,6 +226,8 @@ type ReadMediaFileInput struct {
 //
 // MCP tool "read_media_file" outputSchema
 type ReadMediaFileOutput struct {
+	_ runtime.NotComparable
+
 	Content []ReadMediaFileOutputContentItem `json:"content"`
 }
 
@@ -283,6 +321,8 @@ var unionReadMediaFileOutputContentItem = &runtime.Union{Discriminator: "type", 
 //
 // MCP tool "read_media_file" outputSchema #/properties/content/items/anyOf/0
 type ReadMediaFileOutputContentItemImageOrAudio struct {
+	_ runtime.NotComparable
+
 	Data     string                                         `json:"data"`
 	MimeType string                                         `json:"mimeType"`
 	Type     ReadMediaFileOutputContentItemImageOrAudioType `json:"type"`
@@ -305,15 +345,15 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v ReadMediaFileOutputContentItemImageOrAudioType) Known() bool {
-	return runtime.EnumKnown(string(v), knownReadMediaFileOutputContentItemImageOrAudioType)
+	return runtime.EnumKnown(string(v), "image\x00audio")
 }
-
-var knownReadMediaFileOutputContentItemImageOrAudioType = []string{"image", "audio"}
 
 // ReadMediaFileOutputContentItemResource is a JSON object.
 //
 // MCP tool "read_media_file" outputSchema #/properties/content/items/anyOf/1
 type ReadMediaFileOutputContentItemResource struct {
+	_ runtime.NotComparable
+
 	Resource ReadMediaFileOutputContentItemResourceResource `json:"resource"`
 	Type     string                                         `json:"type"`
 }
@@ -323,6 +363,8 @@ type ReadMediaFileOutputContentItemResource struct {
 // MCP tool "read_media_file" outputSchema
 // #/properties/content/items/anyOf/1/properties/resource
 type ReadMediaFileOutputContentItemResourceResource struct {
+	_ runtime.NotComparable
+
 	Blob     string  `json:"blob"`
 	MimeType *string `json:"mimeType,omitempty"`
 	URI      string  `json:"uri"`
@@ -332,6 +374,8 @@ type ReadMediaFileOutputContentItemResourceResource struct {
 //
 // MCP tool "read_multiple_files" inputSchema
 type ReadMultipleFilesInput struct {
+	_ runtime.NotComparable
+
 	// Array of file paths to read. Each path must be a string pointing to a valid file
 	// within allowed directories.
 	Paths []string `json:"paths"`
@@ -341,6 +385,8 @@ type ReadMultipleFilesInput struct {
 //
 // MCP tool "read_multiple_files" outputSchema
 type ReadMultipleFilesOutput struct {
+	_ runtime.NotComparable
+
 	Content string `json:"content"`
 }
 
@@ -348,6 +394,8 @@ type ReadMultipleFilesOutput struct {
 //
 // MCP tool "read_text_file" inputSchema
 type ReadTextFileInput struct {
+	_ runtime.NotComparable
+
 	// If provided, returns only the first N lines of the file.
 	Head *float64 `json:"head,omitempty"`
 	Path string   `json:"path"`
@@ -359,6 +407,8 @@ type ReadTextFileInput struct {
 //
 // MCP tool "read_text_file" outputSchema
 type ReadTextFileOutput struct {
+	_ runtime.NotComparable
+
 	Content string `json:"content"`
 }
 
@@ -366,6 +416,8 @@ type ReadTextFileOutput struct {
 //
 // MCP tool "search_files" inputSchema
 type SearchFilesInput struct {
+	_ runtime.NotComparable
+
 	// Default: [].
 	ExcludePatterns []string `json:"excludePatterns,omitempty"`
 	Path            string   `json:"path"`
@@ -376,6 +428,8 @@ type SearchFilesInput struct {
 //
 // MCP tool "search_files" outputSchema
 type SearchFilesOutput struct {
+	_ runtime.NotComparable
+
 	Content string `json:"content"`
 }
 
@@ -383,6 +437,8 @@ type SearchFilesOutput struct {
 //
 // MCP tool "write_file" inputSchema
 type WriteFileInput struct {
+	_ runtime.NotComparable
+
 	Content string `json:"content"`
 	Path    string `json:"path"`
 }
@@ -391,5 +447,7 @@ type WriteFileInput struct {
 //
 // MCP tool "write_file" outputSchema
 type WriteFileOutput struct {
+	_ runtime.NotComparable
+
 	Content string `json:"content"`
 }

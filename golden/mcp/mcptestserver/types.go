@@ -3,10 +3,14 @@
 
 package mcptestserver
 
+import "github.com/opsgen/opsgen/runtime"
+
 // DotbotSolutionInfoInput is a JSON object.
 //
 // MCP tool "dotbot.solution-info" inputSchema
 type DotbotSolutionInfoInput struct {
+	_ runtime.NotComparable
+
 	Mismatch *bool `json:"mismatch,omitempty"`
 }
 
@@ -14,6 +18,8 @@ type DotbotSolutionInfoInput struct {
 //
 // MCP tool "echo" inputSchema
 type EchoInput struct {
+	_ runtime.NotComparable
+
 	Text string `json:"text"`
 }
 
@@ -21,6 +27,8 @@ type EchoInput struct {
 //
 // MCP tool "get_weather" inputSchema
 type GetWeatherInput struct {
+	_ runtime.NotComparable
+
 	City *string `json:"city,omitempty"`
 }
 
@@ -28,6 +36,8 @@ type GetWeatherInput struct {
 //
 // MCP tool "get_weather" outputSchema
 type GetWeatherOutput struct {
+	_ runtime.NotComparable
+
 	Conditions  string  `json:"conditions"`
 	Humidity    int64   `json:"humidity"`
 	Temperature float64 `json:"temperature"`
@@ -37,6 +47,8 @@ type GetWeatherOutput struct {
 //
 // MCP tool "get-weather-text" outputSchema
 type GetWeatherTextOutput struct {
+	_ runtime.NotComparable
+
 	Conditions  string  `json:"conditions"`
 	Humidity    int64   `json:"humidity"`
 	Temperature float64 `json:"temperature"`
@@ -46,6 +58,8 @@ type GetWeatherTextOutput struct {
 //
 // MCP tool "progress" inputSchema
 type ProgressInput struct {
+	_ runtime.NotComparable
+
 	Steps *int64 `json:"steps,omitempty"`
 }
 
@@ -53,6 +67,8 @@ type ProgressInput struct {
 //
 // MCP tool "slow" inputSchema
 type SlowInput struct {
+	_ runtime.NotComparable
+
 	Seconds *float64 `json:"seconds,omitempty"`
 }
 
@@ -60,6 +76,8 @@ type SlowInput struct {
 //
 // MCP tool "weather.drift" outputSchema
 type WeatherDriftOutput struct {
+	_ runtime.NotComparable
+
 	Conditions  string  `json:"conditions"`
 	Humidity    int64   `json:"humidity"`
 	Temperature float64 `json:"temperature"`
@@ -69,5 +87,7 @@ type WeatherDriftOutput struct {
 //
 // MCP tool "workflow.system_design" inputSchema
 type WorkflowSystemDesignInput struct {
+	_ runtime.NotComparable
+
 	Version *int64 `json:"version,omitempty"`
 }

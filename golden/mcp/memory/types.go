@@ -3,10 +3,14 @@
 
 package memory
 
+import "github.com/opsgen/opsgen/runtime"
+
 // AddObservationsInput is a JSON object.
 //
 // MCP tool "add_observations" inputSchema
 type AddObservationsInput struct {
+	_ runtime.NotComparable
+
 	Observations []AddObservationsInputObservationsItem `json:"observations"`
 }
 
@@ -14,6 +18,8 @@ type AddObservationsInput struct {
 //
 // MCP tool "add_observations" inputSchema #/properties/observations/items
 type AddObservationsInputObservationsItem struct {
+	_ runtime.NotComparable
+
 	// An array of observation contents to add.
 	Contents []string `json:"contents"`
 	// The name of the entity to add the observations to.
@@ -24,6 +30,8 @@ type AddObservationsInputObservationsItem struct {
 //
 // MCP tool "add_observations" outputSchema
 type AddObservationsOutput struct {
+	_ runtime.NotComparable
+
 	Results []AddObservationsOutputResultsItem `json:"results"`
 }
 
@@ -31,6 +39,8 @@ type AddObservationsOutput struct {
 //
 // MCP tool "add_observations" outputSchema #/properties/results/items
 type AddObservationsOutputResultsItem struct {
+	_ runtime.NotComparable
+
 	AddedObservations []string `json:"addedObservations"`
 	EntityName        string   `json:"entityName"`
 }
@@ -39,6 +49,8 @@ type AddObservationsOutputResultsItem struct {
 //
 // MCP tool "create_entities" inputSchema
 type CreateEntitiesInput struct {
+	_ runtime.NotComparable
+
 	Entities []EntitiesItem `json:"entities"`
 }
 
@@ -46,6 +58,8 @@ type CreateEntitiesInput struct {
 //
 // MCP tool "create_entities" outputSchema
 type CreateEntitiesOutput struct {
+	_ runtime.NotComparable
+
 	Entities []EntitiesItem `json:"entities"`
 }
 
@@ -53,6 +67,8 @@ type CreateEntitiesOutput struct {
 //
 // MCP tool "create_relations" inputSchema
 type CreateRelationsInput struct {
+	_ runtime.NotComparable
+
 	Relations []RelationsItem `json:"relations"`
 }
 
@@ -60,6 +76,8 @@ type CreateRelationsInput struct {
 //
 // MCP tool "create_relations" outputSchema
 type CreateRelationsOutput struct {
+	_ runtime.NotComparable
+
 	Relations []RelationsItem `json:"relations"`
 }
 
@@ -67,6 +85,8 @@ type CreateRelationsOutput struct {
 //
 // MCP tool "delete_entities" inputSchema
 type DeleteEntitiesInput struct {
+	_ runtime.NotComparable
+
 	// An array of entity names to delete.
 	EntityNames []string `json:"entityNames"`
 }
@@ -75,6 +95,8 @@ type DeleteEntitiesInput struct {
 //
 // MCP tool "delete_entities" outputSchema
 type DeleteEntitiesOutput struct {
+	_ runtime.NotComparable
+
 	Message string `json:"message"`
 	Success bool   `json:"success"`
 }
@@ -83,6 +105,8 @@ type DeleteEntitiesOutput struct {
 //
 // MCP tool "delete_observations" inputSchema
 type DeleteObservationsInput struct {
+	_ runtime.NotComparable
+
 	Deletions []DeleteObservationsInputDeletionsItem `json:"deletions"`
 }
 
@@ -90,6 +114,8 @@ type DeleteObservationsInput struct {
 //
 // MCP tool "delete_observations" inputSchema #/properties/deletions/items
 type DeleteObservationsInputDeletionsItem struct {
+	_ runtime.NotComparable
+
 	// The name of the entity containing the observations.
 	EntityName string `json:"entityName"`
 	// An array of observations to delete.
@@ -100,6 +126,8 @@ type DeleteObservationsInputDeletionsItem struct {
 //
 // MCP tool "delete_observations" outputSchema
 type DeleteObservationsOutput struct {
+	_ runtime.NotComparable
+
 	Message string `json:"message"`
 	Success bool   `json:"success"`
 }
@@ -108,6 +136,8 @@ type DeleteObservationsOutput struct {
 //
 // MCP tool "delete_relations" inputSchema
 type DeleteRelationsInput struct {
+	_ runtime.NotComparable
+
 	// An array of relations to delete.
 	Relations []RelationsItem `json:"relations"`
 }
@@ -116,6 +146,8 @@ type DeleteRelationsInput struct {
 //
 // MCP tool "delete_relations" outputSchema
 type DeleteRelationsOutput struct {
+	_ runtime.NotComparable
+
 	Message string `json:"message"`
 	Success bool   `json:"success"`
 }
@@ -124,6 +156,8 @@ type DeleteRelationsOutput struct {
 //
 // MCP tool "open_nodes" outputSchema #/properties/entities/items
 type EntitiesItem struct {
+	_ runtime.NotComparable
+
 	// The type of the entity.
 	EntityType string `json:"entityType"`
 	// The name of the entity.
@@ -136,6 +170,8 @@ type EntitiesItem struct {
 //
 // MCP tool "open_nodes" inputSchema
 type OpenNodesInput struct {
+	_ runtime.NotComparable
+
 	// An array of entity names to retrieve.
 	Names []string `json:"names"`
 }
@@ -144,6 +180,8 @@ type OpenNodesInput struct {
 //
 // MCP tool "open_nodes" outputSchema
 type OpenNodesOutput struct {
+	_ runtime.NotComparable
+
 	Entities  []EntitiesItem  `json:"entities"`
 	Relations []RelationsItem `json:"relations"`
 }
@@ -152,6 +190,8 @@ type OpenNodesOutput struct {
 //
 // MCP tool "read_graph" outputSchema
 type ReadGraphOutput struct {
+	_ runtime.NotComparable
+
 	Entities  []EntitiesItem  `json:"entities"`
 	Relations []RelationsItem `json:"relations"`
 }
@@ -160,6 +200,8 @@ type ReadGraphOutput struct {
 //
 // MCP tool "open_nodes" outputSchema #/properties/relations/items
 type RelationsItem struct {
+	_ runtime.NotComparable
+
 	// The name of the entity where the relation starts.
 	From string `json:"from"`
 	// The type of the relation.
@@ -172,6 +214,8 @@ type RelationsItem struct {
 //
 // MCP tool "search_nodes" inputSchema
 type SearchNodesInput struct {
+	_ runtime.NotComparable
+
 	// The search query to match against entity names, types, and observation content.
 	Query string `json:"query"`
 }
@@ -180,6 +224,8 @@ type SearchNodesInput struct {
 //
 // MCP tool "search_nodes" outputSchema
 type SearchNodesOutput struct {
+	_ runtime.NotComparable
+
 	Entities  []EntitiesItem  `json:"entities"`
 	Relations []RelationsItem `json:"relations"`
 }

@@ -3,10 +3,14 @@
 
 package nonobjectoutput
 
+import "github.com/opsgen/opsgen/runtime"
+
 // CountWordsInput is a JSON object.
 //
 // MCP tool "count_words" inputSchema
 type CountWordsInput struct {
+	_ runtime.NotComparable
+
 	Text string `json:"text"`
 }
 
@@ -24,6 +28,8 @@ type ListTagsOutput []string
 //
 // MCP tool "score" inputSchema
 type ScoreInput struct {
+	_ runtime.NotComparable
+
 	Text *string `json:"text,omitempty"`
 }
 
@@ -36,6 +42,8 @@ type ScoreOutput = float64
 //
 // MCP tool "summarize" inputSchema
 type SummarizeInput struct {
+	_ runtime.NotComparable
+
 	Text string `json:"text"`
 }
 

@@ -3,10 +3,14 @@
 
 package recursion
 
+import "github.com/opsgen/opsgen/runtime"
+
 // WalkTreeEdge is a JSON object.
 //
 // MCP tool "walk_tree" outputSchema #/$defs/Edge
 type WalkTreeEdge struct {
+	_ runtime.NotComparable
+
 	Label *WalkTreeName `json:"label,omitempty"`
 	To    *WalkTreeNode `json:"to,omitempty"`
 }
@@ -15,6 +19,8 @@ type WalkTreeEdge struct {
 //
 // MCP tool "walk_tree" inputSchema
 type WalkTreeInput struct {
+	_ runtime.NotComparable
+
 	Children []WalkTreeInput `json:"children,omitempty"`
 	Label    *string         `json:"label,omitempty"`
 }
@@ -28,6 +34,8 @@ type WalkTreeName = string
 //
 // MCP tool "walk_tree" outputSchema #/$defs/Node
 type WalkTreeNode struct {
+	_ runtime.NotComparable
+
 	Edges []WalkTreeEdge `json:"edges,omitempty"`
 	Name  *string        `json:"name,omitempty"`
 }
@@ -36,5 +44,7 @@ type WalkTreeNode struct {
 //
 // MCP tool "walk_tree" outputSchema
 type WalkTreeOutput struct {
+	_ runtime.NotComparable
+
 	Graph *WalkTreeNode `json:"graph,omitempty"`
 }

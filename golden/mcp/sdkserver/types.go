@@ -3,10 +3,14 @@
 
 package sdkserver
 
+import "github.com/opsgen/opsgen/runtime"
+
 // ReadGraphInput is a JSON object.
 //
 // MCP tool "read-graph" inputSchema
 type ReadGraphInput struct {
+	_ runtime.NotComparable
+
 	Depth *int64 `json:"depth,omitempty"`
 }
 
@@ -14,6 +18,8 @@ type ReadGraphInput struct {
 //
 // MCP tool "read-graph" outputSchema #/$defs/node
 type ReadGraphNode struct {
+	_ runtime.NotComparable
+
 	Children []ReadGraphNode `json:"children,omitempty"`
 	Name     *string         `json:"name,omitempty"`
 }
@@ -22,6 +28,8 @@ type ReadGraphNode struct {
 //
 // MCP tool "read-graph" outputSchema
 type ReadGraphOutput struct {
+	_ runtime.NotComparable
+
 	Nodes []ReadGraphNode `json:"nodes,omitempty"`
 }
 
@@ -29,6 +37,8 @@ type ReadGraphOutput struct {
 //
 // MCP tool "search_items" inputSchema
 type SearchItemsInput struct {
+	_ runtime.NotComparable
+
 	Limit *int64 `json:"limit,omitempty"`
 	// what to look for.
 	Query string `json:"query"`
@@ -38,6 +48,8 @@ type SearchItemsInput struct {
 //
 // MCP tool "search_items" outputSchema
 type SearchItemsOutput struct {
+	_ runtime.NotComparable
+
 	Hits []SearchItemsOutputHitsItem `json:"hits"`
 }
 
@@ -45,6 +57,8 @@ type SearchItemsOutput struct {
 //
 // MCP tool "search_items" outputSchema #/properties/hits/items
 type SearchItemsOutputHitsItem struct {
+	_ runtime.NotComparable
+
 	ID    string  `json:"id"`
 	Score float64 `json:"score"`
 }

@@ -9,6 +9,8 @@ import "github.com/opsgen/opsgen/runtime"
 //
 // MCP tool "sync_items" inputSchema #/$defs/Filter
 type SyncItemsFilter struct {
+	_ runtime.NotComparable
+
 	And []SyncItemsInput `json:"and,omitempty"`
 }
 
@@ -16,6 +18,8 @@ type SyncItemsFilter struct {
 //
 // MCP tool "sync_items" outputSchema #/$defs/Filter
 type SyncItemsFilter2 struct {
+	_ runtime.NotComparable
+
 	And []SyncItemsOutput `json:"and,omitempty"`
 }
 
@@ -23,6 +27,8 @@ type SyncItemsFilter2 struct {
 //
 // MCP tool "sync_items" inputSchema
 type SyncItemsInput struct {
+	_ runtime.NotComparable
+
 	Filter *SyncItemsFilter `json:"filter,omitempty"`
 	Items  []SyncItemsItem  `json:"items,omitempty"`
 	Page   *SyncItemsPage   `json:"page,omitempty"`
@@ -32,6 +38,8 @@ type SyncItemsInput struct {
 //
 // MCP tool "sync_items" inputSchema #/$defs/Item
 type SyncItemsItem struct {
+	_ runtime.NotComparable
+
 	ID   *string        `json:"id,omitempty"`
 	Tags []SyncItemsTag `json:"tags,omitempty"`
 }
@@ -40,6 +48,8 @@ type SyncItemsItem struct {
 //
 // MCP tool "sync_items" outputSchema
 type SyncItemsOutput struct {
+	_ runtime.NotComparable
+
 	Filter *SyncItemsFilter2 `json:"filter,omitempty"`
 	Items  []SyncItemsItem   `json:"items,omitempty"`
 	Page   *SyncItemsPage2   `json:"page,omitempty"`
@@ -49,6 +59,8 @@ type SyncItemsOutput struct {
 //
 // MCP tool "sync_items" inputSchema #/$defs/Page
 type SyncItemsPage struct {
+	_ runtime.NotComparable
+
 	Size *int64 `json:"size,omitempty"`
 }
 
@@ -56,6 +68,8 @@ type SyncItemsPage struct {
 //
 // MCP tool "sync_items" outputSchema #/$defs/Page
 type SyncItemsPage2 struct {
+	_ runtime.NotComparable
+
 	Next *string `json:"next,omitempty"`
 }
 
@@ -74,7 +88,5 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v SyncItemsTag) Known() bool {
-	return runtime.EnumKnown(string(v), knownSyncItemsTag)
+	return runtime.EnumKnown(string(v), "new\x00old")
 }
-
-var knownSyncItemsTag = []string{"new", "old"}

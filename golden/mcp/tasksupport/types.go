@@ -3,10 +3,14 @@
 
 package tasksupport
 
+import "github.com/opsgen/opsgen/runtime"
+
 // QuickAnswerInput is a JSON object.
 //
 // MCP tool "quick-answer" inputSchema
 type QuickAnswerInput struct {
+	_ runtime.NotComparable
+
 	Question string `json:"question"`
 }
 
@@ -14,6 +18,8 @@ type QuickAnswerInput struct {
 //
 // MCP tool "research-query" inputSchema
 type ResearchQueryInput struct {
+	_ runtime.NotComparable
+
 	Query string `json:"query"`
 }
 
@@ -21,5 +27,7 @@ type ResearchQueryInput struct {
 //
 // MCP tool "summarize" inputSchema
 type SummarizeInput struct {
+	_ runtime.NotComparable
+
 	Text *string `json:"text,omitempty"`
 }

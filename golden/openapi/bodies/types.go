@@ -3,12 +3,18 @@
 
 package bodies
 
-import "io"
+import (
+	"io"
+
+	"github.com/opsgen/opsgen/runtime"
+)
 
 // PostFormBody is a JSON object.
 //
 // #/paths/~1form/post/requestBody/content/application~1x-www-form-urlencoded/schema
 type PostFormBody struct {
+	_ runtime.NotComparable
+
 	Name *string `json:"name,omitempty"`
 }
 
@@ -16,6 +22,8 @@ type PostFormBody struct {
 //
 // #/paths/~1json/post/requestBody/content/application~1vnd.api+json/schema
 type PostJSONBody struct {
+	_ runtime.NotComparable
+
 	A *string `json:"a,omitempty"`
 }
 
@@ -23,6 +31,8 @@ type PostJSONBody struct {
 //
 // #/components/schemas/Thing
 type Thing struct {
+	_ runtime.NotComparable
+
 	ID *string `json:"id,omitempty"`
 }
 
@@ -30,6 +40,8 @@ type Thing struct {
 //
 // #/paths/~1upload/post/requestBody/content/multipart~1form-data/schema
 type UploadBody struct {
+	_ runtime.NotComparable
+
 	File io.Reader       `json:"file,omitempty"`
 	Meta *UploadBodyMeta `json:"meta,omitempty"`
 }
@@ -38,5 +50,7 @@ type UploadBody struct {
 //
 // #/paths/~1upload/post/requestBody/content/multipart~1form-data/schema/properties/meta
 type UploadBodyMeta struct {
+	_ runtime.NotComparable
+
 	K *string `json:"k,omitempty"`
 }

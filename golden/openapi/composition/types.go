@@ -20,6 +20,8 @@ type BadAllOf = json.RawMessage
 //
 // #/components/schemas/Base
 type Base struct {
+	_ runtime.NotComparable
+
 	Created *time.Time `json:"created,omitempty"`
 	ID      int64      `json:"id"`
 }
@@ -28,6 +30,8 @@ type Base struct {
 //
 // #/components/schemas/Renamed
 type BetterName struct {
+	_ runtime.NotComparable
+
 	X1st  *string `json:"1st,omitempty"`
 	Type  *string `json:"Type,omitempty"`
 	Type2 *string `json:"type,omitempty"`
@@ -135,6 +139,8 @@ var unionByShape = &runtime.Union{Variants: []runtime.UnionVariant{
 //
 // #/components/schemas/Cat
 type Cat struct {
+	_ runtime.NotComparable
+
 	Created *time.Time `json:"created,omitempty"`
 	ID      int64      `json:"id"`
 	// Default: 9.
@@ -189,15 +195,15 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v Color) Known() bool {
-	return runtime.EnumKnown(string(v), knownColor)
+	return runtime.EnumKnown(string(v), "red\x00Green\x00light-blue\x00light_blue\x00\x00-\x002x")
 }
-
-var knownColor = []string{"red", "Green", "light-blue", "light_blue", "", "-", "2x"}
 
 // Dog is a JSON object.
 //
 // #/components/schemas/Dog
 type Dog struct {
+	_ runtime.NotComparable
+
 	Bark    bool       `json:"bark"`
 	Created *time.Time `json:"created,omitempty"`
 	ID      int64      `json:"id"`
@@ -208,6 +214,8 @@ type Dog struct {
 //
 // #/components/schemas/Extra
 type Extra struct {
+	_ runtime.NotComparable
+
 	Name *string `json:"name,omitempty"`
 	// AdditionalProperties holds the properties the schema does not declare.
 	AdditionalProperties map[string]int64 `json:"-"`
@@ -230,6 +238,8 @@ func (v *Extra) UnmarshalJSON(b []byte) error {
 //
 // #/components/schemas/Formats
 type Formats struct {
+	_ runtime.NotComparable
+
 	Day   *runtime.Date              `json:"day,omitempty"`
 	Email *string                    `json:"email,omitempty"`
 	F32   *float32                   `json:"f32,omitempty"`
@@ -247,6 +257,8 @@ type Formats struct {
 //
 // #/components/schemas/Holder
 type Holder struct {
+	_ runtime.NotComparable
+
 	Either runtime.Nullable[Cat]  `json:"either,omitzero"`
 	Maybe  runtime.Nullable[Base] `json:"maybe,omitzero"`
 }
@@ -346,6 +358,8 @@ type Labels map[string]string
 //
 // #/components/schemas/MaybeBase
 type MaybeBase struct {
+	_ runtime.NotComparable
+
 	Created *time.Time `json:"created,omitempty"`
 	ID      int64      `json:"id"`
 }
@@ -359,6 +373,8 @@ type Mixed = json.RawMessage
 //
 // #/components/schemas/Node
 type Node struct {
+	_ runtime.NotComparable
+
 	Children []Node  `json:"children,omitempty"`
 	Parent   *Node   `json:"parent,omitempty"`
 	Value    *string `json:"value,omitempty"`
@@ -377,10 +393,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v NullableEnum) Known() bool {
-	return runtime.EnumKnown(string(v), knownNullableEnum)
+	return runtime.EnumKnown(string(v), "x")
 }
-
-var knownNullableEnum = []string{"x"}
 
 // PartlyMapped is one of: Woof, Cat. Variant tells which one it holds (a
 // PartlyMappedKind); As<Variant> returns it; Match calls a function per variant;
@@ -581,6 +595,8 @@ func (v Ratio) Known() bool {
 //
 // #/components/schemas/Tree
 type Tree struct {
+	_ runtime.NotComparable
+
 	Root *Node `json:"root,omitempty"`
 }
 

@@ -15,6 +15,8 @@ import (
 //
 // POST /items
 type CreateItemParams struct {
+	_ runtime.NotComparable
+
 	// Query parameter "dry_run".
 	DryRun *bool `json:"dry_run,omitempty"`
 }
@@ -83,6 +85,8 @@ type CreateItemDefault struct {
 //
 // GET /items/{id}
 type GetItemParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "id".
 	ID int64 `json:"id"`
 }
@@ -143,6 +147,8 @@ var responsesGetNote = []httpclient.Response{
 //
 // GET /headers
 type HeaderStylesParams struct {
+	_ runtime.NotComparable
+
 	// Header parameter "X-Arr".
 	XArr []string `json:"X-Arr,omitempty"`
 	// Header parameter "X-Obj".
@@ -204,6 +210,8 @@ var responsesOptionalAuth = []httpclient.Response{
 //
 // GET /arr/{s}/{sx}/{l}/{lx}/{m}/{mx}
 type PathArrayParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "s".
 	S []int64 `json:"s"`
 	// Path parameter "sx".
@@ -246,6 +254,8 @@ var responsesPathArray = []httpclient.Response{
 //
 // GET /obj/{s}/{sx}/{l}/{lx}/{m}/{mx}
 type PathObjectParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "s".
 	S Color `json:"s"`
 	// Path parameter "sx".
@@ -288,6 +298,8 @@ var responsesPathObject = []httpclient.Response{
 //
 // GET /prim/{s}/{sx}/{l}/{lx}/{m}/{mx}
 type PathPrimitiveParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "s".
 	S string `json:"s"`
 	// Path parameter "sx".
@@ -330,6 +342,8 @@ var responsesPathPrimitive = []httpclient.Response{
 //
 // GET /query
 type QueryStylesParams struct {
+	_ runtime.NotComparable
+
 	// Query parameter "a_prim".
 	APrim *string `json:"a_prim,omitempty"`
 	// Query parameter "b_arr".
@@ -381,6 +395,8 @@ var responsesQueryStyles = []httpclient.Response{
 //
 // GET /ticks
 type TicksParams struct {
+	_ runtime.NotComparable
+
 	// Query parameter "from".
 	From *int64 `json:"from,omitempty"`
 }
@@ -439,6 +455,8 @@ var responsesWithBasic = []httpclient.Response{
 //
 // GET /secure/keys
 type WithKeysParams struct {
+	_ runtime.NotComparable
+
 	// Query parameter "page".
 	Page *int64 `json:"page,omitempty"`
 	// Cookie parameter "crumb".

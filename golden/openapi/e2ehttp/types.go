@@ -3,10 +3,14 @@
 
 package e2ehttp
 
+import "github.com/opsgen/opsgen/runtime"
+
 // Color is a JSON object.
 //
 // #/components/schemas/Color
 type Color struct {
+	_ runtime.NotComparable
+
 	G *int64 `json:"G,omitempty"`
 	R *int64 `json:"R,omitempty"`
 }
@@ -15,6 +19,8 @@ type Color struct {
 //
 // #/paths/~1items/post/responses/409/content/application~1json/schema
 type CreateItemResponse409 struct {
+	_ runtime.NotComparable
+
 	Existing *int64 `json:"existing,omitempty"`
 }
 
@@ -22,6 +28,8 @@ type CreateItemResponse409 struct {
 //
 // #/components/schemas/Item
 type Item struct {
+	_ runtime.NotComparable
+
 	ID   int64  `json:"id"`
 	Name string `json:"name"`
 	// Default: "M".
@@ -32,6 +40,8 @@ type Item struct {
 //
 // #/components/schemas/NewItem
 type NewItem struct {
+	_ runtime.NotComparable
+
 	Name string `json:"name"`
 }
 
@@ -39,6 +49,8 @@ type NewItem struct {
 //
 // #/components/schemas/Problem
 type Problem struct {
+	_ runtime.NotComparable
+
 	Code  *int64  `json:"code,omitempty"`
 	Title *string `json:"title,omitempty"`
 }
@@ -47,5 +59,7 @@ type Problem struct {
 //
 // #/components/schemas/Tick
 type Tick struct {
+	_ runtime.NotComparable
+
 	N int64 `json:"n"`
 }

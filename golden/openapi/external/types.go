@@ -3,12 +3,18 @@
 
 package external
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/opsgen/opsgen/runtime"
+)
 
 // Address is a JSON object.
 //
 // external-defs.yaml#/Address
 type Address struct {
+	_ runtime.NotComparable
+
 	City *string `json:"city,omitempty"`
 }
 
@@ -16,6 +22,8 @@ type Address struct {
 //
 // #/components/schemas/Local
 type Local struct {
+	_ runtime.NotComparable
+
 	Owner *Owner `json:"owner,omitempty"`
 }
 
@@ -23,6 +31,8 @@ type Local struct {
 //
 // external-defs.yaml#/Owner
 type Owner struct {
+	_ runtime.NotComparable
+
 	Address *Address        `json:"address,omitempty"`
 	Name    string          `json:"name"`
 	Weird   json.RawMessage `json:"weird,omitempty"`

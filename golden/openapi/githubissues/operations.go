@@ -16,6 +16,8 @@ import (
 //
 // GET /repos/{owner}/{repo}/issues
 type IssuesListForRepoParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "owner".
 	Owner string `json:"owner"`
 	// Path parameter "repo".

@@ -43,10 +43,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v AuthorAssociation) Known() bool {
-	return runtime.EnumKnown(string(v), knownAuthorAssociation)
+	return runtime.EnumKnown(string(v), "COLLABORATOR\x00CONTRIBUTOR\x00FIRST_TIMER\x00FIRST_TIME_CONTRIBUTOR\x00MANNEQUIN\x00MEMBER\x00NONE\x00OWNER")
 }
-
-var knownAuthorAssociation = []string{"COLLABORATOR", "CONTRIBUTOR", "FIRST_TIMER", "FIRST_TIME_CONTRIBUTOR", "MANNEQUIN", "MEMBER", "NONE", "OWNER"}
 
 // BasicError is a JSON object.
 //
@@ -54,6 +52,8 @@ var knownAuthorAssociation = []string{"COLLABORATOR", "CONTRIBUTOR", "FIRST_TIME
 //
 // #/components/schemas/basic-error
 type BasicError struct {
+	_ runtime.NotComparable
+
 	DocumentationURL *string `json:"documentation_url,omitempty"`
 	Message          *string `json:"message,omitempty"`
 	Status           *string `json:"status,omitempty"`
@@ -66,6 +66,8 @@ type BasicError struct {
 //
 // #/components/schemas/issue-simple
 type IssueSimple struct {
+	_ runtime.NotComparable
+
 	ActiveLockReason runtime.Nullable[string] `json:"active_lock_reason,omitzero"`
 	// Simple User.
 	Assignee  *NullableSimpleUser            `json:"assignee"`
@@ -119,6 +121,8 @@ type IssueSimple struct {
 //
 // #/components/schemas/issue-simple/properties/pull_request
 type IssueSimplePullRequest struct {
+	_ runtime.NotComparable
+
 	DiffURL  *string                     `json:"diff_url"`
 	HTMLURL  *string                     `json:"html_url"`
 	MergedAt runtime.Nullable[time.Time] `json:"merged_at,omitzero"`
@@ -144,10 +148,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v IssuesListForRepoDirection) Known() bool {
-	return runtime.EnumKnown(string(v), knownIssuesListForRepoDirection)
+	return runtime.EnumKnown(string(v), "asc\x00desc")
 }
-
-var knownIssuesListForRepoDirection = []string{"asc", "desc"}
 
 // IssuesListForRepoSort is one of the values below; other values still decode (see
 // Known).
@@ -169,10 +171,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v IssuesListForRepoSort) Known() bool {
-	return runtime.EnumKnown(string(v), knownIssuesListForRepoSort)
+	return runtime.EnumKnown(string(v), "created\x00updated\x00comments")
 }
-
-var knownIssuesListForRepoSort = []string{"created", "updated", "comments"}
 
 // IssuesListForRepoState is one of the values below; other values still decode
 // (see Known).
@@ -194,10 +194,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v IssuesListForRepoState) Known() bool {
-	return runtime.EnumKnown(string(v), knownIssuesListForRepoState)
+	return runtime.EnumKnown(string(v), "open\x00closed\x00all")
 }
-
-var knownIssuesListForRepoState = []string{"open", "closed", "all"}
 
 // Label is a JSON object.
 //
@@ -208,6 +206,8 @@ var knownIssuesListForRepoState = []string{"open", "closed", "all"}
 //
 // #/components/schemas/label
 type Label struct {
+	_ runtime.NotComparable
+
 	// 6-character hex code, without the leading #, identifying the color.
 	Color       string  `json:"color"`
 	Default     bool    `json:"default"`
@@ -231,6 +231,8 @@ type Label struct {
 //
 // #/components/schemas/nullable-integration
 type NullableIntegration struct {
+	_ runtime.NotComparable
+
 	ClientID     *string   `json:"client_id,omitempty"`
 	ClientSecret *string   `json:"client_secret,omitempty"`
 	CreatedAt    time.Time `json:"created_at"`
@@ -263,6 +265,8 @@ type NullableIntegration struct {
 //
 // #/components/schemas/nullable-integration/properties/permissions
 type NullableIntegrationPermissions struct {
+	_ runtime.NotComparable
+
 	Checks      *string `json:"checks,omitempty"`
 	Contents    *string `json:"contents,omitempty"`
 	Deployments *string `json:"deployments,omitempty"`
@@ -291,6 +295,8 @@ func (v *NullableIntegrationPermissions) UnmarshalJSON(b []byte) error {
 //
 // #/components/schemas/nullable-license-simple
 type NullableLicenseSimple struct {
+	_ runtime.NotComparable
+
 	HTMLURL *string `json:"html_url,omitempty"`
 	Key     string  `json:"key"`
 	Name    string  `json:"name"`
@@ -307,6 +313,8 @@ type NullableLicenseSimple struct {
 //
 // #/components/schemas/nullable-milestone
 type NullableMilestone struct {
+	_ runtime.NotComparable
+
 	ClosedAt     *time.Time `json:"closed_at"`
 	ClosedIssues int64      `json:"closed_issues"`
 	CreatedAt    time.Time  `json:"created_at"`
@@ -351,10 +359,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v NullableMilestoneState) Known() bool {
-	return runtime.EnumKnown(string(v), knownNullableMilestoneState)
+	return runtime.EnumKnown(string(v), "open\x00closed")
 }
-
-var knownNullableMilestoneState = []string{"open", "closed"}
 
 // NullableSimpleUser is a JSON object.
 //
@@ -362,6 +368,8 @@ var knownNullableMilestoneState = []string{"open", "closed"}
 //
 // #/components/schemas/nullable-simple-user
 type NullableSimpleUser struct {
+	_ runtime.NotComparable
+
 	AvatarURL         string                   `json:"avatar_url"`
 	Email             runtime.Nullable[string] `json:"email,omitzero"`
 	EventsURL         string                   `json:"events_url"`
@@ -393,6 +401,8 @@ type NullableSimpleUser struct {
 //
 // #/components/schemas/repository
 type Repository struct {
+	_ runtime.NotComparable
+
 	// Whether to allow Auto-merge to be used on pull requests.
 	//
 	// Default: false.
@@ -537,6 +547,8 @@ type Repository struct {
 //
 // #/components/schemas/repository/properties/permissions
 type RepositoryPermissions struct {
+	_ runtime.NotComparable
+
 	Admin    bool  `json:"admin"`
 	Maintain *bool `json:"maintain,omitempty"`
 	Pull     bool  `json:"pull"`
@@ -548,6 +560,8 @@ type RepositoryPermissions struct {
 //
 // #/components/schemas/repository/properties/template_repository
 type RepositoryTemplateRepository struct {
+	_ runtime.NotComparable
+
 	AllowAutoMerge      *bool                                    `json:"allow_auto_merge,omitempty"`
 	AllowMergeCommit    *bool                                    `json:"allow_merge_commit,omitempty"`
 	AllowRebaseMerge    *bool                                    `json:"allow_rebase_merge,omitempty"`
@@ -635,6 +649,8 @@ type RepositoryTemplateRepository struct {
 //
 // #/components/schemas/repository/properties/template_repository/properties/owner
 type RepositoryTemplateRepositoryOwner struct {
+	_ runtime.NotComparable
+
 	AvatarURL         *string `json:"avatar_url,omitempty"`
 	EventsURL         *string `json:"events_url,omitempty"`
 	FollowersURL      *string `json:"followers_url,omitempty"`
@@ -659,6 +675,8 @@ type RepositoryTemplateRepositoryOwner struct {
 //
 // #/components/schemas/repository/properties/template_repository/properties/permissions
 type RepositoryTemplateRepositoryPermissions struct {
+	_ runtime.NotComparable
+
 	Admin    *bool `json:"admin,omitempty"`
 	Maintain *bool `json:"maintain,omitempty"`
 	Pull     *bool `json:"pull,omitempty"`
@@ -672,6 +690,8 @@ type RepositoryTemplateRepositoryPermissions struct {
 //
 // #/components/schemas/simple-user
 type SimpleUser struct {
+	_ runtime.NotComparable
+
 	AvatarURL         string                   `json:"avatar_url"`
 	Email             runtime.Nullable[string] `json:"email,omitzero"`
 	EventsURL         string                   `json:"events_url"`
@@ -701,6 +721,8 @@ type SimpleUser struct {
 //
 // #/components/schemas/validation-error
 type ValidationError struct {
+	_ runtime.NotComparable
+
 	DocumentationURL string                      `json:"documentation_url"`
 	Errors           []ValidationErrorErrorsItem `json:"errors,omitempty"`
 	Message          string                      `json:"message"`
@@ -710,6 +732,8 @@ type ValidationError struct {
 //
 // #/components/schemas/validation-error/properties/errors/items
 type ValidationErrorErrorsItem struct {
+	_ runtime.NotComparable
+
 	Code     string                          `json:"code"`
 	Field    *string                         `json:"field,omitempty"`
 	Index    *int64                          `json:"index,omitempty"`

@@ -15,6 +15,8 @@ import (
 //
 // GET /repos/{owner}/{repo}/issues/{issue_number}
 type IssuesGetParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "owner".
 	Owner string `json:"owner"`
 	// Path parameter "repo".
@@ -52,6 +54,8 @@ var responsesIssuesGet = []httpclient.Response{
 //
 // GET /repos/{owner}/{repo}/issues
 type IssuesListForRepoParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "owner".
 	Owner string `json:"owner"`
 	// Path parameter "repo".
@@ -129,6 +133,8 @@ type IssuesListForRepoNotFound struct {
 //
 // GET /events
 type ListEventsParams struct {
+	_ runtime.NotComparable
+
 	// Query parameter "after".
 	After *string `json:"after,omitempty"`
 	// Query parameter "limit".
@@ -183,6 +189,8 @@ var responsesListEvents = []httpclient.Response{
 //
 // GET /search
 type SearchParams struct {
+	_ runtime.NotComparable
+
 	// Query parameter "page".
 	Page *int64 `json:"page,omitempty"`
 	// Query parameter "q".

@@ -9,6 +9,8 @@ import "github.com/opsgen/opsgen/runtime"
 //
 // #/components/schemas/basic-error
 type BasicError struct {
+	_ runtime.NotComparable
+
 	Message *string `json:"message,omitempty"`
 }
 
@@ -16,6 +18,8 @@ type BasicError struct {
 //
 // #/components/schemas/issue
 type Issue struct {
+	_ runtime.NotComparable
+
 	Number int64  `json:"number"`
 	Title  string `json:"title"`
 }
@@ -40,15 +44,15 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v IssuesListForRepoState) Known() bool {
-	return runtime.EnumKnown(string(v), knownIssuesListForRepoState)
+	return runtime.EnumKnown(string(v), "open\x00closed\x00all")
 }
-
-var knownIssuesListForRepoState = []string{"open", "closed", "all"}
 
 // ListEventsResponse is a JSON object.
 //
 // #/paths/~1events/get/responses/200/content/application~1json/schema
 type ListEventsResponse struct {
+	_ runtime.NotComparable
+
 	Data []string                 `json:"data"`
 	Next runtime.Nullable[string] `json:"next,omitzero"`
 }
@@ -57,6 +61,8 @@ type ListEventsResponse struct {
 //
 // #/paths/~1search/get/responses/200/content/application~1json/schema
 type SearchResponse struct {
+	_ runtime.NotComparable
+
 	Items      []Issue `json:"items"`
 	TotalCount *int64  `json:"total_count,omitempty"`
 }

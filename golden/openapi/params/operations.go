@@ -14,6 +14,8 @@ import (
 //
 // GET /m/{m}
 type GetMMParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "m".
 	M string `json:"m"`
 }
@@ -42,6 +44,8 @@ var responsesGetMM = []httpclient.Response{
 //
 // GET /orgs/{org}/repos/{repo}
 type GetRepoParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "org".
 	Org string `json:"org"`
 	// Path parameter "repo".

@@ -9,6 +9,8 @@ import "github.com/opsgen/opsgen/runtime"
 //
 // #/paths/~1orgs~1{org}~1repos~1{repo}/get/parameters/7/content/application~1json/schema
 type GetRepoCoords struct {
+	_ runtime.NotComparable
+
 	Lat *float64 `json:"lat,omitempty"`
 }
 
@@ -16,6 +18,8 @@ type GetRepoCoords struct {
 //
 // #/paths/~1orgs~1{org}~1repos~1{repo}/get/parameters/3/schema
 type GetRepoFilter struct {
+	_ runtime.NotComparable
+
 	Color *string `json:"color,omitempty"`
 }
 
@@ -34,7 +38,5 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetRepoLevel) Known() bool {
-	return runtime.EnumKnown(string(v), knownGetRepoLevel)
+	return runtime.EnumKnown(string(v), "low\x00high")
 }
-
-var knownGetRepoLevel = []string{"low", "high"}

@@ -13,6 +13,8 @@ import (
 //
 // #/paths/~1pets/post/requestBody/content/application~1json/schema
 type CreatePetBody struct {
+	_ runtime.NotComparable
+
 	Name string                   `json:"name"`
 	Tag  runtime.Nullable[string] `json:"tag,omitzero"`
 }
@@ -21,6 +23,8 @@ type CreatePetBody struct {
 //
 // #/components/schemas/Error
 type Error struct {
+	_ runtime.NotComparable
+
 	Code    int32  `json:"code"`
 	Message string `json:"message"`
 }
@@ -43,15 +47,15 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v ListPetsStatus) Known() bool {
-	return runtime.EnumKnown(string(v), knownListPetsStatus)
+	return runtime.EnumKnown(string(v), "available\x00pending\x00sold")
 }
-
-var knownListPetsStatus = []string{"available", "pending", "sold"}
 
 // Pet is a JSON object.
 //
 // #/components/schemas/Pet
 type Pet struct {
+	_ runtime.NotComparable
+
 	Born *time.Time `json:"born,omitempty"`
 	ID   int64      `json:"id"`
 	// The pet's name.
@@ -66,6 +70,8 @@ type Pet struct {
 //
 // #/components/schemas/Pet/properties/owner
 type PetOwner struct {
+	_ runtime.NotComparable
+
 	HomeURL *string `json:"home_url,omitempty"`
 	UserID  *string `json:"user_id,omitempty"`
 }
@@ -89,7 +95,5 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PetStatus) Known() bool {
-	return runtime.EnumKnown(string(v), knownPetStatus)
+	return runtime.EnumKnown(string(v), "available\x00pending\x00sold")
 }
-
-var knownPetStatus = []string{"available", "pending", "sold"}

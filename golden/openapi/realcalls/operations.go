@@ -15,6 +15,8 @@ import (
 //
 // POST /{Bucket}?uploads
 type CreateMultipartUploadParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "Bucket".
 	Bucket string `json:"Bucket"`
 	// Query parameter "Key".
@@ -46,6 +48,8 @@ var responsesCreateMultipartUpload = []httpclient.Response{
 //
 // GET /alerts#resourceArn
 type ListAlertsParams struct {
+	_ runtime.NotComparable
+
 	// Query parameter "maxResults".
 	MaxResults *int64 `json:"maxResults,omitempty"`
 	// Query parameter "resourceArn".
@@ -117,6 +121,8 @@ var responsesPutPdf = []httpclient.Response{
 //
 // PUT /files/raw
 type PutRawParams struct {
+	_ runtime.NotComparable
+
 	// Query parameter "name".
 	Name string `json:"name"`
 }
@@ -148,6 +154,8 @@ var responsesPutRaw = []httpclient.Response{
 //
 // GET /search
 type SearchParams struct {
+	_ runtime.NotComparable
+
 	// The API key, also declared as the api_key security scheme.
 	//
 	// Query parameter "api_key".

@@ -14,6 +14,8 @@ import (
 //
 // #/components/schemas/AuthorizationCode
 type AuthorizationCode struct {
+	_ runtime.NotComparable
+
 	Code        string                     `json:"code"`
 	GrantType   AuthorizationCodeGrantType `json:"grant_type"`
 	RedirectURI string                     `json:"redirect_uri"`
@@ -33,15 +35,15 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v AuthorizationCodeGrantType) Known() bool {
-	return runtime.EnumKnown(string(v), knownAuthorizationCodeGrantType)
+	return runtime.EnumKnown(string(v), "authorization_code")
 }
-
-var knownAuthorizationCodeGrantType = []string{"authorization_code"}
 
 // ClientCredentials is a JSON object.
 //
 // #/components/schemas/ClientCredentials
 type ClientCredentials struct {
+	_ runtime.NotComparable
+
 	ClientID     string                     `json:"client_id"`
 	ClientSecret string                     `json:"client_secret"`
 	GrantType    ClientCredentialsGrantType `json:"grant_type"`
@@ -61,10 +63,8 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v ClientCredentialsGrantType) Known() bool {
-	return runtime.EnumKnown(string(v), knownClientCredentialsGrantType)
+	return runtime.EnumKnown(string(v), "client_credentials")
 }
-
-var knownClientCredentialsGrantType = []string{"client_credentials"}
 
 // Grant is one of: String, Integer. Variant tells which one it holds (a
 // GrantKind); As<Variant> returns it; Match calls a function per variant;
@@ -146,6 +146,8 @@ var unionGrant = &runtime.Union{Variants: []runtime.UnionVariant{
 //
 // #/components/schemas/LinkNote
 type LinkNote struct {
+	_ runtime.NotComparable
+
 	URL string `json:"url"`
 }
 
@@ -230,6 +232,8 @@ var unionPostNoteBody = &runtime.Union{Variants: []runtime.UnionVariant{
 //
 // #/components/schemas/TextNote
 type TextNote struct {
+	_ runtime.NotComparable
+
 	Meta *TextNoteMeta `json:"meta,omitempty"`
 	Text string        `json:"text"`
 }
@@ -238,6 +242,8 @@ type TextNote struct {
 //
 // #/components/schemas/TextNote/properties/meta
 type TextNoteMeta struct {
+	_ runtime.NotComparable
+
 	Lang *string `json:"lang,omitempty"`
 }
 
@@ -323,6 +329,8 @@ var unionTokenBody = &runtime.Union{Discriminator: "grant_type", Variants: []run
 //
 // #/paths/~1oauth2~1token/post/responses/200/content/application~1json/schema
 type TokenResponse struct {
+	_ runtime.NotComparable
+
 	AccessToken *string `json:"access_token,omitempty"`
 }
 
@@ -330,6 +338,8 @@ type TokenResponse struct {
 //
 // #/paths/~1files/post/requestBody/content/multipart~1form-data/schema
 type UploadFileBody struct {
+	_ runtime.NotComparable
+
 	Attachments [][]byte  `json:"attachments,omitempty"`
 	File        io.Reader `json:"file"`
 	Grant       *Grant    `json:"grant,omitempty"`

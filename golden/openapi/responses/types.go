@@ -3,10 +3,14 @@
 
 package responses
 
+import "github.com/opsgen/opsgen/runtime"
+
 // Event is a JSON object.
 //
 // #/components/schemas/Event
 type Event struct {
+	_ runtime.NotComparable
+
 	ID *string `json:"id,omitempty"`
 }
 
@@ -14,6 +18,8 @@ type Event struct {
 //
 // #/components/schemas/Problem
 type Problem struct {
+	_ runtime.NotComparable
+
 	Title *string `json:"title,omitempty"`
 }
 
@@ -21,6 +27,8 @@ type Problem struct {
 //
 // #/paths/~1a/get/responses/200/content/application~1json/schema
 type StatusesResponse struct {
+	_ runtime.NotComparable
+
 	Items []StatusesResponseItemsItem `json:"items,omitempty"`
 }
 
@@ -28,6 +36,8 @@ type StatusesResponse struct {
 //
 // #/paths/~1a/get/responses/404/content/application~1json/schema
 type StatusesResponse404 struct {
+	_ runtime.NotComparable
+
 	Reason *string `json:"reason,omitempty"`
 }
 
@@ -35,5 +45,7 @@ type StatusesResponse404 struct {
 //
 // #/paths/~1a/get/responses/200/content/application~1json/schema/properties/items/items
 type StatusesResponseItemsItem struct {
+	_ runtime.NotComparable
+
 	N *int64 `json:"n,omitempty"`
 }

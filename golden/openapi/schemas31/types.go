@@ -13,6 +13,8 @@ import (
 //
 // #/components/schemas/Thing/$defs/Nested
 type Nested struct {
+	_ runtime.NotComparable
+
 	Depth *int64 `json:"depth,omitempty"`
 }
 
@@ -20,6 +22,8 @@ type Nested struct {
 //
 // #/components/schemas/Nullable31
 type Nullable31 struct {
+	_ runtime.NotComparable
+
 	A *string `json:"a,omitempty"`
 }
 
@@ -27,6 +31,8 @@ type Nullable31 struct {
 //
 // #/components/schemas/Thing
 type Thing struct {
+	_ runtime.NotComparable
+
 	ID     string                   `json:"id"`
 	Kind   string                   `json:"kind"`
 	Label  runtime.Nullable[string] `json:"label,omitzero"`

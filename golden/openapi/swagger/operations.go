@@ -35,6 +35,8 @@ var responsesCreateItem = []httpclient.Response{
 //
 // GET /items/{ids}
 type ListItemsParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "ids".
 	IDs []int64 `json:"ids"`
 	// Query parameter "csv".

@@ -9,6 +9,8 @@ import "github.com/opsgen/opsgen/runtime"
 //
 // #/components/schemas/Item
 type Item struct {
+	_ runtime.NotComparable
+
 	ID   int64                    `json:"id"`
 	Note runtime.Nullable[string] `json:"note,omitzero"`
 }

@@ -15,6 +15,8 @@ import (
 //
 // GET /pets/{id}
 type GetPetParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "id".
 	ID customtypes.UUID `json:"id"`
 	// Query parameter "since".
@@ -82,6 +84,8 @@ type GetPetStatus5XX struct {
 //
 // PATCH /pets/{id}
 type PatchPetParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "id".
 	ID customtypes.UUID `json:"id"`
 }

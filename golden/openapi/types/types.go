@@ -101,6 +101,8 @@ var unionKind = &runtime.Union{Discriminator: "type", Variants: []runtime.UnionV
 //
 // #/components/schemas/Kind/oneOf/1
 type KindCat struct {
+	_ runtime.NotComparable
+
 	Lives int64  `json:"lives"`
 	Type  string `json:"type"`
 }
@@ -111,6 +113,8 @@ type KindCat struct {
 //
 // #/components/schemas/Kind/oneOf/0
 type KindDog struct {
+	_ runtime.NotComparable
+
 	Bark bool        `json:"bark"`
 	Type KindDogType `json:"type"`
 }
@@ -128,15 +132,15 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v KindDogType) Known() bool {
-	return runtime.EnumKnown(string(v), knownKindDogType)
+	return runtime.EnumKnown(string(v), "dog")
 }
-
-var knownKindDogType = []string{"dog"}
 
 // Owner is a JSON object.
 //
 // #/components/schemas/Owner
 type Owner struct {
+	_ runtime.NotComparable
+
 	Name *string `json:"name,omitempty"`
 }
 
@@ -144,6 +148,8 @@ type Owner struct {
 //
 // #/components/schemas/Pet
 type Pet struct {
+	_ runtime.NotComparable
+
 	Born         *runtime.Date            `json:"born,omitempty"`
 	Feeding      *runtime.Duration        `json:"feeding,omitempty"`
 	ID           customtypes.UUID         `json:"id"`
@@ -164,6 +170,8 @@ type Pet struct {
 //
 // #/components/schemas/PetPatch
 type PetPatch struct {
+	_ runtime.NotComparable
+
 	Name  runtime.Nullable[string]   `json:"name,omitzero"`
 	Owner runtime.Nullable[Owner]    `json:"owner,omitzero"`
 	Plain *string                    `json:"plain,omitempty"`
@@ -174,6 +182,8 @@ type PetPatch struct {
 //
 // #/components/schemas/Problem
 type Problem struct {
+	_ runtime.NotComparable
+
 	Status *int64 `json:"status,omitempty"`
 	Title  string `json:"title"`
 }

@@ -14,6 +14,8 @@ import (
 //
 // GET /pets/{id}
 type GetPetParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "id".
 	ID string `json:"id"`
 }
@@ -42,6 +44,8 @@ var responsesGetPet = []httpclient.Response{
 //
 // PUT /pets/{id}
 type PutPetParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "id".
 	ID string `json:"id"`
 }

@@ -13,6 +13,8 @@ import (
 //
 // #/components/schemas/Cat
 type Cat struct {
+	_ runtime.NotComparable
+
 	Lives int64 `json:"lives"`
 }
 
@@ -20,6 +22,8 @@ type Cat struct {
 //
 // #/components/schemas/Dog
 type Dog struct {
+	_ runtime.NotComparable
+
 	Bark bool `json:"bark"`
 }
 
@@ -27,6 +31,8 @@ type Dog struct {
 //
 // #/components/schemas/DogPet
 type DogPet struct {
+	_ runtime.NotComparable
+
 	Name *string `json:"name,omitempty"`
 }
 
@@ -113,6 +119,8 @@ var unionPet = &runtime.Union{Variants: []runtime.UnionVariant{
 //
 // #/components/schemas/PetFromDog
 type PetFromDog struct {
+	_ runtime.NotComparable
+
 	Dog Dog `json:"dog"`
 }
 
@@ -131,7 +139,5 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PetKind) Known() bool {
-	return runtime.EnumKnown(string(v), knownPetKind)
+	return runtime.EnumKnown(string(v), "dog\x00cat")
 }
-
-var knownPetKind = []string{"dog", "cat"}

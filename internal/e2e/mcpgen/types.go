@@ -3,10 +3,14 @@
 
 package mcpgen
 
+import "github.com/opsgen/opsgen/runtime"
+
 // DotbotSolutionInfoInput is a JSON object.
 //
 // MCP tool "dotbot.solution-info" inputSchema
 type DotbotSolutionInfoInput struct {
+	_ runtime.NotComparable
+
 	Mismatch *bool `json:"mismatch,omitempty"`
 }
 
@@ -14,6 +18,8 @@ type DotbotSolutionInfoInput struct {
 //
 // MCP tool "dotbot.solution-info" outputSchema (configured)
 type DotbotSolutionInfoOutput struct {
+	_ runtime.NotComparable
+
 	Solution DotbotSolutionInfoOutputSolution `json:"solution"`
 }
 
@@ -21,6 +27,8 @@ type DotbotSolutionInfoOutput struct {
 //
 // MCP tool "dotbot.solution-info" outputSchema (configured) #/properties/solution
 type DotbotSolutionInfoOutputSolution struct {
+	_ runtime.NotComparable
+
 	Name string `json:"name"`
 }
 
@@ -28,6 +36,8 @@ type DotbotSolutionInfoOutputSolution struct {
 //
 // MCP tool "echo" inputSchema
 type EchoInput struct {
+	_ runtime.NotComparable
+
 	Text string `json:"text"`
 }
 
@@ -35,6 +45,8 @@ type EchoInput struct {
 //
 // MCP tool "get_weather" inputSchema
 type GetWeatherInput struct {
+	_ runtime.NotComparable
+
 	City *string `json:"city,omitempty"`
 }
 
@@ -42,6 +54,8 @@ type GetWeatherInput struct {
 //
 // MCP tool "get_weather" outputSchema
 type GetWeatherOutput struct {
+	_ runtime.NotComparable
+
 	Conditions  string  `json:"conditions"`
 	Humidity    int64   `json:"humidity"`
 	Temperature float64 `json:"temperature"`
@@ -51,6 +65,8 @@ type GetWeatherOutput struct {
 //
 // MCP tool "get-weather-text" outputSchema
 type GetWeatherTextOutput struct {
+	_ runtime.NotComparable
+
 	Conditions  string  `json:"conditions"`
 	Humidity    int64   `json:"humidity"`
 	Temperature float64 `json:"temperature"`
@@ -60,6 +76,8 @@ type GetWeatherTextOutput struct {
 //
 // MCP tool "progress" inputSchema
 type ProgressInput struct {
+	_ runtime.NotComparable
+
 	Steps *int64 `json:"steps,omitempty"`
 }
 
@@ -67,6 +85,8 @@ type ProgressInput struct {
 //
 // MCP tool "slow" inputSchema
 type SlowInput struct {
+	_ runtime.NotComparable
+
 	Seconds *float64 `json:"seconds,omitempty"`
 }
 
@@ -74,6 +94,8 @@ type SlowInput struct {
 //
 // MCP tool "weather.drift" outputSchema
 type WeatherDriftOutput struct {
+	_ runtime.NotComparable
+
 	Conditions  string  `json:"conditions"`
 	Humidity    int64   `json:"humidity"`
 	Temperature float64 `json:"temperature"`
@@ -83,6 +105,8 @@ type WeatherDriftOutput struct {
 //
 // MCP tool "workflow.system_design" inputSchema
 type WorkflowSystemDesignInput struct {
+	_ runtime.NotComparable
+
 	Version *int64 `json:"version,omitempty"`
 }
 
@@ -90,6 +114,8 @@ type WorkflowSystemDesignInput struct {
 //
 // MCP tool "workflow.system_design" outputSchema (configured)
 type WorkflowSystemDesignOutput struct {
+	_ runtime.NotComparable
+
 	DisplayName   string                                `json:"displayName"`
 	InstructionID string                                `json:"instructionId"`
 	Steps         []WorkflowSystemDesignOutputStepsItem `json:"steps"`
@@ -100,6 +126,8 @@ type WorkflowSystemDesignOutput struct {
 // MCP tool "workflow.system_design" outputSchema (configured)
 // #/properties/steps/items
 type WorkflowSystemDesignOutputStepsItem struct {
+	_ runtime.NotComparable
+
 	Kind    string `json:"kind"`
 	Label   string `json:"label"`
 	Summary string `json:"summary"`

@@ -48,6 +48,8 @@ type CreatePetDefault struct {
 //
 // DELETE /pets/{petId}
 type DeletePetParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "petId".
 	PetID int64 `json:"petId"`
 }
@@ -90,6 +92,8 @@ type DeletePetNotFound struct {
 //
 // GET /pets/{petId}
 type GetPetParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "petId".
 	PetID int64 `json:"petId"`
 }
@@ -155,6 +159,8 @@ var responsesGetStats = []httpclient.Response{
 //
 // GET /pets
 type ListPetsParams struct {
+	_ runtime.NotComparable
+
 	// Query parameter "limit".
 	Limit *int32 `json:"limit,omitempty"`
 	// Query parameter "status".
@@ -200,6 +206,8 @@ type ListPetsDefault struct {
 //
 // PUT /pets/{petId}
 type UpdatePetParams struct {
+	_ runtime.NotComparable
+
 	// Path parameter "petId".
 	PetID int64 `json:"petId"`
 }

@@ -13,6 +13,8 @@ import (
 //
 // #/components/schemas/Error
 type Error struct {
+	_ runtime.NotComparable
+
 	Code    int32  `json:"code"`
 	Message string `json:"message"`
 }
@@ -21,6 +23,8 @@ type Error struct {
 //
 // #/paths/~1stats/get/responses/200/content/application~1json/schema
 type GetStatsResponse struct {
+	_ runtime.NotComparable
+
 	ByStatus map[string]int64            `json:"byStatus"`
 	Oldest   runtime.Nullable[time.Time] `json:"oldest,omitzero"`
 	Ratio    *float64                    `json:"ratio,omitempty"`
@@ -30,6 +34,8 @@ type GetStatsResponse struct {
 //
 // #/components/schemas/NewPet
 type NewPet struct {
+	_ runtime.NotComparable
+
 	Name   string     `json:"name"`
 	Owner  *Owner     `json:"owner,omitempty"`
 	Status *PetStatus `json:"status,omitempty"`
@@ -40,6 +46,8 @@ type NewPet struct {
 //
 // #/components/schemas/Owner
 type Owner struct {
+	_ runtime.NotComparable
+
 	Email runtime.Nullable[string] `json:"email,omitzero"`
 	Name  string                   `json:"name"`
 }
@@ -48,6 +56,8 @@ type Owner struct {
 //
 // #/components/schemas/Pet
 type Pet struct {
+	_ runtime.NotComparable
+
 	ID     int64     `json:"id"`
 	Name   string    `json:"name"`
 	Owner  *Owner    `json:"owner,omitempty"`
@@ -72,7 +82,5 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PetStatus) Known() bool {
-	return runtime.EnumKnown(string(v), knownPetStatus)
+	return runtime.EnumKnown(string(v), "available\x00pending\x00sold")
 }
-
-var knownPetStatus = []string{"available", "pending", "sold"}

@@ -13,6 +13,8 @@ import (
 //
 // MCP tool "pets_getPet" outputSchema #/$defs/Owner
 type Owner struct {
+	_ runtime.NotComparable
+
 	Email runtime.Nullable[string] `json:"email,omitzero"`
 	Name  string                   `json:"name"`
 }
@@ -21,6 +23,8 @@ type Owner struct {
 //
 // MCP tool "pets_getPet" outputSchema #/$defs/Pet
 type Pet struct {
+	_ runtime.NotComparable
+
 	ID     int64     `json:"id"`
 	Name   string    `json:"name"`
 	Owner  *Owner    `json:"owner,omitempty"`
@@ -32,6 +36,8 @@ type Pet struct {
 //
 // MCP tool "pets_getPet" inputSchema #/properties/params
 type PetInputParams struct {
+	_ runtime.NotComparable
+
 	PetID int64 `json:"petId"`
 }
 
@@ -39,6 +45,8 @@ type PetInputParams struct {
 //
 // MCP tool "pets_createPet" inputSchema #/$defs/NewPet
 type PetNewPet struct {
+	_ runtime.NotComparable
+
 	Name   string     `json:"name"`
 	Owner  *Owner     `json:"owner,omitempty"`
 	Status *PetStatus `json:"status,omitempty"`
@@ -62,15 +70,15 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PetStatus) Known() bool {
-	return runtime.EnumKnown(string(v), knownPetStatus)
+	return runtime.EnumKnown(string(v), "available\x00pending\x00sold")
 }
-
-var knownPetStatus = []string{"available", "pending", "sold"}
 
 // PetsCreatePetInput is a JSON object.
 //
 // MCP tool "pets_createPet" inputSchema
 type PetsCreatePetInput struct {
+	_ runtime.NotComparable
+
 	Body PetNewPet `json:"body"`
 }
 
@@ -78,6 +86,8 @@ type PetsCreatePetInput struct {
 //
 // MCP tool "pets_createPet" outputSchema
 type PetsCreatePetOutput struct {
+	_ runtime.NotComparable
+
 	ID     int64     `json:"id"`
 	Name   string    `json:"name"`
 	Owner  *Owner    `json:"owner,omitempty"`
@@ -89,6 +99,8 @@ type PetsCreatePetOutput struct {
 //
 // MCP tool "pets_deletePet" inputSchema
 type PetsDeletePetInput struct {
+	_ runtime.NotComparable
+
 	Params PetInputParams `json:"params"`
 }
 
@@ -96,6 +108,8 @@ type PetsDeletePetInput struct {
 //
 // MCP tool "pets_getPet" inputSchema
 type PetsGetPetInput struct {
+	_ runtime.NotComparable
+
 	Params PetInputParams `json:"params"`
 }
 
@@ -103,6 +117,8 @@ type PetsGetPetInput struct {
 //
 // MCP tool "pets_getPet" outputSchema
 type PetsGetPetOutput struct {
+	_ runtime.NotComparable
+
 	ID     int64     `json:"id"`
 	Name   string    `json:"name"`
 	Owner  *Owner    `json:"owner,omitempty"`
@@ -114,6 +130,8 @@ type PetsGetPetOutput struct {
 //
 // MCP tool "pets_getStats" outputSchema #/$defs/GetStatsResponse
 type PetsGetStatsGetStatsResponse struct {
+	_ runtime.NotComparable
+
 	ByStatus map[string]int64            `json:"byStatus"`
 	Oldest   runtime.Nullable[time.Time] `json:"oldest,omitzero"`
 	Ratio    *float64                    `json:"ratio,omitempty"`
@@ -123,6 +141,8 @@ type PetsGetStatsGetStatsResponse struct {
 //
 // MCP tool "pets_getStats" outputSchema
 type PetsGetStatsOutput struct {
+	_ runtime.NotComparable
+
 	ByStatus map[string]int64            `json:"byStatus"`
 	Oldest   runtime.Nullable[time.Time] `json:"oldest,omitzero"`
 	Ratio    *float64                    `json:"ratio,omitempty"`
@@ -132,6 +152,8 @@ type PetsGetStatsOutput struct {
 //
 // MCP tool "pets_listPets" inputSchema
 type PetsListPetsInput struct {
+	_ runtime.NotComparable
+
 	Params *PetsListPetsInputParams `json:"params,omitempty"`
 }
 
@@ -139,6 +161,8 @@ type PetsListPetsInput struct {
 //
 // MCP tool "pets_listPets" inputSchema #/properties/params
 type PetsListPetsInputParams struct {
+	_ runtime.NotComparable
+
 	Limit  *int32     `json:"limit,omitempty"`
 	Status *PetStatus `json:"status,omitempty"`
 }
@@ -152,6 +176,8 @@ type PetsListPetsOutput []Pet
 //
 // MCP tool "pets_updatePet" inputSchema
 type PetsUpdatePetInput struct {
+	_ runtime.NotComparable
+
 	Body   PetNewPet      `json:"body"`
 	Params PetInputParams `json:"params"`
 }
@@ -160,6 +186,8 @@ type PetsUpdatePetInput struct {
 //
 // MCP tool "pets_updatePet" outputSchema
 type PetsUpdatePetOutput struct {
+	_ runtime.NotComparable
+
 	ID     int64     `json:"id"`
 	Name   string    `json:"name"`
 	Owner  *Owner    `json:"owner,omitempty"`
