@@ -137,6 +137,10 @@ func LocalMetaOf(m Meta) *LocalMeta { l, _ := m.(*LocalMeta); return l }
 func Unwrap[T any](env ResponseEnvelope[T]) T { return env.Data }
 
 // MarshalJSON writes the wire form: {"data": ..., "meta": {"source": ..., ...}}.
+// It is not inlined: the compiler writes a wrapper of it for every
+// envelope type of a generated package, which would each get its body.
+//
+//go:noinline
 func (e ResponseEnvelope[T]) MarshalJSON() ([]byte, error) {
 	return marshalEnvelope(e.Data, e.Meta)
 }
