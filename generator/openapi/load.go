@@ -405,11 +405,13 @@ func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Opti
 // schemas, each new schema before it is handed over, and the converter
 // does not write them); a $ref it cannot resolve warns into its own list,
 // added to the loader's just before the component's declaration, as when
-// adapting and declaring in turn.
+// adapting and declaring in turn; a panic in adapt is raised again by the
+// declaring goroutine when it reaches that component.
 func (l *loader) declareComponents(schemas openapi3.Schemas) {
 	type adapted struct {
 		schema *jsonschema.Schema // nil: nothing to declare
 		diags  diag.List
+		panic  any // adapt's panic, raised again where it would have been
 	}
 	names := slices.Sorted(maps.Keys(schemas))
 	next := make(chan adapted, len(names)) // never blocks the adapter
@@ -417,6 +419,11 @@ func (l *loader) declareComponents(schemas openapi3.Schemas) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		defer func() {
+			if r := recover(); r != nil {
+				next <- adapted{panic: r}
+			}
+		}()
 		a := *l // the same loader, with diagnostics of its own
 		a.diags = nil
 		for _, name := range names {
@@ -429,7 +436,7 @@ func (l *loader) declareComponents(schemas openapi3.Schemas) {
 			if ref := schemas[name]; ref != nil && ref.Value != nil {
 				s = a.adapt(ref, nil)
 			}
-			next <- adapted{s, a.diags}
+			next <- adapted{schema: s, diags: a.diags}
 			a.diags = nil
 		}
 	}()
@@ -442,6 +449,9 @@ func (l *loader) declareComponents(schemas openapi3.Schemas) {
 			return
 		}
 		c := <-next
+		if c.panic != nil {
+			panic(c.panic)
+		}
 		l.diags = append(l.diags, c.diags...)
 		if c.schema == nil {
 			continue
