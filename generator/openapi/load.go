@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"gopkg.in/yaml.v3"
@@ -372,11 +373,14 @@ func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Opti
 	// reads the loader's state) while the diagnostics get their positions.
 	var wg sync.WaitGroup
 	wg.Go(l.fillPositions)
-	workers := runtime.GOMAXPROCS(0)
-	for w := range workers {
+	// The types are taken in turn (their schemas differ much in size: a
+	// fixed share per worker left one core idle at the end).
+	var next atomic.Int64
+	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
-			for i := w; i < len(svc.Types); i += workers {
-				if ctx.Err() != nil {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(svc.Types) || ctx.Err() != nil {
 					return
 				}
 				svc.Types[i].Schema = l.conv.TypeSchema(svc.Types[i])
