@@ -359,20 +359,22 @@ func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Opti
 		return nil, nil, err
 	}
 	l.conv.AllocateNames()
-	for i, fin := range l.finish {
-		if i%64 == 0 && ctx.Err() != nil {
-			break
-		}
-		fin()
-	}
-	if err := stopped(ctx, source); err != nil {
-		return nil, nil, err
-	}
 	svc.Types = l.conv.Types()
 	// The types' schemas are built by several goroutines (TypeSchema only
-	// reads the loader's state) while the diagnostics get their positions.
+	// reads the converter's state) while another one finishes the
+	// operations (their JSON Schemas: they read the converter's state too,
+	// and may warn, and adapt schemas the operations did not) then gives
+	// the diagnostics their positions.
 	var wg sync.WaitGroup
-	wg.Go(l.fillPositions)
+	wg.Go(func() {
+		for i, fin := range l.finish {
+			if i%64 == 0 && ctx.Err() != nil {
+				return
+			}
+			fin()
+		}
+		l.fillPositions()
+	})
 	// The types are taken in turn (their schemas differ much in size: a
 	// fixed share per worker left one core idle at the end).
 	var next atomic.Int64
