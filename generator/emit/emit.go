@@ -164,27 +164,42 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	// and writes its own copy of the state), from the start: the checks
 	// below run meanwhile. Its result is dropped when they fail; a panic
 	// on an IR they reject (a nil type) is theirs to report, and any
-	// other is raised again here.
+	// other is raised again here. Once they pass, the same goroutine
+	// renders it (its go/format is the longest), meanwhile the other
+	// files are built.
 	tg := *g
 	tg.diags = nil
-	typesDone := make(chan *generatedFile, 1)
-	var typesPanic any
+	var (
+		types      *File // types.go rendered, nil without one
+		typesDiags = new(diag.List)
+		typesPanic any
+	)
+	checked := make(chan bool, 1) // whether the checks passed
+	typesDone := make(chan struct{})
 	go func() {
-		defer func() {
-			if r := recover(); r != nil {
-				typesPanic = r
-				typesDone <- nil
-			}
+		defer close(typesDone)
+		var f *generatedFile
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					typesPanic = r
+				}
+			}()
+			f = tg.typesFile()
 		}()
-		typesDone <- tg.typesFile()
+		if f != nil && <-checked {
+			types = &File{Name: "types.go", Content: render("types.go", f, typesDiags)}
+		}
 	}()
 	g.check()
 	g.checkOperations()
 	if g.diags.HasErrors() {
+		checked <- false
 		<-typesDone
 		g.diags.Sort()
 		return nil, g.diags, g.diags.Err()
 	}
+	checked <- true
 	// The other files are built in order; each is rendered (its jennifer
 	// code formatted) in its own goroutine as soon as it is built.
 	var (
@@ -213,11 +228,13 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	// schemas.go after the files that decide which schema vars exist
 	// (types.go declares none).
 	add("schemas.go", g.schemasFile())
-	types := <-typesDone
+	<-typesDone
 	if typesPanic != nil {
 		panic(typesPanic)
 	}
-	add("types.go", types)
+	if types != nil {
+		files, fileDiags = append(files, types), append(fileDiags, typesDiags)
+	}
 	for _, d := range tg.diags {
 		g.warn(d.Kind, d.Pos, "%s", d.Message)
 	}
