@@ -30,10 +30,23 @@ func (w *textWriter) typeText(t goType) string { return w.f.typeText(t) }
 // doc writes a top-level doc comment.
 func (w *textWriter) doc(lines []string) { w.comment("", lines) }
 
-// comment writes the comment made by doc.lines, indented.
+// comment writes the comment made by doc.lines, indented: the lines of
+// commentLines, written piece by piece (this is the bulk of the output).
 func (w *textWriter) comment(indent string, lines []string) {
-	for _, l := range commentLines(lines, indent == "") {
-		w.b.WriteString(indent + l + "\n")
+	if docNeedsFormat(lines) {
+		for _, l := range commentLines(lines, indent == "") {
+			w.b.WriteString(indent)
+			w.b.WriteString(l)
+			w.b.WriteByte('\n')
+		}
+		return
+	}
+	for _, l := range lines {
+		t := commentText(l)
+		w.b.WriteString(indent)
+		w.b.WriteString(commentPrefix(t))
+		w.b.WriteString(t)
+		w.b.WriteByte('\n')
 	}
 }
 
@@ -71,6 +84,13 @@ func commentLines(lines []string, topLevel bool) []string {
 // (textLines), so on the usual path this changes nothing; it is the
 // guarantee.
 func commentLine(text string) string {
+	text = commentText(text)
+	return commentPrefix(text) + text
+}
+
+// commentText is text made safe for a comment line: neutralized, and
+// without a build constraint.
+func commentText(text string) string {
 	if !printableASCII(text) {
 		text = neutralize(text, true) // code lines are indented with tabs
 	}
@@ -78,13 +98,16 @@ func commentLine(text string) string {
 		// Before the package clause, go vet takes it for a build constraint.
 		text = strings.ReplaceAll(text, "+build", "+ build")
 	}
-	switch {
-	case text == "":
+	return text
+}
+
+// commentPrefix is what starts the comment line of text (commentText's):
+// "//" before nothing or a tab, else "// ".
+func commentPrefix(text string) string {
+	if text == "" || text[0] == '\t' {
 		return "//"
-	case text[0] == '\t':
-		return "//" + text
 	}
-	return "// " + text
+	return "// "
 }
 
 // docNeedsFormat reports whether go/doc/comment could print lines
@@ -179,15 +202,26 @@ func (w *textWriter) structDecl(name string, fields []field) {
 		}
 		for _, f := range sf[start:end] {
 			w.comment("\t", f.doc)
-			w.b.WriteString("\t" + f.name)
-			w.b.WriteString(strings.Repeat(" ", nameW-f.nameW+1))
+			w.b.WriteByte('\t')
+			w.b.WriteString(f.name)
+			w.pad(nameW - f.nameW + 1)
 			w.b.WriteString(f.typ)
-			w.b.WriteString(strings.Repeat(" ", tyW-f.tyW+1))
-			w.b.WriteString(f.tag + "\n")
+			w.pad(tyW - f.tyW + 1)
+			w.b.WriteString(f.tag)
+			w.b.WriteByte('\n')
 		}
 		start = end
 	}
 	w.b.WriteString("}\n")
+}
+
+// pad writes n spaces.
+func (w *textWriter) pad(n int) {
+	const spaces = "                                                                "
+	for ; n > len(spaces); n -= len(spaces) {
+		w.b.WriteString(spaces)
+	}
+	w.b.WriteString(spaces[:n])
 }
 
 // tagText is the struct tag `json:"value"` as jennifer writes it.
