@@ -184,8 +184,8 @@ func (w *textWriter) structDecl(name string, fields []field) {
 		sf[i] = structField{doc: fl.doc, name: fl.name, typ: typ, tag: tagText(fl.tag),
 			nameW: utf8.RuneCountInString(fl.name), tyW: utf8.RuneCountInString(typ)}
 	}
-	// Every generated struct starts with a runtime.NotComparable (its doc
-	// says why), in a section of its own.
+	// The object and parameter structs written here start with a
+	// runtime.NotComparable (its doc says why), in a section of its own.
 	w.b.WriteString("type " + name + " struct {\n\t_ " + w.typeText(qual(pkgRuntime, "NotComparable")) + "\n")
 	if len(sf) > 0 {
 		w.b.WriteString("\n")
