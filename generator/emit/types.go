@@ -522,60 +522,94 @@ func enumLit(base ir.Kind, v any) (any, bool) {
 	return nil, false
 }
 
+// declareUnion declares union t as text in gofmt's form (GitHub's API has
+// hundreds of unions, and go/format was the emitter's largest cost): the
+// struct, its kind type and constants, Variant, As<Variant> and the
+// constructor of each variant, Match, and the union's table.
 func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 	var names []string
 	for _, v := range t.Variants {
 		names = append(names, v.Name)
 	}
 	kind := cmp.Or(t.VariantKind, t.Name+"Kind") // "": an IR built without AllocateNames
-	d := typeDoc(t, t.Name+" is one of: "+strings.Join(names, ", ")+". Variant tells which one it holds (a "+kind+"); As<Variant> returns it; Match calls a function per variant; "+t.Name+"From<Variant> makes one.")
-	f.decl(d, jen.Type().Id(t.Name).Struct(f.Qual(pkgRuntime, "UnionValue")))
-	u := jen.Id("u")
-	kd := newDoc(kind + " names the variants of " + t.Name + "; \"\" is none.")
-	f.decl(kd, jen.Type().Id(kind).String())
-	var consts []jen.Code
+	w := &textWriter{f: f}
+	decl := func(d *doc, code string) { // one declaration, its doc comment first
+		w.doc(d.lines())
+		w.b.WriteString(code)
+		f.text(w.b.String())
+		w.b.Reset()
+	}
+	decl(typeDoc(t, t.Name+" is one of: "+strings.Join(names, ", ")+". Variant tells which one it holds (a "+kind+"); As<Variant> returns it; Match calls a function per variant; "+t.Name+"From<Variant> makes one."),
+		"type "+t.Name+" struct {\n\t"+w.typeText(qual(pkgRuntime, "UnionValue"))+"\n}\n")
+	decl(newDoc(kind+" names the variants of "+t.Name+"; \"\" is none."), "type "+kind+" string\n")
+	// Each constant has a comment line of its own, so gofmt aligns none.
+	w.b.WriteString(commentLine("The variants of "+t.Name+".") + "\nconst (\n")
 	for _, v := range t.Variants {
-		c := cmp.Or(v.Const, v.Name+t.Name)
-		line := c + " is the " + v.Name + " variant"
+		line := cmp.Or(v.Const, v.Name+t.Name) + " is the " + v.Name + " variant"
 		if len(v.Tags) > 0 {
 			line += " (" + t.Discriminator + ": " + strings.Join(quotedAll(v.Tags), ", ") + ")"
 		}
-		consts = append(consts, lineComment(line+"."), jen.Id(c).Id(kind).Op("=").Lit(v.Name))
+		w.b.WriteString("\t" + commentLine(line+".") + "\n\t" + cmp.Or(v.Const, v.Name+t.Name) + " " + kind + " = " + litText(v.Name) + "\n")
 	}
-	f.commented("The variants of "+t.Name+".", jen.Const().Defs(consts...))
-	f.decl(newDoc("Variant returns the variant the value holds, or \"\" when none matches."),
-		jen.Func().Params(u.Clone().Id(t.Name)).Id("Variant").Params().Id(kind).Block(
-			jen.Return(jen.Id(kind).Call(jen.Id("union"+t.Name).Dot("VariantOf").Call(jen.Id("u").Dot("UnionValue"))))))
-	var variants []jen.Code
+	w.b.WriteString(")\n")
+	f.text(w.b.String())
+	w.b.Reset()
+	recv := "func (u " + t.Name + ") "
+	decl(newDoc("Variant returns the variant the value holds, or \"\" when none matches."),
+		recv+"Variant() "+kind+" {\n\treturn "+kind+"(union"+t.Name+".VariantOf(u.UnionValue))\n}\n")
+	var table strings.Builder // the union's variants, one line each
 	for _, v := range t.Variants {
-		vt := g.typ(f, v.Type, t.Pos)
+		vt := w.typeText(g.goType(v.Type, false, t.Pos))
 		// runtime.VariantInto, not the generic VariantAs: nothing compiled
 		// per variant type.
-		f.decl(newDoc("As"+v.Name+" returns the value as the "+v.Name+" variant."),
-			jen.Func().Params(u.Clone().Id(t.Name)).Id("As"+v.Name).Params().Params(vt.Clone(), jen.Error()).Block(
-				jen.Var().Id("v").Add(vt.Clone()),
-				jen.Err().Op(":=").Add(f.Qual(pkgRuntime, "VariantInto")).Call(jen.Id("u").Dot("UnionValue"), jen.Op("&").Id("v")),
-				jen.Return(jen.Id("v"), jen.Err())))
+		decl(newDoc("As"+v.Name+" returns the value as the "+v.Name+" variant."),
+			recv+"As"+v.Name+"() ("+vt+", error) {\n\tvar v "+vt+"\n\terr := "+w.typeText(qual(pkgRuntime, "VariantInto"))+
+				"(u.UnionValue, &v)\n\treturn v, err\n}\n")
 		ctor := cmp.Or(v.Constructor, t.Name+"From"+v.Name) // decided by the names stage
 		cd := newDoc(ctor + " returns a " + t.Name + " holding the " + v.Name + " variant v.")
-		var body []jen.Code
+		body := ""
 		if fl := discField(t, v); fl != nil {
 			cd.para("An empty " + fl.Name + " is set to " + strconv.Quote(v.Tags[0]) + ".")
-			body = append(body, jen.If(jen.Id("v").Dot(fl.Name).Op("==").Lit("")).Block(jen.Id("v").Dot(fl.Name).Op("=").Lit(v.Tags[0])))
+			body = "\tif v." + fl.Name + " == \"\" {\n\t\tv." + fl.Name + " = " + litText(v.Tags[0]) + "\n\t}\n"
 		}
-		body = append(body, jen.Return(jen.Id(t.Name).Values(f.Qual(pkgRuntime, "UnionOf").Call(jen.Lit(v.Name), jen.Id("v")))))
-		f.decl(cd, jen.Func().Id(ctor).Params(jen.Id("v").Add(vt.Clone())).Id(t.Name).Block(body...))
-		vd := []jen.Code{kv("Name", jen.Lit(v.Name))}
-		optKV(&vd, "Tags", v.Tags)
-		optKV(&vd, "JSONKind", v.JSONKind)
-		optKV(&vd, "Required", v.Required)
-		variants = append(variants, jen.Line().Values(vd...))
+		decl(cd, "func "+ctor+"(v "+vt+") "+t.Name+" {\n"+body+"\treturn "+t.Name+"{"+w.typeText(qual(pkgRuntime, "UnionOf"))+"("+litText(v.Name)+", v)}\n}\n")
+		table.WriteString("\t{Name: " + litText(v.Name))
+		for _, kv := range [][2]string{{"Tags", strLitsText(v.Tags)}, {"JSONKind", optLit(v.JSONKind)}, {"Required", strLitsText(v.Required)}} {
+			if kv[1] != "" {
+				table.WriteString(", " + kv[0] + ": " + kv[1])
+			}
+		}
+		table.WriteString("},\n")
 	}
-	var ud []jen.Code
-	optKV(&ud, "Discriminator", t.Discriminator)
-	ud = append(ud, kv("Variants", jen.Index().Add(f.Qual(pkgRuntime, "UnionVariant")).Values(append(variants, jen.Line())...)))
-	g.declareUnionMatch(f, t)
-	f.commented("union"+t.Name+" selects the variant of a "+t.Name+".", jen.Var().Id("union"+t.Name).Op("=").Op("&").Add(f.Qual(pkgRuntime, "Union")).Values(ud...))
+	g.declareUnionMatch(w, t)
+	disc := ""
+	if t.Discriminator != "" {
+		disc = "Discriminator: " + litText(t.Discriminator) + ", "
+	}
+	w.b.WriteString(commentLine("union"+t.Name+" selects the variant of a "+t.Name+".") + "\nvar union" + t.Name + " = &" +
+		w.typeText(qual(pkgRuntime, "Union")) + "{" + disc + "Variants: []" + w.typeText(qual(pkgRuntime, "UnionVariant")) + "{\n" + table.String() + "}}\n")
+	f.text(w.b.String())
+}
+
+// strLitsText is a []string literal of ss as jennifer writes it, or "" for
+// none.
+func strLitsText(ss []string) string {
+	if len(ss) == 0 {
+		return ""
+	}
+	lits := make([]string, len(ss))
+	for i, s := range ss {
+		lits[i] = litText(s)
+	}
+	return "[]string{" + strings.Join(lits, ", ") + "}"
+}
+
+// optLit is a string literal of s, or "" for an empty s.
+func optLit(s string) string {
+	if s == "" {
+		return ""
+	}
+	return litText(s)
 }
 
 // discField is the field of variant v of union t that holds the
