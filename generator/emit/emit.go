@@ -5,9 +5,9 @@
 // protogen's GeneratedFile): it resolves qualified identifiers once per
 // file and writes the import block once; it holds the file's declarations
 // in order, each either text already in gofmt's form (the bulk: structs,
-// enums, parameter structs, operation methods, schemas; text.go) or
-// github.com/dave/jennifer code (unions, tuples, client.go, registry.go,
-// tools.go); rendering formats the jennifer code with go/format, one pass
+// enums, unions, parameter structs, operation methods, schemas; text.go) or
+// github.com/dave/jennifer code (tuples, JSON methods, client.go,
+// registry.go, tools.go); rendering formats the jennifer code with go/format, one pass
 // per run of consecutive jennifer declarations, and assembles the file in
 // order: header, package doc, imports, declarations. Nothing is replaced
 // after formatting. Positions for diagnostics are passed to the code that

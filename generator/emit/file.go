@@ -23,9 +23,9 @@ import (
 // per run of consecutive jennifer declarations. A run is formatted in its
 // own goroutine as soon as it is closed (by the next text declaration, or
 // by render), while the file is still being built: on GitHub's description
-// types.go has 257 runs (1.4 MB of formatted code), which formatted one
-// after the other at render time were the last 0.1 to 0.3 s of emitting,
-// on one core. Nothing is replaced after formatting: render writes the
+// types.go had 257 runs (1.4 MB of formatted code, before unions were
+// written as text), which formatted one after the other at render time
+// were the last 0.1 to 0.3 s of emitting, on one core. Nothing is replaced after formatting: render writes the
 // parts in order. One go/format pass over whole files was measured and
 // rejected: on GitHub's description (71,000 lines of output) it costs 0.4
 // to 0.6 s, about as much as the rest of emitting and half of a whole

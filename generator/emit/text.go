@@ -11,8 +11,8 @@ import (
 )
 
 // The bulk of a large package's code is plain declarations: structs with
-// tagged fields, enums with their constants and Known method, parameter
-// structs, operation methods. Rendering them through jennifer and go/format
+// tagged fields, enums with their constants and Known method, unions with
+// their methods, parameter structs, operation methods. Rendering them through jennifer and go/format
 // took most of the generation time on large specs, so they are written here
 // directly, in exactly the form gofmt prints them, and added to their
 // generatedFile as text; everything else is jennifer code. Tests check that
