@@ -545,13 +545,18 @@ func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 	// Each constant has a comment line of its own, so gofmt aligns none.
 	w.b.WriteString(commentLine("The variants of "+t.Name+".") + "\nconst (\n")
 	for _, v := range t.Variants {
-		line := cmp.Or(v.Const, v.Name+t.Name) + " is the " + v.Name + " variant"
+		c := cmp.Or(v.Const, v.Name+t.Name)
+		line := c + " is the " + v.Name + " variant"
 		if len(v.Tags) > 0 {
 			line += " (" + t.Discriminator + ": " + strings.Join(quotedAll(v.Tags), ", ") + ")"
 		}
-		w.b.WriteString("\t" + commentLine(line+".") + "\n\t" + cmp.Or(v.Const, v.Name+t.Name) + " " + kind + " = " + litText(v.Name) + "\n")
+		w.b.WriteString("\t" + commentLine(line+".") + "\n\t" + c + " " + kind + " = " + litText(v.Name) + "\n")
 	}
 	w.b.WriteString(")\n")
+	if len(t.Variants) == 0 { // as gofmt prints an empty block
+		w.b.Reset()
+		w.b.WriteString(commentLine("The variants of "+t.Name+".") + "\nconst ()\n")
+	}
 	f.text(w.b.String())
 	w.b.Reset()
 	recv := "func (u " + t.Name + ") "
@@ -574,20 +579,24 @@ func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 		}
 		decl(cd, "func "+ctor+"(v "+vt+") "+t.Name+" {\n"+body+"\treturn "+t.Name+"{"+w.typeText(qual(pkgRuntime, "UnionOf"))+"("+litText(v.Name)+", v)}\n}\n")
 		table.WriteString("\t{Name: " + litText(v.Name))
-		for _, kv := range [][2]string{{"Tags", strLitsText(v.Tags)}, {"JSONKind", optLit(v.JSONKind)}, {"Required", strLitsText(v.Required)}} {
-			if kv[1] != "" {
-				table.WriteString(", " + kv[0] + ": " + kv[1])
+		for _, m := range [][2]string{{"Tags", strLitsText(v.Tags)}, {"JSONKind", optLit(v.JSONKind)}, {"Required", strLitsText(v.Required)}} {
+			if m[1] != "" { // as optKV leaves empty members out
+				table.WriteString(", " + m[0] + ": " + m[1])
 			}
 		}
 		table.WriteString("},\n")
 	}
 	g.declareUnionMatch(w, t)
+	rows := "" // "{}" for none, as gofmt prints it
+	if table.Len() > 0 {
+		rows = "\n" + table.String()
+	}
 	disc := ""
 	if t.Discriminator != "" {
 		disc = "Discriminator: " + litText(t.Discriminator) + ", "
 	}
 	w.b.WriteString(commentLine("union"+t.Name+" selects the variant of a "+t.Name+".") + "\nvar union" + t.Name + " = &" +
-		w.typeText(qual(pkgRuntime, "Union")) + "{" + disc + "Variants: []" + w.typeText(qual(pkgRuntime, "UnionVariant")) + "{\n" + table.String() + "}}\n")
+		w.typeText(qual(pkgRuntime, "Union")) + "{" + disc + "Variants: []" + w.typeText(qual(pkgRuntime, "UnionVariant")) + "{" + rows + "}}\n")
 	f.text(w.b.String())
 }
 
