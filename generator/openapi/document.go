@@ -47,7 +47,7 @@ func (s *docSource) openapi3(ctx context.Context, opts Options) (*openapi3.T, di
 	for _, d := range decs {
 		warnings = append(warnings, d.diags...)
 	}
-	presolveSchemaRefs(doc, decs)
+	presolveRefs(doc, decs)
 	kl := newKinLoader(ctx, opts, s.files, false, s.data)
 	// The document is resolved at an empty location, which kin-openapi
 	// takes for the root document's (it has not loaded one); relative
@@ -237,90 +237,6 @@ func (s *docSource) findRef(file string, match func(ref, target, frag string) bo
 		return false
 	}
 	return found, walk(doc.Content[0], "", 0)
-}
-
-// presolveSchemaRefs resolves, before kin-openapi does, the plain $refs
-// to component schemas in the places kin-openapi's resolution walks: it
-// sets each such reference's Value to the target's, as kin-openapi would,
-// and kin-openapi then skips it (a reference with a Value is resolved).
-// kin-openapi walks every component schema in full anyway; without this
-// it also walks each one again through the first $ref that reaches it,
-// and parses and looks up every $ref (on GitHub's description, half of
-// its resolution time). Only references whose result is certain are
-// taken: a $ref alone in its object (no siblings), in a schema slot that
-// kin-openapi's walk reaches (presolvable), of the form
-// #/components/schemas/<name> with a name that needs no unescaping, whose
-// target exists and is not itself a $ref (a chain is left to
-// kin-openapi); kin-openapi resolves the rest as before.
-func presolveSchemaRefs(doc *openapi3.T, decs []*decoder) {
-	if doc.Components == nil || len(doc.Components.Schemas) == 0 {
-		return
-	}
-	const prefix = "#/components/schemas/"
-	for _, d := range decs {
-		for _, u := range d.refs {
-			if u.kind != kindSchema || len(u.m) != 1 || !presolvable(doc, u.path) {
-				continue
-			}
-			r, ok := u.slot.(*openapi3.SchemaRef)
-			if !ok || r.Ref != u.ref || r.Value != nil {
-				continue
-			}
-			name, ok := strings.CutPrefix(u.ref, prefix)
-			if !ok || !plainName(name) {
-				continue
-			}
-			if t := doc.Components.Schemas[name]; t != nil && t.Ref == "" && t.Value != nil {
-				r.Value = t.Value
-			}
-		}
-	}
-}
-
-// presolvable reports whether the JSON pointer tokens p of a schema slot
-// lie in a schema that kin-openapi's ResolveRefsIn walks: a component
-// schema; the schema of a component parameter, request body or response;
-// the schema of a parameter, request body or response of an operation
-// (one of the eight methods) of a path item that is not a $ref itself.
-// Anywhere else (encodings, headers, callbacks, webhooks...) the $ref is
-// left to kin-openapi.
-func presolvable(doc *openapi3.T, p []string) bool {
-	at := func(i int, tok string) bool { return len(p) > i && p[i] == tok }
-	media := func(i int) bool { return at(i, "content") && at(i+2, "schema") } // content/<type>/schema
-	switch {
-	case len(p) < 3:
-		return false
-	case p[0] == "components":
-		switch p[1] {
-		case "schemas":
-			return true
-		case "parameters":
-			return at(3, "schema")
-		case "requestBodies", "responses":
-			return media(3)
-		}
-		return false
-	case p[0] != "paths" || doc.Paths == nil:
-		return false
-	}
-	item := doc.Paths.Value(p[1])
-	if item == nil || item.Ref != "" {
-		return false
-	}
-	switch p[2] {
-	case "parameters":
-		return at(4, "schema")
-	case "get", "put", "post", "delete", "options", "head", "patch", "trace":
-		switch {
-		case at(3, "parameters"):
-			return at(5, "schema")
-		case at(3, "requestBody"):
-			return media(4)
-		case at(3, "responses"):
-			return media(5)
-		}
-	}
-	return false
 }
 
 // plainName reports whether a component name is letters, digits, '.', '_'

@@ -2,11 +2,12 @@ package openapi
 
 import (
 	"context"
+	"maps"
 	"net/url"
 	"os"
+	"reflect"
+	"strings"
 	"testing"
-
-	"github.com/getkin/kin-openapi/openapi3"
 )
 
 const presolveDoc = `{
@@ -14,23 +15,33 @@ const presolveDoc = `{
   "info": {"title": "t", "version": "1"},
   "paths": {
     "/a/{id}": {
-      "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"$ref": "#/components/schemas/Id"}}],
+      "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"$ref": "#/components/schemas/Id"}},
+        {"$ref": "#/components/parameters/P"}],
       "get": {
-        "parameters": [{"name": "q", "in": "query", "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Id"}}}],
+        "parameters": [{"name": "q", "in": "query", "schema": {"type": "array", "items": {"$ref": "#/components/schemas/Id"}}},
+          {"$ref": "#/components/parameters/P"}, {"$ref": "#/components/parameters/Chain"}],
         "responses": {
           "200": {"description": "ok",
-            "headers": {"X-Next": {"schema": {"$ref": "#/components/schemas/Id"}}},
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}},
-          "default": {"$ref": "#/components/responses/Err"}
+            "headers": {"X-Next": {"schema": {"$ref": "#/components/schemas/Id"}}, "X-Rate": {"$ref": "#/components/headers/Rate"}},
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"},
+              "examples": {"one": {"$ref": "#/components/examples/Pet"}, "odd": {"$ref": "#/components/examples/we~1ird"}}}}},
+          "404": {"$ref": "#/components/responses/Err"},
+          "default": {"$ref": "#/components/responses/Err", "description": "siblings"}
         }
       },
       "post": {
         "requestBody": {"content": {
-          "application/json": {"schema": {"$ref": "#/components/schemas/Alias"}},
+          "application/json": {"schema": {"$ref": "#/components/schemas/Alias"}, "examples": {"one": {"$ref": "#/components/examples/Pet"}}},
           "multipart/form-data": {"schema": {"type": "object", "properties": {"f": {"$ref": "#/components/schemas/Pet"}}},
-            "encoding": {"f": {"headers": {"X-H": {"schema": {"$ref": "#/components/schemas/Id"}}}}}}
+            "encoding": {"f": {"headers": {"X-H": {"schema": {"$ref": "#/components/schemas/Id"}}, "X-Rate": {"$ref": "#/components/headers/Rate"}}}}}
         }},
         "responses": {"204": {"description": "none"}}
+      },
+      "put": {
+        "requestBody": {"$ref": "#/components/requestBodies/Pet"},
+        "responses": {"204": {"description": "none"}},
+        "callbacks": {"c": {"{$request.body#/u}": {"post": {"parameters": [{"$ref": "#/components/parameters/P"}],
+          "responses": {"200": {"$ref": "#/components/responses/Err"}}}}}}
       }
     },
     "/b": {"$ref": "#/paths/~1a~1{id}"}
@@ -51,16 +62,24 @@ const presolveDoc = `{
       "we/ird": {"type": "integer"},
       "Alias": {"$ref": "#/components/schemas/Pet"}
     },
-    "parameters": {"P": {"name": "p", "in": "query", "schema": {"$ref": "#/components/schemas/Id"}}},
-    "responses": {"Err": {"description": "e", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Base"}}}}}
+    "parameters": {"P": {"name": "p", "in": "query", "schema": {"$ref": "#/components/schemas/Id"}},
+      "Chain": {"$ref": "#/components/parameters/P"}},
+    "headers": {"Rate": {"schema": {"type": "integer"}}},
+    "examples": {"Pet": {"value": {"id": "1"}}, "we/ird": {"value": 1}},
+    "requestBodies": {"Pet": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Pet"},
+      "examples": {"one": {"$ref": "#/components/examples/Pet"}}}}}},
+    "responses": {"Err": {"description": "e",
+      "headers": {"X-Rate": {"$ref": "#/components/headers/Rate"}},
+      "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Base"},
+        "examples": {"one": {"$ref": "#/components/examples/Pet"}}}}}}
   }
 }`
 
-// TestPresolveSchemaRefs checks presolveSchemaRefs against kin-openapi:
-// every reference it resolves, kin-openapi resolves to the same schema
-// (checked by clearing them and letting kin-openapi resolve the
-// document), and it leaves alone the references it cannot be sure of.
-func TestPresolveSchemaRefs(t *testing.T) {
+// TestPresolveRefs checks presolveRefs against kin-openapi: every
+// reference it resolves, kin-openapi resolves to the same value (checked
+// by clearing them and letting kin-openapi resolve the document), and it
+// leaves alone the references it cannot be sure of.
+func TestPresolveRefs(t *testing.T) {
 	docs := map[string][]byte{"presolve.json": []byte(presolveDoc)}
 	// GitHub's description too, when the benchmark's copy is there.
 	if data, err := os.ReadFile(os.Getenv("OPSGEN_BENCH_SPEC")); err == nil {
@@ -75,13 +94,18 @@ func TestPresolveSchemaRefs(t *testing.T) {
 		if _, err := s.references(tree, decs); err != nil {
 			t.Fatal(err)
 		}
-		presolveSchemaRefs(doc, decs)
-		presolved := map[*openapi3.SchemaRef]*openapi3.Schema{}
+		presolveRefs(doc, decs)
+		// Each presolved slot's Value (a field of every reference type).
+		presolved := map[any]any{}
 		for _, d := range decs {
 			for _, u := range d.refs {
-				if r, ok := u.slot.(*openapi3.SchemaRef); ok && r.Value != nil && r.Ref != "" {
-					presolved[r] = r.Value
-					r.Value = nil
+				v := reflect.ValueOf(u.slot).Elem()
+				if v.Kind() != reflect.Struct || !v.FieldByName("Value").IsValid() {
+					continue // a path item
+				}
+				if val := v.FieldByName("Value"); !val.IsNil() && v.FieldByName("Ref").String() != "" {
+					presolved[u.slot] = val.Interface()
+					val.SetZero()
 				}
 			}
 		}
@@ -92,28 +116,33 @@ func TestPresolveSchemaRefs(t *testing.T) {
 		if err := kl.ResolveRefsIn(doc, &url.URL{}); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		for r, v := range presolved {
-			if r.Value != v {
-				t.Errorf("%s: $ref %q presolved to %p, kin-openapi resolves it to %p", name, r.Ref, v, r.Value)
+		kinds := map[string]int{}
+		for slot, v := range presolved {
+			e := reflect.ValueOf(slot).Elem()
+			ref := e.FieldByName("Ref").String()
+			if got := e.FieldByName("Value").Interface(); got != v {
+				t.Errorf("%s: $ref %q presolved to %p, kin-openapi resolves it to %p", name, ref, v, got)
 			}
+			kinds[strings.Split(ref, "/")[2]]++
 		}
 		if name != "presolve.json" {
 			continue
 		}
-		// 12 slots in the places kin-openapi walks (Alias's own $ref among
-		// them); not the $ref with siblings, the escaped name, the two to
-		// the chain (Alias), the encoding's header, the response header.
-		for r := range presolved {
-			if r.Ref == "#/components/schemas/Alias" || r.Ref == "#/components/schemas/we~1ird" {
-				t.Errorf("presolved %q", r.Ref)
+		// In the places kin-openapi walks (Alias's own $ref among them): 13
+		// schemas, 2 parameters (not the one in the callback, nor the one
+		// to the chain), a request body, a response (not the one with
+		// siblings, nor the one in the callback), 2 response headers (not
+		// the encoding's), 4 examples (not the escaped name). Not the
+		// $refs with siblings, to escaped names or to a chain (Alias).
+		for slot := range presolved {
+			switch ref := reflect.ValueOf(slot).Elem().FieldByName("Ref").String(); ref {
+			case "#/components/schemas/Alias", "#/components/schemas/we~1ird", "#/components/examples/we~1ird", "#/components/parameters/Chain":
+				t.Errorf("presolved %q", ref)
 			}
 		}
-		if len(presolved) != 12 {
-			var refs []string
-			for r := range presolved {
-				refs = append(refs, r.Ref)
-			}
-			t.Errorf("presolved %d references, want 12: %q", len(presolved), refs)
+		want := map[string]int{"schemas": 13, "parameters": 2, "requestBodies": 1, "responses": 1, "headers": 2, "examples": 4}
+		if !maps.Equal(kinds, want) {
+			t.Errorf("presolved %v, want %v", kinds, want)
 		}
 	}
 }
