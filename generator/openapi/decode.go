@@ -99,6 +99,10 @@ type decoder struct {
 	diags          diag.List
 	errPtr, errMsg string
 	refs           []refUse
+	// outward is set by a discriminator mapping to another file, which
+	// kin-openapi resolves; nullRef by a null where an object a $ref could
+	// stand for belongs, which may fail kin-openapi's resolution.
+	outward, nullRef bool
 	// strict makes an annotation of the wrong type an error too, as for
 	// kin-openapi when it decodes the target of a $ref (refs.go's decodes).
 	strict bool
@@ -287,6 +291,7 @@ func pathItemAt(d *decoder, name string, e any) *openapi3.PathItem {
 // nil.
 func refAt[R any](d *decoder, key string, v any) (r *R) {
 	if v == nil {
+		d.nullRef = true
 		return nil
 	}
 	d.at(key, func() {
@@ -509,6 +514,9 @@ func (d *decoder) set(dst any, k string, v any) {
 		*p = mapOf(d, k, v, elem[openapi3.MappingRef])
 	case *openapi3.MappingRef:
 		p.Ref = d.str(k, v)
+		if strings.Contains(p.Ref, "/") && !strings.HasPrefix(p.Ref, "#") {
+			d.outward = true
+		}
 	case **openapi3.Types: // a string or a list of strings
 		switch x := v.(type) {
 		case nil:

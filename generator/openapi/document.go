@@ -33,16 +33,36 @@ type docSource struct {
 // openapi3 loads an OpenAPI 3 document: decode (the tree, then kin-openapi's
 // types), the references pass, then kin-openapi resolves the references.
 func (s *docSource) openapi3(ctx context.Context, opts Options) (*openapi3.T, diag.List, error) {
+	doc, warnings, resolved, err := s.openapi3Started(ctx, opts)
+	if err == nil {
+		err = resolved()
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return doc, warnings, nil
+}
+
+// openapi3Started is openapi3, except that kin-openapi's resolution may
+// still be running when it returns: resolved waits for it and returns its
+// error. It runs on when presolveRefs has left nothing to resolve (every
+// $ref has its Value, none is a path item's, no discriminator maps to
+// another file): kin-openapi's walk then only checks the document (a null
+// where an object belongs, a parameter with both a schema and content...)
+// and writes nothing but its own state and the examples of media types,
+// which the declarations of the component schemas do not read. On
+// GitHub's description they overlap the walk's 20 ms. Before anything else
+// reads the document, resolved must be called.
+func (s *docSource) openapi3Started(ctx context.Context, opts Options) (doc *openapi3.T, warnings diag.List, resolved func() error, err error) {
 	doc, tree, decs, err := s.decode()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := stopped(ctx, s.name); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	warnings, err := s.references(tree, decs)
-	if err != nil {
-		return nil, nil, err
+	if warnings, err = s.references(tree, decs); err != nil {
+		return nil, nil, nil, err
 	}
 	for _, d := range decs {
 		warnings = append(warnings, d.diags...)
@@ -61,58 +81,62 @@ func (s *docSource) openapi3(ctx context.Context, opts Options) (*openapi3.T, di
 		u.Path = path.Join(path.Dir(from.Path), rel.Path)
 		return &u
 	}
-	if err := kl.ResolveRefsIn(doc, &url.URL{}); err != nil {
-		return nil, nil, s.resolveError(err)
+	resolve := func() error {
+		if err := kl.ResolveRefsIn(doc, &url.URL{}); err != nil {
+			return s.resolveError(err)
+		}
+		return nil
 	}
-	return doc, warnings, nil
+	if slices.ContainsFunc(decs, (*decoder).unresolved) {
+		err := resolve()
+		return doc, warnings, func() error { return err }, nil
+	}
+	type result struct {
+		err      error
+		panicked any // raised again by resolved, where it would have been
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{panicked: r}
+			}
+		}()
+		done <- result{err: resolve()}
+	}()
+	return doc, warnings, sync.OnceValue(func() error {
+		r := <-done
+		if r.panicked != nil {
+			panic(r.panicked)
+		}
+		return r.err
+	}), nil
 }
 
-// decode parses the document into a tree and decodes it. JSON's large
-// top-level members (paths, components, webhooks: most of the work) are
-// parsed and decoded concurrently.
+// decode parses the document into a tree and decodes it. JSON is parsed
+// and decoded in parts, concurrently (decodeJSON); what that leaves is
+// parsed by encoding/json, and YAML by yamlTree, then decoded here, the
+// large top-level members (paths, components, webhooks) concurrently.
 func (s *docSource) decode() (*openapi3.T, map[string]any, []*decoder, error) {
 	var tree map[string]any
-	var keys []string // tree's keys, in the order they are decoded
 	if s.json {
-		members, ok := topMembers(s.data)
-		trees, errs := make([]any, len(members)), make([]error, len(members))
-		var wg sync.WaitGroup
-		for i, m := range members {
-			if m.key == "components" {
-				// The largest member on most large documents: its own
-				// members (schemas, examples...) are parsed concurrently.
-				if subs, ok := topMembers(m.raw); ok && len(subs) > 1 {
-					wg.Go(func() { trees[i], errs[i] = parseMembers(subs) })
-					continue
-				}
+		if doc, tree, decs, ok := s.decodeJSON(); ok {
+			if err := decodeError(s.data, s.name, decs); err != nil {
+				return nil, nil, nil, err
 			}
-			wg.Go(func() { trees[i], errs[i] = parseTree(m.raw) })
+			return doc, tree, decs, nil
 		}
-		wg.Wait()
-		if ok && !slices.ContainsFunc(errs, func(err error) bool { return err != nil }) {
-			// The last of duplicate keys wins, as in encoding/json.
-			tree = make(map[string]any, len(members))
-			for i := len(members) - 1; i >= 0; i-- {
-				if k := members[i].key; !slices.Contains(keys, k) {
-					tree[k] = trees[i]
-					keys = append(keys, k)
-				}
+		// Invalid JSON, or text the fast parser leaves to encoding/json.
+		dec := json.NewDecoder(bytes.NewReader(s.data))
+		dec.UseNumber()
+		err := dec.Decode(&tree)
+		if err == nil && dec.More() {
+			if _, err = dec.Token(); err == nil {
+				err = errors.New("data after the document")
 			}
-			slices.Reverse(keys)
-		} else {
-			// Invalid JSON, or text the fast parser leaves to encoding/json.
-			dec := json.NewDecoder(bytes.NewReader(s.data))
-			dec.UseNumber()
-			err := dec.Decode(&tree)
-			if err == nil && dec.More() {
-				if _, err = dec.Token(); err == nil {
-					err = errors.New("data after the document")
-				}
-			}
-			if err != nil {
-				return nil, nil, nil, jsonError(s.data, s.name, err)
-			}
-			keys = slices.Sorted(maps.Keys(tree))
+		}
+		if err != nil {
+			return nil, nil, nil, jsonError(s.data, s.name, err)
 		}
 	} else {
 		v, err := yamlTree(s.data)
@@ -123,8 +147,14 @@ func (s *docSource) decode() (*openapi3.T, map[string]any, []*decoder, error) {
 		if tree, ok = v.(map[string]any); !ok {
 			return nil, nil, nil, fmt.Errorf("%s:1:1: not an OpenAPI document: the top level is not a mapping", s.name)
 		}
-		keys = slices.Sorted(maps.Keys(tree))
 	}
+	return s.decodeTree(tree)
+}
+
+// decodeTree decodes the document's tree, the large top-level members
+// (paths, components, webhooks) concurrently.
+func (s *docSource) decodeTree(tree map[string]any) (*openapi3.T, map[string]any, []*decoder, error) {
+	keys := slices.Sorted(maps.Keys(tree))
 	doc := &openapi3.T{}
 	decs := make([]*decoder, 0, len(keys))
 	var wg sync.WaitGroup
@@ -147,13 +177,22 @@ func (s *docSource) decode() (*openapi3.T, map[string]any, []*decoder, error) {
 		}
 	}
 	wg.Wait()
-	for _, d := range decs {
-		if d.errMsg != "" {
-			lc := positions(s.data, []string{d.errPtr})[d.errPtr]
-			return nil, nil, nil, fmt.Errorf("%s: %s", diag.Pos{File: s.name, Pointer: d.errPtr, Line: lc[0], Col: lc[1]}, d.errMsg)
-		}
+	if err := decodeError(s.data, s.name, decs); err != nil {
+		return nil, nil, nil, err
 	}
 	return doc, tree, decs, nil
+}
+
+// decodeError is the error of the first of decs that has one, positioned
+// in the document (data, named file); nil if none has.
+func decodeError(data []byte, file string, decs []*decoder) error {
+	for _, d := range decs {
+		if d.errMsg != "" {
+			lc := positions(data, []string{d.errPtr})[d.errPtr]
+			return fmt.Errorf("%s: %s", diag.Pos{File: file, Pointer: d.errPtr, Line: lc[0], Col: lc[1]}, d.errMsg)
+		}
+	}
+	return nil
 }
 
 // resolveError names the $ref that kin-openapi could not resolve: the one

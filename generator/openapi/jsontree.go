@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -33,32 +32,6 @@ func parseTree(data []byte) (any, error) {
 		return nil, errTree
 	}
 	return v, nil
-}
-
-// parseMembers parses the members of an object (topMembers), each in its
-// own goroutine, into the map parseTree would return for the object: the
-// last of duplicate keys wins. The object is a member of the document, one
-// level down (the nesting limit counts from the document's root).
-func parseMembers(ms []member) (any, error) {
-	trees, errs := make([]any, len(ms)), make([]error, len(ms))
-	var wg sync.WaitGroup
-	for i, m := range ms {
-		wg.Go(func() {
-			p := &treeParser{Scanner: jsonptr.Scanner{Data: m.raw}, keys: map[string]string{}}
-			if trees[i], errs[i] = p.tree(1); errs[i] == nil && p.Off != len(p.Data) {
-				errs[i] = errTree
-			}
-		})
-	}
-	wg.Wait()
-	out := make(map[string]any, len(ms))
-	for i, m := range ms {
-		if errs[i] != nil {
-			return nil, errs[i]
-		}
-		out[m.key] = trees[i]
-	}
-	return out, nil
 }
 
 // errTree says parseTree refused its input.

@@ -119,10 +119,11 @@ func loadData(ctx context.Context, data []byte, source string, opts Options, f *
 	src := &docSource{name: source, data: data, json: isJSON(data), files: f}
 	var doc *openapi3.T
 	var diags diag.List
+	resolved := func() error { return nil }
 	if swagger {
 		doc, diags, err = src.swagger(ctx, opts)
 	} else {
-		doc, diags, err = src.openapi3(ctx, opts)
+		doc, diags, resolved, err = src.openapi3Started(ctx, opts)
 	}
 	if serr := stopped(ctx, source); serr != nil {
 		return nil, nil, serr
@@ -130,8 +131,7 @@ func loadData(ctx context.Context, data []byte, source string, opts Options, f *
 	if err != nil {
 		return nil, nil, err
 	}
-	diags = append(diags, f.takeWarnings()...)
-	svc, diags, err := src.fromDocument(ctx, doc, opts, swagger, diags)
+	svc, diags, err := src.fromDocument(ctx, doc, opts, swagger, diags, resolved)
 	diags.Sort()
 	return svc, diags, err
 }
@@ -315,8 +315,11 @@ type loader struct {
 	bodyRefs map[*ir.Body]*openapi3.SchemaRef
 }
 
-// fromDocument converts doc, loaded from s; diags are the diagnostics so far.
-func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Options, swagger bool, diags diag.List) (*ir.Service, diag.List, error) {
+// fromDocument converts doc, loaded from s; diags are the diagnostics so
+// far. resolved waits for kin-openapi's resolution of doc, which may run
+// while the component schemas are declared (see openapi3Started), and
+// returns its error.
+func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Options, swagger bool, diags diag.List, resolved func() error) (*ir.Service, diag.List, error) {
 	source := s.name
 	l := &loader{
 		docSource: s, ctx: ctx, opts: opts, doc: doc, swagger: swagger, diags: diags,
@@ -349,6 +352,12 @@ func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Opti
 	}
 	if doc.Components != nil {
 		l.declareComponents(doc.Components.Schemas)
+	}
+	if err := resolved(); err != nil {
+		return nil, nil, err
+	}
+	l.diags = append(l.diags, s.files.takeWarnings()...) // of the files kin-openapi read
+	if doc.Components != nil {
 		svc.SecuritySchemes = l.securitySchemes(doc.Components.SecuritySchemes)
 	}
 	if err := stopped(ctx, source); err != nil {

@@ -137,3 +137,42 @@ func presolvable(doc *openapi3.T, p []string, k refKind) bool {
 	}
 	return false
 }
+
+// unresolved reports whether kin-openapi's resolution has anything left to
+// resolve in what d decoded, or may fail on it: a $ref without its Value
+// (not presolved), a path item's $ref, a discriminator mapping to another
+// file, a null where a reference object could be.
+func (d *decoder) unresolved() bool {
+	if d.outward || d.nullRef {
+		return true
+	}
+	for _, u := range d.refs {
+		var open bool
+		switch r := u.slot.(type) {
+		case *openapi3.SchemaRef:
+			open = r.Ref != "" && r.Value == nil
+		case *openapi3.ParameterRef:
+			open = r.Ref != "" && r.Value == nil
+		case *openapi3.HeaderRef:
+			open = r.Ref != "" && r.Value == nil
+		case *openapi3.RequestBodyRef:
+			open = r.Ref != "" && r.Value == nil
+		case *openapi3.ResponseRef:
+			open = r.Ref != "" && r.Value == nil
+		case *openapi3.ExampleRef:
+			open = r.Ref != "" && r.Value == nil
+		case *openapi3.LinkRef:
+			open = r.Ref != "" && r.Value == nil
+		case *openapi3.CallbackRef:
+			open = r.Ref != "" && r.Value == nil
+		case *openapi3.SecuritySchemeRef:
+			open = r.Ref != "" && r.Value == nil
+		default: // a path item's
+			open = true
+		}
+		if open {
+			return true
+		}
+	}
+	return false
+}

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -143,6 +144,40 @@ func TestPresolveRefs(t *testing.T) {
 		want := map[string]int{"schemas": 13, "parameters": 2, "requestBodies": 1, "responses": 1, "headers": 2, "examples": 4}
 		if !maps.Equal(kinds, want) {
 			t.Errorf("presolved %v, want %v", kinds, want)
+		}
+	}
+}
+
+// TestUnresolved checks when kin-openapi's resolution is left with
+// nothing to resolve after presolveRefs (and may run alongside the
+// declarations): not with a $ref to a chain, a path item's $ref, a null
+// where a reference object could be, or a discriminator mapping to
+// another file.
+func TestUnresolved(t *testing.T) {
+	const head = `{"openapi":"3.0.3","info":{"title":"t","version":"1"},`
+	for doc, want := range map[string]bool{
+		presolveDoc: true,
+		head + `"paths":{"/a":{"get":{"parameters":[{"$ref":"#/components/parameters/P"}],"responses":{"200":{"$ref":"#/components/responses/R"}}}}},
+			"components":{"schemas":{"A":{"type":"object","properties":{"b":{"$ref":"#/components/schemas/B"}},
+				"discriminator":{"propertyName":"k","mapping":{"b":"#/components/schemas/B","c":"B"}}},"B":{"type":"string"}},
+				"parameters":{"P":{"name":"p","in":"query","schema":{"$ref":"#/components/schemas/B"}}},
+				"responses":{"R":{"description":"r","content":{"application/json":{"schema":{"$ref":"#/components/schemas/A"}}}}}}}`: false,
+		head + `"paths":{},"components":{"schemas":{"A":{"$ref":"#/components/schemas/B"},"B":{"type":"string"},"C":{"$ref":"#/components/schemas/A"}}}}`: true,
+		head + `"paths":{"/a":{"$ref":"#/paths/~1b"},"/b":{}}}`:                                                                    true,
+		head + `"paths":{},"components":{"schemas":{"A":{"type":"object","properties":{"b":null}}}}}`:                              true,
+		head + `"paths":{},"components":{"schemas":{"A":{"discriminator":{"propertyName":"k","mapping":{"b":"other.json#/B"}}}}}}`: true,
+	} {
+		s := &docSource{name: "d.json", data: []byte(doc), json: true, files: newFiles("d.json", Options{})}
+		doc, tree, decs, err := s.decode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.references(tree, decs); err != nil {
+			t.Fatal(err)
+		}
+		presolveRefs(doc, decs)
+		if got := slices.ContainsFunc(decs, (*decoder).unresolved); got != want {
+			t.Errorf("unresolved: %v, want %v: %.200s", got, want, s.data)
 		}
 	}
 }
