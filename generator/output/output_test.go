@@ -325,3 +325,32 @@ func TestManifestHashed(t *testing.T) {
 		t.Error("HashFile of a missing file: no error")
 	}
 }
+
+// TestWriteComparesInPieces checks the comparison of files larger than its
+// pieces: a file that holds the content is left alone, at a size that ends
+// a piece and one that does not; one that differs only in its last byte,
+// or in its size, is rewritten.
+func TestWriteComparesInPieces(t *testing.T) {
+	dir := t.TempDir()
+	for _, size := range []int{2 * compareBytes, 2*compareBytes + 7} {
+		body := strings.Repeat("x", size-len(Header)-1)
+		f := File{Name: "big.go", Content: []byte(Header + body + "\n")}
+		if _, err := Write(dir, []File{f}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if w, err := Write(dir, []File{f}, nil); err != nil || len(w.Changed) != 0 {
+			t.Errorf("size %d, unchanged: %+v, %v", size, w, err)
+		}
+		last := File{Name: "big.go", Content: []byte(Header + body + "y")}
+		if w, err := Write(dir, []File{last}, nil); err != nil || !slices.Equal(w.Changed, []string{"big.go"}) {
+			t.Errorf("size %d, last byte changed: %+v, %v", size, w, err)
+		}
+		if got := readFile(t, filepath.Join(dir, "big.go")); got != string(last.Content) {
+			t.Errorf("size %d: big.go not rewritten", size)
+		}
+		longer := File{Name: "big.go", Content: append(slices.Clone(last.Content), '\n')}
+		if w, err := Write(dir, []File{longer}, nil); err != nil || !slices.Equal(w.Changed, []string{"big.go"}) {
+			t.Errorf("size %d, one byte longer: %+v, %v", size, w, err)
+		}
+	}
+}
