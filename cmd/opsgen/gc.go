@@ -6,6 +6,9 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+
+	"github.com/opsgen/opsgen/generator"
+	"github.com/opsgen/opsgen/generator/output"
 )
 
 // gcLimit is the heap size below which generate and check do not collect
@@ -30,6 +33,26 @@ func tuneGC(limit int64) {
 	debug.SetMemoryLimit(limit)
 	debug.SetGCPercent(-1)
 	watchGC(uint64(limit / 2))
+}
+
+// heapPerInputByte is about the peak heap of a generation per byte of its
+// source (GitHub's 13 MB description peaks near 300 MB).
+const heapPerInputByte = 24
+
+// reserveHeap backs the heap a generation from opts' source is about to
+// build with huge pages (hugePages), when the source is large enough
+// (1 MiB and more) for that to pay: the advice, the allocation that grows
+// the heap and the collection that frees it cost 2 to 3 ms. The heap it
+// grows is at most most of gcLimit, under which nothing is collected.
+func reserveHeap(opts generator.Options) {
+	if opts.Config == nil || len(opts.Config.Sources) == 0 {
+		return
+	}
+	fi, err := os.Stat(output.Resolve(opts.ConfigDir, opts.Config.Sources[0].Path()))
+	if err != nil || fi.Size() < 1<<20 {
+		return
+	}
+	hugePages(int(min(fi.Size()*heapPerInputByte, gcLimit*7/8)))
 }
 
 // gcSentinel is garbage from birth: its finalizer runs after each

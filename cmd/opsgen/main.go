@@ -190,6 +190,7 @@ func runGenerate(ctx context.Context, name string, args []string, stdout, stderr
 	}
 
 	if name == "generate" {
+		reserveHeap(opts)
 		res, _, err := generator.Write(ctx, opts)
 		if res != nil && !*quiet {
 			printWarnings(stderr, res.Diagnostics)
