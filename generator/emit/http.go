@@ -523,12 +523,14 @@ func opDoc(op *ir.Operation, first string) *doc {
 // table names error types by typed nil pointers (static data) instead of
 // a generic constructor per type.
 func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
-	w := &textWriter{f: f}
+	w := newTextWriter(f)
+	defer w.done()
 	params := []string{"ctx " + w.typeText(qual("context", "Context"))}
 	if op.ParamsName != "" {
 		params = append(params, "params "+op.ParamsName)
 	}
-	stmts := &textWriter{f: f} // the statements
+	stmts := newTextWriter(f) // the statements
+	defer stmts.done()
 	stmts.b.WriteString("\tr := c.c.NewRequest(" + strconv.Quote(op.ID) + ", " + strconv.Quote(strings.ToUpper(op.Method)) + ", " + strconv.Quote(op.Path))
 	for _, t := range op.Tags {
 		stmts.b.WriteString(", " + strconv.Quote(t))

@@ -101,7 +101,8 @@ func (g *gen) defsDoc() string {
 // is written as text: go/format is slow on megabytes of string literal.
 func (g *gen) schemasFile() *generatedFile {
 	f := g.newFile()
-	w := &textWriter{f: f}
+	w := newTextWriter(f)
+	defer w.done()
 	w.doc(newDoc(`Schemas holds the JSON Schema (draft 2020-12) of every type of the package under "$defs"; the schemas of operations refer into it. The client uses them to normalize and validate results.`).lines())
 	defs := g.defsDoc()
 	w.b.WriteString("var Schemas = " + f.ident(pkgRuntime, "NewSchemaSet") + "(" + jsonString(defs) + ")")
@@ -125,7 +126,7 @@ func (g *gen) schemasFile() *generatedFile {
 	for _, v := range names {
 		width = max(width, utf8.RuneCountInString(v))
 	}
-	w = &textWriter{f: f}
+	w.b.Reset()
 	w.b.WriteString("// Output schemas of the operations.\nvar (\n")
 	for _, v := range names {
 		w.b.WriteString("\t" + v + strings.Repeat(" ", width-utf8.RuneCountInString(v)+1) + "= Schemas.Ref(" + jsonString(byName[v]) + ")\n")

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
@@ -111,7 +112,8 @@ func (g *gen) declareType(f *generatedFile, t *ir.Type) {
 
 // declareNamed declares "type name<sep>under" (sep " " or " = ").
 func (g *gen) declareNamed(f *generatedFile, d *doc, name, sep string, under goType) {
-	w := &textWriter{f: f}
+	w := newTextWriter(f)
+	defer w.done()
 	w.doc(d.lines())
 	w.b.WriteString("type " + name + sep + w.typeText(under))
 	f.text(w.b.String())
@@ -284,7 +286,8 @@ type field struct {
 
 // declareStructType declares "type name struct{...}".
 func (g *gen) declareStructType(f *generatedFile, d *doc, name string, fields []field) {
-	w := &textWriter{f: f}
+	w := newTextWriter(f)
+	defer w.done()
 	w.doc(d.lines())
 	w.structDecl(name, fields)
 	f.text(w.b.String())
@@ -374,14 +377,26 @@ func validTagName(s string) bool {
 		return false
 	}
 	for _, c := range s {
-		switch {
-		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
-		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+		if c < utf8.RuneSelf {
+			if !tagNameASCII[c] {
+				return false
+			}
+		} else if !unicode.IsLetter(c) && !unicode.IsDigit(c) {
 			return false
 		}
 	}
 	return true
 }
+
+// tagNameASCII is validTagName's answer for each ASCII character (every
+// field's name goes through it).
+var tagNameASCII = func() (ok [utf8.RuneSelf]bool) {
+	for c := range utf8.RuneSelf {
+		ok[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+			strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", rune(c))
+	}
+	return ok
+}()
 
 // recursive reports whether a value of type ft, held by value inside owner,
 // would contain owner by value: such fields must be pointers.
@@ -427,7 +442,8 @@ func reaches(from, to *ir.Type, seen map[*ir.Type]bool) bool {
 }
 
 func (g *gen) declareEnum(f *generatedFile, t *ir.Type) {
-	w := &textWriter{f: f}
+	w := newTextWriter(f)
+	defer w.done()
 	w.doc(typeDoc(t, t.Name+" is one of the values below; other values still decode (see Known).").lines())
 	w.b.WriteString("type " + t.Name + " " + enumBase(t).name + "\n")
 	var names []string
@@ -532,7 +548,8 @@ func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 		names = append(names, v.Name)
 	}
 	kind := cmp.Or(t.VariantKind, t.Name+"Kind") // "": an IR built without AllocateNames
-	w := &textWriter{f: f}
+	w := newTextWriter(f)
+	defer w.done()
 	decl := func(d *doc, code string) { // one declaration, its doc comment first
 		w.doc(d.lines())
 		w.b.WriteString(code)
