@@ -10,9 +10,10 @@
 // For each spec it reports the median wall and CPU (user+system) times and
 // the largest peak RSS of n runs of each generator, interleaved (from the
 // child's rusage, so no /usr/bin/time is needed), the lines of Go they wrote, the median time of a bare
-// json.Unmarshal of the spec into any (in this process: the floor any JSON
-// tool pays), the median time of opsgen check on the unchanged output, and
-// the ratios. A generator that fails on a spec is reported as such, left
+// json.Unmarshal of the spec into any (in this process, once in each round
+// before the generators: the floor any JSON tool pays), the median time of
+// opsgen check on the unchanged output, and the ratios (opsgen's to the
+// bare decode: the median of the rounds' ratios). A generator that fails on a spec is reported as such, left
 // out of the ratios, and its error listed under the table. ogen generates
 // a client only (its server and webhook servers disabled by a config file
 // written into the work directory), as the other two do; with
@@ -63,9 +64,10 @@ func main() {
 
 // result is one generator's measurement on one spec.
 type result struct {
-	wall  time.Duration // median
-	cpu   time.Duration // median of user + system time
-	rssKB int64         // largest
+	walls []time.Duration // each round's, in order
+	wall  time.Duration   // median
+	cpu   time.Duration   // median of user + system time
+	rssKB int64           // largest
 	lines int
 	err   error
 }
@@ -106,7 +108,6 @@ func run(opsgen, oapi, ogen, ogenCfgText string, n int, work, build string, spec
 			return err
 		}
 		name := strings.TrimSuffix(filepath.Base(spec), filepath.Ext(spec))
-		decode := bareDecode(data, n)
 		out := filepath.Join(work, name, "opsgen")
 		cmds := []command{{name: "opsgen", out: out, bin: opsgen, args: []string{"generate", "-q", "-openapi", spec, "-package", "client", "-out", out}}}
 		if oapi != "" {
@@ -117,7 +118,8 @@ func run(opsgen, oapi, ogen, ogenCfgText string, n int, work, build string, spec
 			gout := filepath.Join(work, name, "ogen")
 			cmds = append(cmds, command{name: "ogen", out: gout, bin: ogen, args: []string{"-target", gout, "-package", "client", "-clean", "-config", ogenCfg, spec}})
 		}
-		rs := measure(n, cmds)
+		rs, decodes := measure(n, cmds, func() time.Duration { return bareDecode(data) })
+		decode := median(decodes)
 		og, oa, gn := rs[0], result{err: errors.New("not run")}, result{err: errors.New("not run")}
 		for i, c := range cmds {
 			switch c.name {
@@ -132,7 +134,8 @@ func run(opsgen, oapi, ogen, ogenCfgText string, n int, work, build string, spec
 		}
 		ck := result{err: og.err}
 		if og.err == nil {
-			ck = measure(n, []command{{name: "opsgen check", bin: opsgen, args: []string{"check", "-q", "-openapi", spec, "-package", "client", "-out", out}}})[0]
+			rs, _ := measure(n, []command{{name: "opsgen check", bin: opsgen, args: []string{"check", "-q", "-openapi", spec, "-package", "client", "-out", out}}}, nil)
+			ck = rs[0]
 		}
 		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			name, size(len(data)), ms(decode),
@@ -141,7 +144,7 @@ func run(opsgen, oapi, ogen, ogenCfgText string, n int, work, build string, spec
 			cell(gn, ms(gn.wall)), cell(gn, ms(gn.cpu)), cell(gn, mb(gn.rssKB)), cell(gn, fmt.Sprint(gn.lines)),
 			ratio(og.wall, oa.wall, og, oa), ratio(og.cpu, oa.cpu, og, oa),
 			ratio(og.wall, gn.wall, og, gn), ratio(og.cpu, gn.cpu, og, gn),
-			ratio(og.wall, decode, og, og),
+			roundRatio(og, decodes),
 			cell(ck, ms(ck.wall)), ratio(ck.wall, og.wall, ck, og))
 	}
 	if oapi == "" {
@@ -176,12 +179,18 @@ type command struct {
 // measure runs each command n times, interleaved (so that a burst of load
 // from elsewhere does not fall on one command only), and returns for each
 // the median wall and CPU times, the largest peak RSS and the lines of Go
-// under out. A command that fails once is not run again.
-func measure(n int, cmds []command) []result {
+// under out. A command that fails once is not run again. decode, when not
+// nil, is timed once in each round, before the commands; its times are
+// returned.
+func measure(n int, cmds []command, decode func() time.Duration) ([]result, []time.Duration) {
 	rs := make([]result, len(cmds))
 	walls := make([][]time.Duration, len(cmds))
 	cpus := make([][]time.Duration, len(cmds))
+	var decodes []time.Duration
 	for range n {
+		if decode != nil {
+			decodes = append(decodes, decode())
+		}
 		for i, c := range cmds {
 			if rs[i].err != nil {
 				continue
@@ -210,26 +219,38 @@ func measure(n int, cmds []command) []result {
 		}
 	}
 	for i, c := range cmds {
+		rs[i].walls = walls[i]
 		rs[i].wall, rs[i].cpu = median(walls[i]), median(cpus[i])
 		if c.out != "" && rs[i].err == nil {
 			rs[i].lines = goLines(c.out)
 		}
 	}
-	return rs
+	return rs, decodes
 }
 
-// bareDecode is the median time of json.Unmarshal of data into any.
-func bareDecode(data []byte, n int) time.Duration {
-	var ds []time.Duration
-	for range n {
-		start := time.Now()
-		var v any
-		if json.Unmarshal(data, &v) != nil {
-			return 0
-		}
-		ds = append(ds, time.Since(start))
+// bareDecode is the time of a json.Unmarshal of data into any; 0 when
+// data is not JSON.
+func bareDecode(data []byte) time.Duration {
+	start := time.Now()
+	var v any
+	if json.Unmarshal(data, &v) != nil {
+		return 0
 	}
-	return median(ds)
+	return time.Since(start)
+}
+
+// roundRatio is the median, over the rounds, of r's wall time to the bare
+// decode's in the same round: "-" when r failed or data is not JSON.
+func roundRatio(r result, decodes []time.Duration) string {
+	if r.err != nil || len(r.walls) != len(decodes) || slices.Contains(decodes, 0) {
+		return "-"
+	}
+	ratios := make([]float64, len(decodes))
+	for i, d := range decodes {
+		ratios[i] = float64(r.walls[i]) / float64(d)
+	}
+	slices.Sort(ratios)
+	return fmt.Sprintf("%.2fx", ratios[len(ratios)/2])
 }
 
 // buildTime compiles the opsgen output for spec inside a workspace that
