@@ -53,11 +53,15 @@ func printableASCII(s string) bool {
 // lines (paragraphs) are kept, indented lines (code) are kept as they are,
 // other long lines are wrapped at word boundaries.
 func textLines(s string) []string {
+	if len(s) <= wrapAt && printableASCII(s) && s != "" && s[0] != ' ' && s[len(s)-1] != ' ' {
+		// One short line, as the loop below leaves it (the usual case).
+		return []string{s}
+	}
 	if strings.Contains(s, "\r") {
 		s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 	}
-	var out []string
-	for _, raw := range strings.Split(s, "\n") {
+	out := make([]string, 0, strings.Count(s, "\n")+1)
+	for raw := range strings.SplitSeq(s, "\n") {
 		indented := strings.HasPrefix(raw, " ") || strings.HasPrefix(raw, "\t")
 		line := sanitize(raw)
 		if indented && line != "" {
@@ -75,7 +79,7 @@ func textLines(s string) []string {
 		}
 	}
 	// Trim blank lines at both ends and collapse runs of blank lines.
-	var res []string
+	res := out[:0]
 	for _, l := range out {
 		if l == "" && (len(res) == 0 || res[len(res)-1] == "") {
 			continue
@@ -84,6 +88,9 @@ func textLines(s string) []string {
 	}
 	for len(res) > 0 && res[len(res)-1] == "" {
 		res = res[:len(res)-1]
+	}
+	if len(res) == 0 {
+		return nil
 	}
 	return res
 }

@@ -63,3 +63,17 @@ func TestRenderKeepsUnformattableSource(t *testing.T) {
 		t.Errorf("diagnostics = %v", g.diags)
 	}
 }
+
+// FuzzTextLines checks textLines' one-line fast path against its general
+// path: a final line break (which sends any text down the general path)
+// changes nothing.
+func FuzzTextLines(f *testing.F) {
+	for _, s := range []string{"", "a", " a", "a ", "The id.", strings.Repeat("word ", 20), "x\ty", "é", "a  b", strings.Repeat("x", 81)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := textLines(s), textLines(s+"\n"); !slices.Equal(got, want) {
+			t.Errorf("textLines(%q) = %q, with a final line break %q", s, got, want)
+		}
+	})
+}
