@@ -6,17 +6,25 @@ GO        ?= go
 FUZZTIME  ?= 5s
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test redis unit examples-test fuzz golden demo bench bench-generate corpus e2e e2e-deps lint fmt mcp-servers
+.PHONY: all test redis unit race examples-test fuzz golden demo bench bench-generate corpus e2e e2e-deps lint fmt mcp-servers
 
 all: lint test
 
 ## test: everything CI needs: unit, golden, end-to-end, corpus-sample and
-## real-calls (Prism) tests of the root module, the example modules' tests,
-## then short fuzz runs. e2e-deps installs Prism first.
-test: e2e-deps mcp-servers redis unit examples-test fuzz
+## real-calls (Prism) tests of the root module, the generator's concurrent
+## packages under the race detector, the example modules' tests, then short
+## fuzz runs. e2e-deps installs Prism first.
+test: e2e-deps mcp-servers redis unit race examples-test fuzz
 
 unit:
 	$(GO) test -count=1 ./...
+
+## race: the generator's packages that work concurrently (decoding in parts,
+## resolving alongside the declarations, types.go built while the loader
+## builds the schemas, the files rendered and compared), under the race
+## detector.
+race:
+	$(GO) test -race -count=1 ./generator ./generator/openapi ./generator/emit ./generator/output
 
 examples-test:
 	GO=$(GO) bash examples/test.sh

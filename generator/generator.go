@@ -145,6 +145,10 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 	})
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	res.Diagnostics.Sort()
+	if err == nil && ctx.Err() != nil {
+		// The loader's last schemas may have been left unfinished.
+		err = fmt.Errorf("%s: loading stopped: %w", src.Path(), ctx.Err())
+	}
 	if err != nil {
 		return res, err
 	}
@@ -265,6 +269,7 @@ func load(ctx context.Context, dir string, src *config.Source, read func(string)
 			Root:            root,
 			Read:            read,
 			Types:           src.Types,
+			SchemasLater:    true, // Emit waits for them
 		})
 	}
 	// The listing and its outputSchemas files are read inside the root too.

@@ -200,6 +200,9 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 		return nil, g.diags, g.diags.Err()
 	}
 	checked <- true
+	// The other files read the types' schemas, which the loader may still
+	// be building (ir.Service.SchemasLater) while types.go is.
+	svc.Schemas()
 	// The other files are built in order; each is rendered (its jennifer
 	// code formatted) in its own goroutine as soon as it is built.
 	var (

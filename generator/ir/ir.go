@@ -16,6 +16,7 @@ package ir
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/opsgen/opsgen/generator/diag"
 )
@@ -65,6 +66,26 @@ type Service struct {
 	// emitter then writes them as they are instead of compacting (and
 	// thereby checking) each one.
 	CompactDefs bool
+
+	// pending builds Defs and the types' Schema when a loader handed the
+	// service on before they were done (SchemasLater); nil when they are.
+	pending func()
+}
+
+// SchemasLater records that Defs and the Schema of every type are still
+// being built, by the caller's goroutines, until wait returns: a loader may
+// hand the service on before they are done (they take a tenth of a large
+// generation), so that its user starts on what does not need them. Until
+// Schemas returns, only the other fields may be read.
+func (s *Service) SchemasLater(wait func()) { s.pending = sync.OnceFunc(wait) }
+
+// Schemas waits until Defs and the Schema of every type are built (see
+// SchemasLater); it returns at once when the loader built them before
+// handing the service on.
+func (s *Service) Schemas() {
+	if s.pending != nil {
+		s.pending()
+	}
 }
 
 // Server is a base URL with variables.

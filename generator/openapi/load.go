@@ -55,6 +55,12 @@ type Options struct {
 	// directory as the document's path is, or absolute) or an http(s) URL.
 	// Calls do not overlap.
 	Read func(file string)
+	// SchemasLater lets Load return while the JSON Schemas of the types
+	// (Type.Schema, Service.Defs) are still being built: Service.Schemas
+	// waits for them, and must be called before they are read. The
+	// emitter starts on types.go meanwhile. If ctx is done before they
+	// are, they are left unfinished: the caller checks ctx after.
+	SchemasLater bool
 }
 
 // DefaultMaxBytes is the default Options.MaxBytes: 128 MiB, several times the
@@ -373,9 +379,11 @@ func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Opti
 	// reads the converter's state) while another one finishes the
 	// operations (their JSON Schemas: they read the converter's state too,
 	// and may warn, and adapt schemas the operations did not) then gives
-	// the diagnostics their positions.
-	var wg sync.WaitGroup
-	wg.Go(func() {
+	// the diagnostics their positions. With SchemasLater the service is
+	// returned when that one is done (the diagnostics are then complete),
+	// and the types' schemas are waited for by Service.Schemas.
+	var finished, typeSchemas sync.WaitGroup
+	finished.Go(func() {
 		for i, fin := range l.finish {
 			if i%64 == 0 && ctx.Err() != nil {
 				return
@@ -388,7 +396,7 @@ func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Opti
 	// fixed share per worker left one core idle at the end).
 	var next atomic.Int64
 	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
+		typeSchemas.Go(func() {
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= len(svc.Types) || ctx.Err() != nil {
@@ -398,15 +406,27 @@ func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Opti
 			}
 		})
 	}
-	wg.Wait()
+	finished.Wait()
 	if err := stopped(ctx, source); err != nil {
+		typeSchemas.Wait()
 		return nil, nil, err
 	}
-	svc.Defs = make(map[string]json.RawMessage, len(svc.Types))
-	for _, t := range svc.Types {
-		svc.Defs[t.Name] = t.Schema
+	defs := func() {
+		typeSchemas.Wait()
+		svc.Defs = make(map[string]json.RawMessage, len(svc.Types))
+		for _, t := range svc.Types {
+			svc.Defs[t.Name] = t.Schema
+		}
 	}
 	svc.CompactDefs = true // TypeSchema's, written by jsonschema.Marshal
+	if opts.SchemasLater {
+		svc.SchemasLater(defs)
+	} else {
+		defs()
+		if err := stopped(ctx, source); err != nil {
+			return nil, nil, err
+		}
+	}
 	return svc, l.diags, nil
 }
 
