@@ -43,8 +43,9 @@ const heapPerInputByte = 32
 // reserveHeap backs the heap a generation from opts' source is about to
 // build with huge pages (hugePages), when the source is large enough
 // (1 MiB and more) for that to pay: the advice, the allocation that grows
-// the heap and the collection that frees it cost 2 to 3 ms. The heap it
-// grows is at most most of gcLimit, under which nothing is collected.
+// the heap and the collection that frees it cost 1 to 3 ms. It grows the
+// heap by at most seven eighths of gcLimit, under which nothing is
+// collected.
 func reserveHeap(opts generator.Options) {
 	if opts.Config == nil || len(opts.Config.Sources) == 0 {
 		return
