@@ -88,8 +88,10 @@ func (s *docSource) openapi3Started(ctx context.Context, opts Options) (doc *ope
 		return nil
 	}
 	if slices.ContainsFunc(decs, (*decoder).unresolved) {
-		err := resolve()
-		return doc, warnings, func() error { return err }, nil
+		if err := resolve(); err != nil {
+			return nil, nil, nil, err
+		}
+		return doc, warnings, func() error { return nil }, nil
 	}
 	type result struct {
 		err      error
