@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
 )
 
 const presolveDoc = `{
@@ -87,15 +89,7 @@ func TestPresolveRefs(t *testing.T) {
 		docs["bench spec"] = data
 	}
 	for name, data := range docs {
-		s := &docSource{name: name, data: data, json: true, files: newFiles(name, Options{})}
-		doc, tree, decs, err := s.decode()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.references(tree, decs); err != nil {
-			t.Fatal(err)
-		}
-		presolveRefs(doc, decs)
+		s, doc, decs := presolved(t, name, data)
 		// Each presolved slot's Value (a field of every reference type).
 		presolved := map[any]any{}
 		for _, d := range decs {
@@ -167,17 +161,25 @@ func TestUnresolved(t *testing.T) {
 		head + `"paths":{},"components":{"schemas":{"A":{"type":"object","properties":{"b":null}}}}}`:                              true,
 		head + `"paths":{},"components":{"schemas":{"A":{"discriminator":{"propertyName":"k","mapping":{"b":"other.json#/B"}}}}}}`: true,
 	} {
-		s := &docSource{name: "d.json", data: []byte(doc), json: true, files: newFiles("d.json", Options{})}
-		doc, tree, decs, err := s.decode()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.references(tree, decs); err != nil {
-			t.Fatal(err)
-		}
-		presolveRefs(doc, decs)
+		s, _, decs := presolved(t, "d.json", []byte(doc))
 		if got := slices.ContainsFunc(decs, (*decoder).unresolved); got != want {
 			t.Errorf("unresolved: %v, want %v: %.200s", got, want, s.data)
 		}
 	}
+}
+
+// presolved decodes the JSON document data, runs the references pass
+// and presolveRefs on it.
+func presolved(t *testing.T, name string, data []byte) (*docSource, *openapi3.T, []*decoder) {
+	t.Helper()
+	s := &docSource{name: name, data: data, json: true, files: newFiles(name, Options{})}
+	doc, tree, decs, err := s.decode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.references(tree, decs); err != nil {
+		t.Fatal(err)
+	}
+	presolveRefs(doc, decs)
+	return s, doc, decs
 }
