@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"bytes"
 	"fmt"
 	"go/doc/comment"
 	"slices"
@@ -21,44 +22,31 @@ import (
 
 // textWriter writes declarations in gofmt's form for a file.
 type textWriter struct {
-	b textBuf
+	b bytes.Buffer
 	f *generatedFile
 }
 
 // newTextWriter returns a writer for f whose memory is one a writer gave
-// back (done).
+// back (done): growing a buffer from nothing for each of thousands of
+// declarations cost about a tenth of a large types.go's time. (A
+// bytes.Buffer, unlike a strings.Builder, copies its text out, so its
+// memory can be reused.)
 func newTextWriter(f *generatedFile) *textWriter {
-	return &textWriter{f: f, b: textBuf{s: (*textBufs.Get().(*[]byte))[:0]}}
+	w := &textWriter{f: f}
+	w.b = *bytes.NewBuffer((*textBufs.Get().(*[]byte))[:0])
+	return w
 }
 
 // done gives the writer's memory back; it is not used after.
 func (w *textWriter) done() {
-	s := w.b.s[:0]
-	w.b.s = nil
+	w.b.Reset()
+	s := w.b.Bytes()
+	w.b = bytes.Buffer{}
 	textBufs.Put(&s)
 }
 
 // textBufs holds the memory of the writers that are done.
 var textBufs = sync.Pool{New: func() any { return new([]byte) }}
-
-// textBuf is a textWriter's text: a strings.Builder whose String copies
-// the text, at its size, so that the memory is reused (done). Growing a
-// builder from nothing for each of thousands of declarations cost about a
-// tenth of a large types.go's time.
-type textBuf struct{ s []byte }
-
-func (b *textBuf) WriteString(s string) (int, error) {
-	b.s = append(b.s, s...)
-	return len(s), nil
-}
-
-func (b *textBuf) WriteByte(c byte) error {
-	b.s = append(b.s, c)
-	return nil
-}
-
-func (b *textBuf) String() string { return string(b.s) }
-func (b *textBuf) Reset()         { b.s = b.s[:0] }
 
 // typeText returns t's text, recording its import.
 func (w *textWriter) typeText(t goType) string { return w.f.typeText(t) }
