@@ -12,6 +12,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/jsonptr"
 )
 
@@ -98,7 +99,7 @@ func TestDecodeMatchesKin(t *testing.T) {
 			f := newFiles(name, Options{})
 			defer f.close()
 			src := &docSource{name: name, data: data, files: f, json: strings.HasSuffix(name, ".json")}
-			got, _, gotErr := src.openapi3(ctx, Options{})
+			got, _, gotErr := resolvedDoc(ctx, src)
 			if (gotErr == nil) != (wantErr == nil) {
 				t.Fatalf("error: ours %v, kin-openapi's %v", gotErr, wantErr)
 			}
@@ -164,7 +165,7 @@ func TestDecodeWrongTypes(t *testing.T) {
 		}
 		f := newFiles(name, Options{})
 		src := &docSource{name: name, data: []byte(doc), files: f, json: name == "x.json"}
-		_, _, err := src.openapi3(context.Background(), Options{})
+		_, _, err := resolvedDoc(context.Background(), src)
 		f.close()
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: err = %v, want prefix %s", doc, err, want)
@@ -249,4 +250,17 @@ func TestDecodeErrorDeterministic(t *testing.T) {
 			t.Fatalf("error %v, want the one at /paths/~1a/get/operationId", err)
 		}
 	}
+}
+
+// resolvedDoc loads src as an OpenAPI 3 document and waits for its
+// resolution.
+func resolvedDoc(ctx context.Context, src *docSource) (*openapi3.T, diag.List, error) {
+	doc, warnings, resolved, err := src.openapi3(ctx, Options{})
+	if err == nil {
+		err = resolved()
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return doc, warnings, nil
 }

@@ -32,20 +32,8 @@ type docSource struct {
 
 // openapi3 loads an OpenAPI 3 document: decode (the tree, then kin-openapi's
 // types), the references pass, then kin-openapi resolves the references.
-func (s *docSource) openapi3(ctx context.Context, opts Options) (*openapi3.T, diag.List, error) {
-	doc, warnings, resolved, err := s.openapi3Started(ctx, opts)
-	if err == nil {
-		err = resolved()
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	return doc, warnings, nil
-}
-
-// openapi3Started is openapi3, except that kin-openapi's resolution may
-// still be running when it returns: resolved waits for it and returns its
-// error. It runs on when presolveRefs has left nothing to resolve (every
+// The resolution may still be running when it returns: resolved waits for
+// it and returns its error. It runs on when presolveRefs has left nothing to resolve (every
 // $ref has its Value, none is a path item's, no discriminator maps to
 // another file): kin-openapi's walk then only checks the document (a null
 // where an object belongs, a parameter with both a schema and content...)
@@ -53,7 +41,7 @@ func (s *docSource) openapi3(ctx context.Context, opts Options) (*openapi3.T, di
 // which the declarations of the component schemas do not read. On
 // GitHub's description they overlap the walk's 20 ms. Before anything else
 // reads the document, resolved must be called.
-func (s *docSource) openapi3Started(ctx context.Context, opts Options) (doc *openapi3.T, warnings diag.List, resolved func() error, err error) {
+func (s *docSource) openapi3(ctx context.Context, opts Options) (doc *openapi3.T, warnings diag.List, resolved func() error, err error) {
 	doc, tree, decs, err := s.decode()
 	if err != nil {
 		return nil, nil, nil, err

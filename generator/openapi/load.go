@@ -129,7 +129,7 @@ func loadData(ctx context.Context, data []byte, source string, opts Options, f *
 	if swagger {
 		doc, diags, err = src.swagger(ctx, opts)
 	} else {
-		doc, diags, resolved, err = src.openapi3Started(ctx, opts)
+		doc, diags, resolved, err = src.openapi3(ctx, opts)
 	}
 	if serr := stopped(ctx, source); serr != nil {
 		return nil, nil, serr
@@ -323,7 +323,7 @@ type loader struct {
 
 // fromDocument converts doc, loaded from s; diags are the diagnostics so
 // far. resolved waits for kin-openapi's resolution of doc, which may run
-// while the component schemas are declared (see openapi3Started), and
+// while the component schemas are declared (see openapi3), and
 // returns its error.
 func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Options, swagger bool, diags diag.List, resolved func() error) (*ir.Service, diag.List, error) {
 	source := s.name
