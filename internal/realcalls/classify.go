@@ -117,6 +117,11 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     sends repeated values, and as opsgen sends arrays) as an array, or
 //     an object sent as an application/json part (OpenAPI's default
 //     encoding of an object property) as an object.
+//   - reject-misrouted -> mock: every violation is a required path
+//     parameter that the path template the request was built for does not
+//     have: Prism validated the request against another path item (its
+//     router takes "/v1/{name}:evaluate" for "/v1/x:evaluateUserConsents",
+//     whose template is "/v1/{consentStore}:evaluateUserConsents").
 //   - reject-security -> opsgen: Prism says unauthorized though every
 //     scheme of the API was given a credential: the client sent none
 //     where the description puts it (harness when a required scheme is
@@ -306,6 +311,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		case paramNameQuirk(o, x) != "":
 			c.Fault, c.Rule = FaultMock, "reject-param-name-quirk"
 			ev += "; " + paramNameQuirk(o, x)
+		case misrouted(o, x) != "":
+			c.Fault, c.Rule = FaultMock, "reject-misrouted"
+			ev += "; " + misrouted(o, x)
 		case ignoredHeaders(o, x) != "":
 			c.Fault, c.Rule = FaultMock, "reject-ignored-header"
 			ev += "; the description declares " + ignoredHeaders(o, x) + " as header parameters, which OpenAPI says to ignore (the request does not carry them)"
@@ -707,6 +715,37 @@ func hasQueryName(q url.Values, name string) bool {
 		}
 	}
 	return false
+}
+
+// misrouted says why Prism validated the request against another path
+// item ("" when it did not): every violation is a required path parameter
+// that is not a variable of the path template the request matches (as
+// Oracle.Operation finds it, the longest literal match).
+func misrouted(o *Oracle, x *Exchange) string {
+	i := strings.Index(x.Violations, "[")
+	if i < 0 {
+		return ""
+	}
+	var vs []struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal([]byte(x.Violations[i:]), &vs) != nil || len(vs) == 0 {
+		return ""
+	}
+	_, tmpl := o.Operation(x.Method, x.URL)
+	if tmpl == "" {
+		return ""
+	}
+	var names []string
+	for _, v := range vs {
+		m := requiredProperty.FindStringSubmatch(v.Message)
+		if v.Code != "required" || m == nil || m[1] != "path" || strings.Contains(tmpl, "{"+m[2]+"}") {
+			return ""
+		}
+		names = append(names, strconv.Quote(m[2]))
+	}
+	return "Prism requires the path parameters " + strings.Join(names, ", ") + ", which the path template " + strconv.Quote(tmpl) + " the request matches does not have: it routed the request to another path item"
 }
 
 // ignoredHeaders returns the names (comma-separated) when every violation

@@ -280,3 +280,34 @@ func TestOracleDurationFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestClassifyMisrouted: healthcare's POST /v1beta1/x:evaluateUserConsents
+// ({consentStore}:evaluateUserConsents) was validated by Prism as
+// {name}:evaluate, which needs "name": the mock's. A missing path
+// parameter the matched template has stays opsgen's.
+func TestClassifyMisrouted(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	req := func(name string) string {
+		return `{"location":["path"],"severity":"Error","code":"required","message":"Request path must have required property '` + name + `'"}`
+	}
+	cases := []struct {
+		name, url, violations string
+		fault                 Fault
+		rule                  string
+	}{
+		{"another template's variable", "/v1/%C3%BC-e2e:evaluateUserConsents", req("name"), FaultMock, "reject-misrouted"},
+		{"the template's own variable", "/v1/%C3%BC-e2e:evaluateUserConsents", req("consentStore"), FaultOpsgen, "reject-violation"},
+		{"and a query parameter", "/v1/x:evaluateUserConsents", req("name") + `,{"location":["query"],"severity":"Error","code":"required","message":"Request query must have required property 'q'"}`, FaultOpsgen, "reject-violation"},
+	}
+	for _, tc := range cases {
+		v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [` + tc.violations + `]`
+		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: exchange("POST", "http://127.0.0.1:1"+tc.url, 422, `{}`, v)}
+		Classify(c, o, nil)
+		if c.Class != ClassRejected || c.Fault != tc.fault || c.Rule != tc.rule {
+			t.Errorf("%s: %s %s/%s: %s", tc.name, c.Class, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+}
