@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	"github.com/opsgen/opsgen/generator/diag"
 )
@@ -104,6 +105,11 @@ func parseListing(doc any, pos *positions, chk *checker, diags *diag.List) ([]*t
 	return tools, info
 }
 
+// exactOutputSchema is the key of a tool's _meta under which an opsgen
+// server puts the operation's exact output schema when the one it serves
+// is relaxed (runtime/mcpserver.MetaOutputSchema).
+const exactOutputSchema = "io.opsgen/outputSchema"
+
 // parseTool reads one tool, or reports why it cannot and returns nil.
 func parseTool(elem any, ptr string, pos *positions, chk *checker, diags *diag.List) *tool {
 	obj, ok := elem.(map[string]any)
@@ -141,7 +147,15 @@ func parseTool(elem any, ptr string, pos *positions, chk *checker, diags *diag.L
 			diags.Errorf(pos.pos(ptr+"/outputSchema"), "outputSchema must be a JSON Schema object, found %s", jsonKind(out))
 			return nil
 		}
-		t.output = chk.check(out, pos, ptr+"/outputSchema", diags)
+		outPtr := ptr + "/outputSchema"
+		// An opsgen server (runtime/mcpserver) in a lenient mode serves a
+		// relaxed output schema (no enums, formats, required members: what
+		// its results are sure to fit) and the operation's own in the
+		// tool's _meta: the data is typed and checked with that one.
+		if meta, ok := obj["_meta"].(map[string]any); ok && isSchema(meta[exactOutputSchema]) {
+			out, outPtr = meta[exactOutputSchema], ptr+"/_meta/"+strings.ReplaceAll(exactOutputSchema, "/", "~1")
+		}
+		t.output = chk.check(out, pos, outPtr, diags)
 	}
 
 	if ann, ok := opt[map[string]any](obj, "annotations", "an object", ptr, pos, diags); ok {

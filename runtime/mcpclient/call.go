@@ -123,11 +123,12 @@ func callOptions(opts []CallOption) callConfig {
 }
 
 // send runs the before hooks, the middleware chain around the session's
-// CallTool, and the after hooks.
-func (c *Client) send(ctx context.Context, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
+// CallTool, and the after hooks. Its errors name the operation op (the
+// tool's registry id, or its name).
+func (c *Client) send(ctx context.Context, op string, params *mcp.CallToolParams) (*mcp.CallToolResult, error) {
 	for _, f := range c.before {
 		if err := f(ctx, params); err != nil {
-			return nil, hookError(params.Name, "before-call hook", err)
+			return nil, hookError(op, "before-call hook", err)
 		}
 	}
 	var res *mcp.CallToolResult
@@ -146,14 +147,14 @@ func (c *Client) send(ctx context.Context, params *mcp.CallToolParams) (*mcp.Cal
 		if errors.As(err, &ce) {
 			return nil, err // a middleware's own verdict
 		}
-		return nil, callError(ctx, params.Name, err)
+		return nil, callError(ctx, op, err)
 	}
 	if res == nil {
-		return nil, runtime.Errorf(runtime.CodeDecode, params.Name, "tools/call returned no result")
+		return nil, runtime.Errorf(runtime.CodeDecode, op, "tools/call returned no result")
 	}
 	for _, f := range c.after {
 		if err := f(ctx, params, res); err != nil {
-			return nil, hookError(params.Name, "after-result hook", err)
+			return nil, hookError(op, "after-result hook", err)
 		}
 	}
 	return res, nil

@@ -37,6 +37,15 @@ type Tool struct {
 	ID string
 }
 
+// operationID names the tool in errors and warnings: its registry id when
+// it has one ("inv.getItem"), else its name.
+func (t *Tool) operationID() string {
+	if t.ID != "" {
+		return t.ID
+	}
+	return t.Name
+}
+
 // Client calls tools over one MCP client session. It is safe for
 // concurrent use.
 type Client struct {
@@ -105,7 +114,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 		return callRemote[T](ctx, c, tool, args, opts)
 	}
 	if c == nil || c.session == nil {
-		return env, runtime.Errorf(runtime.CodeTransport, tool.Name, "mcpclient.Call: no session")
+		return env, runtime.Errorf(runtime.CodeTransport, tool.operationID(), "mcpclient.Call: no session")
 	}
 	var cc callConfig
 	if len(opts) > 0 {
@@ -120,7 +129,8 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	if err := runtime.ContextError(ctx, tool.Name, ctx.Err()); err != nil {
+	op := tool.operationID()
+	if err := runtime.ContextError(ctx, op, ctx.Err()); err != nil {
 		return env, err
 	}
 	pipeline := &c.pipeline
@@ -142,7 +152,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 		defer sink.finish()
 		params.Meta["progressToken"] = sink.token
 	}
-	res, err := c.send(ctx, params)
+	res, err := c.send(ctx, op, params)
 	if err != nil {
 		if tool.TaskSupport == "required" {
 			var ce *runtime.CallError
@@ -155,16 +165,21 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 	meta := runtime.MCPMeta{IsError: res.IsError, Content: FromSDK(res.Content), Meta: res.Meta, Tool: tool.Name}
 	if res.StructuredContent != nil {
 		if meta.StructuredContent, err = json.Marshal(res.StructuredContent); err != nil {
-			return env, runtime.NewError(runtime.CodeDecode, tool.Name, "structuredContent", err)
+			return env, runtime.NewError(runtime.CodeDecode, op, "structuredContent", err)
 		}
 	}
 	var warnings []runtime.Warning
 	report := func(w runtime.Warning) {
-		w.OperationID = tool.Name
+		w.OperationID = op
 		pipeline.Report(ctx, []runtime.Warning{w})
 		warnings = append(warnings, w)
 	}
 	warn := func(format string, args ...any) { report(runtime.Warning{Message: fmt.Sprintf(format, args...)}) }
+	// The serving side's warnings (an opsgen server's drift, see
+	// MetaWarnings) come first: they happened first.
+	for _, w := range serverWarnings(res.Meta) {
+		report(w)
+	}
 
 	convention := tool.Convention
 	if convention == "" {
@@ -186,7 +201,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 			warn("%s", taskRequired)
 		}
 	case tool.OutputSchema != nil && meta.StructuredContent != nil && !fromStructured:
-		w, err := runtime.Decode(ctx, pipeline, tool.Name, tool.OutputSchema, meta.StructuredContent, &data)
+		w, err := runtime.Decode(ctx, pipeline, op, tool.OutputSchema, meta.StructuredContent, &data)
 		if err != nil {
 			return env, err
 		}
@@ -194,7 +209,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 	case wantBlocks:
 		*blocks = meta.Content
 	case payload != nil:
-		w, err := runtime.Decode(ctx, pipeline, tool.Name, tool.OutputSchema, payload, &data)
+		w, err := runtime.Decode(ctx, pipeline, op, tool.OutputSchema, payload, &data)
 		if err != nil {
 			return env, err
 		}
@@ -212,7 +227,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 		}
 	}
 	env = runtime.MCP(data, meta)
-	env.Warnings = warnings
+	env.Warnings = distinct(warnings)
 	return env, nil
 }
 
@@ -231,7 +246,7 @@ func decodeText[T any](ctx context.Context, pipeline *runtime.Pipeline, tool *To
 			continue
 		}
 		var v T
-		w, err := runtime.Decode(ctx, pipeline, tool.Name, tool.OutputSchema, []byte(b.Text), &v)
+		w, err := runtime.Decode(ctx, pipeline, tool.operationID(), tool.OutputSchema, []byte(b.Text), &v)
 		if errors.Is(err, runtime.ErrDecode) {
 			continue // valid JSON, but not of T's shape
 		}
@@ -353,11 +368,20 @@ func callError(ctx context.Context, tool string, err error) error {
 // AsError returns a *runtime.CallError (EXECUTION_ERROR, with the text of
 // the content blocks as its message and the tool's name, MCPMeta.Tool, as
 // its operation id) when env is an MCP result with isError set, and nil
-// otherwise: for callers who treat tool errors as Go errors.
+// otherwise: for callers who treat tool errors as Go errors. The isError
+// result of an opsgen server (runtime/mcpserver) carries its CallError in
+// _meta (MetaError): the error then has that error's code, message and
+// operation id (the served registry's, "inv.getItem").
 func AsError[T any](env runtime.ResponseEnvelope[T]) error {
 	m := runtime.MCPMetaOf(env.Meta)
 	if m == nil || !m.IsError {
 		return nil
+	}
+	if code, msg, op, ok := serverError(m.Meta); ok {
+		if op == "" {
+			op = m.Tool
+		}
+		return &runtime.CallError{Code: code, OperationID: op, Message: msg}
 	}
 	var texts []string
 	for _, b := range m.Content {

@@ -42,9 +42,9 @@ func callRemote[T any](ctx context.Context, c *Client, tool *Tool, args any, opt
 		return runtime.ResponseEnvelope[T]{}, err
 	}
 	if !runtime.IsResponseEnvelope(out) {
-		return runtime.ResponseEnvelope[T]{}, runtime.Errorf(runtime.CodeDecode, tool.Name, "the remote answer is not a ResponseEnvelope")
+		return runtime.ResponseEnvelope[T]{}, runtime.Errorf(runtime.CodeDecode, tool.ID, "the remote answer is not a ResponseEnvelope")
 	}
-	env, err := runtime.ProcessAs[T](ctx, &pipeline, tool.Name, nil, out)
+	env, err := runtime.ProcessAs[T](ctx, &pipeline, tool.ID, nil, out)
 	if m := runtime.MCPMetaOf(env.Meta); m != nil && m.Tool == "" {
 		m.Tool = tool.Name // not on the wire; AsError names it
 	}

@@ -1,7 +1,9 @@
 package mcpserver
 
 import (
+	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -12,16 +14,23 @@ import (
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
-// Keys of the results' _meta.
+// Keys of the results' and tools' _meta.
 const (
 	// MetaError holds, on an isError result made of a CallError, the error
 	// as an object: {"code", "message", "operationId", "status", "issues"}.
-	MetaError = "opsgen/error"
+	MetaError = mcpclient.MetaError
 	// MetaEnvelope holds the envelope's meta in its wire form
 	// (Options.IncludeMeta).
-	MetaEnvelope = "opsgen/meta"
-	// MetaWarnings holds the envelope's warnings (Options.IncludeMeta).
-	MetaWarnings = "opsgen/warnings"
+	MetaEnvelope = mcpclient.MetaEnvelope
+	// MetaWarnings holds the envelope's warnings, and those of bringing
+	// its data into the served output schema: an array of {"operationId",
+	// "pointer", "message"}. mcpclient puts them back on the envelope.
+	MetaWarnings = mcpclient.MetaWarnings
+	// MetaOutputSchema holds, in a tool's _meta, the operation's own output
+	// schema when the one served is relaxed (see "Output schemas" in the
+	// package doc): opsgen's generator (generator/mcptools) types the data
+	// with it.
+	MetaOutputSchema = "io.opsgen/outputSchema"
 )
 
 // maxErrorBody bounds the part of an HTTP error body put in an error
@@ -38,9 +47,11 @@ const maxErrorBody = 4 << 10
 // Sessions older than protocol 2026-07-28 get structuredContent only when
 // it is a JSON object (their protocol allows nothing else); the text block
 // still holds the JSON.
-func (s *Server) result(t *tool, env runtime.ResponseEnvelope[any], modern bool) (*mcp.CallToolResult, error) {
+func (s *Server) result(ctx context.Context, t *tool, env runtime.ResponseEnvelope[any], modern bool) (*mcp.CallToolResult, error) {
 	res := &mcp.CallToolResult{}
-	var structured json.RawMessage
+	warnings := env.Warnings
+	var structured, text json.RawMessage
+	sendData := false // structured is env.Data, brought into the served schema
 	if m := runtime.MCPMetaOf(env.Meta); m != nil {
 		content, err := mcpclient.ToSDK(m.Content)
 		if err != nil {
@@ -48,14 +59,12 @@ func (s *Server) result(t *tool, env runtime.ResponseEnvelope[any], modern bool)
 		}
 		res.Content, res.IsError = content, m.IsError
 		if len(m.Meta) > 0 {
-			res.Meta = mcp.Meta(m.Meta)
+			res.Meta = maps.Clone(mcp.Meta(m.Meta)) // warnings are added to it
 		}
 		switch {
 		case m.IsError:
 		case t.hasOutput:
-			if structured, err = json.Marshal(env.Data); err != nil {
-				return nil, err
-			}
+			sendData = true
 		case len(m.StructuredContent) > 0:
 			structured = m.StructuredContent
 		}
@@ -64,11 +73,45 @@ func (s *Server) result(t *tool, env runtime.ResponseEnvelope[any], modern bool)
 		if err != nil {
 			return nil, err
 		}
-		structured = b
+		text = b
 		res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
+		if t.hasOutput {
+			sendData = true
+		} else {
+			structured = b
+		}
+	}
+	if sendData {
+		data := env.Data
+		// In warn mode a result without warnings matched the exact schema,
+		// so it fits the served one.
+		if t.served != nil && (s.opts.Validation != runtime.ValidateWarn || len(env.Warnings) > 0) {
+			out, ws, ok := t.conform(ctx, data)
+			warnings = append(warnings, ws...)
+			if !ok {
+				return unfitResult(t, warnings, res.Content), nil
+			}
+			if len(ws) > 0 {
+				data, text = out, nil
+			}
+		}
+		structured = text
+		if structured == nil {
+			b, err := json.Marshal(data)
+			if err != nil {
+				return nil, err
+			}
+			structured = b
+		}
 	}
 	if len(structured) > 0 && string(structured) != "null" && (modern || isObject(structured)) {
 		res.StructuredContent = structured
+	}
+	if len(warnings) > 0 {
+		if res.Meta == nil {
+			res.Meta = mcp.Meta{}
+		}
+		res.Meta[MetaWarnings] = warningList(warnings)
 	}
 	if s.opts.IncludeMeta {
 		if err := addEnvelopeMeta(res, env); err != nil {
@@ -76,6 +119,30 @@ func (s *Server) result(t *tool, env runtime.ResponseEnvelope[any], modern bool)
 		}
 	}
 	return res, nil
+}
+
+// warningList is the wire form of warnings under MetaWarnings.
+func warningList(warnings []runtime.Warning) []map[string]string {
+	ws := make([]map[string]string, len(warnings))
+	for i, w := range warnings {
+		ws[i] = map[string]string{"operationId": w.OperationID, "pointer": w.Pointer, "message": w.Message}
+	}
+	return ws
+}
+
+// unfitResult is the result of a call whose data does not fit the tool's
+// served output schema even after conform (its root has another type): no
+// structuredContent can be sent, so it is an isError result with code
+// VALIDATION_ERROR listing why, followed by the data's content blocks.
+func unfitResult(t *tool, warnings []runtime.Warning, content []mcp.Content) *mcp.CallToolResult {
+	ce := &runtime.CallError{Code: runtime.CodeValidation, OperationID: t.spec.ID, Message: "the result does not fit the tool's output schema", Issues: warnings}
+	if n := len(warnings); n > 0 {
+		ce.Message += ": " + warnings[n-1].String()
+	}
+	res := errorResult(ce)
+	res.Content = append(res.Content, content...)
+	res.Meta[MetaWarnings] = warningList(warnings)
+	return res
 }
 
 // addEnvelopeMeta puts env's meta and warnings in res's _meta.
@@ -94,13 +161,6 @@ func addEnvelopeMeta(res *mcp.CallToolResult, env runtime.ResponseEnvelope[any])
 		res.Meta = mcp.Meta{}
 	}
 	res.Meta[MetaEnvelope] = wire.Meta
-	if len(env.Warnings) > 0 {
-		ws := make([]map[string]string, len(env.Warnings))
-		for i, w := range env.Warnings {
-			ws[i] = map[string]string{"pointer": w.Pointer, "message": w.Message}
-		}
-		res.Meta[MetaWarnings] = ws
-	}
 	return nil
 }
 

@@ -14,8 +14,9 @@ import (
 	"github.com/opsgen/opsgen/runtime/internal/jsonptr"
 )
 
-// newTool makes the tool of spec, named name.
-func newTool(spec runtime.OperationSpec, name string) (*tool, error) {
+// newTool makes the tool of spec, named name, served in mode (see
+// "Output schemas" in the package doc).
+func newTool(spec runtime.OperationSpec, name string, mode runtime.ValidationMode) (*tool, error) {
 	in, err := inputSchema(spec.InputSchema)
 	if err != nil {
 		return nil, fmt.Errorf("mcpserver: operation %s: input schema: %w", spec.ID, err)
@@ -39,7 +40,22 @@ func newTool(spec runtime.OperationSpec, name string) (*tool, error) {
 		if err != nil {
 			return nil, fmt.Errorf("mcpserver: operation %s: output schema: %w", spec.ID, err)
 		}
-		t.tool.OutputSchema = out
+		served, relaxed, err := servedSchema(out, mode)
+		if err != nil {
+			return nil, fmt.Errorf("mcpserver: operation %s: output schema: %w", spec.ID, err)
+		}
+		t.tool.OutputSchema = served
+		if mode != runtime.ValidateStrict {
+			t.served = runtime.NewSchema(string(served))
+			if err := t.served.Compile(); err != nil {
+				return nil, fmt.Errorf("mcpserver: operation %s: served output schema: %w", spec.ID, err)
+			}
+		}
+		if relaxed {
+			// The exact schema, for generators (opsgen's reads it from a
+			// snapshot): the served one has lost its enums and formats.
+			t.tool.Meta = mcp.Meta{MetaOutputSchema: out}
+		}
 		t.hasOutput = true
 		t.objectOutput = object
 	}
@@ -81,8 +97,8 @@ func description(spec runtime.OperationSpec) string {
 
 // annotations are the tool's hints: what the HTTP method says (GET, HEAD,
 // OPTIONS and TRACE are safe: read-only and idempotent; PUT and DELETE are
-// idempotent; DELETE is destructive), overridden by the operation's own
-// Hints. nil when nothing is known.
+// idempotent; DELETE is destructive, POST is not), overridden by the
+// operation's own Hints. nil when nothing is known.
 func annotations(spec runtime.OperationSpec) *mcp.ToolAnnotations {
 	var a mcp.ToolAnnotations
 	known := false
@@ -94,7 +110,11 @@ func annotations(spec runtime.OperationSpec) *mcp.ToolAnnotations {
 		a.IdempotentHint, known = true, true
 	case "DELETE":
 		a.IdempotentHint, a.DestructiveHint, known = true, &yes, true
-	case "POST", "PATCH":
+	case "POST":
+		// Creates: not destructive (a client assumes a tool without the
+		// hint is).
+		a.DestructiveHint, known = new(bool), true
+	case "PATCH":
 		known = true
 	}
 	if h := spec.Hints; h != nil {
@@ -153,6 +173,9 @@ func outputSchema(doc json.RawMessage) (json.RawMessage, bool, error) {
 		return nil, false, err
 	}
 	t := rootType(root)
+	if t == "" && unionOfObjects(root, root) {
+		t = "object"
+	}
 	if t != "object" {
 		return doc, false, nil
 	}
@@ -162,6 +185,42 @@ func outputSchema(doc json.RawMessage) (json.RawMessage, bool, error) {
 	root["type"] = "object"
 	b, err := json.Marshal(root)
 	return b, true, err
+}
+
+// unionOfObjects reports whether node (inside root) is a oneOf or anyOf
+// whose branches all describe objects (following local $refs): its
+// instances are objects, and the schema can say "type": "object" beside
+// the union, which is what protocols before 2026-07-28 require of an
+// output schema's root.
+func unionOfObjects(root, node map[string]any) bool {
+	for _, k := range []string{"oneOf", "anyOf"} {
+		branches, ok := node[k].([]any)
+		if !ok || len(branches) == 0 {
+			continue
+		}
+		for _, b := range branches {
+			m, ok := b.(map[string]any)
+			if !ok {
+				return false
+			}
+			if ref, ok := m["$ref"].(string); ok {
+				if m, ok = resolveLocal(root, ref); !ok {
+					return false
+				}
+			}
+			if typeOf(m) != "object" && !unionOfObjects(root, m) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// typeOf is the type a schema node says, "" when it says none or several.
+func typeOf(m map[string]any) string {
+	t, _ := m["type"].(string)
+	return t
 }
 
 // rootType is the JSON type a schema's root says its instances have:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
 	"net/http"
 	"runtime/debug"
 	"slices"
@@ -51,10 +52,16 @@ type Options struct {
 	// with code TIMEOUT. Zero means no limit beyond the client's
 	// cancellation.
 	CallTimeout time.Duration
+	// Validation is the mode the served operations' results go through
+	// (the registry's Pipeline and the generated clients'): it chooses the
+	// output schemas published (see "Output schemas" in the package doc).
+	// The zero value, runtime.ValidateWarn, is right for warn and off;
+	// runtime.ValidateStrict publishes the operations' schemas as they are.
+	Validation runtime.ValidationMode
 	// IncludeMeta adds each envelope's meta (the HTTP status and headers,
-	// the local operation id and time) and its warnings to the result's
-	// _meta, under "opsgen/meta" and "opsgen/warnings". Off by default:
-	// upstream headers may say more than the MCP client should see.
+	// the local operation id and time) to the result's _meta, under
+	// MetaEnvelope. Off by default: upstream headers may say more than the
+	// MCP client should see. (Warnings are always sent, under MetaWarnings.)
 	IncludeMeta bool
 	// HTTP configures the streamable HTTP handler of Handler; nil means
 	// go-sdk's defaults (stateful sessions) with PropagateRequestCancellation
@@ -93,6 +100,10 @@ type tool struct {
 	// subscription: the operation streams (runtime.KindSubscription); a
 	// call collects its events (see stream).
 	subscription bool
+	// served is the compiled output schema the tool publishes, in a
+	// lenient mode (nil in strict mode): results are brought into it
+	// (conform).
+	served *runtime.Schema
 }
 
 // New returns a server of the operations of r that opts selects, one tool
@@ -142,7 +153,7 @@ func New(r *runtime.Registry, opts *Options) (*Server, error) {
 	}
 	names := toolNames(specs, s.opts.ToolName)
 	for i, spec := range specs {
-		t, err := newTool(spec, names[i])
+		t, err := newTool(spec, names[i], s.opts.Validation)
 		if err != nil {
 			return nil, err
 		}
@@ -257,7 +268,7 @@ func (s *Server) handler(t *tool) mcp.ToolHandler {
 			}
 			return errorResult(ce), nil
 		}
-		res, err := s.result(t, env, modern)
+		res, err := s.result(ctx, t, env, modern)
 		if err != nil {
 			return errorResult(runtime.NewError(runtime.CodeDecode, t.spec.ID, "result", err)), nil
 		}
@@ -286,6 +297,13 @@ func (s *Server) legacyToolList(next mcp.MethodHandler) mcp.MethodHandler {
 			if t := s.byName[tl.Name]; t != nil && tl.OutputSchema != nil && !t.objectOutput {
 				c := *tl
 				c.OutputSchema = nil
+				if _, ok := c.Meta[MetaOutputSchema]; ok {
+					c.Meta = maps.Clone(c.Meta)
+					delete(c.Meta, MetaOutputSchema)
+					if len(c.Meta) == 0 {
+						c.Meta = nil
+					}
+				}
 				out.Tools[i] = &c
 			}
 		}

@@ -134,13 +134,13 @@ func TestToolListing(t *testing.T) {
 			"h_get":    `{"annotations":{"idempotentHint":true,"readOnlyHint":true},"description":"Read it.\n\nDeprecated: the API marks this operation as deprecated.","inputSchema":{"$defs":{"In":{"properties":{"q":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/In","type":"object"},"name":"h_get","outputSchema":{"$defs":{"Out":{"properties":{"n":{"type":"integer"}},"type":"object"}},"$ref":"#/$defs/Out","type":"object"}}`,
 			"h_put":    `{"annotations":{"idempotentHint":true,"readOnlyHint":false},"inputSchema":{"type":"object"},"name":"h_put"}`,
 			"h_delete": `{"annotations":{"destructiveHint":true,"idempotentHint":true,"readOnlyHint":false},"inputSchema":{"type":"object"},"name":"h_delete"}`,
-			"h_post":   `{"annotations":{"idempotentHint":false,"readOnlyHint":false},"inputSchema":{"type":"object"},"name":"h_post","outputSchema":{"items":{"type":"string"},"type":"array"}}`,
+			"h_post":   `{"annotations":{"destructiveHint":false,"idempotentHint":false,"readOnlyHint":false},"inputSchema":{"type":"object"},"name":"h_post","outputSchema":{"items":{"type":"string"},"type":"array"}}`,
 			"m_tool":   `{"annotations":{"destructiveHint":false,"idempotentHint":false,"openWorldHint":true,"readOnlyHint":false},"inputSchema":{"type":"object"},"name":"m_tool","title":"A tool"}`,
 			"l_plain":  `{"inputSchema":{"type":"object"},"name":"l_plain"}`,
 		}
 		if version != "" {
 			// Before 2026-07-28 output schemas must be objects.
-			want["h_post"] = `{"annotations":{"idempotentHint":false,"readOnlyHint":false},"inputSchema":{"type":"object"},"name":"h_post"}`
+			want["h_post"] = `{"annotations":{"destructiveHint":false,"idempotentHint":false,"readOnlyHint":false},"inputSchema":{"type":"object"},"name":"h_post"}`
 		}
 		for name, w := range want {
 			if got[name] != w {

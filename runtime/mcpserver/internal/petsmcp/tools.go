@@ -16,7 +16,8 @@ var toolPetsCreatePet = &mcpclient.Tool{Name: "pets_createPet", OutputSchema: re
 //
 // Add a pet.
 //
-// Hints (from the server, not guarantees): not read-only, not idempotent.
+// Hints (from the server, not guarantees): not read-only, not destructive, not
+// idempotent.
 //
 // MCP tool "pets_createPet"
 func (c *Client) PetsCreatePet(ctx context.Context, in PetsCreatePetInput, opts ...CallOption) (runtime.ResponseEnvelope[PetsCreatePetOutput], error) {

@@ -1,0 +1,42 @@
+// tsclient.mjs: the official TypeScript MCP SDK client (npm
+// @modelcontextprotocol/sdk, installed by scripts/mcp-ts-client.sh) against
+// a server, for runtime/mcpserver's TestTypeScriptClient. It connects over
+// stdio or streamable HTTP, lists the tools (the SDK compiles their output
+// schemas), calls each call given with its arguments through callTool (which
+// checks structuredContent against the tool's output schema) and prints one
+// JSON object: {"protocolVersion", "tools", "results": [{"name", "result"} or
+// {"name", "error": {"code", "message"}}]}.
+//
+//	NODE_PATH=.work/mcp-ts-client/node_modules node tsclient.mjs '<job JSON>'
+//
+// The job: {"stdio": {"command", "args", "env"}} or {"url": "http://..."},
+// and "calls": [{"name", "arguments"}].
+import { createRequire } from "node:module";
+import path from "node:path";
+
+// NODE_PATH does not apply to ES module imports: resolve the SDK from it.
+const require = createRequire(path.join(process.env.NODE_PATH ?? ".", "x.js"));
+const sdk = (p) => import(require.resolve("@modelcontextprotocol/sdk/" + p));
+const { Client } = await sdk("client/index.js");
+
+const job = JSON.parse(process.argv[2]);
+let transport;
+if (job.stdio) {
+	const { StdioClientTransport } = await sdk("client/stdio.js");
+	transport = new StdioClientTransport({ ...job.stdio, env: { ...process.env, ...job.stdio.env }, stderr: "inherit" });
+} else {
+	const { StreamableHTTPClientTransport } = await sdk("client/streamableHttp.js");
+	transport = new StreamableHTTPClientTransport(new URL(job.url));
+}
+const client = new Client({ name: "opsgen-tsclient", version: "1.0.0" });
+await client.connect(transport);
+const out = { protocolVersion: transport.protocolVersion ?? null, tools: (await client.listTools()).tools, results: [] };
+for (const c of job.calls) {
+	try {
+		out.results.push({ name: c.name, result: await client.callTool({ name: c.name, arguments: c.arguments ?? {} }) });
+	} catch (e) {
+		out.results.push({ name: c.name, error: { code: e.code ?? null, message: String(e.message ?? e) } });
+	}
+}
+await client.close();
+process.stdout.write(JSON.stringify(out) + "\n");
