@@ -6,7 +6,7 @@ GO        ?= go
 FUZZTIME  ?= 5s
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test redis unit race examples-test fuzz golden demo bench bench-generate corpus e2e e2e-deps lint fmt mcp-servers
+.PHONY: all test redis unit race examples-test fuzz golden demo bench bench-generate corpus e2e e2e-deps lint fmt mcp-servers mcp-ts-client
 
 all: lint test
 
@@ -14,7 +14,7 @@ all: lint test
 ## real-calls (Prism) tests of the root module, the generator's concurrent
 ## packages under the race detector, the example modules' tests, then short
 ## fuzz runs. e2e-deps installs Prism first.
-test: e2e-deps mcp-servers redis unit race examples-test fuzz
+test: e2e-deps mcp-servers mcp-ts-client redis unit race examples-test fuzz
 
 unit:
 	$(GO) test -count=1 ./...
@@ -68,6 +68,13 @@ fmt:
 mcp-servers:
 	@if command -v npm >/dev/null 2>&1; then bash scripts/mcp-servers.sh; \
 	else echo "mcp-servers: npm not found: the reference MCP server tests (runtime/mcpclient) will be SKIPPED"; fi
+
+## mcp-ts-client: install the official TypeScript MCP SDK (npm, pinned) into
+## .work/mcp-ts-client for runtime/mcpserver's TestTypeScriptClient, which
+## calls served registries with its client (skipped without it, failed under CI).
+mcp-ts-client:
+	@if command -v npm >/dev/null 2>&1; then bash scripts/mcp-ts-client.sh; \
+	else echo "mcp-ts-client: npm not found: runtime/mcpserver TestTypeScriptClient will be SKIPPED"; fi
 
 ## corpus: generate, build and vet the APIs.guru directory and GitHub's specs
 ## (installed from npm into .work/); SAMPLE=N SEED=S for a seeded sample.

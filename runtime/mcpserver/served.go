@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strconv"
@@ -114,6 +115,11 @@ func (t *tool) conform(ctx context.Context, data any) (out any, warnings []runti
 	if len(again.Warnings) == 0 {
 		return out, warnings, true
 	}
+	// A copy to cut: what Process returns may share memory with what the
+	// handler returned.
+	if out, err = copyJSON(out); err != nil {
+		return nil, warnings, false
+	}
 	for _, w := range again.Warnings {
 		if w.Pointer == "" {
 			return nil, append(warnings, w), false
@@ -127,6 +133,19 @@ func (t *tool) conform(ctx context.Context, data any) (out any, warnings []runti
 		return nil, append(warnings, last.Warnings...), false
 	}
 	return out, warnings, true
+}
+
+// copyJSON is a deep copy of v as decoded JSON.
+func copyJSON(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var out any
+	err = dec.Decode(&out)
+	return out, err
 }
 
 // dropped marks an array item that dropPointer removed; compact takes it out.

@@ -1,0 +1,323 @@
+package mcpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/mcpserver"
+)
+
+// stdioEnv, set to "1", makes the test binary serve driftRegistry over
+// stdio instead of running tests (TestTypeScriptClient starts it so).
+const stdioEnv = "MCPSERVER_TEST_SERVE_DRIFT"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(stdioEnv) == "1" {
+		reg, err := driftRegistry()
+		if err == nil {
+			var srv *mcpserver.Server
+			if srv, err = mcpserver.New(reg, &mcpserver.Options{Name: "drift"}); err == nil {
+				err = srv.ServeStdio(context.Background())
+			}
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// Schemas of the drifting operations.
+const (
+	petSchema = `{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"},` +
+		`"status":{"type":"string","enum":["available","sold"]}},"required":["id","name","status"]}`
+	typesSchema = `{"type":"object","properties":{"id":{"type":"integer"},"tags":{"type":"array","items":{"type":"string"}},` +
+		`"born":{"type":"string","format":"date-time"},"email":{"type":"string","format":"email"},` +
+		`"count":{"type":"integer","minimum":1},"code":{"type":"string","pattern":"^[A-Z]+$","maxLength":3}},"required":["id","tags"]}`
+	closedSchema = `{"type":"object","properties":{"id":{"type":"integer"}},"additionalProperties":false}`
+	animalSchema = `{"$defs":{"Cat":{"type":"object","title":"Cat","properties":{"kind":{"const":"cat"},"lives":{"type":"integer"}},"required":["kind","lives"]},` +
+		`"Dog":{"type":"object","title":"Dog","properties":{"kind":{"const":"dog"},"barks":{"type":"boolean"}},"required":["kind","barks"]}},` +
+		`"oneOf":[{"$ref":"#/$defs/Cat"},{"$ref":"#/$defs/Dog"}]}`
+	memberUnionSchema = `{"type":"object","properties":{"id":{"oneOf":[{"type":"string"},{"type":"integer"}]},"n":{"type":"integer"}}}`
+)
+
+// driftOp is an operation of driftRegistry: its result drifts from its
+// output schema as a real API's may.
+type driftOp struct {
+	id, method, schema string
+	result             any
+}
+
+var driftOps = []driftOp{
+	// A value outside the enum: warn mode keeps it.
+	{"drift.getPet", "GET", petSchema, map[string]any{"id": 1, "name": "Rex", "status": "reserved"}},
+	// Members of the wrong type (dropped), items of the wrong type (null,
+	// then dropped from structuredContent), broken formats, patterns,
+	// lengths and minimums (kept), a missing required member.
+	{"drift.wrongTypes", "PUT", typesSchema, map[string]any{"id": "seven", "tags": []any{1, "a", map[string]any{}}, "born": "yesterday", "email": "nope", "count": 0, "code": "abcd"}},
+	// A member additionalProperties false does not allow (dropped).
+	{"drift.extraMembers", "POST", closedSchema, map[string]any{"id": 1, "extra": true}},
+	// A oneOf root: a cow is neither a cat nor a dog.
+	{"drift.animal", "GET", animalSchema, map[string]any{"kind": "cow", "lives": "nine"}},
+	// A good one of the same.
+	{"drift.cat", "GET", animalSchema, map[string]any{"kind": "cat", "lives": 9}},
+	// A union member that fits no branch (dropped from structuredContent).
+	{"drift.memberUnion", "DELETE", memberUnionSchema, map[string]any{"id": map[string]any{"x": 1}, "n": 2}},
+	// A root of another type: cannot be structured content.
+	{"drift.rootWrong", "GET", petSchema, "not a pet"},
+	// No drift at all.
+	{"drift.fine", "GET", petSchema, map[string]any{"id": 2, "name": "Tom", "status": "sold"}},
+}
+
+// driftRegistry registers driftOps, and drift.fail, whose handler fails.
+func driftRegistry() (*runtime.Registry, error) {
+	reg := runtime.NewRegistry(&runtime.Pipeline{Logger: nopLogger{}})
+	for _, op := range driftOps {
+		result := op.result
+		spec := runtime.OperationSpec{ID: op.id, Method: op.method, OutputSchema: json.RawMessage(op.schema)}
+		if err := reg.Register(spec, func(context.Context, json.RawMessage) (any, error) { return result, nil }); err != nil {
+			return nil, err
+		}
+	}
+	fail := func(context.Context, json.RawMessage) (any, error) { return nil, errors.New("disk full") }
+	if err := reg.Register(runtime.OperationSpec{ID: "drift.fail", Method: "POST", OutputSchema: json.RawMessage(petSchema)}, fail); err != nil {
+		return nil, err
+	}
+	return reg, nil
+}
+
+type nopLogger struct{}
+
+func (nopLogger) WarnContext(context.Context, string, ...any) {}
+
+// tsRun is the output of testdata/tsclient.mjs.
+type tsRun struct {
+	Tools []struct {
+		Name         string         `json:"name"`
+		OutputSchema map[string]any `json:"outputSchema"`
+		Annotations  map[string]any `json:"annotations"`
+	} `json:"tools"`
+	Results []struct {
+		Name   string `json:"name"`
+		Result *struct {
+			IsError           bool            `json:"isError"`
+			StructuredContent json.RawMessage `json:"structuredContent"`
+			Content           []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+			Meta map[string]any `json:"_meta"`
+		} `json:"result"`
+		Error *struct {
+			Code    any    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	} `json:"results"`
+}
+
+// tsClient returns the node_modules directory of the TypeScript SDK that
+// scripts/mcp-ts-client.sh installs; it skips the test when the SDK or
+// node is missing, and fails it under CI.
+func tsClient(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("../../.work/mcp-ts-client/node_modules")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, statErr := os.Stat(filepath.Join(dir, "@modelcontextprotocol/sdk/package.json"))
+	_, nodeErr := exec.LookPath("node")
+	if statErr == nil && nodeErr == nil {
+		return dir
+	}
+	msg := "the TypeScript MCP SDK is not installed (run make mcp-ts-client, or bash scripts/mcp-ts-client.sh)"
+	if nodeErr != nil {
+		msg = "node is not installed: the TypeScript MCP SDK client cannot run"
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// runTS runs testdata/tsclient.mjs with job (the transport) and a call of
+// every drift operation's tool.
+func runTS(t *testing.T, modules string, job map[string]any) tsRun {
+	t.Helper()
+	var calls []map[string]any
+	for _, op := range append(driftOps, driftOp{id: "drift.fail"}) {
+		calls = append(calls, map[string]any{"name": strings.ReplaceAll(op.id, ".", "_"), "arguments": map[string]any{}})
+	}
+	job["calls"] = calls
+	b, err := json.Marshal(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60e9)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", "testdata/tsclient.mjs", string(b))
+	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tsclient.mjs: %v\n%s", err, stderr.String())
+	}
+	var run tsRun
+	if err := json.Unmarshal(out, &run); err != nil {
+		t.Fatalf("tsclient.mjs output %q: %v", out, err)
+	}
+	return run
+}
+
+// TestTypeScriptClient serves drifting operations and calls every tool
+// with the official TypeScript SDK client (which checks structuredContent
+// against the tool's output schema, as the MCP specification requires of
+// it), over stdio and streamable HTTP, stateful and stateless: every
+// result is accepted, the drift reaches the client in _meta, and the data
+// that fits is there.
+func TestTypeScriptClient(t *testing.T) {
+	modules := tsClient(t)
+	reg, err := driftRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, reg, &mcpserver.Options{Name: "drift"})
+	stateful := httptest.NewServer(srv.Handler())
+	t.Cleanup(stateful.Close)
+	stateless := httptest.NewServer(newServer(t, reg, &mcpserver.Options{Name: "drift", HTTP: &mcp.StreamableHTTPOptions{Stateless: true, PropagateRequestCancellation: true}}).Handler())
+	t.Cleanup(stateless.Close)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := map[string]map[string]any{
+		"stdio":     {"stdio": map[string]any{"command": self, "args": []string{}, "env": map[string]string{stdioEnv: "1"}}},
+		"stateful":  {"url": stateful.URL},
+		"stateless": {"url": stateless.URL},
+	}
+	for name, job := range jobs {
+		t.Run(name, func(t *testing.T) {
+			checkTSRun(t, runTS(t, modules, job))
+		})
+	}
+}
+
+func checkTSRun(t *testing.T, run tsRun) {
+	tools := map[string]map[string]any{}
+	for _, tl := range run.Tools {
+		tools[tl.Name] = map[string]any{"outputSchema": tl.OutputSchema, "annotations": tl.Annotations}
+	}
+	if len(tools) != len(driftOps)+1 {
+		t.Errorf("%d tools listed, want %d", len(tools), len(driftOps)+1)
+	}
+	// A oneOf of objects at the root is served to 2025-11-25 sessions.
+	if s, _ := tools["drift_animal"]["outputSchema"].(map[string]any); s == nil || s["type"] != "object" || s["anyOf"] == nil {
+		t.Errorf("drift_animal's output schema = %v, want an object with anyOf", s)
+	}
+	if a, _ := tools["drift_extraMembers"]["annotations"].(map[string]any); a["destructiveHint"] != false {
+		t.Errorf("POST tool annotations = %v, want destructiveHint false", a)
+	}
+	if a, _ := tools["drift_wrongTypes"]["annotations"].(map[string]any); a["idempotentHint"] != true {
+		t.Errorf("PUT tool annotations = %v, want idempotentHint true", a)
+	}
+	if a, _ := tools["drift_memberUnion"]["annotations"].(map[string]any); a["idempotentHint"] != true || a["destructiveHint"] != true {
+		t.Errorf("DELETE tool annotations = %v, want idempotent and destructive", a)
+	}
+
+	want := map[string]struct {
+		structured string // "" for none
+		isError    bool
+		warnings   []string // pointers of warnings in _meta
+	}{
+		"drift_getPet":       {`{"id":1,"name":"Rex","status":"reserved"}`, false, []string{"/status"}},
+		"drift_wrongTypes":   {`{"born":"yesterday","code":"abcd","count":0,"email":"nope","tags":["a"]}`, false, []string{"/id", "/tags/0", "/tags/2", "/born", "/email", "/count", "/code"}},
+		"drift_extraMembers": {`{"id":1}`, false, []string{"/extra"}},
+		// The relaxed branches accept any object: the cow stays.
+		"drift_animal":      {`{"kind":"cow","lives":"nine"}`, false, []string{""}},
+		"drift_cat":         {`{"kind":"cat","lives":9}`, false, nil},
+		"drift_memberUnion": {`{"n":2}`, false, []string{"/id"}},
+		"drift_rootWrong":   {"", true, []string{""}},
+		"drift_fine":        {`{"id":2,"name":"Tom","status":"sold"}`, false, nil},
+		"drift_fail":        {"", true, nil},
+	}
+	for _, r := range run.Results {
+		w, ok := want[r.Name]
+		if !ok {
+			t.Errorf("result of unknown tool %s", r.Name)
+			continue
+		}
+		if r.Error != nil {
+			t.Errorf("%s: the TypeScript client refused the result: %v %s", r.Name, r.Error.Code, r.Error.Message)
+			continue
+		}
+		res := r.Result
+		if res.IsError != w.isError {
+			t.Errorf("%s: isError = %v, want %v (%+v)", r.Name, res.IsError, w.isError, res)
+		}
+		if got := compactJSON(t, res.StructuredContent); got != w.structured {
+			t.Errorf("%s: structuredContent = %s, want %s", r.Name, got, w.structured)
+		}
+		var ptrs []string
+		ws, _ := res.Meta[mcpserver.MetaWarnings].([]any)
+		for _, x := range ws {
+			ptrs = append(ptrs, x.(map[string]any)["pointer"].(string))
+		}
+		for _, p := range w.warnings {
+			if !containsStr(ptrs, p) {
+				t.Errorf("%s: no warning at %q in _meta: %v (%+v)", r.Name, p, ws, res)
+			}
+		}
+		if w.warnings == nil && len(ws) > 0 {
+			t.Errorf("%s: warnings %v, want none", r.Name, ws)
+		}
+	}
+	if len(run.Results) != len(want) {
+		t.Errorf("%d results, want %d", len(run.Results), len(want))
+	}
+	for _, r := range run.Results {
+		if r.Name == "drift_fail" && r.Result != nil {
+			if text := r.Result.Content[0].Text; text != "EXECUTION_ERROR drift.fail: disk full" {
+				t.Errorf("drift_fail: text %q", text)
+			}
+		}
+		if r.Name == "drift_rootWrong" && r.Result != nil {
+			if text := r.Result.Content[0].Text; !strings.HasPrefix(text, "VALIDATION_ERROR drift.rootWrong: the result does not fit") {
+				t.Errorf("drift_rootWrong: text %q", text)
+			}
+		}
+	}
+}
+
+func compactJSON(t *testing.T, b json.RawMessage) string {
+	if len(b) == 0 {
+		return ""
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := json.Marshal(v)
+	return string(out)
+}
+
+func containsStr(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
