@@ -95,10 +95,18 @@ func TestCancellation(t *testing.T) {
 	if v := overStateless.InitializeResult().ProtocolVersion; v != "2026-07-28" {
 		t.Errorf("stateless session at protocol %q, want 2026-07-28", v)
 	}
+	// A client of protocol 2025-11-25 (as the TypeScript SDK and the
+	// Inspector are) over stateless HTTP: its session lives for one POST
+	// too, and closing the POST is all it can do (Server.Handler).
+	olderStateless, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: stateless.URL}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer olderStateless.Close()
 	for _, c := range []struct {
 		name string
 		cs   *mcp.ClientSession
-	}{{"in-memory", inMemory}, {"streamable HTTP", overHTTP}, {"stateless streamable HTTP (2026-07-28)", overStateless}} {
+	}{{"in-memory", inMemory}, {"streamable HTTP", overHTTP}, {"stateless streamable HTTP (2026-07-28)", overStateless}, {"stateless streamable HTTP (2025-11-25)", olderStateless}} {
 		name, cs := c.name, c.cs
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
@@ -107,8 +115,15 @@ func TestCancellation(t *testing.T) {
 			done <- err
 		}()
 		wait(t, block.arrived, name+": upstream request")
+		start := time.Now()
 		cancel()
 		wait(t, block.canceled, name+": upstream request cancelled")
+		// The goal is 100 ms; the bound is ten times that, for a loaded
+		// machine (before Handler found the request's context, a 2025-11-25
+		// call over stateless HTTP was never cancelled).
+		if d := time.Since(start); d > time.Second {
+			t.Errorf("%s: the cancellation took %v to reach the upstream request", name, d)
+		}
 		if err := <-done; !errors.Is(err, context.Canceled) {
 			t.Errorf("%s: CallTool after cancel: %v", name, err)
 		}

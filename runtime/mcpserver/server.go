@@ -8,7 +8,10 @@ import (
 	"net/http"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -87,6 +90,10 @@ type Server struct {
 	tools  []*tool       // sorted by tool name
 	byID   map[string]*tool
 	byName map[string]*tool
+	// httpCalls holds the contexts of the HTTP requests a stateless
+	// Handler is serving, by the callHeader it gave them.
+	httpCalls   sync.Map
+	httpCallSeq atomic.Uint64
 }
 
 // tool is one served operation.
@@ -227,12 +234,54 @@ func (s *Server) Handler() http.Handler {
 	if o.MaxRequestBodyBytes == 0 {
 		o.MaxRequestBodyBytes = s.opts.MaxRequestBytes
 	}
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &o)
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.mcp }, &o)
+	if !o.Stateless || !o.PropagateRequestCancellation {
+		return h
+	}
+	// go-sdk ties a call to its HTTP request only at protocol 2026-07-28;
+	// a stateless session of an older protocol (the TypeScript SDK's, the
+	// Inspector's) lives for one POST too, but its call's context outlives
+	// a client that went away: its notifications/cancelled reaches another
+	// ephemeral session, and closing the request ends nothing. So the
+	// request's context is found again by the call (httpCall).
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := strconv.FormatUint(s.httpCallSeq.Add(1), 36)
+		r.Header.Set(callHeader, id) // replaces what a client may have sent
+		s.httpCalls.Store(id, r.Context())
+		defer s.httpCalls.Delete(id)
+		h.ServeHTTP(w, r)
+	})
+}
+
+// callHeader is the request header by which a call over stateless HTTP
+// finds its HTTP request's context (see Handler). Handler sets it on each
+// request it serves; it never leaves the process.
+const callHeader = "Opsgen-Internal-Call"
+
+// httpCall returns ctx, cancelled also when the HTTP request that carries
+// the call ends (stateless HTTP; see Handler), and its cancel function.
+func (s *Server) httpCall(ctx context.Context, req *mcp.CallToolRequest) (context.Context, context.CancelFunc) {
+	if req.Extra == nil || req.Extra.Header == nil {
+		return ctx, func() {}
+	}
+	id := req.Extra.Header.Get(callHeader)
+	v, ok := s.httpCalls.Load(id)
+	if id == "" || !ok {
+		return ctx, func() {}
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(v.(context.Context), func() { cancel(context.Canceled) })
+	return ctx, func() {
+		stop()
+		cancel(nil)
+	}
 }
 
 // handler is the tools/call handler of t.
 func (s *Server) handler(t *tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx, stop := s.httpCall(ctx, req)
+		defer stop()
 		if s.sem != nil {
 			select {
 			case s.sem <- struct{}{}:

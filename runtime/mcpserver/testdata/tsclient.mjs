@@ -10,7 +10,8 @@
 //	NODE_PATH=.work/mcp-ts-client/node_modules node tsclient.mjs '<job JSON>'
 //
 // The job: {"stdio": {"command", "args", "env"}} or {"url": "http://..."},
-// and "calls": [{"name", "arguments"}].
+// and "calls": [{"name", "arguments", "abortAfterMs"}]: a call with
+// abortAfterMs is aborted (AbortSignal) after that many milliseconds.
 import { createRequire } from "node:module";
 import path from "node:path";
 
@@ -33,7 +34,15 @@ await client.connect(transport);
 const out = { protocolVersion: transport.protocolVersion ?? null, tools: (await client.listTools()).tools, results: [] };
 for (const c of job.calls) {
 	try {
-		out.results.push({ name: c.name, result: await client.callTool({ name: c.name, arguments: c.arguments ?? {} }) });
+		let options;
+		if (c.abortAfterMs) {
+			// The time of the abort goes to stderr, for the caller to measure
+			// how long the server takes to see it.
+			const signal = AbortSignal.timeout(c.abortAfterMs);
+			signal.addEventListener("abort", () => process.stderr.write(`aborted ${c.name} at ${Date.now()}\n`));
+			options = { signal };
+		}
+		out.results.push({ name: c.name, result: await client.callTool({ name: c.name, arguments: c.arguments ?? {} }, undefined, options) });
 	} catch (e) {
 		out.results.push({ name: c.name, error: { code: e.code ?? null, message: String(e.message ?? e) } });
 	}
