@@ -203,12 +203,16 @@ func unionOfObjects(root, node map[string]any) bool {
 			if !ok {
 				return false
 			}
-			if ref, ok := m["$ref"].(string); ok {
+			for range 16 { // bounds $ref chains, which may loop
+				ref, ok := m["$ref"].(string)
+				if !ok || m["type"] != nil {
+					break
+				}
 				if m, ok = resolveLocal(root, ref); !ok {
 					return false
 				}
 			}
-			if typeOf(m) != "object" && !unionOfObjects(root, m) {
+			if nodeType(root, m) != "object" && !unionOfObjects(root, m) {
 				return false
 			}
 		}
@@ -217,18 +221,14 @@ func unionOfObjects(root, node map[string]any) bool {
 	return false
 }
 
-// typeOf is the type a schema node says, "" when it says none or several.
-func typeOf(m map[string]any) string {
-	t, _ := m["type"].(string)
-	return t
-}
-
 // rootType is the JSON type a schema's root says its instances have:
 // "object", "array", ..., "" when it does not say (no type, or several),
 // following local $refs ("#/$defs/X", "#/definitions/X"). A type list
 // holding "object" and "null" counts as "object".
-func rootType(root map[string]any) string {
-	node := root
+func rootType(root map[string]any) string { return nodeType(root, root) }
+
+// nodeType is rootType for node, a schema inside root.
+func nodeType(root, node map[string]any) string {
 	for range 16 { // bounds $ref chains, which may loop
 		switch t := node["type"].(type) {
 		case string:

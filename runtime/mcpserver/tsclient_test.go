@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/mcpclient"
 	"github.com/opsgen/opsgen/runtime/mcpserver"
 )
 
@@ -376,5 +377,59 @@ func TestTypeScriptClientAbort(t *testing.T) {
 	t.Logf("abort to upstream cancellation: %d ms", canceled-aborted)
 	if canceled-aborted > 1000 {
 		t.Errorf("the abort took %d ms to reach the upstream request", canceled-aborted)
+	}
+}
+
+// TestWarningsReachMCPClient: the drift the server saw reaches opsgen's own
+// MCP client on env.Warnings (from _meta), once even though the client's
+// pipeline, checking the exact schema, finds it again; errors and isError
+// results name the registry id of the tool ("drift.fail"), not its name.
+func TestWarningsReachMCPClient(t *testing.T) {
+	reg, err := driftRegistry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newServer(t, reg, &mcpserver.Options{Name: "drift"})
+	for _, version := range []string{"", "2025-11-25"} {
+		c := mcpclient.New(connect(t, srv, version), mcpclient.WithLogger(nopLogger{}))
+		ctx := context.Background()
+
+		exact := runtime.NewSchema(petSchema)
+		env, err := mcpclient.Call[map[string]any](ctx, c, &mcpclient.Tool{Name: "drift_getPet", ID: "drift.getPet", OutputSchema: exact}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(env.Warnings) != 1 || env.Warnings[0].Pointer != "/status" || env.Warnings[0].OperationID != "drift.getPet" {
+			t.Errorf("%q: getPet warnings = %v, want the server's one at /status", version, env.Warnings)
+		}
+		if env.Data["status"] != "reserved" {
+			t.Errorf("%q: getPet data = %v", version, env.Data)
+		}
+
+		env, err = mcpclient.Call[map[string]any](ctx, c, &mcpclient.Tool{Name: "drift_wrongTypes", ID: "drift.wrongTypes"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dropped bool
+		for _, w := range env.Warnings {
+			dropped = dropped || w.Pointer == "/tags/0" && strings.HasPrefix(w.Message, "dropped from structuredContent")
+		}
+		if !dropped {
+			t.Errorf("%q: wrongTypes warnings = %v, want /tags/0 dropped from structuredContent", version, env.Warnings)
+		}
+
+		fail, err := mcpclient.Call[map[string]any](ctx, c, &mcpclient.Tool{Name: "drift_fail", ID: "drift.fail"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ce *runtime.CallError
+		if err := mcpclient.AsError(fail); !errors.As(err, &ce) || ce.OperationID != "drift.fail" || ce.Code != runtime.CodeExecution || ce.Message != "disk full" {
+			t.Errorf("%q: AsError = %#v", version, err)
+		}
+
+		_, err = mcpclient.Call[map[string]any](ctx, c, &mcpclient.Tool{Name: "drift_nope", ID: "drift.nope"}, nil)
+		if !errors.As(err, &ce) || ce.OperationID != "drift.nope" || ce.Code != runtime.CodeOperationNotFound {
+			t.Errorf("%q: unknown tool: %v", version, err)
+		}
 	}
 }
