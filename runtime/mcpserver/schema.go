@@ -165,26 +165,74 @@ func inputSchema(doc json.RawMessage) (json.RawMessage, error) {
 
 // outputSchema returns the tool's output schema, with "type": "object"
 // made explicit at the root when the root is a local $ref to an object
-// schema (protocols before 2026-07-28 require the root to say it), and
-// whether it describes an object.
+// schema or a union of objects (protocols before 2026-07-28 require the
+// root to say it), and titles naming the union branches that refine a
+// definition (see nameVariants); and whether it describes an object.
 func outputSchema(doc json.RawMessage) (json.RawMessage, bool, error) {
 	root, err := decodeObject(doc)
 	if err != nil {
 		return nil, false, err
 	}
+	changed := nameVariants(root)
 	t := rootType(root)
 	if t == "" && unionOfObjects(root, root) {
 		t = "object"
 	}
-	if t != "object" {
-		return doc, false, nil
+	if t == "object" && root["type"] != "object" {
+		root["type"] = "object"
+		changed = true
 	}
-	if root["type"] == "object" {
-		return doc, true, nil
+	if !changed {
+		return doc, t == "object", nil
 	}
-	root["type"] = "object"
 	b, err := json.Marshal(root)
-	return b, true, err
+	return b, t == "object", err
+}
+
+// nameVariants gives a "title" to each branch of a oneOf or anyOf that
+// refines one definition ({"allOf": [{"$ref": "#/$defs/Dog"}, {...}]},
+// as a generated client writes the variants of a discriminated union):
+// the definition's name. A client generated from the tool (opsgen's reads
+// titles) then names the variant Dog, as the client of the API does,
+// instead of by its position. A branch with a title keeps it. It reports
+// whether it changed anything.
+func nameVariants(s any) (changed bool) {
+	switch v := s.(type) {
+	case map[string]any:
+		for _, k := range []string{"oneOf", "anyOf"} {
+			for _, b := range asList(v[k]) {
+				m, ok := b.(map[string]any)
+				if !ok || m["title"] != nil || m["$ref"] != nil {
+					continue
+				}
+				var refs []string
+				for _, part := range asList(m["allOf"]) {
+					if ref, ok := part.(map[string]any)["$ref"].(string); ok {
+						refs = append(refs, ref)
+					}
+				}
+				if len(refs) != 1 {
+					continue
+				}
+				if i := strings.LastIndexByte(refs[0], '/'); strings.HasPrefix(refs[0], "#/") && i < len(refs[0])-1 {
+					m["title"] = strings.ReplaceAll(strings.ReplaceAll(refs[0][i+1:], "~1", "/"), "~0", "~")
+					changed = true
+				}
+			}
+		}
+		for k, x := range v {
+			switch k {
+			case "enum", "const", "default", "examples":
+				continue // values, not schemas
+			}
+			changed = nameVariants(x) || changed
+		}
+	case []any:
+		for _, x := range v {
+			changed = nameVariants(x) || changed
+		}
+	}
+	return changed
 }
 
 // unionOfObjects reports whether node (inside root) is a oneOf or anyOf
