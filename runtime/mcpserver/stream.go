@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"iter"
+	"strconv"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -32,6 +33,7 @@ func (s *Server) stream(ctx context.Context, req *mcp.CallToolRequest, t *tool, 
 	var buf bytes.Buffer
 	buf.WriteByte('[')
 	n := 0
+	var warnings []runtime.Warning
 	for env, err := range events {
 		if err != nil {
 			if ctx.Err() != nil {
@@ -46,6 +48,10 @@ func (s *Server) stream(ctx context.Context, req *mcp.CallToolRequest, t *tool, 
 		b, err := json.Marshal(env.Data)
 		if err != nil {
 			return errorResult(runtime.NewError(runtime.CodeDecode, t.spec.ID, "event data", err)), nil
+		}
+		for _, w := range env.Warnings {
+			w.Pointer = "/" + strconv.Itoa(n) + w.Pointer // in the result's array
+			warnings = append(warnings, w)
 		}
 		if n > 0 {
 			buf.WriteByte(',')
@@ -67,7 +73,31 @@ func (s *Server) stream(ctx context.Context, req *mcp.CallToolRequest, t *tool, 
 	buf.WriteByte(']')
 	res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: buf.String()}}}
 	if modernProtocol(req.ProtocolVersion()) {
-		res.StructuredContent = json.RawMessage(buf.Bytes())
+		structured := json.RawMessage(buf.Bytes())
+		// As for a call's data (see result): the events are brought into
+		// the served schema when they drifted.
+		if t.served != nil && (s.opts.Validation != runtime.ValidateWarn || len(warnings) > 0) {
+			var data any
+			if err := json.Unmarshal(structured, &data); err != nil {
+				return nil, err
+			}
+			out, ws, ok := t.conform(ctx, data)
+			warnings = append(warnings, ws...)
+			if !ok {
+				return unfitResult(t, warnings, res.Content), nil
+			}
+			if len(ws) > 0 {
+				b, err := json.Marshal(out)
+				if err != nil {
+					return nil, err
+				}
+				structured = b
+			}
+		}
+		res.StructuredContent = structured
+	}
+	if len(warnings) > 0 {
+		res.Meta = mcp.Meta{MetaWarnings: warningList(warnings)}
 	}
 	return res, nil
 }

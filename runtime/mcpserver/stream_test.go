@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"iter"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -129,5 +130,52 @@ func TestStream(t *testing.T) {
 	}
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled call: %v", err)
+	}
+}
+
+// TestStreamDrift: events that drift from the event schema (a value outside
+// its enum, a member of the wrong type) are kept as warn mode keeps them,
+// and the result's structuredContent fits the served (relaxed) array
+// schema, with the warnings in _meta pointing into the array.
+func TestStreamDrift(t *testing.T) {
+	reg := runtime.NewRegistry(&runtime.Pipeline{Logger: nopLogger{}})
+	events := func(ctx context.Context, input []byte) iter.Seq2[any, error] {
+		return func(yield func(any, error) bool) {
+			_ = yield(map[string]any{"state": "up", "n": 1}, nil) &&
+				yield(map[string]any{"state": "sideways", "n": "two"}, nil)
+		}
+	}
+	event := `{"type":"object","properties":{"state":{"enum":["up","down"]},"n":{"type":"integer"}},"required":["state","n"]}`
+	if err := reg.RegisterSubscription(runtime.OperationSpec{ID: "s.states", OutputSchema: json.RawMessage(event)}, events); err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(reg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := json.Marshal(s.byID["s.states"].tool.OutputSchema); string(got) != `{"items":{"properties":{"n":{"type":"integer"},"state":{}},"type":"object"},"type":"array"}` {
+		t.Errorf("served schema = %s", got)
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.MCP().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "s_states"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := json.Marshal(res.StructuredContent); res.IsError || string(got) != `[{"n":1,"state":"up"},{"state":"sideways"}]` {
+		t.Errorf("structuredContent = %s (isError %v)", got, res.IsError)
+	}
+	ws, _ := json.Marshal(res.Meta[MetaWarnings])
+	if !strings.Contains(string(ws), `"pointer":"/1/state"`) || !strings.Contains(string(ws), `"pointer":"/1/n"`) {
+		t.Errorf("warnings = %s", ws)
 	}
 }
