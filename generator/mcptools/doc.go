@@ -16,7 +16,11 @@
 //     none when the input schema declares no properties. The output type is
 //     <GoName>Output (Tool.OutputType), or nil when the tool declares no
 //     output schema and LoadOptions.OutputSchemas gives none. Output
-//     schemas may describe any JSON value, not only objects.
+//     schemas may describe any JSON value, not only objects. A tool whose
+//     _meta holds "io.opsgen/outputSchema" (an opsgen server in warn mode,
+//     runtime/mcpserver, which serves a relaxed output schema: no enums,
+//     formats or required members) is typed from that schema, the
+//     operation's own; a union branch's "title" names its variant.
 //   - Definitions ($defs, or definitions in draft-07) become types named
 //     <GoName><Key>; references may point at them, at the root ("#") or at
 //     any other place of the same schema.

@@ -34,6 +34,17 @@
 //     the content when T is []runtime.ContentBlock and zero otherwise, and
 //     nothing is normalized or validated. AsError turns it into an error.
 //
+// An opsgen server (runtime/mcpserver) sends the warnings of the envelope it
+// made (its upstream's drift) in the result's _meta under MetaWarnings; Call
+// puts them on the envelope's Warnings first, followed by the client's own
+// (a warning equal to one already there is not repeated), so that a call
+// through the server warns as the call on the server did. AsError rebuilds
+// the error an opsgen server put under MetaError (its code, message and
+// registry id).
+//
+// Errors and warnings name the tool's registry id (Tool.ID, "inv.getItem")
+// when it has one, else its name.
+//
 // Protocol failures are *runtime.CallError: OPERATION_NOT_FOUND for an
 // unknown tool, VALIDATION_ERROR when the server rejects the arguments
 // (JSON-RPC -32602), EXECUTION_ERROR for other JSON-RPC errors, CANCELED or

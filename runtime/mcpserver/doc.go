@@ -26,21 +26,65 @@
 // operation whose input schema describes something else cannot be a tool:
 // New fails and names it.
 //
-// The output schema is the operation's data schema. Protocol 2026-07-28
+// The output schema is the operation's data schema, as the validation
+// mode lets the data through (see "Output schemas"). Protocol 2026-07-28
 // (SEP-2106) allows any schema; older protocols only object schemas, so a
 // session that negotiated one sees no output schema on tools whose data is
 // not an object (a list of pets), and gets their data in the text block
-// only. A root that is a local $ref to an object schema gets an explicit
-// "type": "object".
+// only. A root that is a local $ref to an object schema, or a oneOf or
+// anyOf whose branches are all objects, gets an explicit "type": "object"
+// beside it: such a union is served to 2025-11-25 sessions as it is, not
+// wrapped, so the data keeps its shape. A union branch that refines one
+// definition ({"allOf": [{"$ref": "#/$defs/Dog"}, ...]}, as generated
+// clients write the variants of a discriminated union) gets the
+// definition's name as its "title", so that a client generated from the
+// tools names the variant Dog, as the API's own client does.
 //
 // Annotations come from what the operation says: GET, HEAD, OPTIONS and
 // TRACE set readOnlyHint and idempotentHint; PUT and DELETE set
-// idempotentHint; DELETE sets destructiveHint. OperationSpec.Hints (an MCP
-// tool's own annotations, for a generated MCP client) override them. A
+// idempotentHint; DELETE sets destructiveHint, POST sets it false (a
+// client takes a tool without the hint to be destructive); PATCH says
+// nothing more. OperationSpec.Hints (an MCP tool's own annotations, for a
+// generated MCP client) override them. A
 // deprecated operation's description ends with a paragraph "Deprecated:
 // the API marks this operation as deprecated.", which a client generated
 // from the tool turns into a Go deprecation. The title is
 // OperationSpec.Title.
+//
+// # Output schemas
+//
+// The MCP specification says a tool's structured results MUST conform to
+// its output schema, and clients check them (the TypeScript SDK's callTool
+// fails with -32602 otherwise). In warn mode (the default) the runtime
+// keeps what drifts from the operation's schema: a value outside an enum,
+// a string that is not a date-time, a missing required member stay in the
+// data, with warnings. So the schema a tool publishes is the one the
+// runtime guarantees in the mode that Options.Validation names:
+//
+//   - runtime.ValidateStrict: the operation's schema as it is, since data
+//     that does not match it is an error.
+//   - runtime.ValidateWarn and runtime.ValidateOff: the operation's schema
+//     relaxed: without enum, const, format, pattern, the length, range,
+//     count and uniqueness bounds, required, dependentRequired,
+//     propertyNames, not and if/then/else, without false
+//     additionalProperties, unevaluatedProperties and items, and with oneOf
+//     turned into anyOf. The types, properties, items, $defs, $refs, titles
+//     and descriptions stay. The tool's _meta then holds the operation's
+//     own schema under MetaOutputSchema ("io.opsgen/outputSchema"), which
+//     opsgen's generator (generator/mcptools) reads back from a snapshot,
+//     so that a client generated from the tools has the API's enums,
+//     formats and required fields.
+//
+// What the relaxed schema cannot allow (a member of the wrong type, an
+// array item of the wrong type, a value that fits no branch of a union)
+// is brought into it: in warn mode when the envelope has warnings, in off
+// mode always, the data is normalized against the served schema (members
+// of the wrong type dropped) and what still does not fit is dropped from
+// structuredContent, each with a warning. The text block keeps the data as
+// the runtime returned it. Data whose root does not fit (a string where
+// the schema says an object) cannot be structured content at all: the call
+// is then an isError result with code VALIDATION_ERROR listing why,
+// followed by the data's text block. A result that fits is sent as it is.
 //
 // # Tool names
 //
@@ -67,16 +111,22 @@
 //
 // A *runtime.CallError (invalid arguments, an HTTP status outside 2xx, a
 // handler's error or panic, a timeout) becomes a result with isError set:
-// a text block whose first line is the error, naming its code
-// ("EXECUTION_ERROR pets.getPet: ..."), followed by the HTTP error body (at
-// most 4 KiB), and the error as an object in _meta["opsgen/error"] (code,
-// message, operationId, status, issues), so that the model can read it and
-// try again. Protocol errors stay JSON-RPC errors: an unknown tool
-// (-32602), malformed requests, a request over the size cap.
+// a text block whose first line is the error, naming its code and the
+// operation's registry id ("EXECUTION_ERROR pets.getPet: ..."), followed
+// by the HTTP error body (at most 4 KiB), and the error as an object in
+// _meta["io.opsgen/error"] (MetaError: code, message, operationId, status,
+// issues), so that the model can read it and try again, and
+// mcpclient.AsError can rebuild it. Protocol errors stay JSON-RPC errors:
+// an unknown tool (-32602), malformed requests, a request over the size
+// cap.
 //
-// With Options.IncludeMeta, each result's _meta also holds the envelope's
-// meta ("opsgen/meta": the HTTP status and headers, or the local operation
-// id) and warnings ("opsgen/warnings").
+// The warnings of a result (the envelope's, and those of bringing its data
+// into the served schema) are in its _meta under MetaWarnings
+// ("io.opsgen/warnings"): an array of {"operationId", "pointer",
+// "message"}. opsgen's MCP client (runtime/mcpclient) puts them back on
+// the envelope's Warnings. With Options.IncludeMeta, _meta also holds the
+// envelope's meta (MetaEnvelope, "io.opsgen/meta": the HTTP status and
+// headers, or the local operation id).
 //
 // # Limits
 //
@@ -86,9 +136,14 @@
 // resynchronised. Options.MaxConcurrentCalls caps the calls running at once
 // over all sessions (32 by default); more calls wait for a slot.
 // Options.CallTimeout bounds each call. When the client cancels a request
-// (notifications/cancelled; over stateless HTTP at protocol 2026-07-28, by
-// closing its request), the call's context is cancelled: a generated HTTP
-// client's request to the upstream API is aborted with it.
+// (notifications/cancelled; over stateless HTTP, by closing its request),
+// the call's context is cancelled: a generated HTTP client's request to
+// the upstream API is aborted with it. Over stateless HTTP, go-sdk ties a
+// call to its HTTP request only at protocol 2026-07-28; Handler does it
+// for older protocols too (the TypeScript SDK's and the Inspector's
+// 2025-11-25), whose notifications/cancelled reaches another ephemeral
+// session and cannot be matched to the call. (The TypeScript SDK keeps its
+// POST open after an abort until the transport closes: its calls end then.)
 //
 // # Transports
 //
