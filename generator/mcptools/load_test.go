@@ -565,3 +565,28 @@ func TestLoadBadServerInfoAndExecution(t *testing.T) {
 		t.Errorf("bad values kept: %q %q", svc.ServerName, svc.ProtocolVersion)
 	}
 }
+
+// TestLoadExactOutputSchema: an opsgen server in warn mode serves a relaxed
+// output schema and puts the operation's own in the tool's _meta
+// ("io.opsgen/outputSchema"); the tool is typed from that one (its enum
+// becomes an enum type, its required member a plain field).
+func TestLoadExactOutputSchema(t *testing.T) {
+	listing := `{"tools":[{"name":"get_pet","inputSchema":{"type":"object"},
+		"outputSchema":{"type":"object","properties":{"name":{"type":"string"},"status":{"type":"string"}}},
+		"_meta":{"io.opsgen/outputSchema":{"type":"object","properties":{"name":{"type":"string"},"status":{"type":"string","enum":["available","sold"]}},"required":["name","status"]}}}]}`
+	svc, diags, err := LoadData(context.Background(), []byte(listing), "tools.json", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noWarnings(t, diags)
+	out := op(t, svc, "get_pet").Tool.OutputType
+	if out == nil {
+		t.Fatal("no output type")
+	}
+	if st := field(t, out, "status").Type; st.Kind != ir.Enum {
+		t.Errorf("status is %v, want an enum (from the exact schema)", st.Kind)
+	}
+	if !field(t, out, "name").Required {
+		t.Error("name is not required (from the exact schema)")
+	}
+}
