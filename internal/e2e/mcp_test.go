@@ -384,9 +384,10 @@ func testMCPCalls(t *testing.T, session *mcp.ClientSession) {
 		}
 
 		strict := mcpgen.NewClient(session, mcpQuiet, mcpgen.WithValidation(runtime.ValidateStrict))
+		// Errors and warnings name the registry id, "mcpgen.weather.drift", not the tool.
 		_, err = strict.WeatherDrift(ctx)
 		var ce *runtime.CallError
-		if !errors.Is(err, runtime.ErrValidation) || !errors.As(err, &ce) || ce.OperationID != mcptest.ToolDrift || !mcpHasPointer(ce.Issues, "/temperature") {
+		if !errors.Is(err, runtime.ErrValidation) || !errors.As(err, &ce) || ce.OperationID != "mcpgen."+mcptest.ToolDrift || !mcpHasPointer(ce.Issues, "/temperature") {
 			t.Errorf("strict: %#v", err)
 		}
 		if env, err := strict.GetWeather(ctx, mcpgen.GetWeatherInput{}); err != nil || !reflect.DeepEqual(env.Data, weather) {
@@ -411,7 +412,7 @@ func testMCPCalls(t *testing.T, session *mcp.ClientSession) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(hooked) == 0 || !reflect.DeepEqual(hooked, env.Warnings) || hooked[0].OperationID != mcptest.ToolDrift {
+		if len(hooked) == 0 || !reflect.DeepEqual(hooked, env.Warnings) || hooked[0].OperationID != "mcpgen."+mcptest.ToolDrift {
 			t.Errorf("hooked %v, envelope %v", hooked, env.Warnings)
 		}
 	})
@@ -422,7 +423,7 @@ func testMCPCalls(t *testing.T, session *mcp.ClientSession) {
 		// Without seconds, the tool runs until it is canceled.
 		_, err := c.Slow(tctx, mcpgen.SlowInput{})
 		var ce *runtime.CallError
-		if !errors.Is(err, runtime.ErrTimeout) || !errors.As(err, &ce) || ce.OperationID != mcptest.ToolSlow {
+		if !errors.Is(err, runtime.ErrTimeout) || !errors.As(err, &ce) || ce.OperationID != "mcpgen."+mcptest.ToolSlow {
 			t.Errorf("deadline: %#v", err)
 		}
 		cctx, cancel := context.WithCancel(ctx)
