@@ -209,7 +209,9 @@ func (e *PanicError) Error() string { return fmt.Sprintf("handler panicked: %v",
 // Errors are CallErrors: OPERATION_NOT_FOUND for an unknown id,
 // VALIDATION_ERROR for input that does not match (Issues lists why),
 // EXECUTION_ERROR for a handler that failed or panicked (a handler error
-// that is a *CallError is returned as is; one that is the context's error
+// that is a *CallError is returned as is, naming the registry's id where
+// it named the operation without its namespace, as a generated client
+// does: "pets.getPet", not "getPet"; one that is the context's error
 // becomes TIMEOUT or CANCELED), and the pipeline's errors. A subscription
 // is an EXECUTION_ERROR: call it with Subscribe.
 func (r *Registry) Execute(ctx context.Context, id string, input any) (ResponseEnvelope[any], error) {

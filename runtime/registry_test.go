@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -237,5 +238,41 @@ func TestRegistryConcurrent(t *testing.T) {
 	}
 	if n := len(r.Operations()); n != 33 {
 		t.Errorf("%d operations, want 33", n)
+	}
+}
+
+// TestRegistryIDInErrors: a handler that names its operation without the
+// registry's namespace (as a generated client names it by the API's id)
+// has its errors name the registry id; another operation's id is left
+// alone.
+func TestRegistryIDInErrors(t *testing.T) {
+	reg := runtime.NewRegistry(&runtime.Pipeline{Logger: slog.New(slog.DiscardHandler)})
+	fail := func(op string) runtime.Handler {
+		return func(context.Context, json.RawMessage) (any, error) {
+			return nil, &runtime.CallError{Code: runtime.CodeExecution, OperationID: op, Message: "HTTP 404 Not Found"}
+		}
+	}
+	for id, h := range map[string]runtime.Handler{
+		"inv.getItem":   fail("getItem"),
+		"inv.other":     fail("inv.getItem"),
+		"inv.nested":    fail("getItem"),
+		"inv.prefixed":  fail("xprefixed"),
+		"inv.anonymous": fail(""),
+	} {
+		if err := reg.Register(runtime.OperationSpec{ID: id}, h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for id, want := range map[string]string{
+		"inv.getItem": "inv.getItem", "inv.other": "inv.getItem", "inv.nested": "getItem",
+		"inv.prefixed": "xprefixed", "inv.anonymous": "inv.anonymous",
+	} {
+		_, err := reg.Execute(context.Background(), id, nil)
+		var ce *runtime.CallError
+		if !errors.As(err, &ce) {
+			t.Errorf("%s: %v is not a CallError", id, err)
+		} else if ce.OperationID != want {
+			t.Errorf("%s: error %v names %q, want %q", id, err, ce.OperationID, want)
+		}
 	}
 }

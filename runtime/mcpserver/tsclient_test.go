@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -154,14 +156,18 @@ func tsClient(t *testing.T) string {
 	return ""
 }
 
-// runTS runs testdata/tsclient.mjs with job (the transport) and a call of
-// every drift operation's tool.
-func runTS(t *testing.T, modules string, job map[string]any) tsRun {
-	t.Helper()
+// driftCalls is a call of every drift operation's tool.
+func driftCalls() []map[string]any {
 	var calls []map[string]any
 	for _, op := range append(driftOps, driftOp{id: "drift.fail"}) {
 		calls = append(calls, map[string]any{"name": strings.ReplaceAll(op.id, ".", "_"), "arguments": map[string]any{}})
 	}
+	return calls
+}
+
+// runTS runs testdata/tsclient.mjs with job (the transport) and calls.
+func runTS(t *testing.T, modules string, job map[string]any, calls []map[string]any) tsRun {
+	t.Helper()
 	job["calls"] = calls
 	b, err := json.Marshal(job)
 	if err != nil {
@@ -212,8 +218,66 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 	for name, job := range jobs {
 		t.Run(name, func(t *testing.T) {
-			checkTSRun(t, runTS(t, modules, job))
+			checkTSRun(t, runTS(t, modules, job, driftCalls()))
 		})
+	}
+}
+
+// TestTypeScriptClientGenerated: the tools of a generated OpenAPI client
+// (internal/petsapi), whose upstream drifts (GET /pets/1 answers a status
+// outside the enum, kept, and a tag that is not a string, which the typed
+// client holds as ""), called by the
+// TypeScript SDK client over stateless HTTP: every result is accepted, the
+// drift reaches it in _meta, and an HTTP 404 is an isError result naming
+// the registry id.
+func TestTypeScriptClientGenerated(t *testing.T) {
+	modules := tsClient(t)
+	backend := newBackend(t, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == "GET" && r.URL.Path == "/pets/1" {
+				w.Header().Set("Content-Type", "application/json")
+				io.WriteString(w, `{"id":1,"name":"Rex","status":"reserved","tags":["dog",7]}`)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	})
+	_, hs := petsServer(t, backend.URL, &mcpserver.Options{HTTP: &mcp.StreamableHTTPOptions{Stateless: true, PropagateRequestCancellation: true}})
+	pet := func(id int) map[string]any { return map[string]any{"params": map[string]any{"petId": id}} }
+	calls := []map[string]any{
+		{"name": "pets_listPets", "arguments": map[string]any{}},
+		{"name": "pets_getPet", "arguments": pet(1)},
+		{"name": "pets_getPet", "arguments": pet(2)},
+		{"name": "pets_getPet", "arguments": pet(999)},
+		{"name": "pets_createPet", "arguments": map[string]any{"body": map[string]any{"name": "Tom", "status": "available"}}},
+		{"name": "pets_updatePet", "arguments": map[string]any{"params": map[string]any{"petId": 2}, "body": map[string]any{"name": "Felix", "status": "pending"}}},
+		{"name": "pets_deletePet", "arguments": pet(2)},
+		{"name": "pets_getStats", "arguments": map[string]any{}},
+	}
+	run := runTS(t, modules, map[string]any{"url": hs.URL}, calls)
+	if len(run.Results) != len(calls) {
+		t.Fatalf("%d results, want %d", len(run.Results), len(calls))
+	}
+	for i, r := range run.Results {
+		if r.Error != nil {
+			t.Errorf("%s %v: the TypeScript client refused the result: %v %s", r.Name, calls[i]["arguments"], r.Error.Code, r.Error.Message)
+			continue
+		}
+		if wantErr := i == 3; r.Result.IsError != wantErr {
+			t.Errorf("%s %v: isError %v: %+v", r.Name, calls[i]["arguments"], r.Result.IsError, r.Result)
+		}
+	}
+	if r := run.Results[1].Result; r != nil {
+		if got := compactJSON(t, r.StructuredContent); got != `{"id":1,"name":"Rex","status":"reserved","tags":["dog",""]}` {
+			t.Errorf("getPet(1): structuredContent %s", got)
+		}
+		ws, _ := json.Marshal(r.Meta[mcpserver.MetaWarnings])
+		if !strings.Contains(string(ws), `"pointer":"/status"`) || !strings.Contains(string(ws), `"pointer":"/tags/1"`) {
+			t.Errorf("getPet(1): warnings %s", ws)
+		}
+	}
+	if r := run.Results[3].Result; r != nil && !strings.HasPrefix(r.Content[0].Text, "EXECUTION_ERROR pets.getPet: ") {
+		t.Errorf("getPet(999): %q", r.Content[0].Text)
 	}
 }
 
