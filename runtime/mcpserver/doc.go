@@ -34,7 +34,8 @@
 // only. A root that is a local $ref to an object schema, or a oneOf or
 // anyOf whose branches are all objects, gets an explicit "type": "object"
 // beside it: such a union is served to 2025-11-25 sessions as it is, not
-// wrapped, so the data keeps its shape. A union branch that refines one
+// wrapped, so the data keeps its shape (a union with other branches is
+// served to them as an array is: not at all). A union branch that refines one
 // definition ({"allOf": [{"$ref": "#/$defs/Dog"}, ...]}, as generated
 // clients write the variants of a discriminated union) gets the
 // definition's name as its "title", so that a client generated from the
@@ -67,7 +68,8 @@
 //     relaxed: without enum, const, format, pattern, the length, range,
 //     count and uniqueness bounds, required, dependentRequired,
 //     propertyNames, not and if/then/else, without false
-//     additionalProperties, unevaluatedProperties and items, and with oneOf
+//     additionalProperties, unevaluatedProperties, unevaluatedItems, items
+//     and additionalItems, and with oneOf
 //     turned into anyOf. The types, properties, items, $defs, $refs, titles
 //     and descriptions stay. The tool's _meta then holds the operation's
 //     own schema under MetaOutputSchema ("io.opsgen/outputSchema"), which

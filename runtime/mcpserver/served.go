@@ -28,8 +28,8 @@ var relaxedDrop = map[string]bool{
 
 // relax rewrites schema s (decoded JSON) in place into the schema a lenient
 // mode guarantees: the keywords of relaxedDrop go, "false" for
-// additionalProperties, unevaluatedProperties, unevaluatedItems and items
-// goes (undeclared members may be kept), and oneOf becomes anyOf (with
+// additionalProperties, unevaluatedProperties, unevaluatedItems, items and
+// additionalItems goes (undeclared members may be kept), and oneOf becomes anyOf (with
 // their constraints gone, several branches may match). What describes the
 // shape of the data stays: types, properties, items, $defs, $refs, titles
 // and descriptions; so do the branches' titles that name a union's
@@ -45,7 +45,7 @@ func relax(s any) (changed bool) {
 			changed = true
 		}
 	}
-	for _, k := range []string{"additionalProperties", "unevaluatedProperties", "unevaluatedItems", "items"} {
+	for _, k := range []string{"additionalProperties", "unevaluatedProperties", "unevaluatedItems", "items", "additionalItems"} {
 		if b, ok := m[k].(bool); ok && !b {
 			delete(m, k)
 			changed = true

@@ -18,6 +18,8 @@ func TestServedSchema(t *testing.T) {
 			`{"$defs":{"C":{"properties":{"k":{}},"title":"Cat","type":"object"}},"anyOf":[{"$ref":"#/$defs/C"},{"type":"object"}]}`},
 		{`{"oneOf":[{"type":"string"}],"anyOf":[{"type":"string"}]}`,
 			`{"allOf":[{"anyOf":[{"type":"string"}]},{"anyOf":[{"type":"string"}]}]}`},
+		{`{"type":"array","items":[{"type":"string","enum":["a"]}],"additionalItems":false}`,
+			`{"items":[{"type":"string"}],"type":"array"}`},
 		{`{"type":"object","additionalProperties":{"type":"string","format":"uri"},"if":{},"then":{},"else":{}}`,
 			`{"additionalProperties":{"type":"string"},"type":"object"}`},
 	} {
