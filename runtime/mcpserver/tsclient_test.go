@@ -389,58 +389,70 @@ func containsStr(list []string, s string) bool {
 }
 
 // TestTypeScriptClientAbort: the TypeScript SDK client aborts a call
-// (AbortSignal) over stateless streamable HTTP while the upstream request
-// blocks; the upstream request is cancelled within a second of the abort
-// (the goal is 100 ms; the bound allows for a loaded machine).
+// (AbortSignal) while the upstream request blocks; the upstream request is
+// cancelled within a second of the abort (the goal is 100 ms; the bound
+// allows for a loaded machine). Over stateful HTTP the abort arrives as
+// notifications/cancelled; over stateless HTTP the notification reaches
+// another ephemeral session, and the call ends when the client closes its
+// request, which the TypeScript SDK does when it closes the transport
+// (here right after the call).
 func TestTypeScriptClientAbort(t *testing.T) {
 	modules := tsClient(t)
-	block := newBlockGets()
-	backend := newBackend(t, block.wrap)
-	_, hs := petsServer(t, backend.URL, &mcpserver.Options{HTTP: &mcp.StreamableHTTPOptions{Stateless: true, PropagateRequestCancellation: true}})
-	job, err := json.Marshal(map[string]any{"url": hs.URL, "calls": []any{map[string]any{
-		"name": "pets_getPet", "arguments": map[string]any{"params": map[string]any{"petId": 1}}, "abortAfterMs": 300,
-	}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("node", "testdata/tsclient.mjs", string(job))
-	cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out := make(chan []byte, 1)
-	go func() {
-		b, err := cmd.Output()
-		if err != nil {
-			t.Errorf("tsclient.mjs: %v\n%s", err, stderr.String())
-		}
-		out <- b
-	}()
-	wait(t, block.arrived, "the upstream request")
-	select {
-	case <-block.canceled:
-	case <-time.After(20 * time.Second):
-		t.Fatalf("the aborted call's upstream request was not cancelled (tsclient.mjs stderr: %s)", stderr.String())
-	}
-	canceled := time.Now().UnixMilli()
-	var run tsRun
-	if err := json.Unmarshal(<-out, &run); err != nil {
-		t.Fatal(err)
-	}
-	if len(run.Results) != 1 || run.Results[0].Error == nil {
-		t.Errorf("the aborted call: %+v, want an error", run.Results)
-	}
-	var aborted int64
-	for _, line := range strings.Split(stderr.String(), "\n") {
-		if _, at, ok := strings.Cut(line, "aborted pets_getPet at "); ok {
-			fmt.Sscan(at, &aborted)
-		}
-	}
-	if aborted == 0 {
-		t.Fatalf("tsclient.mjs did not say when it aborted: %s", stderr.String())
-	}
-	t.Logf("abort to upstream cancellation: %d ms", canceled-aborted)
-	if canceled-aborted > 1000 {
-		t.Errorf("the abort took %d ms to reach the upstream request", canceled-aborted)
+	for _, c := range []struct {
+		name      string
+		stateless bool
+		lingerMs  int
+	}{{"stateful", false, 2000}, {"stateless", true, 0}} {
+		t.Run(c.name, func(t *testing.T) {
+			block := newBlockGets()
+			backend := newBackend(t, block.wrap)
+			_, hs := petsServer(t, backend.URL, &mcpserver.Options{HTTP: &mcp.StreamableHTTPOptions{Stateless: c.stateless, PropagateRequestCancellation: true}})
+			job, err := json.Marshal(map[string]any{"url": hs.URL, "lingerMs": c.lingerMs, "calls": []any{map[string]any{
+				"name": "pets_getPet", "arguments": map[string]any{"params": map[string]any{"petId": 1}}, "abortAfterMs": 300,
+			}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("node", "testdata/tsclient.mjs", string(job))
+			cmd.Env = append(os.Environ(), "NODE_PATH="+modules)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			out := make(chan []byte, 1)
+			go func() {
+				b, err := cmd.Output()
+				if err != nil {
+					t.Errorf("tsclient.mjs: %v\n%s", err, stderr.String())
+				}
+				out <- b
+			}()
+			wait(t, block.arrived, "the upstream request")
+			select {
+			case <-block.canceled:
+			case <-time.After(20 * time.Second):
+				t.Fatalf("the aborted call's upstream request was not cancelled (tsclient.mjs stderr: %s)", stderr.String())
+			}
+			canceled := time.Now().UnixMilli()
+			var run tsRun
+			if err := json.Unmarshal(<-out, &run); err != nil {
+				t.Fatal(err)
+			}
+			if len(run.Results) != 1 || run.Results[0].Error == nil {
+				t.Errorf("the aborted call: %+v, want an error", run.Results)
+			}
+			var aborted int64
+			for _, line := range strings.Split(stderr.String(), "\n") {
+				if _, at, ok := strings.Cut(line, "aborted pets_getPet at "); ok {
+					fmt.Sscan(at, &aborted)
+				}
+			}
+			if aborted == 0 {
+				t.Fatalf("tsclient.mjs did not say when it aborted: %s", stderr.String())
+			}
+			t.Logf("abort to upstream cancellation: %d ms", canceled-aborted)
+			if canceled-aborted > 1000 {
+				t.Errorf("the abort took %d ms to reach the upstream request", canceled-aborted)
+			}
+		})
 	}
 }
 

@@ -11,7 +11,8 @@
 //
 // The job: {"stdio": {"command", "args", "env"}} or {"url": "http://..."},
 // and "calls": [{"name", "arguments", "abortAfterMs"}]: a call with
-// abortAfterMs is aborted (AbortSignal) after that many milliseconds.
+// abortAfterMs is aborted (AbortSignal) after that many milliseconds;
+// "lingerMs" waits that long before closing the session.
 import { createRequire } from "node:module";
 import path from "node:path";
 
@@ -47,5 +48,9 @@ for (const c of job.calls) {
 		out.results.push({ name: c.name, error: { code: e.code ?? null, message: String(e.message ?? e) } });
 	}
 }
+// lingerMs keeps the session open after the calls, so that the
+// notifications/cancelled of an aborted call is delivered before close()
+// aborts the requests in flight.
+if (job.lingerMs) await new Promise((r) => setTimeout(r, job.lingerMs));
 await client.close();
 process.stdout.write(JSON.stringify(out) + "\n");
