@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+
+	"github.com/opsgen/opsgen/runtime"
 )
 
 // The hot events are encoded by hand: encoding/json would re-validate and
@@ -80,6 +82,33 @@ func encodeOutput(requestID string, seq int64, output []byte) []byte {
 		b = append(b, `,"seq":`...)
 		b = strconv.AppendInt(b, seq, 10)
 	}
+	b = append(b, `,"output":`...)
+	b = append(b, output...)
+	return append(b, '}')
+}
+
+// encodeWarned is encodeOutput with the envelope's warnings beside the
+// output (call.responded's and call.yielded's "warnings"). They come
+// before the output, so that decodeAnswer's fast path, which expects the
+// output right after the request id (and seq), leaves such an event to
+// encoding/json: warnings are rare (drift), the fast path stays as it is.
+func encodeWarned(requestID string, seq int64, warnings []runtime.Warning, output []byte) []byte {
+	if len(warnings) == 0 {
+		return encodeOutput(requestID, seq, output)
+	}
+	ws, _ := json.Marshal(warningsToWire(warnings)) // strings only: always marshals
+	b := make([]byte, 0, 80+len(requestID)+len(ws)+len(output))
+	if seq == 0 {
+		b = append(b, `{"type":"call.responded","requestId":`...)
+		b = appendString(b, requestID)
+	} else {
+		b = append(b, `{"type":"call.yielded","requestId":`...)
+		b = appendString(b, requestID)
+		b = append(b, `,"seq":`...)
+		b = strconv.AppendInt(b, seq, 10)
+	}
+	b = append(b, `,"warnings":`...)
+	b = append(b, ws...)
 	b = append(b, `,"output":`...)
 	b = append(b, output...)
 	return append(b, '}')

@@ -303,7 +303,7 @@ func (h *CallHandler) serve(ctx context.Context, req *Requested, sv *serving) {
 			h.fail(req, sv, err, 0)
 			return
 		}
-		msg, err := respondedEvent(req.RequestID, env)
+		msg, err := respondedEvent(req.RequestID, env, env.Warnings)
 		if err != nil {
 			h.fail(req, sv, err, 0)
 			return
@@ -337,7 +337,7 @@ func (h *CallHandler) serve(ctx context.Context, req *Requested, sv *serving) {
 			return
 		}
 		seq++
-		if err := h.bus.Publish(context.Background(), req.ReplyTo, encodeOutput(req.RequestID, seq, out)); err != nil {
+		if err := h.bus.Publish(context.Background(), req.ReplyTo, encodeWarned(req.RequestID, seq, env.Warnings, out)); err != nil {
 			h.log.Warn("callproto: publish failed", "subject", req.ReplyTo, "err", err)
 			return
 		}
@@ -491,18 +491,28 @@ func (h *CallHandler) reaper() {
 // Respond publishes call.responded for requestID to replyTo. output must
 // be an envelope (a ResponseEnvelope, or its wire form as JSON or a
 // decoded map): anything else is refused with an error, so that nothing
-// reaches a caller without its meta.
+// reaches a caller without its meta. The warnings of a
+// runtime.ResponseEnvelope[any] (or a pointer to one) go beside it.
 func Respond(ctx context.Context, bus Bus, replyTo, requestID string, output any) error {
-	msg, err := respondedEvent(requestID, output)
+	var warnings []runtime.Warning
+	switch e := output.(type) {
+	case runtime.ResponseEnvelope[any]:
+		warnings = e.Warnings
+	case *runtime.ResponseEnvelope[any]:
+		if e != nil {
+			warnings = e.Warnings
+		}
+	}
+	msg, err := respondedEvent(requestID, output, warnings)
 	if err != nil {
 		return err
 	}
 	return bus.Publish(ctx, replyTo, msg)
 }
 
-// respondedEvent encodes call.responded, refusing an output that is not an
-// envelope.
-func respondedEvent(requestID string, output any) ([]byte, error) {
+// respondedEvent encodes call.responded, with the envelope's warnings,
+// refusing an output that is not an envelope.
+func respondedEvent(requestID string, output any, warnings []runtime.Warning) ([]byte, error) {
 	if !runtime.IsResponseEnvelope(output) {
 		return nil, fmt.Errorf("callproto: respond %s: output is not a ResponseEnvelope (%T)", requestID, output)
 	}
@@ -510,7 +520,7 @@ func respondedEvent(requestID string, output any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return encodeOutput(requestID, 0, out), nil
+	return encodeWarned(requestID, 0, warnings, out), nil
 }
 
 // envelopeJSON returns the wire form of an envelope value.

@@ -89,28 +89,40 @@ func remoteEnvelope[T any](ctx context.Context, p *runtime.Pipeline, r *Request,
 }
 
 // remoteInto is remoteEnvelope for the data stored through data (see
-// Client.Call).
-func remoteInto(ctx context.Context, p *runtime.Pipeline, r *Request, out json.RawMessage, data any) (runtime.Meta, []runtime.Warning, error) {
+// Client.Call); warnings are those the Remote returned beside the
+// envelope (see runtime.WarningsRemote), which come first, as in the
+// hub's envelope.
+func remoteInto(ctx context.Context, p *runtime.Pipeline, r *Request, out json.RawMessage, warnings []runtime.Warning, data any) (runtime.Meta, []runtime.Warning, error) {
 	if !runtime.IsResponseEnvelope(out) {
 		zeroData(data)
 		return nil, nil, runtime.Errorf(runtime.CodeDecode, r.opID, "the remote answer is not a ResponseEnvelope")
 	}
-	return runtime.ProcessInto(ctx, p, r.opID, nil, out, data)
+	if len(warnings) == 0 {
+		return runtime.ProcessInto(ctx, p, r.opID, nil, out, data)
+	}
+	var env runtime.ResponseEnvelope[any]
+	if err := env.UnmarshalJSON(out); err != nil {
+		zeroData(data)
+		return nil, nil, runtime.NewError(runtime.CodeDecode, r.opID, "the remote answer is not a ResponseEnvelope", err)
+	}
+	env.Warnings = warnings
+	return runtime.ProcessInto(ctx, p, r.opID, nil, env, data)
 }
 
-// doRemoteInto is Call through rm.
-func (c *Client) doRemoteInto(ctx context.Context, rm Remote, r *Request, cc *callConfig, data any) (runtime.Meta, []runtime.Warning, error) {
+// doRemoteInto is Call through rm. A failure is typed as responses
+// declare it, as a direct call's is (see TypedError).
+func (c *Client) doRemoteInto(ctx context.Context, rm Remote, r *Request, responses []Response, cc *callConfig, data any) (runtime.Meta, []runtime.Warning, error) {
 	in, err := c.remoteInput(r)
 	if err != nil {
 		zeroData(data)
 		return nil, nil, err
 	}
-	out, err := callRemote(ctx, c, rm, r, in, cc)
+	out, warnings, err := callRemote(ctx, c, rm, r, in, cc)
 	if err != nil {
 		zeroData(data)
-		return nil, nil, err
+		return nil, nil, TypedError(err, responses)
 	}
-	return remoteInto(ctx, c.pipeline(cc), r, out, data)
+	return remoteInto(ctx, c.pipeline(cc), r, out, warnings, data)
 }
 
 // streamRemote is Stream through rm.
@@ -234,4 +246,32 @@ func (c *Client) remoteInput(r *Request) (RemoteInput, error) {
 	}
 	in.Body = obj
 	return in, nil
+}
+
+// TypedError returns err as a direct call of the operation returns it,
+// when err is the *runtime.CallError of an HTTP failure that crossed a
+// Remote (the call protocol's call.error carries the status, headers and
+// body of the hub's response): the operation's generated error type for
+// the status (responses is the operation's table, as its method passes
+// it to Call), its JSON body decoded into Body. The CallError's Issues
+// are kept as they came (the hub decoded the body as well), not added to.
+// Any other error, and a status the operation declares no type for, is
+// returned as it is.
+func TypedError(err error, responses []Response) error {
+	ce, ok := err.(*runtime.CallError)
+	if !ok || ce.HTTP == nil {
+		return err
+	}
+	entry := selectResponse(responses, ce.HTTP.StatusCode)
+	if entry == nil {
+		return err
+	}
+	mt := mediaType(ce.HTTP.ContentType)
+	decode := !ce.HTTP.Truncated && len(ce.HTTP.Body) > 0 &&
+		(isJSONMediaType(mt) || mt == "" && entry.Kind == BodyJSON)
+	issues := ce.Issues
+	ce.Issues = nil
+	typed := typedError(ce, entry, decode)
+	ce.Issues = issues
+	return typed
 }
