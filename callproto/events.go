@@ -71,7 +71,7 @@ type Responded struct {
 	RequestID string `json:"requestId"`
 	// Warnings are the envelope's (runtime.ResponseEnvelope.Warnings);
 	// absent when it has none. Older peers ignore them.
-	Warnings []Issue        `json:"warnings,omitempty"`
+	Warnings []Issue         `json:"warnings,omitempty"`
 	Output   json.RawMessage `json:"output"`
 }
 
