@@ -120,13 +120,13 @@ func (c *Client) doRemoteInto(ctx context.Context, rm Remote, r *Request, respon
 	out, warnings, err := callRemote(ctx, c, rm, r, in, cc)
 	if err != nil {
 		zeroData(data)
-		return nil, nil, TypedError(err, responses)
+		return nil, nil, remoteError(err, responses)
 	}
 	return remoteInto(ctx, c.pipeline(cc), r, out, warnings, data)
 }
 
 // streamRemote is Stream through rm.
-func streamRemote[T any](ctx context.Context, c *Client, rm Remote, r *Request, cc *callConfig) iter.Seq2[runtime.ResponseEnvelope[T], error] {
+func streamRemote[T any](ctx context.Context, c *Client, rm Remote, r *Request, responses []Response, cc *callConfig) iter.Seq2[runtime.ResponseEnvelope[T], error] {
 	return func(yield func(runtime.ResponseEnvelope[T], error) bool) {
 		in, err := c.remoteInput(r)
 		if err != nil {
@@ -138,6 +138,8 @@ func streamRemote[T any](ctx context.Context, c *Client, rm Remote, r *Request, 
 			var env runtime.ResponseEnvelope[T]
 			if err == nil {
 				env, err = remoteEnvelope[T](ctx, p, r, out)
+			} else {
+				err = remoteError(err, responses)
 			}
 			if !yield(env, err) || err != nil {
 				return
@@ -248,23 +250,23 @@ func (c *Client) remoteInput(r *Request) (RemoteInput, error) {
 	return in, nil
 }
 
-// TypedError returns err as a direct call of the operation returns it,
-// when err is the *runtime.CallError of an HTTP failure that crossed a
-// Remote (the call protocol's call.error carries the status, headers and
-// body of the hub's response): the operation's generated error type for
-// the status (responses is the operation's table, as its method passes
-// it to Call), its JSON body decoded into Body. The CallError's Issues
-// are kept as they came (the hub decoded the body as well), not added to.
-// Any other error, and a status the operation declares no type for, is
-// returned as it is.
-func TypedError(err error, responses []Response) error {
-	ce, ok := err.(*runtime.CallError)
-	if !ok || ce.HTTP == nil {
-		return err
+// TypedError returns ce, the *runtime.CallError of an HTTP failure that
+// crossed a Remote (the call protocol's call.error carries the status,
+// headers and body of the hub's response), as a direct call of the
+// operation returns it: the operation's generated error type for the
+// status (responses is the operation's table, as its method passes it to
+// Call), its JSON body decoded into Body. The CallError's Issues are kept
+// as they came (the hub decoded the body as well), not added to. It
+// returns nil when ce carries no HTTP failure or the operation declares
+// nothing for its status. Generated packages call it from their
+// TypedError function (callproto.SpokeOptions.TypedErrors).
+func TypedError(ce *runtime.CallError, responses []Response) error {
+	if ce == nil || ce.HTTP == nil {
+		return nil
 	}
 	entry := selectResponse(responses, ce.HTTP.StatusCode)
-	if entry == nil {
-		return err
+	if entry == nil || entry.NewError == nil && !isNilPointer(entry.Error) {
+		return nil
 	}
 	mt := mediaType(ce.HTTP.ContentType)
 	decode := !ce.HTTP.Truncated && len(ce.HTTP.Body) > 0 &&
@@ -274,4 +276,15 @@ func TypedError(err error, responses []Response) error {
 	typed := typedError(ce, entry, decode)
 	ce.Issues = issues
 	return typed
+}
+
+// remoteError is the error of a call through a Remote that failed with
+// err: typed as responses declare it (TypedError), or err.
+func remoteError(err error, responses []Response) error {
+	if ce, ok := err.(*runtime.CallError); ok {
+		if typed := TypedError(ce, responses); typed != nil {
+			return typed
+		}
+	}
+	return err
 }

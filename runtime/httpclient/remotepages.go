@@ -49,7 +49,7 @@ func (c *Client) remotePages(ctx context.Context, rm Remote, r *Request, respons
 	for n := 0; ; n++ {
 		out, warned, err := callRemote(ctx, c, rm, r, in, cc)
 		if err != nil {
-			fail(TypedError(err, responses))
+			fail(remoteError(err, responses))
 			return
 		}
 		zeroData(data) // each page decodes into a zero value
