@@ -1,0 +1,339 @@
+package callproto_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/opsgen/opsgen/callproto"
+	"github.com/opsgen/opsgen/callproto/natsbus"
+	"github.com/opsgen/opsgen/golden/openapi/e2ehttp"
+	"github.com/opsgen/opsgen/golden/openapi/responses"
+	rt "github.com/opsgen/opsgen/runtime"
+)
+
+// The tests below check that a call through the call protocol returns the
+// envelope and the error a local call returns: the warnings of a drifting
+// result, and the typed error of an HTTP failure (status, headers, body,
+// typed Body, issues), through a generated client configured WithRemote
+// and through CallAs.
+
+// apiServer is the HTTP API behind the hub's generated clients. The
+// response of GET /a (responses.statuses) is chosen by mode; GET
+// /items/{id} (e2ehttp.getItem) answers an item whose size drifts (an
+// integer where the schema says string).
+func apiServer(t testing.TB, mode *atomic.Value) *httptest.Server {
+	mode.Store("404")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h["Date"] = nil // the same headers for every call
+		h.Set("X-Request-Kind", "test")
+		switch {
+		case strings.HasPrefix(r.URL.Path, "/items/"):
+			h.Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"id":%s,"name":"lamp","size":5}`, strings.TrimPrefix(r.URL.Path, "/items/"))
+		case r.URL.Path == "/a":
+			switch mode.Load().(string) {
+			case "404":
+				h.Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusNotFound)
+				io.WriteString(w, `{"reason":"gone"}`)
+			case "404-drift":
+				h.Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusNotFound)
+				io.WriteString(w, `{"reason":5}`)
+			case "503":
+				h.Set("Content-Type", "text/plain; charset=utf-8")
+				w.WriteHeader(http.StatusServiceUnavailable)
+				io.WriteString(w, "down for maintenance\n")
+			case "418":
+				h.Set("Content-Type", "application/problem+json")
+				h.Add("X-Multi", "a")
+				h.Add("X-Multi", "b")
+				w.WriteHeader(http.StatusTeapot)
+				io.WriteString(w, "{\n  \"title\": \"teapot\"\n}") // not compact: its bytes must survive
+			}
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// apiRegistry registers the generated clients of the API at url, as the
+// hub does.
+func apiRegistry(t testing.TB, url string) *rt.Registry {
+	reg := rt.NewRegistry(nil)
+	if err := e2ehttp.NewClient(e2ehttp.WithBaseURL(url), e2ehttp.WithBearer("t")).Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	if err := responses.NewClient(responses.WithBaseURL(url)).Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// TestEnvelopeHelperProcess is the hub of TestEnvelopeAcrossProcesses:
+// the test binary re-executed with ENVELOPE_HUB (the NATS URL) and
+// ENVELOPE_API (the API's URL) set.
+func TestEnvelopeHelperProcess(t *testing.T) {
+	natsURL := os.Getenv("ENVELOPE_HUB")
+	if natsURL == "" {
+		return // not a child
+	}
+	bus, err := natsbus.Connect(natsbus.Options{URL: natsURL, Name: "envelope-hub"})
+	if err != nil {
+		fmt.Println("error:", err)
+		os.Exit(2)
+	}
+	if _, err := callproto.NewCallHandler(apiRegistry(t, os.Getenv("ENVELOPE_API")), bus, callproto.HandlerOptions{}); err != nil {
+		fmt.Println("error:", err)
+		os.Exit(2)
+	}
+	fmt.Println("ready")
+	io.Copy(io.Discard, os.Stdin) // until the parent closes stdin or kills us
+	os.Exit(0)
+}
+
+// A hub and a spoke in one process, over an embedded NATS server.
+func TestEnvelopeOverNATS(t *testing.T) {
+	var mode atomic.Value
+	srv := apiServer(t, &mode)
+	local := apiRegistry(t, srv.URL)
+	hubBus, err := natsbus.Connect(natsbus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hubBus.Close()
+	hub, err := callproto.NewCallHandler(apiRegistry(t, srv.URL), hubBus, callproto.HandlerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hub.Close()
+	checkEnvelopes(t, hubBus.URL(), srv.URL, local, &mode)
+}
+
+// The hub in a process of its own, as a user deploys it.
+func TestEnvelopeAcrossProcesses(t *testing.T) {
+	var mode atomic.Value
+	srv := apiServer(t, &mode)
+	local := apiRegistry(t, srv.URL)
+	ns, err := natsbus.StartServer("127.0.0.1", -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ns.Shutdown()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestEnvelopeHelperProcess$")
+	cmd.Env = append(os.Environ(), "ENVELOPE_HUB="+ns.ClientURL(), "ENVELOPE_API="+srv.URL)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		stdin.Close()
+		cmd.Wait()
+	}()
+	line := make([]byte, 6)
+	if _, err := io.ReadFull(out, line); err != nil || string(line) != "ready\n" {
+		cmd.Process.Kill()
+		t.Fatalf("the hub did not start: %q %v", line, err)
+	}
+	checkEnvelopes(t, ns.ClientURL(), srv.URL, local, &mode)
+}
+
+// checkEnvelopes calls the API through spokes on the NATS server at
+// natsURL, whose hub registered the clients of the API at apiURL, and
+// compares each result with the local registry's.
+func checkEnvelopes(t *testing.T, natsURL, apiURL string, local *rt.Registry, mode *atomic.Value) {
+	t.Helper()
+	bus, err := natsbus.Connect(natsbus.Options{URL: natsURL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bus.Close()
+	// spoke types HTTP failures with the generated packages' TypedError;
+	// plain does not.
+	spoke, err := callproto.NewPendingRequestMap(bus, callproto.SpokeOptions{
+		TypedErrors: []func(*rt.CallError) error{e2ehttp.TypedError, responses.TypedError},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spoke.Close()
+	plain, err := callproto.NewPendingRequestMap(bus, callproto.SpokeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+
+	t.Run("warnings", func(t *testing.T) {
+		in := callproto.Input{Params: e2ehttp.GetItemParams{ID: 7}}
+		want, err := rt.ExecuteAs[e2ehttp.Item](ctx, local, "e2ehttp.getItem", in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want.Warnings) == 0 || want.Data.ID != 7 {
+			t.Fatalf("the local call has no warnings, nothing to compare: %+v", want)
+		}
+		remote := e2ehttp.NewClient(e2ehttp.WithRemote(spoke))
+		viaClient, err := remote.GetItem(ctx, e2ehttp.GetItemParams{ID: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameEnvelope(t, "WithRemote", want, viaClient)
+		viaCallAs, err := callproto.CallAs[e2ehttp.Item](ctx, spoke, "e2ehttp.getItem", in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameEnvelope(t, "CallAs", want, viaCallAs)
+		untyped, err := spoke.Call(ctx, "e2ehttp.getItem", in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(untyped.Warnings, want.Warnings) {
+			t.Errorf("Call: warnings %v, want %v", untyped.Warnings, want.Warnings)
+		}
+	})
+
+	cases := []struct {
+		mode  string
+		check func(t *testing.T, local, remote error, how string)
+	}{
+		{"404", sameTypedError[*responses.StatusesNotFound]},
+		{"404-drift", sameTypedError[*responses.StatusesNotFound]},
+		{"503", sameTypedError[*responses.StatusesStatus5XX]},
+		{"418", sameTypedError[*responses.StatusesDefault]},
+	}
+	for _, c := range cases {
+		t.Run("error "+c.mode, func(t *testing.T) {
+			mode.Store(c.mode)
+			_, want := rt.ExecuteAs[json.RawMessage](ctx, local, "responses.statuses", nil)
+			if want == nil {
+				t.Fatal("the local call did not fail")
+			}
+			if issues := callErrorOf(t, want).Issues; (c.mode == "404-drift") != (len(issues) > 0) {
+				t.Fatalf("local issues %v", issues)
+			}
+			_, viaClient := responses.NewClient(responses.WithRemote(spoke)).Statuses(ctx)
+			c.check(t, want, viaClient, "WithRemote")
+			// WithRemote types the error itself: the spoke need not.
+			_, viaPlainClient := responses.NewClient(responses.WithRemote(plain)).Statuses(ctx)
+			c.check(t, want, viaPlainClient, "WithRemote (plain spoke)")
+			_, viaCallAs := callproto.CallAs[json.RawMessage](ctx, spoke, "responses.statuses", nil)
+			c.check(t, want, viaCallAs, "CallAs")
+			_, viaCall := spoke.Call(ctx, "responses.statuses", nil)
+			c.check(t, want, viaCall, "Call")
+			// Without TypedErrors, CallAs has the HTTP failure untyped.
+			_, untyped := callproto.CallAs[json.RawMessage](ctx, plain, "responses.statuses", nil)
+			var ce *rt.CallError
+			if !errors.As(untyped, &ce) || ce.HTTP == nil {
+				t.Fatalf("plain CallAs: %T %v, want a *CallError with HTTP", untyped, untyped)
+			}
+			sameCallError(t, "plain CallAs", callErrorOf(t, want), ce)
+		})
+	}
+	if t.Failed() {
+		return
+	}
+	// A direct call of the client names the operation by its own name;
+	// the rest is the same.
+	mode.Store("404")
+	_, direct := responses.NewClient(responses.WithBaseURL(apiURL)).Statuses(ctx)
+	var nf *responses.StatusesNotFound
+	if !errors.As(direct, &nf) || nf.OperationID != "statuses" || *nf.Body.Reason != "gone" {
+		t.Errorf("direct call: %T %v", direct, direct)
+	}
+}
+
+// sameEnvelope fails unless got (through the call protocol) has want's
+// data, meta and warnings.
+func sameEnvelope[T any](t *testing.T, how string, want, got rt.ResponseEnvelope[T]) {
+	t.Helper()
+	if !reflect.DeepEqual(got.Data, want.Data) {
+		t.Errorf("%s: data %+v, want %+v", how, got.Data, want.Data)
+	}
+	if !reflect.DeepEqual(got.Meta, want.Meta) {
+		t.Errorf("%s: meta %+v, want %+v", how, got.Meta, want.Meta)
+	}
+	if !reflect.DeepEqual(got.Warnings, want.Warnings) {
+		t.Errorf("%s: warnings %v, want %v", how, got.Warnings, want.Warnings)
+	}
+}
+
+// sameTypedError fails unless local and remote are both E (a generated
+// error type) with the same CallError and the same typed Body.
+func sameTypedError[E error](t *testing.T, local, remote error, how string) {
+	t.Helper()
+	var l, r E
+	if !errors.As(local, &l) {
+		t.Fatalf("the local error %T %v is not %T", local, local, l)
+	}
+	if !errors.As(remote, &r) {
+		t.Fatalf("%s: %T %v is not %T", how, remote, remote, r)
+	}
+	if local.Error() != remote.Error() {
+		t.Errorf("%s: %q, want %q", how, remote.Error(), local.Error())
+	}
+	sameCallError(t, how, callErrorOf(t, local), callErrorOf(t, remote))
+	lb := reflect.ValueOf(l).Elem().FieldByName("Body").Interface()
+	rb := reflect.ValueOf(r).Elem().FieldByName("Body").Interface()
+	if !reflect.DeepEqual(lb, rb) {
+		t.Errorf("%s: Body %+v, want %+v", how, rb, lb)
+	}
+	if lt, rtyped := callErrorOf(t, local).HTTP.Typed, callErrorOf(t, remote).HTTP.Typed; !reflect.DeepEqual(lt, rtyped) {
+		t.Errorf("%s: HTTP.Typed %+v, want %+v", how, rtyped, lt)
+	}
+}
+
+func callErrorOf(t *testing.T, err error) *rt.CallError {
+	t.Helper()
+	var ce *rt.CallError
+	if !errors.As(err, &ce) {
+		t.Fatalf("%T %v is no CallError", err, err)
+	}
+	return ce
+}
+
+// sameCallError compares what the wire carries of a CallError.
+func sameCallError(t *testing.T, how string, want, got *rt.CallError) {
+	t.Helper()
+	if got.Code != want.Code || got.Message != want.Message || got.OperationID != want.OperationID {
+		t.Errorf("%s: %s %q %q, want %s %q %q", how, got.Code, got.Message, got.OperationID, want.Code, want.Message, want.OperationID)
+	}
+	if want.OperationID != "responses.statuses" {
+		t.Errorf("the local error names %q, want the registry id", want.OperationID)
+	}
+	if !reflect.DeepEqual(got.Issues, want.Issues) {
+		t.Errorf("%s: issues %v, want %v", how, got.Issues, want.Issues)
+	}
+	if got.HTTP == nil || want.HTTP == nil {
+		t.Fatalf("%s: HTTP %v, want %v", how, got.HTTP, want.HTTP)
+	}
+	g, w := *got.HTTP, *want.HTTP
+	g.Typed, w.Typed = nil, nil
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("%s: HTTP\n%+v\nwant\n%+v", how, g, w)
+	}
+}
