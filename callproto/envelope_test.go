@@ -337,3 +337,168 @@ func sameCallError(t *testing.T, how string, want, got *rt.CallError) {
 		t.Errorf("%s: HTTP\n%+v\nwant\n%+v", how, g, w)
 	}
 }
+
+// The new members (call.responded's and call.yielded's warnings,
+// call.error's http) match the events schema, leave the envelope's own
+// wire form as it was, and are ignored by a peer that does not know them;
+// events without them decode as before.
+func TestEnvelopeMembersCompatible(t *testing.T) {
+	var mode atomic.Value
+	srv := apiServer(t, &mode)
+	base, err := natsbus.Connect(natsbus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer base.Close()
+	bus := &tap{Bus: base}
+	hub, err := callproto.NewCallHandler(apiRegistry(t, srv.URL), bus, callproto.HandlerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hub.Close()
+	spoke, err := callproto.NewPendingRequestMap(bus, callproto.SpokeOptions{TypedErrors: []func(*rt.CallError) error{responses.TypedError}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spoke.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	env, err := spoke.Call(ctx, "e2ehttp.getItem", callproto.Input{Params: e2ehttp.GetItemParams{ID: 3}})
+	if err != nil || len(env.Warnings) == 0 {
+		t.Fatalf("getItem: %v %v", env.Warnings, err)
+	}
+	for _, m := range []string{"404", "418", "503"} {
+		mode.Store(m)
+		if _, err := spoke.Call(ctx, "responses.statuses", nil); err == nil {
+			t.Fatalf("statuses %s did not fail", m)
+		}
+	}
+	bus.mu.Lock()
+	msgs := bus.msg
+	bus.mu.Unlock()
+
+	// What a peer of the previous protocol decodes.
+	type oldIssue struct {
+		OperationID string `json:"operationId,omitempty"`
+		Pointer     string `json:"pointer,omitempty"`
+		Message     string `json:"message"`
+	}
+	type oldEvent struct {
+		Type      string          `json:"type"`
+		RequestID string          `json:"requestId"`
+		Output    json.RawMessage `json:"output"`
+		Error     *struct {
+			Code        string     `json:"code"`
+			Message     string     `json:"message,omitempty"`
+			OperationID string     `json:"operationId,omitempty"`
+			Issues      []oldIssue `json:"issues,omitempty"`
+		} `json:"error"`
+	}
+	var warned, failed, bodies int
+	for _, m := range msgs {
+		if err := callproto.ValidateEvent(m); err != nil {
+			t.Errorf("%s: %v", m, err)
+		}
+		var ev map[string]any
+		if err := json.Unmarshal(m, &ev); err != nil {
+			t.Fatal(err)
+		}
+		if out, ok := ev["output"].(map[string]any); ok {
+			if _, has := out["warnings"]; has {
+				t.Errorf("the envelope's wire form has warnings: %s", m)
+			}
+		}
+		_, hasWarnings := ev["warnings"]
+		e, _ := ev["error"].(map[string]any)
+		_, hasHTTP := e["http"]
+		if hasWarnings {
+			warned++
+			delete(ev, "warnings")
+		}
+		if hasHTTP {
+			failed++
+			h := e["http"].(map[string]any)
+			for _, k := range []string{"body", "bodyText", "bodyBase64"} {
+				if _, ok := h[k]; ok {
+					bodies++
+				}
+			}
+			delete(e, "http")
+		}
+		if !hasWarnings && !hasHTTP {
+			continue
+		}
+		// An old peer decodes the event as it decodes the event without
+		// the new members.
+		stripped, _ := json.Marshal(ev)
+		var withNew, without oldEvent
+		if err := json.Unmarshal(m, &withNew); err != nil {
+			t.Fatalf("an old peer cannot decode %s: %v", m, err)
+		}
+		if err := json.Unmarshal(stripped, &without); err != nil {
+			t.Fatal(err)
+		}
+		withNew.Output, without.Output = compactJSON(t, withNew.Output), compactJSON(t, without.Output)
+		if !reflect.DeepEqual(withNew, without) {
+			t.Errorf("an old peer reads %+v, want %+v", withNew, without)
+		}
+	}
+	if warned != 1 || failed != 3 || bodies != 3 {
+		t.Fatalf("%d events with warnings, %d with http, %d bodies; want 1, 3 and 3", warned, failed, bodies)
+	}
+
+	for _, bad := range []string{
+		`{"type":"call.error","requestId":"r","error":{"code":"EXECUTION_ERROR","http":{"statusCode":404,"body":{},"bodyText":"{}"}}}`,
+		`{"type":"call.error","requestId":"r","error":{"code":"EXECUTION_ERROR","http":{"headers":{"A":["b"]}}}}`,
+		`{"type":"call.responded","requestId":"r","warnings":[{"pointer":"/a"}],"output":{"data":1,"meta":{"source":"local","operationId":"a.b","timestamp":1}}}`,
+	} {
+		if callproto.ValidateEvent([]byte(bad)) == nil {
+			t.Errorf("%s passed the schema", bad)
+		}
+	}
+
+	// A hub of the previous protocol: no warnings, no http.
+	old := map[string]string{
+		"old.get":  `{"type":"call.responded","requestId":%q,"output":{"data":{"id":1,"name":"lamp"},"meta":{"source":"local","operationId":"old.get","timestamp":1}}}`,
+		"old.fail": `{"type":"call.error","requestId":%q,"error":{"code":"EXECUTION_ERROR","message":"HTTP 404 Not Found","operationId":"old.fail"}}`,
+	}
+	sub, err := base.Subscribe(callproto.SubjectsFor("old").Requested, "", func(data []byte) {
+		var r callproto.Requested
+		json.Unmarshal(data, &r)
+		base.Publish(context.Background(), r.ReplyTo, fmt.Appendf(nil, old[r.OperationID], r.RequestID))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	typedCalls := 0
+	oldSpoke, err := callproto.NewPendingRequestMap(base, callproto.SpokeOptions{Prefix: "old", TypedErrors: []func(*rt.CallError) error{
+		func(ce *rt.CallError) error { typedCalls++; return responses.TypedError(ce) },
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer oldSpoke.Close()
+	item, err := callproto.CallAs[e2ehttp.Item](ctx, oldSpoke, "old.get", nil)
+	if err != nil || item.Data.Name != "lamp" || item.Warnings != nil {
+		t.Fatalf("old.get: %+v %v", item, err)
+	}
+	_, err = callproto.CallAs[e2ehttp.Item](ctx, oldSpoke, "old.fail", nil)
+	var ce *rt.CallError
+	if !errors.As(err, &ce) || ce.Code != rt.CodeExecution || ce.Message != "HTTP 404 Not Found" || ce.HTTP != nil || typedCalls != 0 {
+		t.Fatalf("old.fail: %T %v (typed %d times)", err, err, typedCalls)
+	}
+}
+
+func compactJSON(t *testing.T, b json.RawMessage) json.RawMessage {
+	t.Helper()
+	if len(b) == 0 {
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := json.Marshal(v)
+	return out
+}
