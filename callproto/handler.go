@@ -85,7 +85,9 @@ const DefaultDedupeWindow = 2 * time.Minute
 // which of its requests are still running (call.alive), so that spokes
 // notice a hub that died. A duplicate request id is ignored while the
 // first is running, and answered with the first's final event after it
-// finished (HandlerOptions.DedupeWindow; WIRE.md, "Duplicate requests").
+// finished (HandlerOptions.DedupeWindow; WIRE.md, "Duplicate requests"),
+// by this hub or, given a shared record (HandlerOptions.SharedDedupe), by
+// any hub of its queue group.
 type CallHandler struct {
 	reg    *runtime.Registry
 	bus    Bus
