@@ -97,21 +97,14 @@ func encodeWarned(requestID string, seq int64, warnings []runtime.Warning, outpu
 		return encodeOutput(requestID, seq, output)
 	}
 	ws, _ := json.Marshal(warningsToWire(warnings)) // strings only: always marshals
-	b := make([]byte, 0, 80+len(requestID)+len(ws)+len(output))
-	if seq == 0 {
-		b = append(b, `{"type":"call.responded","requestId":`...)
-		b = appendString(b, requestID)
-	} else {
-		b = append(b, `{"type":"call.yielded","requestId":`...)
-		b = appendString(b, requestID)
-		b = append(b, `,"seq":`...)
-		b = strconv.AppendInt(b, seq, 10)
-	}
+	// encodeOutput's event with the warnings spliced in before the output.
+	ev := encodeOutput(requestID, seq, output)
+	head := len(encodeOutput(requestID, seq, nil)) - len(`,"output":}`)
+	b := make([]byte, 0, len(ev)+len(`,"warnings":`)+len(ws))
+	b = append(b, ev[:head]...)
 	b = append(b, `,"warnings":`...)
 	b = append(b, ws...)
-	b = append(b, `,"output":`...)
-	b = append(b, output...)
-	return append(b, '}')
+	return append(b, ev[head:]...)
 }
 
 // decodeAnswer decodes a hub -> spoke event. The events this package

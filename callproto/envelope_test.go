@@ -8,8 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"reflect"
 	"strings"
 	"sync/atomic"
@@ -85,28 +83,6 @@ func apiRegistry(t testing.TB, url string) *rt.Registry {
 	return reg
 }
 
-// TestEnvelopeHelperProcess is the hub of TestEnvelopeAcrossProcesses:
-// the test binary re-executed with ENVELOPE_HUB (the NATS URL) and
-// ENVELOPE_API (the API's URL) set.
-func TestEnvelopeHelperProcess(t *testing.T) {
-	natsURL := os.Getenv("ENVELOPE_HUB")
-	if natsURL == "" {
-		return // not a child
-	}
-	bus, err := natsbus.Connect(natsbus.Options{URL: natsURL, Name: "envelope-hub"})
-	if err != nil {
-		fmt.Println("error:", err)
-		os.Exit(2)
-	}
-	if _, err := callproto.NewCallHandler(apiRegistry(t, os.Getenv("ENVELOPE_API")), bus, callproto.HandlerOptions{}); err != nil {
-		fmt.Println("error:", err)
-		os.Exit(2)
-	}
-	fmt.Println("ready")
-	io.Copy(io.Discard, os.Stdin) // until the parent closes stdin or kills us
-	os.Exit(0)
-}
-
 // A hub and a spoke in one process, over an embedded NATS server.
 func TestEnvelopeOverNATS(t *testing.T) {
 	var mode atomic.Value
@@ -135,29 +111,8 @@ func TestEnvelopeAcrossProcesses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ns.Shutdown()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestEnvelopeHelperProcess$")
-	cmd.Env = append(os.Environ(), "ENVELOPE_HUB="+ns.ClientURL(), "ENVELOPE_API="+srv.URL)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		stdin.Close()
-		cmd.Wait()
-	}()
-	line := make([]byte, 6)
-	if _, err := io.ReadFull(out, line); err != nil || string(line) != "ready\n" {
-		cmd.Process.Kill()
-		t.Fatalf("the hub did not start: %q %v", line, err)
-	}
+	t.Setenv("ENVELOPE_API", srv.URL) // the hub's API (TestHelperProcess)
+	child(t, "envelope-hub", ns.ClientURL())
 	checkEnvelopes(t, ns.ClientURL(), srv.URL, local, &mode)
 }
 

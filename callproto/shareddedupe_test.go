@@ -47,14 +47,7 @@ func TestSharedDedupeNATS(t *testing.T) {
 }
 
 func TestSharedDedupeRedis(t *testing.T) {
-	srv, err := redisbus.StartServer(t.TempDir(), 0)
-	if errors.Is(err, redisbus.ErrNoServer) && os.Getenv("CI") == "" {
-		t.Skip("redis-server is not installed (make redis)")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Stop()
+	srv := startRedis(t)
 	connect := func() callproto.Bus {
 		b, err := redisbus.Connect(context.Background(), redisbus.Options{Addr: srv.Addr})
 		if err != nil {
@@ -67,6 +60,22 @@ func TestSharedDedupeRedis(t *testing.T) {
 		return redisbus.NewDedupe(b.(*redisbus.Bus), redisbus.DedupeOptions{})
 	}
 	sharedDedupe(t, connect, store)
+}
+
+// startRedis starts a redis-server for the test, stopped at its end;
+// without one installed the test is skipped, or fails under CI (make
+// redis installs it).
+func startRedis(t *testing.T) *redisbus.Server {
+	t.Helper()
+	srv, err := redisbus.StartServer(t.TempDir(), 0)
+	if errors.Is(err, redisbus.ErrNoServer) && os.Getenv("CI") == "" {
+		t.Skip("redis-server is not installed (make redis)")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Stop)
+	return srv
 }
 
 // countingBus counts the call.requested messages its subscriptions in a

@@ -175,14 +175,13 @@ func dedupeKey(id string) string {
 // StartJetStreamServer is StartServer with JetStream enabled, storing in
 // dir (for NewDedupe's bucket): for tests and demos.
 func StartJetStreamServer(host string, port int, dir string) (*server.Server, error) {
-	srv, err := server.NewServer(&server.Options{Host: host, Port: port, NoLog: true, NoSigs: true, MaxPayload: 8 << 20, JetStream: true, StoreDir: dir})
+	srv, err := StartServer(host, port)
 	if err != nil {
-		return nil, fmt.Errorf("natsbus: embedded server: %w", err)
+		return nil, err
 	}
-	go srv.Start()
-	if !srv.ReadyForConnections(10 * time.Second) {
+	if err := srv.EnableJetStream(&server.JetStreamConfig{StoreDir: dir}); err != nil {
 		srv.Shutdown()
-		return nil, errors.New("natsbus: embedded server did not start within 10s")
+		return nil, fmt.Errorf("natsbus: embedded server: jetstream: %w", err)
 	}
 	return srv, nil
 }
