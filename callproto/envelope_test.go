@@ -41,6 +41,9 @@ func apiServer(t testing.TB, mode *atomic.Value) *httptest.Server {
 		case strings.HasPrefix(r.URL.Path, "/items/"):
 			h.Set("Content-Type", "application/json")
 			fmt.Fprintf(w, `{"id":%s,"name":"lamp","size":5}`, strings.TrimPrefix(r.URL.Path, "/items/"))
+		case r.URL.Path == "/ticks":
+			h.Set("Content-Type", "text/event-stream")
+			io.WriteString(w, "data: {\"n\":1}\n\ndata: {\"n\":\"two\"}\n\n")
 		case r.URL.Path == "/a":
 			switch mode.Load().(string) {
 			case "404":
@@ -169,6 +172,46 @@ func checkEnvelopes(t *testing.T, natsURL, apiURL string, local *rt.Registry, mo
 		}
 		if !reflect.DeepEqual(untyped.Warnings, want.Warnings) {
 			t.Errorf("Call: warnings %v, want %v", untyped.Warnings, want.Warnings)
+		}
+	})
+
+	t.Run("stream warnings", func(t *testing.T) {
+		in := callproto.Input{Params: e2ehttp.TicksParams{}}
+		var want []rt.ResponseEnvelope[e2ehttp.Tick]
+		for env, err := range local.Subscribe(ctx, "e2ehttp.ticks", in) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, rt.ResponseEnvelope[e2ehttp.Tick]{Data: env.Data.(e2ehttp.Tick), Meta: env.Meta, Warnings: env.Warnings})
+		}
+		if len(want) != 2 || len(want[0].Warnings) != 0 || len(want[1].Warnings) == 0 {
+			t.Fatalf("local stream: %+v", want)
+		}
+		i := 0
+		for env, err := range e2ehttp.NewClient(e2ehttp.WithRemote(spoke)).Ticks(ctx, e2ehttp.TicksParams{}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i < len(want) {
+				sameEnvelope(t, fmt.Sprintf("WithRemote event %d", i), want[i], env)
+			}
+			i++
+		}
+		if i != len(want) {
+			t.Fatalf("WithRemote: %d events, want %d", i, len(want))
+		}
+		i = 0
+		for env, err := range callproto.SubscribeAs[e2ehttp.Tick](ctx, spoke, "e2ehttp.ticks", in) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i < len(want) {
+				sameEnvelope(t, fmt.Sprintf("SubscribeAs event %d", i), want[i], env)
+			}
+			i++
+		}
+		if i != len(want) {
+			t.Fatalf("SubscribeAs: %d events, want %d", i, len(want))
 		}
 	})
 

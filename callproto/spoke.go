@@ -577,11 +577,23 @@ func (m *PendingRequestMap) CallJSONWarnings(ctx context.Context, id string, inp
 // SubscribeJSON is Subscribe yielding each envelope's wire form undecoded.
 func (m *PendingRequestMap) SubscribeJSON(ctx context.Context, id string, input any) iter.Seq2[json.RawMessage, error] {
 	return func(yield func(json.RawMessage, error) bool) {
+		for out, err := range m.SubscribeJSONWarnings(ctx, id, input) {
+			if !yield(out.JSON, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// SubscribeJSONWarnings is SubscribeJSON yielding each envelope's warnings
+// too, which call.yielded carries beside it (runtime.WarningsRemote).
+func (m *PendingRequestMap) SubscribeJSONWarnings(ctx context.Context, id string, input any) iter.Seq2[runtime.RemoteEnvelope, error] {
+	return func(yield func(runtime.RemoteEnvelope, error) bool) {
 		for out, err := range m.subscribe(ctx, id, input, nil) {
 			if err == nil && !runtime.IsResponseEnvelope(out.output) {
 				err = runtime.Errorf(runtime.CodeDecode, id, "call.yielded output is not a ResponseEnvelope")
 			}
-			if !yield(out.output, err) || err != nil {
+			if !yield(runtime.RemoteEnvelope{JSON: out.output, Warnings: out.warnings}, err) || err != nil {
 				return
 			}
 		}

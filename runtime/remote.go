@@ -30,4 +30,14 @@ type Remote interface {
 type WarningsRemote interface {
 	// CallJSONWarnings is CallJSON also returning the envelope's warnings.
 	CallJSONWarnings(ctx context.Context, id string, input any) (json.RawMessage, []Warning, error)
+	// SubscribeJSONWarnings is SubscribeJSON yielding each envelope's
+	// warnings too.
+	SubscribeJSONWarnings(ctx context.Context, id string, input any) iter.Seq2[RemoteEnvelope, error]
+}
+
+// RemoteEnvelope is an envelope's wire form and the warnings that came
+// beside it (see WarningsRemote).
+type RemoteEnvelope struct {
+	JSON     json.RawMessage
+	Warnings []Warning
 }

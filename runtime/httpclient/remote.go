@@ -80,12 +80,36 @@ func (c *Client) remote(r *Request) Remote {
 
 // remoteEnvelope decodes an envelope's wire form into ResponseEnvelope[T]
 // through the result pipeline (drift-tolerant, as a direct call's data):
-// the meta the hub sent (HTTP status and headers of its call) is kept.
-func remoteEnvelope[T any](ctx context.Context, p *runtime.Pipeline, r *Request, out json.RawMessage) (runtime.ResponseEnvelope[T], error) {
-	if !runtime.IsResponseEnvelope(out) {
+// the meta the hub sent (HTTP status and headers of its call) is kept,
+// and the warnings that came beside it come first.
+func remoteEnvelope[T any](ctx context.Context, p *runtime.Pipeline, r *Request, out runtime.RemoteEnvelope) (runtime.ResponseEnvelope[T], error) {
+	if !runtime.IsResponseEnvelope(out.JSON) {
 		return runtime.ResponseEnvelope[T]{}, runtime.Errorf(runtime.CodeDecode, r.opID, "the remote answer is not a ResponseEnvelope")
 	}
-	return runtime.ProcessAs[T](ctx, p, r.opID, nil, out)
+	if len(out.Warnings) == 0 {
+		return runtime.ProcessAs[T](ctx, p, r.opID, nil, out.JSON)
+	}
+	var env runtime.ResponseEnvelope[any]
+	if err := env.UnmarshalJSON(out.JSON); err != nil {
+		return runtime.ResponseEnvelope[T]{}, runtime.NewError(runtime.CodeDecode, r.opID, "the remote answer is not a ResponseEnvelope", err)
+	}
+	env.Warnings = out.Warnings
+	return runtime.ProcessAs[T](ctx, p, r.opID, nil, env)
+}
+
+// remoteEvents is rm's subscription id with the warnings beside each
+// envelope when rm carries them (runtime.WarningsRemote).
+func remoteEvents(ctx context.Context, rm Remote, id string, in RemoteInput) iter.Seq2[runtime.RemoteEnvelope, error] {
+	if wr, ok := rm.(runtime.WarningsRemote); ok {
+		return wr.SubscribeJSONWarnings(ctx, id, in)
+	}
+	return func(yield func(runtime.RemoteEnvelope, error) bool) {
+		for out, err := range rm.SubscribeJSON(ctx, id, in) {
+			if !yield(runtime.RemoteEnvelope{JSON: out}, err) {
+				return
+			}
+		}
+	}
 }
 
 // remoteInto is remoteEnvelope for the data stored through data (see
@@ -134,7 +158,8 @@ func streamRemote[T any](ctx context.Context, c *Client, rm Remote, r *Request, 
 			return
 		}
 		p := c.pipeline(cc)
-		for out, err := range rm.SubscribeJSON(ctx, r.remoteID, in) {
+		events := remoteEvents(ctx, rm, r.remoteID, in)
+		for out, err := range events {
 			var env runtime.ResponseEnvelope[T]
 			if err == nil {
 				env, err = remoteEnvelope[T](ctx, p, r, out)
