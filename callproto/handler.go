@@ -60,7 +60,7 @@ type HandlerOptions struct {
 	// DedupeBytes are not kept (the duplicate is dropped). The per-hub
 	// record stays in front of it. When the store cannot be reached the
 	// request runs (logged): the store's outage does not stop the hubs.
-	// nil: the per-hub record only.
+	// nil: the per-hub record only. Unused when DedupeWindow is negative.
 	SharedDedupe SharedDedupe
 }
 
