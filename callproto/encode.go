@@ -3,7 +3,10 @@ package callproto
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strconv"
+
+	"github.com/opsgen/opsgen/runtime"
 )
 
 // The hot events are encoded by hand: encoding/json would re-validate and
@@ -83,6 +86,19 @@ func encodeOutput(requestID string, seq int64, output []byte) []byte {
 	b = append(b, `,"output":`...)
 	b = append(b, output...)
 	return append(b, '}')
+}
+
+// respondedEnvelope is respondedEvent for the Registry's envelope, without
+// detecting it by reflection.
+func respondedEnvelope(requestID string, env runtime.ResponseEnvelope[any]) ([]byte, error) {
+	if runtime.SourceOf(env.Meta) == "" {
+		return nil, fmt.Errorf("callproto: respond %s: the envelope has no meta", requestID)
+	}
+	out, err := env.MarshalJSON()
+	if err != nil {
+		return nil, runtime.NewError(runtime.CodeDecode, "", "envelope is not JSON", err)
+	}
+	return encodeOutput(requestID, 0, out), nil
 }
 
 // decodeAnswer decodes a hub -> spoke event. The events this package

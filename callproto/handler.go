@@ -83,6 +83,7 @@ type CallHandler struct {
 	policy Policy
 	log    *slog.Logger
 	sem    chan struct{}
+	work   *workers
 
 	mu       sync.Mutex
 	inflight map[string]*serving
@@ -138,6 +139,7 @@ func NewCallHandler(reg *runtime.Registry, bus Bus, opts HandlerOptions) (*CallH
 	if h.log == nil {
 		h.log = slog.Default()
 	}
+	h.work = newWorkers(h.stop)
 	h.done = newDedupe(opts.DedupeWindow, opts.DedupeEntries, opts.DedupeBytes)
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	s, err := bus.Subscribe(h.subj.Requested, h.subj.Hubs, h.onRequest)
@@ -202,10 +204,7 @@ func (h *CallHandler) onRequest(data []byte) {
 		h.replay(&req, rec)
 		return
 	}
-	ctx, cancel := context.WithCancel(h.ctx)
-	if req.Deadline > 0 {
-		ctx, cancel = withDeadline(ctx, cancel, time.UnixMilli(req.Deadline))
-	}
+	ctx, cancel := requestContext(h.ctx, req.Deadline)
 	sv := &serving{cancel: cancel, replyTo: req.ReplyTo, heartbeat: time.Duration(req.Heartbeat) * time.Millisecond, started: time.Now()}
 	if req.Subscribe {
 		sv.ackCh = make(chan struct{}, 1) // only streams wait for acks
@@ -225,17 +224,21 @@ func (h *CallHandler) onRequest(data []byte) {
 		h.wg.Done()
 		return
 	}
-	go func() {
+	h.work.run(func() {
 		defer h.wg.Done()
 		defer func() { <-h.sem }()
 		defer h.finish(req.RequestID, sv)
 		h.serve(ctx, &req, sv)
-	}()
+	})
 }
 
-func withDeadline(ctx context.Context, cancel context.CancelFunc, d time.Time) (context.Context, context.CancelFunc) {
-	ctx, c2 := context.WithDeadline(ctx, d)
-	return ctx, func() { c2(); cancel() }
+// requestContext is the context of a request with deadline (Unix ms, 0:
+// none): one context, not a cancelable one under a deadline.
+func requestContext(parent context.Context, deadline int64) (context.Context, context.CancelFunc) {
+	if deadline > 0 {
+		return context.WithDeadline(parent, time.UnixMilli(deadline))
+	}
+	return context.WithCancel(parent)
 }
 
 // finish forgets the request as running and records it as finished (in
@@ -303,7 +306,7 @@ func (h *CallHandler) serve(ctx context.Context, req *Requested, sv *serving) {
 			h.fail(req, sv, err, 0)
 			return
 		}
-		msg, err := respondedEvent(req.RequestID, env)
+		msg, err := respondedEnvelope(req.RequestID, env)
 		if err != nil {
 			h.fail(req, sv, err, 0)
 			return
