@@ -498,6 +498,14 @@ func inputJSON(input any) (json.RawMessage, error) {
 
 // envelopeAs decodes an envelope's wire form with its data as Out.
 func envelopeAs[Out any](ctx context.Context, p *runtime.Pipeline, id string, out json.RawMessage) (runtime.ResponseEnvelope[Out], error) {
+	// An envelope whose data Out holds as it is decodes in one step, to
+	// the same value (and numbers exact): the pipeline's path below would
+	// detect it (decoding it whole), decode its data as any, encode that
+	// again and decode it into Out; it is for what Out cannot hold.
+	var env runtime.ResponseEnvelope[Out]
+	if env.UnmarshalJSON(out) == nil {
+		return env, nil
+	}
 	if !runtime.IsResponseEnvelope(out) {
 		return runtime.ResponseEnvelope[Out]{}, runtime.Errorf(runtime.CodeDecode, id, "output is not a ResponseEnvelope")
 	}
