@@ -83,7 +83,7 @@ type CallHandler struct {
 	policy Policy
 	log    *slog.Logger
 	sem    chan struct{}
-	work   *workers
+	run    func(task func()) // runs a request: on a worker, or inline on a WorkerSubscriber's goroutine
 
 	mu       sync.Mutex
 	inflight map[string]*serving
@@ -139,10 +139,17 @@ func NewCallHandler(reg *runtime.Registry, bus Bus, opts HandlerOptions) (*CallH
 	if h.log == nil {
 		h.log = slog.Default()
 	}
-	h.work = newWorkers(h.stop)
 	h.done = newDedupe(opts.DedupeWindow, opts.DedupeEntries, opts.DedupeBytes)
 	h.ctx, h.cancel = context.WithCancel(context.Background())
-	s, err := bus.Subscribe(h.subj.Requested, h.subj.Hubs, h.onRequest)
+	var s Subscription
+	var err error
+	if ws, ok := bus.(WorkerSubscriber); ok {
+		h.run = func(task func()) { task() }
+		s, err = ws.SubscribeWorkers(h.subj.Requested, h.subj.Hubs, h.onRequest)
+	} else {
+		h.run = newWorkers(h.stop).run
+		s, err = bus.Subscribe(h.subj.Requested, h.subj.Hubs, h.onRequest)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("callproto: subscribe %s: %w", h.subj.Requested, err)
 	}
@@ -224,7 +231,7 @@ func (h *CallHandler) onRequest(data []byte) {
 		h.wg.Done()
 		return
 	}
-	h.work.run(func() {
+	h.run(func() {
 		defer h.wg.Done()
 		defer func() { <-h.sem }()
 		defer h.finish(req.RequestID, sv)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	goruntime "runtime"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -53,13 +54,16 @@ import (
 // p50-ratio, p99-ratio, cpu-ratio (CPU per call, both processes) and
 // tput-ratio (calls per second; the goal of at most 1.2x bare means
 // tput-ratio >= 0.83). The absolute values are medians over the rounds;
-// hub-cpu-µs/call is the hub process's share of cpu-µs/call.
+// hub-cpu-µs/call is the hub process's share of cpu-µs/call; allocs/call
+// and switches/call are the heap allocations and context switches of both
+// processes.
 //
 //	make bench-callproto
 //	# = go test -run '^$' -bench '^BenchmarkAcrossProcesses$' -benchtime 15x ./callproto/
 //
-// CALLBENCH_ONLY=call or =bare runs one side only and CALLBENCH_PROFILE=dir
-// makes both processes write CPU profiles there (hub.pprof, spoke.pprof).
+// CALLBENCH_ONLY=call or =bare runs one side only, CALLBENCH_CALLERS=n
+// only n callers, and CALLBENCH_PROFILE=dir makes both processes write CPU
+// profiles there (hub.pprof, spoke.pprof).
 func BenchmarkAcrossProcesses(b *testing.B) {
 	round := 300 * time.Millisecond
 	if s := os.Getenv("CALLBENCH_ROUND"); s != "" {
@@ -70,8 +74,16 @@ func BenchmarkAcrossProcesses(b *testing.B) {
 		round = d
 	}
 	only := os.Getenv("CALLBENCH_ONLY")
+	callerCounts := []int{1, 8}
+	if s := os.Getenv("CALLBENCH_CALLERS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			b.Fatalf("CALLBENCH_CALLERS=%q: want a number of callers", s)
+		}
+		callerCounts = []int{n}
+	}
 	procs := startBenchProcs(b)
-	for _, callers := range []int{1, 8} {
+	for _, callers := range callerCounts {
 		b.Run(fmt.Sprintf("callers=%d", callers), func(b *testing.B) {
 			var call, bare []benchRound
 			pair := func(i int) {
@@ -147,12 +159,16 @@ type benchRound struct {
 	wall, p50, p99 time.Duration
 	cpu            time.Duration // both processes
 	hubCPU         time.Duration // the hub process's (with the NATS server)
+	allocs         uint64        // heap allocations of both processes
+	switches       int64         // context switches of both processes
 }
 
 func (r benchRound) perSecond() float64 { return float64(r.calls) / r.wall.Seconds() }
 func (r benchRound) cpuPerCall() float64 {
 	return float64(r.cpu.Nanoseconds()) / 1e3 / float64(r.calls)
 }
+func (r benchRound) allocsPerCall() float64   { return float64(r.allocs) / float64(r.calls) }
+func (r benchRound) switchesPerCall() float64 { return float64(r.switches) / float64(r.calls) }
 func (r benchRound) hubCPUPerCall() float64 {
 	return float64(r.hubCPU.Nanoseconds()) / 1e3 / float64(r.calls)
 }
@@ -186,6 +202,8 @@ func reportRounds(b *testing.B, call, bare []benchRound) {
 		{"calls/s", benchRound.perSecond},
 		{"cpu-µs/call", benchRound.cpuPerCall},
 		{"hub-cpu-µs/call", benchRound.hubCPUPerCall},
+		{"allocs/call", benchRound.allocsPerCall},
+		{"switches/call", benchRound.switchesPerCall},
 	}
 	for _, m := range measures {
 		if len(call) > 0 {
@@ -237,13 +255,28 @@ func (p benchProc) ask(cmd string) (string, error) {
 	return ans, nil
 }
 
-func (p benchProc) cpu() (time.Duration, error) {
-	s, err := p.ask("cpu")
+// usage returns what the process has used so far.
+func (p benchProc) usage() (u benchUsage, err error) {
+	s, err := p.ask("usage")
 	if err != nil {
-		return 0, err
+		return u, err
 	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	return time.Duration(n), err
+	_, err = fmt.Sscanf(s, "%d %d %d", &u.cpu, &u.allocs, &u.switches)
+	return u, err
+}
+
+// benchUsage is what a process has used so far: CPU time, heap
+// allocations and context switches.
+type benchUsage struct {
+	cpu      time.Duration
+	allocs   uint64
+	switches int64
+}
+
+func currentUsage() benchUsage {
+	var m goruntime.MemStats
+	goruntime.ReadMemStats(&m)
+	return benchUsage{cpu: cpuTime(), allocs: m.Mallocs, switches: contextSwitches()}
 }
 
 // startBenchProcs starts the hub process (with the NATS server) and the
@@ -298,7 +331,7 @@ func startBenchChild(tb testing.TB, role, url string) (benchProc, string) {
 // round runs one round of side ("call" or "bare") with callers concurrent
 // callers, for d or, when d is 0, max calls each.
 func (p *benchProcs) round(side string, callers int, d time.Duration, max int) (benchRound, error) {
-	hub0, err := p.hub.cpu()
+	hub0, err := p.hub.usage()
 	if err != nil {
 		return benchRound{}, err
 	}
@@ -306,17 +339,19 @@ func (p *benchProcs) round(side string, callers int, d time.Duration, max int) (
 	if err != nil {
 		return benchRound{}, err
 	}
-	hub1, err := p.hub.cpu()
+	hub1, err := p.hub.usage()
 	if err != nil {
 		return benchRound{}, err
 	}
 	var r benchRound
 	var spokeCPU time.Duration
-	if _, err := fmt.Sscanf(ans, "ok %d %d %d %d %d", &r.calls, &r.wall, &r.p50, &r.p99, &spokeCPU); err != nil {
+	if _, err := fmt.Sscanf(ans, "ok %d %d %d %d %d %d %d", &r.calls, &r.wall, &r.p50, &r.p99, &spokeCPU, &r.allocs, &r.switches); err != nil {
 		return benchRound{}, fmt.Errorf("spoke answered %q: %v", ans, err)
 	}
-	r.hubCPU = hub1 - hub0
+	r.hubCPU = hub1.cpu - hub0.cpu
 	r.cpu = spokeCPU + r.hubCPU
+	r.allocs += hub1.allocs - hub0.allocs
+	r.switches += hub1.switches - hub0.switches
 	return r, nil
 }
 
@@ -402,7 +437,8 @@ func benchHubChild() error {
 	return serveBenchCommands(nil)
 }
 
-// serveBenchCommands answers "cpu" (the process's CPU time in ns) and, with
+// serveBenchCommands answers "usage" (the process's CPU time in ns, heap
+// allocations and context switches) and, with
 // run, "run SIDE CALLERS DURATION MAX", until the input ends.
 func serveBenchCommands(run func(args []string) (string, error)) error {
 	sc := bufio.NewScanner(os.Stdin)
@@ -411,8 +447,9 @@ func serveBenchCommands(run func(args []string) (string, error)) error {
 		var ans string
 		var err error
 		switch {
-		case len(f) == 1 && f[0] == "cpu":
-			ans = strconv.FormatInt(int64(cpuTime()), 10)
+		case len(f) == 1 && f[0] == "usage":
+			u := currentUsage()
+			ans = fmt.Sprint(int64(u.cpu), " ", u.allocs, " ", u.switches)
 		case len(f) > 0 && f[0] == "run" && run != nil:
 			ans, err = run(f[1:])
 		default:
@@ -487,14 +524,14 @@ func benchSpokeChild(url string) error {
 }
 
 // benchRun runs call from callers goroutines, for d or max calls each, and
-// answers "ok CALLS WALL P50 P99 CPU" (durations in ns; CPU: this
-// process's).
+// answers "ok CALLS WALL P50 P99 CPU ALLOCS SWITCHES" (durations in ns;
+// CPU, heap allocations and context switches: this process's).
 func benchRun(call func(context.Context) error, callers int, d time.Duration, max int) (string, error) {
 	var stop atomic.Bool
 	var firstErr atomic.Pointer[error]
 	lat := make([][]time.Duration, callers)
 	var wg sync.WaitGroup
-	cpu0, start := cpuTime(), time.Now()
+	u0, start := currentUsage(), time.Now()
 	if d > 0 {
 		t := time.AfterFunc(d, func() { stop.Store(true) })
 		defer t.Stop()
@@ -518,7 +555,7 @@ func benchRun(call func(context.Context) error, callers int, d time.Duration, ma
 		})
 	}
 	wg.Wait()
-	wall, cpu := time.Since(start), cpuTime()-cpu0
+	wall, u := time.Since(start), currentUsage()
 	if p := firstErr.Load(); p != nil {
 		return "", *p
 	}
@@ -527,5 +564,5 @@ func benchRun(call func(context.Context) error, callers int, d time.Duration, ma
 		return "", fmt.Errorf("no call finished")
 	}
 	slices.Sort(all)
-	return fmt.Sprintf("ok %d %d %d %d %d", len(all), wall, all[len(all)/2], all[len(all)*99/100], cpu), nil
+	return fmt.Sprintf("ok %d %d %d %d %d %d %d", len(all), wall, all[len(all)/2], all[len(all)*99/100], u.cpu-u0.cpu, u.allocs-u0.allocs, u.switches-u0.switches), nil
 }
