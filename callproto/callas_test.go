@@ -23,26 +23,7 @@ func TestCallAsDecoding(t *testing.T) {
 	reg.Register(rt.OperationSpec{ID: "x.drift"}, func(context.Context, json.RawMessage) (any, error) {
 		return json.RawMessage(`{"data":{"id":"seven","name":"Rex"},"meta":{"source":"local","operationId":"x.drift","timestamp":1}}`), nil
 	})
-	hubBus, err := natsbus.Connect(natsbus.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hubBus.Close()
-	spokeBus, err := natsbus.Connect(natsbus.Options{URL: hubBus.URL()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer spokeBus.Close()
-	hub, err := callproto.NewCallHandler(reg, hubBus, callproto.HandlerOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hub.Close()
-	spoke, err := callproto.NewPendingRequestMap(spokeBus, callproto.SpokeOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer spoke.Close()
+	spoke := serve(t, reg)
 
 	env, err := callproto.CallAs[pet](ctx, spoke, "x.big", nil)
 	if err != nil || env.Data != (pet{ID: big, Name: "big"}) || len(env.Warnings) != 0 {
@@ -55,4 +36,31 @@ func TestCallAsDecoding(t *testing.T) {
 	if err != nil || env.Data != (pet{Name: "Rex"}) || len(env.Warnings) != 1 || env.Warnings[0].Pointer != "/id" {
 		t.Fatalf("x.drift: %+v %+v %v", env.Data, env.Warnings, err)
 	}
+}
+
+// serve starts a hub serving reg and a spoke, on two connections to a
+// fresh embedded NATS server; all close with the test.
+func serve(t *testing.T, reg *rt.Registry) *callproto.PendingRequestMap {
+	t.Helper()
+	hubBus, err := natsbus.Connect(natsbus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { hubBus.Close() })
+	spokeBus, err := natsbus.Connect(natsbus.Options{URL: hubBus.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { spokeBus.Close() })
+	hub, err := callproto.NewCallHandler(reg, hubBus, callproto.HandlerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { hub.Close() })
+	spoke, err := callproto.NewPendingRequestMap(spokeBus, callproto.SpokeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { spoke.Close() })
+	return spoke
 }
