@@ -81,9 +81,12 @@ import (
 // After, absolute medians of the three runs (1 caller / 8 callers): p50
 // 167-227µs (bare 150-228µs) / 462-659µs (bare 571-739µs); CPU per call,
 // both processes, 196-267µs (bare 175-281µs) / 74-100µs (bare 80-112µs);
-// allocations per call 98 (bare 82) / 95 (bare 79). Single rounds vary by
-// more than the protocol's cost: p99 at 1 caller reached 1.30 in one
-// other run of 16 pairs.
+// allocations per call 98 (bare 82) / 95 (bare 79). The machine's load
+// moves a run's ratios by more than the protocol's cost: in six more runs
+// of the same code at 1 caller (16 to 20 pairs) cpu-ratio was 1.11-1.20,
+// p50-ratio 1.11-1.17, tput-ratio 0.84-0.91 and p99-ratio 1.05-1.30 once;
+// rounds much shorter than 300ms are noisier still. At 1 caller the
+// protocol stays within 1.2x of bare with little margin.
 //
 // CALLBENCH_ONLY=call or =bare runs one side only, CALLBENCH_CALLERS=n
 // only n callers, and CALLBENCH_PROFILE=dir makes both processes write CPU
