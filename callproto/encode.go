@@ -3,6 +3,7 @@ package callproto
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strconv"
 
 	"github.com/opsgen/opsgen/runtime"
@@ -105,6 +106,19 @@ func encodeWarned(requestID string, seq int64, warnings []runtime.Warning, outpu
 	b = append(b, `,"warnings":`...)
 	b = append(b, ws...)
 	return append(b, ev[head:]...)
+}
+
+// respondedEnvelope is respondedEvent for the Registry's envelope, without
+// detecting it by reflection; its warnings go beside it.
+func respondedEnvelope(requestID string, env runtime.ResponseEnvelope[any]) ([]byte, error) {
+	if runtime.SourceOf(env.Meta) == "" {
+		return nil, fmt.Errorf("callproto: respond %s: the envelope has no meta", requestID)
+	}
+	out, err := env.MarshalJSON()
+	if err != nil {
+		return nil, runtime.NewError(runtime.CodeDecode, "", "envelope is not JSON", err)
+	}
+	return encodeWarned(requestID, 0, env.Warnings, out), nil
 }
 
 // decodeAnswer decodes a hub -> spoke event. The events this package

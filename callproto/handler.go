@@ -95,6 +95,7 @@ type CallHandler struct {
 	policy Policy
 	log    *slog.Logger
 	sem    chan struct{}
+	run    func(task func()) // runs a request: on a worker, or inline on a WorkerSubscriber's goroutine
 
 	mu       sync.Mutex
 	inflight map[string]*serving
@@ -158,7 +159,15 @@ func NewCallHandler(reg *runtime.Registry, bus Bus, opts HandlerOptions) (*CallH
 	h.done = newDedupe(opts.DedupeWindow, opts.DedupeEntries, opts.DedupeBytes)
 	h.shared = opts.SharedDedupe
 	h.ctx, h.cancel = context.WithCancel(context.Background())
-	s, err := bus.Subscribe(h.subj.Requested, h.subj.Hubs, h.onRequest)
+	var s Subscription
+	var err error
+	if ws, ok := bus.(WorkerSubscriber); ok {
+		h.run = func(task func()) { task() }
+		s, err = ws.SubscribeWorkers(h.subj.Requested, h.subj.Hubs, h.onRequest)
+	} else {
+		h.run = newWorkers(h.stop).run
+		s, err = bus.Subscribe(h.subj.Requested, h.subj.Hubs, h.onRequest)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("callproto: subscribe %s: %w", h.subj.Requested, err)
 	}
@@ -220,10 +229,7 @@ func (h *CallHandler) onRequest(data []byte) {
 		h.replay(&req, rec)
 		return
 	}
-	ctx, cancel := context.WithCancel(h.ctx)
-	if req.Deadline > 0 {
-		ctx, cancel = withDeadline(ctx, cancel, time.UnixMilli(req.Deadline))
-	}
+	ctx, cancel := requestContext(h.ctx, req.Deadline)
 	sv := &serving{cancel: cancel, replyTo: req.ReplyTo, heartbeat: time.Duration(req.Heartbeat) * time.Millisecond, started: time.Now()}
 	if req.Subscribe {
 		sv.ackCh = make(chan struct{}, 1) // only streams wait for acks
@@ -243,7 +249,7 @@ func (h *CallHandler) onRequest(data []byte) {
 		h.wg.Done()
 		return
 	}
-	go func() {
+	h.run(func() {
 		defer h.wg.Done()
 		defer func() { <-h.sem }()
 		defer h.finish(req.RequestID, sv)
@@ -251,12 +257,16 @@ func (h *CallHandler) onRequest(data []byte) {
 			return
 		}
 		h.serve(ctx, &req, sv)
-	}()
+	})
 }
 
-func withDeadline(ctx context.Context, cancel context.CancelFunc, d time.Time) (context.Context, context.CancelFunc) {
-	ctx, c2 := context.WithDeadline(ctx, d)
-	return ctx, func() { c2(); cancel() }
+// requestContext is the context of a request with deadline (Unix ms, 0:
+// none): one context, not a cancelable one under a deadline.
+func requestContext(parent context.Context, deadline int64) (context.Context, context.CancelFunc) {
+	if deadline > 0 {
+		return context.WithDeadline(parent, time.UnixMilli(deadline))
+	}
+	return context.WithCancel(parent)
 }
 
 // finish forgets the request as running and records it as finished (in
@@ -369,7 +379,7 @@ func (h *CallHandler) serve(ctx context.Context, req *Requested, sv *serving) {
 			h.fail(req, sv, err, 0)
 			return
 		}
-		msg, err := respondedEvent(req.RequestID, env, env.Warnings)
+		msg, err := respondedEnvelope(req.RequestID, env)
 		if err != nil {
 			h.fail(req, sv, err, 0)
 			return

@@ -535,18 +535,27 @@ func inputJSON(input any) (json.RawMessage, error) {
 // envelopeAs decodes an envelope's wire form with its data as Out, and
 // the warnings that came beside it first among the envelope's.
 func envelopeAs[Out any](ctx context.Context, p *runtime.Pipeline, id string, out json.RawMessage, warnings []runtime.Warning) (runtime.ResponseEnvelope[Out], error) {
+	// An envelope whose data Out holds as it is decodes in one step, to
+	// the same value (and numbers exact): the pipeline's path below would
+	// detect it (decoding it whole), decode its data as any, encode that
+	// again and decode it into Out; it is for what Out cannot hold.
+	var env runtime.ResponseEnvelope[Out]
+	if env.UnmarshalJSON(out) == nil {
+		env.Warnings = warnings
+		return env, nil
+	}
 	if !runtime.IsResponseEnvelope(out) {
 		return runtime.ResponseEnvelope[Out]{}, runtime.Errorf(runtime.CodeDecode, id, "output is not a ResponseEnvelope")
 	}
 	if len(warnings) == 0 {
 		return runtime.ProcessAs[Out](ctx, p, id, nil, out)
 	}
-	var env runtime.ResponseEnvelope[any]
-	if err := env.UnmarshalJSON(out); err != nil {
+	var untyped runtime.ResponseEnvelope[any]
+	if err := untyped.UnmarshalJSON(out); err != nil {
 		return runtime.ResponseEnvelope[Out]{}, runtime.NewError(runtime.CodeDecode, id, "output is not a ResponseEnvelope", err)
 	}
-	env.Warnings = warnings
-	return runtime.ProcessAs[Out](ctx, p, id, nil, env)
+	untyped.Warnings = warnings
+	return runtime.ProcessAs[Out](ctx, p, id, nil, untyped)
 }
 
 // CallJSON is Call returning the envelope's wire form undecoded (the
