@@ -265,7 +265,7 @@ func TestRegistryIDInErrors(t *testing.T) {
 	}
 	for id, want := range map[string]string{
 		"inv.getItem": "inv.getItem", "inv.other": "inv.getItem", "inv.nested": "getItem",
-		"inv.prefixed": "xprefixed", "inv.anonymous": "inv.anonymous",
+		"inv.prefixed": "xprefixed", "inv.anonymous": "",
 	} {
 		_, err := reg.Execute(context.Background(), id, nil)
 		var ce *runtime.CallError

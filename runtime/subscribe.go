@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"runtime/debug"
+	"strings"
 )
 
 // Kind is what an operation does, as the call protocol dispatches on it:
@@ -117,29 +118,28 @@ func (r *Registry) Subscribe(ctx context.Context, id string, input any) iter.Seq
 }
 
 // handlerError is the CallError of a failed handler (see Execute).
+//
+// A CallError naming the operation by its own name ("getPet", as a
+// generated client's transport does) is renamed to its registry id
+// ("petstore.getPet"), issues included: the id the caller used, whatever
+// carried the call (in process, the call protocol, an MCP server).
 func handlerError(ctx context.Context, id string, err error) error {
 	var ce *CallError
 	if errors.As(err, &ce) {
-		ce.OperationID = registryID(id, ce.OperationID)
+		if short := ce.OperationID; short != "" && short != id && strings.HasSuffix(id, "."+short) {
+			ce.OperationID = id
+			for i := range ce.Issues {
+				if ce.Issues[i].OperationID == short {
+					ce.Issues[i].OperationID = id
+				}
+			}
+		}
 		return err
 	}
 	if cerr := ContextError(ctx, id, err); cerr != nil && errors.Is(err, ctx.Err()) {
 		return cerr
 	}
 	return NewError(CodeExecution, id, "", err)
-}
-
-// registryID is the operation id an error of operation id should name,
-// where the handler named it op: a generated client names its operations
-// by the API's ids ("getPet"), and registered under a namespace
-// ("pets.getPet") its errors name the registry's. Another operation's id
-// is left as it is. (Warnings keep the id they were reported with: the
-// pipeline's hook has seen them.)
-func registryID(id, op string) string {
-	if op == "" || len(id) > len(op) && id[len(id)-len(op)-1] == '.' && id[len(id)-len(op):] == op {
-		return id
-	}
-	return op
 }
 
 // runSub iterates h's sequence, turning a panic of the handler (while

@@ -178,6 +178,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatalf("GetPet(3) over MCP after delete: meta %+v", e2.Meta)
 	}
 	text := m.Content[0].Text
+	// The error names the registry id, as the caller does (issue 25).
 	if text != "EXECUTION_ERROR pets.getPet: HTTP 404 Not Found\n"+`{"code":404,"message":"no pet 3"}` {
 		t.Errorf("error text = %q", text)
 	}
