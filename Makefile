@@ -13,7 +13,7 @@ STATICCHECK_VERSION := v0.8.2
 
 all: lint test
 
-## test: what CI runs (within 12 minutes on an idle 2-core machine): Prism,
+## test: what CI runs, kept short (the goal: 12 minutes on an idle 2-core machine): Prism,
 ## the reference MCP servers and redis-server installed first, then unit,
 ## golden, end-to-end, the corpus's fixed sample and real-calls (Prism)
 ## tests of the root module, the generator's concurrent packages under the
