@@ -54,6 +54,11 @@ type PendingRequestMap struct {
 	beat     time.Duration
 	p        *runtime.Pipeline
 
+	// skew is how far this spoke's wall clock is off, added where a
+	// deadline is stamped on a request (the one place a spoke's clock
+	// crosses the wire): zero but in tests of clock skew (export_test.go).
+	skew time.Duration
+
 	seq     atomic.Uint64
 	mu      sync.Mutex
 	pending map[string]*pending
@@ -242,6 +247,20 @@ func WithParent(requestID string) CallOption {
 	return func(r *Requested) { r.ParentRequestID = requestID }
 }
 
+// WithRequestID sends the call with requestID instead of a fresh id, so
+// that the id serves as an idempotency key: a caller that cannot tell
+// whether a call ran (a TRANSPORT_ERROR, or its own deadline passed
+// before the answer came) calls again with the same id, and the hub does
+// not run it twice. A hub answers a duplicate of a finished request with
+// the first's answer (within its HandlerOptions.DedupeWindow), and
+// ignores one that arrives while the first runs, whose answer then ends
+// the call. Retry from the same spoke (a hub answers a duplicate only on
+// the first's reply subject), and use ids no other call uses (a UUID, or
+// the id of the call retried). An id pending on this spoke is refused.
+func WithRequestID(requestID string) CallOption {
+	return func(r *Requested) { r.RequestID = requestID }
+}
+
 // start registers a pending request and publishes call.requested.
 func (m *PendingRequestMap) start(ctx context.Context, id string, input any, stream bool, opts []CallOption) (string, *pending, error) {
 	raw, err := inputJSON(input)
@@ -251,7 +270,7 @@ func (m *PendingRequestMap) start(ctx context.Context, id string, input any, str
 	reqID := m.id + "-" + strconv.FormatUint(m.seq.Add(1), 36)
 	req := Requested{Type: TypeRequested, RequestID: reqID, OperationID: id, Input: raw, Identity: m.identity, ReplyTo: m.replyTo}
 	if d, ok := ctx.Deadline(); ok {
-		req.Deadline = d.UnixMilli()
+		req.Deadline = d.Add(m.skew).UnixMilli()
 	}
 	if m.beat > 0 {
 		req.Heartbeat = m.beat.Milliseconds()
@@ -266,6 +285,10 @@ func (m *PendingRequestMap) start(ctx context.Context, id string, input any, str
 	for _, o := range opts {
 		o(&req)
 	}
+	if req.RequestID == "" {
+		return "", nil, runtime.Errorf(runtime.CodeValidation, id, "empty request id")
+	}
+	reqID = req.RequestID // WithRequestID
 	b, err := encodeRequested(&req)
 	if err != nil {
 		return "", nil, runtime.NewError(runtime.CodeValidation, id, "request is not JSON", err)
@@ -274,6 +297,10 @@ func (m *PendingRequestMap) start(ctx context.Context, id string, input any, str
 	if m.closed {
 		m.mu.Unlock()
 		return "", nil, runtime.Errorf(runtime.CodeTransport, id, "the spoke is closed")
+	}
+	if _, dup := m.pending[reqID]; dup {
+		m.mu.Unlock()
+		return "", nil, runtime.Errorf(runtime.CodeValidation, id, "request id %q is pending on this spoke already", reqID)
 	}
 	m.pending[reqID] = p
 	m.mu.Unlock()

@@ -1,0 +1,530 @@
+package callproto_test
+
+// Fault tests with a checker (checker_test.go): a hub process serves an
+// idempotency-keyed counter and a numbered stream over NATS while faults
+// strike, a spoke in the test drives mutations (retrying, with the same
+// request id, every attempt that got no hub's answer) and subscriptions,
+// and the checker proves that no call ran twice, that every call that ran
+// is accounted for, and that no stream lost values silently. Scenarios: a
+// partition between the spoke and the broker (a TCP proxy that drops the
+// connections, or blackholes them), the hub paused past its heartbeat
+// (SIGSTOP), the broker killed and restarted, and a spoke whose clock is
+// skewed against the deadline.
+//
+// go test runs FAULTS_N mutations per scenario (default 300); `make
+// faults` runs thousands.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"iter"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/opsgen/opsgen/callproto"
+	"github.com/opsgen/opsgen/callproto/internal/faultproxy"
+	"github.com/opsgen/opsgen/callproto/natsbus"
+	rt "github.com/opsgen/opsgen/runtime"
+)
+
+const (
+	faultsPrefix  = "faults"
+	faultsBeat    = 100 * time.Millisecond // the spokes' heartbeat: a silent hub is noticed after 3
+	faultsWorkers = 16                     // concurrent mutations
+	faultsAttempt = 3 * time.Second        // each attempt's deadline
+	faultsTicks   = 100                    // values per subscription
+)
+
+// faultsN is the number of mutations per scenario: FAULTS_N, or 300.
+func faultsN(t *testing.T) int {
+	s := os.Getenv("FAULTS_N")
+	if s == "" {
+		return 300
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 10 {
+		t.Fatalf("FAULTS_N=%q: want a number of mutations, at least 10", s)
+	}
+	return n
+}
+
+// faultsRegistry holds the operations of the fault tests: faults.incr, a
+// counter increment keyed by {"key"} whose runs report calls (the
+// idempotency record the checker reads), faults.ticks, a stream of the
+// numbers 0 to n-1, and faults.wait, which runs until its context ends.
+func faultsRegistry(report func(key string, n int64)) *rt.Registry {
+	reg := rt.NewRegistry(nil)
+	var mu sync.Mutex
+	var counter int64
+	reg.Register(rt.OperationSpec{
+		ID: "faults.incr", Kind: rt.KindMutation, Method: "POST",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string","minLength":1}},"required":["key"]}`),
+	}, func(ctx context.Context, in json.RawMessage) (any, error) {
+		var q struct{ Key string }
+		if err := json.Unmarshal(in, &q); err != nil {
+			return nil, err
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err // not run: the caller gave up, or the deadline passed
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		counter++
+		report(q.Key, counter) // committed: reported before the answer leaves
+		return counter, nil
+	})
+	reg.RegisterSubscription(rt.OperationSpec{ID: "faults.ticks"}, func(ctx context.Context, in []byte) iter.Seq2[any, error] {
+		var q struct{ N int }
+		json.Unmarshal(in, &q)
+		return func(yield func(any, error) bool) {
+			for i := 0; i < q.N && ctx.Err() == nil; i++ {
+				if !yield(i, nil) {
+					return
+				}
+			}
+		}
+	})
+	reg.Register(rt.OperationSpec{ID: "faults.wait"}, func(ctx context.Context, _ json.RawMessage) (any, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	return reg
+}
+
+// TestFaultsHelper is the fault tests' child processes (FAULTS_ROLE):
+// "broker", an embedded NATS server on FAULTS_PORT; "hub", a CallHandler
+// of faultsRegistry connected to FAULTS_URL, printing "ran <key> <value>"
+// for each run of faults.incr. Each prints "ready", then runs until its
+// stdin closes.
+func TestFaultsHelper(t *testing.T) {
+	switch os.Getenv("FAULTS_ROLE") {
+	case "":
+		return // not a child
+	case "broker":
+		port, _ := strconv.Atoi(os.Getenv("FAULTS_PORT"))
+		srv, err := natsbus.StartServer("127.0.0.1", port)
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(2)
+		}
+		fmt.Println("ready")
+		io.Copy(io.Discard, os.Stdin)
+		srv.Shutdown()
+		os.Exit(0)
+	case "hub":
+		bus, err := natsbus.Connect(natsbus.Options{URL: os.Getenv("FAULTS_URL"), Name: "faults-hub"})
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(2)
+		}
+		reg := faultsRegistry(func(key string, n int64) { fmt.Printf("ran %s %d\n", key, n) })
+		quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})) // publish failures are the point
+		h, err := callproto.NewCallHandler(reg, bus, callproto.HandlerOptions{Prefix: faultsPrefix, Logger: quiet})
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(2)
+		}
+		fmt.Println("ready")
+		io.Copy(io.Discard, os.Stdin)
+		h.Close()
+		bus.Close()
+		os.Exit(0)
+	}
+	os.Exit(2)
+}
+
+// faultChild is a child process of TestFaultsHelper.
+type faultChild struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	eof   chan struct{} // closed when its stdout ends
+	wait  sync.Once
+}
+
+// startFaultChild starts a child with env (FAULTS_ROLE=...), feeding the
+// runs it reports to chk, and waits for it to be ready.
+func startFaultChild(t *testing.T, chk *checker, env ...string) *faultChild {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFaultsHelper$")
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := &faultChild{cmd: cmd, stdin: stdin, eof: make(chan struct{})}
+	t.Cleanup(c.kill)
+	ready := make(chan string, 1)
+	go func() {
+		defer close(c.eof)
+		sc := bufio.NewScanner(out)
+		first := true
+		for sc.Scan() {
+			if first {
+				first = false
+				ready <- sc.Text()
+				continue
+			}
+			var key string
+			var n int64
+			if _, err := fmt.Sscanf(sc.Text(), "ran %s %d", &key, &n); err == nil && chk != nil {
+				chk.ran(key, n)
+			}
+		}
+		if first {
+			ready <- "(no output)"
+		}
+	}()
+	select {
+	case line := <-ready:
+		if line != "ready" {
+			t.Fatalf("child %v did not start: %s", env, line)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("child %v did not start within 30s", env)
+	}
+	return c
+}
+
+// stop closes the child's stdin and waits for it to exit, having
+// reported every run.
+func (c *faultChild) stop(t *testing.T) {
+	t.Helper()
+	c.stdin.Close()
+	select {
+	case <-c.eof:
+	case <-time.After(30 * time.Second):
+		t.Error("a child did not exit within 30s of its stdin closing")
+	}
+	c.kill()
+}
+
+// kill ends the child at once (SIGKILL) and reaps it.
+func (c *faultChild) kill() {
+	c.wait.Do(func() {
+		c.cmd.Process.Kill()
+		<-c.eof
+		c.cmd.Wait()
+	})
+}
+
+func (c *faultChild) signal(t *testing.T, s syscall.Signal) {
+	t.Helper()
+	if err := c.cmd.Process.Signal(s); err != nil {
+		t.Fatalf("%v: %v", s, err)
+	}
+}
+
+// faultSpoke connects a spoke to url with extra nats.go options.
+func faultSpoke(t *testing.T, url string, opts ...nats.Option) *callproto.PendingRequestMap {
+	t.Helper()
+	bus, err := natsbus.Connect(natsbus.Options{URL: url, Name: "faults-spoke", NATS: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spoke, err := callproto.NewPendingRequestMap(bus, callproto.SpokeOptions{Prefix: faultsPrefix, Heartbeat: faultsBeat, Window: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		spoke.Close()
+		bus.Close()
+	})
+	return spoke
+}
+
+// driveOptions shape one drive.
+type driveOptions struct {
+	name    string // prefix of the mutations' keys
+	n       int    // mutations
+	streams int    // subscriptions per subscriber, run to their end (0: until the mutations are done)
+}
+
+// drive runs o.n mutations, faultsWorkers at a time, and two subscribers
+// looping over streams on spoke, and meanwhile calls inject (faults) in
+// the test's goroutine. It returns when the mutations are done (each
+// answered by a hub, or the test's time is up) and the subscribers have
+// stopped.
+func drive(t *testing.T, chk *checker, spoke *callproto.PendingRequestMap, o driveOptions, inject func()) {
+	t.Helper()
+	limit := 2*time.Minute + time.Duration(o.n)*10*time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	var next atomic.Int64
+	var workers, subscribers sync.WaitGroup
+	for range faultsWorkers {
+		workers.Go(func() {
+			for i := next.Add(1); i <= int64(o.n) && ctx.Err() == nil; i = next.Add(1) {
+				chk.mutate(ctx, spoke, fmt.Sprintf("%s-%d", o.name, i), faultsAttempt)
+			}
+		})
+	}
+	subCtx, stopSubs := context.WithCancel(ctx)
+	for range 2 {
+		subscribers.Go(func() {
+			for k := 0; subCtx.Err() == nil && (o.streams == 0 || k < o.streams); k++ {
+				chk.subscribe(subCtx, spoke, faultsTicks)
+			}
+		})
+	}
+	if inject != nil {
+		inject()
+	}
+	workers.Wait()
+	if o.streams == 0 {
+		stopSubs()
+	}
+	subscribers.Wait()
+	stopSubs()
+	if ctx.Err() != nil {
+		t.Errorf("%s: the mutations did not finish within %v", o.name, limit)
+	}
+}
+
+// faultPoints are the numbers of answered mutations at which to strike:
+// three, or one per 500 mutations.
+func faultPoints(n int) []int {
+	k := max(3, n/500)
+	var at []int
+	for i := 1; i <= k; i++ {
+		at = append(at, i*n/(k+1))
+	}
+	return at
+}
+
+// strike calls fault at each of faultPoints(n), waits until the spoke has
+// felt it (an attempt or a stream ended without a hub's answer), then
+// calls heal.
+func strike(t *testing.T, chk *checker, n int, fault, heal func()) {
+	t.Helper()
+	for _, at := range faultPoints(n) {
+		chk.await(t, fmt.Sprintf("%d mutations answered", at), 2*time.Minute, func() bool { return chk.resolvedCalls() >= at })
+		chk.mu.Lock()
+		felt := chk.ambiguous + sum(chk.surfaced)
+		chk.mu.Unlock()
+		fault()
+		chk.await(t, "the spoke to feel the fault", 30*time.Second, func() bool { return chk.ambiguous+sum(chk.surfaced) > felt })
+		heal()
+	}
+}
+
+// A partition between the spoke and the broker: a proxy the test controls
+// cuts the spoke's connection and refuses new ones (drop), or holds
+// everything either way sends (blackhole: the spoke's nats.go notices the
+// silence by its pings and reconnects, into the blackhole too, until it
+// heals and the bytes held go on), then heals.
+func TestFaultsPartition(t *testing.T) {
+	n := faultsN(t)
+	for _, mode := range []string{"drop", "blackhole"} {
+		t.Run(mode, func(t *testing.T) {
+			srv, err := natsbus.StartServer("127.0.0.1", -1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer srv.Shutdown()
+			chk := newChecker()
+			hub := startFaultChild(t, chk, "FAULTS_ROLE=hub", "FAULTS_URL="+srv.ClientURL())
+			proxy, err := faultproxy.New(srv.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer proxy.Close()
+			spoke := faultSpoke(t, "nats://"+proxy.Addr(), nats.PingInterval(100*time.Millisecond), nats.MaxPingsOutstanding(2))
+			fault := proxy.Drop
+			if mode == "blackhole" {
+				fault = proxy.Blackhole
+			}
+			drive(t, chk, spoke, driveOptions{name: "partition-" + mode, n: n}, func() { strike(t, chk, n, fault, proxy.Heal) })
+			hub.stop(t)
+			s := chk.verify(t, "partition/"+mode)
+			if s.ambiguous == 0 && sum(chk.surfaced) == 0 {
+				t.Error("the partitions went unnoticed")
+			}
+			if proxy.Accepted() < 2 {
+				t.Errorf("the spoke connected %d times through the proxy; the partitions should have made it reconnect", proxy.Accepted())
+			}
+		})
+	}
+}
+
+// The hub process paused (SIGSTOP) past three of the spoke's heartbeats:
+// the spoke gives its calls and streams up as TRANSPORT_ERRORs; resumed
+// (SIGCONT), the hub works through what queued meanwhile, duplicates
+// included, and the retries get its answers.
+func TestFaultsHubPaused(t *testing.T) {
+	n := faultsN(t)
+	srv, err := natsbus.StartServer("127.0.0.1", -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	chk := newChecker()
+	hub := startFaultChild(t, chk, "FAULTS_ROLE=hub", "FAULTS_URL="+srv.ClientURL())
+	spoke := faultSpoke(t, srv.ClientURL())
+	drive(t, chk, spoke, driveOptions{name: "paused", n: n}, func() {
+		strike(t, chk, n, func() { hub.signal(t, syscall.SIGSTOP) }, func() { hub.signal(t, syscall.SIGCONT) })
+	})
+	hub.stop(t)
+	s := chk.verify(t, "hub-paused")
+	if s.ambiguous == 0 {
+		t.Error("no call noticed the paused hub")
+	}
+}
+
+// The broker (a process of its own) killed and restarted on its port with
+// calls and subscriptions in flight: once right away, as a supervisor
+// would, and once after the spoke has noticed the outage.
+func TestFaultsBrokerRestart(t *testing.T) {
+	n := faultsN(t)
+	port := freePort(t)
+	brokerEnv := []string{"FAULTS_ROLE=broker", "FAULTS_PORT=" + strconv.Itoa(port)}
+	broker := startFaultChild(t, nil, brokerEnv...)
+	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
+	chk := newChecker()
+	hub := startFaultChild(t, chk, "FAULTS_ROLE=hub", "FAULTS_URL="+url)
+	spoke := faultSpoke(t, url)
+	restarts := 0
+	drive(t, chk, spoke, driveOptions{name: "restart", n: n}, func() {
+		for i, at := range faultPoints(n) {
+			chk.await(t, fmt.Sprintf("%d mutations answered", at), 2*time.Minute, func() bool { return chk.resolvedCalls() >= at })
+			chk.mu.Lock()
+			felt := chk.ambiguous + sum(chk.surfaced)
+			chk.mu.Unlock()
+			broker.kill()
+			if i%2 == 1 {
+				chk.await(t, "the spoke to feel the outage", 30*time.Second, func() bool { return chk.ambiguous+sum(chk.surfaced) > felt })
+			}
+			broker = startFaultChild(t, nil, brokerEnv...)
+			restarts++
+		}
+	})
+	hub.stop(t)
+	s := chk.verify(t, "broker-restart")
+	t.Logf("broker-restart: %d restarts", restarts)
+	if s.successes == 0 {
+		t.Error("nothing succeeded")
+	}
+}
+
+// A spoke whose wall clock is skewed against the deadline it stamps on its
+// requests (the one clock that crosses the wire; the seam is
+// callproto.SetClockSkew). Behind by more than the deadline, its requests
+// arrive already expired: the hub answers TIMEOUT without running them,
+// and the spoke sees that error at once, as a hub's answer. Ahead, the hub
+// gives the handler more time than the caller waits: every call succeeds.
+func TestFaultsClockSkew(t *testing.T) {
+	n := faultsN(t)
+	srv, err := natsbus.StartServer("127.0.0.1", -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	chk := newChecker()
+	hub := startFaultChild(t, chk, "FAULTS_ROLE=hub", "FAULTS_URL="+srv.ClientURL())
+	behind := faultSpoke(t, srv.ClientURL())
+	callproto.SetClockSkew(behind, -10*time.Minute) // past every deadline drive sets
+	ahead := faultSpoke(t, srv.ClientURL())
+	callproto.SetClockSkew(ahead, 10*time.Minute)
+	drive(t, chk, behind, driveOptions{name: "behind", n: n / 2, streams: 3}, nil)
+	drive(t, chk, ahead, driveOptions{name: "ahead", n: n - n/2, streams: 3}, nil)
+	hub.stop(t)
+	s := chk.verify(t, "clock-skew")
+
+	chk.mu.Lock()
+	defer chk.mu.Unlock()
+	if got := s.errorCodes[rt.CodeTimeout]; got != n/2 || s.errors != n/2 {
+		t.Errorf("behind: %d TIMEOUT of %d errors; want all %d mutations to time out on the hub", got, s.errors, n/2)
+	}
+	if s.successes != n-n/2 || s.runs != n-n/2 {
+		t.Errorf("ahead: %d succeeded, %d ran; want %d", s.successes, s.runs, n-n/2)
+	}
+	if s.ambiguous != 0 {
+		t.Errorf("%d attempts got no hub's answer; a skewed deadline is answered at once", s.ambiguous)
+	}
+	if chk.surfaced[rt.CodeTimeout] != 6 || chk.completed != 6 {
+		t.Errorf("subscriptions: %d ended with TIMEOUT, %d completed; want 6 of each (behind, ahead)", chk.surfaced[rt.CodeTimeout], chk.completed)
+	}
+}
+
+// WithRequestID: a call retried with the same request id is answered from
+// the hub's duplicate record instead of running again, and an id pending
+// on the spoke is refused.
+func TestWithRequestID(t *testing.T) {
+	bus, err := natsbus.Connect(natsbus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bus.Close()
+	var mu sync.Mutex
+	runs := map[string]int{}
+	reg := faultsRegistry(func(key string, _ int64) {
+		mu.Lock()
+		runs[key]++
+		mu.Unlock()
+	})
+	hub, err := callproto.NewCallHandler(reg, bus, callproto.HandlerOptions{Prefix: faultsPrefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hub.Close()
+	spoke, err := callproto.NewPendingRequestMap(bus, callproto.SpokeOptions{Prefix: faultsPrefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spoke.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+
+	for _, key := range []string{"a", "b", "a", "a", "b"} {
+		env, err := callproto.CallAs[int64](ctx, spoke, "faults.incr", map[string]string{"key": key}, callproto.WithRequestID("id-"+key))
+		want := int64(1)
+		if key == "b" {
+			want = 2
+		}
+		if err != nil || env.Data != want {
+			t.Fatalf("%s: %v %v, want %d (the first run's answer)", key, env.Data, err, want)
+		}
+	}
+	if runs["a"] != 1 || runs["b"] != 1 {
+		t.Fatalf("runs %v, want one each", runs)
+	}
+
+	// An id already pending on the spoke is refused, and leaves the
+	// pending call alone.
+	wctx, wcancel := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		_, err := spoke.Call(wctx, "faults.wait", nil, callproto.WithRequestID("w"))
+		done <- err
+	}()
+	waitFor(t, "the call to wait", func() bool { return hub.Inflight() == 1 })
+	if _, err := spoke.Call(ctx, "faults.wait", nil, callproto.WithRequestID("w")); code(err) != rt.CodeValidation {
+		t.Fatalf("a pending id again: %v, want VALIDATION_ERROR", err)
+	}
+	if _, err := spoke.Call(ctx, "faults.wait", nil, callproto.WithRequestID("")); code(err) != rt.CodeValidation {
+		t.Fatalf("an empty id: %v, want VALIDATION_ERROR", err)
+	}
+	wcancel()
+	if err := <-done; code(err) != rt.CodeCanceled {
+		t.Fatalf("the pending call: %v, want CANCELED", err)
+	}
+}
