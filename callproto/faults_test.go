@@ -528,3 +528,58 @@ func TestWithRequestID(t *testing.T) {
 		t.Fatalf("the pending call: %v, want CANCELED", err)
 	}
 }
+
+// stuckBus is a Bus whose publishes to one subject block until released,
+// as natsbus's do while nats.go holds its lock through a reconnection's
+// handshake (up to its connect timeout, again for every attempt while a
+// partition lasts).
+type stuckBus struct {
+	callproto.Bus
+	subject string
+	release chan struct{}
+}
+
+func (b *stuckBus) Publish(ctx context.Context, subject string, data []byte) error {
+	if subject == b.subject {
+		<-b.release
+	}
+	return b.Bus.Publish(ctx, subject, data)
+}
+
+// A keepalive whose Publish blocks does not hold up the spoke's liveness
+// check: a call no hub answers still fails with TRANSPORT_ERROR after
+// three silent heartbeats, not when the publish returns. (The check and
+// the publish shared a goroutine: found by TestFaultsPartition/blackhole,
+// where it took the connect timeout, 2s, instead of 300ms.)
+func TestKeepaliveBlocked(t *testing.T) {
+	nb, err := natsbus.Connect(natsbus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nb.Close()
+	bus := &stuckBus{Bus: nb, subject: callproto.SubjectsFor(faultsPrefix).Control, release: make(chan struct{})}
+	spoke, err := callproto.NewPendingRequestMap(bus, callproto.SpokeOptions{Prefix: faultsPrefix, Heartbeat: faultsBeat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spoke.Close()
+	unstick := sync.OnceFunc(func() { close(bus.release) })
+	defer unstick() // before Close, which waits for the keepalive being published
+	// No hub: the first keepalive blocks, and the call must still fail.
+	done := make(chan error, 1)
+	go func() {
+		_, err := spoke.Call(context.Background(), "faults.incr", map[string]string{"key": "k"})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if code(err) != rt.CodeTransport {
+			t.Fatalf("a call no hub answers, the keepalive stuck: %v, want TRANSPORT_ERROR", err)
+		}
+	case <-time.After(20 * time.Second): // 3 heartbeats are 300ms
+		t.Error("a call no hub answers still waits 20s later, its keepalive stuck")
+		unstick()
+		<-done
+	}
+}
+

@@ -64,9 +64,13 @@ type PendingRequestMap struct {
 	pending map[string]*pending
 	closed  bool
 	sub     Subscription
+	ctl     chan Control // keepalives and cancels, for sender
 	stop    chan struct{}
 	wg      sync.WaitGroup
 }
+
+// maxControlQueue bounds the control events waiting for the sender.
+const maxControlQueue = 1024
 
 // pending is one request waiting for answers.
 type pending struct {
@@ -96,6 +100,7 @@ func NewPendingRequestMap(bus Bus, opts SpokeOptions) (*PendingRequestMap, error
 		beat:     opts.Heartbeat,
 		p:        opts.Pipeline,
 		pending:  map[string]*pending{},
+		ctl:      make(chan Control, maxControlQueue),
 		stop:     make(chan struct{}),
 	}
 	if m.window <= 0 {
@@ -111,6 +116,8 @@ func NewPendingRequestMap(bus Bus, opts SpokeOptions) (*PendingRequestMap, error
 		return nil, fmt.Errorf("callproto: subscribe %s: %w", m.replyTo, err)
 	}
 	m.sub = s
+	m.wg.Add(1)
+	go m.sender()
 	if m.beat > 0 {
 		m.wg.Add(1)
 		go m.keepalive()
@@ -223,8 +230,43 @@ func (m *PendingRequestMap) keepalive() {
 				}
 			}
 			m.mu.Unlock()
-			m.control(c)
+			m.send(c)
 		}
+	}
+}
+
+// sender publishes the control events that keepalive and cancelRemote
+// queue, so that a Publish that blocks (a bus reconnecting through a
+// partition) holds up neither the liveness check, which would then fail
+// the requests of silent hubs only once the bus is back, nor a caller's
+// error. At Close it publishes what is queued, then ends.
+func (m *PendingRequestMap) sender() {
+	defer m.wg.Done()
+	for {
+		select {
+		case c := <-m.ctl:
+			m.control(c)
+		case <-m.stop:
+			for {
+				select {
+				case c := <-m.ctl:
+					m.control(c)
+				default:
+					return
+				}
+			}
+		}
+	}
+}
+
+// send queues c for sender. With maxControlQueue events waiting already
+// (the bus has blocked for that long), c is dropped: a keepalive is sent
+// again next period, and a hub ends a dropped cancel's handler at its
+// deadline or when the spoke's keepalives stop.
+func (m *PendingRequestMap) send(c Control) {
+	select {
+	case m.ctl <- c:
+	default:
 	}
 }
 
@@ -320,9 +362,10 @@ func (m *PendingRequestMap) forget(reqID string) {
 	m.mu.Unlock()
 }
 
-// cancelRemote tells the hubs to stop reqID's handler.
+// cancelRemote tells the hubs to stop reqID's handler (through sender:
+// the caller does not wait for the bus).
 func (m *PendingRequestMap) cancelRemote(reqID string) {
-	m.control(Control{Type: TypeCanceled, RequestID: reqID})
+	m.send(Control{Type: TypeCanceled, RequestID: reqID})
 }
 
 // Call runs a query or mutation on a hub and returns its envelope, from
