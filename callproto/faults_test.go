@@ -583,3 +583,85 @@ func TestKeepaliveBlocked(t *testing.T) {
 	}
 }
 
+// tapBus counts the events of one type a Bus publishes, and drops them
+// when drop is set.
+type tapBus struct {
+	callproto.Bus
+	typ  string
+	drop bool
+	mu   sync.Mutex
+	seen []string // the events of typ published (or dropped)
+}
+
+func (b *tapBus) Publish(ctx context.Context, subject string, data []byte) error {
+	var ev struct{ Type string }
+	if json.Unmarshal(data, &ev) == nil && ev.Type == b.typ {
+		b.mu.Lock()
+		b.seen = append(b.seen, string(data))
+		b.mu.Unlock()
+		if b.drop {
+			return nil
+		}
+	}
+	return b.Bus.Publish(ctx, subject, data)
+}
+
+// A call whose hub goes silent (its call.alive lost) fails with
+// TRANSPORT_ERROR without cancelling it on the hub, so that the hub runs it
+// to its end and a retry with the same request id gets its answer, not
+// CANCELED for a call that never ran. (Found by TestFaultsPartition: the
+// call.canceled of a failed attempt reached the hub with the request, and
+// its retry was answered CANCELED from the duplicate record.)
+func TestRetryAfterSilence(t *testing.T) {
+	nb, err := natsbus.Connect(natsbus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nb.Close()
+	hubBus := &tapBus{Bus: nb, typ: callproto.TypeAlive, drop: true} // the hub's call.alive never arrive
+	spokeBus := &tapBus{Bus: nb, typ: callproto.TypeCanceled}
+	gate := make(chan struct{})
+	var runs atomic.Int64
+	reg := rt.NewRegistry(nil)
+	reg.Register(rt.OperationSpec{ID: "t.gated", Kind: rt.KindMutation}, func(ctx context.Context, _ json.RawMessage) (any, error) {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return runs.Add(1), nil
+	})
+	hub, err := callproto.NewCallHandler(reg, hubBus, callproto.HandlerOptions{Prefix: faultsPrefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hub.Close()
+	spoke, err := callproto.NewPendingRequestMap(spokeBus, callproto.SpokeOptions{Prefix: faultsPrefix, Heartbeat: faultsBeat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spoke.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+
+	if _, err := spoke.Call(ctx, "t.gated", nil, callproto.WithRequestID("r")); code(err) != rt.CodeTransport {
+		t.Fatalf("a call whose hub went silent: %v, want TRANSPORT_ERROR", err)
+	}
+	hubBus.mu.Lock()
+	alive := len(hubBus.seen)
+	hubBus.mu.Unlock()
+	if alive == 0 || hub.Inflight() != 1 {
+		t.Fatalf("the hub sent %d call.alive and runs %d requests; want the call running, unheard", alive, hub.Inflight())
+	}
+	close(gate)
+	env, err := callproto.CallAs[int64](ctx, spoke, "t.gated", nil, callproto.WithRequestID("r"))
+	if err != nil || env.Data != 1 {
+		t.Fatalf("the retry: %v %v, want the first run's answer 1", env.Data, err)
+	}
+	spoke.Close() // publishes the control events still queued
+	spokeBus.mu.Lock()
+	defer spokeBus.mu.Unlock()
+	if len(spokeBus.seen) != 0 || runs.Load() != 1 {
+		t.Fatalf("the spoke sent %v; the handler ran %d times", spokeBus.seen, runs.Load())
+	}
+}

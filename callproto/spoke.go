@@ -409,7 +409,12 @@ func (m *PendingRequestMap) call(ctx context.Context, id string, input any, opts
 		}
 		return nil, runtime.Errorf(runtime.CodeDecode, id, "unexpected %s answer to a call", a.Type)
 	case <-p.failed:
-		m.cancelRemote(reqID)
+		// No call.canceled: no hub has spoken of the request for three
+		// periods (or the spoke closed). A hub that has it, cut off from
+		// us, runs it to its end (or its deadline) and records the answer,
+		// which a retry with the same request id (WithRequestID) gets;
+		// cancelled, it would answer the retry CANCELED, for a call that
+		// may never have run.
 		return nil, runtime.Errorf(runtime.CodeTransport, id, "%s", p.reason)
 	case <-ctx.Done():
 		m.cancelRemote(reqID)
