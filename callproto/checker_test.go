@@ -22,8 +22,12 @@ import (
 //   - every call that ran is accounted for: it succeeded, or the spoke saw
 //     an error for it (a hub's answer, not its own silence); a call that
 //     ran while the spoke saw no answer (its answer lost) was retried with
-//     the same request id and then answered from the hub's duplicate record
-//     with that run's value (counted as recovered);
+//     the same request id and then answered with that run's value, from
+//     the hub's duplicate record (the hub published a second answer:
+//     counted as replayed) or by the run's own answer, which came late,
+//     after the attempt had given up, while its retry waited (counted as
+//     late);
+//   - the hub answered every run;
 //   - every call got a hub's answer in the end (none unresolved);
 //   - no subscription had a silent gap: the stream's values are numbered
 //     by the handler, and each stream either delivered them all in order
@@ -31,11 +35,12 @@ import (
 //
 // The handler is an idempotency-keyed counter increment (faults.incr): the
 // key is the request id, and the hub process reports each run ("ran key
-// value") as it commits it, before answering.
+// value") as it commits it, before answering, and each answer it publishes.
 type checker struct {
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every record
 	runs    map[string][]int64
+	answers map[string]int // call.responded and call.error the hub published, by request id
 	calls   map[string]callRecord
 
 	ambiguous int // attempts that ended without a hub's answer
@@ -56,7 +61,7 @@ type callRecord struct {
 }
 
 func newChecker() *checker {
-	return &checker{changed: make(chan struct{}), runs: map[string][]int64{}, calls: map[string]callRecord{}, surfaced: map[rt.ErrorCode]int{}}
+	return &checker{changed: make(chan struct{}), runs: map[string][]int64{}, answers: map[string]int{}, calls: map[string]callRecord{}, surfaced: map[rt.ErrorCode]int{}}
 }
 
 // notify wakes await; c.mu is held.
@@ -90,6 +95,13 @@ func (c *checker) ran(key string, value int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.runs[key] = append(c.runs[key], value)
+}
+
+// answered records an answer the hub published.
+func (c *checker) answered(requestID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.answers[requestID]++
 }
 
 // resolvedCalls is how many mutations got a hub's answer; c.mu is held.
@@ -167,7 +179,7 @@ func (c *checker) subscribe(ctx context.Context, spoke *callproto.PendingRequest
 type faultStats struct {
 	mutations, successes, errors, unresolved int
 	errorCodes                               map[rt.ErrorCode]int
-	runs, reruns, recovered, ranErrors       int
+	runs, reruns, replayed, late, ranErrors  int
 	attempts, ambiguous                      int
 }
 
@@ -193,6 +205,9 @@ func (c *checker) verify(t *testing.T, name string) faultStats {
 		for _, v := range runs {
 			top = max(top, v)
 		}
+		if c.answers[key] == 0 {
+			bad = append(bad, fmt.Sprintf("%s ran, and the hub published no answer", key))
+		}
 	}
 	if top != int64(s.runs) {
 		bad = append(bad, fmt.Sprintf("the counter reached %d after %d reported runs", top, s.runs))
@@ -209,8 +224,10 @@ func (c *checker) verify(t *testing.T, name string) faultStats {
 				bad = append(bad, fmt.Sprintf("%s: the spoke saw success, the handler ran %d times", key, len(runs)))
 			} else if runs[0] != rec.value {
 				bad = append(bad, fmt.Sprintf("%s: the spoke saw %d, its run returned %d", key, rec.value, runs[0]))
+			} else if rec.ambiguous > 0 && c.answers[key] > 1 {
+				s.replayed++ // answered on a retry from the duplicate record
 			} else if rec.ambiguous > 0 {
-				s.recovered++ // its run's answer reached the spoke only on a retry
+				s.late++ // answered on a retry by its run's own late answer
 			}
 		default:
 			s.errors++
@@ -221,10 +238,10 @@ func (c *checker) verify(t *testing.T, name string) faultStats {
 		}
 	}
 	t.Logf("%s: %d mutations (%d attempts, %d without a hub's answer): %d succeeded, %d failed %v, %d unresolved; "+
-		"%d runs, %d re-runs, %d answers lost and recovered from the duplicate record, %d ran and failed; "+
+		"%d runs, %d re-runs; retried after no answer and answered with their run's value: %d replayed from the duplicate record, %d by the run's late answer; %d ran and failed; "+
 		"%d subscriptions (%d values): %d completed, %d ended with an error the subscriber saw %v, %d stopped by the test; %d violations",
 		name, s.mutations, s.attempts, s.ambiguous, s.successes, s.errors, s.errorCodes, s.unresolved,
-		s.runs, s.reruns, s.recovered, s.ranErrors,
+		s.runs, s.reruns, s.replayed, s.late, s.ranErrors,
 		c.streams, c.values, c.completed, sum(c.surfaced), c.surfaced, c.stopped, len(bad))
 	if len(bad) > 0 {
 		if len(bad) > 20 {

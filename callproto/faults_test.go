@@ -106,8 +106,10 @@ func faultsRegistry(report func(key string, n int64)) *rt.Registry {
 // TestFaultsHelper is the fault tests' child processes (FAULTS_ROLE):
 // "broker", an embedded NATS server on FAULTS_PORT; "hub", a CallHandler
 // of faultsRegistry connected to FAULTS_URL, printing "ran <key> <value>"
-// for each run of faults.incr. Each prints "ready", then runs until its
-// stdin closes.
+// for each run of faults.incr, and "answered <requestId>" for each
+// call.responded or call.error it publishes (a second one for a request is
+// a replay from the duplicate record). Each prints "ready", then runs
+// until its stdin closes.
 func TestFaultsHelper(t *testing.T) {
 	switch os.Getenv("FAULTS_ROLE") {
 	case "":
@@ -131,7 +133,7 @@ func TestFaultsHelper(t *testing.T) {
 		}
 		reg := faultsRegistry(func(key string, n int64) { fmt.Printf("ran %s %d\n", key, n) })
 		quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})) // publish failures are the point
-		h, err := callproto.NewCallHandler(reg, bus, callproto.HandlerOptions{Prefix: faultsPrefix, Logger: quiet})
+		h, err := callproto.NewCallHandler(reg, answerTap{bus}, callproto.HandlerOptions{Prefix: faultsPrefix, Logger: quiet})
 		if err != nil {
 			fmt.Println("error:", err)
 			os.Exit(2)
@@ -143,6 +145,21 @@ func TestFaultsHelper(t *testing.T) {
 		os.Exit(0)
 	}
 	os.Exit(2)
+}
+
+// answerTap prints "answered <requestId>" for each call.responded and
+// call.error published.
+type answerTap struct{ callproto.Bus }
+
+func (b answerTap) Publish(ctx context.Context, subject string, data []byte) error {
+	var ev struct {
+		Type      string
+		RequestID string
+	}
+	if json.Unmarshal(data, &ev) == nil && (ev.Type == callproto.TypeResponded || ev.Type == callproto.TypeError) {
+		fmt.Printf("answered %s\n", ev.RequestID)
+	}
+	return b.Bus.Publish(ctx, subject, data)
 }
 
 // faultChild is a child process of TestFaultsHelper.
@@ -186,8 +203,13 @@ func startFaultChild(t *testing.T, chk *checker, env ...string) *faultChild {
 			}
 			var key string
 			var n int64
-			if _, err := fmt.Sscanf(sc.Text(), "ran %s %d", &key, &n); err == nil && chk != nil {
+			if chk == nil {
+				continue
+			}
+			if _, err := fmt.Sscanf(sc.Text(), "ran %s %d", &key, &n); err == nil {
 				chk.ran(key, n)
+			} else if _, err := fmt.Sscanf(sc.Text(), "answered %s", &key); err == nil {
+				chk.answered(key)
 			}
 		}
 		if first {
