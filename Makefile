@@ -32,8 +32,9 @@ examples-test:
 ## faults: the call protocol's fault tests (callproto/faults_test.go) at
 ## FAULTS_N mutations per scenario (default 5000; go test runs 300): a
 ## partition through a TCP proxy (drop, blackhole), a hub paused with
-## SIGSTOP, the broker killed and restarted, a spoke's clock skewed; the
-## checker's numbers are logged per scenario.
+## SIGSTOP, the broker killed and restarted, a spoke's clock skewed, on
+## NATS and Redis (go test: NATS only); the checker's numbers are logged
+## per scenario.
 FAULTS_N ?= 5000
 faults:
 	FAULTS_N=$(FAULTS_N) $(GO) test -count=1 -v -timeout 30m -run '^(TestFaults|TestWithRequestID|TestKeepaliveBlocked|TestRetryAfterSilence)' ./callproto/

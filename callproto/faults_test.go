@@ -11,8 +11,8 @@ package callproto_test
 // (SIGSTOP), the broker killed and restarted, and a spoke whose clock is
 // skewed against the deadline.
 //
-// go test runs FAULTS_N mutations per scenario (default 300); `make
-// faults` runs thousands.
+// go test runs FAULTS_N mutations per scenario (default 300) on NATS;
+// `make faults` runs thousands, on NATS and Redis.
 
 import (
 	"bufio"
@@ -36,6 +36,7 @@ import (
 	"github.com/opsgen/opsgen/callproto"
 	"github.com/opsgen/opsgen/callproto/internal/faultproxy"
 	"github.com/opsgen/opsgen/callproto/natsbus"
+	"github.com/opsgen/opsgen/callproto/redisbus"
 	rt "github.com/opsgen/opsgen/runtime"
 )
 
@@ -126,7 +127,7 @@ func TestFaultsHelper(t *testing.T) {
 		srv.Shutdown()
 		os.Exit(0)
 	case "hub":
-		bus, err := natsbus.Connect(natsbus.Options{URL: os.Getenv("FAULTS_URL"), Name: "faults-hub"})
+		bus, err := connectFaultBus(os.Getenv("FAULTS_BUS"), os.Getenv("FAULTS_URL"), false)
 		if err != nil {
 			fmt.Println("error:", err)
 			os.Exit(2)
@@ -141,7 +142,7 @@ func TestFaultsHelper(t *testing.T) {
 		fmt.Println("ready")
 		io.Copy(io.Discard, os.Stdin)
 		h.Close()
-		bus.Close()
+		bus.(io.Closer).Close()
 		os.Exit(0)
 	}
 	os.Exit(2)
@@ -256,10 +257,11 @@ func (c *faultChild) signal(t *testing.T, s syscall.Signal) {
 	}
 }
 
-// faultSpoke connects a spoke to url with extra nats.go options.
-func faultSpoke(t *testing.T, url string, opts ...nats.Option) *callproto.PendingRequestMap {
+// faultSpoke connects a spoke to the broker of kind at addr (see
+// connectFaultBus).
+func faultSpoke(t *testing.T, kind, addr string, proxied bool) *callproto.PendingRequestMap {
 	t.Helper()
-	bus, err := natsbus.Connect(natsbus.Options{URL: url, Name: "faults-spoke", NATS: opts})
+	bus, err := connectFaultBus(kind, addr, proxied)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +271,7 @@ func faultSpoke(t *testing.T, url string, opts ...nats.Option) *callproto.Pendin
 	}
 	t.Cleanup(func() {
 		spoke.Close()
-		bus.Close()
+		bus.(io.Closer).Close()
 	})
 	return spoke
 }
@@ -349,42 +351,120 @@ func strike(t *testing.T, chk *checker, n int, fault, heal func()) {
 	}
 }
 
+// faultBuses are the brokers the scenarios run on: NATS, and with FAULTS_N
+// set (make faults) Redis too, when redis-server is installed (make redis;
+// required under CI). (Redis stays out of go test's short run to keep it
+// short: its blackhole alone takes some 20s, its client noticing nothing
+// until the partition heals.)
+func faultBuses(t *testing.T) []string {
+	if os.Getenv("FAULTS_N") == "" {
+		return []string{"nats"}
+	}
+	if _, err := exec.LookPath("redis-server"); err != nil && os.Getenv("CI") == "" {
+		t.Log("redis-server is not installed (make redis): the scenarios run on NATS only")
+		return []string{"nats"}
+	}
+	return []string{"nats", "redis"}
+}
+
+// faultBroker is a scenario's broker, in a process of its own: an
+// embedded NATS server in a TestFaultsHelper child, or redis-server.
+type faultBroker struct {
+	kind  string
+	addr  string // host:port
+	kill  func() // as a crash would: nothing is kept
+	start func() // again, on the same port
+}
+
+func startBroker(t *testing.T, kind string) *faultBroker {
+	t.Helper()
+	b := &faultBroker{kind: kind}
+	switch kind {
+	case "nats":
+		port := freePort(t)
+		env := []string{"FAULTS_ROLE=broker", "FAULTS_PORT=" + strconv.Itoa(port)}
+		var child *faultChild
+		b.addr = fmt.Sprintf("127.0.0.1:%d", port)
+		b.start = func() { child = startFaultChild(t, nil, env...) }
+		b.kill = func() { child.kill() }
+	case "redis":
+		dir := t.TempDir()
+		srv, err := redisbus.StartServer(dir, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { srv.Stop() })
+		b.addr, b.kill = srv.Addr, srv.Stop
+		port := srv.Port()
+		b.start = func() {
+			n, err := redisbus.StartServer(dir, port)
+			if err != nil {
+				t.Fatal(err)
+			}
+			*srv = *n
+		}
+		return b
+	default:
+		t.Fatalf("no broker %q", kind)
+	}
+	b.start()
+	return b
+}
+
+// connectFaultBus connects to the broker of kind at addr. Through a proxy
+// (partitions), a NATS client pings every 100ms and gives a connection up
+// after two unanswered pings, so that it notices a blackhole.
+func connectFaultBus(kind, addr string, proxied bool) (callproto.Bus, error) {
+	if kind == "redis" {
+		return redisbus.Connect(context.Background(), redisbus.Options{Addr: addr})
+	}
+	var opts []nats.Option
+	if proxied {
+		opts = append(opts, nats.PingInterval(100*time.Millisecond), nats.MaxPingsOutstanding(2))
+	}
+	return natsbus.Connect(natsbus.Options{URL: "nats://" + addr, NATS: opts})
+}
+
+// startFaultHub starts a hub process on the broker, reporting to chk.
+func startFaultHub(t *testing.T, chk *checker, b *faultBroker) *faultChild {
+	t.Helper()
+	return startFaultChild(t, chk, "FAULTS_ROLE=hub", "FAULTS_BUS="+b.kind, "FAULTS_URL="+b.addr)
+}
+
 // A partition between the spoke and the broker: a proxy the test controls
-// cuts the spoke's connection and refuses new ones (drop), or holds
-// everything either way sends (blackhole: the spoke's nats.go notices the
-// silence by its pings and reconnects, into the blackhole too, until it
-// heals and the bytes held go on), then heals.
+// cuts the spoke's connections and refuses new ones (drop), or holds
+// everything either way sends (blackhole: the spoke's NATS client notices
+// the silence by its pings and reconnects, into the blackhole too, until
+// it heals and the bytes held go on), then heals.
 func TestFaultsPartition(t *testing.T) {
 	n := faultsN(t)
-	for _, mode := range []string{"drop", "blackhole"} {
-		t.Run(mode, func(t *testing.T) {
-			srv, err := natsbus.StartServer("127.0.0.1", -1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer srv.Shutdown()
-			chk := newChecker()
-			hub := startFaultChild(t, chk, "FAULTS_ROLE=hub", "FAULTS_URL="+srv.ClientURL())
-			proxy, err := faultproxy.New(srv.Addr().String())
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer proxy.Close()
-			spoke := faultSpoke(t, "nats://"+proxy.Addr(), nats.PingInterval(100*time.Millisecond), nats.MaxPingsOutstanding(2))
-			fault := proxy.Drop
-			if mode == "blackhole" {
-				fault = proxy.Blackhole
-			}
-			drive(t, chk, spoke, driveOptions{name: "partition-" + mode, n: n}, func() { strike(t, chk, n, fault, proxy.Heal) })
-			hub.stop(t)
-			s := chk.verify(t, "partition/"+mode)
-			if s.ambiguous == 0 && sum(chk.surfaced) == 0 {
-				t.Error("the partitions went unnoticed")
-			}
-			if proxy.Accepted() < 2 {
-				t.Errorf("the spoke connected %d times through the proxy; the partitions should have made it reconnect", proxy.Accepted())
-			}
-		})
+	for _, kind := range faultBuses(t) {
+		for _, mode := range []string{"drop", "blackhole"} {
+			t.Run(kind+"/"+mode, func(t *testing.T) {
+				broker := startBroker(t, kind)
+				chk := newChecker()
+				hub := startFaultHub(t, chk, broker)
+				proxy, err := faultproxy.New(broker.addr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer proxy.Close()
+				spoke := faultSpoke(t, kind, proxy.Addr(), true)
+				fault := proxy.Drop
+				if mode == "blackhole" {
+					fault = proxy.Blackhole
+				}
+				drive(t, chk, spoke, driveOptions{name: "partition-" + mode, n: n}, func() { strike(t, chk, n, fault, proxy.Heal) })
+				hub.stop(t)
+				s := chk.verify(t, "partition/"+kind+"/"+mode)
+				if s.ambiguous == 0 && sum(chk.surfaced) == 0 {
+					t.Error("the partitions went unnoticed")
+				}
+				if proxy.Accepted() < 2 {
+					t.Errorf("the spoke connected %d times through the proxy; the partitions should have made it reconnect", proxy.Accepted())
+				}
+			})
+		}
 	}
 }
 
@@ -394,56 +474,57 @@ func TestFaultsPartition(t *testing.T) {
 // included, and the retries get its answers.
 func TestFaultsHubPaused(t *testing.T) {
 	n := faultsN(t)
-	srv, err := natsbus.StartServer("127.0.0.1", -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Shutdown()
-	chk := newChecker()
-	hub := startFaultChild(t, chk, "FAULTS_ROLE=hub", "FAULTS_URL="+srv.ClientURL())
-	spoke := faultSpoke(t, srv.ClientURL())
-	drive(t, chk, spoke, driveOptions{name: "paused", n: n}, func() {
-		strike(t, chk, n, func() { hub.signal(t, syscall.SIGSTOP) }, func() { hub.signal(t, syscall.SIGCONT) })
-	})
-	hub.stop(t)
-	s := chk.verify(t, "hub-paused")
-	if s.ambiguous == 0 {
-		t.Error("no call noticed the paused hub")
+	for _, kind := range faultBuses(t) {
+		t.Run(kind, func(t *testing.T) {
+			broker := startBroker(t, kind)
+			chk := newChecker()
+			hub := startFaultHub(t, chk, broker)
+			spoke := faultSpoke(t, kind, broker.addr, false)
+			drive(t, chk, spoke, driveOptions{name: "paused", n: n}, func() {
+				strike(t, chk, n, func() { hub.signal(t, syscall.SIGSTOP) }, func() { hub.signal(t, syscall.SIGCONT) })
+			})
+			hub.stop(t)
+			s := chk.verify(t, "hub-paused/"+kind)
+			if s.ambiguous == 0 {
+				t.Error("no call noticed the paused hub")
+			}
+		})
 	}
 }
 
 // The broker (a process of its own) killed and restarted on its port with
-// calls and subscriptions in flight: once right away, as a supervisor
-// would, and once after the spoke has noticed the outage.
+// calls and subscriptions in flight: every other time right away, as a
+// supervisor would, and otherwise after the spoke has noticed the outage.
 func TestFaultsBrokerRestart(t *testing.T) {
 	n := faultsN(t)
-	port := freePort(t)
-	brokerEnv := []string{"FAULTS_ROLE=broker", "FAULTS_PORT=" + strconv.Itoa(port)}
-	broker := startFaultChild(t, nil, brokerEnv...)
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
-	chk := newChecker()
-	hub := startFaultChild(t, chk, "FAULTS_ROLE=hub", "FAULTS_URL="+url)
-	spoke := faultSpoke(t, url)
-	restarts := 0
-	drive(t, chk, spoke, driveOptions{name: "restart", n: n}, func() {
-		for i, at := range faultPoints(n) {
-			chk.await(t, fmt.Sprintf("%d mutations answered", at), 2*time.Minute, func() bool { return chk.resolvedCalls() >= at })
-			chk.mu.Lock()
-			felt := chk.ambiguous + sum(chk.surfaced)
-			chk.mu.Unlock()
-			broker.kill()
-			if i%2 == 1 {
-				chk.await(t, "the spoke to feel the outage", 30*time.Second, func() bool { return chk.ambiguous+sum(chk.surfaced) > felt })
+	for _, kind := range faultBuses(t) {
+		t.Run(kind, func(t *testing.T) {
+			broker := startBroker(t, kind)
+			chk := newChecker()
+			hub := startFaultHub(t, chk, broker)
+			spoke := faultSpoke(t, kind, broker.addr, false)
+			restarts := 0
+			drive(t, chk, spoke, driveOptions{name: "restart", n: n}, func() {
+				for i, at := range faultPoints(n) {
+					chk.await(t, fmt.Sprintf("%d mutations answered", at), 2*time.Minute, func() bool { return chk.resolvedCalls() >= at })
+					chk.mu.Lock()
+					felt := chk.ambiguous + sum(chk.surfaced)
+					chk.mu.Unlock()
+					broker.kill()
+					if i%2 == 1 {
+						chk.await(t, "the spoke to feel the outage", 30*time.Second, func() bool { return chk.ambiguous+sum(chk.surfaced) > felt })
+					}
+					broker.start()
+					restarts++
+				}
+			})
+			hub.stop(t)
+			s := chk.verify(t, "broker-restart/"+kind)
+			t.Logf("broker-restart/%s: %d restarts", kind, restarts)
+			if s.successes == 0 {
+				t.Error("nothing succeeded")
 			}
-			broker = startFaultChild(t, nil, brokerEnv...)
-			restarts++
-		}
-	})
-	hub.stop(t)
-	s := chk.verify(t, "broker-restart")
-	t.Logf("broker-restart: %d restarts", restarts)
-	if s.successes == 0 {
-		t.Error("nothing succeeded")
+		})
 	}
 }
 
@@ -461,10 +542,10 @@ func TestFaultsClockSkew(t *testing.T) {
 	}
 	defer srv.Shutdown()
 	chk := newChecker()
-	hub := startFaultChild(t, chk, "FAULTS_ROLE=hub", "FAULTS_URL="+srv.ClientURL())
-	behind := faultSpoke(t, srv.ClientURL())
+	hub := startFaultHub(t, chk, &faultBroker{kind: "nats", addr: srv.Addr().String()})
+	behind := faultSpoke(t, "nats", srv.Addr().String(), false)
 	callproto.SetClockSkew(behind, -10*time.Minute) // past every deadline drive sets
-	ahead := faultSpoke(t, srv.ClientURL())
+	ahead := faultSpoke(t, "nats", srv.Addr().String(), false)
 	callproto.SetClockSkew(ahead, 10*time.Minute)
 	drive(t, chk, behind, driveOptions{name: "behind", n: n / 2, streams: 3}, nil)
 	drive(t, chk, ahead, driveOptions{name: "ahead", n: n - n/2, streams: 3}, nil)
