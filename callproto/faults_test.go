@@ -163,6 +163,18 @@ func (b answerTap) Publish(ctx context.Context, subject string, data []byte) err
 	return b.Bus.Publish(ctx, subject, data)
 }
 
+// embeddedNATS is a bus on an embedded NATS server of its own, closed
+// when the test ends.
+func embeddedNATS(t *testing.T) *natsbus.Bus {
+	t.Helper()
+	b, err := natsbus.Connect(natsbus.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
 // faultChild is a child process of TestFaultsHelper.
 type faultChild struct {
 	cmd   *exec.Cmd
@@ -572,11 +584,7 @@ func TestFaultsClockSkew(t *testing.T) {
 // the hub's duplicate record instead of running again, and an id pending
 // on the spoke is refused.
 func TestWithRequestID(t *testing.T) {
-	bus, err := natsbus.Connect(natsbus.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bus.Close()
+	bus := embeddedNATS(t)
 	var mu sync.Mutex
 	runs := map[string]int{}
 	reg := faultsRegistry(func(key string, _ int64) {
@@ -655,11 +663,7 @@ func (b *stuckBus) Publish(ctx context.Context, subject string, data []byte) err
 // the publish shared a goroutine: found by TestFaultsPartition/blackhole,
 // where it took the connect timeout, 2s, instead of 300ms.)
 func TestKeepaliveBlocked(t *testing.T) {
-	nb, err := natsbus.Connect(natsbus.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nb.Close()
+	nb := embeddedNATS(t)
 	bus := &stuckBus{Bus: nb, subject: callproto.SubjectsFor(faultsPrefix).Control, release: make(chan struct{})}
 	spoke, err := callproto.NewPendingRequestMap(bus, callproto.SpokeOptions{Prefix: faultsPrefix, Heartbeat: faultsBeat})
 	if err != nil {
@@ -716,11 +720,7 @@ func (b *tapBus) Publish(ctx context.Context, subject string, data []byte) error
 // call.canceled of a failed attempt reached the hub with the request, and
 // its retry was answered CANCELED from the duplicate record.)
 func TestRetryAfterSilence(t *testing.T) {
-	nb, err := natsbus.Connect(natsbus.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nb.Close()
+	nb := embeddedNATS(t)
 	hubBus := &tapBus{Bus: nb, typ: callproto.TypeAlive, drop: true} // the hub's call.alive never arrive
 	spokeBus := &tapBus{Bus: nb, typ: callproto.TypeCanceled}
 	gate := make(chan struct{})

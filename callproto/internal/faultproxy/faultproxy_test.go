@@ -31,6 +31,19 @@ func echo(t *testing.T) string {
 	return ln.Addr().String()
 }
 
+// started is a proxy to an echo server, and a connection through it that
+// has made a round trip.
+func started(t *testing.T) (*Proxy, net.Conn, *bufio.Reader) {
+	t.Helper()
+	p, err := New(echo(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, r := dial(t, p.Addr())
+	roundTrip(t, c, r, "one")
+	return p, c, r
+}
+
 func dial(t *testing.T, addr string) (net.Conn, *bufio.Reader) {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
@@ -65,13 +78,8 @@ func nothing(t *testing.T, c net.Conn, r *bufio.Reader) {
 }
 
 func TestPassBlackholeHeal(t *testing.T) {
-	p, err := New(echo(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, c, r := started(t)
 	defer p.Close()
-	c, r := dial(t, p.Addr())
-	roundTrip(t, c, r, "one")
 
 	p.Blackhole()
 	if _, err := io.WriteString(c, "held\n"); err != nil {
@@ -102,13 +110,8 @@ func TestPassBlackholeHeal(t *testing.T) {
 }
 
 func TestDropHeal(t *testing.T) {
-	p, err := New(echo(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, c, r := started(t)
 	defer p.Close()
-	c, r := dial(t, p.Addr())
-	roundTrip(t, c, r, "one")
 
 	p.Drop()
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
@@ -132,12 +135,7 @@ func TestDropHeal(t *testing.T) {
 
 // Close ends every connection and returns once the proxy's goroutines have.
 func TestClose(t *testing.T) {
-	p, err := New(echo(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, r := dial(t, p.Addr())
-	roundTrip(t, c, r, "one")
+	p, c, r := started(t)
 	p.Blackhole() // a pump waiting at the gate must not keep Close waiting
 	io.WriteString(c, "held\n")
 	if err := p.Close(); err != nil {
