@@ -61,14 +61,18 @@ func faultsN(t *testing.T) int {
 	return n
 }
 
+// hubStride separates the counters of several hub processes: hub i
+// counts from i*hubStride.
+const hubStride = 1_000_000_000
+
 // faultsRegistry holds the operations of the fault tests: faults.incr, a
-// counter increment keyed by {"key"} whose runs report calls (the
-// idempotency record the checker reads), faults.ticks, a stream of the
-// numbers 0 to n-1, and faults.wait, which runs until its context ends.
-func faultsRegistry(report func(key string, n int64)) *rt.Registry {
+// counter increment (from base) keyed by {"key"} whose runs report calls
+// (the idempotency record the checker reads), faults.ticks, a stream of
+// the numbers 0 to n-1, and faults.wait, which runs until its context ends.
+func faultsRegistry(base int64, report func(key string, n int64)) *rt.Registry {
 	reg := rt.NewRegistry(nil)
 	var mu sync.Mutex
-	var counter int64
+	counter := base
 	reg.Register(rt.OperationSpec{
 		ID: "faults.incr", Kind: rt.KindMutation, Method: "POST",
 		InputSchema: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string","minLength":1}},"required":["key"]}`),
@@ -132,9 +136,19 @@ func TestFaultsHelper(t *testing.T) {
 			fmt.Println("error:", err)
 			os.Exit(2)
 		}
-		reg := faultsRegistry(func(key string, n int64) { fmt.Printf("ran %s %d\n", key, n) })
+		index, _ := strconv.ParseInt(os.Getenv("FAULTS_HUB"), 10, 64)
+		reg := faultsRegistry(index*hubStride, func(key string, n int64) { fmt.Printf("ran %s %d\n", key, n) })
 		quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})) // publish failures are the point
-		h, err := callproto.NewCallHandler(reg, answerTap{bus}, callproto.HandlerOptions{Prefix: faultsPrefix, Logger: quiet})
+		opts := callproto.HandlerOptions{Prefix: faultsPrefix, Logger: quiet}
+		if os.Getenv("FAULTS_SHARED") != "" {
+			d, err := natsbus.NewDedupe(context.Background(), bus.(*natsbus.Bus), natsbus.DedupeOptions{Bucket: "faults"})
+			if err != nil {
+				fmt.Println("error:", err)
+				os.Exit(2)
+			}
+			opts.SharedDedupe = d
+		}
+		h, err := callproto.NewCallHandler(reg, tapAnswers(bus), opts)
 		if err != nil {
 			fmt.Println("error:", err)
 			os.Exit(2)
@@ -151,6 +165,20 @@ func TestFaultsHelper(t *testing.T) {
 // answerTap prints "answered <requestId>" for each call.responded and
 // call.error published.
 type answerTap struct{ callproto.Bus }
+
+// workerAnswerTap is an answerTap of a Bus that is a WorkerSubscriber,
+// which it stays, so that the hub takes the path it takes on that Bus.
+type workerAnswerTap struct {
+	answerTap
+	callproto.WorkerSubscriber
+}
+
+func tapAnswers(b callproto.Bus) callproto.Bus {
+	if ws, ok := b.(callproto.WorkerSubscriber); ok {
+		return workerAnswerTap{answerTap{b}, ws}
+	}
+	return answerTap{b}
+}
 
 func (b answerTap) Publish(ctx context.Context, subject string, data []byte) error {
 	var ev struct {
@@ -504,6 +532,47 @@ func TestFaultsHubPaused(t *testing.T) {
 	}
 }
 
+// Two hub processes share a duplicate record (JetStream key-value, see
+// HandlerOptions.SharedDedupe), and one is paused (SIGSTOP) past three
+// heartbeats with requests in hand: the retries go to either hub, and
+// none runs a request the other ran or holds.
+func TestFaultsHubPausedShared(t *testing.T) {
+	n := faultsN(t)
+	srv, err := natsbus.StartJetStreamServer("127.0.0.1", -1, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	chk := newChecker()
+	var hubs []*faultChild
+	for i := range 2 {
+		hubs = append(hubs, startFaultChild(t, chk, "FAULTS_ROLE=hub", "FAULTS_BUS=nats", "FAULTS_URL="+srv.Addr().String(),
+			"FAULTS_SHARED=1", "FAULTS_HUB="+strconv.Itoa(i)))
+	}
+	spoke := faultSpoke(t, "nats", srv.Addr().String(), false)
+	drive(t, chk, spoke, driveOptions{name: "paused-shared", n: n}, func() {
+		strike(t, chk, n, func() { hubs[0].signal(t, syscall.SIGSTOP) }, func() { hubs[0].signal(t, syscall.SIGCONT) })
+	})
+	for _, h := range hubs {
+		h.stop(t)
+	}
+	s := chk.verify(t, "hub-paused-shared")
+	if s.ambiguous == 0 {
+		t.Error("no call noticed the paused hub")
+	}
+	chk.mu.Lock()
+	defer chk.mu.Unlock()
+	ran := map[int64]int{}
+	for _, runs := range chk.runs {
+		for _, v := range runs {
+			ran[v/hubStride]++
+		}
+	}
+	if ran[0] == 0 || ran[1] == 0 {
+		t.Errorf("runs per hub %v; want both hubs to have served", ran)
+	}
+}
+
 // The broker (a process of its own) killed and restarted on its port with
 // calls and subscriptions in flight: every other time right away, as a
 // supervisor would, and otherwise after the spoke has noticed the outage.
@@ -587,7 +656,7 @@ func TestWithRequestID(t *testing.T) {
 	bus := embeddedNATS(t)
 	var mu sync.Mutex
 	runs := map[string]int{}
-	reg := faultsRegistry(func(key string, _ int64) {
+	reg := faultsRegistry(0, func(key string, _ int64) {
 		mu.Lock()
 		runs[key]++
 		mu.Unlock()
