@@ -8,8 +8,9 @@ package callproto_test
 // is accounted for, and that no stream lost values silently. Scenarios: a
 // partition between the spoke and the broker (a TCP proxy that drops the
 // connections, or blackholes them), the hub paused past its heartbeat
-// (SIGSTOP), the broker killed and restarted, and a spoke whose clock is
-// skewed against the deadline.
+// (SIGSTOP; and one of two hubs sharing a duplicate record), the broker
+// killed and restarted, and a spoke whose clock is skewed against the
+// deadline.
 //
 // go test runs FAULTS_N mutations per scenario (default 300) on NATS;
 // `make faults` runs thousands, on NATS and Redis.
