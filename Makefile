@@ -9,7 +9,7 @@ GO        ?= go
 FUZZTIME  ?= 5s
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test redis unit race examples-test fuzz fuzz-sample golden demo bench bench-callproto bench-generate compare corpus e2e e2e-deps lint fmt mcp-servers
+.PHONY: all test redis unit race examples-test fuzz fuzz-sample golden demo bench bench-callproto bench-generate compare corpus e2e e2e-deps lint fmt mcp-servers faults
 
 all: lint test
 
@@ -34,6 +34,16 @@ race:
 
 examples-test:
 	GO=$(GO) bash examples/test.sh
+
+## faults: the call protocol's fault tests (callproto/faults_test.go) at
+## FAULTS_N mutations per scenario (default 5000; go test runs 300): a
+## partition through a TCP proxy (drop, blackhole), a hub paused with
+## SIGSTOP, the broker killed and restarted, a spoke's clock skewed, on
+## NATS and Redis (go test: NATS only); the checker's numbers are logged
+## per scenario.
+FAULTS_N ?= 5000
+faults:
+	FAULTS_N=$(FAULTS_N) $(GO) test -count=1 -v -timeout 30m -run '^(TestFaults|TestWithRequestID|TestKeepaliveBlocked|TestRetryAfterSilence)' ./callproto/
 
 ## fuzz: every Fuzz target for FUZZTIME each (default 5s).
 fuzz:
