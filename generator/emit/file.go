@@ -169,6 +169,28 @@ func (f *generatedFile) text(s string) {
 	f.parts = append(f.parts, filePart{text: strings.Trim(s, "\n")})
 }
 
+// write adds one declaration in gofmt's form, written by fn, after the doc
+// comment d (nil: none).
+func (f *generatedFile) write(d *doc, fn func(w *textWriter)) {
+	w := newTextWriter(f)
+	defer w.done()
+	if d != nil {
+		w.doc(d.lines())
+	}
+	fn(w)
+	f.text(w.b.String())
+}
+
+// writeCommented adds one declaration written by fn after a one-line
+// comment.
+func (f *generatedFile) writeCommented(comment string, fn func(w *textWriter)) {
+	w := newTextWriter(f)
+	defer w.done()
+	w.P(commentLine(comment))
+	fn(w)
+	f.text(w.b.String())
+}
+
 // decl adds jennifer code preceded by the doc comment d (nil: none).
 func (f *generatedFile) decl(d *doc, code ...jen.Code) {
 	var all []jen.Code
