@@ -326,7 +326,7 @@ type keyValue struct{ key, value string }
 // 2.5 of the geometric mean of the sizes before), the values start one
 // space after the longest "key:" of the section.
 func (w *textWriter) keyValues(indent string, kvs []keyValue) {
-	const infinity = 1e6 // go/printer's limit of a line's size
+	const infinity = 1e6          // go/printer's limit of a line's size
 	size := make([]int, len(kvs)) // the key's size; 0 if the element is too long to align
 	for i, kv := range kvs {
 		if len(kv.key)+2+len(kv.value) <= infinity {

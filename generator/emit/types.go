@@ -790,4 +790,3 @@ func (g *gen) declareTuple(f *generatedFile, t *ir.Type) {
 		w.P("}")
 	})
 }
-
