@@ -11,8 +11,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/dave/jennifer/jen"
-
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
 )
@@ -732,30 +730,6 @@ func quotedAll(ss []string) []string {
 		out[i] = strconv.Quote(s)
 	}
 	return out
-}
-
-// optKV appends "key: v" to the elements of a composite literal unless v
-// is empty (a string or a []string).
-func optKV[T string | []string](elems *[]jen.Code, key string, v T) {
-	switch v := any(v).(type) {
-	case string:
-		if v != "" {
-			*elems = append(*elems, kv(key, jen.Lit(v)))
-		}
-	case []string:
-		if len(v) > 0 {
-			*elems = append(*elems, kv(key, strLits(v)))
-		}
-	}
-}
-
-// strLits is a []string literal.
-func strLits(ss []string) *jen.Statement {
-	var items []jen.Code
-	for _, s := range ss {
-		items = append(items, jen.Lit(s))
-	}
-	return jen.Index().String().Values(items...)
 }
 
 func (g *gen) declareTuple(f *generatedFile, t *ir.Type) {
