@@ -13,15 +13,16 @@ import (
 	"unicode/utf8"
 )
 
-// The bulk of a large package's code is plain declarations: structs with
-// tagged fields, enums with their constants and Known method, unions with
-// their methods, parameter structs, operation methods. Rendering them through jennifer and go/format
-// took most of the generation time on large specs, so they are written here
-// directly, in exactly the form gofmt prints them, and added to their
-// generatedFile as text; everything else is jennifer code. Tests check that
-// every generated file is unchanged by gofmt.
+// All generated code is written here, directly in the form gofmt prints:
+// building a syntax (github.com/dave/jennifer, as opsgen once did) and
+// formatting it with go/format took most of the generation time on large
+// descriptions. Tests check that every generated file is unchanged by
+// gofmt, and the goldens that the output is.
 
-// textWriter writes declarations in gofmt's form for a file.
+// textWriter writes declarations in gofmt's form for a file: code as it is
+// (P), qualified identifiers through the file (goType, which records the
+// import), spec text only as literals (litText, jsonString, tagText) and
+// comments (doc, comment, commentLine), which it cannot break out of.
 type textWriter struct {
 	b bytes.Buffer
 	f *generatedFile
@@ -78,7 +79,7 @@ func (w *textWriter) comment(indent string, lines []string) {
 // commentLines returns the comment made by doc.lines ("//" lines) as gofmt
 // prints it. gofmt reformats every comment opsgen writes (go/printer's
 // formatDocComment applies to comments starting a line that abut the next
-// token, and jennifer's unformatted output is not indented): lines that
+// token): lines that
 // reformatting could change go through the same go/doc/comment parser and
 // printer. A top-level comment is reformatted until it no longer changes,
 // since gofmt would reformat it again in the generated file; an indented
@@ -280,7 +281,8 @@ func (w *textWriter) pad(n int) {
 	w.b.WriteString(spaces[:n])
 }
 
-// tagText is the struct tag `json:"value"` as jennifer writes it.
+// tagText is the struct tag `json:"value"`: backquoted, or quoted when it
+// cannot be.
 func tagText(value string) string {
 	s := "json:" + strconv.Quote(value)
 	if strconv.CanBackquote(s) {
@@ -289,7 +291,8 @@ func tagText(value string) string {
 	return strconv.Quote(s)
 }
 
-// litText is a literal of a built-in type as jennifer's Lit writes it.
+// litText is a literal of a built-in type (Go syntax, %#v; a float64 with
+// a decimal point), the one way a string from the spec becomes code.
 func litText(v any) string {
 	s := fmt.Sprintf("%#v", v)
 	if _, ok := v.(float64); ok && !strings.ContainsAny(s, ".e") {
@@ -323,8 +326,8 @@ type keyValue struct{ key, value string }
 // after indent, each followed by a comma, with the values aligned as
 // gofmt aligns them (go/printer's exprList): in sections of lines whose
 // keys have similar sizes (both at most 40 bytes, or within a ratio of
-// 2.5 of the geometric mean of the sizes before), the values start one
-// space after the longest "key:" of the section.
+// 2.5 of the geometric mean of the section's sizes so far), the values
+// start one space after the longest "key:" of the section.
 func (w *textWriter) keyValues(indent string, kvs []keyValue) {
 	const infinity = 1e6          // go/printer's limit of a line's size
 	size := make([]int, len(kvs)) // the key's size; 0 if the element is too long to align
@@ -333,11 +336,11 @@ func (w *textWriter) keyValues(indent string, kvs []keyValue) {
 			size[i] = len(kv.key)
 		}
 	}
-	lnsum, count := 0.0, 0
 	for start := 0; start < len(kvs); {
 		end := start + 1
 		if size[start] > 0 {
-			lnsum, count = lnsum+math.Log(float64(size[start])), count+1
+			// The mean is over the section's sizes (a section break resets it).
+			lnsum, count := math.Log(float64(size[start])), 1
 			for end < len(kvs) && size[end] > 0 {
 				prev, s := size[end-1], size[end]
 				if !(prev <= 40 && s <= 40) {

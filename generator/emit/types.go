@@ -569,7 +569,7 @@ func (g *gen) declareEnum(f *generatedFile, t *ir.Type) {
 }
 
 // enumLit converts a decoded JSON enum value to a literal of the enum's Go
-// type (only the built-in types jennifer renders).
+// type (only the built-in types litText renders).
 func enumLit(base ir.Kind, v any) (any, bool) {
 	var f float64
 	switch n := v.(type) {
@@ -687,7 +687,7 @@ func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 	f.text(w.b.String())
 }
 
-// strLitsText is a []string literal of ss as jennifer writes it, or "" for
+// strLitsText is a []string literal of ss, or "" for
 // none.
 func strLitsText(ss []string) string {
 	if len(ss) == 0 {
