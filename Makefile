@@ -6,7 +6,7 @@ GO        ?= go
 FUZZTIME  ?= 5s
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test redis unit race examples-test fuzz golden demo bench bench-generate corpus e2e e2e-deps lint fmt mcp-servers
+.PHONY: all test redis unit race examples-test fuzz golden demo bench bench-callproto bench-generate corpus e2e e2e-deps lint fmt mcp-servers
 
 all: lint test
 
@@ -52,6 +52,12 @@ bench:
 
 bench-generate:
 	bash scripts/bench-generate.sh
+
+## bench-callproto: the call protocol against a bare NATS request-reply, hub and spoke in two
+## processes (NATS embedded in the hub's), 1 and 8 callers, in interleaved rounds: p50, p99,
+## throughput and CPU per call (both processes) as ratios protocol/bare (see BenchmarkAcrossProcesses).
+bench-callproto:
+	$(GO) test -run '^$$' -bench '^BenchmarkAcrossProcesses$$' -benchtime 15x ./callproto/
 
 ## lint: gofmt, go vet and staticcheck (installed from the module proxy, pinned).
 lint:

@@ -28,6 +28,7 @@ func (g *gen) registryFile() *generatedFile {
 	usesHint := false // some operation has hints: declare hint
 	ids := map[string]bool{}
 	rawMessage := qual("encoding/json", "RawMessage")
+	var typed []string // TypedError's cases, their lines
 	for _, op := range g.ops {
 		id := registryID(g.opts.Namespace, op.ID)
 		if ids[id] {
@@ -38,6 +39,9 @@ func (g *gen) registryFile() *generatedFile {
 			g.warn(diag.Renamed, op.Pos, "operation %s is registered as %s (registry ids allow only letters, digits, '_', '-' and '.')", quoted(op.ID), quoted(id))
 		}
 		ids[id] = true
+		if declaresErrors(op) {
+			typed = append(typed, "\tcase "+litText(id)+":", "\t\treturn "+f.typeText(qual(pkgHTTP, "TypedError"))+"(ce, responses"+op.GoName+")")
+		}
 		members, viaMethod := g.methodMembers(op)
 		spec := []keyValue{{"ID", litText(id)}}
 		if desc := description(op); desc != "" {
@@ -187,6 +191,18 @@ func (g *gen) registryFile() *generatedFile {
 			w.P("}")
 		})
 	}
+	if len(typed) > 0 {
+		f.write(newDoc("TypedError returns ce, the failure of an operation registered by Register as the call protocol returns it (callproto.SpokeOptions.TypedErrors: its call.error carries the HTTP status, headers and body), as a direct call returns it: the operation's error type for the status, its body decoded. It returns nil when the operation declares no type for the status, or ce is no HTTP failure of these operations. A client configured WithRemote needs none of this: its methods type their errors."), func(w *textWriter) {
+			w.P("func TypedError(ce *", qual(pkgRuntime, "CallError"), ") error {")
+			w.P("\tswitch ce.OperationID {")
+			for _, l := range typed {
+				w.P(l)
+			}
+			w.P("\t}")
+			w.P("\treturn nil")
+			w.P("}")
+		})
+	}
 	for _, c := range calls {
 		f.write(nil, c)
 	}
@@ -212,6 +228,20 @@ func (g *gen) registryFile() *generatedFile {
 		w.P("}")
 	})
 	return f
+}
+
+// declaresErrors reports whether op is an HTTP operation whose responses
+// table declares an error type (a Response with Error set, see http.go).
+func declaresErrors(op *ir.Operation) bool {
+	if op.Kind != ir.HTTPCall {
+		return false
+	}
+	for _, r := range op.Responses {
+		if r.ErrorName != "" || r.Kind == ir.BodyJSON && r.Type != nil && !strings.HasPrefix(r.Status, "2") {
+			return true
+		}
+	}
+	return false
 }
 
 // regEntry is a row of the registry table: the operation's spec, and its
