@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opsgen/opsgen/bench/oapiclient"
-	"github.com/opsgen/opsgen/bench/ogenclient"
+	oapiclient "github.com/opsgen/opsgen/bench/peers/oapi/pets"
+	ogenclient "github.com/opsgen/opsgen/bench/peers/ogen/pets"
 	"github.com/opsgen/opsgen/bench/opsgenclient"
 	"github.com/opsgen/opsgen/runtime"
 )
