@@ -691,6 +691,11 @@ func (f *fuser) decode(n *node, kind typeMask, i, numEnd int, p *plan, ptr unsaf
 	w := f.w
 	b := w.b
 	switch p.kind {
+	case pPointer:
+		if kind != tNull && p.elem.kind >= pNullable {
+			// To a type below, of any JSON kind.
+			return f.pointer(n, kind, i, numEnd, p, ptr)
+		}
 	case pNullable:
 		// Behind a pointer (a null is the nil pointer, below).
 		if kind != tNull {

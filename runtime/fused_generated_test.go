@@ -37,6 +37,7 @@ type fusedGen struct {
 	Later   *runtime.Nullable[time.Time]               `json:"later,omitempty"`
 	Dates   []runtime.Date                             `json:"dates,omitempty"`
 	ByName  map[string]runtime.Nullable[genUnionValue] `json:"byName,omitempty"`
+	Scalar  *genUnionValue                             `json:"scalar,omitempty"`
 }
 
 const fusedGenSchema = `{"$defs":{
@@ -59,7 +60,8 @@ const fusedGenSchema = `{"$defs":{
 		"maybe":{"oneOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},
 		"later":{"type":["string","null"],"format":"date-time"},
 		"dates":{"type":"array","items":{"type":"string","format":"date"}},
-		"byName":{"type":"object","additionalProperties":{"oneOf":[{"type":"string"},{"type":"null"}]}}
+		"byName":{"type":"object","additionalProperties":{"oneOf":[{"type":"string"},{"type":"null"}]}},
+		"scalar":{"anyOf":[{"type":"integer"},{"type":"boolean"},{"type":"array"}]}
 	}},
 	"leaf":{"type":"object","properties":{"a":{"type":"string","pattern":"^[a-z]*$"},"b":{"type":"boolean"}},"additionalProperties":false}
 },"$ref":"#/$defs/gen"}`
@@ -68,7 +70,7 @@ const fusedGenSchema = `{"$defs":{
 const fusedGenBody = `{"note":"n","count":3,"merged":"2024-01-02T03:04:05.123456789+02:00","leaves":[{"a":"x"},{"a":"y","b":true}],
 "owner":{"a":"o"},"created":"2019-08-07T06:05:04Z","closed":null,"born":"2001-02-03","due":"2030-12-31","ref":"ch_1",
 "refPtr":{"a":"e","b":false},"refs":["x",{"a":"y"}, "z"],"color":"green","labels":{"k":"v","é":"ü"},"scores":{"a":1.5,"b":null},
-"maybe":7,"later":"2020-02-29T23:59:59-07:30","dates":["2020-01-01","2021-12-31"],"byName":{"a":"b","c":null}}`
+"maybe":7,"later":"2020-02-29T23:59:59-07:30","dates":["2020-01-01","2021-12-31"],"byName":{"a":"b","c":null},"scalar":5}`
 
 // fusedGenBodies are fusedGenBody and drift of each field: wrong types,
 // bad dates and date-times, nulls where none is allowed, escapes, data
@@ -106,6 +108,7 @@ var fusedGenBodies = func() []string {
 		{`"later":"2020-02-29T23:59:59-07:30"`, `"later":null`}, {`"later":"2020-02-29T23:59:59-07:30"`, `"later":"2021-02-29T23:59:59Z"`},
 		{`"dates":["2020-01-01"`, `"dates":[null`}, {`"dates":["2020-01-01"`, `"dates":["2020-1-1"`},
 		{`"byName":{"a":"b"`, `"byName":{"a":1`},
+		{`"scalar":5`, `"scalar":true`}, {`"scalar":5`, `"scalar":[1,"x"]`}, {`"scalar":5`, `"scalar":null`}, {`"scalar":5`, `"scalar":"5"`},
 	} {
 		if !strings.Contains(fusedGenBody, edit[0]) {
 			panic("fusedGenBodies: no " + edit[0])
@@ -147,7 +150,7 @@ func TestFusedGeneratedTypesTaken(t *testing.T) {
 		t.Fatalf("fused:         %+v\nencoding/json: %+v", got, want)
 	}
 	if v, ok := got.Merged.Get(); !ok || v.Nanosecond() != 123456789 || got.Born.Day != 3 || got.Closed != nil ||
-		string(got.Ref.Raw()) != `"ch_1"` || string(got.RefPtr.Raw()) != `{"a":"e","b":false}` || !got.Note.IsSet() {
+		string(got.Ref.Raw()) != `"ch_1"` || string(got.RefPtr.Raw()) != `{"a":"e","b":false}` || string(got.Scalar.Raw()) != "5" || !got.Note.IsSet() {
 		t.Errorf("decoded %+v", got)
 	}
 	for _, body := range []string{
