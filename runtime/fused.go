@@ -85,8 +85,13 @@ type plan struct {
 	arrays [48]atomic.Pointer[arrayType]
 	// pStruct: the members of the object view last decoded into it,
 	// matched with the fields once.
-	// bound is for a view, boundNone for no schema (ValidateOff).
-	bound, boundNone atomic.Pointer[binding]
+	// bound holds the bindings of the last views (a Go type often has a
+	// few schemas: GitHub's user is a simple-user in one place, a
+	// nullable-simple-user in another, taken in turns), boundNext the slot
+	// the next one replaces; boundNone is for no schema (ValidateOff).
+	bound     [4]atomic.Pointer[binding]
+	boundNext atomic.Uint32
+	boundNone atomic.Pointer[binding]
 }
 
 type arrayType struct{ t reflect.Type }
@@ -128,11 +133,15 @@ type bindEntry struct {
 
 // bind returns the binding of view (nil: no schema) with p.
 func (p *plan) bind(view *objView) *binding {
-	slot := &p.bound
-	if view == nil {
-		slot = &p.boundNone
-	}
-	if b := slot.Load(); b != nil && b.view == view {
+	slot := &p.boundNone
+	if view != nil {
+		for k := range p.bound {
+			if b := p.bound[k].Load(); b != nil && b.view == view {
+				return b
+			}
+		}
+		slot = &p.bound[p.boundNext.Add(1)%uint32(len(p.bound))]
+	} else if b := slot.Load(); b != nil {
 		return b
 	}
 	b := &binding{view: view}
