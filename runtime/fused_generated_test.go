@@ -98,6 +98,7 @@ var fusedGenBodies = func() []string {
 		{`"born":"2001-02-03"`, `"born":null`}, {`"born":"2001-02-03"`, `"born":20010203`}, {`"born":"2001-02-03"`, `"born":"2001\u002d02-03"`},
 		{`"due":"2030-12-31"`, `"due":null`}, {`"due":"2030-12-31"`, `"due":"soon"`},
 		{`"ref":"ch_1"`, `"ref":null`}, {`"ref":"ch_1"`, `"ref":3`}, {`"ref":"ch_1"`, `"ref":{"a":"X"}`}, {`"ref":"ch_1"`, `"ref":"much too long"`},
+		{`"ref":"ch_1"`, `"ref":"\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"`}, {`"ref":"ch_1"`, `"ref":"\ud83d\ude00abcdefg"`},
 		{`"ref":"ch_1"`, `"ref":{"a":"q","c":[1]}`}, {`"ref":"ch_1"`, `"ref" : { "a" : "q" }`},
 		{`"refPtr":{"a":"e","b":false}`, `"refPtr":null`}, {`"refPtr":{"a":"e","b":false}`, `"refPtr":[1]`},
 		{`"refs":["x",`, `"refs":[null,`}, {`"refs":["x",`, `"refs":[1,`},
