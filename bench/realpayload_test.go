@@ -9,7 +9,6 @@ import (
 	"os"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/opsgen/opsgen/bench/internal/payload"
 	ghclient "github.com/opsgen/opsgen/bench/opsgen/github"
@@ -327,23 +326,7 @@ func BenchmarkReal(b *testing.B) {
 				}
 				ctx := context.Background()
 				b.SetBytes(int64(len(data)))
-				times := map[string][]time.Duration{}
-				i := 0
-				for b.Loop() {
-					for k := range order {
-						name := order[(i+k)%len(order)]
-						start := time.Now()
-						if err := fs[name](ctx); err != nil {
-							b.Fatal(err)
-						}
-						times[name] = append(times[name], time.Since(start))
-					}
-					i++
-				}
-				median := func(d []time.Duration) float64 {
-					slices.Sort(d)
-					return float64(d[len(d)/2]) / float64(time.Microsecond)
-				}
+				times := interleave(b, ctx, order, fs)
 				hand := median(times["handwritten"])
 				og := -1.0
 				if times["ogen"] != nil {
@@ -393,4 +376,3 @@ func BenchmarkRealAllocs(b *testing.B) {
 		}
 	}
 }
-

@@ -140,7 +140,7 @@ func (p *plan) bind(view *objView) *binding {
 				return b
 			}
 		}
-		slot = &p.bound[p.boundNext.Add(1)%uint32(len(p.bound))]
+		slot = &p.bound[(p.boundNext.Add(1)-1)%uint32(len(p.bound))]
 	} else if b := slot.Load(); b != nil {
 		return b
 	}
