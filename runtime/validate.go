@@ -48,6 +48,11 @@ type walker struct {
 	shallowAt       int
 	shallowDefaults []*propInfo
 	shallowView     *objView
+
+	// probe: a branch trial of choose, whose issues tell only that the
+	// branch fails; their messages are not made (choose walks the branch
+	// again for the one message it reports).
+	probe bool
 }
 
 type pathSeg struct {
@@ -103,6 +108,10 @@ func (w *walker) fail(i int, msg string) {
 }
 
 func (w *walker) issue(format string, args ...any) {
+	if w.probe {
+		w.issues = append(w.issues, Warning{}) // that there is one is all a probe tells
+		return
+	}
 	w.issues = append(w.issues, Warning{Pointer: w.pointer(), Message: fmt.Sprintf(format, args...)})
 }
 
@@ -299,34 +308,38 @@ func isIntegral(lit []byte) bool {
 // chosen branches: for an object they declare members too.
 func (w *walker) choose(n *node, i int) []*node {
 	var chosen []*node
+	// branch walks the value against one branch: a probe (issues without
+	// their messages) unless the message is wanted.
+	branch := func(b *node, probe bool) *walker {
+		t := &walker{b: w.b, shallowAt: -1, depth: w.depth, path: w.path, dropUndeclared: w.dropUndeclared, probe: probe}
+		if w.b[i] == '{' {
+			t.shallowAt = i
+		}
+		t.value(b, i)
+		return t
+	}
 	for g, group := range n.choices {
 		oneOf := n.oneOfs[g]
 		var pick *walker
 		var pickNode *node
 		matches := 0
-		var firstFail *walker
-		firstSkipped := -1 // the first branch rejectsKind skipped, if it failed first
+		firstFail := -1 // the first branch that fails
 		for k, b := range group {
 			if w.rejectsKind(b, i) {
-				// It would fail at its type: its issue is made only
-				// if it is needed (below).
-				if firstFail == nil && firstSkipped < 0 {
-					firstSkipped = k
+				// It would fail at its type.
+				if firstFail < 0 {
+					firstFail = k
 				}
 				continue
 			}
-			t := &walker{b: w.b, shallowAt: -1, depth: w.depth, path: w.path, dropUndeclared: w.dropUndeclared}
-			if w.b[i] == '{' {
-				t.shallowAt = i
-			}
-			t.value(b, i)
+			t := branch(b, true)
 			if t.err != nil {
 				w.err = t.err
 				return nil
 			}
 			if len(t.issues) > 0 {
-				if firstFail == nil && firstSkipped < 0 {
-					firstFail = t
+				if firstFail < 0 {
+					firstFail = k
 				}
 				continue
 			}
@@ -340,22 +353,21 @@ func (w *walker) choose(n *node, i int) []*node {
 		}
 		switch {
 		case matches == 0:
-			if firstSkipped >= 0 {
-				firstFail = &walker{b: w.b, shallowAt: -1, depth: w.depth, path: w.path, dropUndeclared: w.dropUndeclared}
-				if w.b[i] == '{' {
-					firstFail.shallowAt = i
-				}
-				firstFail.value(group[firstSkipped], i)
-				if firstFail.err != nil {
-					w.err = firstFail.err
+			var first string
+			if !w.probe {
+				// The first failing branch again, for its message.
+				t := branch(group[firstFail], false)
+				if t.err != nil {
+					w.err = t.err
 					return nil
 				}
+				first = firstIssue(t)
 			}
 			kw := "anyOf"
 			if oneOf {
 				kw = "oneOf"
 			}
-			w.issue("matches none of the %d %s schemas (first: %s)", len(group), kw, firstIssue(firstFail))
+			w.issue("matches none of the %d %s schemas (first: %s)", len(group), kw, first)
 			continue
 		case oneOf && matches > 1:
 			w.issue("matches %d of the oneOf schemas, must match exactly one", matches)
