@@ -37,6 +37,22 @@ type Bus interface {
 	Subscribe(subject, queue string, handler func(data []byte)) (Subscription, error)
 }
 
+// WorkerSubscriber is what a Bus may add for the hubs' requests: a
+// subscription whose handler may block, for as long as a request runs, on
+// a goroutine of the adapter's that is not the delivery goroutine of other
+// messages. The adapter calls the handler concurrently, from as many
+// goroutines as there are messages waiting (at least up to 1024), each
+// message once, in no particular order. A hub whose Bus has it runs each
+// request on the goroutine the message arrives on, where it otherwise hands
+// it from the delivery goroutine to one of its own: on a 2-core machine
+// that extra hand-over was most of a hub's CPU time per small call beyond a
+// bare request-reply's. natsbus has it.
+type WorkerSubscriber interface {
+	// SubscribeWorkers is Subscribe (with the same queue groups) with
+	// a handler that may block.
+	SubscribeWorkers(subject, queue string, handler func(data []byte)) (Subscription, error)
+}
+
 // Subscription is an active Bus subscription.
 type Subscription interface {
 	// Unsubscribe stops delivery. Handlers may still be running when it

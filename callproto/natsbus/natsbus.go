@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -270,6 +271,105 @@ func (b *Bus) Subscribe(subject, queue string, handler func(data []byte)) (callp
 		return nil, err
 	}
 	return s, nil
+}
+
+// SubscribeWorkers implements callproto.WorkerSubscriber: a queue
+// subscription (a plain one when queue is "") whose messages nats.go puts
+// on a channel that workers of the subscription read, each calling handler
+// for the message it took. A worker that takes a message while no other is
+// waiting starts one (up to maxWorkers), so that a message never waits for
+// a handler to return while fewer than maxWorkers run; a worker idle for
+// workerIdle exits, unless no other waits. Each message thus reaches its
+// handler in one hand-over from nats.go's reading goroutine, as a bare NATS
+// responder's does, and the handler runs on a stack grown by the ones
+// before it.
+func (b *Bus) SubscribeWorkers(subject, queue string, handler func(data []byte)) (callproto.Subscription, error) {
+	w := &workerSub{ch: make(chan *nats.Msg, workerBacklog), handler: handler, done: make(chan struct{})}
+	var err error
+	if queue != "" {
+		w.sub, err = b.nc.ChanQueueSubscribe(subject, queue, w.ch)
+	} else {
+		w.sub, err = b.nc.ChanSubscribe(subject, w.ch)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := b.nc.Flush(); err != nil { // as in Subscribe
+		w.sub.Unsubscribe()
+		return nil, err
+	}
+	w.workers.Add(1)
+	go w.work()
+	return w, nil
+}
+
+const (
+	// workerBacklog is how many messages a SubscribeWorkers subscription
+	// holds while every worker is busy; beyond it NATS drops them (a
+	// slow consumer), as it does past an async subscription's pending
+	// limits.
+	workerBacklog = 64 << 10
+	// maxWorkers bounds the workers of one SubscribeWorkers subscription.
+	maxWorkers = 4096
+	// workerIdle is how long a worker waits for a message before it
+	// exits (while another waits).
+	workerIdle = 10 * time.Second
+)
+
+// workerSub is a SubscribeWorkers subscription.
+type workerSub struct {
+	sub     *nats.Subscription
+	ch      chan *nats.Msg
+	handler func(data []byte)
+	done    chan struct{} // closed by Unsubscribe
+	once    sync.Once
+	workers atomic.Int32 // running
+	idle    atomic.Int32 // waiting for a message
+}
+
+func (w *workerSub) work() {
+	var t *time.Timer
+	for {
+		if t == nil {
+			t = time.NewTimer(workerIdle)
+		} else {
+			t.Reset(workerIdle)
+		}
+		w.idle.Add(1)
+		select {
+		case m := <-w.ch:
+			if w.idle.Add(-1) == 0 && w.workers.Load() < maxWorkers {
+				w.workers.Add(1)
+				go w.work() // the next message must not wait for this one
+			}
+			select {
+			case <-w.done: // unsubscribed meanwhile: no new handler call
+				w.workers.Add(-1)
+				return
+			default:
+			}
+			w.handler(m.Data)
+		case <-t.C:
+			if w.idle.Add(-1) == 0 {
+				continue // the last one waiting stays, whatever the others run
+			}
+			w.workers.Add(-1)
+			return
+		case <-w.done:
+			w.idle.Add(-1)
+			w.workers.Add(-1)
+			t.Stop()
+			return
+		}
+	}
+}
+
+// Unsubscribe implements callproto.Subscription: no handler call starts
+// after it; the workers exit once their handlers return.
+func (w *workerSub) Unsubscribe() error {
+	err := w.sub.Unsubscribe()
+	w.once.Do(func() { close(w.done) })
+	return err
 }
 
 // Close hands the queued messages to nats.go, drains the connection
