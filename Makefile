@@ -1,20 +1,26 @@
 # opsgen's tasks. Everything here needs only Go (and, for `corpus`, `e2e` and
 # `bench-generate`, npm): tools are installed from the Go module proxy on demand,
-# Prism and public specs from npm into .work/.
+# Prism, the reference MCP servers and public specs from npm into .work/.
+# `go test ./...` alone installs nothing and uses no network: the tests that
+# need Prism or the MCP servers skip (fail under CI) until make test (or
+# make e2e-deps mcp-servers) has installed them.
 
 GO        ?= go
 FUZZTIME  ?= 5s
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test redis unit race examples-test fuzz golden demo bench bench-callproto bench-generate corpus e2e e2e-deps lint fmt mcp-servers mcp-ts-client
+.PHONY: all test redis unit race examples-test fuzz fuzz-sample golden demo bench peers bench-callproto bench-generate compare corpus e2e e2e-deps lint fmt mcp-servers mcp-ts-client faults
 
 all: lint test
 
-## test: everything CI needs: unit, golden, end-to-end, corpus-sample and
-## real-calls (Prism) tests of the root module, the generator's concurrent
-## packages under the race detector, the example modules' tests, then short
-## fuzz runs. e2e-deps installs Prism first.
-test: e2e-deps mcp-servers mcp-ts-client redis unit race examples-test fuzz
+## test: what CI runs, kept short (the goal: 12 minutes on an idle 2-core machine): Prism,
+## the reference MCP servers, the TypeScript MCP SDK and redis-server installed first, then unit,
+## golden, end-to-end, the corpus's fixed sample and real-calls (Prism)
+## tests of the root module, the generator's concurrent packages under the
+## race detector, the example modules' tests, and a fixed sample of the fuzz
+## targets. The long suites have their own targets: fuzz (every target),
+## compare, corpus, e2e, bench, bench-generate.
+test: e2e-deps mcp-servers mcp-ts-client redis unit race examples-test fuzz-sample
 
 unit:
 	$(GO) test -count=1 ./...
@@ -29,9 +35,33 @@ race:
 examples-test:
 	GO=$(GO) bash examples/test.sh
 
+## faults: the call protocol's fault tests (callproto/faults_test.go) at
+## FAULTS_N mutations per scenario (default 5000; go test runs 300): a
+## partition through a TCP proxy (drop, blackhole), a hub paused with
+## SIGSTOP, the broker killed and restarted, a spoke's clock skewed, on
+## NATS and Redis (go test: NATS only); the checker's numbers are logged
+## per scenario.
+FAULTS_N ?= 5000
+faults:
+	FAULTS_N=$(FAULTS_N) $(GO) test -count=1 -v -timeout 30m -run '^(TestFaults|TestWithRequestID|TestKeepaliveBlocked|TestRetryAfterSilence)' ./callproto/
+
 ## fuzz: every Fuzz target for FUZZTIME each (default 5s).
 fuzz:
 	FUZZTIME=$(FUZZTIME) GO=$(GO) bash scripts/fuzz.sh
+
+## fuzz-sample: a fixed sample for make test, one target per parser of
+## outside input (the runtime's decoder, server-sent events, the OpenAPI and
+## MCP loaders, the generator, the call protocol's requests), FUZZTIME each.
+FUZZ_SAMPLE := ^(runtime/fuzz_test.go:FuzzDecode|runtime/httpclient/stream_test.go:FuzzSSEParser|generator/openapi/fuzz_test.go:FuzzLoadData|generator/mcptools/load_test.go:FuzzLoadData|generator/hostile_test.go:FuzzGenerate|callproto/encode_test.go:FuzzDecodeRequested)$$
+fuzz-sample:
+	FUZZ_TARGETS='$(FUZZ_SAMPLE)' FUZZTIME=$(FUZZTIME) GO=$(GO) bash scripts/fuzz.sh
+
+## compare: the side-by-side comparison of docs/compare.md: ogen v1.24.0's
+## and oapi-codegen v2.8.2's clients generated on demand into gitignored
+## directories of compare/ (never committed), the line counts the document
+## quotes printed, then compare/'s consumer tests vetted and run.
+compare:
+	GO=$(GO) bash scripts/compare.sh
 
 ## golden: regenerate golden/ from testdata/specs.
 golden:
@@ -46,9 +76,14 @@ demo:
 ## oapi-codegen v2.8.2 and ogen v1.24.0, in memory and over loopback, start-up and binary
 ## size; MCP in internal/e2e; the call protocol in callproto/) benchmarks, benchstat-friendly, into bench.out. bench-generate: whole-process generation timing
 ## against oapi-codegen v2.8.2 and ogen v1.24.0 (installed from the module proxy; specs from npm).
-bench:
+bench: peers
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./runtime/... ./generator/openapi/ ./internal/e2e/ ./callproto/ | tee bench.out
 	cd bench && $(GO) test -run '^$$' -bench . -benchmem -count 5 . | tee -a ../bench.out
+
+## peers: generate the peers' clients bench/ compares with (ogen v1.24.0, oapi-codegen
+## v2.8.2, from the module proxy) into bench/peers/, which is not committed.
+peers:
+	cd bench && $(GO) generate -run peers/ .
 
 bench-generate:
 	bash scripts/bench-generate.sh
@@ -69,18 +104,18 @@ fmt:
 	gofmt -w $$(git ls-files '*.go')
 
 ## mcp-servers: install the reference MCP servers (npm, pinned) into .work/mcp-servers
-## for the tests that run them (runtime/mcpclient TestReference*; they install
-## them on their own when missing, and skip when node or npm is absent).
+## for the tests that run them (runtime/mcpclient TestReference*, compare/mcp);
+## without them those tests skip, or fail when CI is set.
 mcp-servers:
 	@if command -v npm >/dev/null 2>&1; then bash scripts/mcp-servers.sh; \
-	else echo "mcp-servers: npm not found: the reference MCP server tests (runtime/mcpclient) will be SKIPPED"; fi
+	else echo "mcp-servers: npm not found: the reference MCP server tests (runtime/mcpclient, compare/mcp) will be SKIPPED (fail under CI)"; fi
 
 ## mcp-ts-client: install the official TypeScript MCP SDK (npm, pinned) into
 ## .work/mcp-ts-client for runtime/mcpserver's TestTypeScriptClient, which
 ## calls served registries with its client (skipped without it, failed under CI).
 mcp-ts-client:
 	@if command -v npm >/dev/null 2>&1; then bash scripts/mcp-ts-client.sh; \
-	else echo "mcp-ts-client: npm not found: runtime/mcpserver TestTypeScriptClient will be SKIPPED"; fi
+	else echo "mcp-ts-client: npm not found: runtime/mcpserver TestTypeScriptClient* will be SKIPPED (fail under CI)"; fi
 
 ## corpus: generate, build and vet the APIs.guru directory and GitHub's specs
 ## (installed from npm into .work/); SAMPLE=N SEED=S for a seeded sample.
@@ -100,7 +135,8 @@ redis:
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then apt-get install -y redis-server || (apt-get update && apt-get install -y redis-server); \
 	else echo "redis: redis-server not found and cannot apt-get install it: the callproto/redisbus tests will be SKIPPED (fail under CI)"; fi
 
-## e2e-deps: install Prism (pinned) for TestRealCalls; without npm the test is skipped.
+## e2e-deps: install Prism (pinned) into .work/prism for TestRealCalls; without it
+## the test is skipped, or fails when CI is set.
 e2e-deps:
 	@if command -v npm >/dev/null 2>&1; then bash scripts/e2e.sh deps; \
-	else echo "e2e-deps: npm not found: TestRealCalls (internal/realcalls) will be SKIPPED"; fi
+	else echo "e2e-deps: npm not found: TestRealCalls (internal/realcalls) will be SKIPPED (fail under CI)"; fi

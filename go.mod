@@ -4,7 +4,6 @@ go 1.26
 
 require (
 	github.com/coder/websocket v1.8.15
-	github.com/dave/jennifer v1.7.1
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/nats-io/nats-server/v2 v2.12.15

@@ -16,9 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opsgen/opsgen/bench/oapiclient"
-	"github.com/opsgen/opsgen/bench/ogenclient"
 	"github.com/opsgen/opsgen/bench/opsgenclient"
+	oapiclient "github.com/opsgen/opsgen/bench/peers/oapi/pets"
+	ogenclient "github.com/opsgen/opsgen/bench/peers/ogen/pets"
 	"github.com/opsgen/opsgen/runtime"
 )
 
@@ -301,23 +301,7 @@ func BenchmarkVsOgen(b *testing.B) {
 		fs := clientsOver(b, &http.Client{Transport: memTransport{data}}, "http://mem.invalid", size.items)
 		ctx := context.Background()
 		b.Run(size.name, func(b *testing.B) {
-			times := map[string][]time.Duration{}
-			i := 0
-			for b.Loop() {
-				for k := range order {
-					name := order[(i+k)%len(order)]
-					start := time.Now()
-					if err := fs[name](ctx); err != nil {
-						b.Fatal(err)
-					}
-					times[name] = append(times[name], time.Since(start))
-				}
-				i++
-			}
-			median := func(d []time.Duration) float64 {
-				slices.Sort(d)
-				return float64(d[len(d)/2]) / float64(time.Microsecond)
-			}
+			times := interleave(b, ctx, order, fs)
 			og := median(times["ogen"])
 			for _, name := range order {
 				m := median(times[name])
@@ -329,4 +313,30 @@ func BenchmarkVsOgen(b *testing.B) {
 			b.ReportMetric(0, "ns/op")
 		})
 	}
+}
+
+// interleave calls every client of order once per iteration of b, the
+// order rotating, so that load from elsewhere falls on all of them alike,
+// and returns the time of each call by client.
+func interleave(b *testing.B, ctx context.Context, order []string, fs map[string]func(context.Context) error) map[string][]time.Duration {
+	times := map[string][]time.Duration{}
+	i := 0
+	for b.Loop() {
+		for k := range order {
+			name := order[(i+k)%len(order)]
+			start := time.Now()
+			if err := fs[name](ctx); err != nil {
+				b.Fatal(err)
+			}
+			times[name] = append(times[name], time.Since(start))
+		}
+		i++
+	}
+	return times
+}
+
+// median returns the median of d in microseconds (it sorts d).
+func median(d []time.Duration) float64 {
+	slices.Sort(d)
+	return float64(d[len(d)/2]) / float64(time.Microsecond)
 }

@@ -39,7 +39,9 @@
 // silent periods. Answers that arrive after the caller gave up, and
 // duplicates, are dropped. A hub does not run a request id twice: a
 // duplicate request that arrives after the first finished is answered with
-// the first's recorded answer (HandlerOptions.DedupeWindow). Errors are
+// the first's recorded answer (HandlerOptions.DedupeWindow), so that a
+// caller that got no answer (TRANSPORT_ERROR, or its own deadline) retries
+// safely under the same id (WithRequestID). Errors are
 // *runtime.CallError, usable with
 // errors.Is (runtime.ErrAccessDenied, runtime.ErrTimeout, ...).
 //

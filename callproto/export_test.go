@@ -3,6 +3,7 @@ package callproto
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/opsgen/opsgen/runtime"
 )
@@ -12,3 +13,7 @@ import (
 func EnvelopeAs[Out any](ctx context.Context, p *runtime.Pipeline, id string, out json.RawMessage) (runtime.ResponseEnvelope[Out], error) {
 	return envelopeAs[Out](ctx, p, id, out, nil)
 }
+
+// SetClockSkew makes m stamp deadlines as a spoke whose wall clock is off
+// by d would (positive: ahead). Set it before the first call.
+func SetClockSkew(m *PendingRequestMap, d time.Duration) { m.skew = d }

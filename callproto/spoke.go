@@ -65,14 +65,23 @@ type PendingRequestMap struct {
 	p        *runtime.Pipeline
 	typed    []func(*runtime.CallError) error
 
+	// skew is how far this spoke's wall clock is off, added where a
+	// deadline is stamped on a request (the one place a spoke's clock
+	// crosses the wire): zero but in tests of clock skew (export_test.go).
+	skew time.Duration
+
 	seq     atomic.Uint64
 	mu      sync.Mutex
 	pending map[string]*pending
 	closed  bool
 	sub     Subscription
+	ctl     chan Control // keepalives and cancels, for sender
 	stop    chan struct{}
 	wg      sync.WaitGroup
 }
+
+// maxControlQueue bounds the control events waiting for the sender.
+const maxControlQueue = 1024
 
 // pending is one request waiting for answers.
 type pending struct {
@@ -103,6 +112,7 @@ func NewPendingRequestMap(bus Bus, opts SpokeOptions) (*PendingRequestMap, error
 		p:        opts.Pipeline,
 		typed:    opts.TypedErrors,
 		pending:  map[string]*pending{},
+		ctl:      make(chan Control, maxControlQueue),
 		stop:     make(chan struct{}),
 	}
 	if m.window <= 0 {
@@ -118,6 +128,8 @@ func NewPendingRequestMap(bus Bus, opts SpokeOptions) (*PendingRequestMap, error
 		return nil, fmt.Errorf("callproto: subscribe %s: %w", m.replyTo, err)
 	}
 	m.sub = s
+	m.wg.Add(1)
+	go m.sender()
 	if m.beat > 0 {
 		m.wg.Add(1)
 		go m.keepalive()
@@ -230,8 +242,43 @@ func (m *PendingRequestMap) keepalive() {
 				}
 			}
 			m.mu.Unlock()
-			m.control(c)
+			m.send(c)
 		}
+	}
+}
+
+// sender publishes the control events that keepalive and cancelRemote
+// queue, so that a Publish that blocks (a bus reconnecting through a
+// partition) holds up neither the liveness check, which would then fail
+// the requests of silent hubs only once the bus is back, nor a caller's
+// error. At Close it publishes what is queued, then ends.
+func (m *PendingRequestMap) sender() {
+	defer m.wg.Done()
+	for {
+		select {
+		case c := <-m.ctl:
+			m.control(c)
+		case <-m.stop:
+			for {
+				select {
+				case c := <-m.ctl:
+					m.control(c)
+				default:
+					return
+				}
+			}
+		}
+	}
+}
+
+// send queues c for sender. With maxControlQueue events waiting already
+// (the bus has blocked for that long), c is dropped: a keepalive is sent
+// again next period, and a hub ends a dropped cancel's handler at its
+// deadline or when the spoke's keepalives stop.
+func (m *PendingRequestMap) send(c Control) {
+	select {
+	case m.ctl <- c:
+	default:
 	}
 }
 
@@ -254,6 +301,21 @@ func WithParent(requestID string) CallOption {
 	return func(r *Requested) { r.ParentRequestID = requestID }
 }
 
+// WithRequestID sends the call with requestID instead of a fresh id, so
+// that the id serves as an idempotency key: a caller that cannot tell
+// whether a call ran (a TRANSPORT_ERROR, or its own deadline passed
+// before the answer came) calls again with the same id, and the hub does
+// not run it twice. A hub answers a duplicate of a finished request with
+// the first's answer (within its HandlerOptions.DedupeWindow; whichever
+// hub of the group gets it, given HandlerOptions.SharedDedupe), and
+// ignores one that arrives while the first runs, whose answer then ends
+// the call. Retry from the same spoke (a hub answers a duplicate only on
+// the first's reply subject), and use ids no other call uses (a UUID, or
+// the id of the call retried). An id pending on this spoke is refused.
+func WithRequestID(requestID string) CallOption {
+	return func(r *Requested) { r.RequestID = requestID }
+}
+
 // start registers a pending request and publishes call.requested.
 func (m *PendingRequestMap) start(ctx context.Context, id string, input any, stream bool, opts []CallOption) (string, *pending, error) {
 	raw, err := inputJSON(input)
@@ -263,7 +325,7 @@ func (m *PendingRequestMap) start(ctx context.Context, id string, input any, str
 	reqID := m.id + "-" + strconv.FormatUint(m.seq.Add(1), 36)
 	req := Requested{Type: TypeRequested, RequestID: reqID, OperationID: id, Input: raw, Identity: m.identity, ReplyTo: m.replyTo}
 	if d, ok := ctx.Deadline(); ok {
-		req.Deadline = d.UnixMilli()
+		req.Deadline = d.Add(m.skew).UnixMilli()
 	}
 	if m.beat > 0 {
 		req.Heartbeat = m.beat.Milliseconds()
@@ -278,6 +340,10 @@ func (m *PendingRequestMap) start(ctx context.Context, id string, input any, str
 	for _, o := range opts {
 		o(&req)
 	}
+	if req.RequestID == "" {
+		return "", nil, runtime.Errorf(runtime.CodeValidation, id, "empty request id")
+	}
+	reqID = req.RequestID // WithRequestID
 	b, err := encodeRequested(&req)
 	if err != nil {
 		return "", nil, runtime.NewError(runtime.CodeValidation, id, "request is not JSON", err)
@@ -286,6 +352,10 @@ func (m *PendingRequestMap) start(ctx context.Context, id string, input any, str
 	if m.closed {
 		m.mu.Unlock()
 		return "", nil, runtime.Errorf(runtime.CodeTransport, id, "the spoke is closed")
+	}
+	if _, dup := m.pending[reqID]; dup {
+		m.mu.Unlock()
+		return "", nil, runtime.Errorf(runtime.CodeValidation, id, "request id %q is pending on this spoke already", reqID)
 	}
 	m.pending[reqID] = p
 	m.mu.Unlock()
@@ -305,9 +375,10 @@ func (m *PendingRequestMap) forget(reqID string) {
 	m.mu.Unlock()
 }
 
-// cancelRemote tells the hubs to stop reqID's handler.
+// cancelRemote tells the hubs to stop reqID's handler (through sender:
+// the caller does not wait for the bus).
 func (m *PendingRequestMap) cancelRemote(reqID string) {
-	m.control(Control{Type: TypeCanceled, RequestID: reqID})
+	m.send(Control{Type: TypeCanceled, RequestID: reqID})
 }
 
 // Call runs a query or mutation on a hub and returns its envelope, from
@@ -350,7 +421,12 @@ func (m *PendingRequestMap) call(ctx context.Context, id string, input any, opts
 		}
 		return nil, nil, runtime.Errorf(runtime.CodeDecode, id, "unexpected %s answer to a call", a.Type)
 	case <-p.failed:
-		m.cancelRemote(reqID)
+		// No call.canceled: no hub has spoken of the request for three
+		// periods (or the spoke closed). A hub that has it, cut off from
+		// us, runs it to its end (or its deadline) and records the answer,
+		// which a retry with the same request id (WithRequestID) gets;
+		// cancelled, it would answer the retry CANCELED, for a call that
+		// may never have run.
 		return nil, nil, runtime.Errorf(runtime.CodeTransport, id, "%s", p.reason)
 	case <-ctx.Done():
 		m.cancelRemote(reqID)

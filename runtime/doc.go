@@ -129,8 +129,10 @@
 // Conforming data takes a shorter way, the fused path: one pass over the
 // bytes that does the walker's checks and decodes into the Go value
 // together (by a plan of the Go type: struct fields at their offsets,
-// slices, pointers, scalars; Unmarshalers, maps, interfaces and []byte are
-// checked by the walker and decoded by the decoder, value by value). At
+// slices, pointers, scalars, maps of string keys, and the types generated
+// code declares, Nullable, time.Time, Date and unions, decoded as their
+// methods would; other Unmarshalers, interfaces and []byte are checked by
+// the walker and decoded by the decoder, value by value). At
 // the first thing the two passes would report or change (a mismatch, a
 // default, a dropped member, a member encoding/json would match to a field
 // case-insensitively, a duplicate), it gives up: the value is reset and

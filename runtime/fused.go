@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/binary"
 	"encoding/json"
 	"math"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -24,8 +26,13 @@ import (
 // encoding/json would match case-insensitively, a duplicate member, a type
 // it does not decode itself) it gives up, the value is reset to zero and
 // the pipeline runs as before (check, then decodeFit), so warnings, edits,
-// errors and decoded values are exactly the two passes'. Go types it does
-// not decode itself (Unmarshalers, maps, interfaces, []byte, embedded
+// errors and decoded values are exactly the two passes'. The types
+// generated code uses are decoded here as encoding/json would through
+// their methods: Nullable (its state set, its value decoded in place),
+// time.Time (UnmarshalText on the string's bytes: what its UnmarshalJSON
+// does), encoding.TextUnmarshalers such as Date, and generated unions (the
+// value's JSON kept, as UnionValue's UnmarshalJSON keeps it). Go types it
+// does not decode itself (other Unmarshalers, interfaces, []byte, embedded
 // structs, ...) are delegated value by value: the walker checks the value,
 // encoding/json decodes it.
 
@@ -46,6 +53,18 @@ const (
 	pSlice
 	pStruct
 	pMap // string keys
+	// pNullable is a Nullable[T]: elem decodes its value, stateOff is
+	// where its state is.
+	pNullable
+	// pTime is a time.Time: a JSON string parsed by UnmarshalText (its
+	// UnmarshalJSON does just that with the string's raw bytes).
+	pTime
+	// pText is a type that decodes JSON strings by its pointer's
+	// UnmarshalText and is no json.Unmarshaler (Date).
+	pText
+	// pUnion is a generated union: a struct of one embedded UnionValue,
+	// whose UnmarshalJSON keeps a copy of the value's JSON.
+	pUnion
 )
 
 // plan is how the fused path decodes values of one Go type.
@@ -53,7 +72,9 @@ type plan struct {
 	kind planKind
 	typ  reflect.Type
 	bits int   // pInt, pUint, pFloat
-	elem *plan // pPointer, pSlice, pMap
+	elem *plan // pPointer, pSlice, pMap, pNullable
+	// stateOff is the offset of a Nullable's state (pNullable).
+	stateOff uintptr
 	// pStruct: the fields by JSON name, and the folded names (see fold)
 	// that encoding/json would match a member to case-insensitively.
 	fields []fieldPlan
@@ -64,8 +85,13 @@ type plan struct {
 	arrays [48]atomic.Pointer[arrayType]
 	// pStruct: the members of the object view last decoded into it,
 	// matched with the fields once.
-	// bound is for a view, boundNone for no schema (ValidateOff).
-	bound, boundNone atomic.Pointer[binding]
+	// bound holds the bindings of the last views (a Go type often has a
+	// few schemas: GitHub's user is a simple-user in one place, a
+	// nullable-simple-user in another, taken in turns), boundNext the slot
+	// the next one replaces; boundNone is for no schema (ValidateOff).
+	bound     [4]atomic.Pointer[binding]
+	boundNext atomic.Uint32
+	boundNone atomic.Pointer[binding]
 }
 
 type arrayType struct{ t reflect.Type }
@@ -107,11 +133,15 @@ type bindEntry struct {
 
 // bind returns the binding of view (nil: no schema) with p.
 func (p *plan) bind(view *objView) *binding {
-	slot := &p.bound
-	if view == nil {
-		slot = &p.boundNone
-	}
-	if b := slot.Load(); b != nil && b.view == view {
+	slot := &p.boundNone
+	if view != nil {
+		for k := range p.bound {
+			if b := p.bound[k].Load(); b != nil && b.view == view {
+				return b
+			}
+		}
+		slot = &p.bound[(p.boundNext.Add(1)-1)%uint32(len(p.bound))]
+	} else if b := slot.Load(); b != nil {
 		return b
 	}
 	b := &binding{view: view}
@@ -243,9 +273,33 @@ func compilePlan(t reflect.Type, seen map[reflect.Type]*plan) *plan {
 	p := &plan{typ: t}
 	seen[t] = p
 	pt := reflect.PointerTo(t)
-	if t == jsonNumberType || t.Implements(jsonUnmarshalerType) || pt.Implements(jsonUnmarshalerType) ||
-		t.Implements(textUnmarshalerType) || pt.Implements(textUnmarshalerType) {
-		return p // pDelegate
+	switch {
+	case t == timeType:
+		p.kind = pTime
+		return p
+	case isUnion(t):
+		p.kind = pUnion
+		return p
+	}
+	if e, ok := nullableElem(t); ok {
+		p.kind, p.elem, p.stateOff = pNullable, compilePlan(e, seen), t.Field(1).Offset
+		return p
+	}
+	// A pointer's methods are its element's: encoding/json allocates the
+	// element and decodes into it as into the element (see the pointer
+	// case below).
+	if t.Kind() != reflect.Pointer {
+		if t == jsonNumberType || t.Implements(jsonUnmarshalerType) || pt.Implements(jsonUnmarshalerType) {
+			return p // pDelegate
+		}
+		if t.Implements(textUnmarshalerType) || pt.Implements(textUnmarshalerType) {
+			// Through a pointer receiver only: a value receiver cannot
+			// store what it decodes (but a map's could).
+			if t.Kind() != reflect.Interface && t.Kind() != reflect.Map && !t.Implements(textUnmarshalerType) {
+				p.kind = pText
+			}
+			return p
+		}
 	}
 	switch t.Kind() {
 	case reflect.String:
@@ -282,6 +336,15 @@ func compilePlan(t reflect.Type, seen map[reflect.Type]*plan) *plan {
 		}
 	}
 	return p
+}
+
+var unionValueType = reflect.TypeFor[UnionValue]()
+
+// isUnion reports whether t is a generated union type: a struct whose only
+// field is an embedded UnionValue, so that its UnmarshalJSON is
+// UnionValue's.
+func isUnion(t reflect.Type) bool {
+	return t.Kind() == reflect.Struct && t.NumField() == 1 && t.Field(0).Anonymous && t.Field(0).Type == unionValueType
 }
 
 // structPlan fills the fields of p; it returns false for a struct the fused
@@ -478,8 +541,27 @@ func (f *fuser) value(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 		f.bail = true
 		return i
 	}
-	if p.kind == pDelegate {
+	switch p.kind {
+	case pDelegate, pUnion:
 		return f.delegate(n, i, p, ptr)
+	case pNullable:
+		if w.b[i] == 'n' {
+			// Null (if n allows it): UnmarshalJSON's null state.
+			end, fit := w.value(n, i)
+			if !fit || !f.clean() || end != i+4 || string(w.b[i:end]) != "null" {
+				f.bail = true
+				return end
+			}
+			*(*nullState)(unsafe.Add(ptr, p.stateOff)) = stateNull
+			return end
+		}
+		// UnmarshalJSON decodes the value into a zero T with
+		// encoding/json, as the value field here is.
+		end := f.value(n, i, p.elem, ptr)
+		if !f.bail {
+			*(*nullState)(unsafe.Add(ptr, p.stateOff)) = stateValue
+		}
+		return end
 	}
 	if n != nil && n.always {
 		n = nil
@@ -572,10 +654,43 @@ func (f *fuser) delegate(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 		f.bail = true
 		return end
 	}
+	if p.kind == pUnion {
+		// UnionValue's UnmarshalJSON: a copy of the value's JSON.
+		*(*UnionValue)(ptr) = UnionValue{raw: bytes.Clone(w.b[i:end])}
+		return end
+	}
 	if json.Unmarshal(w.b[i:end], reflect.NewAt(p.typ, ptr).Interface()) != nil {
 		f.bail = true
 	}
 	return end
+}
+
+// text decodes the string at i into the time.Time or TextUnmarshaler at
+// ptr with UnmarshalText, as encoding/json does; a string with escapes is
+// given up on (time.Time's UnmarshalJSON would fail on one; for others
+// this keeps to the common case).
+func (f *fuser) text(i int, p *plan, ptr unsafe.Pointer) int {
+	b := f.w.b
+	j := plainRun(b, i+1)
+	for j < len(b) && b[j] >= 0x80 {
+		// UTF-8 is passed on as it is (encoding/json replaces only
+		// invalid sequences, which the walker's checks would report).
+		j = plainRun(b, j+1)
+	}
+	if j >= len(b) || b[j] != '"' || !utf8.Valid(b[i+1:j]) {
+		f.bail = true
+		return i
+	}
+	var err error
+	if p.kind == pTime {
+		err = (*time.Time)(ptr).UnmarshalText(b[i+1 : j])
+	} else {
+		err = reflect.NewAt(p.typ, ptr).Interface().(encoding.TextUnmarshaler).UnmarshalText(b[i+1 : j])
+	}
+	if err != nil {
+		f.bail = true
+	}
+	return j + 1
 }
 
 // decode decodes the value at i, of JSON kind kind, into ptr by p; n (nil:
@@ -584,6 +699,30 @@ func (f *fuser) delegate(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 func (f *fuser) decode(n *node, kind typeMask, i, numEnd int, p *plan, ptr unsafe.Pointer) int {
 	w := f.w
 	b := w.b
+	switch p.kind {
+	case pPointer:
+		if kind != tNull && p.elem.kind >= pNullable {
+			// To a type below, of any JSON kind.
+			return f.pointer(n, kind, i, numEnd, p, ptr)
+		}
+	case pNullable:
+		// Behind a pointer (a null is the nil pointer, below).
+		if kind != tNull {
+			end := f.decode(n, kind, i, numEnd, p.elem, ptr)
+			if !f.bail {
+				*(*nullState)(unsafe.Add(ptr, p.stateOff)) = stateValue
+			}
+			return end
+		}
+	case pUnion:
+		if kind != tNull {
+			return f.delegate(n, i, p, ptr)
+		}
+	case pTime, pText:
+		if kind == tString {
+			return f.text(i, p, ptr)
+		}
+	}
 	switch kind {
 	case tNull:
 		if len(b)-i >= 4 && string(b[i:i+4]) == "null" {

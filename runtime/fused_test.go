@@ -114,6 +114,12 @@ var fusedTargets = []func() any{
 // the warnings, the error.
 func compareFused(t *testing.T, schemaDoc, body string) {
 	t.Helper()
+	compareFusedWith(t, schemaDoc, body, fusedTargets)
+}
+
+// compareFusedWith is compareFused with the given targets.
+func compareFusedWith(t *testing.T, schemaDoc, body string, targets []func() any) {
+	t.Helper()
 	var schema *runtime.Schema
 	if schemaDoc != "" {
 		if schema = runtime.NewSchema(schemaDoc); schema.Compile() != nil {
@@ -121,7 +127,7 @@ func compareFused(t *testing.T, schemaDoc, body string) {
 		}
 	}
 	ctx := context.Background()
-	for _, target := range fusedTargets {
+	for _, target := range targets {
 		for _, mode := range []runtime.ValidationMode{runtime.ValidateWarn, runtime.ValidateOff, runtime.ValidateStrict} {
 			p := &runtime.Pipeline{Mode: mode, Logger: discardLogger()}
 			run := func(on bool) (any, string) {

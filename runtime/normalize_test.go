@@ -421,6 +421,12 @@ func TestKeywords(t *testing.T) {
 		{`{"oneOf":[{"minProperties":2},{"maxProperties":0}]}`, `{"a":1,"b":2}`, nil},
 		{`{"oneOf":[{"minProperties":2},{"maxProperties":0}]}`, `{"a":1}`, []string{": matches none of the 2 oneOf schemas (first: has 1 properties, fewer than minProperties 2)"}},
 		{`{"type":"object","properties":{"a/b~c":{"type":"string"}}}`, `{"a/b~c":1}`, []string{"/a~1b~0c: expected string, got integer"}},
+		// The first failing branch's message, from a branch of a branch,
+		// with its pointer; a branch skipped for its type first.
+		{`{"anyOf":[{"type":"object","required":["a"],"properties":{"a":{"oneOf":[{"type":"string"},{"type":"boolean"}]}}},{"type":"string"}]}`, `{"a":1}`,
+			[]string{": matches none of the 2 anyOf schemas (first: /a: matches none of the 2 oneOf schemas (first: /a: expected string, got integer))"}},
+		{`{"anyOf":[{"type":"string"},{"type":"object","required":["b"]}]}`, `{"a":1}`,
+			[]string{": matches none of the 2 anyOf schemas (first: expected string, got object)"}},
 	} {
 		_, ws := decodeUntyped(t, quiet, runtime.NewSchema(tc.schema), tc.in)
 		if len(ws) != len(tc.warnings) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 
@@ -47,6 +48,11 @@ type walker struct {
 	shallowAt       int
 	shallowDefaults []*propInfo
 	shallowView     *objView
+
+	// probe: a branch trial of choose, whose issues tell only that the
+	// branch fails; their messages are not made (choose walks the branch
+	// again for the one message it reports).
+	probe bool
 }
 
 type pathSeg struct {
@@ -102,6 +108,10 @@ func (w *walker) fail(i int, msg string) {
 }
 
 func (w *walker) issue(format string, args ...any) {
+	if w.probe {
+		w.issues = append(w.issues, Warning{}) // that there is one is all a probe tells
+		return
+	}
 	w.issues = append(w.issues, Warning{Pointer: w.pointer(), Message: fmt.Sprintf(format, args...)})
 }
 
@@ -298,25 +308,38 @@ func isIntegral(lit []byte) bool {
 // chosen branches: for an object they declare members too.
 func (w *walker) choose(n *node, i int) []*node {
 	var chosen []*node
+	// branch walks the value against one branch: a probe (issues without
+	// their messages) unless the message is wanted.
+	branch := func(b *node, probe bool) *walker {
+		t := &walker{b: w.b, shallowAt: -1, depth: w.depth, path: w.path, dropUndeclared: w.dropUndeclared, probe: probe}
+		if w.b[i] == '{' {
+			t.shallowAt = i
+		}
+		t.value(b, i)
+		return t
+	}
 	for g, group := range n.choices {
 		oneOf := n.oneOfs[g]
 		var pick *walker
 		var pickNode *node
 		matches := 0
-		var firstFail *walker
-		for _, b := range group {
-			t := &walker{b: w.b, shallowAt: -1, depth: w.depth, path: w.path, dropUndeclared: w.dropUndeclared}
-			if w.b[i] == '{' {
-				t.shallowAt = i
+		firstFail := -1 // the first branch that fails
+		for k, b := range group {
+			if w.rejectsKind(b, i) {
+				// It would fail at its type.
+				if firstFail < 0 {
+					firstFail = k
+				}
+				continue
 			}
-			t.value(b, i)
+			t := branch(b, true)
 			if t.err != nil {
 				w.err = t.err
 				return nil
 			}
 			if len(t.issues) > 0 {
-				if firstFail == nil {
-					firstFail = t
+				if firstFail < 0 {
+					firstFail = k
 				}
 				continue
 			}
@@ -330,11 +353,21 @@ func (w *walker) choose(n *node, i int) []*node {
 		}
 		switch {
 		case matches == 0:
+			var first string
+			if !w.probe {
+				// The first failing branch again, for its message.
+				t := branch(group[firstFail], false)
+				if t.err != nil {
+					w.err = t.err
+					return nil
+				}
+				first = firstIssue(t)
+			}
 			kw := "anyOf"
 			if oneOf {
 				kw = "oneOf"
 			}
-			w.issue("matches none of the %d %s schemas (first: %s)", len(group), kw, firstIssue(firstFail))
+			w.issue("matches none of the %d %s schemas (first: %s)", len(group), kw, first)
 			continue
 		case oneOf && matches > 1:
 			w.issue("matches %d of the oneOf schemas, must match exactly one", matches)
@@ -347,6 +380,28 @@ func (w *walker) choose(n *node, i int) []*node {
 		}
 	}
 	return chosen
+}
+
+// rejectsKind reports whether value would fail the value at i against b
+// at its first checks, of the value's JSON kind alone, before looking into
+// it. Numbers are not judged (whether one is an integer takes a scan).
+func (w *walker) rejectsKind(b *node, i int) bool {
+	if b == nil || b.always || i >= len(w.b) {
+		return false
+	}
+	kind := kindAt(w.b[i])
+	if kind == 0 || kind == tNumber || (kind == tNull && w.nullable(b)) {
+		return false
+	}
+	for _, m := range b.conj {
+		if m.never {
+			return true
+		}
+		if m.types != 0 && m.types&kind == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // checkOnly walks the value at i against n for its issues only: its edits
@@ -738,6 +793,12 @@ func (w *walker) scalarChecks(n *node, kind typeMask, i, end int) {
 			if m.minLen < 0 && m.maxLen < 0 && m.pattern == nil && m.format == "" {
 				continue
 			}
+			if m.pattern == nil && m.format == "" && !haveStr {
+				// Lengths only: counted on the JSON, without decoding
+				// the string (Stripe bounds nearly every string).
+				w.lengthChecks(m, unquotedRuneCount(raw[1:len(raw)-1]))
+				continue
+			}
 			if !haveStr {
 				haveStr, str = true, rawString(raw[1:len(raw)-1])
 			}
@@ -823,13 +884,7 @@ func (w *walker) numberChecks(m *node, raw []byte) {
 
 func (w *walker) stringChecks(m *node, s string) {
 	if m.minLen >= 0 || m.maxLen >= 0 {
-		n := utf8.RuneCountInString(s)
-		if m.minLen >= 0 && n < m.minLen {
-			w.issue("length %d is less than minLength %d", n, m.minLen)
-		}
-		if m.maxLen >= 0 && n > m.maxLen {
-			w.issue("length %d is greater than maxLength %d", n, m.maxLen)
-		}
+		w.lengthChecks(m, utf8.RuneCountInString(s))
 	}
 	if m.pattern != nil && !m.pattern.MatchString(s) {
 		w.issue("%q does not match pattern %q", truncate(s), m.pattern.String())
@@ -837,6 +892,44 @@ func (w *walker) stringChecks(m *node, s string) {
 	if m.format != "" && !formats[m.format](s) {
 		w.issue("%q is not a valid %s", truncate(s), m.format)
 	}
+}
+
+// lengthChecks checks a string of n characters against minLength and
+// maxLength.
+func (w *walker) lengthChecks(m *node, n int) {
+	if m.minLen >= 0 && n < m.minLen {
+		w.issue("length %d is less than minLength %d", n, m.minLen)
+	}
+	if m.maxLen >= 0 && n > m.maxLen {
+		w.issue("length %d is greater than maxLength %d", n, m.maxLen)
+	}
+}
+
+// unquotedRuneCount returns the number of characters of the contents of a
+// JSON string that strEnd has checked, as decoded by encoding/json (see
+// unquoteString): an escape is one, a valid surrogate pair one, each byte
+// of invalid UTF-8 one (U+FFFD).
+func unquotedRuneCount(b []byte) int {
+	n := 0
+	for r := 0; r < len(b); n++ {
+		switch c := b[r]; {
+		case c == '\\' && b[r+1] == 'u':
+			if rr := hex4(b[r+2 : r+6]); utf16.IsSurrogate(rr) && r+12 <= len(b) && b[r+6] == '\\' && b[r+7] == 'u' &&
+				utf16.DecodeRune(rr, hex4(b[r+8:r+12])) != utf8.RuneError {
+				r += 12
+			} else {
+				r += 6
+			}
+		case c == '\\':
+			r += 2
+		case c < utf8.RuneSelf:
+			r++
+		default:
+			_, size := utf8.DecodeRune(b[r:])
+			r += size
+		}
+	}
+	return n
 }
 
 // formats are the string formats the walker checks; others are annotations.

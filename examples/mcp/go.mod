@@ -10,7 +10,6 @@ require (
 )
 
 require (
-	github.com/dave/jennifer v1.7.1 // indirect
 	github.com/getkin/kin-openapi v0.152.0 // indirect
 	github.com/go-openapi/jsonpointer v0.22.5 // indirect
 	github.com/go-openapi/swag/jsonname v0.25.5 // indirect

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dave/jennifer/jen"
-
 	"github.com/opsgen/opsgen/generator/ir"
 )
 
@@ -48,19 +46,6 @@ func TestDocHeadingsAndOrigin(t *testing.T) {
 	want := []string{"Op calls it.", "", "List pets.", "", "Lists them.", "", "Deprecated: the API marks this as deprecated.", "", "GET /pets"}
 	if got := d.lines(); !slices.Equal(got, want) {
 		t.Errorf("lines = %q, want %q", got, want)
-	}
-}
-
-func TestRenderKeepsUnformattableSource(t *testing.T) {
-	g := newGen(tiny(), Options{Package: "p", Version: "v1"})
-	f := g.newFile()
-	f.decl(nil, jen.Func().Id("Broken").Params().Block(jen.Op("}")))
-	out := render("broken.go", f, &g.diags)
-	if !strings.Contains(string(out), "func Broken") {
-		t.Errorf("unformatted source not returned: %s", out)
-	}
-	if len(g.diags) != 1 || !strings.Contains(g.diags[0].Message, "could not be formatted") || g.diags[0].Pos.File != "broken.go" {
-		t.Errorf("diagnostics = %v", g.diags)
 	}
 }
 

@@ -1,17 +1,26 @@
 // Package emit turns the generator's IR (package ir) into the Go source
 // files of a generated client package.
 //
-// Every file is written through one writer, generatedFile (file.go, after
-// protogen's GeneratedFile): it resolves qualified identifiers once per
-// file and writes the import block once; it holds the file's declarations
-// in order, each either text already in gofmt's form (the bulk: structs,
-// enums, unions, parameter structs, operation methods, schemas; text.go) or
-// github.com/dave/jennifer code (tuples, JSON methods, client.go,
-// registry.go, tools.go); rendering formats the jennifer code with go/format, one pass
-// per run of consecutive jennifer declarations, and assembles the file in
-// order: header, package doc, imports, declarations. Nothing is replaced
-// after formatting. Positions for diagnostics are passed to the code that
-// writes a node (goType's at), not kept as state.
+// Every file is written through one writer, after protogen's
+// GeneratedFile: a generatedFile (file.go) owns the file's imports and
+// holds its declarations in order; each declaration is written by a
+// textWriter (text.go) directly in the form gofmt prints, and render
+// assembles the file: header, package doc, imports, declarations. There is
+// no other way to write code and no formatting pass: go/format over a
+// large package (GitHub's 71,000 lines) cost about as much as the rest of
+// emitting. Within a declaration:
+//
+//   - code is written with P, protogen's method: a string is Go code as it
+//     is, only constant code and names checked to be Go identifiers;
+//   - an identifier of another package is a goType (qual, protogen's
+//     GoIdent with type operators: *, [], map[string], a type argument);
+//     writing it through the file records the import and picks the
+//     package's name or alias (typeText);
+//   - struct fields, composite literals' keys and the registry's tables are
+//     aligned as gofmt aligns them (structDecl, keyValues, tableFields).
+//
+// Positions for diagnostics are passed to the code that writes a node
+// (goType's at), not kept as state.
 //
 // Emit writes, for an OpenAPI service, client.go (package doc, version
 // guard, Client, NewClient, options, server URL), types.go (named types),
@@ -24,8 +33,9 @@
 // content only, not on the order of its top-level slices or on map order.
 // Spec text (descriptions, enum values, names on the wire) is treated as
 // hostile: it reaches the output only as line comments, all written by
-// commentLine, or as quoted Go literals (strconv.Quote, jsonString or
-// jennifer's Lit), never pasted into code; names are checked to be Go
+// commentLine (the writer's doc and comment methods), or as quoted Go
+// literals (litText, jsonString, tagText), never pasted into code; names
+// are checked to be Go
 // identifiers first. TestSpecTextNeverCode puts adversarial text on every
 // path that writes spec text.
 //
@@ -165,13 +175,11 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	// below run meanwhile. Its result is dropped when they fail; a panic
 	// on an IR they reject (a nil type) is theirs to report, and any
 	// other is raised again here. Once they pass, the same goroutine
-	// renders it (its go/format is the longest), meanwhile the other
-	// files are built.
+	// renders it, meanwhile the other files are built.
 	tg := *g
 	tg.diags = nil
 	var (
 		types      *File // types.go rendered, nil without one
-		typesDiags = new(diag.List)
 		typesPanic any
 	)
 	checked := make(chan bool, 1) // whether the checks passed
@@ -188,7 +196,7 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 			f = tg.typesFile()
 		}()
 		if f != nil && <-checked {
-			types = &File{Name: "types.go", Content: render("types.go", f, typesDiags)}
+			types = &File{Name: "types.go", Content: f.render()}
 		}
 	}()
 	g.check()
@@ -203,20 +211,19 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	// The other files read the types' schemas, which the loader may still
 	// be building (ir.Service.SchemasLater) while types.go is.
 	svc.Schemas()
-	// The other files are built in order; each is rendered (its jennifer
-	// code formatted) in its own goroutine as soon as it is built.
+	// The other files are built in order; each is rendered (its parts
+	// copied into one buffer) in its own goroutine as soon as it is built.
 	var (
-		files     []*File
-		fileDiags []*diag.List
-		wg        sync.WaitGroup
+		files []*File
+		wg    sync.WaitGroup
 	)
 	add := func(name string, f *generatedFile) {
 		if f == nil {
 			return
 		}
-		file, d := &File{Name: name}, new(diag.List)
-		files, fileDiags = append(files, file), append(fileDiags, d)
-		wg.Go(func() { file.Content = render(name, f, d) })
+		file := &File{Name: name}
+		files = append(files, file)
+		wg.Go(func() { file.Content = f.render() })
 	}
 	if svc.Kind == ir.MCP {
 		add("tools.go", g.toolsFile())
@@ -236,7 +243,7 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 		panic(typesPanic)
 	}
 	if types != nil {
-		files, fileDiags = append(files, types), append(fileDiags, typesDiags)
+		files = append(files, types)
 	}
 	for _, d := range tg.diags {
 		g.warn(d.Kind, d.Pos, "%s", d.Message)
@@ -245,7 +252,6 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	out := make([]File, len(files))
 	for i, f := range files {
 		out[i] = *f
-		g.diags = append(g.diags, *fileDiags[i]...)
 	}
 	slices.SortFunc(out, func(a, b File) int { return cmp.Compare(a.Name, b.Name) })
 	g.diags.Sort()
@@ -529,20 +535,6 @@ func validNamespace(ns string) bool {
 	return ns != "" && strings.IndexFunc(ns, func(r rune) bool {
 		return r >= 128 || !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-')
 	}) < 0
-}
-
-// render renders f, reporting failures (bugs) into diags.
-func render(name string, f *generatedFile, diags *diag.List) []byte {
-	out, errs := f.render()
-	for _, err := range errs {
-		diags.Warn(diag.Other, diag.Pos{File: name}, "%v", err)
-	}
-	return out
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	return s
 }
 
 // newFile returns a file of the generated package with the generated-code header.

@@ -613,3 +613,8 @@ func topLevelNames(t *testing.T, f File) []string {
 	slices.Sort(names)
 	return names
 }
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}

@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dave/jennifer/jen"
+	"go/format"
+	"strconv"
 )
 
 // TestGeneratedFileImports checks the import block a file writes: names
@@ -28,11 +29,8 @@ func TestGeneratedFileImports(t *testing.T) {
 		t.Errorf("idents = %q, want %q", got, want)
 	}
 	f.anon(pkgFullSchema)
-	f.decl(nil, jen.Var().Id("_").Op("=").Add(f.Qual("io", "EOF")))
-	out, errs := f.render()
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
+	f.write(nil, func(w *textWriter) { w.P("var _ = ", qual("io", "EOF")) })
+	out := f.render()
 	wantSrc := `package p
 
 import (
@@ -56,17 +54,59 @@ var _ = io.EOF
 
 	one := newGeneratedFile("p")
 	one.text("var V = " + one.ident("io", "EOF"))
-	if out, _ := one.render(); string(out) != "package p\n\nimport \"io\"\n\nvar V = io.EOF\n" {
+	if out := one.render(); string(out) != "package p\n\nimport \"io\"\n\nvar V = io.EOF\n" {
 		t.Errorf("one import:\n%s", out)
 	}
 }
 
-// TestGeneratedFileRefusesJenQual checks that jennifer's own import
-// handling cannot slip past the file's: jen.Qual is reported.
-func TestGeneratedFileRefusesJenQual(t *testing.T) {
+// TestWriterP checks P: strings are written as they are, types qualified
+// through the file (their imports recorded), anything else is a bug.
+func TestWriterP(t *testing.T) {
 	f := newGeneratedFile("p")
-	f.decl(nil, jen.Var().Id("_").Op("=").Qual("io", "EOF"))
-	if _, errs := f.render(); len(errs) != 1 || !strings.Contains(errs[0].Error(), "jen.Qual") {
-		t.Errorf("errs = %v", errs)
+	w := newTextWriter(f)
+	defer w.done()
+	w.P("var x ", nullableOf(qual("example.com/a/json", "T")), " = ", qual("encoding/json", "Marshal"))
+	if got, want := w.b.String(), "var x runtime.Nullable[json.T] = json1.Marshal\n"; got != want {
+		t.Errorf("P wrote %q, want %q", got, want)
+	}
+	if s := f.imports["encoding/json"]; s.name != "json1" || !s.alias {
+		t.Errorf("encoding/json imported as %+v", s)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("P of an int did not panic")
+		}
+	}()
+	w.P(1)
+}
+
+// TestKeyValuesAsGofmt checks the alignment of composite literals' keys
+// against gofmt: short keys, keys longer than 40 bytes (aligned only with
+// keys of similar sizes), non-ASCII keys (aligned by runes), one element,
+// and an element too long to align.
+func TestKeyValuesAsGofmt(t *testing.T) {
+	long := func(n int) string { return strconv.Quote(strings.Repeat("k", n)) }
+	for _, kvs := range [][]keyValue{
+		{{"ID", `"a"`}, {"Description", `"b"`}, {"Kind", "runtime.KindQuery"}},
+		{{"A", "1"}},
+		{{long(130), "&v.A"}, {`"back` + "`" + `tick"`, "&v.D"}, {`"comma,omitempty"`, "&v.E"}, {`"quote\"d"`, "&v.C"}},
+		{{`"a"`, "1"}, {long(45), "2"}, {long(50), "3"}, {`"b"`, "4"}, {long(200), "5"}, {long(60), "6"}},
+		{{`"größe, cm"`, "&v.A"}, {`"weight, kg"`, "&v.B"}},
+		{{long(45), "1"}, {long(50), "2"}, {long(100), "3"}, {long(130), "4"}, {long(20), "5"}, {long(10), "6"}, {long(41), "7"}, {`"ééééééééééééééééééééééééééééééééééééééééééé"`, "8"}},
+		{{"X", "1"}, {"Y", strconv.Quote(strings.Repeat("v", 1e6))}, {"Zzz", "3"}},
+	} {
+		w := newTextWriter(newGeneratedFile("p"))
+		w.P("var x = map[string]any{")
+		w.keyValues("\t", kvs)
+		w.P("}")
+		src := "package p\n\n" + w.b.String()
+		w.done()
+		got, err := format.Source([]byte(src))
+		if err != nil {
+			t.Fatalf("%v:\n%.2000s", err, src)
+		}
+		if string(got) != src {
+			t.Errorf("got:\n%.2000s\nwant (gofmt):\n%.2000s", src, got)
+		}
 	}
 }

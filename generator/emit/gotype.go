@@ -4,16 +4,14 @@ import (
 	"cmp"
 	"strings"
 
-	"github.com/dave/jennifer/jen"
-
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
 )
 
 // goType is a Go type expression as opsgen writes it: operators ("*", "[]",
 // "map[string]") before a predeclared or generated name, or a name from an
-// imported package. A generatedFile writes it as text or jennifer code
-// (typeText, typeCode), recording the import.
+// imported package (protogen's GoIdent, with operators). A generatedFile
+// writes it (typeText, textWriter.P), recording the import.
 type goType struct {
 	prefix string
 	pkg    string // import path of name; "" for a predeclared or generated name
@@ -39,12 +37,6 @@ func (t goType) under(op string) goType {
 
 // rawMessageType is json.RawMessage, the type of anything opsgen cannot type.
 var rawMessageType = qual("encoding/json", "RawMessage")
-
-// typ returns the Go type of t as jennifer code of file f (binary as
-// []byte); at is the place being written, for warnings about t.
-func (g *gen) typ(f *generatedFile, t *ir.Type, at diag.Pos) *jen.Statement {
-	return f.typeCode(g.goType(t, false, at))
-}
 
 // goType returns the Go type of t; reader says binary data is sent from an
 // io.Reader (request bodies, multipart file parts). at is the place being

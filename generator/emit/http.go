@@ -10,8 +10,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/dave/jennifer/jen"
-
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
 )
@@ -60,9 +58,11 @@ func securityOptionNames(s *ir.SecurityScheme) []string {
 }
 
 func (g *gen) versionGuard(f *generatedFile) {
-	f.commented("The generated code needs a runtime that supports its contract version.",
-		jen.Const().Id("_").Op("=").Add(f.Qual(pkgRuntime, "EnforceVersion")).Call(jen.Lit(contractVersion).Op("-").Add(f.Qual(pkgRuntime, "MinVersion"))),
-		jen.Const().Id("_").Op("=").Add(f.Qual(pkgRuntime, "EnforceVersion")).Call(f.Qual(pkgRuntime, "MaxVersion").Op("-").Lit(contractVersion)))
+	f.writeCommented("The generated code needs a runtime that supports its contract version.", func(w *textWriter) {
+		enforce, v := qual(pkgRuntime, "EnforceVersion"), strconv.Itoa(contractVersion)
+		w.P("const _ = ", enforce, "(", v, " - ", qual(pkgRuntime, "MinVersion"), ")")
+		w.P("const _ = ", enforce, "(", qual(pkgRuntime, "MaxVersion"), " - ", v, ")")
+	})
 }
 
 // packageDoc writes the package doc comment, the manual of the package:
@@ -97,11 +97,8 @@ func (g *gen) httpClientFile() *generatedFile {
 	g.versionGuard(f)
 
 	title := cmp.Or(sanitize(g.svc.Title), "the API")
-	f.decl(newDoc("Client calls "+title+". Create one with NewClient; it is safe for concurrent use."),
-		jen.Type().Id("Client").Struct(jen.Id("c").Op("*").Add(f.Qual(pkgHTTP, "Client"))))
-	f.decl(newDoc("Option configures a Client: see NewClient."), jen.Type().Id("Option").Op("=").Add(f.Qual(pkgHTTP, "Option")))
-	f.decl(newDoc("CallOption configures one call: WithRequestHeader, WithRequestEditor, WithCallValidation, WithCallBaseURL, WithCallTimeout, WithCallRetry, WithCallReconnect."),
-		jen.Type().Id("CallOption").Op("=").Add(f.Qual(pkgHTTP, "CallOption")))
+	clientTypes(f, pkgHTTP, "Client calls "+title+". Create one with NewClient; it is safe for concurrent use.",
+		"CallOption configures one call: WithRequestHeader, WithRequestEditor, WithCallValidation, WithCallBaseURL, WithCallTimeout, WithCallRetry, WithCallReconnect.")
 	reexports(f, "Options of NewClient, from package httpclient.", pkgHTTP, httpOptions)
 	reexports(f, "Options of single calls, from package httpclient.", pkgHTTP, httpCallOptions)
 
@@ -124,10 +121,12 @@ func (g *gen) httpClientFile() *generatedFile {
 	nd.para(usage)
 	nd.para(g.validationDoc())
 	nd.para(g.timeoutDoc())
-	f.decl(nd, jen.Func().Id("NewClient").Params(jen.Id("opts").Op("...").Id("Option")).Op("*").Id("Client").Block(
-		g.defaultOptions(f, true),
-		jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("c"): f.Qual(pkgHTTP, "New").Call(jen.Lit(base), jen.Id("securitySchemes"), jen.Id("opts").Op("..."))})),
-	))
+	f.write(nd, func(w *textWriter) {
+		w.P("func NewClient(opts ...Option) *Client {")
+		g.defaultOptions(w, true)
+		w.P("\treturn &Client{c: ", qual(pkgHTTP, "New"), "(", litText(base), ", securitySchemes, opts...)}")
+		w.P("}")
+	})
 	if srv != nil && len(srv.Variables) > 0 {
 		g.serverURL(f, srv)
 	}
@@ -139,49 +138,53 @@ func (g *gen) httpClientFile() *generatedFile {
 // applies; "" for the runtime's default, which needs no option.
 var validationModes = map[string]string{"": "", "warn": "", "strict": "ValidateStrict", "off": "ValidateOff"}
 
-// defaultOptions is NewClient's first statement: it puts the configured
-// validation mode (and, for HTTP clients, timeouts) before the caller's
-// options, which therefore override them. It is nil (no code) when the
-// config sets none.
-func (g *gen) defaultOptions(f *generatedFile, http bool) jen.Code {
-	var defs []jen.Code
+// defaultOptions writes NewClient's first statement: it puts the
+// configured validation mode (and, for HTTP clients, timeouts) before the
+// caller's options, which therefore override them. It writes nothing when
+// the config sets none.
+func (g *gen) defaultOptions(w *textWriter, http bool) {
+	var defs []string
 	if mode := validationModes[g.opts.Validation]; mode != "" {
-		defs = append(defs, jen.Id("WithValidation").Call(f.Qual(pkgRuntime, mode)))
+		defs = append(defs, "WithValidation("+w.typeText(qual(pkgRuntime, mode))+")")
 	}
 	if http && g.opts.Timeout > 0 {
-		defs = append(defs, jen.Id("WithTimeout").Call(durationCode(f, g.opts.Timeout)))
+		defs = append(defs, "WithTimeout("+durationText(w, g.opts.Timeout, false)+")")
 	}
 	for _, id := range slices.Sorted(maps.Keys(g.opts.Operations)) {
 		if d := g.opts.Operations[id].Timeout; http && d > 0 {
-			defs = append(defs, jen.Id("WithOperationTimeout").Call(jen.Lit(id), durationCode(f, d)))
+			defs = append(defs, "WithOperationTimeout("+litText(id)+", "+durationText(w, d, true)+")")
 		}
 	}
-	if len(defs) == 0 {
-		return nil
-	}
-	if len(defs) > 1 {
-		for i := range defs {
-			defs[i] = jen.Line().Add(defs[i])
+	switch len(defs) {
+	case 0:
+	case 1:
+		w.P("\topts = append([]Option{", defs[0], "}, opts...)")
+	default:
+		w.P("\topts = append([]Option{")
+		for _, d := range defs {
+			w.P("\t\t", d, ",")
 		}
-		defs = append(defs, jen.Line())
+		w.P("\t}, opts...)")
 	}
-	return jen.Id("opts").Op("=").Append(
-		jen.Index().Id("Option").Values(defs...),
-		jen.Id("opts").Op("..."))
 }
 
-// durationCode is a time.Duration literal: 30 * time.Second, 1500 *
-// time.Millisecond...
-func durationCode(f *generatedFile, d time.Duration) jen.Code {
+// durationText is a time.Duration literal: 30 * time.Second, 1500 *
+// time.Millisecond...; tight when it is one of several arguments of a call
+// (gofmt then writes 30*time.Second).
+func durationText(w *textWriter, d time.Duration, tight bool) string {
 	for _, u := range []struct {
 		unit time.Duration
 		name string
 	}{{time.Hour, "Hour"}, {time.Minute, "Minute"}, {time.Second, "Second"}, {time.Millisecond, "Millisecond"}, {time.Microsecond, "Microsecond"}} {
 		if d%u.unit == 0 {
-			return jen.Lit(int(d / u.unit)).Op("*").Add(f.Qual("time", u.name))
+			op := " * "
+			if tight {
+				op = "*"
+			}
+			return strconv.Itoa(int(d/u.unit)) + op + w.typeText(qual("time", u.name))
 		}
 	}
-	return jen.Lit(int(d))
+	return strconv.Itoa(int(d))
 }
 
 // timeoutDoc documents configured timeouts on NewClient.
@@ -212,35 +215,51 @@ func (g *gen) validationDoc() string {
 	return "The validation mode defaults to runtime." + mode + " (client.validation in opsgen's config); WithValidation overrides it."
 }
 
+// clientTypes declares Client, holding the runtime's client of package
+// pkg, and the aliases Option and CallOption of its options.
+func clientTypes(f *generatedFile, pkg, clientDoc, callOptionDoc string) {
+	f.write(newDoc(clientDoc), func(w *textWriter) {
+		w.P("type Client struct {")
+		w.P("\tc *", qual(pkg, "Client"))
+		w.P("}")
+	})
+	f.write(newDoc("Option configures a Client: see NewClient."), func(w *textWriter) { w.P("type Option = ", qual(pkg, "Option")) })
+	f.write(newDoc(callOptionDoc), func(w *textWriter) { w.P("type CallOption = ", qual(pkg, "CallOption")) })
+}
+
 func reexports(f *generatedFile, comment, pkg string, opts []reexport) {
-	var defs []jen.Code
-	for _, o := range opts {
-		defs = append(defs, lineComment(o.doc), jen.Id(o.name).Op("=").Add(f.Qual(pkg, o.name)))
-	}
-	f.commented(comment, jen.Var().Defs(defs...))
+	f.writeCommented(comment, func(w *textWriter) {
+		w.P("var (")
+		for _, o := range opts {
+			w.P("\t", commentLine(o.doc))
+			w.P("\t", o.name, " = ", qual(pkg, o.name))
+		}
+		w.P(")")
+	})
 }
 
 // serverURL declares ServerURL, which fills in the variables of the default server.
 func (g *gen) serverURL(f *generatedFile, srv *ir.Server) {
-	var pairs []jen.Code
-	var defaults []string
+	var pairs, defaults []string
 	for _, k := range slices.Sorted(maps.Keys(srv.Variables)) {
-		pairs = append(pairs, jen.Values(jen.Lit(k), jen.Lit(srv.Variables[k])))
+		pairs = append(pairs, "{"+litText(k)+", "+litText(srv.Variables[k])+"}")
 		defaults = append(defaults, quoted(k)+": "+quoted(srv.Variables[k]))
 	}
 	d := newDoc("ServerURL returns the server URL " + quoted(srv.URL) + " with its variables taken from vars; a variable missing from vars keeps its default (" + strings.Join(defaults, ", ") + "). Pass the result to WithBaseURL.")
 	d.para(srv.Description)
 	// One replacer, so that a value holding "{name}" is not substituted again.
-	f.decl(d, jen.Func().Id("ServerURL").Params(jen.Id("vars").Map(jen.String()).String()).String().Block(
-		jen.Var().Id("r").Index().String(),
-		jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Index(jen.Op("...")).Index(jen.Lit(2)).String().Values(pairs...)).Block(
-			jen.If(jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Id("vars").Index(jen.Id("v").Index(jen.Lit(0))), jen.Id("ok")).Block(
-				jen.Id("v").Index(jen.Lit(1)).Op("=").Id("s"),
-			),
-			jen.Id("r").Op("=").Append(jen.Id("r"), jen.Lit("{").Op("+").Id("v").Index(jen.Lit(0)).Op("+").Lit("}"), jen.Id("v").Index(jen.Lit(1))),
-		),
-		jen.Return(f.Qual("strings", "NewReplacer").Call(jen.Id("r").Op("...")).Dot("Replace").Call(jen.Lit(srv.URL))),
-	))
+	f.write(d, func(w *textWriter) {
+		w.P("func ServerURL(vars map[string]string) string {")
+		w.P("\tvar r []string")
+		w.P("\tfor _, v := range [...][2]string{", strings.Join(pairs, ", "), "} {")
+		w.P("\t\tif s, ok := vars[v[0]]; ok {")
+		w.P("\t\t\tv[1] = s")
+		w.P("\t\t}")
+		w.P("\t\tr = append(r, \"{\"+v[0]+\"}\", v[1])")
+		w.P("\t}")
+		w.P("\treturn ", qual("strings", "NewReplacer"), "(r...).Replace(", litText(srv.URL), ")")
+		w.P("}")
+	})
 }
 
 func (g *gen) sortedSchemes() []*ir.SecurityScheme {
@@ -249,43 +268,45 @@ func (g *gen) sortedSchemes() []*ir.SecurityScheme {
 
 // securityOptions declares securitySchemes and one option per credential kind.
 func (g *gen) securityOptions(f *generatedFile) {
-	var items []jen.Code
-	for _, s := range g.sortedSchemes() {
-		d := []jen.Code{kv("Name", jen.Lit(s.Name)), kv("Type", jen.Lit(s.Type))}
-		optKV(&d, "Scheme", s.Scheme)
-		optKV(&d, "In", s.In)
-		optKV(&d, "ParamName", s.ParamName)
-		items = append(items, jen.Line().Values(d...))
-	}
-	v := jen.Var().Id("securitySchemes").Index().Add(f.Qual(pkgHTTP, "SecurityScheme"))
-	if len(items) > 0 {
-		v = jen.Var().Id("securitySchemes").Op("=").Index().Add(f.Qual(pkgHTTP, "SecurityScheme")).Values(append(items, jen.Line())...)
-	}
-	f.commented("securitySchemes are the API's ways to authenticate.", v)
+	f.writeCommented("securitySchemes are the API's ways to authenticate.", func(w *textWriter) {
+		schemes := g.sortedSchemes()
+		if len(schemes) == 0 {
+			w.P("var securitySchemes []", qual(pkgHTTP, "SecurityScheme"))
+			return
+		}
+		w.P("var securitySchemes = []", qual(pkgHTTP, "SecurityScheme"), "{")
+		for _, s := range schemes {
+			d := []string{"Name: " + litText(s.Name), "Type: " + litText(s.Type)}
+			optKV(&d, "Scheme", s.Scheme)
+			optKV(&d, "In", s.In)
+			optKV(&d, "ParamName", s.ParamName)
+			w.P("\t{", strings.Join(d, ", "), "},")
+		}
+		w.P("}")
+	})
 	for _, s := range g.sortedSchemes() {
 		name := "With" + s.GoName
-		cred := func(first, arg string, params []jen.Code, call jen.Code) {
+		cred := func(first, arg string, params []any, call ...any) {
 			d := newDoc(first)
 			d.spec(s.Doc)
 			d.para("Security scheme " + quoted(s.Name) + ".")
-			f.decl(d, jen.Func().Id(name+arg).Params(params...).Id("Option").Block(
-				jen.Return(f.Qual(pkgHTTP, "WithCredential").Call(jen.Lit(s.Name), call))))
+			f.write(d, func(w *textWriter) {
+				w.P(append(append([]any{"func ", name + arg, "("}, params...), ") Option {")...)
+				w.P(append([]any{"\treturn ", qual(pkgHTTP, "WithCredential"), "(", litText(s.Name), ", "}, append(call, ")")...)...)
+				w.P("}")
+			})
 		}
-		str := func(n string) []jen.Code { return []jen.Code{jen.Id(n).String()} }
 		switch {
 		case s.Type == "apiKey":
-			cred(name+" sets the API key sent in the "+s.In+" "+quoted(s.ParamName)+".", "", str("key"), f.Qual(pkgHTTP, "APIKey").Call(jen.Id("key")))
+			cred(name+" sets the API key sent in the "+s.In+" "+quoted(s.ParamName)+".", "", []any{"key string"}, qual(pkgHTTP, "APIKey"), "(key)")
 		case s.Type == "http" && strings.EqualFold(s.Scheme, "basic"):
-			cred(name+" sets the user and password of HTTP basic authentication.", "",
-				[]jen.Code{jen.List(jen.Id("user"), jen.Id("password")).String()},
-				f.Qual(pkgHTTP, "BasicAuth").Call(jen.Id("user"), jen.Id("password")))
+			cred(name+" sets the user and password of HTTP basic authentication.", "", []any{"user, password string"}, qual(pkgHTTP, "BasicAuth"), "(user, password)")
 		case s.Type == "http":
-			cred(name+" sets the token sent in the Authorization header ("+sanitize(s.Scheme)+" scheme).", "", str("token"), f.Qual(pkgHTTP, "BearerToken").Call(jen.Id("token")))
+			cred(name+" sets the token sent in the Authorization header ("+sanitize(s.Scheme)+" scheme).", "", []any{"token string"}, qual(pkgHTTP, "BearerToken"), "(token)")
 		case s.Type == "oauth2" || s.Type == "openIdConnect":
-			cred(name+" sets a fixed access token (sent as a bearer token).", "", str("token"), f.Qual(pkgHTTP, "BearerToken").Call(jen.Id("token")))
+			cred(name+" sets a fixed access token (sent as a bearer token).", "", []any{"token string"}, qual(pkgHTTP, "BearerToken"), "(token)")
 			cred(name+"TokenSource sets a function called before each request for a current access token.", "TokenSource",
-				[]jen.Code{jen.Id("f").Func().Params(f.Qual("context", "Context")).Params(jen.String(), jen.Error())},
-				f.Qual(pkgHTTP, "TokenSource").Call(jen.Id("f")))
+				[]any{"f func(", qual("context", "Context"), ") (string, error)"}, qual(pkgHTTP, "TokenSource"), "(f)")
 		default:
 			g.warn(diag.Other, diag.Pos{File: g.svc.Source, Pointer: "/components/securitySchemes/" + s.Name},
 				"security scheme %s of type %s has no generated option; configure it with WithHTTPClient", quoted(s.Name), quoted(s.Type))
@@ -293,12 +314,12 @@ func (g *gen) securityOptions(f *generatedFile) {
 	}
 }
 
-// kv is a key: value element of a composite literal.
-func kv(key string, v jen.Code) jen.Code { return jen.Id(key).Op(":").Add(v) }
-
-// ifErr is "if err := call; err != nil { return results }".
-func ifErr(call jen.Code, results ...jen.Code) *jen.Statement {
-	return jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(results...))
+// optKV appends "key: v" to the elements of a composite literal unless v
+// is empty.
+func optKV(elems *[]string, key, v string) {
+	if v != "" {
+		*elems = append(*elems, key+": "+litText(v))
+	}
 }
 
 // operationsFile declares the parameter structs, methods and response tables.

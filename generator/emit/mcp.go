@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dave/jennifer/jen"
-
 	"github.com/opsgen/opsgen/generator/ir"
 )
 
@@ -61,11 +59,8 @@ func (g *gen) mcpClientFile() *generatedFile {
 	g.packageDoc(f, cmp.Or(g.mcpServerName(true), "an MCP server"), "", usage)
 	g.versionGuard(f)
 	title := cmp.Or(g.mcpServerName(false), "the MCP server")
-	f.decl(newDoc("Client calls the tools of "+title+". Create one with NewClient; it is safe for concurrent use."),
-		jen.Type().Id("Client").Struct(jen.Id("c").Op("*").Add(f.Qual(pkgMCPClient, "Client"))))
-	f.decl(newDoc("Option configures a Client: see NewClient."), jen.Type().Id("Option").Op("=").Add(f.Qual(pkgMCPClient, "Option")))
-	f.decl(newDoc("CallOption configures one call: WithProgress, WithMeta, WithCallTimeout, WithCallValidation."),
-		jen.Type().Id("CallOption").Op("=").Add(f.Qual(pkgMCPClient, "CallOption")))
+	clientTypes(f, pkgMCPClient, "Client calls the tools of "+title+". Create one with NewClient; it is safe for concurrent use.",
+		"CallOption configures one call: WithProgress, WithMeta, WithCallTimeout, WithCallValidation.")
 	opts := mcpOptions
 	if g.opts.Registry {
 		// Only tools with a registry id can be called remotely.
@@ -76,10 +71,12 @@ func (g *gen) mcpClientFile() *generatedFile {
 	nd := newDoc("NewClient returns a client calling tools over session.")
 	nd.para(usage)
 	nd.para(g.validationDoc())
-	f.decl(nd, jen.Func().Id("NewClient").Params(jen.Id("session").Op("*").Add(f.Qual(pkgMCP, "ClientSession")), jen.Id("opts").Op("...").Id("Option")).Op("*").Id("Client").Block(
-		g.defaultOptions(f, false),
-		jen.Return(jen.Op("&").Id("Client").Values(jen.Dict{jen.Id("c"): f.Qual(pkgMCPClient, "New").Call(jen.Id("session"), jen.Id("opts").Op("..."))})),
-	))
+	f.write(nd, func(w *textWriter) {
+		w.P("func NewClient(session *", qual(pkgMCP, "ClientSession"), ", opts ...Option) *Client {")
+		g.defaultOptions(w, false)
+		w.P("\treturn &Client{c: ", qual(pkgMCPClient, "New"), "(session, opts...)}")
+		w.P("}")
+	})
 	return f
 }
 
@@ -90,11 +87,11 @@ func hasInput(t *ir.Tool) bool {
 }
 
 // outType is the Data type of a tool's envelope.
-func (g *gen) outType(f *generatedFile, op *ir.Operation) *jen.Statement {
+func (g *gen) outType(op *ir.Operation) goType {
 	if op.Tool.OutputType == nil {
-		return jen.Index().Add(f.Qual(pkgRuntime, "ContentBlock"))
+		return qual(pkgRuntime, "ContentBlock").under("[]")
 	}
-	return g.typ(f, op.Tool.OutputType, op.Pos)
+	return g.goType(op.Tool.OutputType, false, op.Pos)
 }
 
 func hints(t *ir.Tool) string {
@@ -122,9 +119,9 @@ func (g *gen) toolsFile() *generatedFile {
 	for _, op := range g.ops {
 		t := op.Tool
 		tv := "tool" + op.GoName
-		d := []jen.Code{kv("Name", jen.Lit(t.Name))}
+		d := []string{"Name: " + litText(t.Name)}
 		if id := g.remoteIDs()[op]; id != "" {
-			d = append(d, kv("ID", jen.Lit(id)))
+			d = append(d, "ID: "+litText(id))
 		}
 		if t.OutputType != nil {
 			schema := op.OutputSchema
@@ -133,7 +130,7 @@ func (g *gen) toolsFile() *generatedFile {
 			}
 			if schema != nil {
 				if v := g.schemaVar(schema, "outSchema"+op.GoName, op.Pos); v != "" {
-					d = append(d, kv("OutputSchema", jen.Id(v)))
+					d = append(d, "OutputSchema: "+v)
 				}
 			}
 		}
@@ -141,15 +138,17 @@ func (g *gen) toolsFile() *generatedFile {
 		if t.TaskSupport != "forbidden" { // the default
 			optKV(&d, "TaskSupport", t.TaskSupport)
 		}
-		f.decl(nil, jen.Var().Id(tv).Op("=").Op("&").Add(f.Qual(pkgMCPClient, "Tool")).Values(d...))
+		f.write(nil, func(w *textWriter) {
+			w.P("var ", tv, " = &", qual(pkgMCPClient, "Tool"), "{", strings.Join(d, ", "), "}")
+		})
 
-		params := []jen.Code{jen.Id("ctx").Add(f.Qual("context", "Context"))}
-		args := jen.Struct().Values()
+		params := []any{"ctx ", qual("context", "Context")}
+		args := "struct{}{}"
 		if hasInput(t) {
-			params = append(params, jen.Id("in").Add(g.typ(f, t.InputType, op.Pos)))
-			args = jen.Id("in")
+			params = append(params, ", in ", g.goType(t.InputType, false, op.Pos))
+			args = "in"
 		}
-		out := g.outType(f, op)
+		out := g.outType(op)
 		d2 := newDoc(op.GoName + " calls the tool " + quoted(t.Name) + ".")
 		if sanitize(t.Title) != sanitize(op.Doc.Summary) {
 			d2.para(t.Title)
@@ -163,11 +162,12 @@ func (g *gen) toolsFile() *generatedFile {
 			d2.para(`The server accepts task-augmented calls of this tool only (execution.taskSupport "required"), which go-sdk v1.8.0 cannot make: the server is likely to refuse this call, and the error says so.`)
 		}
 		d2.origin(op.Doc)
-		params = append(params, jen.Id("opts").Op("...").Id("CallOption"))
-		f.decl(d2, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(op.GoName).Params(params...).
-			Params(f.Qual(pkgRuntime, "ResponseEnvelope").Types(out.Clone()), jen.Error()).Block(
-			jen.Return(f.Qual(pkgMCPClient, "Call").Types(out.Clone()).Call(jen.Id("ctx"), jen.Id("c").Dot("c"), jen.Id(tv), args, jen.Id("opts").Op("..."))),
-		))
+		params = append(params, ", opts ...CallOption")
+		f.write(d2, func(w *textWriter) {
+			w.P(append(append([]any{"func (c *Client) ", op.GoName, "("}, params...), ") (", qual(pkgRuntime, "ResponseEnvelope"), "[", out, "], error) {")...)
+			w.P("\treturn ", qual(pkgMCPClient, "Call"), "[", out, "](ctx, c.c, ", tv, ", ", args, ", opts...)")
+			w.P("}")
+		})
 	}
 	return f
 }

@@ -1,10 +1,6 @@
 package emit
 
-import (
-	"github.com/dave/jennifer/jen"
-
-	"github.com/opsgen/opsgen/generator/ir"
-)
+import "github.com/opsgen/opsgen/generator/ir"
 
 // Structs whose schema states no type (ir.Type.NonObject).
 //
@@ -32,40 +28,43 @@ func nonObjectField() field {
 // the given bodies (which handle JSON objects), both after "type plain
 // <t>", t without the methods; for a NonObject struct the methods first
 // deal with NonObject.
-func (g *gen) jsonMethods(f *generatedFile, t *ir.Type, marshalDoc string, marshal []jen.Code, unmarshalDoc string, unmarshal []jen.Code) {
-	marshal = append([]jen.Code{jen.Type().Id("plain").Id(t.Name)}, marshal...)
-	unmarshal = append([]jen.Code{jen.Type().Id("plain").Id(t.Name)}, unmarshal...)
+func (g *gen) jsonMethods(f *generatedFile, t *ir.Type, marshalDoc string, marshal func(w *textWriter), unmarshalDoc string, unmarshal func(w *textWriter)) {
 	if t.NonObject {
 		marshalDoc += " A value in NonObject is written as it is."
-		marshal = append([]jen.Code{
-			jen.If(jen.Id("v").Dot(ir.NonObjectField).Op("!=").Nil()).Block(jen.Return(jen.Id("v").Dot(ir.NonObjectField), jen.Nil())),
-		}, marshal...)
 		unmarshalDoc += " A value that is not an object is kept in NonObject."
-		unmarshal = append([]jen.Code{
-			jen.If(
-				jen.Id("raw").Op(":=").Add(f.Qual("bytes", "TrimSpace")).Call(jen.Id("b")),
-				jen.Len(jen.Id("raw")).Op(">").Lit(0).Op("&&").Id("raw").Index(jen.Lit(0)).Op("!=").Id("'{'"),
-			).Block(
-				jen.Op("*").Id("v").Op("=").Id(t.Name).Values(jen.Dict{
-					jen.Id(ir.NonObjectField): jen.Append(f.Qual("encoding/json", "RawMessage").Call(jen.Nil()), jen.Id("raw").Op("...")),
-				}),
-				jen.Return(jen.Nil()),
-			),
-			jen.Id("v").Dot(ir.NonObjectField).Op("=").Nil(),
-		}, unmarshal...)
 	}
-	f.decl(newDoc(marshalDoc),
-		jen.Func().Params(jen.Id("v").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(marshal...))
-	f.decl(newDoc(unmarshalDoc),
-		jen.Func().Params(jen.Id("v").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(unmarshal...))
+	f.write(newDoc(marshalDoc), func(w *textWriter) {
+		w.P("func (v ", t.Name, ") MarshalJSON() ([]byte, error) {")
+		if t.NonObject {
+			w.P("\tif v.", ir.NonObjectField, " != nil {")
+			w.P("\t\treturn v.", ir.NonObjectField, ", nil")
+			w.P("\t}")
+		}
+		w.P("\ttype plain ", t.Name)
+		marshal(w)
+		w.P("}")
+	})
+	f.write(newDoc(unmarshalDoc), func(w *textWriter) {
+		w.P("func (v *", t.Name, ") UnmarshalJSON(b []byte) error {")
+		if t.NonObject {
+			w.P("\tif raw := ", qual("bytes", "TrimSpace"), "(b); len(raw) > 0 && raw[0] != '{' {")
+			w.P("\t\t*v = ", t.Name, "{", ir.NonObjectField, ": append(", qual("encoding/json", "RawMessage"), "(nil), raw...)}")
+			w.P("\t\treturn nil")
+			w.P("\t}")
+			w.P("\tv.", ir.NonObjectField, " = nil")
+		}
+		w.P("\ttype plain ", t.Name)
+		unmarshal(w)
+		w.P("}")
+	})
 }
 
 // plainNonObjectMethods declares the methods of a NonObject struct that
 // needs no others: objects are read and written by encoding/json.
 func (g *gen) plainNonObjectMethods(f *generatedFile, t *ir.Type) {
-	g.jsonMethods(f, t, "MarshalJSON writes the fields as one object.", []jen.Code{
-		jen.Return(f.Qual("encoding/json", "Marshal").Call(jen.Id("plain").Call(jen.Id("v")))),
-	}, "UnmarshalJSON reads an object into the fields.", []jen.Code{
-		jen.Return(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")))),
+	g.jsonMethods(f, t, "MarshalJSON writes the fields as one object.", func(w *textWriter) {
+		w.P("\treturn ", qual("encoding/json", "Marshal"), "(plain(v))")
+	}, "UnmarshalJSON reads an object into the fields.", func(w *textWriter) {
+		w.P("\treturn ", qual("encoding/json", "Unmarshal"), "(b, (*plain)(v))")
 	})
 }

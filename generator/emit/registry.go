@@ -4,10 +4,10 @@ import (
 	"cmp"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
-
-	"github.com/dave/jennifer/jen"
+	"unicode/utf8"
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
@@ -18,9 +18,8 @@ import (
 // operation that decodes its input and calls its method.
 func (g *gen) registryFile() *generatedFile {
 	f := g.newFile()
-	var entries []regEntry
-	var subEntries []jen.Code
-	var calls []jen.Code
+	var entries, subEntries []regEntry
+	var calls []func(w *textWriter)
 	var streams []string
 	// Operations registered through a function of their own (funcs) or
 	// through httpclient.CallMethod (methods).
@@ -28,7 +27,8 @@ func (g *gen) registryFile() *generatedFile {
 	binary := false   // some input holds binary content
 	usesHint := false // some operation has hints: declare hint
 	ids := map[string]bool{}
-	var typed []jen.Code // TypedError's cases
+	rawMessage := qual("encoding/json", "RawMessage")
+	var typed []string // TypedError's cases, their lines
 	for _, op := range g.ops {
 		id := registryID(g.opts.Namespace, op.ID)
 		if ids[id] {
@@ -40,50 +40,53 @@ func (g *gen) registryFile() *generatedFile {
 		}
 		ids[id] = true
 		if declaresErrors(op) {
-			typed = append(typed, jen.Case(jen.Lit(id)).Block(jen.Return(f.Qual(pkgHTTP, "TypedError").Call(jen.Id("ce"), jen.Id("responses"+op.GoName)))))
+			typed = append(typed, "\tcase "+litText(id)+":", "\t\treturn "+f.typeText(qual(pkgHTTP, "TypedError"))+"(ce, responses"+op.GoName+")")
 		}
 		members, viaMethod := g.methodMembers(op)
-		spec := []jen.Code{jen.Line().Add(kv("ID", jen.Lit(id)))}
+		spec := []keyValue{{"ID", litText(id)}}
 		if desc := description(op); desc != "" {
-			spec = append(spec, jen.Line().Add(kv("Description", jen.Lit(desc))))
+			spec = append(spec, keyValue{"Description", litText(desc)})
 		}
 		info, hinted := specInfo(f, op)
 		spec = append(spec, info...)
 		usesHint = usesHint || hinted
 		if s := g.inputSchema(op); op.InputSchema != nil && s != "" {
-			spec = append(spec, jen.Line().Add(kv("InputSchema", f.Qual("encoding/json", "RawMessage").Call(jsonLit(s)))))
+			spec = append(spec, keyValue{"InputSchema", f.typeText(rawMessage) + "(" + jsonString(s) + ")"})
 			binary = binary || op.Kind == ir.HTTPCall && strings.Contains(s, `"contentEncoding":"base64"`)
 		}
 		if s := g.bundle(op.OutputSchema); op.OutputSchema != nil && s != "" {
-			spec = append(spec, jen.Line().Add(kv("OutputSchema", f.Qual("encoding/json", "RawMessage").Call(jsonLit(s)))))
+			spec = append(spec, keyValue{"OutputSchema", f.typeText(rawMessage) + "(" + jsonString(s) + ")"})
 			if v := g.schemaVar(op.OutputSchema, "outSchema"+op.GoName, op.Pos); v != "" {
-				spec = append(spec, jen.Line().Add(kv("Output", jen.Id(v))))
+				spec = append(spec, keyValue{"Output", v})
 			}
 		}
 		if viaMethod {
 			// Called by httpclient.CallMethod: a table entry, no function.
-			var in jen.Code = jen.Nil()
+			in := "nil"
 			if len(members) > 0 {
-				in = strLits(members)
+				in = strLitsText(members)
 			}
-			entries = append(entries, regEntry{spec: spec, method: jen.Parens(jen.Op("*").Id("Client")).Dot(op.GoName), in: in})
+			entries = append(entries, regEntry{spec: spec, method: "(*Client)." + op.GoName, in: in})
 			methods = true
 			continue
 		}
 		// A stream is a subscription: its function returns the sequence of
 		// the method's envelopes.
-		name, results := "call"+op.GoName, jen.Params(jen.Any(), jen.Error())
+		name, results := "call"+op.GoName, []any{"(any, error)"}
 		if op.Stream {
-			name, results = "subscribe"+op.GoName, f.Qual("iter", "Seq2").Types(jen.Any(), jen.Error())
+			name, results = "subscribe"+op.GoName, []any{qual("iter", "Seq2"), "[any, error]"}
 		}
-		calls = append(calls, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id(name).Params(
-			jen.Id("ctx").Add(f.Qual("context", "Context")), jen.Id("input").Add(f.Qual("encoding/json", "RawMessage")),
-		).Add(results).Block(g.handler(f, op, id)...))
+		handler := g.handler(f, op, id)
+		calls = append(calls, func(w *textWriter) {
+			w.P(append([]any{"func (c *Client) ", name, "(ctx ", qual("context", "Context"), ", input ", rawMessage, ") "}, append(results, " {")...)...)
+			handler(w)
+			w.P("}")
+		})
 		if op.Stream {
 			streams = append(streams, op.GoName)
-			subEntries = append(subEntries, jen.Line().Values(f.Qual(pkgRuntime, "OperationSpec").Values(append(spec, jen.Line())...), jen.Parens(jen.Op("*").Id("Client")).Dot(name)))
+			subEntries = append(subEntries, regEntry{spec: spec, call: "(*Client)." + name})
 		} else {
-			entries = append(entries, regEntry{spec: spec, call: jen.Parens(jen.Op("*").Id("Client")).Dot(name)})
+			entries = append(entries, regEntry{spec: spec, call: "(*Client)." + name})
 			funcs = true
 		}
 	}
@@ -98,96 +101,132 @@ func (g *gen) registryFile() *generatedFile {
 	if len(streams) > 0 {
 		d.para("Streams (text/event-stream) are registered as subscriptions, called with runtime.Registry.Subscribe: " + strings.Join(streams, ", ") + ". Each event is one envelope.")
 	}
-	callFunc := jen.Return(jen.Id("call").Call(jen.Id("c"), jen.Id("ctx"), jen.Id("input")))
-	var register []jen.Code
-	// Only with entries: f.Qual records an import when called, and an
-	// unused import does not compile (a document without operations).
-	if len(entries) > 0 {
-		// The handler of a table entry: its function, or CallMethod.
-		var loop, handler []jen.Code
-		if funcs {
-			loop, handler = append(loop, jen.Id("call").Op(":=").Id("op").Dot("call")), []jen.Code{callFunc}
-		}
-		if methods {
-			loop = append(loop, jen.List(jen.Id("id"), jen.Id("method"), jen.Id("in")).Op(":=").List(jen.Id("op").Dot("spec").Dot("ID"), jen.Id("op").Dot("method"), jen.Id("op").Dot("in")))
-			viaMethod := jen.Return(f.Qual(pkgHTTP, "CallMethod").Call(jen.Id("ctx"), jen.Id("id"), jen.Id("input"), jen.Id("method"), jen.Id("c"), jen.Id("in").Op("...")))
+	f.write(d, func(w *textWriter) {
+		w.P("func (c *Client) Register(r *", qual(pkgRuntime, "Registry"), ") error {")
+		// Only with entries: qualifying an identifier records an import,
+		// and an unused import does not compile (a document without
+		// operations).
+		if len(entries) > 0 {
+			// The handler of a table entry: its function, or CallMethod.
+			w.P("\tfor _, op := range registryOps {")
 			if funcs {
-				viaMethod = jen.If(jen.Id("call").Op("==").Nil()).Block(viaMethod)
-			}
-			handler = append([]jen.Code{viaMethod}, handler...)
-		}
-		loop = append(loop,
-			jen.Id("h").Op(":=").Func().Params(jen.Id("ctx").Add(f.Qual("context", "Context")), jen.Id("input").Add(f.Qual("encoding/json", "RawMessage"))).Params(jen.Any(), jen.Error()).Block(handler...),
-			ifErr(jen.Id("r").Dot("Register").Call(jen.Id("op").Dot("spec"), jen.Id("h")), jen.Err()),
-		)
-		register = append(register, jen.For(jen.List(jen.Id("_"), jen.Id("op")).Op(":=").Range().Id("registryOps")).Block(loop...))
-	}
-	if len(subEntries) > 0 {
-		register = append(register, jen.For(jen.List(jen.Id("_"), jen.Id("op")).Op(":=").Range().Id("registrySubs")).Block(
-			jen.Id("call").Op(":=").Id("op").Dot("call"),
-			jen.Id("h").Op(":=").Func().Params(jen.Id("ctx").Add(f.Qual("context", "Context")), jen.Id("input").Index().Byte()).Add(f.Qual("iter", "Seq2")).Types(jen.Any(), jen.Error()).Block(callFunc),
-			ifErr(jen.Id("r").Dot("RegisterSubscription").Call(jen.Id("op").Dot("spec"), jen.Id("h")), jen.Err()),
-		))
-	}
-	register = append(register, jen.Return(jen.Nil()))
-	f.decl(d, jen.Func().Params(jen.Id("c").Op("*").Id("Client")).Id("Register").Params(jen.Id("r").Op("*").Add(f.Qual(pkgRuntime, "Registry"))).Error().Block(register...))
-	if len(entries) > 0 {
-		fields := []jen.Code{jen.Id("spec").Add(f.Qual(pkgRuntime, "OperationSpec"))}
-		if funcs {
-			call := jen.Id("call").Func().Params(jen.Op("*").Id("Client"), f.Qual("context", "Context"), f.Qual("encoding/json", "RawMessage")).Params(jen.Any(), jen.Error())
-			if methods {
-				call.Comment("nil: method")
-			}
-			fields = append(fields, call)
-		}
-		if methods {
-			fields = append(fields,
-				jen.Id("method").Any().Comment("the method, called by httpclient.CallMethod"),
-				jen.Id("in").Index().String().Comment("the input members of its arguments after ctx"))
-		}
-		var rows []jen.Code
-		for _, e := range entries {
-			row := []jen.Code{f.Qual(pkgRuntime, "OperationSpec").Values(append(e.spec, jen.Line())...)}
-			if funcs {
-				row = append(row, cmp.Or[jen.Code](e.call, jen.Nil()))
+				w.P("\t\tcall := op.call")
 			}
 			if methods {
-				row = append(row, cmp.Or[jen.Code](e.method, jen.Nil()), cmp.Or[jen.Code](e.in, jen.Nil()))
+				w.P("\t\tid, method, in := op.spec.ID, op.method, op.in")
 			}
-			rows = append(rows, jen.Line().Values(row...))
+			w.P("\t\th := func(ctx ", qual("context", "Context"), ", input ", rawMessage, ") (any, error) {")
+			switch {
+			case methods && funcs:
+				w.P("\t\t\tif call == nil {")
+				w.P("\t\t\t\treturn ", qual(pkgHTTP, "CallMethod"), "(ctx, id, input, method, c, in...)")
+				w.P("\t\t\t}")
+				w.P("\t\t\treturn call(c, ctx, input)")
+			case methods:
+				w.P("\t\t\treturn ", qual(pkgHTTP, "CallMethod"), "(ctx, id, input, method, c, in...)")
+			default:
+				w.P("\t\t\treturn call(c, ctx, input)")
+			}
+			w.P("\t\t}")
+			w.P("\t\tif err := r.Register(op.spec, h); err != nil {")
+			w.P("\t\t\treturn err")
+			w.P("\t\t}")
+			w.P("\t}")
 		}
-		f.commented("registryOps are the operations Register registers.", jen.Var().Id("registryOps").Op("=").Index().Struct(fields...).Values(append(rows, jen.Line())...))
+		if len(subEntries) > 0 {
+			w.P("\tfor _, op := range registrySubs {")
+			w.P("\t\tcall := op.call")
+			w.P("\t\th := func(ctx ", qual("context", "Context"), ", input []byte) ", qual("iter", "Seq2"), "[any, error] {")
+			w.P("\t\t\treturn call(c, ctx, input)")
+			w.P("\t\t}")
+			w.P("\t\tif err := r.RegisterSubscription(op.spec, h); err != nil {")
+			w.P("\t\t\treturn err")
+			w.P("\t\t}")
+			w.P("\t}")
+		}
+		w.P("\treturn nil")
+		w.P("}")
+	})
+	if len(entries) > 0 {
+		f.writeCommented("registryOps are the operations Register registers.", func(w *textWriter) {
+			spec := w.typeText(qual(pkgRuntime, "OperationSpec"))
+			fields := []tableField{{name: "spec", typ: spec}}
+			if funcs {
+				fields = append(fields, tableField{name: "call", typ: "func(*Client, " + w.typeText(qual("context", "Context")) + ", " + w.typeText(rawMessage) + ") (any, error)"})
+				if methods {
+					fields[1].comment = "nil: method"
+				}
+			}
+			if methods {
+				fields = append(fields,
+					tableField{name: "method", typ: "any", comment: "the method, called by httpclient.CallMethod"},
+					tableField{name: "in", typ: "[]string", comment: "the input members of its arguments after ctx"})
+			}
+			w.P("var registryOps = []struct {")
+			w.tableFields(fields)
+			w.P("}{")
+			for _, e := range entries {
+				w.specRow(spec, e.spec)
+				if funcs {
+					w.b.WriteString(", " + cmp.Or(e.call, "nil"))
+				}
+				if methods {
+					w.b.WriteString(", " + cmp.Or(e.method, "nil") + ", " + cmp.Or(e.in, "nil"))
+				}
+				w.P("},")
+			}
+			w.P("}")
+		})
 	}
 	if len(subEntries) > 0 {
-		f.commented("registrySubs are the streams Register registers as subscriptions.", jen.Var().Id("registrySubs").Op("=").Index().Struct(
-			jen.Id("spec").Add(f.Qual(pkgRuntime, "OperationSpec")),
-			jen.Id("call").Func().Params(jen.Op("*").Id("Client"), f.Qual("context", "Context"), f.Qual("encoding/json", "RawMessage")).Add(f.Qual("iter", "Seq2")).Types(jen.Any(), jen.Error()),
-		).Values(append(subEntries, jen.Line())...))
+		f.writeCommented("registrySubs are the streams Register registers as subscriptions.", func(w *textWriter) {
+			spec := w.typeText(qual(pkgRuntime, "OperationSpec"))
+			w.P("var registrySubs = []struct {")
+			w.tableFields([]tableField{{name: "spec", typ: spec}, {name: "call", typ: "func(*Client, " + w.typeText(qual("context", "Context")) + ", " + w.typeText(rawMessage) + ") " + w.typeText(qual("iter", "Seq2")) + "[any, error]"}})
+			w.P("}{")
+			for _, e := range subEntries {
+				w.specRow(spec, e.spec)
+				w.P(", ", e.call, "},")
+			}
+			w.P("}")
+		})
 	}
 	if len(typed) > 0 {
-		f.decl(newDoc("TypedError returns ce, the failure of an operation registered by Register as the call protocol returns it (callproto.SpokeOptions.TypedErrors: its call.error carries the HTTP status, headers and body), as a direct call returns it: the operation's error type for the status, its body decoded. It returns nil when the operation declares no type for the status, or ce is no HTTP failure of these operations. A client configured WithRemote needs none of this: its methods type their errors."),
-			jen.Func().Id("TypedError").Params(jen.Id("ce").Op("*").Add(f.Qual(pkgRuntime, "CallError"))).Error().Block(
-				jen.Switch(jen.Id("ce").Dot("OperationID")).Block(typed...),
-				jen.Return(jen.Nil()),
-			))
+		f.write(newDoc("TypedError returns ce, the failure of an operation registered by Register as the call protocol returns it (callproto.SpokeOptions.TypedErrors: its call.error carries the HTTP status, headers and body), as a direct call returns it: the operation's error type for the status, its body decoded. It returns nil when the operation declares no type for the status, or ce is no HTTP failure of these operations. A client configured WithRemote needs none of this: its methods type their errors."), func(w *textWriter) {
+			w.P("func TypedError(ce *", qual(pkgRuntime, "CallError"), ") error {")
+			w.P("\tswitch ce.OperationID {")
+			for _, l := range typed {
+				w.P(l)
+			}
+			w.P("\t}")
+			w.P("\treturn nil")
+			w.P("}")
+		})
 	}
 	for _, c := range calls {
-		f.decl(nil, c)
+		f.write(nil, c)
 	}
 	if usesHint {
-		f.decl(newDoc("hint returns a pointer to b, for runtime.OperationHints."),
-			jen.Func().Id("hint").Params(jen.Id("b").Bool()).Op("*").Bool().Block(jen.Return(jen.Op("&").Id("b"))))
+		f.write(newDoc("hint returns a pointer to b, for runtime.OperationHints."), func(w *textWriter) {
+			w.P("func hint(b bool) *bool {")
+			w.P("\treturn &b")
+			w.P("}")
+		})
 	}
 	if len(calls) == 0 {
 		return f
 	}
-	f.decl(newDoc("decodeInput decodes the input of operation id into v."),
-		jen.Func().Id("decodeInput").Params(jen.Id("id").String(), jen.Id("input").Add(f.Qual("encoding/json", "RawMessage")), jen.Id("v").Any()).Error().Block(
-			jen.If(jen.Len(jen.Id("input")).Op("==").Lit(0)).Block(jen.Return(jen.Nil())),
-			ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("input"), jen.Id("v")),
-				f.Qual(pkgRuntime, "NewError").Call(f.Qual(pkgRuntime, "CodeValidation"), jen.Id("id"), jen.Lit("decoding input"), jen.Err())),
-			jen.Return(jen.Nil()),
-		))
+	f.write(newDoc("decodeInput decodes the input of operation id into v."), func(w *textWriter) {
+		w.P("func decodeInput(id string, input ", rawMessage, ", v any) error {")
+		w.P("\tif len(input) == 0 {")
+		w.P("\t\treturn nil")
+		w.P("\t}")
+		w.P("\tif err := ", qual("encoding/json", "Unmarshal"), "(input, v); err != nil {")
+		w.P("\t\treturn ", qual(pkgRuntime, "NewError"), "(", qual(pkgRuntime, "CodeValidation"), ", id, \"decoding input\", err)")
+		w.P("\t}")
+		w.P("\treturn nil")
+		w.P("}")
+	})
 	return f
 }
 
@@ -206,10 +245,46 @@ func declaresErrors(op *ir.Operation) bool {
 }
 
 // regEntry is a row of the registry table: the operation's spec, and its
-// function (call) or its method and the input members of its arguments.
+// function (call) or its method and the input members of its arguments
+// (Go code; "" for nil).
 type regEntry struct {
-	spec             []jen.Code
-	call, method, in jen.Code
+	spec             []keyValue
+	call, method, in string
+}
+
+// tableField is a field of a registry table's struct type.
+type tableField struct{ name, typ, comment string }
+
+// tableFields writes the fields of a registry table's struct type, aligned
+// as gofmt aligns them: the names over all lines, the types only over the
+// lines with comments (which follow the others).
+func (w *textWriter) tableFields(fields []tableField) {
+	nameW, typW := 0, 0
+	for _, f := range fields {
+		nameW = max(nameW, len(f.name))
+		if f.comment != "" {
+			typW = max(typW, utf8.RuneCountInString(f.typ))
+		}
+	}
+	for _, f := range fields {
+		w.b.WriteString("\t" + f.name)
+		w.pad(nameW - len(f.name) + 1)
+		w.b.WriteString(f.typ)
+		if f.comment != "" {
+			w.pad(typW - utf8.RuneCountInString(f.typ) + 1)
+			w.b.WriteString(commentLine(f.comment))
+		}
+		w.b.WriteByte('\n')
+	}
+}
+
+// specRow starts a row of a registry table: "{" and the operation's
+// runtime.OperationSpec literal (spec is its qualified name), without a
+// line break after it.
+func (w *textWriter) specRow(spec string, kvs []keyValue) {
+	w.P("\t{", spec, "{")
+	w.keyValues("\t\t", kvs)
+	w.b.WriteString("\t}")
 }
 
 // methodMembers returns the registry input members ("params", "body") of
@@ -265,54 +340,144 @@ func description(op *ir.Operation) string {
 	return ""
 }
 
-// handler returns the body of op's registry function: decode the input and
-// call the method; for a stream, return the sequence of its envelopes.
-func (g *gen) handler(f *generatedFile, op *ir.Operation, id string) []jen.Code {
-	var fields, args, convert []jen.Code
-	args = append(args, jen.Id("ctx"))
-	var in jen.Code
+// handler returns the writer of the body of op's registry function:
+// decode the input and call the method; for a stream, return the sequence
+// of its envelopes. Its types are resolved now, in the order of the
+// declarations.
+func (g *gen) handler(f *generatedFile, op *ir.Operation, id string) func(w *textWriter) {
+	args := []string{"ctx"}
+	var in inputType
+	var convert func(w *textWriter, indent string)
 	switch {
 	case op.Kind == ir.MCPTool:
 		if hasInput(op.Tool) {
-			in = g.typ(f, op.Tool.InputType, op.Pos)
-			args = append(args, jen.Id("in"))
+			in.named = f.typeText(g.goType(op.Tool.InputType, false, op.Pos))
+			args = append(args, "in")
 		}
 	default:
 		if op.ParamsName != "" {
-			fields = append(fields, jen.Id("Params").Id(op.ParamsName).Tag(map[string]string{"json": "params"}))
-			args = append(args, jen.Id("in").Dot("Params"))
+			in.params = op.ParamsName
+			args = append(args, "in.Params")
 		}
 		if b := op.Body; b != nil && b.Kind != ir.BodyNone {
-			field, arg, stmts := g.bodyInput(f, op)
-			fields = append(fields, field)
+			var arg string
+			in.body, arg, convert = g.bodyInput(f, op)
 			args = append(args, arg)
-			convert = stmts
-		}
-		if len(fields) > 0 {
-			in = jen.Struct(fields...)
 		}
 	}
-	// A stream's input is decoded when iteration starts; a bad one is the
-	// sequence's only element.
-	fail := []jen.Code{jen.Return(jen.Nil(), jen.Err())}
-	if op.Stream {
-		fail = []jen.Code{jen.Id("yield").Call(jen.Nil(), jen.Err()), jen.Return()}
+	call := "c." + op.GoName + "(" + strings.Join(args, ", ") + ")"
+	return func(w *textWriter) {
+		indent := "\t"
+		if op.Stream {
+			// A stream's input is decoded when iteration starts; a bad one
+			// is the sequence's only element.
+			w.P("\treturn func(yield func(any, error) bool) {")
+			indent = "\t\t"
+		}
+		if in.named != "" || in.params != "" || in.body != nil {
+			in.write(w, indent)
+			w.P(indent, "if err := decodeInput(", litText(id), ", input, &in); err != nil {")
+			if op.Stream {
+				w.P(indent, "\tyield(nil, err)")
+				w.P(indent, "\treturn")
+			} else {
+				w.P(indent, "\treturn nil, err")
+			}
+			w.P(indent, "}")
+		}
+		if convert != nil {
+			convert(w, indent)
+		}
+		if op.Stream {
+			w.P(indent, "for env, err := range ", call, " {")
+			w.P(indent, "\tif !yield(env, err) {")
+			w.P(indent, "\t\treturn")
+			w.P(indent, "\t}")
+			w.P(indent, "}")
+			w.P("\t}")
+			return
+		}
+		w.P(indent, "env, err := ", call)
+		w.P(indent, "return env, err")
 	}
-	var body []jen.Code
-	if in != nil {
-		body = append(body,
-			jen.Var().Id("in").Add(in),
-			jen.If(jen.Err().Op(":=").Id("decodeInput").Call(jen.Lit(id), jen.Id("input"), jen.Op("&").Id("in")), jen.Err().Op("!=").Nil()).Block(fail...))
+}
+
+// inputType is the type of a registry function's decoded input: a named
+// type (an MCP tool's input), or a struct of the parameters struct and the
+// body.
+type inputType struct {
+	named, params string
+	body          *bodyField
+}
+
+// bodyField is the Body field of a registry input: its type, or the
+// fields of the struct it is (a pointer to, if ptr).
+type bodyField struct {
+	typ    string
+	fields []structField // when typ is ""
+	ptr    bool
+}
+
+// write writes "var in ..." after indent, as gofmt prints it.
+func (in inputType) write(w *textWriter, indent string) {
+	if in.named != "" {
+		w.P(indent, "var in ", in.named)
+		return
 	}
-	body = append(body, convert...)
-	if op.Stream {
-		body = append(body, jen.For(jen.List(jen.Id("env"), jen.Err()).Op(":=").Range().Id("c").Dot(op.GoName).Call(args...)).Block(
-			jen.If(jen.Op("!").Id("yield").Call(jen.Id("env"), jen.Err())).Block(jen.Return())))
-		return []jen.Code{jen.Return(jen.Func().Params(jen.Id("yield").Func().Params(jen.Any(), jen.Error()).Bool()).Block(body...))}
+	w.P(indent, "var in struct {")
+	nameW := 0
+	if in.params != "" {
+		nameW = len("Params")
 	}
-	return append(body,
-		jen.List(jen.Id("env"), jen.Err()).Op(":=").Id("c").Dot(op.GoName).Call(args...),
-		jen.Return(jen.Id("env"), jen.Err()))
+	if in.body != nil {
+		nameW = max(nameW, len("Body"))
+	}
+	b := in.body
+	multiLine := b != nil && b.typ == "" && len(b.fields) > 0
+	typW := 0 // the types' column, over single-line fields
+	if in.params != "" {
+		typW = utf8.RuneCountInString(in.params)
+		if b != nil && !multiLine {
+			typW = max(typW, utf8.RuneCountInString(b.text()))
+		}
+	}
+	field := func(name, typ, tag string) {
+		w.b.WriteString(indent + "\t" + name)
+		w.pad(nameW - len(name) + 1)
+		w.b.WriteString(typ)
+		w.pad(typW - utf8.RuneCountInString(typ) + 1)
+		w.P(tag)
+	}
+	if in.params != "" {
+		field("Params", in.params, tagText("params"))
+	}
+	switch {
+	case b == nil:
+	case multiLine:
+		w.b.WriteString(indent + "\tBody")
+		w.pad(nameW - len("Body") + 1)
+		if b.ptr {
+			w.b.WriteByte('*')
+		}
+		w.P("struct {")
+		w.fieldLines(indent+"\t\t", b.fields)
+		w.P(indent, "\t} ", tagText("body"))
+	default:
+		typW = max(typW, utf8.RuneCountInString(b.text()))
+		field("Body", b.text(), tagText("body"))
+	}
+	w.P(indent, "}")
+}
+
+// text is the single-line text of a body field's type.
+func (b *bodyField) text() string {
+	if b.typ != "" {
+		return b.typ
+	}
+	if b.ptr {
+		return "*struct{}"
+	}
+	return "struct{}"
 }
 
 // inputSchema returns the bundled input schema of op, with binary content
@@ -363,30 +528,32 @@ func (g *gen) inputSchema(op *ir.Operation) string {
 // see inputSchema): a binary body is a []byte the handler passes as a
 // bytes.Reader, and a multipart body with file fields is a struct like the
 // body's with []byte for each io.Reader field, copied into the body type.
-func (g *gen) bodyInput(f *generatedFile, op *ir.Operation) (field, arg jen.Code, convert []jen.Code) {
+func (g *gen) bodyInput(f *generatedFile, op *ir.Operation) (bf *bodyField, arg string, convert func(w *textWriter, indent string)) {
 	b := op.Body
-	tag := map[string]string{"json": "body"}
 	kind := g.bodyKind(op)
 	if kind == ir.BodyBinary {
-		field = jen.Id("Body").Index().Byte().Tag(tag)
+		bf = &bodyField{typ: "[]byte"}
+		newReader := f.typeText(qual("bytes", "NewReader"))
 		if b.Required {
-			return field, f.Qual("bytes", "NewReader").Call(jen.Id("in").Dot("Body")), nil
+			return bf, newReader + "(in.Body)", nil
 		}
 		// An absent body is a nil io.Reader, not a reader of nothing.
-		return field, jen.Id("body"), []jen.Code{
-			jen.Var().Id("body").Add(f.Qual("io", "Reader")),
-			jen.If(jen.Id("in").Dot("Body").Op("!=").Nil()).Block(
-				jen.Id("body").Op("=").Add(f.Qual("bytes", "NewReader")).Call(jen.Id("in").Dot("Body"))),
+		reader := f.typeText(qual("io", "Reader"))
+		return bf, "body", func(w *textWriter, indent string) {
+			w.P(indent, "var body ", reader)
+			w.P(indent, "if in.Body != nil {")
+			w.P(indent, "\tbody = ", newReader, "(in.Body)")
+			w.P(indent, "}")
 		}
 	}
 	typ, ptr := g.bodyType(op)
 	if !g.sendsFiles(kind, b.Type) {
-		return jen.Id("Body").Add(f.typeCode(typ)).Tag(tag), jen.Id("in").Dot("Body"), nil
+		return &bodyField{typ: f.typeText(typ)}, "in.Body", nil
 	}
 	// A struct of the body's fields, binary ones as []byte (nilable: no
 	// pointer), and the copy into the body type.
-	var defs, copies, readers []jen.Code
-	src := jen.Id("in").Dot("Body")
+	var defs []field
+	var copies, readers []string
 	for i, fd := range g.fields(b.Type, b.Type, false) { // one per b.Type.Fields, in order
 		if fd.tag == "-" {
 			// Not in JSON: left zero. A property name that cannot be a
@@ -396,28 +563,42 @@ func (g *gen) bodyInput(f *generatedFile, op *ir.Operation) (field, arg jen.Code
 			}
 			continue
 		}
-		defs = append(defs, jen.Id(fd.name).Add(f.typeCode(fd.typ)).Tag(map[string]string{"json": fd.tag}))
+		defs = append(defs, field{name: fd.name, typ: fd.typ, tag: fd.tag})
 		if fl := b.Type.Fields[i]; fl.Type != nil && fl.Type.Kind == ir.Binary {
-			readers = append(readers, jen.If(src.Clone().Dot(fl.Name).Op("!=").Nil()).Block(
-				jen.Id("body").Dot(fl.Name).Op("=").Add(f.Qual("bytes", "NewReader")).Call(src.Clone().Dot(fl.Name))))
+			readers = append(readers, fl.Name)
 		} else {
-			copies = append(copies, jen.Id(fl.Name).Op(":").Add(src.Clone().Dot(fl.Name)))
+			copies = append(copies, fl.Name+": in.Body."+fl.Name)
 		}
 	}
-	st := jen.Struct(defs...)
-	lit := jen.Id(b.Type.Name).Values(copies...)
+	w := newTextWriter(f)
+	defer w.done()
+	bf = &bodyField{fields: w.structFields(defs), ptr: ptr}
+	var newReader string
+	if len(readers) > 0 {
+		newReader = f.typeText(qual("bytes", "NewReader"))
+	}
+	lit := b.Type.Name + "{" + strings.Join(copies, ", ") + "}"
+	setReaders := func(w *textWriter, indent string) {
+		for _, r := range readers {
+			w.P(indent, "if in.Body.", r, " != nil {")
+			w.P(indent, "\tbody.", r, " = ", newReader, "(in.Body.", r, ")")
+			w.P(indent, "}")
+		}
+	}
 	if ptr {
 		// An optional body: nil stays nil.
-		field = jen.Id("Body").Op("*").Add(st).Tag(tag)
-		convert = []jen.Code{
-			jen.Var().Id("body").Op("*").Id(b.Type.Name),
-			jen.If(src.Clone().Op("!=").Nil()).Block(append([]jen.Code{jen.Id("body").Op("=").Op("&").Add(lit)}, readers...)...),
+		return bf, "body", func(w *textWriter, indent string) {
+			w.P(indent, "var body *", b.Type.Name)
+			w.P(indent, "if in.Body != nil {")
+			w.P(indent, "\tbody = &", lit)
+			setReaders(w, indent+"\t")
+			w.P(indent, "}")
 		}
-		return field, jen.Id("body"), convert
 	}
-	field = jen.Id("Body").Add(st).Tag(tag)
-	convert = append([]jen.Code{jen.Id("body").Op(":=").Add(lit)}, readers...)
-	return field, jen.Id("body"), convert
+	return bf, "body", func(w *textWriter, indent string) {
+		w.P(indent, "body := ", lit)
+		setReaders(w, indent)
+	}
 }
 
 // sendsFiles reports whether a body of type t sent as kind is a multipart
@@ -431,38 +612,38 @@ func (g *gen) sendsFiles(kind ir.BodyKind, t *ir.Type) bool {
 // specInfo returns the OperationSpec fields that describe op for servers
 // (runtime/mcpserver): its title, HTTP method, deprecation and an MCP
 // tool's annotations; and whether they call hint.
-func specInfo(f *generatedFile, op *ir.Operation) ([]jen.Code, bool) {
-	var out []jen.Code
+func specInfo(f *generatedFile, op *ir.Operation) ([]keyValue, bool) {
+	var out []keyValue
 	hinted := false
 	if op.Tool != nil && sanitize(op.Tool.Title) != "" {
-		out = append(out, jen.Line().Add(kv("Title", jen.Lit(sanitize(op.Tool.Title)))))
+		out = append(out, keyValue{"Title", litText(sanitize(op.Tool.Title))})
 	}
 	if op.Kind == ir.HTTPCall && op.Method != "" {
-		out = append(out, jen.Line().Add(kv("Method", jen.Lit(strings.ToUpper(op.Method)))))
+		out = append(out, keyValue{"Method", litText(strings.ToUpper(op.Method))})
 	}
 	if op.Doc.Deprecated {
-		out = append(out, jen.Line().Add(kv("Deprecated", jen.True())))
+		out = append(out, keyValue{"Deprecated", "true"})
 	}
 	if !op.Stream { // a stream is a subscription (RegisterSubscription)
 		kind := "KindMutation"
 		if opIsQuery(op) {
 			kind = "KindQuery"
 		}
-		out = append(out, jen.Line().Add(kv("Kind", f.Qual(pkgRuntime, kind))))
+		out = append(out, keyValue{"Kind", f.typeText(qual(pkgRuntime, kind))})
 	}
 	if t := op.Tool; t != nil {
-		var hints []jen.Code
+		var hints []string
 		for _, h := range []struct {
 			name string
 			v    *bool
 		}{{"ReadOnly", t.ReadOnly}, {"Destructive", t.Destructive}, {"Idempotent", t.Idempotent}, {"OpenWorld", t.OpenWorld}} {
 			if h.v != nil {
-				hints = append(hints, kv(h.name, jen.Id("hint").Call(jen.Lit(*h.v))))
+				hints = append(hints, h.name+": hint("+strconv.FormatBool(*h.v)+")")
 			}
 		}
 		if len(hints) > 0 {
 			hinted = true
-			out = append(out, jen.Line().Add(kv("Hints", jen.Op("&").Add(f.Qual(pkgRuntime, "OperationHints")).Values(hints...))))
+			out = append(out, keyValue{"Hints", "&" + f.typeText(qual(pkgRuntime, "OperationHints")) + "{" + strings.Join(hints, ", ") + "}"})
 		}
 	}
 	return out, hinted

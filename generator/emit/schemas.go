@@ -10,8 +10,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/dave/jennifer/jen"
-
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/jsonptr"
 	"github.com/opsgen/opsgen/runtime"
@@ -196,12 +194,9 @@ func eachObject(v any, fn func(map[string]any)) {
 	}
 }
 
-// jsonLit is a string literal of JSON text (see jsonString).
-func jsonLit(s string) jen.Code { return jen.Op(jsonString(s)) }
-
 // jsonString is a string literal of JSON text: a raw string when Go allows the
 // text unchanged between backquotes (strconv.CanBackquote: no backquote, no
-// control character, valid UTF-8), else a quoted string (as jennifer's Lit
+// control character, valid UTF-8), else a quoted string (as litText
 // writes it).
 func jsonString(s string) string {
 	if canBackquote(s) {

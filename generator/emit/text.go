@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/doc/comment"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,15 +13,16 @@ import (
 	"unicode/utf8"
 )
 
-// The bulk of a large package's code is plain declarations: structs with
-// tagged fields, enums with their constants and Known method, unions with
-// their methods, parameter structs, operation methods. Rendering them through jennifer and go/format
-// took most of the generation time on large specs, so they are written here
-// directly, in exactly the form gofmt prints them, and added to their
-// generatedFile as text; everything else is jennifer code. Tests check that
-// every generated file is unchanged by gofmt.
+// All generated code is written here, directly in the form gofmt prints:
+// building a syntax (github.com/dave/jennifer, as opsgen once did) and
+// formatting it with go/format took most of the generation time on large
+// descriptions. Tests check that every generated file is unchanged by
+// gofmt, and the goldens that the output is.
 
-// textWriter writes declarations in gofmt's form for a file.
+// textWriter writes declarations in gofmt's form for a file: code as it is
+// (P), qualified identifiers through the file (goType, which records the
+// import), spec text only as literals (litText, jsonString, tagText) and
+// comments (doc, comment, commentLine), which it cannot break out of.
 type textWriter struct {
 	b bytes.Buffer
 	f *generatedFile
@@ -77,7 +79,7 @@ func (w *textWriter) comment(indent string, lines []string) {
 // commentLines returns the comment made by doc.lines ("//" lines) as gofmt
 // prints it. gofmt reformats every comment opsgen writes (go/printer's
 // formatDocComment applies to comments starting a line that abut the next
-// token, and jennifer's unformatted output is not indented): lines that
+// token): lines that
 // reformatting could change go through the same go/doc/comment parser and
 // printer. A top-level comment is reformatted until it no longer changes,
 // since gofmt would reformat it again in the generated file; an indented
@@ -202,18 +204,48 @@ type structField struct {
 // structDecl writes "type name struct {...}", a struct that is not
 // comparable.
 func (w *textWriter) structDecl(name string, fields []field) {
-	sf := make([]structField, len(fields))
-	for i, fl := range fields {
-		typ := w.typeText(fl.typ)
-		sf[i] = structField{doc: fl.doc, name: fl.name, typ: typ, tag: tagText(fl.tag),
-			nameW: utf8.RuneCountInString(fl.name), tyW: utf8.RuneCountInString(typ)}
-	}
+	sf := w.structFields(fields)
 	// The object and parameter structs written here start with a
 	// runtime.NotComparable (its doc says why), in a section of its own.
 	w.b.WriteString("type " + name + " struct {\n\t_ " + w.typeText(qual(pkgRuntime, "NotComparable")) + "\n")
 	if len(sf) > 0 {
 		w.b.WriteString("\n")
 	}
+	w.fieldLines("\t", sf)
+	w.b.WriteString("}\n")
+}
+
+// plainStructDecl writes "type name struct {...}" with fields without
+// tags.
+func (w *textWriter) plainStructDecl(name string, fields []field) {
+	if len(fields) == 0 {
+		w.P("type ", name, " struct{}")
+		return
+	}
+	sf := w.structFields(fields)
+	w.P("type ", name, " struct {")
+	w.fieldLines("\t", sf)
+	w.P("}")
+}
+
+// structFields returns fields with their types' texts (recording their
+// imports) and tags ("" for none).
+func (w *textWriter) structFields(fields []field) []structField {
+	sf := make([]structField, len(fields))
+	for i, fl := range fields {
+		typ, tag := w.typeText(fl.typ), ""
+		if fl.tag != "" {
+			tag = tagText(fl.tag)
+		}
+		sf[i] = structField{doc: fl.doc, name: fl.name, typ: typ, tag: tag,
+			nameW: utf8.RuneCountInString(fl.name), tyW: utf8.RuneCountInString(typ)}
+	}
+	return sf
+}
+
+// fieldLines writes the fields of a struct type after indent, aligned in
+// sections of fields without comment lines.
+func (w *textWriter) fieldLines(indent string, sf []structField) {
 	for start := 0; start < len(sf); {
 		// A section: the fields up to the next one with comment lines.
 		end := start + 1
@@ -225,18 +257,19 @@ func (w *textWriter) structDecl(name string, fields []field) {
 			nameW, tyW = max(nameW, f.nameW), max(tyW, f.tyW)
 		}
 		for _, f := range sf[start:end] {
-			w.comment("\t", f.doc)
-			w.b.WriteByte('\t')
+			w.comment(indent, f.doc)
+			w.b.WriteString(indent)
 			w.b.WriteString(f.name)
 			w.pad(nameW - f.nameW + 1)
 			w.b.WriteString(f.typ)
-			w.pad(tyW - f.tyW + 1)
-			w.b.WriteString(f.tag)
+			if f.tag != "" {
+				w.pad(tyW - f.tyW + 1)
+				w.b.WriteString(f.tag)
+			}
 			w.b.WriteByte('\n')
 		}
 		start = end
 	}
-	w.b.WriteString("}\n")
 }
 
 // pad writes n spaces.
@@ -248,7 +281,8 @@ func (w *textWriter) pad(n int) {
 	w.b.WriteString(spaces[:n])
 }
 
-// tagText is the struct tag `json:"value"` as jennifer writes it.
+// tagText is the struct tag `json:"value"`: backquoted, or quoted when it
+// cannot be.
 func tagText(value string) string {
 	s := "json:" + strconv.Quote(value)
 	if strconv.CanBackquote(s) {
@@ -257,11 +291,84 @@ func tagText(value string) string {
 	return strconv.Quote(s)
 }
 
-// litText is a literal of a built-in type as jennifer's Lit writes it.
+// litText is a literal of a built-in type (Go syntax, %#v; a float64 with
+// a decimal point), the one way a string from the spec becomes code.
 func litText(v any) string {
 	s := fmt.Sprintf("%#v", v)
 	if _, ok := v.(float64); ok && !strings.ContainsAny(s, ".e") {
 		s += ".0"
 	}
 	return s
+}
+
+// P writes parts, then a line break, as protogen's GeneratedFile.P does:
+// a string is Go code written as it is (constant code and checked names,
+// never spec text: that goes through litText and the comment methods), a
+// goType its text, qualified through the file (its import recorded).
+func (w *textWriter) P(parts ...any) {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case string:
+			w.b.WriteString(p)
+		case goType:
+			w.b.WriteString(w.typeText(p))
+		default:
+			panic(fmt.Sprintf("emit: P of a %T", p))
+		}
+	}
+	w.b.WriteByte('\n')
+}
+
+// keyValue is an element "key: value" of a composite literal.
+type keyValue struct{ key, value string }
+
+// keyValues writes the elements of a composite literal, one per line
+// after indent, each followed by a comma, with the values aligned as
+// gofmt aligns them (go/printer's exprList): in sections of lines whose
+// keys have similar sizes (both at most 40 bytes, or within a ratio of
+// 2.5 of the geometric mean of the section's sizes so far), the values
+// start one space after the longest "key:" of the section.
+func (w *textWriter) keyValues(indent string, kvs []keyValue) {
+	const infinity = 1e6          // go/printer's limit of a line's size
+	size := make([]int, len(kvs)) // the key's size; 0 if the element is too long to align
+	for i, kv := range kvs {
+		if len(kv.key)+2+len(kv.value) <= infinity {
+			size[i] = len(kv.key)
+		}
+	}
+	for start := 0; start < len(kvs); {
+		end := start + 1
+		if size[start] > 0 {
+			// The mean is over the section's sizes (a section break resets it).
+			lnsum, count := math.Log(float64(size[start])), 1
+			for end < len(kvs) && size[end] > 0 {
+				prev, s := size[end-1], size[end]
+				if !(prev <= 40 && s <= 40) {
+					ratio := float64(s) / math.Exp(lnsum/float64(count))
+					if 2.5*ratio <= 1 || 2.5 <= ratio {
+						break // a new section
+					}
+				}
+				lnsum, count = lnsum+math.Log(float64(s)), count+1
+				end++
+			}
+		}
+		width := 0
+		for _, kv := range kvs[start:end] {
+			width = max(width, utf8.RuneCountInString(kv.key))
+		}
+		for _, kv := range kvs[start:end] {
+			w.b.WriteString(indent)
+			w.b.WriteString(kv.key)
+			w.b.WriteByte(':')
+			if len(kvs) > 1 && size[start] > 0 {
+				w.pad(width - utf8.RuneCountInString(kv.key) + 1)
+			} else {
+				w.b.WriteByte(' ')
+			}
+			w.b.WriteString(kv.value)
+			w.b.WriteString(",\n")
+		}
+		start = end
+	}
 }

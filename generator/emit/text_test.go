@@ -37,17 +37,17 @@ var commentTexts = []string{
 }
 
 // TestCommentsAsGofmt checks that comments written as text come out as
-// gofmt prints the jennifer code they replace, and that gofmt leaves them
-// so: jennifer's output is not indented, so gofmt reformats every comment
-// that abuts a declaration or a field, at the top level and inside
-// structs, and one pass is not always a fixed point.
+// gofmt prints them from plain "//" lines, and that gofmt leaves them so:
+// gofmt reformats every comment that abuts a declaration or a field, at
+// the top level and inside structs, and one pass is not always a fixed
+// point.
 func TestCommentsAsGofmt(t *testing.T) {
 	for _, text := range commentTexts {
 		d := newDoc("Name is a thing.")
 		d.para(text)
 		d.raw(text)
 		lines := d.lines()
-		var plain bytes.Buffer // as jennifer writes it: not indented
+		var plain bytes.Buffer // plain "//" lines, not indented
 		for _, l := range lines {
 			if l == "" {
 				plain.WriteString("//\n")

@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/dave/jennifer/jen"
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
@@ -140,7 +139,7 @@ var kindTexts = map[ir.Kind]string{
 
 func (g *gen) declareStruct(f *generatedFile, t *ir.Type) {
 	fields := g.fields(t, t, g.multipart[t])
-	var known []jen.Code
+	var known []string // the tagged properties' names, as literals
 	if t.AdditionalProperties != nil {
 		fields = append(fields, field{
 			doc:  []string{"AdditionalProperties holds the properties the schema does not declare."},
@@ -148,7 +147,7 @@ func (g *gen) declareStruct(f *generatedFile, t *ir.Type) {
 		})
 		for _, fl := range t.Fields {
 			if validTagName(fl.JSONName) {
-				known = append(known, jen.Lit(fl.JSONName))
+				known = append(known, litText(fl.JSONName))
 			}
 		}
 	}
@@ -168,53 +167,91 @@ func (g *gen) declareStruct(f *generatedFile, t *ir.Type) {
 		}
 		return
 	}
-	g.jsonMethods(f, t, "MarshalJSON writes the declared fields and AdditionalProperties as one object.", []jen.Code{
-		jen.Return(jen.Id("marshalWithExtra").Call(append([]jen.Code{jen.Id("plain").Call(jen.Id("v")), jen.Id("v").Dot("AdditionalProperties")}, known...)...)),
-	}, "UnmarshalJSON reads the declared fields and puts the other properties in AdditionalProperties.", []jen.Code{
-		jen.Return(jen.Id("unmarshalWithExtra").Call(append([]jen.Code{jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Op("&").Id("v").Dot("AdditionalProperties")}, known...)...)),
+	g.jsonMethods(f, t, "MarshalJSON writes the declared fields and AdditionalProperties as one object.", func(w *textWriter) {
+		w.P("\treturn marshalWithExtra(", args("plain(v)", "v.AdditionalProperties", known), ")")
+	}, "UnmarshalJSON reads the declared fields and puts the other properties in AdditionalProperties.", func(w *textWriter) {
+		w.P("\treturn unmarshalWithExtra(", args("b", "(*plain)(v)", "&v.AdditionalProperties", known), ")")
 	})
+}
+
+// args joins the arguments of a call: strings and lists of strings.
+func args(list ...any) string {
+	var b strings.Builder
+	for _, a := range list {
+		for _, s := range argList(a) {
+			if b.Len() > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(s)
+		}
+	}
+	return b.String()
+}
+
+func argList(a any) []string {
+	if s, ok := a.(string); ok {
+		return []string{s}
+	}
+	return a.([]string)
 }
 
 // extraHelpers declares the two helpers of structs with additional properties.
 func (g *gen) extraHelpers(f *generatedFile) {
-	T := jen.Id("T")
-	f.decl(newDoc("marshalWithExtra writes v, a struct without custom marshaling, as a JSON object with the members of extra added, except those named in known."),
-		jen.Func().Id("marshalWithExtra").Types(T.Clone().Any()).Params(
-			jen.Id("v").Any(), jen.Id("extra").Map(jen.String()).Id("T"), jen.Id("known").Op("...").String(),
-		).Params(jen.Index().Byte(), jen.Error()).Block(
-			jen.List(jen.Id("b"), jen.Err()).Op(":=").Add(f.Qual("encoding/json", "Marshal")).Call(jen.Id("v")),
-			jen.If(jen.Err().Op("!=").Nil().Op("||").Len(jen.Id("extra")).Op("==").Lit(0)).Block(jen.Return(jen.Id("b"), jen.Err())),
-			jen.Id("obj").Op(":=").Map(jen.String()).Any().Values(),
-			jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Id("extra")).Block(jen.Id("obj").Index(jen.Id("k")).Op("=").Id("x")),
-			jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("known")).Block(jen.Delete(jen.Id("obj"), jen.Id("k"))),
-			jen.Var().Id("declared").Map(jen.String()).Add(f.Qual("encoding/json", "RawMessage")),
-			ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("declared")), jen.Nil(), jen.Err()),
-			jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Id("declared")).Block(jen.Id("obj").Index(jen.Id("k")).Op("=").Id("x")),
-			jen.Return(f.Qual("encoding/json", "Marshal").Call(jen.Id("obj"))),
-		))
-	f.decl(newDoc("unmarshalWithExtra reads b into v, a pointer to a struct without custom unmarshaling, and the members not named in known into extra."),
-		jen.Func().Id("unmarshalWithExtra").Types(T.Clone().Any()).Params(
-			jen.Id("b").Index().Byte(), jen.Id("v").Any(), jen.Id("extra").Op("*").Map(jen.String()).Id("T"), jen.Id("known").Op("...").String(),
-		).Error().Block(
-			ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Id("v")), jen.Err()),
-			jen.Var().Id("obj").Map(jen.String()).Add(f.Qual("encoding/json", "RawMessage")),
-			ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("obj")), jen.Err()),
-			jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Id("known")).Block(jen.Delete(jen.Id("obj"), jen.Id("k"))),
-			jen.Op("*").Id("extra").Op("=").Nil(),
-			jen.For(jen.List(jen.Id("k"), jen.Id("raw")).Op(":=").Range().Id("obj")).Block(
-				jen.Var().Id("x").Id("T"),
-				ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("x")), propertyError(f)),
-				jen.If(jen.Op("*").Id("extra").Op("==").Nil()).Block(jen.Op("*").Id("extra").Op("=").Make(jen.Map(jen.String()).Id("T"), jen.Len(jen.Id("obj")))),
-				jen.Parens(jen.Op("*").Id("extra")).Index(jen.Id("k")).Op("=").Id("x"),
-			),
-			jen.Return(jen.Nil()),
-		))
+	marshal, unmarshal, raw := qual("encoding/json", "Marshal"), qual("encoding/json", "Unmarshal"), qual("encoding/json", "RawMessage")
+	f.write(newDoc("marshalWithExtra writes v, a struct without custom marshaling, as a JSON object with the members of extra added, except those named in known."), func(w *textWriter) {
+		w.P("func marshalWithExtra[T any](v any, extra map[string]T, known ...string) ([]byte, error) {")
+		w.P("\tb, err := ", marshal, "(v)")
+		w.P("\tif err != nil || len(extra) == 0 {")
+		w.P("\t\treturn b, err")
+		w.P("\t}")
+		w.P("\tobj := map[string]any{}")
+		w.P("\tfor k, x := range extra {")
+		w.P("\t\tobj[k] = x")
+		w.P("\t}")
+		w.P("\tfor _, k := range known {")
+		w.P("\t\tdelete(obj, k)")
+		w.P("\t}")
+		w.P("\tvar declared map[string]", raw)
+		w.P("\tif err := ", unmarshal, "(b, &declared); err != nil {")
+		w.P("\t\treturn nil, err")
+		w.P("\t}")
+		w.P("\tfor k, x := range declared {")
+		w.P("\t\tobj[k] = x")
+		w.P("\t}")
+		w.P("\treturn ", marshal, "(obj)")
+		w.P("}")
+	})
+	f.write(newDoc("unmarshalWithExtra reads b into v, a pointer to a struct without custom unmarshaling, and the members not named in known into extra."), func(w *textWriter) {
+		w.P("func unmarshalWithExtra[T any](b []byte, v any, extra *map[string]T, known ...string) error {")
+		w.P("\tif err := ", unmarshal, "(b, v); err != nil {")
+		w.P("\t\treturn err")
+		w.P("\t}")
+		w.P("\tvar obj map[string]", raw)
+		w.P("\tif err := ", unmarshal, "(b, &obj); err != nil {")
+		w.P("\t\treturn err")
+		w.P("\t}")
+		w.P("\tfor _, k := range known {")
+		w.P("\t\tdelete(obj, k)")
+		w.P("\t}")
+		w.P("\t*extra = nil")
+		w.P("\tfor k, raw := range obj {")
+		w.P("\t\tvar x T")
+		w.P("\t\tif err := ", unmarshal, "(raw, &x); err != nil {")
+		w.P("\t\t\treturn ", qual("fmt", "Errorf"), propertyErrorArgs)
+		w.P("\t\t}")
+		w.P("\t\tif *extra == nil {")
+		w.P("\t\t\t*extra = make(map[string]T, len(obj))")
+		w.P("\t\t}")
+		w.P("\t\t(*extra)[k] = x")
+		w.P("\t}")
+		w.P("\treturn nil")
+		w.P("}")
+	})
 }
 
-// propertyError is the error of a property k that does not decode.
-func propertyError(f *generatedFile) jen.Code {
-	return f.Qual("fmt", "Errorf").Call(jen.Lit("property %q: %w"), jen.Id("k"), jen.Err())
-}
+// propertyErrorArgs are the arguments of fmt.Errorf for the error of a
+// property k that does not decode.
+const propertyErrorArgs = `("property %q: %w", k, err)`
 
 // untagged returns the fields of struct t whose property names cannot be
 // struct tags (a comma, a quote: "size, in cm").
@@ -232,50 +269,81 @@ func untagged(t *ir.Type) []*ir.Field {
 // with untagged fields: they are written and read by property name, with
 // the additional properties if the struct has them (known names the tagged
 // ones).
-func (g *gen) untaggedMethods(f *generatedFile, t *ir.Type, odd []*ir.Field, known []jen.Code) {
+func (g *gen) untaggedMethods(f *generatedFile, t *ir.Type, odd []*ir.Field, known []string) {
 	ap := t.AdditionalProperties != nil
-	marshal := []jen.Code{jen.Id("extra").Op(":=").Map(jen.String()).Any().Values()}
-	if ap {
-		marshal = append(marshal, jen.For(jen.List(jen.Id("k"), jen.Id("x")).Op(":=").Range().Id("v").Dot("AdditionalProperties")).Block(
-			jen.Id("extra").Index(jen.Id("k")).Op("=").Id("x")))
-	}
-	targets := jen.Dict{}
+	// The map of the fields to read, sorted by key (as a map literal's
+	// keys, for determinism).
+	var targets []keyValue
+	seen := map[string]bool{}
 	for _, fl := range odd {
-		set := jen.Id("extra").Index(jen.Lit(fl.JSONName)).Op("=").Id("v").Dot(fl.Name)
-		if !fl.Required {
-			set = jen.If(jen.Id("v").Dot(fl.Name).Op("!=").Nil()).Block(set)
+		if k := litText(fl.JSONName); !seen[k] {
+			seen[k] = true
+			targets = append(targets, keyValue{k, "&v." + fl.Name})
 		}
-		marshal = append(marshal, set)
-		targets[jen.Lit(fl.JSONName)] = jen.Op("&").Id("v").Dot(fl.Name)
 	}
-	marshal = append(marshal, jen.Return(jen.Id("marshalWithExtra").Call(append([]jen.Code{jen.Id("plain").Call(jen.Id("v")), jen.Id("extra")}, known...)...)))
-	first := ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v"))), jen.Err())
-	if ap {
-		for _, fl := range odd {
-			known = append(known, jen.Lit(fl.JSONName))
+	slices.SortFunc(targets, func(a, b keyValue) int { return strings.Compare(a.key, b.key) })
+	marshal := func(w *textWriter) {
+		w.P("\textra := map[string]any{}")
+		if ap {
+			w.P("\tfor k, x := range v.AdditionalProperties {")
+			w.P("\t\textra[k] = x")
+			w.P("\t}")
 		}
-		first = ifErr(jen.Id("unmarshalWithExtra").Call(append([]jen.Code{jen.Id("b"), jen.Parens(jen.Op("*").Id("plain")).Call(jen.Id("v")), jen.Op("&").Id("v").Dot("AdditionalProperties")}, known...)...), jen.Err())
+		for _, fl := range odd {
+			set := "extra[" + litText(fl.JSONName) + "] = v." + fl.Name
+			if fl.Required {
+				w.P("\t", set)
+			} else {
+				w.P("\tif v.", fl.Name, " != nil {")
+				w.P("\t\t", set)
+				w.P("\t}")
+			}
+		}
+		w.P("\treturn marshalWithExtra(", args("plain(v)", "extra", known), ")")
+	}
+	unmarshal := func(w *textWriter) {
+		if ap {
+			all := slices.Clone(known)
+			for _, fl := range odd {
+				all = append(all, litText(fl.JSONName))
+			}
+			w.P("\tif err := unmarshalWithExtra(", args("b", "(*plain)(v)", "&v.AdditionalProperties", all), "); err != nil {")
+		} else {
+			w.P("\tif err := ", qual("encoding/json", "Unmarshal"), "(b, (*plain)(v)); err != nil {")
+		}
+		w.P("\t\treturn err")
+		w.P("\t}")
+		if len(targets) == 1 {
+			w.P("\treturn unmarshalNamed(b, map[string]any{", targets[0].key, ": ", targets[0].value, "})")
+			return
+		}
+		w.P("\treturn unmarshalNamed(b, map[string]any{")
+		w.keyValues("\t\t", targets)
+		w.P("\t})")
 	}
 	g.jsonMethods(f, t, "MarshalJSON writes the fields as one object, those whose property names cannot be struct tags included.", marshal,
-		"UnmarshalJSON reads the fields, those whose property names cannot be struct tags included.", []jen.Code{
-			first,
-			jen.Return(jen.Id("unmarshalNamed").Call(jen.Id("b"), jen.Map(jen.String()).Any().Values(targets))),
-		})
+		"UnmarshalJSON reads the fields, those whose property names cannot be struct tags included.", unmarshal)
 }
 
 // namedHelper declares unmarshalNamed, the reader of untagged fields.
 func (g *gen) namedHelper(f *generatedFile) {
-	f.decl(newDoc("unmarshalNamed reads the members of the JSON object b named in fields into the pointers they map to."),
-		jen.Func().Id("unmarshalNamed").Params(jen.Id("b").Index().Byte(), jen.Id("fields").Map(jen.String()).Any()).Error().Block(
-			jen.Var().Id("obj").Map(jen.String()).Add(f.Qual("encoding/json", "RawMessage")),
-			ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("obj")), jen.Err()),
-			jen.For(jen.List(jen.Id("k"), jen.Id("p")).Op(":=").Range().Id("fields")).Block(
-				jen.If(jen.List(jen.Id("raw"), jen.Id("ok")).Op(":=").Id("obj").Index(jen.Id("k")), jen.Id("ok")).Block(
-					ifErr(f.Qual("encoding/json", "Unmarshal").Call(jen.Id("raw"), jen.Id("p")), propertyError(f)),
-				),
-			),
-			jen.Return(jen.Nil()),
-		))
+	unmarshal := qual("encoding/json", "Unmarshal")
+	f.write(newDoc("unmarshalNamed reads the members of the JSON object b named in fields into the pointers they map to."), func(w *textWriter) {
+		w.P("func unmarshalNamed(b []byte, fields map[string]any) error {")
+		w.P("\tvar obj map[string]", qual("encoding/json", "RawMessage"))
+		w.P("\tif err := ", unmarshal, "(b, &obj); err != nil {")
+		w.P("\t\treturn err")
+		w.P("\t}")
+		w.P("\tfor k, p := range fields {")
+		w.P("\t\tif raw, ok := obj[k]; ok {")
+		w.P("\t\t\tif err := ", unmarshal, "(raw, p); err != nil {")
+		w.P("\t\t\t\treturn ", qual("fmt", "Errorf"), propertyErrorArgs)
+		w.P("\t\t\t}")
+		w.P("\t\t}")
+		w.P("\t}")
+		w.P("\treturn nil")
+		w.P("}")
+	})
 }
 
 // field is a field of a struct being declared.
@@ -283,7 +351,7 @@ type field struct {
 	doc  []string // comment lines (doc.lines)
 	name string
 	typ  goType
-	tag  string // the value of the json tag
+	tag  string // the value of the json tag ("": no tag)
 }
 
 // declareStructType declares "type name struct{...}".
@@ -501,7 +569,7 @@ func (g *gen) declareEnum(f *generatedFile, t *ir.Type) {
 }
 
 // enumLit converts a decoded JSON enum value to a literal of the enum's Go
-// type (only the built-in types jennifer renders).
+// type (only the built-in types litText renders).
 func enumLit(base ir.Kind, v any) (any, bool) {
 	var f float64
 	switch n := v.(type) {
@@ -619,7 +687,7 @@ func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 	f.text(w.b.String())
 }
 
-// strLitsText is a []string literal of ss as jennifer writes it, or "" for
+// strLitsText is a []string literal of ss, or "" for
 // none.
 func strLitsText(ss []string) string {
 	if len(ss) == 0 {
@@ -664,52 +732,35 @@ func quotedAll(ss []string) []string {
 	return out
 }
 
-// optKV appends "key: v" to the elements of a composite literal unless v
-// is empty (a string or a []string).
-func optKV[T string | []string](elems *[]jen.Code, key string, v T) {
-	switch v := any(v).(type) {
-	case string:
-		if v != "" {
-			*elems = append(*elems, kv(key, jen.Lit(v)))
-		}
-	case []string:
-		if len(v) > 0 {
-			*elems = append(*elems, kv(key, strLits(v)))
-		}
-	}
-}
-
-// strLits is a []string literal.
-func strLits(ss []string) *jen.Statement {
-	var items []jen.Code
-	for _, s := range ss {
-		items = append(items, jen.Lit(s))
-	}
-	return jen.Index().String().Values(items...)
-}
-
 func (g *gen) declareTuple(f *generatedFile, t *ir.Type) {
-	var fields, vals, ptrs []jen.Code
+	var fields []field
+	var vals, ptrs []string
 	for i, it := range t.Items {
 		name := "Item" + strconv.Itoa(i)
-		ft := g.typ(f, it, t.Pos)
+		ft := g.goType(it, false, t.Pos)
 		if g.recursive(t, it) {
-			ft = jen.Op("*").Add(ft)
+			ft = ft.ptr()
 		}
-		fields = append(fields, jen.Id(name).Add(ft))
-		vals = append(vals, jen.Id("t").Dot(name))
-		ptrs = append(ptrs, jen.Op("&").Id("t").Dot(name))
+		fields = append(fields, field{name: name, typ: ft})
+		vals = append(vals, "t."+name)
+		ptrs = append(ptrs, "&t."+name)
 	}
-	rest, restPtr := jen.Nil(), jen.Nil()
+	rest, restPtr := "nil", "nil"
 	if t.Elem != nil {
-		fields = append(fields, lineComment("Rest holds the items after the fixed positions."), jen.Id("Rest").Index().Add(g.typ(f, t.Elem, t.Pos)))
-		rest, restPtr = jen.Id("t").Dot("Rest"), jen.Op("&").Id("t").Dot("Rest")
+		fields = append(fields, field{doc: []string{"Rest holds the items after the fixed positions."}, name: "Rest", typ: g.goType(t.Elem, false, t.Pos).under("[]")})
+		rest, restPtr = "t.Rest", "&t.Rest"
 	}
-	f.decl(typeDoc(t, t.Name+" is a JSON array with fixed positions: Item0 is its first item."), jen.Type().Id(t.Name).Struct(fields...))
-	f.decl(newDoc("MarshalJSON writes the value as a JSON array."),
-		jen.Func().Params(jen.Id("t").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-			jen.Return(f.Qual(pkgRuntime, "MarshalTuple").Call(jen.Index().Any().Values(vals...), rest))))
-	f.decl(newDoc("UnmarshalJSON reads a JSON array."),
-		jen.Func().Params(jen.Id("t").Op("*").Id(t.Name)).Id("UnmarshalJSON").Params(jen.Id("b").Index().Byte()).Error().Block(
-			jen.Return(f.Qual(pkgRuntime, "UnmarshalTuple").Call(jen.Id("b"), jen.Index().Any().Values(ptrs...), restPtr))))
+	f.write(typeDoc(t, t.Name+" is a JSON array with fixed positions: Item0 is its first item."), func(w *textWriter) {
+		w.plainStructDecl(t.Name, fields)
+	})
+	f.write(newDoc("MarshalJSON writes the value as a JSON array."), func(w *textWriter) {
+		w.P("func (t ", t.Name, ") MarshalJSON() ([]byte, error) {")
+		w.P("\treturn ", qual(pkgRuntime, "MarshalTuple"), "([]any{", strings.Join(vals, ", "), "}, ", rest, ")")
+		w.P("}")
+	})
+	f.write(newDoc("UnmarshalJSON reads a JSON array."), func(w *textWriter) {
+		w.P("func (t *", t.Name, ") UnmarshalJSON(b []byte) error {")
+		w.P("\treturn ", qual(pkgRuntime, "UnmarshalTuple"), "(b, []any{", strings.Join(ptrs, ", "), "}, ", restPtr, ")")
+		w.P("}")
+	})
 }

@@ -3,13 +3,11 @@ package mcpclient_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,45 +15,21 @@ import (
 
 	"github.com/opsgen/opsgen/generator/mcpsnapshot"
 	"github.com/opsgen/opsgen/generator/mcptools"
+	"github.com/opsgen/opsgen/internal/testdeps"
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
 // The reference MCP servers (npm @modelcontextprotocol/server-everything,
 // server-memory and server-filesystem, pinned by scripts/mcp-servers.sh)
-// are run over stdio from the module's .work/mcp-servers. The tests skip
-// when node or npm is missing, and install the servers (npm install, once)
-// when they are not there yet.
+// are run over stdio from the module's .work/mcp-servers, where `make
+// mcp-servers` (part of `make test`) installs them. Without them the tests
+// skip (and fail under CI); they never install anything themselves.
 
-// referenceBin returns the path of a reference server's executable,
-// installing the servers first when needed.
-var referenceInstall = sync.OnceValues(func() (string, error) {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		return "", err
-	}
-	out, err := exec.Command("bash", filepath.Join(root, "scripts", "mcp-servers.sh")).CombinedOutput()
-	if err != nil {
-		return "", errors.New("scripts/mcp-servers.sh: " + err.Error() + "\n" + string(out))
-	}
-	return filepath.Join(root, ".work", "mcp-servers", "node_modules", ".bin"), nil
-})
-
+// referenceServer returns the path of a reference server's executable.
 func referenceServer(t *testing.T, name string) string {
 	t.Helper()
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed, and CI must run the reference MCP server tests", tool)
-			}
-			t.Skipf("SKIPPING the reference MCP server tests: %s is not installed (install Node.js 20+ to run them against @modelcontextprotocol/%s)", tool, name)
-		}
-	}
-	bin, err := referenceInstall()
-	if err != nil {
-		t.Fatalf("installing the reference MCP servers: %v", err)
-	}
-	return filepath.Join(bin, "mcp-"+name)
+	return testdeps.MCPServer(t, name)
 }
 
 // connectReference starts a reference server over stdio.
