@@ -3,6 +3,7 @@ package mcpdiff
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -55,31 +56,34 @@ func (d Diff) Count() (breaking, compatible int) {
 	return breaking, compatible
 }
 
-// CompareListings compares two listing files: JSON objects with a "tools"
-// array, as `opsgen mcp snapshot` writes them or as a tools/list result
-// carries them. Other members (serverInfo, protocolVersion) are ignored.
+// CompareListings compares two listing files: see ReadListing.
 func CompareListings(old, new []byte) (Diff, error) {
-	read := func(which string, data []byte) ([]json.RawMessage, error) {
-		var l struct {
-			Tools *[]json.RawMessage `json:"tools"`
-		}
-		if err := json.Unmarshal(data, &l); err != nil {
-			return nil, fmt.Errorf("mcpdiff: %s listing: %w", which, err)
-		}
-		if l.Tools == nil {
-			return nil, fmt.Errorf("mcpdiff: %s listing: no \"tools\" array", which)
-		}
-		return *l.Tools, nil
-	}
-	o, err := read("old", old)
+	o, err := ReadListing(old)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("mcpdiff: old listing: %w", err)
 	}
-	n, err := read("new", new)
+	n, err := ReadListing(new)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("mcpdiff: new listing: %w", err)
 	}
 	return CompareTools(o, n)
+}
+
+// ReadListing returns the tools of a listing file: a JSON object with a
+// "tools" array, as `opsgen mcp snapshot` writes it or as a tools/list
+// result carries it. Other members (serverInfo, protocolVersion) are
+// ignored.
+func ReadListing(data []byte) ([]json.RawMessage, error) {
+	var l struct {
+		Tools *[]json.RawMessage `json:"tools"`
+	}
+	if err := json.Unmarshal(data, &l); err != nil {
+		return nil, err
+	}
+	if l.Tools == nil {
+		return nil, errors.New(`no "tools" array`)
+	}
+	return *l.Tools, nil
 }
 
 // CompareTools compares two lists of tools, each the JSON of an MCP Tool

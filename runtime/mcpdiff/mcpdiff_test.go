@@ -2,6 +2,7 @@ package mcpdiff
 
 import (
 	"encoding/json"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -194,5 +195,21 @@ func TestBadListings(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("CompareListings(%s, %s) error = %v, want one containing %q", tt.old, tt.new, err, tt.want)
 		}
+	}
+}
+
+// TestStandardLibraryOnly: generated clients link mcpdiff through
+// runtime/mcpclient, so it must not pull in anything beyond the standard
+// library (generator code above all).
+func TestStandardLibraryOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list")
+	}
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	if deps := strings.Fields(string(out)); len(deps) != 1 || deps[0] != "github.com/opsgen/opsgen/runtime/mcpdiff" {
+		t.Errorf("mcpdiff links %v", deps)
 	}
 }
