@@ -137,7 +137,7 @@ func indexTools(which string, tools []json.RawMessage) (map[string]map[string]an
 
 func compareTool(d Diff, name string, o, n map[string]any) Diff {
 	for _, field := range []string{"title", "description"} {
-		if o[field] != n[field] {
+		if !equalJSON(o[field], n[field]) {
 			d = append(d, Change{Tool: name, Pointer: "/" + field, What: field + " changed (regenerate to update the doc comment)"})
 		}
 	}
@@ -456,9 +456,9 @@ func (w *walker) compareFormat(dir direction, ptr string, o, n map[string]any) {
 
 // compareProperties compares the members of two object schemas.
 func (w *walker) compareProperties(dir direction, ptr string, o, n schemaRef, depth int) {
-	op := asSchema(o.s["properties"])
-	np := asSchema(n.s["properties"])
 	oreq, nreq := required(o.s), required(n.s)
+	op := members(o.s, oreq)
+	np := members(n.s, nreq)
 	for _, name := range sortedKeys(op, np) {
 		mptr := ptr + "/properties/" + escape(name)
 		_, inOld := op[name]
@@ -489,6 +489,23 @@ func (w *walker) compareProperties(dir direction, ptr string, o, n schemaRef, de
 			w.compareDepth(dir, mptr, schemaRef{asSchema(op[name]), o.root}, schemaRef{asSchema(np[name]), n.root}, depth+1)
 		}
 	}
+}
+
+// members returns the properties of an object schema, with the required
+// names it does not describe as members of any type.
+func members(s map[string]any, req map[string]bool) map[string]any {
+	props := asSchema(s["properties"])
+	if len(req) == 0 {
+		return props
+	}
+	m := make(map[string]any, len(props)+len(req))
+	for name := range req {
+		m[name] = map[string]any{}
+	}
+	for name, v := range props {
+		m[name] = v
+	}
+	return m
 }
 
 func required(s map[string]any) map[string]bool {

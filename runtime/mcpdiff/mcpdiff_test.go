@@ -41,6 +41,8 @@ func TestClassify(t *testing.T) {
 			"/inputSchema/properties/a", true},
 		{"input member now optional", tool(`{"type":"object","properties":{"a":{}},"required":["a"]}`, "", ""), tool(`{"type":"object","properties":{"a":{}}}`, "", ""),
 			"/inputSchema/properties/a", false},
+		{"required without a property", tool(obj, "", ""), tool(`{"type":"object","required":["a"]}`, "", ""),
+			"/inputSchema/properties/a", true},
 		// Input types.
 		{"input type changed", tool(`{"properties":{"a":{"type":"integer"}}}`, "", ""), tool(`{"properties":{"a":{"type":"string"}}}`, "", ""),
 			"/inputSchema/properties/a/type", true},
@@ -212,4 +214,23 @@ func TestStandardLibraryOnly(t *testing.T) {
 	if deps := strings.Fields(string(out)); len(deps) != 1 || deps[0] != "github.com/opsgen/opsgen/runtime/mcpdiff" {
 		t.Errorf("mcpdiff links %v", deps)
 	}
+}
+
+// FuzzCompareListings: any pair of inputs gives changes or an error, never
+// a panic, and a listing compared with itself has no changes.
+func FuzzCompareListings(f *testing.F) {
+	f.Add(`{"tools":[{"name":"a","inputSchema":{"properties":[],"required":"x","type":5,"enum":"e","items":[1]}}]}`,
+		`{"tools":[{"name":"a","inputSchema":{"$ref":"#/$defs/x","$defs":{"x":{"$ref":"#/$defs/x"}}},"outputSchema":true}]}`)
+	f.Add(`{"tools":[{"name":"a","title":{"x":1},"description":[]}]}`, `{"tools":[{"name":"a","title":{"x":2}}]}`)
+	f.Add(`{"tools":[{"name":"a","inputSchema":{"$ref":"#/no/such"},"outputSchema":{"properties":{"p":{"$ref":"#"}}}}]}`, `{"tools":[]}`)
+	f.Fuzz(func(t *testing.T, old, new string) {
+		d, err := CompareListings([]byte(old), []byte(new))
+		if err != nil {
+			return
+		}
+		_ = d.Breaking()
+		if same, err := CompareListings([]byte(old), []byte(old)); err != nil || len(same) != 0 {
+			t.Errorf("a listing compared with itself: %v, %v", same, err)
+		}
+	})
 }
