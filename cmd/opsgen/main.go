@@ -385,9 +385,13 @@ func addServerFlags(fs *flag.FlagSet) *serverFlags {
 	return f
 }
 
-// options checks the parsed server flags and the command (fs.Args()); ok is
-// false when the command must stop with code (a usage error, printed).
-func (f *serverFlags) options(fs *flag.FlagSet, stderr io.Writer) (opts mcpsnapshot.SnapshotOptions, code int, ok bool) {
+// parse parses args and checks the server flags and the command
+// (fs.Args()); ok is false when the command must stop with code (-h, or a
+// usage error, printed).
+func (f *serverFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer) (opts mcpsnapshot.SnapshotOptions, code int, ok bool) {
+	if code, ok := parse(fs, args); !ok {
+		return opts, code, false
+	}
 	command := fs.Args()
 	switch {
 	case (*f.url == "") == (len(command) == 0):
@@ -432,10 +436,7 @@ func runSnapshot(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs := newFlags("mcp snapshot", "opsgen mcp snapshot [-o FILE] [-timeout D] [-capabilities LIST] (-url URL | [-env K=V]... -- COMMAND [ARGS...])", stderr)
 	out := fs.String("o", "", "output `file` (default: standard output)")
 	server := addServerFlags(fs)
-	if code, ok := parse(fs, args); !ok {
-		return code
-	}
-	opts, code, ok := server.options(fs, stderr)
+	opts, code, ok := server.parse(fs, args, stderr)
 	if !ok {
 		return code
 	}
@@ -462,15 +463,12 @@ func runMCPCheck(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fs := newFlags("mcp check", "opsgen mcp check -snapshot FILE [-timeout D] [-capabilities LIST] (-url URL | [-env K=V]... -- COMMAND [ARGS...])", stderr)
 	file := fs.String("snapshot", "", "the committed listing `file` (written by opsgen mcp snapshot) the generated client was made from")
 	server := addServerFlags(fs)
-	if code, ok := parse(fs, args); !ok {
+	opts, code, ok := server.parse(fs, args, stderr)
+	if !ok {
 		return code
 	}
 	if *file == "" {
 		return usageError(fs, stderr, "-snapshot FILE is required")
-	}
-	opts, code, ok := server.options(fs, stderr)
-	if !ok {
-		return code
 	}
 	committed, err := os.ReadFile(*file)
 	if err != nil {

@@ -6,13 +6,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/opsgen/opsgen/internal/mcptest"
 )
 
 // listingChanges change testServer's listing, as a server's next release
@@ -179,7 +180,7 @@ func TestMCPCheckFailures(t *testing.T) {
 // TestMCPCheckEverything checks the npm everything server against its own
 // snapshot, and against snapshots edited as if the server had changed.
 func TestMCPCheckEverything(t *testing.T) {
-	bin := everythingServer(t)
+	bin := mcptest.ReferenceServer(t, "everything")
 	snap := filepath.Join(t.TempDir(), "tools.json")
 	if code, _, stderr := opsgen(t, "mcp", "snapshot", "-o", snap, "--", bin, "stdio"); code != 0 {
 		t.Fatalf("snapshot: exit %d: %s", code, stderr)
@@ -229,27 +230,4 @@ func TestMCPCheckEverything(t *testing.T) {
 		`BREAKING   echo: /inputSchema/properties/message: new required input member "message" (the generated client does not send it)`,
 		`COMPATIBLE get-sum: tool added (regenerate to call it)`,
 		`BREAKING   retired-tool: tool removed (the generated client still calls it)`)
-}
-
-// everythingServer returns the path of the npm everything server installed
-// by scripts/mcp-servers.sh (make mcp-servers), skipping the test when node
-// or npm is missing, failing it under CI.
-func everythingServer(t *testing.T) string {
-	t.Helper()
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed, and CI must run the reference MCP server tests", tool)
-			}
-			t.Skipf("SKIPPING: %s is not installed (install Node.js 20+ to check @modelcontextprotocol/server-everything)", tool)
-		}
-	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("bash", filepath.Join(root, "scripts", "mcp-servers.sh")).CombinedOutput(); err != nil {
-		t.Fatalf("scripts/mcp-servers.sh: %v\n%s", err, out)
-	}
-	return filepath.Join(root, ".work", "mcp-servers", "node_modules", ".bin", "mcp-server-everything")
 }

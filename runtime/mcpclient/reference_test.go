@@ -3,13 +3,11 @@ package mcpclient_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,46 +15,15 @@ import (
 
 	"github.com/opsgen/opsgen/generator/mcpsnapshot"
 	"github.com/opsgen/opsgen/generator/mcptools"
+	"github.com/opsgen/opsgen/internal/mcptest"
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
 // The reference MCP servers (npm @modelcontextprotocol/server-everything,
 // server-memory and server-filesystem, pinned by scripts/mcp-servers.sh)
-// are run over stdio from the module's .work/mcp-servers. The tests skip
-// when node or npm is missing, and install the servers (npm install, once)
-// when they are not there yet.
-
-// referenceBin returns the path of a reference server's executable,
-// installing the servers first when needed.
-var referenceInstall = sync.OnceValues(func() (string, error) {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		return "", err
-	}
-	out, err := exec.Command("bash", filepath.Join(root, "scripts", "mcp-servers.sh")).CombinedOutput()
-	if err != nil {
-		return "", errors.New("scripts/mcp-servers.sh: " + err.Error() + "\n" + string(out))
-	}
-	return filepath.Join(root, ".work", "mcp-servers", "node_modules", ".bin"), nil
-})
-
-func referenceServer(t *testing.T, name string) string {
-	t.Helper()
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed, and CI must run the reference MCP server tests", tool)
-			}
-			t.Skipf("SKIPPING the reference MCP server tests: %s is not installed (install Node.js 20+ to run them against @modelcontextprotocol/%s)", tool, name)
-		}
-	}
-	bin, err := referenceInstall()
-	if err != nil {
-		t.Fatalf("installing the reference MCP servers: %v", err)
-	}
-	return filepath.Join(bin, "mcp-"+name)
-}
+// are run over stdio from the module's .work/mcp-servers
+// (mcptest.ReferenceServer installs them, and skips without node or npm).
 
 // connectReference starts a reference server over stdio.
 func connectReference(t *testing.T, argv []string, env ...string) *mcp.ClientSession {
@@ -118,7 +85,7 @@ func toolNamesOf(tools []map[string]any) []string {
 }
 
 func TestReferenceEverything(t *testing.T) {
-	argv := []string{referenceServer(t, "server-everything"), "stdio"}
+	argv := []string{mcptest.ReferenceServer(t, "everything"), "stdio"}
 
 	t.Run("snapshot", func(t *testing.T) {
 		plain, warnings := referenceListing(t, argv, "")
@@ -187,7 +154,7 @@ func TestReferenceEverything(t *testing.T) {
 }
 
 func TestReferenceMemory(t *testing.T) {
-	argv := []string{referenceServer(t, "server-memory")}
+	argv := []string{mcptest.ReferenceServer(t, "memory")}
 	env := "MEMORY_FILE_PATH=" + filepath.Join(t.TempDir(), "memory.jsonl")
 	listing, warnings := referenceListing(t, argv, "", env)
 	if len(warnings) != 0 || listing.ServerInfo.Name != "memory-server" || !slices.Contains(toolNamesOf(listing.Tools), "read_graph") {
@@ -230,7 +197,7 @@ func TestReferenceFilesystem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	argv := []string{referenceServer(t, "server-filesystem"), dir}
+	argv := []string{mcptest.ReferenceServer(t, "filesystem"), dir}
 	listing, warnings := referenceListing(t, argv, "")
 	if len(warnings) != 0 || !slices.Contains(toolNamesOf(listing.Tools), "write_file") {
 		t.Errorf("listing: %v, warnings %q", toolNamesOf(listing.Tools), warnings)
