@@ -69,7 +69,7 @@ func TestTraceparentInMeta(t *testing.T) {
 	}
 	attrs := map[string]string{}
 	for _, a := range sp.Attributes() {
-		attrs[string(a.Key)] = a.Value.Emit()
+		attrs[string(a.Key)] = a.Value.String()
 	}
 	if attrs["mcp.method.name"] != "tools/call" || attrs["gen_ai.tool.name"] != "echo" || attrs["gen_ai.operation.name"] != "execute_tool" {
 		t.Errorf("attributes %v", attrs)
