@@ -1,20 +1,26 @@
 # opsgen's tasks. Everything here needs only Go (and, for `corpus`, `e2e` and
 # `bench-generate`, npm): tools are installed from the Go module proxy on demand,
-# Prism and public specs from npm into .work/.
+# Prism, the reference MCP servers and public specs from npm into .work/.
+# `go test ./...` alone installs nothing and uses no network: the tests that
+# need Prism or the MCP servers skip (fail under CI) until make test (or
+# make e2e-deps mcp-servers) has installed them.
 
 GO        ?= go
 FUZZTIME  ?= 5s
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test redis unit race examples-test fuzz golden demo bench bench-callproto bench-generate corpus e2e e2e-deps lint fmt mcp-servers
+.PHONY: all test redis unit race examples-test fuzz fuzz-sample golden demo bench bench-callproto bench-generate compare corpus e2e e2e-deps lint fmt mcp-servers
 
 all: lint test
 
-## test: everything CI needs: unit, golden, end-to-end, corpus-sample and
-## real-calls (Prism) tests of the root module, the generator's concurrent
-## packages under the race detector, the example modules' tests, then short
-## fuzz runs. e2e-deps installs Prism first.
-test: e2e-deps mcp-servers redis unit race examples-test fuzz
+## test: what CI runs, kept short (the goal: 12 minutes on an idle 2-core machine): Prism,
+## the reference MCP servers and redis-server installed first, then unit,
+## golden, end-to-end, the corpus's fixed sample and real-calls (Prism)
+## tests of the root module, the generator's concurrent packages under the
+## race detector, the example modules' tests, and a fixed sample of the fuzz
+## targets. The long suites have their own targets: fuzz (every target),
+## compare, corpus, e2e, bench, bench-generate.
+test: e2e-deps mcp-servers redis unit race examples-test fuzz-sample
 
 unit:
 	$(GO) test -count=1 ./...
@@ -32,6 +38,20 @@ examples-test:
 ## fuzz: every Fuzz target for FUZZTIME each (default 5s).
 fuzz:
 	FUZZTIME=$(FUZZTIME) GO=$(GO) bash scripts/fuzz.sh
+
+## fuzz-sample: a fixed sample for make test, one target per parser of
+## outside input (the runtime's decoder, server-sent events, the OpenAPI and
+## MCP loaders, the generator, the call protocol's requests), FUZZTIME each.
+FUZZ_SAMPLE := ^(runtime/fuzz_test.go:FuzzDecode|runtime/httpclient/stream_test.go:FuzzSSEParser|generator/openapi/fuzz_test.go:FuzzLoadData|generator/mcptools/load_test.go:FuzzLoadData|generator/hostile_test.go:FuzzGenerate|callproto/encode_test.go:FuzzDecodeRequested)$$
+fuzz-sample:
+	FUZZ_TARGETS='$(FUZZ_SAMPLE)' FUZZTIME=$(FUZZTIME) GO=$(GO) bash scripts/fuzz.sh
+
+## compare: the side-by-side comparison of docs/compare.md: ogen v1.24.0's
+## and oapi-codegen v2.8.2's clients generated on demand into gitignored
+## directories of compare/ (never committed), the line counts the document
+## quotes printed, then compare/'s consumer tests vetted and run.
+compare:
+	GO=$(GO) bash scripts/compare.sh
 
 ## golden: regenerate golden/ from testdata/specs.
 golden:
@@ -69,11 +89,11 @@ fmt:
 	gofmt -w $$(git ls-files '*.go')
 
 ## mcp-servers: install the reference MCP servers (npm, pinned) into .work/mcp-servers
-## for the tests that run them (runtime/mcpclient TestReference*; they install
-## them on their own when missing, and skip when node or npm is absent).
+## for the tests that run them (runtime/mcpclient TestReference*, compare/mcp);
+## without them those tests skip, or fail when CI is set.
 mcp-servers:
 	@if command -v npm >/dev/null 2>&1; then bash scripts/mcp-servers.sh; \
-	else echo "mcp-servers: npm not found: the reference MCP server tests (runtime/mcpclient) will be SKIPPED"; fi
+	else echo "mcp-servers: npm not found: the reference MCP server tests (runtime/mcpclient, compare/mcp) will be SKIPPED (fail under CI)"; fi
 
 ## corpus: generate, build and vet the APIs.guru directory and GitHub's specs
 ## (installed from npm into .work/); SAMPLE=N SEED=S for a seeded sample.
@@ -93,7 +113,8 @@ redis:
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then apt-get install -y redis-server || (apt-get update && apt-get install -y redis-server); \
 	else echo "redis: redis-server not found and cannot apt-get install it: the callproto/redisbus tests will be SKIPPED (fail under CI)"; fi
 
-## e2e-deps: install Prism (pinned) for TestRealCalls; without npm the test is skipped.
+## e2e-deps: install Prism (pinned) into .work/prism for TestRealCalls; without it
+## the test is skipped, or fails when CI is set.
 e2e-deps:
 	@if command -v npm >/dev/null 2>&1; then bash scripts/e2e.sh deps; \
-	else echo "e2e-deps: npm not found: TestRealCalls (internal/realcalls) will be SKIPPED"; fi
+	else echo "e2e-deps: npm not found: TestRealCalls (internal/realcalls) will be SKIPPED (fail under CI)"; fi

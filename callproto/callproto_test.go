@@ -17,6 +17,7 @@ import (
 
 	"github.com/opsgen/opsgen/callproto"
 	"github.com/opsgen/opsgen/callproto/natsbus"
+	"github.com/opsgen/opsgen/internal/leakcheck"
 	rt "github.com/opsgen/opsgen/runtime"
 )
 
@@ -29,6 +30,25 @@ type pet struct {
 // count handler runs, so that tests can see the hub's handlers end.
 type counters struct {
 	started, stopped, produced atomic.Int64
+	once, startOnce            sync.Once
+	start                      chan struct{}
+	// late, when closed, lets pets.stubborn answer (after the caller's
+	// deadline, which it ignores).
+	late chan struct{}
+}
+
+// began returns a channel closed when a handler that counts starts
+// first runs.
+func (c *counters) began() <-chan struct{} {
+	c.once.Do(func() { c.start = make(chan struct{}) })
+	return c.start
+}
+
+// starting counts a handler's start and closes began's channel.
+func (c *counters) starting() {
+	c.started.Add(1)
+	c.began()
+	c.startOnce.Do(func() { close(c.start) })
 }
 
 func testRegistry(t testing.TB, c *counters) *rt.Registry {
@@ -65,13 +85,13 @@ func testRegistry(t testing.TB, c *counters) *rt.Registry {
 		return rt.MCP[any](nil, rt.MCPMeta{IsError: true, Content: []rt.ContentBlock{{Type: "text", Text: "no such pet"}}}), nil
 	}))
 	must(reg.Register(rt.OperationSpec{ID: "pets.slow"}, func(ctx context.Context, in json.RawMessage) (any, error) {
-		c.started.Add(1)
+		c.starting()
 		defer c.stopped.Add(1)
 		<-ctx.Done() // runs until the deadline or cancellation stops it
 		return nil, ctx.Err()
 	}))
 	must(reg.Register(rt.OperationSpec{ID: "pets.stubborn"}, func(ctx context.Context, in json.RawMessage) (any, error) {
-		time.Sleep(300 * time.Millisecond) // ignores its context: answers late
+		<-c.late // ignores its context: answers when the test says, late
 		return "late", nil
 	}))
 	must(reg.RegisterSubscription(rt.OperationSpec{ID: "pets.count"}, func(ctx context.Context, in []byte) iter.Seq2[any, error] {
@@ -82,7 +102,7 @@ func testRegistry(t testing.TB, c *counters) *rt.Registry {
 		}
 		json.Unmarshal(in, &q)
 		return func(yield func(any, error) bool) {
-			c.started.Add(1)
+			c.starting()
 			defer c.stopped.Add(1)
 			for i := 0; q.N == 0 || i < q.N; i++ {
 				if ctx.Err() != nil {
@@ -116,7 +136,7 @@ func setup(t testing.TB, hopts callproto.HandlerOptions, sopts callproto.SpokeOp
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &counters{}
+	c := &counters{late: make(chan struct{})}
 	hub, err := callproto.NewCallHandler(testRegistry(t, c), hubBus, hopts)
 	if err != nil {
 		t.Fatal(err)
@@ -140,25 +160,22 @@ func setup(t testing.TB, hopts callproto.HandlerOptions, sopts callproto.SpokeOp
 // settle fails when the goroutine count does not come back to base.
 func settle(t testing.TB, base int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for runtime.NumGoroutine() > base {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<20)
-			t.Errorf("goroutines leaked: %d, want at most %d\n%s", runtime.NumGoroutine(), base, buf[:runtime.Stack(buf, true)])
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	leakcheck.Settle(t, base)
 }
 
+// waitFor polls cond, for what another process (a child spoke or hub) or
+// the hub's bookkeeping does without telling; its 30 s are a bound for a
+// failure, not a timing assertion.
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.Now().Add(30 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
-		time.Sleep(5 * time.Millisecond)
+		<-tick.C
 	}
 }
 
@@ -255,7 +272,7 @@ func TestDeadline(t *testing.T) {
 	if code(err) != rt.CodeTimeout {
 		t.Fatalf("err = %v, want TIMEOUT", err)
 	}
-	if d := time.Since(start); d > time.Second {
+	if d := time.Since(start); d > 10*time.Second {
 		t.Fatalf("call returned after %v", d)
 	}
 	// The deadline travelled: the hub's handler stopped too.
@@ -267,6 +284,7 @@ func TestDeadline(t *testing.T) {
 	if _, err := spoke.Call(ctx2, "pets.stubborn", nil); code(err) != rt.CodeTimeout {
 		t.Fatalf("err = %v, want TIMEOUT", err)
 	}
+	close(c.late)
 	waitFor(t, "the stubborn handler to finish", func() bool { return hub.Inflight() == 0 })
 	if spoke.Pending() != 0 {
 		t.Fatalf("pending = %d after a late answer", spoke.Pending())
@@ -285,9 +303,7 @@ func TestCancel(t *testing.T) {
 	hub, spoke, c := setup(t, callproto.HandlerOptions{}, callproto.SpokeOptions{})
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		for c.started.Load() == 0 {
-			time.Sleep(time.Millisecond)
-		}
+		<-c.began()
 		cancel()
 	}()
 	if _, err := spoke.Call(ctx, "pets.slow", nil); code(err) != rt.CodeCanceled {
@@ -377,11 +393,14 @@ func TestSlowSubscriber(t *testing.T) {
 			t.Fatal(err)
 		}
 		consumed++
-		if consumed%20 == 0 {
-			time.Sleep(20 * time.Millisecond) // slow: the producer must wait
-			ahead := c.produced.Load() - consumed
-			maxAhead = max(maxAhead, ahead)
+		if consumed%20 == 0 && consumed <= 200-window {
+			// A slow consumer: the producer runs ahead until the window
+			// stops it (it must get there) ...
+			waitFor(t, "the producer to run ahead", func() bool { return c.produced.Load()-consumed >= window/2 })
 		}
+		// ... and never further than the window and the value it yields
+		// while the hub waits for credit.
+		maxAhead = max(maxAhead, c.produced.Load()-consumed)
 	}
 	if consumed != 200 {
 		t.Fatalf("consumed %d", consumed)
@@ -416,15 +435,52 @@ func TestRespondRefusesRawValues(t *testing.T) {
 // tap records every message published through it.
 type tap struct {
 	callproto.Bus
-	mu  sync.Mutex
-	msg [][]byte
+	mu      sync.Mutex
+	msg     [][]byte
+	types   map[string]bool
+	changed chan struct{} // a token after each message: await looks again
 }
 
 func (t *tap) Publish(ctx context.Context, subject string, data []byte) error {
+	var e struct{ Type string }
+	json.Unmarshal(data, &e)
 	t.mu.Lock()
 	t.msg = append(t.msg, append([]byte(nil), data...))
+	if t.types == nil {
+		t.types = map[string]bool{}
+	}
+	t.types[e.Type] = true
 	t.mu.Unlock()
+	select {
+	case t.changed <- struct{}{}:
+	default:
+	}
 	return t.Bus.Publish(ctx, subject, data)
+}
+
+// await returns once an event of each of the types has been published,
+// and fails tb after 30 s without one.
+func (t *tap) await(tb testing.TB, types ...string) {
+	tb.Helper()
+	timeout := time.After(30 * time.Second)
+	for {
+		t.mu.Lock()
+		var missing []string
+		for _, ty := range types {
+			if !t.types[ty] {
+				missing = append(missing, ty)
+			}
+		}
+		t.mu.Unlock()
+		if len(missing) == 0 {
+			return
+		}
+		select {
+		case <-t.changed:
+		case <-timeout:
+			tb.Fatalf("no %v event was published", missing)
+		}
+	}
 }
 
 // Every message either side sends matches the published events schema.
@@ -434,7 +490,7 @@ func TestEventsMatchSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer base.Close()
-	bus := &tap{Bus: base}
+	bus := &tap{Bus: base, changed: make(chan struct{}, 1)}
 	c := &counters{}
 	hub, err := callproto.NewCallHandler(testRegistry(t, c), bus, callproto.HandlerOptions{})
 	if err != nil {
@@ -450,20 +506,22 @@ func TestEventsMatchSchema(t *testing.T) {
 	spoke.Call(ctx, "pets.get", map[string]any{"id": 1}, callproto.WithParent("p-1"))
 	spoke.Call(ctx, "pets.get", map[string]any{"id": "bad"})
 	spoke.Call(ctx, "pets.mcperror", nil)
+	first := true
 	for range spoke.Subscribe(ctx, "pets.count", map[string]any{"n": 5}) {
-		time.Sleep(60 * time.Millisecond) // long enough for keepalives and call.alive
+		if first { // a subscription held open: keepalives and call.alive flow
+			bus.await(t, callproto.TypeKeepalive, callproto.TypeAlive)
+			first = false
+		}
 	}
 	for range spoke.Subscribe(ctx, "pets.count", map[string]any{"n": 1, "fail": true}) {
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	go func() {
-		for c.started.Load() == 0 {
-			time.Sleep(time.Millisecond)
-		}
+		<-c.began()
 		cancel() // the hub has not answered: the spoke must send call.canceled
 	}()
 	spoke.Call(cctx, "pets.slow", nil)
-	time.Sleep(50 * time.Millisecond)
+	bus.await(t, callproto.TypeRequested, callproto.TypeResponded, callproto.TypeError, callproto.TypeYielded, callproto.TypeCompleted, callproto.TypeCanceled, callproto.TypeAck, callproto.TypeKeepalive, callproto.TypeAlive)
 	bus.mu.Lock()
 	defer bus.mu.Unlock()
 	types := map[string]int{}

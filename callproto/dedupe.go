@@ -1,6 +1,10 @@
 package callproto
 
-import "time"
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
 
 // dedupe remembers finished requests for a while, bounded in count and in
 // the bytes of the final events it keeps: the record behind
@@ -103,3 +107,43 @@ func (d *dedupe) pop() {
 
 // len returns the number of requests remembered.
 func (d *dedupe) len() int { return len(d.byID) }
+
+// SharedDedupe is a duplicate record shared by the hubs of a queue group
+// (HandlerOptions.SharedDedupe): with it, a duplicate call.requested is
+// answered from the record, or dropped while the first runs, whichever
+// hub of the group the broker hands it to. natsbus (JetStream key-value)
+// and redisbus (Redis keys) provide one. It must be safe for concurrent
+// use; each method is called from a goroutine of its own request.
+type SharedDedupe interface {
+	// Claim records that this hub takes request id, answered on replyTo,
+	// unless a record of id exists: then it returns that record and
+	// claimed false. The record lives for ttl (the dedupe window).
+	Claim(ctx context.Context, id, replyTo string, ttl time.Duration) (rec DedupeRecord, claimed bool, err error)
+	// Finish records that id finished with final, its final event (nil:
+	// not kept), for ttl from now.
+	Finish(ctx context.Context, id, replyTo string, final []byte, ttl time.Duration) error
+}
+
+// DedupeRecord is what a SharedDedupe holds of a request.
+type DedupeRecord struct {
+	// ReplyTo is the reply subject of the request that claimed the id.
+	ReplyTo string `json:"replyTo"`
+	// Done says the request finished; Final is then its final event
+	// (nil: not kept, over the size bound).
+	Done  bool   `json:"done,omitempty"`
+	Final []byte `json:"final,omitempty"`
+}
+
+// EncodeDedupeRecord and DecodeDedupeRecord are the stored form of a
+// record (JSON), shared by the stores so that their contents read alike.
+func EncodeDedupeRecord(r DedupeRecord) []byte {
+	b, _ := json.Marshal(r) // strings and bytes: always marshals
+	return b
+}
+
+// DecodeDedupeRecord decodes a record EncodeDedupeRecord wrote.
+func DecodeDedupeRecord(b []byte) (DedupeRecord, error) {
+	var r DedupeRecord
+	err := json.Unmarshal(b, &r)
+	return r, err
+}

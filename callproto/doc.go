@@ -76,4 +76,16 @@
 //
 //	pets := api.NewClient(api.WithRemote(spoke)) // the hub registered api's client
 //	pet, err := pets.GetPet(ctx, api.GetPetParams{PetID: 1}) // runtime.ResponseEnvelope[api.Pet]
+//
+// The spoke gets the envelope and the error a local call returns:
+// call.responded carries the envelope's warnings beside it, and call.error
+// the HTTP failure of the hub's call (status, headers, body), from which a
+// generated client configured WithRemote makes the operation's error type
+// for the status, its body typed, as over HTTP:
+//
+//	var nf *api.GetPetNotFound
+//	if errors.As(err, &nf) { log.Print(nf.HTTP.StatusCode, nf.Body.Message) }
+//
+// Call and CallAs do the same with the generated packages' TypedError
+// functions in SpokeOptions.TypedErrors.
 package callproto

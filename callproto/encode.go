@@ -88,8 +88,28 @@ func encodeOutput(requestID string, seq int64, output []byte) []byte {
 	return append(b, '}')
 }
 
+// encodeWarned is encodeOutput with the envelope's warnings beside the
+// output (call.responded's and call.yielded's "warnings"). They come
+// before the output, so that decodeAnswer's fast path, which expects the
+// output right after the request id (and seq), leaves such an event to
+// encoding/json: warnings are rare (drift), the fast path stays as it is.
+func encodeWarned(requestID string, seq int64, warnings []runtime.Warning, output []byte) []byte {
+	if len(warnings) == 0 {
+		return encodeOutput(requestID, seq, output)
+	}
+	ws, _ := json.Marshal(warningsToWire(warnings)) // strings only: always marshals
+	// encodeOutput's event with the warnings spliced in before the output.
+	ev := encodeOutput(requestID, seq, output)
+	head := len(encodeOutput(requestID, seq, nil)) - len(`,"output":}`)
+	b := make([]byte, 0, len(ev)+len(`,"warnings":`)+len(ws))
+	b = append(b, ev[:head]...)
+	b = append(b, `,"warnings":`...)
+	b = append(b, ws...)
+	return append(b, ev[head:]...)
+}
+
 // respondedEnvelope is respondedEvent for the Registry's envelope, without
-// detecting it by reflection.
+// detecting it by reflection; its warnings go beside it.
 func respondedEnvelope(requestID string, env runtime.ResponseEnvelope[any]) ([]byte, error) {
 	if runtime.SourceOf(env.Meta) == "" {
 		return nil, fmt.Errorf("callproto: respond %s: the envelope has no meta", requestID)
@@ -98,7 +118,7 @@ func respondedEnvelope(requestID string, env runtime.ResponseEnvelope[any]) ([]b
 	if err != nil {
 		return nil, runtime.NewError(runtime.CodeDecode, "", "envelope is not JSON", err)
 	}
-	return encodeOutput(requestID, 0, out), nil
+	return encodeWarned(requestID, 0, env.Warnings, out), nil
 }
 
 // decodeAnswer decodes a hub -> spoke event. The events this package

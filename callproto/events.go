@@ -1,7 +1,10 @@
 package callproto
 
 import (
+	"bytes"
 	"encoding/json"
+	"net/http"
+	"unicode/utf8"
 
 	"github.com/opsgen/opsgen/runtime"
 )
@@ -60,11 +63,16 @@ type Requested struct {
 }
 
 // Responded is the call.responded event. Output is always an envelope's
-// wire form ({"data":...,"meta":{"source":...}}), never a raw value.
+// wire form ({"data":...,"meta":{"source":...}}), never a raw value; the
+// envelope's warnings travel beside it (the wire form has none), so that
+// the spoke's envelope is the hub's.
 type Responded struct {
-	Type      string          `json:"type"`
-	RequestID string          `json:"requestId"`
-	Output    json.RawMessage `json:"output"`
+	Type      string `json:"type"`
+	RequestID string `json:"requestId"`
+	// Warnings are the envelope's (runtime.ResponseEnvelope.Warnings);
+	// absent when it has none. Older peers ignore them.
+	Warnings []Issue         `json:"warnings,omitempty"`
+	Output   json.RawMessage `json:"output"`
 }
 
 // WireError is a CallError on the wire.
@@ -72,8 +80,32 @@ type WireError struct {
 	Code        runtime.ErrorCode `json:"code"`
 	Message     string            `json:"message,omitempty"`
 	OperationID string            `json:"operationId,omitempty"`
-	// Issues lists the schema mismatches of a VALIDATION_ERROR.
+	// Issues lists the schema mismatches of a VALIDATION_ERROR, and those
+	// of an HTTP failure's body that did not fit its declared type.
 	Issues []Issue `json:"issues,omitempty"`
+	// HTTP is the transport's detail when the failure is an HTTP response
+	// outside 2xx (runtime.CallError.HTTP): a spoke rebuilds from it the
+	// error a direct call returns, typed body included. Older peers
+	// ignore it.
+	HTTP *WireHTTP `json:"http,omitempty"`
+}
+
+// WireHTTP is a runtime.HTTPFailure on the wire. The body is in one of
+// Body (when it is compact JSON: carried as it is, so that it is readable
+// and its bytes survive), BodyText (other UTF-8 text) or BodyBase64
+// (anything else); all are absent for an empty body.
+type WireHTTP struct {
+	StatusCode int `json:"statusCode"`
+	// Headers are the response's, names canonical (as net/http keeps
+	// them), each with all its values.
+	Headers     map[string][]string `json:"headers,omitempty"`
+	ContentType string              `json:"contentType,omitempty"`
+	Body        json.RawMessage     `json:"body,omitempty"`
+	BodyText    string              `json:"bodyText,omitempty"`
+	BodyBase64  []byte              `json:"bodyBase64,omitempty"`
+	// Truncated says the body is the first runtime.MaxErrorBody bytes of
+	// a longer one.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // Issue is one schema mismatch (a runtime.Warning) on the wire.
@@ -93,11 +125,12 @@ type ErrorEvent struct {
 }
 
 // Yielded is the call.yielded event: the Seq'th envelope (from 1) of a
-// subscription.
+// subscription, its warnings beside it as in Responded.
 type Yielded struct {
 	Type      string          `json:"type"`
 	RequestID string          `json:"requestId"`
 	Seq       int64           `json:"seq"`
+	Warnings  []Issue         `json:"warnings,omitempty"`
 	Output    json.RawMessage `json:"output"`
 }
 
@@ -140,6 +173,7 @@ type answer struct {
 	Type       string           `json:"type"`
 	RequestID  string           `json:"requestId"`
 	Output     json.RawMessage  `json:"output"`
+	Warnings   []Issue          `json:"warnings"`
 	Error      *WireError       `json:"error"`
 	Seq        int64            `json:"seq"`
 }
@@ -153,7 +187,7 @@ func toWire(err error, id string) WireError {
 			ce = e
 		}
 	}
-	w := WireError{Code: ce.Code, Message: ce.Message, OperationID: ce.OperationID}
+	w := WireError{Code: ce.Code, Message: ce.Message, OperationID: ce.OperationID, HTTP: httpToWire(ce.HTTP)}
 	for _, is := range ce.Issues {
 		w.Issues = append(w.Issues, Issue(is))
 	}
@@ -175,9 +209,80 @@ func (w WireError) callError() *runtime.CallError {
 	if code == "" {
 		code = runtime.CodeExecution
 	}
-	ce := &runtime.CallError{Code: code, Message: w.Message, OperationID: w.OperationID}
+	ce := &runtime.CallError{Code: code, Message: w.Message, OperationID: w.OperationID, HTTP: w.HTTP.failure()}
 	for _, is := range w.Issues {
 		ce.Issues = append(ce.Issues, runtime.Warning(is))
 	}
 	return ce
+}
+
+// httpToWire returns the wire form of an HTTP failure (nil for nil).
+func httpToWire(f *runtime.HTTPFailure) *WireHTTP {
+	if f == nil {
+		return nil
+	}
+	w := &WireHTTP{StatusCode: f.StatusCode, Headers: f.Headers, ContentType: f.ContentType, Truncated: f.Truncated}
+	switch b := f.Body; {
+	case len(b) == 0:
+	case isCompactJSON(b):
+		w.Body = b
+	case utf8.Valid(b):
+		w.BodyText = string(b)
+	default:
+		w.BodyBase64 = b
+	}
+	return w
+}
+
+// isCompactJSON reports whether b is JSON that encoding/json would write
+// as it is (compact), so that its bytes survive the event's encoding.
+func isCompactJSON(b []byte) bool {
+	if !json.Valid(b) {
+		return false
+	}
+	var buf bytes.Buffer
+	return json.Compact(&buf, b) == nil && bytes.Equal(buf.Bytes(), b)
+}
+
+// failure is the runtime.HTTPFailure of w (nil for nil). Typed is left
+// nil: the generated client, which knows the operation's error types,
+// decodes the body (httpclient.TypedError).
+func (w *WireHTTP) failure() *runtime.HTTPFailure {
+	if w == nil {
+		return nil
+	}
+	f := &runtime.HTTPFailure{StatusCode: w.StatusCode, Headers: http.Header(w.Headers), ContentType: w.ContentType, Truncated: w.Truncated}
+	switch {
+	case len(w.Body) > 0:
+		f.Body = w.Body
+	case w.BodyText != "":
+		f.Body = []byte(w.BodyText)
+	case len(w.BodyBase64) > 0:
+		f.Body = w.BodyBase64
+	}
+	return f
+}
+
+// warningsToWire returns the wire form of an envelope's warnings.
+func warningsToWire(ws []runtime.Warning) []Issue {
+	if len(ws) == 0 {
+		return nil
+	}
+	out := make([]Issue, len(ws))
+	for i, w := range ws {
+		out[i] = Issue(w)
+	}
+	return out
+}
+
+// warningsOf returns the warnings of their wire form.
+func warningsOf(is []Issue) []runtime.Warning {
+	if len(is) == 0 {
+		return nil
+	}
+	out := make([]runtime.Warning, len(is))
+	for i, w := range is {
+		out[i] = runtime.Warning(w)
+	}
+	return out
 }

@@ -52,6 +52,16 @@ type HandlerOptions struct {
 	// duplicate of their request is dropped instead of answered (it still
 	// does not run again).
 	DedupeBytes int
+	// SharedDedupe, when set, is a duplicate record shared by the hubs of
+	// the queue group (natsbus.NewDedupe, redisbus.NewDedupe): each
+	// request is claimed in it before it runs, and its final event kept
+	// there for DedupeWindow, so that a duplicate is answered (or, while
+	// the first runs, ignored) whichever hub gets it. Final events over
+	// DedupeBytes are not kept (the duplicate is dropped). The per-hub
+	// record stays in front of it. When the store cannot be reached the
+	// request runs (logged): the store's outage does not stop the hubs.
+	// nil: the per-hub record only. Unused when DedupeWindow is negative.
+	SharedDedupe SharedDedupe
 }
 
 // DefaultDedupeWindow is how long a hub remembers finished requests when
@@ -75,7 +85,9 @@ const DefaultDedupeWindow = 2 * time.Minute
 // which of its requests are still running (call.alive), so that spokes
 // notice a hub that died. A duplicate request id is ignored while the
 // first is running, and answered with the first's final event after it
-// finished (HandlerOptions.DedupeWindow; WIRE.md, "Duplicate requests").
+// finished (HandlerOptions.DedupeWindow; WIRE.md, "Duplicate requests"),
+// by this hub or, given a shared record (HandlerOptions.SharedDedupe), by
+// any hub of its queue group.
 type CallHandler struct {
 	reg    *runtime.Registry
 	bus    Bus
@@ -88,6 +100,7 @@ type CallHandler struct {
 	mu       sync.Mutex
 	inflight map[string]*serving
 	done     dedupe               // finished requests, for duplicates
+	shared   SharedDedupe         // the queue group's record, or nil
 	seen     map[string]time.Time // reply subject -> last keepalive
 	told     map[string]time.Time // reply subject -> last call.alive sent
 	closed   bool
@@ -108,6 +121,10 @@ type serving struct {
 
 	sent  atomic.Int64 // call.yielded published
 	final []byte       // the final event published (serve's goroutine), for duplicates
+
+	claimed   bool // taken in the shared record: final (or finish) records it there
+	recorded  bool // the shared record holds its final event
+	duplicate bool // another hub took it (shared record): not run, not recorded here
 
 	mu    sync.Mutex
 	acked int64
@@ -140,6 +157,7 @@ func NewCallHandler(reg *runtime.Registry, bus Bus, opts HandlerOptions) (*CallH
 		h.log = slog.Default()
 	}
 	h.done = newDedupe(opts.DedupeWindow, opts.DedupeEntries, opts.DedupeBytes)
+	h.shared = opts.SharedDedupe
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	var s Subscription
 	var err error
@@ -235,6 +253,9 @@ func (h *CallHandler) onRequest(data []byte) {
 		defer h.wg.Done()
 		defer func() { <-h.sem }()
 		defer h.finish(req.RequestID, sv)
+		if h.shared != nil && h.done.window > 0 && !h.claim(&req, sv) {
+			return
+		}
 		h.serve(ctx, &req, sv)
 	})
 }
@@ -250,12 +271,57 @@ func requestContext(parent context.Context, deadline int64) (context.Context, co
 
 // finish forgets the request as running and records it as finished (in
 // one step, so that a duplicate sees one or the other).
+//
+// A request claimed in the shared record is recorded there first; a
+// duplicate another hub took is not recorded here.
 func (h *CallHandler) finish(id string, sv *serving) {
 	sv.cancel()
+	if sv.claimed && !sv.recorded {
+		h.record(id, sv, nil) // finished without a final event
+	}
 	h.mu.Lock()
 	delete(h.inflight, id)
-	h.done.add(id, sv.replyTo, sv.final, time.Now())
+	if !sv.duplicate {
+		h.done.add(id, sv.replyTo, sv.final, time.Now())
+	}
 	h.mu.Unlock()
+}
+
+// record records in the shared duplicate record that id finished with
+// final (nil, or over DedupeBytes: not kept).
+func (h *CallHandler) record(id string, sv *serving, final []byte) {
+	if len(final) > h.done.maxBytes {
+		final = nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := h.shared.Finish(ctx, id, sv.replyTo, final, h.done.window); err != nil {
+		h.log.Warn("callproto: recording a finished request in the shared duplicate record failed", "requestId", id, "err", err)
+	}
+	sv.recorded = true
+}
+
+// claim takes req in the shared duplicate record. It returns false when
+// another hub of the group took the id: the request is a duplicate,
+// answered from the record when that one finished (see replay), ignored
+// while it runs.
+func (h *CallHandler) claim(req *Requested, sv *serving) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	rec, claimed, err := h.shared.Claim(ctx, req.RequestID, req.ReplyTo, h.done.window)
+	switch {
+	case err != nil:
+		h.log.Warn("callproto: the shared duplicate record is unavailable; running the request", "requestId", req.RequestID, "err", err)
+		return true
+	case claimed:
+		sv.claimed = true
+		return true
+	}
+	sv.duplicate = true
+	if rec.Done {
+		h.replay(req, doneRecord{replyTo: rec.ReplyTo, final: rec.Final})
+	}
+	return false
 }
 
 // replay answers a duplicate of a finished request with its final event.
@@ -347,7 +413,7 @@ func (h *CallHandler) serve(ctx context.Context, req *Requested, sv *serving) {
 			return
 		}
 		seq++
-		if err := h.bus.Publish(context.Background(), req.ReplyTo, encodeOutput(req.RequestID, seq, out)); err != nil {
+		if err := h.bus.Publish(context.Background(), req.ReplyTo, encodeWarned(req.RequestID, seq, env.Warnings, out)); err != nil {
 			h.log.Warn("callproto: publish failed", "subject", req.ReplyTo, "err", err)
 			return
 		}
@@ -400,8 +466,14 @@ func (h *CallHandler) finalEvent(req *Requested, sv *serving, ev any) {
 // call.error or call.completed), and keeps it for finish to record: a
 // duplicate of the request is answered with it (see
 // HandlerOptions.DedupeWindow).
+//
+// A request claimed in the shared duplicate record is recorded there
+// first: a duplicate sent after its answer arrived is answered by any hub.
 func (h *CallHandler) final(req *Requested, sv *serving, msg []byte) {
 	sv.final = msg
+	if sv.claimed {
+		h.record(req.RequestID, sv, msg)
+	}
 	if err := h.bus.Publish(context.Background(), req.ReplyTo, msg); err != nil {
 		h.log.Warn("callproto: publish failed", "subject", req.ReplyTo, "err", err)
 	}
@@ -501,18 +573,28 @@ func (h *CallHandler) reaper() {
 // Respond publishes call.responded for requestID to replyTo. output must
 // be an envelope (a ResponseEnvelope, or its wire form as JSON or a
 // decoded map): anything else is refused with an error, so that nothing
-// reaches a caller without its meta.
+// reaches a caller without its meta. The warnings of a
+// runtime.ResponseEnvelope[any] (or a pointer to one) go beside it.
 func Respond(ctx context.Context, bus Bus, replyTo, requestID string, output any) error {
-	msg, err := respondedEvent(requestID, output)
+	var warnings []runtime.Warning
+	switch e := output.(type) {
+	case runtime.ResponseEnvelope[any]:
+		warnings = e.Warnings
+	case *runtime.ResponseEnvelope[any]:
+		if e != nil {
+			warnings = e.Warnings
+		}
+	}
+	msg, err := respondedEvent(requestID, output, warnings)
 	if err != nil {
 		return err
 	}
 	return bus.Publish(ctx, replyTo, msg)
 }
 
-// respondedEvent encodes call.responded, refusing an output that is not an
-// envelope.
-func respondedEvent(requestID string, output any) ([]byte, error) {
+// respondedEvent encodes call.responded, with the envelope's warnings,
+// refusing an output that is not an envelope.
+func respondedEvent(requestID string, output any, warnings []runtime.Warning) ([]byte, error) {
 	if !runtime.IsResponseEnvelope(output) {
 		return nil, fmt.Errorf("callproto: respond %s: output is not a ResponseEnvelope (%T)", requestID, output)
 	}
@@ -520,7 +602,7 @@ func respondedEvent(requestID string, output any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return encodeOutput(requestID, 0, out), nil
+	return encodeWarned(requestID, 0, warnings, out), nil
 }
 
 // envelopeJSON returns the wire form of an envelope value.

@@ -36,6 +36,16 @@ type SpokeOptions struct {
 	// Pipeline converts envelopes for CallAs and SubscribeAs; nil is the
 	// zero Pipeline (warn mode).
 	Pipeline *runtime.Pipeline
+	// TypedErrors rebuild the typed errors of HTTP failures: a call.error
+	// carrying the hub's HTTP response (status, headers, body) becomes
+	// the *runtime.CallError a direct call's transport makes, which each
+	// function is given in turn; the first non-nil result is the call's
+	// error. A generated client package (registry: true) provides one,
+	// its TypedError, which returns the operation's generated error type
+	// for the status (errors.As(err, &notFound) then works through Call
+	// and CallAs as in process). A generated client configured
+	// WithRemote types its errors itself.
+	TypedErrors []func(*runtime.CallError) error
 }
 
 // PendingRequestMap is the calling side of the call protocol (the seeds'
@@ -53,6 +63,7 @@ type PendingRequestMap struct {
 	window   int64
 	beat     time.Duration
 	p        *runtime.Pipeline
+	typed    []func(*runtime.CallError) error
 
 	seq     atomic.Uint64
 	mu      sync.Mutex
@@ -90,6 +101,7 @@ func NewPendingRequestMap(bus Bus, opts SpokeOptions) (*PendingRequestMap, error
 		window:   int64(opts.Window),
 		beat:     opts.Heartbeat,
 		p:        opts.Pipeline,
+		typed:    opts.TypedErrors,
 		pending:  map[string]*pending{},
 		stop:     make(chan struct{}),
 	}
@@ -305,7 +317,7 @@ func (m *PendingRequestMap) cancelRemote(reqID string) {
 // then); when ctx ends first, the hub is told to cancel and Call returns
 // TIMEOUT or CANCELED.
 func (m *PendingRequestMap) Call(ctx context.Context, id string, input any, opts ...CallOption) (runtime.ResponseEnvelope[any], error) {
-	out, err := m.call(ctx, id, input, opts)
+	out, warnings, err := m.call(ctx, id, input, opts)
 	if err != nil {
 		return runtime.ResponseEnvelope[any]{}, err
 	}
@@ -316,35 +328,54 @@ func (m *PendingRequestMap) Call(ctx context.Context, id string, input any, opts
 	if err := env.UnmarshalJSON(out); err != nil {
 		return runtime.ResponseEnvelope[any]{}, runtime.NewError(runtime.CodeDecode, id, "call.responded output is not a ResponseEnvelope", err)
 	}
+	env.Warnings = warnings
 	return env, nil
 }
 
-// call returns the raw output of call.responded.
-func (m *PendingRequestMap) call(ctx context.Context, id string, input any, opts []CallOption) (json.RawMessage, error) {
+// call returns the raw output of call.responded and the envelope's
+// warnings.
+func (m *PendingRequestMap) call(ctx context.Context, id string, input any, opts []CallOption) (json.RawMessage, []runtime.Warning, error) {
 	reqID, p, err := m.start(ctx, id, input, false, opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer m.forget(reqID)
 	select {
 	case a := <-p.ch:
 		switch a.Type {
 		case TypeResponded:
-			return a.Output, nil
+			return a.Output, warningsOf(a.Warnings), nil
 		case TypeError:
-			if a.Error == nil {
-				return nil, runtime.Errorf(runtime.CodeDecode, id, "call.error without error")
-			}
-			return nil, a.Error.callError()
+			return nil, nil, m.callError(a.Error, id)
 		}
-		return nil, runtime.Errorf(runtime.CodeDecode, id, "unexpected %s answer to a call", a.Type)
+		return nil, nil, runtime.Errorf(runtime.CodeDecode, id, "unexpected %s answer to a call", a.Type)
 	case <-p.failed:
 		m.cancelRemote(reqID)
-		return nil, runtime.Errorf(runtime.CodeTransport, id, "%s", p.reason)
+		return nil, nil, runtime.Errorf(runtime.CodeTransport, id, "%s", p.reason)
 	case <-ctx.Done():
 		m.cancelRemote(reqID)
-		return nil, runtime.ContextError(ctx, id, nil)
+		return nil, nil, runtime.ContextError(ctx, id, nil)
 	}
+}
+
+// callError is the Go error of call.error's error w: a *runtime.CallError,
+// or what the first of SpokeOptions.TypedErrors makes of it.
+func (m *PendingRequestMap) callError(w *WireError, id string) error {
+	if w == nil {
+		return runtime.Errorf(runtime.CodeDecode, id, "call.error without error")
+	}
+	ce := w.callError()
+	if ce.OperationID == "" {
+		ce.OperationID = id
+	}
+	if ce.HTTP != nil {
+		for _, f := range m.typed {
+			if err := f(ce); err != nil {
+				return err
+			}
+		}
+	}
+	return ce
 }
 
 // Subscribe runs a subscription on a hub and yields its envelopes in
@@ -362,9 +393,10 @@ func (m *PendingRequestMap) Subscribe(ctx context.Context, id string, input any,
 		for out, err := range m.subscribe(ctx, id, input, opts) {
 			var env runtime.ResponseEnvelope[any]
 			if err == nil {
-				if derr := json.Unmarshal(out, &env); derr != nil {
+				if derr := json.Unmarshal(out.output, &env); derr != nil {
 					err = runtime.NewError(runtime.CodeDecode, id, "call.yielded output", derr)
 				}
+				env.Warnings = out.warnings
 			}
 			if !yield(env, err) || err != nil {
 				return
@@ -373,12 +405,20 @@ func (m *PendingRequestMap) Subscribe(ctx context.Context, id string, input any,
 	}
 }
 
+// yieldedOutput is the raw output of call.yielded (or call.responded)
+// and the envelope's warnings.
+type yieldedOutput struct {
+	output   json.RawMessage
+	warnings []runtime.Warning
+}
+
 // subscribe yields the raw outputs of call.yielded.
-func (m *PendingRequestMap) subscribe(ctx context.Context, id string, input any, opts []CallOption) iter.Seq2[json.RawMessage, error] {
-	return func(yield func(json.RawMessage, error) bool) {
+func (m *PendingRequestMap) subscribe(ctx context.Context, id string, input any, opts []CallOption) iter.Seq2[yieldedOutput, error] {
+	return func(yield func(yieldedOutput, error) bool) {
+		var none yieldedOutput
 		reqID, p, err := m.start(ctx, id, input, true, opts)
 		if err != nil {
-			yield(nil, err)
+			yield(none, err)
 			return
 		}
 		defer m.forget(reqID)
@@ -394,10 +434,10 @@ func (m *PendingRequestMap) subscribe(ctx context.Context, id string, input any,
 			select {
 			case a = <-p.ch:
 			case <-p.failed:
-				yield(nil, runtime.Errorf(runtime.CodeTransport, id, "%s", p.reason))
+				yield(none, runtime.Errorf(runtime.CodeTransport, id, "%s", p.reason))
 				return
 			case <-ctx.Done():
-				yield(nil, runtime.ContextError(ctx, id, nil))
+				yield(none, runtime.ContextError(ctx, id, nil))
 				return
 			}
 			switch a.Type {
@@ -406,11 +446,11 @@ func (m *PendingRequestMap) subscribe(ctx context.Context, id string, input any,
 				case a.Seq <= got:
 					continue // duplicate
 				case a.Seq > got+1:
-					yield(nil, runtime.Errorf(runtime.CodeTransport, id, "lost subscription events %d to %d", got+1, a.Seq-1))
+					yield(none, runtime.Errorf(runtime.CodeTransport, id, "lost subscription events %d to %d", got+1, a.Seq-1))
 					return
 				}
 				got = a.Seq
-				if !yield(a.Output, nil) {
+				if !yield(yieldedOutput{a.Output, warningsOf(a.Warnings)}, nil) {
 					return
 				}
 				p.consumed.Store(got)
@@ -421,18 +461,14 @@ func (m *PendingRequestMap) subscribe(ctx context.Context, id string, input any,
 			case TypeCompleted, TypeError, TypeResponded:
 				done = true
 				if a.Seq > got {
-					yield(nil, runtime.Errorf(runtime.CodeTransport, id, "lost subscription events %d to %d", got+1, a.Seq))
+					yield(none, runtime.Errorf(runtime.CodeTransport, id, "lost subscription events %d to %d", got+1, a.Seq))
 					return
 				}
 				switch a.Type {
 				case TypeError:
-					if a.Error == nil {
-						yield(nil, runtime.Errorf(runtime.CodeDecode, id, "call.error without error"))
-					} else {
-						yield(nil, a.Error.callError())
-					}
+					yield(none, m.callError(a.Error, id))
 				case TypeResponded:
-					yield(a.Output, nil)
+					yield(yieldedOutput{a.Output, warningsOf(a.Warnings)}, nil)
 				}
 				return
 			}
@@ -445,11 +481,11 @@ func (m *PendingRequestMap) subscribe(ctx context.Context, id string, input any,
 // process. A value Out cannot hold is dropped with a warning, as the
 // runtime pipeline does (a CallError in strict mode).
 func CallAs[Out any](ctx context.Context, m *PendingRequestMap, id string, input any, opts ...CallOption) (runtime.ResponseEnvelope[Out], error) {
-	out, err := m.call(ctx, id, input, opts)
+	out, warnings, err := m.call(ctx, id, input, opts)
 	if err != nil {
 		return runtime.ResponseEnvelope[Out]{}, err
 	}
-	return envelopeAs[Out](ctx, m.p, id, out)
+	return envelopeAs[Out](ctx, m.p, id, out, warnings)
 }
 
 // SubscribeAs is Subscribe with each envelope's data decoded into Out.
@@ -458,7 +494,7 @@ func SubscribeAs[Out any](ctx context.Context, m *PendingRequestMap, id string, 
 		for out, err := range m.subscribe(ctx, id, input, opts) {
 			var env runtime.ResponseEnvelope[Out]
 			if err == nil {
-				env, err = envelopeAs[Out](ctx, m.p, id, out)
+				env, err = envelopeAs[Out](ctx, m.p, id, out.output, out.warnings)
 			}
 			if !yield(env, err) || err != nil {
 				return
@@ -496,20 +532,30 @@ func inputJSON(input any) (json.RawMessage, error) {
 	return json.Marshal(input)
 }
 
-// envelopeAs decodes an envelope's wire form with its data as Out.
-func envelopeAs[Out any](ctx context.Context, p *runtime.Pipeline, id string, out json.RawMessage) (runtime.ResponseEnvelope[Out], error) {
+// envelopeAs decodes an envelope's wire form with its data as Out, and
+// the warnings that came beside it first among the envelope's.
+func envelopeAs[Out any](ctx context.Context, p *runtime.Pipeline, id string, out json.RawMessage, warnings []runtime.Warning) (runtime.ResponseEnvelope[Out], error) {
 	// An envelope whose data Out holds as it is decodes in one step, to
 	// the same value (and numbers exact): the pipeline's path below would
 	// detect it (decoding it whole), decode its data as any, encode that
 	// again and decode it into Out; it is for what Out cannot hold.
 	var env runtime.ResponseEnvelope[Out]
 	if env.UnmarshalJSON(out) == nil {
+		env.Warnings = warnings
 		return env, nil
 	}
 	if !runtime.IsResponseEnvelope(out) {
 		return runtime.ResponseEnvelope[Out]{}, runtime.Errorf(runtime.CodeDecode, id, "output is not a ResponseEnvelope")
 	}
-	return runtime.ProcessAs[Out](ctx, p, id, nil, out)
+	if len(warnings) == 0 {
+		return runtime.ProcessAs[Out](ctx, p, id, nil, out)
+	}
+	var untyped runtime.ResponseEnvelope[any]
+	if err := untyped.UnmarshalJSON(out); err != nil {
+		return runtime.ResponseEnvelope[Out]{}, runtime.NewError(runtime.CodeDecode, id, "output is not a ResponseEnvelope", err)
+	}
+	untyped.Warnings = warnings
+	return runtime.ProcessAs[Out](ctx, p, id, nil, untyped)
 }
 
 // CallJSON is Call returning the envelope's wire form undecoded (the
@@ -518,24 +564,45 @@ func envelopeAs[Out any](ctx context.Context, p *runtime.Pipeline, id string, ou
 // that a *PendingRequestMap is a runtime.Remote (a generated client's
 // WithRemote): the spoke's identity goes with every call.
 func (m *PendingRequestMap) CallJSON(ctx context.Context, id string, input any) (json.RawMessage, error) {
-	out, err := m.call(ctx, id, input, nil)
+	out, _, err := m.CallJSONWarnings(ctx, id, input)
+	return out, err
+}
+
+// CallJSONWarnings is CallJSON also returning the envelope's warnings,
+// which call.responded carries beside it (runtime.WarningsRemote): a
+// generated client configured WithRemote returns them as a direct call
+// does.
+func (m *PendingRequestMap) CallJSONWarnings(ctx context.Context, id string, input any) (json.RawMessage, []runtime.Warning, error) {
+	out, warnings, err := m.call(ctx, id, input, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !runtime.IsResponseEnvelope(out) {
-		return nil, runtime.Errorf(runtime.CodeDecode, id, "call.responded output is not a ResponseEnvelope")
+		return nil, nil, runtime.Errorf(runtime.CodeDecode, id, "call.responded output is not a ResponseEnvelope")
 	}
-	return out, nil
+	return out, warnings, nil
 }
 
 // SubscribeJSON is Subscribe yielding each envelope's wire form undecoded.
 func (m *PendingRequestMap) SubscribeJSON(ctx context.Context, id string, input any) iter.Seq2[json.RawMessage, error] {
 	return func(yield func(json.RawMessage, error) bool) {
+		for out, err := range m.SubscribeJSONWarnings(ctx, id, input) {
+			if !yield(out.JSON, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// SubscribeJSONWarnings is SubscribeJSON yielding each envelope's warnings
+// too, which call.yielded carries beside it (runtime.WarningsRemote).
+func (m *PendingRequestMap) SubscribeJSONWarnings(ctx context.Context, id string, input any) iter.Seq2[runtime.RemoteEnvelope, error] {
+	return func(yield func(runtime.RemoteEnvelope, error) bool) {
 		for out, err := range m.subscribe(ctx, id, input, nil) {
-			if err == nil && !runtime.IsResponseEnvelope(out) {
+			if err == nil && !runtime.IsResponseEnvelope(out.output) {
 				err = runtime.Errorf(runtime.CodeDecode, id, "call.yielded output is not a ResponseEnvelope")
 			}
-			if !yield(out, err) || err != nil {
+			if !yield(runtime.RemoteEnvelope{JSON: out.output, Warnings: out.warnings}, err) || err != nil {
 				return
 			}
 		}

@@ -17,7 +17,11 @@
 //
 // It is a separate module so that ogen's and oapi-codegen's runtimes never
 // enter the root module. The generators are pinned and fetched from the
-// Go module proxy by go run; regenerate with go generate.
+// Go module proxy by go run. Only opsgen's clients are committed: ogen's
+// and oapi-codegen's (ogenclient/, oapiclient/) are generated on demand
+// into gitignored directories by `make compare` (scripts/compare.sh),
+// which runs go generate here, prints the line counts docs/compare.md
+// quotes, then vets and runs the consumers.
 package compare
 
 //go:generate go -C .. run ./cmd/opsgen generate -openapi testdata/specs/openapi/petstore.json -package opsgenclient -out compare/petstore/opsgenclient

@@ -21,3 +21,23 @@ type Remote interface {
 	// wire form; an error ends the sequence.
 	SubscribeJSON(ctx context.Context, id string, input any) iter.Seq2[json.RawMessage, error]
 }
+
+// WarningsRemote is implemented by a Remote whose answers carry the
+// envelope's warnings beside its wire form (the call protocol's spoke: its
+// call.responded has them), so that a call through it returns the
+// warnings a local call does. The wire form of an envelope has no
+// warnings (the seeds'); a Remote without this method loses them.
+type WarningsRemote interface {
+	// CallJSONWarnings is CallJSON also returning the envelope's warnings.
+	CallJSONWarnings(ctx context.Context, id string, input any) (json.RawMessage, []Warning, error)
+	// SubscribeJSONWarnings is SubscribeJSON yielding each envelope's
+	// warnings too.
+	SubscribeJSONWarnings(ctx context.Context, id string, input any) iter.Seq2[RemoteEnvelope, error]
+}
+
+// RemoteEnvelope is an envelope's wire form and the warnings that came
+// beside it (see WarningsRemote).
+type RemoteEnvelope struct {
+	JSON     json.RawMessage
+	Warnings []Warning
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"runtime/debug"
+	"strings"
 )
 
 // Kind is what an operation does, as the call protocol dispatches on it:
@@ -117,9 +118,22 @@ func (r *Registry) Subscribe(ctx context.Context, id string, input any) iter.Seq
 }
 
 // handlerError is the CallError of a failed handler (see Execute).
+//
+// A CallError naming the operation by its own name ("getPet", as a
+// generated client's transport does) is renamed to its registry id
+// ("petstore.getPet"), issues included: the id the caller used, whatever
+// carried the call (in process, the call protocol, an MCP server).
 func handlerError(ctx context.Context, id string, err error) error {
 	var ce *CallError
 	if errors.As(err, &ce) {
+		if short := ce.OperationID; short != "" && short != id && strings.HasSuffix(id, "."+short) {
+			ce.OperationID = id
+			for i := range ce.Issues {
+				if ce.Issues[i].OperationID == short {
+					ce.Issues[i].OperationID = id
+				}
+			}
+		}
 		return err
 	}
 	if cerr := ContextError(ctx, id, err); cerr != nil && errors.Is(err, ctx.Err()) {

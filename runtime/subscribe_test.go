@@ -7,6 +7,7 @@ import (
 	"iter"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
@@ -60,7 +61,14 @@ func newSubRegistry(t *testing.T) *runtime.Registry {
 	return r
 }
 
+// TestRegistrySubscribe runs in a synctest bubble, whose clock moves only
+// when the test sleeps: each value's timestamp is the fake time it was
+// produced at, 2 ms after the one before.
 func TestRegistrySubscribe(t *testing.T) {
+	synctest.Test(t, testRegistrySubscribe)
+}
+
+func testRegistrySubscribe(t *testing.T) {
 	r := newSubRegistry(t)
 	ctx := context.Background()
 	if k, ok := r.Kind("math.count"); !ok || k != runtime.KindSubscription {
@@ -89,10 +97,10 @@ func TestRegistrySubscribe(t *testing.T) {
 			t.Fatalf("data = %s, want %s", b, want)
 		}
 		n++
-		time.Sleep(2 * time.Millisecond)
+		time.Sleep(2 * time.Millisecond) // the bubble's clock: no wall time passes
 	}
-	if n != 3 || stamps[0] == stamps[2] {
-		t.Fatalf("n = %d, stamps %v: want 3 values with fresh timestamps", n, stamps)
+	if n != 3 || stamps[1]-stamps[0] != 2 || stamps[2]-stamps[1] != 2 {
+		t.Fatalf("n = %d, stamps %v: want 3 values stamped 2 ms apart (fresh timestamps)", n, stamps)
 	}
 	// Envelopes pass with their meta.
 	for env, err := range r.Subscribe(ctx, "math.count", map[string]any{"n": 1, "envelope": true}) {

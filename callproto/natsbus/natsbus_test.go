@@ -91,7 +91,7 @@ func TestPublishCoalesces(t *testing.T) {
 	const goroutines, each = 200, 5
 	var mu sync.Mutex
 	last := map[int]int{} // goroutine -> last message index seen
-	var got atomic.Int64
+	got := newCount()
 	bad := make(chan string, 1)
 	if _, err := sub.Subscribe("coalesce", "", func(data []byte) {
 		var g, i int
@@ -125,10 +125,7 @@ func TestPublishCoalesces(t *testing.T) {
 	}
 	close(start)
 	wg.Wait()
-	deadline := time.Now().Add(5 * time.Second)
-	for got.Load() < goroutines*each && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
+	got.wait(func() int64 { return int64(goroutines * each) }, 30*time.Second)
 	select {
 	case msg := <-bad:
 		t.Fatal(msg)
@@ -183,7 +180,7 @@ func TestCloseSendsQueued(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got atomic.Int64
+	got := newCount()
 	if _, err := a.Subscribe("closing", "", func([]byte) { got.Add(1) }); err != nil {
 		t.Fatal(err)
 	}
@@ -196,10 +193,7 @@ func TestCloseSendsQueued(t *testing.T) {
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for got.Load() < n && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
+	got.wait(func() int64 { return int64(n) }, 30*time.Second)
 	if got.Load() != n {
 		t.Fatalf("received %d of %d messages published before Close", got.Load(), n)
 	}
@@ -218,7 +212,8 @@ func TestPublishBurstOverBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	var got, bytes atomic.Int64
+	got := newCount()
+	var bytes atomic.Int64
 	if _, err := a.Subscribe("burst", "", func(d []byte) { got.Add(1); bytes.Add(int64(len(d))) }); err != nil {
 		t.Fatal(err)
 	}
@@ -234,10 +229,7 @@ func TestPublishBurstOverBound(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	deadline := time.Now().Add(20 * time.Second)
-	for got.Load() < goroutines*each && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	got.wait(func() int64 { return int64(goroutines * each) }, 30*time.Second)
 	if got.Load() != goroutines*each || bytes.Load() != goroutines*each*size {
 		t.Fatalf("received %d messages, %d bytes; want %d, %d", got.Load(), bytes.Load(), goroutines*each, goroutines*each*size)
 	}
@@ -255,7 +247,7 @@ func TestCloseWhilePublishing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got, accepted atomic.Int64
+		got, accepted := newCount(), newCount()
 		if _, err := a.Subscribe("closing", "", func([]byte) { got.Add(1) }); err != nil {
 			t.Fatal(err)
 		}
@@ -275,15 +267,12 @@ func TestCloseWhilePublishing(t *testing.T) {
 				}
 			})
 		}
-		time.Sleep(20 * time.Millisecond)
+		accepted.wait(func() int64 { return 64 }, 30*time.Second) // Close while they publish
 		if err := b.Close(); err != nil {
 			t.Fatal(err)
 		}
 		wg.Wait()
-		deadline := time.Now().Add(10 * time.Second)
-		for got.Load() < accepted.Load() && time.Now().Before(deadline) {
-			time.Sleep(5 * time.Millisecond)
-		}
+		got.wait(accepted.Load, 30*time.Second)
 		if got.Load() != accepted.Load() {
 			t.Fatalf("Publish accepted %d messages, %d arrived", accepted.Load(), got.Load())
 		}
@@ -309,7 +298,7 @@ func TestPublishSustained(t *testing.T) {
 	pad := make([]byte, 8<<10)
 	var mu sync.Mutex
 	next := make([]int, goroutines)
-	var got atomic.Int64
+	got := newCount()
 	bad := make(chan string, 1)
 	if _, err := a.Subscribe("sustained", "", func(d []byte) {
 		var g, i int
@@ -342,10 +331,7 @@ func TestPublishSustained(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	deadline := time.Now().Add(20 * time.Second)
-	for got.Load() < goroutines*each && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	got.wait(func() int64 { return int64(goroutines * each) }, 30*time.Second)
 	select {
 	case msg := <-bad:
 		t.Fatal(msg)
@@ -353,5 +339,39 @@ func TestPublishSustained(t *testing.T) {
 	}
 	if got.Load() != goroutines*each {
 		t.Fatalf("received %d of %d", got.Load(), goroutines*each)
+	}
+}
+
+// count counts delivered (or accepted) messages and lets a test wait for a
+// number of them without polling.
+type count struct {
+	n       atomic.Int64
+	changed chan struct{} // a token after each Add: wait looks again
+}
+
+func newCount() *count { return &count{changed: make(chan struct{}, 1)} }
+
+// Add adds d and wakes a waiter.
+func (c *count) Add(d int64) {
+	c.n.Add(d)
+	select {
+	case c.changed <- struct{}{}:
+	default:
+	}
+}
+
+// Load returns the count.
+func (c *count) Load() int64 { return c.n.Load() }
+
+// wait returns once the count reaches want(), or after bound (the test's
+// own check then reports the shortfall).
+func (c *count) wait(want func() int64, bound time.Duration) {
+	timeout := time.After(bound)
+	for c.Load() < want() {
+		select {
+		case <-c.changed:
+		case <-timeout:
+			return
+		}
 	}
 }

@@ -83,7 +83,7 @@
 //	-package NAME         the Go package name
 //	-out DIR              the output directory
 //	-namespace NS         registry id namespace (default: the package name)
-//	-registry             emit (*Client).Register(r *runtime.Registry)
+//	-registry             emit (*Client).Register(r *runtime.Registry) and TypedError
 //	-allow-remote-refs    follow $refs to http(s) URLs
 //	-root DIR             the directory local files must stay inside (see Local files)
 //	-q                    do not print warnings
@@ -218,7 +218,7 @@
 //
 //	package: petstore          # Go package name (required)
 //	output: ./petstore         # output directory (required)
-//	registry: true             # emit (*Client).Register
+//	registry: true             # emit (*Client).Register (and TypedError)
 //	namespace: petstore        # registry id namespace (default: package)
 //	sources:                   # exactly one source: one config makes one package
 //	  - openapi: specs/petstore.yaml

@@ -17,6 +17,9 @@ func TestTuneGC(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
 
+	restored := make(chan struct{})
+	paced = func() { close(restored) }
+	defer func() { paced = nil }()
 	const limit = 64 << 20
 	tuneGC(limit)
 	if got := debug.SetMemoryLimit(-1); got != limit {
@@ -29,17 +32,24 @@ func TestTuneGC(t *testing.T) {
 	for range 48 {
 		live = append(live, make([]byte, 1<<20)) // 48 MiB live: more than half the limit
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	// The sentinel's finalizer runs in its own goroutine after a
+	// collection (the one waiting may be the next collection's): collect
+	// until it says the pacing is back.
+	deadline := time.After(30 * time.Second)
+	collect := time.NewTicker(100 * time.Millisecond)
+	defer collect.Stop()
+	for done := false; !done; {
 		runtime.GC()
-		time.Sleep(10 * time.Millisecond) // the finalizer runs in its own goroutine
-		if debug.SetGCPercent(-1) == 100 {
-			debug.SetGCPercent(100)
-			break
-		}
-		if time.Now().After(deadline) {
+		select {
+		case <-restored:
+			done = true
+		case <-collect.C:
+		case <-deadline:
 			t.Fatal("GC percent still off after collections with 48 MiB live")
 		}
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC percent %d after the live heap passed half the limit, want 100", got)
 	}
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Errorf("memory limit %d after the live heap passed half of it, want none", got)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/opsgen/opsgen/internal/mcptest"
+	"github.com/opsgen/opsgen/internal/testdeps"
 )
 
 // listingChanges change testServer's listing, as a server's next release
@@ -180,7 +180,7 @@ func TestMCPCheckFailures(t *testing.T) {
 // TestMCPCheckEverything checks the npm everything server against its own
 // snapshot, and against snapshots edited as if the server had changed.
 func TestMCPCheckEverything(t *testing.T) {
-	bin := mcptest.ReferenceServer(t, "everything")
+	bin := testdeps.MCPServer(t, "server-everything")
 	snap := filepath.Join(t.TempDir(), "tools.json")
 	if code, _, stderr := opsgen(t, "mcp", "snapshot", "-o", snap, "--", bin, "stdio"); code != 0 {
 		t.Fatalf("snapshot: exit %d: %s", code, stderr)

@@ -4,56 +4,32 @@
 // them, testdata/specs/mcp) and the same calls through go-sdk's untyped
 // CallTool, run against the real servers over stdio.
 //
-// The servers are installed by scripts/mcp-servers.sh into the root
-// module's .work/mcp-servers; the tests skip without node and npm (and
-// fail instead when CI is set), as runtime/mcpclient's reference tests do.
+// The servers are installed by `make mcp-servers` (scripts/mcp-servers.sh)
+// into the root module's .work/mcp-servers; the tests skip without them
+// (and fail instead when CI is set), as runtime/mcpclient's reference
+// tests do.
 package mcp
 
 import (
 	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/opsgen/opsgen/internal/testdeps"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
-var install = sync.OnceValues(func() (string, error) {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		return "", err
-	}
-	out, err := exec.Command("bash", filepath.Join(root, "scripts", "mcp-servers.sh")).CombinedOutput()
-	if err != nil {
-		return "", errors.New("scripts/mcp-servers.sh: " + err.Error() + "\n" + string(out))
-	}
-	return filepath.Join(root, ".work", "mcp-servers", "node_modules", ".bin"), nil
-})
-
 // serverBin returns the executable of the reference server name
-// (server-memory, ...), installing the servers when needed; it skips the
-// test without node and npm (and fails it when CI is set).
+// (server-memory, ...), which `make mcp-servers` installs; it skips the test
+// without it (and fails it when CI is set).
 func serverBin(t *testing.T, name string) string {
 	t.Helper()
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed, and CI must run the reference MCP server tests", tool)
-			}
-			t.Skipf("SKIPPING: %s is not installed (install Node.js 20+ to run the reference MCP servers)", tool)
-		}
-	}
-	bin, err := install()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return filepath.Join(bin, "mcp-"+name)
+	return testdeps.MCPServer(t, name)
 }
 
 // connect starts the reference server name with args and env over stdio

@@ -28,6 +28,7 @@ func (g *gen) registryFile() *generatedFile {
 	binary := false   // some input holds binary content
 	usesHint := false // some operation has hints: declare hint
 	ids := map[string]bool{}
+	var typed []jen.Code // TypedError's cases
 	for _, op := range g.ops {
 		id := registryID(g.opts.Namespace, op.ID)
 		if ids[id] {
@@ -38,6 +39,9 @@ func (g *gen) registryFile() *generatedFile {
 			g.warn(diag.Renamed, op.Pos, "operation %s is registered as %s (registry ids allow only letters, digits, '_', '-' and '.')", quoted(op.ID), quoted(id))
 		}
 		ids[id] = true
+		if declaresErrors(op) {
+			typed = append(typed, jen.Case(jen.Lit(id)).Block(jen.Return(f.Qual(pkgHTTP, "TypedError").Call(jen.Id("ce"), jen.Id("responses"+op.GoName)))))
+		}
 		members, viaMethod := g.methodMembers(op)
 		spec := []jen.Code{jen.Line().Add(kv("ID", jen.Lit(id)))}
 		if desc := description(op); desc != "" {
@@ -160,6 +164,13 @@ func (g *gen) registryFile() *generatedFile {
 			jen.Id("call").Func().Params(jen.Op("*").Id("Client"), f.Qual("context", "Context"), f.Qual("encoding/json", "RawMessage")).Add(f.Qual("iter", "Seq2")).Types(jen.Any(), jen.Error()),
 		).Values(append(subEntries, jen.Line())...))
 	}
+	if len(typed) > 0 {
+		f.decl(newDoc("TypedError returns ce, the failure of an operation registered by Register as the call protocol returns it (callproto.SpokeOptions.TypedErrors: its call.error carries the HTTP status, headers and body), as a direct call returns it: the operation's error type for the status, its body decoded. It returns nil when the operation declares no type for the status, or ce is no HTTP failure of these operations. A client configured WithRemote needs none of this: its methods type their errors."),
+			jen.Func().Id("TypedError").Params(jen.Id("ce").Op("*").Add(f.Qual(pkgRuntime, "CallError"))).Error().Block(
+				jen.Switch(jen.Id("ce").Dot("OperationID")).Block(typed...),
+				jen.Return(jen.Nil()),
+			))
+	}
 	for _, c := range calls {
 		f.decl(nil, c)
 	}
@@ -178,6 +189,20 @@ func (g *gen) registryFile() *generatedFile {
 			jen.Return(jen.Nil()),
 		))
 	return f
+}
+
+// declaresErrors reports whether op is an HTTP operation whose responses
+// table declares an error type (a Response with Error set, see http.go).
+func declaresErrors(op *ir.Operation) bool {
+	if op.Kind != ir.HTTPCall {
+		return false
+	}
+	for _, r := range op.Responses {
+		if r.ErrorName != "" || r.Kind == ir.BodyJSON && r.Type != nil && !strings.HasPrefix(r.Status, "2") {
+			return true
+		}
+	}
+	return false
 }
 
 // regEntry is a row of the registry table: the operation's spec, and its

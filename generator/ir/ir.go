@@ -441,7 +441,7 @@ func MatchPattern(patterns []string, s string) bool {
 // must not give these to types.
 var Reserved = []string{
 	"Client", "NewClient", "Option", "CallOption", "RuntimeVersion",
-	"Register", "Schemas", "ServerURL",
+	"Register", "Schemas", "ServerURL", "TypedError",
 	// Options of MCP clients (generator/emit/mcp.go).
 	"WithMiddleware", "WithBeforeCall", "WithAfterResult", "WithTimeout", "WithProgress",
 	"WithMeta", "WithCallTimeout", "Invoker", "Middleware", "Progress",

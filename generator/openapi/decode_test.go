@@ -14,6 +14,7 @@ import (
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/jsonptr"
+	"github.com/opsgen/opsgen/internal/testdeps"
 )
 
 // decodeCases are small documents with the constructs whose decoding has
@@ -57,8 +58,9 @@ paths:
 // and kin-openapi's resolution, builds the document kin-openapi's own
 // loader builds (compared as kin-openapi marshals them, and by the line
 // of each schema's origin in YAML), on the cases above, the specs of
-// testdata, and when present those of /work/shared/specs and the OpenAPI
-// examples of the corpus cache ($CORPUS_CACHE, make corpus).
+// testdata, and when present those of the shared specs beside the
+// repository (../shared/specs, or $OPSGEN_SHARED/specs) and the OpenAPI
+// examples of the corpus cache ($CORPUS_CACHE or .work/corpus, make corpus).
 func TestDecodeMatchesKin(t *testing.T) {
 	docs := map[string][]byte{}
 	dir := t.TempDir()
@@ -66,11 +68,8 @@ func TestDecodeMatchesKin(t *testing.T) {
 		docs[filepath.Join(dir, name)] = []byte(text)
 	}
 	var files []string
-	corpus := os.Getenv("CORPUS_CACHE")
-	if corpus == "" {
-		corpus = "/work/cache/corpus"
-	}
-	for _, glob := range []string{"../../testdata/specs/openapi/*", "/work/shared/specs/*.json", "/work/shared/specs/*.yaml",
+	corpus, shared := testdeps.Corpus(t), filepath.Join(testdeps.SharedDir(t), "specs")
+	for _, glob := range []string{"../../testdata/specs/openapi/*", shared + "/*.json", shared + "/*.yaml",
 		corpus + "/oas-examples/package/3.*/*/*.*"} {
 		m, _ := filepath.Glob(glob)
 		files = append(files, m...)

@@ -7,17 +7,20 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
 	"github.com/opsgen/opsgen/generator/openapi"
+	"github.com/opsgen/opsgen/internal/leakcheck"
 )
 
 // TestTimeoutStopsGeneration runs a real spec with a timeout far too short
 // for it: the outcome is Timeout, and the generation's goroutine has
 // returned by the time Run does (the loader checks its context between
-// phases; the driver does not start the emitter after the deadline).
+// phases; the driver does not start the emitter after the deadline). Real
+// time: the deadline must interrupt the loader while it works.
 func TestTimeoutStopsGeneration(t *testing.T) {
 	specs, err := Discover("../../testdata/corpus")
 	if err != nil {
@@ -44,13 +47,7 @@ func TestTimeoutStopsGeneration(t *testing.T) {
 	}
 	// No goroutine of the generation is left (the loader's workers
 	// included): the count goes back to what it was.
-	deadline := time.Now().Add(time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Errorf("%d goroutines after Run, %d before", n, before)
-	}
+	leakcheck.Settle(t, before)
 }
 
 // stubLoad replaces the loader for one test.
@@ -74,12 +71,17 @@ func specFile(t *testing.T) Spec {
 
 // TestTimeoutWaitsForTheLoader: after the deadline, generate waits for the
 // loader to see the cancellation and return, however long it takes within
-// the grace period.
+// the grace period. In a synctest bubble: the loader's 200 ms are the
+// bubble's clock, so Gen is exactly the timeout plus them.
 func TestTimeoutWaitsForTheLoader(t *testing.T) {
+	synctest.Test(t, testTimeoutWaitsForTheLoader)
+}
+
+func testTimeoutWaitsForTheLoader(t *testing.T) {
 	var returned atomic.Bool
 	stubLoad(t, func(ctx context.Context) (*ir.Service, diag.List, error) {
 		<-ctx.Done()
-		time.Sleep(200 * time.Millisecond) // finishing a phase before checking ctx
+		time.Sleep(200 * time.Millisecond) // finishing a phase before checking ctx (fake time)
 		returned.Store(true)
 		return nil, nil, ctx.Err()
 	})
@@ -91,14 +93,19 @@ func TestTimeoutWaitsForTheLoader(t *testing.T) {
 	if r.Outcome != Timeout || r.Abandoned || !strings.Contains(r.Reason, "took longer than 20ms; it stopped") {
 		t.Errorf("outcome %s, abandoned %v, reason %q", r.Outcome, r.Abandoned, r.Reason)
 	}
-	if r.Gen < 200*time.Millisecond {
-		t.Errorf("Gen = %v, does not include the wait", r.Gen)
+	if r.Gen != 220*time.Millisecond {
+		t.Errorf("Gen = %v, want the 20ms timeout and the loader's 200ms", r.Gen)
 	}
 }
 
 // TestTimeoutAbandons: a loader that ignores its context is waited for
-// StopGrace only, and the result says that it is left running.
+// StopGrace only, and the result says that it is left running (in a
+// synctest bubble: exactly the timeout and the grace pass).
 func TestTimeoutAbandons(t *testing.T) {
+	synctest.Test(t, testTimeoutAbandons)
+}
+
+func testTimeoutAbandons(t *testing.T) {
 	release := make(chan struct{})
 	finished := make(chan struct{})
 	stubLoad(t, func(ctx context.Context) (*ir.Service, diag.List, error) {
@@ -109,8 +116,8 @@ func TestTimeoutAbandons(t *testing.T) {
 	r := Result{Spec: specFile(t), Package: "s0000"}
 	start := time.Now()
 	generate(t.Context(), &r, t.TempDir(), 10*time.Millisecond, 100*time.Millisecond)
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("generate took %v", d)
+	if d := time.Since(start); d != 110*time.Millisecond {
+		t.Errorf("generate took %v, want the 10ms timeout and the 100ms grace", d)
 	}
 	close(release)
 	<-finished
@@ -127,6 +134,10 @@ func TestTimeoutAbandons(t *testing.T) {
 // TestInterrupted: cancelling Run's context (an interrupt) stops the
 // generation the same way, and says so.
 func TestInterrupted(t *testing.T) {
+	synctest.Test(t, testInterrupted)
+}
+
+func testInterrupted(t *testing.T) {
 	stubLoad(t, func(ctx context.Context) (*ir.Service, diag.List, error) {
 		<-ctx.Done()
 		return nil, nil, ctx.Err()

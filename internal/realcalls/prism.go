@@ -3,10 +3,10 @@ package realcalls
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os/exec"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -23,10 +23,19 @@ type Prism struct {
 	waitErr error
 }
 
+// listening is what Prism prints once its server accepts connections.
+const listening = "Prism is listening"
+
+// syncBuffer keeps what Prism prints (up to 4 MiB) and closes ready when
+// the listening line appears in it.
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu    sync.Mutex
+	b     bytes.Buffer
+	ready chan struct{}
+	seen  bool
 }
+
+func newSyncBuffer() *syncBuffer { return &syncBuffer{ready: make(chan struct{})} }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
@@ -34,7 +43,13 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 	if s.b.Len() > 4<<20 {
 		return len(p), nil
 	}
-	return s.b.Write(p)
+	from := max(0, s.b.Len()-len(listening)) // the line may straddle two writes
+	s.b.Write(p)
+	if !s.seen && bytes.Contains(s.b.Bytes()[from:], []byte(listening)) {
+		s.seen = true
+		close(s.ready)
+	}
+	return len(p), nil
 }
 
 func (s *syncBuffer) String() string {
@@ -43,51 +58,95 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// startAttempts is how many times StartPrism starts Prism when it exits
+// before it listens: under load node may exit at start-up, and another
+// process may take the free port between freePort and Prism's listen.
+const startAttempts = 3
+
 // StartPrism starts `BIN mock -h 127.0.0.1 -p PORT SPEC` on a free port
 // (static mode: examples first, else data from the schema, deterministic)
-// and waits until it answers, at most timeout.
+// and waits until it answers, at most timeout for each attempt. When Prism
+// exits before it listens it is started again on a new port, up to three
+// times; the error then gives each attempt's exit and the end of its
+// output.
 func StartPrism(ctx context.Context, bin, spec string, timeout time.Duration) (*Prism, error) {
-	port, err := freePort()
-	if err != nil {
-		return nil, err
-	}
-	return StartPrismOn(ctx, bin, spec, port, timeout)
+	return startPrism(ctx, bin, spec, 0, timeout)
 }
 
-// StartPrismOn is StartPrism on the given port.
+// StartPrismOn is StartPrism on the given port (kept across attempts).
 func StartPrismOn(ctx context.Context, bin, spec string, port int, timeout time.Duration) (*Prism, error) {
-	p := &Prism{Port: port, URL: fmt.Sprintf("http://127.0.0.1:%d", port), log: &syncBuffer{}}
+	return startPrism(ctx, bin, spec, port, timeout)
+}
+
+// startPrism starts Prism on port, or on a free port per attempt when
+// port is 0.
+func startPrism(ctx context.Context, bin, spec string, port int, timeout time.Duration) (*Prism, error) {
+	var errs []error
+	for attempt := 1; attempt <= startAttempts; attempt++ {
+		pt := port
+		if pt == 0 {
+			var err error
+			if pt, err = freePort(); err != nil {
+				return nil, err
+			}
+		}
+		p, exited, err := startPrismOnce(ctx, bin, spec, pt, timeout)
+		if err == nil {
+			return p, nil
+		}
+		if !exited || ctx.Err() != nil {
+			return nil, err // a timeout or a stopped context: starting again would not help
+		}
+		errs = append(errs, fmt.Errorf("attempt %d: %w", attempt, err))
+	}
+	return nil, fmt.Errorf("prism %s: exited before listening, %d times: %w", spec, startAttempts, errors.Join(errs...))
+}
+
+// startPrismOnce starts Prism on port and waits for its listening line and
+// then for a connection to succeed; exited reports that Prism ended
+// before.
+func startPrismOnce(ctx context.Context, bin, spec string, port int, timeout time.Duration) (p *Prism, exited bool, err error) {
+	p = &Prism{Port: port, URL: fmt.Sprintf("http://127.0.0.1:%d", port), log: newSyncBuffer()}
 	p.cmd = exec.Command(bin, "mock", "-h", "127.0.0.1", "-p", fmt.Sprint(port), spec)
 	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
 	// Its own process group, so that Stop ends node and nothing else.
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := p.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start prism: %w", err)
+		return nil, false, fmt.Errorf("start prism: %w", err)
 	}
 	p.done = make(chan struct{})
 	go func() { p.waitErr = p.cmd.Wait(); close(p.done) }()
-	deadline := time.Now().Add(timeout)
-	for {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case <-p.log.ready:
+	case <-p.done:
+		return nil, true, fmt.Errorf("prism exited (%v): %s", p.waitErr, tail(p.log.String(), 1200))
+	case <-ctx.Done():
+		p.Stop()
+		return nil, false, ctx.Err()
+	case <-timer.C:
+		p.Stop()
+		return nil, false, fmt.Errorf("prism did not start within %s: %s", timeout, tail(p.log.String(), 1200))
+	}
+	// It says it listens: a connection confirms it (a few tries, in case
+	// the line came before the socket).
+	var dialErr error
+	for range 5 {
+		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 2*time.Second)
+		if err == nil {
+			c.Close()
+			return p, false, nil
+		}
+		dialErr = err
 		select {
 		case <-p.done:
-			return nil, fmt.Errorf("prism exited (%v): %s", p.waitErr, tail(p.log.String(), 1200))
-		case <-ctx.Done():
-			p.Stop()
-			return nil, ctx.Err()
-		case <-time.After(200 * time.Millisecond):
-		}
-		if strings.Contains(p.log.String(), "Prism is listening") {
-			c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second)
-			if err == nil {
-				c.Close()
-				return p, nil
-			}
-		}
-		if time.Now().After(deadline) {
-			p.Stop()
-			return nil, fmt.Errorf("prism did not start within %s: %s", timeout, tail(p.log.String(), 1200))
+			return nil, true, fmt.Errorf("prism exited after listening (%v): %s", p.waitErr, tail(p.log.String(), 1200))
+		case <-time.After(100 * time.Millisecond):
 		}
 	}
+	p.Stop()
+	return nil, false, fmt.Errorf("prism said it listens on port %d but refuses connections (%v): %s", port, dialErr, tail(p.log.String(), 1200))
 }
 
 // Alive reports whether Prism still runs.

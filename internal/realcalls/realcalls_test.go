@@ -1,41 +1,20 @@
 package realcalls
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/opsgen/opsgen/internal/corpus"
+	"github.com/opsgen/opsgen/internal/testdeps"
 )
 
-// prismBin installs Prism with scripts/e2e.sh (pinned, into .work/prism,
-// once) and returns its executable. Without node or npm the test is
-// skipped, loudly, except under CI (CI set), where it fails.
+// prismBin returns Prism's executable, which `make e2e-deps` (part of
+// `make test`) installs into .work/prism. Without it the test is skipped,
+// loudly, except under CI (CI set), where it fails.
 func prismBin(t *testing.T) string {
 	t.Helper()
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed, and CI must run the real-calls suite (Prism, npm @stoplight/prism-cli)", tool)
-			}
-			t.Skipf("SKIPPED: %s is not installed: the real-calls suite needs Prism (npm @stoplight/prism-cli); install Node.js and npm to run it", tool)
-		}
-	}
-	repo, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("bash", filepath.Join(repo, "scripts", "e2e.sh"), "deps")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("installing Prism: %v\n%s", err, out)
-	}
-	bin := filepath.Join(repo, ".work", "prism", "node_modules", ".bin", "prism")
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatal(err)
-	}
-	return bin
+	return testdeps.Prism(t)
 }
 
 // TestRealCalls generates clients for the small descriptions of

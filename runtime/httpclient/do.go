@@ -90,7 +90,7 @@ func Do[T any](ctx context.Context, c *Client, r *Request, responses []Response,
 func (c *Client) Call(ctx context.Context, r *Request, responses []Response, data any, opts ...CallOption) (runtime.Meta, []runtime.Warning, error) {
 	cc := callOptions(opts)
 	if rm := c.remote(r); rm != nil {
-		return r.remoteCall(c, ctx, rm, r, cc, data)
+		return r.remoteCall(c, ctx, rm, r, responses, cc, data)
 	}
 	meta, warnings, err := c.do(ctx, r, responses, cc, data)
 	if err != nil {
@@ -376,9 +376,17 @@ func statusError(opID string, resp *http.Response, entry *Response) error {
 		status = fmt.Sprintf("%d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
 	}
 	ce := &runtime.CallError{Code: code, OperationID: opID, Message: "HTTP " + status, HTTP: f}
+	return typedError(ce, entry, decode)
+}
+
+// typedError returns ce, an HTTP failure whose body is ce.HTTP.Body, as
+// entry declares it: the operation's error type for the status, its body
+// decoded when decode is set, or ce.
+func typedError(ce *runtime.CallError, entry *Response, decode bool) error {
 	if entry == nil || entry.NewError == nil && !isNilPointer(entry.Error) {
 		return ce
 	}
+	f, b := ce.HTTP, ce.HTTP.Body
 	// A generated per-status error type (runtime.StatusError) wraps ce;
 	// anything else NewError returns is a pointer to the body's type.
 	var v any

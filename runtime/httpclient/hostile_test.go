@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opsgen/opsgen/internal/leakcheck"
 	"github.com/opsgen/opsgen/runtime"
 )
 
@@ -236,17 +237,6 @@ func TestHostileNoLeaks(t *testing.T) {
 			break
 		}
 	}
-	tr.CloseIdleConnections()
-	// Poll (no timing assertion): server-side connections being closed
-	// linger up to 500ms in net/http.
-	after := goruntime.NumGoroutine()
-	for i := 0; i < 1000 && after > before; i++ {
-		time.Sleep(10 * time.Millisecond)
-		tr.CloseIdleConnections()
-		after = goruntime.NumGoroutine()
-	}
-	if after > before {
-		buf := make([]byte, 1<<16)
-		t.Errorf("goroutines: %d before, %d after\n%s", before, after, buf[:goruntime.Stack(buf, true)])
-	}
+	// Server-side connections being closed linger up to 500ms in net/http.
+	leakcheck.Settle(t, before, tr.CloseIdleConnections)
 }

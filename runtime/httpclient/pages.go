@@ -78,7 +78,7 @@ func Pages[T any](ctx context.Context, c *Client, r *Request, responses []Respon
 // per result type.
 func (c *Client) EachPage(ctx context.Context, r *Request, responses []Response, paging Paging, data any, yield func(runtime.Meta, []runtime.Warning, error) bool, opts ...CallOption) {
 	if rm := c.remote(r); rm != nil {
-		c.remotePages(ctx, rm, r, paging, callOptions(opts), data, yield)
+		c.remotePages(ctx, rm, r, responses, paging, callOptions(opts), data, yield)
 		return
 	}
 	fail := func(err error) bool {

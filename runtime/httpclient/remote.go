@@ -80,41 +80,77 @@ func (c *Client) remote(r *Request) Remote {
 
 // remoteEnvelope decodes an envelope's wire form into ResponseEnvelope[T]
 // through the result pipeline (drift-tolerant, as a direct call's data):
-// the meta the hub sent (HTTP status and headers of its call) is kept.
-func remoteEnvelope[T any](ctx context.Context, p *runtime.Pipeline, r *Request, out json.RawMessage) (runtime.ResponseEnvelope[T], error) {
-	if !runtime.IsResponseEnvelope(out) {
+// the meta the hub sent (HTTP status and headers of its call) is kept,
+// and the warnings that came beside it come first.
+func remoteEnvelope[T any](ctx context.Context, p *runtime.Pipeline, r *Request, out runtime.RemoteEnvelope) (runtime.ResponseEnvelope[T], error) {
+	if !runtime.IsResponseEnvelope(out.JSON) {
 		return runtime.ResponseEnvelope[T]{}, runtime.Errorf(runtime.CodeDecode, r.opID, "the remote answer is not a ResponseEnvelope")
 	}
-	return runtime.ProcessAs[T](ctx, p, r.opID, nil, out)
+	if len(out.Warnings) == 0 {
+		return runtime.ProcessAs[T](ctx, p, r.opID, nil, out.JSON)
+	}
+	var env runtime.ResponseEnvelope[any]
+	if err := env.UnmarshalJSON(out.JSON); err != nil {
+		return runtime.ResponseEnvelope[T]{}, runtime.NewError(runtime.CodeDecode, r.opID, "the remote answer is not a ResponseEnvelope", err)
+	}
+	env.Warnings = out.Warnings
+	return runtime.ProcessAs[T](ctx, p, r.opID, nil, env)
+}
+
+// remoteEvents is rm's subscription id with the warnings beside each
+// envelope when rm carries them (runtime.WarningsRemote).
+func remoteEvents(ctx context.Context, rm Remote, id string, in RemoteInput) iter.Seq2[runtime.RemoteEnvelope, error] {
+	if wr, ok := rm.(runtime.WarningsRemote); ok {
+		return wr.SubscribeJSONWarnings(ctx, id, in)
+	}
+	return func(yield func(runtime.RemoteEnvelope, error) bool) {
+		for out, err := range rm.SubscribeJSON(ctx, id, in) {
+			if !yield(runtime.RemoteEnvelope{JSON: out}, err) {
+				return
+			}
+		}
+	}
 }
 
 // remoteInto is remoteEnvelope for the data stored through data (see
-// Client.Call).
-func remoteInto(ctx context.Context, p *runtime.Pipeline, r *Request, out json.RawMessage, data any) (runtime.Meta, []runtime.Warning, error) {
+// Client.Call); warnings are those the Remote returned beside the
+// envelope (see runtime.WarningsRemote), which come first, as in the
+// hub's envelope.
+func remoteInto(ctx context.Context, p *runtime.Pipeline, r *Request, out json.RawMessage, warnings []runtime.Warning, data any) (runtime.Meta, []runtime.Warning, error) {
 	if !runtime.IsResponseEnvelope(out) {
 		zeroData(data)
 		return nil, nil, runtime.Errorf(runtime.CodeDecode, r.opID, "the remote answer is not a ResponseEnvelope")
 	}
-	return runtime.ProcessInto(ctx, p, r.opID, nil, out, data)
+	if len(warnings) == 0 {
+		return runtime.ProcessInto(ctx, p, r.opID, nil, out, data)
+	}
+	var env runtime.ResponseEnvelope[any]
+	if err := env.UnmarshalJSON(out); err != nil {
+		zeroData(data)
+		return nil, nil, runtime.NewError(runtime.CodeDecode, r.opID, "the remote answer is not a ResponseEnvelope", err)
+	}
+	env.Warnings = warnings
+	return runtime.ProcessInto(ctx, p, r.opID, nil, env, data)
 }
 
-// doRemoteInto is Call through rm.
-func (c *Client) doRemoteInto(ctx context.Context, rm Remote, r *Request, cc *callConfig, data any) (runtime.Meta, []runtime.Warning, error) {
+// doRemoteInto is Call through rm. A failure is typed as responses
+// declare it, as a direct call's is (see TypedError).
+func (c *Client) doRemoteInto(ctx context.Context, rm Remote, r *Request, responses []Response, cc *callConfig, data any) (runtime.Meta, []runtime.Warning, error) {
 	in, err := c.remoteInput(r)
 	if err != nil {
 		zeroData(data)
 		return nil, nil, err
 	}
-	out, err := callRemote(ctx, c, rm, r, in, cc)
+	out, warnings, err := callRemote(ctx, c, rm, r, in, cc)
 	if err != nil {
 		zeroData(data)
-		return nil, nil, err
+		return nil, nil, remoteError(err, responses)
 	}
-	return remoteInto(ctx, c.pipeline(cc), r, out, data)
+	return remoteInto(ctx, c.pipeline(cc), r, out, warnings, data)
 }
 
 // streamRemote is Stream through rm.
-func streamRemote[T any](ctx context.Context, c *Client, rm Remote, r *Request, cc *callConfig) iter.Seq2[runtime.ResponseEnvelope[T], error] {
+func streamRemote[T any](ctx context.Context, c *Client, rm Remote, r *Request, responses []Response, cc *callConfig) iter.Seq2[runtime.ResponseEnvelope[T], error] {
 	return func(yield func(runtime.ResponseEnvelope[T], error) bool) {
 		in, err := c.remoteInput(r)
 		if err != nil {
@@ -122,10 +158,13 @@ func streamRemote[T any](ctx context.Context, c *Client, rm Remote, r *Request, 
 			return
 		}
 		p := c.pipeline(cc)
-		for out, err := range rm.SubscribeJSON(ctx, r.remoteID, in) {
+		events := remoteEvents(ctx, rm, r.remoteID, in)
+		for out, err := range events {
 			var env runtime.ResponseEnvelope[T]
 			if err == nil {
 				env, err = remoteEnvelope[T](ctx, p, r, out)
+			} else {
+				err = remoteError(err, responses)
 			}
 			if !yield(env, err) || err != nil {
 				return
@@ -234,4 +273,43 @@ func (c *Client) remoteInput(r *Request) (RemoteInput, error) {
 	}
 	in.Body = obj
 	return in, nil
+}
+
+// TypedError returns ce, the *runtime.CallError of an HTTP failure that
+// crossed a Remote (the call protocol's call.error carries the status,
+// headers and body of the hub's response), as a direct call of the
+// operation returns it: the operation's generated error type for the
+// status (responses is the operation's table, as its method passes it to
+// Call), its JSON body decoded into Body. The CallError's Issues are kept
+// as they came (the hub decoded the body as well), not added to. It
+// returns nil when ce carries no HTTP failure or the operation declares
+// nothing for its status. Generated packages call it from their
+// TypedError function (callproto.SpokeOptions.TypedErrors).
+func TypedError(ce *runtime.CallError, responses []Response) error {
+	if ce == nil || ce.HTTP == nil {
+		return nil
+	}
+	entry := selectResponse(responses, ce.HTTP.StatusCode)
+	if entry == nil || entry.NewError == nil && !isNilPointer(entry.Error) {
+		return nil
+	}
+	mt := mediaType(ce.HTTP.ContentType)
+	decode := !ce.HTTP.Truncated && len(ce.HTTP.Body) > 0 &&
+		(isJSONMediaType(mt) || mt == "" && entry.Kind == BodyJSON)
+	issues := ce.Issues
+	ce.Issues = nil
+	typed := typedError(ce, entry, decode)
+	ce.Issues = issues
+	return typed
+}
+
+// remoteError is the error of a call through a Remote that failed with
+// err: typed as responses declare it (TypedError), or err.
+func remoteError(err error, responses []Response) error {
+	if ce, ok := err.(*runtime.CallError); ok {
+		if typed := TypedError(ce, responses); typed != nil {
+			return typed
+		}
+	}
+	return err
 }

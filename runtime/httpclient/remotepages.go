@@ -25,7 +25,7 @@ import (
 // checks that pagination advances are those of Pages; the hub does the
 // HTTP, with its own server and credentials, so there is no server of the
 // first request to hold Link targets to, only the operation's path.
-func (c *Client) remotePages(ctx context.Context, rm Remote, r *Request, paging Paging, cc *callConfig, data any, yield func(runtime.Meta, []runtime.Warning, error) bool) {
+func (c *Client) remotePages(ctx context.Context, rm Remote, r *Request, responses []Response, paging Paging, cc *callConfig, data any, yield func(runtime.Meta, []runtime.Warning, error) bool) {
 	fail := func(err error) bool {
 		zeroData(data)
 		return yield(nil, nil, err)
@@ -47,13 +47,13 @@ func (c *Client) remotePages(ctx context.Context, rm Remote, r *Request, paging 
 	seen := map[string]bool{}
 	p := c.pipeline(cc)
 	for n := 0; ; n++ {
-		out, err := callRemote(ctx, c, rm, r, in, cc)
+		out, warned, err := callRemote(ctx, c, rm, r, in, cc)
 		if err != nil {
-			fail(err)
+			fail(remoteError(err, responses))
 			return
 		}
 		zeroData(data) // each page decodes into a zero value
-		meta, warnings, err := remoteInto(ctx, p, r, out, data)
+		meta, warnings, err := remoteInto(ctx, p, r, out, warned, data)
 		if err != nil {
 			fail(err)
 			return
@@ -125,13 +125,19 @@ func (c *Client) remotePages(ctx context.Context, rm Remote, r *Request, paging 
 }
 
 // callRemote is one page's call, with the call's timeout.
-func callRemote(ctx context.Context, c *Client, rm Remote, r *Request, in RemoteInput, cc *callConfig) (json.RawMessage, error) {
+// It returns the envelope's warnings too when rm carries them
+// (runtime.WarningsRemote).
+func callRemote(ctx context.Context, c *Client, rm Remote, r *Request, in RemoteInput, cc *callConfig) (json.RawMessage, []runtime.Warning, error) {
 	if d := c.timeout(r, cc); d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
-	return rm.CallJSON(ctx, r.remoteID, in)
+	if wr, ok := rm.(runtime.WarningsRemote); ok {
+		return wr.CallJSONWarnings(ctx, r.remoteID, in)
+	}
+	out, err := rm.CallJSON(ctx, r.remoteID, in)
+	return out, nil, err
 }
 
 // envelopeData returns the data of an envelope's wire form (nil when it

@@ -27,7 +27,7 @@ import (
 // as a VALIDATION_ERROR naming the parameter; later calls are ignored.
 type Request struct {
 	// remoteCall is Client.doRemoteInto, set with remoteID (see Remote).
-	remoteCall func(c *Client, ctx context.Context, rm Remote, r *Request, cc *callConfig, data any) (runtime.Meta, []runtime.Warning, error)
+	remoteCall func(c *Client, ctx context.Context, rm Remote, r *Request, responses []Response, cc *callConfig, data any) (runtime.Meta, []runtime.Warning, error)
 	opID       string
 	method     string
 	path       string

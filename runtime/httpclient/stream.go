@@ -43,7 +43,7 @@ import (
 // reconnect. Iterating the sequence again sends the request again.
 func Stream[T any](ctx context.Context, c *Client, r *Request, responses []Response, opts ...CallOption) iter.Seq2[runtime.ResponseEnvelope[T], error] {
 	if rm := c.remote(r); rm != nil {
-		return streamRemote[T](ctx, c, rm, r, callOptions(opts))
+		return streamRemote[T](ctx, c, rm, r, responses, callOptions(opts))
 	}
 	return func(yield func(runtime.ResponseEnvelope[T], error) bool) {
 		var zero runtime.ResponseEnvelope[T]

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
+	"github.com/opsgen/opsgen/internal/leakcheck"
 	"github.com/opsgen/opsgen/runtime"
 )
 
@@ -375,24 +375,13 @@ func TestStreamLazy(t *testing.T) {
 }
 
 func TestNoGoroutineLeaks(t *testing.T) {
-	// settle waits for the goroutine count to stop changing.
-	settle := func() int {
-		n := goruntime.NumGoroutine()
-		for range 20 {
-			time.Sleep(10 * time.Millisecond)
-			if m := goruntime.NumGoroutine(); m != n {
-				n = m
-			}
-		}
-		return n
-	}
 	srv, gone := streamingServer(t)
 	fail := httptest.NewServer(reply(401, "", ""))
 	defer fail.Close()
 	tr := &http.Transport{}
 	hc := &http.Client{Transport: tr}
 	c := New(srv.URL, nil, WithHTTPClient(hc))
-	before := settle()
+	before := goruntime.NumGoroutine()
 	for range 5 {
 		ctx, cancel := context.WithCancel(t.Context())
 		for _, err := range Stream[tick](ctx, c, c.NewRequest("op", "GET", "/"), nil) {
@@ -419,17 +408,9 @@ func TestNoGoroutineLeaks(t *testing.T) {
 		cancel()
 	}
 	// Connections the servers are closing linger for up to 500ms
-	// (net/http's closeWriteAndWait); wait up to 5s for the count to drop.
+	// (net/http's closeWriteAndWait).
 	tr.CloseIdleConnections()
-	after := goruntime.NumGoroutine()
-	for i := 0; i < 500 && after > before; i++ {
-		time.Sleep(10 * time.Millisecond)
-		after = goruntime.NumGoroutine()
-	}
-	if after > before {
-		buf := make([]byte, 1<<16)
-		t.Errorf("goroutines: %d before, %d after\n%s", before, after, buf[:goruntime.Stack(buf, true)])
-	}
+	leakcheck.Settle(t, before)
 }
 
 // FuzzSSEParser checks that the parser never fails on any input and that

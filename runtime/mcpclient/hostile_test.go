@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/opsgen/opsgen/internal/leakcheck"
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
@@ -200,15 +201,6 @@ func TestHostileMCPNoLeaks(t *testing.T) {
 			}
 		})
 	}
-	// Poll without a timing assertion: closed sessions' goroutines end
-	// asynchronously.
-	after := goruntime.NumGoroutine()
-	for i := 0; i < 1000 && after > before; i++ {
-		time.Sleep(10 * time.Millisecond)
-		after = goruntime.NumGoroutine()
-	}
-	if after > before {
-		buf := make([]byte, 1<<16)
-		t.Errorf("goroutines: %d before, %d after\n%s", before, after, buf[:goruntime.Stack(buf, true)])
-	}
+	// Closed sessions' goroutines end asynchronously.
+	leakcheck.Settle(t, before)
 }

@@ -15,15 +15,22 @@ import (
 
 	"github.com/opsgen/opsgen/generator/mcpsnapshot"
 	"github.com/opsgen/opsgen/generator/mcptools"
-	"github.com/opsgen/opsgen/internal/mcptest"
+	"github.com/opsgen/opsgen/internal/testdeps"
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
 // The reference MCP servers (npm @modelcontextprotocol/server-everything,
 // server-memory and server-filesystem, pinned by scripts/mcp-servers.sh)
-// are run over stdio from the module's .work/mcp-servers
-// (mcptest.ReferenceServer installs them, and skips without node or npm).
+// are run over stdio from the module's .work/mcp-servers, where `make
+// mcp-servers` (part of `make test`) installs them. Without them the tests
+// skip (and fail under CI); they never install anything themselves.
+
+// referenceServer returns the path of a reference server's executable.
+func referenceServer(t *testing.T, name string) string {
+	t.Helper()
+	return testdeps.MCPServer(t, name)
+}
 
 // connectReference starts a reference server over stdio.
 func connectReference(t *testing.T, argv []string, env ...string) *mcp.ClientSession {
@@ -85,7 +92,7 @@ func toolNamesOf(tools []map[string]any) []string {
 }
 
 func TestReferenceEverything(t *testing.T) {
-	argv := []string{mcptest.ReferenceServer(t, "everything"), "stdio"}
+	argv := []string{referenceServer(t, "server-everything"), "stdio"}
 
 	t.Run("snapshot", func(t *testing.T) {
 		plain, warnings := referenceListing(t, argv, "")
@@ -154,7 +161,7 @@ func TestReferenceEverything(t *testing.T) {
 }
 
 func TestReferenceMemory(t *testing.T) {
-	argv := []string{mcptest.ReferenceServer(t, "memory")}
+	argv := []string{referenceServer(t, "server-memory")}
 	env := "MEMORY_FILE_PATH=" + filepath.Join(t.TempDir(), "memory.jsonl")
 	listing, warnings := referenceListing(t, argv, "", env)
 	if len(warnings) != 0 || listing.ServerInfo.Name != "memory-server" || !slices.Contains(toolNamesOf(listing.Tools), "read_graph") {
@@ -197,7 +204,7 @@ func TestReferenceFilesystem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	argv := []string{mcptest.ReferenceServer(t, "filesystem"), dir}
+	argv := []string{referenceServer(t, "server-filesystem"), dir}
 	listing, warnings := referenceListing(t, argv, "")
 	if len(warnings) != 0 || !slices.Contains(toolNamesOf(listing.Tools), "write_file") {
 		t.Errorf("listing: %v, warnings %q", toolNamesOf(listing.Tools), warnings)

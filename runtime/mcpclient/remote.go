@@ -2,6 +2,7 @@ package mcpclient
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime"
 )
@@ -37,14 +38,31 @@ func callRemote[T any](ctx context.Context, c *Client, tool *Tool, args any, opt
 	if cc.hasMode {
 		pipeline.Mode = cc.mode
 	}
-	out, err := c.remote.CallJSON(ctx, tool.ID, args)
+	var out json.RawMessage
+	var warnings []runtime.Warning
+	var err error
+	if wr, ok := c.remote.(runtime.WarningsRemote); ok {
+		out, warnings, err = wr.CallJSONWarnings(ctx, tool.ID, args)
+	} else {
+		out, err = c.remote.CallJSON(ctx, tool.ID, args)
+	}
 	if err != nil {
 		return runtime.ResponseEnvelope[T]{}, err
 	}
 	if !runtime.IsResponseEnvelope(out) {
 		return runtime.ResponseEnvelope[T]{}, runtime.Errorf(runtime.CodeDecode, tool.Name, "the remote answer is not a ResponseEnvelope")
 	}
-	env, err := runtime.ProcessAs[T](ctx, &pipeline, tool.Name, nil, out)
+	var result any = out
+	if len(warnings) > 0 {
+		// The hub's warnings, beside the envelope on the wire.
+		var e runtime.ResponseEnvelope[any]
+		if err := e.UnmarshalJSON(out); err != nil {
+			return runtime.ResponseEnvelope[T]{}, runtime.NewError(runtime.CodeDecode, tool.Name, "the remote answer is not a ResponseEnvelope", err)
+		}
+		e.Warnings = warnings
+		result = e
+	}
+	env, err := runtime.ProcessAs[T](ctx, &pipeline, tool.Name, nil, result)
 	if m := runtime.MCPMetaOf(env.Meta); m != nil && m.Tool == "" {
 		m.Tool = tool.Name // not on the wire; AsError names it
 	}

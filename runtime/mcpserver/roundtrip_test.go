@@ -178,11 +178,12 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatalf("GetPet(3) over MCP after delete: meta %+v", e2.Meta)
 	}
 	text := m.Content[0].Text
-	if text != "EXECUTION_ERROR getPet: HTTP 404 Not Found\n"+`{"code":404,"message":"no pet 3"}` {
+	// The error names the registry id, as the caller does (issue 25).
+	if text != "EXECUTION_ERROR pets.getPet: HTTP 404 Not Found\n"+`{"code":404,"message":"no pet 3"}` {
 		t.Errorf("error text = %q", text)
 	}
 	detail, _ := m.Meta[mcpserver.MetaError].(map[string]any)
-	if detail["code"] != "EXECUTION_ERROR" || detail["status"] != float64(404) || detail["operationId"] != "getPet" {
+	if detail["code"] != "EXECUTION_ERROR" || detail["status"] != float64(404) || detail["operationId"] != "pets.getPet" {
 		t.Errorf("_meta[%s] = %v", mcpserver.MetaError, m.Meta[mcpserver.MetaError])
 	}
 	if err := mcpclient.AsError(e2); err == nil || !strings.Contains(err.Error(), "HTTP 404 Not Found") {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"iter"
-	"sync"
 	"testing"
 	"time"
 
@@ -60,8 +59,7 @@ func TestStream(t *testing.T) {
 		t.Errorf("output schema = %s, want an array of the event schema", got)
 	}
 
-	var mu sync.Mutex
-	var progress []string
+	progress := make(chan string, 16)
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := s.mcp.Connect(ctx, st, nil)
 	if err != nil {
@@ -70,9 +68,7 @@ func TestStream(t *testing.T) {
 	defer ss.Close()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
-			mu.Lock()
-			defer mu.Unlock()
-			progress = append(progress, req.Params.Message)
+			progress <- req.Params.Message
 		},
 	}).Connect(ctx, ct, nil)
 	if err != nil {
@@ -91,18 +87,15 @@ func TestStream(t *testing.T) {
 		t.Errorf("result: isError %v, structured %s, content %v", res.IsError, got, res.Content)
 	}
 	// The client handles notifications apart from results: wait for them.
-	want := `["{\"n\":1}","{\"n\":2}","{\"n\":3}"]`
-	var got []byte
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		mu.Lock()
-		got, _ = json.Marshal(progress)
-		mu.Unlock()
-		if string(got) == want {
-			break
+	for _, want := range []string{`{"n":1}`, `{"n":2}`, `{"n":3}`} {
+		select {
+		case got := <-progress:
+			if got != want {
+				t.Errorf("progress message %s, want %s", got, want)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no progress message %s", want)
 		}
-	}
-	if string(got) != want {
-		t.Errorf("progress messages = %s, want %s", got, want)
 	}
 
 	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: tl.tool.Name, Arguments: map[string]string{"mode": "fail"}})

@@ -70,3 +70,24 @@ var registryOps = []struct {
 		Output:       respSchemaListPets200,
 	}, (*Client).ListPets, []string{"params"}},
 }
+
+// TypedError returns ce, the failure of an operation registered by Register as the
+// call protocol returns it (callproto.SpokeOptions.TypedErrors: its call.error
+// carries the HTTP status, headers and body), as a direct call returns it: the
+// operation's error type for the status, its body decoded. It returns nil when the
+// operation declares no type for the status, or ce is no HTTP failure of these
+// operations. A client configured WithRemote needs none of this: its methods type
+// their errors.
+func TypedError(ce *runtime.CallError) error {
+	switch ce.OperationID {
+	case "petstore.createPet":
+		return httpclient.TypedError(ce, responsesCreatePet)
+	case "petstore.deletePet":
+		return httpclient.TypedError(ce, responsesDeletePet)
+	case "petstore.getPet":
+		return httpclient.TypedError(ce, responsesGetPet)
+	case "petstore.listPets":
+		return httpclient.TypedError(ce, responsesListPets)
+	}
+	return nil
+}

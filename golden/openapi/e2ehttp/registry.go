@@ -139,6 +139,25 @@ var registrySubs = []struct {
 	}, (*Client).subscribeTicks},
 }
 
+// TypedError returns ce, the failure of an operation registered by Register as the
+// call protocol returns it (callproto.SpokeOptions.TypedErrors: its call.error
+// carries the HTTP status, headers and body), as a direct call returns it: the
+// operation's error type for the status, its body decoded. It returns nil when the
+// operation declares no type for the status, or ce is no HTTP failure of these
+// operations. A client configured WithRemote needs none of this: its methods type
+// their errors.
+func TypedError(ce *runtime.CallError) error {
+	switch ce.OperationID {
+	case "e2ehttp.createItem":
+		return httpclient.TypedError(ce, responsesCreateItem)
+	case "e2ehttp.getItem":
+		return httpclient.TypedError(ce, responsesGetItem)
+	case "e2ehttp.ticks":
+		return httpclient.TypedError(ce, responsesTicks)
+	}
+	return nil
+}
+
 func (c *Client) subscribeTicks(ctx context.Context, input json.RawMessage) iter.Seq2[any, error] {
 	return func(yield func(any, error) bool) {
 		var in struct {

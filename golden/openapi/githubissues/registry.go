@@ -45,3 +45,18 @@ var registryOps = []struct {
 		Output:       respSchemaIssuesListForRepo200,
 	}, (*Client).IssuesListForRepo, []string{"params"}},
 }
+
+// TypedError returns ce, the failure of an operation registered by Register as the
+// call protocol returns it (callproto.SpokeOptions.TypedErrors: its call.error
+// carries the HTTP status, headers and body), as a direct call returns it: the
+// operation's error type for the status, its body decoded. It returns nil when the
+// operation declares no type for the status, or ce is no HTTP failure of these
+// operations. A client configured WithRemote needs none of this: its methods type
+// their errors.
+func TypedError(ce *runtime.CallError) error {
+	switch ce.OperationID {
+	case "githubissues.issues_list-for-repo":
+		return httpclient.TypedError(ce, responsesIssuesListForRepo)
+	}
+	return nil
+}

@@ -52,3 +52,20 @@ var registryOps = []struct {
 		Output:       refSchemaPet,
 	}, (*Client).PatchPet, []string{"params", "body"}},
 }
+
+// TypedError returns ce, the failure of an operation registered by Register as the
+// call protocol returns it (callproto.SpokeOptions.TypedErrors: its call.error
+// carries the HTTP status, headers and body), as a direct call returns it: the
+// operation's error type for the status, its body decoded. It returns nil when the
+// operation declares no type for the status, or ce is no HTTP failure of these
+// operations. A client configured WithRemote needs none of this: its methods type
+// their errors.
+func TypedError(ce *runtime.CallError) error {
+	switch ce.OperationID {
+	case "types.getPet":
+		return httpclient.TypedError(ce, responsesGetPet)
+	case "types.patchPet":
+		return httpclient.TypedError(ce, responsesPatchPet)
+	}
+	return nil
+}

@@ -88,3 +88,26 @@ var registryOps = []struct {
 		Output:       refSchemaPet,
 	}, (*Client).UpdatePet, []string{"params", "body"}},
 }
+
+// TypedError returns ce, the failure of an operation registered by Register as the
+// call protocol returns it (callproto.SpokeOptions.TypedErrors: its call.error
+// carries the HTTP status, headers and body), as a direct call returns it: the
+// operation's error type for the status, its body decoded. It returns nil when the
+// operation declares no type for the status, or ce is no HTTP failure of these
+// operations. A client configured WithRemote needs none of this: its methods type
+// their errors.
+func TypedError(ce *runtime.CallError) error {
+	switch ce.OperationID {
+	case "pets.createPet":
+		return httpclient.TypedError(ce, responsesCreatePet)
+	case "pets.deletePet":
+		return httpclient.TypedError(ce, responsesDeletePet)
+	case "pets.getPet":
+		return httpclient.TypedError(ce, responsesGetPet)
+	case "pets.listPets":
+		return httpclient.TypedError(ce, responsesListPets)
+	case "pets.updatePet":
+		return httpclient.TypedError(ce, responsesUpdatePet)
+	}
+	return nil
+}
