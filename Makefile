@@ -9,7 +9,7 @@ GO        ?= go
 FUZZTIME  ?= 5s
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test redis unit race examples-test fuzz fuzz-sample golden demo bench peers bench-callproto bench-generate compare corpus e2e e2e-deps lint fmt mcp-servers mcp-ts-client faults
+.PHONY: all test redis unit race examples-test fuzz fuzz-sample golden demo bench bench-test peers bench-callproto bench-generate compare corpus e2e e2e-deps lint fmt mcp-servers mcp-ts-client faults
 
 all: lint test
 
@@ -76,9 +76,14 @@ demo:
 ## oapi-codegen v2.8.2 and ogen v1.24.0, in memory and over loopback, start-up and binary
 ## size; MCP in internal/e2e; the call protocol in callproto/) benchmarks, benchstat-friendly, into bench.out. bench-generate: whole-process generation timing
 ## against oapi-codegen v2.8.2 and ogen v1.24.0 (installed from the module proxy; specs from npm).
-bench: peers
+bench: bench-test
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./runtime/... ./generator/openapi/ ./internal/e2e/ ./callproto/ | tee bench.out
 	cd bench && $(GO) test -run '^$$' -bench . -benchmem -count 5 . | tee -a ../bench.out
+
+## bench-test: bench/'s tests (every client decodes every real payload; opsgen's data equals
+## encoding/json's on the same types in every mode), after generating the peers. CI runs it.
+bench-test: peers
+	cd bench && $(GO) test -count=1 .
 
 ## peers: generate the peers' clients bench/ compares with (ogen v1.24.0, oapi-codegen
 ## v2.8.2, from the module proxy) into bench/peers/, which is not committed.

@@ -3,10 +3,12 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -373,6 +375,64 @@ func BenchmarkRealAllocs(b *testing.B) {
 					})
 				}
 			})
+		}
+	}
+}
+
+// TestRealPayloadsDecodeAsEncodingJSON checks that what opsgen's client
+// decodes from each real payload, in every validation mode, is what
+// encoding/json decodes from the same bytes into the same Go types (the
+// hand-written client's): a one-pass decoder that is fast because it
+// skips or mangles values fails here, not only one that miscounts items.
+func TestRealPayloadsDecodeAsEncodingJSON(t *testing.T) {
+	ctx := context.Background()
+	modes := []runtime.ValidationMode{runtime.ValidateOff, runtime.ValidateWarn, runtime.ValidateStrict}
+	for _, s := range realShapes {
+		for _, size := range realSizes {
+			data, _ := realBody(t, s, size.size)
+			hc := &http.Client{Transport: memTransport{data}}
+			const url = "http://mem.invalid"
+			for _, mode := range modes {
+				name := s.name + "/" + size.name + "/" + mode.String()
+				var got, want any
+				var err error
+				switch s.name {
+				case "github-issues":
+					var w []ghclient.Issue
+					err = json.Unmarshal(data, &w)
+					env, cerr := ghclient.NewClient(ghclient.WithBaseURL(url), ghclient.WithHTTPClient(hc), ghclient.WithValidation(mode)).
+						IssuesListForRepo(ctx, ghclient.IssuesListForRepoParams{Owner: "octo", Repo: "hello"})
+					got, want, err = env.Data, w, errors.Join(err, cerr)
+				case "stripe-payouts":
+					var w stripeclient.GetPayoutsResponse
+					err = json.Unmarshal(data, &w)
+					env, cerr := stripeclient.NewClient(stripeclient.WithBaseURL(url), stripeclient.WithHTTPClient(hc), stripeclient.WithValidation(mode)).
+						GetPayouts(ctx, stripeclient.GetPayoutsParams{})
+					got, want, err = env.Data, w, errors.Join(err, cerr)
+				case "graph-users":
+					var w graphclient.MicrosoftGraphUserCollectionResponse
+					err = json.Unmarshal(data, &w)
+					env, cerr := graphclient.NewClient(graphclient.WithBaseURL(url), graphclient.WithHTTPClient(hc), graphclient.WithValidation(mode)).
+						UsersUserListUser(ctx, graphclient.UsersUserListUserParams{})
+					got, want, err = env.Data, w, errors.Join(err, cerr)
+				default:
+					t.Fatalf("%s: no decoding check for this shape", s.name)
+				}
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+					continue
+				}
+				if !reflect.DeepEqual(got, want) {
+					g, _ := json.Marshal(got)
+					w, _ := json.Marshal(want)
+					i := 0
+					for i < len(g) && i < len(w) && g[i] == w[i] {
+						i++
+					}
+					t.Errorf("%s: opsgen's data differs from encoding/json's; re-encoded, they first differ at byte %d: %.80q vs %.80q",
+						name, i, g[min(i, len(g)):], w[min(i, len(w)):])
+				}
+			}
 		}
 	}
 }

@@ -14,6 +14,8 @@
 //	opsgen version
 //	opsgen mcp snapshot [-o FILE] [-timeout 30s] [-capabilities LIST] [-env KEY=VALUE]... -- COMMAND [ARGS...]
 //	opsgen mcp snapshot [-o FILE] [-timeout 30s] [-capabilities LIST] -url URL
+//	opsgen mcp check -snapshot FILE [-timeout 30s] [-capabilities LIST] [-env KEY=VALUE]... -- COMMAND [ARGS...]
+//	opsgen mcp check -snapshot FILE [-timeout 30s] [-capabilities LIST] -url URL
 //
 // # With the go command
 //
@@ -39,6 +41,11 @@
 //	go tool opsgen check -config internal/petstore/opsgen.yaml
 //
 // exits 1 with a diff when the committed code is stale or hand-edited.
+// For an MCP source, a second CI step learns whether the live server still
+// serves what the committed listing promised (see mcp check):
+//
+//	go tool opsgen mcp check -snapshot internal/tools/tools.json -url "$MCP_URL"
+//
 // Upgrading opsgen (go get -tool github.com/opsgen/opsgen/cmd/opsgen@latest)
 // changes the version in the generated headers: regenerate after it.
 //
@@ -150,6 +157,47 @@
 // elicitation request, so advertise the capabilities of the clients that
 // will call the tools.
 //
+// # mcp check
+//
+// mcp check lists the tools of a live server as mcp snapshot does (the
+// same server flags; the session starts with server/discover where the
+// server offers it, else initialize, and every page of tools/list is read)
+// and compares them with the committed listing -snapshot FILE, from which
+// the client was generated. Each difference is printed on standard output
+// as one line, classified for the generated client:
+//
+//	BREAKING   add: tool removed (the generated client still calls it)
+//	BREAKING   echo: /outputSchema/properties/text/type: output type changed from string to integer (...)
+//	COMPATIBLE echo: /inputSchema/properties/times: new optional input member "times"
+//	COMPATIBLE reverse: tool added (regenerate to call it)
+//
+// A change is BREAKING when the generated client may fail or misread: a
+// removed tool; an input member removed, added as required or made
+// required; an input type, enum or format narrowed or changed; an output
+// schema or output member removed, or an output member no longer required;
+// an output type, enum or format widened or changed; a changed anyOf, oneOf,
+// allOf or not (not compared member by member); a tool whose taskSupport
+// became "required". COMPATIBLE are the converse (a new tool, a new
+// optional input member, a new output member or output schema, a widened
+// input type or enum, a narrowed output type or enum) and changed titles
+// and descriptions. Local $refs ("#/$defs/...") are followed on both sides.
+// A summary goes to standard error. The exit code is 0 when nothing
+// breaks (compatible changes included), 1 when something does or when the
+// listing could not be taken or read, 2 on a usage error. Pass the
+// -capabilities the snapshot was taken with: a server may list some tools
+// only to clients with some capabilities.
+//
+// In CI, beside opsgen check (GitHub Actions, say; a scheduled job catches
+// a server that changes while the client does not):
+//
+//	steps:
+//	  - run: go tool opsgen check -config internal/tools/opsgen.yaml
+//	  - run: go tool opsgen mcp check -snapshot internal/tools/tools.json -url "$MCP_URL"
+//	  - run: go tool opsgen mcp check -snapshot internal/fs/tools.json -- npx -y @modelcontextprotocol/server-filesystem /tmp
+//
+// When it fails, take a new snapshot (mcp snapshot -o FILE), regenerate
+// (go generate) and fix the callers the compiler points at.
+//
 // # Config
 //
 // opsgen.yaml (paths are relative to the config file; unknown keys are
@@ -230,7 +278,7 @@
 //
 // # Exit codes
 //
-//	0  success (check: the files are current)
-//	1  failure (check: the files are not current)
+//	0  success (check: the files are current; mcp check: nothing breaks)
+//	1  failure (check: the files are not current; mcp check: something breaks)
 //	2  usage error
 package main

@@ -18,6 +18,7 @@ import (
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/mcpsnapshot"
 	"github.com/opsgen/opsgen/generator/output"
+	"github.com/opsgen/opsgen/runtime/mcpdiff"
 	"github.com/opsgen/opsgen/templates"
 )
 
@@ -37,6 +38,7 @@ commands:
   schema     print the JSON Schema of opsgen.yaml
   version    print opsgen's version
   mcp snapshot  save an MCP server's tool listing
+  mcp check     exit 1 when a live MCP server's listing breaks the client generated from a snapshot
 
 Run "opsgen <command> -h" for a command's flags; "go doc github.com/opsgen/opsgen/cmd/opsgen" for the manual.
 `
@@ -81,11 +83,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "opsgen", generator.Version())
 		return exitOK
 	case "mcp":
-		if len(args) < 2 || args[1] != "snapshot" {
-			fmt.Fprintln(stderr, "usage: opsgen mcp snapshot [-o FILE] (-url URL | -- COMMAND [ARGS...])")
-			return exitUsage
+		switch {
+		case len(args) >= 2 && args[1] == "snapshot":
+			return runSnapshot(ctx, args[2:], stdout, stderr)
+		case len(args) >= 2 && args[1] == "check":
+			return runMCPCheck(ctx, args[2:], stdout, stderr)
 		}
-		return runSnapshot(ctx, args[2:], stdout, stderr)
+		fmt.Fprintln(stderr, "usage: opsgen mcp snapshot [-o FILE] (-url URL | -- COMMAND [ARGS...])\n       opsgen mcp check -snapshot FILE (-url URL | -- COMMAND [ARGS...])")
+		return exitUsage
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
@@ -354,54 +359,89 @@ func validPackage(name string) bool {
 	return name != "_" && token.IsIdentifier(name)
 }
 
-func runSnapshot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("mcp snapshot", "opsgen mcp snapshot [-o FILE] [-timeout D] [-capabilities LIST] (-url URL | [-env K=V]... -- COMMAND [ARGS...])", stderr)
-	var (
-		out     = fs.String("o", "", "output `file` (default: standard output)")
-		url     = fs.String("url", "", "`URL` of a server speaking streamable HTTP (or HTTP+SSE)")
-		timeout = fs.Duration("timeout", 30*time.Second, "give up after this `duration` (0: never)")
-		caps    = fs.String("capabilities", "", "client capabilities to advertise: a comma-separated `list` of roots, sampling, elicitation, or none (default: roots, go-sdk's default)")
-		env     []string
-	)
+// serverFlags are the flags that say which MCP server to list, shared by
+// mcp snapshot and mcp check.
+type serverFlags struct {
+	url     *string
+	timeout *time.Duration
+	caps    *string
+	env     []string
+}
+
+// addServerFlags defines the server flags on fs.
+func addServerFlags(fs *flag.FlagSet) *serverFlags {
+	f := &serverFlags{
+		url:     fs.String("url", "", "`URL` of a server speaking streamable HTTP (or HTTP+SSE)"),
+		timeout: fs.Duration("timeout", 30*time.Second, "give up after this `duration` (0: never)"),
+		caps:    fs.String("capabilities", "", "client capabilities to advertise: a comma-separated `list` of roots, sampling, elicitation, or none (default: roots, go-sdk's default)"),
+	}
 	fs.Func("env", "add `KEY=VALUE` to the environment of COMMAND (repeatable)", func(s string) error {
 		if !strings.Contains(s, "=") {
 			return fmt.Errorf("want KEY=VALUE, got %q", s)
 		}
-		env = append(env, s)
+		f.env = append(f.env, s)
 		return nil
 	})
+	return f
+}
+
+// parse parses args and checks the server flags and the command
+// (fs.Args()); ok is false when the command must stop with code (-h, or a
+// usage error, printed).
+func (f *serverFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer) (opts mcpsnapshot.SnapshotOptions, code int, ok bool) {
 	if code, ok := parse(fs, args); !ok {
-		return code
+		return opts, code, false
 	}
 	command := fs.Args()
 	switch {
-	case (*url == "") == (len(command) == 0):
-		return usageError(fs, stderr, "give -url URL or -- COMMAND [ARGS...], one of them")
-	case *url != "" && len(env) > 0:
-		return usageError(fs, stderr, "-env applies to a COMMAND only")
+	case (*f.url == "") == (len(command) == 0):
+		return opts, usageError(fs, stderr, "give -url URL or -- COMMAND [ARGS...], one of them"), false
+	case *f.url != "" && len(f.env) > 0:
+		return opts, usageError(fs, stderr, "-env applies to a COMMAND only"), false
 	}
-	opts := mcpsnapshot.SnapshotOptions{Command: command, URL: *url, Env: env}
-	if *caps != "" {
+	opts = mcpsnapshot.SnapshotOptions{Command: command, URL: *f.url, Env: f.env}
+	if *f.caps != "" {
 		var err error
-		if opts.Capabilities, err = mcpsnapshot.ParseCapabilities(*caps); err != nil {
-			return usageError(fs, stderr, "-capabilities: %v", err)
+		if opts.Capabilities, err = mcpsnapshot.ParseCapabilities(*f.caps); err != nil {
+			return opts, usageError(fs, stderr, "-capabilities: %v", err), false
 		}
 	}
+	return opts, 0, true
+}
+
+// snapshot lists the server's tools as a listing file, printing errors as
+// the named command's.
+func (f *serverFlags) snapshot(ctx context.Context, name string, opts mcpsnapshot.SnapshotOptions, stderr io.Writer) ([]byte, bool) {
 	// The timeout is applied here rather than by Snapshot so that its
 	// expiry can be told apart from other failures, whatever error the
 	// transport wraps it in.
-	if *timeout > 0 {
+	if *f.timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		ctx, cancel = context.WithTimeout(ctx, *f.timeout)
 		defer cancel()
 	}
 	data, err := mcpsnapshot.Snapshot(ctx, opts)
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			fmt.Fprintf(stderr, "opsgen mcp snapshot: no answer within %v (-timeout): %v\n", *timeout, err)
+			fmt.Fprintf(stderr, "opsgen %s: no answer within %v (-timeout): %v\n", name, *f.timeout, err)
 		} else {
-			fmt.Fprintln(stderr, "opsgen mcp snapshot:", err)
+			fmt.Fprintf(stderr, "opsgen %s: %v\n", name, err)
 		}
+		return nil, false
+	}
+	return data, true
+}
+
+func runSnapshot(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("mcp snapshot", "opsgen mcp snapshot [-o FILE] [-timeout D] [-capabilities LIST] (-url URL | [-env K=V]... -- COMMAND [ARGS...])", stderr)
+	out := fs.String("o", "", "output `file` (default: standard output)")
+	server := addServerFlags(fs)
+	opts, code, ok := server.parse(fs, args, stderr)
+	if !ok {
+		return code
+	}
+	data, ok := server.snapshot(ctx, "mcp snapshot", opts, stderr)
+	if !ok {
 		return exitFail
 	}
 	if *out == "" {
@@ -414,6 +454,46 @@ func runSnapshot(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err := output.WriteFile(*out, data); err != nil {
 		fmt.Fprintln(stderr, "opsgen mcp snapshot:", err)
 		return exitFail
+	}
+	return exitOK
+}
+
+// runMCPCheck compares a live server's listing with a committed one.
+func runMCPCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("mcp check", "opsgen mcp check -snapshot FILE [-timeout D] [-capabilities LIST] (-url URL | [-env K=V]... -- COMMAND [ARGS...])", stderr)
+	file := fs.String("snapshot", "", "the committed listing `file` (written by opsgen mcp snapshot) the generated client was made from")
+	server := addServerFlags(fs)
+	opts, code, ok := server.parse(fs, args, stderr)
+	if !ok {
+		return code
+	}
+	if *file == "" {
+		return usageError(fs, stderr, "-snapshot FILE is required")
+	}
+	committed, err := os.ReadFile(*file)
+	if err != nil {
+		fmt.Fprintln(stderr, "opsgen mcp check:", err)
+		return exitFail
+	}
+	live, ok := server.snapshot(ctx, "mcp check", opts, stderr)
+	if !ok {
+		return exitFail
+	}
+	diff, err := mcpdiff.CompareListings(committed, live)
+	if err != nil {
+		fmt.Fprintf(stderr, "opsgen mcp check: %s: %v\n", *file, err)
+		return exitFail
+	}
+	for _, c := range diff {
+		fmt.Fprintln(stdout, c)
+	}
+	breaking, compatible := diff.Count()
+	switch {
+	case breaking > 0:
+		fmt.Fprintf(stderr, "opsgen mcp check: the live listing breaks the client generated from %s (%d breaking, %d compatible changes); regenerate it from a new snapshot and update its callers\n", *file, breaking, compatible)
+		return exitFail
+	case compatible > 0:
+		fmt.Fprintf(stderr, "opsgen mcp check: the live listing is compatible with %s (%d compatible changes; take a new snapshot to use them)\n", *file, compatible)
 	}
 	return exitOK
 }

@@ -25,7 +25,8 @@ import (
 )
 
 // The test binary doubles as a stdio MCP server for mcp snapshot: when
-// serverEnv is set, TestMain serves instead of testing; when silentEnv is
+// serverEnv is set, TestMain serves instead of testing (the listing changed
+// by listingChanges[value], if any); when silentEnv is
 // set, it reads its input and never answers.
 const (
 	serverEnv = "OPSGEN_CLI_TEST_SERVER"
@@ -34,8 +35,12 @@ const (
 )
 
 func TestMain(m *testing.M) {
-	if os.Getenv(serverEnv) != "" {
-		if err := testServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	if v := os.Getenv(serverEnv); v != "" {
+		s := testServer()
+		if change := listingChanges[v]; change != nil {
+			change(s)
+		}
+		if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			log.Fatal(err)
 		}
 		os.Exit(0)
@@ -193,6 +198,11 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"mcp", "snapshot"}, "give -url URL or -- COMMAND"},
 		{[]string{"mcp", "snapshot", "-url", "http://x", "--", "server"}, "give -url URL or -- COMMAND"},
 		{[]string{"mcp", "snapshot", "-capabilities", "sampling,telepathy", "-url", "http://x"}, `-capabilities: unknown client capability "telepathy"`},
+		{[]string{"mcp", "check", "-url", "http://x"}, "-snapshot FILE is required"},
+		{[]string{"mcp", "check", "-snapshot", "tools.json"}, "give -url URL or -- COMMAND"},
+		{[]string{"mcp", "check", "-snapshot", "tools.json", "-url", "http://x", "-env", "A=b"}, "-env applies to a COMMAND only"},
+		{[]string{"mcp", "check", "-snapshot", "tools.json", "-capabilities", "x", "-url", "http://x"}, `unknown client capability "x"`},
+		{[]string{"mcp", "frobnicate"}, "opsgen mcp check -snapshot FILE"},
 	}
 	for _, tt := range tests {
 		code, _, stderr := opsgen(t, tt.args...)

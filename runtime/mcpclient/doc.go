@@ -89,6 +89,22 @@
 // An envelope's MCPMeta.Tool names the tool called (the result itself does
 // not), so AsError can name it in its error.
 //
+// # Listing changes
+//
+// A long-lived client can learn that the server's tools changed under it:
+// ConnectOptions.OnListingChanged is called, on one goroutine, each time
+// the server says its listing changed (notifications/tools/list_changed;
+// go-sdk asks a 2026-07-28 server for them on a subscriptions/listen
+// stream) and the listing read again differs from the last one reported.
+// It gets the differences from a baseline, ConnectOptions.Listing (the
+// listing file the client was generated from) or else the listing when
+// the session opened, each classified by runtime/mcpdiff, the classifier of
+// opsgen mcp check, as compatible or breaking for the generated client.
+// Listings are read through go-sdk's mcp.Tool, so the watch does not see
+// members it does not model, such as execution.taskSupport. go-sdk caches
+// the listings of 2026-07-28 sessions itself and drops its cache on a
+// change notification; this package keeps no cache of its own.
+//
 // # Remote calls
 //
 // WithRemote sends the calls of tools that have a registry id (Tool.ID, in

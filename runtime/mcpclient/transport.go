@@ -34,6 +34,20 @@ type ConnectOptions struct {
 	// Client.AddSendingMiddleware): it sees every request of the session,
 	// not only tools/call (for those, see WithMiddleware).
 	Middleware []mcp.Middleware
+	// OnListingChanged, when set, watches the server's tool listing for
+	// the life of the session: when the server says it changed
+	// (notifications/tools/list_changed, which go-sdk asks a 2026-07-28
+	// server for on a subscriptions/listen stream), every page is listed
+	// again and, if the listing differs from the one last reported, the
+	// hook gets its differences from the baseline, classified by mcpdiff
+	// as compatible or breaking for the generated client. Connect lists
+	// the tools once more when Listing is nil. The hook runs on one
+	// goroutine, one call at a time.
+	OnListingChanged ListingHook
+	// Listing is the baseline of OnListingChanged: the listing file the
+	// client was generated from (as opsgen mcp snapshot wrote it). Nil
+	// means the listing when the session opened.
+	Listing []byte
 }
 
 // Connect connects a new go-sdk client to the server at the other end of t,
@@ -52,11 +66,27 @@ func Connect(ctx context.Context, t mcp.Transport, opts *ConnectOptions) (*mcp.C
 	if impl.Version == "" {
 		impl.Version = moduleVersion()
 	}
-	client := mcp.NewClient(impl, opts.Client)
+	watch, err := newListingWatch(opts)
+	if err != nil {
+		return nil, err
+	}
+	clientOpts := opts.Client
+	if watch != nil {
+		clientOpts = watch.clientOptions(clientOpts)
+	}
+	client := mcp.NewClient(impl, clientOpts)
 	if len(opts.Middleware) > 0 {
 		client.AddSendingMiddleware(opts.Middleware...)
 	}
-	return client.Connect(ctx, WrapTransport(t), opts.Session)
+	cs, err := client.Connect(ctx, WrapTransport(t), opts.Session)
+	if err != nil || watch == nil {
+		return cs, err
+	}
+	if err := watch.start(ctx, cs); err != nil {
+		cs.Close()
+		return nil, err
+	}
+	return cs, nil
 }
 
 // moduleVersion is the version of opsgen's module in the running binary.
