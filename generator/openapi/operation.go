@@ -23,6 +23,10 @@ import (
 // opSite is an operation found in the document, before conversion.
 type opSite struct {
 	path, method string
+	// sent is the template the client fills (see planPath); fixes change
+	// path parameters as the template's expressions say.
+	sent         string
+	fixes        map[string]paramFix
 	item         *openapi3.PathItem
 	op           *openapi3.Operation
 	w            where
@@ -41,7 +45,13 @@ func (l *loader) operations() []*ir.Operation {
 		for _, m := range slices.Sorted(maps.Keys(ops)) { // Operations has no nil ones
 			if op := ops[m]; l.keep(p, strings.ToUpper(m), op) {
 				w := where{file: l.name, ptr: "/paths/" + jsonptr.Escape(p) + "/" + strings.ToLower(m)}
-				sites = append(sites, opSite{path: p, method: strings.ToUpper(m), item: item, op: op, w: w})
+				pathParams, queryParams := declaredParams(item, op)
+				plan, err := planPath(p, pathParams, queryParams)
+				if err != nil {
+					l.diags.Warn(diag.LeftOut, l.pos(w, op.Origin), "operation %s %s is left out: %v", strings.ToUpper(m), p, err)
+					continue
+				}
+				sites = append(sites, opSite{path: p, sent: plan.path, fixes: plan.fixes, method: strings.ToUpper(m), item: item, op: op, w: w})
 			}
 		}
 	}
@@ -76,7 +86,7 @@ func (l *loader) operations() []*ir.Operation {
 			ID:     id,
 			GoName: goNames.Alloc(naming.Sanitize(want, "Op")),
 			Method: s.method,
-			Path:   s.path,
+			Path:   s.sent,
 			Tags:   s.op.Tags,
 			Pos:    l.pos(s.w, s.op.Origin),
 			Doc: ir.Doc{
@@ -164,15 +174,34 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 	}
 	add(s.item.Parameters, where{file: s.w.file, ptr: s.w.ptr[:strings.LastIndex(s.w.ptr, "/")]})
 	add(s.op.Parameters, s.w)
+	// The path template's expressions decide how some path parameters are
+	// sent (see planPath).
+	for _, k := range order {
+		p := merged[k]
+		fix, ok := s.fixes[p.Name]
+		if !ok || p.In != ir.InPath {
+			continue
+		}
+		p.Name, p.Style, p.Explode = fix.name, fix.style, fix.explode
+		if fix.query {
+			p.In = ir.InQuery
+			if _, dup := merged[key{string(ir.InQuery), fix.name}]; dup {
+				delete(merged, k) // the declared query parameter sends it
+			}
+		}
+	}
 
 	tmpl := map[string]int{}
-	for i, m := range pathParamRE.FindAllStringSubmatch(s.path, -1) {
+	for i, m := range pathParamRE.FindAllStringSubmatch(s.sent, -1) {
 		tmpl[m[1]] = i
 	}
 	rank := map[ir.ParamIn]int{ir.InPath: 0, ir.InQuery: 1, ir.InHeader: 2, ir.InCookie: 3}
 	var params []*ir.Param
 	for _, k := range order {
-		p := merged[k]
+		p, ok := merged[k]
+		if !ok {
+			continue
+		}
 		if _, ok := rank[p.In]; !ok {
 			l.diags.Warn(diag.LeftOut, p.Pos, "parameter %q has unknown location %q; it is left out", p.Name, p.In)
 			continue
