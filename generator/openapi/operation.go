@@ -25,11 +25,11 @@ type opSite struct {
 	path, method string
 	// sent is the template the client fills (see planPath); fixes change
 	// path parameters as the template's expressions say.
-	sent         string
-	fixes        map[string]paramFix
-	item         *openapi3.PathItem
-	op           *openapi3.Operation
-	w            where
+	sent  string
+	fixes map[string]paramFix
+	item  *openapi3.PathItem
+	op    *openapi3.Operation
+	w     where
 }
 
 // operations converts every operation the filter keeps.
