@@ -103,6 +103,9 @@ func (l *loader) operations() []*ir.Operation {
 		}
 		l.operation(out[i], s)
 	}
+	// Operations with a required parameter no style can serialize (see
+	// querySerializable) are left out, with their diagnostic.
+	out = slices.DeleteFunc(out, func(op *ir.Operation) bool { return l.leftOut[op] })
 	slices.SortFunc(out, func(a, b *ir.Operation) int { return strings.Compare(a.GoName, b.GoName) })
 	return out
 }
@@ -188,6 +191,40 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 			if _, dup := merged[key{string(ir.InQuery), fix.name}]; dup {
 				delete(merged, k) // the declared query parameter sends it
 			}
+		}
+	}
+
+	// APIs.guru's AWS query-protocol services (an Action and a Version
+	// query parameter) take lists and structures as the protocol does.
+	awsStyle := ""
+	if _, ok := merged[key{"query", "Action"}]; ok && l.doc.Info != nil && l.doc.Info.Extensions["x-providerName"] == "amazonaws.com" {
+		if _, ok := merged[key{"query", "Version"}]; ok {
+			awsStyle = "awsQuery"
+			if l.doc.Info.Extensions["x-serviceName"] == "ec2" {
+				awsStyle = "awsEC2"
+			}
+		}
+	}
+	for _, k := range order {
+		p, ok := merged[k]
+		if !ok || p.ContentType != "" {
+			continue
+		}
+		if awsStyle != "" && p.In == ir.InQuery && !primitive(p.Type) {
+			p.Style = awsStyle
+			continue
+		}
+		if why := notSerializable(p); why != "" {
+			if p.Required {
+				l.diags.Warn(diag.LeftOut, op.Pos, "operation %s is left out: its required %s parameter %q is %s, which style %s cannot serialize", op.ID, p.In, p.Name, why, p.Style)
+				if l.leftOut == nil {
+					l.leftOut = map[*ir.Operation]bool{}
+				}
+				l.leftOut[op] = true
+			} else {
+				l.diags.Warn(diag.LeftOut, p.Pos, "%s parameter %q is left out: it is %s, which style %s cannot serialize", p.In, p.Name, why, p.Style)
+			}
+			delete(merged, k)
 		}
 	}
 
@@ -553,4 +590,57 @@ func errorSuffix(status string) string {
 		}
 	}
 	return "Status" + status
+}
+
+// primitive reports whether t is a scalar (or unknown: any value, a union).
+func primitive(t *ir.Type) bool {
+	if t == nil {
+		return true
+	}
+	switch t.Kind {
+	case ir.Array, ir.Map, ir.Struct, ir.Tuple:
+		return false
+	}
+	return true
+}
+
+// notSerializable says why no value of p's type has a serialization in
+// its style ("" when it may): the styles but deepObject serialize arrays
+// of primitives and objects of primitive members, deepObject objects.
+func notSerializable(p *ir.Param) string {
+	t := p.Type
+	if t == nil {
+		return ""
+	}
+	switch t.Kind {
+	case ir.Array, ir.Tuple:
+		if p.Style == "deepObject" {
+			return "an array"
+		}
+		if !primitive(t.Elem) {
+			return "an array of arrays or objects"
+		}
+		for _, it := range t.Items {
+			if !primitive(it) {
+				return "an array of arrays or objects"
+			}
+		}
+	case ir.Map:
+		if p.Style != "deepObject" && !primitive(t.Elem) {
+			return "an object of arrays or objects"
+		}
+	case ir.Struct:
+		if p.Style == "deepObject" {
+			return ""
+		}
+		if t.AdditionalProperties != nil && !primitive(t.AdditionalProperties) {
+			return "an object of arrays or objects"
+		}
+		for _, f := range t.Fields {
+			if !primitive(f.Type) {
+				return fmt.Sprintf("an object whose member %q is an array or an object", f.JSONName)
+			}
+		}
+	}
+	return ""
 }

@@ -82,3 +82,80 @@ paths:
 		t.Errorf("alerts' lat: %+v, want a required form query parameter", lat)
 	}
 }
+
+// TestQueryObjects: arrays of objects in a query are sent as the AWS query
+// protocols send them for APIs.guru's AWS query services; elsewhere no
+// style serializes them, so the parameter (or, required, its operation) is
+// left out at generation with a diagnostic at its JSON pointer.
+func TestQueryObjects(t *testing.T) {
+	const tmpl = `openapi: 3.0.3
+info: {title: T, version: "1", x-providerName: amazonaws.com, x-serviceName: SERVICE}
+paths:
+  /#Action=AssumeRole:
+    get:
+      operationId: assumeRole
+      parameters:
+        - {name: Action, in: query, required: true, schema: {type: string, enum: [AssumeRole]}}
+        - {name: Version, in: query, required: true, schema: {type: string, enum: ["2011-06-15"]}}
+        - {name: RoleArn, in: query, required: true, schema: {type: string}}
+        - {name: PolicyArns, in: query, schema: {type: array, items: {$ref: "#/components/schemas/Policy"}}}
+      responses: {"200": {description: ok}}
+  /markers:
+    get:
+      operationId: markers
+      parameters:
+        - {name: timeline, in: query, schema: {type: array, items: {$ref: "#/components/schemas/Policy"}}}
+        - {name: limit, in: query, schema: {type: integer}}
+      responses: {"200": {description: ok}}
+  /search:
+    get:
+      operationId: search
+      parameters:
+        - {name: filters, in: query, required: true, schema: {type: object, properties: {tags: {type: array, items: {type: string}}}}}
+      responses: {"200": {description: ok}}
+components:
+  schemas:
+    Policy: {type: object, properties: {arn: {type: string}}}
+`
+	for service, style := range map[string]string{"sts": "awsQuery", "ec2": "awsEC2"} {
+		spec := filepath.Join(t.TempDir(), "spec.yaml")
+		if err := os.WriteFile(spec, []byte(strings.Replace(tmpl, "SERVICE", service, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		svc, diags, err := openapi.Load(context.Background(), spec, openapi.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, o := range svc.Operations {
+			ids = append(ids, o.ID)
+		}
+		if strings.Join(ids, ",") != "assumeRole,markers" {
+			t.Errorf("%s: operations %v, want assumeRole and markers (search left out)", service, ids)
+		}
+		for _, p := range op(t, svc, "assumeRole").Params {
+			want := "form"
+			if p.Name == "PolicyArns" {
+				want = style
+			}
+			if p.Style != want {
+				t.Errorf("%s: %s in style %s, want %s", service, p.Name, p.Style, want)
+			}
+		}
+		if ps := op(t, svc, "markers").Params; len(ps) != 1 || ps[0].Name != "limit" {
+			t.Errorf("%s: markers' parameters %v, want limit only", service, ps)
+		}
+		want := map[string]string{
+			"/paths/~1markers/get/parameters/0": `query parameter "timeline" is left out: it is an array of arrays or objects`,
+			"/paths/~1search/get":               `operation search is left out: its required query parameter "filters" is an object whose member "tags" is an array or an object`,
+		}
+		for _, d := range diags {
+			if m, ok := want[d.Pos.Pointer]; ok && strings.Contains(d.Message, m) {
+				delete(want, d.Pos.Pointer)
+			}
+		}
+		for ptr, m := range want {
+			t.Errorf("%s: no diagnostic at %s saying %q: %v", service, ptr, m, diags)
+		}
+	}
+}
