@@ -61,6 +61,32 @@ func TestClassify(t *testing.T) {
 		{"decode error on what is not JSON", Call{ErrCode: "DECODE_ERROR",
 			Exchange: exchange("GET", base+"/things", 200, `<html>`, "")}, ClassError, FaultMock, "decode-not-json"},
 		{"input refused before sending", Call{ErrCode: "VALIDATION_ERROR", ErrMsg: "invalid input"}, ClassError, FaultHarness, "input-refused"},
+		{"an input its published schema accepts refused", Call{ErrCode: "VALIDATION_ERROR", ErrMsg: "query parameter \"f\": item 0 is not a primitive", RefusedValid: true}, ClassError, FaultOpsgen, "refused-valid-input"},
+		{"a body the oracle rejects accepted without a word", Call{Exchange: exchange("GET", base+"/items/1", 200, `{"id":"one","name":"box"}`, "")}, ClassMissed, FaultOpsgen, "ok-invalid-body"},
+		{"XML the description declares", Call{ErrCode: "DECODE_ERROR", Exchange: func() *Exchange {
+			x := exchange("GET", base+"/xml", 200, `<r><id>1</id></r>`, "")
+			x.RespType = "text/xml; charset=utf-8"
+			return x
+		}()}, ClassError, FaultOpsgen, "xml-untyped"},
+		{"XML the description does not declare", Call{ErrCode: "DECODE_ERROR", Exchange: func() *Exchange {
+			x := exchange("GET", base+"/things", 200, `<r/>`, "")
+			x.RespType = "text/xml"
+			return x
+		}()}, ClassError, FaultMock, "decode-not-json"},
+		{"XML the request did not accept", Call{ErrCode: "DECODE_ERROR", Exchange: func() *Exchange {
+			x := exchange("GET", base+"/xml", 200, `<r/>`, "")
+			x.RespType, x.ReqHeaders = "text/xml", map[string]string{"Accept": "application/json"}
+			return x
+		}()}, ClassError, FaultMock, "decode-not-json"},
+		{"a body where the description declares none", Call{ErrCode: "DECODE_ERROR", Exchange: func() *Exchange {
+			x := exchange("GET", base+"/files/a.json", 200, `oops`, "")
+			x.RespType = "text/plain"
+			return x
+		}()}, ClassError, FaultOpsgen, "decode-no-content"},
+		{"an empty path parameter named in another case", Call{ErrCode: "EXECUTION_ERROR", Requests: 1, Input: json.RawMessage(`{"params":{"id":"7","dataSet":""}}`),
+			Exchange: exchange("GET", base+"/company/7/", 422, `{}`, `[{"location":["request","path"],"severity":"Error","code":"required","message":"Request path must have required property 'dataset'"}]`)}, ClassRejected, FaultDescription, "reject-empty-path-param"},
+		{"a path parameter named in another case that was not empty", Call{ErrCode: "EXECUTION_ERROR", Requests: 1, Input: json.RawMessage(`{"params":{"id":"7","dataSet":"full"}}`),
+			Exchange: exchange("GET", base+"/company/7/", 422, `{}`, `[{"location":["request","path"],"severity":"Error","code":"required","message":"Request path must have required property 'dataset'"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
 		{"failure before sending", Call{ErrCode: "EXECUTION_ERROR", ErrMsg: "cannot encode", Requests: 0}, ClassError, FaultOpsgen, "not-sent"},
 		{"connection failed", Call{ErrCode: "TRANSPORT_ERROR", Requests: 1, Exchange: &Exchange{Method: "GET", URL: base + "/things", Err: "EOF"}}, ClassError, FaultMock, "transport"},
 		{"no route", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
@@ -108,7 +134,9 @@ func TestClassify(t *testing.T) {
 		{"an operation without a success response", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: exchange("GET", base+"/broken", 500, `{}`, "")}, ClassError, FaultDescription, "status-no-success"},
 		{"the mock's own failure", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
-			Exchange: exchange("GET", base+"/things", 500, `{}`, "")}, ClassError, FaultMock, "status-mock"},
+			Exchange: exchange("GET", base+"/things", 500, `{"type":"https://stoplight.io/prism/errors#UNKNOWN","title":"boom"}`, "")}, ClassError, FaultMock, "status-mock"},
+		{"a failure that is not the mock's own", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: exchange("GET", base+"/things", 500, `{}`, "")}, ClassError, FaultUnknown, "status-unexplained"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -85,3 +85,21 @@ func TestFromPattern(t *testing.T) {
 		t.Error("a lookbehind parsed")
 	}
 }
+
+// TestCompileInput: the independent check of refused inputs accepts what
+// the published schema accepts and refuses what it refuses (not and
+// formats included), and gives up (nil) on a schema it cannot compile.
+func TestCompileInput(t *testing.T) {
+	check := compileInput(json.RawMessage(`{"type":"object","properties":{"mcc":{"type":"integer","not":{"minimum":800,"maximum":899}},"day":{"type":"string","format":"date"}}}`))
+	if check == nil {
+		t.Fatal("the schema did not compile")
+	}
+	for in, valid := range map[string]bool{`{"mcc":700}`: true, `{"mcc":850}`: false, `{"day":"2024-01-02"}`: true, `{"day":"tomorrow"}`: false} {
+		if err := check(json.RawMessage(in)); (err == nil) != valid {
+			t.Errorf("%s: %v, want valid %v", in, err, valid)
+		}
+	}
+	if compileInput(json.RawMessage(`{"type":`)) != nil || compileInput(nil) != nil {
+		t.Error("a schema that does not parse compiled")
+	}
+}

@@ -153,6 +153,11 @@ func (o *Oracle) Operation(method, rawURL string) (*openapi3.Operation, string) 
 			continue
 		}
 		score, ok := matchTemplate(tmpl, segs)
+		if ok {
+			var qs int
+			qs, ok = matchQuery(tmpl, u.Query())
+			score += qs
+		}
 		if ok && (score > bestScore || score == bestScore && tmpl < bestTmpl) {
 			best, bestTmpl, bestScore = op, tmpl, score
 		}
@@ -177,6 +182,91 @@ func matchTemplate(tmpl string, segs []string) (int, bool) {
 		tmpl = tmpl[:i]
 	}
 	return matchSegments(tmpl, segs)
+}
+
+// matchQuery matches the literal query of a path template ("?uploads",
+// "?list-type=2") against a request's query: each literal pair must be
+// there. The name=value pairs of its fragment ("#Action=AssumeRole", what
+// AWS's query carries; "#X-Amz-Target=...", a header) are not required
+// but break ties: it scores the characters of the pairs matched.
+func matchQuery(tmpl string, q url.Values) (int, bool) {
+	has := func(p string) bool {
+		k, v, hasV := strings.Cut(p, "=")
+		got, ok := q[k]
+		return ok && (!hasV || slices.Contains(got, v))
+	}
+	score := 0
+	if i := strings.IndexByte(tmpl, '#'); i >= 0 {
+		for _, p := range strings.Split(tmpl[i+1:], "&") {
+			if strings.Contains(p, "=") && has(p) {
+				score += len(p)
+			}
+		}
+		tmpl = tmpl[:i]
+	}
+	if i := strings.IndexByte(tmpl, '?'); i >= 0 {
+		for _, p := range strings.Split(tmpl[i+1:], "&") {
+			if p == "" || strings.Contains(p, "{") {
+				continue
+			}
+			if !has(p) {
+				return 0, false
+			}
+			score += len(p)
+		}
+	}
+	return score, true
+}
+
+// SharedRoute returns another path template with an operation for the
+// method whose path, without its "#..." suffix and "?..." part, is the
+// path of tmpl ("" when there is none).
+func (o *Oracle) SharedRoute(method, tmpl string) string {
+	bare := func(t string) string {
+		if i := strings.IndexAny(t, "#?"); i >= 0 {
+			return t[:i]
+		}
+		return t
+	}
+	if o.doc == nil || o.doc.Paths == nil {
+		return ""
+	}
+	var others []string
+	for t, item := range o.doc.Paths.Map() {
+		if t != tmpl && bare(t) == bare(tmpl) && item.GetOperation(strings.ToUpper(method)) != nil {
+			others = append(others, t)
+		}
+	}
+	slices.Sort(others)
+	if len(others) == 0 {
+		return ""
+	}
+	return others[0]
+}
+
+// ResponseMediaTypes returns the media types the request's operation
+// declares for the status (its exact response, else its range, else its
+// default); known is false when the operation or the response is not found.
+func (o *Oracle) ResponseMediaTypes(method, rawURL string, status int) (types []string, known bool) {
+	op, _ := o.Operation(method, rawURL)
+	if op == nil || op.Responses == nil {
+		return nil, false
+	}
+	ref := op.Responses.Status(status)
+	if ref == nil {
+		ref = op.Responses.Value(fmt.Sprintf("%dXX", status/100))
+	}
+	if ref == nil {
+		ref = op.Responses.Default()
+	}
+	if ref == nil || ref.Value == nil {
+		return nil, false
+	}
+	for mt := range ref.Value.Content {
+		types = append(types, mt)
+	}
+	slices.Sort(types)
+	return types, true
 }
 
 // matchSegments matches a path template's segments to a URL's.

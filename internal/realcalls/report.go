@@ -20,6 +20,9 @@ type Totals struct {
 	ByRule                 map[string]int
 	// SpecFaults counts specs that made no call, by fault.
 	SpecFaults map[Fault]int
+	// Refusals counts the generated inputs refused before sending that the
+	// published schema refuses too (retried), on RefusedCalls calls.
+	Refusals, RefusedCalls int
 }
 
 // Tally adds up the runs.
@@ -35,6 +38,10 @@ func Tally(runs []SpecRun) Totals {
 		for _, c := range r.Calls {
 			t.Calls++
 			t.ByClass[c.Class]++
+			if c.Refusals > 0 {
+				t.Refusals += c.Refusals
+				t.RefusedCalls++
+			}
 			if c.Class != ClassOK {
 				t.ByFault[c.Fault]++
 				t.ByRule[string(c.Fault)+" / "+c.Rule]++
@@ -71,6 +78,7 @@ func Summary(w io.Writer, runs []SpecRun) {
 	for _, c := range Classes {
 		fmt.Fprintf(w, " %s %d", c, t.ByClass[c])
 	}
+	fmt.Fprintf(w, "\ninputs refused before sending and by the published schema (the harness's, retried): %d, on %d calls", t.Refusals, t.RefusedCalls)
 	fmt.Fprintf(w, "\nnon-ok calls by fault:")
 	for _, f := range Faults {
 		fmt.Fprintf(w, " %s %d", f, t.ByFault[f])
