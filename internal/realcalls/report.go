@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/opsgen/opsgen/internal/corpus"
 )
 
 // Totals counts calls by class and non-ok calls by fault and rule.
@@ -199,4 +201,60 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func mdEscape(s string) string {
 	return strings.NewReplacer("|", "\\|", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// State keeps each spec's SpecRun in Dir (one JSON file per spec), so that
+// a run of many specs continues where a stopped one left off.
+type State struct{ Dir string }
+
+func (s State) file(name string) string {
+	return filepath.Join(s.Dir, strings.NewReplacer("/", "__", "\\", "__").Replace(name)+".json")
+}
+
+// Has reports whether the spec has a result.
+func (s State) Has(spec corpus.Spec) bool {
+	_, err := os.Stat(s.file(spec.Name))
+	return err == nil
+}
+
+// Save writes the runs' results, each to its file (written whole, then
+// renamed, so that a stopped run leaves none half written).
+func (s State) Save(runs []SpecRun) error {
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return err
+	}
+	for _, r := range runs {
+		data, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		f := s.file(r.Spec.Name)
+		if err := os.WriteFile(f+".tmp", data, 0o644); err != nil {
+			return err
+		}
+		if err := os.Rename(f+".tmp", f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Load returns the results of the specs that have one, in the specs' order.
+func (s State) Load(specs []corpus.Spec) ([]SpecRun, error) {
+	var runs []SpecRun
+	for _, spec := range specs {
+		data, err := os.ReadFile(s.file(spec.Name))
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		var r SpecRun
+		if err := json.Unmarshal(data, &r); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.file(spec.Name), err)
+		}
+		runs = append(runs, r)
+	}
+	return runs, nil
 }
