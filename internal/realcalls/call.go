@@ -2,6 +2,7 @@ package realcalls
 
 import (
 	"bytes"
+	"encoding/base64"
 	"context"
 	"encoding/json"
 	"errors"
@@ -437,7 +438,17 @@ func compileInput(schema json.RawMessage) func(in json.RawMessage) error {
 		return nil
 	}
 	comp := jsonschema.NewCompiler()
+	// Formats (OpenAPI's "byte" too) and contentEncoding are what the
+	// published schema asks of a caller.
 	comp.AssertFormat()
+	comp.AssertContent()
+	comp.RegisterFormat(&jsonschema.Format{Name: "byte", Validate: func(v any) error {
+		if s, ok := v.(string); ok {
+			_, err := base64.StdEncoding.DecodeString(s)
+			return err
+		}
+		return nil
+	}})
 	if err := comp.AddResource("input.json", doc); err != nil {
 		return nil
 	}

@@ -90,11 +90,13 @@ func TestFromPattern(t *testing.T) {
 // the published schema accepts and refuses what it refuses (not and
 // formats included), and gives up (nil) on a schema it cannot compile.
 func TestCompileInput(t *testing.T) {
-	check := compileInput(json.RawMessage(`{"type":"object","properties":{"mcc":{"type":"integer","not":{"minimum":800,"maximum":899}},"day":{"type":"string","format":"date"}}}`))
+	check := compileInput(json.RawMessage(`{"type":"object","properties":{"mcc":{"type":"integer","not":{"minimum":800,"maximum":899}},"day":{"type":"string","format":"date"},` +
+		`"file":{"type":"string","contentEncoding":"base64"},"bytes":{"type":"string","format":"byte"}}}`))
 	if check == nil {
 		t.Fatal("the schema did not compile")
 	}
-	for in, valid := range map[string]bool{`{"mcc":700}`: true, `{"mcc":850}`: false, `{"day":"2024-01-02"}`: true, `{"day":"tomorrow"}`: false} {
+	for in, valid := range map[string]bool{`{"mcc":700}`: true, `{"mcc":850}`: false, `{"day":"2024-01-02"}`: true, `{"day":"tomorrow"}`: false,
+		`{"file":"ZTJl"}`: true, `{"file":"ü-e2e"}`: false, `{"bytes":"ZTJl"}`: true, `{"bytes":"e2e&x=1"}`: false} {
 		if err := check(json.RawMessage(in)); (err == nil) != valid {
 			t.Errorf("%s: %v, want valid %v", in, err, valid)
 		}

@@ -62,7 +62,70 @@ func (durationFormat) Validate(s string) error {
 // NewOracle loads the description at path.
 func NewOracle(path string) *Oracle {
 	doc, raw, err := loadDoc(path)
+	if doc != nil && !doc.IsOpenAPI31OrLater() {
+		untypedNullable(doc)
+	}
 	return &Oracle{doc: doc, raw: raw, Err: err}
+}
+
+// untypedNullable makes every schema of an OpenAPI 3.0 document without a
+// type nullable: OpenAPI 3.0.3 says nullable false "leaves the specified
+// or default type unmodified", so a schema without type allows null, where
+// kin-openapi says "Value is not nullable" (googleapis' additional
+// properties of any value, answered null).
+func untypedNullable(doc *openapi3.T) {
+	seen := map[*openapi3.Schema]bool{}
+	var visit func(r *openapi3.SchemaRef)
+	visit = func(r *openapi3.SchemaRef) {
+		if r == nil || r.Value == nil || seen[r.Value] {
+			return
+		}
+		s := r.Value
+		seen[s] = true
+		if s.Type == nil || len(*s.Type) == 0 {
+			s.Nullable = true
+		}
+		for _, p := range s.Properties {
+			visit(p)
+		}
+		visit(s.Items)
+		visit(s.Not)
+		visit(s.AdditionalProperties.Schema)
+		for _, list := range []openapi3.SchemaRefs{s.AllOf, s.AnyOf, s.OneOf} {
+			for _, x := range list {
+				visit(x)
+			}
+		}
+	}
+	if doc.Components != nil {
+		for _, r := range doc.Components.Schemas {
+			visit(r)
+		}
+		for _, r := range doc.Components.Responses {
+			if r != nil && r.Value != nil {
+				for _, m := range r.Value.Content {
+					visit(m.Schema)
+				}
+			}
+		}
+	}
+	if doc.Paths == nil {
+		return
+	}
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if op.Responses == nil {
+				continue
+			}
+			for _, r := range op.Responses.Map() {
+				if r != nil && r.Value != nil {
+					for _, m := range r.Value.Content {
+						visit(m.Schema)
+					}
+				}
+			}
+		}
+	}
 }
 
 func loadDoc(path string) (*openapi3.T, map[string]any, error) {
