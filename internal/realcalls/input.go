@@ -429,6 +429,9 @@ var words = []string{"e2e", "e2e value", "e2e&x=1", "ü-e2e", "e2e+plus"}
 
 func (g *InputGen) str(s map[string]any) any {
 	format, _ := s["format"].(string)
+	if s["contentEncoding"] == "base64" {
+		format = "byte" // a file or bytes, given as base64
+	}
 	var v string
 	switch format {
 	case "date-time":

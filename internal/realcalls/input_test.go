@@ -12,6 +12,8 @@ import (
 // inputSchemas are registry-style input schemas with the keywords the
 // generator honours.
 var inputSchemas = []string{
+	// A file of a multipart body, given as base64 (contentEncoding).
+	`{"type":"object","required":["file"],"properties":{"file":{"type":"string","format":"binary","contentEncoding":"base64"}}}`,
 	`{"type":"object"}`,
 	`{"type":"object","required":["params"],"properties":{"params":{"type":"object","required":["id","when","day","mail","uid","kind","n","x","code","tags"],"properties":{
 		"id":{"type":"integer","minimum":10,"maximum":12},
@@ -39,6 +41,7 @@ func TestInputGen(t *testing.T) {
 	for i, src := range inputSchemas {
 		c := jsonschema.NewCompiler()
 		c.AssertFormat()
+		c.AssertContent()
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(src)))
 		if err != nil {
 			t.Fatalf("schema %d: %v", i, err)
