@@ -63,6 +63,7 @@ func TestClassify(t *testing.T) {
 		{"input refused before sending", Call{ErrCode: "VALIDATION_ERROR", ErrMsg: "invalid input"}, ClassError, FaultHarness, "input-refused"},
 		{"an input its published schema accepts refused", Call{ErrCode: "VALIDATION_ERROR", ErrMsg: "query parameter \"f\": item 0 is not a primitive", RefusedValid: true}, ClassError, FaultOpsgen, "refused-valid-input"},
 		{"a body the oracle rejects accepted without a word", Call{Exchange: exchange("GET", base+"/items/1", 200, `{"id":"one","name":"box"}`, "")}, ClassMissed, FaultOpsgen, "ok-invalid-body"},
+		{"a pattern the oracle cannot compile", Call{Exchange: exchange("GET", base+"/items/1", 200, `{"id":1,"name":"box","code":"string"}`, "")}, ClassOK, "", ""},
 		{"null where the schema has no type", Call{Exchange: exchange("GET", base+"/anything", 200, `{"a":null,"b":1}`, "")}, ClassOK, "", ""},
 		{"null where the schema has a type", Call{Exchange: exchange("GET", base+"/items/1", 200, `{"id":null,"name":"box"}`, "")}, ClassMissed, FaultOpsgen, "ok-invalid-body"},
 		{"XML the description declares", Call{ErrCode: "DECODE_ERROR", Exchange: func() *Exchange {
