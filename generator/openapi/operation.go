@@ -104,7 +104,7 @@ func (l *loader) operations() []*ir.Operation {
 		l.operation(out[i], s)
 	}
 	// Operations with a required parameter no style can serialize (see
-	// querySerializable) are left out, with their diagnostic.
+	// notSerializable) are left out, with their diagnostic.
 	out = slices.DeleteFunc(out, func(op *ir.Operation) bool { return l.leftOut[op] })
 	slices.SortFunc(out, func(a, b *ir.Operation) int { return strings.Compare(a.GoName, b.GoName) })
 	return out
