@@ -750,16 +750,52 @@ func suffixRoute(o *Oracle, x *Exchange) string {
 	if !strings.ContainsAny(tmpl, "#?") || err != nil || strings.Contains(u.Path, "#") {
 		return "" // a '#' in the path is not what the template means
 	}
+	// The suffix's name=value pairs ("#Action=AssumeRole",
+	// "#X-Amz-Target=Lightsail_20161128.GetBundles") are what a real
+	// server routes by: the request carries each, in its query or headers,
+	// of the template it was built for (the oracle, which reads no
+	// headers, may have taken one that shares its path).
+	others := o.SharedRoutes(x.Method, tmpl)
+	if !carriesSuffix(tmpl, u, x.ReqHeaders) {
+		i := slices.IndexFunc(others, func(t string) bool { return carriesSuffix(t, u, x.ReqHeaders) })
+		if i < 0 {
+			return ""
+		}
+		tmpl, others[i] = others[i], tmpl
+	}
 	if v := pathParamsOnly(x.Violations, tmpl); v != "" {
 		return "the request is " + strconv.Quote(tmpl) + " as the template means it (the #... suffix is never sent, the ?... part is the query) and carries its path parameters " + v + ", which Prism cannot extract from the template's literal text"
 	}
 	if strings.Contains(x.Violations, "NO_PATH_MATCHED") || strings.Contains(x.Violations, "NO_METHOD_MATCHED") {
 		return "the request is " + strconv.Quote(tmpl) + " as the template means it (the #... suffix is never sent, the ?... part is the query): Prism routes by the template's literal text and finds no route"
 	}
-	if other := o.SharedRoute(x.Method, tmpl); other != "" {
-		return "the request is " + strconv.Quote(tmpl) + " as the template means it, which shares its method and path with " + strconv.Quote(other) + ": Prism validated it against that operation (a real server tells them apart by the query)"
+	if len(others) > 0 {
+		return "the request is " + strconv.Quote(tmpl) + " as the template means it, which shares its method and path with " + strconv.Quote(others[0]) + ": Prism validated it against that operation (a real server tells them apart by the query or the headers the suffix names)"
 	}
 	return ""
+}
+
+// carriesSuffix reports whether the request carries each name=value pair
+// of the template's "#..." suffix in its query or its headers.
+func carriesSuffix(tmpl string, u *url.URL, headers map[string]string) bool {
+	i := strings.IndexByte(tmpl, '#')
+	if i < 0 {
+		return true
+	}
+	for _, p := range strings.Split(tmpl[i+1:], "&") {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok {
+			continue
+		}
+		carried := slices.Contains(u.Query()[k], v)
+		for h, hv := range headers {
+			carried = carried || strings.EqualFold(h, k) && hv == v
+		}
+		if !carried {
+			return false
+		}
+	}
+	return true
 }
 
 // pathParamsOnly returns the names (quoted, comma-separated) when every

@@ -281,10 +281,10 @@ func matchQuery(tmpl string, q url.Values) (int, bool) {
 	return score, true
 }
 
-// SharedRoute returns another path template with an operation for the
+// SharedRoutes returns the other path templates with an operation for the
 // method whose path, without its "#..." suffix and "?..." part, is the
-// path of tmpl ("" when there is none).
-func (o *Oracle) SharedRoute(method, tmpl string) string {
+// path of tmpl, sorted.
+func (o *Oracle) SharedRoutes(method, tmpl string) []string {
 	bare := func(t string) string {
 		if i := strings.IndexAny(t, "#?"); i >= 0 {
 			return t[:i]
@@ -292,7 +292,7 @@ func (o *Oracle) SharedRoute(method, tmpl string) string {
 		return t
 	}
 	if o.doc == nil || o.doc.Paths == nil {
-		return ""
+		return nil
 	}
 	var others []string
 	for t, item := range o.doc.Paths.Map() {
@@ -301,10 +301,7 @@ func (o *Oracle) SharedRoute(method, tmpl string) string {
 		}
 	}
 	slices.Sort(others)
-	if len(others) == 0 {
-		return ""
-	}
-	return others[0]
+	return others
 }
 
 // ResponseMediaTypes returns the media types the request's operation

@@ -126,6 +126,41 @@ paths:
 	}
 }
 
+// TestClassifySuffixPairs: AWS's JSON protocol templates
+// ("/#X-Amz-Target=Svc.Get", "/#X-Amz-Target=Svc.List") share a method
+// and a path; a request that carries its suffix's pair (the header, as a
+// real server routes it) and is validated by Prism against the other is
+// the mock's; one that does not carry it is not.
+func TestClassifySuffixPairs(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "aws.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  "/#X-Amz-Target=Svc.Get":
+    post:
+      responses: {"200": {description: ok}}
+  "/#X-Amz-Target=Svc.List":
+    post:
+      responses: {"200": {description: ok}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := NewOracle(doc)
+	v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["body","n"],"severity":"Error","code":"type","message":"must be integer"}]`
+	for target, want := range map[string]string{"Svc.List": "reject-route-suffix", "Svc.Other": "reject-violation", "": "reject-violation"} {
+		x := exchange("POST", "http://127.0.0.1:1/", 422, `{}`, v)
+		x.ReqHeaders = map[string]string{"Content-Type": "application/json"}
+		if target != "" {
+			x.ReqHeaders["X-Amz-Target"] = target
+		}
+		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+		Classify(c, o, nil)
+		if c.Rule != want {
+			t.Errorf("X-Amz-Target %q: %s/%s, want %s: %s", target, c.Fault, c.Rule, want, c.Evidence)
+		}
+	}
+}
+
 // TestClassifyFragmentPathBody: a body violation of an operation with a
 // fragment in its path is not about the fragment.
 func TestClassifyFragmentPathBody(t *testing.T) {
