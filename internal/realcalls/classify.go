@@ -322,9 +322,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 	if x.Status/100 == 4 && prismSays {
 		c.Class = ClassRejected
 		switch {
-		case suffixRoute(o, x) != "":
+		case suffixRoute(o, c) != "":
 			c.Fault, c.Rule = FaultMock, "reject-route-suffix"
-			ev += "; " + suffixRoute(o, x)
+			ev += "; " + suffixRoute(o, c)
 		case strings.Contains(x.Violations, "NO_PATH_MATCHED") || strings.Contains(x.Violations, "NO_METHOD_MATCHED"):
 			c.Fault, c.Rule = FaultOpsgen, "reject-route"
 			if vars := o.UndeclaredPathVars(x.Method, x.URL); len(vars) > 0 {
@@ -744,8 +744,16 @@ func emptyPathParams(violations string, input json.RawMessage) string {
 // them), which a real server (AWS, Box) routes by method, path and query;
 // Prism routes by the template's text, so it finds no route, or validates
 // the request against the operation that shares its method and path.
-func suffixRoute(o *Oracle, x *Exchange) string {
+func suffixRoute(o *Oracle, c *Call) string {
+	x := c.Exchange
 	_, tmpl := o.Operation(x.Method, x.URL)
+	// The operation called, by its operationId (the registry id's name),
+	// when it is one of the templates sharing the path the oracle found.
+	if _, id, ok := strings.Cut(c.Op, "."); ok {
+		if t := o.TemplateOf(x.Method, id); t != "" && t != tmpl && slices.Contains(o.SharedRoutes(x.Method, tmpl), t) {
+			tmpl = t
+		}
+	}
 	u, err := url.Parse(x.URL)
 	if !strings.ContainsAny(tmpl, "#?") || err != nil || strings.Contains(u.Path, "#") {
 		return "" // a '#' in the path is not what the template means

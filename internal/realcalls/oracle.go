@@ -281,6 +281,20 @@ func matchQuery(tmpl string, q url.Values) (int, bool) {
 	return score, true
 }
 
+// TemplateOf returns the path template of the operation whose
+// operationId is id for the method ("" when there is none).
+func (o *Oracle) TemplateOf(method, id string) string {
+	if o.doc == nil || o.doc.Paths == nil || id == "" {
+		return ""
+	}
+	for t, item := range o.doc.Paths.Map() {
+		if op := item.GetOperation(strings.ToUpper(method)); op != nil && op.OperationID == id {
+			return t
+		}
+	}
+	return ""
+}
+
 // SharedRoutes returns the other path templates with an operation for the
 // method whose path, without its "#..." suffix and "?..." part, is the
 // path of tmpl, sorted.

@@ -161,6 +161,41 @@ paths:
 	}
 }
 
+// TestClassifySuffixOverload: Azure's "/recognizeText#overload=stream"
+// takes bytes at the path of "/recognizeText", which takes JSON; Prism
+// validates the bytes against the JSON one (415). The call of the stream
+// operation is the mock's; the same 415 for the JSON operation is not.
+func TestClassifySuffixOverload(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "ocr.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  /recognizeText:
+    post:
+      operationId: RecognizeText
+      requestBody: {content: {application/json: {schema: {type: object}}}}
+      responses: {"202": {description: ok}}
+  "/recognizeText#overload=stream":
+    post:
+      operationId: RecognizeTextInStream
+      requestBody: {content: {application/octet-stream: {schema: {type: string, format: binary}}}}
+      responses: {"202": {description: ok}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := NewOracle(doc)
+	v := `[{"location":["request"],"severity":"Error","code":415,"message":"Supported content types: application/json"}]`
+	for op, want := range map[string]string{"s0.RecognizeTextInStream": "reject-route-suffix", "s0.RecognizeText": "reject-content-type"} {
+		x := exchange("POST", "http://127.0.0.1:1/recognizeText", 415, `{}`, v)
+		x.ReqHeaders = map[string]string{"Content-Type": "application/octet-stream"}
+		c := &Call{Op: op, ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+		Classify(c, o, nil)
+		if c.Rule != want {
+			t.Errorf("%s: %s/%s, want %s: %s", op, c.Fault, c.Rule, want, c.Evidence)
+		}
+	}
+}
+
 // TestClassifyFragmentPathBody: a body violation of an operation with a
 // fragment in its path is not about the fragment.
 func TestClassifyFragmentPathBody(t *testing.T) {
