@@ -202,6 +202,10 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     body property that an OpenAPI 3.0 document lists in a "required"
 //     beside the body schema's $ref, where the Reference Object's other
 //     members "SHALL be ignored" (opsgen ignores it; Prism applies it).
+//   - reject-binary-object -> description: every violation is the whole
+//     request body not being an object, and the body's media type is not
+//     JSON, text or a form: the description gives a body of bytes
+//     (application/octet-stream, docker's NetworkConnect) an object schema.
 //   - reject-binary-base64 -> description: every violation is the whole
 //     request body failing format "byte" (or a base64 pattern), and the
 //     body's media type is not JSON or text: the description gives a body
@@ -348,6 +352,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 			c.Fault, c.Rule = FaultOpsgen, "reject-accept"
 		case x.Status == 415 || strings.Contains(x.Violations, "UNSUPPORTED_MEDIA"):
 			c.Fault, c.Rule = FaultOpsgen, "reject-content-type"
+		case binaryObjectBody(x):
+			c.Fault, c.Rule = FaultDescription, "reject-binary-object"
+			ev += "; the body's media type " + strconv.Quote(x.ReqHeaders["Content-Type"]) + " is bytes, and its schema is an object: the client sends the caller's bytes, as the media type says, which Prism checks against the object schema (docker's NetworkConnect)"
 		case base64Body(x):
 			c.Fault, c.Rule = FaultDescription, "reject-binary-base64"
 			ev += "; the body's media type " + strconv.Quote(x.ReqHeaders["Content-Type"]) + " is binary, and its schema says format byte (base64 text), which Prism checks against the bytes sent; OpenAPI describes a body of bytes with format binary"
@@ -670,6 +677,35 @@ func base64Body(x *Exchange) bool {
 		}
 	}
 	return byteFormat
+}
+
+// binaryObjectBody reports whether every violation of x is its whole body
+// not being an object, and the body's media type is neither JSON, text
+// nor a form.
+func binaryObjectBody(x *Exchange) bool {
+	ct := strings.ToLower(x.ReqHeaders["Content-Type"])
+	if ct == "" || strings.Contains(ct, "json") || strings.HasPrefix(ct, "text/") || strings.Contains(ct, "form") {
+		return false
+	}
+	i := strings.Index(x.Violations, "[")
+	if i < 0 {
+		return false
+	}
+	var vs []struct {
+		Location []string `json:"location"`
+		Code     string   `json:"code"`
+		Message  string   `json:"message"`
+	}
+	if json.Unmarshal([]byte(x.Violations[i:]), &vs) != nil || len(vs) == 0 {
+		return false
+	}
+	for _, v := range vs {
+		loc := strings.Join(v.Location, "/")
+		if loc != "body" && loc != "request/body" || v.Code != "type" || !strings.HasSuffix(v.Message, "must be object") {
+			return false
+		}
+	}
+	return true
 }
 
 // paramOneOfOnly reports whether every violation of Prism's list is a

@@ -104,6 +104,18 @@ func TestClassify(t *testing.T) {
 				x.ReqHeaders = map[string]string{"Content-Type": "application/octet-stream"}
 				return x
 			}()}, ClassRejected, FaultDescription, "reject-binary-base64"},
+		{"bytes sent where the schema says object", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: func() *Exchange {
+				x := exchange("POST", base+"/things", 422, `{}`, `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["body"],"severity":"Error","code":"type","message":"Request body must be object"}]`)
+				x.ReqHeaders = map[string]string{"Content-Type": "application/octet-stream"}
+				return x
+			}()}, ClassRejected, FaultDescription, "reject-binary-object"},
+		{"a JSON body that is not an object is not that", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: func() *Exchange {
+				x := exchange("POST", base+"/things", 422, `{}`, `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["body"],"severity":"Error","code":"type","message":"Request body must be object"}]`)
+				x.ReqHeaders = map[string]string{"Content-Type": "application/json"}
+				return x
+			}()}, ClassRejected, FaultOpsgen, "reject-violation"},
 		{"a JSON body failing format byte is not that", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: func() *Exchange {
 				x := exchange("PUT", base+"/things", 400, `{}`, `[{"location":["request","body"],"severity":"Error","code":"format","message":"Request body must match format \"byte\""}]`)
