@@ -420,6 +420,9 @@ func (g *InputGen) number(s map[string]any) any {
 		return lo
 	}
 	v := lo + (hi-lo)*g.r.Float64()
+	if f := s["format"]; f == "int32" || f == "int64" {
+		return math.Round(v) // an integer, as the format says
+	}
 	return math.Round(v*4) / 4
 }
 
