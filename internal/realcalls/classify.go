@@ -531,8 +531,10 @@ func lookupPointer(doc any, ptr string) (any, bool) {
 	return cur, true
 }
 
-// violationAt matches a Prism violation's body location and message.
-var violationAt = regexp.MustCompile(`"location":\["body","([^"]+)"\][^}]*"message":"([^"]*)"`)
+// violationAt matches a Prism violation's body location (["body", NAME]
+// in its problem body, ["request", "body", NAME] in its sl-violations
+// header) and message.
+var violationAt = regexp.MustCompile(`"location":\[(?:"request",)?"body","([^"]+)"\][^}]*"message":"([^"]*)"`)
 
 // multipartQuirk reports whether Prism rejected a multipart/form-data
 // request only for its known multipart quirks (see Classify).

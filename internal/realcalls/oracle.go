@@ -36,10 +36,13 @@ type Oracle struct {
 
 // format float is asserted like int32 and int64 (kin-openapi checks only
 // those): Prism generates -3.402823669209385e+38, past float32's range.
-// Format duration is asserted too (durationFormat).
+// Format duration is asserted too (durationFormat), and format email with
+// kin-openapi's own pattern (which it defines but does not register):
+// files.com's "example" is not an email, as the runtime says.
 func init() {
 	openapi3.DefineNumberFormatValidator("float", openapi3.NewRangeFormatValidator(-math.MaxFloat32, math.MaxFloat32))
 	openapi3.DefineStringFormatValidator("duration", durationFormat{})
+	openapi3.DefineStringFormatValidator("email", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForEmail))
 }
 
 // isoDuration is the duration of RFC 3339 appendix A (ISO 8601), which
