@@ -203,9 +203,10 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     beside the body schema's $ref, where the Reference Object's other
 //     members "SHALL be ignored" (opsgen ignores it; Prism applies it).
 //   - reject-binary-object -> description: every violation is the whole
-//     request body not being an object, and the body's media type is not
-//     JSON, text or a form: the description gives a body of bytes
-//     (application/octet-stream, docker's NetworkConnect) an object schema.
+//     request body not being an object (or an array), and the body's media
+//     type is not JSON, text or a form: the description gives a body of
+//     bytes (application/octet-stream: docker's NetworkConnect, qakka's
+//     sendMessageBinary) an object (or array) schema.
 //   - reject-binary-base64 -> description: every violation is the whole
 //     request body failing format "byte" (or a base64 pattern), and the
 //     body's media type is not JSON or text: the description gives a body
@@ -682,7 +683,7 @@ func base64Body(x *Exchange) bool {
 }
 
 // binaryObjectBody reports whether every violation of x is its whole body
-// not being an object, and the body's media type is neither JSON, text
+// not being an object (or an array), and the body's media type is neither JSON, text
 // nor a form.
 func binaryObjectBody(x *Exchange) bool {
 	ct := strings.ToLower(x.ReqHeaders["Content-Type"])
@@ -703,7 +704,7 @@ func binaryObjectBody(x *Exchange) bool {
 	}
 	for _, v := range vs {
 		loc := strings.Join(v.Location, "/")
-		if loc != "body" && loc != "request/body" || v.Code != "type" || !strings.HasSuffix(v.Message, "must be object") {
+		if loc != "body" && loc != "request/body" || v.Code != "type" || !strings.HasSuffix(v.Message, "must be object") && !strings.HasSuffix(v.Message, "must be array") {
 			return false
 		}
 	}

@@ -110,6 +110,12 @@ func TestClassify(t *testing.T) {
 				x.ReqHeaders = map[string]string{"Content-Type": "application/octet-stream"}
 				return x
 			}()}, ClassRejected, FaultDescription, "reject-binary-object"},
+		{"bytes sent where the schema says array", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: func() *Exchange {
+				x := exchange("POST", base+"/things", 422, `{}`, `[{"location":["body"],"severity":"Error","code":"type","message":"Request body must be array"}]`)
+				x.ReqHeaders = map[string]string{"Content-Type": "application/octet-stream"}
+				return x
+			}()}, ClassRejected, FaultDescription, "reject-binary-object"},
 		{"a JSON body that is not an object is not that", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: func() *Exchange {
 				x := exchange("POST", base+"/things", 422, `{}`, `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["body"],"severity":"Error","code":"type","message":"Request body must be object"}]`)
