@@ -65,6 +65,7 @@ func TestClassify(t *testing.T) {
 		{"a body the oracle rejects accepted without a word", Call{Exchange: exchange("GET", base+"/items/1", 200, `{"id":"one","name":"box"}`, "")}, ClassMissed, FaultOpsgen, "ok-invalid-body"},
 		{"a pattern the oracle cannot compile", Call{Exchange: exchange("GET", base+"/items/1", 200, `{"id":1,"name":"box","code":"string"}`, "")}, ClassOK, "", ""},
 		{"null where the schema has no type", Call{Exchange: exchange("GET", base+"/anything", 200, `{"a":null,"b":1}`, "")}, ClassOK, "", ""},
+		{"null where the schema's allOf has a type", Call{Exchange: exchange("GET", base+"/anything", 200, `{"tier":null}`, "")}, ClassMissed, FaultOpsgen, "ok-invalid-body"},
 		{"null where the schema has a type", Call{Exchange: exchange("GET", base+"/items/1", 200, `{"id":null,"name":"box"}`, "")}, ClassMissed, FaultOpsgen, "ok-invalid-body"},
 		{"XML the description declares", Call{ErrCode: "DECODE_ERROR", Exchange: func() *Exchange {
 			x := exchange("GET", base+"/xml", 200, `<r><id>1</id></r>`, "")

@@ -85,7 +85,9 @@ func untypedNullable(doc *openapi3.T) {
 		}
 		s := r.Value
 		seen[s] = true
-		if s.Type == nil || len(*s.Type) == 0 {
+		// Only a schema that constrains no type, itself or through its
+		// parts: an allOf of a string still refuses null.
+		if (s.Type == nil || len(*s.Type) == 0) && len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) == 0 && s.Not == nil {
 			s.Nullable = true
 		}
 		for _, p := range s.Properties {
