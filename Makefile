@@ -128,8 +128,10 @@ corpus:
 	bash scripts/corpus.sh
 
 ## e2e: generate a client for each fixed pick and a seeded sample of the APIs.guru
-## directory, run Prism (npm, into .work/prism) as each one's mock and call every
-## operation; report in .work/e2e (SAMPLE=N SEED=S, VERBOSE=1).
+## directory (250, stratified by provider family and size), run Prism (npm, into
+## .work/prism) as each one's mock and call every operation, one shard at a time
+## (SHARD=K/N, default the next of 10), resumably (state in .work/e2e/state);
+## report of every document with a result in .work/e2e (SAMPLE=N SEED=S, VERBOSE=1).
 e2e:
 	GO=$(GO) bash scripts/e2e.sh
 

@@ -407,6 +407,11 @@ func TestKeywords(t *testing.T) {
 		{`{"format":"email"}`, `"a@b.example"`, nil},
 		{`{"format":"email"}`, `"not an email"`, []string{`: "not an email" is not a valid email`}},
 		{`{"format":"hostname"}`, `"!!"`, nil}, // unchecked formats are annotations
+		{`{"type":"number","format":"int32"}`, `14`, nil},
+		{`{"type":"number","format":"int32"}`, `14.5`, []string{`: 14.5 is not a valid int32`}},
+		{`{"type":"integer","format":"int32"}`, `2147483648`, []string{`: 2147483648 is not a valid int32`}},
+		{`{"type":"number","format":"int64"}`, `-3e3`, nil},
+		{`{"format":"int32"}`, `"14.5"`, nil}, // a number format says nothing of strings
 		{`{"minItems":2,"maxItems":3}`, `[1]`, []string{": has 1 items, fewer than minItems 2"}},
 		{`{"maxItems":1}`, `[[1,2],[3]]`, []string{": has 2 items, more than maxItems 1"}},
 		{`{"uniqueItems":true}`, `[1,{"a":1},{"a":1.0}]`, []string{": items 1 and 2 are equal"}},

@@ -594,7 +594,7 @@ func (c *compiler) object(n *node, m map[string]any, loc string) error {
 			if !ok {
 				return bad("a string")
 			}
-			if formats[s] != nil {
+			if formats[s] != nil || numberFormats[s] != nil {
 				n.format = s
 			}
 		default:

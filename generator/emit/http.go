@@ -494,6 +494,7 @@ func encodingMap(enc map[string]string) string {
 var styles = map[string]string{
 	"form": "StyleForm", "simple": "StyleSimple", "label": "StyleLabel", "matrix": "StyleMatrix",
 	"spaceDelimited": "StyleSpaceDelimited", "pipeDelimited": "StylePipeDelimited", "deepObject": "StyleDeepObject",
+	"awsQuery": "StyleAWSQuery", "awsEC2": "StyleAWSEC2",
 }
 
 func (g *gen) style(w *textWriter, p *ir.Param, def string) string {

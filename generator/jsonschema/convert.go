@@ -418,6 +418,19 @@ func (c *Converter) addFields(t *ir.Type, props map[string]*Schema, required []s
 			f.Required = true
 		}
 	}
+	// A required member that no property declares (an "actionable_by"
+	// requiring "id" and "login" with only "login" among its properties) is
+	// kept, as any value in a field of its own, unless the struct keeps
+	// undeclared members: decoding into the struct would drop it from the
+	// request. A later allOf part that declares it replaces the field.
+	if t.AdditionalProperties == nil {
+		for _, name := range required {
+			if slices.ContainsFunc(t.Fields, func(g *ir.Field) bool { return g.JSONName == name }) {
+				continue
+			}
+			t.Fields = append(t.Fields, &ir.Field{JSONName: name, Type: &ir.Type{Kind: ir.Any}, Required: true, Pos: c.pos(w.At("required", ""), nil)})
+		}
+	}
 	sort.Slice(t.Fields, func(i, j int) bool { return t.Fields[i].JSONName < t.Fields[j].JSONName })
 	c.nameFields(t)
 }

@@ -115,6 +115,11 @@ func (c *Converter) jsonSchema(ref *Schema, top bool) map[string]any {
 	if len(s.AllOf) > 0 {
 		m["allOf"] = c.jsonSchemas(s.AllOf)
 	}
+	if s.Not != nil && refFree(s.Not, 0) {
+		// Only a "not" without $refs: its schema is not converted to a
+		// type, so a $ref in it has no definition to point at.
+		m["not"] = c.jsonSchema(s.Not, false)
+	}
 	if len(s.AnyOf) > 0 {
 		m["anyOf"] = c.variantSchemas(s.AnyOf, s.Discriminator)
 	}
@@ -300,4 +305,28 @@ func requiredProps(s *Schema) []string {
 		return s.Required
 	}
 	return slices.DeleteFunc(slices.Clone(s.Required), skip)
+}
+
+// refFree reports whether s and its subschemas have no $ref (nor more
+// than 32 levels).
+func refFree(s *Schema, depth int) bool {
+	if s == nil {
+		return true
+	}
+	if s.Ref != "" || s.Target != nil || depth > 32 {
+		return false
+	}
+	subs := append([]*Schema{s.AdditionalProperties, s.Items, s.Not}, s.PrefixItems...)
+	subs = append(subs, s.AllOf...)
+	subs = append(subs, s.AnyOf...)
+	subs = append(subs, s.OneOf...)
+	for _, p := range s.Properties {
+		subs = append(subs, p)
+	}
+	for _, p := range subs {
+		if !refFree(p, depth+1) {
+			return false
+		}
+	}
+	return true
 }

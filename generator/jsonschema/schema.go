@@ -56,6 +56,9 @@ type Schema struct {
 	// NotIf is set when the schema has not or if (then, else): keywords
 	// the conversion does not support, and says so.
 	NotIf bool
+	// Not is the schema's "not": Go types ignore it, the JSON Schema keeps
+	// it (so that input validation refuses what it matches).
+	Not *Schema
 
 	// Keywords are the validation keywords that the runtime's JSON Schema
 	// keeps as they are (pattern, minLength, maximum, exclusiveMinimum,

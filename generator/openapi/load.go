@@ -319,6 +319,8 @@ type loader struct {
 	// finish runs after names are allocated (JSON Schemas refer to names).
 	finish   []func()
 	bodyRefs map[*ir.Body]*openapi3.SchemaRef
+	// leftOut are the operations a parameter leaves out (see params).
+	leftOut map[*ir.Operation]bool
 }
 
 // fromDocument converts doc, loaded from s; diags are the diagnostics so

@@ -23,9 +23,13 @@ import (
 // opSite is an operation found in the document, before conversion.
 type opSite struct {
 	path, method string
-	item         *openapi3.PathItem
-	op           *openapi3.Operation
-	w            where
+	// sent is the template the client fills (see planPath); fixes change
+	// path parameters as the template's expressions say.
+	sent  string
+	fixes map[string]paramFix
+	item  *openapi3.PathItem
+	op    *openapi3.Operation
+	w     where
 }
 
 // operations converts every operation the filter keeps.
@@ -41,7 +45,13 @@ func (l *loader) operations() []*ir.Operation {
 		for _, m := range slices.Sorted(maps.Keys(ops)) { // Operations has no nil ones
 			if op := ops[m]; l.keep(p, strings.ToUpper(m), op) {
 				w := where{file: l.name, ptr: "/paths/" + jsonptr.Escape(p) + "/" + strings.ToLower(m)}
-				sites = append(sites, opSite{path: p, method: strings.ToUpper(m), item: item, op: op, w: w})
+				pathParams, queryParams := declaredParams(item, op)
+				plan, err := planPath(p, pathParams, queryParams)
+				if err != nil {
+					l.diags.Warn(diag.LeftOut, l.pos(w, op.Origin), "operation %s %s is left out: %v", strings.ToUpper(m), p, err)
+					continue
+				}
+				sites = append(sites, opSite{path: p, sent: plan.path, fixes: plan.fixes, method: strings.ToUpper(m), item: item, op: op, w: w})
 			}
 		}
 	}
@@ -76,7 +86,7 @@ func (l *loader) operations() []*ir.Operation {
 			ID:     id,
 			GoName: goNames.Alloc(naming.Sanitize(want, "Op")),
 			Method: s.method,
-			Path:   s.path,
+			Path:   s.sent,
 			Tags:   s.op.Tags,
 			Pos:    l.pos(s.w, s.op.Origin),
 			Doc: ir.Doc{
@@ -93,6 +103,9 @@ func (l *loader) operations() []*ir.Operation {
 		}
 		l.operation(out[i], s)
 	}
+	// Operations with a required parameter no style can serialize (see
+	// notSerializable) are left out, with their diagnostic.
+	out = slices.DeleteFunc(out, func(op *ir.Operation) bool { return l.leftOut[op] })
 	slices.SortFunc(out, func(a, b *ir.Operation) int { return strings.Compare(a.GoName, b.GoName) })
 	return out
 }
@@ -164,15 +177,68 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 	}
 	add(s.item.Parameters, where{file: s.w.file, ptr: s.w.ptr[:strings.LastIndex(s.w.ptr, "/")]})
 	add(s.op.Parameters, s.w)
+	// The path template's expressions decide how some path parameters are
+	// sent (see planPath).
+	for _, k := range order {
+		p := merged[k]
+		fix, ok := s.fixes[p.Name]
+		if !ok || p.In != ir.InPath {
+			continue
+		}
+		p.Name, p.Style, p.Explode = fix.name, fix.style, fix.explode
+		if fix.query {
+			p.In = ir.InQuery
+			if _, dup := merged[key{string(ir.InQuery), fix.name}]; dup {
+				delete(merged, k) // the declared query parameter sends it
+			}
+		}
+	}
+
+	// APIs.guru's AWS query-protocol services (an Action and a Version
+	// query parameter) take lists and structures as the protocol does.
+	awsStyle := ""
+	if _, ok := merged[key{"query", "Action"}]; ok && l.doc.Info != nil && l.doc.Info.Extensions["x-providerName"] == "amazonaws.com" {
+		if _, ok := merged[key{"query", "Version"}]; ok {
+			awsStyle = "awsQuery"
+			if l.doc.Info.Extensions["x-serviceName"] == "ec2" {
+				awsStyle = "awsEC2"
+			}
+		}
+	}
+	for _, k := range order {
+		p, ok := merged[k]
+		if !ok || p.ContentType != "" {
+			continue
+		}
+		if awsStyle != "" && p.In == ir.InQuery && !primitive(p.Type) {
+			p.Style = awsStyle
+			continue
+		}
+		if why := notSerializable(p); why != "" {
+			if p.Required {
+				l.diags.Warn(diag.LeftOut, op.Pos, "operation %s is left out: its required %s parameter %q is %s, which style %s cannot serialize", op.ID, p.In, p.Name, why, p.Style)
+				if l.leftOut == nil {
+					l.leftOut = map[*ir.Operation]bool{}
+				}
+				l.leftOut[op] = true
+			} else {
+				l.diags.Warn(diag.LeftOut, p.Pos, "%s parameter %q is left out: it is %s, which style %s cannot serialize", p.In, p.Name, why, p.Style)
+			}
+			delete(merged, k)
+		}
+	}
 
 	tmpl := map[string]int{}
-	for i, m := range pathParamRE.FindAllStringSubmatch(s.path, -1) {
+	for i, m := range pathParamRE.FindAllStringSubmatch(s.sent, -1) {
 		tmpl[m[1]] = i
 	}
 	rank := map[ir.ParamIn]int{ir.InPath: 0, ir.InQuery: 1, ir.InHeader: 2, ir.InCookie: 3}
 	var params []*ir.Param
 	for _, k := range order {
-		p := merged[k]
+		p, ok := merged[k]
+		if !ok {
+			continue
+		}
 		if _, ok := rank[p.In]; !ok {
 			l.diags.Warn(diag.LeftOut, p.Pos, "parameter %q has unknown location %q; it is left out", p.Name, p.In)
 			continue
@@ -524,4 +590,57 @@ func errorSuffix(status string) string {
 		}
 	}
 	return "Status" + status
+}
+
+// primitive reports whether t is a scalar (or unknown: any value, a union).
+func primitive(t *ir.Type) bool {
+	if t == nil {
+		return true
+	}
+	switch t.Kind {
+	case ir.Array, ir.Map, ir.Struct, ir.Tuple:
+		return false
+	}
+	return true
+}
+
+// notSerializable says why no value of p's type has a serialization in
+// its style ("" when it may): the styles but deepObject serialize arrays
+// of primitives and objects of primitive members, deepObject objects.
+func notSerializable(p *ir.Param) string {
+	t := p.Type
+	if t == nil {
+		return ""
+	}
+	switch t.Kind {
+	case ir.Array, ir.Tuple:
+		if p.Style == "deepObject" {
+			return "an array"
+		}
+		if !primitive(t.Elem) {
+			return "an array of arrays or objects"
+		}
+		for _, it := range t.Items {
+			if !primitive(it) {
+				return "an array of arrays or objects"
+			}
+		}
+	case ir.Map:
+		if p.Style != "deepObject" && !primitive(t.Elem) {
+			return "an object of arrays or objects"
+		}
+	case ir.Struct:
+		if p.Style == "deepObject" {
+			return ""
+		}
+		if t.AdditionalProperties != nil && !primitive(t.AdditionalProperties) {
+			return "an object of arrays or objects"
+		}
+		for _, f := range t.Fields {
+			if !primitive(f.Type) {
+				return fmt.Sprintf("an object whose member %q is an array or an object", f.JSONName)
+			}
+		}
+	}
+	return ""
 }

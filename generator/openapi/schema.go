@@ -117,6 +117,7 @@ func (l *loader) adaptValue(v *openapi3.Schema) *jsonschema.Schema {
 	s.PrefixItems = l.adaptAll(v.PrefixItems, v)
 	s.AllOf, s.AnyOf, s.OneOf = l.adaptAll(v.AllOf, v), l.adaptAll(v.AnyOf, v), l.adaptAll(v.OneOf, v)
 	s.NotIf = v.Not != nil || v.If != nil
+	s.Not = l.adapt(v.Not, v)
 	if d := v.Discriminator; d != nil {
 		s.Discriminator = &jsonschema.Discriminator{PropertyName: d.PropertyName}
 		if len(d.Mapping) > 0 {

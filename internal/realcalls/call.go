@@ -3,6 +3,7 @@ package realcalls
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -15,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
@@ -342,15 +345,27 @@ type Call struct {
 	Evidence string `json:"evidence,omitempty"`
 	// Data is the envelope's data (clipped), for ok and warned calls.
 	Data string `json:"data,omitempty"`
+	// Refusals counts the generated inputs the registry refused before
+	// sending that the published input schema refuses too (the harness's
+	// misses, retried); FirstRefusal is the first one's error.
+	Refusals     int    `json:"refusals,omitempty"`
+	FirstRefusal string `json:"firstRefusal,omitempty"`
+	// RefusedValid is set when the registry refused, before sending, an
+	// input its published input schema accepts (the call stops there).
+	RefusedValid bool `json:"refusedValid,omitempty"`
 }
 
 // callOne generates an input for op and executes it. An input the
-// registry's own validation refuses is regenerated (without examples,
-// then with other seeds): that is the generator's miss, not a call.
+// registry refuses before sending is checked against the operation's
+// published input schema by an independent validator (santhosh-tekuri's
+// jsonschema, formats asserted): one the schema refuses too is the
+// generator's miss, counted and regenerated (without examples, then with
+// other seeds); one it accepts is opsgen's refusal and ends the call.
 func callOne(ctx context.Context, plan Plan, reg *runtime.Registry, rec *recorder, op runtime.OperationSpec, seed uint64) *Call {
 	c := &Call{Op: op.ID}
 	var env runtime.ResponseEnvelope[any]
 	var err error
+	published := compileInput(op.InputSchema)
 	for try := 0; try < 4; try++ {
 		g := NewInputGen(seed + uint64(try)*104729)
 		g.NoExamples = try%2 == 1
@@ -370,7 +385,15 @@ func callOne(ctx context.Context, plan Plan, reg *runtime.Registry, rec *recorde
 		if errors.As(err, &ce) && ce.Code == runtime.CodeValidation {
 			if x, n := rec.take(); n == 0 {
 				_ = x
-				continue // refused before sending: generate again
+				if published != nil && published(in) == nil {
+					c.RefusedValid = true
+					break // opsgen refused an input its schema accepts
+				}
+				c.Refusals++
+				if c.FirstRefusal == "" {
+					c.FirstRefusal = clip([]byte(err.Error()))
+				}
+				continue // the harness's miss: generate again
 			} else {
 				c.Exchange, c.Requests = x, n
 				break
@@ -401,4 +424,43 @@ func callOne(ctx context.Context, plan Plan, reg *runtime.Registry, rec *recorde
 		c.Data = clip(b)
 	}
 	return c
+}
+
+// compileInput compiles a published input schema with santhosh-tekuri's
+// jsonschema (formats asserted), independent of the runtime's walker; nil
+// when it does not compile (refusals then count as the harness's).
+func compileInput(schema json.RawMessage) func(in json.RawMessage) error {
+	if len(schema) == 0 {
+		return nil
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return nil
+	}
+	comp := jsonschema.NewCompiler()
+	// Formats (OpenAPI's "byte" too) and contentEncoding are what the
+	// published schema asks of a caller.
+	comp.AssertFormat()
+	comp.AssertContent()
+	comp.RegisterFormat(&jsonschema.Format{Name: "byte", Validate: func(v any) error {
+		if s, ok := v.(string); ok {
+			_, err := base64.StdEncoding.DecodeString(s)
+			return err
+		}
+		return nil
+	}})
+	if err := comp.AddResource("input.json", doc); err != nil {
+		return nil
+	}
+	s, err := comp.Compile("input.json")
+	if err != nil {
+		return nil
+	}
+	return func(in json.RawMessage) error {
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(in))
+		if err != nil {
+			return err
+		}
+		return s.Validate(v)
+	}
 }

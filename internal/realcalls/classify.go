@@ -3,6 +3,7 @@ package realcalls
 import (
 	"encoding/json"
 	"fmt"
+	"mime"
 	"net/url"
 	"regexp"
 	"slices"
@@ -27,10 +28,13 @@ const (
 	// ClassError: any other CallError (decode, transport, a non-2xx that
 	// is not a rejection, input the registry refused).
 	ClassError Class = "error"
+	// ClassMissed: a 2xx answer decoded without warnings whose body the
+	// oracle finds invalid for the description: the client missed it.
+	ClassMissed Class = "missed"
 )
 
 // Classes lists the classes in report order.
-var Classes = []Class{ClassOK, ClassWarned, ClassRejected, ClassError}
+var Classes = []Class{ClassOK, ClassWarned, ClassMissed, ClassRejected, ClassError}
 
 // Fault is whom a non-ok call is blamed on.
 type Fault string
@@ -58,7 +62,14 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 // Classify sets the class, fault, rule and evidence of a call from its
 // outcome, Prism's answer and the oracle's reading of the description.
 //
-// The rules, in order (the Rule field names the one that decided):
+// The rules, in order (the Rule field names the one that decided). A rule
+// that blames the mock or the description checks what a real server would
+// do: the media types and parameters the description declares.
+//
+// Successful calls (2xx without warnings):
+//   - ok-invalid-body -> opsgen (class missed): the oracle finds the body
+//     invalid for the description: the client accepted it without a word
+//     (not when the oracle's error is a pattern it cannot compile).
 //
 // Warned calls (2xx with warnings):
 //   - warn-invented-value -> opsgen: a warning about a value (not a missing
@@ -83,9 +94,24 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     not a media type: the client sent a header parameter the
 //     description names Content-Type or Accept, which OpenAPI says to
 //     ignore, in place of its own (Prism 5 may even crash on it).
+//   - refused-valid-input -> opsgen: the registry refused, before sending,
+//     an input that the operation's published input schema accepts (an
+//     independent validator says so): its validation or its encoding of
+//     parameters and bodies refuses what it publishes as valid.
 //   - input-refused -> harness: the registry refused every generated input
-//     (VALIDATION_ERROR before anything was sent).
-//   - decode-not-json -> mock: DECODE_ERROR on a 2xx body that is not JSON.
+//     (VALIDATION_ERROR before anything was sent), and the published
+//     schema refuses them too. Refusals of inputs before one passed are
+//     counted on the call (Refusals, FirstRefusal), not thrown away.
+//   - xml-untyped -> opsgen: DECODE_ERROR on a 2xx XML body whose media
+//     type the description declares for the response (AWS's text/xml):
+//     a real server answers it, and opsgen does not type XML yet.
+//   - decode-declared -> opsgen: the same for another declared media type
+//     that is not JSON.
+//   - decode-no-content -> opsgen: DECODE_ERROR on a body the description
+//     does not declare (the response has no content): nothing to decode.
+//   - decode-not-json -> mock: DECODE_ERROR on a 2xx body that is not JSON,
+//     of a media type the description does not declare for the response
+//     or the request's Accept did not ask for.
 //   - decode-wellformed -> opsgen: DECODE_ERROR on a 2xx body that is
 //     well-formed JSON. DECODE_ERROR means the answer could not be read;
 //     data that contradicts its schema is a warning (warn mode), so the
@@ -99,11 +125,15 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //   - reject-route -> opsgen: Prism found no path or method for the
 //     request: the client built a request line that does not route to the
 //     operation it called.
-//   - reject-route-fragment -> description: a rejection for the route or
-//     the path of an operation whose path template has a "#" (AWS's
-//     "/v1/tags/{resourceArn}#tagKeys", made unique by a fragment): a
-//     fragment is not part of an HTTP request, so no request reaches the
-//     operation as declared (Prism misreads "%23" in the path).
+//   - reject-route-suffix -> mock: a rejection of a request for an
+//     operation whose path template has a "#..." suffix or a "?..." part
+//     (AWS's "/v1/tags/{resourceArn}#tagKeys" and "/#Action=AssumeRole",
+//     S3's "/{Bucket}?uploads", Box's "/files/{file_id}#get_shared_link"),
+//     when the request is what the template means (the path without the
+//     suffix, the template's literal query pairs in the query: see
+//     Oracle.Operation) and Prism found no route, or another operation
+//     shares its method and path: a real server routes it by its query;
+//     Prism routes by the template's text.
 //   - reject-route-undeclared -> description: the same, for an operation
 //     whose path template has a variable no path parameter declares (as
 //     "/projects{.format}"): no client can fill it as the server expects.
@@ -137,7 +167,7 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     the empty string, which the description allows (brex's dataset,
 //     enum ["", "mini", ...]): the client sends the empty segment it was
 //     given ("/company/7/"), and no router tells an empty segment from a
-//     missing one.
+//     missing one. Names are compared ignoring case, as Prism lower-cases them.
 //   - reject-pattern-unchecked -> harness: every violation is a value not
 //     matching a pattern Go's regexp cannot compile (lookaround,
 //     backreferences, repeat counts over 1000): the runtime does not check
@@ -172,6 +202,11 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     body property that an OpenAPI 3.0 document lists in a "required"
 //     beside the body schema's $ref, where the Reference Object's other
 //     members "SHALL be ignored" (opsgen ignores it; Prism applies it).
+//   - reject-binary-object -> description: every violation is the whole
+//     request body not being an object (or an array), and the body's media
+//     type is not JSON, text or a form: the description gives a body of
+//     bytes (application/octet-stream: docker's NetworkConnect, qakka's
+//     sendMessageBinary) an object (or array) schema.
 //   - reject-binary-base64 -> description: every violation is the whole
 //     request body failing format "byte" (or a base64 pattern), and the
 //     body's media type is not JSON or text: the description gives a body
@@ -186,13 +221,23 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //   - status-no-success -> description: a non-2xx answer Prism did not
 //     mark as a rejection, for an operation that declares no 2xx response
 //     (Prism answers with what the operation declares).
-//   - status-mock -> mock: any other non-2xx answer Prism did not mark as
-//     a rejection (its own failures are 500s with a prism error type).
+//   - status-mock -> mock: a non-2xx answer that is Prism's own failure
+//     (a problem document of a prism error type).
+//   - status-unexplained -> unknown: any other non-2xx answer.
 func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 	x := c.Exchange
 	if c.ErrCode == "" {
 		if len(c.Warnings) == 0 {
 			c.Class = ClassOK
+			if x != nil && json.Valid(x.body) {
+				// The oracle checks what the client accepted without a word.
+				// A pattern kin-openapi cannot compile (\p{XDigit}) is the
+				// oracle's failure, not a violation.
+				if rc := o.CheckResponse(x.Method, x.URL, x.Status, x.RespType, x.body); rc.Known && !rc.Valid && !strings.Contains(rc.Reason, "error parsing regexp") {
+					c.Class, c.Fault, c.Rule = ClassMissed, FaultOpsgen, "ok-invalid-body"
+					c.Evidence = fmt.Sprintf("%s -> %d; the client gave no warning, the oracle finds the body invalid: %s; body: %s", requestLine(x), x.Status, rc.Reason, clipS(x.RespBody, 600))
+				}
+			}
 			return
 		}
 		c.Class = ClassWarned
@@ -230,6 +275,10 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		return
 	}
 	switch {
+	case c.RefusedValid:
+		c.Fault, c.Rule = FaultOpsgen, "refused-valid-input"
+		c.Evidence = "the registry refused, before sending, an input the published input schema accepts: " + c.ErrMsg + "; input: " + clipS(string(c.Input), 400)
+		return
 	case c.ErrCode == "HARNESS" || c.ErrCode == "VALIDATION_ERROR" && c.Requests == 0:
 		c.Fault, c.Rule, c.Evidence = FaultHarness, "input-refused", c.ErrMsg
 		return
@@ -245,7 +294,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 	case c.ErrCode == "DECODE_ERROR" && x.Status/100 == 2:
 		ev := fmt.Sprintf("%s -> %d %s; %s; body: %s", requestLine(x), x.Status, x.RespType, c.ErrMsg, clipS(x.RespBody, 600))
 		if !json.Valid(x.body) {
-			c.Fault, c.Rule, c.Evidence = FaultMock, "decode-not-json", ev
+			c.Fault, c.Rule = notJSONFault(o, x)
+			types, _ := o.ResponseMediaTypes(x.Method, x.URL, x.Status)
+			c.Evidence = ev + "; the description declares " + strconv.Quote(strings.Join(types, ", ")) + " for this response"
 			return
 		}
 		// DECODE_ERROR means "the answer could not be read" (runtime's
@@ -276,9 +327,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 	if x.Status/100 == 4 && prismSays {
 		c.Class = ClassRejected
 		switch {
-		case fragmentPath(o, x) != "":
-			c.Fault, c.Rule = FaultDescription, "reject-route-fragment"
-			ev += "; the path template " + strconv.Quote(fragmentPath(o, x)) + " has a fragment (#...), which an HTTP request never carries: sent as %23 Prism misreads the path, left out it routes to another path item"
+		case suffixRoute(o, c) != "":
+			c.Fault, c.Rule = FaultMock, "reject-route-suffix"
+			ev += "; " + suffixRoute(o, c)
 		case strings.Contains(x.Violations, "NO_PATH_MATCHED") || strings.Contains(x.Violations, "NO_METHOD_MATCHED"):
 			c.Fault, c.Rule = FaultOpsgen, "reject-route"
 			if vars := o.UndeclaredPathVars(x.Method, x.URL); len(vars) > 0 {
@@ -302,6 +353,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 			c.Fault, c.Rule = FaultOpsgen, "reject-accept"
 		case x.Status == 415 || strings.Contains(x.Violations, "UNSUPPORTED_MEDIA"):
 			c.Fault, c.Rule = FaultOpsgen, "reject-content-type"
+		case binaryObjectBody(x):
+			c.Fault, c.Rule = FaultDescription, "reject-binary-object"
+			ev += "; the body's media type " + strconv.Quote(x.ReqHeaders["Content-Type"]) + " is bytes, and its schema is an object: the client sends the caller's bytes, as the media type says, which Prism checks against the object schema (docker's NetworkConnect)"
 		case base64Body(x):
 			c.Fault, c.Rule = FaultDescription, "reject-binary-base64"
 			ev += "; the body's media type " + strconv.Quote(x.ReqHeaders["Content-Type"]) + " is binary, and its schema says format byte (base64 text), which Prism checks against the bytes sent; OpenAPI describes a body of bytes with format binary"
@@ -335,12 +389,53 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		c.Evidence = ev
 		return
 	}
-	if has, known := o.HasSuccess(x.Method, x.URL); known && !has {
+	switch has, known := o.HasSuccess(x.Method, x.URL); {
+	case known && !has:
 		c.Fault, c.Rule = FaultDescription, "status-no-success"
-	} else {
+	case prismSays || strings.Contains(x.RespBody, "stoplight.io/prism/errors"):
 		c.Fault, c.Rule = FaultMock, "status-mock"
+	default:
+		c.Fault, c.Rule = FaultUnknown, "status-unexplained"
 	}
 	c.Evidence = ev
+}
+
+// notJSONFault blames a 2xx body that is not JSON and that the client
+// could not decode: the client's when the description declares the body's
+// media type for the response (a real server answers it: AWS's text/xml is
+// "xml-untyped" until opsgen types XML) or declares no body at all; the
+// mock's when it answered a media type the description does not declare
+// for the response or the request did not accept.
+func notJSONFault(o *Oracle, x *Exchange) (Fault, string) {
+	got, _, _ := mime.ParseMediaType(x.RespType)
+	types, known := o.ResponseMediaTypes(x.Method, x.URL, x.Status)
+	accepted := x.ReqHeaders["Accept"] == "" || mediaListed(strings.Split(x.ReqHeaders["Accept"], ","), got)
+	switch {
+	case known && len(types) == 0:
+		return FaultOpsgen, "decode-no-content"
+	case got == "application/json" || strings.HasSuffix(got, "+json"):
+		// Not JSON under a JSON media type: the mock's body is broken.
+	case got != "" && mediaListed(types, got) && accepted:
+		if got == "text/xml" || got == "application/xml" || strings.HasSuffix(got, "+xml") {
+			return FaultOpsgen, "xml-untyped"
+		}
+		return FaultOpsgen, "decode-declared"
+	}
+	return FaultMock, "decode-not-json"
+}
+
+// mediaListed reports whether the media type mt matches one of the list's
+// (parameters ignored; "*/*" and "type/*" match).
+func mediaListed(list []string, mt string) bool {
+	mt = strings.ToLower(mt)
+	for _, l := range list {
+		l, _, _ = strings.Cut(strings.ToLower(strings.TrimSpace(l)), ";")
+		l = strings.TrimSpace(l)
+		if l == mt || l == "*/*" || strings.HasSuffix(l, "/*") && strings.HasPrefix(mt, strings.TrimSuffix(l, "*")) {
+			return true
+		}
+	}
+	return false
 }
 
 // canCredential says whether the suite gave the scheme a credential.
@@ -437,8 +532,10 @@ func lookupPointer(doc any, ptr string) (any, bool) {
 	return cur, true
 }
 
-// violationAt matches a Prism violation's body location and message.
-var violationAt = regexp.MustCompile(`"location":\["body","([^"]+)"\][^}]*"message":"([^"]*)"`)
+// violationAt matches a Prism violation's body location (["body", NAME]
+// in its problem body, ["request", "body", NAME] in its sl-violations
+// header) and message.
+var violationAt = regexp.MustCompile(`"location":\[(?:"request",)?"body","([^"]+)"\][^}]*"message":"([^"]*)"`)
 
 // multipartQuirk reports whether Prism rejected a multipart/form-data
 // request only for its known multipart quirks (see Classify).
@@ -585,6 +682,35 @@ func base64Body(x *Exchange) bool {
 	return byteFormat
 }
 
+// binaryObjectBody reports whether every violation of x is its whole body
+// not being an object (or an array), and the body's media type is neither JSON, text
+// nor a form.
+func binaryObjectBody(x *Exchange) bool {
+	ct := strings.ToLower(x.ReqHeaders["Content-Type"])
+	if ct == "" || strings.Contains(ct, "json") || strings.HasPrefix(ct, "text/") || strings.Contains(ct, "form") {
+		return false
+	}
+	i := strings.Index(x.Violations, "[")
+	if i < 0 {
+		return false
+	}
+	var vs []struct {
+		Location []string `json:"location"`
+		Code     string   `json:"code"`
+		Message  string   `json:"message"`
+	}
+	if json.Unmarshal([]byte(x.Violations[i:]), &vs) != nil || len(vs) == 0 {
+		return false
+	}
+	for _, v := range vs {
+		loc := strings.Join(v.Location, "/")
+		if loc != "body" && loc != "request/body" || v.Code != "type" || !strings.HasSuffix(v.Message, "must be object") && !strings.HasSuffix(v.Message, "must be array") {
+			return false
+		}
+	}
+	return true
+}
+
 // paramOneOfOnly reports whether every violation of Prism's list is a
 // oneOf one located in a parameter (not the body).
 func paramOneOfOnly(violations string) bool {
@@ -629,7 +755,20 @@ func emptyPathParams(violations string, input json.RawMessage) string {
 	for _, v := range vs {
 		name, ok := strings.CutPrefix(v.Message, "Request path must have required property '")
 		name, ok2 := strings.CutSuffix(name, "'")
-		if !ok || !ok2 || !slices.Equal(v.Location, []string{"request", "path"}) || in.Params[name] != "" {
+		if !ok || !ok2 || !slices.Equal(v.Location, []string{"request", "path"}) {
+			return ""
+		}
+		// Prism lower-cases parameter names: the input's may differ in case.
+		given := false
+		for k, v := range in.Params {
+			if strings.EqualFold(k, name) {
+				if v != "" {
+					return ""
+				}
+				given = true
+			}
+		}
+		if !given {
 			return ""
 		}
 		names = append(names, name)
@@ -637,16 +776,99 @@ func emptyPathParams(violations string, input json.RawMessage) string {
 	return strings.Join(names, ", ")
 }
 
-// fragmentPath returns the path template of the called operation when it
-// has a "#" and Prism's complaint is about the route or the path ("" otherwise).
-func fragmentPath(o *Oracle, x *Exchange) string {
-	if !strings.Contains(x.Violations, "NO_PATH_MATCHED") && !strings.Contains(x.Violations, "NO_METHOD_MATCHED") && !strings.Contains(x.Violations, `"location":["path"`) {
-		return ""
+// suffixRoute says why a rejection of a request for an operation whose
+// path template has a "#..." suffix or a "?..." part is Prism's ("" when
+// it is not): the request is what the template means (the path without the
+// suffix, the literal query pairs present, as Oracle.Operation matches
+// them), which a real server (AWS, Box) routes by method, path and query;
+// Prism routes by the template's text, so it finds no route, or validates
+// the request against the operation that shares its method and path.
+func suffixRoute(o *Oracle, c *Call) string {
+	x := c.Exchange
+	_, tmpl := o.Operation(x.Method, x.URL)
+	// The operation called, by its operationId (the registry id's name),
+	// when it is one of the templates sharing the path the oracle found.
+	if _, id, ok := strings.Cut(c.Op, "."); ok {
+		if t := o.TemplateOf(x.Method, id); t != "" && t != tmpl && slices.Contains(o.SharedRoutes(x.Method, tmpl), t) {
+			tmpl = t
+		}
 	}
-	if _, tmpl := o.Operation(x.Method, x.URL); strings.Contains(tmpl, "#") {
-		return tmpl
+	u, err := url.Parse(x.URL)
+	if !strings.ContainsAny(tmpl, "#?") || err != nil || strings.Contains(u.Path, "#") {
+		return "" // a '#' in the path is not what the template means
+	}
+	// The suffix's name=value pairs ("#Action=AssumeRole",
+	// "#X-Amz-Target=Lightsail_20161128.GetBundles") are what a real
+	// server routes by: the request carries each, in its query or headers,
+	// of the template it was built for (the oracle, which reads no
+	// headers, may have taken one that shares its path).
+	others := o.SharedRoutes(x.Method, tmpl)
+	if !carriesSuffix(tmpl, u, x.ReqHeaders) {
+		i := slices.IndexFunc(others, func(t string) bool { return carriesSuffix(t, u, x.ReqHeaders) })
+		if i < 0 {
+			return ""
+		}
+		tmpl, others[i] = others[i], tmpl
+	}
+	if v := pathParamsOnly(x.Violations, tmpl); v != "" {
+		return "the request is " + strconv.Quote(tmpl) + " as the template means it (the #... suffix is never sent, the ?... part is the query) and carries its path parameters " + v + ", which Prism cannot extract from the template's literal text"
+	}
+	if strings.Contains(x.Violations, "NO_PATH_MATCHED") || strings.Contains(x.Violations, "NO_METHOD_MATCHED") {
+		return "the request is " + strconv.Quote(tmpl) + " as the template means it (the #... suffix is never sent, the ?... part is the query): Prism routes by the template's literal text and finds no route"
+	}
+	if len(others) > 0 {
+		return "the request is " + strconv.Quote(tmpl) + " as the template means it, which shares its method and path with " + strconv.Quote(others[0]) + ": Prism validated it against that operation (a real server tells them apart by the query or the headers the suffix names)"
 	}
 	return ""
+}
+
+// carriesSuffix reports whether the request carries each name=value pair
+// of the template's "#..." suffix in its query or its headers.
+func carriesSuffix(tmpl string, u *url.URL, headers map[string]string) bool {
+	i := strings.IndexByte(tmpl, '#')
+	if i < 0 {
+		return true
+	}
+	for _, p := range strings.Split(tmpl[i+1:], "&") {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok {
+			continue
+		}
+		carried := slices.Contains(u.Query()[k], v)
+		for h, hv := range headers {
+			carried = carried || strings.EqualFold(h, k) && hv == v
+		}
+		if !carried {
+			return false
+		}
+	}
+	return true
+}
+
+// pathParamsOnly returns the names (quoted, comma-separated) when every
+// violation is a required path parameter that is a variable of tmpl,
+// ignoring case as Prism lower-cases them ("" otherwise).
+func pathParamsOnly(violations, tmpl string) string {
+	i := strings.Index(violations, "[")
+	if i < 0 {
+		return ""
+	}
+	var vs []struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal([]byte(violations[i:]), &vs) != nil || len(vs) == 0 {
+		return ""
+	}
+	var names []string
+	for _, v := range vs {
+		m := requiredProperty.FindStringSubmatch(v.Message)
+		if v.Code != "required" || m == nil || m[1] != "path" || !strings.Contains(strings.ToLower(tmpl), "{"+strings.ToLower(m[2])+"}") {
+			return ""
+		}
+		names = append(names, strconv.Quote(m[2]))
+	}
+	return strings.Join(names, ", ")
 }
 
 // rfc6570Varname matches an RFC 6570 variable name (section 2.3).
@@ -740,7 +962,9 @@ func misrouted(o *Oracle, x *Exchange) string {
 	var names []string
 	for _, v := range vs {
 		m := requiredProperty.FindStringSubmatch(v.Message)
-		if v.Code != "required" || m == nil || m[1] != "path" || strings.Contains(tmpl, "{"+m[2]+"}") {
+		// Prism lower-cases the names: a variable of the template in
+		// another case is the template's own.
+		if v.Code != "required" || m == nil || m[1] != "path" || strings.Contains(strings.ToLower(tmpl), "{"+strings.ToLower(m[2])+"}") {
 			return ""
 		}
 		names = append(names, strconv.Quote(m[2]))

@@ -61,6 +61,36 @@ func TestClassify(t *testing.T) {
 		{"decode error on what is not JSON", Call{ErrCode: "DECODE_ERROR",
 			Exchange: exchange("GET", base+"/things", 200, `<html>`, "")}, ClassError, FaultMock, "decode-not-json"},
 		{"input refused before sending", Call{ErrCode: "VALIDATION_ERROR", ErrMsg: "invalid input"}, ClassError, FaultHarness, "input-refused"},
+		{"an input its published schema accepts refused", Call{ErrCode: "VALIDATION_ERROR", ErrMsg: "query parameter \"f\": item 0 is not a primitive", RefusedValid: true}, ClassError, FaultOpsgen, "refused-valid-input"},
+		{"a body the oracle rejects accepted without a word", Call{Exchange: exchange("GET", base+"/items/1", 200, `{"id":"one","name":"box"}`, "")}, ClassMissed, FaultOpsgen, "ok-invalid-body"},
+		{"a pattern the oracle cannot compile", Call{Exchange: exchange("GET", base+"/items/1", 200, `{"id":1,"name":"box","code":"string"}`, "")}, ClassOK, "", ""},
+		{"null where the schema has no type", Call{Exchange: exchange("GET", base+"/anything", 200, `{"a":null,"b":1}`, "")}, ClassOK, "", ""},
+		{"null where the schema's allOf has a type", Call{Exchange: exchange("GET", base+"/anything", 200, `{"tier":null}`, "")}, ClassMissed, FaultOpsgen, "ok-invalid-body"},
+		{"null where the schema has a type", Call{Exchange: exchange("GET", base+"/items/1", 200, `{"id":null,"name":"box"}`, "")}, ClassMissed, FaultOpsgen, "ok-invalid-body"},
+		{"XML the description declares", Call{ErrCode: "DECODE_ERROR", Exchange: func() *Exchange {
+			x := exchange("GET", base+"/xml", 200, `<r><id>1</id></r>`, "")
+			x.RespType = "text/xml; charset=utf-8"
+			return x
+		}()}, ClassError, FaultOpsgen, "xml-untyped"},
+		{"XML the description does not declare", Call{ErrCode: "DECODE_ERROR", Exchange: func() *Exchange {
+			x := exchange("GET", base+"/things", 200, `<r/>`, "")
+			x.RespType = "text/xml"
+			return x
+		}()}, ClassError, FaultMock, "decode-not-json"},
+		{"XML the request did not accept", Call{ErrCode: "DECODE_ERROR", Exchange: func() *Exchange {
+			x := exchange("GET", base+"/xml", 200, `<r/>`, "")
+			x.RespType, x.ReqHeaders = "text/xml", map[string]string{"Accept": "application/json"}
+			return x
+		}()}, ClassError, FaultMock, "decode-not-json"},
+		{"a body where the description declares none", Call{ErrCode: "DECODE_ERROR", Exchange: func() *Exchange {
+			x := exchange("GET", base+"/files/a.json", 200, `oops`, "")
+			x.RespType = "text/plain"
+			return x
+		}()}, ClassError, FaultOpsgen, "decode-no-content"},
+		{"an empty path parameter named in another case", Call{ErrCode: "EXECUTION_ERROR", Requests: 1, Input: json.RawMessage(`{"params":{"id":"7","dataSet":""}}`),
+			Exchange: exchange("GET", base+"/company/7/", 422, `{}`, `[{"location":["request","path"],"severity":"Error","code":"required","message":"Request path must have required property 'dataset'"}]`)}, ClassRejected, FaultDescription, "reject-empty-path-param"},
+		{"a path parameter named in another case that was not empty", Call{ErrCode: "EXECUTION_ERROR", Requests: 1, Input: json.RawMessage(`{"params":{"id":"7","dataSet":"full"}}`),
+			Exchange: exchange("GET", base+"/company/7/", 422, `{}`, `[{"location":["request","path"],"severity":"Error","code":"required","message":"Request path must have required property 'dataset'"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
 		{"failure before sending", Call{ErrCode: "EXECUTION_ERROR", ErrMsg: "cannot encode", Requests: 0}, ClassError, FaultOpsgen, "not-sent"},
 		{"connection failed", Call{ErrCode: "TRANSPORT_ERROR", Requests: 1, Exchange: &Exchange{Method: "GET", URL: base + "/things", Err: "EOF"}}, ClassError, FaultMock, "transport"},
 		{"no route", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
@@ -75,6 +105,24 @@ func TestClassify(t *testing.T) {
 				x.ReqHeaders = map[string]string{"Content-Type": "application/octet-stream"}
 				return x
 			}()}, ClassRejected, FaultDescription, "reject-binary-base64"},
+		{"bytes sent where the schema says object", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: func() *Exchange {
+				x := exchange("POST", base+"/things", 422, `{}`, `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["body"],"severity":"Error","code":"type","message":"Request body must be object"}]`)
+				x.ReqHeaders = map[string]string{"Content-Type": "application/octet-stream"}
+				return x
+			}()}, ClassRejected, FaultDescription, "reject-binary-object"},
+		{"bytes sent where the schema says array", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: func() *Exchange {
+				x := exchange("POST", base+"/things", 422, `{}`, `[{"location":["body"],"severity":"Error","code":"type","message":"Request body must be array"}]`)
+				x.ReqHeaders = map[string]string{"Content-Type": "application/octet-stream"}
+				return x
+			}()}, ClassRejected, FaultDescription, "reject-binary-object"},
+		{"a JSON body that is not an object is not that", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: func() *Exchange {
+				x := exchange("POST", base+"/things", 422, `{}`, `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["body"],"severity":"Error","code":"type","message":"Request body must be object"}]`)
+				x.ReqHeaders = map[string]string{"Content-Type": "application/json"}
+				return x
+			}()}, ClassRejected, FaultOpsgen, "reject-violation"},
 		{"a JSON body failing format byte is not that", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: func() *Exchange {
 				x := exchange("PUT", base+"/things", 400, `{}`, `[{"location":["request","body"],"severity":"Error","code":"format","message":"Request body must match format \"byte\""}]`)
@@ -89,6 +137,12 @@ func TestClassify(t *testing.T) {
 			Exchange: exchange("GET", base+"/items/x", 422, `{}`, `[{"location":["request","path","id"],"message":"must be integer"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
 		{"multipart quirks", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: multipart(`[{"location":["body","tags"],"severity":"Error","code":"type","message":"Request body property tags must be array"},{"location":["body","meta"],"severity":"Error","message":"Reserved characters used in request body"}]`)}, ClassRejected, FaultMock, "reject-multipart-quirk"},
+		{"multipart quirks in the sl-violations header's form", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: multipart(`[{"location":["request","body","tags"],"severity":"Error","code":"type","message":"Request body property tags must be array"}]`)}, ClassRejected, FaultMock, "reject-multipart-quirk"},
+		{"a part the request does not carry is not a quirk", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: multipart(`[{"location":["request","body","absent"],"severity":"Error","code":"type","message":"Request body property absent must be array"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
+		{"an email the runtime refuses is no invented warning", Call{Warnings: []string{"/email: \"example\" is not a valid email"},
+			Exchange: exchange("GET", base+"/people/1", 200, `{"email":"example"}`, "")}, ClassWarned, FaultMock, "warn-bad-mock-data"},
 		{"an object sent as a JSON part, read as a string", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: multipart(`[{"location":["body","object"],"severity":"Error","code":"type","message":"Request body property object must be object"}]`)}, ClassRejected, FaultMock, "reject-multipart-quirk"},
 		{"an object sent as a plain part is not the quirk", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
@@ -108,7 +162,9 @@ func TestClassify(t *testing.T) {
 		{"an operation without a success response", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: exchange("GET", base+"/broken", 500, `{}`, "")}, ClassError, FaultDescription, "status-no-success"},
 		{"the mock's own failure", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
-			Exchange: exchange("GET", base+"/things", 500, `{}`, "")}, ClassError, FaultMock, "status-mock"},
+			Exchange: exchange("GET", base+"/things", 500, `{"type":"https://stoplight.io/prism/errors#UNKNOWN","title":"boom"}`, "")}, ClassError, FaultMock, "status-mock"},
+		{"a failure that is not the mock's own", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: exchange("GET", base+"/things", 500, `{}`, "")}, ClassError, FaultUnknown, "status-unexplained"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -21,10 +21,13 @@
 //     generates an input (InputGen: required members, enums, const,
 //     formats, patterns, bounds, defaults and examples, optional members
 //     at random; deterministic for a seed) and executes it. An input the
-//     registry refuses before sending is generated again (without
-//     examples, then without optional members, with other seeds). A Prism
-//     that crashes is started again for the remaining operations.
-//  4. Classify sorts each call into ok, warned, rejected or error and
+//     registry refuses before sending is checked against the operation's
+//     published input schema by an independent validator: one it accepts
+//     is opsgen's refusal (the call ends there); one it refuses too is
+//     counted and generated again (without examples, then without
+//     optional members, with other seeds). A Prism that crashes is
+//     started again for the remaining operations.
+//  4. Classify sorts each call into ok, warned, missed, rejected or error and
 //     blames non-ok ones on opsgen, the description, the mock or the
 //     harness, by the rules documented on Classify. The second opinion on
 //     response bodies is Oracle: kin-openapi's reading of the original
@@ -34,6 +37,9 @@
 // call with its rule and evidence: request line, status, Prism's
 // sl-violations, warnings, the oracle's reason) and report.json (all
 // calls). The command cmd/realcalls, run by scripts/e2e.sh (`make e2e`),
-// exits 1 when a call or a document is blamed on opsgen; TestRealCalls runs
-// the small documents of testdata/realcalls/subset in `go test ./...`.
+// exits 1 when a call or a document is blamed on opsgen. `make e2e` runs a
+// stratified sample of the APIs.guru directory (Stratified) in shards
+// (Shard), keeping each document's result (State) so that a rerun
+// continues; TestRealCalls runs the small documents of
+// testdata/realcalls/subset in `go test ./...`.
 package realcalls

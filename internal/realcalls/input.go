@@ -420,6 +420,9 @@ func (g *InputGen) number(s map[string]any) any {
 		return lo
 	}
 	v := lo + (hi-lo)*g.r.Float64()
+	if f := s["format"]; f == "int32" || f == "int64" {
+		return math.Round(v) // an integer, as the format says
+	}
 	return math.Round(v*4) / 4
 }
 
@@ -429,6 +432,9 @@ var words = []string{"e2e", "e2e value", "e2e&x=1", "ü-e2e", "e2e+plus"}
 
 func (g *InputGen) str(s map[string]any) any {
 	format, _ := s["format"].(string)
+	if s["contentEncoding"] == "base64" {
+		format = "byte" // a file or bytes, given as base64
+	}
 	var v string
 	switch format {
 	case "date-time":

@@ -12,6 +12,8 @@ import (
 // inputSchemas are registry-style input schemas with the keywords the
 // generator honours.
 var inputSchemas = []string{
+	// A file of a multipart body, given as base64 (contentEncoding).
+	`{"type":"object","required":["file"],"properties":{"file":{"type":"string","format":"binary","contentEncoding":"base64"}}}`,
 	`{"type":"object"}`,
 	`{"type":"object","required":["params"],"properties":{"params":{"type":"object","required":["id","when","day","mail","uid","kind","n","x","code","tags"],"properties":{
 		"id":{"type":"integer","minimum":10,"maximum":12},
@@ -39,6 +41,7 @@ func TestInputGen(t *testing.T) {
 	for i, src := range inputSchemas {
 		c := jsonschema.NewCompiler()
 		c.AssertFormat()
+		c.AssertContent()
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(src)))
 		if err != nil {
 			t.Fatalf("schema %d: %v", i, err)
@@ -83,5 +86,25 @@ func TestFromPattern(t *testing.T) {
 	}
 	if _, ok := fromPattern(`(?<=x)y`); ok {
 		t.Error("a lookbehind parsed")
+	}
+}
+
+// TestCompileInput: the independent check of refused inputs accepts what
+// the published schema accepts and refuses what it refuses (not and
+// formats included), and gives up (nil) on a schema it cannot compile.
+func TestCompileInput(t *testing.T) {
+	check := compileInput(json.RawMessage(`{"type":"object","properties":{"mcc":{"type":"integer","not":{"minimum":800,"maximum":899}},"day":{"type":"string","format":"date"},` +
+		`"file":{"type":"string","contentEncoding":"base64"},"bytes":{"type":"string","format":"byte"}}}`))
+	if check == nil {
+		t.Fatal("the schema did not compile")
+	}
+	for in, valid := range map[string]bool{`{"mcc":700}`: true, `{"mcc":850}`: false, `{"day":"2024-01-02"}`: true, `{"day":"tomorrow"}`: false,
+		`{"file":"ZTJl"}`: true, `{"file":"ü-e2e"}`: false, `{"bytes":"ZTJl"}`: true, `{"bytes":"e2e&x=1"}`: false} {
+		if err := check(json.RawMessage(in)); (err == nil) != valid {
+			t.Errorf("%s: %v, want valid %v", in, err, valid)
+		}
+	}
+	if compileInput(json.RawMessage(`{"type":`)) != nil || compileInput(nil) != nil {
+		t.Error("a schema that does not parse compiled")
 	}
 }

@@ -36,10 +36,13 @@ type Oracle struct {
 
 // format float is asserted like int32 and int64 (kin-openapi checks only
 // those): Prism generates -3.402823669209385e+38, past float32's range.
-// Format duration is asserted too (durationFormat).
+// Format duration is asserted too (durationFormat), and format email with
+// kin-openapi's own pattern (which it defines but does not register):
+// files.com's "example" is not an email, as the runtime says.
 func init() {
 	openapi3.DefineNumberFormatValidator("float", openapi3.NewRangeFormatValidator(-math.MaxFloat32, math.MaxFloat32))
 	openapi3.DefineStringFormatValidator("duration", durationFormat{})
+	openapi3.DefineStringFormatValidator("email", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForEmail))
 }
 
 // isoDuration is the duration of RFC 3339 appendix A (ISO 8601), which
@@ -62,7 +65,72 @@ func (durationFormat) Validate(s string) error {
 // NewOracle loads the description at path.
 func NewOracle(path string) *Oracle {
 	doc, raw, err := loadDoc(path)
+	if doc != nil && !doc.IsOpenAPI31OrLater() {
+		untypedNullable(doc)
+	}
 	return &Oracle{doc: doc, raw: raw, Err: err}
+}
+
+// untypedNullable makes every schema of an OpenAPI 3.0 document without a
+// type nullable: OpenAPI 3.0.3 says nullable false "leaves the specified
+// or default type unmodified", so a schema without type allows null, where
+// kin-openapi says "Value is not nullable" (googleapis' additional
+// properties of any value, answered null).
+func untypedNullable(doc *openapi3.T) {
+	seen := map[*openapi3.Schema]bool{}
+	var visit func(r *openapi3.SchemaRef)
+	visit = func(r *openapi3.SchemaRef) {
+		if r == nil || r.Value == nil || seen[r.Value] {
+			return
+		}
+		s := r.Value
+		seen[s] = true
+		// Only a schema that constrains no type, itself or through its
+		// parts: an allOf of a string still refuses null.
+		if (s.Type == nil || len(*s.Type) == 0) && len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) == 0 && s.Not == nil {
+			s.Nullable = true
+		}
+		for _, p := range s.Properties {
+			visit(p)
+		}
+		visit(s.Items)
+		visit(s.Not)
+		visit(s.AdditionalProperties.Schema)
+		for _, list := range []openapi3.SchemaRefs{s.AllOf, s.AnyOf, s.OneOf} {
+			for _, x := range list {
+				visit(x)
+			}
+		}
+	}
+	if doc.Components != nil {
+		for _, r := range doc.Components.Schemas {
+			visit(r)
+		}
+		for _, r := range doc.Components.Responses {
+			if r != nil && r.Value != nil {
+				for _, m := range r.Value.Content {
+					visit(m.Schema)
+				}
+			}
+		}
+	}
+	if doc.Paths == nil {
+		return
+	}
+	for _, item := range doc.Paths.Map() {
+		for _, op := range item.Operations() {
+			if op.Responses == nil {
+				continue
+			}
+			for _, r := range op.Responses.Map() {
+				if r != nil && r.Value != nil {
+					for _, m := range r.Value.Content {
+						visit(m.Schema)
+					}
+				}
+			}
+		}
+	}
 }
 
 func loadDoc(path string) (*openapi3.T, map[string]any, error) {
@@ -153,6 +221,11 @@ func (o *Oracle) Operation(method, rawURL string) (*openapi3.Operation, string) 
 			continue
 		}
 		score, ok := matchTemplate(tmpl, segs)
+		if ok {
+			var qs int
+			qs, ok = matchQuery(tmpl, u.Query())
+			score += qs
+		}
 		if ok && (score > bestScore || score == bestScore && tmpl < bestTmpl) {
 			best, bestTmpl, bestScore = op, tmpl, score
 		}
@@ -177,6 +250,102 @@ func matchTemplate(tmpl string, segs []string) (int, bool) {
 		tmpl = tmpl[:i]
 	}
 	return matchSegments(tmpl, segs)
+}
+
+// matchQuery matches the literal query of a path template ("?uploads",
+// "?list-type=2") against a request's query: each literal pair must be
+// there. The name=value pairs of its fragment ("#Action=AssumeRole", what
+// AWS's query carries; "#X-Amz-Target=...", a header) are not required
+// but break ties: it scores the characters of the pairs matched.
+func matchQuery(tmpl string, q url.Values) (int, bool) {
+	has := func(p string) bool {
+		k, v, hasV := strings.Cut(p, "=")
+		got, ok := q[k]
+		return ok && (!hasV || slices.Contains(got, v))
+	}
+	score := 0
+	if i := strings.IndexByte(tmpl, '#'); i >= 0 {
+		for _, p := range strings.Split(tmpl[i+1:], "&") {
+			if strings.Contains(p, "=") && has(p) {
+				score += len(p)
+			}
+		}
+		tmpl = tmpl[:i]
+	}
+	if i := strings.IndexByte(tmpl, '?'); i >= 0 {
+		for _, p := range strings.Split(tmpl[i+1:], "&") {
+			if p == "" || strings.Contains(p, "{") {
+				continue
+			}
+			if !has(p) {
+				return 0, false
+			}
+			score += len(p)
+		}
+	}
+	return score, true
+}
+
+// TemplateOf returns the path template of the operation whose
+// operationId is id for the method ("" when there is none).
+func (o *Oracle) TemplateOf(method, id string) string {
+	if o.doc == nil || o.doc.Paths == nil || id == "" {
+		return ""
+	}
+	for t, item := range o.doc.Paths.Map() {
+		if op := item.GetOperation(strings.ToUpper(method)); op != nil && op.OperationID == id {
+			return t
+		}
+	}
+	return ""
+}
+
+// SharedRoutes returns the other path templates with an operation for the
+// method whose path, without its "#..." suffix and "?..." part, is the
+// path of tmpl, sorted.
+func (o *Oracle) SharedRoutes(method, tmpl string) []string {
+	bare := func(t string) string {
+		if i := strings.IndexAny(t, "#?"); i >= 0 {
+			return t[:i]
+		}
+		return t
+	}
+	if o.doc == nil || o.doc.Paths == nil {
+		return nil
+	}
+	var others []string
+	for t, item := range o.doc.Paths.Map() {
+		if t != tmpl && bare(t) == bare(tmpl) && item.GetOperation(strings.ToUpper(method)) != nil {
+			others = append(others, t)
+		}
+	}
+	slices.Sort(others)
+	return others
+}
+
+// ResponseMediaTypes returns the media types the request's operation
+// declares for the status (its exact response, else its range, else its
+// default); known is false when the operation or the response is not found.
+func (o *Oracle) ResponseMediaTypes(method, rawURL string, status int) (types []string, known bool) {
+	op, _ := o.Operation(method, rawURL)
+	if op == nil || op.Responses == nil {
+		return nil, false
+	}
+	ref := op.Responses.Status(status)
+	if ref == nil {
+		ref = op.Responses.Value(fmt.Sprintf("%dXX", status/100))
+	}
+	if ref == nil {
+		ref = op.Responses.Default()
+	}
+	if ref == nil || ref.Value == nil {
+		return nil, false
+	}
+	for mt := range ref.Value.Content {
+		types = append(types, mt)
+	}
+	slices.Sort(types)
+	return types, true
 }
 
 // matchSegments matches a path template's segments to a URL's.

@@ -84,9 +84,11 @@ func TestOracleFloatFormat(t *testing.T) {
 	}
 }
 
-// TestClassifyFragmentPath: AWS's "/v1/tags/{resourceArn}#tagKeys" cannot
-// be reached by any request (a fragment is not sent); Prism's rejection is
-// the description's.
+// TestClassifyFragmentPath: AWS's "/v1/tags/{resourceArn}#tagKeys" is
+// reached by "/v1/tags/arn1" (the suffix is never sent); Prism, which
+// cannot extract the path parameters from the template's text, refuses it:
+// the mock's (reject-route-suffix). A request that carries the suffix in
+// its path ("%23tagKeys") is not what the template means: not the mock's.
 func TestClassifyFragmentPath(t *testing.T) {
 	doc := filepath.Join(t.TempDir(), "aws.yaml")
 	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
@@ -110,11 +112,86 @@ paths:
 		t.Fatal(o.Err)
 	}
 	v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["path"],"severity":"Error","code":"required","message":"Request path must have required property 'resourcearn'"}]`
-	for _, u := range []string{"/v1/tags/arn1%23tagKeys?tagKeys=a", "/v1/tags/arn1/refs%23type", "/v1/tags/arn1/refs"} {
+	for u, want := range map[string]string{
+		"/v1/tags/arn1?tagKeys=a":           "reject-route-suffix",
+		"/v1/tags/arn1/refs":                "reject-route-suffix",
+		"/v1/tags/arn1%23tagKeys?tagKeys=a": "reject-violation",
+		"/v1/tags/arn1/refs%23type":         "reject-violation",
+	} {
 		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: exchange("DELETE", "http://127.0.0.1:1"+u, 422, `{}`, v)}
 		Classify(c, o, nil)
-		if c.Fault != FaultDescription || c.Rule != "reject-route-fragment" {
-			t.Errorf("%s: %s/%s: %s", u, c.Fault, c.Rule, c.Evidence)
+		if c.Rule != want || (want == "reject-route-suffix") != (c.Fault == FaultMock) {
+			t.Errorf("%s: %s/%s, want %s: %s", u, c.Fault, c.Rule, want, c.Evidence)
+		}
+	}
+}
+
+// TestClassifySuffixPairs: AWS's JSON protocol templates
+// ("/#X-Amz-Target=Svc.Get", "/#X-Amz-Target=Svc.List") share a method
+// and a path; a request that carries its suffix's pair (the header, as a
+// real server routes it) and is validated by Prism against the other is
+// the mock's; one that does not carry it is not.
+func TestClassifySuffixPairs(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "aws.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  "/#X-Amz-Target=Svc.Get":
+    post:
+      responses: {"200": {description: ok}}
+  "/#X-Amz-Target=Svc.List":
+    post:
+      responses: {"200": {description: ok}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := NewOracle(doc)
+	v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["body","n"],"severity":"Error","code":"type","message":"must be integer"}]`
+	for target, want := range map[string]string{"Svc.List": "reject-route-suffix", "Svc.Other": "reject-violation", "": "reject-violation"} {
+		x := exchange("POST", "http://127.0.0.1:1/", 422, `{}`, v)
+		x.ReqHeaders = map[string]string{"Content-Type": "application/json"}
+		if target != "" {
+			x.ReqHeaders["X-Amz-Target"] = target
+		}
+		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+		Classify(c, o, nil)
+		if c.Rule != want {
+			t.Errorf("X-Amz-Target %q: %s/%s, want %s: %s", target, c.Fault, c.Rule, want, c.Evidence)
+		}
+	}
+}
+
+// TestClassifySuffixOverload: Azure's "/recognizeText#overload=stream"
+// takes bytes at the path of "/recognizeText", which takes JSON; Prism
+// validates the bytes against the JSON one (415). The call of the stream
+// operation is the mock's; the same 415 for the JSON operation is not.
+func TestClassifySuffixOverload(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "ocr.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  /recognizeText:
+    post:
+      operationId: RecognizeText
+      requestBody: {content: {application/json: {schema: {type: object}}}}
+      responses: {"202": {description: ok}}
+  "/recognizeText#overload=stream":
+    post:
+      operationId: RecognizeTextInStream
+      requestBody: {content: {application/octet-stream: {schema: {type: string, format: binary}}}}
+      responses: {"202": {description: ok}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := NewOracle(doc)
+	v := `[{"location":["request"],"severity":"Error","code":415,"message":"Supported content types: application/json"}]`
+	for op, want := range map[string]string{"s0.RecognizeTextInStream": "reject-route-suffix", "s0.RecognizeText": "reject-content-type"} {
+		x := exchange("POST", "http://127.0.0.1:1/recognizeText", 415, `{}`, v)
+		x.ReqHeaders = map[string]string{"Content-Type": "application/octet-stream"}
+		c := &Call{Op: op, ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+		Classify(c, o, nil)
+		if c.Rule != want {
+			t.Errorf("%s: %s/%s, want %s: %s", op, c.Fault, c.Rule, want, c.Evidence)
 		}
 	}
 }

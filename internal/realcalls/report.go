@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/opsgen/opsgen/internal/corpus"
 )
 
 // Totals counts calls by class and non-ok calls by fault and rule.
@@ -20,6 +22,9 @@ type Totals struct {
 	ByRule                 map[string]int
 	// SpecFaults counts specs that made no call, by fault.
 	SpecFaults map[Fault]int
+	// Refusals counts the generated inputs refused before sending that the
+	// published schema refuses too (retried), on RefusedCalls calls.
+	Refusals, RefusedCalls int
 }
 
 // Tally adds up the runs.
@@ -35,6 +40,10 @@ func Tally(runs []SpecRun) Totals {
 		for _, c := range r.Calls {
 			t.Calls++
 			t.ByClass[c.Class]++
+			if c.Refusals > 0 {
+				t.Refusals += c.Refusals
+				t.RefusedCalls++
+			}
 			if c.Class != ClassOK {
 				t.ByFault[c.Fault]++
 				t.ByRule[string(c.Fault)+" / "+c.Rule]++
@@ -71,6 +80,7 @@ func Summary(w io.Writer, runs []SpecRun) {
 	for _, c := range Classes {
 		fmt.Fprintf(w, " %s %d", c, t.ByClass[c])
 	}
+	fmt.Fprintf(w, "\ninputs refused before sending and by the published schema (the harness's, retried): %d, on %d calls", t.Refusals, t.RefusedCalls)
 	fmt.Fprintf(w, "\nnon-ok calls by fault:")
 	for _, f := range Faults {
 		fmt.Fprintf(w, " %s %d", f, t.ByFault[f])
@@ -191,4 +201,60 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func mdEscape(s string) string {
 	return strings.NewReplacer("|", "\\|", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// State keeps each spec's SpecRun in Dir (one JSON file per spec), so that
+// a run of many specs continues where a stopped one left off.
+type State struct{ Dir string }
+
+func (s State) file(name string) string {
+	return filepath.Join(s.Dir, strings.NewReplacer("/", "__", "\\", "__").Replace(name)+".json")
+}
+
+// Has reports whether the spec has a result.
+func (s State) Has(spec corpus.Spec) bool {
+	_, err := os.Stat(s.file(spec.Name))
+	return err == nil
+}
+
+// Save writes the runs' results, each to its file (written whole, then
+// renamed, so that a stopped run leaves none half written).
+func (s State) Save(runs []SpecRun) error {
+	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
+		return err
+	}
+	for _, r := range runs {
+		data, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		f := s.file(r.Spec.Name)
+		if err := os.WriteFile(f+".tmp", data, 0o644); err != nil {
+			return err
+		}
+		if err := os.Rename(f+".tmp", f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Load returns the results of the specs that have one, in the specs' order.
+func (s State) Load(specs []corpus.Spec) ([]SpecRun, error) {
+	var runs []SpecRun
+	for _, spec := range specs {
+		data, err := os.ReadFile(s.file(spec.Name))
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		var r SpecRun
+		if err := json.Unmarshal(data, &r); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.file(spec.Name), err)
+		}
+		runs = append(runs, r)
+	}
+	return runs, nil
 }

@@ -240,7 +240,15 @@ func (r *Request) buildURL(base baseURL) (string, error) {
 	var b strings.Builder
 	b.Grow(n)
 	b.WriteString(base.prefix)
-	p := r.path
+	// A '#' ends what a template sends ("/v1/tags/{arn}#tagKeys" only
+	// tells operations apart); a '?' starts a literal query ("/{Bucket}?uploads").
+	p, literalQuery := r.path, ""
+	if i := strings.IndexByte(p, '#'); i >= 0 {
+		p = p[:i]
+	}
+	if i := strings.IndexByte(p, '?'); i >= 0 {
+		p, literalQuery = p[:i], p[i+1:]
+	}
 	if p != "" && p[0] != '/' {
 		b.WriteByte('/')
 	}
@@ -272,12 +280,19 @@ func (r *Request) buildURL(base baseURL) (string, error) {
 			}
 		}
 	}
-	if base.query != "" || len(r.query) > 0 {
-		b.WriteByte('?')
+	sep := byte('?')
+	if base.query != "" {
+		b.WriteByte(sep)
 		b.WriteString(base.query)
-		if base.query != "" && len(r.query) > 0 {
-			b.WriteByte('&')
-		}
+		sep = '&'
+	}
+	if literalQuery != "" {
+		b.WriteByte(sep)
+		writeQueryLiteral(&b, literalQuery)
+		sep = '&'
+	}
+	if len(r.query) > 0 {
+		b.WriteByte(sep)
 		b.Write(r.query)
 	}
 	return b.String(), nil
@@ -285,10 +300,7 @@ func (r *Request) buildURL(base baseURL) (string, error) {
 
 // writePathLiteral writes a literal part of a path template (the text
 // between parameters) as path text: bytes that may not appear in a path
-// segment are percent-encoded, '/' and existing %XX triplets are kept. A
-// template such as "/alerts#resourceArn" or "/{Bucket}?uploads" (as
-// AWS descriptions have them) thus stays in the path instead of starting a
-// fragment or a query that would swallow the real query parameters.
+// segment are percent-encoded, '/' and existing %XX triplets are kept.
 func writePathLiteral(b *strings.Builder, s string) {
 	start := 0
 	for i := 0; i < len(s); i++ {
@@ -300,6 +312,23 @@ func writePathLiteral(b *strings.Builder, s string) {
 		b.WriteByte('%')
 		b.WriteByte(upperhex[c>>4])
 		b.WriteByte(upperhex[c&15])
+		start = i + 1
+	}
+	b.WriteString(s[start:])
+}
+
+// writeQueryLiteral writes a template's literal query ("?uploads") with the bytes a query may not hold
+// percent-encoded; '?' and existing %XX triplets are kept.
+func writeQueryLiteral(b *strings.Builder, s string) {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '?' || isPathByte(s, i) {
+			continue
+		}
+		b.WriteString(s[start:i])
+		b.WriteByte('%')
+		b.WriteByte(upperhex[s[i]>>4])
+		b.WriteByte(upperhex[s[i]&15])
 		start = i + 1
 	}
 	b.WriteString(s[start:])

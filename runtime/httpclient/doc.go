@@ -34,8 +34,10 @@
 // in the RFC 6570-consistent form of OpenAPI 3.0.4 and 3.1.1 (label style
 // without explode joins with ",", "|" and "[ ]" are percent-encoded). The
 // literal text of a path template is path text: bytes a path cannot hold
-// ('#', '?', space...) are percent-encoded, so "/alerts#resourceArn" stays
-// a path and the query parameters after it are sent.
+// (space, '[', ...) are percent-encoded. A '#' ends the template (AWS's and
+// Box's "/files/{id}#add_shared_link": the suffix only tells operations
+// apart and is never sent) and a '?' starts a literal query
+// ("/{Bucket}?uploads"), sent before the query parameters.
 //
 // A value whose type has its own JSON encoding (a MarshalJSON method: a
 // generated union holding its variant as raw JSON, a tuple, an object with

@@ -29,6 +29,18 @@ const (
 	StyleDeepObject     Style = "deepObject"
 )
 
+// The AWS query protocols' serializations: not OpenAPI styles, but how the
+// services APIs.guru describes under amazonaws.com with an Action query
+// parameter take lists and structures in the query.
+const (
+	// StyleAWSQuery is the query protocol's (STS, SNS, IAM, ...): a list
+	// is Name.member.N (N from 1), a structure's member Name.Member, a map
+	// Name.entry.N.key and Name.entry.N.value; an empty list is "Name=".
+	StyleAWSQuery Style = "awsQuery"
+	// StyleAWSEC2 is the EC2 protocol's: the same, with lists as Name.N.
+	StyleAWSEC2 Style = "awsEC2"
+)
+
 // escapeMode says which bytes of a value are percent-encoded.
 type escapeMode uint8
 
@@ -643,3 +655,52 @@ type byKey []member
 func (s byKey) Len() int           { return len(s) }
 func (s byKey) Swap(i, j int)      { s[i], s[j] = s[j], s[i] }
 func (s byKey) Less(i, j int) bool { return s[i].k < s[j].k }
+
+// awsPairs flattens a value for StyleAWSQuery (ec2 false) or StyleAWSEC2.
+func awsPairs(prefix string, rv reflect.Value, ec2 bool, out []pair) ([]pair, error) {
+	rv, ok, err := resolve(rv)
+	if err != nil || !ok {
+		return out, err
+	}
+	if s, ok, err := scalarString(rv); ok || err != nil {
+		return append(out, pair{prefix, s}), err
+	}
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array:
+		if rv.Kind() == reflect.Slice && rv.IsNil() {
+			return out, nil
+		}
+		if rv.Len() == 0 {
+			return append(out, pair{prefix, ""}), nil
+		}
+		list := prefix + ".member."
+		if ec2 {
+			list = prefix + "."
+		}
+		for i := range rv.Len() {
+			if out, err = awsPairs(list+strconv.Itoa(i+1), rv.Index(i), ec2, out); err != nil {
+				return out, err
+			}
+		}
+		return out, nil
+	case reflect.Map, reflect.Struct:
+		members, err := objectMembers(rv)
+		if err != nil {
+			return out, err
+		}
+		for i, m := range members {
+			if rv.Kind() == reflect.Map {
+				entry := prefix + ".entry." + strconv.Itoa(i+1)
+				out = append(out, pair{entry + ".key", m.k})
+				out, err = awsPairs(entry+".value", m.v, ec2, out)
+			} else {
+				out, err = awsPairs(prefix+"."+m.k, m.v, ec2, out)
+			}
+			if err != nil {
+				return out, err
+			}
+		}
+		return out, nil
+	}
+	return out, fmt.Errorf("%s: unsupported type %s", prefix, rv.Type())
+}

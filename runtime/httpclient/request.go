@@ -108,7 +108,8 @@ func (r *Request) PathParam(name string, style Style, explode bool, v any) {
 }
 
 // QueryParam adds the query parameter name in style form,
-// spaceDelimited, pipeDelimited or deepObject. A nil pointer, slice or map
+// spaceDelimited, pipeDelimited or deepObject (or one of the AWS query
+// protocols', StyleAWSQuery and StyleAWSEC2). A nil pointer, slice or map
 // is omitted, and so are an empty array and an object without members
 // (undefined values in RFC 6570; "" is sent). allowReserved keeps RFC 3986 reserved characters unencoded.
 func (r *Request) QueryParam(name string, style Style, explode, allowReserved bool, v any) {
@@ -126,8 +127,11 @@ func (r *Request) QueryParam(name string, style Style, explode, allowReserved bo
 	case StyleDeepObject:
 		r.deepObject(name, esc, v)
 		return
+	case StyleAWSQuery, StyleAWSEC2:
+		r.awsQuery(name, style == StyleAWSEC2, esc, v)
+		return
 	default:
-		r.fail("query parameter %q: style %q is not allowed in query (form, spaceDelimited, pipeDelimited, deepObject)", name, style)
+		r.fail("query parameter %q: style %q is not allowed in query (form, spaceDelimited, pipeDelimited, deepObject, awsQuery, awsEC2)", name, style)
 		return
 	}
 	f, err := flatten(v)
@@ -161,6 +165,24 @@ func (r *Request) deepObject(name string, esc escapeMode, v any) {
 		return
 	}
 	pairs, err := deepPairs(name, rv, nil)
+	if err != nil {
+		r.fail("query parameter %q: %v", name, err)
+		return
+	}
+	for _, p := range pairs {
+		if len(r.query) > 0 {
+			r.query = append(r.query, '&')
+		}
+		r.query = appendEscaped(r.query, p.k, esc)
+		r.query = append(r.query, '=')
+		r.query = appendEscaped(r.query, p.v, esc)
+	}
+}
+
+// awsQuery adds a query parameter as the AWS query protocols serialize it
+// (see StyleAWSQuery).
+func (r *Request) awsQuery(name string, ec2 bool, esc escapeMode, v any) {
+	pairs, err := awsPairs(name, reflect.ValueOf(v), ec2, nil)
 	if err != nil {
 		r.fail("query parameter %q: %v", name, err)
 		return

@@ -60,7 +60,7 @@ type ListAlertsParams struct {
 //
 // GET /alerts#resourceArn
 func (c *Client) ListAlerts(ctx context.Context, params ListAlertsParams, opts ...CallOption) (runtime.ResponseEnvelope[struct{}], error) {
-	r := c.c.NewRequest("listAlerts", "GET", "/alerts#resourceArn")
+	r := c.c.NewRequest("listAlerts", "GET", "/alerts")
 	r.QueryParam("maxResults", httpclient.StyleForm, true, false, params.MaxResults)
 	r.QueryParam("resourceArn", httpclient.StyleForm, true, false, params.ResourceArn)
 	if c.c.HasRemote() {
