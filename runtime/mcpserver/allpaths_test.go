@@ -178,6 +178,13 @@ func TestAllPaths(t *testing.T) {
 	if !reflect.DeepEqual(viaRemote.Meta, viaReg.Meta) {
 		t.Errorf("WithRemote: meta %+v, want the registry's %+v", viaRemote.Meta, viaReg.Meta)
 	}
+	viaCall, err := spoke.Call(ctx, id, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameWarnings(t, "Call", want.Warnings, viaCall.Warnings, warnID)
+	_, err = spoke.Call(ctx, id, notFound)
+	sameNotFound(t, "Call", directErr, err, id)
 	_, err = callproto.CallAs[petsapi.Pet](ctx, spoke, id, notFound)
 	sameNotFound(t, "CallAs", directErr, err, id)
 	_, err = remote.GetPet(ctx, petsapi.GetPetParams{PetID: 999})
@@ -193,12 +200,25 @@ func TestAllPaths(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer session.Close()
+	// (4) What the server sends: the data as structuredContent, the
+	// warnings in _meta (each with the operation id the envelope had).
+	raw, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "pets_getPet", Arguments: map[string]any{"params": map[string]any{"petId": 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc, _ := json.Marshal(raw.StructuredContent); raw.IsError || string(sc) != string(mustJSON(t, want.Data)) {
+		t.Errorf("MCP server: structuredContent %s (isError %v), want %s", sc, raw.IsError, mustJSON(t, want.Data))
+	}
+	sentWarnings, _ := json.Marshal(raw.Meta[mcpserver.MetaWarnings])
+	if wantSent := mustJSON(t, []map[string]string{{"operationId": warnID, "pointer": "/status", "message": want.Warnings[0].Message}}); string(sentWarnings) != string(wantSent) {
+		t.Errorf("MCP server: _meta warnings %s, want %s", sentWarnings, wantSent)
+	}
 	mc := petsmcp.NewClient(session, mcpclient.WithLogger(nopLogger{}))
 	viaMCP, err := mc.PetsGetPet(ctx, petsmcp.PetsGetPetInput{Params: petsmcp.PetInputParams{PetID: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The data after the type mapping: the same JSON, in types of the
+	// (5) The data after the type mapping: the same JSON, in types of the
 	// same shape (PetsGetPetOutput for Pet).
 	dw, _ := json.Marshal(want.Data)
 	dm, _ := json.Marshal(viaMCP.Data)
@@ -312,4 +332,13 @@ func callErrorOf(t *testing.T, err error) *runtime.CallError {
 		t.Fatalf("%T %v is no CallError", err, err)
 	}
 	return ce
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
