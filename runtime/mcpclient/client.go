@@ -371,17 +371,22 @@ func callError(ctx context.Context, tool string, err error) error {
 // otherwise: for callers who treat tool errors as Go errors. The isError
 // result of an opsgen server (runtime/mcpserver) carries its CallError in
 // _meta (MetaError): the error then has that error's code, message and
-// operation id (the served registry's, "inv.getItem").
+// operation id (the served registry's, "inv.getItem"), its issues, and,
+// for an HTTP failure upstream, HTTP with the status (StatusCode only: the
+// body is in the result's text, after the error's line).
 func AsError[T any](env runtime.ResponseEnvelope[T]) error {
 	m := runtime.MCPMetaOf(env.Meta)
 	if m == nil || !m.IsError {
 		return nil
 	}
-	if code, msg, op, ok := serverError(m.Meta); ok {
-		if op == "" {
-			op = m.Tool
+	if ce, ok := serverError(m.Meta); ok {
+		if ce.OperationID == "" {
+			ce.OperationID = m.Tool
+			for i := range ce.Issues {
+				ce.Issues[i].OperationID = m.Tool
+			}
 		}
-		return &runtime.CallError{Code: code, OperationID: op, Message: msg}
+		return ce
 	}
 	var texts []string
 	for _, b := range m.Content {

@@ -39,8 +39,9 @@
 // puts them on the envelope's Warnings first, followed by the client's own
 // (a warning equal to one already there is not repeated), so that a call
 // through the server warns as the call on the server did. AsError rebuilds
-// the error an opsgen server put under MetaError (its code, message and
-// registry id).
+// the error an opsgen server put under MetaError (its code, message,
+// registry id and issues, and the upstream's HTTP status as HTTP.StatusCode;
+// the HTTP body is in the result's text, after the error's line).
 //
 // Errors and warnings name the tool's registry id (Tool.ID, "inv.getItem")
 // when it has one, else its name.

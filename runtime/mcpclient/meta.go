@@ -43,16 +43,31 @@ func serverWarnings(meta map[string]any) []runtime.Warning {
 }
 
 // serverError reads the error under MetaError in a result's _meta: its
-// code, message and operation id, and whether there is one.
-func serverError(meta map[string]any) (code runtime.ErrorCode, message, operationID string, ok bool) {
+// code, message, operation id, issues and HTTP status, and whether there
+// is one.
+func serverError(meta map[string]any) (*runtime.CallError, bool) {
 	m, _ := meta[MetaError].(map[string]any)
 	c, _ := m["code"].(string)
 	if c == "" {
-		return "", "", "", false
+		return nil, false
 	}
-	message, _ = m["message"].(string)
-	operationID, _ = m["operationId"].(string)
-	return runtime.ErrorCode(c), message, operationID, true
+	ce := &runtime.CallError{Code: runtime.ErrorCode(c)}
+	ce.Message, _ = m["message"].(string)
+	ce.OperationID, _ = m["operationId"].(string)
+	if status, ok := m["status"].(float64); ok && status >= 100 && status <= 999 && status == float64(int(status)) {
+		ce.HTTP = &runtime.HTTPFailure{StatusCode: int(status)}
+	}
+	issues, _ := m["issues"].([]any)
+	for _, x := range issues {
+		is, _ := x.(map[string]any)
+		msg, _ := is["message"].(string)
+		if msg == "" {
+			continue
+		}
+		ptr, _ := is["pointer"].(string)
+		ce.Issues = append(ce.Issues, runtime.Warning{OperationID: ce.OperationID, Pointer: ptr, Message: msg})
+	}
+	return ce, true
 }
 
 // distinct drops the warnings equal to an earlier one: an opsgen server
