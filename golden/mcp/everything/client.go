@@ -28,6 +28,9 @@
 package everything
 
 import (
+	"context"
+	"time"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
@@ -50,39 +53,78 @@ type Option = mcpclient.Option
 // WithCallValidation.
 type CallOption = mcpclient.CallOption
 
-// Options of NewClient, from package mcpclient.
-var (
-	// WithValidation sets what a result that does not match its output schema does: a warning (runtime.ValidateWarn, the default), an error (runtime.ValidateStrict), or nothing (runtime.ValidateOff).
-	WithValidation = mcpclient.WithValidation
-	// WithLogger sets the logger of validation warnings.
-	WithLogger = mcpclient.WithLogger
-	// WithWarningHook sets a function called with every validation warning.
-	WithWarningHook = mcpclient.WithWarningHook
-	// WithConvention sets the content convention ("toolenvelope-v1", "dotbot" or "auto") of tools that declare none.
-	WithConvention = mcpclient.WithConvention
-	// WithMiddleware wraps the sending of every tools/call (an mcpclient.Invoker chain that sees the tool's name, arguments and _meta, and the raw result).
-	WithMiddleware = mcpclient.WithMiddleware
-	// WithBeforeCall adds a hook called with the parameters of every tools/call before it is sent.
-	WithBeforeCall = mcpclient.WithBeforeCall
-	// WithAfterResult adds a hook called with every tools/call result before it is decoded.
-	WithAfterResult = mcpclient.WithAfterResult
-	// WithTimeout sets the default timeout of every call.
-	WithTimeout = mcpclient.WithTimeout
-	// WithRemote calls the tools through rm (e.g. a call protocol spoke whose hub registered this client) instead of the session.
-	WithRemote = mcpclient.WithRemote
-)
+// WithValidation sets what a result that does not match its output schema does: a
+// warning (runtime.ValidateWarn, the default), an error (runtime.ValidateStrict),
+// or nothing (runtime.ValidateOff).
+func WithValidation(m runtime.ValidationMode) Option {
+	return mcpclient.WithValidation(m)
+}
 
-// Options of single calls, from package mcpclient.
-var (
-	// WithProgress calls a function with each progress notification of one call (it sends a progress token).
-	WithProgress = mcpclient.WithProgress
-	// WithMeta adds entries to the _meta of one call's request.
-	WithMeta = mcpclient.WithMeta
-	// WithCallTimeout sets the timeout of one call.
-	WithCallTimeout = mcpclient.WithCallTimeout
-	// WithCallValidation sets the validation mode of one call.
-	WithCallValidation = mcpclient.WithCallValidation
-)
+// WithLogger sets the logger of validation warnings.
+func WithLogger(l runtime.Logger) Option {
+	return mcpclient.WithLogger(l)
+}
+
+// WithWarningHook sets a function called with every validation warning.
+func WithWarningHook(f func(context.Context, runtime.Warning)) Option {
+	return mcpclient.WithWarningHook(f)
+}
+
+// WithConvention sets the content convention ("toolenvelope-v1", "dotbot" or
+// "auto") of tools that declare none.
+func WithConvention(name string) Option {
+	return mcpclient.WithConvention(name)
+}
+
+// WithMiddleware wraps the sending of every tools/call (an mcpclient.Invoker chain
+// that sees the tool's name, arguments and _meta, and the raw result).
+func WithMiddleware(m ...mcpclient.Middleware) Option {
+	return mcpclient.WithMiddleware(m...)
+}
+
+// WithBeforeCall adds a hook called with the parameters of every tools/call before
+// it is sent.
+func WithBeforeCall(f func(ctx context.Context, params *mcp.CallToolParams) error) Option {
+	return mcpclient.WithBeforeCall(f)
+}
+
+// WithAfterResult adds a hook called with every tools/call result before it is
+// decoded.
+func WithAfterResult(f func(ctx context.Context, params *mcp.CallToolParams, res *mcp.CallToolResult) error) Option {
+	return mcpclient.WithAfterResult(f)
+}
+
+// WithTimeout sets the default timeout of every call.
+func WithTimeout(d time.Duration) Option {
+	return mcpclient.WithTimeout(d)
+}
+
+// WithRemote calls the tools through rm (e.g. a call protocol spoke whose hub
+// registered this client) instead of the session.
+func WithRemote(rm mcpclient.Remote) Option {
+	return mcpclient.WithRemote(rm)
+}
+
+// WithProgress calls a function with each progress notification of one call (it
+// sends a progress token).
+func WithProgress(f func(ctx context.Context, p mcpclient.Progress)) CallOption {
+	return mcpclient.WithProgress(f)
+}
+
+// WithMeta adds entries to the _meta of one call's request.
+func WithMeta(meta map[string]any) CallOption {
+	return mcpclient.WithMeta(meta)
+}
+
+// WithCallTimeout sets the timeout of one call.
+func WithCallTimeout(d time.Duration) CallOption {
+	return mcpclient.WithCallTimeout(d)
+}
+
+// WithCallValidation sets the validation mode of one call.
+func WithCallValidation(m runtime.ValidationMode) CallOption {
+	return mcpclient.WithCallValidation(m)
+}
 
 // NewClient returns a client calling tools over session.
 //
