@@ -42,8 +42,10 @@
 // Representation of JSON Schema constructs in the generated code:
 //
 //   - object: a struct; required, non-nullable properties are values,
-//     optional or nullable ones are pointers (slices, maps and
+//     optional or required nullable ones are pointers (slices, maps and
 //     json.RawMessage stay nil-able values), optional ones have omitempty;
+//     optional nullable ones are runtime.Nullable[T] (absent, null or a
+//     value) with omitzero;
 //     a property that would contain its own struct by value is a pointer.
 //     Its first field, runtime.NotComparable, makes it not comparable (as
 //     parameter structs are): == would compare those pointers by address.
@@ -62,7 +64,7 @@
 //     discriminator, or by JSON kind and required properties (runtime.Union).
 //   - prefixItems: a struct with Item0..ItemN (and Rest for the remaining
 //     items) that reads and writes a JSON array.
-//   - date-time: time.Time; date: string (YYYY-MM-DD); byte: []byte
+//   - date-time: time.Time; date: runtime.Date (YYYY-MM-DD); byte: []byte
 //     (base64); binary: []byte in responses, io.Reader in request bodies and
 //     multipart file parts; any other schema: json.RawMessage.
 package emit

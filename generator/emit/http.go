@@ -80,6 +80,14 @@ func (g *gen) versionGuard(f *generatedFile) {
 	})
 }
 
+// typesDoc is the package doc's paragraph on how the JSON Schemas
+// (structFields, gotype.go) become Go types.
+const typesDoc = "Types follow the JSON Schemas (embedded in Schemas). A required property is a value; an optional one, or a required one that may be null, is a pointer (slices, maps and json.RawMessage stay nil-able values); an optional property that may be null is a runtime.Nullable[T], which tells absent, null and a value apart (runtime.NewNullable(v), runtime.Null[T](), IsSet, IsNull, Get). Objects with additionalProperties keep unknown properties in AdditionalProperties; enum types accept unknown values (see Known); oneOf/anyOf types hold the raw JSON, with Variant, As<Variant> and Match (one function per variant). date-time is time.Time, date runtime.Date (YYYY-MM-DD), byte []byte; schemas opsgen cannot type are json.RawMessage."
+
+// pointersDoc shows how to fill an optional property: Go 1.26's new(expr),
+// without a helper.
+const pointersDoc = `Set a pointer property with new, which takes an expression since Go 1.26: new("Rex"), new(int32(10)), or new(C) for a constant C of an enum type.`
+
 // packageDoc writes the package doc comment, the manual of the package:
 // "a client of <title> (version <version>)", the service's description,
 // then usage.
@@ -94,7 +102,9 @@ func (g *gen) packageDoc(f *generatedFile, title, version string, usage ...strin
 	for _, u := range usage {
 		d.para(u)
 	}
-	d.para("Every call returns a runtime.ResponseEnvelope: Data typed from the operation's output schema, Meta from the transport, and Warnings when the data did not match its schema. Types follow the JSON Schemas (embedded in Schemas): optional and nullable properties are pointers (slices, maps and json.RawMessage stay nil-able values); objects with additionalProperties keep unknown properties in AdditionalProperties; enum types accept unknown values (see Known); oneOf/anyOf types hold the raw JSON with Variant and As<Variant> methods; date-time is time.Time, date a string (YYYY-MM-DD), byte []byte; schemas opsgen cannot type are json.RawMessage.")
+	d.para("Every call returns a runtime.ResponseEnvelope: Data typed from the operation's output schema, Meta from the transport, and Warnings when the data did not match its schema.")
+	d.para(typesDoc)
+	d.para(pointersDoc)
 	f.pkgDoc = commentLines(d.lines(), true)
 }
 
@@ -127,13 +137,12 @@ func (g *gen) httpClientFile() *generatedFile {
 		}
 		base = strings.NewReplacer(pairs...).Replace(srv.URL)
 	}
-	nd := newDoc("NewClient returns a client of the API.")
+	nd := newDoc("NewClient returns a client of the API configured by opts, this package's With* options (see the package doc).")
 	if base != "" {
 		nd.para("Calls go to " + quoted(base) + " unless WithBaseURL says otherwise.")
 	} else {
 		nd.para("The API names no server: set one with WithBaseURL.")
 	}
-	nd.para(usage)
 	nd.para(g.validationDoc())
 	nd.para(g.timeoutDoc())
 	f.write(nd, func(w *textWriter) {

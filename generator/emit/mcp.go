@@ -73,8 +73,7 @@ func (g *gen) mcpClientFile() *generatedFile {
 	}
 	reexports(f, pkgMCPClient, opts, "Option")
 	reexports(f, pkgMCPClient, mcpCallOptions, "CallOption")
-	nd := newDoc("NewClient returns a client calling tools over session.")
-	nd.para(usage)
+	nd := newDoc("NewClient returns a client calling tools over session, a connected *mcp.ClientSession (see mcpclient.Connect), configured by opts, this package's With* options (see the package doc).")
 	nd.para(g.validationDoc())
 	f.write(nd, func(w *textWriter) {
 		w.P("func NewClient(session *", qual(pkgMCP, "ClientSession"), ", opts ...Option) *Client {")

@@ -17,13 +17,21 @@
 //
 // Every call returns a runtime.ResponseEnvelope: Data typed from the operation's
 // output schema, Meta from the transport, and Warnings when the data did not match
-// its schema. Types follow the JSON Schemas (embedded in Schemas): optional and
-// nullable properties are pointers (slices, maps and json.RawMessage stay nil-able
-// values); objects with additionalProperties keep unknown properties in
-// AdditionalProperties; enum types accept unknown values (see Known); oneOf/anyOf
-// types hold the raw JSON with Variant and As<Variant> methods; date-time is
-// time.Time, date a string (YYYY-MM-DD), byte []byte; schemas opsgen cannot type
-// are json.RawMessage.
+// its schema.
+//
+// Types follow the JSON Schemas (embedded in Schemas). A required property is a
+// value; an optional one, or a required one that may be null, is a pointer
+// (slices, maps and json.RawMessage stay nil-able values); an optional property
+// that may be null is a runtime.Nullable[T], which tells absent, null and a value
+// apart (runtime.NewNullable(v), runtime.Null[T](), IsSet, IsNull, Get). Objects
+// with additionalProperties keep unknown properties in AdditionalProperties; enum
+// types accept unknown values (see Known); oneOf/anyOf types hold the raw JSON,
+// with Variant, As<Variant> and Match (one function per variant). date-time is
+// time.Time, date runtime.Date (YYYY-MM-DD), byte []byte; schemas opsgen cannot
+// type are json.RawMessage.
+//
+// Set a pointer property with new, which takes an expression since Go 1.26:
+// new("Rex"), new(int32(10)), or new(C) for a constant C of an enum type.
 package shareddefs
 
 import (
@@ -125,18 +133,9 @@ func WithCallValidation(m runtime.ValidationMode) CallOption {
 	return mcpclient.WithCallValidation(m)
 }
 
-// NewClient returns a client calling tools over session.
-//
-// Create a client with NewClient from a connected *mcp.ClientSession; make the
-// session with mcpclient.Connect (or mcpclient.WrapTransport) so that content
-// blocks of types newer than the SDK never fail a call and progress notifications
-// reach WithProgress. Options set the validation mode (WithValidation), the logger
-// (WithLogger), a warning hook, the default content convention (WithConvention),
-// middlewares and hooks (WithMiddleware, WithBeforeCall, WithAfterResult) and a
-// timeout (WithTimeout); per-call options set progress notifications
-// (WithProgress), _meta (WithMeta), a timeout and the validation mode. A tool
-// result with isError set is a result, not a Go error: see its envelope's MCPMeta,
-// or mcpclient.AsError.
+// NewClient returns a client calling tools over session, a connected
+// *mcp.ClientSession (see mcpclient.Connect), configured by opts, this package's
+// With* options (see the package doc).
 func NewClient(session *mcp.ClientSession, opts ...Option) *Client {
 	return &Client{c: mcpclient.New(session, opts...)}
 }

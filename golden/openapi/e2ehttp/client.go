@@ -16,13 +16,21 @@
 //
 // Every call returns a runtime.ResponseEnvelope: Data typed from the operation's
 // output schema, Meta from the transport, and Warnings when the data did not match
-// its schema. Types follow the JSON Schemas (embedded in Schemas): optional and
-// nullable properties are pointers (slices, maps and json.RawMessage stay nil-able
-// values); objects with additionalProperties keep unknown properties in
-// AdditionalProperties; enum types accept unknown values (see Known); oneOf/anyOf
-// types hold the raw JSON with Variant and As<Variant> methods; date-time is
-// time.Time, date a string (YYYY-MM-DD), byte []byte; schemas opsgen cannot type
-// are json.RawMessage.
+// its schema.
+//
+// Types follow the JSON Schemas (embedded in Schemas). A required property is a
+// value; an optional one, or a required one that may be null, is a pointer
+// (slices, maps and json.RawMessage stay nil-able values); an optional property
+// that may be null is a runtime.Nullable[T], which tells absent, null and a value
+// apart (runtime.NewNullable(v), runtime.Null[T](), IsSet, IsNull, Get). Objects
+// with additionalProperties keep unknown properties in AdditionalProperties; enum
+// types accept unknown values (see Known); oneOf/anyOf types hold the raw JSON,
+// with Variant, As<Variant> and Match (one function per variant). date-time is
+// time.Time, date runtime.Date (YYYY-MM-DD), byte []byte; schemas opsgen cannot
+// type are json.RawMessage.
+//
+// Set a pointer property with new, which takes an expression since Go 1.26:
+// new("Rex"), new(int32(10)), or new(C) for a constant C of an enum type.
 package e2ehttp
 
 import (
@@ -174,16 +182,10 @@ func WithCallReconnect(p httpclient.ReconnectPolicy) CallOption {
 	return httpclient.WithCallReconnect(p)
 }
 
-// NewClient returns a client of the API.
+// NewClient returns a client of the API configured by opts, this package's With*
+// options (see the package doc).
 //
 // Calls go to "https://eu.e2e.example/v2" unless WithBaseURL says otherwise.
-//
-// Create a client with NewClient. Options set the server URL (WithBaseURL), the
-// *http.Client (WithHTTPClient), the validation mode (WithValidation), the logger
-// (WithLogger), headers and limits, middlewares and hooks (WithMiddleware),
-// retries (WithRetry) and timeouts (WithTimeout). Credentials are set with
-// WithBasic, WithBearer, WithCookieKey, WithHeaderKey, WithOauth,
-// WithOauthTokenSource, WithQueryKey.
 func NewClient(opts ...Option) *Client {
 	return &Client{c: httpclient.New("https://eu.e2e.example/v2", securitySchemes, opts...)}
 }
