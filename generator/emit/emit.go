@@ -59,7 +59,8 @@
 //     values in one literal); unknown values still decode.
 //   - oneOf/anyOf: a struct holding the raw JSON, with Raw, Variant,
 //     As<Variant>, Match (a function per variant: exhaustive, checked by
-//     the compiler) and <Type>From<Variant> (its name allocated by the
+//     the compiler), Match<Type> (the same as a generic function returning
+//     a value of the caller's type; its name from ir.Type.ValueMatch) and <Type>From<Variant> (its name allocated by the
 //     names stage, ir.Variant.Constructor); Variant picks the variant by the
 //     discriminator, or by JSON kind and required properties (runtime.Union).
 //   - prefixItems: a struct with Item0..ItemN (and Rest for the remaining
@@ -514,6 +515,7 @@ func (g *gen) checkType(t *ir.Type, root bool, seen map[*ir.Type]bool, declare f
 	}
 	if t.Kind == ir.Union && t.Named() {
 		declare(cmp.Or(t.VariantKind, t.Name+"Kind"), t.Pos, "union variant type")
+		declare(cmp.Or(t.ValueMatch, "Match"+t.Name), t.Pos, "union match function")
 		variants := map[string]bool{}
 		for _, v := range t.Variants {
 			if v == nil || !naming.IsExported(v.Name) || variants[v.Name] {

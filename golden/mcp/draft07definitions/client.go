@@ -26,9 +26,10 @@
 // apart (runtime.NewNullable(v), runtime.Null[T](), IsSet, IsNull, Get). Objects
 // with additionalProperties keep unknown properties in AdditionalProperties; enum
 // types accept unknown values (see Known); oneOf/anyOf types hold the raw JSON,
-// with Variant, As<Variant> and Match (one function per variant). date-time is
-// time.Time, date runtime.Date (YYYY-MM-DD), byte []byte; schemas opsgen cannot
-// type are json.RawMessage.
+// with Variant, As<Variant>, Match (one function per variant, each returning an
+// error; leaving one out does not compile) and Match<Type> (the same, returning a
+// value of the caller's type as well). date-time is time.Time, date runtime.Date
+// (YYYY-MM-DD), byte []byte; schemas opsgen cannot type are json.RawMessage.
 //
 // Set a pointer property with new, which takes an expression since Go 1.26:
 // new("Rex"), new(int32(10)), or new(C) for a constant C of an enum type.
