@@ -471,6 +471,13 @@ func (g *gen) checkOperations() {
 			if op.Stream {
 				g.diags.Errorf(at, "operations: %s: an event stream has no pages", quoted(id))
 			}
+			if op.Result != nil {
+				for _, ptr := range []struct{ key, value string }{{"next", p.Next}, {"items", p.Items}} {
+					if miss := missingMember(op.Result.Type, ptr.value); miss != "" {
+						g.warn(diag.Other, at, "operations: %s: pagination %s %s names a response member the schema does not declare (%s): unless the server sends it anyway, iteration stops after the first page", quoted(id), ptr.key, quoted(ptr.value), miss)
+					}
+				}
+			}
 		}
 	}
 	for _, op := range g.ops {
