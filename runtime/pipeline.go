@@ -157,7 +157,7 @@ func DecodeInto(ctx context.Context, p *Pipeline, operationID string, schema *Sc
 	if err != nil {
 		return nil, err
 	}
-	warnings = append(warnings, drift...)
+	warnings = withDrift(warnings, drift)
 	p.Report(ctx, warnings)
 	return warnings, nil
 }
@@ -194,6 +194,24 @@ func (p *Pipeline) decode(operationID string, b []byte, out any) ([]Warning, err
 		return nil, validationError(operationID, drift)
 	}
 	return drift, nil
+}
+
+// withDrift returns the schema's warnings followed by drift, the warnings
+// of values the Go type cannot hold, one warning per drifting value: a
+// drift warning replaces the schema's at its pointer, as it names the
+// value and says what became of it (a date-time that is not RFC 3339 is
+// not a valid date-time for the schema, and is read as RFC 3339 or dropped
+// for the Go type).
+func withDrift(warnings, drift []Warning) []Warning {
+	if len(drift) == 0 {
+		return warnings
+	}
+	at := make(map[string]bool, len(drift))
+	for _, d := range drift {
+		at[d.Pointer] = true
+	}
+	warnings = slices.DeleteFunc(warnings, func(w Warning) bool { return at[w.Pointer] })
+	return append(warnings, drift...)
 }
 
 // validationError is the strict mode's CallError for issues.
@@ -383,7 +401,7 @@ func (p *Pipeline) Process(ctx context.Context, operationID string, schema *Sche
 		if err != nil {
 			return ResponseEnvelope[any]{}, err
 		}
-		warnings = append(warnings, drift...)
+		warnings = withDrift(warnings, drift)
 	}
 	var fresh []Warning
 	for _, w := range warnings {

@@ -227,6 +227,7 @@
 //	    include: {tags: [pets], operations: [listPets], paths: ["/pets*"]}
 //	    exclude: {tags: [], operations: [deletePet], paths: []}
 //	    names: {listPets: ListAllPets, "#/components/schemas/Pet": Animal}
+//	    types: {uuid: github.com/google/uuid.UUID}  # Go type of a format's values
 //	client:
 //	  validation: strict       # NewClient's default mode: warn (default), strict or off;
 //	                           # WithValidation overrides it
@@ -241,6 +242,14 @@
 //	    pagination: {page: page, items: /items}  # page numbers, until a page has no items
 //	  issues/list-for-repo:
 //	    pagination: {disabled: true}  # no pages method, though the spec declares a Link header
+//
+// types belongs to a source, beside names: it maps a schema format to the
+// Go type that holds its values, "import/path.Name", over the built-in
+// table (date-time time.Time, date runtime.Date, duration runtime.Duration,
+// ipv4 and ipv6 net/netip.Addr; other formats stay string). The type reads
+// and writes the JSON string itself (encoding.TextMarshaler and
+// TextUnmarshaler). x-go-type on a schema pins the type of that schema
+// alone.
 //
 // A GET operation whose result declares a Link response header (as GitHub's
 // list operations do) gets a pages method that follows rel="next" without

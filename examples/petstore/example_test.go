@@ -18,8 +18,7 @@ func Example() {
 	defer ts.Close()
 
 	c := api.NewClient(api.WithBaseURL(ts.URL), api.WithAPIKey("secret"))
-	status := api.PetStatusAvailable
-	env, err := c.ListPets(context.Background(), api.ListPetsParams{Status: &status})
+	env, err := c.ListPets(context.Background(), api.ListPetsParams{Status: new(api.PetStatusAvailable)})
 	if err != nil {
 		log.Fatal(err)
 	}

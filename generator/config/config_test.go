@@ -88,6 +88,10 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"unknown top-level key", "package: p\noutput: o\ncolour: red\nsources: [{openapi: a.yaml}]\n",
 			[]string{`opsgen.yaml:3:1 (#/colour): error: unknown key "colour"`}},
+		{"source key at the top level", "package: p\noutput: o\ntypes: {uuid: example.com/u.UUID}\nsources: [{openapi: a.yaml}]\n",
+			[]string{`opsgen.yaml:3:1 (#/types): error: unknown key "types": types belongs to a source (sources[0].types)`}},
+		{"top-level key in a source", "package: p\noutput: o\nsources:\n  - openapi: a.yaml\n    registry: true\n",
+			[]string{`opsgen.yaml:5:5 (#/sources/0/registry): error: unknown key "registry": registry belongs at the top level, not in a source`}},
 		{"unknown nested key", "package: p\noutput: o\nsources:\n  - openapi: a.yaml\n    include:\n      tag: [x]\n",
 			[]string{`opsgen.yaml:6:7 (#/sources/0/include/tag): error: unknown key "tag"`}},
 		{"wrong type", "package: p\noutput: o\nregistry: yes please\nsources: [{openapi: a.yaml}]\n",

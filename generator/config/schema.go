@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -74,7 +76,7 @@ func validateSchema(file string, doc *yaml.Node) diag.List {
 				if k, _ := lookup(n, p); k != nil {
 					at = k
 				}
-				errs.Errorf(pos(file, at, append(e.InstanceLocation, p)), "unknown key %q", p)
+				errs.Errorf(pos(file, at, append(e.InstanceLocation, p)), "unknown key %q%s", p, whereItBelongs(e.InstanceLocation, p))
 			}
 			return
 		}
@@ -193,4 +195,29 @@ func nodeValue(n *yaml.Node, depth int) (any, error) {
 		return n.Value, nil
 	}
 	return nil, fmt.Errorf("line %d: unsupported YAML node", n.Line)
+}
+
+// whereItBelongs returns, for an unknown key at loc that is a key of the
+// config elsewhere (a source's key at the top level, a top-level key in a
+// source), where it belongs: ": types belongs to a source (sources[0].types)".
+// It returns "" for a key that is nowhere in the config.
+func whereItBelongs(loc []string, key string) string {
+	switch {
+	case len(loc) == 0 && slices.Contains(yamlKeys(reflect.TypeFor[Source]()), key):
+		return fmt.Sprintf(": %s belongs to a source (sources[0].%s)", key, key)
+	case len(loc) == 2 && loc[0] == "sources" && slices.Contains(yamlKeys(reflect.TypeFor[Config]()), key):
+		return fmt.Sprintf(": %s belongs at the top level, not in a source", key)
+	}
+	return ""
+}
+
+// yamlKeys returns the keys of struct type t in a config file.
+func yamlKeys(t reflect.Type) []string {
+	var keys []string
+	for f := range t.Fields() {
+		if name, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); name != "" && name != "-" {
+			keys = append(keys, name)
+		}
+	}
+	return keys
 }

@@ -42,8 +42,10 @@
 // Representation of JSON Schema constructs in the generated code:
 //
 //   - object: a struct; required, non-nullable properties are values,
-//     optional or nullable ones are pointers (slices, maps and
+//     optional or required nullable ones are pointers (slices, maps and
 //     json.RawMessage stay nil-able values), optional ones have omitempty;
+//     optional nullable ones are runtime.Nullable[T] (absent, null or a
+//     value) with omitzero;
 //     a property that would contain its own struct by value is a pointer.
 //     Its first field, runtime.NotComparable, makes it not comparable (as
 //     parameter structs are): == would compare those pointers by address.
@@ -57,12 +59,13 @@
 //     values in one literal); unknown values still decode.
 //   - oneOf/anyOf: a struct holding the raw JSON, with Raw, Variant,
 //     As<Variant>, Match (a function per variant: exhaustive, checked by
-//     the compiler) and <Type>From<Variant> (its name allocated by the
+//     the compiler), Match<Type> (the same as a generic function returning
+//     a value of the caller's type; its name from ir.Type.ValueMatch) and <Type>From<Variant> (its name allocated by the
 //     names stage, ir.Variant.Constructor); Variant picks the variant by the
 //     discriminator, or by JSON kind and required properties (runtime.Union).
 //   - prefixItems: a struct with Item0..ItemN (and Rest for the remaining
 //     items) that reads and writes a JSON array.
-//   - date-time: time.Time; date: string (YYYY-MM-DD); byte: []byte
+//   - date-time: time.Time; date: runtime.Date (YYYY-MM-DD); byte: []byte
 //     (base64); binary: []byte in responses, io.Reader in request bodies and
 //     multipart file parts; any other schema: json.RawMessage.
 package emit
@@ -468,6 +471,13 @@ func (g *gen) checkOperations() {
 			if op.Stream {
 				g.diags.Errorf(at, "operations: %s: an event stream has no pages", quoted(id))
 			}
+			if op.Result != nil {
+				for _, ptr := range []struct{ key, value string }{{"next", p.Next}, {"items", p.Items}} {
+					if miss := missingMember(op.Result.Type, ptr.value); miss != "" {
+						g.warn(diag.Other, at, "operations: %s: pagination %s %s names a response member the schema does not declare (%s): unless the server sends it anyway, iteration stops after the first page", quoted(id), ptr.key, quoted(ptr.value), miss)
+					}
+				}
+			}
 		}
 	}
 	for _, op := range g.ops {
@@ -512,6 +522,7 @@ func (g *gen) checkType(t *ir.Type, root bool, seen map[*ir.Type]bool, declare f
 	}
 	if t.Kind == ir.Union && t.Named() {
 		declare(cmp.Or(t.VariantKind, t.Name+"Kind"), t.Pos, "union variant type")
+		declare(cmp.Or(t.ValueMatch, "Match"+t.Name), t.Pos, "union match function")
 		variants := map[string]bool{}
 		for _, v := range t.Variants {
 			if v == nil || !naming.IsExported(v.Name) || variants[v.Name] {

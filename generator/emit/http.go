@@ -14,36 +14,51 @@ import (
 	"github.com/opsgen/opsgen/generator/ir"
 )
 
-// reexport is a runtime option re-exported by generated clients.
-type reexport struct{ name, doc string }
+// reexport is a runtime option re-exported by generated clients as a
+// function of the same signature (not a package variable: a variable can be
+// reassigned, and go doc would not show its parameters). params is the
+// parameter list, code and goTypes as P takes them; args passes them on.
+type reexport struct {
+	name, doc string
+	params    []any
+	args      string
+}
+
+var (
+	ctxType        = qual("context", "Context")
+	durationType   = qual("time", "Duration")
+	validationType = qual(pkgRuntime, "ValidationMode")
+	warningType    = qual(pkgRuntime, "Warning")
+	httpRequest    = qual("net/http", "Request").ptr()
+)
 
 var httpOptions = []reexport{
-	{"WithBaseURL", "WithBaseURL sets the server URL calls go to, replacing the default one."},
-	{"WithHTTPClient", "WithHTTPClient sets the *http.Client that sends requests (default: http.DefaultClient)."},
-	{"WithValidation", "WithValidation sets what a response that does not match its schema does: a warning (runtime.ValidateWarn, the default), an error (runtime.ValidateStrict), or nothing (runtime.ValidateOff)."},
-	{"WithLogger", "WithLogger sets the logger of validation warnings."},
-	{"WithWarningHook", "WithWarningHook sets a function called with every validation warning."},
-	{"WithHeader", "WithHeader adds a header to every request."},
-	{"WithUserAgent", "WithUserAgent sets the User-Agent of every request."},
-	{"WithMaxBodyBytes", "WithMaxBodyBytes caps the size of response bodies read into memory."},
-	{"WithMiddleware", "WithMiddleware wraps the sending of every request (an http.RoundTripper chain); httpclient.OperationFrom(req.Context()) tells the operation."},
-	{"WithBeforeRequest", "WithBeforeRequest adds a hook called with every request before it is sent."},
-	{"WithAfterResponse", "WithAfterResponse adds a hook called with every response before it is decoded."},
-	{"WithRetry", "WithRetry sets the retry policy (httpclient.RetryPolicy; default: no retries)."},
-	{"WithTimeout", "WithTimeout sets the default timeout of every call."},
-	{"WithOperationTimeout", "WithOperationTimeout sets the timeout of one operation's calls, by operation id."},
-	{"WithReconnect", "WithReconnect sets how event streams reconnect (httpclient.ReconnectPolicy; default: never)."},
-	{"WithRemote", "WithRemote runs the operations registered by Register (registry: true) through rm instead of HTTP, e.g. a call protocol spoke (*callproto.PendingRequestMap) whose hub registered the same client: same methods, same types."},
+	{"WithBaseURL", "WithBaseURL sets the server URL calls go to, replacing the default one.", []any{"u string"}, "u"},
+	{"WithHTTPClient", "WithHTTPClient sets the *http.Client that sends requests (default: http.DefaultClient).", []any{"h ", qual("net/http", "Client").ptr()}, "h"},
+	{"WithValidation", "WithValidation sets what a response that does not match its schema does: a warning (runtime.ValidateWarn, the default), an error (runtime.ValidateStrict), or nothing (runtime.ValidateOff).", []any{"m ", validationType}, "m"},
+	{"WithLogger", "WithLogger sets the logger of validation warnings.", []any{"l ", qual(pkgRuntime, "Logger")}, "l"},
+	{"WithWarningHook", "WithWarningHook sets a function called with every validation warning.", []any{"f func(", ctxType, ", ", warningType, ")"}, "f"},
+	{"WithHeader", "WithHeader adds a header to every request.", []any{"key, value string"}, "key, value"},
+	{"WithUserAgent", "WithUserAgent sets the User-Agent of every request.", []any{"ua string"}, "ua"},
+	{"WithMaxBodyBytes", "WithMaxBodyBytes caps the size of response bodies read into memory.", []any{"n int64"}, "n"},
+	{"WithMiddleware", "WithMiddleware wraps the sending of every request (an http.RoundTripper chain); httpclient.OperationFrom(req.Context()) tells the operation.", []any{"m ...", qual(pkgHTTP, "Middleware")}, "m..."},
+	{"WithBeforeRequest", "WithBeforeRequest adds a hook called with every request before it is sent.", []any{"f func(", httpRequest, ") error"}, "f"},
+	{"WithAfterResponse", "WithAfterResponse adds a hook called with every response before it is decoded.", []any{"f func(", qual("net/http", "Response").ptr(), ") error"}, "f"},
+	{"WithRetry", "WithRetry sets the retry policy (httpclient.RetryPolicy; default: no retries).", []any{"p ", qual(pkgHTTP, "RetryPolicy")}, "p"},
+	{"WithTimeout", "WithTimeout sets the default timeout of every call.", []any{"d ", durationType}, "d"},
+	{"WithOperationTimeout", "WithOperationTimeout sets the timeout of one operation's calls, by operation id.", []any{"operationID string, d ", durationType}, "operationID, d"},
+	{"WithReconnect", "WithReconnect sets how event streams reconnect (httpclient.ReconnectPolicy; default: never).", []any{"p ", qual(pkgHTTP, "ReconnectPolicy")}, "p"},
+	{"WithRemote", "WithRemote runs the operations registered by Register (registry: true) through rm instead of HTTP, e.g. a call protocol spoke (*callproto.PendingRequestMap) whose hub registered the same client: same methods, same types.", []any{"rm ", qual(pkgHTTP, "Remote")}, "rm"},
 }
 
 var httpCallOptions = []reexport{
-	{"WithRequestHeader", "WithRequestHeader adds a header to one request."},
-	{"WithRequestEditor", "WithRequestEditor lets a function edit one request before it is sent."},
-	{"WithCallValidation", "WithCallValidation sets the validation mode of one call."},
-	{"WithCallBaseURL", "WithCallBaseURL sends one request to another server URL."},
-	{"WithCallTimeout", "WithCallTimeout sets the timeout of one call."},
-	{"WithCallRetry", "WithCallRetry sets the retry policy of one call."},
-	{"WithCallReconnect", "WithCallReconnect sets how one call's event stream reconnects."},
+	{"WithRequestHeader", "WithRequestHeader adds a header to one request.", []any{"key, value string"}, "key, value"},
+	{"WithRequestEditor", "WithRequestEditor lets a function edit one request before it is sent.", []any{"f func(", httpRequest, ") error"}, "f"},
+	{"WithCallValidation", "WithCallValidation sets the validation mode of one call.", []any{"m ", validationType}, "m"},
+	{"WithCallBaseURL", "WithCallBaseURL sends one request to another server URL.", []any{"u string"}, "u"},
+	{"WithCallTimeout", "WithCallTimeout sets the timeout of one call.", []any{"d ", durationType}, "d"},
+	{"WithCallRetry", "WithCallRetry sets the retry policy of one call.", []any{"p ", qual(pkgHTTP, "RetryPolicy")}, "p"},
+	{"WithCallReconnect", "WithCallReconnect sets how one call's event stream reconnects.", []any{"p ", qual(pkgHTTP, "ReconnectPolicy")}, "p"},
 }
 
 // securityOptionNames are the options generated for a security scheme.
@@ -65,6 +80,14 @@ func (g *gen) versionGuard(f *generatedFile) {
 	})
 }
 
+// typesDoc is the package doc's paragraph on how the JSON Schemas
+// (structFields, gotype.go) become Go types.
+const typesDoc = "Types follow the JSON Schemas (embedded in Schemas). A required property is a value; an optional one, or a required one that may be null, is a pointer (slices, maps and json.RawMessage stay nil-able values); an optional property that may be null is a runtime.Nullable[T], which tells absent, null and a value apart (runtime.NewNullable(v), runtime.Null[T](), IsSet, IsNull, Get). Objects with additionalProperties keep unknown properties in AdditionalProperties; enum types accept unknown values (see Known); oneOf/anyOf types hold the raw JSON, with Variant, As<Variant>, Match (one function per variant, each returning an error; leaving one out does not compile) and Match<Type> (the same, returning a value of the caller's type as well). date-time is time.Time, date runtime.Date (YYYY-MM-DD), byte []byte; schemas opsgen cannot type are json.RawMessage."
+
+// pointersDoc shows how to fill an optional property: Go 1.26's new(expr),
+// without a helper.
+const pointersDoc = `Set a pointer property with new, which takes an expression since Go 1.26: new("Rex"), new(int32(10)), or new(C) for a constant C of an enum type.`
+
 // packageDoc writes the package doc comment, the manual of the package:
 // "a client of <title> (version <version>)", the service's description,
 // then usage.
@@ -79,7 +102,9 @@ func (g *gen) packageDoc(f *generatedFile, title, version string, usage ...strin
 	for _, u := range usage {
 		d.para(u)
 	}
-	d.para("Every call returns a runtime.ResponseEnvelope: Data typed from the operation's output schema, Meta from the transport, and Warnings when the data did not match its schema. Types follow the JSON Schemas (embedded in Schemas): optional and nullable properties are pointers (slices, maps and json.RawMessage stay nil-able values); objects with additionalProperties keep unknown properties in AdditionalProperties; enum types accept unknown values (see Known); oneOf/anyOf types hold the raw JSON with Variant and As<Variant> methods; date-time is time.Time, date a string (YYYY-MM-DD), byte []byte; schemas opsgen cannot type are json.RawMessage.")
+	d.para("Every call returns a runtime.ResponseEnvelope: Data typed from the operation's output schema, Meta from the transport, and Warnings when the data did not match its schema.")
+	d.para(typesDoc)
+	d.para(pointersDoc)
 	f.pkgDoc = commentLines(d.lines(), true)
 }
 
@@ -99,8 +124,8 @@ func (g *gen) httpClientFile() *generatedFile {
 	title := cmp.Or(sanitize(g.svc.Title), "the API")
 	clientTypes(f, pkgHTTP, "Client calls "+title+". Create one with NewClient; it is safe for concurrent use.",
 		"CallOption configures one call: WithRequestHeader, WithRequestEditor, WithCallValidation, WithCallBaseURL, WithCallTimeout, WithCallRetry, WithCallReconnect.")
-	reexports(f, "Options of NewClient, from package httpclient.", pkgHTTP, httpOptions)
-	reexports(f, "Options of single calls, from package httpclient.", pkgHTTP, httpCallOptions)
+	reexports(f, pkgHTTP, httpOptions, "Option")
+	reexports(f, pkgHTTP, httpCallOptions, "CallOption")
 
 	base := ""
 	var srv *ir.Server
@@ -112,13 +137,12 @@ func (g *gen) httpClientFile() *generatedFile {
 		}
 		base = strings.NewReplacer(pairs...).Replace(srv.URL)
 	}
-	nd := newDoc("NewClient returns a client of the API.")
+	nd := newDoc("NewClient returns a client of the API configured by opts, this package's With* options (see the package doc).")
 	if base != "" {
 		nd.para("Calls go to " + quoted(base) + " unless WithBaseURL says otherwise.")
 	} else {
 		nd.para("The API names no server: set one with WithBaseURL.")
 	}
-	nd.para(usage)
 	nd.para(g.validationDoc())
 	nd.para(g.timeoutDoc())
 	f.write(nd, func(w *textWriter) {
@@ -227,15 +251,15 @@ func clientTypes(f *generatedFile, pkg, clientDoc, callOptionDoc string) {
 	f.write(newDoc(callOptionDoc), func(w *textWriter) { w.P("type CallOption = ", qual(pkg, "CallOption")) })
 }
 
-func reexports(f *generatedFile, comment, pkg string, opts []reexport) {
-	f.writeCommented(comment, func(w *textWriter) {
-		w.P("var (")
-		for _, o := range opts {
-			w.P("\t", commentLine(o.doc))
-			w.P("\t", o.name, " = ", qual(pkg, o.name))
-		}
-		w.P(")")
-	})
+func reexports(f *generatedFile, pkg string, opts []reexport, result string) {
+	for _, o := range opts {
+		f.write(newDoc(o.doc), func(w *textWriter) {
+			line := append([]any{"func ", o.name, "("}, o.params...)
+			w.P(append(line, ") ", result, " {")...)
+			w.P("\treturn ", qual(pkg, o.name), "(", o.args, ")")
+			w.P("}")
+		})
+	}
 }
 
 // serverURL declares ServerURL, which fills in the variables of the default server.

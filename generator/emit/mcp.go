@@ -8,22 +8,27 @@ import (
 	"github.com/opsgen/opsgen/generator/ir"
 )
 
+var (
+	mcpParams = qual(pkgMCP, "CallToolParams").ptr()
+	mcpResult = qual(pkgMCP, "CallToolResult").ptr()
+)
+
 var mcpOptions = []reexport{
-	{"WithValidation", "WithValidation sets what a result that does not match its output schema does: a warning (runtime.ValidateWarn, the default), an error (runtime.ValidateStrict), or nothing (runtime.ValidateOff)."},
-	{"WithLogger", "WithLogger sets the logger of validation warnings."},
-	{"WithWarningHook", "WithWarningHook sets a function called with every validation warning."},
-	{"WithConvention", `WithConvention sets the content convention ("toolenvelope-v1", "dotbot" or "auto") of tools that declare none.`},
-	{"WithMiddleware", "WithMiddleware wraps the sending of every tools/call (an mcpclient.Invoker chain that sees the tool's name, arguments and _meta, and the raw result)."},
-	{"WithBeforeCall", "WithBeforeCall adds a hook called with the parameters of every tools/call before it is sent."},
-	{"WithAfterResult", "WithAfterResult adds a hook called with every tools/call result before it is decoded."},
-	{"WithTimeout", "WithTimeout sets the default timeout of every call."},
+	{"WithValidation", "WithValidation sets what a result that does not match its output schema does: a warning (runtime.ValidateWarn, the default), an error (runtime.ValidateStrict), or nothing (runtime.ValidateOff).", []any{"m ", validationType}, "m"},
+	{"WithLogger", "WithLogger sets the logger of validation warnings.", []any{"l ", qual(pkgRuntime, "Logger")}, "l"},
+	{"WithWarningHook", "WithWarningHook sets a function called with every validation warning.", []any{"f func(", ctxType, ", ", warningType, ")"}, "f"},
+	{"WithConvention", `WithConvention sets the content convention ("toolenvelope-v1", "dotbot" or "auto") of tools that declare none.`, []any{"name string"}, "name"},
+	{"WithMiddleware", "WithMiddleware wraps the sending of every tools/call (an mcpclient.Invoker chain that sees the tool's name, arguments and _meta, and the raw result).", []any{"m ...", qual(pkgMCPClient, "Middleware")}, "m..."},
+	{"WithBeforeCall", "WithBeforeCall adds a hook called with the parameters of every tools/call before it is sent.", []any{"f func(ctx ", ctxType, ", params ", mcpParams, ") error"}, "f"},
+	{"WithAfterResult", "WithAfterResult adds a hook called with every tools/call result before it is decoded.", []any{"f func(ctx ", ctxType, ", params ", mcpParams, ", res ", mcpResult, ") error"}, "f"},
+	{"WithTimeout", "WithTimeout sets the default timeout of every call.", []any{"d ", durationType}, "d"},
 }
 
 var mcpCallOptions = []reexport{
-	{"WithProgress", "WithProgress calls a function with each progress notification of one call (it sends a progress token)."},
-	{"WithMeta", "WithMeta adds entries to the _meta of one call's request."},
-	{"WithCallTimeout", "WithCallTimeout sets the timeout of one call."},
-	{"WithCallValidation", "WithCallValidation sets the validation mode of one call."},
+	{"WithProgress", "WithProgress calls a function with each progress notification of one call (it sends a progress token).", []any{"f func(ctx ", ctxType, ", p ", qual(pkgMCPClient, "Progress"), ")"}, "f"},
+	{"WithMeta", "WithMeta adds entries to the _meta of one call's request.", []any{"meta map[string]any"}, "meta"},
+	{"WithCallTimeout", "WithCallTimeout sets the timeout of one call.", []any{"d ", durationType}, "d"},
+	{"WithCallValidation", "WithCallValidation sets the validation mode of one call.", []any{"m ", validationType}, "m"},
 }
 
 // mcpServerName names the server of the listing in docs, `the MCP server
@@ -64,12 +69,11 @@ func (g *gen) mcpClientFile() *generatedFile {
 	opts := mcpOptions
 	if g.opts.Registry {
 		// Only tools with a registry id can be called remotely.
-		opts = append(slices.Clip(opts), reexport{"WithRemote", "WithRemote calls the tools through rm (e.g. a call protocol spoke whose hub registered this client) instead of the session."})
+		opts = append(slices.Clip(opts), reexport{"WithRemote", "WithRemote calls the tools through rm (e.g. a call protocol spoke whose hub registered this client) instead of the session.", []any{"rm ", qual(pkgMCPClient, "Remote")}, "rm"})
 	}
-	reexports(f, "Options of NewClient, from package mcpclient.", pkgMCPClient, opts)
-	reexports(f, "Options of single calls, from package mcpclient.", pkgMCPClient, mcpCallOptions)
-	nd := newDoc("NewClient returns a client calling tools over session.")
-	nd.para(usage)
+	reexports(f, pkgMCPClient, opts, "Option")
+	reexports(f, pkgMCPClient, mcpCallOptions, "CallOption")
+	nd := newDoc("NewClient returns a client calling tools over session, a connected *mcp.ClientSession (see mcpclient.Connect), configured by opts, this package's With* options (see the package doc).")
 	nd.para(g.validationDoc())
 	f.write(nd, func(w *textWriter) {
 		w.P("func NewClient(session *", qual(pkgMCP, "ClientSession"), ", opts ...Option) *Client {")

@@ -92,3 +92,55 @@ func TestEmitPagingErrors(t *testing.T) {
 		t.Errorf("collision: %v", err)
 	}
 }
+
+// TestEmitPagingMissingMember checks that a declared pagination whose
+// pointers name members the response schema does not declare is reported
+// at the config's place, naming the operation, and that pointers the
+// schema declares (or cannot rule out) are not.
+func TestEmitPagingMissingMember(t *testing.T) {
+	at := diag.Pos{File: "opsgen.yaml", Line: 9, Col: 5}
+	str := &ir.Type{Kind: ir.String}
+	meta := &ir.Type{Name: "Meta", Kind: ir.Struct, Fields: []*ir.Field{{Name: "Next", JSONName: "next~/", Type: str}}}
+	page := &ir.Type{Name: "Page", Kind: ir.Struct, Fields: []*ir.Field{
+		{Name: "Items", JSONName: "items", Type: &ir.Type{Kind: ir.Array, Elem: str}, Required: true},
+		{Name: "Meta", JSONName: "meta", Type: meta},
+		{Name: "Extra", JSONName: "extra", Type: &ir.Type{Kind: ir.Any}},
+	}}
+	for _, tc := range []struct {
+		paging Paging
+		want   string // "" for no warning
+	}{
+		{Paging{Cursor: "cursor", Next: "/meta/next~0~1", Items: "/items"}, ""},
+		{Paging{Cursor: "cursor", Next: "/extra/anything"}, ""},
+		{Paging{Cursor: "cursor", Next: "/meta/nextCursor"}, `opsgen.yaml:9:5: warning: operations: "plain": pagination next "/meta/nextCursor" names a response member the schema does not declare (member "nextCursor" of /meta)`},
+		{Paging{Cursor: "cursor", Next: "/cursor"}, `pagination next "/cursor" names a response member the schema does not declare (member "cursor" of the body)`},
+		{Paging{Page: "cursor", Items: "/items/first"}, `pagination items "/items/first" names a response member the schema does not declare (member "first" of /items, an array)`},
+		{Paging{Cursor: "cursor", Next: "/items/0/x"}, `(member "x" of /items/0, which is not an object)`},
+	} {
+		svc := pagingService()
+		for _, r := range svc.Operations[1].Responses {
+			r.Type = page
+		}
+		svc.Types = []*ir.Type{page, meta}
+		paging := tc.paging
+		files, diags, err := Emit(svc, Options{Package: "p", Operations: map[string]OperationOptions{"plain": {Pos: at, Paging: &paging}}})
+		if err != nil {
+			t.Fatalf("%+v: %v", tc.paging, err)
+		}
+		var got []string
+		for _, d := range diags {
+			if strings.Contains(d.Message, "pagination") {
+				got = append(got, d.String())
+			}
+		}
+		switch {
+		case tc.want == "" && len(got) != 0:
+			t.Errorf("%+v: warnings %q, want none", tc.paging, got)
+		case tc.want != "" && (len(got) != 1 || !strings.Contains(got[0], tc.want)):
+			t.Errorf("%+v: warnings %q, want one containing %q", tc.paging, got, tc.want)
+		}
+		if len(files) == 0 {
+			t.Errorf("%+v: no files", tc.paging)
+		}
+	}
+}

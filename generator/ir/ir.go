@@ -184,6 +184,10 @@ type Type struct {
 	// VariantKind is the Go name of a Union's string type naming its
 	// variants (PetKind), whose constants are the Variants' Const.
 	VariantKind string
+	// ValueMatch is the Go name of a Union's generic function that, like
+	// its Match method, calls the function of the variant it holds, and
+	// returns that function's value (MatchPet).
+	ValueMatch string
 
 	// Schema is this type's JSON Schema (draft 2020-12, refs into Service.Defs).
 	Schema json.RawMessage

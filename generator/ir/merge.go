@@ -64,6 +64,7 @@ func MergeIdentical(svc *Service) {
 				taken[v.Name] = true
 			}
 			taken[t.VariantKind] = true // "" is no name pickKeeper asks for
+			taken[t.ValueMatch] = true
 			for _, v := range t.Variants {
 				taken[v.Const] = true
 				taken[v.Constructor] = true

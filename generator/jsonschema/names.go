@@ -87,6 +87,13 @@ func (c *Converter) AllocateNames() {
 			}
 		}
 	}
+	// The value-returning matches last, so that they take no name an
+	// earlier name had.
+	for _, t := range types {
+		if t.Kind == ir.Union {
+			t.ValueMatch = ns.Alloc("Match" + t.Name)
+		}
+	}
 }
 
 // nameVariants names the variants of a union after their types (or their

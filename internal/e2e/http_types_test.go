@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/netip"
+	"strings"
 	"testing"
 	"time"
 
@@ -123,5 +125,32 @@ func TestHTTPTypes(t *testing.T) {
 	b, err := json.Marshal(types.KindFromCat(types.KindCat{Lives: 9}))
 	if err != nil || string(b) != `{"lives":9,"type":"cat"}` {
 		t.Errorf("KindFromCat marshals as %s, %v", b, err)
+	}
+}
+
+// TestHTTPTypesValueMatch gets a value out of a union with the generated
+// MatchKind: the function of the variant held, the error of a variant that
+// does not decode, and none for JSON no variant matches.
+func TestHTTPTypesValueMatch(t *testing.T) {
+	describe := func(k types.Kind) (string, error) {
+		return types.MatchKind(k,
+			func(d types.KindDog) (string, error) { return fmt.Sprintf("dog bark=%v", d.Bark), nil },
+			func(c types.KindCat) (string, error) { return fmt.Sprintf("cat lives=%d", c.Lives), nil },
+			func(raw json.RawMessage) (string, error) { return "", fmt.Errorf("no variant: %s", raw) })
+	}
+	for _, tt := range []struct{ json, want, err string }{
+		{`{"type":"cat","lives":7}`, "cat lives=7", ""},
+		{`{"type":"dog","bark":true}`, "dog bark=true", ""},
+		{`{"type":"fish"}`, "", `no variant: {"type":"fish"}`},
+		{`{"type":"cat","lives":"many"}`, "", "lives"},
+	} {
+		var k types.Kind
+		if err := json.Unmarshal([]byte(tt.json), &k); err != nil {
+			t.Fatalf("%s: %v", tt.json, err)
+		}
+		got, err := describe(k)
+		if got != tt.want || (tt.err == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("MatchKind(%s) = %q, %v; want %q, error containing %q", tt.json, got, err, tt.want, tt.err)
+		}
 	}
 }

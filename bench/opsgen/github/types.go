@@ -363,6 +363,37 @@ func (u IssueFieldValueValue) Match(onString func(string) error, onNumber func(f
 	return none(u.Raw())
 }
 
+// MatchIssueFieldValueValue is IssueFieldValueValue.Match returning a value: it
+// calls the function of the variant u holds with its value and returns its result,
+// or none's with the JSON when no variant matches. Every variant is a parameter,
+// so a caller that does not handle one does not compile.
+func MatchIssueFieldValueValue[R any](u IssueFieldValueValue, onString func(string) (R, error), onNumber func(float64) (R, error), onInteger func(int64) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case StringIssueFieldValueValue:
+		v, err := u.AsString()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onString(v)
+	case NumberIssueFieldValueValue:
+		v, err := u.AsNumber()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onNumber(v)
+	case IntegerIssueFieldValueValue:
+		v, err := u.AsInteger()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onInteger(v)
+	}
+	return none(u.Raw())
+}
+
 // unionIssueFieldValueValue selects the variant of a IssueFieldValueValue.
 var unionIssueFieldValueValue = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "String", JSONKind: "string"},
@@ -437,6 +468,30 @@ func (u IssueLabelsItem) Match(onString func(string) error, onIssueLabelsItemObj
 		v, err := u.AsIssueLabelsItemObject()
 		if err != nil {
 			return err
+		}
+		return onIssueLabelsItemObject(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchIssueLabelsItem is IssueLabelsItem.Match returning a value: it calls the
+// function of the variant u holds with its value and returns its result, or none's
+// with the JSON when no variant matches. Every variant is a parameter, so a caller
+// that does not handle one does not compile.
+func MatchIssueLabelsItem[R any](u IssueLabelsItem, onString func(string) (R, error), onIssueLabelsItemObject func(IssueLabelsItemObject) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case StringIssueLabelsItem:
+		v, err := u.AsString()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onString(v)
+	case IssueLabelsItemObjectIssueLabelsItem:
+		v, err := u.AsIssueLabelsItemObject()
+		if err != nil {
+			var zero R
+			return zero, err
 		}
 		return onIssueLabelsItemObject(v)
 	}
@@ -670,6 +725,30 @@ func (u NullableIntegrationOwner) Match(onSimpleUser func(SimpleUser) error, onE
 		v, err := u.AsEnterprise()
 		if err != nil {
 			return err
+		}
+		return onEnterprise(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchNullableIntegrationOwner is NullableIntegrationOwner.Match returning a
+// value: it calls the function of the variant u holds with its value and returns
+// its result, or none's with the JSON when no variant matches. Every variant is a
+// parameter, so a caller that does not handle one does not compile.
+func MatchNullableIntegrationOwner[R any](u NullableIntegrationOwner, onSimpleUser func(SimpleUser) (R, error), onEnterprise func(Enterprise) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case SimpleUserNullableIntegrationOwner:
+		v, err := u.AsSimpleUser()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onSimpleUser(v)
+	case EnterpriseNullableIntegrationOwner:
+		v, err := u.AsEnterprise()
+		if err != nil {
+			var zero R
+			return zero, err
 		}
 		return onEnterprise(v)
 	}

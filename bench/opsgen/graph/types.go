@@ -187,6 +187,31 @@ func (u MicrosoftGraphAutomaticRepliesSettingExternalAudience) Match(onMicrosoft
 	return none(u.Raw())
 }
 
+// MatchMicrosoftGraphAutomaticRepliesSettingExternalAudience is
+// MicrosoftGraphAutomaticRepliesSettingExternalAudience.Match returning a value:
+// it calls the function of the variant u holds with its value and returns its
+// result, or none's with the JSON when no variant matches. Every variant is a
+// parameter, so a caller that does not handle one does not compile.
+func MatchMicrosoftGraphAutomaticRepliesSettingExternalAudience[R any](u MicrosoftGraphAutomaticRepliesSettingExternalAudience, onMicrosoftGraphExternalAudienceScope func(MicrosoftGraphExternalAudienceScope) (R, error), onObject func(map[string]json.RawMessage) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case MicrosoftGraphExternalAudienceScopeMicrosoftGraphAutomaticRepliesSettingExternalAudience:
+		v, err := u.AsMicrosoftGraphExternalAudienceScope()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onMicrosoftGraphExternalAudienceScope(v)
+	case ObjectMicrosoftGraphAutomaticRepliesSettingExternalAudience:
+		v, err := u.AsObject()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onObject(v)
+	}
+	return none(u.Raw())
+}
+
 // unionMicrosoftGraphAutomaticRepliesSettingExternalAudience selects the variant of a MicrosoftGraphAutomaticRepliesSettingExternalAudience.
 var unionMicrosoftGraphAutomaticRepliesSettingExternalAudience = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "MicrosoftGraphExternalAudienceScope", JSONKind: "string"},
@@ -270,6 +295,31 @@ func (u MicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime) Match(onMicro
 		v, err := u.AsObject()
 		if err != nil {
 			return err
+		}
+		return onObject(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchMicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime is
+// MicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime.Match returning a
+// value: it calls the function of the variant u holds with its value and returns
+// its result, or none's with the JSON when no variant matches. Every variant is a
+// parameter, so a caller that does not handle one does not compile.
+func MatchMicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime[R any](u MicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime, onMicrosoftGraphDateTimeTimeZone func(MicrosoftGraphDateTimeTimeZone) (R, error), onObject func(map[string]json.RawMessage) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case MicrosoftGraphDateTimeTimeZoneMicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime:
+		v, err := u.AsMicrosoftGraphDateTimeTimeZone()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onMicrosoftGraphDateTimeTimeZone(v)
+	case ObjectMicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime:
+		v, err := u.AsObject()
+		if err != nil {
+			var zero R
+			return zero, err
 		}
 		return onObject(v)
 	}
@@ -366,6 +416,31 @@ func (u MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime) Match(onMic
 	return none(u.Raw())
 }
 
+// MatchMicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime is
+// MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime.Match returning a
+// value: it calls the function of the variant u holds with its value and returns
+// its result, or none's with the JSON when no variant matches. Every variant is a
+// parameter, so a caller that does not handle one does not compile.
+func MatchMicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime[R any](u MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime, onMicrosoftGraphDateTimeTimeZone func(MicrosoftGraphDateTimeTimeZone) (R, error), onObject func(map[string]json.RawMessage) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case MicrosoftGraphDateTimeTimeZoneMicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime:
+		v, err := u.AsMicrosoftGraphDateTimeTimeZone()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onMicrosoftGraphDateTimeTimeZone(v)
+	case ObjectMicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime:
+		v, err := u.AsObject()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onObject(v)
+	}
+	return none(u.Raw())
+}
+
 // unionMicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime selects the variant of a MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime.
 var unionMicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "MicrosoftGraphDateTimeTimeZone", JSONKind: "object", Required: []string{"@odata.type"}},
@@ -447,6 +522,31 @@ func (u MicrosoftGraphAutomaticRepliesSettingStatus) Match(onMicrosoftGraphAutom
 		v, err := u.AsObject()
 		if err != nil {
 			return err
+		}
+		return onObject(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchMicrosoftGraphAutomaticRepliesSettingStatus is
+// MicrosoftGraphAutomaticRepliesSettingStatus.Match returning a value: it calls
+// the function of the variant u holds with its value and returns its result, or
+// none's with the JSON when no variant matches. Every variant is a parameter, so a
+// caller that does not handle one does not compile.
+func MatchMicrosoftGraphAutomaticRepliesSettingStatus[R any](u MicrosoftGraphAutomaticRepliesSettingStatus, onMicrosoftGraphAutomaticRepliesStatus func(MicrosoftGraphAutomaticRepliesStatus) (R, error), onObject func(map[string]json.RawMessage) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case MicrosoftGraphAutomaticRepliesStatusMicrosoftGraphAutomaticRepliesSettingStatus:
+		v, err := u.AsMicrosoftGraphAutomaticRepliesStatus()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onMicrosoftGraphAutomaticRepliesStatus(v)
+	case ObjectMicrosoftGraphAutomaticRepliesSettingStatus:
+		v, err := u.AsObject()
+		if err != nil {
+			var zero R
+			return zero, err
 		}
 		return onObject(v)
 	}
@@ -774,6 +874,31 @@ func (u MicrosoftGraphMailboxSettingsAutomaticRepliesSetting) Match(onMicrosoftG
 	return none(u.Raw())
 }
 
+// MatchMicrosoftGraphMailboxSettingsAutomaticRepliesSetting is
+// MicrosoftGraphMailboxSettingsAutomaticRepliesSetting.Match returning a value: it
+// calls the function of the variant u holds with its value and returns its result,
+// or none's with the JSON when no variant matches. Every variant is a parameter,
+// so a caller that does not handle one does not compile.
+func MatchMicrosoftGraphMailboxSettingsAutomaticRepliesSetting[R any](u MicrosoftGraphMailboxSettingsAutomaticRepliesSetting, onMicrosoftGraphAutomaticRepliesSetting func(MicrosoftGraphAutomaticRepliesSetting) (R, error), onObject func(map[string]json.RawMessage) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case MicrosoftGraphAutomaticRepliesSettingMicrosoftGraphMailboxSettingsAutomaticRepliesSetting:
+		v, err := u.AsMicrosoftGraphAutomaticRepliesSetting()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onMicrosoftGraphAutomaticRepliesSetting(v)
+	case ObjectMicrosoftGraphMailboxSettingsAutomaticRepliesSetting:
+		v, err := u.AsObject()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onObject(v)
+	}
+	return none(u.Raw())
+}
+
 // unionMicrosoftGraphMailboxSettingsAutomaticRepliesSetting selects the variant of a MicrosoftGraphMailboxSettingsAutomaticRepliesSetting.
 var unionMicrosoftGraphMailboxSettingsAutomaticRepliesSetting = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "MicrosoftGraphAutomaticRepliesSetting", JSONKind: "object", Required: []string{"@odata.type"}},
@@ -868,6 +993,31 @@ func (u MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions) Matc
 	return none(u.Raw())
 }
 
+// MatchMicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions is
+// MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions.Match
+// returning a value: it calls the function of the variant u holds with its value
+// and returns its result, or none's with the JSON when no variant matches. Every
+// variant is a parameter, so a caller that does not handle one does not compile.
+func MatchMicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions[R any](u MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions, onMicrosoftGraphDelegateMeetingMessageDeliveryOptions func(MicrosoftGraphDelegateMeetingMessageDeliveryOptions) (R, error), onObject func(map[string]json.RawMessage) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case MicrosoftGraphDelegateMeetingMessageDeliveryOptionsMicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions:
+		v, err := u.AsMicrosoftGraphDelegateMeetingMessageDeliveryOptions()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onMicrosoftGraphDelegateMeetingMessageDeliveryOptions(v)
+	case ObjectMicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions:
+		v, err := u.AsObject()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onObject(v)
+	}
+	return none(u.Raw())
+}
+
 // unionMicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions selects the variant of a MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions.
 var unionMicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "MicrosoftGraphDelegateMeetingMessageDeliveryOptions", JSONKind: "string"},
@@ -949,6 +1099,31 @@ func (u MicrosoftGraphMailboxSettingsLanguage) Match(onMicrosoftGraphLocaleInfo 
 		v, err := u.AsObject()
 		if err != nil {
 			return err
+		}
+		return onObject(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchMicrosoftGraphMailboxSettingsLanguage is
+// MicrosoftGraphMailboxSettingsLanguage.Match returning a value: it calls the
+// function of the variant u holds with its value and returns its result, or none's
+// with the JSON when no variant matches. Every variant is a parameter, so a caller
+// that does not handle one does not compile.
+func MatchMicrosoftGraphMailboxSettingsLanguage[R any](u MicrosoftGraphMailboxSettingsLanguage, onMicrosoftGraphLocaleInfo func(MicrosoftGraphLocaleInfo) (R, error), onObject func(map[string]json.RawMessage) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case MicrosoftGraphLocaleInfoMicrosoftGraphMailboxSettingsLanguage:
+		v, err := u.AsMicrosoftGraphLocaleInfo()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onMicrosoftGraphLocaleInfo(v)
+	case ObjectMicrosoftGraphMailboxSettingsLanguage:
+		v, err := u.AsObject()
+		if err != nil {
+			var zero R
+			return zero, err
 		}
 		return onObject(v)
 	}
@@ -1039,6 +1214,31 @@ func (u MicrosoftGraphMailboxSettingsUserPurpose) Match(onMicrosoftGraphUserPurp
 	return none(u.Raw())
 }
 
+// MatchMicrosoftGraphMailboxSettingsUserPurpose is
+// MicrosoftGraphMailboxSettingsUserPurpose.Match returning a value: it calls the
+// function of the variant u holds with its value and returns its result, or none's
+// with the JSON when no variant matches. Every variant is a parameter, so a caller
+// that does not handle one does not compile.
+func MatchMicrosoftGraphMailboxSettingsUserPurpose[R any](u MicrosoftGraphMailboxSettingsUserPurpose, onMicrosoftGraphUserPurpose func(MicrosoftGraphUserPurpose) (R, error), onObject func(map[string]json.RawMessage) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case MicrosoftGraphUserPurposeMicrosoftGraphMailboxSettingsUserPurpose:
+		v, err := u.AsMicrosoftGraphUserPurpose()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onMicrosoftGraphUserPurpose(v)
+	case ObjectMicrosoftGraphMailboxSettingsUserPurpose:
+		v, err := u.AsObject()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onObject(v)
+	}
+	return none(u.Raw())
+}
+
 // unionMicrosoftGraphMailboxSettingsUserPurpose selects the variant of a MicrosoftGraphMailboxSettingsUserPurpose.
 var unionMicrosoftGraphMailboxSettingsUserPurpose = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "MicrosoftGraphUserPurpose", JSONKind: "string"},
@@ -1119,6 +1319,31 @@ func (u MicrosoftGraphMailboxSettingsWorkingHours) Match(onMicrosoftGraphWorking
 		v, err := u.AsObject()
 		if err != nil {
 			return err
+		}
+		return onObject(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchMicrosoftGraphMailboxSettingsWorkingHours is
+// MicrosoftGraphMailboxSettingsWorkingHours.Match returning a value: it calls the
+// function of the variant u holds with its value and returns its result, or none's
+// with the JSON when no variant matches. Every variant is a parameter, so a caller
+// that does not handle one does not compile.
+func MatchMicrosoftGraphMailboxSettingsWorkingHours[R any](u MicrosoftGraphMailboxSettingsWorkingHours, onMicrosoftGraphWorkingHours func(MicrosoftGraphWorkingHours) (R, error), onObject func(map[string]json.RawMessage) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case MicrosoftGraphWorkingHoursMicrosoftGraphMailboxSettingsWorkingHours:
+		v, err := u.AsMicrosoftGraphWorkingHours()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onMicrosoftGraphWorkingHours(v)
+	case ObjectMicrosoftGraphMailboxSettingsWorkingHours:
+		v, err := u.AsObject()
+		if err != nil {
+			var zero R
+			return zero, err
 		}
 		return onObject(v)
 	}
@@ -1722,6 +1947,31 @@ func (u MicrosoftGraphUserAuthorizationInfo) Match(onMicrosoftGraphAuthorization
 	return none(u.Raw())
 }
 
+// MatchMicrosoftGraphUserAuthorizationInfo is
+// MicrosoftGraphUserAuthorizationInfo.Match returning a value: it calls the
+// function of the variant u holds with its value and returns its result, or none's
+// with the JSON when no variant matches. Every variant is a parameter, so a caller
+// that does not handle one does not compile.
+func MatchMicrosoftGraphUserAuthorizationInfo[R any](u MicrosoftGraphUserAuthorizationInfo, onMicrosoftGraphAuthorizationInfo func(MicrosoftGraphAuthorizationInfo) (R, error), onObject func(map[string]json.RawMessage) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case MicrosoftGraphAuthorizationInfoMicrosoftGraphUserAuthorizationInfo:
+		v, err := u.AsMicrosoftGraphAuthorizationInfo()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onMicrosoftGraphAuthorizationInfo(v)
+	case ObjectMicrosoftGraphUserAuthorizationInfo:
+		v, err := u.AsObject()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onObject(v)
+	}
+	return none(u.Raw())
+}
+
 // unionMicrosoftGraphUserAuthorizationInfo selects the variant of a MicrosoftGraphUserAuthorizationInfo.
 var unionMicrosoftGraphUserAuthorizationInfo = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "MicrosoftGraphAuthorizationInfo", JSONKind: "object", Required: []string{"@odata.type"}},
@@ -1821,6 +2071,31 @@ func (u MicrosoftGraphUserEmployeeOrgData) Match(onMicrosoftGraphEmployeeOrgData
 	return none(u.Raw())
 }
 
+// MatchMicrosoftGraphUserEmployeeOrgData is
+// MicrosoftGraphUserEmployeeOrgData.Match returning a value: it calls the function
+// of the variant u holds with its value and returns its result, or none's with the
+// JSON when no variant matches. Every variant is a parameter, so a caller that
+// does not handle one does not compile.
+func MatchMicrosoftGraphUserEmployeeOrgData[R any](u MicrosoftGraphUserEmployeeOrgData, onMicrosoftGraphEmployeeOrgData func(MicrosoftGraphEmployeeOrgData) (R, error), onObject func(map[string]json.RawMessage) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case MicrosoftGraphEmployeeOrgDataMicrosoftGraphUserEmployeeOrgData:
+		v, err := u.AsMicrosoftGraphEmployeeOrgData()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onMicrosoftGraphEmployeeOrgData(v)
+	case ObjectMicrosoftGraphUserEmployeeOrgData:
+		v, err := u.AsObject()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onObject(v)
+	}
+	return none(u.Raw())
+}
+
 // unionMicrosoftGraphUserEmployeeOrgData selects the variant of a MicrosoftGraphUserEmployeeOrgData.
 var unionMicrosoftGraphUserEmployeeOrgData = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "MicrosoftGraphEmployeeOrgData", JSONKind: "object", Required: []string{"@odata.type"}},
@@ -1898,6 +2173,30 @@ func (u MicrosoftGraphUserIdentitiesItem) Match(onMicrosoftGraphObjectIdentity f
 		v, err := u.AsObject()
 		if err != nil {
 			return err
+		}
+		return onObject(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchMicrosoftGraphUserIdentitiesItem is MicrosoftGraphUserIdentitiesItem.Match
+// returning a value: it calls the function of the variant u holds with its value
+// and returns its result, or none's with the JSON when no variant matches. Every
+// variant is a parameter, so a caller that does not handle one does not compile.
+func MatchMicrosoftGraphUserIdentitiesItem[R any](u MicrosoftGraphUserIdentitiesItem, onMicrosoftGraphObjectIdentity func(MicrosoftGraphObjectIdentity) (R, error), onObject func(map[string]json.RawMessage) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case MicrosoftGraphObjectIdentityMicrosoftGraphUserIdentitiesItem:
+		v, err := u.AsMicrosoftGraphObjectIdentity()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onMicrosoftGraphObjectIdentity(v)
+	case ObjectMicrosoftGraphUserIdentitiesItem:
+		v, err := u.AsObject()
+		if err != nil {
+			var zero R
+			return zero, err
 		}
 		return onObject(v)
 	}
@@ -1988,6 +2287,31 @@ func (u MicrosoftGraphUserLicenseAssignmentStatesItem) Match(onMicrosoftGraphLic
 	return none(u.Raw())
 }
 
+// MatchMicrosoftGraphUserLicenseAssignmentStatesItem is
+// MicrosoftGraphUserLicenseAssignmentStatesItem.Match returning a value: it calls
+// the function of the variant u holds with its value and returns its result, or
+// none's with the JSON when no variant matches. Every variant is a parameter, so a
+// caller that does not handle one does not compile.
+func MatchMicrosoftGraphUserLicenseAssignmentStatesItem[R any](u MicrosoftGraphUserLicenseAssignmentStatesItem, onMicrosoftGraphLicenseAssignmentState func(MicrosoftGraphLicenseAssignmentState) (R, error), onObject func(map[string]json.RawMessage) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case MicrosoftGraphLicenseAssignmentStateMicrosoftGraphUserLicenseAssignmentStatesItem:
+		v, err := u.AsMicrosoftGraphLicenseAssignmentState()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onMicrosoftGraphLicenseAssignmentState(v)
+	case ObjectMicrosoftGraphUserLicenseAssignmentStatesItem:
+		v, err := u.AsObject()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onObject(v)
+	}
+	return none(u.Raw())
+}
+
 // unionMicrosoftGraphUserLicenseAssignmentStatesItem selects the variant of a MicrosoftGraphUserLicenseAssignmentStatesItem.
 var unionMicrosoftGraphUserLicenseAssignmentStatesItem = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "MicrosoftGraphLicenseAssignmentState", JSONKind: "object", Required: []string{"@odata.type"}},
@@ -2069,6 +2393,31 @@ func (u MicrosoftGraphUserMailboxSettings) Match(onMicrosoftGraphMailboxSettings
 		v, err := u.AsObject()
 		if err != nil {
 			return err
+		}
+		return onObject(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchMicrosoftGraphUserMailboxSettings is
+// MicrosoftGraphUserMailboxSettings.Match returning a value: it calls the function
+// of the variant u holds with its value and returns its result, or none's with the
+// JSON when no variant matches. Every variant is a parameter, so a caller that
+// does not handle one does not compile.
+func MatchMicrosoftGraphUserMailboxSettings[R any](u MicrosoftGraphUserMailboxSettings, onMicrosoftGraphMailboxSettings func(MicrosoftGraphMailboxSettings) (R, error), onObject func(map[string]json.RawMessage) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case MicrosoftGraphMailboxSettingsMicrosoftGraphUserMailboxSettings:
+		v, err := u.AsMicrosoftGraphMailboxSettings()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onMicrosoftGraphMailboxSettings(v)
+	case ObjectMicrosoftGraphUserMailboxSettings:
+		v, err := u.AsObject()
+		if err != nil {
+			var zero R
+			return zero, err
 		}
 		return onObject(v)
 	}
@@ -2169,6 +2518,31 @@ func (u MicrosoftGraphUserOnPremisesExtensionAttributes) Match(onMicrosoftGraphO
 	return none(u.Raw())
 }
 
+// MatchMicrosoftGraphUserOnPremisesExtensionAttributes is
+// MicrosoftGraphUserOnPremisesExtensionAttributes.Match returning a value: it
+// calls the function of the variant u holds with its value and returns its result,
+// or none's with the JSON when no variant matches. Every variant is a parameter,
+// so a caller that does not handle one does not compile.
+func MatchMicrosoftGraphUserOnPremisesExtensionAttributes[R any](u MicrosoftGraphUserOnPremisesExtensionAttributes, onMicrosoftGraphOnPremisesExtensionAttributes func(MicrosoftGraphOnPremisesExtensionAttributes) (R, error), onObject func(map[string]json.RawMessage) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case MicrosoftGraphOnPremisesExtensionAttributesMicrosoftGraphUserOnPremisesExtensionAttributes:
+		v, err := u.AsMicrosoftGraphOnPremisesExtensionAttributes()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onMicrosoftGraphOnPremisesExtensionAttributes(v)
+	case ObjectMicrosoftGraphUserOnPremisesExtensionAttributes:
+		v, err := u.AsObject()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onObject(v)
+	}
+	return none(u.Raw())
+}
+
 // unionMicrosoftGraphUserOnPremisesExtensionAttributes selects the variant of a MicrosoftGraphUserOnPremisesExtensionAttributes.
 var unionMicrosoftGraphUserOnPremisesExtensionAttributes = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "MicrosoftGraphOnPremisesExtensionAttributes", JSONKind: "object", Required: []string{"@odata.type"}},
@@ -2247,6 +2621,31 @@ func (u MicrosoftGraphUserOnPremisesProvisioningErrorsItem) Match(onMicrosoftGra
 		v, err := u.AsObject()
 		if err != nil {
 			return err
+		}
+		return onObject(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchMicrosoftGraphUserOnPremisesProvisioningErrorsItem is
+// MicrosoftGraphUserOnPremisesProvisioningErrorsItem.Match returning a value: it
+// calls the function of the variant u holds with its value and returns its result,
+// or none's with the JSON when no variant matches. Every variant is a parameter,
+// so a caller that does not handle one does not compile.
+func MatchMicrosoftGraphUserOnPremisesProvisioningErrorsItem[R any](u MicrosoftGraphUserOnPremisesProvisioningErrorsItem, onMicrosoftGraphOnPremisesProvisioningError func(MicrosoftGraphOnPremisesProvisioningError) (R, error), onObject func(map[string]json.RawMessage) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case MicrosoftGraphOnPremisesProvisioningErrorMicrosoftGraphUserOnPremisesProvisioningErrorsItem:
+		v, err := u.AsMicrosoftGraphOnPremisesProvisioningError()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onMicrosoftGraphOnPremisesProvisioningError(v)
+	case ObjectMicrosoftGraphUserOnPremisesProvisioningErrorsItem:
+		v, err := u.AsObject()
+		if err != nil {
+			var zero R
+			return zero, err
 		}
 		return onObject(v)
 	}
@@ -2336,6 +2735,31 @@ func (u MicrosoftGraphUserPasswordProfile) Match(onMicrosoftGraphPasswordProfile
 		v, err := u.AsObject()
 		if err != nil {
 			return err
+		}
+		return onObject(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchMicrosoftGraphUserPasswordProfile is
+// MicrosoftGraphUserPasswordProfile.Match returning a value: it calls the function
+// of the variant u holds with its value and returns its result, or none's with the
+// JSON when no variant matches. Every variant is a parameter, so a caller that
+// does not handle one does not compile.
+func MatchMicrosoftGraphUserPasswordProfile[R any](u MicrosoftGraphUserPasswordProfile, onMicrosoftGraphPasswordProfile func(MicrosoftGraphPasswordProfile) (R, error), onObject func(map[string]json.RawMessage) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case MicrosoftGraphPasswordProfileMicrosoftGraphUserPasswordProfile:
+		v, err := u.AsMicrosoftGraphPasswordProfile()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onMicrosoftGraphPasswordProfile(v)
+	case ObjectMicrosoftGraphUserPasswordProfile:
+		v, err := u.AsObject()
+		if err != nil {
+			var zero R
+			return zero, err
 		}
 		return onObject(v)
 	}
@@ -2476,6 +2900,31 @@ func (u MicrosoftGraphWorkingHoursDaysOfWeekItem) Match(onMicrosoftGraphDayOfWee
 	return none(u.Raw())
 }
 
+// MatchMicrosoftGraphWorkingHoursDaysOfWeekItem is
+// MicrosoftGraphWorkingHoursDaysOfWeekItem.Match returning a value: it calls the
+// function of the variant u holds with its value and returns its result, or none's
+// with the JSON when no variant matches. Every variant is a parameter, so a caller
+// that does not handle one does not compile.
+func MatchMicrosoftGraphWorkingHoursDaysOfWeekItem[R any](u MicrosoftGraphWorkingHoursDaysOfWeekItem, onMicrosoftGraphDayOfWeek func(MicrosoftGraphDayOfWeek) (R, error), onObject func(map[string]json.RawMessage) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case MicrosoftGraphDayOfWeekMicrosoftGraphWorkingHoursDaysOfWeekItem:
+		v, err := u.AsMicrosoftGraphDayOfWeek()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onMicrosoftGraphDayOfWeek(v)
+	case ObjectMicrosoftGraphWorkingHoursDaysOfWeekItem:
+		v, err := u.AsObject()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onObject(v)
+	}
+	return none(u.Raw())
+}
+
 // unionMicrosoftGraphWorkingHoursDaysOfWeekItem selects the variant of a MicrosoftGraphWorkingHoursDaysOfWeekItem.
 var unionMicrosoftGraphWorkingHoursDaysOfWeekItem = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "MicrosoftGraphDayOfWeek", JSONKind: "string"},
@@ -2555,6 +3004,31 @@ func (u MicrosoftGraphWorkingHoursTimeZone) Match(onMicrosoftGraphTimeZoneBase f
 		v, err := u.AsObject()
 		if err != nil {
 			return err
+		}
+		return onObject(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchMicrosoftGraphWorkingHoursTimeZone is
+// MicrosoftGraphWorkingHoursTimeZone.Match returning a value: it calls the
+// function of the variant u holds with its value and returns its result, or none's
+// with the JSON when no variant matches. Every variant is a parameter, so a caller
+// that does not handle one does not compile.
+func MatchMicrosoftGraphWorkingHoursTimeZone[R any](u MicrosoftGraphWorkingHoursTimeZone, onMicrosoftGraphTimeZoneBase func(MicrosoftGraphTimeZoneBase) (R, error), onObject func(map[string]json.RawMessage) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case MicrosoftGraphTimeZoneBaseMicrosoftGraphWorkingHoursTimeZone:
+		v, err := u.AsMicrosoftGraphTimeZoneBase()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onMicrosoftGraphTimeZoneBase(v)
+	case ObjectMicrosoftGraphWorkingHoursTimeZone:
+		v, err := u.AsObject()
+		if err != nil {
+			var zero R
+			return zero, err
 		}
 		return onObject(v)
 	}

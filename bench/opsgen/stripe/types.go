@@ -993,6 +993,30 @@ func (u PayoutBalanceTransaction) Match(onString func(string) error, onBalanceTr
 	return none(u.Raw())
 }
 
+// MatchPayoutBalanceTransaction is PayoutBalanceTransaction.Match returning a
+// value: it calls the function of the variant u holds with its value and returns
+// its result, or none's with the JSON when no variant matches. Every variant is a
+// parameter, so a caller that does not handle one does not compile.
+func MatchPayoutBalanceTransaction[R any](u PayoutBalanceTransaction, onString func(string) (R, error), onBalanceTransaction func(BalanceTransaction) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case StringPayoutBalanceTransaction:
+		v, err := u.AsString()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onString(v)
+	case BalanceTransactionPayoutBalanceTransaction:
+		v, err := u.AsBalanceTransaction()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onBalanceTransaction(v)
+	}
+	return none(u.Raw())
+}
+
 // unionPayoutBalanceTransaction selects the variant of a PayoutBalanceTransaction.
 var unionPayoutBalanceTransaction = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "String", JSONKind: "string"},
@@ -1138,6 +1162,51 @@ func (u PayoutDestination) Match(onString func(string) error, onBankAccount func
 	return none(u.Raw())
 }
 
+// MatchPayoutDestination is PayoutDestination.Match returning a value: it calls
+// the function of the variant u holds with its value and returns its result, or
+// none's with the JSON when no variant matches. Every variant is a parameter, so a
+// caller that does not handle one does not compile.
+func MatchPayoutDestination[R any](u PayoutDestination, onString func(string) (R, error), onBankAccount func(BankAccount) (R, error), onCard func(Card) (R, error), onDeletedBankAccount func(DeletedBankAccount) (R, error), onDeletedCard func(DeletedCard) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case StringPayoutDestination:
+		v, err := u.AsString()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onString(v)
+	case BankAccountPayoutDestination:
+		v, err := u.AsBankAccount()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onBankAccount(v)
+	case CardPayoutDestination:
+		v, err := u.AsCard()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onCard(v)
+	case DeletedBankAccountPayoutDestination:
+		v, err := u.AsDeletedBankAccount()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onDeletedBankAccount(v)
+	case DeletedCardPayoutDestination:
+		v, err := u.AsDeletedCard()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onDeletedCard(v)
+	}
+	return none(u.Raw())
+}
+
 // unionPayoutDestination selects the variant of a PayoutDestination.
 var unionPayoutDestination = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "String", JSONKind: "string"},
@@ -1220,6 +1289,30 @@ func (u PayoutFailureBalanceTransaction) Match(onString func(string) error, onBa
 		v, err := u.AsBalanceTransaction()
 		if err != nil {
 			return err
+		}
+		return onBalanceTransaction(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchPayoutFailureBalanceTransaction is PayoutFailureBalanceTransaction.Match
+// returning a value: it calls the function of the variant u holds with its value
+// and returns its result, or none's with the JSON when no variant matches. Every
+// variant is a parameter, so a caller that does not handle one does not compile.
+func MatchPayoutFailureBalanceTransaction[R any](u PayoutFailureBalanceTransaction, onString func(string) (R, error), onBalanceTransaction func(BalanceTransaction) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case StringPayoutFailureBalanceTransaction:
+		v, err := u.AsString()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onString(v)
+	case BalanceTransactionPayoutFailureBalanceTransaction:
+		v, err := u.AsBalanceTransaction()
+		if err != nil {
+			var zero R
+			return zero, err
 		}
 		return onBalanceTransaction(v)
 	}
@@ -1320,6 +1413,30 @@ func (u PayoutOriginalPayout) Match(onString func(string) error, onPayout func(P
 		v, err := u.AsPayout()
 		if err != nil {
 			return err
+		}
+		return onPayout(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchPayoutOriginalPayout is PayoutOriginalPayout.Match returning a value: it
+// calls the function of the variant u holds with its value and returns its result,
+// or none's with the JSON when no variant matches. Every variant is a parameter,
+// so a caller that does not handle one does not compile.
+func MatchPayoutOriginalPayout[R any](u PayoutOriginalPayout, onString func(string) (R, error), onPayout func(Payout) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case StringPayoutOriginalPayout:
+		v, err := u.AsString()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onString(v)
+	case PayoutPayoutOriginalPayout:
+		v, err := u.AsPayout()
+		if err != nil {
+			var zero R
+			return zero, err
 		}
 		return onPayout(v)
 	}
@@ -1427,6 +1544,30 @@ func (u PayoutReversedBy) Match(onString func(string) error, onPayout func(Payou
 		v, err := u.AsPayout()
 		if err != nil {
 			return err
+		}
+		return onPayout(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchPayoutReversedBy is PayoutReversedBy.Match returning a value: it calls the
+// function of the variant u holds with its value and returns its result, or none's
+// with the JSON when no variant matches. Every variant is a parameter, so a caller
+// that does not handle one does not compile.
+func MatchPayoutReversedBy[R any](u PayoutReversedBy, onString func(string) (R, error), onPayout func(Payout) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case StringPayoutReversedBy:
+		v, err := u.AsString()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onString(v)
+	case PayoutPayoutReversedBy:
+		v, err := u.AsPayout()
+		if err != nil {
+			var zero R
+			return zero, err
 		}
 		return onPayout(v)
 	}

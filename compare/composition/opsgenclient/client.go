@@ -15,16 +15,29 @@
 //
 // Every call returns a runtime.ResponseEnvelope: Data typed from the operation's
 // output schema, Meta from the transport, and Warnings when the data did not match
-// its schema. Types follow the JSON Schemas (embedded in Schemas): optional and
-// nullable properties are pointers (slices, maps and json.RawMessage stay nil-able
-// values); objects with additionalProperties keep unknown properties in
-// AdditionalProperties; enum types accept unknown values (see Known); oneOf/anyOf
-// types hold the raw JSON with Variant and As<Variant> methods; date-time is
-// time.Time, date a string (YYYY-MM-DD), byte []byte; schemas opsgen cannot type
-// are json.RawMessage.
+// its schema.
+//
+// Types follow the JSON Schemas (embedded in Schemas). A required property is a
+// value; an optional one, or a required one that may be null, is a pointer
+// (slices, maps and json.RawMessage stay nil-able values); an optional property
+// that may be null is a runtime.Nullable[T], which tells absent, null and a value
+// apart (runtime.NewNullable(v), runtime.Null[T](), IsSet, IsNull, Get). Objects
+// with additionalProperties keep unknown properties in AdditionalProperties; enum
+// types accept unknown values (see Known); oneOf/anyOf types hold the raw JSON,
+// with Variant, As<Variant>, Match (one function per variant, each returning an
+// error; leaving one out does not compile) and Match<Type> (the same, returning a
+// value of the caller's type as well). date-time is time.Time, date runtime.Date
+// (YYYY-MM-DD), byte []byte; schemas opsgen cannot type are json.RawMessage.
+//
+// Set a pointer property with new, which takes an expression since Go 1.26:
+// new("Rex"), new(int32(10)), or new(C) for a constant C of an enum type.
 package opsgenclient
 
 import (
+	"context"
+	"net/http"
+	"time"
+
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
 )
@@ -46,68 +59,132 @@ type Option = httpclient.Option
 // WithCallReconnect.
 type CallOption = httpclient.CallOption
 
-// Options of NewClient, from package httpclient.
-var (
-	// WithBaseURL sets the server URL calls go to, replacing the default one.
-	WithBaseURL = httpclient.WithBaseURL
-	// WithHTTPClient sets the *http.Client that sends requests (default: http.DefaultClient).
-	WithHTTPClient = httpclient.WithHTTPClient
-	// WithValidation sets what a response that does not match its schema does: a warning (runtime.ValidateWarn, the default), an error (runtime.ValidateStrict), or nothing (runtime.ValidateOff).
-	WithValidation = httpclient.WithValidation
-	// WithLogger sets the logger of validation warnings.
-	WithLogger = httpclient.WithLogger
-	// WithWarningHook sets a function called with every validation warning.
-	WithWarningHook = httpclient.WithWarningHook
-	// WithHeader adds a header to every request.
-	WithHeader = httpclient.WithHeader
-	// WithUserAgent sets the User-Agent of every request.
-	WithUserAgent = httpclient.WithUserAgent
-	// WithMaxBodyBytes caps the size of response bodies read into memory.
-	WithMaxBodyBytes = httpclient.WithMaxBodyBytes
-	// WithMiddleware wraps the sending of every request (an http.RoundTripper chain); httpclient.OperationFrom(req.Context()) tells the operation.
-	WithMiddleware = httpclient.WithMiddleware
-	// WithBeforeRequest adds a hook called with every request before it is sent.
-	WithBeforeRequest = httpclient.WithBeforeRequest
-	// WithAfterResponse adds a hook called with every response before it is decoded.
-	WithAfterResponse = httpclient.WithAfterResponse
-	// WithRetry sets the retry policy (httpclient.RetryPolicy; default: no retries).
-	WithRetry = httpclient.WithRetry
-	// WithTimeout sets the default timeout of every call.
-	WithTimeout = httpclient.WithTimeout
-	// WithOperationTimeout sets the timeout of one operation's calls, by operation id.
-	WithOperationTimeout = httpclient.WithOperationTimeout
-	// WithReconnect sets how event streams reconnect (httpclient.ReconnectPolicy; default: never).
-	WithReconnect = httpclient.WithReconnect
-	// WithRemote runs the operations registered by Register (registry: true) through rm instead of HTTP, e.g. a call protocol spoke (*callproto.PendingRequestMap) whose hub registered the same client: same methods, same types.
-	WithRemote = httpclient.WithRemote
-)
+// WithBaseURL sets the server URL calls go to, replacing the default one.
+func WithBaseURL(u string) Option {
+	return httpclient.WithBaseURL(u)
+}
 
-// Options of single calls, from package httpclient.
-var (
-	// WithRequestHeader adds a header to one request.
-	WithRequestHeader = httpclient.WithRequestHeader
-	// WithRequestEditor lets a function edit one request before it is sent.
-	WithRequestEditor = httpclient.WithRequestEditor
-	// WithCallValidation sets the validation mode of one call.
-	WithCallValidation = httpclient.WithCallValidation
-	// WithCallBaseURL sends one request to another server URL.
-	WithCallBaseURL = httpclient.WithCallBaseURL
-	// WithCallTimeout sets the timeout of one call.
-	WithCallTimeout = httpclient.WithCallTimeout
-	// WithCallRetry sets the retry policy of one call.
-	WithCallRetry = httpclient.WithCallRetry
-	// WithCallReconnect sets how one call's event stream reconnects.
-	WithCallReconnect = httpclient.WithCallReconnect
-)
+// WithHTTPClient sets the *http.Client that sends requests (default:
+// http.DefaultClient).
+func WithHTTPClient(h *http.Client) Option {
+	return httpclient.WithHTTPClient(h)
+}
 
-// NewClient returns a client of the API.
+// WithValidation sets what a response that does not match its schema does: a
+// warning (runtime.ValidateWarn, the default), an error (runtime.ValidateStrict),
+// or nothing (runtime.ValidateOff).
+func WithValidation(m runtime.ValidationMode) Option {
+	return httpclient.WithValidation(m)
+}
+
+// WithLogger sets the logger of validation warnings.
+func WithLogger(l runtime.Logger) Option {
+	return httpclient.WithLogger(l)
+}
+
+// WithWarningHook sets a function called with every validation warning.
+func WithWarningHook(f func(context.Context, runtime.Warning)) Option {
+	return httpclient.WithWarningHook(f)
+}
+
+// WithHeader adds a header to every request.
+func WithHeader(key, value string) Option {
+	return httpclient.WithHeader(key, value)
+}
+
+// WithUserAgent sets the User-Agent of every request.
+func WithUserAgent(ua string) Option {
+	return httpclient.WithUserAgent(ua)
+}
+
+// WithMaxBodyBytes caps the size of response bodies read into memory.
+func WithMaxBodyBytes(n int64) Option {
+	return httpclient.WithMaxBodyBytes(n)
+}
+
+// WithMiddleware wraps the sending of every request (an http.RoundTripper chain);
+// httpclient.OperationFrom(req.Context()) tells the operation.
+func WithMiddleware(m ...httpclient.Middleware) Option {
+	return httpclient.WithMiddleware(m...)
+}
+
+// WithBeforeRequest adds a hook called with every request before it is sent.
+func WithBeforeRequest(f func(*http.Request) error) Option {
+	return httpclient.WithBeforeRequest(f)
+}
+
+// WithAfterResponse adds a hook called with every response before it is decoded.
+func WithAfterResponse(f func(*http.Response) error) Option {
+	return httpclient.WithAfterResponse(f)
+}
+
+// WithRetry sets the retry policy (httpclient.RetryPolicy; default: no retries).
+func WithRetry(p httpclient.RetryPolicy) Option {
+	return httpclient.WithRetry(p)
+}
+
+// WithTimeout sets the default timeout of every call.
+func WithTimeout(d time.Duration) Option {
+	return httpclient.WithTimeout(d)
+}
+
+// WithOperationTimeout sets the timeout of one operation's calls, by operation id.
+func WithOperationTimeout(operationID string, d time.Duration) Option {
+	return httpclient.WithOperationTimeout(operationID, d)
+}
+
+// WithReconnect sets how event streams reconnect (httpclient.ReconnectPolicy;
+// default: never).
+func WithReconnect(p httpclient.ReconnectPolicy) Option {
+	return httpclient.WithReconnect(p)
+}
+
+// WithRemote runs the operations registered by Register (registry: true) through
+// rm instead of HTTP, e.g. a call protocol spoke (*callproto.PendingRequestMap)
+// whose hub registered the same client: same methods, same types.
+func WithRemote(rm httpclient.Remote) Option {
+	return httpclient.WithRemote(rm)
+}
+
+// WithRequestHeader adds a header to one request.
+func WithRequestHeader(key, value string) CallOption {
+	return httpclient.WithRequestHeader(key, value)
+}
+
+// WithRequestEditor lets a function edit one request before it is sent.
+func WithRequestEditor(f func(*http.Request) error) CallOption {
+	return httpclient.WithRequestEditor(f)
+}
+
+// WithCallValidation sets the validation mode of one call.
+func WithCallValidation(m runtime.ValidationMode) CallOption {
+	return httpclient.WithCallValidation(m)
+}
+
+// WithCallBaseURL sends one request to another server URL.
+func WithCallBaseURL(u string) CallOption {
+	return httpclient.WithCallBaseURL(u)
+}
+
+// WithCallTimeout sets the timeout of one call.
+func WithCallTimeout(d time.Duration) CallOption {
+	return httpclient.WithCallTimeout(d)
+}
+
+// WithCallRetry sets the retry policy of one call.
+func WithCallRetry(p httpclient.RetryPolicy) CallOption {
+	return httpclient.WithCallRetry(p)
+}
+
+// WithCallReconnect sets how one call's event stream reconnects.
+func WithCallReconnect(p httpclient.ReconnectPolicy) CallOption {
+	return httpclient.WithCallReconnect(p)
+}
+
+// NewClient returns a client of the API configured by opts, this package's With*
+// options (see the package doc).
 //
 // Calls go to "http://localhost:8080" unless WithBaseURL says otherwise.
-//
-// Create a client with NewClient. Options set the server URL (WithBaseURL), the
-// *http.Client (WithHTTPClient), the validation mode (WithValidation), the logger
-// (WithLogger), headers and limits, middlewares and hooks (WithMiddleware),
-// retries (WithRetry) and timeouts (WithTimeout).
 func NewClient(opts ...Option) *Client {
 	return &Client{c: httpclient.New("http://localhost:8080", securitySchemes, opts...)}
 }

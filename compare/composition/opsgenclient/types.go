@@ -109,6 +109,30 @@ func (u Kind) Match(onDog func(Dog) error, onCat func(Cat) error, none func(json
 	return none(u.Raw())
 }
 
+// MatchKind is Kind.Match returning a value: it calls the function of the variant
+// u holds with its value and returns its result, or none's with the JSON when no
+// variant matches. Every variant is a parameter, so a caller that does not handle
+// one does not compile.
+func MatchKind[R any](u Kind, onDog func(Dog) (R, error), onCat func(Cat) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case DogKind:
+		v, err := u.AsDog()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onDog(v)
+	case CatKind:
+		v, err := u.AsCat()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onCat(v)
+	}
+	return none(u.Raw())
+}
+
 // unionKind selects the variant of a Kind.
 var unionKind = &runtime.Union{Discriminator: "type", Variants: []runtime.UnionVariant{
 	{Name: "Dog", Tags: []string{"dog"}, JSONKind: "object", Required: []string{"bark", "type"}},
@@ -222,6 +246,30 @@ func (u Tag) Match(onString func(string) error, onNumber func(float64) error, no
 		v, err := u.AsNumber()
 		if err != nil {
 			return err
+		}
+		return onNumber(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchTag is Tag.Match returning a value: it calls the function of the variant u
+// holds with its value and returns its result, or none's with the JSON when no
+// variant matches. Every variant is a parameter, so a caller that does not handle
+// one does not compile.
+func MatchTag[R any](u Tag, onString func(string) (R, error), onNumber func(float64) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case StringTag:
+		v, err := u.AsString()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onString(v)
+	case NumberTag:
+		v, err := u.AsNumber()
+		if err != nil {
+			var zero R
+			return zero, err
 		}
 		return onNumber(v)
 	}

@@ -311,6 +311,30 @@ func (u ReadMediaFileOutputContentItem) Match(onImageOrAudio func(ReadMediaFileO
 	return none(u.Raw())
 }
 
+// MatchReadMediaFileOutputContentItem is ReadMediaFileOutputContentItem.Match
+// returning a value: it calls the function of the variant u holds with its value
+// and returns its result, or none's with the JSON when no variant matches. Every
+// variant is a parameter, so a caller that does not handle one does not compile.
+func MatchReadMediaFileOutputContentItem[R any](u ReadMediaFileOutputContentItem, onImageOrAudio func(ReadMediaFileOutputContentItemImageOrAudio) (R, error), onResource func(ReadMediaFileOutputContentItemResource) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case ImageOrAudioReadMediaFileOutputContentItem:
+		v, err := u.AsImageOrAudio()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onImageOrAudio(v)
+	case ResourceReadMediaFileOutputContentItem:
+		v, err := u.AsResource()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onResource(v)
+	}
+	return none(u.Raw())
+}
+
 // unionReadMediaFileOutputContentItem selects the variant of a ReadMediaFileOutputContentItem.
 var unionReadMediaFileOutputContentItem = &runtime.Union{Discriminator: "type", Variants: []runtime.UnionVariant{
 	{Name: "ImageOrAudio", Tags: []string{"image", "audio"}, JSONKind: "object", Required: []string{"data", "mimeType", "type"}},

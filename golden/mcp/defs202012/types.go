@@ -93,6 +93,30 @@ func (u FindThingsInputFilter) Match(onString func(string) error, onInteger func
 	return none(u.Raw())
 }
 
+// MatchFindThingsInputFilter is FindThingsInputFilter.Match returning a value: it
+// calls the function of the variant u holds with its value and returns its result,
+// or none's with the JSON when no variant matches. Every variant is a parameter,
+// so a caller that does not handle one does not compile.
+func MatchFindThingsInputFilter[R any](u FindThingsInputFilter, onString func(string) (R, error), onInteger func(int64) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case StringFindThingsInputFilter:
+		v, err := u.AsString()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onString(v)
+	case IntegerFindThingsInputFilter:
+		v, err := u.AsInteger()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onInteger(v)
+	}
+	return none(u.Raw())
+}
+
 // unionFindThingsInputFilter selects the variant of a FindThingsInputFilter.
 var unionFindThingsInputFilter = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "String", JSONKind: "string"},
@@ -236,6 +260,30 @@ func (u UpdatePetOutput) Match(onUpdatePetCat func(UpdatePetCat) error, onUpdate
 		v, err := u.AsUpdatePetDog()
 		if err != nil {
 			return err
+		}
+		return onUpdatePetDog(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchUpdatePetOutput is UpdatePetOutput.Match returning a value: it calls the
+// function of the variant u holds with its value and returns its result, or none's
+// with the JSON when no variant matches. Every variant is a parameter, so a caller
+// that does not handle one does not compile.
+func MatchUpdatePetOutput[R any](u UpdatePetOutput, onUpdatePetCat func(UpdatePetCat) (R, error), onUpdatePetDog func(UpdatePetDog) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case UpdatePetCatUpdatePetOutput:
+		v, err := u.AsUpdatePetCat()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onUpdatePetCat(v)
+	case UpdatePetDogUpdatePetOutput:
+		v, err := u.AsUpdatePetDog()
+		if err != nil {
+			var zero R
+			return zero, err
 		}
 		return onUpdatePetDog(v)
 	}

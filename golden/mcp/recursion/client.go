@@ -17,16 +17,28 @@
 //
 // Every call returns a runtime.ResponseEnvelope: Data typed from the operation's
 // output schema, Meta from the transport, and Warnings when the data did not match
-// its schema. Types follow the JSON Schemas (embedded in Schemas): optional and
-// nullable properties are pointers (slices, maps and json.RawMessage stay nil-able
-// values); objects with additionalProperties keep unknown properties in
-// AdditionalProperties; enum types accept unknown values (see Known); oneOf/anyOf
-// types hold the raw JSON with Variant and As<Variant> methods; date-time is
-// time.Time, date a string (YYYY-MM-DD), byte []byte; schemas opsgen cannot type
-// are json.RawMessage.
+// its schema.
+//
+// Types follow the JSON Schemas (embedded in Schemas). A required property is a
+// value; an optional one, or a required one that may be null, is a pointer
+// (slices, maps and json.RawMessage stay nil-able values); an optional property
+// that may be null is a runtime.Nullable[T], which tells absent, null and a value
+// apart (runtime.NewNullable(v), runtime.Null[T](), IsSet, IsNull, Get). Objects
+// with additionalProperties keep unknown properties in AdditionalProperties; enum
+// types accept unknown values (see Known); oneOf/anyOf types hold the raw JSON,
+// with Variant, As<Variant>, Match (one function per variant, each returning an
+// error; leaving one out does not compile) and Match<Type> (the same, returning a
+// value of the caller's type as well). date-time is time.Time, date runtime.Date
+// (YYYY-MM-DD), byte []byte; schemas opsgen cannot type are json.RawMessage.
+//
+// Set a pointer property with new, which takes an expression since Go 1.26:
+// new("Rex"), new(int32(10)), or new(C) for a constant C of an enum type.
 package recursion
 
 import (
+	"context"
+	"time"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
@@ -49,52 +61,82 @@ type Option = mcpclient.Option
 // WithCallValidation.
 type CallOption = mcpclient.CallOption
 
-// Options of NewClient, from package mcpclient.
-var (
-	// WithValidation sets what a result that does not match its output schema does: a warning (runtime.ValidateWarn, the default), an error (runtime.ValidateStrict), or nothing (runtime.ValidateOff).
-	WithValidation = mcpclient.WithValidation
-	// WithLogger sets the logger of validation warnings.
-	WithLogger = mcpclient.WithLogger
-	// WithWarningHook sets a function called with every validation warning.
-	WithWarningHook = mcpclient.WithWarningHook
-	// WithConvention sets the content convention ("toolenvelope-v1", "dotbot" or "auto") of tools that declare none.
-	WithConvention = mcpclient.WithConvention
-	// WithMiddleware wraps the sending of every tools/call (an mcpclient.Invoker chain that sees the tool's name, arguments and _meta, and the raw result).
-	WithMiddleware = mcpclient.WithMiddleware
-	// WithBeforeCall adds a hook called with the parameters of every tools/call before it is sent.
-	WithBeforeCall = mcpclient.WithBeforeCall
-	// WithAfterResult adds a hook called with every tools/call result before it is decoded.
-	WithAfterResult = mcpclient.WithAfterResult
-	// WithTimeout sets the default timeout of every call.
-	WithTimeout = mcpclient.WithTimeout
-	// WithRemote calls the tools through rm (e.g. a call protocol spoke whose hub registered this client) instead of the session.
-	WithRemote = mcpclient.WithRemote
-)
+// WithValidation sets what a result that does not match its output schema does: a
+// warning (runtime.ValidateWarn, the default), an error (runtime.ValidateStrict),
+// or nothing (runtime.ValidateOff).
+func WithValidation(m runtime.ValidationMode) Option {
+	return mcpclient.WithValidation(m)
+}
 
-// Options of single calls, from package mcpclient.
-var (
-	// WithProgress calls a function with each progress notification of one call (it sends a progress token).
-	WithProgress = mcpclient.WithProgress
-	// WithMeta adds entries to the _meta of one call's request.
-	WithMeta = mcpclient.WithMeta
-	// WithCallTimeout sets the timeout of one call.
-	WithCallTimeout = mcpclient.WithCallTimeout
-	// WithCallValidation sets the validation mode of one call.
-	WithCallValidation = mcpclient.WithCallValidation
-)
+// WithLogger sets the logger of validation warnings.
+func WithLogger(l runtime.Logger) Option {
+	return mcpclient.WithLogger(l)
+}
 
-// NewClient returns a client calling tools over session.
-//
-// Create a client with NewClient from a connected *mcp.ClientSession; make the
-// session with mcpclient.Connect (or mcpclient.WrapTransport) so that content
-// blocks of types newer than the SDK never fail a call and progress notifications
-// reach WithProgress. Options set the validation mode (WithValidation), the logger
-// (WithLogger), a warning hook, the default content convention (WithConvention),
-// middlewares and hooks (WithMiddleware, WithBeforeCall, WithAfterResult) and a
-// timeout (WithTimeout); per-call options set progress notifications
-// (WithProgress), _meta (WithMeta), a timeout and the validation mode. A tool
-// result with isError set is a result, not a Go error: see its envelope's MCPMeta,
-// or mcpclient.AsError.
+// WithWarningHook sets a function called with every validation warning.
+func WithWarningHook(f func(context.Context, runtime.Warning)) Option {
+	return mcpclient.WithWarningHook(f)
+}
+
+// WithConvention sets the content convention ("toolenvelope-v1", "dotbot" or
+// "auto") of tools that declare none.
+func WithConvention(name string) Option {
+	return mcpclient.WithConvention(name)
+}
+
+// WithMiddleware wraps the sending of every tools/call (an mcpclient.Invoker chain
+// that sees the tool's name, arguments and _meta, and the raw result).
+func WithMiddleware(m ...mcpclient.Middleware) Option {
+	return mcpclient.WithMiddleware(m...)
+}
+
+// WithBeforeCall adds a hook called with the parameters of every tools/call before
+// it is sent.
+func WithBeforeCall(f func(ctx context.Context, params *mcp.CallToolParams) error) Option {
+	return mcpclient.WithBeforeCall(f)
+}
+
+// WithAfterResult adds a hook called with every tools/call result before it is
+// decoded.
+func WithAfterResult(f func(ctx context.Context, params *mcp.CallToolParams, res *mcp.CallToolResult) error) Option {
+	return mcpclient.WithAfterResult(f)
+}
+
+// WithTimeout sets the default timeout of every call.
+func WithTimeout(d time.Duration) Option {
+	return mcpclient.WithTimeout(d)
+}
+
+// WithRemote calls the tools through rm (e.g. a call protocol spoke whose hub
+// registered this client) instead of the session.
+func WithRemote(rm mcpclient.Remote) Option {
+	return mcpclient.WithRemote(rm)
+}
+
+// WithProgress calls a function with each progress notification of one call (it
+// sends a progress token).
+func WithProgress(f func(ctx context.Context, p mcpclient.Progress)) CallOption {
+	return mcpclient.WithProgress(f)
+}
+
+// WithMeta adds entries to the _meta of one call's request.
+func WithMeta(meta map[string]any) CallOption {
+	return mcpclient.WithMeta(meta)
+}
+
+// WithCallTimeout sets the timeout of one call.
+func WithCallTimeout(d time.Duration) CallOption {
+	return mcpclient.WithCallTimeout(d)
+}
+
+// WithCallValidation sets the validation mode of one call.
+func WithCallValidation(m runtime.ValidationMode) CallOption {
+	return mcpclient.WithCallValidation(m)
+}
+
+// NewClient returns a client calling tools over session, a connected
+// *mcp.ClientSession (see mcpclient.Connect), configured by opts, this package's
+// With* options (see the package doc).
 func NewClient(session *mcp.ClientSession, opts ...Option) *Client {
 	return &Client{c: mcpclient.New(session, opts...)}
 }

@@ -128,6 +128,37 @@ func (u ByShape) Match(onString func(string) error, onInteger func(int64) error,
 	return none(u.Raw())
 }
 
+// MatchByShape is ByShape.Match returning a value: it calls the function of the
+// variant u holds with its value and returns its result, or none's with the JSON
+// when no variant matches. Every variant is a parameter, so a caller that does not
+// handle one does not compile.
+func MatchByShape[R any](u ByShape, onString func(string) (R, error), onInteger func(int64) (R, error), onBase func(Base) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case StringByShape:
+		v, err := u.AsString()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onString(v)
+	case IntegerByShape:
+		v, err := u.AsInteger()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onInteger(v)
+	case BaseByShape:
+		v, err := u.AsBase()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onBase(v)
+	}
+	return none(u.Raw())
+}
+
 // unionByShape selects the variant of a ByShape.
 var unionByShape = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "String", JSONKind: "string"},
@@ -343,6 +374,30 @@ func (u Implicit) Match(onDog func(Dog) error, onCat func(Cat) error, none func(
 	return none(u.Raw())
 }
 
+// MatchImplicit is Implicit.Match returning a value: it calls the function of the
+// variant u holds with its value and returns its result, or none's with the JSON
+// when no variant matches. Every variant is a parameter, so a caller that does not
+// handle one does not compile.
+func MatchImplicit[R any](u Implicit, onDog func(Dog) (R, error), onCat func(Cat) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case DogImplicit:
+		v, err := u.AsDog()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onDog(v)
+	case CatImplicit:
+		v, err := u.AsCat()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onCat(v)
+	}
+	return none(u.Raw())
+}
+
 // unionImplicit selects the variant of a Implicit.
 var unionImplicit = &runtime.Union{Discriminator: "petType", Variants: []runtime.UnionVariant{
 	{Name: "Dog", Tags: []string{"Dog"}, JSONKind: "object", Required: []string{"bark", "id", "petType"}},
@@ -477,6 +532,30 @@ func (u PartlyMapped) Match(onWoof func(Dog) error, onCat func(Cat) error, none 
 	return none(u.Raw())
 }
 
+// MatchPartlyMapped is PartlyMapped.Match returning a value: it calls the function
+// of the variant u holds with its value and returns its result, or none's with the
+// JSON when no variant matches. Every variant is a parameter, so a caller that
+// does not handle one does not compile.
+func MatchPartlyMapped[R any](u PartlyMapped, onWoof func(Dog) (R, error), onCat func(Cat) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case WoofPartlyMapped:
+		v, err := u.AsWoof()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onWoof(v)
+	case CatPartlyMapped:
+		v, err := u.AsCat()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onCat(v)
+	}
+	return none(u.Raw())
+}
+
 // unionPartlyMapped selects the variant of a PartlyMapped.
 var unionPartlyMapped = &runtime.Union{Discriminator: "petType", Variants: []runtime.UnionVariant{
 	{Name: "Woof", Tags: []string{"woof"}, JSONKind: "object", Required: []string{"bark", "id", "petType"}},
@@ -557,6 +636,30 @@ func (u Pet) Match(onDog func(Dog) error, onCat func(Cat) error, none func(json.
 		v, err := u.AsCat()
 		if err != nil {
 			return err
+		}
+		return onCat(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchPet is Pet.Match returning a value: it calls the function of the variant u
+// holds with its value and returns its result, or none's with the JSON when no
+// variant matches. Every variant is a parameter, so a caller that does not handle
+// one does not compile.
+func MatchPet[R any](u Pet, onDog func(Dog) (R, error), onCat func(Cat) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case DogPet:
+		v, err := u.AsDog()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onDog(v)
+	case CatPet:
+		v, err := u.AsCat()
+		if err != nil {
+			var zero R
+			return zero, err
 		}
 		return onCat(v)
 	}

@@ -838,6 +838,37 @@ func (u ValidationErrorErrorsItemValue) Match(onString func(string) error, onInt
 	return none(u.Raw())
 }
 
+// MatchValidationErrorErrorsItemValue is ValidationErrorErrorsItemValue.Match
+// returning a value: it calls the function of the variant u holds with its value
+// and returns its result, or none's with the JSON when no variant matches. Every
+// variant is a parameter, so a caller that does not handle one does not compile.
+func MatchValidationErrorErrorsItemValue[R any](u ValidationErrorErrorsItemValue, onString func(string) (R, error), onInteger func(int64) (R, error), onArray func([]string) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case StringValidationErrorErrorsItemValue:
+		v, err := u.AsString()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onString(v)
+	case IntegerValidationErrorErrorsItemValue:
+		v, err := u.AsInteger()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onInteger(v)
+	case ArrayValidationErrorErrorsItemValue:
+		v, err := u.AsArray()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onArray(v)
+	}
+	return none(u.Raw())
+}
+
 // unionValidationErrorErrorsItemValue selects the variant of a ValidationErrorErrorsItemValue.
 var unionValidationErrorErrorsItemValue = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "String", JSONKind: "string"},

@@ -136,6 +136,30 @@ func (u Grant) Match(onString func(string) error, onInteger func(int64) error, n
 	return none(u.Raw())
 }
 
+// MatchGrant is Grant.Match returning a value: it calls the function of the
+// variant u holds with its value and returns its result, or none's with the JSON
+// when no variant matches. Every variant is a parameter, so a caller that does not
+// handle one does not compile.
+func MatchGrant[R any](u Grant, onString func(string) (R, error), onInteger func(int64) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case StringGrant:
+		v, err := u.AsString()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onString(v)
+	case IntegerGrant:
+		v, err := u.AsInteger()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onInteger(v)
+	}
+	return none(u.Raw())
+}
+
 // unionGrant selects the variant of a Grant.
 var unionGrant = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "String", JSONKind: "string"},
@@ -216,6 +240,30 @@ func (u PostNoteBody) Match(onTextNote func(TextNote) error, onLinkNote func(Lin
 		v, err := u.AsLinkNote()
 		if err != nil {
 			return err
+		}
+		return onLinkNote(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchPostNoteBody is PostNoteBody.Match returning a value: it calls the function
+// of the variant u holds with its value and returns its result, or none's with the
+// JSON when no variant matches. Every variant is a parameter, so a caller that
+// does not handle one does not compile.
+func MatchPostNoteBody[R any](u PostNoteBody, onTextNote func(TextNote) (R, error), onLinkNote func(LinkNote) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case TextNotePostNoteBody:
+		v, err := u.AsTextNote()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onTextNote(v)
+	case LinkNotePostNoteBody:
+		v, err := u.AsLinkNote()
+		if err != nil {
+			var zero R
+			return zero, err
 		}
 		return onLinkNote(v)
 	}
@@ -313,6 +361,30 @@ func (u TokenBody) Match(onClientCredentials func(ClientCredentials) error, onAu
 		v, err := u.AsAuthorizationCode()
 		if err != nil {
 			return err
+		}
+		return onAuthorizationCode(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchTokenBody is TokenBody.Match returning a value: it calls the function of
+// the variant u holds with its value and returns its result, or none's with the
+// JSON when no variant matches. Every variant is a parameter, so a caller that
+// does not handle one does not compile.
+func MatchTokenBody[R any](u TokenBody, onClientCredentials func(ClientCredentials) (R, error), onAuthorizationCode func(AuthorizationCode) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case ClientCredentialsTokenBody:
+		v, err := u.AsClientCredentials()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onClientCredentials(v)
+	case AuthorizationCodeTokenBody:
+		v, err := u.AsAuthorizationCode()
+		if err != nil {
+			var zero R
+			return zero, err
 		}
 		return onAuthorizationCode(v)
 	}

@@ -112,6 +112,30 @@ func (u ThingScore) Match(onInteger func(int64) error, onString func(string) err
 	return none(u.Raw())
 }
 
+// MatchThingScore is ThingScore.Match returning a value: it calls the function of
+// the variant u holds with its value and returns its result, or none's with the
+// JSON when no variant matches. Every variant is a parameter, so a caller that
+// does not handle one does not compile.
+func MatchThingScore[R any](u ThingScore, onInteger func(int64) (R, error), onString func(string) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case IntegerThingScore:
+		v, err := u.AsInteger()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onInteger(v)
+	case StringThingScore:
+		v, err := u.AsString()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onString(v)
+	}
+	return none(u.Raw())
+}
+
 // unionThingScore selects the variant of a ThingScore.
 var unionThingScore = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "Integer", JSONKind: "integer"},

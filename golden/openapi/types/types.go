@@ -91,6 +91,30 @@ func (u Kind) Match(onDog func(KindDog) error, onCat func(KindCat) error, none f
 	return none(u.Raw())
 }
 
+// MatchKind is Kind.Match returning a value: it calls the function of the variant
+// u holds with its value and returns its result, or none's with the JSON when no
+// variant matches. Every variant is a parameter, so a caller that does not handle
+// one does not compile.
+func MatchKind[R any](u Kind, onDog func(KindDog) (R, error), onCat func(KindCat) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case DogKind:
+		v, err := u.AsDog()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onDog(v)
+	case CatKind:
+		v, err := u.AsCat()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onCat(v)
+	}
+	return none(u.Raw())
+}
+
 // unionKind selects the variant of a Kind.
 var unionKind = &runtime.Union{Discriminator: "type", Variants: []runtime.UnionVariant{
 	{Name: "Dog", Tags: []string{"dog"}, JSONKind: "object", Required: []string{"bark", "type"}},

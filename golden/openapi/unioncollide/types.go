@@ -106,6 +106,30 @@ func (u Pet) Match(onDog func(Dog) error, onCat func(Cat) error, none func(json.
 	return none(u.Raw())
 }
 
+// MatchPet is Pet.Match returning a value: it calls the function of the variant u
+// holds with its value and returns its result, or none's with the JSON when no
+// variant matches. Every variant is a parameter, so a caller that does not handle
+// one does not compile.
+func MatchPet[R any](u Pet, onDog func(Dog) (R, error), onCat func(Cat) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case DogPet2:
+		v, err := u.AsDog()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onDog(v)
+	case CatPet:
+		v, err := u.AsCat()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onCat(v)
+	}
+	return none(u.Raw())
+}
+
 // unionPet selects the variant of a Pet.
 var unionPet = &runtime.Union{Variants: []runtime.UnionVariant{
 	{Name: "Dog", JSONKind: "object", Required: []string{"bark"}},

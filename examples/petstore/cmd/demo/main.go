@@ -43,8 +43,7 @@ func main() {
 }
 
 func run(ctx context.Context, c *api.Client) error {
-	limit, status := int32(10), api.PetStatusAvailable
-	pets, err := c.ListPets(ctx, api.ListPetsParams{Limit: &limit, Status: &status, Tags: []string{"dog"}})
+	pets, err := c.ListPets(ctx, api.ListPetsParams{Limit: new(int32(10)), Status: new(api.PetStatusAvailable), Tags: []string{"dog"}})
 	if err != nil {
 		return err
 	}
