@@ -62,12 +62,13 @@ type ArticleFlareTag struct {
 type ArticleIndex struct {
 	_ runtime.NotComparable
 
-	CanonicalURL  string     `json:"canonical_url"`
-	CoverImage    *string    `json:"cover_image"`
-	CreatedAt     time.Time  `json:"created_at"`
-	CrosspostedAt *time.Time `json:"crossposted_at"`
-	Description   string     `json:"description"`
-	EditedAt      *time.Time `json:"edited_at"`
+	CanonicalURL  string          `json:"canonical_url"`
+	CommentsCount json.RawMessage `json:"comments_count"`
+	CoverImage    *string         `json:"cover_image"`
+	CreatedAt     time.Time       `json:"created_at"`
+	CrosspostedAt *time.Time      `json:"crossposted_at"`
+	Description   string          `json:"description"`
+	EditedAt      *time.Time      `json:"edited_at"`
 	// Flare tag of the article.
 	FlareTag      *ArticleFlareTag `json:"flare_tag,omitempty"`
 	ID            int32            `json:"id"`
