@@ -38,6 +38,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -167,9 +168,11 @@ type subscription struct {
 	mu      sync.Mutex
 	stopped bool
 	// taking is held by a queue member while it takes messages from its
-	// group's list (BLMPOP, which Redis ends only at its timeout): once
-	// Unsubscribe has held it, the member takes no more.
+	// group's list (BLMPOP): once Unsubscribe has held it, the member
+	// takes no more.
 	taking sync.Mutex
+	conn   *redis.Conn  // a queue member's own connection for BLMPOP (under taking)
+	connID atomic.Int64 // its CLIENT ID (0: none yet), which Unsubscribe unblocks
 }
 
 // Subscribe implements callproto.Bus. The subscription is active on the
@@ -244,6 +247,7 @@ func (s *subscription) plain(ctx context.Context, handler func([]byte)) {
 
 func (s *subscription) member(ctx context.Context, subject, queue string, handler func([]byte)) {
 	defer close(s.done)
+	defer s.dropConn()
 	b := s.b
 	list := b.listPrefix(subject) + queue
 	refresh := time.Now()
@@ -276,14 +280,25 @@ func (s *subscription) member(ctx context.Context, subject, queue string, handle
 }
 
 // take waits up to a second for messages of list, up to maxBatch of them,
-// holding s.taking. It takes none once ctx is done; what it takes once
-// Unsubscribe has begun goes back to the list before it returns, so that
-// Unsubscribe returns with nothing taken and not delivered.
+// on the member's own connection, holding s.taking. It takes none once ctx
+// is done; what it takes once Unsubscribe has begun goes back to the list
+// before it returns, so that Unsubscribe returns with nothing taken and not
+// delivered.
 func (s *subscription) take(ctx context.Context, list string, batched *bool) ([]string, error) {
 	s.taking.Lock()
 	defer s.taking.Unlock()
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if s.conn == nil {
+		c := s.b.rdb.Conn()
+		id, err := c.ClientID(ctx).Result()
+		if err != nil {
+			c.Close()
+			return nil, err
+		}
+		s.conn = c
+		s.connID.Store(id)
 	}
 	var batch []string
 	var err error
@@ -291,22 +306,38 @@ func (s *subscription) take(ctx context.Context, list string, batched *bool) ([]
 		// What waits, up to maxBatch, in one round trip: one BLPOP per
 		// message would bound a hub to one request per round trip.
 		// (BLMPOP needs Redis 7; before it, BLPOP.)
-		_, batch, err = s.b.rdb.BLMPop(ctx, time.Second, "left", maxBatch, list).Result()
+		_, batch, err = s.conn.BLMPop(ctx, time.Second, "left", maxBatch, list).Result()
 		if err != nil && !errors.Is(err, redis.Nil) && ctx.Err() == nil && isUnknownCommand(err) {
 			*batched = false
 		}
 	}
 	if !*batched {
 		var r []string
-		if r, err = s.b.rdb.BLPop(ctx, time.Second, list).Result(); err == nil {
+		if r, err = s.conn.BLPop(ctx, time.Second, list).Result(); err == nil {
 			batch = r[1:]
 		}
+	}
+	if err != nil && !errors.Is(err, redis.Nil) {
+		s.conn.Close() // perhaps broken (Redis restarted): a new one next time
+		s.conn = nil
+		s.connID.Store(0)
 	}
 	if len(batch) > 0 && ctx.Err() != nil {
 		s.b.handBack(list, batch)
 		return nil, ctx.Err()
 	}
 	return batch, err
+}
+
+// dropConn closes a queue member's connection.
+func (s *subscription) dropConn() {
+	s.taking.Lock()
+	defer s.taking.Unlock()
+	if s.conn != nil {
+		s.conn.Close()
+		s.conn = nil
+		s.connID.Store(0)
+	}
 }
 
 // handBack gives messages a member took but did not deliver back to the
@@ -342,11 +373,11 @@ func sleep(ctx context.Context, d time.Duration) {
 }
 
 // Unsubscribe implements callproto.Subscription. A queue member's ends
-// its wait for messages first (within a second: Redis ends a BLMPOP only
-// at its timeout), so that when Unsubscribe returns the member takes no
-// more messages from its group and holds none it has not begun to deliver
-// (a handler still running gives the rest of its batch back on return).
-// Called from a handler, it does not wait.
+// its wait for messages first (CLIENT UNBLOCK, or within the wait's second
+// should the BLMPOP not have reached Redis yet), so that when Unsubscribe
+// returns the member takes no more messages from its group and holds none
+// it has not begun to deliver (a handler still running gives the rest of
+// its batch back on return). Called from a handler, it does not wait.
 func (s *subscription) Unsubscribe() error {
 	s.mu.Lock()
 	if s.stopped {
@@ -360,6 +391,11 @@ func (s *subscription) Unsubscribe() error {
 	if s.ps != nil {
 		err = s.ps.Close()
 	} else {
+		if id := s.connID.Load(); id != 0 {
+			uctx, ucancel := context.WithTimeout(context.Background(), time.Second)
+			s.b.rdb.ClientUnblock(uctx, id) // a BLMPOP in progress ends as at its timeout
+			ucancel()
+		}
 		s.taking.Lock() // a take in progress ends; none starts after (ctx is done)
 		s.taking.Unlock()
 	}
