@@ -10,9 +10,10 @@
 // atomic) PUBLISHes the message and RPUSHes it onto the list
 // "<KeyPrefix>q:<subject>:<group>" of every group seen in the last
 // GroupTTL. Members take messages with BLMPOP (up to 32 at once; BLPOP,
-// one, before Redis 7), so each message goes to exactly one of them; a member
-// that unsubscribes with messages in hand puts them back at the head of
-// the list.
+// one, before Redis 7), each on a connection of its own, so each message
+// goes to exactly one of them; Unsubscribe ends a member's wait (CLIENT
+// UNBLOCK) before it returns, and a member that unsubscribes with messages
+// in hand puts them back at the head of the list.
 //
 // What differs from NATS queue groups, precisely:
 //   - a group starts receiving when its first member has registered
