@@ -10,9 +10,10 @@
 // atomic) PUBLISHes the message and RPUSHes it onto the list
 // "<KeyPrefix>q:<subject>:<group>" of every group seen in the last
 // GroupTTL. Members take messages with BLMPOP (up to 32 at once; BLPOP,
-// one, before Redis 7), so each message goes to exactly one of them; a member
-// that unsubscribes with messages in hand puts them back at the head of
-// the list.
+// one, before Redis 7), each on a connection of its own, so each message
+// goes to exactly one of them; Unsubscribe ends a member's wait (CLIENT
+// UNBLOCK) before it returns, and a member that unsubscribes with messages
+// in hand puts them back at the head of the list.
 //
 // What differs from NATS queue groups, precisely:
 //   - a group starts receiving when its first member has registered
@@ -38,6 +39,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -166,6 +168,12 @@ type subscription struct {
 	// Unsubscribe set stopped.
 	mu      sync.Mutex
 	stopped bool
+	// taking is held by a queue member while it takes messages from its
+	// group's list (BLMPOP): once Unsubscribe has held it, the member
+	// takes no more.
+	taking sync.Mutex
+	conn   *redis.Conn  // a queue member's own connection for BLMPOP (under taking)
+	connID atomic.Int64 // its CLIENT ID (0: none yet), which Unsubscribe unblocks
 }
 
 // Subscribe implements callproto.Bus. The subscription is active on the
@@ -240,6 +248,7 @@ func (s *subscription) plain(ctx context.Context, handler func([]byte)) {
 
 func (s *subscription) member(ctx context.Context, subject, queue string, handler func([]byte)) {
 	defer close(s.done)
+	defer s.dropConn()
 	b := s.b
 	list := b.listPrefix(subject) + queue
 	refresh := time.Now()
@@ -252,23 +261,7 @@ func (s *subscription) member(ctx context.Context, subject, queue string, handle
 			}
 			refresh = time.Now()
 		}
-		var batch []string
-		var err error
-		if batched {
-			// What waits, up to maxBatch, in one round trip: one BLPOP per
-			// message would bound a hub to one request per round trip.
-			// (BLMPOP needs Redis 7; before it, BLPOP.)
-			_, batch, err = b.rdb.BLMPop(ctx, time.Second, "left", maxBatch, list).Result()
-			if err != nil && !errors.Is(err, redis.Nil) && ctx.Err() == nil && isUnknownCommand(err) {
-				batched = false
-				continue
-			}
-		} else {
-			var r []string
-			if r, err = b.rdb.BLPop(ctx, time.Second, list).Result(); err == nil {
-				batch = r[1:]
-			}
-		}
+		batch, err := s.take(ctx, list, &batched)
 		if err != nil {
 			if !errors.Is(err, redis.Nil) {
 				// Redis is down or restarting: register again once back.
@@ -279,19 +272,85 @@ func (s *subscription) member(ctx context.Context, subject, queue string, handle
 		}
 		for i, m := range batch {
 			if !s.deliver(handler, []byte(m)) {
-				// Unsubscribed with messages in hand: give them back to
-				// the group, at the head of the list, in their order.
-				rest := make([]any, 0, len(batch)-i)
-				for j := len(batch) - 1; j >= i; j-- {
-					rest = append(rest, batch[j])
-				}
-				pctx, pcancel := context.WithTimeout(context.Background(), time.Second)
-				b.rdb.LPush(pctx, list, rest...)
-				pcancel()
+				// Unsubscribed with messages in hand.
+				b.handBack(list, batch[i:])
 				return
 			}
 		}
 	}
+}
+
+// take waits up to a second for messages of list, up to maxBatch of them,
+// on the member's own connection, holding s.taking. It takes none once ctx
+// is done; what it takes once Unsubscribe has begun goes back to the list
+// before it returns, so that Unsubscribe returns with nothing taken and not
+// delivered.
+func (s *subscription) take(ctx context.Context, list string, batched *bool) ([]string, error) {
+	s.taking.Lock()
+	defer s.taking.Unlock()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if s.conn == nil {
+		c := s.b.rdb.Conn()
+		id, err := c.ClientID(ctx).Result()
+		if err != nil {
+			c.Close()
+			return nil, err
+		}
+		s.conn = c
+		s.connID.Store(id)
+	}
+	var batch []string
+	var err error
+	if *batched {
+		// What waits, up to maxBatch, in one round trip: one BLPOP per
+		// message would bound a hub to one request per round trip.
+		// (BLMPOP needs Redis 7; before it, BLPOP.)
+		_, batch, err = s.conn.BLMPop(ctx, time.Second, "left", maxBatch, list).Result()
+		if err != nil && !errors.Is(err, redis.Nil) && ctx.Err() == nil && isUnknownCommand(err) {
+			*batched = false
+		}
+	}
+	if !*batched {
+		var r []string
+		if r, err = s.conn.BLPop(ctx, time.Second, list).Result(); err == nil {
+			batch = r[1:]
+		}
+	}
+	if err != nil && !errors.Is(err, redis.Nil) {
+		s.conn.Close() // perhaps broken (Redis restarted): a new one next time
+		s.conn = nil
+		s.connID.Store(0)
+	}
+	if len(batch) > 0 && ctx.Err() != nil {
+		s.b.handBack(list, batch)
+		return nil, ctx.Err()
+	}
+	return batch, err
+}
+
+// dropConn closes a queue member's connection.
+func (s *subscription) dropConn() {
+	s.taking.Lock()
+	defer s.taking.Unlock()
+	if s.conn != nil {
+		s.conn.Close()
+		s.conn = nil
+		s.connID.Store(0)
+	}
+}
+
+// handBack gives messages a member took but did not deliver back to the
+// group, at the head of its list, in their order.
+func (b *Bus) handBack(list string, msgs []string) {
+	rest := make([]any, 0, len(msgs))
+	for j := len(msgs) - 1; j >= 0; j-- {
+		rest = append(rest, msgs[j])
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	b.rdb.LPush(ctx, list, rest...)
+	cancel()
 }
 
 // maxBatch is how many messages a queue member takes from its list at
@@ -314,7 +373,12 @@ func sleep(ctx context.Context, d time.Duration) {
 	}
 }
 
-// Unsubscribe implements callproto.Subscription.
+// Unsubscribe implements callproto.Subscription. A queue member's ends
+// its wait for messages first (CLIENT UNBLOCK, or within the wait's second
+// should the BLMPOP not have reached Redis yet), so that when Unsubscribe
+// returns the member takes no more messages from its group and holds none
+// it has not begun to deliver (a handler still running gives the rest of
+// its batch back on return). Called from a handler, it does not wait.
 func (s *subscription) Unsubscribe() error {
 	s.mu.Lock()
 	if s.stopped {
@@ -327,6 +391,14 @@ func (s *subscription) Unsubscribe() error {
 	var err error
 	if s.ps != nil {
 		err = s.ps.Close()
+	} else {
+		if id := s.connID.Load(); id != 0 {
+			uctx, ucancel := context.WithTimeout(context.Background(), time.Second)
+			s.b.rdb.ClientUnblock(uctx, id) // a BLMPOP in progress ends as at its timeout
+			ucancel()
+		}
+		s.taking.Lock() // a take in progress ends; none starts after (ctx is done)
+		s.taking.Unlock()
 	}
 	s.b.mu.Lock()
 	delete(s.b.subs, s)

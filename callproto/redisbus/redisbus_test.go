@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -75,8 +76,9 @@ func TestQueueBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Unsubscribe() // the group stays registered for GroupTTL, without a member
-	time.Sleep(1100 * time.Millisecond)
+	// The group stays registered for GroupTTL, without a member: Unsubscribe
+	// returns once the member's wait for messages ended, so none is taken.
+	s.Unsubscribe()
 	for i := range 50 {
 		if err := b.Publish(context.Background(), "t.q", fmt.Appendf(nil, "%d", i)); err != nil {
 			t.Fatal(err)
@@ -140,26 +142,71 @@ func TestQueueHandBack(t *testing.T) {
 	}
 	s.Unsubscribe()
 	close(release)
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		back, err := b.Client().LRange(ctx, list, 0, -1).Result()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(back) == 9 {
-			for i, d := range back {
-				if d != fmt.Sprint(i+1) {
-					t.Fatalf("handed back %q: out of order", back)
-				}
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("handed back %q, want 1 to 9", back)
-		}
-		time.Sleep(5 * time.Millisecond)
+	// The member gives the rest back in one LPUSH when the handler returns:
+	// Redis wakes a BLPOP on the list then, and the rest follows the first.
+	head, err := b.Client().BLPop(ctx, 10*time.Second, list).Result()
+	if err != nil {
+		t.Fatalf("nothing was handed back: %v", err)
+	}
+	rest, err := b.Client().LRange(ctx, list, 0, -1).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back := append(head[1:], rest...); fmt.Sprint(back) != "[1 2 3 4 5 6 7 8 9]" {
+		t.Fatalf("handed back %q, want 1 to 9 in order", back)
 	}
 	if len(first) != 0 {
 		t.Fatal("a message was delivered after Unsubscribe")
+	}
+}
+
+// Unsubscribe ends a queue member's wait for messages (a BLMPOP, which
+// Redis ends only at its timeout) before it returns: a message published
+// afterwards stays in the group's list for another member.
+func TestUnsubscribeEndsTake(t *testing.T) {
+	srv := startServer(t)
+	b := connect(t, srv.Addr)
+	ctx := context.Background()
+	got := make(chan string, 1)
+	s, err := b.Subscribe("t.u", "g", func(d []byte) { got <- string(d) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitBlocked(t, b, 1) // the member waits in a BLMPOP
+	if err := s.Unsubscribe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Publish(ctx, "t.u", []byte("m")); err != nil {
+		t.Fatal(err)
+	}
+	// Redis serves a blocked BLMPOP before it answers the publish: were the
+	// member still waiting, the list would be empty now.
+	if left, err := b.Client().LRange(ctx, "callproto:q:t.u:g", 0, -1).Result(); err != nil || fmt.Sprint(left) != "[m]" {
+		t.Fatalf("the list holds %q (%v) after Unsubscribe, want [m]", left, err)
+	}
+	if len(got) != 0 {
+		t.Fatal("a message was delivered after Unsubscribe")
+	}
+}
+
+// waitBlocked waits until Redis counts n clients blocked in a command.
+func waitBlocked(t *testing.T, b *redisbus.Bus, n int) {
+	t.Helper()
+	want := fmt.Sprintf("blocked_clients:%d\r\n", n)
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		info, err := b.Client().Info(context.Background(), "clients").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(info, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Redis never counted %d blocked clients:\n%s", n, info)
+		}
+		<-tick.C
 	}
 }

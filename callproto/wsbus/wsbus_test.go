@@ -2,6 +2,7 @@ package wsbus_test
 
 import (
 	"context"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -94,7 +95,9 @@ func TestSlowSpokeDropped(t *testing.T) {
 	srv := httptest.NewServer(hub)
 	defer srv.Close()
 	defer hub.Close()
-	s, err := wsbus.Dial(context.Background(), srv.URL, wsbus.SpokeOptions{Buffer: 8})
+	reconnected := make(chan struct{}, 1)
+	logs := slog.New(onMessage{"wsbus: reconnected", reconnected})
+	s, err := wsbus.Dial(context.Background(), srv.URL, wsbus.SpokeOptions{Buffer: 8, Logger: logs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,14 +112,36 @@ func TestSlowSpokeDropped(t *testing.T) {
 		hub.Publish(context.Background(), "slow", data)
 	}
 	close(block)
-	deadline := time.Now().Add(5 * time.Second)
-	for s.Connections() < 2 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the slow spoke was not dropped (got %d of 2000)", got.Load())
-		}
-		time.Sleep(10 * time.Millisecond)
+	select {
+	case <-reconnected:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the slow spoke was not dropped (got %d of 2000)", got.Load())
+	}
+	if s.Connections() < 2 {
+		t.Fatalf("reconnected, yet %d connections", s.Connections())
 	}
 	if got.Load() >= 2000 {
 		t.Fatal("nothing was dropped")
 	}
+}
+
+// onMessage is a slog.Handler that signals ch (without blocking) for each
+// record whose message is msg.
+type onMessage struct {
+	msg string
+	ch  chan struct{}
+}
+
+func (h onMessage) Enabled(context.Context, slog.Level) bool { return true }
+func (h onMessage) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h onMessage) WithGroup(string) slog.Handler            { return h }
+
+func (h onMessage) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == h.msg {
+		select {
+		case h.ch <- struct{}{}:
+		default:
+		}
+	}
+	return nil
 }

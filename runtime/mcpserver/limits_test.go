@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -149,6 +150,17 @@ func TestConcurrencyLimit(t *testing.T) {
 	block := newBlockGets()
 	backend := newBackend(t, block.wrap)
 	srv, _ := petsServer(t, backend.URL, &mcpserver.Options{MaxConcurrentCalls: 2})
+	// entered signals each tools/call reaching the server, just before its
+	// handler, which takes a slot or waits for one.
+	entered := make(chan struct{}, 5)
+	srv.MCP().AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/call" {
+				entered <- struct{}{}
+			}
+			return next(ctx, method, req)
+		}
+	})
 	var wg sync.WaitGroup
 	errs := make(chan error, 5)
 	for range 5 {
@@ -161,9 +173,13 @@ func TestConcurrencyLimit(t *testing.T) {
 			errs <- err
 		})
 	}
+	for i := range 5 {
+		wait(t, entered, fmt.Sprintf("call %d to reach the server", i+1))
+	}
 	wait(t, block.arrived, "first call")
 	wait(t, block.arrived, "second call")
-	time.Sleep(200 * time.Millisecond) // the others would arrive now if they could
+	// All five are in the server and two hold the upstream: the others
+	// would be upstream too without the cap.
 	if n := block.inFlight.Load(); n != 2 {
 		t.Errorf("%d upstream requests in flight, want 2", n)
 	}
