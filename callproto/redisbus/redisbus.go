@@ -397,7 +397,10 @@ func (s *subscription) Unsubscribe() error {
 			s.b.rdb.ClientUnblock(uctx, id) // a BLMPOP in progress ends as at its timeout
 			ucancel()
 		}
-		s.taking.Lock() // a take in progress ends; none starts after (ctx is done)
+		// Waits for a take in progress to end; none starts after (ctx is
+		// done). The section is empty on purpose: the lock is the wait.
+		s.taking.Lock()
+		//lint:ignore SA2001 the empty section waits for the take that holds the lock
 		s.taking.Unlock()
 	}
 	s.b.mu.Lock()
