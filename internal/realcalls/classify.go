@@ -618,15 +618,8 @@ func statusText(x *Exchange) string {
 // violation is a pattern one and none of their patterns compiles with Go's
 // regexp; "" otherwise.
 func uncheckablePatterns(violations string) string {
-	i := strings.Index(violations, "[")
-	if i < 0 {
-		return ""
-	}
-	var vs []struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	}
-	if json.Unmarshal([]byte(violations[i:]), &vs) != nil || len(vs) == 0 {
+	vs := prismViolations(violations)
+	if len(vs) == 0 {
 		return ""
 	}
 	first := ""
@@ -654,16 +647,8 @@ func base64Body(x *Exchange) bool {
 	if ct == "" || strings.Contains(ct, "json") || strings.HasPrefix(ct, "text/") || strings.Contains(ct, "form") {
 		return false
 	}
-	i := strings.Index(x.Violations, "[")
-	if i < 0 {
-		return false
-	}
-	var vs []struct {
-		Location []string `json:"location"`
-		Code     string   `json:"code"`
-		Message  string   `json:"message"`
-	}
-	if json.Unmarshal([]byte(x.Violations[i:]), &vs) != nil || len(vs) == 0 {
+	vs := prismViolations(x.Violations)
+	if len(vs) == 0 {
 		return false
 	}
 	byteFormat := false
@@ -690,16 +675,8 @@ func binaryObjectBody(x *Exchange) bool {
 	if ct == "" || strings.Contains(ct, "json") || strings.HasPrefix(ct, "text/") || strings.Contains(ct, "form") {
 		return false
 	}
-	i := strings.Index(x.Violations, "[")
-	if i < 0 {
-		return false
-	}
-	var vs []struct {
-		Location []string `json:"location"`
-		Code     string   `json:"code"`
-		Message  string   `json:"message"`
-	}
-	if json.Unmarshal([]byte(x.Violations[i:]), &vs) != nil || len(vs) == 0 {
+	vs := prismViolations(x.Violations)
+	if len(vs) == 0 {
 		return false
 	}
 	for _, v := range vs {
@@ -714,15 +691,8 @@ func binaryObjectBody(x *Exchange) bool {
 // paramOneOfOnly reports whether every violation of Prism's list is a
 // oneOf one located in a parameter (not the body).
 func paramOneOfOnly(violations string) bool {
-	i := strings.Index(violations, "[")
-	if i < 0 {
-		return false
-	}
-	var vs []struct {
-		Location []string `json:"location"`
-		Code     string   `json:"code"`
-	}
-	if json.Unmarshal([]byte(violations[i:]), &vs) != nil || len(vs) == 0 {
+	vs := prismViolations(violations)
+	if len(vs) == 0 {
 		return false
 	}
 	for _, v := range vs {
@@ -849,15 +819,8 @@ func carriesSuffix(tmpl string, u *url.URL, headers map[string]string) bool {
 // violation is a required path parameter that is a variable of tmpl,
 // ignoring case as Prism lower-cases them ("" otherwise).
 func pathParamsOnly(violations, tmpl string) string {
-	i := strings.Index(violations, "[")
-	if i < 0 {
-		return ""
-	}
-	var vs []struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	}
-	if json.Unmarshal([]byte(violations[i:]), &vs) != nil || len(vs) == 0 {
+	vs := prismViolations(violations)
+	if len(vs) == 0 {
 		return ""
 	}
 	var names []string
@@ -883,16 +846,8 @@ var requiredProperty = regexp.MustCompile(`^Request (query|path|header) must hav
 // read (see Classify, reject-param-name-quirk), why for each; "" when one
 // is not.
 func paramNameQuirk(o *Oracle, x *Exchange) string {
-	i := strings.Index(x.Violations, "[")
-	if i < 0 {
-		return ""
-	}
-	var vs []struct {
-		Location []string `json:"location"`
-		Code     string   `json:"code"`
-		Message  string   `json:"message"`
-	}
-	if json.Unmarshal([]byte(x.Violations[i:]), &vs) != nil || len(vs) == 0 {
+	vs := prismViolations(x.Violations)
+	if len(vs) == 0 {
 		return ""
 	}
 	u, err := url.Parse(x.URL)
@@ -944,15 +899,8 @@ func hasQueryName(q url.Values, name string) bool {
 // that is not a variable of the path template the request matches (as
 // Oracle.Operation finds it, the longest literal match).
 func misrouted(o *Oracle, x *Exchange) string {
-	i := strings.Index(x.Violations, "[")
-	if i < 0 {
-		return ""
-	}
-	var vs []struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	}
-	if json.Unmarshal([]byte(x.Violations[i:]), &vs) != nil || len(vs) == 0 {
+	vs := prismViolations(x.Violations)
+	if len(vs) == 0 {
 		return ""
 	}
 	_, tmpl := o.Operation(x.Method, x.URL)
@@ -977,15 +925,8 @@ func misrouted(o *Oracle, x *Exchange) string {
 // Content-Type, Authorization) that the description declares for the
 // operation and the request lacks; "" otherwise.
 func ignoredHeaders(o *Oracle, x *Exchange) string {
-	i := strings.Index(x.Violations, "[")
-	if i < 0 {
-		return ""
-	}
-	var vs []struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	}
-	if json.Unmarshal([]byte(x.Violations[i:]), &vs) != nil || len(vs) == 0 {
+	vs := prismViolations(x.Violations)
+	if len(vs) == 0 {
 		return ""
 	}
 	var names []string
@@ -1043,15 +984,8 @@ var bodyRequired = regexp.MustCompile(`^Request body must have required property
 // every violation is a required body property the description requires
 // only beside a $ref (see Classify); "" otherwise.
 func refSiblingRequired(o *Oracle, x *Exchange) string {
-	i := strings.Index(x.Violations, "[")
-	if i < 0 {
-		return ""
-	}
-	var vs []struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	}
-	if json.Unmarshal([]byte(x.Violations[i:]), &vs) != nil || len(vs) == 0 {
+	vs := prismViolations(x.Violations)
+	if len(vs) == 0 {
 		return ""
 	}
 	var names []string
@@ -1063,4 +997,26 @@ func refSiblingRequired(o *Oracle, x *Exchange) string {
 		names = append(names, strconv.Quote(m[1]))
 	}
 	return strings.Join(names, ", ")
+}
+
+// prismViolation is one entry of the list of violations Prism reports (its
+// sl-violations header, or the problem document's validation list).
+type prismViolation struct {
+	Location []string `json:"location"`
+	Code     string   `json:"code"`
+	Message  string   `json:"message"`
+}
+
+// prismViolations decodes the JSON list in Prism's violations text (from
+// its first "["); nil when there is none or it does not decode.
+func prismViolations(violations string) []prismViolation {
+	i := strings.Index(violations, "[")
+	if i < 0 {
+		return nil
+	}
+	var vs []prismViolation
+	if json.Unmarshal([]byte(violations[i:]), &vs) != nil {
+		return nil
+	}
+	return vs
 }

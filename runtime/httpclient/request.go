@@ -169,6 +169,11 @@ func (r *Request) deepObject(name string, esc escapeMode, v any) {
 		r.fail("query parameter %q: %v", name, err)
 		return
 	}
+	r.queryPairs(pairs, esc)
+}
+
+// queryPairs adds each pair to the query as key=value, escaped with esc.
+func (r *Request) queryPairs(pairs []pair, esc escapeMode) {
 	for _, p := range pairs {
 		if len(r.query) > 0 {
 			r.query = append(r.query, '&')
@@ -187,14 +192,7 @@ func (r *Request) awsQuery(name string, ec2 bool, esc escapeMode, v any) {
 		r.fail("query parameter %q: %v", name, err)
 		return
 	}
-	for _, p := range pairs {
-		if len(r.query) > 0 {
-			r.query = append(r.query, '&')
-		}
-		r.query = appendEscaped(r.query, p.k, esc)
-		r.query = append(r.query, '=')
-		r.query = appendEscaped(r.query, p.v, esc)
-	}
+	r.queryPairs(pairs, esc)
 }
 
 // HeaderParam sets the header parameter name in style simple. A nil
