@@ -76,6 +76,9 @@ func (c *Converter) jsonSchema(ref *Schema, top bool) map[string]any {
 	for _, k := range s.Keywords {
 		m[k.Name] = k.Value
 	}
+	if s.XML != nil {
+		m["xml"] = s.XML
+	}
 	if len(s.Properties) > 0 {
 		props := make(map[string]any, len(s.Properties))
 		for name, p := range s.Properties {

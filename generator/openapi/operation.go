@@ -306,7 +306,7 @@ func (l *loader) param(p *openapi3.Parameter, w where) *ir.Param {
 }
 
 // mediaRank orders media types by preference: JSON, event streams, forms,
-// multipart, text, then anything else.
+// multipart, text, XML, then anything else.
 func mediaRank(mt string) int {
 	base, _, err := mime.ParseMediaType(mt)
 	if err != nil {
@@ -325,15 +325,32 @@ func mediaRank(mt string) int {
 		return 4
 	case strings.HasPrefix(base, "multipart/"):
 		return 5
+	case isXML(base): // before text/: text/xml is XML
+		return 7
 	case strings.HasPrefix(base, "text/"):
 		return 6
 	}
-	return 7
+	return 8
+}
+
+// isXML reports an XML media type (lower case, without parameters).
+func isXML(base string) bool {
+	return base == "application/xml" || base == "text/xml" || strings.HasSuffix(base, "+xml")
 }
 
 // mediaKinds are the body kinds of the media types, by mediaRank.
 var mediaKinds = [...]ir.BodyKind{ir.BodyJSON, ir.BodyJSON, ir.BodyEventStream, ir.BodyForm,
-	ir.BodyMultipart, ir.BodyMultipart, ir.BodyText, ir.BodyBinary}
+	ir.BodyMultipart, ir.BodyMultipart, ir.BodyText, ir.BodyXML, ir.BodyBinary}
+
+// structured reports whether an XML body of type t is typed (BodyXML):
+// an object, map, array or union, which XML elements describe.
+func structured(t *ir.Type) bool {
+	switch t.Kind {
+	case ir.Struct, ir.Map, ir.Array, ir.Union, ir.Tuple:
+		return true
+	}
+	return false
+}
 
 // pickMedia chooses the preferred media type of content (ties by name).
 func pickMedia(content openapi3.Content) string {
@@ -362,9 +379,20 @@ func (l *loader) mediaType(content openapi3.Content, w where) (string, ir.BodyKi
 			mw = mw.at("schema", w.name)
 		}
 	}
+	var t *ir.Type
+	if ref != nil {
+		t = l.schema(ref, mw)
+	}
+	if kind == ir.BodyXML && (t == nil || !structured(t)) {
+		// A scalar (or no) schema: the document as text or bytes.
+		kind = ir.BodyBinary
+		if strings.HasPrefix(strings.ToLower(mt), "text/") {
+			kind = ir.BodyText
+		}
+	}
 	switch {
-	case ref != nil:
-		return mt, kind, ref, l.schema(ref, mw)
+	case t != nil:
+		return mt, kind, ref, t
 	case kind == ir.BodyText:
 		return mt, kind, ref, &ir.Type{Kind: ir.String}
 	case kind == ir.BodyBinary:
@@ -549,6 +577,9 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 	}
 	if op.Body != nil {
 		props["body"] = l.jsonSchema(l.bodyRefs[op.Body])
+		if op.Body.Kind == ir.BodyXML {
+			op.Body.Schema = jsonschema.Marshal(props["body"].(map[string]any))
+		}
 		if op.Body.Required {
 			required = append(required, "body")
 		}
