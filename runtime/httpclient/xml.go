@@ -2,7 +2,6 @@ package httpclient
 
 import (
 	"encoding/json"
-	"reflect"
 	"strings"
 
 	"github.com/opsgen/opsgen/runtime"
@@ -17,27 +16,23 @@ func (r *Request) XMLBody(contentType string, v any, schema *runtime.Schema) {
 	if r.err != nil {
 		return
 	}
-	rv, ok := deref(reflect.ValueOf(v))
-	if !ok {
-		return
-	}
-	b, err := json.Marshal(rv.Interface())
-	if err != nil {
-		r.fail("request body: %v", err)
+	r.JSONBody("", v)
+	if r.err != nil || r.body == nil {
 		return
 	}
 	s, err := xmlSchema(schema)
 	if err == nil {
-		b, err = xmljson.Encode(b, s)
+		r.body, err = xmljson.Encode(r.body, s)
 	}
 	if err != nil {
+		r.contentType, r.body = "", nil
 		r.fail("request body: %v", err)
 		return
 	}
 	if contentType == "" {
 		contentType = "application/xml"
 	}
-	r.contentType, r.body = contentType, b
+	r.contentType = contentType
 }
 
 // xmlSchema is schema in the form runtime/xmljson reads.
