@@ -578,7 +578,7 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 	if op.Body != nil {
 		props["body"] = l.jsonSchema(l.bodyRefs[op.Body])
 		if op.Body.Kind == ir.BodyXML {
-			op.Body.Schema = jsonschema.Marshal(props["body"].(map[string]any))
+			op.Body.Schema = jsonschema.Marshal(xmlRootName(props["body"].(map[string]any), l.bodyRefs[op.Body]))
 		}
 		if op.Body.Required {
 			required = append(required, "body")
@@ -587,6 +587,36 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 	if len(props) > 0 {
 		op.InputSchema = jsonschema.Marshal(object(props, required))
 	}
+}
+
+// xmlRootName returns the schema of an XML body, m, naming its root element
+// after the component ref refers to when the component's xml object does not
+// name it, as OpenAPI says (the $defs name the schema refers to is the Go
+// name, which may differ: "note" is Note).
+func xmlRootName(m map[string]any, ref *openapi3.SchemaRef) map[string]any {
+	if ref == nil || ref.Ref == "" || ref.Value != nil && ref.Value.XML != nil && ref.Value.XML.Name != "" {
+		return m
+	}
+	name := ref.Ref[strings.LastIndexByte(ref.Ref, '/')+1:]
+	name = strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~")
+	if !xmlName(name) || m["$ref"] == "#/$defs/"+name {
+		return m // not a name, or the one the $defs entry gives already
+	}
+	// Beside the $ref: the runtime reads it before the target's xml object.
+	out := maps.Clone(m)
+	out["xml"] = map[string]any{"name": name}
+	return out
+}
+
+// xmlName reports whether s is an XML element name without a prefix.
+func xmlName(s string) bool {
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c > 0x7f ||
+			i > 0 && (c == '-' || c == '.' || c >= '0' && c <= '9')) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // paramSchema finds the schema of a merged parameter again by name and

@@ -81,6 +81,17 @@ func TestHTTPXML(t *testing.T) {
 		t.Errorf("error body = %s", ce.HTTP.Body)
 	}
 
+	// The root element of a component without an xml name is the
+	// component's name (note), not its Go type's (Note).
+	srv.reset()
+	srv.setReply(nil)
+	if _, err := c.PutNote(ctx, xml.Note{Lang: ptrTo("en"), Text: ptrTo("hi")}); err != nil {
+		t.Fatal(err)
+	}
+	if r := srv.only(t); string(r.Body) != xmlHeader+`<note lang="en"><text>hi</text></note>` {
+		t.Errorf("note body = %s", r.Body)
+	}
+
 	// Not XML at all: DECODE_ERROR naming the operation.
 	srv.setReply(replyJSON(200, `{"id":1}`, "application/xml"))
 	_, err = c.AddPet(ctx, xml.Pet{Name: "x"})

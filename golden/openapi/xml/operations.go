@@ -89,6 +89,27 @@ var responsesListPets = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyXML, Schema: respSchemaListPets200},
 }
 
+// PutNote calls the operation "putNote".
+//
+// A body whose component does not name its element; the component's name does.
+//
+// PUT /notes
+func (c *Client) PutNote(ctx context.Context, body Note, opts ...CallOption) (runtime.ResponseEnvelope[struct{}], error) {
+	r := c.c.NewRequest("putNote", "PUT", "/notes")
+	r.XMLBody("application/xml", body, bodySchemaPutNote)
+	if c.c.HasRemote() {
+		r.Remote("xml.putNote", nil, body)
+	}
+	var env runtime.ResponseEnvelope[struct{}]
+	meta, warnings, err := c.c.Call(ctx, r, responsesPutNote, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
+}
+
+var responsesPutNote = []httpclient.Response{
+	{Status: "204", Kind: httpclient.BodyNone},
+}
+
 // PutRawXML calls the operation "putRawXML".
 //
 // An XML document whose schema is a string stays text.

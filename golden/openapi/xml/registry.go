@@ -62,6 +62,13 @@ var registryOps = []struct {
 		Output:       respSchemaListPets200,
 	}, (*Client).ListPets, nil},
 	{runtime.OperationSpec{
+		ID:          "xml.putNote",
+		Description: "A body whose component does not name its element; the component's name does.",
+		Method:      "PUT",
+		Kind:        runtime.KindMutation,
+		InputSchema: json.RawMessage(`{"$defs":{"Note":{"properties":{"lang":{"type":"string","xml":{"attribute":true}},"text":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/Note"}},"required":["body"],"type":"object"}`),
+	}, (*Client).PutNote, []string{"body"}},
+	{runtime.OperationSpec{
 		ID:           "xml.putRawXML",
 		Description:  "An XML document whose schema is a string stays text.",
 		Method:       "PUT",

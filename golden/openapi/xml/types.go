@@ -50,6 +50,16 @@ type GetCallerIdentityResponse struct {
 	UserID *UserIDType `json:"UserId,omitempty"`
 }
 
+// Note is a JSON object.
+//
+// #/components/schemas/note
+type Note struct {
+	_ runtime.NotComparable
+
+	Lang *string `json:"lang,omitempty"`
+	Text *string `json:"text,omitempty"`
+}
+
 // Pet is a JSON object.
 //
 // #/components/schemas/Pet
