@@ -407,9 +407,6 @@ func statusError(opID string, resp *http.Response, entry *Response) error {
 	}
 	ct := resp.Header.Get("Content-Type")
 	f := &runtime.HTTPFailure{StatusCode: resp.StatusCode, Headers: resp.Header, Body: b, Truncated: truncated, ContentType: ct}
-	mt := mediaType(ct)
-	decode := entry != nil && !truncated && len(b) > 0 &&
-		(isJSONMediaType(mt) || mt == "" && entry.Kind == BodyJSON)
 	code := runtime.CodeExecution
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
 		code = runtime.CodeAccessDenied
@@ -419,13 +416,23 @@ func statusError(opID string, resp *http.Response, entry *Response) error {
 		status = fmt.Sprintf("%d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
 	}
 	ce := &runtime.CallError{Code: code, OperationID: opID, Message: "HTTP " + status, HTTP: f}
-	if entry != nil && !truncated && len(b) > 0 && decodesXML(mt, entry.Kind, entry.Error) {
-		// An XML error body is typed as its JSON value; HTTP.Body keeps the XML.
-		if js, err := xmlToJSON(opID, entry.Schema, b); err == nil {
-			return typedErrorBody(ce, entry, js, true)
-		}
+	return typedFailure(ce, entry, mediaType(ct))
+}
+
+// typedFailure is typedError for a failure whose body has media type mt:
+// a JSON body is decoded; an XML one is converted first to the JSON value
+// the entry's schema describes (HTTP.Body keeps the XML); a truncated or
+// empty body, or one of another type, is not decoded.
+func typedFailure(ce *runtime.CallError, entry *Response, mt string) error {
+	f := ce.HTTP
+	if entry == nil || f.Truncated || len(f.Body) == 0 {
+		return typedError(ce, entry, false)
 	}
-	return typedError(ce, entry, decode)
+	if decodesXML(mt, entry.Kind, entry.Error) {
+		js, err := xmlToJSON(ce.OperationID, entry.Schema, f.Body)
+		return typedErrorBody(ce, entry, js, err == nil)
+	}
+	return typedError(ce, entry, isJSONMediaType(mt) || mt == "" && entry.Kind == BodyJSON)
 }
 
 // typedError returns ce, an HTTP failure whose body is ce.HTTP.Body, as

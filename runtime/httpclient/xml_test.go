@@ -19,7 +19,8 @@ func TestXMLBody(t *testing.T) {
 	c := New(rec.URL, nil)
 	r := c.NewRequest("op", http.MethodPost, "/pets")
 	r.XMLBody("", &pet{ID: 7, Name: "a<b"}, petXML)
-	env, err := Do[pet](t.Context(), c, r, []Response{{Status: "200", Kind: BodyXML, Schema: petXML}})
+	responses := []Response{{Status: "200", Kind: BodyXML, Schema: petXML}}
+	env, err := Do[pet](t.Context(), c, r, responses)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func TestXMLBody(t *testing.T) {
 	// before anything is sent.
 	r = c.NewRequest("op", http.MethodPost, "/pets")
 	r.XMLBody("text/xml", (*pet)(nil), petXML)
-	if _, err := Do[pet](t.Context(), c, r, nil); err != nil || len(rec.last(t).body) != 0 {
+	if _, err := Do[pet](t.Context(), c, r, responses); err != nil || len(rec.last(t).body) != 0 {
 		t.Errorf("nil body: %v, sent %q", err, rec.last(t).body)
 	}
 	n := rec.count()
@@ -76,5 +77,36 @@ func TestXMLResponses(t *testing.T) {
 	var ce *runtime.CallError
 	if !errors.As(err, &ce) || ce.Code != runtime.CodeDecode || !strings.Contains(ce.Error(), "XML") {
 		t.Errorf("broken XML: %v", err)
+	}
+}
+
+// xmlNotFound is a generated-style error type of an XML error status.
+type xmlNotFound struct {
+	runtime.StatusError
+	Body problem
+}
+
+func TestXMLErrorBodies(t *testing.T) {
+	problemXML := runtime.NewSchema(`{"type":"object","properties":{"code":{"type":"string"},"message":{"type":"string"}}}`)
+	responses := []Response{{Status: "404", Kind: BodyXML, Schema: problemXML, Error: (*xmlNotFound)(nil)}}
+	const body = `<Error><code>NoSuchKey</code><message>gone</message></Error>`
+	rec := newRecorder(t, reply(404, "application/xml", body))
+	c := New(rec.URL, nil)
+
+	// Directly, and as a failure that crossed a Remote (the hub's body).
+	_, err := Do[pet](t.Context(), c, c.NewRequest("op", http.MethodGet, "/x"), responses)
+	var ce *runtime.CallError
+	if !errors.As(err, &ce) {
+		t.Fatalf("err = %v", err)
+	}
+	remote := &runtime.CallError{Code: ce.Code, OperationID: "op", HTTP: &runtime.HTTPFailure{StatusCode: 404, ContentType: "application/xml", Body: []byte(body)}}
+	for what, err := range map[string]error{"direct": err, "remote": TypedError(remote, responses)} {
+		var nf *xmlNotFound
+		if !errors.As(err, &nf) || nf.Body != (problem{"NoSuchKey", "gone"}) {
+			t.Errorf("%s: %v (%+v)", what, err, nf)
+		}
+		if errors.As(err, &ce); string(ce.HTTP.Body) != body {
+			t.Errorf("%s: HTTP.Body = %s, want the XML as received", what, ce.HTTP.Body)
+		}
 	}
 }
