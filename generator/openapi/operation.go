@@ -593,8 +593,25 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 // after the component ref refers to when the component's xml object does not
 // name it, as OpenAPI says (the $defs name the schema refers to is the Go
 // name, which may differ: "note" is Note).
+//
+// An inline object schema without an xml name whose one property is an
+// object has no element of its own (OpenAPI 3.2's nodeType none): the
+// property's element is the document's, as in APIs.guru's AWS REST-XML
+// descriptions ({Tagging: {...}} for a <Tagging> document).
 func xmlRootName(m map[string]any, ref *openapi3.SchemaRef) map[string]any {
-	if ref == nil || ref.Ref == "" || ref.Value != nil && ref.Value.XML != nil && ref.Value.XML.Name != "" {
+	if ref == nil || ref.Value != nil && ref.Value.XML != nil && ref.Value.XML.Name != "" {
+		return m
+	}
+	if ref.Ref == "" {
+		if v := ref.Value; v != nil && v.XML == nil && len(v.Properties) == 1 {
+			for _, p := range v.Properties {
+				if p != nil && objectSchema(p.Value, 0) {
+					out := maps.Clone(m)
+					out["xml"] = map[string]any{"nodeType": "none"}
+					return out
+				}
+			}
+		}
 		return m
 	}
 	name := ref.Ref[strings.LastIndexByte(ref.Ref, '/')+1:]
@@ -606,6 +623,23 @@ func xmlRootName(m map[string]any, ref *openapi3.SchemaRef) map[string]any {
 	out := maps.Clone(m)
 	out["xml"] = map[string]any{"name": name}
 	return out
+}
+
+// objectSchema reports whether v states an object: its type, its
+// properties, or an allOf part that does.
+func objectSchema(v *openapi3.Schema, depth int) bool {
+	if v == nil || depth > 8 {
+		return false
+	}
+	if v.Type != nil && v.Type.Is(openapi3.TypeObject) || len(v.Properties) > 0 {
+		return true
+	}
+	for _, p := range v.AllOf {
+		if p != nil && objectSchema(p.Value, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // xmlName reports whether s is an XML element name without a prefix.

@@ -20,7 +20,9 @@ func TestXMLBodies(t *testing.T) {
 			"201": {"description": "ok", "content": {"text/xml": {"schema": {"type": "string"}}}},
 			"202": {"description": "ok", "content": {"application/xml": {}}},
 			"203": {"description": "ok", "content": {"text/plain": {"schema": {"type": "string"}}, "application/xml": {"schema": {"type": "object"}}}}}}},
-	"/b": {"put": {"operationId": "b", "requestBody": {"content": {"application/xml": {"schema": {"type": "integer"}}}}, "responses": {"204": {"description": "none"}}}}},
+	"/b": {"put": {"operationId": "b", "requestBody": {"content": {"application/xml": {"schema": {"type": "integer"}}}}, "responses": {"204": {"description": "none"}}}},
+	"/c": {"put": {"operationId": "c", "requestBody": {"content": {"text/xml": {"schema": {"type": "object", "properties": {"feed": {"allOf": [{"$ref": "#/components/schemas/feed"}, {"description": "d"}]}}}}}}, "responses": {"204": {"description": "none"}}}},
+	"/d": {"put": {"operationId": "d", "requestBody": {"content": {"text/xml": {"schema": {"type": "object", "properties": {"n": {"type": "string"}}}}}}, "responses": {"204": {"description": "none"}}}}},
 	"components": {"schemas": {"feed": {"type": "object", "xml": {"namespace": "http://www.w3.org/2005/Atom"},
 		"properties": {"title": {"type": "string", "xml": {"nodeType": "text"}}}}}}}`
 	svc, _, err := openapi.LoadData(context.Background(), []byte(doc), "x.json", openapi.Options{})
@@ -41,6 +43,11 @@ func TestXMLBodies(t *testing.T) {
 	}
 	equal(t, "b body kind", op(t, svc, "b").Body.Kind, ir.BodyBinary)
 	equal(t, "b body schema", len(op(t, svc, "b").Body.Schema), 0)
+	// An inline object whose one property is an object: that property's
+	// element is the document's (APIs.guru's AWS REST-XML bodies); with a
+	// string property, the object keeps its element.
+	equalJSON(t, "c body schema", op(t, svc, "c").Body.Schema, `{"$ref":"#/$defs/CBody","xml":{"nodeType":"none"}}`)
+	equalJSON(t, "d body schema", op(t, svc, "d").Body.Schema, `{"$ref":"#/$defs/DBody"}`)
 	svc.Schemas()
 	equalJSON(t, "Feed schema", svc.Defs["Feed"],
 		`{"type":"object","xml":{"namespace":"http://www.w3.org/2005/Atom"},"properties":{"title":{"type":"string","xml":{"nodeType":"text"}}}}`)

@@ -83,6 +83,10 @@ func parse(data []byte) (*element, error) {
 // read without a schema (text as strings, repeated names as arrays), for
 // normalization to drop or keep as the schema says.
 //
+// A root whose xml.nodeType is none (OpenAPI 3.2: no element of its own)
+// and that declares one property reads the document's element as that
+// property.
+//
 // An AWS query-protocol response (<XResponse><XResult>...</XResult>
 // <ResponseMetadata/></XResponse>), whose descriptions declare the
 // members of XResult on XResponse, is read from XResult.
@@ -103,6 +107,11 @@ func Decode(data []byte, s Schema) (json.RawMessage, error) {
 	}
 	dec := decoder{r: r}
 	var v any
+	if sh.xml.none && len(sh.order) == 1 {
+		// nodeType none: the document's element is the root's one member.
+		name := sh.order[0]
+		return json.Marshal(map[string]any{name: dec.value(root, r.shapeOf(sh.props[name]), 0)})
+	}
 	if sh.kind == kindArray {
 		v = dec.array(root.children, sh, "", 0)
 	} else {

@@ -75,7 +75,9 @@ func readJSON(d *json.Decoder, depth int) (any, error) {
 // attributes get the xml.namespace and xml.prefix their schema declares.
 // A null member is left out. Members the schema does not declare are
 // written as elements of their own name; a name that cannot be an XML
-// name fails.
+// name fails. A root object whose xml.nodeType is none (OpenAPI 3.2: no
+// element of its own) and that has one member is written as that member's
+// element.
 func Encode(value []byte, s Schema) ([]byte, error) {
 	d := json.NewDecoder(bytes.NewReader(value))
 	d.UseNumber()
@@ -101,6 +103,19 @@ func Encode(value []byte, s Schema) ([]byte, error) {
 			return nil, err
 		}
 		e.close(name, sh)
+		return b.Bytes(), nil
+	}
+	if o, ok := v.(object); ok && sh.xml.none && len(o) == 1 {
+		// nodeType none: the root has no element of its own; its one
+		// member is the document's element.
+		m := o[0]
+		ps := &shape{}
+		if p, ok := sh.props[m.key]; ok {
+			ps = r.shapeOf(p)
+		}
+		if err := e.element(nodeName(ps, m.key), m.value, ps, 0); err != nil {
+			return nil, err
+		}
 		return b.Bytes(), nil
 	}
 	if err := e.element(name, v, sh, 0); err != nil {

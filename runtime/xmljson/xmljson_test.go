@@ -339,3 +339,27 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+func TestRootWithoutElement(t *testing.T) {
+	// APIs.guru's S3 bodies: an object whose one member is the document's
+	// element, marked as having no element of its own.
+	s := schemaOf(t, `{"schema": {"type": "object", "xml": {"nodeType": "none"}, "properties": {"Tagging": {"$ref": "#/$defs/Tagging"}}},
+		"$defs": {"Tagging": {"type": "object", "xml": {"namespace": "http://s3.amazonaws.com/doc/2006-03-01/"}, "properties": {
+			"TagSet": {"type": "array", "xml": {"wrapped": true}, "items": {"allOf": [{"$ref": "#/$defs/Tag"}, {"xml": {"name": "Tag"}}]}}}},
+			"Tag": {"type": "object", "properties": {"Key": {"type": "string"}, "Value": {"type": "string"}}}}}`)
+	const value = `{"Tagging":{"TagSet":[{"Key":"k","Value":"v"}]}}`
+	got, err := Encode([]byte(value), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `<?xml version="1.0" encoding="UTF-8"?>` + "\n" +
+		`<Tagging xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><TagSet><Tag><Key>k</Key><Value>v</Value></Tag></TagSet></Tagging>`
+	if string(got) != want {
+		t.Errorf("Encode =\n%s\nwant\n%s", got, want)
+	}
+	back, err := Decode(got, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameJSON(t, back, value)
+}
