@@ -11,6 +11,11 @@
 //
 // Slices in a Service are sorted (types and operations by Go name), so the
 // emitter's output does not depend on the order of the source document.
+//
+// A Service is plain data, complete when a loader returns it. Its JSON
+// Schemas are values (Schema) whose references point at the Def they
+// name, so that renaming or merging types (MergeIdentical) moves pointers;
+// the emitter writes each schema as JSON once.
 package ir
 
 import (
