@@ -465,7 +465,7 @@ func (g *gen) bodySet(w *textWriter, op *ir.Operation, ptr bool) {
 	case ir.BodyForm:
 		w.b.WriteString("r.FormBody(" + arg + ")")
 	case ir.BodyXML:
-		schema := g.schemaVar(b.Schema, "bodySchema"+op.GoName, op.Pos)
+		schema := g.schemaVar(b.Schema, "bodySchema"+op.GoName)
 		g.xmlBodies = true
 		w.b.WriteString("r.XMLBody(" + strconv.Quote(b.MediaType) + ", " + arg + ", " + cmp.Or(schema, "nil") + ")")
 	case ir.BodyText:
@@ -672,7 +672,7 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
 	for _, r := range op.Responses {
 		w.b.WriteString("\n\t{Status: " + strconv.Quote(r.Status) + ", Kind: " + w.typeText(qual(pkgHTTP, cmp.Or(bodyKindNames[r.Kind], "BodyBinary"))))
 		if r.Schema != nil && (typedKind(r.Kind) || r.Kind == ir.BodyEventStream) {
-			if v := g.schemaVar(r.Schema, "respSchema"+op.GoName+statusName(r.Status), op.Pos); v != "" {
+			if v := g.schemaVar(r.Schema, "respSchema"+op.GoName+statusName(r.Status)); v != "" {
 				w.b.WriteString(", Schema: " + v)
 			}
 		}

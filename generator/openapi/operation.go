@@ -16,7 +16,6 @@ import (
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
 	"github.com/opsgen/opsgen/generator/jsonptr"
-	"github.com/opsgen/opsgen/generator/jsonschema"
 	"github.com/opsgen/opsgen/generator/naming"
 )
 
@@ -487,7 +486,7 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 			mt, kind, ref, t := l.mediaType(rr.Value.Content, w)
 			r.MediaType, r.Kind, r.Type = mt, kind, t
 			if ref != nil {
-				l.finish = append(l.finish, func() { r.Schema = jsonschema.Marshal(l.jsonSchema(ref)) })
+				l.finish = append(l.finish, func() { r.Schema = l.jsonSchema(ref) })
 			}
 		}
 		if !isSuccess(st) && st != "304" {
@@ -551,17 +550,26 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 		op.OutputSchema = op.Result.Schema
 	}
 	// object is an object schema with props, of which required are required.
-	object := func(props map[string]any, required []string) map[string]any {
-		o := map[string]any{"type": "object", "properties": props}
+	object := func(props ir.Properties, required []string) *ir.Schema {
+		o := []ir.Member{{Key: "properties", Value: props}, {Key: "type", Value: "object"}}
 		if len(required) > 0 {
-			o["required"] = required
+			o = append(o, ir.Member{Key: "required", Value: required})
 		}
-		return o
+		return ir.NewSchema(o...)
 	}
-	props := map[string]any{}
+	var props ir.Properties // "body" before "params"
 	var required []string
+	if op.Body != nil {
+		props = append(props, ir.Property{Key: "body", Schema: l.jsonSchema(l.bodyRefs[op.Body])})
+		if op.Body.Kind == ir.BodyXML {
+			op.Body.Schema = xmlRootName(props[len(props)-1].Schema, l.bodyRefs[op.Body])
+		}
+		if op.Body.Required {
+			required = append(required, "body")
+		}
+	}
 	if len(op.Params) > 0 {
-		pp := map[string]any{}
+		pp := make(map[string]*ir.Schema, len(op.Params))
 		var preq []string
 		for _, p := range op.Params {
 			pp[p.Name] = l.paramSchema(p, s)
@@ -570,22 +578,17 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 			}
 		}
 		slices.Sort(preq)
-		props["params"] = object(pp, preq)
+		params := make(ir.Properties, 0, len(pp))
+		for _, name := range slices.Sorted(maps.Keys(pp)) {
+			params = append(params, ir.Property{Key: name, Schema: pp[name]})
+		}
+		props = append(props, ir.Property{Key: "params", Schema: object(params, preq)})
 		if len(preq) > 0 {
-			required = append(required, "params")
-		}
-	}
-	if op.Body != nil {
-		props["body"] = l.jsonSchema(l.bodyRefs[op.Body])
-		if op.Body.Kind == ir.BodyXML {
-			op.Body.Schema = jsonschema.Marshal(xmlRootName(props["body"].(map[string]any), l.bodyRefs[op.Body]))
-		}
-		if op.Body.Required {
-			required = append(required, "body")
+			required = append([]string{"params"}, required...)
 		}
 	}
 	if len(props) > 0 {
-		op.InputSchema = jsonschema.Marshal(object(props, required))
+		op.InputSchema = object(props, required)
 	}
 }
 
@@ -598,17 +601,15 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 // object has no element of its own (OpenAPI 3.2's nodeType none): the
 // property's element is the document's, as in APIs.guru's AWS REST-XML
 // descriptions ({Tagging: {...}} for a <Tagging> document).
-func xmlRootName(m map[string]any, ref *openapi3.SchemaRef) map[string]any {
-	if ref == nil || ref.Value != nil && ref.Value.XML != nil && ref.Value.XML.Name != "" {
+func xmlRootName(m *ir.Schema, ref *openapi3.SchemaRef) *ir.Schema {
+	if m == nil || ref == nil || ref.Value != nil && ref.Value.XML != nil && ref.Value.XML.Name != "" {
 		return m
 	}
 	if ref.Ref == "" {
 		if v := ref.Value; v != nil && v.XML == nil && len(v.Properties) == 1 {
 			for _, p := range v.Properties {
 				if p != nil && objectSchema(p.Value, 0) {
-					out := maps.Clone(m)
-					out["xml"] = map[string]any{"nodeType": "none"}
-					return out
+					return m.With("xml", map[string]any{"nodeType": "none"})
 				}
 			}
 		}
@@ -616,13 +617,11 @@ func xmlRootName(m map[string]any, ref *openapi3.SchemaRef) map[string]any {
 	}
 	name := ref.Ref[strings.LastIndexByte(ref.Ref, '/')+1:]
 	name = strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~")
-	if !xmlName(name) || m["$ref"] == "#/$defs/"+name {
+	if !xmlName(name) || m.Ref != nil && m.Ref.Name == name {
 		return m // not a name, or the one the $defs entry gives already
 	}
 	// Beside the $ref: the runtime reads it before the target's xml object.
-	out := maps.Clone(m)
-	out["xml"] = map[string]any{"name": name}
-	return out
+	return m.With("xml", map[string]any{"name": name})
 }
 
 // objectSchema reports whether v states an object: its type, its
@@ -655,7 +654,7 @@ func xmlName(s string) bool {
 
 // paramSchema finds the schema of a merged parameter again by name and
 // location, in the operation's parameters, then in the path's.
-func (l *loader) paramSchema(p *ir.Param, s opSite) map[string]any {
+func (l *loader) paramSchema(p *ir.Param, s opSite) *ir.Schema {
 	for _, refs := range [...]openapi3.Parameters{s.op.Parameters, s.item.Parameters} {
 		for _, r := range refs {
 			if r == nil || r.Value == nil || r.Value.Name != p.Name || r.Value.In != string(p.In) {
@@ -666,10 +665,10 @@ func (l *loader) paramSchema(p *ir.Param, s opSite) map[string]any {
 			} else if m := v.Content[p.ContentType]; m != nil {
 				return l.jsonSchema(m.Schema)
 			}
-			return map[string]any{"type": "string"}
+			return ir.NewSchema(ir.Member{Key: "type", Value: "string"})
 		}
 	}
-	return map[string]any{}
+	return &ir.Schema{}
 }
 
 // errorSuffix names an error status after the operation's name: NotFound

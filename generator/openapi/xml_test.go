@@ -42,13 +42,12 @@ func TestXMLBodies(t *testing.T) {
 		equal(t, "response "+status+" kind", kinds[status], want)
 	}
 	equal(t, "b body kind", op(t, svc, "b").Body.Kind, ir.BodyBinary)
-	equal(t, "b body schema", len(op(t, svc, "b").Body.Schema), 0)
+	equal(t, "b body schema", op(t, svc, "b").Body.Schema, (*ir.Schema)(nil))
 	// An inline object whose one property is an object: that property's
 	// element is the document's (APIs.guru's AWS REST-XML bodies); with a
 	// string property, the object keeps its element.
 	equalJSON(t, "c body schema", op(t, svc, "c").Body.Schema, `{"$ref":"#/$defs/CBody","xml":{"nodeType":"none"}}`)
 	equalJSON(t, "d body schema", op(t, svc, "d").Body.Schema, `{"$ref":"#/$defs/DBody"}`)
-	svc.Schemas()
-	equalJSON(t, "Feed schema", svc.Defs["Feed"],
+	equalJSON(t, "Feed schema", svc.Def("Feed"),
 		`{"type":"object","xml":{"namespace":"http://www.w3.org/2005/Atom"},"properties":{"title":{"type":"string","xml":{"nodeType":"text"}}}}`)
 }
