@@ -272,7 +272,9 @@ type gen struct {
 	multipart map[*ir.Type]bool
 	// schemaVars maps a compact schema to its package-level var name;
 	// schemaVarNames holds those names.
-	schemaVars     map[string]string
+	schemaVars map[string]string
+	// xmlBodies is set once a schema var is made for an XML request body.
+	xmlBodies      bool
 	schemaVarNames map[string]bool
 	// schemaTexts holds the JSON of the schemas serialized (schemaText);
 	// defSet the defs of the service (bundle), once needed.

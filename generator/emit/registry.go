@@ -237,7 +237,7 @@ func declaresErrors(op *ir.Operation) bool {
 		return false
 	}
 	for _, r := range op.Responses {
-		if r.ErrorName != "" || r.Kind == ir.BodyJSON && r.Type != nil && !strings.HasPrefix(r.Status, "2") {
+		if r.ErrorName != "" || typedKind(r.Kind) && r.Type != nil && !strings.HasPrefix(r.Status, "2") {
 			return true
 		}
 	}

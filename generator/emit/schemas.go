@@ -115,7 +115,11 @@ func (g *gen) schemasFile() *generatedFile {
 		width = max(width, utf8.RuneCountInString(v))
 	}
 	w.b.Reset()
-	w.b.WriteString("// Output schemas of the operations.\nvar (\n")
+	if g.xmlBodies {
+		w.b.WriteString("// Output schemas of the operations, and the schemas of their XML bodies.\nvar (\n")
+	} else {
+		w.b.WriteString("// Output schemas of the operations.\nvar (\n")
+	}
 	for _, v := range names {
 		w.b.WriteString("\t" + v + strings.Repeat(" ", width-utf8.RuneCountInString(v)+1) + "= Schemas.Ref(" + jsonString(byName[v]) + ")\n")
 	}

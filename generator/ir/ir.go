@@ -331,6 +331,10 @@ const (
 	BodyText      // text/*
 	BodyBinary    // application/octet-stream and other media types
 	BodyEventStream
+	// BodyXML: application/xml, text/xml and +xml media types whose schema
+	// is structured (an object, map, array or union): typed like JSON, sent
+	// and read as XML. Other XML bodies are BodyText (text/xml) or BodyBinary.
+	BodyXML
 )
 
 // Body is a request body.
@@ -344,6 +348,9 @@ type Body struct {
 	Doc       Doc
 	// Encoding gives the content type of multipart parts by property name.
 	Encoding map[string]string
+	// Schema is the JSON Schema of a BodyXML body (refs into Service.Defs),
+	// which guides its XML form; nil for other kinds.
+	Schema *Schema
 }
 
 // Response is one declared response.

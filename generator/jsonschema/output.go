@@ -74,6 +74,9 @@ func (c *Converter) jsonSchema(ref *Schema, top bool) *ir.Schema {
 	for _, k := range s.Keywords {
 		set(k.Name, k.Value)
 	}
+	if s.XML != nil {
+		set("xml", s.XML)
+	}
 	if len(s.Properties) > 0 {
 		props := make(ir.Properties, 0, len(s.Properties))
 		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
