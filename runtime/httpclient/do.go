@@ -24,6 +24,10 @@ const (
 	BodyText
 	BodyBinary
 	BodyEventStream
+	// BodyJSONSeq is a sequence of JSON items: JSON Lines
+	// (application/jsonl, application/x-ndjson) or JSON text sequences
+	// (application/json-seq); Schema is the schema of one item.
+	BodyJSONSeq
 )
 
 // Response is one response the spec declares for an operation.
