@@ -78,7 +78,7 @@
 // Flags (with -config, the other input flags are not allowed):
 //
 //	-config FILE          the config file
-//	-openapi SPEC         an OpenAPI 3.0/3.1 or Swagger 2.0 document (YAML or JSON)
+//	-openapi SPEC         an OpenAPI 3.0-3.2 or Swagger 2.0 document (YAML or JSON)
 //	-mcp TOOLS.json       an MCP tools/list result (see mcp snapshot)
 //	-package NAME         the Go package name
 //	-out DIR              the output directory

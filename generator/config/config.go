@@ -92,7 +92,7 @@ type Pagination struct {
 
 // Source is one source document: OpenAPI or MCP is set, not both.
 type Source struct {
-	// OpenAPI is the path of an OpenAPI 3.0/3.1 or Swagger 2.0 document,
+	// OpenAPI is the path of an OpenAPI 3.0-3.2 or Swagger 2.0 document,
 	// relative to the config file.
 	OpenAPI string `yaml:"openapi,omitempty" json:"openapi,omitempty"`
 	// AllowRemoteRefs lets the OpenAPI loader follow $refs to http(s) URLs.

@@ -625,7 +625,7 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
 	results, first := "("+env+", error)", op.GoName+" calls the operation "+quoted(op.ID)+"."
 	if op.Stream {
 		results = w.typeText(qual("iter", "Seq2")) + "[" + env + ", error]"
-		first = op.GoName + " calls the operation " + quoted(op.ID) + " and returns its stream of events; a failed request is the first and only element."
+		first = op.GoName + " calls the operation " + quoted(op.ID) + " and returns its stream of " + streamItems[op.Result.Kind] + "; a failed request is the first and only element."
 	}
 	w.doc(opDoc(op, first).lines())
 	w.b.WriteString("func (c *Client) " + op.GoName + "(" + strings.Join(params, ", ") + ") " + results + " {\n")
@@ -667,7 +667,7 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
 	w.b.WriteString("var " + respVar + " = " + w.typeText(qual(pkgHTTP, "Response").under("[]")) + "{")
 	for _, r := range op.Responses {
 		w.b.WriteString("\n\t{Status: " + strconv.Quote(r.Status) + ", Kind: " + w.typeText(qual(pkgHTTP, cmp.Or(bodyKindNames[r.Kind], "BodyBinary"))))
-		if r.Schema != nil && (r.Kind == ir.BodyJSON || r.Kind == ir.BodyEventStream) {
+		if r.Schema != nil && (r.Kind == ir.BodyJSON || r.Kind == ir.BodyEventStream || r.Kind == ir.BodyJSONSeq) {
 			if v := g.schemaVar(r.Schema, "respSchema"+op.GoName+statusName(r.Status), op.Pos); v != "" {
 				w.b.WriteString(", Schema: " + v)
 			}
@@ -751,9 +751,12 @@ func statusName(s string) string {
 	}, s)
 }
 
+// streamItems name the items of a stream, by its kind.
+var streamItems = map[ir.BodyKind]string{ir.BodyEventStream: "events", ir.BodyJSONSeq: "items (a JSON value each)"}
+
 // bodyKindNames are the httpclient constants of body kinds; the others
 // are BodyBinary.
-var bodyKindNames = map[ir.BodyKind]string{ir.BodyNone: "BodyNone", ir.BodyJSON: "BodyJSON", ir.BodyText: "BodyText", ir.BodyEventStream: "BodyEventStream"}
+var bodyKindNames = map[ir.BodyKind]string{ir.BodyNone: "BodyNone", ir.BodyJSON: "BodyJSON", ir.BodyText: "BodyText", ir.BodyEventStream: "BodyEventStream", ir.BodyJSONSeq: "BodyJSONSeq"}
 
 // acceptOf returns the Accept header of op: the media types of its
 // responses, the result's first, then those of the other responses (error

@@ -295,7 +295,8 @@ type Operation struct {
 	// Result is the success response that decides the method's data type,
 	// or nil when no success response has a body (Data is then struct{}).
 	Result *Response
-	// Stream is set for text/event-stream results.
+	// Stream is set for stream results: text/event-stream and JSON
+	// sequences (BodyJSONSeq); Result's type and schema are one item's.
 	Stream bool
 	// Security: nil means the document's; an empty, non-nil slice means none.
 	// Each element is one alternative: the scheme names that must all apply.
@@ -351,6 +352,7 @@ const (
 	BodyText      // text/*
 	BodyBinary    // application/octet-stream and other media types
 	BodyEventStream
+	BodyJSONSeq // application/jsonl, application/x-ndjson, application/json-seq: a stream of JSON values
 )
 
 // Body is a request body.

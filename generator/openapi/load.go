@@ -336,6 +336,7 @@ func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Opti
 	}
 	l.conv = l.newConverter()
 	svc := &ir.Service{Kind: ir.OpenAPI, Source: source}
+	l.checkVersion()
 	if doc.Info != nil {
 		svc.Title, svc.Description, svc.Version = doc.Info.Title, doc.Info.Description, doc.Info.Version
 	}

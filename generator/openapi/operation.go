@@ -239,6 +239,10 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 		if !ok {
 			continue
 		}
+		if p.In == "querystring" {
+			l.diags.Warn(diag.LeftOut, p.Pos, "%s", querystringParam(p.Name))
+			continue
+		}
 		if _, ok := rank[p.In]; !ok {
 			l.diags.Warn(diag.LeftOut, p.Pos, "parameter %q has unknown location %q; it is left out", p.Name, p.In)
 			continue
@@ -305,8 +309,8 @@ func (l *loader) param(p *openapi3.Parameter, w where) *ir.Param {
 	return out
 }
 
-// mediaRank orders media types by preference: JSON, event streams, forms,
-// multipart, text, then anything else.
+// mediaRank orders media types by preference: JSON, event streams, JSON
+// sequences, forms, multipart, text, then anything else.
 func mediaRank(mt string) int {
 	base, _, err := mime.ParseMediaType(mt)
 	if err != nil {
@@ -319,20 +323,28 @@ func mediaRank(mt string) int {
 		return 1
 	case base == "text/event-stream":
 		return 2
-	case base == "application/x-www-form-urlencoded":
+	case jsonSequences[base]:
 		return 3
-	case base == "multipart/form-data":
+	case base == "application/x-www-form-urlencoded":
 		return 4
-	case strings.HasPrefix(base, "multipart/"):
+	case base == "multipart/form-data":
 		return 5
-	case strings.HasPrefix(base, "text/"):
+	case strings.HasPrefix(base, "multipart/"):
 		return 6
+	case strings.HasPrefix(base, "text/"):
+		return 7
 	}
-	return 7
+	return 8
 }
 
+// jsonSequences are the media types of streams of JSON values that
+// httpclient.Stream reads item by item (OpenAPI 3.2's sequential media
+// types but multipart/mixed).
+var jsonSequences = map[string]bool{"application/jsonl": true, "application/x-ndjson": true,
+	"application/x-jsonlines": true, "application/json-seq": true}
+
 // mediaKinds are the body kinds of the media types, by mediaRank.
-var mediaKinds = [...]ir.BodyKind{ir.BodyJSON, ir.BodyJSON, ir.BodyEventStream, ir.BodyForm,
+var mediaKinds = [...]ir.BodyKind{ir.BodyJSON, ir.BodyJSON, ir.BodyEventStream, ir.BodyJSONSeq, ir.BodyForm,
 	ir.BodyMultipart, ir.BodyMultipart, ir.BodyText, ir.BodyBinary}
 
 // pickMedia chooses the preferred media type of content (ties by name).
@@ -346,23 +358,26 @@ func pickMedia(content openapi3.Content) string {
 	return best
 }
 
-// mediaType converts the chosen media type's schema.
+// mediaType converts the chosen media type's schema. For a stream (an
+// event stream, a JSON sequence) the schema and type are those of one
+// item: see streamItem.
 func (l *loader) mediaType(content openapi3.Content, w where) (string, ir.BodyKind, *openapi3.SchemaRef, *ir.Type) {
 	mt := pickMedia(content)
 	kind := mediaKinds[mediaRank(mt)]
 	m := content[mt]
 	mw := w.at("content", "").at(mt, w.name)
+	l.unread32(mt, kind, m, mw)
 	var ref *openapi3.SchemaRef
+	text := false
 	if m != nil {
-		ref = m.Schema
-		if kind == ir.BodyEventStream && m.ItemSchema != nil {
-			ref = m.ItemSchema
-			mw = mw.at("itemSchema", w.name)
-		} else {
-			mw = mw.at("schema", w.name)
+		ref, mw = m.Schema, mw.at("schema", w.name)
+		if kind == ir.BodyEventStream || kind == ir.BodyJSONSeq {
+			ref, mw, text = l.streamItem(kind, m, mw)
 		}
 	}
 	switch {
+	case text:
+		return mt, kind, nil, &ir.Type{Kind: ir.String}
 	case ref != nil:
 		return mt, kind, ref, l.schema(ref, mw)
 	case kind == ir.BodyText:
@@ -380,6 +395,10 @@ func (l *loader) body(op *ir.Operation, rb *openapi3.RequestBody, w where) *ir.B
 		return nil
 	}
 	mt, kind, ref, t := l.mediaType(rb.Content, w)
+	if kind == ir.BodyJSONSeq {
+		// A stream sent is given as a reader of its bytes.
+		kind, ref, t = ir.BodyBinary, nil, &ir.Type{Kind: ir.Binary}
+	}
 	b := &ir.Body{MediaType: mt, Kind: kind, Type: t, Required: rb.Required, Doc: ir.Doc{Description: rb.Description}}
 	if ref != nil && ref.Ref == "" && l.conv.Declared(t) {
 		l.finish = append(l.finish, func() { b.Name = t.Name })
@@ -485,7 +504,7 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 		res.Type, res.Kind, res.Schema = &ir.Type{Kind: ir.Any}, ir.BodyJSON, nil
 		op.Result = &res
 	}
-	op.Stream = op.Result.Kind == ir.BodyEventStream
+	op.Stream = op.Result.Kind == ir.BodyEventStream || op.Result.Kind == ir.BodyJSONSeq
 }
 
 func isSuccess(status string) bool {
