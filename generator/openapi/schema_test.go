@@ -144,4 +144,3 @@ components:
 	}
 	equalSlice(t, "constants", consts, []string{"ColorRed", "ColorBlue", "ShadeRed", "ShadeBlue"})
 }
-
