@@ -269,6 +269,7 @@ func load(ctx context.Context, dir string, src *config.Source, read func(string)
 			Root:            root,
 			Read:            read,
 			Types:           src.Types,
+			KeepUnknown:     src.KeepUnknownMembers,
 			SchemasLater:    true, // Emit waits for them
 		})
 	}
@@ -301,6 +302,7 @@ func load(ctx context.Context, dir string, src *config.Source, read func(string)
 		Filter:            src.Filter(),
 		Names:             src.Names,
 		Types:             src.Types,
+		KeepUnknown:       src.KeepUnknownMembers,
 	})
 }
 

@@ -40,6 +40,9 @@ type Options struct {
 	Names map[string]string
 	// Types maps a format to the Go type of its values (jsonschema.Options.Types).
 	Types map[string]string
+	// KeepUnknown gives struct types a map of the members their schemas
+	// do not declare (jsonschema.Options.KeepUnknown).
+	KeepUnknown bool
 	// MaxBytes refuses a document larger than this many bytes: loading takes
 	// memory of about 35 times the document's size (460 MB for GitHub's 13 MB
 	// description), so a huge input is refused up front rather than
