@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/opsgen/opsgen/golden/openapi/composition"
 	"github.com/opsgen/opsgen/golden/openapi/forwardcompat"
 	"github.com/opsgen/opsgen/runtime/httpclient"
 )
@@ -65,5 +66,32 @@ func TestHTTPForwardCompatibility(t *testing.T) {
 		if !strings.Contains(string(sent), part) {
 			t.Errorf("sent back %s: %s not written as received", sent, part)
 		}
+	}
+}
+
+// Without keepUnknownMembers too, a union variant the client does not know
+// (the composition golden's Pet) is kept as received and written back byte
+// for byte, as is an enum value it does not know.
+func TestHTTPUnknownVariantRoundTrip(t *testing.T) {
+	const parrot = `{"petType":"parrot","id":7,"wings":2,"song":{"notes":["do","re"],"tempo":1.50}}`
+	srv := newWireServer(t, replyJSON(200, parrot, ""))
+	client := composition.NewClient(composition.WithBaseURL(srv.URL), composition.WithLogger(slog.New(slog.DiscardHandler)))
+	env, err := client.GetPet(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := env.Data.Variant(); v != "" {
+		t.Errorf("variant %q, want none", v)
+	}
+	b, err := json.Marshal(env.Data)
+	if err != nil || string(b) != parrot {
+		t.Errorf("re-encoded %s, %v; want %s", b, err, parrot)
+	}
+	var c composition.Color
+	if err := json.Unmarshal([]byte(`"ultra-violet"`), &c); err != nil || c.Known() {
+		t.Fatalf("%q %v", c, err)
+	}
+	if b, _ := json.Marshal(c); string(b) != `"ultra-violet"` {
+		t.Errorf("enum re-encoded %s", b)
 	}
 }
