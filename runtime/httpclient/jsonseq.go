@@ -85,29 +85,16 @@ func (ir *itemReader) next() ([]byte, error) {
 }
 
 // streamItems yields the items of a JSON sequence, each decoded into T
-// through the pipeline against schema. It returns how many it yielded and
-// why it ended: nil at the end of the stream, errStopped when the consumer
-// stopped, or the read error.
+// through the pipeline against schema. It returns how many it read and why
+// it ended (see eachItem).
 func streamItems[T any](ctx context.Context, p *runtime.Pipeline, opID string, schema *runtime.Schema, items *itemReader, meta runtime.HTTPMeta, warn func(string), yield func(runtime.ResponseEnvelope[T], error) bool) (int, error) {
 	n := 0
-	for {
-		item, err := items.next()
-		if err == io.EOF {
-			return n, nil
-		}
-		if err != nil {
-			return n, err
-		}
-		if ce := runtime.ContextError(ctx, opID, nil); ce != nil {
-			return n, ctx.Err()
-		}
+	return eachItem(ctx, items.next, func(item []byte) bool {
 		n++
 		var out T
 		warnings, err := runtime.Decode(ctx, p, opID, schema, item, &out)
-		if !yieldItem(out, warnings, err, meta, yield, func(err error) {
+		return yieldItem(out, warnings, err, meta, yield, func(err error) {
 			warn(fmt.Sprintf("stream item %d skipped: it does not decode: %v", n, err))
-		}) {
-			return n, errStopped
-		}
-	}
+		})
+	})
 }

@@ -217,19 +217,7 @@ func TestStreamJSONLinesBounded(t *testing.T) {
 // TestStreamJSONSequenceBrokenConnection: a connection that dies
 // mid-stream ends it with a TRANSPORT_ERROR after the items that arrived.
 func TestStreamJSONSequenceBrokenConnection(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		conn, buf, err := w.(http.Hijacker).Hijack()
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer conn.Close()
-		item := "{\"seq\":1}\n{\"seq\":2"
-		buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: application/jsonl\r\nTransfer-Encoding: chunked\r\n\r\n")
-		fmt.Fprintf(buf, "%x\r\n%s\r\n", len(item), item)
-		buf.Flush()
-	}))
-	defer srv.Close()
+	srv := brokenServer(t, "application/jsonl", "{\"seq\":1}\n{\"seq\":2")
 	c := New(srv.URL, nil)
 	var seqs []int
 	var errs []error

@@ -171,24 +171,12 @@ func Stream[T any](ctx context.Context, c *Client, r *Request, responses []Respo
 var errStopped = errors.New("iteration stopped")
 
 // streamEvents yields the events of one connection. It returns how many
-// it yielded and why it ended: nil at the end of the stream, errStopped
-// when the consumer stopped, or the read error.
+// it read and why it ended (see eachItem).
 func streamEvents[T any](ctx context.Context, p *runtime.Pipeline, opID string, schema *runtime.Schema, parser *sseParser, meta runtime.HTTPMeta, warn func(string), yield func(runtime.ResponseEnvelope[T], error) bool) (int, error) {
-	n := 0
-	for {
-		ev, err := parser.next()
-		if err == io.EOF {
-			return n, nil
-		}
-		if err != nil {
-			return n, err
-		}
-		if ce := runtime.ContextError(ctx, opID, nil); ce != nil {
-			return n, ctx.Err()
-		}
-		n++
+	return eachItem(ctx, parser.next, func(ev sseEvent) bool {
 		var out T
 		var warnings []runtime.Warning
+		var err error
 		switch o := any(&out).(type) {
 		case *string:
 			*o = ev.data
@@ -199,9 +187,31 @@ func streamEvents[T any](ctx context.Context, p *runtime.Pipeline, opID string, 
 		}
 		m := meta
 		m.EventType, m.LastEventID = ev.typ, ev.id
-		if !yieldItem(out, warnings, err, m, yield, func(err error) {
+		return yieldItem(out, warnings, err, m, yield, func(err error) {
 			warn(fmt.Sprintf("event (type %q, last id %q) skipped: its data does not decode: %v", ev.typ, ev.id, err))
-		}) {
+		})
+	})
+}
+
+// eachItem calls each with the items next reads, until the end of the
+// stream (next's io.EOF: it returns nil), the consumer stops (each returns
+// false: errStopped), the context ends (its error) or a read fails (that
+// error). It returns how many items it read.
+func eachItem[E any](ctx context.Context, next func() (E, error), each func(E) bool) (int, error) {
+	n := 0
+	for {
+		e, err := next()
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		if ctx.Err() != nil {
+			return n, ctx.Err()
+		}
+		n++
+		if !each(e) {
 			return n, errStopped
 		}
 	}
