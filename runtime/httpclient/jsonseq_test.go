@@ -1,7 +1,9 @@
 package httpclient
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -258,4 +260,53 @@ func TestQueryMethod(t *testing.T) {
 	if fmt.Sprint(methods) != "[QUERY QUERY]" || bodies[0] != `{"q":"x"}` || bodies[1] != bodies[0] {
 		t.Errorf("methods %v, bodies %q", methods, bodies)
 	}
+}
+
+// seqTransport answers every request with the same JSON Lines body, in
+// memory.
+type seqTransport struct{ body []byte }
+
+func (m seqTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	return &http.Response{
+		StatusCode: http.StatusOK, Status: "200 OK", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: http.Header{"Content-Type": {"application/x-ndjson"}}, Body: io.NopCloser(bytes.NewReader(m.body)),
+		ContentLength: -1, Request: r,
+	}, nil
+}
+
+// BenchmarkStreamJSONLines reads a JSON Lines stream of 1000 pets from
+// memory, each through the pipeline (warn mode, with the schema), and
+// reports the time and allocations per item.
+func BenchmarkStreamJSONLines(b *testing.B) {
+	const items = 1000
+	var body bytes.Buffer
+	for i := range items {
+		line, _ := json.Marshal(benchPet{ID: int64(i), Name: "pet", Status: "available", Price: 9.5, Tags: []string{"a", "b"}, Owner: benchOwner{ID: 1, Email: "o@x.org"}})
+		body.Write(line)
+		body.WriteByte('\n')
+	}
+	schema := runtime.NewSchema(`{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string"},"status":{"type":"string"},"price":{"type":"number"},"tags":{"type":"array","items":{"type":"string"}},"owner":{"type":"object","properties":{"id":{"type":"integer"},"email":{"type":"string"}}}}}`)
+	c := New("http://h", nil, WithHTTPClient(&http.Client{Transport: seqTransport{body.Bytes()}}))
+	responses := []Response{{Status: "200", Kind: BodyJSONSeq, Schema: schema}}
+	ctx := context.Background()
+	b.SetBytes(int64(body.Len()))
+	b.ReportAllocs()
+	var ms0, ms1 goruntime.MemStats
+	goruntime.ReadMemStats(&ms0)
+	for b.Loop() {
+		n := 0
+		for _, err := range Stream[benchPet](ctx, c, c.NewRequest("pets", http.MethodGet, "/pets"), responses) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			n++
+		}
+		if n != items {
+			b.Fatalf("%d items", n)
+		}
+	}
+	goruntime.ReadMemStats(&ms1)
+	per := float64(b.N * items)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/per, "ns/item")
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/per, "allocs/item")
 }
