@@ -118,6 +118,17 @@ paths:
             itemSchema: {$ref: "#/components/schemas/Payload"}
       responses:
         "204": {description: done}
+  /import:
+    post:
+      operationId: importForm
+      requestBody:
+        content:
+          application/jsonl:
+            itemSchema: {$ref: "#/components/schemas/Payload"}
+          application/x-www-form-urlencoded:
+            schema: {type: object, properties: {url: {type: string}}}
+      responses:
+        "204": {description: done}
 components:
   schemas:
     Event:
@@ -163,6 +174,9 @@ components:
 	}
 	if b := op(t, svc, "upload").Body; b == nil || b.Kind != ir.BodyBinary || b.MediaType != "application/jsonl" {
 		t.Errorf("upload body: %+v", b)
+	}
+	if b := op(t, svc, "importForm").Body; b == nil || b.Kind != ir.BodyForm {
+		t.Errorf("a body that is a JSON sequence or a form is sent as the form: %+v", b)
 	}
 	if len(diags) != 1 || !hasDiag(diags, "streams.yaml", 59, "/paths/~1sse-nodata/get/responses/200/content/text~1event-stream/itemSchema", "has no data property") {
 		t.Errorf("diags: %v", diags)

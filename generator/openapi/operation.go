@@ -362,7 +362,11 @@ func pickMedia(content openapi3.Content) string {
 // event stream, a JSON sequence) the schema and type are those of one
 // item: see streamItem.
 func (l *loader) mediaType(content openapi3.Content, w where) (string, ir.BodyKind, *openapi3.SchemaRef, *ir.Type) {
-	mt := pickMedia(content)
+	return l.mediaTypeOf(content, pickMedia(content), w)
+}
+
+// mediaTypeOf is mediaType for the media type mt of content.
+func (l *loader) mediaTypeOf(content openapi3.Content, mt string, w where) (string, ir.BodyKind, *openapi3.SchemaRef, *ir.Type) {
 	kind := mediaKinds[mediaRank(mt)]
 	m := content[mt]
 	mw := w.at("content", "").at(mt, w.name)
@@ -394,10 +398,26 @@ func (l *loader) body(op *ir.Operation, rb *openapi3.RequestBody, w where) *ir.B
 		l.diags.Warn(diag.LeftOut, l.pos(w, rb.Origin), "request body of %s has no content; it is left out", op.ID)
 		return nil
 	}
-	mt, kind, ref, t := l.mediaType(rb.Content, w)
-	if kind == ir.BodyJSONSeq {
-		// A stream sent is given as a reader of its bytes.
-		kind, ref, t = ir.BodyBinary, nil, &ir.Type{Kind: ir.Binary}
+	var mt string
+	var kind ir.BodyKind
+	var ref *openapi3.SchemaRef
+	var t *ir.Type
+	if seq := pickMedia(rb.Content); mediaKinds[mediaRank(seq)] == ir.BodyJSONSeq {
+		// A JSON sequence sent is its bytes (an io.Reader): a media type
+		// the body also offers that is not bytes is preferred.
+		others := openapi3.Content{}
+		for k, m := range rb.Content {
+			if r := mediaRank(k); mediaKinds[r] != ir.BodyJSONSeq && mediaKinds[r] != ir.BodyBinary {
+				others[k] = m
+			}
+		}
+		if len(others) == 0 {
+			mt, kind, t = seq, ir.BodyBinary, &ir.Type{Kind: ir.Binary}
+		} else {
+			mt, kind, ref, t = l.mediaTypeOf(rb.Content, pickMedia(others), w)
+		}
+	} else {
+		mt, kind, ref, t = l.mediaTypeOf(rb.Content, seq, w)
 	}
 	b := &ir.Body{MediaType: mt, Kind: kind, Type: t, Required: rb.Required, Doc: ir.Doc{Description: rb.Description}}
 	if ref != nil && ref.Ref == "" && l.conv.Declared(t) {
