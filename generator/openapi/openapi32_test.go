@@ -207,6 +207,10 @@ paths:
         operationId: purge
         responses:
           "204": {description: done}
+      xLock:
+        operationId: lock
+        responses:
+          "204": {description: locked}
 `
 	svc, diags, err := openapi.LoadData(context.Background(), []byte(spec), "m.yaml", openapi.Options{})
 	if err != nil || len(diags) != 0 {
@@ -215,8 +219,11 @@ paths:
 	if s := op(t, svc, "search"); s.Method != "QUERY" || s.Path != "/search" || s.Body == nil || ts(s.Result.Type) != "array[string]" {
 		t.Errorf("search: %s %s body %v result %s", s.Method, s.Path, s.Body, ts(s.Result.Type))
 	}
-	if p := op(t, svc, "purge"); p.Method != "PURGE" || p.Pos.Pointer != "/paths/~1search/purge" && p.Pos.Pointer != "/paths/~1search/additionalOperations/PURGE" {
-		t.Errorf("purge: %s at %s", p.Method, p.Pos.Pointer)
+	if p := op(t, svc, "purge"); p.Method != "PURGE" || p.Pos.Pointer != "/paths/~1search/additionalOperations/PURGE" || p.Pos.Line != 18 {
+		t.Errorf("purge: %s at %s", p.Method, p.Pos)
+	}
+	if p := op(t, svc, "lock"); p.Method != "xLock" || p.Pos.Pointer != "/paths/~1search/additionalOperations/xLock" {
+		t.Errorf("lock: %s at %s", p.Method, p.Pos)
 	}
 }
 

@@ -43,15 +43,21 @@ func (l *loader) operations() []*ir.Operation {
 		}
 		ops := item.Operations()
 		for _, m := range slices.Sorted(maps.Keys(ops)) { // Operations has no nil ones
-			if op := ops[m]; l.keep(p, strings.ToUpper(m), op) {
-				w := where{file: l.name, ptr: "/paths/" + jsonptr.Escape(p) + "/" + strings.ToLower(m)}
+			op := ops[m]
+			method, ptr := strings.ToUpper(m), "/paths/"+jsonptr.Escape(p)+"/"+strings.ToLower(m)
+			if item.AdditionalOperations[m] == op && !slices.Contains(openapi3.PathItemMethods(), m) {
+				// OpenAPI 3.2: sent as written, case included.
+				method, ptr = m, "/paths/"+jsonptr.Escape(p)+"/additionalOperations/"+jsonptr.Escape(m)
+			}
+			if l.keep(p, method, op) {
+				w := where{file: l.name, ptr: ptr}
 				pathParams, queryParams := declaredParams(item, op)
 				plan, err := planPath(p, pathParams, queryParams)
 				if err != nil {
-					l.diags.Warn(diag.LeftOut, l.pos(w, op.Origin), "operation %s %s is left out: %v", strings.ToUpper(m), p, err)
+					l.diags.Warn(diag.LeftOut, l.pos(w, op.Origin), "operation %s %s is left out: %v", method, p, err)
 					continue
 				}
-				sites = append(sites, opSite{path: p, sent: plan.path, fixes: plan.fixes, method: strings.ToUpper(m), item: item, op: op, w: w})
+				sites = append(sites, opSite{path: p, sent: plan.path, fixes: plan.fixes, method: method, item: item, op: op, w: w})
 			}
 		}
 	}
