@@ -59,6 +59,7 @@ var httpCallOptions = []reexport{
 	{"WithCallTimeout", "WithCallTimeout sets the timeout of one call.", []any{"d ", durationType}, "d"},
 	{"WithCallRetry", "WithCallRetry sets the retry policy of one call.", []any{"p ", qual(pkgHTTP, "RetryPolicy")}, "p"},
 	{"WithCallReconnect", "WithCallReconnect sets how one call's event stream reconnects.", []any{"p ", qual(pkgHTTP, "ReconnectPolicy")}, "p"},
+	{"WithRawBody", "WithRawBody stores a copy of one call's response body, as received, in *dst: what the schema does not describe stays reachable.", []any{"dst *[]byte"}, "dst"},
 }
 
 // securityOptionNames are the options generated for a security scheme.
@@ -123,7 +124,7 @@ func (g *gen) httpClientFile() *generatedFile {
 
 	title := cmp.Or(sanitize(g.svc.Title), "the API")
 	clientTypes(f, pkgHTTP, "Client calls "+title+". Create one with NewClient; it is safe for concurrent use.",
-		"CallOption configures one call: WithRequestHeader, WithRequestEditor, WithCallValidation, WithCallBaseURL, WithCallTimeout, WithCallRetry, WithCallReconnect.")
+		"CallOption configures one call: WithRequestHeader, WithRequestEditor, WithCallValidation, WithCallBaseURL, WithCallTimeout, WithCallRetry, WithCallReconnect, WithRawBody.")
 	reexports(f, pkgHTTP, httpOptions, "Option")
 	reexports(f, pkgHTTP, httpCallOptions, "CallOption")
 

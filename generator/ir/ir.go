@@ -457,7 +457,7 @@ var Reserved = []string{
 	"WithRequestEditor", "WithCallValidation", "WithCallBaseURL", "WithConvention",
 	"WithMiddleware", "WithBeforeRequest", "WithAfterResponse", "WithRetry", "WithTimeout",
 	"WithOperationTimeout", "WithReconnect", "WithCallTimeout", "WithCallRetry", "WithCallReconnect",
-	"WithRemote",
+	"WithRemote", "WithRawBody",
 }
 
 // ReservedMethods lists the methods of Client the emitter declares itself;
