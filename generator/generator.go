@@ -270,7 +270,6 @@ func load(ctx context.Context, dir string, src *config.Source, read func(string)
 			Read:            read,
 			Types:           src.Types,
 			KeepUnknown:     src.KeepUnknownMembers,
-			SchemasLater:    true, // Emit waits for them
 		})
 	}
 	// The listing and its outputSchemas files are read inside the root too.

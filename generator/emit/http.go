@@ -669,7 +669,7 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
 	for _, r := range op.Responses {
 		w.b.WriteString("\n\t{Status: " + strconv.Quote(r.Status) + ", Kind: " + w.typeText(qual(pkgHTTP, cmp.Or(bodyKindNames[r.Kind], "BodyBinary"))))
 		if r.Schema != nil && (r.Kind == ir.BodyJSON || r.Kind == ir.BodyEventStream || r.Kind == ir.BodyJSONSeq) {
-			if v := g.schemaVar(r.Schema, "respSchema"+op.GoName+statusName(r.Status), op.Pos); v != "" {
+			if v := g.schemaVar(r.Schema, "respSchema"+op.GoName+statusName(r.Status)); v != "" {
 				w.b.WriteString(", Schema: " + v)
 			}
 		}

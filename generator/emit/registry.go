@@ -56,7 +56,7 @@ func (g *gen) registryFile() *generatedFile {
 		}
 		if s := g.bundle(op.OutputSchema); op.OutputSchema != nil && s != "" {
 			spec = append(spec, keyValue{"OutputSchema", f.typeText(rawMessage) + "(" + jsonString(s) + ")"})
-			if v := g.schemaVar(op.OutputSchema, "outSchema"+op.GoName, op.Pos); v != "" {
+			if v := g.schemaVar(op.OutputSchema, "outSchema"+op.GoName); v != "" {
 				spec = append(spec, keyValue{"Output", v})
 			}
 		}

@@ -168,7 +168,7 @@ components:
 		if !o.Stream || o.Result.Kind != c.bodyKind || ts(o.Result.Type) != c.typ {
 			t.Errorf("%s: stream=%v kind=%v type=%s; want %s of %s", c.id, o.Stream, o.Result.Kind, ts(o.Result.Type), c.typ, c.kind)
 		}
-		if (c.schema == "") != (o.OutputSchema == nil) || !strings.Contains(string(o.OutputSchema), c.schema) {
+		if (c.schema == "") != (o.OutputSchema == nil) || !strings.Contains(o.OutputSchema.String(), c.schema) {
 			t.Errorf("%s: output schema %s, want one with %s", c.id, o.OutputSchema, c.schema)
 		}
 	}

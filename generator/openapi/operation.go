@@ -16,7 +16,6 @@ import (
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
 	"github.com/opsgen/opsgen/generator/jsonptr"
-	"github.com/opsgen/opsgen/generator/jsonschema"
 	"github.com/opsgen/opsgen/generator/naming"
 )
 
@@ -504,7 +503,7 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 			mt, kind, ref, t := l.mediaType(rr.Value.Content, w)
 			r.MediaType, r.Kind, r.Type = mt, kind, t
 			if ref != nil {
-				l.finish = append(l.finish, func() { r.Schema = jsonschema.Marshal(l.jsonSchema(ref)) })
+				l.finish = append(l.finish, func() { r.Schema = l.jsonSchema(ref) })
 			}
 		}
 		if !isSuccess(st) && st != "304" {
@@ -568,17 +567,23 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 		op.OutputSchema = op.Result.Schema
 	}
 	// object is an object schema with props, of which required are required.
-	object := func(props map[string]any, required []string) map[string]any {
-		o := map[string]any{"type": "object", "properties": props}
+	object := func(props ir.Properties, required []string) *ir.Schema {
+		o := []ir.Member{{Key: "properties", Value: props}, {Key: "type", Value: "object"}}
 		if len(required) > 0 {
-			o["required"] = required
+			o = append(o, ir.Member{Key: "required", Value: required})
 		}
-		return o
+		return ir.NewSchema(o...)
 	}
-	props := map[string]any{}
+	var props ir.Properties // "body" before "params"
 	var required []string
+	if op.Body != nil {
+		props = append(props, ir.Property{Key: "body", Schema: l.jsonSchema(l.bodyRefs[op.Body])})
+		if op.Body.Required {
+			required = append(required, "body")
+		}
+	}
 	if len(op.Params) > 0 {
-		pp := map[string]any{}
+		pp := make(map[string]*ir.Schema, len(op.Params))
 		var preq []string
 		for _, p := range op.Params {
 			pp[p.Name] = l.paramSchema(p, s)
@@ -587,25 +592,23 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 			}
 		}
 		slices.Sort(preq)
-		props["params"] = object(pp, preq)
-		if len(preq) > 0 {
-			required = append(required, "params")
+		params := make(ir.Properties, 0, len(pp))
+		for _, name := range slices.Sorted(maps.Keys(pp)) {
+			params = append(params, ir.Property{Key: name, Schema: pp[name]})
 		}
-	}
-	if op.Body != nil {
-		props["body"] = l.jsonSchema(l.bodyRefs[op.Body])
-		if op.Body.Required {
-			required = append(required, "body")
+		props = append(props, ir.Property{Key: "params", Schema: object(params, preq)})
+		if len(preq) > 0 {
+			required = append([]string{"params"}, required...)
 		}
 	}
 	if len(props) > 0 {
-		op.InputSchema = jsonschema.Marshal(object(props, required))
+		op.InputSchema = object(props, required)
 	}
 }
 
 // paramSchema finds the schema of a merged parameter again by name and
 // location, in the operation's parameters, then in the path's.
-func (l *loader) paramSchema(p *ir.Param, s opSite) map[string]any {
+func (l *loader) paramSchema(p *ir.Param, s opSite) *ir.Schema {
 	for _, refs := range [...]openapi3.Parameters{s.op.Parameters, s.item.Parameters} {
 		for _, r := range refs {
 			if r == nil || r.Value == nil || r.Value.Name != p.Name || r.Value.In != string(p.In) {
@@ -616,10 +619,10 @@ func (l *loader) paramSchema(p *ir.Param, s opSite) map[string]any {
 			} else if m := v.Content[p.ContentType]; m != nil {
 				return l.jsonSchema(m.Schema)
 			}
-			return map[string]any{"type": "string"}
+			return ir.NewSchema(ir.Member{Key: "type", Value: "string"})
 		}
 	}
-	return map[string]any{}
+	return &ir.Schema{}
 }
 
 // errorSuffix names an error status after the operation's name: NotFound

@@ -58,7 +58,7 @@ func (l *loader) schema(ref *openapi3.SchemaRef, w where) *ir.Type {
 }
 
 // jsonSchema returns the JSON Schema of ref (see jsonschema.Converter.JSONSchema).
-func (l *loader) jsonSchema(ref *openapi3.SchemaRef) map[string]any {
+func (l *loader) jsonSchema(ref *openapi3.SchemaRef) *ir.Schema {
 	return l.conv.JSONSchema(l.adapt(ref, nil))
 }
 
