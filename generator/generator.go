@@ -269,6 +269,7 @@ func load(ctx context.Context, dir string, src *config.Source, read func(string)
 			Root:            root,
 			Read:            read,
 			Types:           src.Types,
+			KeepUnknown:     src.KeepUnknownMembers,
 		})
 	}
 	// The listing and its outputSchemas files are read inside the root too.
@@ -300,6 +301,7 @@ func load(ctx context.Context, dir string, src *config.Source, read func(string)
 		Filter:            src.Filter(),
 		Names:             src.Names,
 		Types:             src.Types,
+		KeepUnknown:       src.KeepUnknownMembers,
 	})
 }
 

@@ -56,6 +56,12 @@ var validation = map[string]string{
 	"testdata/specs/openapi/swagger.yaml": "strict",
 }
 
+// keepUnknown are the specs generated with keepUnknownMembers, so that the
+// goldens show the AdditionalProperties it gives struct types.
+var keepUnknown = map[string]bool{
+	"testdata/specs/openapi/forwardcompat.yaml": true,
+}
+
 // operations are the operations settings (timeouts, declared pagination)
 // of some specs, and clientTimeouts their client.timeout, so that the
 // goldens show them.
@@ -132,6 +138,7 @@ func (c goldenCase) options() generator.Options {
 		src = config.Source{MCP: c.spec}
 	}
 	src.Types = formatTypes[c.spec]
+	src.KeepUnknownMembers = keepUnknown[c.spec]
 	cfg := &config.Config{Package: c.pkg, Output: c.dir, Registry: !noRegistry[c.spec], Sources: []config.Source{src},
 		Client: config.Client{Validation: validation[c.spec], Timeout: clientTimeouts[c.spec]}, Operations: operations[c.spec]}
 	return generator.Options{Config: cfg, ConfigDir: root, Version: goldenVersion}

@@ -78,7 +78,7 @@
 // Flags (with -config, the other input flags are not allowed):
 //
 //	-config FILE          the config file
-//	-openapi SPEC         an OpenAPI 3.0/3.1 or Swagger 2.0 document (YAML or JSON)
+//	-openapi SPEC         an OpenAPI 3.0-3.2 or Swagger 2.0 document (YAML or JSON)
 //	-mcp TOOLS.json       an MCP tools/list result (see mcp snapshot)
 //	-package NAME         the Go package name
 //	-out DIR              the output directory
@@ -228,6 +228,7 @@
 //	    exclude: {tags: [], operations: [deletePet], paths: []}
 //	    names: {listPets: ListAllPets, "#/components/schemas/Pet": Animal}
 //	    types: {uuid: github.com/google/uuid.UUID}  # Go type of a format's values
+//	    keepUnknownMembers: true # keep what object schemas do not declare (see below)
 //	client:
 //	  validation: strict       # NewClient's default mode: warn (default), strict or off;
 //	                           # WithValidation overrides it
@@ -250,6 +251,24 @@
 // and writes the JSON string itself (encoding.TextMarshaler and
 // TextUnmarshaler). x-go-type on a schema pins the type of that schema
 // alone.
+//
+// keepUnknownMembers (a source's, default false) is for forward
+// compatibility: every struct type whose schema has no additionalProperties
+// schema (absent or true; not false) gets AdditionalProperties, a
+// map[string]json.RawMessage of the members its schema does not declare,
+// kept as received when decoding and written back by MarshalJSON, so a
+// value read from a newer server and sent back loses nothing. Such types
+// are decoded by encoding/json, more slowly. Without it, the raw body of
+// one call is there for the asking: pass httpclient.WithRawBody(&b) to the
+// method (CallOption is httpclient's).
+//
+// OpenAPI 3.2: a stream response (text/event-stream, application/jsonl,
+// application/x-ndjson, application/json-seq) makes a method returning an
+// iter.Seq2 of envelopes, one per event or item, each through the
+// pipeline; the item type is the media type's itemSchema (for an event
+// stream, its data property's contentSchema). The QUERY method and
+// additionalOperations are methods like the others; what 3.2 adds that
+// opsgen does not read is a warning naming its place.
 //
 // A GET operation whose result declares a Link response header (as GitHub's
 // list operations do) gets a pages method that follows rel="next" without

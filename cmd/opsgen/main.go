@@ -133,7 +133,7 @@ func runGenerate(ctx context.Context, name string, args []string, stdout, stderr
 	fs := newFlags(name, "opsgen "+name+" (-config FILE | -openapi SPEC | -mcp TOOLS) [-package NAME -out DIR] [flags]", stderr)
 	var (
 		configFile = fs.String("config", "", "config `file` (opsgen.yaml)")
-		openapi    = fs.String("openapi", "", "OpenAPI 3.0/3.1 or Swagger 2.0 `document` (without -config)")
+		openapi    = fs.String("openapi", "", "OpenAPI 3.0-3.2 or Swagger 2.0 `document` (without -config)")
 		mcp        = fs.String("mcp", "", "MCP tool listing `file` (without -config)")
 		pkg        = fs.String("package", "", "Go package `name` (without -config)")
 		out        = fs.String("out", "", "output `directory` (without -config)")

@@ -92,7 +92,7 @@ type Pagination struct {
 
 // Source is one source document: OpenAPI or MCP is set, not both.
 type Source struct {
-	// OpenAPI is the path of an OpenAPI 3.0/3.1 or Swagger 2.0 document,
+	// OpenAPI is the path of an OpenAPI 3.0-3.2 or Swagger 2.0 document,
 	// relative to the config file.
 	OpenAPI string `yaml:"openapi,omitempty" json:"openapi,omitempty"`
 	// AllowRemoteRefs lets the OpenAPI loader follow $refs to http(s) URLs.
@@ -113,6 +113,13 @@ type Source struct {
 	// "import/path.Name" (uuid: github.com/google/uuid.UUID), over the
 	// built-in table (jsonschema.FormatTypes); x-go-type pins one schema.
 	Types map[string]string `yaml:"types,omitempty" json:"types,omitempty"`
+	// KeepUnknownMembers keeps the members an object's schema does not
+	// declare (forward compatibility): every struct type without an
+	// additionalProperties schema gets AdditionalProperties
+	// (map[string]json.RawMessage) holding them as received, which
+	// MarshalJSON writes back. Such types are decoded by encoding/json,
+	// more slowly than the others; off by default.
+	KeepUnknownMembers bool `yaml:"keepUnknownMembers,omitempty" json:"keepUnknownMembers,omitempty"`
 
 	// MCP is the path of an MCP tools/list result, relative to the config file.
 	MCP string `yaml:"mcp,omitempty" json:"mcp,omitempty"`

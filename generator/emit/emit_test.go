@@ -540,7 +540,7 @@ func TestEmitInjection(t *testing.T) {
 			"WithHTTPClient", "WithHeader", "WithKey", "WithLogger", "WithMaxBodyBytes", "WithRequestEditor", "WithRequestHeader",
 			"WithUserAgent", "WithValidation", "WithWarningHook", "_", "_", "securitySchemes",
 			"WithMiddleware", "WithBeforeRequest", "WithAfterResponse", "WithRetry", "WithTimeout", "WithOperationTimeout",
-			"WithReconnect", "WithCallTimeout", "WithCallRetry", "WithCallReconnect", "WithRemote"},
+			"WithReconnect", "WithCallTimeout", "WithCallRetry", "WithCallReconnect", "WithRemote", "WithRawBody"},
 		"operations.go": {"Client.Do", "DoParams", "responsesDo"},
 		"schemas.go":    {"Schemas", "respSchemaDo200"},
 		"types.go": {"Mode", "Mode.Known", "ModeA", "ModeB", "Obj", "Obj.MarshalJSON", "Obj.UnmarshalJSON",

@@ -59,6 +59,7 @@ var httpCallOptions = []reexport{
 	{"WithCallTimeout", "WithCallTimeout sets the timeout of one call.", []any{"d ", durationType}, "d"},
 	{"WithCallRetry", "WithCallRetry sets the retry policy of one call.", []any{"p ", qual(pkgHTTP, "RetryPolicy")}, "p"},
 	{"WithCallReconnect", "WithCallReconnect sets how one call's event stream reconnects.", []any{"p ", qual(pkgHTTP, "ReconnectPolicy")}, "p"},
+	{"WithRawBody", "WithRawBody stores a copy of one call's response body, as received, in *dst: what the schema does not describe stays reachable.", []any{"dst *[]byte"}, "dst"},
 }
 
 // securityOptionNames are the options generated for a security scheme.
@@ -123,7 +124,7 @@ func (g *gen) httpClientFile() *generatedFile {
 
 	title := cmp.Or(sanitize(g.svc.Title), "the API")
 	clientTypes(f, pkgHTTP, "Client calls "+title+". Create one with NewClient; it is safe for concurrent use.",
-		"CallOption configures one call: WithRequestHeader, WithRequestEditor, WithCallValidation, WithCallBaseURL, WithCallTimeout, WithCallRetry, WithCallReconnect.")
+		"CallOption configures one call: WithRequestHeader, WithRequestEditor, WithCallValidation, WithCallBaseURL, WithCallTimeout, WithCallRetry, WithCallReconnect, WithRawBody.")
 	reexports(f, pkgHTTP, httpOptions, "Option")
 	reexports(f, pkgHTTP, httpCallOptions, "CallOption")
 
@@ -629,7 +630,7 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
 	results, first := "("+env+", error)", op.GoName+" calls the operation "+quoted(op.ID)+"."
 	if op.Stream {
 		results = w.typeText(qual("iter", "Seq2")) + "[" + env + ", error]"
-		first = op.GoName + " calls the operation " + quoted(op.ID) + " and returns its stream of events; a failed request is the first and only element."
+		first = op.GoName + " calls the operation " + quoted(op.ID) + " and returns its stream of " + streamItems[op.Result.Kind] + "; a failed request is the first and only element."
 	}
 	w.doc(opDoc(op, first).lines())
 	w.b.WriteString("func (c *Client) " + op.GoName + "(" + strings.Join(params, ", ") + ") " + results + " {\n")
@@ -671,7 +672,7 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
 	w.b.WriteString("var " + respVar + " = " + w.typeText(qual(pkgHTTP, "Response").under("[]")) + "{")
 	for _, r := range op.Responses {
 		w.b.WriteString("\n\t{Status: " + strconv.Quote(r.Status) + ", Kind: " + w.typeText(qual(pkgHTTP, cmp.Or(bodyKindNames[r.Kind], "BodyBinary"))))
-		if r.Schema != nil && (typedKind(r.Kind) || r.Kind == ir.BodyEventStream) {
+		if r.Schema != nil && (typedKind(r.Kind) || r.Kind == ir.BodyEventStream || r.Kind == ir.BodyJSONSeq) {
 			if v := g.schemaVar(r.Schema, "respSchema"+op.GoName+statusName(r.Status)); v != "" {
 				w.b.WriteString(", Schema: " + v)
 			}
@@ -755,9 +756,12 @@ func statusName(s string) string {
 	}, s)
 }
 
+// streamItems name the items of a stream, by its kind.
+var streamItems = map[ir.BodyKind]string{ir.BodyEventStream: "events", ir.BodyJSONSeq: "items (a JSON value each)"}
+
 // bodyKindNames are the httpclient constants of body kinds; the others
 // are BodyBinary.
-var bodyKindNames = map[ir.BodyKind]string{ir.BodyNone: "BodyNone", ir.BodyJSON: "BodyJSON", ir.BodyText: "BodyText", ir.BodyEventStream: "BodyEventStream", ir.BodyXML: "BodyXML"}
+var bodyKindNames = map[ir.BodyKind]string{ir.BodyNone: "BodyNone", ir.BodyJSON: "BodyJSON", ir.BodyText: "BodyText", ir.BodyEventStream: "BodyEventStream", ir.BodyJSONSeq: "BodyJSONSeq", ir.BodyXML: "BodyXML"}
 
 // typedKind reports whether a body of kind k is decoded into its declared
 // type: JSON, and XML read as the JSON value its schema describes.

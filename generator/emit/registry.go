@@ -99,7 +99,7 @@ func (g *gen) registryFile() *generatedFile {
 		d.para("Binary content (a binary request body, a multipart file) is given as a base64 string (contentEncoding base64 in the input schema); files are sent with their field name as file name.")
 	}
 	if len(streams) > 0 {
-		d.para("Streams (text/event-stream) are registered as subscriptions, called with runtime.Registry.Subscribe: " + strings.Join(streams, ", ") + ". Each event is one envelope.")
+		d.para("Streams (event streams and JSON sequences) are registered as subscriptions, called with runtime.Registry.Subscribe: " + strings.Join(streams, ", ") + ". Each event or item is one envelope.")
 	}
 	f.write(d, func(w *textWriter) {
 		w.P("func (c *Client) Register(r *", qual(pkgRuntime, "Registry"), ") error {")
@@ -649,7 +649,8 @@ func specInfo(f *generatedFile, op *ir.Operation) ([]keyValue, bool) {
 	return out, hinted
 }
 
-// opIsQuery reports whether op only reads: an HTTP GET or HEAD, or an MCP
+// opIsQuery reports whether op only reads: an HTTP GET, HEAD or QUERY (the
+// safe method with a body of OpenAPI 3.2), or an MCP
 // tool annotated readOnlyHint. Everything else is a mutation (the safe
 // assumption for policies and retries: it may change something).
 func opIsQuery(op *ir.Operation) bool {
@@ -657,7 +658,7 @@ func opIsQuery(op *ir.Operation) bool {
 		return op.Tool.ReadOnly != nil && *op.Tool.ReadOnly
 	}
 	m := strings.ToUpper(op.Method)
-	return op.Kind == ir.HTTPCall && (m == "GET" || m == "HEAD")
+	return op.Kind == ir.HTTPCall && (m == "GET" || m == "HEAD" || m == "QUERY")
 }
 
 // remoteIDs maps the operations a client routes through its WithRemote

@@ -275,7 +275,8 @@ type Operation struct {
 	// Result is the success response that decides the method's data type,
 	// or nil when no success response has a body (Data is then struct{}).
 	Result *Response
-	// Stream is set for text/event-stream results.
+	// Stream is set for stream results: text/event-stream and JSON
+	// sequences (BodyJSONSeq); Result's type and schema are one item's.
 	Stream bool
 	// Security: nil means the document's; an empty, non-nil slice means none.
 	// Each element is one alternative: the scheme names that must all apply.
@@ -335,6 +336,7 @@ const (
 	// is structured (an object, map, array or union): typed like JSON, sent
 	// and read as XML. Other XML bodies are BodyText (text/xml) or BodyBinary.
 	BodyXML
+	BodyJSONSeq // application/jsonl, application/x-ndjson, application/json-seq: a stream of JSON values
 )
 
 // Body is a request body.
@@ -442,7 +444,7 @@ var Reserved = []string{
 	"WithRequestEditor", "WithCallValidation", "WithCallBaseURL", "WithConvention",
 	"WithMiddleware", "WithBeforeRequest", "WithAfterResponse", "WithRetry", "WithTimeout",
 	"WithOperationTimeout", "WithReconnect", "WithCallTimeout", "WithCallRetry", "WithCallReconnect",
-	"WithRemote",
+	"WithRemote", "WithRawBody",
 }
 
 // ReservedMethods lists the methods of Client the emitter declares itself;

@@ -36,6 +36,11 @@ type Options struct {
 	// whose pointers depend on the order of its document (a tool's index in
 	// a listing) gives a key that does not.
 	Key func(file, ptr string) string
+	// KeepUnknown gives every struct type whose schema has no
+	// additionalProperties schema (absent or true; not false) an
+	// AdditionalProperties of raw JSON values: the members the schema does
+	// not declare, kept when decoding and written back when encoding.
+	KeepUnknown bool
 }
 
 // Where is the place a schema is converted at: its file and JSON pointer,
@@ -380,6 +385,9 @@ func (c *Converter) object(s *Schema, t *ir.Type, w Where) {
 		return
 	}
 	t.Kind = ir.Struct
+	if ap == nil && c.opts.KeepUnknown && !(s.AdditionalProperties != nil && s.AdditionalProperties.Always != nil && !*s.AdditionalProperties.Always) {
+		ap = &ir.Type{Kind: ir.Any}
+	}
 	t.AdditionalProperties = ap
 	c.addFields(t, s.Properties, s.Required, w)
 }

@@ -59,7 +59,7 @@ func decodeTools(tools []*tool, opts LoadOptions, pos *positions, diags *diag.Li
 // convert turns the selected tools (sorted as decodeTools wants) into a service.
 func convert(tools []*tool, opts LoadOptions, source string, pos *positions, diags *diag.List) *ir.Service {
 	dec, bts := decodeTools(tools, opts, pos, diags)
-	conv := jsonschema.New(diags, jsonschema.Options{Origin: dec.origin, Key: dec.key, Types: opts.Types})
+	conv := jsonschema.New(diags, jsonschema.Options{Origin: dec.origin, Key: dec.key, Types: opts.Types, KeepUnknown: opts.KeepUnknown})
 	where := func(c *component) jsonschema.Where {
 		return jsonschema.Where{File: c.doc.pos.file, Ptr: c.doc.ptr + c.rel}
 	}

@@ -36,6 +36,9 @@ type LoadOptions struct {
 	Names map[string]string
 	// Types maps a format to the Go type of its values (jsonschema.Options.Types).
 	Types map[string]string
+	// KeepUnknown gives struct types a map of the members their schemas
+	// do not declare (jsonschema.Options.KeepUnknown).
+	KeepUnknown bool
 }
 
 // Load reads the listing file at path (as given by the user; it is written

@@ -1,5 +1,5 @@
-// Package openapi loads OpenAPI 3.0 and 3.1 documents (YAML or JSON) and
-// Swagger 2.0 documents into the generator's IR (generator/ir).
+// Package openapi loads OpenAPI 3.0, 3.1 and 3.2 documents (YAML or JSON)
+// and Swagger 2.0 documents into the generator's IR (generator/ir).
 //
 // The shape of a load (Load, LoadData):
 //
@@ -64,6 +64,19 @@
 // and x-nullable on parameters becomes nullable. Parameters and responses
 // that are $refs to other files are inlined before the conversion, which
 // would otherwise read them as OpenAPI 3 objects and lose their type.
+//
+// OpenAPI 3.2 (openapi32.go): the QUERY method and additionalOperations
+// are operations like the others. A stream response (text/event-stream,
+// application/jsonl, application/x-ndjson, application/json-seq) makes a
+// stream operation whose result type is one item's: the media type's
+// itemSchema, else its schema (the items of an array schema); for an
+// event stream, itemSchema describes the whole event and the item is its
+// data property's contentSchema (plain text when data is a string without
+// one). What 3.2 adds that is not read (a parameter in querystring, a
+// media type $ref to components/mediaTypes, itemSchema of other media
+// types such as multipart/mixed, itemEncoding, prefixEncoding) is left out
+// with a warning where it is; a version after 3.2 is read as 3.2, with a
+// warning.
 //
 // Result: the lowest 2xx status (exact before 2XX) with a body. When other
 // success responses have a different body type, Operation.Result is a copy of

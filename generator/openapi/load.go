@@ -40,6 +40,9 @@ type Options struct {
 	Names map[string]string
 	// Types maps a format to the Go type of its values (jsonschema.Options.Types).
 	Types map[string]string
+	// KeepUnknown gives struct types a map of the members their schemas
+	// do not declare (jsonschema.Options.KeepUnknown).
+	KeepUnknown bool
 	// MaxBytes refuses a document larger than this many bytes: loading takes
 	// memory of about 35 times the document's size (460 MB for GitHub's 13 MB
 	// description), so a huge input is refused up front rather than
@@ -330,6 +333,7 @@ func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Opti
 	}
 	l.conv = l.newConverter()
 	svc := &ir.Service{Kind: ir.OpenAPI, Source: source}
+	l.checkVersion()
 	if doc.Info != nil {
 		svc.Title, svc.Description, svc.Version = doc.Info.Title, doc.Info.Description, doc.Info.Version
 	}

@@ -42,15 +42,21 @@ func (l *loader) operations() []*ir.Operation {
 		}
 		ops := item.Operations()
 		for _, m := range slices.Sorted(maps.Keys(ops)) { // Operations has no nil ones
-			if op := ops[m]; l.keep(p, strings.ToUpper(m), op) {
-				w := where{file: l.name, ptr: "/paths/" + jsonptr.Escape(p) + "/" + strings.ToLower(m)}
+			op := ops[m]
+			method, ptr := strings.ToUpper(m), "/paths/"+jsonptr.Escape(p)+"/"+strings.ToLower(m)
+			if item.AdditionalOperations[m] == op && !slices.Contains(openapi3.PathItemMethods(), m) {
+				// OpenAPI 3.2: sent as written, case included.
+				method, ptr = m, "/paths/"+jsonptr.Escape(p)+"/additionalOperations/"+jsonptr.Escape(m)
+			}
+			if l.keep(p, method, op) {
+				w := where{file: l.name, ptr: ptr}
 				pathParams, queryParams := declaredParams(item, op)
 				plan, err := planPath(p, pathParams, queryParams)
 				if err != nil {
-					l.diags.Warn(diag.LeftOut, l.pos(w, op.Origin), "operation %s %s is left out: %v", strings.ToUpper(m), p, err)
+					l.diags.Warn(diag.LeftOut, l.pos(w, op.Origin), "operation %s %s is left out: %v", method, p, err)
 					continue
 				}
-				sites = append(sites, opSite{path: p, sent: plan.path, fixes: plan.fixes, method: strings.ToUpper(m), item: item, op: op, w: w})
+				sites = append(sites, opSite{path: p, sent: plan.path, fixes: plan.fixes, method: method, item: item, op: op, w: w})
 			}
 		}
 	}
@@ -238,6 +244,10 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 		if !ok {
 			continue
 		}
+		if p.In == "querystring" {
+			l.diags.Warn(diag.LeftOut, p.Pos, "%s", querystringParam(p.Name))
+			continue
+		}
 		if _, ok := rank[p.In]; !ok {
 			l.diags.Warn(diag.LeftOut, p.Pos, "parameter %q has unknown location %q; it is left out", p.Name, p.In)
 			continue
@@ -304,8 +314,8 @@ func (l *loader) param(p *openapi3.Parameter, w where) *ir.Param {
 	return out
 }
 
-// mediaRank orders media types by preference: JSON, event streams, forms,
-// multipart, text, XML, then anything else.
+// mediaRank orders media types by preference: JSON, event streams, JSON
+// sequences, forms, multipart, text, XML, then anything else.
 func mediaRank(mt string) int {
 	base, _, err := mime.ParseMediaType(mt)
 	if err != nil {
@@ -318,18 +328,20 @@ func mediaRank(mt string) int {
 		return 1
 	case base == "text/event-stream":
 		return 2
-	case base == "application/x-www-form-urlencoded":
+	case jsonSequences[base]:
 		return 3
-	case base == "multipart/form-data":
+	case base == "application/x-www-form-urlencoded":
 		return 4
-	case strings.HasPrefix(base, "multipart/"):
+	case base == "multipart/form-data":
 		return 5
-	case isXML(base): // before text/: text/xml is XML
-		return 7
-	case strings.HasPrefix(base, "text/"):
+	case strings.HasPrefix(base, "multipart/"):
 		return 6
+	case isXML(base): // before text/: text/xml is XML
+		return 8
+	case strings.HasPrefix(base, "text/"):
+		return 7
 	}
-	return 8
+	return 9
 }
 
 // isXML reports an XML media type (lower case, without parameters).
@@ -337,8 +349,14 @@ func isXML(base string) bool {
 	return base == "application/xml" || base == "text/xml" || strings.HasSuffix(base, "+xml")
 }
 
+// jsonSequences are the media types of streams of JSON values that
+// httpclient.Stream reads item by item (OpenAPI 3.2's sequential media
+// types but multipart/mixed).
+var jsonSequences = map[string]bool{"application/jsonl": true, "application/x-ndjson": true,
+	"application/x-jsonlines": true, "application/json-seq": true}
+
 // mediaKinds are the body kinds of the media types, by mediaRank.
-var mediaKinds = [...]ir.BodyKind{ir.BodyJSON, ir.BodyJSON, ir.BodyEventStream, ir.BodyForm,
+var mediaKinds = [...]ir.BodyKind{ir.BodyJSON, ir.BodyJSON, ir.BodyEventStream, ir.BodyJSONSeq, ir.BodyForm,
 	ir.BodyMultipart, ir.BodyMultipart, ir.BodyText, ir.BodyXML, ir.BodyBinary}
 
 // structured reports whether an XML body of type t is typed (BodyXML):
@@ -362,20 +380,25 @@ func pickMedia(content openapi3.Content) string {
 	return best
 }
 
-// mediaType converts the chosen media type's schema.
+// mediaType converts the chosen media type's schema. For a stream (an
+// event stream, a JSON sequence) the schema and type are those of one
+// item: see streamItem.
 func (l *loader) mediaType(content openapi3.Content, w where) (string, ir.BodyKind, *openapi3.SchemaRef, *ir.Type) {
-	mt := pickMedia(content)
+	return l.mediaTypeOf(content, pickMedia(content), w)
+}
+
+// mediaTypeOf is mediaType for the media type mt of content.
+func (l *loader) mediaTypeOf(content openapi3.Content, mt string, w where) (string, ir.BodyKind, *openapi3.SchemaRef, *ir.Type) {
 	kind := mediaKinds[mediaRank(mt)]
 	m := content[mt]
 	mw := w.at("content", "").at(mt, w.name)
+	l.unread32(mt, kind, m, mw)
 	var ref *openapi3.SchemaRef
+	text := false
 	if m != nil {
-		ref = m.Schema
-		if kind == ir.BodyEventStream && m.ItemSchema != nil {
-			ref = m.ItemSchema
-			mw = mw.at("itemSchema", w.name)
-		} else {
-			mw = mw.at("schema", w.name)
+		ref, mw = m.Schema, mw.at("schema", w.name)
+		if kind == ir.BodyEventStream || kind == ir.BodyJSONSeq {
+			ref, mw, text = l.streamItem(kind, m, mw)
 		}
 	}
 	var t *ir.Type
@@ -390,6 +413,8 @@ func (l *loader) mediaType(content openapi3.Content, w where) (string, ir.BodyKi
 		}
 	}
 	switch {
+	case text:
+		return mt, kind, nil, &ir.Type{Kind: ir.String}
 	case t != nil:
 		return mt, kind, ref, t
 	case kind == ir.BodyText:
@@ -406,7 +431,27 @@ func (l *loader) body(op *ir.Operation, rb *openapi3.RequestBody, w where) *ir.B
 		l.diags.Warn(diag.LeftOut, l.pos(w, rb.Origin), "request body of %s has no content; it is left out", op.ID)
 		return nil
 	}
-	mt, kind, ref, t := l.mediaType(rb.Content, w)
+	var mt string
+	var kind ir.BodyKind
+	var ref *openapi3.SchemaRef
+	var t *ir.Type
+	if seq := pickMedia(rb.Content); mediaKinds[mediaRank(seq)] == ir.BodyJSONSeq {
+		// A JSON sequence sent is its bytes (an io.Reader): a media type
+		// the body also offers that is not bytes is preferred.
+		others := openapi3.Content{}
+		for k, m := range rb.Content {
+			if r := mediaRank(k); mediaKinds[r] != ir.BodyJSONSeq && mediaKinds[r] != ir.BodyBinary {
+				others[k] = m
+			}
+		}
+		if len(others) == 0 {
+			mt, kind, t = seq, ir.BodyBinary, &ir.Type{Kind: ir.Binary}
+		} else {
+			mt, kind, ref, t = l.mediaTypeOf(rb.Content, pickMedia(others), w)
+		}
+	} else {
+		mt, kind, ref, t = l.mediaTypeOf(rb.Content, seq, w)
+	}
 	b := &ir.Body{MediaType: mt, Kind: kind, Type: t, Required: rb.Required, Doc: ir.Doc{Description: rb.Description}}
 	if ref != nil && ref.Ref == "" && l.conv.Declared(t) {
 		l.finish = append(l.finish, func() { b.Name = t.Name })
@@ -512,7 +557,7 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 		res.Type, res.Kind, res.Schema = &ir.Type{Kind: ir.Any}, ir.BodyJSON, nil
 		op.Result = &res
 	}
-	op.Stream = op.Result.Kind == ir.BodyEventStream
+	op.Stream = op.Result.Kind == ir.BodyEventStream || op.Result.Kind == ir.BodyJSONSeq
 }
 
 func isSuccess(status string) bool {

@@ -33,9 +33,10 @@ func (w where) js() jsonschema.Where { return jsonschema.Where{File: w.file, Ptr
 // newConverter returns the schema converter of the loader.
 func (l *loader) newConverter() *jsonschema.Converter {
 	return jsonschema.New(&l.diags, jsonschema.Options{
-		Source: l.name,
-		Names:  l.opts.Names,
-		Types:  l.opts.Types,
+		Source:      l.name,
+		Names:       l.opts.Names,
+		Types:       l.opts.Types,
+		KeepUnknown: l.opts.KeepUnknown,
 		// Another file is named relative to the source document's
 		// directory, so that the generated code does not depend on the
 		// directory opsgen was run from (URLs are kept as they are).

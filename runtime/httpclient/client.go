@@ -174,6 +174,7 @@ type callConfig struct {
 	hasReconnect bool
 
 	page *pageState // set by Pages
+	raw  *[]byte    // set by WithRawBody
 }
 
 // WithRequestHeader sets a header on this call's request, replacing any
@@ -191,6 +192,22 @@ func WithRequestHeader(key, value string) CallOption {
 // before it is sent; an error from it fails the call (TRANSPORT_ERROR).
 func WithRequestEditor(f func(*http.Request) error) CallOption {
 	return func(cc *callConfig) { cc.editors = append(cc.editors, f) }
+}
+
+// WithRawBody stores the body of this call's 2xx response in *dst, as
+// received (after the transport's decompression), for a caller who needs
+// what the schema does not describe: members it does not declare, the
+// exact bytes. It is a copy, taken before decoding, so it is there even
+// when decoding fails (DECODE_ERROR, strict validation); *dst is left
+// alone when there is no body (204, HEAD, a body-less response), when the
+// call fails before one is read, and for a T of io.ReadCloser (the body
+// is the caller's then). A body outside 2xx is in the error
+// (CallError.HTTP). It applies to Do and Call (and the generated methods
+// that call them), not to streams, nor to calls routed through a Remote
+// (the remote sends the decoded envelope). Calls without it cost nothing
+// more.
+func WithRawBody(dst *[]byte) CallOption {
+	return func(cc *callConfig) { cc.raw = dst }
 }
 
 // WithCallValidation sets the validation mode for this call.

@@ -27,6 +27,10 @@ const (
 	// BodyXML: an XML body read as the value its Schema describes (see
 	// runtime/xmljson).
 	BodyXML
+	// BodyJSONSeq is a sequence of JSON items: JSON Lines
+	// (application/jsonl, application/x-ndjson) or JSON text sequences
+	// (application/json-seq); Schema is the schema of one item.
+	BodyJSONSeq
 )
 
 // Response is one response the spec declares for an operation.
@@ -191,11 +195,13 @@ func (c *Client) do(ctx context.Context, r *Request, responses []Response, cc *c
 		// doubling would hold up to two copies of a large body at once).
 		var data []byte
 		if data, err = readAll(body, resp.ContentLength, c.cfg.MaxBodyBytes); err == nil {
+			keepRaw(cc, data)
 			warnings, err = runtime.DecodeInto(ctx, p, r.opID, schema, data, out)
 		}
 	} else {
 		var data []byte
 		if data, err = readAll(body, resp.ContentLength, c.cfg.MaxBodyBytes); err == nil {
+			keepRaw(cc, data)
 			warnings, err = assignBody(ctx, p, r.opID, schema, mt, data, out)
 		}
 	}
@@ -203,6 +209,14 @@ func (c *Client) do(ctx context.Context, r *Request, responses []Response, cc *c
 		return nil, nil, readError(ctx, r.opID, body, c.cfg.MaxBodyBytes, err)
 	}
 	return &meta, warnings, nil
+}
+
+// keepRaw stores a copy of data, the response body read, where the call's
+// WithRawBody says; a call without it pays one comparison.
+func keepRaw(cc *callConfig, data []byte) {
+	if cc != nil && cc.raw != nil {
+		*cc.raw = append([]byte(nil), data...) // the decoders may keep data
+	}
 }
 
 func callOptions(opts []CallOption) *callConfig {

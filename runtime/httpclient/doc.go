@@ -22,7 +22,7 @@
 // Request.Security).
 //
 // A generated method then builds a Request and calls Do (or Stream for
-// text/event-stream operations, Pages for the pages of a list):
+// stream operations, Pages for the pages of a list):
 //
 //	r := c.hc.NewRequest("getPet", http.MethodGet, "/pets/{petId}", "pets")
 //	r.PathParam("petId", httpclient.StyleSimple, false, in.PetID)
@@ -112,10 +112,15 @@
 //
 //	for issue, err := range httpclient.Items(gh.IssuesListForRepoPages(ctx, params)) { ... }
 //
-// Stream reads a text/event-stream response as an iter.Seq2 of envelopes.
-// With a ReconnectPolicy (WithReconnect) a dropped stream is reconnected
+// Stream reads a text/event-stream response, or a JSON sequence (JSON
+// Lines, NDJSON, RFC 7464 JSON text sequences), as an iter.Seq2 of
+// envelopes, one item at a time. With a ReconnectPolicy (WithReconnect) a dropped stream is reconnected
 // after the delay the server's "retry" field set, with a Last-Event-ID
 // header, a bounded number of times in a row.
+//
+// WithRawBody hands one call's response body, as received, to a caller
+// who asks (members the schema does not declare included); calls without
+// it pay nothing for it.
 //
 // A Client is safe for concurrent use. A Request is built for one call and
 // must not be reused.

@@ -43,7 +43,8 @@ type RetryPolicy struct {
 	// 504).
 	Statuses []int
 	// Methods are the methods retried (default the idempotent ones: GET,
-	// HEAD, OPTIONS, PUT, DELETE, TRACE). A request with an Idempotency-Key
+	// HEAD, OPTIONS, PUT, DELETE, TRACE and QUERY, the safe method with a
+	// body that OpenAPI 3.2 describes). A request with an Idempotency-Key
 	// header is retried whatever its method.
 	Methods []string
 	// AttemptTimeout, if set, bounds each attempt until its response
@@ -58,7 +59,7 @@ type RetryPolicy struct {
 
 var (
 	defaultRetryStatuses = []int{http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout}
-	defaultRetryMethods  = []string{http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodPut, http.MethodDelete, http.MethodTrace}
+	defaultRetryMethods  = []string{http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodPut, http.MethodDelete, http.MethodTrace, "QUERY"}
 )
 
 // WithRetry sets the retry policy of every call (default: no retries).

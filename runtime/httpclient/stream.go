@@ -15,7 +15,21 @@ import (
 )
 
 // Stream sends r when iteration starts and yields one envelope per
-// server-sent event of the text/event-stream response.
+// server-sent event of a text/event-stream response, or per item of a
+// JSON sequence: JSON Lines (application/jsonl, application/x-ndjson,
+// application/x-jsonlines: one JSON value per line) or a JSON text
+// sequence (application/json-seq, RFC 7464: each value after a record
+// separator), as the response's Content-Type says. Items are read one at
+// a time, so memory is bounded by the largest item, however long the
+// stream.
+//
+// Each item of a JSON sequence is decoded into T through the runtime
+// pipeline against the 2xx entry's Schema (the schema of one item); its
+// meta is the response's HTTPMeta. A blank line is not an item; an item
+// that does not decode, or one longer than Config.MaxBodyBytes, is skipped
+// with a warning and iteration goes on. A JSON sequence is not
+// reconnected: the end of the response ends it, a dropped connection
+// with TRANSPORT_ERROR. The rest of this comment is about event streams.
 //
 // Each event's data (its data lines joined with "\n") is decoded into T: as
 // is for string and []byte, else as JSON through the runtime pipeline
@@ -95,16 +109,35 @@ func Stream[T any](ctx context.Context, c *Client, r *Request, responses []Respo
 				yield(zero, statusError(r.opID, resp, entry))
 				return
 			}
-			meta := httpMeta(resp, "text/event-stream")
-			if mt := mediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
-				resp.Body.Close()
-				yield(zero, runtime.Errorf(runtime.CodeDecode, r.opID, "response has Content-Type %q, want text/event-stream", mt))
-				return
-			}
 			var schema *runtime.Schema
 			if entry != nil {
 				schema = entry.Schema
 			}
+			mt := mediaType(resp.Header.Get("Content-Type"))
+			if mt == "" && entry != nil && entry.Kind == BodyJSONSeq {
+				mt = "application/jsonl" // the declared kind decides, as in Do
+			}
+			if sep, ok := sequenceSeparator(mt); ok {
+				// A JSON sequence has no event ids to resume from: it is
+				// not reconnected.
+				items := newItemReader(resp.Body, sep, maxData, warn)
+				_, err := streamItems(ctx, p, r.opID, schema, items, httpMeta(resp, mt), warn, yield)
+				resp.Body.Close()
+				switch {
+				case err == errStopped:
+				case err != nil && ctx.Err() != nil:
+					yield(zero, runtime.ContextError(ctx, r.opID, err))
+				case err != nil:
+					yield(zero, runtime.NewError(runtime.CodeTransport, r.opID, "reading "+mt+" stream", err))
+				}
+				return
+			}
+			if mt != "text/event-stream" {
+				resp.Body.Close()
+				yield(zero, runtime.Errorf(runtime.CodeDecode, r.opID, "response has Content-Type %q, want text/event-stream or a JSON sequence (application/jsonl, application/x-ndjson, application/json-seq)", mt))
+				return
+			}
+			meta := httpMeta(resp, "text/event-stream")
 			parser := newSSEParser(resp.Body, maxEventLine, maxData, warn)
 			parser.lastID, parser.eventID = lastID, lastID
 			events, err := streamEvents(ctx, p, r.opID, schema, parser, meta, warn, yield)
@@ -138,25 +171,12 @@ func Stream[T any](ctx context.Context, c *Client, r *Request, responses []Respo
 var errStopped = errors.New("iteration stopped")
 
 // streamEvents yields the events of one connection. It returns how many
-// it yielded and why it ended: nil at the end of the stream, errStopped
-// when the consumer stopped, or the read error.
+// it read and why it ended (see eachItem).
 func streamEvents[T any](ctx context.Context, p *runtime.Pipeline, opID string, schema *runtime.Schema, parser *sseParser, meta runtime.HTTPMeta, warn func(string), yield func(runtime.ResponseEnvelope[T], error) bool) (int, error) {
-	var zero runtime.ResponseEnvelope[T]
-	n := 0
-	for {
-		ev, err := parser.next()
-		if err == io.EOF {
-			return n, nil
-		}
-		if err != nil {
-			return n, err
-		}
-		if ce := runtime.ContextError(ctx, opID, nil); ce != nil {
-			return n, ctx.Err()
-		}
-		n++
+	return eachItem(ctx, parser.next, func(ev sseEvent) bool {
 		var out T
 		var warnings []runtime.Warning
+		var err error
 		switch o := any(&out).(type) {
 		case *string:
 			*o = ev.data
@@ -165,28 +185,58 @@ func streamEvents[T any](ctx context.Context, p *runtime.Pipeline, opID string, 
 		default:
 			warnings, err = runtime.Decode(ctx, p, opID, schema, []byte(ev.data), &out)
 		}
-		if err != nil {
-			var ce *runtime.CallError
-			if errors.As(err, &ce) && ce.Code != runtime.CodeDecode {
-				if !yield(zero, err) {
-					return n, errStopped
-				}
-				continue
-			}
-			if ce != nil && ce.Cause != nil {
-				err = ce.Cause
-			}
-			warn(fmt.Sprintf("event (type %q, last id %q) skipped: its data does not decode: %v", ev.typ, ev.id, err))
-			continue
-		}
 		m := meta
 		m.EventType, m.LastEventID = ev.typ, ev.id
-		env := runtime.HTTP(out, m)
-		env.Warnings = warnings
-		if !yield(env, nil) {
+		return yieldItem(out, warnings, err, m, yield, func(err error) {
+			warn(fmt.Sprintf("event (type %q, last id %q) skipped: its data does not decode: %v", ev.typ, ev.id, err))
+		})
+	})
+}
+
+// eachItem calls each with the items next reads, until the end of the
+// stream (next's io.EOF: it returns nil), the consumer stops (each returns
+// false: errStopped), the context ends (its error) or a read fails (that
+// error). It returns how many items it read.
+func eachItem[E any](ctx context.Context, next func() (E, error), each func(E) bool) (int, error) {
+	n := 0
+	for {
+		e, err := next()
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		if ctx.Err() != nil {
+			return n, ctx.Err()
+		}
+		n++
+		if !each(e) {
 			return n, errStopped
 		}
 	}
+}
+
+// yieldItem yields one decoded item of a stream as an envelope with meta;
+// err is its decoding's error. An item whose body does not decode
+// (CodeDecode) is reported to skipped instead, and the stream goes on;
+// other errors (strict validation) are yielded. It returns false when the
+// consumer stopped.
+func yieldItem[T any](out T, warnings []runtime.Warning, err error, meta runtime.HTTPMeta, yield func(runtime.ResponseEnvelope[T], error) bool, skipped func(error)) bool {
+	if err != nil {
+		var ce *runtime.CallError
+		if errors.As(err, &ce) && ce.Code != runtime.CodeDecode {
+			return yield(runtime.ResponseEnvelope[T]{}, err)
+		}
+		if ce != nil && ce.Cause != nil {
+			err = ce.Cause
+		}
+		skipped(err)
+		return true
+	}
+	env := runtime.HTTP(out, meta)
+	env.Warnings = warnings
+	return yield(env, nil)
 }
 
 // ReconnectPolicy says how a stream (Stream) reconnects when its

@@ -454,19 +454,7 @@ func FuzzSSEParser(f *testing.F) {
 // TestStreamBrokenConnection: a connection that dies mid-stream ends it with
 // a TRANSPORT_ERROR after the events that arrived.
 func TestStreamBrokenConnection(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		conn, buf, err := w.(http.Hijacker).Hijack()
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer conn.Close()
-		event := "data: {\"seq\":1}\n\n"
-		buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
-		buf.WriteString(strconv.FormatInt(int64(len(event)), 16) + "\r\n" + event + "\r\n")
-		buf.Flush()
-	}))
-	defer srv.Close()
+	srv := brokenServer(t, "text/event-stream", "data: {\"seq\":1}\n\n")
 	c := New(srv.URL, nil)
 	var seqs []int
 	var errs []error
@@ -480,4 +468,22 @@ func TestStreamBrokenConnection(t *testing.T) {
 	if len(seqs) != 1 || len(errs) != 1 || !errors.Is(errs[0], runtime.ErrTransport) {
 		t.Errorf("events %v, errors %v", seqs, errs)
 	}
+}
+
+// brokenServer answers 200 with a chunked body of the content type that
+// holds payload, then drops the connection without the final chunk.
+func brokenServer(t *testing.T, contentType, payload string) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close()
+		buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: " + contentType + "\r\nTransfer-Encoding: chunked\r\n\r\n")
+		buf.WriteString(strconv.FormatInt(int64(len(payload)), 16) + "\r\n" + payload + "\r\n")
+		buf.Flush()
+	}))
+	t.Cleanup(srv.Close)
+	return srv
 }

@@ -18,8 +18,9 @@ import (
 // {"params": {...}, "body": ...}; its handler calls the client's method and
 // returns the envelope.
 //
-// Streams (text/event-stream) are registered as subscriptions, called with
-// runtime.Registry.Subscribe: Ticks. Each event is one envelope.
+// Streams (event streams and JSON sequences) are registered as subscriptions,
+// called with runtime.Registry.Subscribe: Ticks. Each event or item is one
+// envelope.
 func (c *Client) Register(r *runtime.Registry) error {
 	for _, op := range registryOps {
 		id, method, in := op.spec.ID, op.method, op.in
