@@ -54,7 +54,7 @@ type Option = httpclient.Option
 
 // CallOption configures one call: WithRequestHeader, WithRequestEditor,
 // WithCallValidation, WithCallBaseURL, WithCallTimeout, WithCallRetry,
-// WithCallReconnect.
+// WithCallReconnect, WithRawBody.
 type CallOption = httpclient.CallOption
 
 // WithBaseURL sets the server URL calls go to, replacing the default one.
@@ -177,6 +177,12 @@ func WithCallRetry(p httpclient.RetryPolicy) CallOption {
 // WithCallReconnect sets how one call's event stream reconnects.
 func WithCallReconnect(p httpclient.ReconnectPolicy) CallOption {
 	return httpclient.WithCallReconnect(p)
+}
+
+// WithRawBody stores a copy of one call's response body, as received, in *dst:
+// what the schema does not describe stays reachable.
+func WithRawBody(dst *[]byte) CallOption {
+	return httpclient.WithRawBody(dst)
 }
 
 // NewClient returns a client of the API configured by opts, this package's With*
