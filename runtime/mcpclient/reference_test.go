@@ -1,12 +1,17 @@
 package mcpclient_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -147,17 +152,49 @@ func TestReferenceEverything(t *testing.T) {
 	})
 
 	t.Run("task required", func(t *testing.T) {
-		tool := &mcpclient.Tool{Name: "simulate-research-query", TaskSupport: "required"}
-		env, err := mcpclient.Call[[]runtime.ContentBlock](context.Background(), c, tool, map[string]any{"topic": "Go"})
-		// The server answers with an isError result that says why, and the
-		// envelope has a warning saying what opsgen cannot do.
-		if err != nil || !strings.Contains(mcpclient.AsError(env).Error(), "requires task augmentation") {
-			t.Fatalf("a task-only tool called directly: %v, %v", err, mcpclient.AsError(env))
-		}
-		if len(env.Warnings) != 1 || !strings.Contains(env.Warnings[0].Message, "go-sdk v1.8.0 cannot make") {
-			t.Errorf("warnings: %v", env.Warnings)
-		}
+		researchTask(t, c)
 	})
+}
+
+// researchTask calls the everything server's task-only tool
+// simulate-research-query: the call becomes a 2025-11-25 task, which Call
+// follows through tasks/get to the result of tasks/result.
+func researchTask(t *testing.T, c *mcpclient.Client) {
+	t.Helper()
+	tool := &mcpclient.Tool{Name: "simulate-research-query", TaskSupport: "required"}
+	var statuses []mcpclient.TaskStatus
+	env, err := mcpclient.Call[string](context.Background(), c, tool, map[string]any{"topic": "Go generics"},
+		mcpclient.WithTaskStatus(func(_ context.Context, s mcpclient.TaskStatus) { statuses = append(statuses, s) }))
+	if err != nil || mcpclient.AsError(env) != nil {
+		t.Fatalf("simulate-research-query: %v, %v", err, mcpclient.AsError(env))
+	}
+	if !strings.Contains(env.Data, "# Research Report: Go generics") || !strings.Contains(env.Data, "Stage 4: Generating report") || len(env.Warnings) != 0 {
+		t.Errorf("data %q, warnings %v", env.Data, env.Warnings)
+	}
+	// The task was created working, went through the server's stages (one
+	// a second, polled at its interval of a second) and completed.
+	if len(statuses) < 3 || statuses[0].Status != "working" || statuses[len(statuses)-1].Status != "completed" {
+		t.Fatalf("statuses %+v", statuses)
+	}
+	id := statuses[0].TaskID
+	var stages []string
+	for _, s := range statuses {
+		if s.TaskID != id || s.Tool != tool.Name {
+			t.Errorf("status %+v of another task", s)
+		}
+		if strings.HasSuffix(s.Message, "...") {
+			stages = append(stages, s.Message)
+		}
+	}
+	known := []string{"Gathering sources...", "Analyzing content...", "Synthesizing findings...", "Generating report..."}
+	for _, m := range stages {
+		if !slices.Contains(known, m) {
+			t.Errorf("stage message %q", m)
+		}
+	}
+	if len(stages) < 2 {
+		t.Errorf("stage messages %q: polling at the server's interval sees at least two of four", stages)
+	}
 }
 
 func TestReferenceMemory(t *testing.T) {
@@ -233,4 +270,66 @@ func TestReferenceFilesystem(t *testing.T) {
 	if err != nil || !runtime.MCPMetaOf(res.Meta).IsError {
 		t.Errorf("read outside the root: isError %v, %v", runtime.MCPMetaOf(res.Meta) != nil && runtime.MCPMetaOf(res.Meta).IsError, err)
 	}
+}
+
+// startReferenceHTTP runs the everything server's HTTP transport mode
+// ("streamableHttp" or "sse") on a free port and returns its base URL once
+// it says it is listening; the server stops when the test ends.
+func startReferenceHTTP(t *testing.T, mode string) string {
+	t.Helper()
+	bin := referenceServer(t, "server-everything")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	l.Close()
+	cmd := exec.Command(bin, mode)
+	cmd.Env = append(os.Environ(), "PORT="+port)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	ready := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		var said []string
+		for sc.Scan() {
+			if strings.Contains(strings.ToLower(sc.Text()), "listening on port") {
+				ready <- nil
+				io.Copy(io.Discard, stderr)
+				return
+			}
+			said = append(said, sc.Text())
+		}
+		ready <- fmt.Errorf("the server ended before listening: %q", said)
+	}()
+	select {
+	case err := <-ready:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the server did not start listening within a minute")
+	}
+	return "http://127.0.0.1:" + port
+}
+
+func TestReferenceEverythingHTTP(t *testing.T) {
+	base := startReferenceHTTP(t, "streamableHttp")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cs, err := mcpclient.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	researchTask(t, mcpclient.New(cs))
 }
