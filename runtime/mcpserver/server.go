@@ -76,6 +76,11 @@ type Options struct {
 	HTTP *mcp.StreamableHTTPOptions
 	// Logger logs server activity; nil means no logging.
 	Logger *slog.Logger
+	// Tasks, when set, serves long-running calls as tasks to clients that
+	// declare the tasks extension (io.modelcontextprotocol/tasks) on
+	// protocol 2026-07-28: see TaskOptions. Nil answers every call
+	// directly.
+	Tasks *TaskOptions
 }
 
 // Server serves the operations of a runtime.Registry as MCP tools. Make
@@ -94,6 +99,7 @@ type Server struct {
 	// Handler is serving, by the callHeader it gave them.
 	httpCalls   sync.Map
 	httpCallSeq atomic.Uint64
+	tasks       *tasks // nil: no tasks (Options.Tasks)
 }
 
 // tool is one served operation.
@@ -145,11 +151,16 @@ func New(r *runtime.Registry, opts *Options) (*Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	// Tools are fixed, and no logging is sent: advertise tools only (and
+	// tasks, when served).
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
+	if s.opts.Tasks != nil {
+		caps.Extensions = map[string]any{ExtensionTasks: map[string]any{}}
+	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: s.opts.Name, Version: s.opts.Version}, &mcp.ServerOptions{
 		Instructions: s.opts.Instructions,
 		Logger:       logger,
-		// Tools are fixed, and no logging is sent: advertise tools only.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Capabilities: caps,
 	})
 
 	var specs []runtime.OperationSpec
@@ -173,6 +184,10 @@ func New(r *runtime.Registry, opts *Options) (*Server, error) {
 		s.mcp.AddTool(t.tool, s.handler(t))
 	}
 	s.mcp.AddReceivingMiddleware(s.legacyToolList)
+	if s.opts.Tasks != nil {
+		s.tasks = newTasks(s.opts.Tasks)
+		s.tasks.install(s)
+	}
 	return s, nil
 }
 
@@ -280,8 +295,11 @@ func (s *Server) httpCall(ctx context.Context, req *mcp.CallToolRequest) (contex
 // handler is the tools/call handler of t.
 func (s *Server) handler(t *tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		ctx, stop := s.httpCall(ctx, req)
-		defer stop()
+		if ctx.Value(taskKey{}) == nil { // a task outlives its HTTP request
+			var stop func()
+			ctx, stop = s.httpCall(ctx, req)
+			defer stop()
+		}
 		if s.sem != nil {
 			select {
 			case s.sem <- struct{}{}:
