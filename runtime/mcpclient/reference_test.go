@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -332,4 +333,154 @@ func TestReferenceEverythingHTTP(t *testing.T) {
 	}
 	t.Cleanup(func() { cs.Close() })
 	researchTask(t, mcpclient.New(cs))
+}
+
+// referenceInput answers the everything server's requests for input, and
+// records the forms it was shown.
+type referenceInput struct {
+	mu    sync.Mutex
+	forms []*mcpclient.ElicitRequest
+	// answer fills in a form.
+	answer func(*mcpclient.ElicitRequest) *mcpclient.ElicitResponse
+}
+
+func (in *referenceInput) input() *mcpclient.Input {
+	return &mcpclient.Input{
+		Elicit: func(_ context.Context, req *mcpclient.ElicitRequest) (*mcpclient.ElicitResponse, error) {
+			in.mu.Lock()
+			in.forms = append(in.forms, req)
+			in.mu.Unlock()
+			return in.answer(req), nil
+		},
+		Sample: func(_ context.Context, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
+			var prompt string
+			if len(p.Messages) > 0 {
+				if tc, ok := p.Messages[0].Content.(*mcp.TextContent); ok {
+					prompt = tc.Text
+				}
+			}
+			return &mcp.CreateMessageResult{Model: "opsgen-test-model", Role: "assistant",
+				Content: &mcp.TextContent{Text: "sampled answer to <" + prompt + ">"}}, nil
+		},
+	}
+}
+
+// field returns the form's field name.
+func field(t *testing.T, f *mcpclient.Form, name string) mcpclient.FormField {
+	t.Helper()
+	for _, fd := range f.Fields {
+		if fd.Name == name {
+			return fd
+		}
+	}
+	t.Fatalf("no field %q in %+v", name, f.Fields)
+	return mcpclient.FormField{}
+}
+
+func TestReferenceEverythingInput(t *testing.T) {
+	transports := map[string]func(*testing.T) mcp.Transport{
+		"stdio": func(t *testing.T) mcp.Transport {
+			cmd := exec.Command(referenceServer(t, "server-everything"), "stdio")
+			return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+		},
+		"streamable HTTP": func(t *testing.T) mcp.Transport {
+			return &mcp.StreamableClientTransport{Endpoint: startReferenceHTTP(t, "streamableHttp") + "/mcp"}
+		},
+	}
+	for name, transport := range transports {
+		t.Run(name, func(t *testing.T) {
+			in := &referenceInput{}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cs, err := mcpclient.Connect(ctx, transport(t), &mcpclient.ConnectOptions{Input: in.input()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			c := mcpclient.New(cs)
+			call := func(tool string, args map[string]any) string {
+				t.Helper()
+				env, err := mcpclient.Call[[]runtime.ContentBlock](ctx, c, &mcpclient.Tool{Name: tool}, args)
+				if err != nil {
+					t.Fatalf("%s: %v", tool, err)
+				}
+				var texts []string
+				for _, b := range env.Data {
+					texts = append(texts, b.Text)
+				}
+				if e := mcpclient.AsError(env); e != nil {
+					return "isError: " + e.Error()
+				}
+				return strings.Join(texts, "\n")
+			}
+
+			// An elicitation form, typed from its requestedSchema.
+			in.answer = func(req *mcpclient.ElicitRequest) *mcpclient.ElicitResponse {
+				return mcpclient.Accept(map[string]any{"name": "Ada Lovelace", "check": true, "integer": 7, "legacyTitledEnum": "pet-2",
+					"untitledMultipleSelectEnum": []string{"Piano", "Bass"}})
+			}
+			text := call("trigger-elicitation-request", map[string]any{})
+			for _, want := range []string{"- Name: Ada Lovelace", "- Agreed to terms: true", "- Favorite Integer: 7", `"Piano"`} {
+				if !strings.Contains(text, want) {
+					t.Errorf("elicitation result lacks %q:\n%s", want, text)
+				}
+			}
+			if len(in.forms) != 1 || in.forms[0].Mode != "form" || in.forms[0].Form == nil {
+				t.Fatalf("forms %+v", in.forms)
+			}
+			f := in.forms[0].Form
+			if fd := field(t, f, "name"); !fd.Required || fd.Type != mcpclient.FieldString || len(f.Fields) != 13 {
+				t.Errorf("%d fields, name %+v", len(f.Fields), fd)
+			}
+			if fd := field(t, f, "integer"); fd.Type != mcpclient.FieldInteger || *fd.Minimum != 1 || *fd.Maximum != 100 || fd.Default != float64(42) {
+				t.Errorf("integer %+v", fd)
+			}
+			if fd := field(t, f, "email"); fd.Format != "email" {
+				t.Errorf("email %+v", fd)
+			}
+			if fd := field(t, f, "titledSingleSelectEnum"); fd.Type != mcpclient.FieldChoice || len(fd.Options) != 3 || fd.Options[1] != (mcpclient.FormOption{Value: "hero-2", Title: "Green Lantern"}) {
+				t.Errorf("titled choice %+v", fd)
+			}
+			if fd := field(t, f, "legacyTitledEnum"); fd.Options[1] != (mcpclient.FormOption{Value: "pet-2", Title: "Dogs"}) {
+				t.Errorf("enumNames %+v", fd)
+			}
+			if fd := field(t, f, "titledMultipleSelectEnum"); fd.Type != mcpclient.FieldChoices || len(fd.Options) != 3 || *fd.MaxItems != 3 {
+				t.Errorf("multiple choice %+v", fd)
+			}
+
+			// An answer that does not fill in the form is not sent: the
+			// server's request fails, and its tool says so.
+			in.answer = func(*mcpclient.ElicitRequest) *mcpclient.ElicitResponse {
+				return mcpclient.Accept(map[string]any{"integer": 1000})
+			}
+			if text := call("trigger-elicitation-request", map[string]any{}); !strings.Contains(text, "isError") || strings.Contains(text, "User provided") {
+				t.Errorf("a bad answer: %s", text)
+			}
+			in.answer = func(*mcpclient.ElicitRequest) *mcpclient.ElicitResponse { return mcpclient.Decline() }
+			if text := call("trigger-elicitation-request", map[string]any{}); !strings.Contains(text, "User declined") {
+				t.Errorf("declined: %s", text)
+			}
+
+			// Sampling.
+			text = call("trigger-sampling-request", map[string]any{"prompt": "the answer?"})
+			if !strings.Contains(text, "sampled answer to <") || !strings.Contains(text, "the answer?") || !strings.Contains(text, "opsgen-test-model") {
+				t.Errorf("sampling result: %s", text)
+			}
+
+			// A task that asks for input on the way (2025-11-25: the
+			// request travels beside tasks/result).
+			in.answer = func(req *mcpclient.ElicitRequest) *mcpclient.ElicitResponse {
+				fd := field(t, req.Form, "interpretation")
+				if fd.Type != mcpclient.FieldChoice || !fd.Required || len(fd.Options) != 3 {
+					t.Errorf("interpretation %+v", fd)
+				}
+				return mcpclient.Accept(map[string]any{"interpretation": "historical"})
+			}
+			env, err := mcpclient.Call[string](ctx, c, &mcpclient.Tool{Name: "simulate-research-query", TaskSupport: "required"},
+				map[string]any{"topic": "Go", "ambiguous": true})
+			if err != nil || !strings.Contains(env.Data, "# Research Report: Go (historical)") {
+				t.Errorf("research with clarification: %v\n%s", err, env.Data)
+			}
+		})
+	}
 }

@@ -44,6 +44,10 @@ type ConnectOptions struct {
 	// the tools once more when Listing is nil. The hook runs on one
 	// goroutine, one call at a time.
 	OnListingChanged ListingHook
+	// Input answers the server's requests for input (elicitation forms,
+	// sampling) in every form the protocols have: see Input. go-sdk
+	// handlers set in Client win over it.
+	Input *Input
 	// NoTasks keeps the client from declaring the tasks extension
 	// (io.modelcontextprotocol/tasks) to 2026-07-28 servers, which then
 	// never answer a call with a task. By default the client declares it,
@@ -77,6 +81,9 @@ func Connect(ctx context.Context, t mcp.Transport, opts *ConnectOptions) (*mcp.C
 		return nil, err
 	}
 	clientOpts := opts.Client
+	if opts.Input != nil {
+		clientOpts = opts.Input.install(clientOpts)
+	}
 	if watch != nil {
 		clientOpts = watch.clientOptions(clientOpts)
 	}
