@@ -39,7 +39,7 @@ func TestParseForm(t *testing.T) {
 	}
 
 	for schema, want := range map[string]string{
-		`{"type":"array"}`: "type \"array\", want object",
+		`{"type":"array"}`:                        "type \"array\", want object",
 		`{"properties":{"o":{"type":"object"}}}`:  "/properties/o: type \"object\" is not a form field type",
 		`{"properties":{"a":{"type":"array"}}}`:   "/properties/a: an array field must list its choices",
 		`{"properties":{"s":{"type":"string"},}}`: "requestedSchema",
