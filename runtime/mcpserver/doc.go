@@ -187,6 +187,16 @@
 // TaskOptions.TTL, so that the task outlives the request that made it
 // (a stateless HTTP request, a client that polls from another session);
 // tasks are kept for the TTL and shared by all sessions of the Server.
+//
+// # Asking for input
+//
+// A served operation's handler can ask the client for input while it
+// runs: Elicit (a form for the user, or a URL) and Sample (a message from
+// the client's model) wait for the answer. On protocols up to 2025-11-25
+// they send the client a request; on 2026-07-28 the call becomes a task at
+// once (with Options.Tasks, for a client that declares the extension) and
+// the request waits in its inputRequests for tasks/update. Otherwise they
+// return ErrNoInput.
 // Clients that do not declare the extension, and sessions of older
 // protocols, get every result directly. go-sdk v1.8.0 does not serve
 // tasks; tasks.go does, and retires when go-sdk ships the extension.

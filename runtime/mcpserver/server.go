@@ -300,6 +300,7 @@ func (s *Server) handler(t *tool) mcp.ToolHandler {
 			ctx, stop = s.httpCall(ctx, req)
 			defer stop()
 		}
+		ctx = context.WithValue(ctx, sessionKey{}, req.Session) // for Elicit and Sample
 		if s.sem != nil {
 			select {
 			case s.sem <- struct{}{}:

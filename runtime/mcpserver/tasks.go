@@ -94,8 +94,13 @@ type serverTask struct {
 	mu    sync.Mutex
 	state taskState
 	// inputs are the task's outstanding input requests and where their
-	// responses go (see Ask).
+	// responses go (see Elicit); asked counts the requests made.
 	inputs map[string]chan json.RawMessage
+	asked  int
+	// promote is closed when the call asks for input: it becomes a task
+	// at once.
+	promote     chan struct{}
+	promoteOnce sync.Once
 }
 
 func (t *serverTask) snapshot() *taskState {
@@ -232,7 +237,18 @@ type callOutcome struct {
 // else with a CreateTaskResult: the task gets the result when the handler
 // ends.
 func (ts *tasks) call(ctx context.Context, t *tool, run func(context.Context) (mcp.Result, error)) (mcp.Result, error) {
-	st := &serverTask{inputs: map[string]chan json.RawMessage{}}
+	now := time.Now().UTC()
+	var b [16]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	st := &serverTask{inputs: map[string]chan json.RawMessage{}, promote: make(chan struct{})}
+	st.state = taskState{
+		TaskID:         hex.EncodeToString(b[:]),
+		Status:         taskWorking,
+		CreatedAt:      now.Format(time.RFC3339Nano),
+		LastUpdatedAt:  now.Format(time.RFC3339Nano),
+		TTLMs:          ts.opts.TTL.Milliseconds(),
+		PollIntervalMs: ts.opts.PollInterval.Milliseconds(),
+	}
 	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ts.opts.TTL)
 	st.cancel = cancel
 	tctx = context.WithValue(tctx, taskKey{}, st)
@@ -253,18 +269,9 @@ func (ts *tasks) call(ctx context.Context, t *tool, run func(context.Context) (m
 			cancel()
 			return nil, ctx.Err()
 		case <-timer.C:
+		case <-st.promote: // the call asks for input
+			timer.Stop()
 		}
-	}
-	now := time.Now().UTC()
-	var b [16]byte
-	rand.Read(b[:]) // never fails (crypto/rand)
-	st.state = taskState{
-		TaskID:         hex.EncodeToString(b[:]),
-		Status:         taskWorking,
-		CreatedAt:      now.Format(time.RFC3339Nano),
-		LastUpdatedAt:  now.Format(time.RFC3339Nano),
-		TTLMs:          ts.opts.TTL.Milliseconds(),
-		PollIntervalMs: ts.opts.PollInterval.Milliseconds(),
 	}
 	id := st.state.TaskID
 	ts.mu.Lock()
