@@ -78,7 +78,9 @@ func transportOf(b []byte) string {
 // sameListing reports whether two listings are the same but for their
 // protocol versions and transports, which both must have.
 func sameListing(a, b []byte) bool {
-	strip := func(x []byte) []byte { return transportLine.ReplaceAll(protocolLine.ReplaceAll(x, nil), []byte("\n}\n")) }
+	strip := func(x []byte) []byte {
+		return transportLine.ReplaceAll(protocolLine.ReplaceAll(x, nil), []byte("\n}\n"))
+	}
 	return protocolLine.Match(a) && protocolLine.Match(b) && transportOf(a) != "" && transportOf(b) != "" &&
 		bytes.Equal(strip(a), strip(b))
 }
