@@ -40,9 +40,11 @@ type ConnectOptions struct {
 	// server for on a subscriptions/listen stream), every page is listed
 	// again and, if the listing differs from the one last reported, the
 	// hook gets its differences from the baseline, classified by mcpdiff
-	// as compatible or breaking for the generated client. Connect lists
-	// the tools once more when Listing is nil. The hook runs on one
-	// goroutine, one call at a time.
+	// as compatible or breaking for the generated client. When the
+	// server's list results have a ttlMs (2026-07-28), the listing is also
+	// read again each time it goes stale, so that a server that changes
+	// its tools without saying so is watched too. Connect lists the tools
+	// once more. The hook runs on one goroutine, one call at a time.
 	OnListingChanged ListingHook
 	// Input answers the server's requests for input (elicitation forms,
 	// sampling) in every form the protocols have: see Input. go-sdk

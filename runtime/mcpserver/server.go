@@ -25,6 +25,8 @@ const (
 	DefaultMaxRequestBytes = 4 << 20
 	// DefaultMaxConcurrentCalls is the default of Options.MaxConcurrentCalls.
 	DefaultMaxConcurrentCalls = 32
+	// DefaultListTTL is the default of Options.ListTTL.
+	DefaultListTTL = time.Hour
 )
 
 // Options configure a Server. The zero value serves every operation with
@@ -76,6 +78,12 @@ type Options struct {
 	HTTP *mcp.StreamableHTTPOptions
 	// Logger logs server activity; nil means no logging.
 	Logger *slog.Logger
+	// ListTTL is the ttlMs of the server's tools/list results (protocol
+	// 2026-07-28), with cacheScope "public": the tools are fixed when New
+	// runs, so clients and intermediaries may keep the listing that long.
+	// Zero means DefaultListTTL; a negative value sends ttlMs 0 (stale at
+	// once).
+	ListTTL time.Duration
 	// Tasks, when set, serves long-running calls as tasks to clients that
 	// declare the tasks extension (io.modelcontextprotocol/tasks) on
 	// protocol 2026-07-28: see TaskOptions. Nil answers every call
@@ -157,10 +165,19 @@ func New(r *runtime.Registry, opts *Options) (*Server, error) {
 	if s.opts.Tasks != nil {
 		caps.Extensions = map[string]any{ExtensionTasks: map[string]any{}}
 	}
+	listTTL := s.opts.ListTTL
+	if listTTL == 0 {
+		listTTL = DefaultListTTL
+	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: s.opts.Name, Version: s.opts.Version}, &mcp.ServerOptions{
 		Instructions: s.opts.Instructions,
 		Logger:       logger,
 		Capabilities: caps,
+		SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
+			if _, ok := req.(*mcp.ListToolsRequest); ok {
+				c.TTLMs, c.CacheScope = int(max(listTTL, 0).Milliseconds()), "public"
+			}
+		},
 	})
 
 	var specs []runtime.OperationSpec
