@@ -1,17 +1,12 @@
 package mcpclient_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -274,53 +269,10 @@ func TestReferenceFilesystem(t *testing.T) {
 }
 
 // startReferenceHTTP runs the everything server's HTTP transport mode
-// ("streamableHttp" or "sse") on a free port and returns its base URL once
-// it says it is listening; the server stops when the test ends.
+// ("streamableHttp" or "sse") and returns its base URL.
 func startReferenceHTTP(t *testing.T, mode string) string {
 	t.Helper()
-	bin := referenceServer(t, "server-everything")
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-	l.Close()
-	cmd := exec.Command(bin, mode)
-	cmd.Env = append(os.Environ(), "PORT="+port)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	ready := make(chan error, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		var said []string
-		for sc.Scan() {
-			if strings.Contains(strings.ToLower(sc.Text()), "listening on port") {
-				ready <- nil
-				io.Copy(io.Discard, stderr)
-				return
-			}
-			said = append(said, sc.Text())
-		}
-		ready <- fmt.Errorf("the server ended before listening: %q", said)
-	}()
-	select {
-	case err := <-ready:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(time.Minute):
-		t.Fatal("the server did not start listening within a minute")
-	}
-	return "http://127.0.0.1:" + port
+	return "http://127.0.0.1:" + testdeps.ServeHTTP(t, []string{referenceServer(t, "server-everything"), mode}, nil)
 }
 
 func TestReferenceEverythingHTTP(t *testing.T) {
