@@ -143,7 +143,9 @@ var protocolLine = regexp.MustCompile(`(?m)^  "protocolVersion": "[0-9-]+",\n`)
 // sameListing reports whether two listings are the same but for their
 // protocol versions, which both must have.
 func sameListing(a, b []byte) bool {
-	strip := func(x []byte) []byte { return transportLine.ReplaceAll(protocolLine.ReplaceAll(x, nil), []byte("\n}\n")) }
+	strip := func(x []byte) []byte {
+		return transportLine.ReplaceAll(protocolLine.ReplaceAll(x, nil), []byte("\n}\n"))
+	}
 	return protocolLine.Match(a) && protocolLine.Match(b) && transportLine.Match(a) && transportLine.Match(b) &&
 		bytes.Equal(strip(a), strip(b))
 }
