@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 sampling and roots are deprecated by MCP 2026-07-28 but still in use (deprecation window): servers ask for them, and this file answers or asks
+
 package mcpclient_test
 
 import (
