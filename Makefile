@@ -9,7 +9,7 @@ GO        ?= go
 FUZZTIME  ?= 5s
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test redis unit race examples-test fuzz fuzz-sample golden demo bench bench-test peers bench-callproto bench-generate compare corpus e2e e2e-deps lint fmt mcp-servers mcp-ts-client faults
+.PHONY: all test redis unit race examples-test fuzz fuzz-sample golden demo bench bench-test peers bench-callproto bench-generate compare corpus e2e e2e-deps lint fmt mcp-servers mcp-interop mcp-ts-client faults
 
 all: lint test
 
@@ -115,6 +115,13 @@ fmt:
 mcp-servers:
 	@if command -v npm >/dev/null 2>&1; then bash scripts/mcp-servers.sh; \
 	else echo "mcp-servers: npm not found: the reference MCP server tests (runtime/mcpclient, compare/mcp) will be SKIPPED (fail under CI)"; fi
+
+## mcp-interop: runtime/mcpclient against real MCP servers from npm (the
+## reference servers and @modelcontextprotocol/server-pdf, pinned, installed
+## into .work/), over each transport they offer, on each protocol version
+## they speak (internal/mcpinterop; needs node and npm).
+mcp-interop:
+	GO=$(GO) bash scripts/mcp-interop.sh
 
 ## mcp-ts-client: install the official TypeScript MCP SDK (npm, pinned) into
 ## .work/mcp-ts-client for runtime/mcpserver's TestTypeScriptClient, which

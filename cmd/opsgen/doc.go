@@ -140,8 +140,10 @@
 // pipe or a character device (-o /dev/stdout) is written through; a
 // directory, a socket, a block device or a link to nothing is refused.
 // The listing is the -mcp input of generate. Besides the tools it records
-// the server's name, version and title (serverInfo) and the protocol
-// version the session agreed on, which the generated package doc names.
+// the server's name, version and title (serverInfo), the protocol
+// version the session agreed on and the transport it agreed on it over
+// ("transport": "stdio", "streamable-http" or "sse"; a server may speak
+// different versions over different transports).
 // -timeout (default 30s; 0 for none) bounds the whole snapshot, so a
 // server that never answers ends with an error naming the timeout.
 //

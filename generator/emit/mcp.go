@@ -29,6 +29,8 @@ var mcpCallOptions = []reexport{
 	{"WithMeta", "WithMeta adds entries to the _meta of one call's request.", []any{"meta map[string]any"}, "meta"},
 	{"WithCallTimeout", "WithCallTimeout sets the timeout of one call.", []any{"d ", durationType}, "d"},
 	{"WithCallValidation", "WithCallValidation sets the validation mode of one call.", []any{"m ", validationType}, "m"},
+	{"WithTaskStatus", "WithTaskStatus calls a function with each status of the task one call becomes, when the server runs it as a task.", []any{"f func(ctx ", ctxType, ", s ", qual(pkgMCPClient, "TaskStatus"), ")"}, "f"},
+	{"WithTaskTTL", "WithTaskTTL asks the server to keep the task of one call for d (2025-11-25 servers).", []any{"d ", durationType}, "d"},
 }
 
 // mcpServerName names the server of the listing in docs, `the MCP server
@@ -56,7 +58,7 @@ func (g *gen) mcpServerName(withVersion bool) string {
 
 func (g *gen) mcpClientFile() *generatedFile {
 	f := g.newFile()
-	usage := "Create a client with NewClient from a connected *mcp.ClientSession; make the session with mcpclient.Connect (or mcpclient.WrapTransport) so that content blocks of types newer than the SDK never fail a call and progress notifications reach WithProgress. Options set the validation mode (WithValidation), the logger (WithLogger), a warning hook, the default content convention (WithConvention), middlewares and hooks (WithMiddleware, WithBeforeCall, WithAfterResult) and a timeout (WithTimeout); per-call options set progress notifications (WithProgress), _meta (WithMeta), a timeout and the validation mode. A tool result with isError set is a result, not a Go error: see its envelope's MCPMeta, or mcpclient.AsError."
+	usage := "Create a client with NewClient from a connected *mcp.ClientSession; make the session with mcpclient.Connect (or mcpclient.WrapTransport) so that content blocks of types newer than the SDK never fail a call and progress notifications reach WithProgress. Options set the validation mode (WithValidation), the logger (WithLogger), a warning hook, the default content convention (WithConvention), middlewares and hooks (WithMiddleware, WithBeforeCall, WithAfterResult) and a timeout (WithTimeout); per-call options set progress notifications (WithProgress), _meta (WithMeta), a timeout, the validation mode and what to do with a task (WithTaskStatus, WithTaskTTL): a call the server runs as a task is followed to its result. Set mcpclient.ConnectOptions.Input to answer the server's requests for input (elicitation, sampling). A tool result with isError set is a result, not a Go error: see its envelope's MCPMeta, or mcpclient.AsError."
 	// The package doc names the server, with its version, when the listing
 	// records them. The protocol version is left out: it depends on the
 	// transport the snapshot used (go-sdk agrees on an older one over HTTP),
@@ -65,7 +67,7 @@ func (g *gen) mcpClientFile() *generatedFile {
 	g.versionGuard(f)
 	title := cmp.Or(g.mcpServerName(false), "the MCP server")
 	clientTypes(f, pkgMCPClient, "Client calls the tools of "+title+". Create one with NewClient; it is safe for concurrent use.",
-		"CallOption configures one call: WithProgress, WithMeta, WithCallTimeout, WithCallValidation.")
+		"CallOption configures one call: WithProgress, WithMeta, WithCallTimeout, WithCallValidation, WithTaskStatus, WithTaskTTL.")
 	opts := mcpOptions
 	if g.opts.Registry {
 		// Only tools with a registry id can be called remotely.
@@ -163,7 +165,7 @@ func (g *gen) toolsFile() *generatedFile {
 			d2.para("The tool declares no output schema: Data is the result's content blocks.")
 		}
 		if t.TaskSupport == "required" {
-			d2.para(`The server accepts task-augmented calls of this tool only (execution.taskSupport "required"), which go-sdk v1.8.0 cannot make: the server is likely to refuse this call, and the error says so.`)
+			d2.para(`The server runs calls of this tool as tasks only (execution.taskSupport "required"): the call follows the task to its result (see mcpclient's Tasks).`)
 		}
 		d2.origin(op.Doc)
 		params = append(params, ", opts ...CallOption")

@@ -61,7 +61,7 @@ func TestSnapshotMCPTestServer(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Snapshot over stdio: %v", err)
 	}
-	if !bytes.Equal(stdio, want) {
+	if !sameListing(stdio, want) || transportOf(stdio) != "stdio" {
 		t.Errorf("stdio snapshot differs:\n%s", stdio)
 	}
 

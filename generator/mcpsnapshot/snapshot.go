@@ -109,7 +109,7 @@ func Snapshot(ctx context.Context, opts SnapshotOptions) ([]byte, error) {
 // SnapshotTransport reads the whole tool listing of the server at the other
 // end of t and returns it as a listing file: a JSON object
 //
-//	{"protocolVersion": "...", "serverInfo": {...}, "tools": [...]}
+//	{"protocolVersion": "...", "serverInfo": {...}, "tools": [...], "transport": "..."}
 //
 // with the tools sorted by name, object keys sorted, indented by two spaces
 // and ending in a newline, so that it can be committed and diffed. Each tool
@@ -117,8 +117,11 @@ func Snapshot(ctx context.Context, opts SnapshotOptions) ([]byte, error) {
 // what belongs to the response rather than to a tool (nextCursor, _meta) is
 // left out. serverInfo and protocolVersion are the server's answer to
 // initialize (its name, version and title as it sent them) and the
-// protocol version the session agreed on: the listing is the tools this
-// server showed to this client.
+// protocol version the session agreed on over the transport named by
+// "transport" ("stdio", "streamable-http", "sse" or "in-memory"; absent
+// for other transports): the listing is the tools this server showed to
+// this client, and a server may agree on different versions over
+// different transports.
 //
 // The session is opened the SDK's default way (server/discover first, then
 // initialize), with go-sdk's default client capabilities; Snapshot adds the
@@ -205,6 +208,25 @@ type listing struct {
 	// discover) result, as go-sdk reads it; nil when it sent none.
 	serverInfo      json.RawMessage
 	protocolVersion string
+	// transport names the transport the session was opened on
+	// (transportName), so that protocolVersion says what it negotiated.
+	transport string
+}
+
+// transportName names the kind of t in a listing file: "stdio",
+// "streamable-http", "sse", "in-memory", or "" for other transports.
+func transportName(t mcp.Transport) string {
+	switch t.(type) {
+	case *mcp.CommandTransport, *mcp.StdioTransport, *mcp.IOTransport:
+		return "stdio"
+	case *mcp.StreamableClientTransport:
+		return "streamable-http"
+	case *mcp.SSEClientTransport:
+		return "sse"
+	case *mcp.InMemoryTransport:
+		return "in-memory"
+	}
+	return ""
 }
 
 // listTools opens a session over t (with the given protocol version, "" for
@@ -224,7 +246,7 @@ func listTools(ctx context.Context, t mcp.Transport, version string, caps *mcp.C
 	}
 	defer cs.Close()
 
-	l := &listing{}
+	l := &listing{transport: transportName(t)}
 	if ir := cs.InitializeResult(); ir != nil {
 		l.protocolVersion = ir.ProtocolVersion
 		if ir.ServerInfo != nil {
@@ -297,6 +319,9 @@ func (l *listing) format() ([]byte, error) {
 	}
 	if l.protocolVersion != "" {
 		doc["protocolVersion"] = l.protocolVersion
+	}
+	if l.transport != "" {
+		doc["transport"] = l.transport
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -63,11 +63,26 @@ func TestSnapshotTransportMatchesCommittedListing(t *testing.T) {
 // on 2025-11-25 over streamable HTTP and HTTP+SSE.
 var protocolLine = regexp.MustCompile(`(?m)^  "protocolVersion": "[0-9-]+",\n`)
 
+// transportLine matches a listing's transport, the last member.
+var transportLine = regexp.MustCompile(`(?m),\n  "transport": "([a-z-]+)"\n}\n$`)
+
+// transportOf returns the transport a listing names.
+func transportOf(b []byte) string {
+	m := transportLine.FindSubmatch(b)
+	if m == nil {
+		return ""
+	}
+	return string(m[1])
+}
+
 // sameListing reports whether two listings are the same but for their
-// protocol versions, which both must have.
+// protocol versions and transports, which both must have.
 func sameListing(a, b []byte) bool {
-	return protocolLine.Match(a) && protocolLine.Match(b) &&
-		bytes.Equal(protocolLine.ReplaceAll(a, nil), protocolLine.ReplaceAll(b, nil))
+	strip := func(x []byte) []byte {
+		return transportLine.ReplaceAll(protocolLine.ReplaceAll(x, nil), []byte("\n}\n"))
+	}
+	return protocolLine.Match(a) && protocolLine.Match(b) && transportOf(a) != "" && transportOf(b) != "" &&
+		bytes.Equal(strip(a), strip(b))
 }
 
 func TestSnapshotFormat(t *testing.T) {
@@ -79,6 +94,7 @@ func TestSnapshotFormat(t *testing.T) {
 		ProtocolVersion string
 		ServerInfo      map[string]any
 		Tools           []map[string]any `json:"tools"`
+		Transport       string
 	}
 	if err := json.Unmarshal(got, &parsed); err != nil {
 		t.Fatal(err)
@@ -104,7 +120,7 @@ func TestSnapshotFormat(t *testing.T) {
 		tools[i], _ = json.Marshal(tool)
 	}
 	info, _ := json.Marshal(parsed.ServerInfo)
-	again, err := (&listing{tools: tools, serverInfo: info, protocolVersion: parsed.ProtocolVersion}).format()
+	again, err := (&listing{tools: tools, serverInfo: info, protocolVersion: parsed.ProtocolVersion, transport: parsed.Transport}).format()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +135,7 @@ func TestSnapshotStdio(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Snapshot: %v", err)
 	}
-	if want := snapshotInMemory(t); !bytes.Equal(got, want) {
+	if want := snapshotInMemory(t); !sameListing(got, want) || transportOf(got) != "stdio" || transportOf(want) != "in-memory" {
 		t.Errorf("stdio snapshot:\n%s\nwant (in-memory):\n%s", got, want)
 	}
 }
@@ -156,7 +172,7 @@ func TestSnapshotStreamableHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Snapshot: %v", err)
 	}
-	if want := snapshotInMemory(t); !sameListing(got, want) {
+	if want := snapshotInMemory(t); !sameListing(got, want) || transportOf(got) != "streamable-http" {
 		t.Errorf("streamable HTTP snapshot:\n%s\nwant (in-memory):\n%s", got, want)
 	}
 }
@@ -170,7 +186,7 @@ func TestSnapshotFallsBackToSSE(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Snapshot: %v", err)
 	}
-	if want := snapshotInMemory(t); !sameListing(got, want) {
+	if want := snapshotInMemory(t); !sameListing(got, want) || transportOf(got) != "sse" {
 		t.Errorf("SSE snapshot:\n%s\nwant (in-memory):\n%s", got, want)
 	}
 	// Streamable HTTP was tried first (a POST, rejected by the SSE-only server).
@@ -270,7 +286,8 @@ func TestSnapshotStrictOldProtocolServers(t *testing.T) {
       },
       "name": "zeta"
     }
-  ]
+  ],
+  "transport": "stdio"
 }
 `
 			if string(got) != want {

@@ -172,11 +172,8 @@ func parseTool(elem any, ptr string, pos *positions, chk *checker, diags *diag.L
 	if ex, ok := opt[map[string]any](obj, "execution", "an object", ptr, pos, diags); ok {
 		eptr := ptr + "/execution"
 		switch ts := optString(ex, "taskSupport", eptr, pos, diags); ts {
-		case "", "forbidden", "optional":
+		case "", "forbidden", "optional", "required":
 			t.taskSupport = ts
-		case "required":
-			t.taskSupport = ts
-			diags.Warn(diag.Other, pos.pos(eptr+"/taskSupport"), "tool %q accepts task-augmented calls only (taskSupport \"required\"), which go-sdk v1.8.0 cannot make: its method is generated, but the server is likely to refuse its calls", name)
 		default:
 			diags.Warn(diag.LeftOut, pos.pos(eptr+"/taskSupport"), "unknown taskSupport %q (want forbidden, optional or required); ignored", ts)
 		}

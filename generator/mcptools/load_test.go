@@ -524,9 +524,8 @@ func TestLoadServerInfoAndTaskSupport(t *testing.T) {
 			t.Errorf("%s: TaskSupport %q, want %q", tool, got, want)
 		}
 	}
-	// Only the required one is worth a warning, at its place.
-	if len(diags) != 1 || !strings.Contains(diags[0].String(), "task-support.json:29:") ||
-		!strings.Contains(diags[0].String(), "/tools/1/execution/taskSupport") || !strings.Contains(diags[0].String(), "go-sdk v1.8.0 cannot make") {
+	// Every task support is callable (mcpclient follows tasks): no warning.
+	if len(diags) != 0 {
 		t.Errorf("diagnostics: %v", diags)
 	}
 

@@ -143,9 +143,16 @@ var protocolLine = regexp.MustCompile(`(?m)^  "protocolVersion": "[0-9-]+",\n`)
 // sameListing reports whether two listings are the same but for their
 // protocol versions, which both must have.
 func sameListing(a, b []byte) bool {
-	return protocolLine.Match(a) && protocolLine.Match(b) &&
-		bytes.Equal(protocolLine.ReplaceAll(a, nil), protocolLine.ReplaceAll(b, nil))
+	strip := func(x []byte) []byte {
+		return transportLine.ReplaceAll(protocolLine.ReplaceAll(x, nil), []byte("\n}\n"))
+	}
+	return protocolLine.Match(a) && protocolLine.Match(b) && transportLine.Match(a) && transportLine.Match(b) &&
+		bytes.Equal(strip(a), strip(b))
 }
+
+// transportLine matches a listing's transport (stdio, streamable-http...),
+// its last member.
+var transportLine = regexp.MustCompile(`(?m),\n  "transport": "[a-z-]+"\n}\n$`)
 
 // assertMCPListing checks a fresh snapshot: the committed one (but for the protocol version),
 // and every tool present although tools/list takes several pages.

@@ -63,6 +63,8 @@ type callConfig struct {
 	hasTimeout bool
 	mode       runtime.ValidationMode
 	hasMode    bool
+	taskStatus func(context.Context, TaskStatus)
+	taskTTL    time.Duration
 }
 
 // Progress is one progress notification of a call (notifications/progress).

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/opsgen/opsgen/internal/mcptest"
@@ -292,24 +294,96 @@ func TestConnectMiddleware(t *testing.T) {
 	}
 }
 
-func TestTaskRequired(t *testing.T) {
-	c := mcpclient.New(mcptest.InMemory(t), quiet)
-	ctx := context.Background()
-	// A task-only tool whose server refuses the direct call with an isError
-	// result: the envelope says why opsgen could not do better.
-	refused := &mcpclient.Tool{Name: mcptest.ToolFail, TaskSupport: "required"}
-	env, err := mcpclient.Call[[]runtime.ContentBlock](ctx, c, refused, nil)
-	if err != nil || len(env.Warnings) != 1 || !strings.Contains(env.Warnings[0].Message, `execution.taskSupport "required"`) {
-		t.Errorf("isError: %v, warnings %v", err, env.Warnings)
+func TestTaskRequest(t *testing.T) {
+	// On a 2025-11-25 session, Call asks for a task (params.task on the
+	// wire) for task-optional and task-required tools; under 2026-07-28 the
+	// server decides and the request carries no task. Servers that make no
+	// task answer directly, and the call is an ordinary one.
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(version, func(t *testing.T) {
+			st, ct := mcp.NewInMemoryTransports()
+			spy := &spyTransport{Transport: mcptest.ServerTransport(st)}
+			ss, err := mcptest.NewServer().Connect(context.Background(), spy, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ss.Close()
+			cs, err := mcpclient.Connect(context.Background(), ct, &mcpclient.ConnectOptions{Session: &mcp.ClientSessionOptions{ProtocolVersion: version}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			if got := cs.InitializeResult().ProtocolVersion; got != version {
+				t.Fatalf("negotiated %s", got)
+			}
+			c := mcpclient.New(cs, quiet)
+			for _, support := range []string{"required", "optional", "forbidden"} {
+				tool := &mcpclient.Tool{Name: mcptest.ToolFail, TaskSupport: support}
+				env, err := mcpclient.Call[[]runtime.ContentBlock](context.Background(), c, tool, nil)
+				if err != nil || !runtime.MCPMetaOf(env.Meta).IsError || len(env.Warnings) != 0 {
+					t.Errorf("%s: %v, warnings %v", support, err, env.Warnings)
+				}
+			}
+			want := []string{`{}`, `{}`, ``} // required, optional, forbidden
+			if version == "2026-07-28" {
+				want = []string{``, ``, ``}
+			}
+			if got := spy.tasks(); !slices.Equal(got, want) {
+				t.Errorf("params.task of the three calls: %q, want %q", got, want)
+			}
+		})
 	}
-	// ... or with a JSON-RPC error: the error says it.
-	missing := &mcpclient.Tool{Name: "no-such-task-tool", TaskSupport: "required"}
-	if _, err := mcpclient.Call[[]runtime.ContentBlock](ctx, c, missing, nil); err == nil || !strings.Contains(err.Error(), "go-sdk v1.8.0 cannot make") {
-		t.Errorf("JSON-RPC error: %v", err)
+}
+
+// spyTransport records the params of the tools/call requests a server
+// reads.
+type spyTransport struct {
+	mcp.Transport
+	mu     sync.Mutex
+	params []json.RawMessage
+}
+
+func (s *spyTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := s.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
 	}
-	// Other tools are unaffected.
-	env, err = mcpclient.Call[[]runtime.ContentBlock](ctx, c, toolFail, nil)
-	if err != nil || len(env.Warnings) != 0 {
-		t.Errorf("plain isError: %v, warnings %v", err, env.Warnings)
+	return &spyConn{c, s}, nil
+}
+
+// tasks returns the params.task of each tools/call seen ("" when absent),
+// and fails on a _meta that still holds opsgen's marker.
+func (s *spyTransport) tasks() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, p := range s.params {
+		var v struct {
+			Task json.RawMessage `json:"task"`
+			Meta map[string]any  `json:"_meta"`
+		}
+		json.Unmarshal(p, &v)
+		for k := range v.Meta {
+			if strings.HasPrefix(k, "io.opsgen/") {
+				out = append(out, "marker "+k)
+			}
+		}
+		out = append(out, string(v.Task))
 	}
+	return out
+}
+
+type spyConn struct {
+	mcp.Connection
+	s *spyTransport
+}
+
+func (c *spyConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if r, ok := msg.(*jsonrpc.Request); ok && r.Method == "tools/call" {
+		c.s.mu.Lock()
+		c.s.params = append(c.s.params, r.Params)
+		c.s.mu.Unlock()
+	}
+	return msg, err
 }

@@ -26,10 +26,9 @@ type Tool struct {
 	// either). "" means the client's default (WithConvention).
 	Convention string
 	// TaskSupport is the tool's execution.taskSupport: "", "forbidden",
-	// "optional" or "required". go-sdk v1.8.0 cannot make task-augmented
-	// calls, so Call calls every tool directly. When a server refuses that
-	// for a "required" tool, its error (or the envelope of its isError
-	// result, as a warning) says why.
+	// "optional" or "required". On a 2025-11-25 session Call asks for a
+	// task when it is "optional" or "required" (see the package doc's
+	// Tasks); under 2026-07-28 the server decides.
 	TaskSupport string
 	// ID is the tool's registry id ("<namespace>.<name>"), in clients
 	// generated with registry: true: with WithRemote, Call sends the call
@@ -152,14 +151,12 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 		defer sink.finish()
 		params.Meta["progressToken"] = sink.token
 	}
+	askForTask(c.session, tool, params, cc.taskTTL)
 	res, err := c.send(ctx, op, params)
+	if handle, ok := taskHandle(res); ok && err == nil {
+		res, err = c.awaitTask(ctx, op, tool, handle, &cc)
+	}
 	if err != nil {
-		if tool.TaskSupport == "required" {
-			var ce *runtime.CallError
-			if errors.As(err, &ce) && ce.Code != runtime.CodeTimeout && ce.Code != runtime.CodeCanceled {
-				ce.Message = taskRequired + ": " + ce.Message
-			}
-		}
 		return env, err
 	}
 	meta := runtime.MCPMeta{IsError: res.IsError, Content: FromSDK(res.Content), Meta: res.Meta, Tool: tool.Name}
@@ -197,9 +194,6 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 		if wantBlocks {
 			*blocks = meta.Content
 		}
-		if tool.TaskSupport == "required" {
-			warn("%s", taskRequired)
-		}
 	case tool.OutputSchema != nil && meta.StructuredContent != nil && !fromStructured:
 		w, err := runtime.Decode(ctx, pipeline, op, tool.OutputSchema, meta.StructuredContent, &data)
 		if err != nil {
@@ -230,9 +224,6 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 	env.Warnings = distinct(warnings)
 	return env, nil
 }
-
-// taskRequired explains why a call of a task-only tool failed.
-const taskRequired = `the tool accepts task-augmented calls only (execution.taskSupport "required"), which go-sdk v1.8.0 cannot make`
 
 // decodeText decodes the first text block that fits out (through the
 // pipeline). A string out takes the first text block as it is.

@@ -82,10 +82,32 @@
 //
 // # Tasks
 //
-// go-sdk v1.8.0 cannot make task-augmented calls (protocol 2025-11-25's
-// tasks). Call calls every tool directly; a tool whose Tool.TaskSupport is
-// "required" is likely to be refused, and then the error, or the envelope
-// of the isError result as a warning, says why.
+// A call can become a task (a long-running operation the client polls).
+// Call follows it to its end and returns the task's tools/call result as
+// the same envelope, with progress notifications (WithProgress) on the way
+// and each task status the server reports passed to WithTaskStatus. Both
+// generations of tasks are spoken, on the session's protocol:
+//
+//   - 2025-11-25 (the npm reference servers): for a tool whose
+//     Tool.TaskSupport is "optional" or "required", Call asks for a task
+//     (params.task; WithTaskTTL sets its ttl), polls tasks/get at the
+//     server's pollInterval and fetches the result with tasks/result. The
+//     server's elicitation and sampling requests on the way go to the
+//     handlers of the session's go-sdk client (ConnectOptions.Client).
+//   - 2026-07-28: Connect declares the tasks extension
+//     (io.modelcontextprotocol/tasks; ConnectOptions.NoTasks to not), and a
+//     server may answer any call with a task. Call polls tasks/get at the
+//     server's pollIntervalMs, answers the task's inputRequests with the
+//     same handlers through tasks/update, and reads the result from the
+//     completed task.
+//
+// When ctx ends before the task does, Call sends tasks/cancel and returns
+// CANCELED or TIMEOUT. A task that fails is an EXECUTION_ERROR (or the
+// JSON-RPC error it failed with, classified as for direct calls). Tasks
+// need a session from Connect: go-sdk v1.8.0 has no task support, and the
+// task methods and the wire rewrites that carry task requests and handles
+// through go-sdk's CallTool live in tasks.go, which retires when go-sdk
+// ships the extension.
 //
 // An envelope's MCPMeta.Tool names the tool called (the result itself does
 // not), so AsError can name it in its error.

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 sampling and roots are deprecated by MCP 2026-07-28 but still in use (deprecation window): servers ask for them, and this file answers or asks
+
 package mcpclient_test
 
 import (
@@ -8,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -99,8 +102,8 @@ func TestReferenceEverything(t *testing.T) {
 		if plain.ServerInfo.Name != "mcp-servers/everything" || plain.ServerInfo.Version == "" || plain.ProtocolVersion == "" {
 			t.Errorf("serverInfo %+v, protocol %q", plain.ServerInfo, plain.ProtocolVersion)
 		}
-		// The one task-only tool is reported, at its place.
-		if len(warnings) != 1 || !strings.Contains(warnings[0], "/execution/taskSupport") || !strings.Contains(warnings[0], `"simulate-research-query"`) {
+		// The task-only tool loads without a warning: Call follows tasks.
+		if len(warnings) != 0 {
 			t.Errorf("warnings: %q", warnings)
 		}
 		all, _ := referenceListing(t, argv, "roots,sampling,elicitation")
@@ -147,17 +150,49 @@ func TestReferenceEverything(t *testing.T) {
 	})
 
 	t.Run("task required", func(t *testing.T) {
-		tool := &mcpclient.Tool{Name: "simulate-research-query", TaskSupport: "required"}
-		env, err := mcpclient.Call[[]runtime.ContentBlock](context.Background(), c, tool, map[string]any{"topic": "Go"})
-		// The server answers with an isError result that says why, and the
-		// envelope has a warning saying what opsgen cannot do.
-		if err != nil || !strings.Contains(mcpclient.AsError(env).Error(), "requires task augmentation") {
-			t.Fatalf("a task-only tool called directly: %v, %v", err, mcpclient.AsError(env))
-		}
-		if len(env.Warnings) != 1 || !strings.Contains(env.Warnings[0].Message, "go-sdk v1.8.0 cannot make") {
-			t.Errorf("warnings: %v", env.Warnings)
-		}
+		researchTask(t, c)
 	})
+}
+
+// researchTask calls the everything server's task-only tool
+// simulate-research-query: the call becomes a 2025-11-25 task, which Call
+// follows through tasks/get to the result of tasks/result.
+func researchTask(t *testing.T, c *mcpclient.Client) {
+	t.Helper()
+	tool := &mcpclient.Tool{Name: "simulate-research-query", TaskSupport: "required"}
+	var statuses []mcpclient.TaskStatus
+	env, err := mcpclient.Call[string](context.Background(), c, tool, map[string]any{"topic": "Go generics"},
+		mcpclient.WithTaskStatus(func(_ context.Context, s mcpclient.TaskStatus) { statuses = append(statuses, s) }))
+	if err != nil || mcpclient.AsError(env) != nil {
+		t.Fatalf("simulate-research-query: %v, %v", err, mcpclient.AsError(env))
+	}
+	if !strings.Contains(env.Data, "# Research Report: Go generics") || !strings.Contains(env.Data, "Stage 4: Generating report") || len(env.Warnings) != 0 {
+		t.Errorf("data %q, warnings %v", env.Data, env.Warnings)
+	}
+	// The task was created working, went through the server's stages (one
+	// a second, polled at its interval of a second) and completed.
+	if len(statuses) < 3 || statuses[0].Status != "working" || statuses[len(statuses)-1].Status != "completed" {
+		t.Fatalf("statuses %+v", statuses)
+	}
+	id := statuses[0].TaskID
+	var stages []string
+	for _, s := range statuses {
+		if s.TaskID != id || s.Tool != tool.Name {
+			t.Errorf("status %+v of another task", s)
+		}
+		if strings.HasSuffix(s.Message, "...") {
+			stages = append(stages, s.Message)
+		}
+	}
+	known := []string{"Gathering sources...", "Analyzing content...", "Synthesizing findings...", "Generating report..."}
+	for _, m := range stages {
+		if !slices.Contains(known, m) {
+			t.Errorf("stage message %q", m)
+		}
+	}
+	if len(stages) < 2 {
+		t.Errorf("stage messages %q: polling at the server's interval sees at least two of four", stages)
+	}
 }
 
 func TestReferenceMemory(t *testing.T) {
@@ -232,5 +267,174 @@ func TestReferenceFilesystem(t *testing.T) {
 	res, err := mcpclient.Call[text](context.Background(), c, &mcpclient.Tool{Name: "read_text_file", OutputSchema: schema}, map[string]any{"path": "/etc/hostname"})
 	if err != nil || !runtime.MCPMetaOf(res.Meta).IsError {
 		t.Errorf("read outside the root: isError %v, %v", runtime.MCPMetaOf(res.Meta) != nil && runtime.MCPMetaOf(res.Meta).IsError, err)
+	}
+}
+
+// startReferenceHTTP runs the everything server's HTTP transport mode
+// ("streamableHttp" or "sse") and returns its base URL.
+func startReferenceHTTP(t *testing.T, mode string) string {
+	t.Helper()
+	return "http://127.0.0.1:" + testdeps.ServeHTTP(t, []string{referenceServer(t, "server-everything"), mode}, nil)
+}
+
+func TestReferenceEverythingHTTP(t *testing.T) {
+	base := startReferenceHTTP(t, "streamableHttp")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cs, err := mcpclient.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: base + "/mcp"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	researchTask(t, mcpclient.New(cs))
+}
+
+// referenceInput answers the everything server's requests for input, and
+// records the forms it was shown.
+type referenceInput struct {
+	mu    sync.Mutex
+	forms []*mcpclient.ElicitRequest
+	// answer fills in a form.
+	answer func(*mcpclient.ElicitRequest) *mcpclient.ElicitResponse
+}
+
+func (in *referenceInput) input() *mcpclient.Input {
+	return &mcpclient.Input{
+		Elicit: func(_ context.Context, req *mcpclient.ElicitRequest) (*mcpclient.ElicitResponse, error) {
+			in.mu.Lock()
+			in.forms = append(in.forms, req)
+			in.mu.Unlock()
+			return in.answer(req), nil
+		},
+		Sample: func(_ context.Context, p *mcp.CreateMessageParams) (*mcp.CreateMessageResult, error) {
+			var prompt string
+			if len(p.Messages) > 0 {
+				if tc, ok := p.Messages[0].Content.(*mcp.TextContent); ok {
+					prompt = tc.Text
+				}
+			}
+			return &mcp.CreateMessageResult{Model: "opsgen-test-model", Role: "assistant",
+				Content: &mcp.TextContent{Text: "sampled answer to <" + prompt + ">"}}, nil
+		},
+	}
+}
+
+// field returns the form's field name.
+func field(t *testing.T, f *mcpclient.Form, name string) mcpclient.FormField {
+	t.Helper()
+	for _, fd := range f.Fields {
+		if fd.Name == name {
+			return fd
+		}
+	}
+	t.Fatalf("no field %q in %+v", name, f.Fields)
+	return mcpclient.FormField{}
+}
+
+func TestReferenceEverythingInput(t *testing.T) {
+	transports := map[string]func(*testing.T) mcp.Transport{
+		"stdio": func(t *testing.T) mcp.Transport {
+			cmd := exec.Command(referenceServer(t, "server-everything"), "stdio")
+			return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+		},
+		"streamable HTTP": func(t *testing.T) mcp.Transport {
+			return &mcp.StreamableClientTransport{Endpoint: startReferenceHTTP(t, "streamableHttp") + "/mcp"}
+		},
+	}
+	for name, transport := range transports {
+		t.Run(name, func(t *testing.T) {
+			in := &referenceInput{}
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cs, err := mcpclient.Connect(ctx, transport(t), &mcpclient.ConnectOptions{Input: in.input()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			c := mcpclient.New(cs)
+			call := func(tool string, args map[string]any) string {
+				t.Helper()
+				env, err := mcpclient.Call[[]runtime.ContentBlock](ctx, c, &mcpclient.Tool{Name: tool}, args)
+				if err != nil {
+					t.Fatalf("%s: %v", tool, err)
+				}
+				var texts []string
+				for _, b := range env.Data {
+					texts = append(texts, b.Text)
+				}
+				if e := mcpclient.AsError(env); e != nil {
+					return "isError: " + e.Error()
+				}
+				return strings.Join(texts, "\n")
+			}
+
+			// An elicitation form, typed from its requestedSchema.
+			in.answer = func(req *mcpclient.ElicitRequest) *mcpclient.ElicitResponse {
+				return mcpclient.Accept(map[string]any{"name": "Ada Lovelace", "check": true, "integer": 7, "legacyTitledEnum": "pet-2",
+					"untitledMultipleSelectEnum": []string{"Piano", "Bass"}})
+			}
+			text := call("trigger-elicitation-request", map[string]any{})
+			for _, want := range []string{"- Name: Ada Lovelace", "- Agreed to terms: true", "- Favorite Integer: 7", `"Piano"`} {
+				if !strings.Contains(text, want) {
+					t.Errorf("elicitation result lacks %q:\n%s", want, text)
+				}
+			}
+			if len(in.forms) != 1 || in.forms[0].Mode != "form" || in.forms[0].Form == nil {
+				t.Fatalf("forms %+v", in.forms)
+			}
+			f := in.forms[0].Form
+			if fd := field(t, f, "name"); !fd.Required || fd.Type != mcpclient.FieldString || len(f.Fields) != 13 {
+				t.Errorf("%d fields, name %+v", len(f.Fields), fd)
+			}
+			if fd := field(t, f, "integer"); fd.Type != mcpclient.FieldInteger || *fd.Minimum != 1 || *fd.Maximum != 100 || fd.Default != float64(42) {
+				t.Errorf("integer %+v", fd)
+			}
+			if fd := field(t, f, "email"); fd.Format != "email" {
+				t.Errorf("email %+v", fd)
+			}
+			if fd := field(t, f, "titledSingleSelectEnum"); fd.Type != mcpclient.FieldChoice || len(fd.Options) != 3 || fd.Options[1] != (mcpclient.FormOption{Value: "hero-2", Title: "Green Lantern"}) {
+				t.Errorf("titled choice %+v", fd)
+			}
+			if fd := field(t, f, "legacyTitledEnum"); fd.Options[1] != (mcpclient.FormOption{Value: "pet-2", Title: "Dogs"}) {
+				t.Errorf("enumNames %+v", fd)
+			}
+			if fd := field(t, f, "titledMultipleSelectEnum"); fd.Type != mcpclient.FieldChoices || len(fd.Options) != 3 || *fd.MaxItems != 3 {
+				t.Errorf("multiple choice %+v", fd)
+			}
+
+			// An answer that does not fill in the form is not sent: the
+			// server's request fails, and its tool says so.
+			in.answer = func(*mcpclient.ElicitRequest) *mcpclient.ElicitResponse {
+				return mcpclient.Accept(map[string]any{"integer": 1000})
+			}
+			if text := call("trigger-elicitation-request", map[string]any{}); !strings.Contains(text, "isError") || strings.Contains(text, "User provided") {
+				t.Errorf("a bad answer: %s", text)
+			}
+			in.answer = func(*mcpclient.ElicitRequest) *mcpclient.ElicitResponse { return mcpclient.Decline() }
+			if text := call("trigger-elicitation-request", map[string]any{}); !strings.Contains(text, "User declined") {
+				t.Errorf("declined: %s", text)
+			}
+
+			// Sampling.
+			text = call("trigger-sampling-request", map[string]any{"prompt": "the answer?"})
+			if !strings.Contains(text, "sampled answer to <") || !strings.Contains(text, "the answer?") || !strings.Contains(text, "opsgen-test-model") {
+				t.Errorf("sampling result: %s", text)
+			}
+
+			// A task that asks for input on the way (2025-11-25: the
+			// request travels beside tasks/result).
+			in.answer = func(req *mcpclient.ElicitRequest) *mcpclient.ElicitResponse {
+				fd := field(t, req.Form, "interpretation")
+				if fd.Type != mcpclient.FieldChoice || !fd.Required || len(fd.Options) != 3 {
+					t.Errorf("interpretation %+v", fd)
+				}
+				return mcpclient.Accept(map[string]any{"interpretation": "historical"})
+			}
+			env, err := mcpclient.Call[string](ctx, c, &mcpclient.Tool{Name: "simulate-research-query", TaskSupport: "required"},
+				map[string]any{"topic": "Go", "ambiguous": true})
+			if err != nil || !strings.Contains(env.Data, "# Research Report: Go (historical)") {
+				t.Errorf("research with clarification: %v\n%s", err, env.Data)
+			}
+		})
 	}
 }

@@ -40,10 +40,22 @@ type ConnectOptions struct {
 	// server for on a subscriptions/listen stream), every page is listed
 	// again and, if the listing differs from the one last reported, the
 	// hook gets its differences from the baseline, classified by mcpdiff
-	// as compatible or breaking for the generated client. Connect lists
-	// the tools once more when Listing is nil. The hook runs on one
-	// goroutine, one call at a time.
+	// as compatible or breaking for the generated client. When the
+	// server's list results have a ttlMs (2026-07-28), the listing is also
+	// read again each time it goes stale, so that a server that changes
+	// its tools without saying so is watched too. Connect lists the tools
+	// once more. The hook runs on one goroutine, one call at a time.
 	OnListingChanged ListingHook
+	// Input answers the server's requests for input (elicitation forms,
+	// sampling) in every form the protocols have: see Input. go-sdk
+	// handlers set in Client win over it.
+	Input *Input
+	// NoTasks keeps the client from declaring the tasks extension
+	// (io.modelcontextprotocol/tasks) to 2026-07-28 servers, which then
+	// never answer a call with a task. By default the client declares it,
+	// and Call follows the tasks servers make of its calls (see the
+	// package doc).
+	NoTasks bool
 	// Listing is the baseline of OnListingChanged: the listing file the
 	// client was generated from (as opsgen mcp snapshot wrote it). Nil
 	// means the listing when the session opened.
@@ -71,16 +83,27 @@ func Connect(ctx context.Context, t mcp.Transport, opts *ConnectOptions) (*mcp.C
 		return nil, err
 	}
 	clientOpts := opts.Client
+	if opts.Input != nil {
+		clientOpts = opts.Input.install(clientOpts)
+	}
 	if watch != nil {
 		clientOpts = watch.clientOptions(clientOpts)
 	}
+	if !opts.NoTasks {
+		clientOpts = withTaskCapability(clientOpts)
+	}
 	client := mcp.NewClient(impl, clientOpts)
+	registerTaskMethods(client)
 	if len(opts.Middleware) > 0 {
 		client.AddSendingMiddleware(opts.Middleware...)
 	}
 	cs, err := client.Connect(ctx, WrapTransport(t), opts.Session)
-	if err != nil || watch == nil {
+	if err != nil {
 		return cs, err
+	}
+	rememberInputs(cs, clientOpts)
+	if watch == nil {
+		return cs, nil
 	}
 	if err := watch.start(ctx, cs); err != nil {
 		cs.Close()
@@ -149,10 +172,18 @@ func (c *rewritingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 	if r, ok := msg.(*jsonrpc.Response); ok && r.Result != nil {
 		r.Result, _ = rewriteResult(r.Result)
+		r.Result, _ = rewriteTaskResult(r.Result)
 	} else {
 		dispatchProgress(msg)
 	}
 	return msg, err
+}
+
+func (c *rewritingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if r, ok := msg.(*jsonrpc.Request); ok {
+		rewriteTaskRequest(r)
+	}
+	return c.Connection.Write(ctx, msg)
 }
 
 // knownBlockType reports whether t is a content block type of the runtime.
@@ -244,7 +275,7 @@ func rewriteResult(result json.RawMessage) (json.RawMessage, bool) {
 // rewriteMessage applies rewriteResult to a JSON-RPC message on the wire,
 // reporting whether it changed.
 func rewriteMessage(data []byte) ([]byte, bool) {
-	if !mayHaveUnknownBlock(data) {
+	if !mayHaveUnknownBlock(data) && !bytes.Contains(data, []byte(`"taskId"`)) {
 		return data, false
 	}
 	msg, err := jsonrpc.DecodeMessage(data)
@@ -255,8 +286,10 @@ func rewriteMessage(data []byte) ([]byte, bool) {
 	if !ok || r.Result == nil {
 		return data, false
 	}
-	var changed bool
-	if r.Result, changed = rewriteResult(r.Result); !changed {
+	var blocks, handle bool
+	r.Result, blocks = rewriteResult(r.Result)
+	r.Result, handle = rewriteTaskResult(r.Result)
+	if !blocks && !handle {
 		return data, false
 	}
 	out, err := jsonrpc.EncodeMessage(r)
@@ -284,6 +317,20 @@ func wrapHTTPClient(c *http.Client) *http.Client {
 type rewritingRoundTripper struct{ base http.RoundTripper }
 
 func (rt *rewritingRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method == http.MethodPost && req.Body != nil {
+		body, err := io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		if out := rewriteTaskBody(body); len(out) != len(body) || !bytes.Equal(out, body) {
+			req = req.Clone(req.Context())
+			body = out
+			req.ContentLength = int64(len(body))
+		}
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	}
 	resp, err := rt.base.RoundTrip(req)
 	if err != nil || resp.Body == nil {
 		return resp, err

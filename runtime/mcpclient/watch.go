@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -30,6 +31,11 @@ type listingWatch struct {
 	// changed has room for one pending notification: more notifications
 	// while one is pending need no second listing.
 	changed chan struct{}
+	// ttl is how long the server said its last listing stays fresh
+	// (ttlMs of 2026-07-28 list results; zero when it did not say): the
+	// watch lists again when it ends, so that a server that changes its
+	// tools without notifying is watched too.
+	ttl time.Duration
 }
 
 // newListingWatch returns the watch of opts, nil when there is none.
@@ -85,16 +91,17 @@ func (w *listingWatch) clientOptions(opts *mcp.ClientOptions) *mcp.ClientOptions
 	return &o
 }
 
-// start reads the baseline (when ConnectOptions.Listing gave none) and runs
-// the watch until the session ends.
+// start lists the tools (the baseline, when ConnectOptions.Listing gave
+// none, and the listing's ttlMs) and runs the watch until the session ends.
 func (w *listingWatch) start(ctx context.Context, cs *mcp.ClientSession) error {
+	tools, ttl, err := listAll(ctx, cs)
+	if err != nil {
+		return fmt.Errorf("mcpclient: listing the tools to watch: %w", err)
+	}
 	if w.baseline == nil {
-		tools, err := listAll(ctx, cs)
-		if err != nil {
-			return fmt.Errorf("mcpclient: listing the tools to watch: %w", err)
-		}
 		w.baseline = tools
 	}
+	w.ttl = ttl
 	w.last = w.baseline
 	watchCtx, cancel := context.WithCancel(context.Background())
 	go func() {
@@ -107,17 +114,30 @@ func (w *listingWatch) start(ctx context.Context, cs *mcp.ClientSession) error {
 
 func (w *listingWatch) run(ctx context.Context, cs *mcp.ClientSession) {
 	for {
+		var stale <-chan time.Time
+		var timer *time.Timer
+		if w.ttl > 0 {
+			timer = time.NewTimer(w.ttl)
+			stale = timer.C
+		}
 		select {
 		case <-ctx.Done():
-			return
 		case <-w.changed:
+		case <-stale:
 		}
-		tools, err := listAll(ctx, cs)
+		if timer != nil {
+			timer.Stop()
+		}
 		if ctx.Err() != nil {
 			return
 		}
+		tools, ttl, err := listAll(ctx, cs)
+		if ctx.Err() != nil {
+			return
+		}
+		w.ttl = ttl
 		if err != nil {
-			w.hook(ctx, nil, fmt.Errorf("mcpclient: listing the tools after tools/list_changed: %w", err))
+			w.hook(ctx, nil, fmt.Errorf("mcpclient: listing the tools again: %w", err))
 			continue
 		}
 		if sameTools(tools, w.last) {
@@ -129,23 +149,37 @@ func (w *listingWatch) run(ctx context.Context, cs *mcp.ClientSession) {
 	}
 }
 
-// listAll returns every tool of every page, as JSON. go-sdk's mcp.Tool
-// keeps the members the comparison reads (schemas, title, description),
-// not the ones it does not model: a change of execution.taskSupport is not
-// seen by the watch (opsgen mcp check sees it).
-func listAll(ctx context.Context, cs *mcp.ClientSession) ([]json.RawMessage, error) {
+// listAll returns every tool of every page, as JSON, and how long the
+// listing stays fresh: the shortest ttlMs of its pages, zero when a page
+// has none. go-sdk's mcp.Tool keeps the members the comparison reads
+// (schemas, title, description), not the ones it does not model: a change
+// of execution.taskSupport is not seen by the watch (opsgen mcp check sees
+// it). go-sdk serves pages from its cache while their ttlMs holds.
+func listAll(ctx context.Context, cs *mcp.ClientSession) ([]json.RawMessage, time.Duration, error) {
 	var tools []json.RawMessage
-	for tool, err := range cs.Tools(ctx, nil) {
+	var ttl time.Duration
+	params := &mcp.ListToolsParams{}
+	for page := 0; ; page++ {
+		res, err := cs.ListTools(ctx, params)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		b, err := json.Marshal(tool)
-		if err != nil {
-			return nil, fmt.Errorf("tool %q: %w", tool.Name, err)
+		d := time.Duration(res.TTLMs) * time.Millisecond
+		if page == 0 || d < ttl {
+			ttl = d
 		}
-		tools = append(tools, b)
+		for _, tool := range res.Tools {
+			b, err := json.Marshal(tool)
+			if err != nil {
+				return nil, 0, fmt.Errorf("tool %q: %w", tool.Name, err)
+			}
+			tools = append(tools, b)
+		}
+		if res.NextCursor == "" || res.NextCursor == params.Cursor {
+			return tools, max(ttl, 0), nil
+		}
+		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
 	}
-	return tools, nil
 }
 
 func sameTools(a, b []json.RawMessage) bool {

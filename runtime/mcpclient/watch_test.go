@@ -200,3 +200,50 @@ func TestListingWatchBadOptions(t *testing.T) {
 		}
 	}
 }
+
+// A server that changes its listing without notifying is watched through
+// the listing's ttlMs: the watch lists again when it goes stale.
+func TestListingWatchTTL(t *testing.T) {
+	var silent sync.Mutex
+	removed := false
+	s := mcp.NewServer(&mcp.Implementation{Name: "watch-ttl", Version: "1"}, &mcp.ServerOptions{
+		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
+			c.TTLMs, c.CacheScope = 20, "private"
+		},
+	})
+	addWatchTool(s, "echo")
+	addWatchTool(s, "add")
+	// The change is made in the listing only: go-sdk would notify a change
+	// made with RemoveTools.
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil {
+				silent.Lock()
+				defer silent.Unlock()
+				if removed {
+					out := *lr
+					out.Tools = slices.DeleteFunc(slices.Clone(lr.Tools), func(tl *mcp.Tool) bool { return tl.Name == "add" })
+					return &out, nil
+				}
+			}
+			return res, err
+		}
+	})
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	opts, got := watchOptions(nil)
+	cs, err := mcpclient.Connect(context.Background(), ct, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	silent.Lock()
+	removed = true
+	silent.Unlock()
+	nextDiff(t, got, addRemoved)
+}

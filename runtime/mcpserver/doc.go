@@ -172,4 +172,32 @@
 // cancellation maps onto the stream's context; resource subscriptions
 // would only say "updated" and make the client read again, losing the
 // events in between.
+//
+// # Tasks
+//
+// With Options.Tasks, long-running calls become tasks (the tasks
+// extension, io.modelcontextprotocol/tasks, of protocol 2026-07-28) for
+// clients that declare the extension on their request, as mcpclient.Connect
+// does: a subscription's call at once, any other call when it has run
+// longer than TaskOptions.After. The client then gets a CreateTaskResult
+// instead of waiting, polls tasks/get (at TaskOptions.PollInterval) until
+// the task has the result, answers the task's input requests with
+// tasks/update (see Ask), or ends it with tasks/cancel, which cancels the
+// operation's context. The call runs on a context of its own, bounded by
+// TaskOptions.TTL, so that the task outlives the request that made it
+// (a stateless HTTP request, a client that polls from another session);
+// tasks are kept for the TTL and shared by all sessions of the Server.
+//
+// # Asking for input
+//
+// A served operation's handler can ask the client for input while it
+// runs: Elicit (a form for the user, or a URL) and Sample (a message from
+// the client's model) wait for the answer. On protocols up to 2025-11-25
+// they send the client a request; on 2026-07-28 the call becomes a task at
+// once (with Options.Tasks, for a client that declares the extension) and
+// the request waits in its inputRequests for tasks/update. Otherwise they
+// return ErrNoInput.
+// Clients that do not declare the extension, and sessions of older
+// protocols, get every result directly. go-sdk v1.8.0 does not serve
+// tasks; tasks.go does, and retires when go-sdk ships the extension.
 package mcpserver

@@ -25,6 +25,8 @@ const (
 	DefaultMaxRequestBytes = 4 << 20
 	// DefaultMaxConcurrentCalls is the default of Options.MaxConcurrentCalls.
 	DefaultMaxConcurrentCalls = 32
+	// DefaultListTTL is the default of Options.ListTTL.
+	DefaultListTTL = time.Hour
 )
 
 // Options configure a Server. The zero value serves every operation with
@@ -76,6 +78,17 @@ type Options struct {
 	HTTP *mcp.StreamableHTTPOptions
 	// Logger logs server activity; nil means no logging.
 	Logger *slog.Logger
+	// ListTTL is the ttlMs of the server's tools/list results (protocol
+	// 2026-07-28), with cacheScope "public": the tools are fixed when New
+	// runs, so clients and intermediaries may keep the listing that long.
+	// Zero means DefaultListTTL; a negative value sends ttlMs 0 (stale at
+	// once).
+	ListTTL time.Duration
+	// Tasks, when set, serves long-running calls as tasks to clients that
+	// declare the tasks extension (io.modelcontextprotocol/tasks) on
+	// protocol 2026-07-28: see TaskOptions. Nil answers every call
+	// directly.
+	Tasks *TaskOptions
 }
 
 // Server serves the operations of a runtime.Registry as MCP tools. Make
@@ -94,6 +107,7 @@ type Server struct {
 	// Handler is serving, by the callHeader it gave them.
 	httpCalls   sync.Map
 	httpCallSeq atomic.Uint64
+	tasks       *tasks // nil: no tasks (Options.Tasks)
 }
 
 // tool is one served operation.
@@ -145,11 +159,25 @@ func New(r *runtime.Registry, opts *Options) (*Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	// Tools are fixed, and no logging is sent: advertise tools only (and
+	// tasks, when served).
+	caps := &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
+	if s.opts.Tasks != nil {
+		caps.Extensions = map[string]any{ExtensionTasks: map[string]any{}}
+	}
+	listTTL := s.opts.ListTTL
+	if listTTL == 0 {
+		listTTL = DefaultListTTL
+	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: s.opts.Name, Version: s.opts.Version}, &mcp.ServerOptions{
 		Instructions: s.opts.Instructions,
 		Logger:       logger,
-		// Tools are fixed, and no logging is sent: advertise tools only.
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
+		Capabilities: caps,
+		SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
+			if _, ok := req.(*mcp.ListToolsRequest); ok {
+				c.TTLMs, c.CacheScope = int(max(listTTL, 0).Milliseconds()), "public"
+			}
+		},
 	})
 
 	var specs []runtime.OperationSpec
@@ -173,6 +201,10 @@ func New(r *runtime.Registry, opts *Options) (*Server, error) {
 		s.mcp.AddTool(t.tool, s.handler(t))
 	}
 	s.mcp.AddReceivingMiddleware(s.legacyToolList)
+	if s.opts.Tasks != nil {
+		s.tasks = newTasks(s.opts.Tasks)
+		s.tasks.install(s)
+	}
 	return s, nil
 }
 
@@ -280,8 +312,12 @@ func (s *Server) httpCall(ctx context.Context, req *mcp.CallToolRequest) (contex
 // handler is the tools/call handler of t.
 func (s *Server) handler(t *tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		ctx, stop := s.httpCall(ctx, req)
-		defer stop()
+		if ctx.Value(taskKey{}) == nil { // a task outlives its HTTP request
+			var stop func()
+			ctx, stop = s.httpCall(ctx, req)
+			defer stop()
+		}
+		ctx = context.WithValue(ctx, sessionKey{}, req.Session) // for Elicit and Sample
 		if s.sem != nil {
 			select {
 			case s.sem <- struct{}{}:

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -291,5 +292,20 @@ func TestResults(t *testing.T) {
 	}
 	if ws, _ := res.Meta[mcpserver.MetaWarnings].([]any); len(ws) != 1 || !strings.Contains(fmt.Sprint(ws), "/n") {
 		t.Errorf("IncludeMeta: warnings = %v", res.Meta[mcpserver.MetaWarnings])
+	}
+}
+
+func TestListTTL(t *testing.T) {
+	reg := runtime.NewRegistry(nil)
+	register(t, reg, runtime.OperationSpec{ID: "a.b"}, nil)
+	for _, tc := range []struct {
+		ttl  time.Duration
+		want int
+	}{{0, int(mcpserver.DefaultListTTL.Milliseconds())}, {time.Minute, 60000}, {-1, 0}} {
+		cs := connect(t, newServer(t, reg, &mcpserver.Options{ListTTL: tc.ttl}), "")
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil || res.TTLMs != tc.want || res.CacheScope != "public" || len(res.Tools) != 1 {
+			t.Errorf("ListTTL %v: ttlMs %d, cacheScope %q, %v", tc.ttl, res.TTLMs, res.CacheScope, err)
+		}
 	}
 }

@@ -210,9 +210,8 @@ var toolSimulateResearchQuery = &mcpclient.Tool{Name: "simulate-research-query",
 //
 // The tool declares no output schema: Data is the result's content blocks.
 //
-// The server accepts task-augmented calls of this tool only (execution.taskSupport
-// "required"), which go-sdk v1.8.0 cannot make: the server is likely to refuse
-// this call, and the error says so.
+// The server runs calls of this tool as tasks only (execution.taskSupport
+// "required"): the call follows the task to its result (see mcpclient's Tasks).
 //
 // MCP tool "simulate-research-query"
 func (c *Client) SimulateResearchQuery(ctx context.Context, in SimulateResearchQueryInput, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {

@@ -11,9 +11,12 @@
 // (WithLogger), a warning hook, the default content convention (WithConvention),
 // middlewares and hooks (WithMiddleware, WithBeforeCall, WithAfterResult) and a
 // timeout (WithTimeout); per-call options set progress notifications
-// (WithProgress), _meta (WithMeta), a timeout and the validation mode. A tool
-// result with isError set is a result, not a Go error: see its envelope's MCPMeta,
-// or mcpclient.AsError.
+// (WithProgress), _meta (WithMeta), a timeout, the validation mode and what to do
+// with a task (WithTaskStatus, WithTaskTTL): a call the server runs as a task is
+// followed to its result. Set mcpclient.ConnectOptions.Input to answer the
+// server's requests for input (elicitation, sampling). A tool result with isError
+// set is a result, not a Go error: see its envelope's MCPMeta, or
+// mcpclient.AsError.
 //
 // Every call returns a runtime.ResponseEnvelope: Data typed from the operation's
 // output schema, Meta from the transport, and Warnings when the data did not match
@@ -58,7 +61,7 @@ type Client struct {
 type Option = mcpclient.Option
 
 // CallOption configures one call: WithProgress, WithMeta, WithCallTimeout,
-// WithCallValidation.
+// WithCallValidation, WithTaskStatus, WithTaskTTL.
 type CallOption = mcpclient.CallOption
 
 // WithValidation sets what a result that does not match its output schema does: a
@@ -126,6 +129,18 @@ func WithCallTimeout(d time.Duration) CallOption {
 // WithCallValidation sets the validation mode of one call.
 func WithCallValidation(m runtime.ValidationMode) CallOption {
 	return mcpclient.WithCallValidation(m)
+}
+
+// WithTaskStatus calls a function with each status of the task one call becomes,
+// when the server runs it as a task.
+func WithTaskStatus(f func(ctx context.Context, s mcpclient.TaskStatus)) CallOption {
+	return mcpclient.WithTaskStatus(f)
+}
+
+// WithTaskTTL asks the server to keep the task of one call for d (2025-11-25
+// servers).
+func WithTaskTTL(d time.Duration) CallOption {
+	return mcpclient.WithTaskTTL(d)
 }
 
 // NewClient returns a client calling tools over session, a connected

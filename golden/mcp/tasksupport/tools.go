@@ -31,9 +31,8 @@ var toolResearchQuery = &mcpclient.Tool{Name: "research-query", ID: "tasksupport
 //
 // The tool declares no output schema: Data is the result's content blocks.
 //
-// The server accepts task-augmented calls of this tool only (execution.taskSupport
-// "required"), which go-sdk v1.8.0 cannot make: the server is likely to refuse
-// this call, and the error says so.
+// The server runs calls of this tool as tasks only (execution.taskSupport
+// "required"): the call follows the task to its result (see mcpclient's Tasks).
 //
 // MCP tool "research-query"
 func (c *Client) ResearchQuery(ctx context.Context, in ResearchQueryInput, opts ...CallOption) (runtime.ResponseEnvelope[[]runtime.ContentBlock], error) {
