@@ -234,6 +234,7 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	} else {
 		add("operations.go", g.operationsFile())
 		add("client.go", g.httpClientFile())
+		add("webhooks.go", g.webhooksFile())
 	}
 	if opts.Registry {
 		add("registry.go", g.registryFile())
@@ -279,6 +280,8 @@ type gen struct {
 	schemaVarNames map[string]bool
 	// remote is remoteIDs' result.
 	remote map[*ir.Operation]string
+	// hooks is webhookOps' result.
+	hooks *[]webhookOp
 }
 
 func newGen(svc *ir.Service, opts Options) *gen {

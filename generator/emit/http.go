@@ -118,6 +118,9 @@ func (g *gen) httpClientFile() *generatedFile {
 	if len(auth) > 0 {
 		usage += " Credentials are set with " + strings.Join(auth, ", ") + "."
 	}
+	if len(g.webhookOps()) > 0 {
+		usage += "\n\nThe webhooks and callbacks the API sends are received by NewWebhookMux, one method of a WebhookHandler per operation, verified and decoded by package github.com/opsgen/opsgen/runtime/webhook; RegisterWebhooks serves them as Registry subscriptions."
+	}
 	g.packageDoc(f, g.svc.Title, g.svc.Version, usage)
 	g.versionGuard(f)
 

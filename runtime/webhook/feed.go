@@ -71,11 +71,19 @@ func (r *Receiver) Subscription(id string) runtime.SubscriptionHandler {
 			s := &subscriber{ch: make(chan runtime.ResponseEnvelope[any], r.buffer), lagged: make(chan struct{})}
 			f.mu.Lock()
 			f.subs[s] = struct{}{}
+			n := len(f.subs)
 			f.mu.Unlock()
+			if r.onSub != nil {
+				r.onSub(id, n)
+			}
 			defer func() {
 				f.mu.Lock()
 				delete(f.subs, s)
+				n := len(f.subs)
 				f.mu.Unlock()
+				if r.onSub != nil {
+					r.onSub(id, n)
+				}
 			}()
 			for {
 				// Events already buffered are delivered before a lag is reported.

@@ -29,6 +29,7 @@ type Receiver struct {
 	pipeline *runtime.Pipeline
 	now      func() time.Time
 	onError  func(context.Context, Operation, error)
+	onSub    func(id string, subscribers int)
 
 	mu    sync.Mutex
 	feeds map[string]*feed
@@ -81,6 +82,13 @@ func WithSubscriberBuffer(n int) Option { return func(r *Receiver) { r.buffer = 
 // 500 without it.
 func WithErrorHook(f func(ctx context.Context, op Operation, err error)) Option {
 	return func(r *Receiver) { r.onError = f }
+}
+
+// WithSubscribeHook sets a function called when a subscription (see
+// Subscription) of operation id starts or ends, with the number of
+// subscribers the operation has then.
+func WithSubscribeHook(f func(id string, subscribers int)) Option {
+	return func(r *Receiver) { r.onSub = f }
 }
 
 // New returns a Receiver that verifies deliveries with v. v is required:

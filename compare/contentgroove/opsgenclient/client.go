@@ -161,6 +161,11 @@
 // retries (WithRetry) and timeouts (WithTimeout). Credentials are set with
 // WithBearerHeader.
 //
+// The webhooks and callbacks the API sends are received by NewWebhookMux, one
+// method of a WebhookHandler per operation, verified and decoded by package
+// github.com/opsgen/opsgen/runtime/webhook; RegisterWebhooks serves them as
+// Registry subscriptions.
+//
 // Every call returns a runtime.ResponseEnvelope: Data typed from the operation's
 // output schema, Meta from the transport, and Warnings when the data did not match
 // its schema.
