@@ -258,6 +258,8 @@
 //	  validation: strict       # NewClient's default mode: warn (default), strict or off;
 //	                           # WithValidation overrides it
 //	  timeout: 30s             # default timeout of every call (WithTimeout overrides it)
+//	  idempotencyKeys: true    # an Idempotency-Key per call of POST, PATCH...: the same on
+//	                           # every retry and call protocol hop (default false)
 //	operations:                # settings of single operations, by operation id
 //	  listPets:
 //	    timeout: 5s            # replaces client.timeout (WithOperationTimeout overrides it)

@@ -122,6 +122,10 @@ type Options struct {
 	// Timeout is the default timeout of every call (client.timeout in the
 	// config); NewClient applies it before the caller's options.
 	Timeout time.Duration
+	// IdempotencyKeys makes the generated NewClient of an HTTP client
+	// apply httpclient.WithIdempotencyKeys before the caller's options
+	// (client.idempotencyKeys in the config).
+	IdempotencyKeys bool
 	// Operations holds settings of single operations by operation id (the
 	// config's operations).
 	Operations map[string]OperationOptions

@@ -148,6 +148,9 @@ func (g *gen) httpClientFile() *generatedFile {
 	}
 	nd.para(g.validationDoc())
 	nd.para(g.timeoutDoc())
+	if g.opts.IdempotencyKeys {
+		nd.para("Calls of methods that are not idempotent (POST, PATCH...) send an Idempotency-Key generated once per call, the same on every retry and through WithRemote (client.idempotencyKeys in opsgen's config; see httpclient.WithIdempotencyKeys).")
+	}
 	f.write(nd, func(w *textWriter) {
 		w.P("func NewClient(opts ...Option) *Client {")
 		g.defaultOptions(w, true)
@@ -176,6 +179,9 @@ func (g *gen) defaultOptions(w *textWriter, http bool) {
 	}
 	if http && g.opts.Timeout > 0 {
 		defs = append(defs, "WithTimeout("+durationText(w, g.opts.Timeout, false)+")")
+	}
+	if http && g.opts.IdempotencyKeys {
+		defs = append(defs, w.typeText(qual(pkgHTTP, "WithIdempotencyKeys"))+"()")
 	}
 	for _, id := range slices.Sorted(maps.Keys(g.opts.Operations)) {
 		if d := g.opts.Operations[id].Timeout; http && d > 0 {

@@ -154,4 +154,3 @@ func sitesNamed(sites []hookSite, name string) []hookSite {
 	}
 	return out
 }
-

@@ -187,7 +187,13 @@ func WithCallReconnect(p httpclient.ReconnectPolicy) CallOption {
 // options (see the package doc).
 //
 // The API names no server: set one with WithBaseURL.
+//
+// Calls of methods that are not idempotent (POST, PATCH...) send an
+// Idempotency-Key generated once per call, the same on every retry and through
+// WithRemote (client.idempotencyKeys in opsgen's config; see
+// httpclient.WithIdempotencyKeys).
 func NewClient(opts ...Option) *Client {
+	opts = append([]Option{httpclient.WithIdempotencyKeys()}, opts...)
 	return &Client{c: httpclient.New("", securitySchemes, opts...)}
 }
 
