@@ -11,39 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opsgen/opsgen/callproto"
-	"github.com/opsgen/opsgen/callproto/natsbus"
 	"github.com/opsgen/opsgen/golden/openapi/e2ehttp"
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
 )
-
-// hubAndSpoke serves reg on a hub of its own embedded NATS server and
-// returns a spoke of it.
-func hubAndSpoke(t *testing.T, reg *runtime.Registry) *callproto.PendingRequestMap {
-	t.Helper()
-	hubBus, err := natsbus.Connect(natsbus.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { hubBus.Close() })
-	hub, err := callproto.NewCallHandler(reg, hubBus, callproto.HandlerOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { hub.Close() })
-	spokeBus, err := natsbus.Connect(natsbus.Options{URL: hubBus.URL()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { spokeBus.Close() })
-	spoke, err := callproto.NewPendingRequestMap(spokeBus, callproto.SpokeOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { spoke.Close() })
-	return spoke
-}
 
 // A generated client's POST gets one Idempotency-Key per logical call; it
 // crosses two call protocol hops (spoke, hub 1, whose client is itself a
@@ -75,10 +46,10 @@ func TestIdempotencyKeyAcrossTwoHops(t *testing.T) {
 		t.Fatal(err)
 	}
 	reg1 := runtime.NewRegistry(nil)
-	if err := e2ehttp.NewClient(e2ehttp.WithRemote(hubAndSpoke(t, reg2)), quietHTTP).Register(reg1); err != nil {
+	if err := e2ehttp.NewClient(e2ehttp.WithRemote(remoteSpoke(t, reg2)), quietHTTP).Register(reg1); err != nil {
 		t.Fatal(err)
 	}
-	caller := e2ehttp.NewClient(e2ehttp.WithRemote(hubAndSpoke(t, reg1)), httpclient.WithIdempotencyKeys(), quietHTTP)
+	caller := e2ehttp.NewClient(e2ehttp.WithRemote(remoteSpoke(t, reg1)), httpclient.WithIdempotencyKeys(), quietHTTP)
 
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()

@@ -14,7 +14,6 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 
 	"github.com/opsgen/opsgen/callproto"
-	"github.com/opsgen/opsgen/callproto/natsbus"
 	"github.com/opsgen/opsgen/golden/openapi/callbacks"
 	"github.com/opsgen/opsgen/golden/openapi/webhooks"
 	"github.com/opsgen/opsgen/runtime"
@@ -198,26 +197,7 @@ func TestWebhooksFanOutOverCallProtocol(t *testing.T) {
 	if err := webhooks.RegisterWebhooks(reg, rc); err != nil {
 		t.Fatal(err)
 	}
-	hubBus, err := natsbus.Connect(natsbus.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hubBus.Close()
-	hub, err := callproto.NewCallHandler(reg, hubBus, callproto.HandlerOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hub.Close()
-	spokeBus, err := natsbus.Connect(natsbus.Options{URL: hubBus.URL()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer spokeBus.Close()
-	spoke, err := callproto.NewPendingRequestMap(spokeBus, callproto.SpokeOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer spoke.Close()
+	spoke := remoteSpoke(t, reg)
 
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
