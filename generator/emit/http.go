@@ -49,6 +49,7 @@ var httpOptions = []reexport{
 	{"WithOperationTimeout", "WithOperationTimeout sets the timeout of one operation's calls, by operation id.", []any{"operationID string, d ", durationType}, "operationID, d"},
 	{"WithReconnect", "WithReconnect sets how event streams reconnect (httpclient.ReconnectPolicy; default: never).", []any{"p ", qual(pkgHTTP, "ReconnectPolicy")}, "p"},
 	{"WithRemote", "WithRemote runs the operations registered by Register (registry: true) through rm instead of HTTP, e.g. a call protocol spoke (*callproto.PendingRequestMap) whose hub registered the same client: same methods, same types.", []any{"rm ", qual(pkgHTTP, "Remote")}, "rm"},
+	{"WithIdempotencyKeys", "WithIdempotencyKeys gives every call of a method that is not idempotent (POST, PATCH...) an Idempotency-Key generated once per call, the same on every retry and through WithRemote (httpclient.WithIdempotencyKeys).", nil, ""},
 }
 
 var httpCallOptions = []reexport{
@@ -149,7 +150,7 @@ func (g *gen) httpClientFile() *generatedFile {
 	nd.para(g.validationDoc())
 	nd.para(g.timeoutDoc())
 	if g.opts.IdempotencyKeys {
-		nd.para("Calls of methods that are not idempotent (POST, PATCH...) send an Idempotency-Key generated once per call, the same on every retry and through WithRemote (client.idempotencyKeys in opsgen's config; see httpclient.WithIdempotencyKeys).")
+		nd.para("Calls of methods that are not idempotent (POST, PATCH...) send an Idempotency-Key generated once per call, the same on every retry and through WithRemote (client.idempotencyKeys in opsgen's config).")
 	}
 	f.write(nd, func(w *textWriter) {
 		w.P("func NewClient(opts ...Option) *Client {")
@@ -181,7 +182,7 @@ func (g *gen) defaultOptions(w *textWriter, http bool) {
 		defs = append(defs, "WithTimeout("+durationText(w, g.opts.Timeout, false)+")")
 	}
 	if http && g.opts.IdempotencyKeys {
-		defs = append(defs, w.typeText(qual(pkgHTTP, "WithIdempotencyKeys"))+"()")
+		defs = append(defs, "WithIdempotencyKeys()")
 	}
 	for _, id := range slices.Sorted(maps.Keys(g.opts.Operations)) {
 		if d := g.opts.Operations[id].Timeout; http && d > 0 {

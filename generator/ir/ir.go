@@ -473,7 +473,7 @@ var Reserved = []string{
 	"WithRequestEditor", "WithCallValidation", "WithCallBaseURL", "WithConvention",
 	"WithMiddleware", "WithBeforeRequest", "WithAfterResponse", "WithRetry", "WithTimeout",
 	"WithOperationTimeout", "WithReconnect", "WithCallTimeout", "WithCallRetry", "WithCallReconnect",
-	"WithRemote",
+	"WithRemote", "WithIdempotencyKeys",
 	// The webhook receiver (generator/emit/webhooks.go).
 	"WebhookHandler", "NewWebhookMux", "RegisterWebhooks",
 }

@@ -148,6 +148,13 @@ func WithRemote(rm httpclient.Remote) Option {
 	return httpclient.WithRemote(rm)
 }
 
+// WithIdempotencyKeys gives every call of a method that is not idempotent (POST,
+// PATCH...) an Idempotency-Key generated once per call, the same on every retry
+// and through WithRemote (httpclient.WithIdempotencyKeys).
+func WithIdempotencyKeys() Option {
+	return httpclient.WithIdempotencyKeys()
+}
+
 // WithRequestHeader adds a header to one request.
 func WithRequestHeader(key, value string) CallOption {
 	return httpclient.WithRequestHeader(key, value)
@@ -190,10 +197,9 @@ func WithCallReconnect(p httpclient.ReconnectPolicy) CallOption {
 //
 // Calls of methods that are not idempotent (POST, PATCH...) send an
 // Idempotency-Key generated once per call, the same on every retry and through
-// WithRemote (client.idempotencyKeys in opsgen's config; see
-// httpclient.WithIdempotencyKeys).
+// WithRemote (client.idempotencyKeys in opsgen's config).
 func NewClient(opts ...Option) *Client {
-	opts = append([]Option{httpclient.WithIdempotencyKeys()}, opts...)
+	opts = append([]Option{WithIdempotencyKeys()}, opts...)
 	return &Client{c: httpclient.New("", securitySchemes, opts...)}
 }
 
