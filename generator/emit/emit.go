@@ -444,6 +444,7 @@ func (g *gen) check() {
 			}
 		}
 	}
+	g.checkWebhooks(declare)
 }
 
 // checkOperations checks Options.Operations against the service: every id

@@ -7,6 +7,7 @@ import (
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/naming"
 )
 
 // pkgWebhook receives webhooks and callbacks; only webhooks.go imports it,
@@ -80,6 +81,25 @@ func (g *gen) findWebhookOps() *[]webhookOp {
 		out = append(out, wo)
 	}
 	return &out
+}
+
+// checkWebhooks checks what webhooks.go writes as code: each operation's
+// method name (exported, unique) and its payload's type.
+func (g *gen) checkWebhooks(declare func(name string, pos diag.Pos, what string)) {
+	methods := map[string]bool{}
+	for _, op := range g.svc.Webhooks {
+		switch {
+		case op == nil || op.Webhook == nil:
+			g.diags.Errorf(diag.Pos{File: g.svc.Source}, "webhook without its Webhook part in service")
+			continue
+		case !naming.IsExported(op.GoName) || methods[op.GoName]:
+			g.diags.Errorf(op.Pos, "webhook %q has no exported, unique Go name (%q)", op.ID, op.GoName)
+		}
+		methods[op.GoName] = true
+		if op.Body != nil {
+			g.checkType(op.Body.Type, false, map[*ir.Type]bool{}, declare)
+		}
+	}
 }
 
 func webhookWhat(op *ir.Operation) string {
