@@ -18,7 +18,9 @@ import (
 // by WithRequestHeader or a header parameter, else the key of the call's
 // context (runtime.WithIdempotencyKey); those are sent without this
 // option too. With WithRemote, the key travels in the call protocol's
-// call.requested instead, and the hub's client sends it.
+// call.requested instead, and the hub's client sends it. Calls with one
+// response do: event streams (Stream) and pages (EachPage), whose
+// requests are not repeats of one call, are sent without a key.
 func WithIdempotencyKeys() Option { return func(c *Config) { c.IdempotencyKeys = true } }
 
 // idempotencyKey gives the call of r its idempotency key (see
