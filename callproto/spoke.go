@@ -318,7 +318,8 @@ func WithRequestID(requestID string) CallOption {
 
 // WithIdempotencyKey sends the call with key as its idempotency key,
 // instead of the key of the call's context (runtime.WithIdempotencyKey),
-// which is sent by default. Hubs dedupe on the key rather than on the
+// which Call sends by default (Subscribe does not: a stream is not
+// deduplicated by key). Hubs dedupe on the key rather than on the
 // request id, whichever spoke, reply subject or request id the call comes
 // with: a duplicate is answered with the first's final event (see
 // HandlerOptions.DedupeWindow), sent with its own request id, also when it
@@ -335,8 +336,12 @@ func (m *PendingRequestMap) start(ctx context.Context, id string, input any, str
 		return "", nil, runtime.NewError(runtime.CodeValidation, id, "input is not JSON", err)
 	}
 	reqID := m.id + "-" + strconv.FormatUint(m.seq.Add(1), 36)
-	req := Requested{Type: TypeRequested, RequestID: reqID, OperationID: id, Input: raw, Identity: m.identity, ReplyTo: m.replyTo,
-		IdempotencyKey: runtime.IdempotencyKeyFrom(ctx)}
+	req := Requested{Type: TypeRequested, RequestID: reqID, OperationID: id, Input: raw, Identity: m.identity, ReplyTo: m.replyTo}
+	if !stream {
+		// A stream is not deduplicated by key: only its final event
+		// would be replayed.
+		req.IdempotencyKey = runtime.IdempotencyKeyFrom(ctx)
+	}
 	if d, ok := ctx.Deadline(); ok {
 		req.Deadline = d.Add(m.skew).UnixMilli()
 	}
