@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"iter"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
@@ -114,5 +115,45 @@ func TestNewIdempotencyKey(t *testing.T) {
 			t.Fatalf("key %q (repeated: %v)", k, seen[k])
 		}
 		seen[k] = true
+	}
+}
+
+// keyedPages is a pagesRemote that also keeps the idempotency key of each
+// call's context.
+type keyedPages struct {
+	pagesRemote
+	keys []string
+}
+
+func (k *keyedPages) CallJSON(ctx context.Context, id string, input any) (json.RawMessage, error) {
+	k.keys = append(k.keys, runtime.IdempotencyKeyFrom(ctx))
+	return k.pagesRemote.CallJSON(ctx, id, input)
+}
+
+// Each page is a call of its own: a key on the context is not sent with
+// the pages (a hub would answer every page with the first).
+func TestRemotePagesHaveNoKey(t *testing.T) {
+	type params struct {
+		After *string `json:"after,omitempty"`
+	}
+	rm := &keyedPages{pagesRemote: pagesRemote{serve: func(p map[string]any) (string, string) {
+		if p["after"] == nil {
+			return `{"items":[1],"next":"c2"}`, ""
+		}
+		return `{"items":[2],"next":null}`, ""
+	}}}
+	c := New("http://unused.invalid", nil, WithRemote(rm), WithIdempotencyKeys())
+	r := c.NewRequest("op", "POST", "/search")
+	r.Remote("api.op", params{}, nil)
+	type page struct{ Items []int }
+	n := 0
+	for _, err := range Pages[page](runtime.WithIdempotencyKey(context.Background(), "k"), c, r, okJSON, Paging{Cursor: "after", Next: "/next"}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 2 || !slices.Equal(rm.keys, []string{"", ""}) {
+		t.Errorf("%d pages, keys %q: want 2 pages without a key", n, rm.keys)
 	}
 }
