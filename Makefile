@@ -51,8 +51,9 @@ fuzz:
 
 ## fuzz-sample: a fixed sample for make test, one target per parser of
 ## outside input (the runtime's decoder, server-sent events, the OpenAPI and
-## MCP loaders, the generator, the call protocol's requests), FUZZTIME each.
-FUZZ_SAMPLE := ^(runtime/fuzz_test.go:FuzzDecode|runtime/httpclient/stream_test.go:FuzzSSEParser|generator/openapi/fuzz_test.go:FuzzLoadData|generator/mcptools/load_test.go:FuzzLoadData|generator/hostile_test.go:FuzzGenerate|callproto/encode_test.go:FuzzDecodeRequested)$$
+## MCP loaders, the generator, the call protocol's requests, XML bodies),
+## FUZZTIME each.
+FUZZ_SAMPLE := ^(runtime/fuzz_test.go:FuzzDecode|runtime/httpclient/stream_test.go:FuzzSSEParser|generator/openapi/fuzz_test.go:FuzzLoadData|generator/mcptools/load_test.go:FuzzLoadData|generator/hostile_test.go:FuzzGenerate|callproto/encode_test.go:FuzzDecodeRequested|runtime/xmljson/xmljson_test.go:FuzzDecode)$$
 fuzz-sample:
 	FUZZ_TARGETS='$(FUZZ_SAMPLE)' FUZZTIME=$(FUZZTIME) GO=$(GO) bash scripts/fuzz.sh
 

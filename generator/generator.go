@@ -271,7 +271,6 @@ func load(ctx context.Context, dir string, src *config.Source, read func(string)
 			Root:            root,
 			Read:            read,
 			Types:           src.Types,
-			SchemasLater:    true, // Emit waits for them
 		})
 	}
 	// The listing and its outputSchemas files are read inside the root too.

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	goruntime "runtime"
 	"sync"
 	"testing"
 	"time"
@@ -48,20 +49,41 @@ type collector struct {
 	msgs [][]byte
 	busy bool // a handler call is running (to catch concurrent calls)
 	conc bool // two calls overlapped
+	// got has a value when a message came since waitFor last looked.
+	got chan struct{}
+	// once makes got.
+	once sync.Once
+}
+
+func (c *collector) init() { c.once.Do(func() { c.got = make(chan struct{}, 1) }) }
+
+// signalTogether makes cs, before they get messages, signal one channel.
+func signalTogether(cs ...*collector) {
+	got := make(chan struct{}, 1)
+	for _, c := range cs {
+		c.once.Do(func() { c.got = got })
+	}
 }
 
 func (c *collector) handle(data []byte) {
+	c.init()
 	c.mu.Lock()
 	if c.busy {
 		c.conc = true
 	}
 	c.busy = true
 	c.mu.Unlock()
-	time.Sleep(50 * time.Microsecond)
+	// Let another handler call start now if the adapter would run one
+	// concurrently, so that the overlap shows.
+	goruntime.Gosched()
 	c.mu.Lock()
 	c.busy = false
 	c.msgs = append(c.msgs, data)
 	c.mu.Unlock()
+	select {
+	case c.got <- struct{}{}:
+	default: // waitFor has yet to look at the one before
+	}
 }
 
 func (c *collector) count() int {
@@ -70,15 +92,40 @@ func (c *collector) count() int {
 	return len(c.msgs)
 }
 
+// waitFor waits until the collector has n messages (failing after wait).
 func (c *collector) waitFor(t *testing.T, n int) {
 	t.Helper()
-	deadline := time.Now().Add(wait)
-	for c.count() < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("got %d messages, want %d", c.count(), n)
-		}
-		time.Sleep(2 * time.Millisecond)
+	if !c.await(func() bool { return c.count() >= n }) {
+		t.Fatalf("got %d messages, want %d", c.count(), n)
 	}
+}
+
+// await waits until done reports true, checking it whenever a message
+// comes; false when wait passes first.
+func (c *collector) await(done func() bool) bool {
+	c.init()
+	timeout := time.NewTimer(wait)
+	defer timeout.Stop()
+	for !done() {
+		select {
+		case <-c.got:
+		case <-timeout.C:
+			return done()
+		}
+	}
+	return true
+}
+
+// has reports whether the collector got a message with data msg.
+func (c *collector) has(msg string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, m := range c.msgs {
+		if string(m) == msg {
+			return true
+		}
+	}
+	return false
 }
 
 func subscribe(t *testing.T, b callproto.Bus, subject, queue string, h func([]byte)) callproto.Subscription {
@@ -131,9 +178,12 @@ func testFanOut(t *testing.T, connect Connect) {
 	}
 	c1.waitFor(t, 10)
 	c2.waitFor(t, 10)
-	time.Sleep(50 * time.Millisecond)
-	if other.count() != 0 {
-		t.Fatalf("a subscriber of another subject got %d messages", other.count())
+	// A marker on the other subject, from the same publisher, comes after
+	// anything the adapter would have routed there wrongly.
+	publish(t, a, "bustest.fan.x", []byte("marker"))
+	other.waitFor(t, 1)
+	if other.count() != 1 || !other.has("marker") {
+		t.Fatalf("a subscriber of another subject got %d messages", other.count()-1)
 	}
 }
 
@@ -142,6 +192,7 @@ func testFanOut(t *testing.T, connect Connect) {
 func testQueueGroup(t *testing.T, connect Connect) {
 	a, b := connect(t)
 	var m1, m2, plain collector
+	signalTogether(&m1, &m2) // so that one can wait for both
 	subscribe(t, a, "bustest.queue", "workers", m1.handle)
 	subscribe(t, b, "bustest.queue", "workers", m2.handle)
 	subscribe(t, b, "bustest.queue", "", plain.handle)
@@ -150,12 +201,16 @@ func testQueueGroup(t *testing.T, connect Connect) {
 		publish(t, a, "bustest.queue", fmt.Appendf(nil, "%d", i))
 	}
 	plain.waitFor(t, n)
-	deadline := time.Now().Add(wait)
-	for m1.count()+m2.count() < n && time.Now().Before(deadline) {
-		time.Sleep(2 * time.Millisecond)
+	if !m1.await(func() bool { return m1.count()+m2.count() >= n }) {
+		t.Fatalf("the group got %d messages, want %d", m1.count()+m2.count(), n)
 	}
-	time.Sleep(50 * time.Millisecond)
-	if got := m1.count() + m2.count(); got != n {
+	// Then a marker: the member that gets it has been passed what came
+	// before it, duplicates included.
+	publish(t, a, "bustest.queue", []byte("marker"))
+	if !m1.await(func() bool { return m1.has("marker") || m2.has("marker") }) {
+		t.Fatal("the group did not get the marker")
+	}
+	if got := m1.count() + m2.count() - 1; got != n {
 		t.Fatalf("the group got %d messages, want %d (each exactly once)", got, n)
 	}
 	if m1.count() == 0 || m2.count() == 0 {
@@ -173,8 +228,12 @@ func testUnsubscribe(t *testing.T, connect Connect) {
 	if err := s.Unsubscribe(); err != nil {
 		t.Fatal(err)
 	}
+	// A witness on the same connection and subject: once it has the
+	// message, the unsubscribed handler would have had it too.
+	var witness collector
+	subscribe(t, b, "bustest.unsub", "", witness.handle)
 	publish(t, a, "bustest.unsub", []byte("2"))
-	time.Sleep(100 * time.Millisecond)
+	witness.waitFor(t, 1)
 	if c.count() != 1 {
 		t.Fatalf("got %d messages after Unsubscribe", c.count()-1)
 	}

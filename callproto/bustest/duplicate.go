@@ -9,7 +9,6 @@ import (
 	"iter"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/opsgen/opsgen/callproto"
 	"github.com/opsgen/opsgen/runtime"
@@ -31,6 +30,7 @@ func testDuplicate(t *testing.T, connect Connect) {
 		fails.Add(1)
 		return nil, errors.New("refused")
 	})
+	reg.Register(runtime.OperationSpec{ID: "bustest.ping"}, func(context.Context, json.RawMessage) (any, error) { return "pong", nil })
 	reg.RegisterSubscription(runtime.OperationSpec{ID: "bustest.ticks"}, func(context.Context, []byte) iter.Seq2[any, error] {
 		streams.Add(1)
 		return func(yield func(any, error) bool) {
@@ -55,18 +55,24 @@ func testDuplicate(t *testing.T, connect Connect) {
 		}
 		return fmt.Appendf(nil, `{"type":"call.requested","requestId":%q,"operationId":%q,"replyTo":%q%s}`, id, op, replyTo, sub)
 	}
+	pings := 0
 	ask := func(msg []byte, want int) [][]byte {
 		t.Helper()
 		before := mine.count()
 		publish(t, b, subj.Requested, msg)
 		mine.waitFor(t, before+want)
-		time.Sleep(20 * time.Millisecond) // nothing more may come
+		// Nothing more may come: a ping, sent after the request by the
+		// same publisher, is answered after what the hub sent for it.
+		pings++
+		ping := fmt.Sprintf("ping-%d", pings)
+		publish(t, b, subj.Requested, request(ping, "bustest.ping", subj.Reply("dup"), false))
+		mine.waitFor(t, before+want+1)
 		mine.mu.Lock()
 		defer mine.mu.Unlock()
-		if len(mine.msgs) != before+want {
-			t.Fatalf("got %d answers, want %d", len(mine.msgs)-before, want)
+		if len(mine.msgs) != before+want+1 || !bytes.Contains(mine.msgs[before+want], []byte(`"`+ping+`"`)) {
+			t.Fatalf("got %d answers, want %d, then the ping's", len(mine.msgs)-before, want)
 		}
-		return mine.msgs[before:]
+		return mine.msgs[before : before+want]
 	}
 
 	// A mutation: the duplicate gets the same call.responded.

@@ -58,7 +58,6 @@ func Restart(t *testing.T, hubBus, spokeBus callproto.Bus, restart func()) {
 		if next == 400 {
 			break
 		}
-		time.Sleep(time.Millisecond)
 	}
 	if !restarted {
 		t.Fatalf("stream ended at %d before the restart: %v", next, end)

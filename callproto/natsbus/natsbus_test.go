@@ -214,7 +214,7 @@ func TestPublishBurstOverBound(t *testing.T) {
 	defer b.Close()
 	got := newCount()
 	var bytes atomic.Int64
-	if _, err := a.Subscribe("burst", "", func(d []byte) { got.Add(1); bytes.Add(int64(len(d))) }); err != nil {
+	if _, err := a.Subscribe("burst", "", func(d []byte) { bytes.Add(int64(len(d))); got.Add(1) }); err != nil {
 		t.Fatal(err)
 	}
 	const goroutines, each, size = 16, 4, 512 << 10 // 32 MiB in all

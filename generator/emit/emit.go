@@ -215,9 +215,6 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 		return nil, g.diags, g.diags.Err()
 	}
 	checked <- true
-	// The other files read the types' schemas, which the loader may still
-	// be building (ir.Service.SchemasLater) while types.go is.
-	svc.Schemas()
 	// The other files are built in order; each is rendered (its parts
 	// copied into one buffer) in its own goroutine as soon as it is built.
 	var (
@@ -280,8 +277,14 @@ type gen struct {
 	multipart map[*ir.Type]bool
 	// schemaVars maps a compact schema to its package-level var name;
 	// schemaVarNames holds those names.
-	schemaVars     map[string]string
+	schemaVars map[string]string
+	// xmlBodies is set once a schema var is made for an XML request body.
+	xmlBodies      bool
 	schemaVarNames map[string]bool
+	// schemaTexts holds the JSON of the schemas serialized (schemaText);
+	// defSet the defs of the service (bundle), once needed.
+	schemaTexts map[*ir.Schema]string
+	defSet      map[*ir.Def]bool
 	// remote is remoteIDs' result.
 	remote map[*ir.Operation]string
 	// hooks is webhookOps' result.
@@ -295,6 +298,7 @@ func newGen(svc *ir.Service, opts Options) *gen {
 		multipart:      map[*ir.Type]bool{},
 		schemaVars:     map[string]string{},
 		schemaVarNames: map[string]bool{},
+		schemaTexts:    map[*ir.Schema]string{},
 	}
 	g.types = sortedBy(svc.Types, func(t *ir.Type) string { return t.Name })
 	g.ops = sortedBy(svc.Operations, func(op *ir.Operation) string { return op.GoName })

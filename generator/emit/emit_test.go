@@ -2,7 +2,6 @@ package emit
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"go/ast"
 	"go/format"
@@ -510,14 +509,14 @@ func hostileService() *ir.Service {
 		{Name: "E", JSONName: "comma,omitempty", Type: str},
 		{Name: "F", JSONName: "ok", Type: enum, Default: hostile},
 	}}
-	resp := &ir.Response{Status: "200", MediaType: "application/json", Kind: ir.BodyJSON, Type: obj, Schema: mustJSON(map[string]string{"description": hostile}), Doc: d}
+	resp := &ir.Response{Status: "200", MediaType: "application/json", Kind: ir.BodyJSON, Type: obj, Schema: ir.NewSchema(ir.Member{Key: "description", Value: hostile}), Doc: d}
 	return &ir.Service{
 		Kind: ir.OpenAPI, Source: "specs/evil\n.yaml", Title: hostile, Version: hostile, Description: hostile,
 		Servers:         []ir.Server{{URL: "https://x/" + hostile, Description: hostile, Variables: map[string]string{hostile: hostile}}},
 		SecuritySchemes: []*ir.SecurityScheme{{Name: hostile, GoName: "Key", Type: "apiKey", In: "header", ParamName: hostile, Doc: d}},
 		Security:        [][]string{{hostile}},
 		Types:           []*ir.Type{enum, obj},
-		Defs:            map[string]json.RawMessage{hostile: []byte(`{"description":"x"}`)},
+		Defs:            []*ir.Def{{Name: hostile, Schema: ir.NewSchema(ir.Member{Key: "description", Value: "x"})}},
 		Operations: []*ir.Operation{{
 			ID: hostile, GoName: "Do", Method: "GET", Path: "/x/{" + hostile + "}", ParamsName: "DoParams", Doc: d,
 			Params: []*ir.Param{
@@ -526,17 +525,9 @@ func hostileService() *ir.Service {
 			},
 			Body:      &ir.Body{MediaType: hostile, Kind: ir.BodyText, Type: str},
 			Responses: []*ir.Response{resp}, Result: resp,
-			InputSchema: []byte(`{"type":"object"}`),
+			InputSchema: ir.NewSchema(ir.Member{Key: "type", Value: "object"}),
 		}},
 	}
-}
-
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return b
 }
 
 func TestEmitInjection(t *testing.T) {

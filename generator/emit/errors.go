@@ -14,7 +14,7 @@ func (g *gen) errorTypes(w *textWriter, op *ir.Operation) {
 			continue
 		}
 		body := named("struct{}")
-		if r.Kind == ir.BodyJSON && r.Type != nil {
+		if typedKind(r.Kind) && r.Type != nil {
 			body = g.goType(r.Type, false, op.Pos)
 		}
 		status := "status " + r.Status

@@ -1,13 +1,44 @@
 package emit
 
 import (
-	"encoding/json"
+	"maps"
+	"slices"
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
 )
 
 func ptrBool(b bool) *bool { return &b }
+
+// testDefs are the defs of a hand-built service, by name.
+type testDefs map[string]*ir.Def
+
+// declare gives each of types a def named after it.
+func (d testDefs) declare(types ...*ir.Type) {
+	for _, t := range types {
+		t.Def = &ir.Def{Name: t.Name}
+		d[t.Name] = t.Def
+	}
+}
+
+// schema decodes JSON text into a schema whose references to
+// "#/$defs/<Name>" point at the defs declared.
+func (d testDefs) schema(text string) *ir.Schema {
+	s, err := ir.DecodeSchema([]byte(text), func(name string) *ir.Def { return d[name] })
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// list returns the defs sorted by name.
+func (d testDefs) list() []*ir.Def {
+	var out []*ir.Def
+	for _, name := range slices.Sorted(maps.Keys(d)) {
+		out = append(out, d[name])
+	}
+	return out
+}
 
 func pos(ptr string) diag.Pos { return diag.Pos{File: "specs/petstore.yaml", Pointer: ptr} }
 
@@ -17,7 +48,8 @@ func petstore() *ir.Service {
 	str := &ir.Type{Kind: ir.String}
 	i64 := &ir.Type{Kind: ir.Int}
 	i32 := &ir.Type{Kind: ir.Int, Format: "int32"}
-	ref := func(name string) json.RawMessage { return json.RawMessage(`{"$ref":"#/$defs/` + name + `"}`) }
+	defs := testDefs{}
+	ref := func(name string) *ir.Schema { return ir.RefTo(defs[name]) }
 
 	status := &ir.Type{Name: "PetStatus", Kind: ir.Enum, Base: ir.String, Pos: pos("/components/schemas/PetStatus"),
 		Doc: ir.Doc{Description: "Status of a pet in the store.", Origin: "#/components/schemas/PetStatus"},
@@ -107,18 +139,18 @@ func petstore() *ir.Service {
 	}}
 
 	types := []*ir.Type{apiErr, blob, category, circle, event, idOrName, pair, pet, status, point, priority, ratio, search, shape, square, tags, tree, upload, when}
-	defs := map[string]json.RawMessage{}
+	defs.declare(types...)
 	for _, t := range types {
-		defs[t.Name] = json.RawMessage(`{"type":"object","x-name":"` + t.Name + `"}`)
+		t.Def.Schema = defs.schema(`{"type":"object","x-name":"` + t.Name + `"}`)
 	}
-	defs["Pet"] = json.RawMessage(`{"type": "object", "properties": {"category": {"$ref": "#/$defs/Category"}}}`)
-	defs["Category"] = json.RawMessage(`{"type":"object","properties":{"parent":{"$ref":"#/$defs/Category"}}}`)
+	defs["Pet"].Schema = defs.schema(`{"type": "object", "properties": {"category": {"$ref": "#/$defs/Category"}}}`)
+	defs["Category"].Schema = defs.schema(`{"type":"object","properties":{"parent":{"$ref":"#/$defs/Category"}}}`)
 
 	errResp := func(status string) *ir.Response {
 		return &ir.Response{Status: status, MediaType: "application/json", Kind: ir.BodyJSON, Type: apiErr, Schema: ref("Error")}
 	}
 	petResp := &ir.Response{Status: "200", MediaType: "application/json", Kind: ir.BodyJSON, Type: pet, Schema: ref("Pet")}
-	listResp := &ir.Response{Status: "200", MediaType: "application/json", Kind: ir.BodyJSON, Type: &ir.Type{Kind: ir.Array, Elem: pet}, Schema: json.RawMessage(`{"type":"array","items":{"$ref":"#/$defs/Pet"}}`)}
+	listResp := &ir.Response{Status: "200", MediaType: "application/json", Kind: ir.BodyJSON, Type: &ir.Type{Kind: ir.Array, Elem: pet}, Schema: defs.schema(`{"type":"array","items":{"$ref":"#/$defs/Pet"}}`)}
 	textResp := &ir.Response{Status: "200", MediaType: "text/plain", Kind: ir.BodyText, Type: str}
 	binResp := &ir.Response{Status: "200", MediaType: "image/png", Kind: ir.BodyBinary, Type: &ir.Type{Kind: ir.Binary}}
 	streamResp := &ir.Response{Status: "200", MediaType: "text/event-stream", Kind: ir.BodyEventStream, Type: event, Schema: ref("Event")}
@@ -137,7 +169,7 @@ func petstore() *ir.Service {
 				{Name: "label", GoName: "Label", In: ir.InPath, Style: "label", Required: true, Type: status},
 			},
 			Responses: []*ir.Response{petResp, errResp("404"), errResp("default")}, Result: petResp,
-			InputSchema:  json.RawMessage(`{"type":"object","properties":{"params":{"type":"object"}}}`),
+			InputSchema:  defs.schema(`{"type":"object","properties":{"params":{"type":"object"}}}`),
 			OutputSchema: ref("Pet")},
 		{ID: "listPets", GoName: "ListPets", Method: "GET", Path: "/pets", ParamsName: "ListPetsParams",
 			Doc: ir.Doc{Summary: "List pets", Origin: "GET /pets"}, Security: [][]string{},
@@ -153,7 +185,7 @@ func petstore() *ir.Service {
 			Body:      &ir.Body{MediaType: "application/json", Kind: ir.BodyJSON, Type: pet, Required: true},
 			Responses: []*ir.Response{petResp, errResp("default")}, Result: petResp,
 			Security:    [][]string{{"oauth"}, {"apiKey", "basic"}, {}},
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"body":{"$ref":"#/$defs/Pet"}}}`), OutputSchema: ref("Pet")},
+			InputSchema: defs.schema(`{"type":"object","properties":{"body":{"$ref":"#/$defs/Pet"}}}`), OutputSchema: ref("Pet")},
 		{ID: "updatePet", GoName: "UpdatePet", Method: "PATCH", Path: "/pets",
 			Doc:       ir.Doc{Origin: "PATCH /pets"},
 			Body:      &ir.Body{MediaType: "application/merge-patch+json", Kind: ir.BodyJSON, Type: pet},
@@ -196,7 +228,7 @@ func petstore() *ir.Service {
 			Variables: map[string]string{"region": "eu", "version": "v2"}}},
 		Types: types, Operations: ops, SecuritySchemes: schemes,
 		Security: [][]string{{"bearer"}},
-		Defs:     defs,
+		Defs:     defs.list(),
 	}
 }
 
@@ -214,23 +246,24 @@ func mcpService() *ir.Service {
 		{Name: "Units", JSONName: "units", Type: str},
 	}}
 	echoIn := &ir.Type{Kind: ir.Struct, Fields: []*ir.Field{{Name: "Text", JSONName: "text", Type: str, Required: true}}}
+	defs := testDefs{}
+	defs.declare(weather, weatherIn)
+	weather.Def.Schema = defs.schema(`{"type":"object"}`)
+	weatherIn.Def.Schema = defs.schema(`{"type":"object"}`)
 	return &ir.Service{
 		Kind: ir.MCP, Source: "specs/tools.json", Title: "Test server",
 		Types: []*ir.Type{weather, weatherIn},
-		Defs: map[string]json.RawMessage{
-			"Weather":          json.RawMessage(`{"type":"object"}`),
-			"GetWeatherParams": json.RawMessage(`{"type":"object"}`),
-		},
+		Defs:  defs.list(),
 		Operations: []*ir.Operation{
 			{Kind: ir.MCPTool, ID: "get_weather", GoName: "GetWeather", ParamsName: "GetWeatherParams",
 				Doc:          ir.Doc{Description: "Current weather for a city.", Origin: `MCP tool "get_weather"`},
 				Tool:         &ir.Tool{Name: "get_weather", Title: "Get weather", ReadOnly: ptrBool(true), OpenWorld: ptrBool(false), InputType: weatherIn, OutputType: weather},
-				InputSchema:  json.RawMessage(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`),
-				OutputSchema: json.RawMessage(`{"$ref":"#/$defs/Weather"}`)},
+				InputSchema:  defs.schema(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`),
+				OutputSchema: ir.RefTo(weather.Def)},
 			{Kind: ir.MCPTool, ID: "echo", GoName: "Echo", ParamsName: "EchoParams",
 				Doc:         ir.Doc{Description: "Echoes its input.", Origin: `MCP tool "echo"`},
 				Tool:        &ir.Tool{Name: "echo", InputType: echoIn, Destructive: ptrBool(false), Idempotent: ptrBool(true)},
-				InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}}}`)},
+				InputSchema: defs.schema(`{"type":"object","properties":{"text":{"type":"string"}}}`)},
 			{Kind: ir.MCPTool, ID: "read-graph.v2", GoName: "ReadGraphV2",
 				Doc:  ir.Doc{Origin: `MCP tool "read-graph.v2"`},
 				Tool: &ir.Tool{Name: "read-graph.v2", InputType: &ir.Type{Kind: ir.Struct}, Convention: "auto"}},

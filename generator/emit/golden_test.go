@@ -1,7 +1,6 @@
 package emit
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -17,15 +16,16 @@ func tiny() *ir.Service {
 		{Name: "Name", JSONName: "name", Type: &ir.Type{Kind: ir.String}, Required: true},
 		{Name: "Color", JSONName: "color", Type: color, Doc: ir.Doc{Description: "Its color."}},
 	}}
-	resp := &ir.Response{Status: "200", MediaType: "application/json", Kind: ir.BodyJSON, Type: toy, Schema: json.RawMessage(`{"$ref":"#/$defs/Toy"}`)}
+	defs := testDefs{}
+	defs.declare(color, toy)
+	color.Def.Schema = defs.schema(`{"type":"string","enum":["red","blue"]}`)
+	toy.Def.Schema = defs.schema(`{"type":"object","properties":{"name":{"type":"string"},"color":{"$ref":"#/$defs/Color"}},"required":["name"]}`)
+	resp := &ir.Response{Status: "200", MediaType: "application/json", Kind: ir.BodyJSON, Type: toy, Schema: ir.RefTo(toy.Def)}
 	return &ir.Service{
 		Kind: ir.OpenAPI, Source: "specs/toys.yaml", Title: "Toys", Version: "2.0",
-		Servers: []ir.Server{{URL: "https://toys.example/api"}},
-		Types:   []*ir.Type{color, toy},
-		Defs: map[string]json.RawMessage{
-			"Color": json.RawMessage(`{"type":"string","enum":["red","blue"]}`),
-			"Toy":   json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"},"color":{"$ref":"#/$defs/Color"}},"required":["name"]}`),
-		},
+		Servers:         []ir.Server{{URL: "https://toys.example/api"}},
+		Types:           []*ir.Type{color, toy},
+		Defs:            defs.list(),
 		SecuritySchemes: []*ir.SecurityScheme{{Name: "key", GoName: "APIKey", Type: "apiKey", In: "query", ParamName: "key"}},
 		Security:        [][]string{{"key"}},
 		Operations: []*ir.Operation{{
@@ -37,8 +37,8 @@ func tiny() *ir.Service {
 			},
 			Responses:    []*ir.Response{resp},
 			Result:       resp,
-			InputSchema:  json.RawMessage(`{"type":"object","properties":{"params":{"type":"object","properties":{"id":{"type":"string"},"color":{"$ref":"#/$defs/Color"}},"required":["id"]}},"required":["params"]}`),
-			OutputSchema: json.RawMessage(`{"$ref":"#/$defs/Toy"}`),
+			InputSchema:  defs.schema(`{"type":"object","properties":{"params":{"type":"object","properties":{"id":{"type":"string"},"color":{"$ref":"#/$defs/Color"}},"required":["id"]}},"required":["params"]}`),
+			OutputSchema: ir.RefTo(toy.Def),
 		}},
 	}
 }

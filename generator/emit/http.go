@@ -445,7 +445,7 @@ func (g *gen) bodyType(op *ir.Operation) (t goType, ptr bool) {
 	switch g.bodyKind(op) {
 	case ir.BodyText:
 		t, ptr = named("string"), !b.Required
-	case ir.BodyJSON, ir.BodyForm, ir.BodyMultipart:
+	case ir.BodyJSON, ir.BodyForm, ir.BodyMultipart, ir.BodyXML:
 		t, ptr = g.goType(b.Type, false, op.Pos), !b.Required && !nilable(b.Type)
 	default:
 		t = qual("io", "Reader")
@@ -474,6 +474,10 @@ func (g *gen) bodySet(w *textWriter, op *ir.Operation, ptr bool) {
 		w.b.WriteString("r.JSONBody(" + strconv.Quote(b.MediaType) + ", " + arg + ")")
 	case ir.BodyForm:
 		w.b.WriteString("r.FormBody(" + arg + ")")
+	case ir.BodyXML:
+		schema := g.schemaVar(b.Schema, "bodySchema"+op.GoName)
+		g.xmlBodies = true
+		w.b.WriteString("r.XMLBody(" + strconv.Quote(b.MediaType) + ", " + arg + ", " + cmp.Or(schema, "nil") + ")")
 	case ir.BodyText:
 		w.b.WriteString("r.TextBody(" + strconv.Quote(b.MediaType) + ", " + arg + ")")
 	case ir.BodyMultipart:
@@ -677,14 +681,14 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
 	w.b.WriteString("var " + respVar + " = " + w.typeText(qual(pkgHTTP, "Response").under("[]")) + "{")
 	for _, r := range op.Responses {
 		w.b.WriteString("\n\t{Status: " + strconv.Quote(r.Status) + ", Kind: " + w.typeText(qual(pkgHTTP, cmp.Or(bodyKindNames[r.Kind], "BodyBinary"))))
-		if r.Schema != nil && (r.Kind == ir.BodyJSON || r.Kind == ir.BodyEventStream) {
-			if v := g.schemaVar(r.Schema, "respSchema"+op.GoName+statusName(r.Status), op.Pos); v != "" {
+		if r.Schema != nil && (typedKind(r.Kind) || r.Kind == ir.BodyEventStream) {
+			if v := g.schemaVar(r.Schema, "respSchema"+op.GoName+statusName(r.Status)); v != "" {
 				w.b.WriteString(", Schema: " + v)
 			}
 		}
 		if r.ErrorName != "" {
 			w.b.WriteString(", Error: (*" + r.ErrorName + ")(nil)")
-		} else if r.Kind == ir.BodyJSON && r.Type != nil && !strings.HasPrefix(r.Status, "2") {
+		} else if typedKind(r.Kind) && r.Type != nil && !strings.HasPrefix(r.Status, "2") {
 			w.b.WriteString(", Error: (*" + w.typeText(g.goType(r.Type, false, op.Pos)) + ")(nil)")
 		}
 		w.b.WriteString("},")
@@ -763,7 +767,11 @@ func statusName(s string) string {
 
 // bodyKindNames are the httpclient constants of body kinds; the others
 // are BodyBinary.
-var bodyKindNames = map[ir.BodyKind]string{ir.BodyNone: "BodyNone", ir.BodyJSON: "BodyJSON", ir.BodyText: "BodyText", ir.BodyEventStream: "BodyEventStream"}
+var bodyKindNames = map[ir.BodyKind]string{ir.BodyNone: "BodyNone", ir.BodyJSON: "BodyJSON", ir.BodyText: "BodyText", ir.BodyEventStream: "BodyEventStream", ir.BodyXML: "BodyXML"}
+
+// typedKind reports whether a body of kind k is decoded into its declared
+// type: JSON, and XML read as the JSON value its schema describes.
+func typedKind(k ir.BodyKind) bool { return k == ir.BodyJSON || k == ir.BodyXML }
 
 // acceptOf returns the Accept header of op: the media types of its
 // responses, the result's first, then those of the other responses (error

@@ -129,11 +129,11 @@ func (g *gen) toolsFile() *generatedFile {
 		}
 		if t.OutputType != nil {
 			schema := op.OutputSchema
-			if schema == nil {
-				schema = t.OutputType.Schema
+			if schema == nil && t.OutputType.Def != nil {
+				schema = t.OutputType.Def.Schema
 			}
 			if schema != nil {
-				if v := g.schemaVar(schema, "outSchema"+op.GoName, op.Pos); v != "" {
+				if v := g.schemaVar(schema, "outSchema"+op.GoName); v != "" {
 					d = append(d, "OutputSchema: "+v)
 				}
 			}

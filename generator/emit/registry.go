@@ -56,7 +56,7 @@ func (g *gen) registryFile() *generatedFile {
 		}
 		if s := g.bundle(op.OutputSchema); op.OutputSchema != nil && s != "" {
 			spec = append(spec, keyValue{"OutputSchema", f.typeText(rawMessage) + "(" + jsonString(s) + ")"})
-			if v := g.schemaVar(op.OutputSchema, "outSchema"+op.GoName, op.Pos); v != "" {
+			if v := g.schemaVar(op.OutputSchema, "outSchema"+op.GoName); v != "" {
 				spec = append(spec, keyValue{"Output", v})
 			}
 		}
@@ -237,7 +237,7 @@ func declaresErrors(op *ir.Operation) bool {
 		return false
 	}
 	for _, r := range op.Responses {
-		if r.ErrorName != "" || r.Kind == ir.BodyJSON && r.Type != nil && !strings.HasPrefix(r.Status, "2") {
+		if r.ErrorName != "" || typedKind(r.Kind) && r.Type != nil && !strings.HasPrefix(r.Status, "2") {
 			return true
 		}
 	}

@@ -1,7 +1,6 @@
 package emit
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -26,21 +25,22 @@ func TestRegistryFileBodies(t *testing.T) {
 	text := &ir.Type{Name: "Text", Kind: ir.Struct, Fields: []*ir.Field{{Name: "Text", JSONName: "text", Type: str, Required: true}}}
 	note := &ir.Type{Name: "Note", Kind: ir.Union, Variants: []*ir.Variant{{Name: "Text", Type: text, JSONKind: "object"}}}
 	noContent := &ir.Response{Status: "204"}
+	defs := testDefs{}
+	defs.declare(form)
+	form.Def.Schema = defs.schema(`{"type":"object","properties":{"file":{"type":"string","format":"binary"}},"required":["file"]}`)
 	svc := &ir.Service{
 		Kind: ir.OpenAPI, Source: "specs/files.yaml", Title: "Files", Version: "1",
 		Types: []*ir.Type{form, text, note},
-		Defs: map[string]json.RawMessage{
-			"Form": json.RawMessage(`{"type":"object","properties":{"file":{"type":"string","format":"binary"}},"required":["file"]}`),
-		},
+		Defs:  defs.list(),
 		Operations: []*ir.Operation{
 			{ID: "upload", GoName: "Upload", Method: "POST", Path: "/upload", Doc: ir.Doc{Origin: "POST /upload"},
 				Body:        &ir.Body{MediaType: "multipart/form-data", Kind: ir.BodyMultipart, Type: form, Required: true},
 				Responses:   []*ir.Response{noContent},
-				InputSchema: json.RawMessage(`{"type":"object","properties":{"body":{"$ref":"#/$defs/Form"}},"required":["body"]}`)},
+				InputSchema: defs.schema(`{"type":"object","properties":{"body":{"$ref":"#/$defs/Form"}},"required":["body"]}`)},
 			{ID: "put", GoName: "Put", Method: "PUT", Path: "/raw", Doc: ir.Doc{Origin: "PUT /raw"},
 				Body:        &ir.Body{MediaType: "*/*", Kind: ir.BodyBinary, Type: bin},
 				Responses:   []*ir.Response{noContent},
-				InputSchema: json.RawMessage(`{"type":"object","properties":{"body":{}}}`)},
+				InputSchema: defs.schema(`{"type":"object","properties":{"body":{}}}`)},
 			{ID: "note", GoName: "PostNote", Method: "POST", Path: "/note", Doc: ir.Doc{Origin: "POST /note"},
 				Body:      &ir.Body{MediaType: "multipart/form-data", Kind: ir.BodyMultipart, Type: note, Required: true, Encoding: map[string]string{"text": "text/plain"}},
 				Responses: []*ir.Response{noContent}},

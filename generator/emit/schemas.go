@@ -1,7 +1,6 @@
 package emit
 
 import (
-	"bytes"
 	"encoding/json"
 	"go/token"
 	"maps"
@@ -11,42 +10,38 @@ import (
 	"unicode/utf8"
 
 	"github.com/opsgen/opsgen/generator/diag"
-	"github.com/opsgen/opsgen/generator/jsonptr"
+	"github.com/opsgen/opsgen/generator/ir"
 	"github.com/opsgen/opsgen/runtime"
 )
 
-// defsPrefix starts the references into Service.Defs.
-const defsPrefix = "#/$defs/"
-
-// compact returns schema as compact JSON, or false when it is not JSON.
-func compact(schema json.RawMessage) (string, bool) {
-	var b bytes.Buffer
-	if err := json.Compact(&b, schema); err != nil {
-		return "", false
+// schemaText returns s as compact JSON, "" for nil: the one place a
+// schema of the IR is serialized (each once: the text is kept). A schema
+// holding a value JSON cannot write (a NaN) accepts anything, as {}.
+func (g *gen) schemaText(s *ir.Schema) string {
+	if s == nil {
+		return ""
 	}
-	return b.String(), true
+	if c, ok := g.schemaTexts[s]; ok {
+		return c
+	}
+	c := "{}"
+	if b, ok := s.AppendJSON(nil); ok {
+		c = string(b)
+	}
+	g.schemaTexts[s] = c
+	return c
 }
 
 // schemaVar returns the name of the package-level *runtime.Schema var of
 // schema, declaring it in schemas.go on first use. A schema that only refers
-// to a named type is shared as refSchema<Type>; others take name. It returns
-// "" (with a warning) when schema is not JSON.
-func (g *gen) schemaVar(schema json.RawMessage, name string, pos diag.Pos) string {
-	c, ok := compact(schema)
-	if !ok {
-		g.warn(diag.Other, pos, "schema is not valid JSON; the result is not validated")
-		return ""
-	}
+// to a named type is shared as refSchema<Type>; others take name.
+func (g *gen) schemaVar(schema *ir.Schema, name string) string {
+	c := g.schemaText(schema)
 	if v, ok := g.schemaVars[c]; ok {
 		return v
 	}
-	var ref struct {
-		Ref string `json:"$ref"`
-	}
-	var probe map[string]json.RawMessage
-	if json.Unmarshal(schema, &probe) == nil && len(probe) == 1 && json.Unmarshal(schema, &ref) == nil &&
-		strings.HasPrefix(ref.Ref, defsPrefix) && token.IsIdentifier(strings.TrimPrefix(ref.Ref, defsPrefix)) {
-		name = "refSchema" + strings.TrimPrefix(ref.Ref, defsPrefix)
+	if schema.IsRef() && token.IsIdentifier(schema.Ref.Name) {
+		name = "refSchema" + schema.Ref.Name
 	}
 	base := name
 	for i := 2; g.schemaVarNames[name]; i++ {
@@ -60,39 +55,34 @@ func (g *gen) schemaVar(schema json.RawMessage, name string, pos diag.Pos) strin
 // defsDoc is the JSON document of the schema set: every def under "$defs",
 // sorted by name.
 func (g *gen) defsDoc() string {
-	var b strings.Builder
-	size := 0
-	for _, d := range g.svc.Defs {
-		size += len(d)
-	}
-	b.Grow(size + 32*len(g.svc.Defs) + 16)
-	b.WriteString(`{"$defs":{`)
-	for i, k := range slices.Sorted(maps.Keys(g.svc.Defs)) {
+	defs := slices.SortedFunc(slices.Values(g.svc.Defs), func(a, b *ir.Def) int { return strings.Compare(a.Name, b.Name) })
+	b := make([]byte, 0, 64<<10)
+	b = append(b, `{"$defs":{`...)
+	for i, d := range defs {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		if plainKey(k) {
-			b.WriteByte('"')
-			b.WriteString(k)
-			b.WriteByte('"')
+		if plainKey(d.Name) {
+			b = append(b, '"')
+			b = append(b, d.Name...)
+			b = append(b, '"')
 		} else {
-			key, _ := json.Marshal(k)
-			b.Write(key)
+			key, _ := json.Marshal(d.Name)
+			b = append(b, key...)
 		}
-		b.WriteByte(':')
-		if raw := g.svc.Defs[k]; g.svc.CompactDefs && len(raw) > 0 {
-			b.Write(raw)
+		b = append(b, ':')
+		if d.Schema == nil {
+			g.warn(diag.RawJSON, diag.Pos{File: g.svc.Source}, "schema of %s is missing; it accepts anything", quoted(d.Name))
+			b = append(b, "true"...)
 			continue
 		}
-		c, ok := compact(g.svc.Defs[k])
-		if !ok {
-			g.warn(diag.RawJSON, diag.Pos{File: g.svc.Source}, "schema of %s is not valid JSON; it accepts anything", quoted(k))
-			c = "true"
+		var ok bool
+		if b, ok = d.Schema.AppendJSON(b); !ok {
+			b = append(b, "{}"...)
 		}
-		b.WriteString(c)
 	}
-	b.WriteString(`}}`)
-	return b.String()
+	b = append(b, `}}`...)
+	return string(b)
 }
 
 // schemasFile declares Schemas and the schema vars the other files use. It
@@ -125,7 +115,11 @@ func (g *gen) schemasFile() *generatedFile {
 		width = max(width, utf8.RuneCountInString(v))
 	}
 	w.b.Reset()
-	w.b.WriteString("// Output schemas of the operations.\nvar (\n")
+	if g.xmlBodies {
+		w.b.WriteString("// Output schemas of the operations, and the schemas of their XML bodies.\nvar (\n")
+	} else {
+		w.b.WriteString("// Output schemas of the operations.\nvar (\n")
+	}
 	for _, v := range names {
 		w.b.WriteString("\t" + v + strings.Repeat(" ", width-utf8.RuneCountInString(v)+1) + "= Schemas.Ref(" + jsonString(byName[v]) + ")\n")
 	}
@@ -135,45 +129,39 @@ func (g *gen) schemasFile() *generatedFile {
 }
 
 // bundle returns schema with the defs it needs (transitively) under
-// "$defs", so that it stands alone (for runtime.OperationSpec).
-func (g *gen) bundle(schema json.RawMessage) string {
-	c, ok := compact(schema)
-	if !ok {
+// "$defs", so that it stands alone (for runtime.OperationSpec); "" for nil.
+func (g *gen) bundle(schema *ir.Schema) string {
+	if schema == nil {
 		return ""
 	}
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(schema, &obj) != nil {
-		return c // true, false
-	}
-	need := map[string]bool{}
-	var walk func(json.RawMessage)
-	walk = func(raw json.RawMessage) {
-		var v any
-		if json.Unmarshal(raw, &v) != nil {
-			return
+	if g.defSet == nil {
+		g.defSet = make(map[*ir.Def]bool, len(g.svc.Defs))
+		for _, d := range g.svc.Defs {
+			g.defSet[d] = true
 		}
-		eachObject(v, func(v map[string]any) {
-			if r, ok := v["$ref"].(string); ok && strings.HasPrefix(r, defsPrefix) {
-				name := jsonptr.Unescape(strings.TrimPrefix(r, defsPrefix))
-				if d, ok := g.svc.Defs[name]; ok && !need[name] {
-					need[name] = true
-					walk(d)
-				}
+	}
+	need := map[*ir.Def]bool{}
+	var walk func(*ir.Schema)
+	walk = func(s *ir.Schema) {
+		s.Walk(func(s *ir.Schema) {
+			if d := s.Ref; d != nil && g.defSet[d] && !need[d] {
+				need[d] = true
+				walk(d.Schema)
 			}
 		})
 	}
 	walk(schema)
 	if len(need) == 0 {
-		return c
+		return g.schemaText(schema)
 	}
-	defs := map[string]json.RawMessage{}
-	for k := range need {
-		defs[k] = g.svc.Defs[k]
+	defs := make(ir.Properties, 0, len(need))
+	for d := range need {
+		defs = append(defs, ir.Property{Key: d.Name, Schema: d.Schema})
 	}
-	obj["$defs"], _ = json.Marshal(defs)
-	out, err := json.Marshal(obj)
-	if err != nil {
-		return c
+	slices.SortFunc(defs, func(a, b ir.Property) int { return strings.Compare(a.Key, b.Key) })
+	out, ok := schema.AppendJSON(nil, ir.Member{Key: "$defs", Value: defs})
+	if !ok {
+		return g.schemaText(schema)
 	}
 	return string(out)
 }
@@ -248,7 +236,7 @@ func (g *gen) schemaDocs(defs string, byName map[string]string) []string {
 	docs := append([]string{defs}, slices.Collect(maps.Values(byName))...)
 	if g.opts.Registry {
 		for _, op := range g.svc.Operations {
-			docs = append(docs, string(op.InputSchema), string(op.OutputSchema))
+			docs = append(docs, g.schemaText(op.InputSchema), g.schemaText(op.OutputSchema))
 		}
 	}
 	return docs
@@ -258,7 +246,7 @@ func (g *gen) schemaDocs(defs string, byName map[string]string) []string {
 // member "pattern" with a string value, in any object): the answer of
 // decodePattern, from a scan of the text (scanPattern; GitHub's 2.9 MB of
 // defs took 50 ms to decode into any, the scan a few). The documents are
-// valid JSON (compact's or jsonschema.Marshal's output); on those the two
+// valid JSON (ir.Schema.AppendJSON's output); on those the two
 // agree (TestScanPattern, FuzzScanPattern).
 func hasPattern(docs []string) bool {
 	for _, d := range docs {

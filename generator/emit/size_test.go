@@ -2,7 +2,6 @@ package emit
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -18,11 +17,16 @@ func bigService(n int) *ir.Service {
 	}}
 	apiErr := &ir.Type{Name: "Error", Kind: ir.Struct, Fields: []*ir.Field{{Name: "Message", JSONName: "message", Type: str, Required: true}}}
 	svc := &ir.Service{Kind: ir.OpenAPI, Source: "specs/big.json", Title: "Big",
-		Servers: []ir.Server{{URL: "https://api.example"}},
-		Types:   []*ir.Type{state, apiErr}, Defs: map[string]json.RawMessage{},
+		Servers:         []ir.Server{{URL: "https://api.example"}},
+		Types:           []*ir.Type{state, apiErr},
 		SecuritySchemes: []*ir.SecurityScheme{{Name: "token", GoName: "Token", Type: "http", Scheme: "bearer"}},
 		Security:        [][]string{{"token"}},
 	}
+	thingSchema, err := ir.DecodeSchema([]byte(`{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"}}}`), nil)
+	if err != nil {
+		panic(err)
+	}
+	apiErr.Def = &ir.Def{Name: "Error"} // referred to, not declared
 	var prev *ir.Type
 	for i := 0; i < n/2; i++ {
 		t := &ir.Type{Name: fmt.Sprintf("Thing%d", i), Kind: ir.Struct, Doc: ir.Doc{Description: "A thing of the API, described at some length as real specs do.", Origin: "#/components/schemas/x"},
@@ -39,11 +43,12 @@ func bigService(n int) *ir.Service {
 		}
 		prev = t
 		svc.Types = append(svc.Types, t)
-		svc.Defs[t.Name] = json.RawMessage(`{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"}}}`)
+		t.Def = &ir.Def{Name: t.Name, Schema: thingSchema}
+		svc.Defs = append(svc.Defs, t.Def)
 	}
 	for i := 0; i < n; i++ {
 		thing := svc.Types[2+i%(n/2)]
-		ref := json.RawMessage(`{"$ref":"#/$defs/` + thing.Name + `"}`)
+		ref := ir.RefTo(thing.Def)
 		ok := &ir.Response{Status: "200", MediaType: "application/json", Kind: ir.BodyJSON, Type: thing, Schema: ref}
 		op := &ir.Operation{ID: fmt.Sprintf("op%d", i), GoName: fmt.Sprintf("Op%d", i), Method: "GET", Path: "/things/{id}", ParamsName: fmt.Sprintf("Op%dParams", i),
 			Doc: ir.Doc{Summary: "Does something.", Description: "A longer description of what the operation does.", Origin: "GET /things/{id}"},
@@ -52,8 +57,8 @@ func bigService(n int) *ir.Service {
 				{Name: "per_page", GoName: "PerPage", In: ir.InQuery, Explode: true, Type: i64},
 				{Name: "state", GoName: "State", In: ir.InQuery, Explode: true, Type: state},
 			},
-			Responses: []*ir.Response{ok, {Status: "404", MediaType: "application/json", Kind: ir.BodyJSON, Type: apiErr, Schema: json.RawMessage(`{"$ref":"#/$defs/Error"}`)}},
-			Result:    ok, InputSchema: json.RawMessage(`{"type":"object"}`), OutputSchema: ref}
+			Responses: []*ir.Response{ok, {Status: "404", MediaType: "application/json", Kind: ir.BodyJSON, Type: apiErr, Schema: ir.RefTo(apiErr.Def)}},
+			Result:    ok, InputSchema: ir.NewSchema(ir.Member{Key: "type", Value: "object"}), OutputSchema: ref}
 		if i%2 == 0 {
 			op.Method = "POST"
 			op.Body = &ir.Body{MediaType: "application/json", Kind: ir.BodyJSON, Type: thing, Required: true}

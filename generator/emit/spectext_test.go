@@ -1,7 +1,6 @@
 package emit
 
 import (
-	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -41,7 +40,6 @@ func adversarialService() *ir.Service {
 	svc := &ir.Service{
 		Kind: ir.OpenAPI, Source: all, Title: all, Version: all, Description: all,
 		Servers: []ir.Server{{URL: "https://x/{v}/" + all, Description: all, Variables: map[string]string{"v": all, all: all}}},
-		Defs:    map[string]json.RawMessage{},
 	}
 	for i, s := range adversarial {
 		d := ir.Doc{Summary: s, Description: s + " more", Deprecated: true, Origin: s}
@@ -60,8 +58,8 @@ func adversarialService() *ir.Service {
 		tuple := &ir.Type{Name: "Tuple" + n, Kind: ir.Tuple, Doc: d, Items: []*ir.Type{str}, Elem: str}
 		list := &ir.Type{Name: "List" + n, Kind: ir.Array, Doc: d, Elem: obj}
 		svc.Types = append(svc.Types, enum, obj, union, tuple, list)
-		svc.Defs[s+n] = mustJSON(map[string]string{"description": s})
-		resp := &ir.Response{Status: "200", MediaType: "application/json", Kind: ir.BodyJSON, Type: obj, Schema: mustJSON(map[string]string{"description": s}), Doc: d}
+		svc.Defs = append(svc.Defs, &ir.Def{Name: s + n, Schema: describe(s)})
+		resp := &ir.Response{Status: "200", MediaType: "application/json", Kind: ir.BodyJSON, Type: obj, Schema: describe(s), Doc: d}
 		notFound := &ir.Response{Status: "404", MediaType: "application/json", Kind: ir.BodyJSON, Type: union, ErrorName: "Op" + n + "NotFound", Doc: d}
 		svc.Operations = append(svc.Operations, &ir.Operation{
 			ID: s + n, GoName: "Op" + n, Method: "POST", Path: "/x/{" + s + "}", Tags: []string{s}, ParamsName: "Op" + n + "Params", Doc: d,
@@ -74,13 +72,13 @@ func adversarialService() *ir.Service {
 			Body:        &ir.Body{MediaType: s, Kind: ir.BodyJSON, Type: obj, Required: true},
 			Responses:   []*ir.Response{resp, notFound},
 			Result:      resp,
-			InputSchema: mustJSON(map[string]string{"description": s}), OutputSchema: mustJSON(map[string]string{"description": s}),
+			InputSchema: describe(s), OutputSchema: describe(s),
 		})
 		// A webhook and a callback: names, callback expressions, media
 		// types and schemas from the spec.
 		svc.Webhooks = append(svc.Webhooks,
 			&ir.Operation{ID: s + n, GoName: "Hook" + n, Method: "POST", Doc: d, Webhook: &ir.Webhook{Name: s},
-				Body: &ir.Body{MediaType: s, Kind: ir.BodyJSON, Type: obj}, OutputSchema: mustJSON(map[string]string{"description": s})},
+				Body: &ir.Body{MediaType: s, Kind: ir.BodyJSON, Type: obj}, OutputSchema: describe(s)},
 			&ir.Operation{ID: s + n + "cb", GoName: "Callback" + n, Method: "PUT", Doc: d, Webhook: &ir.Webhook{Name: s + "/" + s, Expression: s},
 				Body: &ir.Body{MediaType: s, Kind: ir.BodyText, Type: str}})
 		svc.SecuritySchemes = append(svc.SecuritySchemes, &ir.SecurityScheme{Name: s + n, GoName: "Key" + n, Type: "apiKey", In: "header", ParamName: s, Doc: d})
@@ -95,7 +93,7 @@ func adversarialService() *ir.Service {
 func adversarialTools() *ir.Service {
 	str := &ir.Type{Kind: ir.String}
 	all := strings.Join(adversarial, " ")
-	svc := &ir.Service{Kind: ir.MCP, Source: all, ServerName: all, Title: all, Version: all, Defs: map[string]json.RawMessage{}}
+	svc := &ir.Service{Kind: ir.MCP, Source: all, ServerName: all, Title: all, Version: all}
 	for i, s := range adversarial {
 		d := ir.Doc{Summary: s, Description: s + " more", Origin: s}
 		n := strconv.Itoa(i)
@@ -105,7 +103,7 @@ func adversarialTools() *ir.Service {
 		svc.Operations = append(svc.Operations, &ir.Operation{
 			Kind: ir.MCPTool, ID: s + n, GoName: "Tool" + n, ParamsName: "Tool" + n + "Params", Doc: d,
 			Tool:        &ir.Tool{Name: s + n, Title: s, Convention: s, TaskSupport: s, ReadOnly: ptrBool(true), InputType: in, OutputType: out},
-			InputSchema: mustJSON(map[string]string{"description": s}), OutputSchema: mustJSON(map[string]string{"description": s}),
+			InputSchema: describe(s), OutputSchema: describe(s),
 		})
 	}
 	return svc
@@ -196,3 +194,6 @@ func TestCommentLine(t *testing.T) {
 		}
 	}
 }
+
+// describe is a schema that only has a description.
+func describe(s string) *ir.Schema { return ir.NewSchema(ir.Member{Key: "description", Value: s}) }

@@ -103,8 +103,7 @@ func (g *gen) declareType(f *generatedFile, t *ir.Type) {
 		g.declareNamed(f, typeDoc(t, t.Name+" is a JSON object with values of one type."), t.Name, " ", g.goType(mapElem(t), false, t.Pos).under("map[string]"))
 	default:
 		// Aliases keep the methods of time.Time and json.RawMessage. The
-		// type unnamed has what goType reads (not a copy of t: its Schema
-		// may still be being written, see ir.Service.SchemasLater).
+		// type unnamed has what goType reads.
 		c := ir.Type{Kind: t.Kind, GoType: t.GoType, Format: t.Format, Base: t.Base, Pos: t.Pos,
 			Elem: t.Elem, AdditionalProperties: t.AdditionalProperties}
 		g.declareNamed(f, typeDoc(t, t.Name+" is "+kindText(t)+"."), t.Name, " = ", g.goType(&c, false, t.Pos))

@@ -52,7 +52,7 @@ func (g *gen) findWebhookOps() *[]webhookOp {
 		case ir.BodyJSON:
 			wo.typ = g.goType(op.Body.Type, false, op.Pos)
 			if op.OutputSchema != nil {
-				wo.schema = g.schemaVar(op.OutputSchema, "webhookSchema"+op.GoName, op.Pos)
+				wo.schema = g.schemaVar(op.OutputSchema, "webhookSchema"+op.GoName)
 			}
 		case ir.BodyText:
 			wo.kind, wo.typ = "BodyText", named("string")

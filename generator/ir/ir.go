@@ -11,12 +11,15 @@
 //
 // Slices in a Service are sorted (types and operations by Go name), so the
 // emitter's output does not depend on the order of the source document.
+//
+// A Service is plain data, complete when a loader returns it. Its JSON
+// Schemas are values (Schema) whose references point at the Def they
+// name, so that renaming or merging types (MergeIdentical) moves pointers;
+// the emitter writes each schema as JSON once.
 package ir
 
 import (
-	"encoding/json"
 	"strings"
-	"sync"
 
 	"github.com/opsgen/opsgen/generator/diag"
 )
@@ -60,36 +63,12 @@ type Service struct {
 	SecuritySchemes []*SecurityScheme
 	// Security is the document-wide requirement (see Operation.Security).
 	Security [][]string
-	// Defs holds the JSON Schema of every named type, keyed by Type.Name,
-	// as draft 2020-12 JSON Schema whose references point at "#/$defs/<Name>".
-	// Operation schemas refer into it the same way. The runtime compiles
-	// them (runtime.SchemaSet) for normalization and validation.
-	Defs map[string]json.RawMessage
-	// CompactDefs is set by a loader whose Defs are all compact JSON (no
-	// insignificant white space), as jsonschema.Marshal writes them: the
-	// emitter then writes them as they are instead of compacting (and
-	// thereby checking) each one.
-	CompactDefs bool
-
-	// pending builds Defs and the types' Schema when a loader handed the
-	// service on before they were done (SchemasLater); nil when they are.
-	pending func()
-}
-
-// SchemasLater records that Defs and the Schema of every type are still
-// being built, by the caller's goroutines, until wait returns: a loader may
-// hand the service on before they are done (they take a tenth of a large
-// generation), so that its user starts on what does not need them. Until
-// Schemas returns, only the other fields may be read.
-func (s *Service) SchemasLater(wait func()) { s.pending = sync.OnceFunc(wait) }
-
-// Schemas waits until Defs and the Schema of every type are built (see
-// SchemasLater); it returns at once when the loader built them before
-// handing the service on.
-func (s *Service) Schemas() {
-	if s.pending != nil {
-		s.pending()
-	}
+	// Defs are the named JSON Schemas that schemas refer to (Schema.Ref):
+	// the Def of every named type, and the defs MergeIdentical keeps under
+	// the old names of merged types. The emitter writes them under "$defs",
+	// sorted by name, and the runtime compiles them (runtime.SchemaSet) for
+	// normalization and validation.
+	Defs []*Def
 }
 
 // Server is a base URL with variables.
@@ -193,8 +172,9 @@ type Type struct {
 	// returns that function's value (MatchPet).
 	ValueMatch string
 
-	// Schema is this type's JSON Schema (draft 2020-12, refs into Service.Defs).
-	Schema json.RawMessage
+	// Def is a named type's definition in Service.Defs (its JSON Schema,
+	// which references to the type point at); nil for anonymous types.
+	Def *Def
 }
 
 // NonObjectField is the Go name of the field of a NonObject struct that
@@ -313,9 +293,9 @@ type Operation struct {
 
 	// InputSchema and OutputSchema are the JSON Schemas of the operation's
 	// input (an object of params and body, or the tool's inputSchema) and of its
-	// result data, refs into Service.Defs; nil when there is none.
-	InputSchema  json.RawMessage
-	OutputSchema json.RawMessage
+	// result data; nil when there is none.
+	InputSchema  *Schema
+	OutputSchema *Schema
 }
 
 // Webhook is what a webhook or callback operation declares beyond an
@@ -369,6 +349,10 @@ const (
 	BodyText      // text/*
 	BodyBinary    // application/octet-stream and other media types
 	BodyEventStream
+	// BodyXML: application/xml, text/xml and +xml media types whose schema
+	// is structured (an object, map, array or union): typed like JSON, sent
+	// and read as XML. Other XML bodies are BodyText (text/xml) or BodyBinary.
+	BodyXML
 )
 
 // Body is a request body.
@@ -382,6 +366,9 @@ type Body struct {
 	Doc       Doc
 	// Encoding gives the content type of multipart parts by property name.
 	Encoding map[string]string
+	// Schema is the JSON Schema of a BodyXML body (refs into Service.Defs),
+	// which guides its XML form; nil for other kinds.
+	Schema *Schema
 }
 
 // Response is one declared response.
@@ -393,8 +380,8 @@ type Response struct {
 	// Type is the body's type, or nil when there is no body.
 	Type *Type
 	Doc  Doc
-	// Schema is the body's JSON Schema (refs into Service.Defs), or nil.
-	Schema json.RawMessage
+	// Schema is the body's JSON Schema, or nil.
+	Schema *Schema
 	// Headers are the names of the response headers the spec declares,
 	// sorted, as written ("Link": the emitter detects Link pagination).
 	Headers []string

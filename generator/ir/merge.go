@@ -1,10 +1,7 @@
 package ir
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
-	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -32,7 +29,8 @@ import (
 // ReadGraphOutputEntitiesItem) when no other name takes it, else the
 // shortest name (ties: the first in order). Merging repeats until nothing
 // changes, so containers of merged types merge too. References in Defs
-// and in the operations' schemas follow.
+// and in the operations' schemas follow: they point at defs, which are
+// named after their types.
 func MergeIdentical(svc *Service) {
 	keep := map[*Type]bool{}
 	for _, op := range svc.Operations {
@@ -56,9 +54,7 @@ func MergeIdentical(svc *Service) {
 		}
 		to := map[*Type]*Type{}
 		taken := map[string]bool{}
-		oldNames := map[*Type]string{}
 		for _, t := range svc.Types {
-			oldNames[t] = t.Name
 			taken[t.Name] = true
 			for _, v := range t.Values {
 				taken[v.Name] = true
@@ -73,8 +69,8 @@ func MergeIdentical(svc *Service) {
 		for _, r := range Reserved {
 			taken[r] = true
 		}
-		for name := range svc.Defs {
-			taken[name] = true // a def kept under a merged type's old name
+		for _, d := range svc.Defs {
+			taken[d.Name] = true // a def kept under a merged type's old name
 		}
 		for _, k := range keys {
 			g := groups[k]
@@ -91,7 +87,7 @@ func MergeIdentical(svc *Service) {
 		if len(to) == 0 {
 			return
 		}
-		applyMerge(svc, to, oldNames)
+		applyMerge(svc, to)
 	}
 }
 
@@ -199,34 +195,23 @@ func typeRef(t *Type) string {
 	return s
 }
 
-// applyMerge replaces every use of a key of to by its value, drops the
-// merged types and renames references in the JSON Schemas (renames maps
-// old type names to new ones: keepers given a new name, and merged types
-// whose schema is the keeper's; a merged type whose schema differs keeps it
-// under its old name).
-func applyMerge(svc *Service, to map[*Type]*Type, oldNames map[*Type]string) {
-	renames := map[string]string{}
-	for t, old := range oldNames {
-		if old != t.Name {
-			renames[old] = t.Name
-		}
-	}
-	keepDef := map[string]bool{}
+// applyMerge replaces every use of a key of to by its value and drops the
+// merged types. A merged type whose schema is its keeper's has its def
+// dropped too, and the references to it re-pointed at the keeper's; one
+// whose schema differs keeps its def, under its old name. Renamed keepers
+// need nothing: a def is named after its type.
+func applyMerge(svc *Service, to map[*Type]*Type) {
+	repoint := map[*Def]*Def{}
+	keepDef := map[*Def]bool{}
 	for from, into := range to {
-		if bytes.Equal(svc.Defs[oldNames[from]], svc.Defs[oldNames[into]]) {
-			renames[oldNames[from]] = into.Name
+		if from.Def == nil || into.Def == nil {
+			continue
+		}
+		if from.Def.Schema.Equal(into.Def.Schema) {
+			repoint[from.Def] = into.Def
 		} else {
-			keepDef[oldNames[from]] = true
+			keepDef[from.Def] = true
 		}
-	}
-	rewrite := func(raw []byte) []byte {
-		if raw == nil {
-			return nil
-		}
-		for _, old := range slices.Sorted(maps.Keys(renames)) {
-			raw = bytes.ReplaceAll(raw, []byte(`"#/$defs/`+old+`"`), []byte(`"#/$defs/`+renames[old]+`"`))
-		}
-		return raw
 	}
 	seen := map[*Type]bool{}
 	var fix func(p **Type)
@@ -254,24 +239,30 @@ func applyMerge(svc *Service, to map[*Type]*Type, oldNames map[*Type]string) {
 			fix(&v.Type)
 		}
 	}
-	var kept []*Type
-	defs := make(map[string]json.RawMessage, len(svc.Defs))
-	typeNames := map[string]bool{}
-	for _, old := range oldNames {
-		typeNames[old] = true
+	typeDefs := map[*Def]bool{}
+	for _, t := range svc.Types {
+		typeDefs[t.Def] = true
 	}
-	for name, raw := range svc.Defs {
-		if keepDef[name] || !typeNames[name] {
-			defs[name] = rewrite(raw) // kept by an earlier merge, or now
+	var defs []*Def
+	for _, d := range svc.Defs {
+		if keepDef[d] || !typeDefs[d] {
+			defs = append(defs, d) // kept by an earlier merge, or now
 		}
 	}
+	var kept []*Type
 	for _, t := range svc.Types {
 		if _, gone := to[t]; gone {
 			continue
 		}
 		kept = append(kept, t)
-		t.Schema = rewrite(svc.Defs[oldNames[t]])
-		defs[t.Name] = t.Schema
+		if t.Def != nil {
+			t.Def.Name = t.Name
+			defs = append(defs, t.Def)
+		}
+	}
+	var schemas []*Schema
+	for _, d := range defs {
+		schemas = append(schemas, d.Schema)
 	}
 	for _, t := range kept {
 		fix(&t)
@@ -285,16 +276,25 @@ func applyMerge(svc *Service, to map[*Type]*Type, oldNames map[*Type]string) {
 		}
 		for _, r := range op.Responses {
 			fix(&r.Type)
-			r.Schema = rewrite(r.Schema)
+			schemas = append(schemas, r.Schema)
 		}
 		if op.Tool != nil {
 			fix(&op.Tool.InputType)
 			fix(&op.Tool.OutputType)
 		}
-		op.InputSchema = rewrite(op.InputSchema)
-		op.OutputSchema = rewrite(op.OutputSchema)
+		schemas = append(schemas, op.InputSchema, op.OutputSchema)
+	}
+	if len(repoint) > 0 {
+		for _, s := range schemas {
+			s.Walk(func(s *Schema) {
+				if into, ok := repoint[s.Ref]; ok {
+					s.Ref = into
+				}
+			})
+		}
 	}
 	sort.Slice(kept, func(i, j int) bool { return kept[i].Name < kept[j].Name })
+	slices.SortFunc(defs, func(a, b *Def) int { return cmp.Compare(a.Name, b.Name) })
 	svc.Types = kept
 	svc.Defs = defs
 }

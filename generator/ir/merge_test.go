@@ -1,10 +1,40 @@
 package ir
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 )
+
+// withDefs gives each type a def of the schema schemas names for it
+// (JSON, references by "#/$defs/<Name>") and returns the defs.
+func withDefs(t *testing.T, types []*Type, schemas map[string]string) []*Def {
+	t.Helper()
+	byName := map[string]*Def{}
+	for _, ty := range types {
+		ty.Def = &Def{Name: ty.Name}
+		byName[ty.Name] = ty.Def
+	}
+	var defs []*Def
+	for _, ty := range types {
+		s, err := DecodeSchema([]byte(schemas[ty.Name]), func(name string) *Def { return byName[name] })
+		if err != nil {
+			t.Fatal(err)
+		}
+		ty.Def.Schema = s
+		defs = append(defs, ty.Def)
+	}
+	return defs
+}
+
+// text is the JSON of s.
+func text(t *testing.T, s *Schema) string {
+	t.Helper()
+	b, ok := s.AppendJSON(nil)
+	if !ok {
+		t.Fatalf("schema %v does not write", s)
+	}
+	return string(b)
+}
 
 func TestMergeIdentical(t *testing.T) {
 	str := &Type{Kind: String}
@@ -17,16 +47,17 @@ func TestMergeIdentical(t *testing.T) {
 	other.Fields[0].Required = false // another shape
 	in := &Type{Name: "CreateInput", Kind: Struct, Fields: []*Field{{Name: "Entities", JSONName: "entities", Type: &Type{Kind: Array, Elem: a}}}}
 	out := &Type{Name: "ReadOutput", Kind: Struct, Fields: []*Field{{Name: "Entities", JSONName: "entities", Type: &Type{Kind: Array, Elem: b}}}}
-	defs := map[string]json.RawMessage{
-		"CreateInputEntitiesItem": json.RawMessage(`{"type":"object","required":["name"]}`),
-		"ReadOutputEntitiesItem":  json.RawMessage(`{"type":"object","required":["name"]}`),
-		"Other":                   json.RawMessage(`{"type":"object"}`),
-		"CreateInput":             json.RawMessage(`{"items":{"$ref":"#/$defs/CreateInputEntitiesItem"}}`),
-		"ReadOutput":              json.RawMessage(`{"items":{"$ref":"#/$defs/ReadOutputEntitiesItem"}}`),
-	}
-	svc := &Service{Kind: MCP, Types: []*Type{a, in, other, b, out}, Defs: defs, Operations: []*Operation{
-		{ID: "create", Tool: &Tool{InputType: in}, InputSchema: json.RawMessage(`{"$ref":"#/$defs/CreateInput"}`)},
-		{ID: "read", Tool: &Tool{OutputType: out}, OutputSchema: json.RawMessage(`{"$ref":"#/$defs/ReadOutput"}`)},
+	types := []*Type{a, in, other, b, out}
+	defs := withDefs(t, types, map[string]string{
+		"CreateInputEntitiesItem": `{"type":"object","required":["name"]}`,
+		"ReadOutputEntitiesItem":  `{"type":"object","required":["name"]}`,
+		"Other":                   `{"type":"object"}`,
+		"CreateInput":             `{"items":{"$ref":"#/$defs/CreateInputEntitiesItem"}}`,
+		"ReadOutput":              `{"items":{"$ref":"#/$defs/ReadOutputEntitiesItem"}}`,
+	})
+	svc := &Service{Kind: MCP, Types: types, Defs: defs, Operations: []*Operation{
+		{ID: "create", Tool: &Tool{InputType: in}, InputSchema: RefTo(in.Def)},
+		{ID: "read", Tool: &Tool{OutputType: out}, OutputSchema: RefTo(out.Def)},
 	}}
 	MergeIdentical(svc)
 	var names []string
@@ -40,12 +71,19 @@ func TestMergeIdentical(t *testing.T) {
 		t.Fatal("the tools do not share the entity type")
 	}
 	for _, name := range []string{"CreateInput", "ReadOutput"} {
-		if s := string(svc.Defs[name]); !strings.Contains(s, `"#/$defs/EntitiesItem"`) {
+		if s := text(t, svc.Def(name).Schema); s != `{"items":{"$ref":"#/$defs/EntitiesItem"}}` {
 			t.Errorf("Defs[%s] = %s", name, s)
 		}
 	}
-	if _, ok := svc.Defs["EntitiesItem"]; !ok || len(svc.Defs) != 4 {
-		t.Errorf("Defs keys: %v", svc.Defs)
+	var defNames []string
+	for _, d := range svc.Defs {
+		defNames = append(defNames, d.Name)
+	}
+	if got := strings.Join(defNames, " "); got != "CreateInput EntitiesItem Other ReadOutput" {
+		t.Errorf("Defs: %s", got)
+	}
+	if got := text(t, svc.Operations[1].OutputSchema); got != `{"$ref":"#/$defs/ReadOutput"}` {
+		t.Errorf("output schema: %s", got)
 	}
 	// The tools' own input and output types are never merged, however alike.
 	if svc.Operations[0].Tool.InputType.Name != "CreateInput" {
@@ -53,8 +91,9 @@ func TestMergeIdentical(t *testing.T) {
 	}
 	// Deterministic: the same input merges the same way in another order.
 	a2, b2 := entity("CreateInputEntitiesItem"), entity("ReadOutputEntitiesItem")
-	svc2 := &Service{Kind: MCP, Types: []*Type{b2, a2}, Defs: map[string]json.RawMessage{
-		"CreateInputEntitiesItem": json.RawMessage(`{}`), "ReadOutputEntitiesItem": json.RawMessage(`{}`)}}
+	types2 := []*Type{b2, a2}
+	svc2 := &Service{Kind: MCP, Types: types2, Defs: withDefs(t, types2, map[string]string{
+		"CreateInputEntitiesItem": `{}`, "ReadOutputEntitiesItem": `{}`})}
 	MergeIdentical(svc2)
 	if len(svc2.Types) != 1 || svc2.Types[0].Name != "EntitiesItem" {
 		t.Errorf("reordered: %v", svc2.Types)
@@ -72,14 +111,15 @@ func TestMergeIdenticalSchemasDiffer(t *testing.T) {
 	a, b := entity("CreateInputEntitiesItem"), entity("ReadOutputEntitiesItem")
 	in := &Type{Name: "CreateInput", Kind: Struct, Fields: []*Field{{Name: "Entities", JSONName: "entities", Type: &Type{Kind: Array, Elem: a}}}}
 	out := &Type{Name: "ReadOutput", Kind: Struct, Fields: []*Field{{Name: "Entities", JSONName: "entities", Type: &Type{Kind: Array, Elem: b}}}}
-	open := `{"type":"object","required":["name"]}`
-	closed := `{"type":"object","required":["name"],"additionalProperties":false}`
-	svc := &Service{Kind: MCP, Types: []*Type{a, in, b, out}, Defs: map[string]json.RawMessage{
-		"CreateInputEntitiesItem": json.RawMessage(open),
-		"ReadOutputEntitiesItem":  json.RawMessage(closed),
-		"CreateInput":             json.RawMessage(`{"items":{"$ref":"#/$defs/CreateInputEntitiesItem"}}`),
-		"ReadOutput":              json.RawMessage(`{"items":{"$ref":"#/$defs/ReadOutputEntitiesItem"}}`),
-	}, Operations: []*Operation{
+	open := `{"required":["name"],"type":"object"}`
+	closed := `{"additionalProperties":false,"required":["name"],"type":"object"}`
+	types := []*Type{a, in, b, out}
+	svc := &Service{Kind: MCP, Types: types, Defs: withDefs(t, types, map[string]string{
+		"CreateInputEntitiesItem": open,
+		"ReadOutputEntitiesItem":  closed,
+		"CreateInput":             `{"items":{"$ref":"#/$defs/CreateInputEntitiesItem"}}`,
+		"ReadOutput":              `{"items":{"$ref":"#/$defs/ReadOutputEntitiesItem"}}`,
+	}), Operations: []*Operation{
 		{ID: "create", Tool: &Tool{InputType: in}},
 		{ID: "read", Tool: &Tool{OutputType: out}},
 	}}
@@ -93,16 +133,16 @@ func TestMergeIdenticalSchemasDiffer(t *testing.T) {
 	// The keeper (the shorter name) has its schema under its new name; the
 	// other keeps its own under its old name, still referred to by the
 	// operation that declared it.
-	if s := string(svc.Defs["EntitiesItem"]); s != closed {
+	if s := text(t, svc.Def("EntitiesItem").Schema); s != closed {
 		t.Errorf("Defs[EntitiesItem] = %s", s)
 	}
-	if s := string(svc.Defs["CreateInputEntitiesItem"]); s != open {
+	if s := text(t, svc.Def("CreateInputEntitiesItem").Schema); s != open {
 		t.Errorf("Defs[CreateInputEntitiesItem] = %s", s)
 	}
-	if s := string(svc.Defs["CreateInput"]); !strings.Contains(s, `"#/$defs/CreateInputEntitiesItem"`) {
+	if s := text(t, svc.Def("CreateInput").Schema); !strings.Contains(s, `"#/$defs/CreateInputEntitiesItem"`) {
 		t.Errorf("Defs[CreateInput] = %s", s)
 	}
-	if s := string(svc.Defs["ReadOutput"]); !strings.Contains(s, `"#/$defs/EntitiesItem"`) {
+	if s := text(t, svc.Def("ReadOutput").Schema); !strings.Contains(s, `"#/$defs/EntitiesItem"`) {
 		t.Errorf("Defs[ReadOutput] = %s", s)
 	}
 }

@@ -600,7 +600,7 @@ func annotationOnly(s *Schema) bool {
 		return false
 	}
 	c := *s
-	c.Title, c.Description, c.Default, c.GoName = "", "", nil, ""
+	c.Title, c.Description, c.Default, c.GoName, c.XML = "", "", nil, "", nil
 	c.Deprecated, c.ReadOnly, c.WriteOnly, c.Nullable = false, false, false, false
 	c.Line, c.Col = 0, 0
 	return reflect.DeepEqual(c, Schema{})

@@ -37,9 +37,10 @@
 //   - What the IR cannot express degrades to ir.Any (raw JSON) with a
 //     warning naming the place, never an error.
 //
-// TypeSchema and JSONSchema write the draft 2020-12 JSON Schema the
-// runtime validates with (ir.Service.Defs): references to named types
-// become {"$ref": "#/$defs/<Name>"}, OpenAPI 3.0's nullable becomes a type
+// TypeSchema and JSONSchema build the draft 2020-12 JSON Schema the
+// runtime validates with (ir.Service.Defs), as ir.Schema values that the
+// emitter writes: references to named types point at their types' Defs
+// ({"$ref": "#/$defs/<Name>"} once written), OpenAPI 3.0's nullable becomes a type
 // array (or anyOf with null), and documentation keywords are dropped; the
 // sources give validation keywords in their 2020-12 form (AppendBound
 // turns boolean exclusive bounds into numbers).

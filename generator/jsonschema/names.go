@@ -63,8 +63,12 @@ func (c *Converter) AllocateNames() {
 		}
 		r.set(got)
 	}
-	// Enum constants share the package namespace; name them in type order.
 	types := c.Types()
+	// Every named type has a def, which references to it point at.
+	for _, t := range types {
+		t.Def = &ir.Def{Name: t.Name}
+	}
+	// Enum constants share the package namespace; name them in type order.
 	for _, t := range types {
 		if t.Kind != ir.Enum {
 			continue

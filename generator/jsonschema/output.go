@@ -1,49 +1,47 @@
 package jsonschema
 
 import (
-	"encoding/json"
-	"math"
+	"maps"
 	"slices"
-	"strconv"
 
 	"github.com/opsgen/opsgen/generator/ir"
 )
 
-// TypeSchema returns the JSON Schema of the named type t (its definition
-// in ir.Service.Defs). It only reads the converter's state, so several
-// goroutines may call it at once after AllocateNames.
-func (c *Converter) TypeSchema(t *ir.Type) json.RawMessage {
-	return Marshal(c.jsonSchema(c.src[t], true))
+// TypeSchema returns the JSON Schema of the named type t (the Schema of
+// its Def). It only reads the converter's state, so several goroutines
+// may call it at once after AllocateNames.
+func (c *Converter) TypeSchema(t *ir.Type) *ir.Schema {
+	return c.jsonSchema(c.src[t], true)
 }
 
-// JSONSchema returns the draft 2020-12 JSON Schema of s as a map (for
-// Marshal): see jsonSchema.
-func (c *Converter) JSONSchema(s *Schema) map[string]any { return c.jsonSchema(s, false) }
+// JSONSchema returns the draft 2020-12 JSON Schema of s: see jsonSchema.
+func (c *Converter) JSONSchema(s *Schema) *ir.Schema { return c.jsonSchema(s, false) }
 
 // jsonSchema returns the draft 2020-12 JSON Schema of ref: references to
-// named types become {"$ref": "#/$defs/<Name>"}, 3.0 nullable becomes a
+// named types become references to their Defs, 3.0 nullable becomes a
 // type array (or anyOf with null), and OpenAPI-only or documentation
 // keywords are dropped (but readOnly and writeOnly on properties). top is set when ref is the definition of a named
 // type itself, which must be expanded rather than referred to.
-func (c *Converter) jsonSchema(ref *Schema, top bool) map[string]any {
+func (c *Converter) jsonSchema(ref *Schema, top bool) *ir.Schema {
 	s := ref.resolve()
 	if s == nil {
-		return map[string]any{}
+		return &ir.Schema{}
 	}
 	if !top {
 		// A named type is referred to where its schema is used, or where a
 		// $ref leads to it (the target may have been loaded twice).
-		if e, ok := c.cache[s]; ok && e.Type.Name != "" && (c.src[e.Type] == s || ref.Ref != "" && c.src[e.Type] != nil) {
-			return map[string]any{"$ref": "#/$defs/" + e.Type.Name}
+		if e, ok := c.cache[s]; ok && e.Type.Def != nil && (c.src[e.Type] == s || ref.Ref != "" && c.src[e.Type] != nil) {
+			return ir.RefTo(e.Type.Def)
 		}
 	}
 	if s.Always != nil {
 		if *s.Always {
-			return map[string]any{}
+			return &ir.Schema{}
 		}
-		return map[string]any{"not": map[string]any{}}
+		return ir.NewSchema(ir.Member{Key: "not", Value: &ir.Schema{}})
 	}
-	m := map[string]any{}
+	m := make([]ir.Member, 0, 4+len(s.Keywords))
+	set := func(k string, v any) { m = append(m, ir.Member{Key: k, Value: v}) }
 	nullable := s.Nullable
 	if len(s.Types) > 0 {
 		types := s.Types
@@ -51,86 +49,91 @@ func (c *Converter) jsonSchema(ref *Schema, top bool) map[string]any {
 			types = append(slices.Clip(types), "null")
 		}
 		if len(types) == 1 {
-			m["type"] = types[0]
+			set("type", types[0])
 		} else {
-			m["type"] = types
+			set("type", types)
 		}
 		nullable = false
 	}
 	if s.Format != "" {
-		m["format"] = s.Format
+		set("format", s.Format)
 	}
 	if len(s.Enum) > 0 {
 		enum := s.Enum
 		if nullable || (s.Nullable && !slices.Contains(enum, nil)) {
 			enum = append(append([]any(nil), enum...), nil)
 		}
-		m["enum"] = enum
+		set("enum", enum)
 	}
 	if s.Const != nil {
-		m["const"] = s.Const
+		set("const", s.Const)
 	}
 	if s.Default != nil {
-		m["default"] = s.Default
+		set("default", s.Default)
 	}
 	for _, k := range s.Keywords {
-		m[k.Name] = k.Value
+		set(k.Name, k.Value)
+	}
+	if s.XML != nil {
+		set("xml", s.XML)
 	}
 	if len(s.Properties) > 0 {
-		props := make(map[string]any, len(s.Properties))
-		for name, p := range s.Properties {
+		props := make(ir.Properties, 0, len(s.Properties))
+		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+			p := s.Properties[name]
 			ps := c.jsonSchema(p, false)
 			// readOnly and writeOnly stay: they tell a caller of the
 			// registry (an agent reading the input schema) which members
 			// not to send, as the Go fields' comments do.
 			a := annotated(p)
 			if a.ReadOnly {
-				ps["readOnly"] = true
+				ps = ps.With("readOnly", true)
 			}
 			if a.WriteOnly {
-				ps["writeOnly"] = true
+				ps = ps.With("writeOnly", true)
 			}
-			props[name] = ps
+			props = append(props, ir.Property{Key: name, Schema: ps})
 		}
-		m["properties"] = props
+		set("properties", props)
 	}
 	if req := requiredProps(s); len(req) > 0 {
-		m["required"] = req
+		set("required", req)
 	}
 	if ap := s.AdditionalProperties; ap != nil && ap.Always != nil {
-		m["additionalProperties"] = *ap.Always
+		set("additionalProperties", *ap.Always)
 	} else if ap != nil {
-		m["additionalProperties"] = c.jsonSchema(ap, false)
+		set("additionalProperties", c.jsonSchema(ap, false))
 	}
 	if len(s.PrefixItems) > 0 {
-		m["prefixItems"] = c.jsonSchemas(s.PrefixItems)
+		set("prefixItems", c.jsonSchemas(s.PrefixItems))
 	}
 	if s.Items != nil {
 		if v := s.Items.resolve(); v != nil && v.Always != nil {
-			m["items"] = *v.Always
+			set("items", *v.Always)
 		} else {
-			m["items"] = c.jsonSchema(s.Items, false)
+			set("items", c.jsonSchema(s.Items, false))
 		}
 	}
 	if len(s.AllOf) > 0 {
-		m["allOf"] = c.jsonSchemas(s.AllOf)
+		set("allOf", c.jsonSchemas(s.AllOf))
 	}
 	if s.Not != nil && refFree(s.Not, 0) {
 		// Only a "not" without $refs: its schema is not converted to a
 		// type, so a $ref in it has no definition to point at.
-		m["not"] = c.jsonSchema(s.Not, false)
+		set("not", c.jsonSchema(s.Not, false))
 	}
 	if len(s.AnyOf) > 0 {
-		m["anyOf"] = c.variantSchemas(s.AnyOf, s.Discriminator)
+		set("anyOf", c.variantSchemas(s.AnyOf, s.Discriminator))
 	}
 	if len(s.OneOf) > 0 {
-		m["oneOf"] = c.variantSchemas(s.OneOf, s.Discriminator)
+		set("oneOf", c.variantSchemas(s.OneOf, s.Discriminator))
 	}
+	out := ir.NewSchema(m...)
 	if nullable && len(s.Enum) == 0 {
 		// A 3.0 nullable schema without a type (allOf, oneOf, $ref wrapper).
-		return map[string]any{"anyOf": []any{m, map[string]any{"type": "null"}}}
+		return ir.NewSchema(ir.Member{Key: "anyOf", Value: []*ir.Schema{out, ir.NewSchema(ir.Member{Key: "type", Value: "null"})}})
 	}
-	return m
+	return out
 }
 
 // variantSchemas returns the JSON Schemas of the oneOf/anyOf variants refs.
@@ -140,7 +143,7 @@ func (c *Converter) jsonSchema(ref *Schema, top bool) map[string]any {
 // variants that share a base (allOf) would all match, so that validation
 // would report a valid value as matching several oneOf schemas, and
 // normalization could take the wrong variant.
-func (c *Converter) variantSchemas(refs []*Schema, disc *Discriminator) []any {
+func (c *Converter) variantSchemas(refs []*Schema, disc *Discriminator) []*ir.Schema {
 	out := c.jsonSchemas(refs)
 	if disc == nil || disc.PropertyName == "" {
 		return out
@@ -158,135 +161,20 @@ func (c *Converter) variantSchemas(refs []*Schema, disc *Discriminator) []any {
 		if t == nil {
 			continue
 		}
-		out[i] = map[string]any{"allOf": []any{out[i], map[string]any{
-			"properties": map[string]any{disc.PropertyName: map[string]any{"enum": t}},
-			"required":   []string{disc.PropertyName},
-		}}}
+		out[i] = ir.NewSchema(ir.Member{Key: "allOf", Value: []*ir.Schema{out[i], ir.NewSchema(
+			ir.Member{Key: "properties", Value: ir.Properties{{Key: disc.PropertyName, Schema: ir.NewSchema(ir.Member{Key: "enum", Value: t})}}},
+			ir.Member{Key: "required", Value: []string{disc.PropertyName}},
+		)}})
 	}
 	return out
 }
 
-func (c *Converter) jsonSchemas(refs []*Schema) []any {
-	out := make([]any, len(refs))
+func (c *Converter) jsonSchemas(refs []*Schema) []*ir.Schema {
+	out := make([]*ir.Schema, len(refs))
 	for i, r := range refs {
 		out[i] = c.jsonSchema(r, false)
 	}
 	return out
-}
-
-// Marshal encodes a schema map as json.Marshal does (map keys sorted, so
-// the output is deterministic). The maps jsonSchema builds are encoded
-// directly, several times faster than encoding/json's reflection; anything
-// else goes through json.Marshal.
-func Marshal(m map[string]any) json.RawMessage {
-	if m == nil {
-		return nil
-	}
-	if b, ok := appendJSON(nil, m); ok {
-		return b
-	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		// Only values decoded from JSON/YAML reach here; they always encode.
-		// A default or const holding something else is dropped to "any".
-		return json.RawMessage(`{}`)
-	}
-	return b
-}
-
-// appendJSON appends v encoded as json.Marshal encodes it, for the types
-// jsonSchema's maps hold; ok is false for any other value.
-func appendJSON(b []byte, v any) (_ []byte, ok bool) {
-	switch v := v.(type) {
-	case nil:
-		return append(b, "null"...), true
-	case bool:
-		return strconv.AppendBool(b, v), true
-	case string:
-		return appendString(b, v), true
-	case float64:
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return b, false
-		}
-		// encoding/json's format: 'f' unless the exponent is large or
-		// small, then 'e' with a one-digit negative exponent ("e-7").
-		f, abs := byte('f'), math.Abs(v)
-		if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-			f = 'e'
-		}
-		b = strconv.AppendFloat(b, v, f, -1, 64)
-		if n := len(b); f == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-		return b, true
-	case uint64:
-		return strconv.AppendUint(b, v, 10), true
-	case int:
-		return strconv.AppendInt(b, int64(v), 10), true
-	case []string:
-		if v == nil {
-			return append(b, "null"...), true
-		}
-		b = append(b, '[')
-		for i, s := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, s)
-		}
-		return append(b, ']'), true
-	case []any:
-		if v == nil {
-			return append(b, "null"...), true
-		}
-		b = append(b, '[')
-		for i, x := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, ok = appendJSON(b, x); !ok {
-				return b, false
-			}
-		}
-		return append(b, ']'), true
-	case map[string]any:
-		if v == nil {
-			return append(b, "null"...), true
-		}
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(appendString(b, k), ':')
-			if b, ok = appendJSON(b, v[k]); !ok {
-				return b, false
-			}
-		}
-		return append(b, '}'), true
-	}
-	return b, false
-}
-
-// appendString appends s as a JSON string as json.Marshal writes it: quoted
-// directly when every byte is printable ASCII that needs no escape (HTML
-// characters are escaped by encoding/json), else by json.Marshal.
-func appendString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s) // a string always encodes
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }
 
 // requiredProps returns the required properties of s, without those of

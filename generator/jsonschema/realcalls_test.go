@@ -127,7 +127,7 @@ components:
 		Required   []string                  `json:"required"`
 		Properties map[string]map[string]any `json:"properties"`
 	}
-	if err := json.Unmarshal(svc.Defs["NewUser"], &got); err != nil {
+	if err := json.Unmarshal([]byte(svc.Def("NewUser").Schema.String()), &got); err != nil {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{"isActive": "readOnly", "password": "writeOnly", "flag": "readOnly"} {

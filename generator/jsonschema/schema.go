@@ -65,6 +65,12 @@ type Schema struct {
 	// uniqueItems, ...), in their draft 2020-12 form; see AppendBound.
 	Keywords []Keyword
 
+	// XML is OpenAPI's xml object (name, namespace, prefix, attribute,
+	// wrapped, nodeType) as decoded JSON, or nil: an annotation the
+	// runtime's JSON Schema keeps, which guides the XML wire form
+	// (runtime/xmljson).
+	XML map[string]any
+
 	// GoName is x-go-name: it pins the Go name of the type (and, on a
 	// property's schema, of the field).
 	GoName string

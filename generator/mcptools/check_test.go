@@ -64,7 +64,7 @@ func TestLoadRepairsSchemas(t *testing.T) {
 			},
 			check: func(t *testing.T, svc *ir.Service) {
 				out := op(t, svc, "a").Tool.OutputType
-				if out == nil || out.Kind != ir.String || strings.Contains(string(out.Schema), "pattern") {
+				if out == nil || out.Kind != ir.String || strings.Contains(out.Def.Schema.String(), "pattern") {
 					t.Errorf("output %+v", out)
 				}
 			},
@@ -142,7 +142,7 @@ func TestLoadRepairsSchemas(t *testing.T) {
 					t.Errorf("n: kind %v, s: kind %v", n.Type.Kind, s.Type.Kind)
 				}
 				// The other keywords are kept; 2.0 is written as an integer.
-				schema := string(in.Schema)
+				schema := in.Def.Schema.String()
 				if !strings.Contains(schema, `"maximum":5`) || !strings.Contains(schema, `"maxLength":2,`) || strings.Contains(schema, "1e") {
 					t.Errorf("schema %s", schema)
 				}

@@ -2,7 +2,6 @@ package mcptools
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -108,20 +107,20 @@ func convert(tools []*tool, opts LoadOptions, source string, pos *positions, dia
 	}
 	conv.AllocateNames()
 	svc.Types = conv.Types()
-	svc.Defs = make(map[string]json.RawMessage, len(svc.Types))
-	for _, t := range svc.Types {
-		t.Schema = conv.TypeSchema(t)
-		svc.Defs[t.Name] = t.Schema
+	svc.Defs = make([]*ir.Def, len(svc.Types))
+	for i, t := range svc.Types {
+		t.Def.Schema = conv.TypeSchema(t)
+		svc.Defs[i] = t.Def
 	}
 	for i, op := range svc.Operations {
 		if in := op.Tool.InputType; in != nil {
 			op.ParamsName = in.Name
-			op.InputSchema = schemaOf(svc, in)
+			op.InputSchema = schemaOf(in)
 		} else {
 			op.InputSchema = noArgumentsSchema(bts[i].tool.input)
 		}
 		if out := op.Tool.OutputType; out != nil {
-			op.OutputSchema = schemaOf(svc, out)
+			op.OutputSchema = schemaOf(out)
 		}
 	}
 	// Tools repeat shapes: declare each once.
@@ -189,16 +188,12 @@ func (dec *decoder) key(file, ptr string) string {
 	return file + "#" + ptr
 }
 
-// schemaOf returns the JSON Schema of t, as a reference when t is named.
-func schemaOf(svc *ir.Service, t *ir.Type) json.RawMessage {
-	if _, ok := svc.Defs[t.Name]; ok && t.Named() {
-		data, _ := json.Marshal(map[string]string{"$ref": "#/$defs/" + t.Name})
-		return data
+// schemaOf returns the JSON Schema of t: a reference to its def when t is
+// named; an anonymous type (a schema that only refers to itself) accepts
+// any value.
+func schemaOf(t *ir.Type) *ir.Schema {
+	if t.Def != nil {
+		return ir.RefTo(t.Def)
 	}
-	if t.Schema == nil {
-		// An anonymous type (a schema that only refers to itself): it
-		// accepts any value.
-		return json.RawMessage(`{}`)
-	}
-	return t.Schema
+	return &ir.Schema{}
 }

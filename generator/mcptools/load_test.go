@@ -3,7 +3,6 @@ package mcptools
 import (
 	"context"
 	"encoding/json"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -88,11 +87,11 @@ func TestLoadDraft07Definitions(t *testing.T) {
 	if o.Tool.Name != "create_order" || o.Tool.Title != "Create order" {
 		t.Errorf("tool %+v", o.Tool)
 	}
-	if string(o.InputSchema) != `{"$ref":"#/$defs/CreateOrderInput"}` || string(o.OutputSchema) != `{"$ref":"#/$defs/CreateOrderOutput"}` {
+	if o.InputSchema.String() != `{"$ref":"#/$defs/CreateOrderInput"}` || o.OutputSchema.String() != `{"$ref":"#/$defs/CreateOrderOutput"}` {
 		t.Errorf("schemas %s %s", o.InputSchema, o.OutputSchema)
 	}
-	if svc.Defs["CreateOrderInput"] == nil || svc.Defs["CreateOrderCustomer"] == nil {
-		t.Errorf("Defs lack the tool's types: %v", slices.Sorted(maps.Keys(svc.Defs)))
+	if svc.Def("CreateOrderInput") == nil || svc.Def("CreateOrderCustomer") == nil {
+		t.Errorf("Defs lack the tool's types: %v", svc.Defs)
 	}
 	if c := field(t, in, "customer"); c.Type != typ(t, svc, "CreateOrderCustomer") || !c.Required {
 		t.Errorf("customer field: %+v", c)
@@ -208,7 +207,7 @@ func TestLoadNonObjectOutputs(t *testing.T) {
 		t.Error("score output is not nullable")
 	}
 	tags := op(t, svc, "list_tags")
-	if tags.ParamsName != "" || tags.Tool.InputType != nil || string(tags.InputSchema) != `{"type":"object"}` {
+	if tags.ParamsName != "" || tags.Tool.InputType != nil || tags.InputSchema.String() != `{"type":"object"}` {
 		t.Errorf("list_tags input: %q %v %s", tags.ParamsName, tags.Tool.InputType, tags.InputSchema)
 	}
 }
@@ -321,10 +320,10 @@ func TestLoadSnapshotOfSDKServer(t *testing.T) {
 func summary(svc *ir.Service) string {
 	var b strings.Builder
 	for _, o := range svc.Operations {
-		b.WriteString(o.ID + " " + o.GoName + " " + o.ParamsName + " " + string(o.InputSchema) + " " + string(o.OutputSchema) + "\n")
+		b.WriteString(o.ID + " " + o.GoName + " " + o.ParamsName + " " + o.InputSchema.String() + " " + o.OutputSchema.String() + "\n")
 	}
-	for _, name := range slices.Sorted(maps.Keys(svc.Defs)) {
-		b.WriteString(name + " " + string(svc.Defs[name]) + "\n")
+	for _, d := range svc.Defs {
+		b.WriteString(d.Name + " " + d.Schema.String() + "\n")
 	}
 	return b.String()
 }

@@ -43,7 +43,7 @@ func TestLoadMemorySharedEntity(t *testing.T) {
 			t.Errorf("%s.entities is not []EntitiesItem", name)
 		}
 	}
-	if _, ok := svc.Defs["CreateEntitiesInputEntitiesItem"]; !ok {
+	if svc.Def("CreateEntitiesInputEntitiesItem") == nil {
 		t.Error("the input's own (open) schema is not kept for validation")
 	}
 }

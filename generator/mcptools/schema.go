@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/ir"
 	"github.com/opsgen/opsgen/generator/jsonptr"
 	"github.com/opsgen/opsgen/generator/jsonschema"
 	"github.com/opsgen/opsgen/generator/naming"
@@ -642,17 +643,13 @@ func noArguments(schema any) bool {
 
 // noArgumentsSchema is the JSON Schema of a tool without arguments: its
 // input schema without identity, dialect and definitions.
-func noArgumentsSchema(schema any) json.RawMessage {
+func noArgumentsSchema(schema any) *ir.Schema {
 	m, _ := schema.(map[string]any)
-	out := map[string]any{}
+	out := make([]ir.Member, 0, len(m))
 	for k, v := range m {
 		if !dropped[k] {
-			out[k] = v
+			out = append(out, ir.Member{Key: k, Value: v})
 		}
 	}
-	data, err := json.Marshal(out)
-	if err != nil {
-		return json.RawMessage(`{}`)
-	}
-	return data
+	return ir.NewSchema(out...)
 }

@@ -336,7 +336,7 @@ func TestLoadReferenceAnnotations(t *testing.T) {
 	if p := field(t, in, "pair").Type; p.Kind != ir.Tuple || len(p.Items) != 2 || p.Elem != nil {
 		t.Errorf("pair: %+v", p)
 	}
-	if s := string(in.Schema); !strings.Contains(s, `"never":{"not":{}}`) || !strings.Contains(s, `"required":["owner"]`) {
+	if s := in.Def.Schema.String(); !strings.Contains(s, `"never":{"not":{}}`) || !strings.Contains(s, `"required":["owner"]`) {
 		t.Errorf("schema %s", s)
 	}
 }

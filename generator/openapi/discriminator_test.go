@@ -16,11 +16,11 @@ func TestDiscriminatorSchema(t *testing.T) {
 	variant := func(name, tags string) string {
 		return `{"allOf":[{"$ref":"#/$defs/` + name + `"},{"properties":{"petType":{"enum":` + tags + `}},"required":["petType"]}]}`
 	}
-	equalJSON(t, "Pet", svc.Defs["Pet"], `{"oneOf":[`+variant("Dog", `["dog","doggo"]`)+`,`+variant("Cat", `["cat"]`)+`]}`)
-	equalJSON(t, "Implicit", svc.Defs["Implicit"], `{"oneOf":[`+variant("Dog", `["Dog"]`)+`,`+variant("Cat", `["Cat"]`)+`]}`)
-	equalJSON(t, "PartlyMapped", svc.Defs["PartlyMapped"], `{"oneOf":[`+variant("Dog", `["woof"]`)+`,`+variant("Cat", `["Cat"]`)+`]}`)
+	equalJSON(t, "Pet", svc.Def("Pet"), `{"oneOf":[`+variant("Dog", `["dog","doggo"]`)+`,`+variant("Cat", `["cat"]`)+`]}`)
+	equalJSON(t, "Implicit", svc.Def("Implicit"), `{"oneOf":[`+variant("Dog", `["Dog"]`)+`,`+variant("Cat", `["Cat"]`)+`]}`)
+	equalJSON(t, "PartlyMapped", svc.Def("PartlyMapped"), `{"oneOf":[`+variant("Dog", `["woof"]`)+`,`+variant("Cat", `["Cat"]`)+`]}`)
 	// Without a discriminator, variants stay as they are.
-	equalJSON(t, "ByShape", svc.Defs["ByShape"], `{"anyOf":[{"type":"string"},{"type":"integer"},{"$ref":"#/$defs/Base"}]}`)
+	equalJSON(t, "ByShape", svc.Def("ByShape"), `{"anyOf":[{"type":"string"},{"type":"integer"},{"$ref":"#/$defs/Base"}]}`)
 }
 
 // TestDiscriminatorOwnValues: without a mapping, a variant whose own
@@ -45,7 +45,7 @@ func TestDiscriminatorOwnValues(t *testing.T) {
 	variant := func(name, tags string) string {
 		return `{"allOf":[{"$ref":"#/$defs/` + name + `"},{"properties":{"type":{"enum":` + tags + `}},"required":["type"]}]}`
 	}
-	equalJSON(t, "Item", svc.Defs["Item"], `{"oneOf":[`+variant("TrackObject", `["track"]`)+`,`+
+	equalJSON(t, "Item", svc.Def("Item"), `{"oneOf":[`+variant("TrackObject", `["track"]`)+`,`+
 		variant("EpisodeObject", `["EpisodeObject"]`)+`,`+variant("Other", `["Other"]`)+`]}`)
 	var tags [][]string
 	for _, v := range typ(t, svc, "Item").Variants {

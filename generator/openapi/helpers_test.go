@@ -73,7 +73,7 @@ func dump(svc *ir.Service) string {
 		if t.Discriminator != "" || t.AnyOf {
 			fmt.Fprintf(&b, "  disc=%q anyOf=%v\n", t.Discriminator, t.AnyOf)
 		}
-		fmt.Fprintf(&b, "  schema %s\n", t.Schema)
+		fmt.Fprintf(&b, "  schema %s\n", t.Def.Schema)
 	}
 	for _, o := range svc.Operations {
 		fmt.Fprintf(&b, "op %s %s %s %s params=%s sec=%v stream=%v\n", o.ID, o.GoName, o.Method, o.Path, o.ParamsName, o.Security, o.Stream)
@@ -172,8 +172,20 @@ func equalSlice[T comparable](t *testing.T, what string, got, want []T) {
 	}
 }
 
-func equalJSON(t *testing.T, what string, got json.RawMessage, want string) {
+func equalJSON(t *testing.T, what string, schema any, want string) {
 	t.Helper()
+	var got []byte
+	switch s := schema.(type) {
+	case *ir.Schema:
+		got = []byte(s.String())
+	case *ir.Def:
+		if s == nil {
+			t.Fatalf("%s: no such def", what)
+		}
+		got = []byte(s.Schema.String())
+	default:
+		t.Fatalf("%s: %T is no schema", what, schema)
+	}
 	var g, w any
 	if err := json.Unmarshal(got, &g); err != nil {
 		t.Fatalf("%s: invalid JSON %s: %v", what, got, err)

@@ -66,8 +66,8 @@ components:
 	if len(get.Params) != 1 || get.Params[0].Name != "q" || ts(get.Params[0].Type) != "string" {
 		t.Errorf("params = %+v", get.Params)
 	}
-	if !strings.Contains(string(typ(t, svc, "Video").Schema), `"maxLength":10`) {
-		t.Errorf("Video's schema lost its other keywords: %s", typ(t, svc, "Video").Schema)
+	if !strings.Contains(typ(t, svc, "Video").Def.Schema.String(), `"maxLength":10`) {
+		t.Errorf("Video's schema lost its other keywords: %s", typ(t, svc, "Video").Def.Schema)
 	}
 
 	// The same in JSON, as api.video and codat.io/assess write it.

@@ -55,12 +55,6 @@ type Options struct {
 	// directory as the document's path is, or absolute) or an http(s) URL.
 	// Calls do not overlap.
 	Read func(file string)
-	// SchemasLater lets Load return while the JSON Schemas of the types
-	// (Type.Schema, Service.Defs) are still being built: Service.Schemas
-	// waits for them, and must be called before they are read. The
-	// emitter starts on types.go meanwhile. If ctx is done before they
-	// are, they are left unfinished: the caller checks ctx after.
-	SchemasLater bool
 }
 
 // DefaultMaxBytes is the default Options.MaxBytes: 128 MiB, several times the
@@ -378,17 +372,24 @@ func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Opti
 	}
 	l.conv.AllocateNames()
 	svc.Types = l.conv.Types()
-	// The types' schemas are built by several goroutines (TypeSchema only
-	// reads the converter's state) while another one finishes the
-	// operations (their JSON Schemas: they read the converter's state too,
-	// and may warn, and adapt schemas the operations did not) then gives
-	// the diagnostics their positions. With SchemasLater the service is
-	// returned when that one is done (the diagnostics are then complete),
-	// and the types' schemas are waited for by Service.Schemas.
+	if err := l.buildSchemas(svc); err != nil {
+		return nil, nil, err
+	}
+	return svc, l.diags, nil
+}
+
+// buildSchemas is the loader's last stage: it builds the JSON Schemas of
+// the types (their Defs, then Service.Defs) and finishes the operations,
+// and returns when both are done. The types' schemas are built by several
+// goroutines (TypeSchema only reads the converter's state) while another
+// one finishes the operations (their JSON Schemas: they read the
+// converter's state too, and may warn, and adapt schemas the operations
+// did not) then gives the diagnostics their positions.
+func (l *loader) buildSchemas(svc *ir.Service) error {
 	var finished, typeSchemas sync.WaitGroup
 	finished.Go(func() {
 		for i, fin := range l.finish {
-			if i%64 == 0 && ctx.Err() != nil {
+			if i%64 == 0 && l.ctx.Err() != nil {
 				return
 			}
 			fin()
@@ -402,35 +403,24 @@ func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Opti
 		typeSchemas.Go(func() {
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= len(svc.Types) || ctx.Err() != nil {
+				if i >= len(svc.Types) || l.ctx.Err() != nil {
 					return
 				}
-				svc.Types[i].Schema = l.conv.TypeSchema(svc.Types[i])
+				t := svc.Types[i]
+				t.Def.Schema = l.conv.TypeSchema(t)
 			}
 		})
 	}
 	finished.Wait()
-	if err := stopped(ctx, source); err != nil {
-		typeSchemas.Wait()
-		return nil, nil, err
+	typeSchemas.Wait()
+	if err := stopped(l.ctx, svc.Source); err != nil {
+		return err
 	}
-	defs := func() {
-		typeSchemas.Wait()
-		svc.Defs = make(map[string]json.RawMessage, len(svc.Types))
-		for _, t := range svc.Types {
-			svc.Defs[t.Name] = t.Schema
-		}
+	svc.Defs = make([]*ir.Def, len(svc.Types))
+	for i, t := range svc.Types {
+		svc.Defs[i] = t.Def // sorted by name, as the types are
 	}
-	svc.CompactDefs = true // TypeSchema's, written by jsonschema.Marshal
-	if opts.SchemasLater {
-		svc.SchemasLater(defs)
-	} else {
-		defs()
-		if err := stopped(ctx, source); err != nil {
-			return nil, nil, err
-		}
-	}
-	return svc, l.diags, nil
+	return nil
 }
 
 // declareComponents declares the component schemas, sorted by name. Each

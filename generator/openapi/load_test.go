@@ -41,10 +41,10 @@ func TestPetstore(t *testing.T) {
 	})
 	equal(t, "Pet.name doc", field(t, pet, "name").Doc.Description, "The pet's name")
 	equalSlice(t, "PetOwner fields", fields(typ(t, svc, "PetOwner")), []string{"HomeURL:home_url:string/uri", "UserID:user_id:string"})
-	equalJSON(t, "Pet schema", pet.Schema, `{"type":"object","required":["id","name"],"properties":{
+	equalJSON(t, "Pet schema", pet.Def, `{"type":"object","required":["id","name"],"properties":{
 		"born":{"type":"string","format":"date-time"},"id":{"type":"integer","format":"int64"},
 		"name":{"type":"string"},"owner":{"$ref":"#/$defs/PetOwner"},"status":{"$ref":"#/$defs/PetStatus"},"tag":{"type":"string"}}}`)
-	equalJSON(t, "Defs[Pet]", svc.Defs["Pet"], string(pet.Schema))
+	equalJSON(t, "Defs[Pet]", svc.Def("Pet"), pet.Def.Schema.String())
 
 	st := typ(t, svc, "PetStatus")
 	equal(t, "PetStatus.Kind", st.Kind, ir.Enum)
@@ -94,7 +94,7 @@ func TestPetstore(t *testing.T) {
 	}
 	equalSlice(t, "CreatePetBody fields", fields(create.Body.Type), []string{"Name:name:string:req", "Tag:tag:string?:null"})
 	equalJSON(t, "createPet.InputSchema", create.InputSchema, `{"type":"object","required":["body"],"properties":{"body":{"$ref":"#/$defs/CreatePetBody"}}}`)
-	equalJSON(t, "CreatePetBody schema", svc.Defs["CreatePetBody"], `{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"tag":{"type":["string","null"]}}}`)
+	equalJSON(t, "CreatePetBody schema", svc.Def("CreatePetBody"), `{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"tag":{"type":["string","null"]}}}`)
 
 	show := op(t, svc, "showPetById")
 	equal(t, "showPetById.GoName", show.GoName, "ShowPetByID")
@@ -144,7 +144,7 @@ func TestSchemas31(t *testing.T) {
 	n := typ(t, svc, "Nullable31")
 	equal(t, "Nullable31.Nullable", n.Nullable, true)
 	equal(t, "Nullable31.Kind", n.Kind, ir.Struct)
-	equalJSON(t, "Thing schema", thing.Schema, `{"type":"object","required":["kind","id"],"properties":{
+	equalJSON(t, "Thing schema", thing.Def, `{"type":"object","required":["kind","id"],"properties":{
 		"id":{"type":"string","format":"uuid"},"kind":{"const":"thing"},"label":{"type":["string","null"]},
 		"nested":{"$ref":"#/$defs/Nested"},"point":{"type":"array","prefixItems":[{"type":"number","format":"double"},{"type":"number"}],"items":false},
 		"score":{"$ref":"#/$defs/ThingScore"},"size":{"type":"integer","exclusiveMinimum":0}}}`)
@@ -202,7 +202,7 @@ func TestComposition(t *testing.T) {
 	equal(t, "MaybeBase nullable", maybe.Nullable, true)
 	equal(t, "MaybeBase kind", maybe.Kind, ir.Struct)
 	equalSlice(t, "Holder fields", fields(typ(t, svc, "Holder")), []string{"Either:either:Cat:null", "Maybe:maybe:Base:null"})
-	equalJSON(t, "Holder schema", typ(t, svc, "Holder").Schema, `{"type":"object","properties":{
+	equalJSON(t, "Holder schema", typ(t, svc, "Holder").Def, `{"type":"object","properties":{
 		"either":{"anyOf":[{"$ref":"#/$defs/Cat"},{"type":"null"}]},
 		"maybe":{"anyOf":[{"allOf":[{"$ref":"#/$defs/Base"}]},{"type":"null"}]}}}`)
 
@@ -233,7 +233,7 @@ func TestComposition(t *testing.T) {
 	if !ne.Nullable || len(ne.Values) != 1 || !ne.HasConst {
 		t.Errorf("NullableEnum = %+v", ne)
 	}
-	equalJSON(t, "NullableEnum schema", ne.Schema, `{"type":["string","null"],"enum":["x",null]}`)
+	equalJSON(t, "NullableEnum schema", ne.Def, `{"type":["string","null"],"enum":["x",null]}`)
 
 	equalSlice(t, "Formats", fields(typ(t, svc, "Formats")), []string{
 		"Day:day:date/date", "Email:email:string/email", "F32:f32:float/float", "F64:f64:float/double",

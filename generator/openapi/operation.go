@@ -16,7 +16,6 @@ import (
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
 	"github.com/opsgen/opsgen/generator/jsonptr"
-	"github.com/opsgen/opsgen/generator/jsonschema"
 	"github.com/opsgen/opsgen/generator/naming"
 )
 
@@ -306,7 +305,7 @@ func (l *loader) param(p *openapi3.Parameter, w where) *ir.Param {
 }
 
 // mediaRank orders media types by preference: JSON, event streams, forms,
-// multipart, text, then anything else.
+// multipart, text, XML, then anything else.
 func mediaRank(mt string) int {
 	base, _, err := mime.ParseMediaType(mt)
 	if err != nil {
@@ -325,15 +324,32 @@ func mediaRank(mt string) int {
 		return 4
 	case strings.HasPrefix(base, "multipart/"):
 		return 5
+	case isXML(base): // before text/: text/xml is XML
+		return 7
 	case strings.HasPrefix(base, "text/"):
 		return 6
 	}
-	return 7
+	return 8
+}
+
+// isXML reports an XML media type (lower case, without parameters).
+func isXML(base string) bool {
+	return base == "application/xml" || base == "text/xml" || strings.HasSuffix(base, "+xml")
 }
 
 // mediaKinds are the body kinds of the media types, by mediaRank.
 var mediaKinds = [...]ir.BodyKind{ir.BodyJSON, ir.BodyJSON, ir.BodyEventStream, ir.BodyForm,
-	ir.BodyMultipart, ir.BodyMultipart, ir.BodyText, ir.BodyBinary}
+	ir.BodyMultipart, ir.BodyMultipart, ir.BodyText, ir.BodyXML, ir.BodyBinary}
+
+// structured reports whether an XML body of type t is typed (BodyXML):
+// an object, map, array or union, which XML elements describe.
+func structured(t *ir.Type) bool {
+	switch t.Kind {
+	case ir.Struct, ir.Map, ir.Array, ir.Union, ir.Tuple:
+		return true
+	}
+	return false
+}
 
 // pickMedia chooses the preferred media type of content (ties by name).
 func pickMedia(content openapi3.Content) string {
@@ -362,9 +378,20 @@ func (l *loader) mediaType(content openapi3.Content, w where) (string, ir.BodyKi
 			mw = mw.at("schema", w.name)
 		}
 	}
+	var t *ir.Type
+	if ref != nil {
+		t = l.schema(ref, mw)
+	}
+	if kind == ir.BodyXML && (t == nil || !structured(t)) {
+		// A scalar (or no) schema: the document as text or bytes.
+		kind = ir.BodyBinary
+		if strings.HasPrefix(strings.ToLower(mt), "text/") {
+			kind = ir.BodyText
+		}
+	}
 	switch {
-	case ref != nil:
-		return mt, kind, ref, l.schema(ref, mw)
+	case t != nil:
+		return mt, kind, ref, t
 	case kind == ir.BodyText:
 		return mt, kind, ref, &ir.Type{Kind: ir.String}
 	case kind == ir.BodyBinary:
@@ -459,7 +486,7 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 			mt, kind, ref, t := l.mediaType(rr.Value.Content, w)
 			r.MediaType, r.Kind, r.Type = mt, kind, t
 			if ref != nil {
-				l.finish = append(l.finish, func() { r.Schema = jsonschema.Marshal(l.jsonSchema(ref)) })
+				l.finish = append(l.finish, func() { r.Schema = l.jsonSchema(ref) })
 			}
 		}
 		if !isSuccess(st) && st != "304" {
@@ -523,17 +550,26 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 		op.OutputSchema = op.Result.Schema
 	}
 	// object is an object schema with props, of which required are required.
-	object := func(props map[string]any, required []string) map[string]any {
-		o := map[string]any{"type": "object", "properties": props}
+	object := func(props ir.Properties, required []string) *ir.Schema {
+		o := []ir.Member{{Key: "properties", Value: props}, {Key: "type", Value: "object"}}
 		if len(required) > 0 {
-			o["required"] = required
+			o = append(o, ir.Member{Key: "required", Value: required})
 		}
-		return o
+		return ir.NewSchema(o...)
 	}
-	props := map[string]any{}
+	var props ir.Properties // "body" before "params"
 	var required []string
+	if op.Body != nil {
+		props = append(props, ir.Property{Key: "body", Schema: l.jsonSchema(l.bodyRefs[op.Body])})
+		if op.Body.Kind == ir.BodyXML {
+			op.Body.Schema = xmlRootName(props[len(props)-1].Schema, l.bodyRefs[op.Body])
+		}
+		if op.Body.Required {
+			required = append(required, "body")
+		}
+	}
 	if len(op.Params) > 0 {
-		pp := map[string]any{}
+		pp := make(map[string]*ir.Schema, len(op.Params))
 		var preq []string
 		for _, p := range op.Params {
 			pp[p.Name] = l.paramSchema(p, s)
@@ -542,25 +578,83 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 			}
 		}
 		slices.Sort(preq)
-		props["params"] = object(pp, preq)
-		if len(preq) > 0 {
-			required = append(required, "params")
+		params := make(ir.Properties, 0, len(pp))
+		for _, name := range slices.Sorted(maps.Keys(pp)) {
+			params = append(params, ir.Property{Key: name, Schema: pp[name]})
 		}
-	}
-	if op.Body != nil {
-		props["body"] = l.jsonSchema(l.bodyRefs[op.Body])
-		if op.Body.Required {
-			required = append(required, "body")
+		props = append(props, ir.Property{Key: "params", Schema: object(params, preq)})
+		if len(preq) > 0 {
+			required = append([]string{"params"}, required...)
 		}
 	}
 	if len(props) > 0 {
-		op.InputSchema = jsonschema.Marshal(object(props, required))
+		op.InputSchema = object(props, required)
 	}
+}
+
+// xmlRootName returns the schema of an XML body, m, naming its root element
+// after the component ref refers to when the component's xml object does not
+// name it, as OpenAPI says (the $defs name the schema refers to is the Go
+// name, which may differ: "note" is Note).
+//
+// An inline object schema without an xml name whose one property is an
+// object has no element of its own (OpenAPI 3.2's nodeType none): the
+// property's element is the document's, as in APIs.guru's AWS REST-XML
+// descriptions ({Tagging: {...}} for a <Tagging> document).
+func xmlRootName(m *ir.Schema, ref *openapi3.SchemaRef) *ir.Schema {
+	if m == nil || ref == nil || ref.Value != nil && ref.Value.XML != nil && ref.Value.XML.Name != "" {
+		return m
+	}
+	if ref.Ref == "" {
+		if v := ref.Value; v != nil && v.XML == nil && len(v.Properties) == 1 {
+			for _, p := range v.Properties {
+				if p != nil && objectSchema(p.Value, 0) {
+					return m.With("xml", map[string]any{"nodeType": "none"})
+				}
+			}
+		}
+		return m
+	}
+	name := ref.Ref[strings.LastIndexByte(ref.Ref, '/')+1:]
+	name = strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~")
+	if !xmlName(name) || m.Ref != nil && m.Ref.Name == name {
+		return m // not a name, or the one the $defs entry gives already
+	}
+	// Beside the $ref: the runtime reads it before the target's xml object.
+	return m.With("xml", map[string]any{"name": name})
+}
+
+// objectSchema reports whether v states an object: its type, its
+// properties, or an allOf part that does.
+func objectSchema(v *openapi3.Schema, depth int) bool {
+	if v == nil || depth > 8 {
+		return false
+	}
+	if v.Type != nil && v.Type.Is(openapi3.TypeObject) || len(v.Properties) > 0 {
+		return true
+	}
+	for _, p := range v.AllOf {
+		if p != nil && objectSchema(p.Value, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// xmlName reports whether s is an XML element name without a prefix.
+func xmlName(s string) bool {
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c > 0x7f ||
+			i > 0 && (c == '-' || c == '.' || c >= '0' && c <= '9')) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // paramSchema finds the schema of a merged parameter again by name and
 // location, in the operation's parameters, then in the path's.
-func (l *loader) paramSchema(p *ir.Param, s opSite) map[string]any {
+func (l *loader) paramSchema(p *ir.Param, s opSite) *ir.Schema {
 	for _, refs := range [...]openapi3.Parameters{s.op.Parameters, s.item.Parameters} {
 		for _, r := range refs {
 			if r == nil || r.Value == nil || r.Value.Name != p.Name || r.Value.In != string(p.In) {
@@ -571,10 +665,10 @@ func (l *loader) paramSchema(p *ir.Param, s opSite) map[string]any {
 			} else if m := v.Content[p.ContentType]; m != nil {
 				return l.jsonSchema(m.Schema)
 			}
-			return map[string]any{"type": "string"}
+			return ir.NewSchema(ir.Member{Key: "type", Value: "string"})
 		}
 	}
-	return map[string]any{}
+	return &ir.Schema{}
 }
 
 // errorSuffix names an error status after the operation's name: NotFound

@@ -57,7 +57,7 @@ func (l *loader) schema(ref *openapi3.SchemaRef, w where) *ir.Type {
 }
 
 // jsonSchema returns the JSON Schema of ref (see jsonschema.Converter.JSONSchema).
-func (l *loader) jsonSchema(ref *openapi3.SchemaRef) map[string]any {
+func (l *loader) jsonSchema(ref *openapi3.SchemaRef) *ir.Schema {
 	return l.conv.JSONSchema(l.adapt(ref, nil))
 }
 
@@ -92,6 +92,7 @@ func (l *loader) adaptValue(v *openapi3.Schema) *jsonschema.Schema {
 		Keywords: keywords(v), GoName: goNameExt(v.Extensions),
 	}
 	s.GoType, _ = v.Extensions["x-go-type"].(string)
+	s.XML = xmlObject(v.XML)
 	l.schemas[v] = s
 	if v.Type != nil {
 		s.Types = *v.Type
@@ -128,6 +129,32 @@ func (l *loader) adaptValue(v *openapi3.Schema) *jsonschema.Schema {
 		}
 	}
 	return s
+}
+
+// xmlObject returns the members of an xml object that are set, or nil.
+func xmlObject(x *openapi3.XML) map[string]any {
+	if x == nil {
+		return nil
+	}
+	m := map[string]any{}
+	for k, v := range map[string]string{"name": x.Name, "namespace": x.Namespace, "prefix": x.Prefix} {
+		if v != "" {
+			m[k] = v
+		}
+	}
+	if x.Attribute {
+		m["attribute"] = true
+	}
+	if x.Wrapped {
+		m["wrapped"] = true
+	}
+	if nt, ok := x.Extensions["nodeType"].(string); ok { // OpenAPI 3.2
+		m["nodeType"] = nt
+	}
+	if len(m) == 0 {
+		return nil
+	}
+	return m
 }
 
 // keywords returns the validation keywords of v, in their 2020-12 form.

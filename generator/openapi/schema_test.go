@@ -3,7 +3,6 @@ package openapi_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -14,19 +13,19 @@ import (
 )
 
 // compile compiles schema with the service's Defs as draft 2020-12.
-func compile(t *testing.T, svc *ir.Service, schema json.RawMessage) *jsonschema.Schema {
+func compile(t *testing.T, svc *ir.Service, schema *ir.Schema) *jsonschema.Schema {
 	t.Helper()
 	var doc map[string]any
-	if err := json.Unmarshal(schema, &doc); err != nil {
+	if err := json.Unmarshal([]byte(schema.String()), &doc); err != nil {
 		t.Fatalf("schema %s: %v", schema, err)
 	}
 	defs := map[string]any{}
-	for name, d := range svc.Defs {
+	for _, d := range svc.Defs {
 		var v any
-		if err := json.Unmarshal(d, &v); err != nil {
-			t.Fatalf("def %s: %v", name, err)
+		if err := json.Unmarshal([]byte(d.Schema.String()), &v); err != nil {
+			t.Fatalf("def %s: %v", d.Name, err)
 		}
-		defs[name] = v
+		defs[d.Name] = v
 	}
 	doc["$defs"] = defs
 	doc["$schema"] = "https://json-schema.org/draft/2020-12/schema"
@@ -46,14 +45,14 @@ func compile(t *testing.T, svc *ir.Service, schema json.RawMessage) *jsonschema.
 func TestSchemasCompile(t *testing.T) {
 	for _, name := range []string{"petstore.json", "schemas31.yaml", "composition.yaml", "swagger.yaml", "params.yaml", "bodies.yaml", "responses.yaml", "external.yaml"} {
 		svc, _ := load(t, name, openapi.Options{})
-		for n, d := range svc.Defs {
-			if string(d) != string(typ(t, svc, n).Schema) {
-				t.Errorf("%s: Defs[%s] differs from Type.Schema", name, n)
+		for _, d := range svc.Defs {
+			if d != typ(t, svc, d.Name).Def {
+				t.Errorf("%s: Defs[%s] is not Type.Def", name, d.Name)
 			}
-			compile(t, svc, d)
+			compile(t, svc, d.Schema)
 		}
 		for _, o := range svc.Operations {
-			for _, s := range []json.RawMessage{o.InputSchema, o.OutputSchema} {
+			for _, s := range []*ir.Schema{o.InputSchema, o.OutputSchema} {
 				if s != nil {
 					compile(t, svc, s)
 				}
@@ -85,7 +84,11 @@ func TestSchemasValidate(t *testing.T) {
 		{"Extra", `{"name": "a", "n": "x"}`, false},
 	}
 	for _, tt := range tests {
-		s := compile(t, svc, json.RawMessage(fmt.Sprintf(`{"$ref": "#/$defs/%s"}`, tt.def)))
+		d := svc.Def(tt.def)
+		if d == nil {
+			t.Fatalf("no def %s", tt.def)
+		}
+		s := compile(t, svc, ir.RefTo(d))
 		inst, err := jsonschema.UnmarshalJSON(strings.NewReader(tt.instance))
 		if err != nil {
 			t.Fatal(err)
@@ -105,7 +108,7 @@ components:
 	if err != nil {
 		t.Fatal(err)
 	}
-	equalJSON(t, "Pos", svc2.Defs["Pos"], `{"type":"number","exclusiveMinimum":0,"maximum":10}`)
+	equalJSON(t, "Pos", svc2.Def("Pos"), `{"type":"number","exclusiveMinimum":0,"maximum":10}`)
 }
 
 func TestAllOfCycleAndAliases(t *testing.T) {

@@ -13,7 +13,6 @@ import (
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
 	"github.com/opsgen/opsgen/generator/jsonptr"
-	"github.com/opsgen/opsgen/generator/jsonschema"
 	"github.com/opsgen/opsgen/generator/naming"
 )
 
@@ -129,7 +128,7 @@ func (l *loader) webhooks(ops []*ir.Operation) []*ir.Operation {
 			continue
 		}
 		if ref := l.bodyRefs[op.Body]; ref != nil {
-			l.finish = append(l.finish, func() { op.OutputSchema = jsonschema.Marshal(l.jsonSchema(ref)) })
+			l.finish = append(l.finish, func() { op.OutputSchema = l.jsonSchema(ref) })
 		}
 		out = append(out, op)
 	}

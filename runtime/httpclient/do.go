@@ -24,6 +24,9 @@ const (
 	BodyText
 	BodyBinary
 	BodyEventStream
+	// BodyXML: an XML body read as the value its Schema describes (see
+	// runtime/xmljson).
+	BodyXML
 )
 
 // Response is one response the spec declares for an operation.
@@ -57,8 +60,10 @@ type Response struct {
 // +json media types into T through the runtime pipeline (normalized and
 // validated against the entry's Schema as the validation mode says, with
 // warnings on the envelope; the body is read whole, bounded by
-// Config.MaxBodyBytes, then decoded once), text/* as a string, anything
-// else as []byte. A T of io.ReadCloser receives the body unread; the caller
+// Config.MaxBodyBytes, then decoded once); XML media types (application/xml,
+// text/xml, +xml) the same way, converted first to the JSON value the
+// entry's Schema describes (runtime/xmljson), unless T is a string or
+// []byte; text/* as a string, anything else as []byte. A T of io.ReadCloser receives the body unread; the caller
 // must close it. A response without a body (204, 205, 304, HEAD, empty)
 // leaves Data zero. Bodies larger than Config.MaxBodyBytes fail with
 // DECODE_ERROR.
@@ -173,7 +178,16 @@ func (c *Client) do(ctx context.Context, r *Request, responses []Response, cc *c
 	}
 	mt := mediaType(meta.ContentType)
 	var warnings []runtime.Warning
-	if _, isBytes := out.(*[]byte); !isBytes && (isJSONMediaType(mt) || mt == "" && kind == BodyJSON) {
+	if decodesXML(mt, kind, out) {
+		// XML is a wire form of the JSON value the schema describes:
+		// converted, then through the same pipeline.
+		var data []byte
+		if data, err = readAll(body, resp.ContentLength, c.cfg.MaxBodyBytes); err == nil {
+			if data, err = xmlToJSON(r.opID, schema, data); err == nil {
+				warnings, err = runtime.DecodeInto(ctx, p, r.opID, schema, data, out)
+			}
+		}
+	} else if _, isBytes := out.(*[]byte); !isBytes && (isJSONMediaType(mt) || mt == "" && kind == BodyJSON) {
 		// Read at the announced size in one allocation (io.ReadAll's
 		// doubling would hold up to two copies of a large body at once).
 		var data []byte
@@ -394,9 +408,6 @@ func statusError(opID string, resp *http.Response, entry *Response) error {
 	}
 	ct := resp.Header.Get("Content-Type")
 	f := &runtime.HTTPFailure{StatusCode: resp.StatusCode, Headers: resp.Header, Body: b, Truncated: truncated, ContentType: ct}
-	mt := mediaType(ct)
-	decode := entry != nil && !truncated && len(b) > 0 &&
-		(isJSONMediaType(mt) || mt == "" && entry.Kind == BodyJSON)
 	code := runtime.CodeExecution
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
 		code = runtime.CodeAccessDenied
@@ -406,17 +417,38 @@ func statusError(opID string, resp *http.Response, entry *Response) error {
 		status = fmt.Sprintf("%d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
 	}
 	ce := &runtime.CallError{Code: code, OperationID: opID, Message: "HTTP " + status, HTTP: f}
-	return typedError(ce, entry, decode)
+	return typedFailure(ce, entry, mediaType(ct))
+}
+
+// typedFailure is typedError for a failure whose body has media type mt:
+// a JSON body is decoded; an XML one is converted first to the JSON value
+// the entry's schema describes (HTTP.Body keeps the XML); a truncated or
+// empty body, or one of another type, is not decoded.
+func typedFailure(ce *runtime.CallError, entry *Response, mt string) error {
+	f := ce.HTTP
+	if entry == nil || f.Truncated || len(f.Body) == 0 {
+		return typedError(ce, entry, false)
+	}
+	if decodesXML(mt, entry.Kind, entry.Error) {
+		js, err := xmlToJSON(ce.OperationID, entry.Schema, f.Body)
+		return typedErrorBody(ce, entry, js, err == nil)
+	}
+	return typedError(ce, entry, isJSONMediaType(mt) || mt == "" && entry.Kind == BodyJSON)
 }
 
 // typedError returns ce, an HTTP failure whose body is ce.HTTP.Body, as
 // entry declares it: the operation's error type for the status, its body
 // decoded when decode is set, or ce.
 func typedError(ce *runtime.CallError, entry *Response, decode bool) error {
+	return typedErrorBody(ce, entry, ce.HTTP.Body, decode)
+}
+
+// typedErrorBody is typedError with the JSON body b to decode.
+func typedErrorBody(ce *runtime.CallError, entry *Response, b []byte, decode bool) error {
 	if entry == nil || entry.NewError == nil && !isNilPointer(entry.Error) {
 		return ce
 	}
-	f, b := ce.HTTP, ce.HTTP.Body
+	f := ce.HTTP
 	// A generated per-status error type (runtime.StatusError) wraps ce;
 	// anything else NewError returns is a pointer to the body's type.
 	var v any

@@ -46,8 +46,12 @@
 // MultipartObject) as well as JSON bodies. File parts and binary bodies
 // take any io.Reader; a File also carries the file name and media type.
 // Response bodies are decoded by their actual Content-Type: JSON (and any
-// +json type) through the runtime pipeline, text/* as a string, anything
-// else as []byte, or handed over unread when the data type is io.ReadCloser.
+// +json type) through the runtime pipeline; XML (application/xml, text/xml,
+// +xml) the same way when the data type is not a string or []byte, first
+// converted to the JSON value its schema describes (runtime/xmljson, which
+// XMLBody uses the other way for request bodies); text/* as a string,
+// anything else as []byte, or handed over unread when the data type is
+// io.ReadCloser.
 //
 // # Middlewares and hooks
 //

@@ -280,7 +280,7 @@ func (c *Client) remoteInput(r *Request) (RemoteInput, error) {
 // headers and body of the hub's response), as a direct call of the
 // operation returns it: the operation's generated error type for the
 // status (responses is the operation's table, as its method passes it to
-// Call), its JSON body decoded into Body. The CallError's Issues are kept
+// Call), its JSON (or XML) body decoded into Body. The CallError's Issues are kept
 // as they came (the hub decoded the body as well), not added to. It
 // returns nil when ce carries no HTTP failure or the operation declares
 // nothing for its status. Generated packages call it from their
@@ -293,12 +293,9 @@ func TypedError(ce *runtime.CallError, responses []Response) error {
 	if entry == nil || entry.NewError == nil && !isNilPointer(entry.Error) {
 		return nil
 	}
-	mt := mediaType(ce.HTTP.ContentType)
-	decode := !ce.HTTP.Truncated && len(ce.HTTP.Body) > 0 &&
-		(isJSONMediaType(mt) || mt == "" && entry.Kind == BodyJSON)
 	issues := ce.Issues
 	ce.Issues = nil
-	typed := typedError(ce, entry, decode)
+	typed := typedFailure(ce, entry, mediaType(ce.HTTP.ContentType))
 	ce.Issues = issues
 	return typed
 }
