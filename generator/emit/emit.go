@@ -122,6 +122,10 @@ type Options struct {
 	// Timeout is the default timeout of every call (client.timeout in the
 	// config); NewClient applies it before the caller's options.
 	Timeout time.Duration
+	// IdempotencyKeys makes the generated NewClient of an HTTP client
+	// apply httpclient.WithIdempotencyKeys before the caller's options
+	// (client.idempotencyKeys in the config).
+	IdempotencyKeys bool
 	// Operations holds settings of single operations by operation id (the
 	// config's operations).
 	Operations map[string]OperationOptions
@@ -231,6 +235,7 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	} else {
 		add("operations.go", g.operationsFile())
 		add("client.go", g.httpClientFile())
+		add("webhooks.go", g.webhooksFile())
 	}
 	if opts.Registry {
 		add("registry.go", g.registryFile())
@@ -282,6 +287,8 @@ type gen struct {
 	defSet      map[*ir.Def]bool
 	// remote is remoteIDs' result.
 	remote map[*ir.Operation]string
+	// hooks is webhookOps' result.
+	hooks *[]webhookOp
 }
 
 func newGen(svc *ir.Service, opts Options) *gen {
@@ -441,6 +448,7 @@ func (g *gen) check() {
 			}
 		}
 	}
+	g.checkWebhooks(declare)
 }
 
 // checkOperations checks Options.Operations against the service: every id

@@ -98,6 +98,7 @@ func Do[T any](ctx context.Context, c *Client, r *Request, responses []Response,
 // operation, through HTTP or WithRemote.
 func (c *Client) Call(ctx context.Context, r *Request, responses []Response, data any, opts ...CallOption) (runtime.Meta, []runtime.Warning, error) {
 	cc := callOptions(opts)
+	ctx = c.idempotencyKey(ctx, r, cc)
 	if rm := c.remote(r); rm != nil {
 		return r.remoteCall(c, ctx, rm, r, responses, cc, data)
 	}

@@ -161,6 +161,11 @@
 // retries (WithRetry) and timeouts (WithTimeout). Credentials are set with
 // WithBearerHeader.
 //
+// The webhooks and callbacks the API sends are received by NewWebhookMux, one
+// method of a WebhookHandler per operation, verified and decoded by package
+// github.com/opsgen/opsgen/runtime/webhook; RegisterWebhooks serves them as
+// Registry subscriptions.
+//
 // Every call returns a runtime.ResponseEnvelope: Data typed from the operation's
 // output schema, Meta from the transport, and Warnings when the data did not match
 // its schema.
@@ -293,6 +298,13 @@ func WithReconnect(p httpclient.ReconnectPolicy) Option {
 // whose hub registered the same client: same methods, same types.
 func WithRemote(rm httpclient.Remote) Option {
 	return httpclient.WithRemote(rm)
+}
+
+// WithIdempotencyKeys gives every call of a method that is not idempotent (POST,
+// PATCH...) an Idempotency-Key generated once per call, the same on every retry
+// and through WithRemote (httpclient.WithIdempotencyKeys).
+func WithIdempotencyKeys() Option {
+	return httpclient.WithIdempotencyKeys()
 }
 
 // WithRequestHeader adds a header to one request.

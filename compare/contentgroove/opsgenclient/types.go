@@ -3,7 +3,12 @@
 
 package opsgenclient
 
-import "github.com/opsgen/opsgen/runtime"
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/opsgen/opsgen/runtime"
+)
 
 // ClipResponseObject is a JSON object.
 //
@@ -148,6 +153,421 @@ type CreateMediaBodyDataAttributes struct {
 	Name        *string `json:"name,omitempty"`
 	SourceURL   *string `json:"source_url,omitempty"`
 	UploadID    *string `json:"upload_id,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayload is a JSON object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema
+type CreateMediaMediaProcessingFinishedPayload struct {
+	_ runtime.NotComparable
+
+	Event   *string                                           `json:"event,omitempty"`
+	Payload *CreateMediaMediaProcessingFinishedPayloadPayload `json:"payload,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayload is a JSON object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload
+type CreateMediaMediaProcessingFinishedPayloadPayload struct {
+	_ runtime.NotComparable
+
+	Data     *CreateMediaMediaProcessingFinishedPayloadPayloadData          `json:"data,omitempty"`
+	Included []CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem `json:"included,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadData is a JSON object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data
+type CreateMediaMediaProcessingFinishedPayloadPayloadData struct {
+	_ runtime.NotComparable
+
+	Attributes    *CreateMediaMediaProcessingFinishedPayloadPayloadDataAttributes    `json:"attributes,omitempty"`
+	ID            *string                                                            `json:"id,omitempty"`
+	Relationships *CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationships `json:"relationships,omitempty"`
+	Transcription *CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscription `json:"transcription,omitempty"`
+	Type          *string                                                            `json:"type,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadDataAttributes is a JSON object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data/properties/attributes
+type CreateMediaMediaProcessingFinishedPayloadPayloadDataAttributes struct {
+	_ runtime.NotComparable
+
+	CreatedAt                 *string  `json:"created_at,omitempty"`
+	Description               *string  `json:"description,omitempty"`
+	ExternalID                *string  `json:"external_id,omitempty"`
+	HasFetchError             *bool    `json:"has_fetch_error,omitempty"`
+	IsProcessing              *bool    `json:"is_processing,omitempty"`
+	Name                      *string  `json:"name,omitempty"`
+	OriginalCreatedAt         *string  `json:"original_created_at,omitempty"`
+	ProcessingStartedAt       *string  `json:"processing_started_at,omitempty"`
+	SourceCreatedAt           *string  `json:"source_created_at,omitempty"`
+	SourceFileContentType     *string  `json:"source_file_content_type,omitempty"`
+	SourceFileDuration        *float64 `json:"source_file_duration,omitempty"`
+	SourceFileHeight          *float64 `json:"source_file_height,omitempty"`
+	SourceFilePreviewImageURL *string  `json:"source_file_preview_image_url,omitempty"`
+	SourceFileWidth           *float64 `json:"source_file_width,omitempty"`
+	SourceURL                 *string  `json:"source_url,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationships is a JSON
+// object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data/properties/relationships
+type CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationships struct {
+	_ runtime.NotComparable
+
+	Clips *CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClips `json:"clips,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClips is a JSON
+// object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data/properties/relationships/properties/clips
+type CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClips struct {
+	_ runtime.NotComparable
+
+	Data []CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem `json:"data,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem
+// is a JSON object, or any other JSON value (its schema states no type), kept in
+// NonObject.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data/properties/relationships/properties/clips/properties/data/items
+type CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem struct {
+	_ runtime.NotComparable
+
+	ID   *string `json:"id,omitempty"`
+	Type *string `json:"type,omitempty"`
+	// NonObject holds the value, as it came, when it is not a JSON object
+	// (the schema states no type, so any JSON value is valid). When set,
+	// MarshalJSON writes it instead of the fields.
+	NonObject json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes the fields as one object. A value in NonObject is written as
+// it is.
+func (v CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem) MarshalJSON() ([]byte, error) {
+	if v.NonObject != nil {
+		return v.NonObject, nil
+	}
+	type plain CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem
+	return json.Marshal(plain(v))
+}
+
+// UnmarshalJSON reads an object into the fields. A value that is not an object is
+// kept in NonObject.
+func (v *CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem) UnmarshalJSON(b []byte) error {
+	if raw := bytes.TrimSpace(b); len(raw) > 0 && raw[0] != '{' {
+		*v = CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem{NonObject: append(json.RawMessage(nil), raw...)}
+		return nil
+	}
+	v.NonObject = nil
+	type plain CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem
+	return json.Unmarshal(b, (*plain)(v))
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscription is a JSON
+// object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data/properties/transcription
+type CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscription struct {
+	_ runtime.NotComparable
+
+	Data *CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscriptionData `json:"data,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscriptionData is a JSON
+// object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data/properties/transcription/properties/data
+type CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscriptionData struct {
+	_ runtime.NotComparable
+
+	ID   *string `json:"id,omitempty"`
+	Type *string `json:"type,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem is one of:
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject,
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2. Variant
+// tells which one it holds (a
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemKind); As<Variant>
+// returns it; Match calls a function per variant;
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemFrom<Variant> makes
+// one.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items
+type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem struct {
+	runtime.UnionValue
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemKind names the
+// variants of CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem; "" is
+// none.
+type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemKind string
+
+// The variants of CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem.
+const (
+	// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem is the CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject variant.
+	CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemKind = "CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject"
+	// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem is the CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 variant.
+	CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemKind = "CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2"
+)
+
+// Variant returns the variant the value holds, or "" when none matches.
+func (u CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem) Variant() CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemKind {
+	return CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemKind(unionCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem.VariantOf(u.UnionValue))
+}
+
+// AsCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject returns the
+// value as the CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject
+// variant.
+func (u CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem) AsCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject() (CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject, error) {
+	var v CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemFromCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject
+// returns a CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem holding
+// the CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject variant
+// v.
+func CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemFromCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject(v CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject) CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem {
+	return CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem{runtime.UnionOf("CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject", v)}
+}
+
+// AsCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 returns
+// the value as the
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 variant.
+func (u CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem) AsCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2() (CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2, error) {
+	var v CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2
+	err := runtime.VariantInto(u.UnionValue, &v)
+	return v, err
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemFromCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2
+// returns a CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem holding
+// the CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 variant
+// v.
+func CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemFromCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2(v CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2) CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem {
+	return CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem{runtime.UnionOf("CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2", v)}
+}
+
+// Match calls the function of the variant u holds
+// (CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemKind) with its
+// value and returns its error, or none with the JSON when no variant matches.
+// Every variant is a parameter, so a caller that does not handle one does not
+// compile.
+func (u CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem) Match(onCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject func(CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject) error, onCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 func(CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem:
+		v, err := u.AsCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject()
+		if err != nil {
+			return err
+		}
+		return onCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject(v)
+	case CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem:
+		v, err := u.AsCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2()
+		if err != nil {
+			return err
+		}
+		return onCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem is
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem.Match returning a
+// value: it calls the function of the variant u holds with its value and returns
+// its result, or none's with the JSON when no variant matches. Every variant is a
+// parameter, so a caller that does not handle one does not compile.
+func MatchCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem[R any](u CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem, onCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject func(CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject) (R, error), onCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 func(CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem:
+		v, err := u.AsCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject(v)
+	case CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem:
+		v, err := u.AsCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2(v)
+	}
+	return none(u.Raw())
+}
+
+// unionCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem selects the variant of a CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem.
+var unionCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem = &runtime.Union{Variants: []runtime.UnionVariant{
+	{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject", JSONKind: "object"},
+	{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2", JSONKind: "object"},
+}}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject is a JSON
+// object, or any other JSON value (its schema states no type), kept in NonObject.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/0
+type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject struct {
+	_ runtime.NotComparable
+
+	Attributes    *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes    `json:"attributes,omitempty"`
+	ID            *string                                                                          `json:"id,omitempty"`
+	Relationships *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationships `json:"relationships,omitempty"`
+	Type          *string                                                                          `json:"type,omitempty"`
+	// NonObject holds the value, as it came, when it is not a JSON object
+	// (the schema states no type, so any JSON value is valid). When set,
+	// MarshalJSON writes it instead of the fields.
+	NonObject json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes the fields as one object. A value in NonObject is written as
+// it is.
+func (v CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject) MarshalJSON() ([]byte, error) {
+	if v.NonObject != nil {
+		return v.NonObject, nil
+	}
+	type plain CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject
+	return json.Marshal(plain(v))
+}
+
+// UnmarshalJSON reads an object into the fields. A value that is not an object is
+// kept in NonObject.
+func (v *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject) UnmarshalJSON(b []byte) error {
+	if raw := bytes.TrimSpace(b); len(raw) > 0 && raw[0] != '{' {
+		*v = CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject{NonObject: append(json.RawMessage(nil), raw...)}
+		return nil
+	}
+	v.NonObject = nil
+	type plain CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject
+	return json.Unmarshal(b, (*plain)(v))
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 is a JSON
+// object, or any other JSON value (its schema states no type), kept in NonObject.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/1
+type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 struct {
+	_ runtime.NotComparable
+
+	Attributes    *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes2 `json:"attributes,omitempty"`
+	ID            *string                                                                        `json:"id,omitempty"`
+	Relationships map[string]json.RawMessage                                                     `json:"relationships,omitempty"`
+	Type          *string                                                                        `json:"type,omitempty"`
+	// NonObject holds the value, as it came, when it is not a JSON object
+	// (the schema states no type, so any JSON value is valid). When set,
+	// MarshalJSON writes it instead of the fields.
+	NonObject json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes the fields as one object. A value in NonObject is written as
+// it is.
+func (v CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2) MarshalJSON() ([]byte, error) {
+	if v.NonObject != nil {
+		return v.NonObject, nil
+	}
+	type plain CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2
+	return json.Marshal(plain(v))
+}
+
+// UnmarshalJSON reads an object into the fields. A value that is not an object is
+// kept in NonObject.
+func (v *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2) UnmarshalJSON(b []byte) error {
+	if raw := bytes.TrimSpace(b); len(raw) > 0 && raw[0] != '{' {
+		*v = CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2{NonObject: append(json.RawMessage(nil), raw...)}
+		return nil
+	}
+	v.NonObject = nil
+	type plain CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2
+	return json.Unmarshal(b, (*plain)(v))
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes is
+// a JSON object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/0/properties/attributes
+type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes struct {
+	_ runtime.NotComparable
+
+	CreatedAt                *string  `json:"created_at,omitempty"`
+	EndChar                  *string  `json:"end_char,omitempty"`
+	EndTime                  *float64 `json:"end_time,omitempty"`
+	ExternalID               *string  `json:"external_id,omitempty"`
+	MediaFileContentType     *string  `json:"media_file_content_type,omitempty"`
+	MediaFileDuration        *float64 `json:"media_file_duration,omitempty"`
+	MediaFileHeight          *float64 `json:"media_file_height,omitempty"`
+	MediaFilePreviewImageURL *string  `json:"media_file_preview_image_url,omitempty"`
+	MediaFileURL             *string  `json:"media_file_url,omitempty"`
+	MediaFileWidth           *float64 `json:"media_file_width,omitempty"`
+	Name                     *string  `json:"name,omitempty"`
+	Rank                     *int64   `json:"rank,omitempty"`
+	StartChar                *int64   `json:"start_char,omitempty"`
+	StartTime                *float64 `json:"start_time,omitempty"`
+	Text                     *string  `json:"text,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes2 is
+// a JSON object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/1/properties/attributes
+type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes2 struct {
+	_ runtime.NotComparable
+
+	Text *string `json:"text,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationships
+// is a JSON object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/0/properties/relationships
+type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationships struct {
+	_ runtime.NotComparable
+
+	Media *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMedia `json:"media,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMedia
+// is a JSON object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/0/properties/relationships/properties/media
+type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMedia struct {
+	_ runtime.NotComparable
+
+	Data *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMediaData `json:"data,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMediaData
+// is a JSON object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/0/properties/relationships/properties/media/properties/data
+type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMediaData struct {
+	_ runtime.NotComparable
+
+	ID   *string `json:"id,omitempty"`
+	Type *string `json:"type,omitempty"`
 }
 
 // CreateWebhookSubscriptionBody is a JSON object.

@@ -153,6 +153,13 @@ func WithRemote(rm httpclient.Remote) Option {
 	return httpclient.WithRemote(rm)
 }
 
+// WithIdempotencyKeys gives every call of a method that is not idempotent (POST,
+// PATCH...) an Idempotency-Key generated once per call, the same on every retry
+// and through WithRemote (httpclient.WithIdempotencyKeys).
+func WithIdempotencyKeys() Option {
+	return httpclient.WithIdempotencyKeys()
+}
+
 // WithRequestHeader adds a header to one request.
 func WithRequestHeader(key, value string) CallOption {
 	return httpclient.WithRequestHeader(key, value)
