@@ -23,7 +23,7 @@ func TestWithoutFullValidator(t *testing.T) {
 	s := NewSchema(`{"type":"object","properties":{"n":{"type":"integer","not":{"const":13}},"s":{"type":"string"}}}`)
 	var out map[string]any
 	for range 2 {
-		ws, err := Decode(context.Background(), &Pipeline{Logger: slog.New(slog.DiscardHandler)}, "t.op", s, []byte(`{"n":13,"s":1}`), &out)
+		ws, err := decodeInto(context.Background(), &Pipeline{Logger: slog.New(slog.DiscardHandler)}, "t.op", s, []byte(`{"n":13,"s":1}`), &out)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +82,7 @@ func TestNotEmptyIsFalse(t *testing.T) {
 	defer fullValidator.Store(saved)
 	s := NewSchema(`{"type":"object","properties":{"gone":{"not":{}},"n":{"type":"integer"}}}`)
 	var out map[string]any
-	ws, err := Decode(context.Background(), &Pipeline{Logger: slog.New(slog.DiscardHandler)}, "t.op", s, []byte(`{"gone":1,"n":2}`), &out)
+	ws, err := decodeInto(context.Background(), &Pipeline{Logger: slog.New(slog.DiscardHandler)}, "t.op", s, []byte(`{"gone":1,"n":2}`), &out)
 	if err != nil {
 		t.Fatal(err)
 	}

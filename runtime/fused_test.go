@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // fusedPet has a field of every kind the fused path decodes itself, and
@@ -133,7 +134,7 @@ func compareFusedWith(t *testing.T, schemaDoc, body string, targets []func() any
 			run := func(on bool) (any, string) {
 				defer runtime.SetFused(runtime.SetFused(on))
 				out := target()
-				ws, err := runtime.DecodeInto(ctx, p, "op", schema, []byte(body), out)
+				ws, err := opsgenimpl.DecodeInto(ctx, p, "op", schema, []byte(body), out)
 				return out, fmt.Sprintf("%q %v", ws, err)
 			}
 			two, twoRes := run(false)
@@ -335,7 +336,7 @@ func BenchmarkFusedPage(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			for b.Loop() {
 				var out benchPage
-				ws, err := runtime.DecodeInto(ctx, p, "op", schema, body, &out)
+				ws, err := opsgenimpl.DecodeInto(ctx, p, "op", schema, body, &out)
 				if err != nil || len(ws) > 0 || len(out.Items) != 1500 {
 					b.Fatal(ws, err)
 				}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // quiet is a pipeline whose warnings go nowhere, so test output stays clean.
@@ -21,7 +22,7 @@ var quiet = &runtime.Pipeline{Logger: discardLogger()}
 func decodeUntyped(t *testing.T, p *runtime.Pipeline, schema *runtime.Schema, body string) (string, []runtime.Warning) {
 	t.Helper()
 	var out any
-	ws, err := runtime.Decode(context.Background(), p, "test.op", schema, []byte(body), &out)
+	ws, err := opsgenimpl.Decode(context.Background(), p, "test.op", schema, []byte(body), &out)
 	if err != nil {
 		t.Fatalf("Decode(%s): %v", body, err)
 	}
@@ -194,7 +195,7 @@ func TestNormalizeStruct(t *testing.T) {
 		t.Fatal("encoding/json accepted a wrong-typed field; the test proves nothing")
 	}
 	p = pet{}
-	ws, err := runtime.Decode(context.Background(), quiet, "test.op", schema, body, &p)
+	ws, err := opsgenimpl.Decode(context.Background(), quiet, "test.op", schema, body, &p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,15 +227,15 @@ func TestIntegerSpellings(t *testing.T) {
 		N int     `json:"n"`
 		F float64 `json:"f"`
 	}
-	ws, err := runtime.Decode(context.Background(), quiet, "test.op", schema, []byte(`{"n":1e3,"f":2.5}`), &out)
+	ws, err := opsgenimpl.Decode(context.Background(), quiet, "test.op", schema, []byte(`{"n":1e3,"f":2.5}`), &out)
 	if err != nil || len(ws) != 0 || out.N != 1000 || out.F != 2.5 {
 		t.Errorf("1e3: %+v %v %v", out, ws, err)
 	}
-	ws, err = runtime.Decode(context.Background(), quiet, "test.op", schema, []byte(`{"n":2.0}`), &out)
+	ws, err = opsgenimpl.Decode(context.Background(), quiet, "test.op", schema, []byte(`{"n":2.0}`), &out)
 	if err != nil || len(ws) != 0 || out.N != 2 {
 		t.Errorf("2.0: %+v %v %v", out, ws, err)
 	}
-	ws, _ = runtime.Decode(context.Background(), quiet, "test.op", schema, []byte(`{"n":2.5,"f":1}`), &out)
+	ws, _ = opsgenimpl.Decode(context.Background(), quiet, "test.op", schema, []byte(`{"n":2.5,"f":1}`), &out)
 	checkWarnings(t, ws, []string{"/n: expected integer, got number"})
 }
 
@@ -244,7 +245,7 @@ func TestValidationModes(t *testing.T) {
 
 	t.Run("strict", func(t *testing.T) {
 		var out map[string]any
-		_, err := runtime.Decode(context.Background(), &runtime.Pipeline{Mode: runtime.ValidateStrict}, "pets.get", schema, body, &out)
+		_, err := opsgenimpl.Decode(context.Background(), &runtime.Pipeline{Mode: runtime.ValidateStrict}, "pets.get", schema, body, &out)
 		var ce *runtime.CallError
 		if !errors.As(err, &ce) || ce.Code != runtime.CodeValidation || !errors.Is(err, runtime.ErrValidation) {
 			t.Fatalf("err = %v, want a VALIDATION_ERROR", err)
@@ -256,7 +257,7 @@ func TestValidationModes(t *testing.T) {
 			t.Errorf("out = %v, want untouched", out)
 		}
 		// Conforming data passes strict mode, normalized.
-		_, err = runtime.Decode(context.Background(), &runtime.Pipeline{Mode: runtime.ValidateStrict}, "pets.get", schema, []byte(`{"id":1,"name":"a","x":1}`), &out)
+		_, err = opsgenimpl.Decode(context.Background(), &runtime.Pipeline{Mode: runtime.ValidateStrict}, "pets.get", schema, []byte(`{"id":1,"name":"a","x":1}`), &out)
 		if err != nil || !reflect.DeepEqual(out, map[string]any{"id": 1.0, "name": "a", "status": "available"}) {
 			t.Errorf("strict, conforming: %v %v", out, err)
 		}
@@ -279,7 +280,7 @@ func TestValidationModes(t *testing.T) {
 		for _, p := range []*runtime.Pipeline{nil, {}} {
 			logs.Reset()
 			var out map[string]any
-			ws, err := runtime.Decode(context.Background(), p, "test.op", schema, body, &out)
+			ws, err := opsgenimpl.Decode(context.Background(), p, "test.op", schema, body, &out)
 			if err != nil || len(ws) != 1 || out["extra"] != nil || out["name"] != "rex" {
 				t.Errorf("pipeline %v: %v %v %v", p, out, ws, err)
 			}
@@ -350,7 +351,7 @@ func TestRecursiveRef(t *testing.T) {
 	}
 	var out tree
 	body := `{"value":1,"children":[{"value":2,"children":[{"value":"three","x":1},{"value":4}]},{"value":5,"junk":true}]}`
-	ws, err := runtime.Decode(context.Background(), quiet, "test.op", schema, []byte(body), &out)
+	ws, err := opsgenimpl.Decode(context.Background(), quiet, "test.op", schema, []byte(body), &out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -505,12 +506,12 @@ func TestSchemaErrors(t *testing.T) {
 		}
 		// Warn mode decodes without the schema and says why.
 		var out any
-		ws, derr := runtime.Decode(context.Background(), quiet, "test.op", s, []byte(`{"a":1}`), &out)
+		ws, derr := opsgenimpl.Decode(context.Background(), quiet, "test.op", s, []byte(`{"a":1}`), &out)
 		if derr != nil || len(ws) != 1 || !strings.Contains(ws[0].Message, "unusable") || out == nil {
 			t.Errorf("%s: warn mode: %v %v %v", name, out, ws, derr)
 		}
 		// Strict mode fails.
-		_, derr = runtime.Decode(context.Background(), &runtime.Pipeline{Mode: runtime.ValidateStrict}, "test.op", s, []byte(`{}`), &out)
+		_, derr = opsgenimpl.Decode(context.Background(), &runtime.Pipeline{Mode: runtime.ValidateStrict}, "test.op", s, []byte(`{}`), &out)
 		if !errors.Is(derr, runtime.ErrValidation) {
 			t.Errorf("%s: strict mode: %v", name, derr)
 		}
@@ -525,7 +526,7 @@ func TestMalformedJSON(t *testing.T) {
 	schema := runtime.NewSchema(petSchema)
 	for _, body := range []string{``, `{`, `{"id":1,}`, `{"id" 1}`, `[1 2]`, `{"id":01}`, `{"id":1} x`, `"\x"`, "\"a\x01\"", `{"id":tru}`, `nul`, `-`, `1.`, `{"a":"\u12"}`} {
 		var out any
-		_, err := runtime.Decode(context.Background(), quiet, "test.op", schema, []byte(body), &out)
+		_, err := opsgenimpl.Decode(context.Background(), quiet, "test.op", schema, []byte(body), &out)
 		if !errors.Is(err, runtime.ErrDecode) {
 			t.Errorf("%q: err = %v, want DECODE_ERROR", body, err)
 		}
@@ -535,7 +536,7 @@ func TestMalformedJSON(t *testing.T) {
 	}
 	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
 	var out any
-	if _, err := runtime.Decode(context.Background(), quiet, "test.op", runtime.NewSchema(`{"items":{"$ref":"#"}}`), []byte(deep), &out); !errors.Is(err, runtime.ErrDecode) {
+	if _, err := opsgenimpl.Decode(context.Background(), quiet, "test.op", runtime.NewSchema(`{"items":{"$ref":"#"}}`), []byte(deep), &out); !errors.Is(err, runtime.ErrDecode) {
 		t.Errorf("20000 nested arrays: err = %v, want DECODE_ERROR", err)
 	}
 }

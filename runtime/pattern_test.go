@@ -38,7 +38,7 @@ func TestPatternsInOutputSchemas(t *testing.T) {
 		"long":{"type":"string","pattern":"\\S{1,8192}"}},
 		"not":{"required":["forbidden"]}}`)
 	var out map[string]any
-	w, err := Decode(context.Background(), nil, "t.op", s, []byte(`{"uni":"B","long":" "}`), &out)
+	w, err := decodeInto(context.Background(), nil, "t.op", s, []byte(`{"uni":"B","long":" "}`), &out)
 	if err != nil {
 		t.Fatalf("Decode: %v", err)
 	}

@@ -116,29 +116,8 @@ func (p *Pipeline) Report(ctx context.Context, warnings []Warning) {
 	}
 }
 
-// Decode decodes the JSON body into out, normalizing and validating it
-// against schema first (see the package doc). It returns the warnings,
-// which it has also reported (see Report); callers put them on the
-// envelope's Warnings. With a nil schema, or in ValidateOff mode, it does
-// not normalize or validate.
-//
-// Only a body that is not JSON fails to decode (a CallError with
-// CodeDecode): a value out's Go type cannot hold (a date-time a time.Time
-// cannot parse, a number out of a float32's range, invalid base64 for a
-// []byte, an object where the type has a slice) is dropped, so that it
-// decodes as the zero value, with a warning naming its JSON pointer, in
-// every mode but ValidateStrict (out is then reset to its zero value before
-// the rest is decoded into it). In ValidateStrict mode a mismatch, or a
-// value out's type cannot hold, is a CallError with CodeValidation listing
-// the Issues; out is then left untouched by a mismatch, or zero.
-func Decode[T any](ctx context.Context, p *Pipeline, operationID string, schema *Schema, body []byte, out *T) ([]Warning, error) {
-	return DecodeInto(ctx, p, operationID, schema, body, out)
-}
-
-// DecodeInto is Decode for an out given as any: it must be a non-nil
-// pointer. Generic callers pass their *T to it so that one compiled copy
-// serves every result type (see DecodeReaderInto).
-func DecodeInto(ctx context.Context, p *Pipeline, operationID string, schema *Schema, body []byte, out any) ([]Warning, error) {
+// decodeInto is opsgenimpl.DecodeInto (see its doc).
+func decodeInto(ctx context.Context, p *Pipeline, operationID string, schema *Schema, body []byte, out any) ([]Warning, error) {
 	if len(bytes.TrimLeft(body, " \t\r\n")) == 0 {
 		return nil, decodeError(operationID, io.EOF)
 	}
@@ -223,27 +202,6 @@ func validationError(operationID string, issues []Warning) *CallError {
 		Message:     fmt.Sprintf("result does not match its schema (%d issues; first at %q: %s)", len(issues), first.Pointer, first.Message),
 		Issues:      issues,
 	}
-}
-
-// DecodeReader is Decode reading the body from r: it reads the body to its
-// end, then decodes it. (encoding/json's streaming decoder holds the whole
-// value in memory too, and a value that does not fit the Go type can only
-// be repaired from the bytes.) A failing read is a CallError with
-// CodeTransport.
-func DecodeReader[T any](ctx context.Context, p *Pipeline, operationID string, schema *Schema, r io.Reader, out *T) ([]Warning, error) {
-	return DecodeReaderInto(ctx, p, operationID, schema, r, out)
-}
-
-// DecodeReaderInto is DecodeReader for an out given as any: it must be a
-// non-nil pointer. The generic functions are thin wrappers around it and
-// DecodeInto: a generated package instantiates them once per result type,
-// so the code that does the work is compiled once, not per type.
-func DecodeReaderInto(ctx context.Context, p *Pipeline, operationID string, schema *Schema, r io.Reader, out any) ([]Warning, error) {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return nil, NewError(CodeTransport, operationID, "reading body", err)
-	}
-	return DecodeInto(ctx, p, operationID, schema, b, out)
 }
 
 func decodeError(operationID string, err error) *CallError {
@@ -342,7 +300,7 @@ func (s byPointer) Less(i, j int) bool {
 	return cmp.Or(strings.Compare(s[i].Pointer, s[j].Pointer), strings.Compare(s[i].Message, s[j].Message)) < 0
 }
 
-// Process runs the result pipeline on a Go value, the result of a local
+// process runs the result pipeline on a Go value, the result of a local
 // handler or a stream event:
 //
 //  1. detect: a result that already is an envelope (a ResponseEnvelope of
@@ -367,7 +325,7 @@ func (s byPointer) Less(i, j int) bool {
 // decoded into a value of the old one's dynamic type (a struct stays that
 // struct). Warnings are appended to the envelope's Warnings and reported,
 // except those the envelope already carries.
-func (p *Pipeline) Process(ctx context.Context, operationID string, schema *Schema, result any) (ResponseEnvelope[any], error) {
+func (p *Pipeline) process(ctx context.Context, operationID string, schema *Schema, result any) (ResponseEnvelope[any], error) {
 	env, typed, err := detect(result, operationID)
 	if err != nil {
 		return ResponseEnvelope[any]{}, err
@@ -440,18 +398,8 @@ func containsWarning(list []Warning, w Warning) bool {
 	return false
 }
 
-// ProcessAs is Process with the envelope's Data converted to T: used as is
-// when it already is a T, else re-decoded from its JSON. Like Decode, a
-// value T cannot hold is dropped with a warning (in strict mode it is a
-// CallError with CodeValidation).
-func ProcessAs[T any](ctx context.Context, p *Pipeline, operationID string, schema *Schema, result any) (ResponseEnvelope[T], error) {
-	env, err := p.Process(ctx, operationID, schema, result)
-	if err != nil {
-		return ResponseEnvelope[T]{}, err
-	}
-	return envelopeAs[T](ctx, p, env, operationID)
-}
-
+// envelopeAs converts env's Data to T: used as is when it already is a
+// T, else re-decoded from its JSON (see opsgenimpl.ProcessAs).
 func envelopeAs[T any](ctx context.Context, p *Pipeline, env ResponseEnvelope[any], operationID string) (ResponseEnvelope[T], error) {
 	out := ResponseEnvelope[T]{Meta: env.Meta, Warnings: env.Warnings}
 	if d, ok := env.Data.(T); ok {

@@ -97,7 +97,7 @@ func TestDriftGoTypeCannotHoldIntegerForms(t *testing.T) {
 		var out struct {
 			Identifier *int64 `json:"identifier"`
 		}
-		ws, err := Decode(context.Background(), &Pipeline{}, "op", schema, []byte(in), &out)
+		ws, err := decodeInto(context.Background(), &Pipeline{}, "op", schema, []byte(in), &out)
 		if err != nil || len(ws) > 0 || out.Identifier == nil {
 			t.Errorf("%s: warnings %v, err %v, identifier %v", in, ws, err, out.Identifier)
 		}

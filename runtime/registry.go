@@ -237,10 +237,12 @@ func (r *Registry) Execute(ctx context.Context, id string, input any) (ResponseE
 	if err != nil {
 		return ResponseEnvelope[any]{}, handlerError(ctx, id, err)
 	}
-	return r.p.Process(ctx, id, op.output, result)
+	return r.p.process(ctx, id, op.output, result)
 }
 
-// ExecuteAs is Execute with the data converted to T (see ProcessAs).
+// ExecuteAs is Execute with the data converted to T: used as is when it
+// already is a T, else re-decoded from its JSON, a value T cannot hold
+// dropped with a warning (in strict mode a CallError with CodeValidation).
 func ExecuteAs[T any](ctx context.Context, r *Registry, id string, input any) (ResponseEnvelope[T], error) {
 	env, err := r.Execute(ctx, id, input)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -60,7 +61,7 @@ func TestValidatorAgreesWithJSONSchema(t *testing.T) {
 			v, _ := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(in)))
 			want := ref.Validate(v) == nil
 			var out any
-			_, err := runtime.Decode(context.Background(), strict, "test.op", ours, []byte(in), &out)
+			_, err := opsgenimpl.Decode(context.Background(), strict, "test.op", ours, []byte(in), &out)
 			if got := err == nil; got != want {
 				t.Errorf("schema %s, instance %s: valid = %v, jsonschema says %v (%v)", s, in, got, want, err)
 			}

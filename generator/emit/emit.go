@@ -90,7 +90,9 @@ import (
 // Import paths of the packages generated code uses.
 const (
 	pkgRuntime = "github.com/opsgen/opsgen/runtime"
-	pkgHTTP    = "github.com/opsgen/opsgen/runtime/httpclient"
+	// pkgImpl is what only generated code calls.
+	pkgImpl = "github.com/opsgen/opsgen/runtime/opsgenimpl"
+	pkgHTTP = "github.com/opsgen/opsgen/runtime/httpclient"
 	// pkgFullSchema validates the keywords the runtime's walker does not check.
 	pkgFullSchema = "github.com/opsgen/opsgen/runtime/fullschema"
 	// pkgPattern checks "pattern" keywords with Go's regexp.
@@ -100,8 +102,8 @@ const (
 )
 
 // contractVersion is the generated-code contract version checked against
-// runtime.MinVersion and runtime.MaxVersion by the version guard.
-const contractVersion = 1
+// opsgenimpl.MinVersion and opsgenimpl.MaxVersion by the version guard.
+const contractVersion = 2
 
 // Options configures Emit.
 type Options struct {

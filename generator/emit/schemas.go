@@ -103,7 +103,7 @@ func (g *gen) schemasFile() *generatedFile {
 	defer w.done()
 	w.doc(newDoc(`Schemas holds the JSON Schema (draft 2020-12) of every type of the package under "$defs"; the schemas of operations refer into it. The client uses them to normalize and validate results.`).lines())
 	defs := g.defsDoc()
-	w.b.WriteString("var Schemas = " + f.ident(pkgRuntime, "NewSchemaSet") + "(" + jsonString(defs) + ")")
+	w.b.WriteString("var Schemas = " + f.ident(pkgImpl, "NewSchemaSet") + "(" + jsonString(defs) + ")")
 	f.text(w.b.String())
 	byName := map[string]string{}
 	for c, v := range g.schemaVars {

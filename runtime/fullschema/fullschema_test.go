@@ -7,6 +7,7 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/fullschema"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // TestInstalled: importing the package installs the validator: keywords
@@ -16,7 +17,7 @@ func TestInstalled(t *testing.T) {
 	s := runtime.NewSchema(`{"type":"object","properties":{"a/b":{"type":"integer","not":{"const":13}},"s":{"type":"string"},"tags":{"type":"array","contains":{"const":"x"}}}}`)
 	var out map[string]any
 	p := &runtime.Pipeline{Logger: slog.New(slog.DiscardHandler)}
-	ws, err := runtime.Decode(context.Background(), p, "t.op", s, []byte(`{"a/b":13,"s":1,"tags":["a"]}`), &out)
+	ws, err := opsgenimpl.Decode(context.Background(), p, "t.op", s, []byte(`{"a/b":13,"s":1,"tags":["a"]}`), &out)
 	if err != nil {
 		t.Fatal(err)
 	}

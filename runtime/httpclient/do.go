@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // BodyKind is how a declared response body is encoded.
@@ -38,7 +39,7 @@ type Response struct {
 	// NewError, for declared error statuses, returns a pointer to a new
 	// value of the operation's error type for the status (a struct embedding
 	// runtime.StatusError, with a Body): the failure is returned as that type, its JSON
-	// body decoded into its Body (see runtime.TypedStatusError). A pointer
+	// body decoded into its Body (see opsgenimpl.TypedStatusError). A pointer
 	// to any other type is the older form: a JSON error body is decoded
 	// into it and kept in CallError.HTTP.Typed (see runtime.ErrorBody).
 	NewError func() any
@@ -177,7 +178,7 @@ func (c *Client) do(ctx context.Context, r *Request, responses []Response, cc *c
 		// doubling would hold up to two copies of a large body at once).
 		var data []byte
 		if data, err = readAll(body, resp.ContentLength, c.cfg.MaxBodyBytes); err == nil {
-			warnings, err = runtime.DecodeInto(ctx, p, r.opID, schema, data, out)
+			warnings, err = opsgenimpl.DecodeInto(ctx, p, r.opID, schema, data, out)
 		}
 	} else {
 		var data []byte
@@ -424,7 +425,7 @@ func typedError(ce *runtime.CallError, entry *Response, decode bool) error {
 	} else {
 		v = reflect.New(reflect.TypeOf(entry.Error).Elem()).Interface()
 	}
-	if err := runtime.TypedStatusError(v, ce, b, decode); err != error(ce) {
+	if err := opsgenimpl.TypedStatusError(v, ce, b, decode); err != error(ce) {
 		return err
 	}
 	if decode && json.Unmarshal(b, v) == nil {
@@ -584,7 +585,7 @@ func assignBody(ctx context.Context, p *runtime.Pipeline, opID string, schema *r
 	if !json.Valid(data) {
 		return nil, runtime.Errorf(runtime.CodeDecode, opID, "response body of type %q cannot be decoded into %s", mt, reflect.TypeOf(out).Elem())
 	}
-	return runtime.DecodeInto(ctx, p, opID, schema, data, out)
+	return opsgenimpl.DecodeInto(ctx, p, opID, schema, data, out)
 }
 
 // readError turns a failure to read or decode a 2xx body into a CallError:

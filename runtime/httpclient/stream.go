@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Stream sends r when iteration starts and yields one envelope per
@@ -163,7 +164,7 @@ func streamEvents[T any](ctx context.Context, p *runtime.Pipeline, opID string, 
 		case *[]byte:
 			*o = []byte(ev.data)
 		default:
-			warnings, err = runtime.Decode(ctx, p, opID, schema, []byte(ev.data), &out)
+			warnings, err = opsgenimpl.Decode(ctx, p, opID, schema, []byte(ev.data), &out)
 		}
 		if err != nil {
 			var ce *runtime.CallError

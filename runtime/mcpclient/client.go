@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Tool describes one tool for Call; generated code declares one
@@ -201,7 +202,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 			warn("%s", taskRequired)
 		}
 	case tool.OutputSchema != nil && meta.StructuredContent != nil && !fromStructured:
-		w, err := runtime.Decode(ctx, pipeline, op, tool.OutputSchema, meta.StructuredContent, &data)
+		w, err := opsgenimpl.Decode(ctx, pipeline, op, tool.OutputSchema, meta.StructuredContent, &data)
 		if err != nil {
 			return env, err
 		}
@@ -209,7 +210,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 	case wantBlocks:
 		*blocks = meta.Content
 	case payload != nil:
-		w, err := runtime.Decode(ctx, pipeline, op, tool.OutputSchema, payload, &data)
+		w, err := opsgenimpl.Decode(ctx, pipeline, op, tool.OutputSchema, payload, &data)
 		if err != nil {
 			return env, err
 		}
@@ -246,7 +247,7 @@ func decodeText[T any](ctx context.Context, pipeline *runtime.Pipeline, tool *To
 			continue
 		}
 		var v T
-		w, err := runtime.Decode(ctx, pipeline, tool.operationID(), tool.OutputSchema, []byte(b.Text), &v)
+		w, err := opsgenimpl.Decode(ctx, pipeline, tool.operationID(), tool.OutputSchema, []byte(b.Text), &v)
 		if errors.Is(err, runtime.ErrDecode) {
 			continue // valid JSON, but not of T's shape
 		}

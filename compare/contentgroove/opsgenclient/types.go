@@ -3,13 +3,16 @@
 
 package opsgenclient
 
-import "github.com/opsgen/opsgen/runtime"
+import (
+	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
+)
 
 // ClipResponseObject is a JSON object.
 //
 // #/components/schemas/clip_response_object
 type ClipResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data  *ClipResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData        `json:"links,omitempty"`
@@ -19,7 +22,7 @@ type ClipResponseObject struct {
 //
 // #/components/schemas/clip_response_object_data
 type ClipResponseObjectData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes    *ClipResponseObjectDataAttributes    `json:"attributes,omitempty"`
 	ID            *string                              `json:"id,omitempty"`
@@ -31,7 +34,7 @@ type ClipResponseObjectData struct {
 //
 // #/components/schemas/clip_response_object_data/properties/attributes
 type ClipResponseObjectDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	CreatedAt                *string                  `json:"created_at,omitempty"`
 	EndChar                  *int64                   `json:"end_char,omitempty"`
@@ -56,7 +59,7 @@ type ClipResponseObjectDataAttributes struct {
 //
 // #/components/schemas/clip_response_object_data/properties/relationships
 type ClipResponseObjectDataRelationships struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Media *ClipResponseObjectDataRelationshipsMedia `json:"media,omitempty"`
 }
@@ -65,7 +68,7 @@ type ClipResponseObjectDataRelationships struct {
 //
 // #/components/schemas/clip_response_object_data/properties/relationships/properties/media
 type ClipResponseObjectDataRelationshipsMedia struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data *ClipResponseObjectDataRelationshipsMediaData `json:"data,omitempty"`
 }
@@ -74,7 +77,7 @@ type ClipResponseObjectDataRelationshipsMedia struct {
 //
 // #/components/schemas/clip_response_object_data/properties/relationships/properties/media/properties/data
 type ClipResponseObjectDataRelationshipsMediaData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   *string `json:"id,omitempty"`
 	Type *string `json:"type,omitempty"`
@@ -84,7 +87,7 @@ type ClipResponseObjectDataRelationshipsMediaData struct {
 //
 // #/components/schemas/clips_response_object
 type ClipsResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data  []ClipResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData         `json:"links,omitempty"`
@@ -94,7 +97,7 @@ type ClipsResponseObject struct {
 //
 // #/paths/~1clips/post/requestBody/content/application~1json/schema
 type CreateClipBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data CreateClipBodyData `json:"data"`
 }
@@ -103,7 +106,7 @@ type CreateClipBody struct {
 //
 // #/paths/~1clips/post/requestBody/content/application~1json/schema/properties/data
 type CreateClipBodyData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes CreateClipBodyDataAttributes `json:"attributes"`
 }
@@ -112,7 +115,7 @@ type CreateClipBodyData struct {
 //
 // #/paths/~1clips/post/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type CreateClipBodyDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	EndTime   float64 `json:"end_time"`
 	MediaID   string  `json:"media_id"`
@@ -124,7 +127,7 @@ type CreateClipBodyDataAttributes struct {
 //
 // #/paths/~1medias/post/requestBody/content/application~1json/schema
 type CreateMediaBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data CreateMediaBodyData `json:"data"`
 }
@@ -133,7 +136,7 @@ type CreateMediaBody struct {
 //
 // #/paths/~1medias/post/requestBody/content/application~1json/schema/properties/data
 type CreateMediaBodyData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes CreateMediaBodyDataAttributes `json:"attributes"`
 }
@@ -142,7 +145,7 @@ type CreateMediaBodyData struct {
 //
 // #/paths/~1medias/post/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type CreateMediaBodyDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Description *string `json:"description,omitempty"`
 	Name        *string `json:"name,omitempty"`
@@ -154,7 +157,7 @@ type CreateMediaBodyDataAttributes struct {
 //
 // #/paths/~1webhook_subscriptions/post/requestBody/content/application~1json/schema
 type CreateWebhookSubscriptionBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data CreateWebhookSubscriptionBodyData `json:"data"`
 }
@@ -163,7 +166,7 @@ type CreateWebhookSubscriptionBody struct {
 //
 // #/paths/~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/data
 type CreateWebhookSubscriptionBodyData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes CreateWebhookSubscriptionBodyDataAttributes `json:"attributes"`
 }
@@ -172,7 +175,7 @@ type CreateWebhookSubscriptionBodyData struct {
 //
 // #/paths/~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type CreateWebhookSubscriptionBodyDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	SubscribedEvents []string `json:"subscribed_events,omitempty"`
 	URL              string   `json:"url"`
@@ -182,7 +185,7 @@ type CreateWebhookSubscriptionBodyDataAttributes struct {
 //
 // #/components/schemas/direct_upload_response_object
 type DirectUploadResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data *DirectUploadResponseObjectData `json:"data,omitempty"`
 }
@@ -191,7 +194,7 @@ type DirectUploadResponseObject struct {
 //
 // #/components/schemas/direct_upload_response_object/properties/data
 type DirectUploadResponseObjectData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes *DirectUploadResponseObjectDataAttributes `json:"attributes,omitempty"`
 	ID         *string                                   `json:"id,omitempty"`
@@ -202,7 +205,7 @@ type DirectUploadResponseObjectData struct {
 //
 // #/components/schemas/direct_upload_response_object/properties/data/properties/attributes
 type DirectUploadResponseObjectDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	UploadID  *string `json:"upload_id,omitempty"`
 	UploadURL *string `json:"upload_url,omitempty"`
@@ -231,7 +234,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetClipsSort) Known() bool {
-	return runtime.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
+	return opsgenimpl.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
 }
 
 // GetMediasSort is one of the values below; other values still decode (see Known).
@@ -257,7 +260,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetMediasSort) Known() bool {
-	return runtime.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
+	return opsgenimpl.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
 }
 
 // GetWebhookSubscriptionsSort is one of the values below; other values still
@@ -284,14 +287,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetWebhookSubscriptionsSort) Known() bool {
-	return runtime.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
+	return opsgenimpl.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
 }
 
 // LinksObjectData is a JSON object.
 //
 // #/components/schemas/links_object_data
 type LinksObjectData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Current runtime.Nullable[string] `json:"current,omitzero"`
 	First   runtime.Nullable[string] `json:"first,omitzero"`
@@ -305,7 +308,7 @@ type LinksObjectData struct {
 //
 // #/components/schemas/media_response_object
 type MediaResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data  *MediaResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData         `json:"links,omitempty"`
@@ -315,7 +318,7 @@ type MediaResponseObject struct {
 //
 // #/components/schemas/media_response_object_data
 type MediaResponseObjectData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes    *MediaResponseObjectDataAttributes    `json:"attributes,omitempty"`
 	ID            *string                               `json:"id,omitempty"`
@@ -327,7 +330,7 @@ type MediaResponseObjectData struct {
 //
 // #/components/schemas/media_response_object_data/properties/attributes
 type MediaResponseObjectDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	CreatedAt                 *string                   `json:"created_at,omitempty"`
 	Description               runtime.Nullable[string]  `json:"description,omitzero"`
@@ -350,7 +353,7 @@ type MediaResponseObjectDataAttributes struct {
 //
 // #/components/schemas/media_response_object_data/properties/relationships
 type MediaResponseObjectDataRelationships struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Clips *MediaResponseObjectDataRelationshipsClips `json:"clips,omitempty"`
 }
@@ -359,7 +362,7 @@ type MediaResponseObjectDataRelationships struct {
 //
 // #/components/schemas/media_response_object_data/properties/relationships/properties/clips
 type MediaResponseObjectDataRelationshipsClips struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data []MediaResponseObjectDataRelationshipsClipsDataItem `json:"data,omitempty"`
 }
@@ -368,7 +371,7 @@ type MediaResponseObjectDataRelationshipsClips struct {
 //
 // #/components/schemas/media_response_object_data/properties/relationships/properties/clips/properties/data/items
 type MediaResponseObjectDataRelationshipsClipsDataItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   *string `json:"id,omitempty"`
 	Type *string `json:"type,omitempty"`
@@ -378,7 +381,7 @@ type MediaResponseObjectDataRelationshipsClipsDataItem struct {
 //
 // #/components/schemas/medias_response_object
 type MediasResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data  []MediaResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData          `json:"links,omitempty"`
@@ -388,7 +391,7 @@ type MediasResponseObject struct {
 //
 // #/components/schemas/payment_required_error_response_object
 type PaymentRequiredErrorResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Errors []PaymentRequiredErrorResponseObjectErrorsItem `json:"errors,omitempty"`
 }
@@ -397,7 +400,7 @@ type PaymentRequiredErrorResponseObject struct {
 //
 // #/components/schemas/payment_required_error_response_object/properties/errors/items
 type PaymentRequiredErrorResponseObjectErrorsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Code   *string                                             `json:"code,omitempty"`
 	Detail *string                                             `json:"detail,omitempty"`
@@ -410,7 +413,7 @@ type PaymentRequiredErrorResponseObjectErrorsItem struct {
 //
 // #/components/schemas/payment_required_error_response_object/properties/errors/items/properties/source
 type PaymentRequiredErrorResponseObjectErrorsItemSource struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Pointer *string `json:"pointer,omitempty"`
 }
@@ -419,7 +422,7 @@ type PaymentRequiredErrorResponseObjectErrorsItemSource struct {
 //
 // #/components/schemas/too_many_requests_error_response_object
 type TooManyRequestsErrorResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Errors []TooManyRequestsErrorResponseObjectErrorsItem `json:"errors,omitempty"`
 }
@@ -428,7 +431,7 @@ type TooManyRequestsErrorResponseObject struct {
 //
 // #/components/schemas/too_many_requests_error_response_object/properties/errors/items
 type TooManyRequestsErrorResponseObjectErrorsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Detail *string `json:"detail,omitempty"`
 	Status *string `json:"status,omitempty"`
@@ -439,7 +442,7 @@ type TooManyRequestsErrorResponseObjectErrorsItem struct {
 //
 // #/components/schemas/unauthorized_error_response_object
 type UnauthorizedErrorResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Errors []UnauthorizedErrorResponseObjectErrorsItem `json:"errors,omitempty"`
 }
@@ -448,7 +451,7 @@ type UnauthorizedErrorResponseObject struct {
 //
 // #/components/schemas/unauthorized_error_response_object/properties/errors/items
 type UnauthorizedErrorResponseObjectErrorsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Message *string `json:"message,omitempty"`
 }
@@ -457,7 +460,7 @@ type UnauthorizedErrorResponseObjectErrorsItem struct {
 //
 // #/paths/~1clips~1{id}/put/requestBody/content/application~1json/schema
 type UpdateClipByIDBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data UpdateClipByIDBodyData `json:"data"`
 }
@@ -466,7 +469,7 @@ type UpdateClipByIDBody struct {
 //
 // #/paths/~1clips~1{id}/put/requestBody/content/application~1json/schema/properties/data
 type UpdateClipByIDBodyData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes UpdateClipByIDBodyDataAttributes `json:"attributes"`
 }
@@ -475,7 +478,7 @@ type UpdateClipByIDBodyData struct {
 //
 // #/paths/~1clips~1{id}/put/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type UpdateClipByIDBodyDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	EndTime   *float64 `json:"end_time,omitempty"`
 	Name      *string  `json:"name,omitempty"`
@@ -486,7 +489,7 @@ type UpdateClipByIDBodyDataAttributes struct {
 //
 // #/paths/~1medias~1{id}/put/requestBody/content/application~1json/schema
 type UpdateMediaByIDBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data UpdateMediaByIDBodyData `json:"data"`
 }
@@ -495,7 +498,7 @@ type UpdateMediaByIDBody struct {
 //
 // #/paths/~1medias~1{id}/put/requestBody/content/application~1json/schema/properties/data
 type UpdateMediaByIDBodyData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes UpdateMediaByIDBodyDataAttributes `json:"attributes"`
 }
@@ -504,7 +507,7 @@ type UpdateMediaByIDBodyData struct {
 //
 // #/paths/~1medias~1{id}/put/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type UpdateMediaByIDBodyDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Description *string `json:"description,omitempty"`
 	Name        *string `json:"name,omitempty"`
@@ -514,7 +517,7 @@ type UpdateMediaByIDBodyDataAttributes struct {
 //
 // #/components/schemas/webhook_subscription_response_object
 type WebhookSubscriptionResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data  *WebhookSubscriptionResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData                       `json:"links,omitempty"`
@@ -524,7 +527,7 @@ type WebhookSubscriptionResponseObject struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data
 type WebhookSubscriptionResponseObjectData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes    *WebhookSubscriptionResponseObjectDataAttributes    `json:"attributes,omitempty"`
 	ID            *string                                             `json:"id,omitempty"`
@@ -536,7 +539,7 @@ type WebhookSubscriptionResponseObjectData struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/attributes
 type WebhookSubscriptionResponseObjectDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Active           *bool    `json:"active,omitempty"`
 	CreatedAt        *string  `json:"created_at,omitempty"`
@@ -549,7 +552,7 @@ type WebhookSubscriptionResponseObjectDataAttributes struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships
 type WebhookSubscriptionResponseObjectDataRelationships struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	User          *WebhookSubscriptionResponseObjectDataRelationshipsUser          `json:"user,omitempty"`
 	WebhookEvents *WebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents `json:"webhook_events,omitempty"`
@@ -559,7 +562,7 @@ type WebhookSubscriptionResponseObjectDataRelationships struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships/properties/user
 type WebhookSubscriptionResponseObjectDataRelationshipsUser struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data *WebhookSubscriptionResponseObjectDataRelationshipsUserData `json:"data,omitempty"`
 }
@@ -568,7 +571,7 @@ type WebhookSubscriptionResponseObjectDataRelationshipsUser struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships/properties/user/properties/data
 type WebhookSubscriptionResponseObjectDataRelationshipsUserData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   *string `json:"id,omitempty"`
 	Type *string `json:"type,omitempty"`
@@ -579,7 +582,7 @@ type WebhookSubscriptionResponseObjectDataRelationshipsUserData struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships/properties/webhook_events
 type WebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data []WebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem `json:"data,omitempty"`
 }
@@ -589,7 +592,7 @@ type WebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships/properties/webhook_events/properties/data/items
 type WebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   *string `json:"id,omitempty"`
 	Type *string `json:"type,omitempty"`
@@ -599,7 +602,7 @@ type WebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem str
 //
 // #/components/schemas/webhook_subscriptions_response_object
 type WebhookSubscriptionsResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data  []WebhookSubscriptionResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData                        `json:"links,omitempty"`

@@ -1,4 +1,4 @@
-package runtime
+package opsgenimpl
 
 import "strings"
 
@@ -7,7 +7,7 @@ import "strings"
 // with a string literal:
 //
 //	func (v PetStatus) Known() bool {
-//		return runtime.EnumKnown(string(v), "available\x00pending\x00sold")
+//		return opsgenimpl.EnumKnown(string(v), "available\x00pending\x00sold")
 //	}
 //
 // An enum with a value that has a NUL byte gets a switch instead. A switch

@@ -1,4 +1,4 @@
-package runtime
+package opsgenimpl
 
 import (
 	"encoding/json"

@@ -1,8 +1,10 @@
-package runtime
+package opsgenimpl
 
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/opsgen/opsgen/runtime"
 )
 
 type testDog struct {
@@ -26,7 +28,7 @@ func TestUnionValueConstructed(t *testing.T) {
 		t.Fatalf("VariantOf = %q", got)
 	}
 	b, err := json.Marshal(struct {
-		Pet UnionValue `json:"pet"`
+		Pet runtime.UnionValue `json:"pet"`
 	}{u})
 	if err != nil || string(b) != `{"pet":{"kind":"dog","bark":true}}` {
 		t.Fatalf("Marshal = %s, %v", b, err)
@@ -44,7 +46,7 @@ func TestUnionValueConstructed(t *testing.T) {
 
 func TestUnionValueDecoded(t *testing.T) {
 	var v struct {
-		Pet UnionValue `json:"pet"`
+		Pet runtime.UnionValue `json:"pet"`
 	}
 	if err := json.Unmarshal([]byte(`{"pet":{"kind":"cat","lives":7}}`), &v); err != nil {
 		t.Fatal(err)
@@ -59,7 +61,7 @@ func TestUnionValueDecoded(t *testing.T) {
 	if string(v.Pet.Raw()) != `{"kind":"cat","lives":7}` {
 		t.Fatalf("Raw = %s", v.Pet.Raw())
 	}
-	var zero UnionValue
+	var zero runtime.UnionValue
 	if !zero.IsZero() || testPet.VariantOf(zero) != "" {
 		t.Fatal("zero value holds a variant")
 	}

@@ -1,4 +1,4 @@
-package runtime
+package opsgenimpl
 
 import (
 	"encoding/json"
@@ -7,11 +7,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/opsgen/opsgen/runtime"
 )
 
 // notFound is what a generated client declares for an error status.
 type notFound struct {
-	StatusError
+	runtime.StatusError
 	Body struct {
 		Message string `json:"message"`
 	}
@@ -20,7 +22,7 @@ type notFound struct {
 // TestStatusErrorMethodSet: a generated error type gets two promoted
 // methods, on its pointer type only. Each promoted method is a wrapper the
 // compiler writes for the type and one for its pointer type; with
-// *CallError's methods promoted too (GitHub's API declares 1,116 error
+// *runtime.CallError's methods promoted too (GitHub's API declares 1,116 error
 // types) they were six per type.
 func TestStatusErrorMethodSet(t *testing.T) {
 	methods := func(rt reflect.Type) []string {
@@ -39,12 +41,12 @@ func TestStatusErrorMethodSet(t *testing.T) {
 }
 
 // TestStatusErrorReachesCallError: with nothing but Error and Unwrap, a
-// declared error still reads as the CallError it wraps: its message,
-// errors.Is with the sentinels, errors.As to *CallError and to itself, the
-// CallError's fields through the embedding, and its JSON.
+// declared error still reads as the runtime.CallError it wraps: its message,
+// errors.Is with the sentinels, errors.As to *runtime.CallError and to itself, the
+// runtime.CallError's fields through the embedding, and its JSON.
 func TestStatusErrorReachesCallError(t *testing.T) {
-	ce := NewError(CodeExecution, "getPet", "HTTP 404", nil)
-	ce.HTTP = &HTTPFailure{StatusCode: 404}
+	ce := runtime.NewError(runtime.CodeExecution, "getPet", "HTTP 404", nil)
+	ce.HTTP = &runtime.HTTPFailure{StatusCode: 404}
 	err := TypedStatusError(new(notFound), ce, []byte(`{"message":"no pet"}`), true)
 	if err == ce {
 		t.Fatal("TypedStatusError did not make the declared type")
@@ -57,14 +59,14 @@ func TestStatusErrorReachesCallError(t *testing.T) {
 		t.Errorf("fields: status %d, body %+v, operation %q", nf.HTTP.StatusCode, nf.Body, nf.OperationID)
 	}
 	if err.Error() != ce.Error() {
-		t.Errorf("Error() = %q, want the CallError's %q", err.Error(), ce.Error())
+		t.Errorf("Error() = %q, want the runtime.CallError's %q", err.Error(), ce.Error())
 	}
-	if !errors.Is(err, ErrExecution) || errors.Is(err, ErrTimeout) {
-		t.Errorf("errors.Is: ErrExecution %v, ErrTimeout %v", errors.Is(err, ErrExecution), errors.Is(err, ErrTimeout))
+	if !errors.Is(err, runtime.ErrExecution) || errors.Is(err, runtime.ErrTimeout) {
+		t.Errorf("errors.Is: runtime.ErrExecution %v, runtime.ErrTimeout %v", errors.Is(err, runtime.ErrExecution), errors.Is(err, runtime.ErrTimeout))
 	}
-	var got *CallError
+	var got *runtime.CallError
 	if !errors.As(err, &got) || got != ce {
-		t.Errorf("errors.As(*CallError) = %v, %p, want %p", errors.As(err, &got), got, ce)
+		t.Errorf("errors.As(*runtime.CallError) = %v, %p, want %p", errors.As(err, &got), got, ce)
 	}
 	b, jerr := json.Marshal(nf)
 	if jerr != nil {

@@ -1,4 +1,4 @@
-package runtime_test
+package opsgenimpl_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // VariantInto gives what VariantAs gives, value and error, for values
@@ -27,9 +28,9 @@ func TestVariantIntoIsVariantAs(t *testing.T) {
 		return u
 	}
 	for _, u := range []runtime.UnionValue{
-		runtime.UnionOf("Pet", pet{Name: "Rex", Age: 3}),
-		runtime.UnionOf("Named", named{Name: "Tom"}),
-		runtime.UnionOf("Chan", make(chan int)), // does not marshal
+		opsgenimpl.UnionOf("Pet", pet{Name: "Rex", Age: 3}),
+		opsgenimpl.UnionOf("Named", named{Name: "Tom"}),
+		opsgenimpl.UnionOf("Chan", make(chan int)), // does not marshal
 		decoded(`{"name":"Kit","age":2}`),
 		decoded(`{"name":"Kit","age":"two"}`), // fails after the name
 		decoded(`"text"`),
@@ -41,14 +42,14 @@ func TestVariantIntoIsVariantAs(t *testing.T) {
 				t.Errorf("%#v: VariantAs %#v, %v; VariantInto %#v, %v", u, want, wantErr, got, gotErr)
 			}
 		}
-		p, err := runtime.VariantAs[pet](u)
+		p, err := opsgenimpl.VariantAs[pet](u)
 		var p2 pet
-		check(p, err, p2, runtime.VariantInto(u, &p2))
-		a, err := runtime.VariantAs[any](u)
+		check(p, err, p2, opsgenimpl.VariantInto(u, &p2))
+		a, err := opsgenimpl.VariantAs[any](u)
 		var a2 any
-		check(a, err, a2, runtime.VariantInto(u, &a2))
-		s, err := runtime.VariantAs[string](u)
+		check(a, err, a2, opsgenimpl.VariantInto(u, &a2))
+		s, err := opsgenimpl.VariantAs[string](u)
 		var s2 string
-		check(s, err, s2, runtime.VariantInto(u, &s2))
+		check(s, err, s2, opsgenimpl.VariantInto(u, &s2))
 	}
 }

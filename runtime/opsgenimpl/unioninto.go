@@ -1,9 +1,11 @@
-package runtime
+package opsgenimpl
 
 import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+
+	"github.com/opsgen/opsgen/runtime"
 )
 
 // VariantInto is VariantAs for the variant stored through out, a non-nil
@@ -11,22 +13,23 @@ import (
 // with a pointer to their result, so that nothing is compiled once per
 // variant type. On error *out is what VariantAs would return with it:
 // zero, or what decoding the JSON filled in before it failed.
-func VariantInto(u UnionValue, out any) error {
+func VariantInto(u runtime.UnionValue, out any) error {
 	rv := reflect.ValueOf(out).Elem()
-	if u.v != nil {
-		// As VariantAs's u.v.(T): the same type, or an interface type the
+	uv, _, raw := rt.UnionParts(u)
+	if uv != nil {
+		// As VariantAs's the value's .(T): the same type, or an interface type the
 		// value implements.
-		if dv := reflect.ValueOf(u.v); dv.Type() == rv.Type() || rv.Kind() == reflect.Interface && dv.Type().Implements(rv.Type()) {
+		if dv := reflect.ValueOf(uv); dv.Type() == rv.Type() || rv.Kind() == reflect.Interface && dv.Type().Implements(rv.Type()) {
 			rv.Set(dv)
 			return nil
 		}
-		b, err := json.Marshal(u.v)
+		b, err := json.Marshal(uv)
 		if err != nil {
 			return err
 		}
 		return unionInto(b, out)
 	}
-	return unionInto(u.raw, out)
+	return unionInto(raw, out)
 }
 
 // unionInto is UnionAs for the value stored through out.

@@ -1,6 +1,6 @@
-package runtime
+package opsgenimpl
 
-// NotComparable, as the first field of a struct (_ runtime.NotComparable),
+// NotComparable, as the first field of a struct (_ opsgenimpl.NotComparable),
 // makes the struct not comparable: == on it does not compile, nor does its
 // use as a map key. Every object and parameter struct opsgen generates
 // starts with one. Their optional fields are pointers, which == compares
