@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime/internal/bridge"
+	"github.com/opsgen/opsgen/runtime/internal/conform"
 )
 
 // The unexported functions package runtime/opsgenimpl calls (see package
@@ -15,15 +16,15 @@ func init() { bridge.Runtime = implementation{} }
 // implementation's methods are those of opsgenimpl's runtimeImpl.
 type implementation struct{}
 
-func (implementation) DecodeInto(ctx context.Context, p *Pipeline, operationID string, schema *Schema, body []byte, out any) ([]Warning, error) {
+func (implementation) DecodeInto(ctx context.Context, p *Pipeline, operationID string, schema *conform.Schema, body []byte, out any) ([]Warning, error) {
 	return decodeInto(ctx, p, operationID, schema, body, out)
 }
 
-func (implementation) Process(ctx context.Context, p *Pipeline, operationID string, schema *Schema, result any) (ResponseEnvelope[any], error) {
+func (implementation) Process(ctx context.Context, p *Pipeline, operationID string, schema *conform.Schema, result any) (ResponseEnvelope[any], error) {
 	return p.process(ctx, operationID, schema, result)
 }
 
-func (implementation) ProcessInto(ctx context.Context, p *Pipeline, operationID string, schema *Schema, result, out any) (Meta, []Warning, error) {
+func (implementation) ProcessInto(ctx context.Context, p *Pipeline, operationID string, schema *conform.Schema, result, out any) (Meta, []Warning, error) {
 	return processInto(ctx, p, operationID, schema, result, out)
 }
 

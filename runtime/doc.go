@@ -100,7 +100,7 @@
 // # How a Go type knows its schema
 //
 // Generated code embeds its JSON Schemas as strings: one [SchemaSet] per
-// package holding every named type under "$defs", and one [*Schema] per
+// package holding every named type under "$defs", and one [*conform.Schema] per
 // operation output made by [SchemaSet.Ref], usually {"$ref":"#/$defs/Pet"}.
 // Schemas compile on first use (or by [Schema.Compile], which a generated
 // test can call to find a broken schema early) into a compact tree the

@@ -51,7 +51,7 @@ const driftBody = `{"when":"2018/01/01 12:08:25 +0000","at":"yesterday","f32":-3
 // for a readable date-time, rewritten) with a warning naming its pointer,
 // in warn and off mode, through Decode, DecodeReader and an HTTP call.
 func TestDriftGoTypeCannotHoldIsNotADecodeError(t *testing.T) {
-	schema := runtime.NewSchema(driftSchema)
+	schema := opsgenimpl.NewSchema(driftSchema)
 	ctx := context.Background()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -306,7 +306,7 @@ func (t *genTuple) UnmarshalJSON(b []byte) error {
 // false forbids is dropped with a warning naming it, whatever the target;
 // a struct no longer takes it into a field whose name differs in case.
 func TestDriftAdditionalPropertiesFalseWarns(t *testing.T) {
-	schema := runtime.NewSchema(`{"type":"object","properties":{"name":{"type":"string"},"inner":{"type":"object","properties":{"a":{}},"additionalProperties":false}},"additionalProperties":false}`)
+	schema := opsgenimpl.NewSchema(`{"type":"object","properties":{"name":{"type":"string"},"inner":{"type":"object","properties":{"a":{}},"additionalProperties":false}},"additionalProperties":false}`)
 	body := `{"name":"a","Name":"b","inner":{"a":1,"x/y":2},"extra":true}`
 	want := []string{
 		`/Name: property "Name" is not allowed (additionalProperties is false): dropped`,
@@ -326,7 +326,7 @@ func TestDriftAdditionalPropertiesFalseWarns(t *testing.T) {
 		t.Errorf("any: %s %q", got, pointers(ws))
 	}
 	// Inside a oneOf branch, a dropped member does not make the branch fail.
-	union := runtime.NewSchema(`{"oneOf":[{"type":"object","required":["kind"],"properties":{"kind":{"const":"a"},"in":{"type":"object","properties":{"a":{}},"additionalProperties":false}}},{"type":"string"}]}`)
+	union := opsgenimpl.NewSchema(`{"oneOf":[{"type":"object","required":["kind"],"properties":{"kind":{"const":"a"},"in":{"type":"object","properties":{"a":{}},"additionalProperties":false}}},{"type":"string"}]}`)
 	got, ws = decodeUntyped(t, quiet, union, `{"kind":"a","in":{"a":1,"b":2}}`)
 	if got != `{"in":{"a":1},"kind":"a"}` || len(ws) != 1 || ws[0].Pointer != "/in/b" {
 		t.Errorf("oneOf: %s %q", got, pointers(ws))
@@ -366,7 +366,7 @@ func TestRegistryOnePipelinePass(t *testing.T) {
 	}))
 	defer srv.Close()
 	ctx := context.Background()
-	set := runtime.NewSchemaSet(`{"$defs":{"Status":` + statusSchema + `}}`)
+	set := opsgenimpl.NewSchemaSet(`{"$defs":{"Status":` + statusSchema + `}}`)
 	outSchema := set.Ref(`{"$ref":"#/$defs/Status"}`)
 
 	for _, mode := range []runtime.ValidationMode{runtime.ValidateWarn, runtime.ValidateStrict} {

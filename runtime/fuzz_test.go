@@ -91,7 +91,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add(s, `[{"a":1},{"a":"b"},2.0,1e3,null]`)
 	}
 	f.Fuzz(func(t *testing.T, schemaDoc, body string) {
-		schema := runtime.NewSchema(schemaDoc)
+		schema := opsgenimpl.NewSchema(schemaDoc)
 		if schema.Compile() != nil {
 			return
 		}
@@ -148,9 +148,9 @@ func FuzzDecodeGoTypes(f *testing.F) {
 		func() any { return new(genExtra) }, func() any { return new(*genLike) },
 	}
 	f.Fuzz(func(t *testing.T, schemaDoc, body string) {
-		var schema *runtime.Schema
+		var schema *opsgenimpl.Schema
 		if schemaDoc != "" {
-			if schema = runtime.NewSchema(schemaDoc); schema.Compile() != nil {
+			if schema = opsgenimpl.NewSchema(schemaDoc); schema.Compile() != nil {
 				return
 			}
 		}

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,8 +9,8 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
-	"sort"
-	"strings"
+
+	"github.com/opsgen/opsgen/runtime/internal/conform"
 )
 
 // ValidationMode chooses what the pipeline does with schema mismatches.
@@ -108,7 +107,7 @@ func (p *Pipeline) Report(ctx context.Context, warnings []Warning) {
 		if logger != nil {
 			logger.WarnContext(ctx, msg, "operation", w.OperationID, "pointer", w.Pointer, "message", w.Message)
 		} else {
-			logWarning(msg, "operation", w.OperationID, "pointer", w.Pointer, "message", w.Message)
+			conform.LogWarning(msg, "operation", w.OperationID, "pointer", w.Pointer, "message", w.Message)
 		}
 		if p != nil && p.OnWarning != nil {
 			p.OnWarning(ctx, w)
@@ -117,17 +116,17 @@ func (p *Pipeline) Report(ctx context.Context, warnings []Warning) {
 }
 
 // decodeInto is opsgenimpl.DecodeInto (see its doc).
-func decodeInto(ctx context.Context, p *Pipeline, operationID string, schema *Schema, body []byte, out any) ([]Warning, error) {
+func decodeInto(ctx context.Context, p *Pipeline, operationID string, schema *conform.Schema, body []byte, out any) ([]Warning, error) {
 	if len(bytes.TrimLeft(body, " \t\r\n")) == 0 {
 		return nil, decodeError(operationID, io.EOF)
 	}
-	if p.fused(schema, body, out) {
+	if conform.Fused(fusedSchema(p, schema), body, out) {
 		return nil, nil
 	}
 	var warnings []Warning
 	if schema != nil && p.mode() != ValidateOff {
 		var err error
-		body, _, warnings, err = p.check(operationID, schema, body, !structTarget(reflect.TypeOf(out).Elem()))
+		body, _, warnings, err = p.check(operationID, schema, body, !conform.StructTarget(reflect.TypeOf(out).Elem()))
 		if err != nil {
 			return nil, err
 		}
@@ -139,22 +138,6 @@ func decodeInto(ctx context.Context, p *Pipeline, operationID string, schema *Sc
 	warnings = withDrift(warnings, drift)
 	p.Report(ctx, warnings)
 	return warnings, nil
-}
-
-// fused tries the one-pass path (see fused.go): it returns true when out
-// holds the decoded body and there is nothing to report.
-func (p *Pipeline) fused(schema *Schema, body []byte, out any) bool {
-	if !fusedEnabled {
-		return false
-	}
-	var n *node
-	if schema != nil && p.mode() != ValidateOff {
-		if schema.Compile(); schema.root == nil || schema.fallback != nil {
-			return false
-		}
-		n = schema.root
-	}
-	return decodeFused(n, body, out)
 }
 
 // decode decodes b into out with decodeFit: the values out's type cannot
@@ -211,93 +194,32 @@ func decodeError(operationID string, err error) *CallError {
 	return NewError(CodeDecode, operationID, "malformed JSON", err)
 }
 
-// structTarget reports whether t decodes objects into structs: then
-// encoding/json drops undeclared members and the walker need not.
-func structTarget(t reflect.Type) bool {
-	for t != nil {
-		switch t.Kind() {
-		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
-			if t == reflect.TypeFor[json.RawMessage]() {
-				return false
-			}
-			t = t.Elem()
-		case reflect.Struct:
-			return true
-		default:
-			return false
-		}
-	}
-	return false
-}
-
 // check is the one implementation of normalize and validate: it walks body
 // against schema and returns the body to decode (body itself when nothing
 // changes, with changed false) and the warnings, with operationID set. In
 // strict mode a mismatch is returned as a CallError instead.
-func (p *Pipeline) check(operationID string, schema *Schema, body []byte, dropUndeclared bool) (out []byte, changed bool, warnings []Warning, err error) {
-	if cerr := schema.Compile(); schema.root == nil {
+func (p *Pipeline) check(operationID string, schema *conform.Schema, body []byte, dropUndeclared bool) (out []byte, changed bool, warnings []Warning, err error) {
+	out, changed, issues, err := schema.Check(body, dropUndeclared)
+	if unusable, ok := err.(*conform.UnusableError); ok {
 		// The schema cannot be used at all: decode without it.
+		cerr := unusable.Err
 		w := Warning{OperationID: operationID, Message: "output schema is unusable, data not validated: " + cerr.Error()}
 		if p.mode() == ValidateStrict {
 			return nil, false, nil, &CallError{Code: CodeValidation, OperationID: operationID, Message: w.Message, Issues: []Warning{w}, Cause: cerr}
 		}
 		return body, false, []Warning{w}, nil
 	}
-	w := newWalker(body, dropUndeclared)
-	defer w.release()
-	w.document(schema.root)
-	if w.err != nil {
-		var v any
-		if jerr := json.Unmarshal(body, &v); jerr != nil {
-			return nil, false, nil, decodeError(operationID, jerr)
-		}
-		return nil, false, nil, decodeError(operationID, w.err)
+	if err != nil {
+		return nil, false, nil, decodeError(operationID, err)
 	}
-	issues := append(w.issues, w.notes...)
-	out, ok := w.normalized()
-	if !ok {
-		out = body
-		issues = append(issues, Warning{Message: "normalization skipped: the schema's overlapping parts disagree"})
+	warnings = warningsOf(issues)
+	for i := range warnings {
+		warnings[i].OperationID = operationID
 	}
-	if schema.fallback != nil {
-		issues = append(issues, fallbackIssues(schema, out, issues)...)
+	if len(warnings) > 0 && p.mode() == ValidateStrict {
+		return nil, false, nil, validationError(operationID, warnings)
 	}
-	for i := range issues {
-		issues[i].OperationID = operationID
-	}
-	if len(issues) > 0 && p.mode() == ValidateStrict {
-		return nil, false, nil, validationError(operationID, issues)
-	}
-	return out, ok && len(w.edits) > 0, issues, nil
-}
-
-// fallbackIssues validates data with the fallback validator, returning the
-// issues at pointers the walker did not already report.
-func fallbackIssues(schema *Schema, data []byte, known []Warning) []Warning {
-	reported := map[string]bool{}
-	for _, k := range known {
-		reported[k.Pointer] = true
-	}
-	var out []Warning
-	for _, w := range schema.fallback.Validate(data) {
-		if !reported[w.Pointer] {
-			out = append(out, w)
-		}
-	}
-	// The validator's order need not be stable; sort for deterministic output.
-	sort.Sort(byPointer(out))
-	return out
-}
-
-// byPointer sorts warnings by pointer, then message. It is a sort.Interface
-// rather than a slices.SortFunc so that the program shares net/http's
-// instance of sort's code instead of linking a copy for Warning.
-type byPointer []Warning
-
-func (s byPointer) Len() int      { return len(s) }
-func (s byPointer) Swap(i, j int) { s[i], s[j] = s[j], s[i] }
-func (s byPointer) Less(i, j int) bool {
-	return cmp.Or(strings.Compare(s[i].Pointer, s[j].Pointer), strings.Compare(s[i].Message, s[j].Message)) < 0
+	return out, changed, warnings, nil
 }
 
 // process runs the result pipeline on a Go value, the result of a local
@@ -325,7 +247,7 @@ func (s byPointer) Less(i, j int) bool {
 // decoded into a value of the old one's dynamic type (a struct stays that
 // struct). Warnings are appended to the envelope's Warnings and reported,
 // except those the envelope already carries.
-func (p *Pipeline) process(ctx context.Context, operationID string, schema *Schema, result any) (ResponseEnvelope[any], error) {
+func (p *Pipeline) process(ctx context.Context, operationID string, schema *conform.Schema, result any) (ResponseEnvelope[any], error) {
 	env, typed, err := detect(result, operationID)
 	if err != nil {
 		return ResponseEnvelope[any]{}, err
@@ -338,7 +260,7 @@ func (p *Pipeline) process(ctx context.Context, operationID string, schema *Sche
 		return ResponseEnvelope[any]{}, NewError(CodeDecode, operationID, "result data is not JSON", err)
 	}
 	t := reflect.TypeOf(env.Data)
-	out, changed, warnings, err := p.check(operationID, schema, raw, !structTarget(t))
+	out, changed, warnings, err := p.check(operationID, schema, raw, !conform.StructTarget(t))
 	if err != nil {
 		return ResponseEnvelope[any]{}, err
 	}

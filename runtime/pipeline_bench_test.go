@@ -122,7 +122,7 @@ const benchBody = `{
 }`
 
 func benchDecode(b *testing.B, p *runtime.Pipeline, body string) {
-	schema := runtime.NewSchema(benchSchema)
+	schema := opsgenimpl.NewSchema(benchSchema)
 	raw := []byte(body)
 	ctx := context.Background()
 	var out benchOrder
@@ -168,7 +168,7 @@ func BenchmarkPipelineWarn(b *testing.B) {
 // BenchmarkPipelineWarnRewrite: data the pipeline must rewrite (absent
 // defaults, an integer spelled 1e0): the slow path, for comparison.
 func BenchmarkPipelineWarnRewrite(b *testing.B) {
-	schema := runtime.NewSchema(`{"type":"object","properties":{"number":{"type":"integer"},"status":{"type":"string","default":"pending"}}}`)
+	schema := opsgenimpl.NewSchema(`{"type":"object","properties":{"number":{"type":"integer"},"status":{"type":"string","default":"pending"}}}`)
 	raw := []byte(`{"id":"x","number":1e0}`)
 	ctx := context.Background()
 	b.ReportAllocs()
@@ -185,7 +185,7 @@ func BenchmarkPipelineWarnRewrite(b *testing.B) {
 // object for a slice): decoded, repaired member by member, decoded again.
 // The slow path of issue 11, for comparison; conforming data never takes it.
 func BenchmarkPipelineWarnGoTypeDrift(b *testing.B) {
-	schema := runtime.NewSchema(driftSchema)
+	schema := opsgenimpl.NewSchema(driftSchema)
 	raw := []byte(driftBody)
 	ctx := context.Background()
 	p := &runtime.Pipeline{Logger: discardLogger()}

@@ -34,7 +34,7 @@ func TestWarningsAreReported(t *testing.T) {
 	}
 	ctx := context.WithValue(context.Background(), ctxKey{}, "req-1")
 	var out pet
-	ws, err := opsgenimpl.Decode(ctx, p, "pets.get", runtime.NewSchema(petSchema), []byte(`{"id":1,"name":"rex","tags":[1]}`), &out)
+	ws, err := opsgenimpl.Decode(ctx, p, "pets.get", opsgenimpl.NewSchema(petSchema), []byte(`{"id":1,"name":"rex","tags":[1]}`), &out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestWarningsAreReported(t *testing.T) {
 }
 
 func TestDecodeReader(t *testing.T) {
-	schema := runtime.NewSchema(petSchema)
+	schema := opsgenimpl.NewSchema(petSchema)
 	ctx := context.Background()
 	for _, mode := range []runtime.ValidationMode{runtime.ValidateWarn, runtime.ValidateStrict, runtime.ValidateOff} {
 		t.Run(mode.String(), func(t *testing.T) {
@@ -115,13 +115,13 @@ func TestDecodeReaderPipe(t *testing.T) {
 		pw.CloseWithError(io.EOF)
 	}()
 	var out pet
-	if _, err := opsgenimpl.DecodeReader(context.Background(), &runtime.Pipeline{Mode: runtime.ValidateOff}, "pets.get", runtime.NewSchema(petSchema), pr, &out); err != nil || out.ID != 9 {
+	if _, err := opsgenimpl.DecodeReader(context.Background(), &runtime.Pipeline{Mode: runtime.ValidateOff}, "pets.get", opsgenimpl.NewSchema(petSchema), pr, &out); err != nil || out.ID != 9 {
 		t.Fatalf("%+v %v", out, err)
 	}
 }
 
 func TestProcessWrapsRawValues(t *testing.T) {
-	schema := runtime.NewSchema(petSchema)
+	schema := opsgenimpl.NewSchema(petSchema)
 	ctx := context.Background()
 
 	// A struct keeps its type; normalization fills the default.
@@ -169,7 +169,7 @@ func TestProcessWrapsRawValues(t *testing.T) {
 }
 
 func TestProcessPassesEnvelopesThrough(t *testing.T) {
-	schema := runtime.NewSchema(petSchema)
+	schema := opsgenimpl.NewSchema(petSchema)
 	ctx := context.Background()
 	httpEnv := runtime.HTTP(pet{ID: 7, Name: "rex", Status: "sold"}, runtime.HTTPMeta{StatusCode: 200, ContentType: "application/json"})
 
@@ -216,19 +216,19 @@ func TestProcessPassesEnvelopesThrough(t *testing.T) {
 
 func TestProcessMCPIsErrorSkipsValidation(t *testing.T) {
 	blocks := []runtime.ContentBlock{runtime.TextBlock("boom")}
-	env, err := opsgenimpl.Process(context.Background(), quiet, "fs.read", runtime.NewSchema(petSchema),
+	env, err := opsgenimpl.Process(context.Background(), quiet, "fs.read", opsgenimpl.NewSchema(petSchema),
 		runtime.MCP[any](blocks, runtime.MCPMeta{IsError: true, Content: blocks}))
 	if err != nil || len(env.Warnings) != 0 || !reflect.DeepEqual(env.Data, blocks) {
 		t.Errorf("%+v %v", env, err)
 	}
 	// Without isError the same data is checked (in the wire form: a typed
 	// MCP envelope is an mcpclient result, which its client checked).
-	env, err = opsgenimpl.Process(context.Background(), quiet, "fs.read", runtime.NewSchema(petSchema),
+	env, err = opsgenimpl.Process(context.Background(), quiet, "fs.read", opsgenimpl.NewSchema(petSchema),
 		mustMarshal(t, runtime.MCP[any](blocks, runtime.MCPMeta{Content: blocks})))
 	if err != nil || len(env.Warnings) != 1 {
 		t.Errorf("%+v %v", env, err)
 	}
-	env, err = opsgenimpl.Process(context.Background(), quiet, "fs.read", runtime.NewSchema(petSchema),
+	env, err = opsgenimpl.Process(context.Background(), quiet, "fs.read", opsgenimpl.NewSchema(petSchema),
 		mustMarshal(t, runtime.MCP[any](blocks, runtime.MCPMeta{IsError: true, Content: blocks})))
 	if err != nil || len(env.Warnings) != 0 {
 		t.Errorf("wire form with isError: %+v %v", env, err)
@@ -238,7 +238,7 @@ func TestProcessMCPIsErrorSkipsValidation(t *testing.T) {
 func TestProcessDoesNotRepeatWarnings(t *testing.T) {
 	var reported int
 	p := &runtime.Pipeline{Logger: discardLogger(), OnWarning: func(context.Context, runtime.Warning) { reported++ }}
-	schema := runtime.NewSchema(petSchema)
+	schema := opsgenimpl.NewSchema(petSchema)
 	env, err := opsgenimpl.Process(context.Background(), p, "pets.get", schema, map[string]any{"id": 1, "name": "a", "status": "lost"})
 	if err != nil || len(env.Warnings) != 1 || reported != 1 {
 		t.Fatalf("%+v %v reported %d", env, err, reported)
@@ -252,7 +252,7 @@ func TestProcessDoesNotRepeatWarnings(t *testing.T) {
 }
 
 func TestProcessStrictAndOff(t *testing.T) {
-	schema := runtime.NewSchema(petSchema)
+	schema := opsgenimpl.NewSchema(petSchema)
 	bad := map[string]any{"id": "x", "name": "a"}
 	_, err := opsgenimpl.Process(context.Background(), &runtime.Pipeline{Mode: runtime.ValidateStrict}, "pets.get", schema, bad)
 	var ce *runtime.CallError
@@ -267,7 +267,7 @@ func TestProcessStrictAndOff(t *testing.T) {
 
 func TestProcessAs(t *testing.T) {
 	ctx := context.Background()
-	schema := runtime.NewSchema(petSchema)
+	schema := opsgenimpl.NewSchema(petSchema)
 	env, err := opsgenimpl.ProcessAs[pet](ctx, quiet, "pets.get", schema, map[string]any{"id": 3, "name": "rex", "junk": 1})
 	if err != nil || env.Data.ID != 3 || env.Data.Status != "available" || runtime.LocalMetaOf(env.Meta) == nil {
 		t.Errorf("%+v %v", env, err)
@@ -309,11 +309,11 @@ func mustMarshal(t testing.TB, v any) []byte {
 // TestConcurrentFirstUse: schemas of one set compile on first use from
 // many goroutines at once (run with -race).
 func TestConcurrentFirstUse(t *testing.T) {
-	set := runtime.NewSchemaSet(`{"$defs": {
+	set := opsgenimpl.NewSchemaSet(`{"$defs": {
 		"Pet": {"type": "object", "properties": {"name": {"type": "string"}, "owner": {"$ref": "#/$defs/Person"}}},
 		"Person": {"type": "object", "properties": {"name": {"type": "string"}, "pets": {"type": "array", "items": {"$ref": "#/$defs/Pet"}}}}
 	}}`)
-	schemas := []*runtime.Schema{set.Ref(`{"$ref":"#/$defs/Pet"}`), set.Ref(`{"$ref":"#/$defs/Person"}`), set.Ref(`{"type":"array","items":{"$ref":"#/$defs/Pet"}}`)}
+	schemas := []*opsgenimpl.Schema{set.Ref(`{"$ref":"#/$defs/Pet"}`), set.Ref(`{"$ref":"#/$defs/Person"}`), set.Ref(`{"type":"array","items":{"$ref":"#/$defs/Pet"}}`)}
 	bodies := []string{`{"name":"rex","owner":{"name":"ann","x":1}}`, `{"name":"ann","pets":[{"name":1}]}`, `[{"name":"a"},{"owner":{}}]`}
 	want := []string{`{"name":"rex","owner":{"name":"ann"}}`, `{"name":"ann","pets":[{}]}`, `[{"name":"a"},{"owner":{}}]`}
 	done := make(chan string, 30)

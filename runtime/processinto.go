@@ -4,6 +4,8 @@ import (
 	"context"
 	"reflect"
 	"slices"
+
+	"github.com/opsgen/opsgen/runtime/internal/conform"
 )
 
 // processInto is opsgenimpl.ProcessInto (see its doc): a result stored through out, a non-nil
@@ -11,7 +13,7 @@ import (
 // warnings, and leaves *out zero on error. One compiled copy serves every
 // result type, which a generated package with hundreds of them would
 // otherwise compile once each (ProcessAs is generic).
-func processInto(ctx context.Context, p *Pipeline, operationID string, schema *Schema, result any, out any) (Meta, []Warning, error) {
+func processInto(ctx context.Context, p *Pipeline, operationID string, schema *conform.Schema, result any, out any) (Meta, []Warning, error) {
 	env, err := p.process(ctx, operationID, schema, result)
 	if err != nil {
 		return nil, nil, err

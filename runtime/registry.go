@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/opsgen/opsgen/runtime/internal/conform"
 )
 
 // OperationSpec describes an operation of a Registry.
@@ -39,7 +41,7 @@ type OperationSpec struct {
 	// Output, if set, is the compiled output schema and OutputSchema is
 	// only documentation. Generated code sets it to a schema of its
 	// SchemaSet, whose refs OutputSchema alone could not resolve.
-	Output *Schema `json:"-"`
+	Output *conform.Schema `json:"-"`
 	// Kind is query (the default when empty), mutation or subscription.
 	// RegisterSubscription sets it to subscription; Register refuses it.
 	Kind Kind `json:"kind,omitempty"`
@@ -79,8 +81,8 @@ type operation struct {
 	spec    OperationSpec
 	handler Handler
 	sub     SubscriptionHandler // set for a subscription, instead of handler
-	input   *Schema             // nil: any input
-	output  *Schema
+	input   *conform.Schema     // nil: any input
+	output  *conform.Schema
 }
 
 // NewRegistry returns an empty registry whose results go through p (nil
@@ -140,7 +142,7 @@ func (r *Registry) register(spec OperationSpec, h Handler, sub SubscriptionHandl
 		op.input = in
 	}
 	if op.output == nil && len(bytes.TrimSpace(spec.OutputSchema)) > 0 {
-		op.output = NewSchema(string(spec.OutputSchema))
+		op.output = conform.NewSchema(string(spec.OutputSchema))
 	}
 	if op.output != nil {
 		if err := op.output.Compile(); err != nil {
@@ -156,8 +158,8 @@ func (r *Registry) register(spec OperationSpec, h Handler, sub SubscriptionHandl
 	return nil
 }
 
-func compileInput(doc json.RawMessage) (*Schema, error) {
-	s := NewSchema(string(doc))
+func compileInput(doc json.RawMessage) (*conform.Schema, error) {
+	s := conform.NewSchema(string(doc))
 	if err := s.Compile(); err != nil {
 		return nil, err
 	}
@@ -272,14 +274,15 @@ func inputJSON(input any) (json.RawMessage, error) {
 // validateInput checks raw against the input schema s, with the walker
 // (and the FullValidator for keywords it does not check); input is not
 // normalized.
-func validateInput(s *Schema, raw json.RawMessage, id string) *CallError {
-	issues, err := issuesOf(s, raw)
+func validateInput(s *conform.Schema, raw json.RawMessage, id string) *CallError {
+	found, err := s.Issues(raw)
 	if err != nil {
 		return NewError(CodeValidation, id, "input is not JSON", err)
 	}
-	if len(issues) == 0 {
+	if len(found) == 0 {
 		return nil
 	}
+	issues := warningsOf(found)
 	msgs := make([]string, len(issues))
 	for i := range issues {
 		issues[i].OperationID = id

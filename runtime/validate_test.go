@@ -55,7 +55,7 @@ func TestValidatorAgreesWithJSONSchema(t *testing.T) {
 		if err != nil {
 			t.Fatalf("schema %s: %v", s, err)
 		}
-		ours := runtime.NewSchema(s)
+		ours := opsgenimpl.NewSchema(s)
 		strict := &runtime.Pipeline{Mode: runtime.ValidateStrict}
 		for _, in := range instances {
 			v, _ := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(in)))

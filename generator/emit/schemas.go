@@ -12,7 +12,7 @@ import (
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/jsonptr"
-	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // defsPrefix starts the references into Service.Defs.
@@ -27,7 +27,7 @@ func compact(schema json.RawMessage) (string, bool) {
 	return b.String(), true
 }
 
-// schemaVar returns the name of the package-level *runtime.Schema var of
+// schemaVar returns the name of the package-level *opsgenimpl.Schema var of
 // schema, declaring it in schemas.go on first use. A schema that only refers
 // to a named type is shared as refSchema<Type>; others take name. It returns
 // "" (with a warning) when schema is not JSON.
@@ -110,7 +110,7 @@ func (g *gen) schemasFile() *generatedFile {
 		byName[v] = c
 	}
 	docs := g.schemaDocs(defs, byName)
-	if runtime.NeedsFullValidator(docs...) {
+	if opsgenimpl.NeedsFullValidator(docs...) {
 		f.anon(pkgFullSchema)
 	}
 	if hasPattern(docs) {

@@ -35,7 +35,7 @@ type Response struct {
 	// when the response has no Content-Type.
 	Kind BodyKind
 	// Schema is the JSON Schema of a JSON body; nil means no validation.
-	Schema *runtime.Schema
+	Schema *opsgenimpl.Schema
 	// NewError, for declared error statuses, returns a pointer to a new
 	// value of the operation's error type for the status (a struct embedding
 	// runtime.StatusError, with a Body): the failure is returned as that type, its JSON
@@ -166,7 +166,7 @@ func (c *Client) do(ctx context.Context, r *Request, responses []Response, cc *c
 	}
 	body := &cappedReader{r: src, left: c.cfg.MaxBodyBytes}
 	p := c.pipeline(cc)
-	var schema *runtime.Schema
+	var schema *opsgenimpl.Schema
 	kind := BodyNone
 	if entry != nil {
 		schema, kind = entry.Schema, entry.Kind
@@ -563,7 +563,7 @@ func readAll(r io.Reader, contentLength, limit int64) ([]byte, error) {
 // assignBody stores a non-JSON body in out: as is for string and []byte
 // (and for any: a string for text/*, else []byte), else (a server that
 // drifted from its spec) decoded as JSON when it parses.
-func assignBody(ctx context.Context, p *runtime.Pipeline, opID string, schema *runtime.Schema, mt string, data []byte, out any) ([]runtime.Warning, error) {
+func assignBody(ctx context.Context, p *runtime.Pipeline, opID string, schema *opsgenimpl.Schema, mt string, data []byte, out any) ([]runtime.Warning, error) {
 	switch o := out.(type) {
 	case *string:
 		*o = string(data)

@@ -102,7 +102,7 @@ func Stream[T any](ctx context.Context, c *Client, r *Request, responses []Respo
 				yield(zero, runtime.Errorf(runtime.CodeDecode, r.opID, "response has Content-Type %q, want text/event-stream", mt))
 				return
 			}
-			var schema *runtime.Schema
+			var schema *opsgenimpl.Schema
 			if entry != nil {
 				schema = entry.Schema
 			}
@@ -141,7 +141,7 @@ var errStopped = errors.New("iteration stopped")
 // streamEvents yields the events of one connection. It returns how many
 // it yielded and why it ended: nil at the end of the stream, errStopped
 // when the consumer stopped, or the read error.
-func streamEvents[T any](ctx context.Context, p *runtime.Pipeline, opID string, schema *runtime.Schema, parser *sseParser, meta runtime.HTTPMeta, warn func(string), yield func(runtime.ResponseEnvelope[T], error) bool) (int, error) {
+func streamEvents[T any](ctx context.Context, p *runtime.Pipeline, opID string, schema *opsgenimpl.Schema, parser *sseParser, meta runtime.HTTPMeta, warn func(string), yield func(runtime.ResponseEnvelope[T], error) bool) (int, error) {
 	var zero runtime.ResponseEnvelope[T]
 	n := 0
 	for {

@@ -22,7 +22,7 @@ type Tool struct {
 	// Name is the tool's name on the server.
 	Name string
 	// OutputSchema is the tool's output schema; nil when the tool declares none.
-	OutputSchema *runtime.Schema
+	OutputSchema *opsgenimpl.Schema
 	// Convention: "" (none), "toolenvelope-v1", "dotbot", or "auto" (detect
 	// either). "" means the client's default (WithConvention).
 	Convention string

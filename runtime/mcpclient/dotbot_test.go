@@ -10,6 +10,7 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // TestDotbotStructuredContent calls a go-sdk tool that sends its dotbot
@@ -42,7 +43,7 @@ func TestDotbotStructuredContent(t *testing.T) {
 	}
 	t.Cleanup(func() { ss.Close() })
 	session := connect(t, ct)
-	payloadSchema := runtime.NewSchema(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}`)
+	payloadSchema := opsgenimpl.NewSchema(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}`)
 
 	for _, tc := range []struct {
 		name     string

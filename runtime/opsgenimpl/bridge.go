@@ -11,9 +11,9 @@ import (
 // runtimeImpl is what package runtime implements for this package (see
 // package runtime/internal/bridge).
 type runtimeImpl interface {
-	DecodeInto(ctx context.Context, p *runtime.Pipeline, operationID string, schema *runtime.Schema, body []byte, out any) ([]runtime.Warning, error)
-	Process(ctx context.Context, p *runtime.Pipeline, operationID string, schema *runtime.Schema, result any) (runtime.ResponseEnvelope[any], error)
-	ProcessInto(ctx context.Context, p *runtime.Pipeline, operationID string, schema *runtime.Schema, result, out any) (runtime.Meta, []runtime.Warning, error)
+	DecodeInto(ctx context.Context, p *runtime.Pipeline, operationID string, schema *Schema, body []byte, out any) ([]runtime.Warning, error)
+	Process(ctx context.Context, p *runtime.Pipeline, operationID string, schema *Schema, result any) (runtime.ResponseEnvelope[any], error)
+	ProcessInto(ctx context.Context, p *runtime.Pipeline, operationID string, schema *Schema, result, out any) (runtime.Meta, []runtime.Warning, error)
 	DecodeFit(operationID string, b []byte, out any) ([]runtime.Warning, error)
 	UnionOf(variant string, v any) runtime.UnionValue
 	UnionParts(u runtime.UnionValue) (v any, variant string, raw json.RawMessage)

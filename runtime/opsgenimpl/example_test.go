@@ -15,7 +15,7 @@ import (
 // decoding it: a field of the wrong type is dropped with a warning instead
 // of failing the whole result, and defaults are filled.
 func ExampleDecode() {
-	schema := runtime.NewSchema(`{
+	schema := opsgenimpl.NewSchema(`{
 		"type": "object",
 		"properties": {
 			"id": {"type": "integer"},
@@ -74,7 +74,7 @@ func ExampleNewSchemaSet() {
 // stream events. An envelope passes through with its meta.
 func ExampleProcess() {
 	p := &runtime.Pipeline{}
-	schema := runtime.NewSchema(`{"type":"object","properties":{"n":{"type":"integer"}}}`)
+	schema := opsgenimpl.NewSchema(`{"type":"object","properties":{"n":{"type":"integer"}}}`)
 	env, _ := opsgenimpl.Process(context.Background(), p, "counter.get", schema, map[string]any{"n": 1, "debug": true})
 	fmt.Println(runtime.SourceOf(env.Meta), env.Data)
 

@@ -22,14 +22,14 @@ import (
 // the rest is decoded into it). In ValidateStrict mode a mismatch, or a
 // value out's type cannot hold, is a CallError with CodeValidation listing
 // the Issues; out is then left untouched by a mismatch, or zero.
-func Decode[T any](ctx context.Context, p *runtime.Pipeline, operationID string, schema *runtime.Schema, body []byte, out *T) ([]runtime.Warning, error) {
+func Decode[T any](ctx context.Context, p *runtime.Pipeline, operationID string, schema *Schema, body []byte, out *T) ([]runtime.Warning, error) {
 	return rt.DecodeInto(ctx, p, operationID, schema, body, out)
 }
 
 // DecodeInto is Decode for an out given as any: it must be a non-nil
 // pointer. Generic callers pass their *T to it so that one compiled copy
 // serves every result type (see DecodeReaderInto).
-func DecodeInto(ctx context.Context, p *runtime.Pipeline, operationID string, schema *runtime.Schema, body []byte, out any) ([]runtime.Warning, error) {
+func DecodeInto(ctx context.Context, p *runtime.Pipeline, operationID string, schema *Schema, body []byte, out any) ([]runtime.Warning, error) {
 	return rt.DecodeInto(ctx, p, operationID, schema, body, out)
 }
 
@@ -38,7 +38,7 @@ func DecodeInto(ctx context.Context, p *runtime.Pipeline, operationID string, sc
 // value in memory too, and a value that does not fit the Go type can only
 // be repaired from the bytes.) A failing read is a CallError with
 // CodeTransport.
-func DecodeReader[T any](ctx context.Context, p *runtime.Pipeline, operationID string, schema *runtime.Schema, r io.Reader, out *T) ([]runtime.Warning, error) {
+func DecodeReader[T any](ctx context.Context, p *runtime.Pipeline, operationID string, schema *Schema, r io.Reader, out *T) ([]runtime.Warning, error) {
 	return DecodeReaderInto(ctx, p, operationID, schema, r, out)
 }
 
@@ -46,7 +46,7 @@ func DecodeReader[T any](ctx context.Context, p *runtime.Pipeline, operationID s
 // non-nil pointer. The generic functions are thin wrappers around it and
 // DecodeInto: a generated package instantiates them once per result type,
 // so the code that does the work is compiled once, not per type.
-func DecodeReaderInto(ctx context.Context, p *runtime.Pipeline, operationID string, schema *runtime.Schema, r io.Reader, out any) ([]runtime.Warning, error) {
+func DecodeReaderInto(ctx context.Context, p *runtime.Pipeline, operationID string, schema *Schema, r io.Reader, out any) ([]runtime.Warning, error) {
 	b, err := io.ReadAll(r)
 	if err != nil {
 		return nil, runtime.NewError(runtime.CodeTransport, operationID, "reading body", err)
@@ -80,7 +80,7 @@ func DecodeReaderInto(ctx context.Context, p *runtime.Pipeline, operationID stri
 // struct). Warnings are appended to the envelope's Warnings and reported,
 // except those the envelope already carries. The Registry runs the same
 // steps on what a handler returns.
-func Process(ctx context.Context, p *runtime.Pipeline, operationID string, schema *runtime.Schema, result any) (runtime.ResponseEnvelope[any], error) {
+func Process(ctx context.Context, p *runtime.Pipeline, operationID string, schema *Schema, result any) (runtime.ResponseEnvelope[any], error) {
 	return rt.Process(ctx, p, operationID, schema, result)
 }
 
@@ -88,7 +88,7 @@ func Process(ctx context.Context, p *runtime.Pipeline, operationID string, schem
 // when it already is a T, else re-decoded from its JSON. Like Decode, a
 // value T cannot hold is dropped with a warning (in strict mode it is a
 // CallError with CodeValidation).
-func ProcessAs[T any](ctx context.Context, p *runtime.Pipeline, operationID string, schema *runtime.Schema, result any) (runtime.ResponseEnvelope[T], error) {
+func ProcessAs[T any](ctx context.Context, p *runtime.Pipeline, operationID string, schema *Schema, result any) (runtime.ResponseEnvelope[T], error) {
 	var env runtime.ResponseEnvelope[T]
 	var err error
 	env.Meta, env.Warnings, err = rt.ProcessInto(ctx, p, operationID, schema, result, &env.Data)
@@ -103,6 +103,6 @@ func ProcessAs[T any](ctx context.Context, p *runtime.Pipeline, operationID stri
 // warnings, and leaves *out zero on error. One compiled copy serves every
 // result type, which a generated package with hundreds of them would
 // otherwise compile once each (ProcessAs is generic).
-func ProcessInto(ctx context.Context, p *runtime.Pipeline, operationID string, schema *runtime.Schema, result, out any) (runtime.Meta, []runtime.Warning, error) {
+func ProcessInto(ctx context.Context, p *runtime.Pipeline, operationID string, schema *Schema, result, out any) (runtime.Meta, []runtime.Warning, error) {
 	return rt.ProcessInto(ctx, p, operationID, schema, result, out)
 }

@@ -1,4 +1,4 @@
-package runtime
+package conform
 
 import (
 	"strings"
@@ -16,11 +16,11 @@ func TestPatternWithoutCompiler(t *testing.T) {
 	if err := schema.Compile(); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := issuesOf(schema, []byte(`{"code":"abc"}`))
+	ws, err := schema.Issues([]byte(`{"code":"abc"}`))
 	if err != nil || len(ws) != 0 {
 		t.Errorf("unchecked pattern: %v %v", ws, err)
 	}
-	ws, err = issuesOf(schema, []byte(`{"code":"ABCD"}`))
+	ws, err = schema.Issues([]byte(`{"code":"ABCD"}`))
 	if err != nil || len(ws) != 1 || !strings.Contains(ws[0].Message, "length") {
 		t.Errorf("maxLength: %v %v", ws, err)
 	}
@@ -30,19 +30,8 @@ func TestPatternWithoutCompiler(t *testing.T) {
 	if err := checked.Compile(); err != nil {
 		t.Fatal(err)
 	}
-	ws, err = issuesOf(checked, []byte(`"abc"`))
+	ws, err = checked.Issues([]byte(`"abc"`))
 	if err != nil || len(ws) != 1 || !strings.Contains(ws[0].Message, "pattern") {
 		t.Errorf("checked pattern: %v %v", ws, err)
-	}
-}
-
-func TestValidOperationID(t *testing.T) {
-	for id, want := range map[string]bool{
-		"a.b": true, "pets.list_all-2": true, "A.b.C": true,
-		"": false, "a": false, "a.": false, ".a": false, "a..b": false, "a.b c": false, "a/b.c": false, "é.b": false,
-	} {
-		if got := validOperationID(id); got != want {
-			t.Errorf("validOperationID(%q) = %v, want %v", id, got, want)
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package runtime
+package conform
 
 import (
 	"bytes"
@@ -24,11 +24,11 @@ type walker struct {
 	b []byte
 	// sorter sorts the edits in normalized.
 	sorter editOrder
-	issues []Warning
+	issues []Issue
 	// notes are what normalization did that the data should be told
 	// about (a member additionalProperties false drops). They are
 	// warnings, but do not make an anyOf or oneOf branch fail to match.
-	notes []Warning
+	notes []Issue
 	edits []edit
 	err   error // syntax error: the document is not JSON
 	depth int
@@ -109,10 +109,10 @@ func (w *walker) fail(i int, msg string) {
 
 func (w *walker) issue(format string, args ...any) {
 	if w.probe {
-		w.issues = append(w.issues, Warning{}) // that there is one is all a probe tells
+		w.issues = append(w.issues, Issue{}) // that there is one is all a probe tells
 		return
 	}
-	w.issues = append(w.issues, Warning{Pointer: w.pointer(), Message: fmt.Sprintf(format, args...)})
+	w.issues = append(w.issues, Issue{Pointer: w.pointer(), Message: fmt.Sprintf(format, args...)})
 }
 
 func (w *walker) pointer() string {
@@ -528,7 +528,7 @@ func (w *walker) members(n *node, i int, chosen []*node) int {
 		forbidden := !declared && !shallow && view != nil && view.addlFalse && view.drop
 		if forbidden {
 			w.path = append(w.path, pathSeg{key: key})
-			w.notes = append(w.notes, Warning{Pointer: w.pointer(),
+			w.notes = append(w.notes, Issue{Pointer: w.pointer(),
 				Message: fmt.Sprintf("property %q is not allowed (additionalProperties is false): dropped", truncate(unquote(key)))})
 			w.path = w.path[:len(w.path)-1]
 		}

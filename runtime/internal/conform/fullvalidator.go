@@ -1,4 +1,4 @@
-package runtime
+package conform
 
 import (
 	"encoding/json"
@@ -27,7 +27,7 @@ type FullValidator interface {
 type FullSchema interface {
 	// Validate returns the mismatches of data (valid JSON) with the schema,
 	// each with the JSON pointer of the value (OperationID left empty).
-	Validate(data []byte) []Warning
+	Validate(data []byte) []Issue
 }
 
 var fullValidator atomic.Pointer[FullValidator]
@@ -148,13 +148,13 @@ func uncheckedOnce(s *Schema) {
 
 // logUnchecked is a variable so that a test can observe it.
 var logUnchecked = func() {
-	logWarning("opsgen: a schema uses JSON Schema keywords the runtime checks only with runtime/fullschema imported; they are not checked")
+	LogWarning("opsgen: a schema uses JSON Schema keywords the runtime checks only with runtime/fullschema imported; they are not checked")
 }
 
-// issuesOf validates data (JSON) against schema without normalizing it: the
+// Issues validates data (JSON) against schema without normalizing it: the
 // walker's issues and the full validator's. A non-nil error means data is
 // not JSON.
-func issuesOf(schema *Schema, data []byte) ([]Warning, error) {
+func (schema *Schema) Issues(data []byte) ([]Issue, error) {
 	w := newWalker(data, false)
 	defer w.release()
 	w.document(schema.root)

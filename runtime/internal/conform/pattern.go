@@ -1,4 +1,4 @@
-package runtime
+package conform
 
 import (
 	"strings"
@@ -47,7 +47,7 @@ func CompilePattern(s string) Pattern {
 	c := patternCompiler.Load()
 	if c == nil {
 		patternsUnchecked.Do(func() {
-			logWarning(`opsgen: a schema uses "pattern", which the runtime checks only with runtime/pattern imported; patterns are not checked`)
+			LogWarning(`opsgen: a schema uses "pattern", which the runtime checks only with runtime/pattern imported; patterns are not checked`)
 		})
 		return nil
 	}

@@ -1,4 +1,4 @@
-package runtime
+package conform
 
 import (
 	"encoding/json"
@@ -98,7 +98,7 @@ func FuzzFastDecode(f *testing.F) {
 			if stdErr != nil {
 				continue
 			}
-			warnings, err := decodeFit("op", []byte(body), fit)
+			warnings, err := decodeFit([]byte(body), fit)
 			if err != nil || len(warnings) != 0 || !reflect.DeepEqual(std, fit) {
 				t.Fatalf("%T %q: decodeFit: %#v, %v, %v; encoding/json %#v", std, body, fit, warnings, err, std)
 			}

@@ -1,8 +1,7 @@
-package runtime
+package conform
 
 import (
-	"context"
-	"log/slog"
+	"encoding/json"
 	"os/exec"
 	"strings"
 	"testing"
@@ -23,8 +22,11 @@ func TestWithoutFullValidator(t *testing.T) {
 	s := NewSchema(`{"type":"object","properties":{"n":{"type":"integer","not":{"const":13}},"s":{"type":"string"}}}`)
 	var out map[string]any
 	for range 2 {
-		ws, err := decodeInto(context.Background(), &Pipeline{Logger: slog.New(slog.DiscardHandler)}, "t.op", s, []byte(`{"n":13,"s":1}`), &out)
+		b, _, ws, err := s.Check([]byte(`{"n":13,"s":1}`), true)
 		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &out); err != nil {
 			t.Fatal(err)
 		}
 		if len(ws) != 1 || ws[0].Pointer != "/s" {
@@ -63,7 +65,7 @@ func TestRuntimeDoesNotLinkJSONSchema(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
 	}
-	out, err := exec.Command("go", "list", "-deps", "github.com/opsgen/opsgen/runtime", "github.com/opsgen/opsgen/runtime/httpclient", "github.com/opsgen/opsgen/runtime/mcpclient").CombinedOutput()
+	out, err := exec.Command("go", "list", "-deps", "github.com/opsgen/opsgen/runtime", "github.com/opsgen/opsgen/runtime/opsgenimpl", "github.com/opsgen/opsgen/runtime/httpclient", "github.com/opsgen/opsgen/runtime/mcpclient").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
@@ -82,8 +84,11 @@ func TestNotEmptyIsFalse(t *testing.T) {
 	defer fullValidator.Store(saved)
 	s := NewSchema(`{"type":"object","properties":{"gone":{"not":{}},"n":{"type":"integer"}}}`)
 	var out map[string]any
-	ws, err := decodeInto(context.Background(), &Pipeline{Logger: slog.New(slog.DiscardHandler)}, "t.op", s, []byte(`{"gone":1,"n":2}`), &out)
+	b, _, ws, err := s.Check([]byte(`{"gone":1,"n":2}`), true)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
 	if len(ws) != 1 || ws[0].Pointer != "/gone" {

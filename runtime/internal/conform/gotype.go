@@ -1,4 +1,4 @@
-package runtime
+package conform
 
 import (
 	"bytes"
@@ -33,7 +33,7 @@ import (
 // value and b is decoded again without the values that do not fit; the
 // warnings (without operation id) say which. It fails only when b is not
 // JSON (CodeDecode) or out is not a non-nil pointer.
-func decodeFit(operationID string, b []byte, out any) ([]Warning, error) {
+func decodeFit(b []byte, out any) ([]Issue, error) {
 	// The fused path without a schema first: it decodes as encoding/json
 	// does, in one pass, or gives up with out zero again. Then
 	// encoding/json's own path, so errors, repairs and their warnings are
@@ -47,7 +47,7 @@ func decodeFit(operationID string, b []byte, out any) ([]Warning, error) {
 	}
 	var ie *json.InvalidUnmarshalError
 	if errors.As(err, &ie) || !json.Valid(b) {
-		return nil, decodeError(operationID, err)
+		return nil, err
 	}
 	rv := reflect.ValueOf(out).Elem()
 	rv.SetZero()
@@ -55,18 +55,18 @@ func decodeFit(operationID string, b []byte, out any) ([]Warning, error) {
 	if err2 := json.Unmarshal(fixed, out); err2 != nil {
 		// The guaranteed fallback: nothing of the value is kept.
 		rv.SetZero()
-		issues = append(issues[:0], Warning{Message: fmt.Sprintf("the data does not fit Go type %s (%v): dropped", typeName(rv.Type()), err2)})
+		issues = append(issues[:0], Issue{Message: fmt.Sprintf("the data does not fit Go type %s (%v): dropped", typeName(rv.Type()), err2)})
 	} else if len(issues) == 0 && bytes.Equal(fixed, b) {
 		// The second decode took what the first refused; say so anyway
 		// (not when a repair changed the text silently: base64 forms).
-		issues = append(issues, Warning{Message: fmt.Sprintf("decoding into Go type %s failed once (%v), then succeeded", typeName(rv.Type()), err)})
+		issues = append(issues, Issue{Message: fmt.Sprintf("decoding into Go type %s failed once (%v), then succeeded", typeName(rv.Type()), err)})
 	}
 	return issues, nil
 }
 
 // fitGoType returns b without the values Go type t cannot hold, and a
 // warning for each. b must be well-formed JSON.
-func fitGoType(b []byte, t reflect.Type) ([]byte, []Warning) {
+func fitGoType(b []byte, t reflect.Type) ([]byte, []Issue) {
 	f := &fitter{w: &walker{b: b, shallowAt: -1}}
 	i := f.w.ws(0)
 	if _, ok := f.fit(t, i); !ok {
@@ -74,7 +74,7 @@ func fitGoType(b []byte, t reflect.Type) ([]byte, []Warning) {
 	}
 	out, ok := f.w.normalized()
 	if !ok {
-		return []byte("null"), append(f.issues, Warning{Message: "the repaired data is not JSON: dropped"})
+		return []byte("null"), append(f.issues, Issue{Message: "the repaired data is not JSON: dropped"})
 	}
 	return out, f.issues
 }
@@ -83,7 +83,7 @@ func fitGoType(b []byte, t reflect.Type) ([]byte, []Warning) {
 // document, tracks the pointer and collects the edits.
 type fitter struct {
 	w      *walker
-	issues []Warning
+	issues []Issue
 }
 
 var (
@@ -131,7 +131,7 @@ func (f *fitter) fit(t reflect.Type, i int) (end int, ok bool) {
 }
 
 func (f *fitter) issue(msg string) {
-	f.issues = append(f.issues, Warning{Pointer: f.w.pointer(), Message: msg})
+	f.issues = append(f.issues, Issue{Pointer: f.w.pointer(), Message: msg})
 }
 
 // tryDecode decodes raw into a new value of type t.

@@ -1,4 +1,4 @@
-package runtime
+package conform
 
 import (
 	"bytes"
@@ -338,13 +338,11 @@ func compilePlan(t reflect.Type, seen map[reflect.Type]*plan) *plan {
 	return p
 }
 
-var unionValueType = reflect.TypeFor[UnionValue]()
-
 // isUnion reports whether t is a generated union type: a struct whose only
 // field is an embedded UnionValue, so that its UnmarshalJSON is
 // UnionValue's.
 func isUnion(t reflect.Type) bool {
-	return t.Kind() == reflect.Struct && t.NumField() == 1 && t.Field(0).Anonymous && t.Field(0).Type == unionValueType
+	return t.Kind() == reflect.Struct && t.NumField() == 1 && t.Field(0).Anonymous && types.UnionValue != nil && t.Field(0).Type == types.UnionValue
 }
 
 // structPlan fills the fields of p; it returns false for a struct the fused
@@ -509,7 +507,7 @@ func decodeFused(n *node, body []byte, out any) bool {
 	}
 	// As check: members no schema declares are dropped unless a struct
 	// drops them anyway.
-	w := newWalker(body, !structTarget(rv.Type().Elem()))
+	w := newWalker(body, !StructTarget(rv.Type().Elem()))
 	defer w.release()
 	f := fuser{w: w, strings: stringCaches.Get().(*stringCache)}
 	defer stringCaches.Put(f.strings)
@@ -552,14 +550,14 @@ func (f *fuser) value(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 				f.bail = true
 				return end
 			}
-			*(*nullState)(unsafe.Add(ptr, p.stateOff)) = stateNull
+			*(*uint8)(unsafe.Add(ptr, p.stateOff)) = types.NullableNull
 			return end
 		}
 		// UnmarshalJSON decodes the value into a zero T with
 		// encoding/json, as the value field here is.
 		end := f.value(n, i, p.elem, ptr)
 		if !f.bail {
-			*(*nullState)(unsafe.Add(ptr, p.stateOff)) = stateValue
+			*(*uint8)(unsafe.Add(ptr, p.stateOff)) = types.NullableValue
 		}
 		return end
 	}
@@ -656,7 +654,7 @@ func (f *fuser) delegate(n *node, i int, p *plan, ptr unsafe.Pointer) int {
 	}
 	if p.kind == pUnion {
 		// UnionValue's UnmarshalJSON: a copy of the value's JSON.
-		*(*UnionValue)(ptr) = UnionValue{raw: bytes.Clone(w.b[i:end])}
+		types.SetUnionRaw(ptr, w.b[i:end])
 		return end
 	}
 	if json.Unmarshal(w.b[i:end], reflect.NewAt(p.typ, ptr).Interface()) != nil {
@@ -710,7 +708,7 @@ func (f *fuser) decode(n *node, kind typeMask, i, numEnd int, p *plan, ptr unsaf
 		if kind != tNull {
 			end := f.decode(n, kind, i, numEnd, p.elem, ptr)
 			if !f.bail {
-				*(*nullState)(unsafe.Add(ptr, p.stateOff)) = stateValue
+				*(*uint8)(unsafe.Add(ptr, p.stateOff)) = types.NullableValue
 			}
 			return end
 		}
