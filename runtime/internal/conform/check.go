@@ -153,4 +153,3 @@ func (s byPointer) Swap(i, j int) { s[i], s[j] = s[j], s[i] }
 func (s byPointer) Less(i, j int) bool {
 	return cmp.Or(strings.Compare(s[i].Pointer, s[j].Pointer), strings.Compare(s[i].Message, s[j].Message)) < 0
 }
-
