@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/mcpconv"
 	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
@@ -273,7 +274,7 @@ func applyConvention(name string, blocks []runtime.ContentBlock, structured json
 		return nil, nil, false
 	case runtime.ConventionAuto:
 		switch {
-		case runtime.HasToolEnvelope(blocks):
+		case mcpconv.HasToolEnvelope(blocks):
 			name = runtime.ConventionToolEnvelope
 		case isDotbot(string(structured)) || hasDotbot(blocks):
 			name = runtime.ConventionDotbot
@@ -283,7 +284,7 @@ func applyConvention(name string, blocks []runtime.ContentBlock, structured json
 	}
 	switch name {
 	case runtime.ConventionToolEnvelope:
-		env, err := runtime.DecodeToolEnvelope(blocks)
+		env, err := mcpconv.DecodeToolEnvelope(blocks)
 		if err != nil {
 			warn("%v; falling back to the content", err)
 			return nil, nil, false
@@ -291,14 +292,14 @@ func applyConvention(name string, blocks []runtime.ContentBlock, structured json
 		info := env.ToolEnvelopeInfo
 		return env.Payload, &runtime.ConventionInfo{Name: name, ToolEnvelope: &info}, false
 	case runtime.ConventionDotbot:
-		fromStructured := runtime.LooksLikeDotbot(string(structured))
-		var d *runtime.Dotbot
+		fromStructured := mcpconv.LooksLikeDotbot(string(structured))
+		var d *mcpconv.Dotbot
 		var warnings []runtime.Warning
 		var err error
 		if fromStructured {
-			d, warnings, err = runtime.DecodeDotbot(structured)
+			d, warnings, err = mcpconv.DecodeDotbot(structured)
 		} else {
-			d, warnings, err = runtime.FindDotbot(blocks)
+			d, warnings, err = mcpconv.FindDotbot(blocks)
 		}
 		if err != nil {
 			warn("%v; falling back to the content", err)
@@ -325,7 +326,7 @@ func hasDotbot(blocks []runtime.ContentBlock) bool {
 
 // isDotbot reports whether text is a JSON object naming a dotbot schema_id.
 func isDotbot(text string) bool {
-	return runtime.LooksLikeDotbot(text) && strings.Contains(text, `"dotbot-mcp-response@`)
+	return mcpconv.LooksLikeDotbot(text) && strings.Contains(text, `"dotbot-mcp-response@`)
 }
 
 // go-sdk's own JSON-RPC codes for local connection failures: the transport

@@ -10,6 +10,7 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
+	"github.com/opsgen/opsgen/runtime/mcpconv"
 	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
@@ -23,7 +24,7 @@ func TestDotbotStructuredContent(t *testing.T) {
 	info := runtime.DotbotInfo{Tool: "solution-info", Version: "1.0.0", Summary: "One solution.",
 		Warnings: []runtime.DotbotIssue{{Code: "STALE", Message: "index is old"}},
 		Audit:    runtime.DotbotAudit{Timestamp: "2026-01-02T13:57:00Z", DurationMS: 7, Source: "script.ps1"}}
-	envelope, err := runtime.EncodeDotbot(info, solution{Name: "Axiome"})
+	envelope, err := mcpconv.EncodeDotbot(info, solution{Name: "Axiome"})
 	if err != nil {
 		t.Fatal(err)
 	}

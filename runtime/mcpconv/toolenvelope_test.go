@@ -1,4 +1,4 @@
-package runtime_test
+package mcpconv_test
 
 import (
 	"encoding/base64"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/mcpconv"
 )
 
 type toolEnvelopeVector struct {
@@ -62,7 +63,7 @@ func jsonEqual(t testing.TB, got, want []byte) bool {
 func TestToolEnvelopeVectors(t *testing.T) {
 	for name, v := range loadToolEnvelopeVectors(t) {
 		t.Run(name, func(t *testing.T) {
-			env, err := runtime.DecodeToolEnvelope(v.CallToolResult.Content)
+			env, err := mcpconv.DecodeToolEnvelope(v.CallToolResult.Content)
 			if v.CallToolResult.Content[0].Text != env.Summary {
 				t.Errorf("Summary = %q, want block 0 text %q", env.Summary, v.CallToolResult.Content[0].Text)
 			}
@@ -70,7 +71,7 @@ func TestToolEnvelopeVectors(t *testing.T) {
 				if err == nil {
 					t.Fatalf("decoded %s, want an error", env.Payload)
 				}
-				if name == "no-envelope-block.json" != errors.Is(err, runtime.ErrNoToolEnvelope) {
+				if name == "no-envelope-block.json" != errors.Is(err, mcpconv.ErrNoToolEnvelope) {
 					t.Errorf("errors.Is(err, ErrNoToolEnvelope) wrong for %v", err)
 				}
 				return
@@ -102,7 +103,7 @@ func TestToolEnvelopeErrorsSayWhy(t *testing.T) {
 		"version-2.json":         "unsupported envelope version 2",
 		"no-envelope-block.json": "no __ENVELOPE_V1__: block",
 	} {
-		_, err := runtime.DecodeToolEnvelope(vs[name].CallToolResult.Content)
+		_, err := mcpconv.DecodeToolEnvelope(vs[name].CallToolResult.Content)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want it to mention %q", name, err, want)
 		}
@@ -117,8 +118,8 @@ func TestToolEnvelopeMissingFields(t *testing.T) {
 		{`{"payload":1,"meta":{"version":0}}`, "unsupported envelope version 0"},
 		{`{"payload":1,"meta":{"version":"1"}}`, "envelope JSON"},
 	} {
-		blocks := []runtime.ContentBlock{runtime.TextBlock("s"), runtime.TextBlock(runtime.ToolEnvelopePrefix + b64(tc.json))}
-		_, err := runtime.DecodeToolEnvelope(blocks)
+		blocks := []runtime.ContentBlock{runtime.TextBlock("s"), runtime.TextBlock(mcpconv.ToolEnvelopePrefix + b64(tc.json))}
+		_, err := mcpconv.DecodeToolEnvelope(blocks)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.json, err, tc.want)
 		}
@@ -128,14 +129,14 @@ func TestToolEnvelopeMissingFields(t *testing.T) {
 func TestToolEnvelopeRoundTrip(t *testing.T) {
 	ts := time.Date(2025, 6, 17, 18, 30, 0, 0, time.UTC)
 	payload := map[string]any{"x": 1.5, "html": "<a&b>"}
-	blocks, err := runtime.EncodeToolEnvelope("system-design", ts, payload, "## done")
+	blocks, err := mcpconv.EncodeToolEnvelope("system-design", ts, payload, "## done")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(blocks) != 2 || blocks[0].Text != "## done" || !strings.HasPrefix(blocks[1].Text, runtime.ToolEnvelopePrefix) {
+	if len(blocks) != 2 || blocks[0].Text != "## done" || !strings.HasPrefix(blocks[1].Text, mcpconv.ToolEnvelopePrefix) {
 		t.Fatalf("blocks = %+v", blocks)
 	}
-	env, err := runtime.DecodeToolEnvelope(blocks)
+	env, err := mcpconv.DecodeToolEnvelope(blocks)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func TestToolEnvelopeRoundTrip(t *testing.T) {
 	if env.Tool != "system-design" || env.Summary != "## done" || err != nil || !when.Equal(ts) {
 		t.Errorf("info = %+v, time %v (%v)", env.ToolEnvelopeInfo, when, err)
 	}
-	if _, err := runtime.EncodeToolEnvelope("t", ts, func() {}, ""); err == nil {
+	if _, err := mcpconv.EncodeToolEnvelope("t", ts, func() {}, ""); err == nil {
 		t.Error("EncodeToolEnvelope accepted a func payload")
 	}
 }
@@ -160,7 +161,7 @@ func TestToolEnvelopeURLSafeAndUnpadded(t *testing.T) {
 		strings.NewReplacer("+", "-", "/", "_").Replace(std),
 		std + "\n",
 	} {
-		env, err := runtime.DecodeToolEnvelope([]runtime.ContentBlock{runtime.TextBlock(runtime.ToolEnvelopePrefix + enc)})
+		env, err := mcpconv.DecodeToolEnvelope([]runtime.ContentBlock{runtime.TextBlock(mcpconv.ToolEnvelopePrefix + enc)})
 		if err != nil || !jsonEqual(t, env.Payload, []byte(`{"q":"??>>"}`)) {
 			t.Errorf("%q: payload %s, err %v", enc, env.Payload, err)
 		}
@@ -175,9 +176,9 @@ func FuzzToolEnvelope(f *testing.F) {
 	for _, v := range loadToolEnvelopeVectors(f) {
 		f.Add(v.CallToolResult.Content[len(v.CallToolResult.Content)-1].Text)
 	}
-	f.Add(runtime.ToolEnvelopePrefix + "e30")
+	f.Add(mcpconv.ToolEnvelopePrefix + "e30")
 	f.Fuzz(func(t *testing.T, text string) {
-		env, err := runtime.DecodeToolEnvelope([]runtime.ContentBlock{runtime.TextBlock("s"), runtime.TextBlock(text)})
+		env, err := mcpconv.DecodeToolEnvelope([]runtime.ContentBlock{runtime.TextBlock("s"), runtime.TextBlock(text)})
 		if env.Summary != "s" {
 			t.Fatalf("summary lost: %q", env.Summary)
 		}

@@ -1,4 +1,4 @@
-package runtime_test
+package mcpconv_test
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/mcpconv"
 )
 
 type dotbotVector struct {
@@ -43,7 +44,7 @@ func loadDotbotVectors(t testing.TB) map[string]dotbotVector {
 func TestDotbotVectors(t *testing.T) {
 	for name, v := range loadDotbotVectors(t) {
 		t.Run(name, func(t *testing.T) {
-			d, warnings, err := runtime.DecodeDotbot(v.Envelope)
+			d, warnings, err := mcpconv.DecodeDotbot(v.Envelope)
 			if !v.Expect.Valid {
 				if err == nil {
 					t.Fatalf("decoded %+v, want an error", d)
@@ -82,19 +83,19 @@ func TestDotbotVectors(t *testing.T) {
 
 func TestDotbotOptionalParts(t *testing.T) {
 	vs := loadDotbotVectors(t)
-	d, _, err := runtime.DecodeDotbot(vs["intent.json"].Envelope)
+	d, _, err := mcpconv.DecodeDotbot(vs["intent.json"].Envelope)
 	if err != nil || d.Intent == nil || d.Intent.RecommendedNext != "solution.structure" {
 		t.Errorf("intent: %+v, %v", d, err)
 	}
-	d, _, err = runtime.DecodeDotbot(vs["actions.json"].Envelope)
+	d, _, err = mcpconv.DecodeDotbot(vs["actions.json"].Envelope)
 	if err != nil || len(d.Actions) != 1 || d.Actions[0].Tool != "solution.structure" || d.Audit.WriteTo != ".bot/solution/projects.json" {
 		t.Errorf("actions: %+v, %v", d, err)
 	}
-	d, _, err = runtime.DecodeDotbot(vs["error.json"].Envelope)
+	d, _, err = mcpconv.DecodeDotbot(vs["error.json"].Envelope)
 	if err != nil || len(d.Errors) != 1 || d.Errors[0].Code != "PROJECT_NOT_FOUND" || !strings.Contains(string(d.Errors[0].Details), "NonExistentProject") {
 		t.Errorf("errors: %+v, %v", d, err)
 	}
-	d, _, err = runtime.DecodeDotbot(vs["ok.json"].Envelope)
+	d, _, err = mcpconv.DecodeDotbot(vs["ok.json"].Envelope)
 	if err != nil || d.Audit.Host != "warp" {
 		t.Errorf("host: %+v, %v", d, err)
 	}
@@ -106,7 +107,7 @@ func TestDotbotInvalid(t *testing.T) {
 		"missing-audit.json":     "audit is missing",
 		"unknown-schema-id.json": `schema_id "dotbot-mcp-response@2" is not`,
 	} {
-		_, _, err := runtime.DecodeDotbot(vs[name].Envelope)
+		_, _, err := mcpconv.DecodeDotbot(vs[name].Envelope)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", name, err, want)
 		}
@@ -122,7 +123,7 @@ func TestDotbotInvalid(t *testing.T) {
 		{`{"schema_id":"dotbot-mcp-response@1","tool":1,"version":"1","status":"ok","summary":"s","data":{},"warnings":{},"errors":[],"audit":{"duration_ms":1,"source":"s"}}`,
 			`tool: wrong type (number, want string); warnings: wrong type (object`},
 	} {
-		_, _, err := runtime.DecodeDotbot([]byte(tc.json))
+		_, _, err := mcpconv.DecodeDotbot([]byte(tc.json))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.json, err, tc.want)
 		}
@@ -130,7 +131,7 @@ func TestDotbotInvalid(t *testing.T) {
 }
 
 func TestDotbotEncodeRoundTrip(t *testing.T) {
-	b, err := runtime.EncodeDotbot(runtime.DotbotInfo{
+	b, err := mcpconv.EncodeDotbot(runtime.DotbotInfo{
 		Tool: "solution.info", Version: "1.0.0", Summary: "ok.", Status: runtime.DotbotOK,
 		Warnings: []runtime.DotbotIssue{{Code: "W", Message: "careful"}},
 		Audit:    runtime.DotbotAudit{DurationMS: 3, Source: "x.ps1"},
@@ -138,11 +139,11 @@ func TestDotbotEncodeRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, warnings, err := runtime.DecodeDotbot(b)
+	d, warnings, err := mcpconv.DecodeDotbot(b)
 	if err != nil || len(warnings) != 0 {
 		t.Fatalf("decode %s: %v %v", b, warnings, err)
 	}
-	if d.Status != runtime.DotbotWarning || d.SchemaID != runtime.DotbotSchemaID || d.Audit.Timestamp == "" || !jsonEqual(t, d.Data, []byte(`{"n":1}`)) {
+	if d.Status != runtime.DotbotWarning || d.SchemaID != mcpconv.DotbotSchemaID || d.Audit.Timestamp == "" || !jsonEqual(t, d.Data, []byte(`{"n":1}`)) {
 		t.Errorf("round trip = %+v", d)
 	}
 	if !strings.Contains(string(b), `"errors":[]`) {
@@ -153,15 +154,15 @@ func TestDotbotEncodeRoundTrip(t *testing.T) {
 func TestFindDotbot(t *testing.T) {
 	vs := loadDotbotVectors(t)
 	blocks := []runtime.ContentBlock{runtime.TextBlock("hello"), runtime.TextBlock(string(vs["warning.json"].Envelope))}
-	d, _, err := runtime.FindDotbot(blocks)
+	d, _, err := mcpconv.FindDotbot(blocks)
 	if err != nil || d.Status != runtime.DotbotWarning {
 		t.Fatalf("FindDotbot = %+v, %v", d, err)
 	}
-	if _, _, err := runtime.FindDotbot(blocks[:1]); !errors.Is(err, runtime.ErrNoDotbot) {
+	if _, _, err := mcpconv.FindDotbot(blocks[:1]); !errors.Is(err, mcpconv.ErrNoDotbot) {
 		t.Errorf("FindDotbot without envelope: %v", err)
 	}
 	bad := []runtime.ContentBlock{runtime.TextBlock(string(vs["missing-audit.json"].Envelope))}
-	if _, _, err := runtime.FindDotbot(bad); err == nil || errors.Is(err, runtime.ErrNoDotbot) || !strings.Contains(err.Error(), "content block 0") {
+	if _, _, err := mcpconv.FindDotbot(bad); err == nil || errors.Is(err, mcpconv.ErrNoDotbot) || !strings.Contains(err.Error(), "content block 0") {
 		t.Errorf("FindDotbot on invalid envelope: %v", err)
 	}
 }
@@ -173,11 +174,11 @@ func FuzzDotbot(f *testing.F) {
 		f.Add([]byte(v.Envelope))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		d, warnings, err := runtime.DecodeDotbot(b)
+		d, warnings, err := mcpconv.DecodeDotbot(b)
 		if err != nil {
 			return
 		}
-		if d.Status != runtime.ComputeDotbotStatus(d.Errors, d.Warnings) || d.SchemaID != runtime.DotbotSchemaID {
+		if d.Status != mcpconv.ComputeDotbotStatus(d.Errors, d.Warnings) || d.SchemaID != mcpconv.DotbotSchemaID {
 			t.Fatalf("decoded %+v", d.DotbotInfo)
 		}
 		if (d.DeclaredStatus != d.Status) != (len(warnings) == 1) {
