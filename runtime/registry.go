@@ -71,6 +71,22 @@ type Handler func(ctx context.Context, input json.RawMessage) (any, error)
 // (by agents, glue code, or a call protocol) with JSON input. Generated
 // clients register their remote operations; local Go handlers register
 // beside them. It is safe for concurrent use.
+//
+// One call is one pipeline pass, with one set of warnings of one
+// operation id. The typed envelope a transport returns (a ResponseEnvelope
+// value whose Meta is an *HTTPMeta or *MCPMeta: what a generated client's
+// call, and so its registered handler, returns) has been through the
+// pipeline already, in its transport, against the schema of the response
+// actually received and in the client's validation mode; the Registry
+// passes it through as it is: its Data is not checked again (the JSON of a
+// typed Go value would differ from what the server sent: an absent
+// required boolean marshals as false, an absent array as null), its
+// Warnings are the transport's, under the transport's operation id, and
+// they are not reported twice. So the client's mode, not the Registry's,
+// decides about a remote result's mismatches. Everything else a handler
+// returns is checked by the Registry: plain results, envelopes with
+// LocalMeta, and envelopes in their wire form (a map or raw JSON, whose
+// data is what was sent), except those of an HTTP response without a body.
 type Registry struct {
 	p  *Pipeline
 	mu sync.RWMutex

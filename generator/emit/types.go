@@ -517,7 +517,7 @@ func (g *gen) declareEnum(f *generatedFile, t *ir.Type) {
 	w.doc(typeDoc(t, t.Name+" is one of the values below; other values still decode (see Known).").lines())
 	w.b.WriteString("type " + t.Name + " " + enumBase(t).name + "\n")
 	var names []string
-	var values []string // the string values, for runtime.EnumKnown
+	var values []string // the string values, for opsgenimpl.EnumKnown
 	listed := enumBase(t).name == "string"
 	seen := map[string]bool{}
 	for _, v := range t.Values {
@@ -652,7 +652,7 @@ func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 	var table strings.Builder // the union's variants, one line each
 	for _, v := range t.Variants {
 		vt := w.typeText(g.goType(v.Type, false, t.Pos))
-		// runtime.VariantInto, not the generic VariantAs: nothing compiled
+		// opsgenimpl.VariantInto, not the generic VariantAs: nothing compiled
 		// per variant type.
 		decl(newDoc("As"+v.Name+" returns the value as the "+v.Name+" variant."),
 			recv+"As"+v.Name+"() ("+vt+", error) {\n\tvar v "+vt+"\n\terr := "+w.typeText(qual(pkgImpl, "VariantInto"))+

@@ -59,7 +59,7 @@ type Service struct {
 	// Defs holds the JSON Schema of every named type, keyed by Type.Name,
 	// as draft 2020-12 JSON Schema whose references point at "#/$defs/<Name>".
 	// Operation schemas refer into it the same way. The runtime compiles
-	// them (runtime.SchemaSet) for normalization and validation.
+	// them (opsgenimpl.SchemaSet) for normalization and validation.
 	Defs map[string]json.RawMessage
 	// CompactDefs is set by a loader whose Defs are all compact JSON (no
 	// insignificant white space), as jsonschema.Marshal writes them: the
