@@ -22,7 +22,7 @@ type dotbotVector struct {
 
 func loadDotbotVectors(t testing.TB) map[string]dotbotVector {
 	t.Helper()
-	files, err := filepath.Glob("../testdata/vectors/dotbot/*.json")
+	files, err := filepath.Glob("../../testdata/vectors/dotbot/*.json")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no dotbot vectors: %v", err)
 	}

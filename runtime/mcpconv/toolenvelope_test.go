@@ -28,7 +28,7 @@ type toolEnvelopeVector struct {
 
 func loadToolEnvelopeVectors(t testing.TB) map[string]toolEnvelopeVector {
 	t.Helper()
-	files, err := filepath.Glob("../testdata/vectors/toolenvelope-v1/*.json")
+	files, err := filepath.Glob("../../testdata/vectors/toolenvelope-v1/*.json")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no toolenvelope-v1 vectors: %v", err)
 	}
