@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // SpokeOptions configure a PendingRequestMap.
@@ -642,14 +643,14 @@ func envelopeAs[Out any](ctx context.Context, p *runtime.Pipeline, id string, ou
 		return runtime.ResponseEnvelope[Out]{}, runtime.Errorf(runtime.CodeDecode, id, "output is not a ResponseEnvelope")
 	}
 	if len(warnings) == 0 {
-		return runtime.ProcessAs[Out](ctx, p, id, nil, out)
+		return opsgenimpl.ProcessAs[Out](ctx, p, id, nil, out)
 	}
 	var untyped runtime.ResponseEnvelope[any]
 	if err := untyped.UnmarshalJSON(out); err != nil {
 		return runtime.ResponseEnvelope[Out]{}, runtime.NewError(runtime.CodeDecode, id, "output is not a ResponseEnvelope", err)
 	}
 	untyped.Warnings = warnings
-	return runtime.ProcessAs[Out](ctx, p, id, nil, untyped)
+	return opsgenimpl.ProcessAs[Out](ctx, p, id, nil, untyped)
 }
 
 // CallJSON is Call returning the envelope's wire form undecoded (the

@@ -76,9 +76,9 @@ func securityOptionNames(s *ir.SecurityScheme) []string {
 
 func (g *gen) versionGuard(f *generatedFile) {
 	f.writeCommented("The generated code needs a runtime that supports its contract version.", func(w *textWriter) {
-		enforce, v := qual(pkgRuntime, "EnforceVersion"), strconv.Itoa(contractVersion)
-		w.P("const _ = ", enforce, "(", v, " - ", qual(pkgRuntime, "MinVersion"), ")")
-		w.P("const _ = ", enforce, "(", qual(pkgRuntime, "MaxVersion"), " - ", v, ")")
+		enforce, v := qual(pkgImpl, "EnforceVersion"), strconv.Itoa(contractVersion)
+		w.P("const _ = ", enforce, "(", v, " - ", qual(pkgImpl, "MinVersion"), ")")
+		w.P("const _ = ", enforce, "(", qual(pkgImpl, "MaxVersion"), " - ", v, ")")
 	})
 }
 

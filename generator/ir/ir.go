@@ -66,7 +66,7 @@ type Service struct {
 	// Defs are the named JSON Schemas that schemas refer to (Schema.Ref):
 	// the Def of every named type, and the defs MergeIdentical keeps under
 	// the old names of merged types. The emitter writes them under "$defs",
-	// sorted by name, and the runtime compiles them (runtime.SchemaSet) for
+	// sorted by name, and the runtime compiles them (opsgenimpl.SchemaSet) for
 	// normalization and validation.
 	Defs []*Def
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Receiver holds what every webhook endpoint of a service shares: the
@@ -136,7 +137,7 @@ type Operation struct {
 	Kind BodyKind
 	// Schema is the payload's JSON Schema; nil means the payload is not
 	// normalized or validated.
-	Schema *runtime.Schema
+	Schema *opsgenimpl.Schema
 }
 
 // Handle returns the http.Handler of one operation. For each request it
@@ -249,7 +250,7 @@ func (r *Receiver) decode(ctx context.Context, op Operation, body []byte, conten
 		if media != "application/json" && !strings.HasSuffix(media, "+json") {
 			return &httpError{http.StatusUnsupportedMediaType, fmt.Sprintf("webhook %s: content type %q is not JSON", op.Name, contentType)}
 		}
-		ws, err := runtime.DecodeInto(ctx, r.pipeline, op.ID, op.Schema, body, out)
+		ws, err := opsgenimpl.DecodeInto(ctx, r.pipeline, op.ID, op.Schema, body, out)
 		if ce, ok := errors.AsType[*runtime.CallError](err); ok {
 			status := http.StatusBadRequest
 			if ce.Code == runtime.CodeValidation {

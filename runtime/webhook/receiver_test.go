@@ -18,6 +18,7 @@ import (
 	stripewebhook "github.com/stripe/stripe-go/v84/webhook"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 	"github.com/opsgen/opsgen/runtime/webhook"
 )
 
@@ -28,7 +29,7 @@ type pet struct {
 	Status string `json:"status,omitempty"`
 }
 
-var petSchema = runtime.NewSchema(`{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string"},"status":{"type":"string","default":"available"}}}`)
+var petSchema = opsgenimpl.NewSchema(`{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string"},"status":{"type":"string","default":"available"}}}`)
 
 var newPet = webhook.Operation{ID: "petstore.newPet", Name: "newPet", Method: "POST", Schema: petSchema}
 

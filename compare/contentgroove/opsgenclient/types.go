@@ -8,13 +8,14 @@ import (
 	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // ClipResponseObject is a JSON object.
 //
 // #/components/schemas/clip_response_object
 type ClipResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data  *ClipResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData        `json:"links,omitempty"`
@@ -24,7 +25,7 @@ type ClipResponseObject struct {
 //
 // #/components/schemas/clip_response_object_data
 type ClipResponseObjectData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes    *ClipResponseObjectDataAttributes    `json:"attributes,omitempty"`
 	ID            *string                              `json:"id,omitempty"`
@@ -36,7 +37,7 @@ type ClipResponseObjectData struct {
 //
 // #/components/schemas/clip_response_object_data/properties/attributes
 type ClipResponseObjectDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	CreatedAt                *string                  `json:"created_at,omitempty"`
 	EndChar                  *int64                   `json:"end_char,omitempty"`
@@ -61,7 +62,7 @@ type ClipResponseObjectDataAttributes struct {
 //
 // #/components/schemas/clip_response_object_data/properties/relationships
 type ClipResponseObjectDataRelationships struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Media *ClipResponseObjectDataRelationshipsMedia `json:"media,omitempty"`
 }
@@ -70,7 +71,7 @@ type ClipResponseObjectDataRelationships struct {
 //
 // #/components/schemas/clip_response_object_data/properties/relationships/properties/media
 type ClipResponseObjectDataRelationshipsMedia struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data *ClipResponseObjectDataRelationshipsMediaData `json:"data,omitempty"`
 }
@@ -79,7 +80,7 @@ type ClipResponseObjectDataRelationshipsMedia struct {
 //
 // #/components/schemas/clip_response_object_data/properties/relationships/properties/media/properties/data
 type ClipResponseObjectDataRelationshipsMediaData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   *string `json:"id,omitempty"`
 	Type *string `json:"type,omitempty"`
@@ -89,7 +90,7 @@ type ClipResponseObjectDataRelationshipsMediaData struct {
 //
 // #/components/schemas/clips_response_object
 type ClipsResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data  []ClipResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData         `json:"links,omitempty"`
@@ -99,7 +100,7 @@ type ClipsResponseObject struct {
 //
 // #/paths/~1clips/post/requestBody/content/application~1json/schema
 type CreateClipBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data CreateClipBodyData `json:"data"`
 }
@@ -108,7 +109,7 @@ type CreateClipBody struct {
 //
 // #/paths/~1clips/post/requestBody/content/application~1json/schema/properties/data
 type CreateClipBodyData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes CreateClipBodyDataAttributes `json:"attributes"`
 }
@@ -117,7 +118,7 @@ type CreateClipBodyData struct {
 //
 // #/paths/~1clips/post/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type CreateClipBodyDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	EndTime   float64 `json:"end_time"`
 	MediaID   string  `json:"media_id"`
@@ -129,7 +130,7 @@ type CreateClipBodyDataAttributes struct {
 //
 // #/paths/~1medias/post/requestBody/content/application~1json/schema
 type CreateMediaBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data CreateMediaBodyData `json:"data"`
 }
@@ -138,7 +139,7 @@ type CreateMediaBody struct {
 //
 // #/paths/~1medias/post/requestBody/content/application~1json/schema/properties/data
 type CreateMediaBodyData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes CreateMediaBodyDataAttributes `json:"attributes"`
 }
@@ -147,7 +148,7 @@ type CreateMediaBodyData struct {
 //
 // #/paths/~1medias/post/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type CreateMediaBodyDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Description *string `json:"description,omitempty"`
 	Name        *string `json:"name,omitempty"`
@@ -160,7 +161,7 @@ type CreateMediaBodyDataAttributes struct {
 // #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
 // ~1webhook_subscriptions/post/requestBody/content/application~1json/schema
 type CreateMediaMediaProcessingFinishedPayload struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Event   *string                                           `json:"event,omitempty"`
 	Payload *CreateMediaMediaProcessingFinishedPayloadPayload `json:"payload,omitempty"`
@@ -171,7 +172,7 @@ type CreateMediaMediaProcessingFinishedPayload struct {
 // #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
 // ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload
 type CreateMediaMediaProcessingFinishedPayloadPayload struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data     *CreateMediaMediaProcessingFinishedPayloadPayloadData          `json:"data,omitempty"`
 	Included []CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem `json:"included,omitempty"`
@@ -182,7 +183,7 @@ type CreateMediaMediaProcessingFinishedPayloadPayload struct {
 // #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
 // ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data
 type CreateMediaMediaProcessingFinishedPayloadPayloadData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes    *CreateMediaMediaProcessingFinishedPayloadPayloadDataAttributes    `json:"attributes,omitempty"`
 	ID            *string                                                            `json:"id,omitempty"`
@@ -196,7 +197,7 @@ type CreateMediaMediaProcessingFinishedPayloadPayloadData struct {
 // #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
 // ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data/properties/attributes
 type CreateMediaMediaProcessingFinishedPayloadPayloadDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	CreatedAt                 *string  `json:"created_at,omitempty"`
 	Description               *string  `json:"description,omitempty"`
@@ -221,7 +222,7 @@ type CreateMediaMediaProcessingFinishedPayloadPayloadDataAttributes struct {
 // #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
 // ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data/properties/relationships
 type CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationships struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Clips *CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClips `json:"clips,omitempty"`
 }
@@ -232,7 +233,7 @@ type CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationships struct {
 // #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
 // ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data/properties/relationships/properties/clips
 type CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClips struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data []CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem `json:"data,omitempty"`
 }
@@ -244,7 +245,7 @@ type CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClips stru
 // #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
 // ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data/properties/relationships/properties/clips/properties/data/items
 type CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   *string `json:"id,omitempty"`
 	Type *string `json:"type,omitempty"`
@@ -282,7 +283,7 @@ func (v *CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsD
 // #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
 // ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data/properties/transcription
 type CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscription struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data *CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscriptionData `json:"data,omitempty"`
 }
@@ -293,7 +294,7 @@ type CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscription struct {
 // #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
 // ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data/properties/transcription/properties/data
 type CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscriptionData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   *string `json:"id,omitempty"`
 	Type *string `json:"type,omitempty"`
@@ -337,7 +338,7 @@ func (u CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem) Variant() 
 // variant.
 func (u CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem) AsCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject() (CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject, error) {
 	var v CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -346,7 +347,7 @@ func (u CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem) AsCreateMe
 // the CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject variant
 // v.
 func CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemFromCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject(v CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject) CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem {
-	return CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem{runtime.UnionOf("CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject", v)}
+	return CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem{opsgenimpl.UnionOf("CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject", v)}
 }
 
 // AsCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 returns
@@ -354,7 +355,7 @@ func CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemFromCreateMedia
 // CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 variant.
 func (u CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem) AsCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2() (CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2, error) {
 	var v CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -363,7 +364,7 @@ func (u CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem) AsCreateMe
 // the CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 variant
 // v.
 func CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemFromCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2(v CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2) CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem {
-	return CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem{runtime.UnionOf("CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2", v)}
+	return CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem{opsgenimpl.UnionOf("CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -415,7 +416,7 @@ func MatchCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem[R any](u 
 }
 
 // unionCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem selects the variant of a CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem.
-var unionCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject", JSONKind: "object"},
 	{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2", JSONKind: "object"},
 }}
@@ -426,7 +427,7 @@ var unionCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem = &runtime
 // #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
 // ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/0
 type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes    *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes    `json:"attributes,omitempty"`
 	ID            *string                                                                          `json:"id,omitempty"`
@@ -466,7 +467,7 @@ func (v *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject) Unm
 // #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
 // ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/1
 type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes    *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes2 `json:"attributes,omitempty"`
 	ID            *string                                                                        `json:"id,omitempty"`
@@ -506,7 +507,7 @@ func (v *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2) Un
 // #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
 // ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/0/properties/attributes
 type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	CreatedAt                *string  `json:"created_at,omitempty"`
 	EndChar                  *string  `json:"end_char,omitempty"`
@@ -531,7 +532,7 @@ type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttribute
 // #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
 // ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/1/properties/attributes
 type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes2 struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Text *string `json:"text,omitempty"`
 }
@@ -542,7 +543,7 @@ type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttribute
 // #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
 // ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/0/properties/relationships
 type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationships struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Media *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMedia `json:"media,omitempty"`
 }
@@ -553,7 +554,7 @@ type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelations
 // #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
 // ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/0/properties/relationships/properties/media
 type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMedia struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMediaData `json:"data,omitempty"`
 }
@@ -564,7 +565,7 @@ type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelations
 // #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
 // ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/0/properties/relationships/properties/media/properties/data
 type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMediaData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   *string `json:"id,omitempty"`
 	Type *string `json:"type,omitempty"`
@@ -574,7 +575,7 @@ type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelations
 //
 // #/paths/~1webhook_subscriptions/post/requestBody/content/application~1json/schema
 type CreateWebhookSubscriptionBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data CreateWebhookSubscriptionBodyData `json:"data"`
 }
@@ -583,7 +584,7 @@ type CreateWebhookSubscriptionBody struct {
 //
 // #/paths/~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/data
 type CreateWebhookSubscriptionBodyData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes CreateWebhookSubscriptionBodyDataAttributes `json:"attributes"`
 }
@@ -592,7 +593,7 @@ type CreateWebhookSubscriptionBodyData struct {
 //
 // #/paths/~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type CreateWebhookSubscriptionBodyDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	SubscribedEvents []string `json:"subscribed_events,omitempty"`
 	URL              string   `json:"url"`
@@ -602,7 +603,7 @@ type CreateWebhookSubscriptionBodyDataAttributes struct {
 //
 // #/components/schemas/direct_upload_response_object
 type DirectUploadResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data *DirectUploadResponseObjectData `json:"data,omitempty"`
 }
@@ -611,7 +612,7 @@ type DirectUploadResponseObject struct {
 //
 // #/components/schemas/direct_upload_response_object/properties/data
 type DirectUploadResponseObjectData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes *DirectUploadResponseObjectDataAttributes `json:"attributes,omitempty"`
 	ID         *string                                   `json:"id,omitempty"`
@@ -622,7 +623,7 @@ type DirectUploadResponseObjectData struct {
 //
 // #/components/schemas/direct_upload_response_object/properties/data/properties/attributes
 type DirectUploadResponseObjectDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	UploadID  *string `json:"upload_id,omitempty"`
 	UploadURL *string `json:"upload_url,omitempty"`
@@ -651,7 +652,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetClipsSort) Known() bool {
-	return runtime.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
+	return opsgenimpl.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
 }
 
 // GetMediasSort is one of the values below; other values still decode (see Known).
@@ -677,7 +678,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetMediasSort) Known() bool {
-	return runtime.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
+	return opsgenimpl.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
 }
 
 // GetWebhookSubscriptionsSort is one of the values below; other values still
@@ -704,14 +705,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetWebhookSubscriptionsSort) Known() bool {
-	return runtime.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
+	return opsgenimpl.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
 }
 
 // LinksObjectData is a JSON object.
 //
 // #/components/schemas/links_object_data
 type LinksObjectData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Current runtime.Nullable[string] `json:"current,omitzero"`
 	First   runtime.Nullable[string] `json:"first,omitzero"`
@@ -725,7 +726,7 @@ type LinksObjectData struct {
 //
 // #/components/schemas/media_response_object
 type MediaResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data  *MediaResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData         `json:"links,omitempty"`
@@ -735,7 +736,7 @@ type MediaResponseObject struct {
 //
 // #/components/schemas/media_response_object_data
 type MediaResponseObjectData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes    *MediaResponseObjectDataAttributes    `json:"attributes,omitempty"`
 	ID            *string                               `json:"id,omitempty"`
@@ -747,7 +748,7 @@ type MediaResponseObjectData struct {
 //
 // #/components/schemas/media_response_object_data/properties/attributes
 type MediaResponseObjectDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	CreatedAt                 *string                   `json:"created_at,omitempty"`
 	Description               runtime.Nullable[string]  `json:"description,omitzero"`
@@ -770,7 +771,7 @@ type MediaResponseObjectDataAttributes struct {
 //
 // #/components/schemas/media_response_object_data/properties/relationships
 type MediaResponseObjectDataRelationships struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Clips *MediaResponseObjectDataRelationshipsClips `json:"clips,omitempty"`
 }
@@ -779,7 +780,7 @@ type MediaResponseObjectDataRelationships struct {
 //
 // #/components/schemas/media_response_object_data/properties/relationships/properties/clips
 type MediaResponseObjectDataRelationshipsClips struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data []MediaResponseObjectDataRelationshipsClipsDataItem `json:"data,omitempty"`
 }
@@ -788,7 +789,7 @@ type MediaResponseObjectDataRelationshipsClips struct {
 //
 // #/components/schemas/media_response_object_data/properties/relationships/properties/clips/properties/data/items
 type MediaResponseObjectDataRelationshipsClipsDataItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   *string `json:"id,omitempty"`
 	Type *string `json:"type,omitempty"`
@@ -798,7 +799,7 @@ type MediaResponseObjectDataRelationshipsClipsDataItem struct {
 //
 // #/components/schemas/medias_response_object
 type MediasResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data  []MediaResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData          `json:"links,omitempty"`
@@ -808,7 +809,7 @@ type MediasResponseObject struct {
 //
 // #/components/schemas/payment_required_error_response_object
 type PaymentRequiredErrorResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Errors []PaymentRequiredErrorResponseObjectErrorsItem `json:"errors,omitempty"`
 }
@@ -817,7 +818,7 @@ type PaymentRequiredErrorResponseObject struct {
 //
 // #/components/schemas/payment_required_error_response_object/properties/errors/items
 type PaymentRequiredErrorResponseObjectErrorsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Code   *string                                             `json:"code,omitempty"`
 	Detail *string                                             `json:"detail,omitempty"`
@@ -830,7 +831,7 @@ type PaymentRequiredErrorResponseObjectErrorsItem struct {
 //
 // #/components/schemas/payment_required_error_response_object/properties/errors/items/properties/source
 type PaymentRequiredErrorResponseObjectErrorsItemSource struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Pointer *string `json:"pointer,omitempty"`
 }
@@ -839,7 +840,7 @@ type PaymentRequiredErrorResponseObjectErrorsItemSource struct {
 //
 // #/components/schemas/too_many_requests_error_response_object
 type TooManyRequestsErrorResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Errors []TooManyRequestsErrorResponseObjectErrorsItem `json:"errors,omitempty"`
 }
@@ -848,7 +849,7 @@ type TooManyRequestsErrorResponseObject struct {
 //
 // #/components/schemas/too_many_requests_error_response_object/properties/errors/items
 type TooManyRequestsErrorResponseObjectErrorsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Detail *string `json:"detail,omitempty"`
 	Status *string `json:"status,omitempty"`
@@ -859,7 +860,7 @@ type TooManyRequestsErrorResponseObjectErrorsItem struct {
 //
 // #/components/schemas/unauthorized_error_response_object
 type UnauthorizedErrorResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Errors []UnauthorizedErrorResponseObjectErrorsItem `json:"errors,omitempty"`
 }
@@ -868,7 +869,7 @@ type UnauthorizedErrorResponseObject struct {
 //
 // #/components/schemas/unauthorized_error_response_object/properties/errors/items
 type UnauthorizedErrorResponseObjectErrorsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Message *string `json:"message,omitempty"`
 }
@@ -877,7 +878,7 @@ type UnauthorizedErrorResponseObjectErrorsItem struct {
 //
 // #/paths/~1clips~1{id}/put/requestBody/content/application~1json/schema
 type UpdateClipByIDBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data UpdateClipByIDBodyData `json:"data"`
 }
@@ -886,7 +887,7 @@ type UpdateClipByIDBody struct {
 //
 // #/paths/~1clips~1{id}/put/requestBody/content/application~1json/schema/properties/data
 type UpdateClipByIDBodyData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes UpdateClipByIDBodyDataAttributes `json:"attributes"`
 }
@@ -895,7 +896,7 @@ type UpdateClipByIDBodyData struct {
 //
 // #/paths/~1clips~1{id}/put/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type UpdateClipByIDBodyDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	EndTime   *float64 `json:"end_time,omitempty"`
 	Name      *string  `json:"name,omitempty"`
@@ -906,7 +907,7 @@ type UpdateClipByIDBodyDataAttributes struct {
 //
 // #/paths/~1medias~1{id}/put/requestBody/content/application~1json/schema
 type UpdateMediaByIDBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data UpdateMediaByIDBodyData `json:"data"`
 }
@@ -915,7 +916,7 @@ type UpdateMediaByIDBody struct {
 //
 // #/paths/~1medias~1{id}/put/requestBody/content/application~1json/schema/properties/data
 type UpdateMediaByIDBodyData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes UpdateMediaByIDBodyDataAttributes `json:"attributes"`
 }
@@ -924,7 +925,7 @@ type UpdateMediaByIDBodyData struct {
 //
 // #/paths/~1medias~1{id}/put/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type UpdateMediaByIDBodyDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Description *string `json:"description,omitempty"`
 	Name        *string `json:"name,omitempty"`
@@ -934,7 +935,7 @@ type UpdateMediaByIDBodyDataAttributes struct {
 //
 // #/components/schemas/webhook_subscription_response_object
 type WebhookSubscriptionResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data  *WebhookSubscriptionResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData                       `json:"links,omitempty"`
@@ -944,7 +945,7 @@ type WebhookSubscriptionResponseObject struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data
 type WebhookSubscriptionResponseObjectData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes    *WebhookSubscriptionResponseObjectDataAttributes    `json:"attributes,omitempty"`
 	ID            *string                                             `json:"id,omitempty"`
@@ -956,7 +957,7 @@ type WebhookSubscriptionResponseObjectData struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/attributes
 type WebhookSubscriptionResponseObjectDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Active           *bool    `json:"active,omitempty"`
 	CreatedAt        *string  `json:"created_at,omitempty"`
@@ -969,7 +970,7 @@ type WebhookSubscriptionResponseObjectDataAttributes struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships
 type WebhookSubscriptionResponseObjectDataRelationships struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	User          *WebhookSubscriptionResponseObjectDataRelationshipsUser          `json:"user,omitempty"`
 	WebhookEvents *WebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents `json:"webhook_events,omitempty"`
@@ -979,7 +980,7 @@ type WebhookSubscriptionResponseObjectDataRelationships struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships/properties/user
 type WebhookSubscriptionResponseObjectDataRelationshipsUser struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data *WebhookSubscriptionResponseObjectDataRelationshipsUserData `json:"data,omitempty"`
 }
@@ -988,7 +989,7 @@ type WebhookSubscriptionResponseObjectDataRelationshipsUser struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships/properties/user/properties/data
 type WebhookSubscriptionResponseObjectDataRelationshipsUserData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   *string `json:"id,omitempty"`
 	Type *string `json:"type,omitempty"`
@@ -999,7 +1000,7 @@ type WebhookSubscriptionResponseObjectDataRelationshipsUserData struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships/properties/webhook_events
 type WebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data []WebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem `json:"data,omitempty"`
 }
@@ -1009,7 +1010,7 @@ type WebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships/properties/webhook_events/properties/data/items
 type WebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   *string `json:"id,omitempty"`
 	Type *string `json:"type,omitempty"`
@@ -1019,7 +1020,7 @@ type WebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem str
 //
 // #/components/schemas/webhook_subscriptions_response_object
 type WebhookSubscriptionsResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data  []WebhookSubscriptionResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData                        `json:"links,omitempty"`

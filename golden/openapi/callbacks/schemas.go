@@ -3,12 +3,12 @@
 
 package callbacks
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"OnOrderShippedPayload":{"properties":{"carrier":{"type":["string","null"]},"order":{"$ref":"#/$defs/Order"}},"type":"object"},"Order":{"properties":{"currency":{"default":"EUR","type":"string"},"id":{"type":"string"},"total":{"type":"number"}},"required":["id","total"],"type":"object"},"SubscribeBody":{"properties":{"callbackUrl":{"format":"uri","type":"string"}},"required":["callbackUrl"],"type":"object"},"SubscribeResponse":{"properties":{"id":{"type":"string"}},"type":"object"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"OnOrderShippedPayload":{"properties":{"carrier":{"type":["string","null"]},"order":{"$ref":"#/$defs/Order"}},"type":"object"},"Order":{"properties":{"currency":{"default":"EUR","type":"string"},"id":{"type":"string"},"total":{"type":"number"}},"required":["id","total"],"type":"object"},"SubscribeBody":{"properties":{"callbackUrl":{"format":"uri","type":"string"}},"required":["callbackUrl"],"type":"object"},"SubscribeResponse":{"properties":{"id":{"type":"string"}},"type":"object"}}}`)
 
 // Output schemas of the operations.
 var (

@@ -3,13 +3,16 @@
 
 package callbacks
 
-import "github.com/opsgen/opsgen/runtime"
+import (
+	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
+)
 
 // OnOrderShippedPayload is a JSON object.
 //
 // #/paths/~1subscriptions/post/callbacks/orderShipped/{$request.body#~1callbackUrl}~1shipped/post/requestBody/content/application~1cloudevents+json/schema
 type OnOrderShippedPayload struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Carrier runtime.Nullable[string] `json:"carrier,omitzero"`
 	Order   *Order                   `json:"order,omitempty"`
@@ -19,7 +22,7 @@ type OnOrderShippedPayload struct {
 //
 // #/components/schemas/Order
 type Order struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Default: "EUR".
 	Currency *string `json:"currency,omitempty"`
@@ -31,7 +34,7 @@ type Order struct {
 //
 // #/paths/~1subscriptions/post/requestBody/content/application~1json/schema
 type SubscribeBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	CallbackURL string `json:"callbackUrl"`
 }
@@ -40,7 +43,7 @@ type SubscribeBody struct {
 //
 // #/paths/~1subscriptions/post/responses/201/content/application~1json/schema
 type SubscribeResponse struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID *string `json:"id,omitempty"`
 }

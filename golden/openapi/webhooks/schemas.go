@@ -3,12 +3,12 @@
 
 package webhooks
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"status":{"default":"available","type":"string"}},"required":["id","name"],"type":"object"},"PetRemovedPayload":{"properties":{"at":{"format":"date-time","type":"string"},"id":{"format":"int64","type":"integer"},"reason":{"$ref":"#/$defs/PetRemovedPayloadReason"}},"required":["id","reason"],"type":"object"},"PetRemovedPayloadReason":{"enum":["sold","lost"],"type":"string"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"status":{"default":"available","type":"string"}},"required":["id","name"],"type":"object"},"PetRemovedPayload":{"properties":{"at":{"format":"date-time","type":"string"},"id":{"format":"int64","type":"integer"},"reason":{"$ref":"#/$defs/PetRemovedPayloadReason"}},"required":["id","reason"],"type":"object"},"PetRemovedPayloadReason":{"enum":["sold","lost"],"type":"string"}}}`)
 
 // Output schemas of the operations.
 var (

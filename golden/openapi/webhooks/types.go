@@ -6,14 +6,14 @@ package webhooks
 import (
 	"time"
 
-	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Pet is a JSON object.
 //
 // #/components/schemas/Pet
 type Pet struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   int64  `json:"id"`
 	Name string `json:"name"`
@@ -25,7 +25,7 @@ type Pet struct {
 //
 // #/webhooks/petRemoved/post/requestBody/content/application~1json/schema
 type PetRemovedPayload struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	At     *time.Time              `json:"at,omitempty"`
 	ID     int64                   `json:"id"`
@@ -48,5 +48,5 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PetRemovedPayloadReason) Known() bool {
-	return runtime.EnumKnown(string(v), "sold\x00lost")
+	return opsgenimpl.EnumKnown(string(v), "sold\x00lost")
 }
