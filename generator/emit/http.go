@@ -365,15 +365,19 @@ func (g *gen) paramsStruct(f *generatedFile, op *ir.Operation) {
 		d := &doc{}
 		d.spec(p.Doc)
 		d.para(strings.ToUpper(string(p.In)[:min(1, len(p.In))]) + string(p.In)[min(1, len(p.In)):] + " parameter " + quoted(p.Name) + ".")
+		key := p.InputKey()
+		if key != p.Name {
+			d.para("Registry input member " + quoted(key) + " (another parameter is named " + quoted(p.Name) + ").")
+		}
 		tag := "-"
 		switch {
-		case !validTagName(p.Name):
-			g.warn(diag.LeftOut, p.Pos, "parameter name %s cannot be written as a Go struct tag; the registry cannot set field %s", quoted(p.Name), p.GoName)
-		case tags[p.Name]:
-			g.warn(diag.LeftOut, p.Pos, "parameter name %s appears in two locations; the registry cannot set field %s", quoted(p.Name), p.GoName)
+		case !validTagName(key):
+			g.warn(diag.LeftOut, p.Pos, "parameter name %s cannot be written as a Go struct tag; the registry cannot set field %s", quoted(key), p.GoName)
+		case tags[key]:
+			g.warn(diag.LeftOut, p.Pos, "parameter name %s appears in two locations; the registry cannot set field %s", quoted(key), p.GoName)
 		default:
-			tags[p.Name] = true
-			tag = p.Name
+			tags[key] = true
+			tag = key
 			if !p.Required {
 				tag += ",omitempty"
 			}

@@ -327,7 +327,11 @@ const (
 type Param struct {
 	Name   string // on the wire
 	GoName string // field of the params struct
-	In     ParamIn
+	// Key is the parameter's member of the registry input's "params"
+	// object: Name, unless another parameter of the operation has that
+	// name in another location (then "in.name", see InputKey).
+	Key string
+	In  ParamIn
 	// Style is form, simple, label, matrix, spaceDelimited, pipeDelimited or deepObject.
 	Style         string
 	Explode       bool
@@ -338,6 +342,15 @@ type Param struct {
 	Pos           diag.Pos
 	// ContentType is set when the parameter is given by content (JSON-encoded) instead of a schema.
 	ContentType string
+}
+
+// InputKey returns p's member of the registry input's "params" object:
+// Key, or Name when the loader set no Key.
+func (p *Param) InputKey() string {
+	if p.Key != "" {
+		return p.Key
+	}
+	return p.Name
 }
 
 // BodyKind is how a request or response body is encoded.

@@ -263,9 +263,36 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 			p.GoName = ns.Alloc(naming.Ident(p.Name, "Param"))
 		}
 	}
+	inputKeys(params)
 	op.Params = params
 	if len(params) > 0 {
 		l.requestName(s.w.at("parameters", ""), op.GoName+"Params", func(n string) { op.ParamsName = n })
+	}
+}
+
+// inputKeys sets each parameter's registry input key. Parameters are
+// identified by name and location, so two may share a name (Trello's
+// /tokens/{token} with a "token" query parameter): the first of params
+// (sorted path, query, header, cookie) keeps the name, the others are
+// "in.name", numbered when a declared name is already that.
+func inputKeys(params []*ir.Param) {
+	taken := map[string]bool{}
+	for _, p := range params {
+		taken[p.Name] = true
+	}
+	kept := map[string]bool{}
+	for _, p := range params {
+		if !kept[p.Name] {
+			kept[p.Name] = true
+			p.Key = p.Name
+			continue
+		}
+		k := string(p.In) + "." + p.Name
+		for i := 2; taken[k]; i++ {
+			k = string(p.In) + "." + p.Name + strconv.Itoa(i)
+		}
+		taken[k] = true
+		p.Key = k
 	}
 }
 
@@ -536,9 +563,9 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 		pp := map[string]any{}
 		var preq []string
 		for _, p := range op.Params {
-			pp[p.Name] = l.paramSchema(p, s)
+			pp[p.InputKey()] = l.paramSchema(p, s)
 			if p.Required {
-				preq = append(preq, p.Name)
+				preq = append(preq, p.InputKey())
 			}
 		}
 		slices.Sort(preq)
