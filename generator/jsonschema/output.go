@@ -44,7 +44,11 @@ func (c *Converter) jsonSchema(ref *Schema, top bool) map[string]any {
 		return map[string]any{"not": map[string]any{}}
 	}
 	m := map[string]any{}
-	nullable := s.Nullable
+	// An allOf part that is only annotations and nullable (PandaScore's
+	// allOf: [{nullable: true}, {$ref: SerieDescription}]) makes the whole
+	// nullable, as the Go types read it (see allOf) and as the servers
+	// that write such documents send null.
+	nullable := s.Nullable || slices.ContainsFunc(s.AllOf, func(p *Schema) bool { return p != nil && p.Nullable && annotationOnly(p) })
 	if len(s.Types) > 0 {
 		types := s.Types
 		if nullable && !slices.Contains(types, "null") {
