@@ -521,7 +521,7 @@ func encodingMap(enc map[string]string) string {
 
 var styles = map[string]string{
 	"form": "StyleForm", "simple": "StyleSimple", "label": "StyleLabel", "matrix": "StyleMatrix",
-	"spaceDelimited": "StyleSpaceDelimited", "pipeDelimited": "StylePipeDelimited", "deepObject": "StyleDeepObject",
+	"spaceDelimited": "StyleSpaceDelimited", "pipeDelimited": "StylePipeDelimited", "deepObject": "StyleDeepObject", "deepObjectComma": "StyleDeepObjectComma",
 	"awsQuery": "StyleAWSQuery", "awsEC2": "StyleAWSEC2",
 }
 

@@ -332,7 +332,9 @@ type Param struct {
 	// name in another location (then "in.name", see InputKey).
 	Key string
 	In  ParamIn
-	// Style is form, simple, label, matrix, spaceDelimited, pipeDelimited or deepObject.
+	// Style is form, simple, label, matrix, spaceDelimited, pipeDelimited or
+	// deepObject, or one the loader picks for an API family: awsQuery,
+	// awsEC2, deepObjectComma (see runtime/httpclient's Style).
 	Style         string
 	Explode       bool
 	AllowReserved bool

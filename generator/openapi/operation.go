@@ -6,6 +6,7 @@ import (
 	"maps"
 	"mime"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -228,6 +229,14 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 		}
 	}
 
+	if commaDeepArrays(l.doc) {
+		for _, k := range order {
+			if p, ok := merged[k]; ok && p.In == ir.InQuery && p.Style == "deepObject" {
+				p.Style = "deepObjectComma"
+			}
+		}
+	}
+
 	tmpl := map[string]int{}
 	for i, m := range pathParamRE.FindAllStringSubmatch(s.sent, -1) {
 		tmpl[m[1]] = i
@@ -268,6 +277,23 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 	if len(params) > 0 {
 		l.requestName(s.w.at("parameters", ""), op.GoName+"Params", func(n string) { op.ParamsName = n })
 	}
+}
+
+// commaDeepArrays reports whether the document is PandaScore's (APIs.guru's
+// x-providerName, or a server under pandascore.co), whose deepObject
+// parameters take an array member as one comma-separated value, as its
+// description documents ("filter[name]=Brand,Twitch", "range[hp]=500,1000";
+// OpenAPI leaves arrays in deepObject undefined).
+func commaDeepArrays(doc *openapi3.T) bool {
+	if doc.Info != nil && doc.Info.Extensions["x-providerName"] == "pandascore.co" {
+		return true
+	}
+	for _, s := range doc.Servers {
+		if u, err := url.Parse(s.URL); err == nil && (u.Hostname() == "pandascore.co" || strings.HasSuffix(u.Hostname(), ".pandascore.co")) {
+			return true
+		}
+	}
+	return false
 }
 
 // inputKeys sets each parameter's registry input key. Parameters are

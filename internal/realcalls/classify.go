@@ -198,6 +198,18 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     explode) sends arrays, one name=value pair per item: Prism's
 //     splitUriParams keeps the last pair of a name and applies no style
 //     unless an encoding object states one, so no array passes.
+//   - reject-deep-array-quirk -> mock: every violation is minItems on an
+//     array member of a deepObject query parameter, and the request sends
+//     the member with at least that many items (as repeated keys or one
+//     comma-separated value, PandaScore's documented "filter[id]=1,2") or,
+//     when the object does not require it, not at all. Prism's deepObject
+//     deserializer builds every member of the schema and reads an array only
+//     from indexed keys (filter[id][0]=1), so for it every such member is []
+//     (pandascore's range[id] and its absent filter[begin_at]); a server
+//     reads what the description documents, and no member it was not sent.
+//     When the other violations are all a parameter's oneOf (see
+//     reject-param-oneof), the call is reject-param-oneof, the
+//     description's.
 //   - reject-ref-sibling -> description: every violation is a required
 //     body property that an OpenAPI 3.0 document lists in a "required"
 //     beside the body schema's $ref, where the Reference Object's other
@@ -359,6 +371,17 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		case base64Body(x):
 			c.Fault, c.Rule = FaultDescription, "reject-binary-base64"
 			ev += "; the body's media type " + strconv.Quote(x.ReqHeaders["Content-Type"]) + " is binary, and its schema says format byte (base64 text), which Prism checks against the bytes sent; OpenAPI describes a body of bytes with format binary"
+		case deepArrayQuirk(o, x) != "":
+			note, rest := deepArrayQuirkRest(o, x)
+			if len(rest) == 0 {
+				c.Fault, c.Rule = FaultMock, "reject-deep-array-quirk"
+				ev += "; " + note
+				break
+			}
+			// Prism's deepObject reading and a parameter's oneOf whose
+			// variants coincide (see reject-param-oneof), nothing else.
+			c.Fault, c.Rule = FaultDescription, "reject-param-oneof"
+			ev += "; a parameter's oneOf has variants whose serializations coincide, so its value matches more than one; the other violations: " + note + "; input: " + clipS(string(c.Input), 400)
 		case paramOneOfOnly(x.Violations):
 			c.Fault, c.Rule = FaultDescription, "reject-param-oneof"
 			ev += "; a parameter's oneOf has variants whose serializations coincide (integer 7 and string \"7\" are both 7 in a URL), so its value matches more than one; input: " + clipS(string(c.Input), 400)
@@ -691,16 +714,23 @@ func binaryObjectBody(x *Exchange) bool {
 // paramOneOfOnly reports whether every violation of Prism's list is a
 // oneOf one located in a parameter (not the body).
 func paramOneOfOnly(violations string) bool {
-	vs := prismViolations(violations)
-	if len(vs) == 0 {
-		return false
-	}
+	return paramOneOfList(prismViolations(violations))
+}
+
+// paramOneOfList reports whether vs is not empty and every violation is a
+// oneOf of a parameter (path, query, header or cookie; Prism's locations
+// start with "request").
+func paramOneOfList(vs []prismViolation) bool {
 	for _, v := range vs {
-		if v.Code != "oneOf" || len(v.Location) == 0 || v.Location[0] == "body" {
+		loc := v.Location
+		if len(loc) > 0 && loc[0] == "request" {
+			loc = loc[1:]
+		}
+		if v.Code != "oneOf" || len(loc) == 0 || !slices.Contains([]string{"path", "query", "header", "cookie"}, loc[0]) {
 			return false
 		}
 	}
-	return true
+	return len(vs) > 0
 }
 
 // emptyPathParams returns the names (comma-separated) of the path
@@ -974,6 +1004,70 @@ func formArrayQuirk(x *Exchange) bool {
 		}
 	}
 	return true
+}
+
+// deepArrayQuirk returns what the request sent for each deepObject array
+// member Prism finds too short, when every violation is one and the
+// request satisfies it (see Classify's reject-deep-array-quirk); ""
+// otherwise.
+func deepArrayQuirk(o *Oracle, x *Exchange) string {
+	note, rest := deepArrayQuirkRest(o, x)
+	if note == "" || len(rest) > 0 && !paramOneOfList(rest) {
+		return ""
+	}
+	return note
+}
+
+// deepArrayQuirkRest returns the note of deepArrayQuirk for the violations
+// that are minItems on a deepObject array member, and the other
+// violations; note is "" when there is none or one is a real shortfall.
+func deepArrayQuirkRest(o *Oracle, x *Exchange) (note string, rest []prismViolation) {
+	vs := prismViolations(x.Violations)
+	u, err := url.Parse(x.URL)
+	if len(vs) == 0 || err != nil {
+		return "", nil
+	}
+	// The items of each key as sent: repeated keys, or one value's
+	// comma-separated parts (split before unescaping, so that an escaped
+	// comma stays inside its item).
+	items := map[string]int{}
+	for _, kv := range strings.Split(u.RawQuery, "&") {
+		k, v, _ := strings.Cut(kv, "=")
+		if k, err = url.QueryUnescape(k); err == nil {
+			items[k] += strings.Count(v, ",") + 1
+		}
+	}
+	var sent, absent []string
+	for _, v := range vs {
+		if v.Code != "minItems" || len(v.Location) != 4 || v.Location[0] != "request" || v.Location[1] != "query" {
+			rest = append(rest, v)
+			continue
+		}
+		param, member := v.Location[2], v.Location[3]
+		min, required, ok := o.DeepArrayMember(x.Method, x.URL, param, member)
+		key := param + "[" + member + "]"
+		switch n := items[key]; {
+		case !ok:
+			rest = append(rest, v)
+		case n == 0 && !required:
+			absent = append(absent, key)
+		case n == 0 || uint64(n) < min:
+			return "", nil
+		default:
+			sent = append(sent, fmt.Sprintf("%s with %d items", key, n))
+		}
+	}
+	var parts []string
+	if len(sent) > 0 {
+		parts = append(parts, "the request sends "+strings.Join(sent, ", ")+" (enough for minItems)")
+	}
+	if len(absent) > 0 {
+		parts = append(parts, "the optional members "+strings.Join(absent, ", ")+" are not sent")
+	}
+	if len(parts) == 0 {
+		return "", rest
+	}
+	return strings.Join(parts, "; ") + "; Prism reads a deepObject array only from indexed keys (name[k][0]) and builds every member of the schema", rest
 }
 
 // bodyRequired reads the property of Prism's "Request body must have

@@ -71,6 +71,17 @@ func NewOracle(path string) *Oracle {
 	return &Oracle{doc: doc, raw: raw, Err: err}
 }
 
+// nullableOnly reports whether r is an inline schema that says only
+// nullable: true (annotations aside).
+func nullableOnly(r *openapi3.SchemaRef) bool {
+	if r == nil || r.Ref != "" || r.Value == nil || !r.Value.Nullable {
+		return false
+	}
+	c := *r.Value
+	c.Nullable, c.Title, c.Description, c.Deprecated, c.Extensions, c.Origin = false, "", "", false, nil, nil
+	return c.IsEmpty()
+}
+
 // untypedNullable makes every schema of an OpenAPI 3.0 document without a
 // type nullable: OpenAPI 3.0.3 says nullable false "leaves the specified
 // or default type unmodified", so a schema without type allows null, where
@@ -88,6 +99,14 @@ func untypedNullable(doc *openapi3.T) {
 		// Only a schema that constrains no type, itself or through its
 		// parts: an allOf of a string still refuses null.
 		if (s.Type == nil || len(*s.Type) == 0) && len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) == 0 && s.Not == nil {
+			s.Nullable = true
+		}
+		// An allOf part that is only {nullable: true} (PandaScore's
+		// allOf: [{nullable: true}, {$ref: SerieDescription}]) says the
+		// whole may be null, as the servers that write such documents
+		// answer (and as opsgen reads it); kin-openapi applies the other
+		// part's type to null.
+		if slices.ContainsFunc(s.AllOf, nullableOnly) {
 			s.Nullable = true
 		}
 		for _, p := range s.Properties {
@@ -569,4 +588,31 @@ func collectPointers(err error, out *[]string) {
 		}
 		*out = append(*out, b.String())
 	}
+}
+
+// DeepArrayMember returns, for a query parameter of style deepObject of the
+// request's operation and one of its members whose schema is an array,
+// the member's minItems and whether the object requires it; ok is false
+// when param is no such parameter or member no such member.
+func (o *Oracle) DeepArrayMember(method, rawURL, param, member string) (minItems uint64, required, ok bool) {
+	op, tmpl := o.Operation(method, rawURL)
+	if op == nil {
+		return 0, false, false
+	}
+	ps := op.Parameters
+	if item := o.doc.Paths.Value(tmpl); item != nil {
+		ps = append(slices.Clip(ps), item.Parameters...)
+	}
+	for _, p := range ps {
+		if p == nil || p.Value == nil || p.Value.In != "query" || p.Value.Name != param || p.Value.Style != "deepObject" || p.Value.Schema == nil || p.Value.Schema.Value == nil {
+			continue
+		}
+		s := p.Value.Schema.Value
+		m := s.Properties[member]
+		if m == nil || m.Value == nil || m.Value.Type == nil || !m.Value.Type.Is("array") {
+			return 0, false, false
+		}
+		return m.Value.MinItems, slices.Contains(s.Required, member), true
+	}
+	return 0, false, false
 }

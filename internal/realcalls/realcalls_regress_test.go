@@ -67,6 +67,17 @@ func TestClassifyParamOneOf(t *testing.T) {
 	if c.Fault != FaultOpsgen || c.Rule != "reject-violation" {
 		t.Errorf("body oneOf: %s/%s", c.Fault, c.Rule)
 	}
+	// As Prism writes locations: ["request", "body", ...].
+	c = mk(`"request","body","x"`)
+	Classify(c, o, nil)
+	if c.Fault != FaultOpsgen || c.Rule != "reject-violation" {
+		t.Errorf("request body oneOf: %s/%s", c.Fault, c.Rule)
+	}
+	c = mk(`"request","path","workflow_id"`)
+	Classify(c, o, nil)
+	if c.Fault != FaultDescription || c.Rule != "reject-param-oneof" {
+		t.Errorf("request path oneOf: %s/%s", c.Fault, c.Rule)
+	}
 }
 
 // TestOracleFloatFormat: the oracle asserts format float's range, so
@@ -386,5 +397,103 @@ func TestClassifyMisrouted(t *testing.T) {
 		if c.Class != ClassRejected || c.Fault != tc.fault || c.Rule != tc.rule {
 			t.Errorf("%s: %s %s/%s: %s", tc.name, c.Class, c.Fault, c.Rule, c.Evidence)
 		}
+	}
+}
+
+// TestClassifyDeepArrayQuirk: Prism reads pandascore's deepObject array
+// members only from indexed keys, so range[id]=8,42 and an absent optional
+// filter[begin_at] are [] to it: the mock's. Too few items sent, an absent
+// required member, or a parameter that is not deepObject stay opsgen's.
+func TestClassifyDeepArrayQuirk(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "panda.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  /leagues:
+    get:
+      parameters:
+        - name: range
+          in: query
+          style: deepObject
+          explode: true
+          schema:
+            type: object
+            required: [must]
+            properties:
+              id: {type: array, minItems: 2, maxItems: 2, items: {type: integer}}
+              begin_at: {type: array, minItems: 1, items: {type: string}}
+              must: {type: array, minItems: 1, items: {type: string}}
+        - {name: sort, in: query, schema: {type: array, minItems: 2, items: {type: string}}}
+      responses: {"200": {description: ok}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := NewOracle(doc)
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	short := func(loc ...string) string {
+		l, _ := json.Marshal(append([]string{"request", "query"}, loc...))
+		return `{"location":` + string(l) + `,"severity":"Error","code":"minItems","message":"too few"}`
+	}
+	for _, tc := range []struct {
+		name, query, violations string
+		want                    Fault
+	}{
+		{"comma and absent", "range%5Bid%5D=8,42&range%5Bmust%5D=a", short("range", "id") + "," + short("range", "begin_at"), FaultMock},
+		{"repeated keys", "range%5Bid%5D=8&range%5Bid%5D=42&range%5Bmust%5D=a", short("range", "id"), FaultMock},
+		{"too few", "range%5Bid%5D=8%2C42&range%5Bmust%5D=a", short("range", "id"), FaultOpsgen},
+		{"required absent", "range%5Bid%5D=8,42", short("range", "must"), FaultOpsgen},
+		{"not deepObject", "sort=a,b", short("sort", "x"), FaultOpsgen},
+		{"and a path oneOf", "range%5Bmust%5D=a", short("range", "id") + `,{"location":["request","path","id"],"code":"oneOf","message":"m"}`, FaultDescription},
+		{"and a body violation", "range%5Bmust%5D=a", short("range", "id") + `,{"location":["request","body","id"],"code":"oneOf","message":"m"}`, FaultOpsgen},
+	} {
+		x := exchange("GET", "http://127.0.0.1:1/leagues?"+tc.query, 422, `{}`, `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [`+tc.violations+`]`)
+		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+		Classify(c, o, nil)
+		if c.Fault != tc.want || tc.want == FaultMock && c.Rule != "reject-deep-array-quirk" {
+			t.Errorf("%s: %s/%s: %s", tc.name, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+}
+
+// TestOracleNullablePart: the oracle reads PandaScore's allOf: [{nullable:
+// true}, {$ref: S}] as nullable, as opsgen does; an allOf whose other part
+// only describes still refuses null.
+func TestOracleNullablePart(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "panda.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  /series:
+    get:
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  description: {allOf: [{nullable: true}, {$ref: "#/components/schemas/S"}]}
+                  name: {allOf: [{description: The name.}, {$ref: "#/components/schemas/S"}]}
+components:
+  schemas:
+    S: {type: string}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := NewOracle(doc)
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	check := func(body string) ResponseCheck {
+		return o.CheckResponse("GET", "http://127.0.0.1:1/series", 200, "application/json", []byte(body))
+	}
+	if rc := check(`{"description":null,"name":"n"}`); !rc.Valid {
+		t.Errorf("null description: %s", rc.Reason)
+	}
+	if rc := check(`{"description":"d","name":null}`); rc.Valid {
+		t.Error("null name is valid")
 	}
 }

@@ -41,6 +41,12 @@ const (
 	StyleAWSEC2 Style = "awsEC2"
 )
 
+// StyleDeepObjectComma is deepObject with each array member sent as one
+// comma-separated value (name[k]=a,b) instead of a repeated key: OpenAPI
+// leaves arrays in deepObject undefined, and PandaScore documents its
+// filter and range parameters so ("filter[name]=Brand,Twitch").
+const StyleDeepObjectComma Style = "deepObjectComma"
+
 // escapeMode says which bytes of a value are percent-encoded.
 type escapeMode uint8
 
@@ -603,7 +609,8 @@ func appendExploded(dst []byte, name string, f *flat, lead, sep string, esc esca
 // deepPairs flattens an object for style deepObject: name[k]=v for each
 // primitive member, name[k][k2]=v for nested objects and a repeated
 // name[k]=v for each item of an array member (nesting beyond the table's
-// one level follows the common bracket convention).
+// one level follows the common bracket convention). The items of an array
+// are consecutive pairs of one key, which no other member gives.
 func deepPairs(prefix string, rv reflect.Value, out []pair) ([]pair, error) {
 	rv, ok, err := resolve(rv)
 	if err != nil || !ok {
