@@ -38,8 +38,11 @@ type Oracle struct {
 // those): Prism generates -3.402823669209385e+38, past float32's range.
 // Format duration is asserted too (durationFormat), and format email with
 // kin-openapi's own pattern (which it defines but does not register):
-// files.com's "example" is not an email, as the runtime says.
+// files.com's "example" is not an email, as the runtime says. Format
+// uuid is asserted as the runtime does (RFC 9562's hex form): azure's
+// "clientGUID" examples are no UUIDs, which no real service answers.
 func init() {
+	openapi3.DefineStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`))
 	openapi3.DefineNumberFormatValidator("float", openapi3.NewRangeFormatValidator(-math.MaxFloat32, math.MaxFloat32))
 	openapi3.DefineStringFormatValidator("duration", durationFormat{})
 	openapi3.DefineStringFormatValidator("email", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForEmail))

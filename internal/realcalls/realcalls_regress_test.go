@@ -497,3 +497,20 @@ components:
 		t.Error("null name is valid")
 	}
 }
+
+// TestOracleUUIDFormat: the oracle asserts format uuid as the runtime does,
+// so azure's example "clientGUID" is the description's, not a valid body.
+func TestOracleUUIDFormat(t *testing.T) {
+	var s openapi3.Schema
+	if err := json.Unmarshal([]byte(`{"type":"string","format":"uuid"}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"clientGUID", "11111111-1111-1111-1111-11111111111", "0.2"} {
+		if err := s.VisitJSON(bad, openapi3.EnableFormatValidation()); err == nil {
+			t.Errorf("%q is a valid uuid", bad)
+		}
+	}
+	if err := s.VisitJSON("6F9619FF-8B86-D011-B42D-00C04FC964FF", openapi3.EnableFormatValidation()); err != nil {
+		t.Error(err)
+	}
+}
