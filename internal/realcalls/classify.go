@@ -212,8 +212,11 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     description's.
 //   - reject-ref-sibling -> description: every violation is a required
 //     body property that an OpenAPI 3.0 document lists in a "required"
-//     beside the body schema's $ref, where the Reference Object's other
-//     members "SHALL be ignored" (opsgen ignores it; Prism applies it).
+//     beside the body schema's $ref, or the body not being of the "type"
+//     written there (britbox's {$ref: ItvChangeEmailRequest, type:
+//     string}), where the Reference Object's other members "SHALL be
+//     ignored" (opsgen ignores them, as a server built from the referenced
+//     schema does; Prism applies them).
 //   - reject-binary-object -> description: every violation is the whole
 //     request body not being an object (or an array), and the body's media
 //     type is not JSON, text or a form: the description gives a body of
@@ -398,7 +401,7 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 			c.Fault, c.Rule = FaultMock, "reject-form-array-quirk"
 		case refSiblingRequired(o, x) != "":
 			c.Fault, c.Rule = FaultDescription, "reject-ref-sibling"
-			ev += "; the body schema lists " + refSiblingRequired(o, x) + " in a required beside its $ref, which OpenAPI 3.0 says to ignore"
+			ev += "; the body schema writes " + refSiblingRequired(o, x) + " beside its $ref (in required, or as its type), which OpenAPI 3.0 says to ignore"
 		case emptyPathParams(x.Violations, c.Input) != "":
 			c.Fault, c.Rule = FaultDescription, "reject-empty-path-param"
 			ev += "; the description allows the empty string for the required path parameters " + emptyPathParams(x.Violations, c.Input) + ", which the client sent as an empty segment; input: " + clipS(string(c.Input), 400)
@@ -1084,6 +1087,13 @@ func refSiblingRequired(o *Oracle, x *Exchange) string {
 	}
 	var names []string
 	for _, v := range vs {
+		if v.Code == "type" && slices.Equal(v.Location, []string{"request", "body"}) {
+			if t := o.RefSiblingType(x.Method, x.URL, x.ReqHeaders["Content-Type"]); t != "" && v.Message == "Request body must be "+t {
+				names = append(names, "type "+strconv.Quote(t))
+				continue
+			}
+			return ""
+		}
 		m := bodyRequired.FindStringSubmatch(v.Message)
 		if v.Code != "required" || m == nil || !o.RefSiblingRequired(x.Method, x.URL, x.ReqHeaders["Content-Type"], m[1]) {
 			return ""

@@ -190,16 +190,33 @@ func loadDoc(path string) (*openapi3.T, map[string]any, error) {
 // ignored" (soundcloud's POST /tracks: {$ref: TrackDataRequest, required:
 // [track[title], ...]}); Prism applies them.
 func (o *Oracle) RefSiblingRequired(method, rawURL, mediaType, name string) bool {
+	req, _ := o.refSibling(method, rawURL, mediaType, "required").([]any)
+	return slices.Contains(req, any(name))
+}
+
+// RefSiblingType returns the "type" written beside the $ref of the request
+// body schema of the request's operation for its media type, in an
+// OpenAPI 3.0 document ("" when there is none): britbox's {$ref:
+// ItvChangeEmailRequest, type: string}, which OpenAPI says to ignore.
+func (o *Oracle) RefSiblingType(method, rawURL, mediaType string) string {
+	t, _ := o.refSibling(method, rawURL, mediaType, "type").(string)
+	return t
+}
+
+// refSibling returns the member key beside the $ref of the request body
+// schema of the request's operation for its media type, in an OpenAPI 3.0
+// document; nil when there is none.
+func (o *Oracle) refSibling(method, rawURL, mediaType, key string) any {
 	if v, _ := o.raw["openapi"].(string); !strings.HasPrefix(v, "3.0") {
-		return false
+		return nil
 	}
 	_, tmpl := o.Operation(method, rawURL)
 	if tmpl == "" {
-		return false
+		return nil
 	}
 	mt, _, err := mime.ParseMediaType(mediaType)
 	if err != nil {
-		return false
+		return nil
 	}
 	at := func(v any, keys ...string) any {
 		for _, k := range keys {
@@ -211,15 +228,9 @@ func (o *Oracle) RefSiblingRequired(method, rawURL, mediaType, name string) bool
 	paths, _ := o.raw["paths"].(map[string]any)
 	schema, _ := at(paths[tmpl], strings.ToLower(method), "requestBody", "content", mt, "schema").(map[string]any)
 	if _, ok := schema["$ref"]; !ok {
-		return false
+		return nil
 	}
-	req, _ := schema["required"].([]any)
-	for _, r := range req {
-		if r == name {
-			return true
-		}
-	}
-	return false
+	return schema[key]
 }
 
 // Operation finds the operation a request went to: the path template

@@ -351,6 +351,18 @@ func TestClassifyRefSibling(t *testing.T) {
 	if c.Fault != FaultOpsgen || c.Rule != "reject-violation" {
 		t.Errorf("not required beside $ref: %s/%s: %s", c.Fault, c.Rule, c.Evidence)
 	}
+	// britbox's {$ref: X, type: string}: the type beside $ref is ignored
+	// too; another type is not the description's.
+	for typ, want := range map[string]Fault{"string": FaultDescription, "array": FaultOpsgen} {
+		x := exchange("POST", "http://127.0.0.1:1/tracks", 400, `{}`, `[{"location":["request","body"],"severity":"Error","code":"type","message":"Request body must be `+typ+`"}]`)
+		x.ReqHeaders = map[string]string{"Content-Type": "application/json"}
+		x.ReqBody = `{"track[title]":"t"}`
+		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+		Classify(c, o, nil)
+		if c.Fault != want {
+			t.Errorf("type %s beside $ref: %s/%s: %s", typ, c.Fault, c.Rule, c.Evidence)
+		}
+	}
 }
 
 // TestOracleDurationFormat: the oracle asserts format duration, so Prism's
