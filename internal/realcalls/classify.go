@@ -210,6 +210,13 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     When the other violations are all a parameter's oneOf (see
 //     reject-param-oneof), the call is reject-param-oneof, the
 //     description's.
+//   - reject-redirect-invented -> mock: the client followed a redirect
+//     (the request carries its Referer) to "/string", and the operation at
+//     the Referer declares a 3xx response whose Location header gives no
+//     value (no example, enum, default, format or pattern): Prism's static
+//     mock puts its placeholder "string" there (swaggerhub's GET /apis,
+//     "303 Redirect to GET /specs"), where a server redirects to a real
+//     resource.
 //   - reject-ref-sibling -> description: every violation is a required
 //     body property that an OpenAPI 3.0 document lists in a "required"
 //     beside the body schema's $ref, or the body not being of the "type"
@@ -342,6 +349,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 	if x.Status/100 == 4 && prismSays {
 		c.Class = ClassRejected
 		switch {
+		case inventedRedirect(o, x) != "":
+			c.Fault, c.Rule = FaultMock, "reject-redirect-invented"
+			ev += "; " + inventedRedirect(o, x)
 		case suffixRoute(o, c) != "":
 			c.Fault, c.Rule = FaultMock, "reject-route-suffix"
 			ev += "; " + suffixRoute(o, c)
@@ -1071,6 +1081,20 @@ func deepArrayQuirkRest(o *Oracle, x *Exchange) (note string, rest []prismViolat
 		return "", rest
 	}
 	return strings.Join(parts, "; ") + "; Prism reads a deepObject array only from indexed keys (name[k][0]) and builds every member of the schema", rest
+}
+
+// inventedRedirect explains a request to Prism's placeholder "/string"
+// that the client reached by following a redirect (the request's Referer
+// is where it came from) which the operation at the Referer declares
+// without a Location value (see Classify's reject-redirect-invented); ""
+// otherwise.
+func inventedRedirect(o *Oracle, x *Exchange) string {
+	from := x.ReqHeaders["Referer"]
+	u, err := url.Parse(x.URL)
+	if from == "" || err != nil || u.Path != "/string" || !o.InventedLocation(x.Method, from) {
+		return ""
+	}
+	return "the client followed the redirect of " + from + ", whose Location the description gives no value, to Prism's placeholder \"string\""
 }
 
 // bodyRequired reads the property of Prism's "Request body must have

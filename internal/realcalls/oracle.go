@@ -630,3 +630,34 @@ func (o *Oracle) DeepArrayMember(method, rawURL, param, member string) (minItems
 	}
 	return 0, false, false
 }
+
+// InventedLocation reports whether the request's operation declares a
+// redirect (a 3xx response) whose Location header gives no value (no
+// example, enum or default, no format): a mock has to invent one (Prism's
+// static mock answers "string", swaggerhub's GET /apis).
+func (o *Oracle) InventedLocation(method, rawURL string) bool {
+	op, _ := o.Operation(method, rawURL)
+	if op == nil || op.Responses == nil {
+		return false
+	}
+	for status, r := range op.Responses.Map() {
+		if !strings.HasPrefix(status, "3") || r == nil || r.Value == nil {
+			continue
+		}
+		for name, h := range r.Value.Headers {
+			if !strings.EqualFold(name, "Location") || h == nil || h.Value == nil {
+				continue
+			}
+			v := h.Value
+			if v.Example != nil || len(v.Examples) > 0 {
+				return false
+			}
+			if v.Schema == nil || v.Schema.Value == nil {
+				return true
+			}
+			sv := v.Schema.Value
+			return sv.Example == nil && len(sv.Enum) == 0 && sv.Default == nil && sv.Format == "" && sv.Pattern == ""
+		}
+	}
+	return false
+}

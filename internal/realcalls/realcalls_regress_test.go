@@ -526,3 +526,33 @@ func TestOracleUUIDFormat(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestClassifyInventedRedirect: swaggerhub's GET /apis declares "303" with
+// a Location of no value; Prism answers Location "string", which the client
+// follows: the mock's. A Location the description gives, or a request that
+// did not follow a redirect, stays opsgen's.
+func TestClassifyInventedRedirect(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	for _, tc := range []struct {
+		name, referer string
+		want          Fault
+	}{
+		{"invented", "http://127.0.0.1:1/apis?order=ASC", FaultMock},
+		{"declared", "http://127.0.0.1:1/moved", FaultOpsgen},
+		{"no redirect", "", FaultOpsgen},
+	} {
+		x := exchange("GET", "http://127.0.0.1:1/string", 404, `{}`, "https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR")
+		x.ReqHeaders = map[string]string{}
+		if tc.referer != "" {
+			x.ReqHeaders["Referer"] = tc.referer
+		}
+		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 2, Exchange: x}
+		Classify(c, o, nil)
+		if c.Fault != tc.want || tc.want == FaultMock && c.Rule != "reject-redirect-invented" {
+			t.Errorf("%s: %s/%s: %s", tc.name, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+}
