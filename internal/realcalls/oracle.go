@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"mime"
 	"net/url"
@@ -32,6 +33,8 @@ type Oracle struct {
 	raw map[string]any
 	// Err is why the document did not load (nil when it did).
 	Err error
+	// tmpls are the document's path templates, sorted.
+	tmpls []string
 }
 
 // format float is asserted like int32 and int64 (kin-openapi checks only
@@ -71,7 +74,11 @@ func NewOracle(path string) *Oracle {
 	if doc != nil && !doc.IsOpenAPI31OrLater() {
 		untypedNullable(doc)
 	}
-	return &Oracle{doc: doc, raw: raw, Err: err}
+	o := &Oracle{doc: doc, raw: raw, Err: err}
+	if doc != nil && doc.Paths != nil {
+		o.tmpls = slices.Sorted(maps.Keys(doc.Paths.Map()))
+	}
+	return o
 }
 
 // nullableOnly reports whether r is an inline schema that says only
@@ -238,18 +245,32 @@ func (o *Oracle) refSibling(method, rawURL, mediaType, key string) any {
 // any non-empty segment; the longest literal match wins). It returns the
 // template too.
 func (o *Oracle) Operation(method, rawURL string) (*openapi3.Operation, string) {
-	if o.doc == nil || o.doc.Paths == nil {
+	ops, tmpls := o.operations(method, rawURL)
+	if len(ops) == 0 {
 		return nil, ""
+	}
+	return ops[0], tmpls[0]
+}
+
+// operations returns the operations whose templates match the request
+// best, sorted by template: several when the description has templates
+// that differ only in their variables' names (pubsub's
+// /v1beta2/{project}/subscriptions and /v1beta2/{topic}/subscriptions,
+// which OpenAPI says "MUST NOT exist").
+func (o *Oracle) operations(method, rawURL string) ([]*openapi3.Operation, []string) {
+	if o.doc == nil || o.doc.Paths == nil {
+		return nil, nil
 	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, ""
+		return nil, nil
 	}
 	segs := strings.Split(strings.Trim(u.EscapedPath(), "/"), "/")
-	var best *openapi3.Operation
-	bestTmpl, bestScore := "", -1
-	for tmpl, item := range o.doc.Paths.Map() {
-		op := item.GetOperation(strings.ToUpper(method))
+	var ops []*openapi3.Operation
+	var tmpls []string
+	bestScore := -1
+	for _, tmpl := range o.tmpls {
+		op := o.doc.Paths.Value(tmpl).GetOperation(strings.ToUpper(method))
 		if op == nil {
 			continue
 		}
@@ -259,11 +280,15 @@ func (o *Oracle) Operation(method, rawURL string) (*openapi3.Operation, string) 
 			qs, ok = matchQuery(tmpl, u.Query())
 			score += qs
 		}
-		if ok && (score > bestScore || score == bestScore && tmpl < bestTmpl) {
-			best, bestTmpl, bestScore = op, tmpl, score
+		switch {
+		case !ok || score < bestScore:
+		case score > bestScore:
+			ops, tmpls, bestScore = []*openapi3.Operation{op}, []string{tmpl}, score
+		default:
+			ops, tmpls = append(ops, op), append(tmpls, tmpl)
 		}
 	}
-	return best, bestTmpl
+	return ops, tmpls
 }
 
 // matchTemplate matches a path template against request path segments
@@ -435,7 +460,25 @@ type ResponseCheck struct {
 
 // CheckResponse validates a JSON response body against the description.
 func (o *Oracle) CheckResponse(method, rawURL string, status int, contentType string, body []byte) ResponseCheck {
-	op, _ := o.Operation(method, rawURL)
+	// Where templates differ only in their variables' names, the request
+	// could have reached any of their operations: the body is valid when
+	// one of them accepts it.
+	ops, _ := o.operations(method, rawURL)
+	var first ResponseCheck
+	for i, op := range ops {
+		rc := o.checkResponse(op, status, contentType, body)
+		if rc.Valid {
+			return rc
+		}
+		if i == 0 {
+			first = rc
+		}
+	}
+	return first
+}
+
+// checkResponse validates a JSON response body against op's response.
+func (o *Oracle) checkResponse(op *openapi3.Operation, status int, contentType string, body []byte) ResponseCheck {
 	if op == nil || op.Responses == nil {
 		return ResponseCheck{}
 	}
@@ -463,7 +506,10 @@ func (o *Oracle) CheckResponse(method, rawURL string, status int, contentType st
 		rc.Reason = "not JSON: " + err.Error()
 		return rc
 	}
-	opts := append(o.doc.GetSchemaValidationOptions(), openapi3.MultiErrors(), openapi3.VisitAsResponse(), openapi3.EnableFormatValidation())
+	// A writeOnly member in a response is no violation: OpenAPI says it
+	// "SHOULD NOT be sent as part of the response", and a client reads it
+	// (stream-io's AppPK, which Prism's mock data carries).
+	opts := append(o.doc.GetSchemaValidationOptions(), openapi3.MultiErrors(), openapi3.VisitAsResponse(), openapi3.EnableFormatValidation(), openapi3.DisableWriteOnlyValidation())
 	if o.doc.IsOpenAPI31OrLater() {
 		opts = append(opts, openapi3.EnableJSONSchema2020())
 	}

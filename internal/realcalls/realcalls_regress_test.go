@@ -556,3 +556,41 @@ func TestClassifyInventedRedirect(t *testing.T) {
 		}
 	}
 }
+
+// TestOracleSameShapeTemplates: pubsub's /v1beta2/{project}/subscriptions
+// and /v1beta2/{topic}/subscriptions cannot be told apart by a request, so
+// a body either operation declares is valid; one neither declares is not.
+// A writeOnly member in a response (which OpenAPI says SHOULD NOT be
+// sent) is valid, and a required writeOnly member is not required there.
+func TestOracleSameShapeTemplates(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "pubsub.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  /v1/{project}/subscriptions:
+    get:
+      parameters: [{name: project, in: path, required: true, schema: {type: string}}]
+      responses:
+        "200":
+          description: ok
+          content: {application/json: {schema: {type: object, additionalProperties: false, properties: {subscriptions: {type: array, items: {type: object}}}}}}
+  /v1/{topic}/subscriptions:
+    get:
+      parameters: [{name: topic, in: path, required: true, schema: {type: string}}]
+      responses:
+        "200":
+          description: ok
+          content: {application/json: {schema: {type: object, required: [pk], properties: {subscriptions: {type: array, items: {type: string}}, pk: {type: integer, writeOnly: true}}}}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := NewOracle(doc)
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	for body, want := range map[string]bool{`{"subscriptions":["s"]}`: true, `{"subscriptions":[{}]}`: true, `{"subscriptions":[1]}`: false, `{"pk":1}`: true, `{"pk":"x"}`: false, `{"subscriptions":["s"],"pk":1}`: true} {
+		if rc := o.CheckResponse("GET", "http://127.0.0.1:1/v1/t/subscriptions", 200, "application/json", []byte(body)); rc.Valid != want {
+			t.Errorf("%s: valid %v (%s)", body, rc.Valid, rc.Reason)
+		}
+	}
+}
