@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"mime"
 	"net/url"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -210,6 +211,12 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     When the other violations are all a parameter's oneOf (see
 //     reject-param-oneof), the call is reject-param-oneof, the
 //     description's.
+//   - reject-untyped-enum -> mock: every violation is an enum of a query
+//     parameter whose schema gives no type, and the value sent is the text
+//     of one of the enum's numbers or booleans (nexmo's delivered, enum
+//     [true, false, 0, 1], "for curl, use 0 and 1"): Prism compares the
+//     query's string with them without coercing it, so no value passes;
+//     a server reads the text.
 //   - reject-redirect-invented -> mock: the client followed a redirect
 //     (the request carries its Referer) to "/string", and the operation at
 //     the Referer declares a 3xx response whose Location header gives no
@@ -384,6 +391,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		case base64Body(x):
 			c.Fault, c.Rule = FaultDescription, "reject-binary-base64"
 			ev += "; the body's media type " + strconv.Quote(x.ReqHeaders["Content-Type"]) + " is binary, and its schema says format byte (base64 text), which Prism checks against the bytes sent; OpenAPI describes a body of bytes with format binary"
+		case untypedEnumParams(o, x) != "":
+			c.Fault, c.Rule = FaultMock, "reject-untyped-enum"
+			ev += "; " + untypedEnumParams(o, x)
 		case deepArrayQuirk(o, x) != "":
 			note, rest := deepArrayQuirkRest(o, x)
 			if len(rest) == 0 {
@@ -1081,6 +1091,43 @@ func deepArrayQuirkRest(o *Oracle, x *Exchange) (note string, rest []prismViolat
 		return "", rest
 	}
 	return strings.Join(parts, "; ") + "; Prism reads a deepObject array only from indexed keys (name[k][0]) and builds every member of the schema", rest
+}
+
+// untypedEnumParams explains violations that are all an enum of a query
+// parameter whose schema gives no type and whose enum has values that are
+// not strings, for a value sent that is one of them written as text (see
+// Classify's reject-untyped-enum); "" otherwise.
+func untypedEnumParams(o *Oracle, x *Exchange) string {
+	vs := prismViolations(x.Violations)
+	u, err := url.Parse(x.URL)
+	if len(vs) == 0 || err != nil {
+		return ""
+	}
+	q := u.Query()
+	var names []string
+	for _, v := range vs {
+		loc := v.Location
+		if len(loc) > 0 && loc[0] == "request" {
+			loc = loc[1:]
+		}
+		if v.Code != "enum" || len(loc) != 2 || loc[0] != "query" || len(q[loc[1]]) != 1 {
+			return ""
+		}
+		s := o.ParamSchema(x.Method, x.URL, "query", loc[1])
+		if s == nil || s.Type != nil && len(*s.Type) > 0 {
+			return ""
+		}
+		sent := q.Get(loc[1])
+		var read any
+		if json.Unmarshal([]byte(sent), &read) != nil {
+			return ""
+		}
+		if _, ok := read.(string); ok || !slices.ContainsFunc(s.Enum, func(e any) bool { return reflect.DeepEqual(e, read) }) {
+			return ""
+		}
+		names = append(names, loc[1]+"="+sent)
+	}
+	return "the request sends " + strings.Join(names, ", ") + ", the text of a value of the parameter's enum, which gives no type: Prism compares the query's string with the enum's numbers and booleans, a server reads the text"
 }
 
 // inventedRedirect explains a request to Prism's placeholder "/string"

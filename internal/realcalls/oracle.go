@@ -707,3 +707,22 @@ func (o *Oracle) InventedLocation(method, rawURL string) bool {
 	}
 	return false
 }
+
+// ParamSchema returns the schema of the request's operation's parameter
+// (or its path item's) of that location and name; nil when there is none.
+func (o *Oracle) ParamSchema(method, rawURL, in, name string) *openapi3.Schema {
+	op, tmpl := o.Operation(method, rawURL)
+	if op == nil {
+		return nil
+	}
+	ps := op.Parameters
+	if item := o.doc.Paths.Value(tmpl); item != nil {
+		ps = append(slices.Clip(ps), item.Parameters...)
+	}
+	for _, p := range ps {
+		if p != nil && p.Value != nil && p.Value.In == in && p.Value.Name == name && p.Value.Schema != nil {
+			return p.Value.Schema.Value
+		}
+	}
+	return nil
+}

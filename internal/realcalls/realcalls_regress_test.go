@@ -594,3 +594,44 @@ paths:
 		}
 	}
 }
+
+// TestClassifyUntypedEnum: nexmo's delivered (enum [true, false, 0, 1], no
+// type) sent as delivered=0 is refused by Prism, which compares the text
+// with the numbers: the mock's. A value outside the enum, or a typed enum,
+// stays opsgen's.
+func TestClassifyUntypedEnum(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "nexmo.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  /sms:
+    post:
+      parameters:
+        - {name: delivered, in: query, required: true, schema: {enum: [true, false, 0, 1]}}
+        - {name: kind, in: query, schema: {type: integer, enum: [0, 1]}}
+      responses: {"200": {description: ok}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := NewOracle(doc)
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	for _, tc := range []struct {
+		query, param string
+		want         Fault
+	}{
+		{"delivered=0", "delivered", FaultMock},
+		{"delivered=true", "delivered", FaultMock},
+		{"delivered=2", "delivered", FaultOpsgen},
+		{"delivered=yes", "delivered", FaultOpsgen},
+		{"kind=0", "kind", FaultOpsgen},
+	} {
+		v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["query","` + tc.param + `"],"severity":"Error","code":"enum","message":"m"}]`
+		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: exchange("POST", "http://127.0.0.1:1/sms?"+tc.query, 422, `{}`, v)}
+		Classify(c, o, nil)
+		if c.Fault != tc.want || tc.want == FaultMock && c.Rule != "reject-untyped-enum" {
+			t.Errorf("%s: %s/%s: %s", tc.query, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+}
