@@ -211,6 +211,12 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     When the other violations are all a parameter's oneOf (see
 //     reject-param-oneof), the call is reject-param-oneof, the
 //     description's.
+//   - warn-ambiguous-path -> description: the client warned about a body
+//     that contradicts its operation's response, and that is the response
+//     of another operation whose path template differs only in its
+//     variables' names (pubsub's /v1beta2/{project}/subscriptions and
+//     /v1beta2/{topic}/subscriptions), which OpenAPI says "MUST NOT exist":
+//     no server, mock or real, can tell which of them a request means.
 //   - reject-untyped-enum -> mock: every violation is an enum of a query
 //     parameter whose schema gives no type, and the value sent is the text
 //     of one of the enum's numbers or booleans (nexmo's delivered, enum
@@ -279,6 +285,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 			ev += "; the body has no value at " + invented
 		case !rc.Known:
 			c.Fault, c.Rule = FaultUnknown, "warn-no-schema"
+		case rc.Valid && otherOperationsBody(o, c, rc) != "":
+			c.Fault, c.Rule = FaultDescription, "warn-ambiguous-path"
+			ev += "; " + otherOperationsBody(o, c, rc)
 		case rc.Valid:
 			c.Fault, c.Rule = FaultOpsgen, "warn-valid-body"
 		case unexplainedWarning(c.Warnings, rc.Pointers) != "":
@@ -1091,6 +1100,28 @@ func deepArrayQuirkRest(o *Oracle, x *Exchange) (note string, rest []prismViolat
 		return "", rest
 	}
 	return strings.Join(parts, "; ") + "; Prism reads a deepObject array only from indexed keys (name[k][0]) and builds every member of the schema", rest
+}
+
+// otherOperationsBody explains a warned body that the oracle accepts only
+// as the response of another operation the request reaches too (see
+// Classify's warn-ambiguous-path); "" otherwise.
+func otherOperationsBody(o *Oracle, c *Call, rc ResponseCheck) string {
+	x := c.Exchange
+	_, id, ok := strings.Cut(c.Op, ".")
+	if !ok {
+		return ""
+	}
+	own := o.TemplateOf(x.Method, id)
+	if own == "" || own == rc.Template {
+		return ""
+	}
+	if _, tmpls := o.operations(x.Method, x.URL); !slices.Contains(tmpls, own) {
+		return ""
+	}
+	if mine := o.CheckResponseOf(own, x.Method, x.Status, x.RespType, x.body); !mine.Known || mine.Valid {
+		return ""
+	}
+	return fmt.Sprintf("the body is the response of %s %s, whose template differs from the operation's %s only in its variables' names (OpenAPI: such paths \"MUST NOT exist\"), and contradicts the operation's own", x.Method, rc.Template, own)
 }
 
 // untypedEnumParams explains violations that are all an enum of a query

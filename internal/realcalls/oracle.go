@@ -456,6 +456,9 @@ type ResponseCheck struct {
 	// HasExample says whether the description gives an example for the
 	// media type (which a static mock serves instead of inventing data).
 	HasExample bool
+	// Template is the path template of the operation whose response was
+	// checked (the one that accepts the body, when several match).
+	Template string
 }
 
 // CheckResponse validates a JSON response body against the description.
@@ -463,10 +466,11 @@ func (o *Oracle) CheckResponse(method, rawURL string, status int, contentType st
 	// Where templates differ only in their variables' names, the request
 	// could have reached any of their operations: the body is valid when
 	// one of them accepts it.
-	ops, _ := o.operations(method, rawURL)
+	ops, tmpls := o.operations(method, rawURL)
 	var first ResponseCheck
 	for i, op := range ops {
 		rc := o.checkResponse(op, status, contentType, body)
+		rc.Template = tmpls[i]
 		if rc.Valid {
 			return rc
 		}
@@ -679,33 +683,76 @@ func (o *Oracle) DeepArrayMember(method, rawURL, param, member string) (minItems
 
 // InventedLocation reports whether the request's operation declares a
 // redirect (a 3xx response) whose Location header gives no value (no
-// example, enum or default, no format): a mock has to invent one (Prism's
-// static mock answers "string", swaggerhub's GET /apis).
+// example, enum or default, no format or pattern): a mock has to invent
+// one (Prism's static mock answers "string", swaggerhub's GET /apis). It
+// reads the document as written, which kin-openapi refuses to load when a
+// $ref elsewhere is broken (swaggerhub's response $ref to a schema).
 func (o *Oracle) InventedLocation(method, rawURL string) bool {
-	op, _ := o.Operation(method, rawURL)
-	if op == nil || op.Responses == nil {
+	u, err := url.Parse(rawURL)
+	paths, _ := o.raw["paths"].(map[string]any)
+	if err != nil || paths == nil {
 		return false
 	}
-	for status, r := range op.Responses.Map() {
-		if !strings.HasPrefix(status, "3") || r == nil || r.Value == nil {
+	segs := strings.Split(strings.Trim(u.EscapedPath(), "/"), "/")
+	var op map[string]any
+	best, bestTmpl := -1, ""
+	for tmpl, item := range paths {
+		m, _ := o.rawDeref(item)[strings.ToLower(method)].(map[string]any)
+		score, ok := matchTemplate(tmpl, segs)
+		if ok {
+			var qs int
+			qs, ok = matchQuery(tmpl, u.Query())
+			score += qs
+		}
+		if m != nil && ok && (score > best || score == best && tmpl < bestTmpl) {
+			op, best, bestTmpl = m, score, tmpl
+		}
+	}
+	responses, _ := op["responses"].(map[string]any)
+	for status, r := range responses {
+		if !strings.HasPrefix(status, "3") {
 			continue
 		}
-		for name, h := range r.Value.Headers {
-			if !strings.EqualFold(name, "Location") || h == nil || h.Value == nil {
+		headers, _ := o.rawDeref(r)["headers"].(map[string]any)
+		for name, h := range headers {
+			if !strings.EqualFold(name, "Location") {
 				continue
 			}
-			v := h.Value
-			if v.Example != nil || len(v.Examples) > 0 {
+			hv := o.rawDeref(h)
+			if hv["example"] != nil || hv["examples"] != nil {
 				return false
 			}
-			if v.Schema == nil || v.Schema.Value == nil {
-				return true
+			sv := o.rawDeref(hv["schema"])
+			for _, k := range []string{"example", "examples", "enum", "default", "const", "format", "pattern"} {
+				if sv[k] != nil {
+					return false
+				}
 			}
-			sv := v.Schema.Value
-			return sv.Example == nil && len(sv.Enum) == 0 && sv.Default == nil && sv.Format == "" && sv.Pattern == ""
+			return true
 		}
 	}
 	return false
+}
+
+// rawDeref returns v as an object of the document as written, following
+// local $refs ("#/components/...").
+func (o *Oracle) rawDeref(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	for i := 0; i < 16 && m != nil; i++ {
+		ref, _ := m["$ref"].(string)
+		ptr, ok := strings.CutPrefix(ref, "#/")
+		if !ok {
+			return m
+		}
+		var cur any = o.raw
+		for _, tok := range strings.Split(ptr, "/") {
+			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+			c, _ := cur.(map[string]any)
+			cur = c[tok]
+		}
+		m, _ = cur.(map[string]any)
+	}
+	return m
 }
 
 // ParamSchema returns the schema of the request's operation's parameter
@@ -725,4 +772,15 @@ func (o *Oracle) ParamSchema(method, rawURL, in, name string) *openapi3.Schema {
 		}
 	}
 	return nil
+}
+
+// CheckResponseOf validates a JSON response body against the response of
+// the operation of path template tmpl for the method.
+func (o *Oracle) CheckResponseOf(tmpl, method string, status int, contentType string, body []byte) ResponseCheck {
+	if o.doc == nil || o.doc.Paths == nil || o.doc.Paths.Value(tmpl) == nil {
+		return ResponseCheck{}
+	}
+	rc := o.checkResponse(o.doc.Paths.Value(tmpl).GetOperation(strings.ToUpper(method)), status, contentType, body)
+	rc.Template = tmpl
+	return rc
 }

@@ -555,6 +555,28 @@ func TestClassifyInventedRedirect(t *testing.T) {
 			t.Errorf("%s: %s/%s: %s", tc.name, c.Fault, c.Rule, c.Evidence)
 		}
 	}
+	// swaggerhub's document, which kin-openapi does not load (a response
+	// $ref to a schema): the rule reads it as written.
+	doc := filepath.Join(t.TempDir(), "swaggerhub.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  /apis:
+    get:
+      responses:
+        "303": {$ref: "#/components/responses/Redirect"}
+        "400": {$ref: "#/components/schemas/BadRequest"}
+components:
+  responses:
+    Redirect: {description: Redirect., headers: {Location: {schema: {type: string}}}}
+  schemas:
+    BadRequest: {type: object}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if o := NewOracle(doc); o.Err == nil || !o.InventedLocation("GET", "http://127.0.0.1:1/apis") {
+		t.Errorf("a document kin-openapi does not load (%v): no invented Location found", o.Err)
+	}
 }
 
 // TestOracleSameShapeTemplates: pubsub's /v1beta2/{project}/subscriptions
@@ -569,6 +591,7 @@ info: {title: t, version: "1"}
 paths:
   /v1/{project}/subscriptions:
     get:
+      operationId: listProjectSubs
       parameters: [{name: project, in: path, required: true, schema: {type: string}}]
       responses:
         "200":
@@ -576,6 +599,7 @@ paths:
           content: {application/json: {schema: {type: object, additionalProperties: false, properties: {subscriptions: {type: array, items: {type: object}}}}}}
   /v1/{topic}/subscriptions:
     get:
+      operationId: listTopicSubs
       parameters: [{name: topic, in: path, required: true, schema: {type: string}}]
       responses:
         "200":
@@ -591,6 +615,17 @@ paths:
 	for body, want := range map[string]bool{`{"subscriptions":["s"]}`: true, `{"subscriptions":[{}]}`: true, `{"subscriptions":[1]}`: false, `{"pk":1}`: true, `{"pk":"x"}`: false, `{"subscriptions":["s"],"pk":1}`: true} {
 		if rc := o.CheckResponse("GET", "http://127.0.0.1:1/v1/t/subscriptions", 200, "application/json", []byte(body)); rc.Valid != want {
 			t.Errorf("%s: valid %v (%s)", body, rc.Valid, rc.Reason)
+		}
+	}
+	// A warning about the other operation's body is the description's
+	// (warn-ambiguous-path); about a body the operation's own response
+	// accepts, opsgen's.
+	for op, want := range map[string]Fault{"s0.listProjectSubs": FaultDescription, "s0.listTopicSubs": FaultOpsgen} {
+		c := &Call{Op: op, Requests: 1, Warnings: []string{"/subscriptions/0: expected object, got string"},
+			Exchange: exchange("GET", "http://127.0.0.1:1/v1/t/subscriptions", 200, `{"subscriptions":["s"]}`, "")}
+		Classify(c, o, nil)
+		if c.Fault != want {
+			t.Errorf("%s: %s/%s: %s", op, c.Fault, c.Rule, c.Evidence)
 		}
 	}
 }
