@@ -543,6 +543,9 @@ func (g *gen) paramCall(w *textWriter, p *ir.Param) string {
 	}
 	switch p.In {
 	case ir.InPath:
+		if p.AllowReserved { // {+x}
+			return "r.ReservedPathParam(" + name + ", " + strconv.FormatBool(p.Explode) + ", " + v + ")"
+		}
 		return "r.PathParam(" + name + ", " + g.style(w, p, "simple") + ", " + strconv.FormatBool(p.Explode) + ", " + v + ")"
 	case ir.InQuery:
 		return "r.QueryParam(" + name + ", " + g.style(w, p, "form") + ", " + strconv.FormatBool(p.Explode) + ", " + strconv.FormatBool(p.AllowReserved) + ", " + v + ")"

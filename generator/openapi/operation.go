@@ -187,6 +187,7 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 			continue
 		}
 		p.Name, p.Style, p.Explode = fix.name, fix.style, fix.explode
+		p.AllowReserved = p.AllowReserved || fix.reserved
 		if fix.query {
 			p.In = ir.InQuery
 			if _, dup := merged[key{string(ir.InQuery), fix.name}]; dup {

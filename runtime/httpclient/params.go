@@ -57,6 +57,9 @@ const (
 	// (query with allowReserved). '#' is still encoded: left bare it would
 	// end the URL.
 	escapeReserved
+	// escapePathReserved is escapeReserved in a path ({+x}): '?' is
+	// encoded too, as it would start the query.
+	escapePathReserved
 	// escapeNone keeps everything (headers).
 	escapeNone
 )
@@ -78,9 +81,11 @@ func keep(s string, i int, m escapeMode) bool {
 	if m == escapeNone || isUnreserved(c) {
 		return true
 	}
-	if m == escapeReserved {
+	if m == escapeReserved || m == escapePathReserved {
 		switch c {
-		case ':', '/', '?', '[', ']', '@', '!', '$', '&', '\'', '(', ')', '*', '+', ',', ';', '=':
+		case '?':
+			return m == escapeReserved
+		case ':', '/', '[', ']', '@', '!', '$', '&', '\'', '(', ')', '*', '+', ',', ';', '=':
 			return true
 		case '%':
 			return i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2])

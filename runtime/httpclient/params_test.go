@@ -295,6 +295,22 @@ func TestObjectValues(t *testing.T) {
 	}
 }
 
+// TestReservedPathParam: {+name} keeps reserved characters, "/" among
+// them, and %XX triplets; '?', '#' and what is not reserved are encoded.
+func TestReservedPathParam(t *testing.T) {
+	c := New("http://h", nil)
+	r := c.NewRequest("op", "GET", "/v1/{name}:publish")
+	r.ReservedPathParam("name", false, "projects/p 1/topics/t?x#y%2F:z")
+	if got, want := testURL(t, r), "/v1/projects/p%201/topics/t%3Fx%23y%2F:z:publish"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	r = c.NewRequest("op", "GET", "/v1/{name}")
+	r.ReservedPathParam("name", false, []string{"a/b", "c"})
+	if got, want := testURL(t, r), "/v1/a/b,c"; got != want {
+		t.Errorf("list: got %q, want %q", got, want)
+	}
+}
+
 func TestEscaping(t *testing.T) {
 	c := New("http://h", nil)
 	const v = "a/b?c#d&e=f g%2Fh[i]~j"

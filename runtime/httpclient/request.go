@@ -107,6 +107,27 @@ func (r *Request) PathParam(name string, style Style, explode bool, v any) {
 	r.pathVals = append(r.pathVals, pair{name, string(appendStyled(nil, inPath, name, style, explode, escapeAll, &f))})
 }
 
+// ReservedPathParam sets the path parameter name of a {+name} template
+// expression: RFC 6570's reserved expansion, style simple with reserved
+// characters ("/" among them) and %XX triplets kept ('?' and '#' are
+// encoded, as they would end the path). Google's "/v1/{+name}" takes
+// "projects/p/topics/t".
+func (r *Request) ReservedPathParam(name string, explode bool, v any) {
+	if r.err != nil {
+		return
+	}
+	f, err := flatten(v)
+	if err != nil {
+		r.fail("path parameter %q: %v", name, err)
+		return
+	}
+	if f.kind == kindAbsent {
+		r.fail("path parameter %q is required but has no value", name)
+		return
+	}
+	r.pathVals = append(r.pathVals, pair{name, string(appendStyled(nil, inPath, name, StyleSimple, explode, escapePathReserved, &f))})
+}
+
 // QueryParam adds the query parameter name in style form,
 // spaceDelimited, pipeDelimited or deepObject (or one of the AWS query
 // protocols', StyleAWSQuery and StyleAWSEC2). A nil pointer, slice or map
