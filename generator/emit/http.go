@@ -376,15 +376,19 @@ func (g *gen) paramsStruct(f *generatedFile, op *ir.Operation) {
 		d := &doc{}
 		d.spec(p.Doc)
 		d.para(strings.ToUpper(string(p.In)[:min(1, len(p.In))]) + string(p.In)[min(1, len(p.In)):] + " parameter " + quoted(p.Name) + ".")
+		key := p.InputKey()
+		if key != p.Name {
+			d.para("Registry input member " + quoted(key) + " (another parameter is named " + quoted(p.Name) + ").")
+		}
 		tag := "-"
 		switch {
-		case !validTagName(p.Name):
-			g.warn(diag.LeftOut, p.Pos, "parameter name %s cannot be written as a Go struct tag; the registry cannot set field %s", quoted(p.Name), p.GoName)
-		case tags[p.Name]:
-			g.warn(diag.LeftOut, p.Pos, "parameter name %s appears in two locations; the registry cannot set field %s", quoted(p.Name), p.GoName)
+		case !validTagName(key):
+			g.warn(diag.LeftOut, p.Pos, "parameter name %s cannot be written as a Go struct tag; the registry cannot set field %s", quoted(key), p.GoName)
+		case tags[key]:
+			g.warn(diag.LeftOut, p.Pos, "parameter name %s appears in two locations; the registry cannot set field %s", quoted(key), p.GoName)
 		default:
-			tags[p.Name] = true
-			tag = p.Name
+			tags[key] = true
+			tag = key
 			if !p.Required {
 				tag += ",omitempty"
 			}
@@ -532,7 +536,7 @@ func encodingMap(enc map[string]string) string {
 
 var styles = map[string]string{
 	"form": "StyleForm", "simple": "StyleSimple", "label": "StyleLabel", "matrix": "StyleMatrix",
-	"spaceDelimited": "StyleSpaceDelimited", "pipeDelimited": "StylePipeDelimited", "deepObject": "StyleDeepObject",
+	"spaceDelimited": "StyleSpaceDelimited", "pipeDelimited": "StylePipeDelimited", "deepObject": "StyleDeepObject", "deepObjectComma": "StyleDeepObjectComma",
 	"awsQuery": "StyleAWSQuery", "awsEC2": "StyleAWSEC2",
 }
 
@@ -554,6 +558,9 @@ func (g *gen) paramCall(w *textWriter, p *ir.Param) string {
 	}
 	switch p.In {
 	case ir.InPath:
+		if p.AllowReserved { // {+x}
+			return "r.ReservedPathParam(" + name + ", " + strconv.FormatBool(p.Explode) + ", " + v + ")"
+		}
 		return "r.PathParam(" + name + ", " + g.style(w, p, "simple") + ", " + strconv.FormatBool(p.Explode) + ", " + v + ")"
 	case ir.InQuery:
 		return "r.QueryParam(" + name + ", " + g.style(w, p, "form") + ", " + strconv.FormatBool(p.Explode) + ", " + strconv.FormatBool(p.AllowReserved) + ", " + v + ")"

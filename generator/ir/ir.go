@@ -326,8 +326,14 @@ const (
 type Param struct {
 	Name   string // on the wire
 	GoName string // field of the params struct
-	In     ParamIn
-	// Style is form, simple, label, matrix, spaceDelimited, pipeDelimited or deepObject.
+	// Key is the parameter's member of the registry input's "params"
+	// object: Name, unless another parameter of the operation has that
+	// name in another location (then "in.name", see InputKey).
+	Key string
+	In  ParamIn
+	// Style is form, simple, label, matrix, spaceDelimited, pipeDelimited or
+	// deepObject, or one the loader picks for an API family: awsQuery,
+	// awsEC2, deepObjectComma (see runtime/httpclient's Style).
 	Style         string
 	Explode       bool
 	AllowReserved bool
@@ -337,6 +343,15 @@ type Param struct {
 	Pos           diag.Pos
 	// ContentType is set when the parameter is given by content (JSON-encoded) instead of a schema.
 	ContentType string
+}
+
+// InputKey returns p's member of the registry input's "params" object:
+// Key, or Name when the loader set no Key.
+func (p *Param) InputKey() string {
+	if p.Key != "" {
+		return p.Key
+	}
+	return p.Name
 }
 
 // BodyKind is how a request or response body is encoded.

@@ -42,7 +42,11 @@ func (c *Converter) jsonSchema(ref *Schema, top bool) *ir.Schema {
 	}
 	m := make([]ir.Member, 0, 4+len(s.Keywords))
 	set := func(k string, v any) { m = append(m, ir.Member{Key: k, Value: v}) }
-	nullable := s.Nullable
+	// An allOf part that is only annotations and nullable (PandaScore's
+	// allOf: [{nullable: true}, {$ref: SerieDescription}]) makes the whole
+	// nullable, as the Go types read it (see allOf) and as the servers
+	// that write such documents send null.
+	nullable := s.Nullable || slices.ContainsFunc(s.AllOf, func(p *Schema) bool { return p != nil && p.Nullable && annotationOnly(p) })
 	if len(s.Types) > 0 {
 		types := s.Types
 		if nullable && !slices.Contains(types, "null") {
@@ -117,9 +121,10 @@ func (c *Converter) jsonSchema(ref *Schema, top bool) *ir.Schema {
 	if len(s.AllOf) > 0 {
 		set("allOf", c.jsonSchemas(s.AllOf))
 	}
-	if s.Not != nil && refFree(s.Not, 0) {
-		// Only a "not" without $refs: its schema is not converted to a
-		// type, so a $ref in it has no definition to point at.
+	if s.Not != nil && c.expandable(s.Not, nil) {
+		// Only a "not" that can be written in full: its schema is not
+		// converted to a type, so its $refs are written inline unless
+		// they lead to a named type (one in $defs).
 		set("not", c.jsonSchema(s.Not, false))
 	}
 	if len(s.AnyOf) > 0 {
@@ -195,15 +200,26 @@ func requiredProps(s *Schema) []string {
 	return slices.DeleteFunc(slices.Clone(s.Required), skip)
 }
 
-// refFree reports whether s and its subschemas have no $ref (nor more
-// than 32 levels).
-func refFree(s *Schema, depth int) bool {
-	if s == nil {
+// expandable reports whether jsonSchema writes ref in full: every $ref in
+// it resolves, to a named type (written as a $ref to $defs) or to a schema
+// written inline, with no cycle through the latter (nor more than 32
+// levels). An unresolved $ref would be written as {}, which a "not" turns
+// into "no value".
+func (c *Converter) expandable(ref *Schema, stack []*Schema) bool {
+	if ref == nil {
 		return true
 	}
-	if s.Ref != "" || s.Target != nil || depth > 32 {
+	s := ref.resolve()
+	if s == nil {
 		return false
 	}
+	if e, ok := c.cache[s]; ok && e.Type.Name != "" && (c.src[e.Type] == s || ref.Ref != "" && c.src[e.Type] != nil) {
+		return true
+	}
+	if len(stack) > 32 || slices.Contains(stack, s) {
+		return false
+	}
+	stack = append(stack, s)
 	subs := append([]*Schema{s.AdditionalProperties, s.Items, s.Not}, s.PrefixItems...)
 	subs = append(subs, s.AllOf...)
 	subs = append(subs, s.AnyOf...)
@@ -212,7 +228,7 @@ func refFree(s *Schema, depth int) bool {
 		subs = append(subs, p)
 	}
 	for _, p := range subs {
-		if !refFree(p, depth+1) {
+		if p != nil && !c.expandable(p, stack) {
 			return false
 		}
 	}

@@ -94,6 +94,15 @@
 // pointer of its schema ("#/components/schemas/Pet", prefixed by the file
 // for other files).
 //
+// Parameters are identified by name and location: when two share a name
+// (Trello's path and query "token"), the first (path, query, header,
+// cookie) keeps it as its member of the registry input's "params" and the
+// others are "in.name" (ir.Param.Key). Two API families get the query
+// encoding their documentation gives where OpenAPI gives none: APIs.guru's
+// AWS query-protocol services (awsQuery, awsEC2) and PandaScore, whose
+// deepObject array members are one comma-separated value
+// (deepObjectComma: "filter[name]=Brand,Twitch").
+//
 // Header parameters named Accept, Content-Type or Authorization are left
 // out with a warning: OpenAPI 3 says such a parameter definition "SHALL be
 // ignored" (the media types and the security schemes set those headers).

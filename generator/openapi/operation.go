@@ -6,6 +6,7 @@ import (
 	"maps"
 	"mime"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -191,6 +192,7 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 			continue
 		}
 		p.Name, p.Style, p.Explode = fix.name, fix.style, fix.explode
+		p.AllowReserved = p.AllowReserved || fix.reserved
 		if fix.query {
 			p.In = ir.InQuery
 			if _, dup := merged[key{string(ir.InQuery), fix.name}]; dup {
@@ -233,6 +235,14 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 		}
 	}
 
+	if commaDeepArrays(l.doc) {
+		for _, k := range order {
+			if p, ok := merged[k]; ok && p.In == ir.InQuery && p.Style == "deepObject" {
+				p.Style = "deepObjectComma"
+			}
+		}
+	}
+
 	tmpl := map[string]int{}
 	for i, m := range pathParamRE.FindAllStringSubmatch(s.sent, -1) {
 		tmpl[m[1]] = i
@@ -272,9 +282,53 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 			p.GoName = ns.Alloc(naming.Ident(p.Name, "Param"))
 		}
 	}
+	inputKeys(params)
 	op.Params = params
 	if len(params) > 0 {
 		l.requestName(s.w.at("parameters", ""), op.GoName+"Params", func(n string) { op.ParamsName = n })
+	}
+}
+
+// commaDeepArrays reports whether the document is PandaScore's (APIs.guru's
+// x-providerName, or a server under pandascore.co), whose deepObject
+// parameters take an array member as one comma-separated value, as its
+// description documents ("filter[name]=Brand,Twitch", "range[hp]=500,1000";
+// OpenAPI leaves arrays in deepObject undefined).
+func commaDeepArrays(doc *openapi3.T) bool {
+	if doc.Info != nil && doc.Info.Extensions["x-providerName"] == "pandascore.co" {
+		return true
+	}
+	for _, s := range doc.Servers {
+		if u, err := url.Parse(s.URL); err == nil && (u.Hostname() == "pandascore.co" || strings.HasSuffix(u.Hostname(), ".pandascore.co")) {
+			return true
+		}
+	}
+	return false
+}
+
+// inputKeys sets each parameter's registry input key. Parameters are
+// identified by name and location, so two may share a name (Trello's
+// /tokens/{token} with a "token" query parameter): the first of params
+// (sorted path, query, header, cookie) keeps the name, the others are
+// "in.name", numbered when a declared name is already that.
+func inputKeys(params []*ir.Param) {
+	taken := map[string]bool{}
+	for _, p := range params {
+		taken[p.Name] = true
+	}
+	kept := map[string]bool{}
+	for _, p := range params {
+		if !kept[p.Name] {
+			kept[p.Name] = true
+			p.Key = p.Name
+			continue
+		}
+		k := string(p.In) + "." + p.Name
+		for i := 2; taken[k]; i++ {
+			k = string(p.In) + "." + p.Name + strconv.Itoa(i)
+		}
+		taken[k] = true
+		p.Key = k
 	}
 }
 
@@ -617,9 +671,9 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 		pp := make(map[string]*ir.Schema, len(op.Params))
 		var preq []string
 		for _, p := range op.Params {
-			pp[p.Name] = l.paramSchema(p, s)
+			pp[p.InputKey()] = l.paramSchema(p, s)
 			if p.Required {
-				preq = append(preq, p.Name)
+				preq = append(preq, p.InputKey())
 			}
 		}
 		slices.Sort(preq)

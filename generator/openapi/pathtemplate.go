@@ -24,6 +24,9 @@ type paramFix struct {
 	style   string
 	explode bool
 	query   bool
+	// reserved: {+x}, RFC 6570's reserved expansion (reserved characters,
+	// "/" among them, and %XX triplets are sent as they are).
+	reserved bool
 }
 
 // declaredParams returns the names of the path and of the query
@@ -57,12 +60,14 @@ func declaredParams(item *openapi3.PathItem, op *openapi3.Operation) (path, quer
 //     (as a form query parameter);
 //   - an RFC 6570 operator expression is expanded as OpenAPI's styles
 //     expand it ({.x} label, {;x} matrix, {/x} a "/" then simple, {?x} and
-//     {&x} a form query parameter, {#x} dropped as a fragment).
+//     {&x} a form query parameter, {#x} dropped as a fragment, {+x} in
+//     style simple with reserved characters kept, as RFC 6570 says:
+//     Google's "/v1/{+name}" with name "projects/p/topics/t").
 //
 // It returns an error, for a generation diagnostic, for what no request
 // can carry as the description means it: a variable no parameter
-// declares, several variables in one expression, a prefix modifier,
-// reserved expansion ({+x}) or {/x*}.
+// declares, several variables in one expression, a prefix modifier or
+// {/x*}.
 func planPath(tmpl string, pathParams, queryParams map[string]bool) (pathPlan, error) {
 	plan := pathPlan{fixes: map[string]paramFix{}}
 	// The fragment: a '#' outside braces ends what is sent.
@@ -140,7 +145,8 @@ func planPath(tmpl string, pathParams, queryParams map[string]bool) (pathPlan, e
 		case '?', '&':
 			plan.fixes[name] = paramFix{name: v, style: "form", explode: explode, query: true}
 		default: // '+'
-			return plan, fmt.Errorf("path template %q: reserved expansion {%s} (reserved characters sent unencoded) is not supported in a path", tmpl, expr)
+			plan.fixes[name] = paramFix{name: name, style: "simple", explode: explode, reserved: true}
+			b.WriteString("{" + name + "}")
 		}
 	}
 	// The literal query: parts without variables are kept; "name={var}"

@@ -45,12 +45,13 @@ func TestPlanPath(t *testing.T) {
 		{tmpl: "/search{?q}", path: set("q"), want: "/search",
 			fixes: map[string]paramFix{"q": {name: "q", style: "form", query: true}}},
 		{tmpl: "/doc{#section}", path: set("section"), want: "/doc"},
+		{tmpl: "/v1/{+name}:publish", path: set("name"), want: "/v1/{name}:publish",
+			fixes: map[string]paramFix{"name": {name: "name", style: "simple", reserved: true}}},
 		// A name that is not an RFC 6570 varname, declared as it is written.
 		{tmpl: "/insights/{insight_id:}", path: set("insight_id:"), want: "/insights/{insight_id:}"},
 		// What no request can carry as the description means it.
 		{tmpl: "/docs{.format}", query: set("format"), err: `variable "format" of {.format} is declared by no path parameter`},
 		{tmpl: "/items/{id}", err: `variable "id" of {id} is declared by no path parameter`},
-		{tmpl: "/v1/{+name}", path: set("name"), err: "reserved expansion {+name}"},
 		{tmpl: "/a{/b*}", path: set("b"), err: `joins an array's items with "/"`},
 		{tmpl: "/a/{x,y}", path: set("x", "y"), err: "several variables"},
 		{tmpl: "/a/{x:3}", path: set("x"), err: "prefix modifier"},

@@ -122,8 +122,10 @@ type Options struct {
 	Repo string
 	// Work is the scratch module's directory; it is emptied first.
 	Work string
-	// Timeout bounds the generation of one spec (default 2 minutes).
-	Timeout time.Duration
+	// Timeout bounds the generation of one spec (default 2 minutes), plus
+	// TimeoutPerOp for each operation the spec declares: generation time
+	// grows with the document (Microsoft Graph beta's 22,361 operations).
+	Timeout, TimeoutPerOp time.Duration
 	// StopGrace bounds the wait for a generation that overran Timeout to
 	// return after its cancellation (default 1 minute).
 	StopGrace time.Duration
@@ -208,7 +210,7 @@ func Run(ctx context.Context, specs []Spec, opts Options) ([]Result, error) {
 		r := &results[i]
 		r.Spec = s
 		r.Package = fmt.Sprintf("s%04d", i)
-		generate(ctx, r, filepath.Join(opts.Work, r.Package), opts.Timeout, opts.StopGrace)
+		generate(ctx, r, filepath.Join(opts.Work, r.Package), opts.Timeout, opts.TimeoutPerOp, opts.StopGrace)
 		if opts.Log != nil {
 			fmt.Fprintf(opts.Log, "[%d/%d] %s: %s (%d ops, %d warnings, %s)\n", i+1, len(specs), s.Name, r.Outcome, r.Ops, r.Warnings, r.Gen.Round(time.Millisecond))
 		}
@@ -287,13 +289,14 @@ var load = openapi.LoadData
 // runs in a goroutine with a context that expires after timeout; when it
 // does, generate waits up to grace for the goroutine to return (the loader
 // checks the context between its phases), so that none is left running.
-func generate(ctx context.Context, r *Result, dir string, timeout, grace time.Duration) {
+func generate(ctx context.Context, r *Result, dir string, timeout, perOp, grace time.Duration) {
 	data, err := os.ReadFile(r.Spec.Path)
 	if err != nil {
 		r.Outcome, r.Reason = GenerateFailed, err.Error()
 		return
 	}
 	r.SpecOps = countOps(data)
+	timeout += perOp * time.Duration(r.SpecOps)
 	gctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	type gen struct {

@@ -86,7 +86,7 @@ func testTimeoutWaitsForTheLoader(t *testing.T) {
 		return nil, nil, ctx.Err()
 	})
 	r := Result{Spec: specFile(t), Package: "s0000"}
-	generate(t.Context(), &r, t.TempDir(), 20*time.Millisecond, time.Minute)
+	generate(t.Context(), &r, t.TempDir(), 20*time.Millisecond, 0, time.Minute)
 	if !returned.Load() {
 		t.Error("generate returned before the loader")
 	}
@@ -115,7 +115,7 @@ func testTimeoutAbandons(t *testing.T) {
 	})
 	r := Result{Spec: specFile(t), Package: "s0000"}
 	start := time.Now()
-	generate(t.Context(), &r, t.TempDir(), 10*time.Millisecond, 100*time.Millisecond)
+	generate(t.Context(), &r, t.TempDir(), 10*time.Millisecond, 0, 100*time.Millisecond)
 	if d := time.Since(start); d != 110*time.Millisecond {
 		t.Errorf("generate took %v, want the 10ms timeout and the 100ms grace", d)
 	}
@@ -145,8 +145,33 @@ func testInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	time.AfterFunc(20*time.Millisecond, cancel)
 	r := Result{Spec: specFile(t), Package: "s0000"}
-	generate(ctx, &r, t.TempDir(), time.Minute, time.Minute)
+	generate(ctx, &r, t.TempDir(), time.Minute, 0, time.Minute)
 	if r.Outcome != Timeout || r.Abandoned || !strings.HasPrefix(r.Reason, "generation interrupted (context canceled); it stopped") {
 		t.Errorf("outcome %s, abandoned %v, reason %q", r.Outcome, r.Abandoned, r.Reason)
 	}
+}
+
+// TestTimeoutScalesWithOps: the bound is Timeout plus TimeoutPerOp for each
+// operation the document declares (in a synctest bubble: exactly that
+// passes before the loader sees its cancellation).
+func TestTimeoutScalesWithOps(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		stubLoad(t, func(ctx context.Context) (*ir.Service, diag.List, error) {
+			<-ctx.Done()
+			return nil, nil, ctx.Err()
+		})
+		r := Result{Spec: specFile(t), Package: "s0000"}
+		start := time.Now()
+		generate(t.Context(), &r, t.TempDir(), 10*time.Millisecond, time.Second, time.Minute)
+		if r.SpecOps == 0 {
+			t.Fatal("the document declares no operation")
+		}
+		want := 10*time.Millisecond + time.Duration(r.SpecOps)*time.Second
+		if d := time.Since(start); d != want {
+			t.Errorf("generate took %v, want %v (10ms and 1s for each of %d operations)", d, want, r.SpecOps)
+		}
+		if r.Outcome != Timeout || !strings.Contains(r.Reason, "took longer than "+want.String()) {
+			t.Errorf("outcome %s, reason %q", r.Outcome, r.Reason)
+		}
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"mime"
 	"net/url"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -198,10 +199,44 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     explode) sends arrays, one name=value pair per item: Prism's
 //     splitUriParams keeps the last pair of a name and applies no style
 //     unless an encoding object states one, so no array passes.
+//   - reject-deep-array-quirk -> mock: every violation is minItems on an
+//     array member of a deepObject query parameter, and the request sends
+//     the member with at least that many items (as repeated keys or one
+//     comma-separated value, PandaScore's documented "filter[id]=1,2") or,
+//     when the object does not require it, not at all. Prism's deepObject
+//     deserializer builds every member of the schema and reads an array only
+//     from indexed keys (filter[id][0]=1), so for it every such member is []
+//     (pandascore's range[id] and its absent filter[begin_at]); a server
+//     reads what the description documents, and no member it was not sent.
+//     When the other violations are all a parameter's oneOf (see
+//     reject-param-oneof), the call is reject-param-oneof, the
+//     description's.
+//   - warn-ambiguous-path -> description: the client warned about a body
+//     that contradicts its operation's response, and that is the response
+//     of another operation whose path template differs only in its
+//     variables' names (pubsub's /v1beta2/{project}/subscriptions and
+//     /v1beta2/{topic}/subscriptions), which OpenAPI says "MUST NOT exist":
+//     no server, mock or real, can tell which of them a request means.
+//   - reject-untyped-enum -> mock: every violation is an enum of a query
+//     parameter whose schema gives no type, and the value sent is the text
+//     of one of the enum's numbers or booleans (nexmo's delivered, enum
+//     [true, false, 0, 1], "for curl, use 0 and 1"): Prism compares the
+//     query's string with them without coercing it, so no value passes;
+//     a server reads the text.
+//   - reject-redirect-invented -> mock: the client followed a redirect
+//     (the request carries its Referer) to "/string", and the operation at
+//     the Referer declares a 3xx response whose Location header gives no
+//     value (no example, enum, default, format or pattern): Prism's static
+//     mock puts its placeholder "string" there (swaggerhub's GET /apis,
+//     "303 Redirect to GET /specs"), where a server redirects to a real
+//     resource.
 //   - reject-ref-sibling -> description: every violation is a required
 //     body property that an OpenAPI 3.0 document lists in a "required"
-//     beside the body schema's $ref, where the Reference Object's other
-//     members "SHALL be ignored" (opsgen ignores it; Prism applies it).
+//     beside the body schema's $ref, or the body not being of the "type"
+//     written there (britbox's {$ref: ItvChangeEmailRequest, type:
+//     string}), where the Reference Object's other members "SHALL be
+//     ignored" (opsgen ignores them, as a server built from the referenced
+//     schema does; Prism applies them).
 //   - reject-binary-object -> description: every violation is the whole
 //     request body not being an object (or an array), and the body's media
 //     type is not JSON, text or a form: the description gives a body of
@@ -250,6 +285,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 			ev += "; the body has no value at " + invented
 		case !rc.Known:
 			c.Fault, c.Rule = FaultUnknown, "warn-no-schema"
+		case rc.Valid && otherOperationsBody(o, c, rc) != "":
+			c.Fault, c.Rule = FaultDescription, "warn-ambiguous-path"
+			ev += "; " + otherOperationsBody(o, c, rc)
 		case rc.Valid:
 			c.Fault, c.Rule = FaultOpsgen, "warn-valid-body"
 		case unexplainedWarning(c.Warnings, rc.Pointers) != "":
@@ -327,6 +365,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 	if x.Status/100 == 4 && prismSays {
 		c.Class = ClassRejected
 		switch {
+		case inventedRedirect(o, x) != "":
+			c.Fault, c.Rule = FaultMock, "reject-redirect-invented"
+			ev += "; " + inventedRedirect(o, x)
 		case suffixRoute(o, c) != "":
 			c.Fault, c.Rule = FaultMock, "reject-route-suffix"
 			ev += "; " + suffixRoute(o, c)
@@ -359,6 +400,20 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		case base64Body(x):
 			c.Fault, c.Rule = FaultDescription, "reject-binary-base64"
 			ev += "; the body's media type " + strconv.Quote(x.ReqHeaders["Content-Type"]) + " is binary, and its schema says format byte (base64 text), which Prism checks against the bytes sent; OpenAPI describes a body of bytes with format binary"
+		case untypedEnumParams(o, x) != "":
+			c.Fault, c.Rule = FaultMock, "reject-untyped-enum"
+			ev += "; " + untypedEnumParams(o, x)
+		case deepArrayQuirk(o, x) != "":
+			note, rest := deepArrayQuirkRest(o, x)
+			if len(rest) == 0 {
+				c.Fault, c.Rule = FaultMock, "reject-deep-array-quirk"
+				ev += "; " + note
+				break
+			}
+			// Prism's deepObject reading and a parameter's oneOf whose
+			// variants coincide (see reject-param-oneof), nothing else.
+			c.Fault, c.Rule = FaultDescription, "reject-param-oneof"
+			ev += "; a parameter's oneOf has variants whose serializations coincide, so its value matches more than one; the other violations: " + note + "; input: " + clipS(string(c.Input), 400)
 		case paramOneOfOnly(x.Violations):
 			c.Fault, c.Rule = FaultDescription, "reject-param-oneof"
 			ev += "; a parameter's oneOf has variants whose serializations coincide (integer 7 and string \"7\" are both 7 in a URL), so its value matches more than one; input: " + clipS(string(c.Input), 400)
@@ -375,7 +430,7 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 			c.Fault, c.Rule = FaultMock, "reject-form-array-quirk"
 		case refSiblingRequired(o, x) != "":
 			c.Fault, c.Rule = FaultDescription, "reject-ref-sibling"
-			ev += "; the body schema lists " + refSiblingRequired(o, x) + " in a required beside its $ref, which OpenAPI 3.0 says to ignore"
+			ev += "; the body schema writes " + refSiblingRequired(o, x) + " beside its $ref (in required, or as its type), which OpenAPI 3.0 says to ignore"
 		case emptyPathParams(x.Violations, c.Input) != "":
 			c.Fault, c.Rule = FaultDescription, "reject-empty-path-param"
 			ev += "; the description allows the empty string for the required path parameters " + emptyPathParams(x.Violations, c.Input) + ", which the client sent as an empty segment; input: " + clipS(string(c.Input), 400)
@@ -691,16 +746,23 @@ func binaryObjectBody(x *Exchange) bool {
 // paramOneOfOnly reports whether every violation of Prism's list is a
 // oneOf one located in a parameter (not the body).
 func paramOneOfOnly(violations string) bool {
-	vs := prismViolations(violations)
-	if len(vs) == 0 {
-		return false
-	}
+	return paramOneOfList(prismViolations(violations))
+}
+
+// paramOneOfList reports whether vs is not empty and every violation is a
+// oneOf of a parameter (path, query, header or cookie; Prism's locations
+// start with "request").
+func paramOneOfList(vs []prismViolation) bool {
 	for _, v := range vs {
-		if v.Code != "oneOf" || len(v.Location) == 0 || v.Location[0] == "body" {
+		loc := v.Location
+		if len(loc) > 0 && loc[0] == "request" {
+			loc = loc[1:]
+		}
+		if v.Code != "oneOf" || len(loc) == 0 || !slices.Contains([]string{"path", "query", "header", "cookie"}, loc[0]) {
 			return false
 		}
 	}
-	return true
+	return len(vs) > 0
 }
 
 // emptyPathParams returns the names (comma-separated) of the path
@@ -976,6 +1038,143 @@ func formArrayQuirk(x *Exchange) bool {
 	return true
 }
 
+// deepArrayQuirk returns what the request sent for each deepObject array
+// member Prism finds too short, when every violation is one and the
+// request satisfies it (see Classify's reject-deep-array-quirk); ""
+// otherwise.
+func deepArrayQuirk(o *Oracle, x *Exchange) string {
+	note, rest := deepArrayQuirkRest(o, x)
+	if note == "" || len(rest) > 0 && !paramOneOfList(rest) {
+		return ""
+	}
+	return note
+}
+
+// deepArrayQuirkRest returns the note of deepArrayQuirk for the violations
+// that are minItems on a deepObject array member, and the other
+// violations; note is "" when there is none or one is a real shortfall.
+func deepArrayQuirkRest(o *Oracle, x *Exchange) (note string, rest []prismViolation) {
+	vs := prismViolations(x.Violations)
+	u, err := url.Parse(x.URL)
+	if len(vs) == 0 || err != nil {
+		return "", nil
+	}
+	// The items of each key as sent: repeated keys, or one value's
+	// comma-separated parts (split before unescaping, so that an escaped
+	// comma stays inside its item).
+	items := map[string]int{}
+	for _, kv := range strings.Split(u.RawQuery, "&") {
+		k, v, _ := strings.Cut(kv, "=")
+		if k, err = url.QueryUnescape(k); err == nil {
+			items[k] += strings.Count(v, ",") + 1
+		}
+	}
+	var sent, absent []string
+	for _, v := range vs {
+		if v.Code != "minItems" || len(v.Location) != 4 || v.Location[0] != "request" || v.Location[1] != "query" {
+			rest = append(rest, v)
+			continue
+		}
+		param, member := v.Location[2], v.Location[3]
+		min, required, ok := o.DeepArrayMember(x.Method, x.URL, param, member)
+		key := param + "[" + member + "]"
+		switch n := items[key]; {
+		case !ok:
+			rest = append(rest, v)
+		case n == 0 && !required:
+			absent = append(absent, key)
+		case n == 0 || uint64(n) < min:
+			return "", nil
+		default:
+			sent = append(sent, fmt.Sprintf("%s with %d items", key, n))
+		}
+	}
+	var parts []string
+	if len(sent) > 0 {
+		parts = append(parts, "the request sends "+strings.Join(sent, ", ")+" (enough for minItems)")
+	}
+	if len(absent) > 0 {
+		parts = append(parts, "the optional members "+strings.Join(absent, ", ")+" are not sent")
+	}
+	if len(parts) == 0 {
+		return "", rest
+	}
+	return strings.Join(parts, "; ") + "; Prism reads a deepObject array only from indexed keys (name[k][0]) and builds every member of the schema", rest
+}
+
+// otherOperationsBody explains a warned body that the oracle accepts only
+// as the response of another operation the request reaches too (see
+// Classify's warn-ambiguous-path); "" otherwise.
+func otherOperationsBody(o *Oracle, c *Call, rc ResponseCheck) string {
+	x := c.Exchange
+	_, id, ok := strings.Cut(c.Op, ".")
+	if !ok {
+		return ""
+	}
+	own := o.TemplateOf(x.Method, id)
+	if own == "" || own == rc.Template {
+		return ""
+	}
+	if _, tmpls := o.operations(x.Method, x.URL); !slices.Contains(tmpls, own) {
+		return ""
+	}
+	if mine := o.CheckResponseOf(own, x.Method, x.Status, x.RespType, x.body); !mine.Known || mine.Valid {
+		return ""
+	}
+	return fmt.Sprintf("the body is the response of %s %s, whose template differs from the operation's %s only in its variables' names (OpenAPI: such paths \"MUST NOT exist\"), and contradicts the operation's own", x.Method, rc.Template, own)
+}
+
+// untypedEnumParams explains violations that are all an enum of a query
+// parameter whose schema gives no type and whose enum has values that are
+// not strings, for a value sent that is one of them written as text (see
+// Classify's reject-untyped-enum); "" otherwise.
+func untypedEnumParams(o *Oracle, x *Exchange) string {
+	vs := prismViolations(x.Violations)
+	u, err := url.Parse(x.URL)
+	if len(vs) == 0 || err != nil {
+		return ""
+	}
+	q := u.Query()
+	var names []string
+	for _, v := range vs {
+		loc := v.Location
+		if len(loc) > 0 && loc[0] == "request" {
+			loc = loc[1:]
+		}
+		if v.Code != "enum" || len(loc) != 2 || loc[0] != "query" || len(q[loc[1]]) != 1 {
+			return ""
+		}
+		s := o.ParamSchema(x.Method, x.URL, "query", loc[1])
+		if s == nil || s.Type != nil && len(*s.Type) > 0 {
+			return ""
+		}
+		sent := q.Get(loc[1])
+		var read any
+		if json.Unmarshal([]byte(sent), &read) != nil {
+			return ""
+		}
+		if _, ok := read.(string); ok || !slices.ContainsFunc(s.Enum, func(e any) bool { return reflect.DeepEqual(e, read) }) {
+			return ""
+		}
+		names = append(names, loc[1]+"="+sent)
+	}
+	return "the request sends " + strings.Join(names, ", ") + ", the text of a value of the parameter's enum, which gives no type: Prism compares the query's string with the enum's numbers and booleans, a server reads the text"
+}
+
+// inventedRedirect explains a request to Prism's placeholder "/string"
+// that the client reached by following a redirect (the request's Referer
+// is where it came from) which the operation at the Referer declares
+// without a Location value (see Classify's reject-redirect-invented); ""
+// otherwise.
+func inventedRedirect(o *Oracle, x *Exchange) string {
+	from := x.ReqHeaders["Referer"]
+	u, err := url.Parse(x.URL)
+	if from == "" || err != nil || u.Path != "/string" || !o.InventedLocation(x.Method, from) {
+		return ""
+	}
+	return "the client followed the redirect of " + from + ", whose Location the description gives no value, to Prism's placeholder \"string\""
+}
+
 // bodyRequired reads the property of Prism's "Request body must have
 // required property 'track[title]'".
 var bodyRequired = regexp.MustCompile(`^Request body must have required property '(.*)'$`)
@@ -990,6 +1189,13 @@ func refSiblingRequired(o *Oracle, x *Exchange) string {
 	}
 	var names []string
 	for _, v := range vs {
+		if v.Code == "type" && slices.Equal(v.Location, []string{"request", "body"}) {
+			if t := o.RefSiblingType(x.Method, x.URL, x.ReqHeaders["Content-Type"]); t != "" && v.Message == "Request body must be "+t {
+				names = append(names, "type "+strconv.Quote(t))
+				continue
+			}
+			return ""
+		}
 		m := bodyRequired.FindStringSubmatch(v.Message)
 		if v.Code != "required" || m == nil || !o.RefSiblingRequired(x.Method, x.URL, x.ReqHeaders["Content-Type"], m[1]) {
 			return ""

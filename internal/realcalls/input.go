@@ -292,6 +292,20 @@ func (g *InputGen) object(s map[string]any, depth int, refs map[string]int) any 
 		}
 		out[name] = v
 	}
+	// The body and the params (depth 1) carry at least one member when
+	// they can: an empty form body is zero bytes, which no server tells
+	// from a missing body (seldon's required form bodies, all of whose
+	// members are optional), and a call that sends nothing tests little.
+	if depth == 1 && len(out) == 0 && len(req) == 0 {
+		for _, name := range names {
+			if sub, _ := props[name].(map[string]any); sub != nil && sub["readOnly"] != true {
+				if v := g.value(sub, depth+1, refs); v != nil {
+					out[name] = v
+					break
+				}
+			}
+		}
+	}
 	// Required members that no property describes.
 	for name := range req {
 		if _, ok := out[name]; !ok {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"mime"
 	"net/url"
@@ -32,14 +33,19 @@ type Oracle struct {
 	raw map[string]any
 	// Err is why the document did not load (nil when it did).
 	Err error
+	// tmpls are the document's path templates, sorted.
+	tmpls []string
 }
 
 // format float is asserted like int32 and int64 (kin-openapi checks only
 // those): Prism generates -3.402823669209385e+38, past float32's range.
 // Format duration is asserted too (durationFormat), and format email with
 // kin-openapi's own pattern (which it defines but does not register):
-// files.com's "example" is not an email, as the runtime says.
+// files.com's "example" is not an email, as the runtime says. Format
+// uuid is asserted as the runtime does (RFC 9562's hex form): azure's
+// "clientGUID" examples are no UUIDs, which no real service answers.
 func init() {
+	openapi3.DefineStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`))
 	openapi3.DefineNumberFormatValidator("float", openapi3.NewRangeFormatValidator(-math.MaxFloat32, math.MaxFloat32))
 	openapi3.DefineStringFormatValidator("duration", durationFormat{})
 	openapi3.DefineStringFormatValidator("email", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForEmail))
@@ -68,7 +74,22 @@ func NewOracle(path string) *Oracle {
 	if doc != nil && !doc.IsOpenAPI31OrLater() {
 		untypedNullable(doc)
 	}
-	return &Oracle{doc: doc, raw: raw, Err: err}
+	o := &Oracle{doc: doc, raw: raw, Err: err}
+	if doc != nil && doc.Paths != nil {
+		o.tmpls = slices.Sorted(maps.Keys(doc.Paths.Map()))
+	}
+	return o
+}
+
+// nullableOnly reports whether r is an inline schema that says only
+// nullable: true (annotations aside).
+func nullableOnly(r *openapi3.SchemaRef) bool {
+	if r == nil || r.Ref != "" || r.Value == nil || !r.Value.Nullable {
+		return false
+	}
+	c := *r.Value
+	c.Nullable, c.Title, c.Description, c.Deprecated, c.Extensions, c.Origin = false, "", "", false, nil, nil
+	return c.IsEmpty()
 }
 
 // untypedNullable makes every schema of an OpenAPI 3.0 document without a
@@ -88,6 +109,14 @@ func untypedNullable(doc *openapi3.T) {
 		// Only a schema that constrains no type, itself or through its
 		// parts: an allOf of a string still refuses null.
 		if (s.Type == nil || len(*s.Type) == 0) && len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) == 0 && s.Not == nil {
+			s.Nullable = true
+		}
+		// An allOf part that is only {nullable: true} (PandaScore's
+		// allOf: [{nullable: true}, {$ref: SerieDescription}]) says the
+		// whole may be null, as the servers that write such documents
+		// answer (and as opsgen reads it); kin-openapi applies the other
+		// part's type to null.
+		if slices.ContainsFunc(s.AllOf, nullableOnly) {
 			s.Nullable = true
 		}
 		for _, p := range s.Properties {
@@ -168,16 +197,33 @@ func loadDoc(path string) (*openapi3.T, map[string]any, error) {
 // ignored" (soundcloud's POST /tracks: {$ref: TrackDataRequest, required:
 // [track[title], ...]}); Prism applies them.
 func (o *Oracle) RefSiblingRequired(method, rawURL, mediaType, name string) bool {
+	req, _ := o.refSibling(method, rawURL, mediaType, "required").([]any)
+	return slices.Contains(req, any(name))
+}
+
+// RefSiblingType returns the "type" written beside the $ref of the request
+// body schema of the request's operation for its media type, in an
+// OpenAPI 3.0 document ("" when there is none): britbox's {$ref:
+// ItvChangeEmailRequest, type: string}, which OpenAPI says to ignore.
+func (o *Oracle) RefSiblingType(method, rawURL, mediaType string) string {
+	t, _ := o.refSibling(method, rawURL, mediaType, "type").(string)
+	return t
+}
+
+// refSibling returns the member key beside the $ref of the request body
+// schema of the request's operation for its media type, in an OpenAPI 3.0
+// document; nil when there is none.
+func (o *Oracle) refSibling(method, rawURL, mediaType, key string) any {
 	if v, _ := o.raw["openapi"].(string); !strings.HasPrefix(v, "3.0") {
-		return false
+		return nil
 	}
 	_, tmpl := o.Operation(method, rawURL)
 	if tmpl == "" {
-		return false
+		return nil
 	}
 	mt, _, err := mime.ParseMediaType(mediaType)
 	if err != nil {
-		return false
+		return nil
 	}
 	at := func(v any, keys ...string) any {
 		for _, k := range keys {
@@ -189,15 +235,9 @@ func (o *Oracle) RefSiblingRequired(method, rawURL, mediaType, name string) bool
 	paths, _ := o.raw["paths"].(map[string]any)
 	schema, _ := at(paths[tmpl], strings.ToLower(method), "requestBody", "content", mt, "schema").(map[string]any)
 	if _, ok := schema["$ref"]; !ok {
-		return false
+		return nil
 	}
-	req, _ := schema["required"].([]any)
-	for _, r := range req {
-		if r == name {
-			return true
-		}
-	}
-	return false
+	return schema[key]
 }
 
 // Operation finds the operation a request went to: the path template
@@ -205,18 +245,32 @@ func (o *Oracle) RefSiblingRequired(method, rawURL, mediaType, name string) bool
 // any non-empty segment; the longest literal match wins). It returns the
 // template too.
 func (o *Oracle) Operation(method, rawURL string) (*openapi3.Operation, string) {
-	if o.doc == nil || o.doc.Paths == nil {
+	ops, tmpls := o.operations(method, rawURL)
+	if len(ops) == 0 {
 		return nil, ""
+	}
+	return ops[0], tmpls[0]
+}
+
+// operations returns the operations whose templates match the request
+// best, sorted by template: several when the description has templates
+// that differ only in their variables' names (pubsub's
+// /v1beta2/{project}/subscriptions and /v1beta2/{topic}/subscriptions,
+// which OpenAPI says "MUST NOT exist").
+func (o *Oracle) operations(method, rawURL string) ([]*openapi3.Operation, []string) {
+	if o.doc == nil || o.doc.Paths == nil {
+		return nil, nil
 	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return nil, ""
+		return nil, nil
 	}
 	segs := strings.Split(strings.Trim(u.EscapedPath(), "/"), "/")
-	var best *openapi3.Operation
-	bestTmpl, bestScore := "", -1
-	for tmpl, item := range o.doc.Paths.Map() {
-		op := item.GetOperation(strings.ToUpper(method))
+	var ops []*openapi3.Operation
+	var tmpls []string
+	bestScore := -1
+	for _, tmpl := range o.tmpls {
+		op := o.doc.Paths.Value(tmpl).GetOperation(strings.ToUpper(method))
 		if op == nil {
 			continue
 		}
@@ -226,11 +280,15 @@ func (o *Oracle) Operation(method, rawURL string) (*openapi3.Operation, string) 
 			qs, ok = matchQuery(tmpl, u.Query())
 			score += qs
 		}
-		if ok && (score > bestScore || score == bestScore && tmpl < bestTmpl) {
-			best, bestTmpl, bestScore = op, tmpl, score
+		switch {
+		case !ok || score < bestScore:
+		case score > bestScore:
+			ops, tmpls, bestScore = []*openapi3.Operation{op}, []string{tmpl}, score
+		default:
+			ops, tmpls = append(ops, op), append(tmpls, tmpl)
 		}
 	}
-	return best, bestTmpl
+	return ops, tmpls
 }
 
 // matchTemplate matches a path template against request path segments
@@ -398,11 +456,33 @@ type ResponseCheck struct {
 	// HasExample says whether the description gives an example for the
 	// media type (which a static mock serves instead of inventing data).
 	HasExample bool
+	// Template is the path template of the operation whose response was
+	// checked (the one that accepts the body, when several match).
+	Template string
 }
 
 // CheckResponse validates a JSON response body against the description.
 func (o *Oracle) CheckResponse(method, rawURL string, status int, contentType string, body []byte) ResponseCheck {
-	op, _ := o.Operation(method, rawURL)
+	// Where templates differ only in their variables' names, the request
+	// could have reached any of their operations: the body is valid when
+	// one of them accepts it.
+	ops, tmpls := o.operations(method, rawURL)
+	var first ResponseCheck
+	for i, op := range ops {
+		rc := o.checkResponse(op, status, contentType, body)
+		rc.Template = tmpls[i]
+		if rc.Valid {
+			return rc
+		}
+		if i == 0 {
+			first = rc
+		}
+	}
+	return first
+}
+
+// checkResponse validates a JSON response body against op's response.
+func (o *Oracle) checkResponse(op *openapi3.Operation, status int, contentType string, body []byte) ResponseCheck {
 	if op == nil || op.Responses == nil {
 		return ResponseCheck{}
 	}
@@ -430,7 +510,10 @@ func (o *Oracle) CheckResponse(method, rawURL string, status int, contentType st
 		rc.Reason = "not JSON: " + err.Error()
 		return rc
 	}
-	opts := append(o.doc.GetSchemaValidationOptions(), openapi3.MultiErrors(), openapi3.VisitAsResponse(), openapi3.EnableFormatValidation())
+	// A writeOnly member in a response is no violation: OpenAPI says it
+	// "SHOULD NOT be sent as part of the response", and a client reads it
+	// (stream-io's AppPK, which Prism's mock data carries).
+	opts := append(o.doc.GetSchemaValidationOptions(), openapi3.MultiErrors(), openapi3.VisitAsResponse(), openapi3.EnableFormatValidation(), openapi3.DisableWriteOnlyValidation())
 	if o.doc.IsOpenAPI31OrLater() {
 		opts = append(opts, openapi3.EnableJSONSchema2020())
 	}
@@ -569,4 +652,135 @@ func collectPointers(err error, out *[]string) {
 		}
 		*out = append(*out, b.String())
 	}
+}
+
+// DeepArrayMember returns, for a query parameter of style deepObject of the
+// request's operation and one of its members whose schema is an array,
+// the member's minItems and whether the object requires it; ok is false
+// when param is no such parameter or member no such member.
+func (o *Oracle) DeepArrayMember(method, rawURL, param, member string) (minItems uint64, required, ok bool) {
+	op, tmpl := o.Operation(method, rawURL)
+	if op == nil {
+		return 0, false, false
+	}
+	ps := op.Parameters
+	if item := o.doc.Paths.Value(tmpl); item != nil {
+		ps = append(slices.Clip(ps), item.Parameters...)
+	}
+	for _, p := range ps {
+		if p == nil || p.Value == nil || p.Value.In != "query" || p.Value.Name != param || p.Value.Style != "deepObject" || p.Value.Schema == nil || p.Value.Schema.Value == nil {
+			continue
+		}
+		s := p.Value.Schema.Value
+		m := s.Properties[member]
+		if m == nil || m.Value == nil || m.Value.Type == nil || !m.Value.Type.Is("array") {
+			return 0, false, false
+		}
+		return m.Value.MinItems, slices.Contains(s.Required, member), true
+	}
+	return 0, false, false
+}
+
+// InventedLocation reports whether the request's operation declares a
+// redirect (a 3xx response) whose Location header gives no value (no
+// example, enum or default, no format or pattern): a mock has to invent
+// one (Prism's static mock answers "string", swaggerhub's GET /apis). It
+// reads the document as written, which kin-openapi refuses to load when a
+// $ref elsewhere is broken (swaggerhub's response $ref to a schema).
+func (o *Oracle) InventedLocation(method, rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	paths, _ := o.raw["paths"].(map[string]any)
+	if err != nil || paths == nil {
+		return false
+	}
+	segs := strings.Split(strings.Trim(u.EscapedPath(), "/"), "/")
+	var op map[string]any
+	best, bestTmpl := -1, ""
+	for tmpl, item := range paths {
+		m, _ := o.rawDeref(item)[strings.ToLower(method)].(map[string]any)
+		score, ok := matchTemplate(tmpl, segs)
+		if ok {
+			var qs int
+			qs, ok = matchQuery(tmpl, u.Query())
+			score += qs
+		}
+		if m != nil && ok && (score > best || score == best && tmpl < bestTmpl) {
+			op, best, bestTmpl = m, score, tmpl
+		}
+	}
+	responses, _ := op["responses"].(map[string]any)
+	for status, r := range responses {
+		if !strings.HasPrefix(status, "3") {
+			continue
+		}
+		headers, _ := o.rawDeref(r)["headers"].(map[string]any)
+		for name, h := range headers {
+			if !strings.EqualFold(name, "Location") {
+				continue
+			}
+			hv := o.rawDeref(h)
+			if hv["example"] != nil || hv["examples"] != nil {
+				return false
+			}
+			sv := o.rawDeref(hv["schema"])
+			for _, k := range []string{"example", "examples", "enum", "default", "const", "format", "pattern"} {
+				if sv[k] != nil {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// rawDeref returns v as an object of the document as written, following
+// local $refs ("#/components/...").
+func (o *Oracle) rawDeref(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	for i := 0; i < 16 && m != nil; i++ {
+		ref, _ := m["$ref"].(string)
+		ptr, ok := strings.CutPrefix(ref, "#/")
+		if !ok {
+			return m
+		}
+		var cur any = o.raw
+		for _, tok := range strings.Split(ptr, "/") {
+			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+			c, _ := cur.(map[string]any)
+			cur = c[tok]
+		}
+		m, _ = cur.(map[string]any)
+	}
+	return m
+}
+
+// ParamSchema returns the schema of the request's operation's parameter
+// (or its path item's) of that location and name; nil when there is none.
+func (o *Oracle) ParamSchema(method, rawURL, in, name string) *openapi3.Schema {
+	op, tmpl := o.Operation(method, rawURL)
+	if op == nil {
+		return nil
+	}
+	ps := op.Parameters
+	if item := o.doc.Paths.Value(tmpl); item != nil {
+		ps = append(slices.Clip(ps), item.Parameters...)
+	}
+	for _, p := range ps {
+		if p != nil && p.Value != nil && p.Value.In == in && p.Value.Name == name && p.Value.Schema != nil {
+			return p.Value.Schema.Value
+		}
+	}
+	return nil
+}
+
+// CheckResponseOf validates a JSON response body against the response of
+// the operation of path template tmpl for the method.
+func (o *Oracle) CheckResponseOf(tmpl, method string, status int, contentType string, body []byte) ResponseCheck {
+	if o.doc == nil || o.doc.Paths == nil || o.doc.Paths.Value(tmpl) == nil {
+		return ResponseCheck{}
+	}
+	rc := o.checkResponse(o.doc.Paths.Value(tmpl).GetOperation(strings.ToUpper(method)), status, contentType, body)
+	rc.Template = tmpl
+	return rc
 }

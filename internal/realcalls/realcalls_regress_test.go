@@ -67,6 +67,17 @@ func TestClassifyParamOneOf(t *testing.T) {
 	if c.Fault != FaultOpsgen || c.Rule != "reject-violation" {
 		t.Errorf("body oneOf: %s/%s", c.Fault, c.Rule)
 	}
+	// As Prism writes locations: ["request", "body", ...].
+	c = mk(`"request","body","x"`)
+	Classify(c, o, nil)
+	if c.Fault != FaultOpsgen || c.Rule != "reject-violation" {
+		t.Errorf("request body oneOf: %s/%s", c.Fault, c.Rule)
+	}
+	c = mk(`"request","path","workflow_id"`)
+	Classify(c, o, nil)
+	if c.Fault != FaultDescription || c.Rule != "reject-param-oneof" {
+		t.Errorf("request path oneOf: %s/%s", c.Fault, c.Rule)
+	}
 }
 
 // TestOracleFloatFormat: the oracle asserts format float's range, so
@@ -340,6 +351,18 @@ func TestClassifyRefSibling(t *testing.T) {
 	if c.Fault != FaultOpsgen || c.Rule != "reject-violation" {
 		t.Errorf("not required beside $ref: %s/%s: %s", c.Fault, c.Rule, c.Evidence)
 	}
+	// britbox's {$ref: X, type: string}: the type beside $ref is ignored
+	// too; another type is not the description's.
+	for typ, want := range map[string]Fault{"string": FaultDescription, "array": FaultOpsgen} {
+		x := exchange("POST", "http://127.0.0.1:1/tracks", 400, `{}`, `[{"location":["request","body"],"severity":"Error","code":"type","message":"Request body must be `+typ+`"}]`)
+		x.ReqHeaders = map[string]string{"Content-Type": "application/json"}
+		x.ReqBody = `{"track[title]":"t"}`
+		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+		Classify(c, o, nil)
+		if c.Fault != want {
+			t.Errorf("type %s beside $ref: %s/%s: %s", typ, c.Fault, c.Rule, c.Evidence)
+		}
+	}
 }
 
 // TestOracleDurationFormat: the oracle asserts format duration, so Prism's
@@ -385,6 +408,265 @@ func TestClassifyMisrouted(t *testing.T) {
 		Classify(c, o, nil)
 		if c.Class != ClassRejected || c.Fault != tc.fault || c.Rule != tc.rule {
 			t.Errorf("%s: %s %s/%s: %s", tc.name, c.Class, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+}
+
+// TestClassifyDeepArrayQuirk: Prism reads pandascore's deepObject array
+// members only from indexed keys, so range[id]=8,42 and an absent optional
+// filter[begin_at] are [] to it: the mock's. Too few items sent, an absent
+// required member, or a parameter that is not deepObject stay opsgen's.
+func TestClassifyDeepArrayQuirk(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "panda.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  /leagues:
+    get:
+      parameters:
+        - name: range
+          in: query
+          style: deepObject
+          explode: true
+          schema:
+            type: object
+            required: [must]
+            properties:
+              id: {type: array, minItems: 2, maxItems: 2, items: {type: integer}}
+              begin_at: {type: array, minItems: 1, items: {type: string}}
+              must: {type: array, minItems: 1, items: {type: string}}
+        - {name: sort, in: query, schema: {type: array, minItems: 2, items: {type: string}}}
+      responses: {"200": {description: ok}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := NewOracle(doc)
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	short := func(loc ...string) string {
+		l, _ := json.Marshal(append([]string{"request", "query"}, loc...))
+		return `{"location":` + string(l) + `,"severity":"Error","code":"minItems","message":"too few"}`
+	}
+	for _, tc := range []struct {
+		name, query, violations string
+		want                    Fault
+	}{
+		{"comma and absent", "range%5Bid%5D=8,42&range%5Bmust%5D=a", short("range", "id") + "," + short("range", "begin_at"), FaultMock},
+		{"repeated keys", "range%5Bid%5D=8&range%5Bid%5D=42&range%5Bmust%5D=a", short("range", "id"), FaultMock},
+		{"too few", "range%5Bid%5D=8%2C42&range%5Bmust%5D=a", short("range", "id"), FaultOpsgen},
+		{"required absent", "range%5Bid%5D=8,42", short("range", "must"), FaultOpsgen},
+		{"not deepObject", "sort=a,b", short("sort", "x"), FaultOpsgen},
+		{"and a path oneOf", "range%5Bmust%5D=a", short("range", "id") + `,{"location":["request","path","id"],"code":"oneOf","message":"m"}`, FaultDescription},
+		{"and a body violation", "range%5Bmust%5D=a", short("range", "id") + `,{"location":["request","body","id"],"code":"oneOf","message":"m"}`, FaultOpsgen},
+	} {
+		x := exchange("GET", "http://127.0.0.1:1/leagues?"+tc.query, 422, `{}`, `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [`+tc.violations+`]`)
+		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+		Classify(c, o, nil)
+		if c.Fault != tc.want || tc.want == FaultMock && c.Rule != "reject-deep-array-quirk" {
+			t.Errorf("%s: %s/%s: %s", tc.name, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+}
+
+// TestOracleNullablePart: the oracle reads PandaScore's allOf: [{nullable:
+// true}, {$ref: S}] as nullable, as opsgen does; an allOf whose other part
+// only describes still refuses null.
+func TestOracleNullablePart(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "panda.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  /series:
+    get:
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  description: {allOf: [{nullable: true}, {$ref: "#/components/schemas/S"}]}
+                  name: {allOf: [{description: The name.}, {$ref: "#/components/schemas/S"}]}
+components:
+  schemas:
+    S: {type: string}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := NewOracle(doc)
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	check := func(body string) ResponseCheck {
+		return o.CheckResponse("GET", "http://127.0.0.1:1/series", 200, "application/json", []byte(body))
+	}
+	if rc := check(`{"description":null,"name":"n"}`); !rc.Valid {
+		t.Errorf("null description: %s", rc.Reason)
+	}
+	if rc := check(`{"description":"d","name":null}`); rc.Valid {
+		t.Error("null name is valid")
+	}
+}
+
+// TestOracleUUIDFormat: the oracle asserts format uuid as the runtime does,
+// so azure's example "clientGUID" is the description's, not a valid body.
+func TestOracleUUIDFormat(t *testing.T) {
+	var s openapi3.Schema
+	if err := json.Unmarshal([]byte(`{"type":"string","format":"uuid"}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"clientGUID", "11111111-1111-1111-1111-11111111111", "0.2"} {
+		if err := s.VisitJSON(bad, openapi3.EnableFormatValidation()); err == nil {
+			t.Errorf("%q is a valid uuid", bad)
+		}
+	}
+	if err := s.VisitJSON("6F9619FF-8B86-D011-B42D-00C04FC964FF", openapi3.EnableFormatValidation()); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestClassifyInventedRedirect: swaggerhub's GET /apis declares "303" with
+// a Location of no value; Prism answers Location "string", which the client
+// follows: the mock's. A Location the description gives, or a request that
+// did not follow a redirect, stays opsgen's.
+func TestClassifyInventedRedirect(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	for _, tc := range []struct {
+		name, referer string
+		want          Fault
+	}{
+		{"invented", "http://127.0.0.1:1/apis?order=ASC", FaultMock},
+		{"declared", "http://127.0.0.1:1/moved", FaultOpsgen},
+		{"no redirect", "", FaultOpsgen},
+	} {
+		x := exchange("GET", "http://127.0.0.1:1/string", 404, `{}`, "https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR")
+		x.ReqHeaders = map[string]string{}
+		if tc.referer != "" {
+			x.ReqHeaders["Referer"] = tc.referer
+		}
+		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 2, Exchange: x}
+		Classify(c, o, nil)
+		if c.Fault != tc.want || tc.want == FaultMock && c.Rule != "reject-redirect-invented" {
+			t.Errorf("%s: %s/%s: %s", tc.name, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+	// swaggerhub's document, which kin-openapi does not load (a response
+	// $ref to a schema): the rule reads it as written.
+	doc := filepath.Join(t.TempDir(), "swaggerhub.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  /apis:
+    get:
+      responses:
+        "303": {$ref: "#/components/responses/Redirect"}
+        "400": {$ref: "#/components/schemas/BadRequest"}
+components:
+  responses:
+    Redirect: {description: Redirect., headers: {Location: {schema: {type: string}}}}
+  schemas:
+    BadRequest: {type: object}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if o := NewOracle(doc); o.Err == nil || !o.InventedLocation("GET", "http://127.0.0.1:1/apis") {
+		t.Errorf("a document kin-openapi does not load (%v): no invented Location found", o.Err)
+	}
+}
+
+// TestOracleSameShapeTemplates: pubsub's /v1beta2/{project}/subscriptions
+// and /v1beta2/{topic}/subscriptions cannot be told apart by a request, so
+// a body either operation declares is valid; one neither declares is not.
+// A writeOnly member in a response (which OpenAPI says SHOULD NOT be
+// sent) is valid, and a required writeOnly member is not required there.
+func TestOracleSameShapeTemplates(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "pubsub.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  /v1/{project}/subscriptions:
+    get:
+      operationId: listProjectSubs
+      parameters: [{name: project, in: path, required: true, schema: {type: string}}]
+      responses:
+        "200":
+          description: ok
+          content: {application/json: {schema: {type: object, additionalProperties: false, properties: {subscriptions: {type: array, items: {type: object}}}}}}
+  /v1/{topic}/subscriptions:
+    get:
+      operationId: listTopicSubs
+      parameters: [{name: topic, in: path, required: true, schema: {type: string}}]
+      responses:
+        "200":
+          description: ok
+          content: {application/json: {schema: {type: object, required: [pk], properties: {subscriptions: {type: array, items: {type: string}}, pk: {type: integer, writeOnly: true}}}}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := NewOracle(doc)
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	for body, want := range map[string]bool{`{"subscriptions":["s"]}`: true, `{"subscriptions":[{}]}`: true, `{"subscriptions":[1]}`: false, `{"pk":1}`: true, `{"pk":"x"}`: false, `{"subscriptions":["s"],"pk":1}`: true} {
+		if rc := o.CheckResponse("GET", "http://127.0.0.1:1/v1/t/subscriptions", 200, "application/json", []byte(body)); rc.Valid != want {
+			t.Errorf("%s: valid %v (%s)", body, rc.Valid, rc.Reason)
+		}
+	}
+	// A warning about the other operation's body is the description's
+	// (warn-ambiguous-path); about a body the operation's own response
+	// accepts, opsgen's.
+	for op, want := range map[string]Fault{"s0.listProjectSubs": FaultDescription, "s0.listTopicSubs": FaultOpsgen} {
+		c := &Call{Op: op, Requests: 1, Warnings: []string{"/subscriptions/0: expected object, got string"},
+			Exchange: exchange("GET", "http://127.0.0.1:1/v1/t/subscriptions", 200, `{"subscriptions":["s"]}`, "")}
+		Classify(c, o, nil)
+		if c.Fault != want {
+			t.Errorf("%s: %s/%s: %s", op, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+}
+
+// TestClassifyUntypedEnum: nexmo's delivered (enum [true, false, 0, 1], no
+// type) sent as delivered=0 is refused by Prism, which compares the text
+// with the numbers: the mock's. A value outside the enum, or a typed enum,
+// stays opsgen's.
+func TestClassifyUntypedEnum(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "nexmo.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  /sms:
+    post:
+      parameters:
+        - {name: delivered, in: query, required: true, schema: {enum: [true, false, 0, 1]}}
+        - {name: kind, in: query, schema: {type: integer, enum: [0, 1]}}
+      responses: {"200": {description: ok}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := NewOracle(doc)
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	for _, tc := range []struct {
+		query, param string
+		want         Fault
+	}{
+		{"delivered=0", "delivered", FaultMock},
+		{"delivered=true", "delivered", FaultMock},
+		{"delivered=2", "delivered", FaultOpsgen},
+		{"delivered=yes", "delivered", FaultOpsgen},
+		{"kind=0", "kind", FaultOpsgen},
+	} {
+		v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["query","` + tc.param + `"],"severity":"Error","code":"enum","message":"m"}]`
+		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: exchange("POST", "http://127.0.0.1:1/sms?"+tc.query, 422, `{}`, v)}
+		Classify(c, o, nil)
+		if c.Fault != tc.want || tc.want == FaultMock && c.Rule != "reject-untyped-enum" {
+			t.Errorf("%s: %s/%s: %s", tc.query, c.Fault, c.Rule, c.Evidence)
 		}
 	}
 }

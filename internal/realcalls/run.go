@@ -20,6 +20,12 @@ import (
 // (Go's internal rule is by import path, across modules too).
 const scratchPath = "github.com/opsgen/opsgen/internal/realcalls/scratch"
 
+// genTimeoutPerOp is added to corpus's 2-minute generation bound for each
+// operation a document declares: the bound scales with the document, so
+// Microsoft Graph beta (22,361 operations) gets 2 + 7.5 minutes, which a
+// loaded machine needs, instead of being a fault for its size.
+const genTimeoutPerOp = 20 * time.Millisecond
+
 // Options configure Run.
 type Options struct {
 	// Repo is the root of the opsgen module; Work the scratch module's
@@ -61,7 +67,7 @@ func Run(ctx context.Context, specs []corpus.Spec, opts Options) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	gen, err := corpus.Run(ctx, specs, corpus.Options{Repo: repo, Work: work, Log: opts.Log, Go: opts.Go, VetOnly: true})
+	gen, err := corpus.Run(ctx, specs, corpus.Options{Repo: repo, Work: work, Log: opts.Log, Go: opts.Go, VetOnly: true, TimeoutPerOp: genTimeoutPerOp})
 	if err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}

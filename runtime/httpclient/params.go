@@ -41,6 +41,12 @@ const (
 	StyleAWSEC2 Style = "awsEC2"
 )
 
+// StyleDeepObjectComma is deepObject with each array member sent as one
+// comma-separated value (name[k]=a,b) instead of a repeated key: OpenAPI
+// leaves arrays in deepObject undefined, and PandaScore documents its
+// filter and range parameters so ("filter[name]=Brand,Twitch").
+const StyleDeepObjectComma Style = "deepObjectComma"
+
 // escapeMode says which bytes of a value are percent-encoded.
 type escapeMode uint8
 
@@ -51,6 +57,9 @@ const (
 	// (query with allowReserved). '#' is still encoded: left bare it would
 	// end the URL.
 	escapeReserved
+	// escapePathReserved is escapeReserved in a path ({+x}): '?' is
+	// encoded too, as it would start the query.
+	escapePathReserved
 	// escapeNone keeps everything (headers).
 	escapeNone
 )
@@ -72,9 +81,11 @@ func keep(s string, i int, m escapeMode) bool {
 	if m == escapeNone || isUnreserved(c) {
 		return true
 	}
-	if m == escapeReserved {
+	if m == escapeReserved || m == escapePathReserved {
 		switch c {
-		case ':', '/', '?', '[', ']', '@', '!', '$', '&', '\'', '(', ')', '*', '+', ',', ';', '=':
+		case '?':
+			return m == escapeReserved
+		case ':', '/', '[', ']', '@', '!', '$', '&', '\'', '(', ')', '*', '+', ',', ';', '=':
 			return true
 		case '%':
 			return i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2])
@@ -603,7 +614,8 @@ func appendExploded(dst []byte, name string, f *flat, lead, sep string, esc esca
 // deepPairs flattens an object for style deepObject: name[k]=v for each
 // primitive member, name[k][k2]=v for nested objects and a repeated
 // name[k]=v for each item of an array member (nesting beyond the table's
-// one level follows the common bracket convention).
+// one level follows the common bracket convention). The items of an array
+// are consecutive pairs of one key, which no other member gives.
 func deepPairs(prefix string, rv reflect.Value, out []pair) ([]pair, error) {
 	rv, ok, err := resolve(rv)
 	if err != nil || !ok {

@@ -284,6 +284,31 @@ func TestObjectValues(t *testing.T) {
 	if got, want := testURL(t, r), "/?q%5Ba%5D%5Bb%5D=1&q%5Ba%5D%5Bc%5D=2&q%5Ba%5D%5Bc%5D=3&q%5Bd%5D=e"; got != want {
 		t.Errorf("deepObject nested: got %q, want %q", got, want)
 	}
+	// deepObjectComma joins an array member's items, each escaped, by a
+	// bare comma (PandaScore's filter[id]=1,2).
+	r = c.NewRequest("op", "GET", "/")
+	r.QueryParam("filter", StyleDeepObjectComma, true, false, map[string]any{
+		"id": []int{1, 2}, "name": []string{"a,b", "c"}, "one": []int{7}, "none": []int{}, "s": "x",
+	})
+	if got, want := testURL(t, r), "/?filter%5Bid%5D=1,2&filter%5Bname%5D=a%2Cb,c&filter%5Bone%5D=7&filter%5Bs%5D=x"; got != want {
+		t.Errorf("deepObjectComma: got %q, want %q", got, want)
+	}
+}
+
+// TestReservedPathParam: {+name} keeps reserved characters, "/" among
+// them, and %XX triplets; '?', '#' and what is not reserved are encoded.
+func TestReservedPathParam(t *testing.T) {
+	c := New("http://h", nil)
+	r := c.NewRequest("op", "GET", "/v1/{name}:publish")
+	r.ReservedPathParam("name", false, "projects/p 1/topics/t?x#y%2F:z")
+	if got, want := testURL(t, r), "/v1/projects/p%201/topics/t%3Fx%23y%2F:z:publish"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	r = c.NewRequest("op", "GET", "/v1/{name}")
+	r.ReservedPathParam("name", false, []string{"a/b", "c"})
+	if got, want := testURL(t, r), "/v1/a/b,c"; got != want {
+		t.Errorf("list: got %q, want %q", got, want)
+	}
 }
 
 func TestEscaping(t *testing.T) {

@@ -107,6 +107,27 @@ func (r *Request) PathParam(name string, style Style, explode bool, v any) {
 	r.pathVals = append(r.pathVals, pair{name, string(appendStyled(nil, inPath, name, style, explode, escapeAll, &f))})
 }
 
+// ReservedPathParam sets the path parameter name of a {+name} template
+// expression: RFC 6570's reserved expansion, style simple with reserved
+// characters ("/" among them) and %XX triplets kept ('?' and '#' are
+// encoded, as they would end the path). Google's "/v1/{+name}" takes
+// "projects/p/topics/t".
+func (r *Request) ReservedPathParam(name string, explode bool, v any) {
+	if r.err != nil {
+		return
+	}
+	f, err := flatten(v)
+	if err != nil {
+		r.fail("path parameter %q: %v", name, err)
+		return
+	}
+	if f.kind == kindAbsent {
+		r.fail("path parameter %q is required but has no value", name)
+		return
+	}
+	r.pathVals = append(r.pathVals, pair{name, string(appendStyled(nil, inPath, name, StyleSimple, explode, escapePathReserved, &f))})
+}
+
 // QueryParam adds the query parameter name in style form,
 // spaceDelimited, pipeDelimited or deepObject (or one of the AWS query
 // protocols', StyleAWSQuery and StyleAWSEC2). A nil pointer, slice or map
@@ -124,14 +145,14 @@ func (r *Request) QueryParam(name string, style Style, explode, allowReserved bo
 	case "":
 		style = StyleForm
 	case StyleForm, StyleSpaceDelimited, StylePipeDelimited:
-	case StyleDeepObject:
-		r.deepObject(name, esc, v)
+	case StyleDeepObject, StyleDeepObjectComma:
+		r.deepObject(name, esc, style == StyleDeepObjectComma, v)
 		return
 	case StyleAWSQuery, StyleAWSEC2:
 		r.awsQuery(name, style == StyleAWSEC2, esc, v)
 		return
 	default:
-		r.fail("query parameter %q: style %q is not allowed in query (form, spaceDelimited, pipeDelimited, deepObject, awsQuery, awsEC2)", name, style)
+		r.fail("query parameter %q: style %q is not allowed in query (form, spaceDelimited, pipeDelimited, deepObject, deepObjectComma, awsQuery, awsEC2)", name, style)
 		return
 	}
 	f, err := flatten(v)
@@ -150,8 +171,9 @@ func (r *Request) QueryParam(name string, style Style, explode, allowReserved bo
 
 // deepObject adds an object query parameter as name[key]=value pairs. The
 // table defines deepObject only with explode; explode=false is serialized
-// the same way.
-func (r *Request) deepObject(name string, esc escapeMode, v any) {
+// the same way. With comma, an array member is one pair whose value is the
+// items, each escaped, joined by ',' (StyleDeepObjectComma).
+func (r *Request) deepObject(name string, esc escapeMode, comma bool, v any) {
 	rv, ok, err := resolve(reflect.ValueOf(v))
 	if err != nil {
 		r.fail("query parameter %q: %v", name, err)
@@ -169,7 +191,18 @@ func (r *Request) deepObject(name string, esc escapeMode, v any) {
 		r.fail("query parameter %q: %v", name, err)
 		return
 	}
-	r.queryPairs(pairs, esc)
+	if !comma {
+		r.queryPairs(pairs, esc)
+		return
+	}
+	for i, p := range pairs {
+		if i > 0 && pairs[i-1].k == p.k {
+			r.query = append(r.query, ',')
+			r.query = appendEscaped(r.query, p.v, esc)
+			continue
+		}
+		r.queryPairs(pairs[i:i+1], esc)
+	}
 }
 
 // queryPairs adds each pair to the query as key=value, escaped with esc.
