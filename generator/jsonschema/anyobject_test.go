@@ -67,7 +67,7 @@ func TestOrNullObject(t *testing.T) {
 		field    string
 		kind     ir.Kind
 		name     string // the type when it is not a union
-		nullable bool // of the field (a union's own Nullable is not checked)
+		nullable bool   // of the field (a union's own Nullable is not checked)
 	}{
 		{"manager", ir.Struct, "User", true},
 		{"owner", ir.Struct, "Entity", false},
