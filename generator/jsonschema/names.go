@@ -32,11 +32,17 @@ type nameReq struct {
 // requestTypeName asks for a name for t, defined at w (sub is appended to
 // its pointer in the key).
 func (c *Converter) requestTypeName(t *ir.Type, group int, w Where, sub, want string) {
-	key := w.File + "#" + w.Ptr + sub
-	if c.opts.Key != nil {
-		key = c.opts.Key(w.File, w.Ptr+sub)
-	}
+	key := c.nameKey(w, sub)
 	c.requests = append(c.requests, nameReq{group: group, key: key, pos: diag.Pos{File: w.File, Pointer: w.Ptr}, want: want, set: func(n string) { t.Name = n }})
+}
+
+// nameKey is the key that orders the name request of a type defined at w
+// (sub appended to its pointer).
+func (c *Converter) nameKey(w Where, sub string) string {
+	if c.opts.Key != nil {
+		return c.opts.Key(w.File, w.Ptr+sub)
+	}
+	return w.File + "#" + w.Ptr + sub
 }
 
 // RequestName asks for a package-level name other than a type's (a params

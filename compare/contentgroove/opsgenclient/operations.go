@@ -611,7 +611,7 @@ type GetMediasParams struct {
 	// https://jsonapi.org/format/#fetching-sorting
 	//
 	// Query parameter "sort".
-	Sort *GetMediasSort `json:"sort,omitempty"`
+	Sort *GetClipsSort `json:"sort,omitempty"`
 }
 
 // GetMedias calls the operation "getMedias".
@@ -794,7 +794,7 @@ type GetWebhookSubscriptionsParams struct {
 	// https://jsonapi.org/format/#fetching-sorting
 	//
 	// Query parameter "sort".
-	Sort *GetWebhookSubscriptionsSort `json:"sort,omitempty"`
+	Sort *GetClipsSort `json:"sort,omitempty"`
 }
 
 // GetWebhookSubscriptions calls the operation "getWebhookSubscriptions".

@@ -1547,11 +1547,11 @@ type PostAPIReactionsToggleParams struct {
 	_ opsgenimpl.NotComparable
 
 	// Query parameter "category".
-	Category PostAPIReactionsToggleCategory `json:"category"`
+	Category PostAPIReactionsCategory `json:"category"`
 	// Query parameter "reactable_id".
 	ReactableID int32 `json:"reactable_id"`
 	// Query parameter "reactable_type".
-	ReactableType PostAPIReactionsToggleReactableType `json:"reactable_type"`
+	ReactableType PostAPIReactionsReactableType `json:"reactable_type"`
 }
 
 // PostAPIReactionsToggle calls the operation "PostAPIReactionsToggle".
