@@ -387,3 +387,48 @@ func (c *spyConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 	return msg, err
 }
+
+// TestNilArgumentsSendEmptyObject: arguments that marshal to null (a nil
+// map or pointer, typed) go on the wire as {}, as untyped nil does.
+func TestNilArgumentsSendEmptyObject(t *testing.T) {
+	st, ct := mcp.NewInMemoryTransports()
+	spy := &spyTransport{Transport: mcptest.ServerTransport(st)}
+	ss, err := mcptest.NewServer().Connect(context.Background(), spy, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcpclient.Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	c := mcpclient.New(cs, quiet)
+	tool := &mcpclient.Tool{Name: mcptest.ToolFail}
+	type input struct {
+		X int `json:"x"`
+	}
+	all := []any{nil, map[string]any(nil), map[string]string(nil), (*input)(nil), map[string]any{"a": 1}, &input{X: 2}}
+	for _, args := range all {
+		if _, err := mcpclient.Call[[]runtime.ContentBlock](context.Background(), c, tool, args); err != nil {
+			t.Fatalf("%T: %v", args, err)
+		}
+	}
+	want := []string{`{}`, `{}`, `{}`, `{}`, `{"a":1}`, `{"x":2}`}
+	spy.mu.Lock()
+	defer spy.mu.Unlock()
+	if len(spy.params) != len(want) {
+		t.Fatalf("server read %d calls, want %d", len(spy.params), len(want))
+	}
+	for i, p := range spy.params {
+		var v struct {
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		if err := json.Unmarshal(p, &v); err != nil {
+			t.Fatal(err)
+		}
+		if string(v.Arguments) != want[i] {
+			t.Errorf("%T: arguments %s, want %s", all[i], v.Arguments, want[i])
+		}
+	}
+}

@@ -115,6 +115,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 	if tool == nil {
 		return env, runtime.Errorf(runtime.CodeExecution, "", "mcpclient.Call: nil tool")
 	}
+	args = objectArgs(args)
 	if c != nil && c.remote != nil && tool.ID != "" {
 		return callRemote[T](ctx, c, tool, args, opts)
 	}
