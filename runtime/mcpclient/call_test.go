@@ -301,18 +301,7 @@ func TestTaskRequest(t *testing.T) {
 	// task answer directly, and the call is an ordinary one.
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(version, func(t *testing.T) {
-			st, ct := mcp.NewInMemoryTransports()
-			spy := &spyTransport{Transport: mcptest.ServerTransport(st)}
-			ss, err := mcptest.NewServer().Connect(context.Background(), spy, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ss.Close()
-			cs, err := mcpclient.Connect(context.Background(), ct, &mcpclient.ConnectOptions{Session: &mcp.ClientSessionOptions{ProtocolVersion: version}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cs.Close()
+			spy, cs := spiedSession(t, &mcpclient.ConnectOptions{Session: &mcp.ClientSessionOptions{ProtocolVersion: version}})
 			if got := cs.InitializeResult().ProtocolVersion; got != version {
 				t.Fatalf("negotiated %s", got)
 			}
@@ -333,6 +322,25 @@ func TestTaskRequest(t *testing.T) {
 			}
 		})
 	}
+}
+
+// spiedSession connects a client session, with opts, to the test server
+// over a spyTransport; both end with the test.
+func spiedSession(t *testing.T, opts *mcpclient.ConnectOptions) (*spyTransport, *mcp.ClientSession) {
+	t.Helper()
+	st, ct := mcp.NewInMemoryTransports()
+	spy := &spyTransport{Transport: mcptest.ServerTransport(st)}
+	ss, err := mcptest.NewServer().Connect(context.Background(), spy, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcpclient.Connect(context.Background(), ct, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return spy, cs
 }
 
 // spyTransport records the params of the tools/call requests a server
@@ -391,18 +399,7 @@ func (c *spyConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 // TestNilArgumentsSendEmptyObject: arguments that marshal to null (a nil
 // map or pointer, typed) go on the wire as {}, as untyped nil does.
 func TestNilArgumentsSendEmptyObject(t *testing.T) {
-	st, ct := mcp.NewInMemoryTransports()
-	spy := &spyTransport{Transport: mcptest.ServerTransport(st)}
-	ss, err := mcptest.NewServer().Connect(context.Background(), spy, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcpclient.Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	spy, cs := spiedSession(t, nil)
 	c := mcpclient.New(cs, quiet)
 	tool := &mcpclient.Tool{Name: mcptest.ToolFail}
 	type input struct {
