@@ -57,6 +57,10 @@ func encodeRequested(r *Requested) ([]byte, error) {
 	}
 	b = appendInt(b, "window", r.Window)
 	b = appendInt(b, "heartbeat", r.Heartbeat)
+	if r.IdempotencyKey != "" {
+		b = append(b, `,"idempotencyKey":`...)
+		b = appendString(b, r.IdempotencyKey)
+	}
 	return append(b, '}'), nil
 }
 
@@ -233,6 +237,8 @@ func fastRequested(data []byte, r *Requested) bool {
 			r.OperationID, ok = s.str()
 		case "replyTo":
 			r.ReplyTo, ok = s.str()
+		case "idempotencyKey":
+			r.IdempotencyKey, ok = s.str()
 		case "deadline":
 			r.Deadline, ok = s.int()
 		case "window":

@@ -11,6 +11,8 @@ var requestedSeeds = []string{
 	`{"type":"call.requested","requestId":"a-1","operationId":"p.get","input":{"id":7,"s":"x\"}"},"replyTo":"opsgen.reply.a","heartbeat":5000}`,
 	`{ "replyTo" : "r", "input" : [1, {"a": "]"}], "type": "call.requested", "requestId": "x", "deadline": 1795558141978, "subscribe": true, "window": 8 }`,
 	`{"type":"call.requested","requestId":"x","operationId":"a.b","input":"str","identity":{"subject":"ann","roles":["r"],"claims":{"k":1}},"parentRequestId":"p","replyTo":"r"}`,
+	`{"type":"call.requested","requestId":"x","operationId":"a.b","replyTo":"r","idempotencyKey":"6f1c2b4e-8a8e-4c3e-9a55-0f6c1d3a7b21"}`,
+	`{"type":"call.requested","requestId":"x","idempotencyKey":"k\u00e9"}`,
 	`{"type":"call.requested","requestId":"x","input":null,"identity":null,"replyTo":"r"}`,
 	`{"type":"call.requested","requestId":"x","input":12.5e3,"replyTo":"r"}`,
 	`{"type":"call.requested","requestId":"x","input":true}`,
@@ -75,5 +77,23 @@ func TestDecodeRequested(t *testing.T) {
 	}
 	if taken < 5 {
 		t.Errorf("the fast path took only %d of the seeds", taken)
+	}
+}
+
+// encodeRequested writes the idempotency key, and only when there is one.
+func TestEncodeRequestedIdempotencyKey(t *testing.T) {
+	for _, key := range []string{"", "6f1c2b4e-8a8e-4c3e-9a55-0f6c1d3a7b21", `k"é`} {
+		in := Requested{Type: TypeRequested, RequestID: "a-1", OperationID: "p.post", ReplyTo: "r", IdempotencyKey: key}
+		b, err := encodeRequested(&in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out Requested
+		if err := decodeRequested(b, &out); err != nil || !reflect.DeepEqual(in, out) {
+			t.Errorf("%s decodes to %+v, %v", b, out, err)
+		}
+		if has := bytes.Contains(b, []byte(`"idempotencyKey"`)); has != (key != "") {
+			t.Errorf("%s: idempotencyKey present %v for key %q", b, has, key)
+		}
 	}
 }

@@ -60,6 +60,10 @@ type Requested struct {
 	// Heartbeat is the spoke's call.keepalive period in milliseconds; a hub
 	// cancels the call when it hears nothing for 3 periods. 0: no check.
 	Heartbeat int64 `json:"heartbeat,omitempty"`
+	// IdempotencyKey, if set, names the logical call across retries and
+	// hops (see runtime.WithIdempotencyKey): hubs dedupe on it instead of
+	// RequestID, and the handler's context carries it. Older hubs ignore it.
+	IdempotencyKey string `json:"idempotencyKey,omitempty"`
 }
 
 // Responded is the call.responded event. Output is always an envelope's

@@ -104,6 +104,7 @@ type CallHandler struct {
 	seen     map[string]time.Time // reply subject -> last keepalive
 	told     map[string]time.Time // reply subject -> last call.alive sent
 	closed   bool
+	running  map[string]*serving // requests with an idempotency key, by key, while they run
 
 	subs   []Subscription
 	wg     sync.WaitGroup
@@ -120,7 +121,14 @@ type serving struct {
 	started   time.Time
 
 	sent  atomic.Int64 // call.yielded published
-	final []byte       // the final event published (serve's goroutine), for duplicates
+	final []byte       // the final event published (under CallHandler.mu), for duplicates
+
+	// key is the request's key in the duplicate records: its
+	// idempotencyKey (keyPrefix added) when it has one, else its requestId.
+	key string
+	// waiters are the requests with the same idempotency key that came
+	// while it ran (under CallHandler.mu): each gets its final event.
+	waiters []Requested
 
 	claimed   bool // taken in the shared record: final (or finish) records it there
 	recorded  bool // the shared record holds its final event
@@ -146,6 +154,7 @@ func NewCallHandler(reg *runtime.Registry, bus Bus, opts HandlerOptions) (*CallH
 		log:      opts.Logger,
 		sem:      make(chan struct{}, n),
 		inflight: map[string]*serving{},
+		running:  map[string]*serving{},
 		seen:     map[string]time.Time{},
 		told:     map[string]time.Time{},
 		stop:     make(chan struct{}),
@@ -224,13 +233,30 @@ func (h *CallHandler) onRequest(data []byte) {
 		h.mu.Unlock()
 		return
 	}
-	if rec, dup := h.done.get(req.RequestID, time.Now()); dup {
+	key := dedupeKey(&req)
+	if first := h.running[key]; first != nil {
+		// The same logical call under another request id: it gets the
+		// first's answer.
+		if final := first.final; final != nil {
+			h.mu.Unlock()
+			h.replay(&req, doneRecord{replyTo: req.ReplyTo, final: final})
+			return
+		}
+		first.waiters = append(first.waiters, req)
+		h.mu.Unlock()
+		return
+	}
+	if rec, dup := h.done.get(key, time.Now()); dup {
 		h.mu.Unlock()
 		h.replay(&req, rec)
 		return
 	}
 	ctx, cancel := requestContext(h.ctx, req.Deadline)
-	sv := &serving{cancel: cancel, replyTo: req.ReplyTo, heartbeat: time.Duration(req.Heartbeat) * time.Millisecond, started: time.Now()}
+	sv := &serving{cancel: cancel, replyTo: req.ReplyTo, heartbeat: time.Duration(req.Heartbeat) * time.Millisecond, started: time.Now(), key: key}
+	if key != req.RequestID {
+		h.running[key] = sv
+		ctx = runtime.WithIdempotencyKey(ctx, req.IdempotencyKey)
+	}
 	if req.Subscribe {
 		sv.ackCh = make(chan struct{}, 1) // only streams wait for acks
 	}
@@ -277,19 +303,23 @@ func requestContext(parent context.Context, deadline int64) (context.Context, co
 func (h *CallHandler) finish(id string, sv *serving) {
 	sv.cancel()
 	if sv.claimed && !sv.recorded {
-		h.record(id, sv, nil) // finished without a final event
+		h.record(sv, nil) // finished without a final event
 	}
 	h.mu.Lock()
 	delete(h.inflight, id)
+	if sv.key != id {
+		delete(h.running, sv.key) // waiters without a final event are dropped
+	}
 	if !sv.duplicate {
-		h.done.add(id, sv.replyTo, sv.final, time.Now())
+		h.done.add(sv.key, sv.replyTo, sv.final, time.Now())
 	}
 	h.mu.Unlock()
 }
 
-// record records in the shared duplicate record that id finished with
-// final (nil, or over DedupeBytes: not kept).
-func (h *CallHandler) record(id string, sv *serving, final []byte) {
+// record records in the shared duplicate record that the request of sv
+// finished with final (nil, or over DedupeBytes: not kept).
+func (h *CallHandler) record(sv *serving, final []byte) {
+	id := sv.key
 	if len(final) > h.done.maxBytes {
 		final = nil
 	}
@@ -308,7 +338,7 @@ func (h *CallHandler) record(id string, sv *serving, final []byte) {
 func (h *CallHandler) claim(req *Requested, sv *serving) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	rec, claimed, err := h.shared.Claim(ctx, req.RequestID, req.ReplyTo, h.done.window)
+	rec, claimed, err := h.shared.Claim(ctx, sv.key, req.ReplyTo, h.done.window)
 	switch {
 	case err != nil:
 		h.log.Warn("callproto: the shared duplicate record is unavailable; running the request", "requestId", req.RequestID, "err", err)
@@ -325,7 +355,14 @@ func (h *CallHandler) claim(req *Requested, sv *serving) bool {
 }
 
 // replay answers a duplicate of a finished request with its final event.
+// A request with an idempotency key is the same logical call whatever its
+// reply subject and request id: it gets the event with its own request id.
 func (h *CallHandler) replay(req *Requested, rec doneRecord) {
+	keyed := req.IdempotencyKey != "" && rec.final != nil
+	if keyed {
+		rec.replyTo = req.ReplyTo
+		rec.final = withRequestID(rec.final, req.RequestID)
+	}
 	switch {
 	case rec.replyTo != req.ReplyTo:
 		// Another spoke reusing the id: never send it someone else's answer.
@@ -470,13 +507,52 @@ func (h *CallHandler) finalEvent(req *Requested, sv *serving, ev any) {
 // A request claimed in the shared duplicate record is recorded there
 // first: a duplicate sent after its answer arrived is answered by any hub.
 func (h *CallHandler) final(req *Requested, sv *serving, msg []byte) {
+	h.mu.Lock()
 	sv.final = msg
+	waiters := sv.waiters
+	sv.waiters = nil
+	h.mu.Unlock()
 	if sv.claimed {
-		h.record(req.RequestID, sv, msg)
+		h.record(sv, msg)
 	}
 	if err := h.bus.Publish(context.Background(), req.ReplyTo, msg); err != nil {
 		h.log.Warn("callproto: publish failed", "subject", req.ReplyTo, "err", err)
 	}
+	for i := range waiters {
+		h.replay(&waiters[i], doneRecord{replyTo: waiters[i].ReplyTo, final: msg})
+	}
+}
+
+// keyPrefix marks idempotency keys in the duplicate records, apart from
+// request ids.
+const keyPrefix = "idempotency-key:"
+
+// dedupeKey is the key of req in the duplicate records: its idempotency
+// key when it has one, else its request id.
+func dedupeKey(req *Requested) string {
+	if req.IdempotencyKey != "" {
+		return keyPrefix + req.IdempotencyKey
+	}
+	return req.RequestID
+}
+
+// withRequestID returns the final event msg with requestId set to id, for
+// another request of the same logical call; msg itself when it has id.
+func withRequestID(msg []byte, id string) []byte {
+	var ev map[string]json.RawMessage
+	if json.Unmarshal(msg, &ev) != nil {
+		return msg
+	}
+	var old string
+	if json.Unmarshal(ev["requestId"], &old) == nil && old == id {
+		return msg
+	}
+	ev["requestId"], _ = json.Marshal(id)
+	out, err := json.Marshal(ev)
+	if err != nil {
+		return msg
+	}
+	return out
 }
 
 func (h *CallHandler) publish(subject string, ev any) error {

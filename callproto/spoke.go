@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // SpokeOptions configure a PendingRequestMap.
@@ -316,6 +317,19 @@ func WithRequestID(requestID string) CallOption {
 	return func(r *Requested) { r.RequestID = requestID }
 }
 
+// WithIdempotencyKey sends the call with key as its idempotency key,
+// instead of the key of the call's context (runtime.WithIdempotencyKey),
+// which Call sends by default (Subscribe does not: a stream is not
+// deduplicated by key). Hubs dedupe on the key rather than on the
+// request id, whichever spoke, reply subject or request id the call comes
+// with: a duplicate is answered with the first's final event (see
+// HandlerOptions.DedupeWindow), sent with its own request id, also when it
+// arrives while the first runs. The hub's handler context carries the
+// key, so that the calls it makes for this one send it too.
+func WithIdempotencyKey(key string) CallOption {
+	return func(r *Requested) { r.IdempotencyKey = key }
+}
+
 // start registers a pending request and publishes call.requested.
 func (m *PendingRequestMap) start(ctx context.Context, id string, input any, stream bool, opts []CallOption) (string, *pending, error) {
 	raw, err := inputJSON(input)
@@ -324,6 +338,11 @@ func (m *PendingRequestMap) start(ctx context.Context, id string, input any, str
 	}
 	reqID := m.id + "-" + strconv.FormatUint(m.seq.Add(1), 36)
 	req := Requested{Type: TypeRequested, RequestID: reqID, OperationID: id, Input: raw, Identity: m.identity, ReplyTo: m.replyTo}
+	if !stream {
+		// A stream is not deduplicated by key: only its final event
+		// would be replayed.
+		req.IdempotencyKey = runtime.IdempotencyKeyFrom(ctx)
+	}
 	if d, ok := ctx.Deadline(); ok {
 		req.Deadline = d.Add(m.skew).UnixMilli()
 	}
@@ -624,14 +643,14 @@ func envelopeAs[Out any](ctx context.Context, p *runtime.Pipeline, id string, ou
 		return runtime.ResponseEnvelope[Out]{}, runtime.Errorf(runtime.CodeDecode, id, "output is not a ResponseEnvelope")
 	}
 	if len(warnings) == 0 {
-		return runtime.ProcessAs[Out](ctx, p, id, nil, out)
+		return opsgenimpl.ProcessAs[Out](ctx, p, id, nil, out)
 	}
 	var untyped runtime.ResponseEnvelope[any]
 	if err := untyped.UnmarshalJSON(out); err != nil {
 		return runtime.ResponseEnvelope[Out]{}, runtime.NewError(runtime.CodeDecode, id, "output is not a ResponseEnvelope", err)
 	}
 	untyped.Warnings = warnings
-	return runtime.ProcessAs[Out](ctx, p, id, nil, untyped)
+	return opsgenimpl.ProcessAs[Out](ctx, p, id, nil, untyped)
 }
 
 // CallJSON is Call returning the envelope's wire form undecoded (the

@@ -142,6 +142,8 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 		Validation: cfg.Client.Validation,
 		Timeout:    timeout(cfg.Client.Timeout),
 		Operations: operationOptions(cfg),
+		// MCP clients ignore it: only HTTP calls carry the header.
+		IdempotencyKeys: cfg.Client.IdempotencyKeys,
 	})
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	res.Diagnostics.Sort()

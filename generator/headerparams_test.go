@@ -51,7 +51,7 @@ func TestDeletePet(t *testing.T) {
 	defer srv.Close()
 	var fields []string
 	for f := range reflect.TypeFor[DeletePetParams]().Fields() {
-		if f.IsExported() { // not the runtime.NotComparable marker
+		if f.IsExported() { // not the opsgenimpl.NotComparable marker
 			fields = append(fields, f.Name)
 		}
 	}

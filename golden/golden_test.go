@@ -75,6 +75,10 @@ var (
 	clientTimeouts = map[string]string{
 		"testdata/specs/openapi/paging.yaml": "30s",
 	}
+	// idempotencyKeys are the specs whose config sets client.idempotencyKeys.
+	idempotencyKeys = map[string]bool{
+		"testdata/specs/openapi/callbacks.yaml": true,
+	}
 )
 
 // goldenCase is one spec and the package generated from it.
@@ -140,7 +144,7 @@ func (c goldenCase) options() generator.Options {
 	src.Types = formatTypes[c.spec]
 	src.KeepUnknownMembers = keepUnknown[c.spec]
 	cfg := &config.Config{Package: c.pkg, Output: c.dir, Registry: !noRegistry[c.spec], Sources: []config.Source{src},
-		Client: config.Client{Validation: validation[c.spec], Timeout: clientTimeouts[c.spec]}, Operations: operations[c.spec]}
+		Client: config.Client{Validation: validation[c.spec], Timeout: clientTimeouts[c.spec], IdempotencyKeys: idempotencyKeys[c.spec]}, Operations: operations[c.spec]}
 	return generator.Options{Config: cfg, ConfigDir: root, Version: goldenVersion}
 }
 

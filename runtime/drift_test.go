@@ -13,6 +13,7 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // The regression tests of opsgen issue 11, "Real calls to real APIs: drift
@@ -50,7 +51,7 @@ const driftBody = `{"when":"2018/01/01 12:08:25 +0000","at":"yesterday","f32":-3
 // for a readable date-time, rewritten) with a warning naming its pointer,
 // in warn and off mode, through Decode, DecodeReader and an HTTP call.
 func TestDriftGoTypeCannotHoldIsNotADecodeError(t *testing.T) {
-	schema := runtime.NewSchema(driftSchema)
+	schema := opsgenimpl.NewSchema(driftSchema)
 	ctx := context.Background()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -60,10 +61,10 @@ func TestDriftGoTypeCannotHoldIsNotADecodeError(t *testing.T) {
 
 	paths := map[string]func(p *runtime.Pipeline, out *driftThing) ([]runtime.Warning, error){
 		"Decode": func(p *runtime.Pipeline, out *driftThing) ([]runtime.Warning, error) {
-			return runtime.Decode(ctx, p, "getThing", schema, []byte(driftBody), out)
+			return opsgenimpl.Decode(ctx, p, "getThing", schema, []byte(driftBody), out)
 		},
 		"DecodeReader": func(p *runtime.Pipeline, out *driftThing) ([]runtime.Warning, error) {
-			return runtime.DecodeReader(ctx, p, "getThing", schema, strings.NewReader(driftBody), out)
+			return opsgenimpl.DecodeReader(ctx, p, "getThing", schema, strings.NewReader(driftBody), out)
 		},
 		"httpclient": func(p *runtime.Pipeline, out *driftThing) ([]runtime.Warning, error) {
 			c := httpclient.New(srv.URL, nil, httpclient.WithValidation(p.Mode), httpclient.WithLogger(p.Logger), httpclient.WithWarningHook(p.OnWarning))
@@ -119,7 +120,7 @@ func TestDriftGoTypeCannotHoldIsNotADecodeError(t *testing.T) {
 	t.Run("strict", func(t *testing.T) {
 		strict := &runtime.Pipeline{Mode: runtime.ValidateStrict}
 		var out driftThing
-		_, err := runtime.Decode(ctx, strict, "getThing", schema, []byte(`{"f32":1e39,"name":"x"}`), &out)
+		_, err := opsgenimpl.Decode(ctx, strict, "getThing", schema, []byte(`{"f32":1e39,"name":"x"}`), &out)
 		var ce *runtime.CallError
 		if !errors.As(err, &ce) || ce.Code != runtime.CodeValidation || len(ce.Issues) != 1 || ce.Issues[0].Pointer != "/f32" || ce.Issues[0].OperationID != "getThing" {
 			t.Fatalf("err = %v, want VALIDATION_ERROR with one issue at /f32", err)
@@ -133,7 +134,7 @@ func TestDriftGoTypeCannotHoldIsNotADecodeError(t *testing.T) {
 	t.Run("malformed", func(t *testing.T) {
 		for _, mode := range []runtime.ValidationMode{runtime.ValidateWarn, runtime.ValidateStrict, runtime.ValidateOff} {
 			var out driftThing
-			_, err := runtime.Decode(ctx, &runtime.Pipeline{Mode: mode}, "getThing", schema, []byte(`{"name":"x",}`), &out)
+			_, err := opsgenimpl.Decode(ctx, &runtime.Pipeline{Mode: mode}, "getThing", schema, []byte(`{"name":"x",}`), &out)
 			if !errors.Is(err, runtime.ErrDecode) {
 				t.Errorf("%s: err = %v, want DECODE_ERROR", mode, err)
 			}
@@ -160,7 +161,7 @@ func TestDriftGoTypeCannotHoldGeneratedTypes(t *testing.T) {
 		"Name": "folded"
 	}`
 	var out genLike
-	ws, err := runtime.Decode(ctx, quiet, "gen.op", nil, []byte(body), &out)
+	ws, err := opsgenimpl.Decode(ctx, quiet, "gen.op", nil, []byte(body), &out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,12 +193,12 @@ func TestDriftGoTypeCannotHoldGeneratedTypes(t *testing.T) {
 	// A root of the wrong kind is the zero value; into any, a number out
 	// of float64's range is dropped.
 	var leaf genLeaf
-	ws, err = runtime.Decode(ctx, quiet, "gen.op", nil, []byte(`[1,2]`), &leaf)
+	ws, err = opsgenimpl.Decode(ctx, quiet, "gen.op", nil, []byte(`[1,2]`), &leaf)
 	if err != nil || len(ws) != 1 || ws[0].Pointer != "" || leaf != (genLeaf{}) {
 		t.Errorf("root: %+v %v %v", leaf, ws, err)
 	}
 	var v any
-	ws, err = runtime.Decode(ctx, quiet, "gen.op", nil, []byte(`{"a":[1,1e400],"b":true}`), &v)
+	ws, err = opsgenimpl.Decode(ctx, quiet, "gen.op", nil, []byte(`{"a":[1,1e400],"b":true}`), &v)
 	if b, _ := json.Marshal(v); err != nil || string(b) != `{"a":[1,null],"b":true}` || len(ws) != 1 || ws[0].Pointer != "/a/1" {
 		t.Errorf("any: %s %v %v", b, ws, err)
 	}
@@ -236,7 +237,7 @@ type genColor string
 // genUnion is a generated union: it keeps the raw JSON.
 type genUnion struct{ raw json.RawMessage }
 
-func (u genUnion) MarshalJSON() ([]byte, error) { return runtime.MarshalRaw(u.raw) }
+func (u genUnion) MarshalJSON() ([]byte, error) { return opsgenimpl.MarshalRaw(u.raw) }
 func (u *genUnion) UnmarshalJSON(b []byte) error {
 	u.raw = append(json.RawMessage(nil), b...)
 	return nil
@@ -294,18 +295,18 @@ type genTuple struct {
 }
 
 func (t genTuple) MarshalJSON() ([]byte, error) {
-	return runtime.MarshalTuple([]any{t.Item0, t.Item1, t.Item2}, t.Rest)
+	return opsgenimpl.MarshalTuple([]any{t.Item0, t.Item1, t.Item2}, t.Rest)
 }
 
 func (t *genTuple) UnmarshalJSON(b []byte) error {
-	return runtime.UnmarshalTuple(b, []any{&t.Item0, &t.Item1, &t.Item2}, &t.Rest)
+	return opsgenimpl.UnmarshalTuple(b, []any{&t.Item0, &t.Item1, &t.Item2}, &t.Rest)
 }
 
 // TestDriftAdditionalPropertiesFalseWarns: a member additionalProperties
 // false forbids is dropped with a warning naming it, whatever the target;
 // a struct no longer takes it into a field whose name differs in case.
 func TestDriftAdditionalPropertiesFalseWarns(t *testing.T) {
-	schema := runtime.NewSchema(`{"type":"object","properties":{"name":{"type":"string"},"inner":{"type":"object","properties":{"a":{}},"additionalProperties":false}},"additionalProperties":false}`)
+	schema := opsgenimpl.NewSchema(`{"type":"object","properties":{"name":{"type":"string"},"inner":{"type":"object","properties":{"a":{}},"additionalProperties":false}},"additionalProperties":false}`)
 	body := `{"name":"a","Name":"b","inner":{"a":1,"x/y":2},"extra":true}`
 	want := []string{
 		`/Name: property "Name" is not allowed (additionalProperties is false): dropped`,
@@ -316,7 +317,7 @@ func TestDriftAdditionalPropertiesFalseWarns(t *testing.T) {
 		Name  string         `json:"name"`
 		Inner map[string]any `json:"inner"`
 	}
-	ws, err := runtime.Decode(context.Background(), quiet, "op", schema, []byte(body), &s)
+	ws, err := opsgenimpl.Decode(context.Background(), quiet, "op", schema, []byte(body), &s)
 	if err != nil || s.Name != "a" || len(s.Inner) != 1 || !reflect.DeepEqual(pointers(ws), want) {
 		t.Errorf("struct: %+v %q %v", s, pointers(ws), err)
 	}
@@ -325,7 +326,7 @@ func TestDriftAdditionalPropertiesFalseWarns(t *testing.T) {
 		t.Errorf("any: %s %q", got, pointers(ws))
 	}
 	// Inside a oneOf branch, a dropped member does not make the branch fail.
-	union := runtime.NewSchema(`{"oneOf":[{"type":"object","required":["kind"],"properties":{"kind":{"const":"a"},"in":{"type":"object","properties":{"a":{}},"additionalProperties":false}}},{"type":"string"}]}`)
+	union := opsgenimpl.NewSchema(`{"oneOf":[{"type":"object","required":["kind"],"properties":{"kind":{"const":"a"},"in":{"type":"object","properties":{"a":{}},"additionalProperties":false}}},{"type":"string"}]}`)
 	got, ws = decodeUntyped(t, quiet, union, `{"kind":"a","in":{"a":1,"b":2}}`)
 	if got != `{"in":{"a":1},"kind":"a"}` || len(ws) != 1 || ws[0].Pointer != "/in/b" {
 		t.Errorf("oneOf: %s %q", got, pointers(ws))
@@ -365,7 +366,7 @@ func TestRegistryOnePipelinePass(t *testing.T) {
 	}))
 	defer srv.Close()
 	ctx := context.Background()
-	set := runtime.NewSchemaSet(`{"$defs":{"Status":` + statusSchema + `}}`)
+	set := opsgenimpl.NewSchemaSet(`{"$defs":{"Status":` + statusSchema + `}}`)
 	outSchema := set.Ref(`{"$ref":"#/$defs/Status"}`)
 
 	for _, mode := range []runtime.ValidationMode{runtime.ValidateWarn, runtime.ValidateStrict} {
@@ -471,7 +472,7 @@ func TestDriftGoTypeCannotHoldArraysAndEmbedded(t *testing.T) {
 		Ptr  **int    `json:"ptr"`
 	}
 	var out thing
-	ws, err := runtime.Decode(context.Background(), quiet, "op", nil, []byte(`{"id":999,"pair":[1,256,"x"],"ptr":"no"}`), &out)
+	ws, err := opsgenimpl.Decode(context.Background(), quiet, "op", nil, []byte(`{"id":999,"pair":[1,256,"x"],"ptr":"no"}`), &out)
 	if err != nil || out.Base != nil || out.Pair != [2]uint8{1, 0} || out.Ptr != nil {
 		t.Errorf("%+v %v", out, err)
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/opsgen/opsgen/runtime/internal/conform"
 )
 
 //go:embed envelope_schema.json
@@ -19,7 +21,7 @@ func EnvelopeSchema() []byte { return bytes.Clone(envelopeSchema) }
 
 // envelopeValidator is EnvelopeSchema compiled for the walker, which checks
 // every keyword it uses.
-var envelopeValidator = NewSchema(string(envelopeSchema))
+var envelopeValidator = conform.NewSchema(string(envelopeSchema))
 
 // ValidateEnvelopeJSON checks b, an envelope's JSON, against EnvelopeSchema.
 // The error says where b does not match.
@@ -27,11 +29,11 @@ func ValidateEnvelopeJSON(b []byte) error {
 	if err := envelopeValidator.Compile(); err != nil {
 		panic("opsgen: embedded envelope schema: " + err.Error())
 	}
-	issues, err := issuesOf(envelopeValidator, b)
+	found, err := envelopeValidator.Issues(b)
 	if err != nil {
 		return fmt.Errorf("opsgen: envelope JSON: %w", err)
 	}
-	if len(issues) > 0 {
+	if issues := warningsOf(found); len(issues) > 0 {
 		msgs := make([]string, len(issues))
 		for i, is := range issues {
 			msgs[i] = is.String()

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/internal/conform"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // genUnionValue is a union as generated code declares it.
@@ -139,9 +141,9 @@ func TestFusedGeneratedTypesSameAsTwoPasses(t *testing.T) {
 // by the fused path alone, to what encoding/json decodes; drift of them is
 // left to the two passes, and the value is reset.
 func TestFusedGeneratedTypesTaken(t *testing.T) {
-	schema := runtime.NewSchema(fusedGenSchema)
+	schema := opsgenimpl.NewSchema(fusedGenSchema)
 	var got, want fusedGen
-	if !runtime.FusedDecode(schema, []byte(fusedGenBody), &got) {
+	if !conform.FusedDecode(schema, []byte(fusedGenBody), &got) {
 		t.Fatal("conforming body not decoded by the fused path")
 	}
 	if err := json.Unmarshal([]byte(fusedGenBody), &want); err != nil {
@@ -162,7 +164,7 @@ func TestFusedGeneratedTypesTaken(t *testing.T) {
 		strings.Replace(fusedGenBody, `"ref":"ch_1"`, `"ref":3`, 1),                          // no branch of the union
 	} {
 		var v fusedGen
-		if runtime.FusedDecode(schema, []byte(body), &v) {
+		if conform.FusedDecode(schema, []byte(body), &v) {
 			t.Errorf("%s: decoded by the fused path", body)
 		}
 		if !reflect.DeepEqual(v, fusedGen{}) {

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/opsgen/opsgen/runtime/internal/conform"
 )
 
 // TestFusedPlansGeneratedTypes: the types generated code uses are decoded
@@ -17,29 +19,27 @@ func TestFusedPlansGeneratedTypes(t *testing.T) {
 	}
 	for _, c := range []struct {
 		typ  reflect.Type
-		kind planKind
+		kind string
 	}{
-		{reflect.TypeFor[Nullable[string]](), pNullable},
-		{reflect.TypeFor[Nullable[[]union]](), pNullable},
-		{reflect.TypeFor[time.Time](), pTime},
-		{reflect.TypeFor[*time.Time](), pPointer},
-		{reflect.TypeFor[Nullable[time.Time]](), pNullable},
-		{reflect.TypeFor[Date](), pText},
-		{reflect.TypeFor[*Date](), pPointer},
-		{reflect.TypeFor[union](), pUnion},
-		{reflect.TypeFor[*union](), pPointer},
-		{reflect.TypeFor[enum](), pString},
-		{reflect.TypeFor[map[string]Nullable[int64]](), pMap},
-		{reflect.TypeFor[notUnion](), pDelegate}, // its UnmarshalJSON is UnionValue's, dropping Extra: encoding/json's to call
+		{reflect.TypeFor[Nullable[string]](), "nullable"},
+		{reflect.TypeFor[Nullable[[]union]](), "nullable"},
+		{reflect.TypeFor[time.Time](), "time"},
+		{reflect.TypeFor[*time.Time](), "pointer"},
+		{reflect.TypeFor[Nullable[time.Time]](), "nullable"},
+		{reflect.TypeFor[Date](), "text"},
+		{reflect.TypeFor[*Date](), "pointer"},
+		{reflect.TypeFor[union](), "union"},
+		{reflect.TypeFor[*union](), "pointer"},
+		{reflect.TypeFor[enum](), "string"},
+		{reflect.TypeFor[map[string]Nullable[int64]](), "map"},
+		{reflect.TypeFor[notUnion](), "delegate"}, // its UnmarshalJSON is UnionValue's, dropping Extra: encoding/json's to call
 	} {
-		p := planFor(c.typ)
-		if p.kind != c.kind {
-			t.Errorf("%v: plan kind %d, want %d", c.typ, p.kind, c.kind)
+		kind, delegated := conform.PlanOf(c.typ)
+		if kind != c.kind {
+			t.Errorf("%v: plan kind %s, want %s", c.typ, kind, c.kind)
 		}
-		for q := p.elem; q != nil; q = q.elem {
-			if q.kind == pDelegate {
-				t.Errorf("%v: %v delegated", c.typ, q.typ)
-			}
+		if delegated != nil {
+			t.Errorf("%v: %v delegated", c.typ, delegated)
 		}
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/internal/conform"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // fusedPet has a field of every kind the fused path decodes itself, and
@@ -120,9 +122,9 @@ func compareFused(t *testing.T, schemaDoc, body string) {
 // compareFusedWith is compareFused with the given targets.
 func compareFusedWith(t *testing.T, schemaDoc, body string, targets []func() any) {
 	t.Helper()
-	var schema *runtime.Schema
+	var schema *opsgenimpl.Schema
 	if schemaDoc != "" {
-		if schema = runtime.NewSchema(schemaDoc); schema.Compile() != nil {
+		if schema = opsgenimpl.NewSchema(schemaDoc); schema.Compile() != nil {
 			return
 		}
 	}
@@ -131,9 +133,9 @@ func compareFusedWith(t *testing.T, schemaDoc, body string, targets []func() any
 		for _, mode := range []runtime.ValidationMode{runtime.ValidateWarn, runtime.ValidateOff, runtime.ValidateStrict} {
 			p := &runtime.Pipeline{Mode: mode, Logger: discardLogger()}
 			run := func(on bool) (any, string) {
-				defer runtime.SetFused(runtime.SetFused(on))
+				defer conform.SetFused(conform.SetFused(on))
 				out := target()
-				ws, err := runtime.DecodeInto(ctx, p, "op", schema, []byte(body), out)
+				ws, err := opsgenimpl.DecodeInto(ctx, p, "op", schema, []byte(body), out)
 				return out, fmt.Sprintf("%q %v", ws, err)
 			}
 			two, twoRes := run(false)
@@ -157,7 +159,7 @@ func TestFusedSameAsTwoPasses(t *testing.T) {
 	// (fusedPet is larger than its items' JSON: no estimate, see
 	// TestFusedListEstimate).
 	var pets []fusedPet
-	if !runtime.FusedDecode(runtime.NewSchema(fusedListSchema), []byte(longBody(1100, "")), &pets) ||
+	if !conform.FusedDecode(opsgenimpl.NewSchema(fusedListSchema), []byte(longBody(1100, "")), &pets) ||
 		len(pets) != 1100 || cap(pets) != 1100 || pets[1099].Name != `p"1099]` || len(pets[1099].Kids) != 2 {
 		t.Errorf("long array: %d items, cap %d", len(pets), cap(pets))
 	}
@@ -207,7 +209,7 @@ func TestFusedListEstimate(t *testing.T) {
 		var err error
 		if c.body[0] == '[' {
 			var list []item
-			if !runtime.FusedDecode(nil, []byte(c.body), &list) {
+			if !conform.FusedDecode(nil, []byte(c.body), &list) {
 				t.Fatalf("%s: not decoded by the fused path", c.name)
 			}
 			got.Items = list
@@ -215,7 +217,7 @@ func TestFusedListEstimate(t *testing.T) {
 			err = json.Unmarshal([]byte(c.body), &w)
 			want.Elem().Field(0).Set(reflect.ValueOf(w))
 		} else {
-			if !runtime.FusedDecode(nil, []byte(c.body), &got) {
+			if !conform.FusedDecode(nil, []byte(c.body), &got) {
 				t.Fatalf("%s: not decoded by the fused path", c.name)
 			}
 			err = json.Unmarshal([]byte(c.body), want.Interface())
@@ -259,9 +261,9 @@ func FuzzFused(f *testing.F) {
 // warning, an edit or encoding/json's case-insensitive matching concerns
 // is left to the two passes.
 func TestFusedTaken(t *testing.T) {
-	schema := runtime.NewSchema(fusedSchema)
+	schema := opsgenimpl.NewSchema(fusedSchema)
 	var pet fusedPet
-	if !runtime.FusedDecode(schema, []byte(fusedBody), &pet) {
+	if !conform.FusedDecode(schema, []byte(fusedBody), &pet) {
 		t.Fatal("conforming body not decoded by the fused path")
 	}
 	if pet.ID != 7 || pet.Owner == nil || pet.Owner.Name != "Ann" || len(pet.Kids) != 1 || pet.Kids[0].Leaf.A != "z" ||
@@ -279,7 +281,7 @@ func TestFusedTaken(t *testing.T) {
 		`{"id":1,"name":"a","tags":[],"when":"yesterday"}`, // format
 	} {
 		var pet fusedPet
-		if runtime.FusedDecode(schema, []byte(body), &pet) {
+		if conform.FusedDecode(schema, []byte(body), &pet) {
 			t.Errorf("%s: decoded by the fused path", body)
 		}
 		if !reflect.DeepEqual(pet, fusedPet{}) {
@@ -321,7 +323,7 @@ func BenchmarkFusedPage(b *testing.B) {
 	}
 	sb.WriteString(`],"next":"eyJvZmZzZXQiOjEwLCJsaW1pdCI6MTB9"}`)
 	body := []byte(sb.String())
-	schema := runtime.NewSchemaSet(benchSchemaSet).Ref(`{"$ref":"#/$defs/Page"}`)
+	schema := opsgenimpl.NewSchemaSet(benchSchemaSet).Ref(`{"$ref":"#/$defs/Page"}`)
 	ctx := context.Background()
 	for _, c := range []struct {
 		name  string
@@ -329,13 +331,13 @@ func BenchmarkFusedPage(b *testing.B) {
 		fused bool
 	}{{"warn", runtime.ValidateWarn, true}, {"off", runtime.ValidateOff, true}, {"warn-two-passes", runtime.ValidateWarn, false}, {"off-two-passes", runtime.ValidateOff, false}} {
 		b.Run(c.name, func(b *testing.B) {
-			defer runtime.SetFused(runtime.SetFused(c.fused))
+			defer conform.SetFused(conform.SetFused(c.fused))
 			p := &runtime.Pipeline{Mode: c.mode}
 			b.ReportAllocs()
 			b.SetBytes(int64(len(body)))
 			for b.Loop() {
 				var out benchPage
-				ws, err := runtime.DecodeInto(ctx, p, "op", schema, body, &out)
+				ws, err := opsgenimpl.DecodeInto(ctx, p, "op", schema, body, &out)
 				if err != nil || len(ws) > 0 || len(out.Items) != 1500 {
 					b.Fatal(ws, err)
 				}
@@ -353,7 +355,7 @@ func TestFusedConcurrentOrders(t *testing.T) {
 		`{"items":[{"owner":{"email":"e","id":2},"tags":["x"],"price":1.5,"status":"s","name":"a","id":1}]}`,
 		`{"items":[{"name":"a","id":1,"owner":{"id":2,"email":"e"},"status":"s","tags":["x"],"price":1.5}]}`,
 	}
-	schema := runtime.NewSchemaSet(benchSchemaSet).Ref(`{"$ref":"#/$defs/Page"}`)
+	schema := opsgenimpl.NewSchemaSet(benchSchemaSet).Ref(`{"$ref":"#/$defs/Page"}`)
 	var want benchPage
 	if err := json.Unmarshal([]byte(bodies[0]), &want); err != nil {
 		t.Fatal(err)
@@ -365,7 +367,7 @@ func TestFusedConcurrentOrders(t *testing.T) {
 			for k := range 200 {
 				body := bodies[(g+k)%len(bodies)]
 				var got benchPage
-				if !runtime.FusedDecode(schema, []byte(body), &got) || !reflect.DeepEqual(got, want) {
+				if !conform.FusedDecode(schema, []byte(body), &got) || !reflect.DeepEqual(got, want) {
 					errs <- fmt.Sprintf("%s: %+v", body, got)
 					return
 				}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 func addVectorSeeds(f *testing.F) {
@@ -90,13 +91,13 @@ func FuzzDecode(f *testing.F) {
 		f.Add(s, `[{"a":1},{"a":"b"},2.0,1e3,null]`)
 	}
 	f.Fuzz(func(t *testing.T, schemaDoc, body string) {
-		schema := runtime.NewSchema(schemaDoc)
+		schema := opsgenimpl.NewSchema(schemaDoc)
 		if schema.Compile() != nil {
 			return
 		}
 		var out any
 		ctx := context.Background()
-		_, err := runtime.Decode(ctx, quiet, "fuzz.op", schema, []byte(body), &out)
+		_, err := opsgenimpl.Decode(ctx, quiet, "fuzz.op", schema, []byte(body), &out)
 		var plain any
 		if json.Unmarshal([]byte(body), &plain) != nil {
 			if !errors.Is(err, runtime.ErrDecode) {
@@ -109,7 +110,7 @@ func FuzzDecode(f *testing.F) {
 		}
 		norm, _ := json.Marshal(out)
 		var again any
-		ws, err := runtime.Decode(ctx, quiet, "fuzz.op", schema, norm, &again)
+		ws, err := opsgenimpl.Decode(ctx, quiet, "fuzz.op", schema, norm, &again)
 		if err != nil {
 			t.Fatalf("normalized body %s: %v", norm, err)
 		}
@@ -147,9 +148,9 @@ func FuzzDecodeGoTypes(f *testing.F) {
 		func() any { return new(genExtra) }, func() any { return new(*genLike) },
 	}
 	f.Fuzz(func(t *testing.T, schemaDoc, body string) {
-		var schema *runtime.Schema
+		var schema *opsgenimpl.Schema
 		if schemaDoc != "" {
-			if schema = runtime.NewSchema(schemaDoc); schema.Compile() != nil {
+			if schema = opsgenimpl.NewSchema(schemaDoc); schema.Compile() != nil {
 				return
 			}
 		}
@@ -159,7 +160,7 @@ func FuzzDecodeGoTypes(f *testing.F) {
 			for _, mode := range []runtime.ValidationMode{runtime.ValidateWarn, runtime.ValidateOff, runtime.ValidateStrict} {
 				out := target()
 				p := &runtime.Pipeline{Mode: mode, Logger: discardLogger()}
-				ws, err := runtime.DecodeInto(ctx, p, "fuzz.op", schema, []byte(body), out)
+				ws, err := opsgenimpl.DecodeInto(ctx, p, "fuzz.op", schema, []byte(body), out)
 				switch {
 				case !valid:
 					if !errors.Is(err, runtime.ErrDecode) {

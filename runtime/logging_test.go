@@ -5,6 +5,8 @@ import (
 	"log"
 	"log/slog"
 	"testing"
+
+	"github.com/opsgen/opsgen/runtime/internal/conform"
 )
 
 // logWarning writes what slog's default logger writes through package log
@@ -21,7 +23,7 @@ func TestLogWarningAsSlog(t *testing.T) {
 		slog.Default().Warn("opsgen: result does not match its schema", "operation", "pets.list", "pointer", v, "message", v)
 		want := buf.String()
 		buf.Reset()
-		logWarning("opsgen: result does not match its schema", "operation", "pets.list", "pointer", v, "message", v)
+		conform.LogWarning("opsgen: result does not match its schema", "operation", "pets.list", "pointer", v, "message", v)
 		if got := buf.String(); got != want {
 			t.Errorf("%q: logWarning wrote %q, slog %q", v, got, want)
 		}

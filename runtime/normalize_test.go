@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // quiet is a pipeline whose warnings go nowhere, so test output stays clean.
@@ -18,10 +19,10 @@ var quiet = &runtime.Pipeline{Logger: discardLogger()}
 
 // decodeUntyped decodes body into an any with the pipeline and returns the
 // data re-marshalled (compact, keys sorted) with the warnings.
-func decodeUntyped(t *testing.T, p *runtime.Pipeline, schema *runtime.Schema, body string) (string, []runtime.Warning) {
+func decodeUntyped(t *testing.T, p *runtime.Pipeline, schema *opsgenimpl.Schema, body string) (string, []runtime.Warning) {
 	t.Helper()
 	var out any
-	ws, err := runtime.Decode(context.Background(), p, "test.op", schema, []byte(body), &out)
+	ws, err := opsgenimpl.Decode(context.Background(), p, "test.op", schema, []byte(body), &out)
 	if err != nil {
 		t.Fatalf("Decode(%s): %v", body, err)
 	}
@@ -85,7 +86,7 @@ type pet struct {
 // TestNormalize covers each normalization rule on an untyped target, where
 // every change is visible in the decoded value.
 func TestNormalize(t *testing.T) {
-	schema := runtime.NewSchema(petSchema)
+	schema := opsgenimpl.NewSchema(petSchema)
 	for _, tc := range []struct {
 		name     string
 		in, want string
@@ -186,7 +187,7 @@ func checkWarnings(t *testing.T, ws []runtime.Warning, want []string) {
 // TestNormalizeStruct: a struct target gets defaults and loses wrong-typed
 // fields, so that one bad field does not fail the whole result.
 func TestNormalizeStruct(t *testing.T) {
-	schema := runtime.NewSchema(petSchema)
+	schema := opsgenimpl.NewSchema(petSchema)
 	var p pet
 	// Plain encoding/json fails on the first field of the wrong type.
 	body := []byte(`{"id":"7","name":"rex","tags":["a",3],"owner":{"name":"ann"},"extra":1}`)
@@ -194,7 +195,7 @@ func TestNormalizeStruct(t *testing.T) {
 		t.Fatal("encoding/json accepted a wrong-typed field; the test proves nothing")
 	}
 	p = pet{}
-	ws, err := runtime.Decode(context.Background(), quiet, "test.op", schema, body, &p)
+	ws, err := opsgenimpl.Decode(context.Background(), quiet, "test.op", schema, body, &p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +214,7 @@ func TestAdditionalProperties(t *testing.T) {
 		{`{"properties":{"a":{}},"additionalProperties":{"type":"string"}}`, `{"a":1,"b":"x","c":3}`, `{"a":1,"b":"x"}`},
 		{`{"type":"object"}`, `{"a":1,"b":2}`, `{"a":1,"b":2}`},
 	} {
-		got, _ := decodeUntyped(t, quiet, runtime.NewSchema(tc.schema), tc.in)
+		got, _ := decodeUntyped(t, quiet, opsgenimpl.NewSchema(tc.schema), tc.in)
 		if got != tc.want {
 			t.Errorf("schema %s, data %s: got %s, want %s", tc.schema, tc.in, got, tc.want)
 		}
@@ -221,30 +222,30 @@ func TestAdditionalProperties(t *testing.T) {
 }
 
 func TestIntegerSpellings(t *testing.T) {
-	schema := runtime.NewSchema(`{"type":"object","properties":{"n":{"type":"integer"},"f":{"type":"number"}}}`)
+	schema := opsgenimpl.NewSchema(`{"type":"object","properties":{"n":{"type":"integer"},"f":{"type":"number"}}}`)
 	var out struct {
 		N int     `json:"n"`
 		F float64 `json:"f"`
 	}
-	ws, err := runtime.Decode(context.Background(), quiet, "test.op", schema, []byte(`{"n":1e3,"f":2.5}`), &out)
+	ws, err := opsgenimpl.Decode(context.Background(), quiet, "test.op", schema, []byte(`{"n":1e3,"f":2.5}`), &out)
 	if err != nil || len(ws) != 0 || out.N != 1000 || out.F != 2.5 {
 		t.Errorf("1e3: %+v %v %v", out, ws, err)
 	}
-	ws, err = runtime.Decode(context.Background(), quiet, "test.op", schema, []byte(`{"n":2.0}`), &out)
+	ws, err = opsgenimpl.Decode(context.Background(), quiet, "test.op", schema, []byte(`{"n":2.0}`), &out)
 	if err != nil || len(ws) != 0 || out.N != 2 {
 		t.Errorf("2.0: %+v %v %v", out, ws, err)
 	}
-	ws, _ = runtime.Decode(context.Background(), quiet, "test.op", schema, []byte(`{"n":2.5,"f":1}`), &out)
+	ws, _ = opsgenimpl.Decode(context.Background(), quiet, "test.op", schema, []byte(`{"n":2.5,"f":1}`), &out)
 	checkWarnings(t, ws, []string{"/n: expected integer, got number"})
 }
 
 func TestValidationModes(t *testing.T) {
-	schema := runtime.NewSchema(petSchema)
+	schema := opsgenimpl.NewSchema(petSchema)
 	body := []byte(`{"id":"x","name":"rex","extra":1}`)
 
 	t.Run("strict", func(t *testing.T) {
 		var out map[string]any
-		_, err := runtime.Decode(context.Background(), &runtime.Pipeline{Mode: runtime.ValidateStrict}, "pets.get", schema, body, &out)
+		_, err := opsgenimpl.Decode(context.Background(), &runtime.Pipeline{Mode: runtime.ValidateStrict}, "pets.get", schema, body, &out)
 		var ce *runtime.CallError
 		if !errors.As(err, &ce) || ce.Code != runtime.CodeValidation || !errors.Is(err, runtime.ErrValidation) {
 			t.Fatalf("err = %v, want a VALIDATION_ERROR", err)
@@ -256,7 +257,7 @@ func TestValidationModes(t *testing.T) {
 			t.Errorf("out = %v, want untouched", out)
 		}
 		// Conforming data passes strict mode, normalized.
-		_, err = runtime.Decode(context.Background(), &runtime.Pipeline{Mode: runtime.ValidateStrict}, "pets.get", schema, []byte(`{"id":1,"name":"a","x":1}`), &out)
+		_, err = opsgenimpl.Decode(context.Background(), &runtime.Pipeline{Mode: runtime.ValidateStrict}, "pets.get", schema, []byte(`{"id":1,"name":"a","x":1}`), &out)
 		if err != nil || !reflect.DeepEqual(out, map[string]any{"id": 1.0, "name": "a", "status": "available"}) {
 			t.Errorf("strict, conforming: %v %v", out, err)
 		}
@@ -279,7 +280,7 @@ func TestValidationModes(t *testing.T) {
 		for _, p := range []*runtime.Pipeline{nil, {}} {
 			logs.Reset()
 			var out map[string]any
-			ws, err := runtime.Decode(context.Background(), p, "test.op", schema, body, &out)
+			ws, err := opsgenimpl.Decode(context.Background(), p, "test.op", schema, body, &out)
 			if err != nil || len(ws) != 1 || out["extra"] != nil || out["name"] != "rex" {
 				t.Errorf("pipeline %v: %v %v %v", p, out, ws, err)
 			}
@@ -297,7 +298,7 @@ func TestValidationModes(t *testing.T) {
 }
 
 func TestComposition(t *testing.T) {
-	set := runtime.NewSchemaSet(`{"$defs": {
+	set := opsgenimpl.NewSchemaSet(`{"$defs": {
 		"Base": {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}, "kind": {"type": "string"}}},
 		"Cat": {"type": "object", "required": ["kind"], "properties": {"kind": {"const": "cat"}, "lives": {"type": "integer", "default": 9}}},
 		"Dog": {"type": "object", "required": ["kind"], "properties": {"kind": {"const": "dog"}, "good": {"type": "boolean"}}},
@@ -337,7 +338,7 @@ func TestComposition(t *testing.T) {
 }
 
 func TestRecursiveRef(t *testing.T) {
-	schema := runtime.NewSchema(`{
+	schema := opsgenimpl.NewSchema(`{
 		"$ref": "#/$defs/Tree",
 		"$defs": {"Tree": {"type": "object", "required": ["value"], "properties": {
 			"value": {"type": "integer"},
@@ -350,7 +351,7 @@ func TestRecursiveRef(t *testing.T) {
 	}
 	var out tree
 	body := `{"value":1,"children":[{"value":2,"children":[{"value":"three","x":1},{"value":4}]},{"value":5,"junk":true}]}`
-	ws, err := runtime.Decode(context.Background(), quiet, "test.op", schema, []byte(body), &out)
+	ws, err := opsgenimpl.Decode(context.Background(), quiet, "test.op", schema, []byte(body), &out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +368,7 @@ func TestRecursiveRef(t *testing.T) {
 }
 
 func TestNullable(t *testing.T) {
-	schema := runtime.NewSchema(`{"type":"object","properties":{
+	schema := opsgenimpl.NewSchema(`{"type":"object","properties":{
 		"a": {"type": "string", "nullable": true},
 		"b": {"type": ["string", "null"]},
 		"c": {"type": "string"},
@@ -433,7 +434,7 @@ func TestKeywords(t *testing.T) {
 		{`{"anyOf":[{"type":"string"},{"type":"object","required":["b"]}]}`, `{"a":1}`,
 			[]string{": matches none of the 2 anyOf schemas (first: expected string, got object)"}},
 	} {
-		_, ws := decodeUntyped(t, quiet, runtime.NewSchema(tc.schema), tc.in)
+		_, ws := decodeUntyped(t, quiet, opsgenimpl.NewSchema(tc.schema), tc.in)
 		if len(ws) != len(tc.warnings) {
 			t.Errorf("schema %s, data %s: warnings %q, want %q", tc.schema, tc.in, pointers(ws), tc.warnings)
 			continue
@@ -449,7 +450,7 @@ func TestKeywords(t *testing.T) {
 // TestFallbackValidator: keywords the walker does not check are checked by
 // santhosh-tekuri/jsonschema; members a patternProperties may match stay.
 func TestFallbackValidator(t *testing.T) {
-	schema := runtime.NewSchema(`{"type":"object",
+	schema := opsgenimpl.NewSchema(`{"type":"object",
 		"properties":{"n":{"type":"integer","not":{"const":13}}},
 		"patternProperties":{"^x-":{"type":"string"}}}`)
 	got, ws := decodeUntyped(t, quiet, schema, `{"n":13,"x-a":"ok","x-b":2}`)
@@ -468,7 +469,7 @@ func TestFallbackValidator(t *testing.T) {
 
 // TestFallbackInSet: the fallback validator resolves refs into the set.
 func TestFallbackInSet(t *testing.T) {
-	set := runtime.NewSchemaSet(`{"$defs": {
+	set := opsgenimpl.NewSchemaSet(`{"$defs": {
 		"Odd": {"type": "integer", "not": {"multipleOf": 2}},
 		"Pair": {"type": "object", "properties": {"a": {"$ref": "#/$defs/Odd"}, "b": {"type": "integer", "nullable": true}}}
 	}}`)
@@ -497,7 +498,7 @@ func TestSchemaErrors(t *testing.T) {
 		"bad property":     `{"properties":{"a":3}}`,
 		"trailing garbage": `{} {}`,
 	} {
-		s := runtime.NewSchema(doc)
+		s := opsgenimpl.NewSchema(doc)
 		err := s.Compile()
 		if err == nil {
 			t.Errorf("%s: compiled", name)
@@ -505,27 +506,27 @@ func TestSchemaErrors(t *testing.T) {
 		}
 		// Warn mode decodes without the schema and says why.
 		var out any
-		ws, derr := runtime.Decode(context.Background(), quiet, "test.op", s, []byte(`{"a":1}`), &out)
+		ws, derr := opsgenimpl.Decode(context.Background(), quiet, "test.op", s, []byte(`{"a":1}`), &out)
 		if derr != nil || len(ws) != 1 || !strings.Contains(ws[0].Message, "unusable") || out == nil {
 			t.Errorf("%s: warn mode: %v %v %v", name, out, ws, derr)
 		}
 		// Strict mode fails.
-		_, derr = runtime.Decode(context.Background(), &runtime.Pipeline{Mode: runtime.ValidateStrict}, "test.op", s, []byte(`{}`), &out)
+		_, derr = opsgenimpl.Decode(context.Background(), &runtime.Pipeline{Mode: runtime.ValidateStrict}, "test.op", s, []byte(`{}`), &out)
 		if !errors.Is(derr, runtime.ErrValidation) {
 			t.Errorf("%s: strict mode: %v", name, derr)
 		}
 	}
-	set := runtime.NewSchemaSet(`{"$defs":`)
+	set := opsgenimpl.NewSchemaSet(`{"$defs":`)
 	if err := set.Ref(`{"$ref":"#/$defs/A"}`).Compile(); err == nil {
 		t.Error("a schema of a broken set compiled")
 	}
 }
 
 func TestMalformedJSON(t *testing.T) {
-	schema := runtime.NewSchema(petSchema)
+	schema := opsgenimpl.NewSchema(petSchema)
 	for _, body := range []string{``, `{`, `{"id":1,}`, `{"id" 1}`, `[1 2]`, `{"id":01}`, `{"id":1} x`, `"\x"`, "\"a\x01\"", `{"id":tru}`, `nul`, `-`, `1.`, `{"a":"\u12"}`} {
 		var out any
-		_, err := runtime.Decode(context.Background(), quiet, "test.op", schema, []byte(body), &out)
+		_, err := opsgenimpl.Decode(context.Background(), quiet, "test.op", schema, []byte(body), &out)
 		if !errors.Is(err, runtime.ErrDecode) {
 			t.Errorf("%q: err = %v, want DECODE_ERROR", body, err)
 		}
@@ -535,7 +536,7 @@ func TestMalformedJSON(t *testing.T) {
 	}
 	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
 	var out any
-	if _, err := runtime.Decode(context.Background(), quiet, "test.op", runtime.NewSchema(`{"items":{"$ref":"#"}}`), []byte(deep), &out); !errors.Is(err, runtime.ErrDecode) {
+	if _, err := opsgenimpl.Decode(context.Background(), quiet, "test.op", opsgenimpl.NewSchema(`{"items":{"$ref":"#"}}`), []byte(deep), &out); !errors.Is(err, runtime.ErrDecode) {
 		t.Errorf("20000 nested arrays: err = %v, want DECODE_ERROR", err)
 	}
 }
@@ -543,7 +544,7 @@ func TestMalformedJSON(t *testing.T) {
 // TestSharedMember: a member declared both by a schema and by its chosen
 // oneOf branch is normalized once, by the branch, and checked by both.
 func TestSharedMember(t *testing.T) {
-	schema := runtime.NewSchema(`{
+	schema := opsgenimpl.NewSchema(`{
 		"type": "object",
 		"properties": {"p": {"type": "object", "properties": {"a": {"type": "integer", "default": 1}}}},
 		"oneOf": [{"properties": {"kind": {"const": "b"}, "p": {"type": "object", "properties": {"b": {"default": 2}, "a": {}}}}}]

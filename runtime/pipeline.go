@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -10,8 +9,8 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
-	"sort"
-	"strings"
+
+	"github.com/opsgen/opsgen/runtime/internal/conform"
 )
 
 // ValidationMode chooses what the pipeline does with schema mismatches.
@@ -108,7 +107,7 @@ func (p *Pipeline) Report(ctx context.Context, warnings []Warning) {
 		if logger != nil {
 			logger.WarnContext(ctx, msg, "operation", w.OperationID, "pointer", w.Pointer, "message", w.Message)
 		} else {
-			logWarning(msg, "operation", w.OperationID, "pointer", w.Pointer, "message", w.Message)
+			conform.LogWarning(msg, "operation", w.OperationID, "pointer", w.Pointer, "message", w.Message)
 		}
 		if p != nil && p.OnWarning != nil {
 			p.OnWarning(ctx, w)
@@ -116,39 +115,18 @@ func (p *Pipeline) Report(ctx context.Context, warnings []Warning) {
 	}
 }
 
-// Decode decodes the JSON body into out, normalizing and validating it
-// against schema first (see the package doc). It returns the warnings,
-// which it has also reported (see Report); callers put them on the
-// envelope's Warnings. With a nil schema, or in ValidateOff mode, it does
-// not normalize or validate.
-//
-// Only a body that is not JSON fails to decode (a CallError with
-// CodeDecode): a value out's Go type cannot hold (a date-time a time.Time
-// cannot parse, a number out of a float32's range, invalid base64 for a
-// []byte, an object where the type has a slice) is dropped, so that it
-// decodes as the zero value, with a warning naming its JSON pointer, in
-// every mode but ValidateStrict (out is then reset to its zero value before
-// the rest is decoded into it). In ValidateStrict mode a mismatch, or a
-// value out's type cannot hold, is a CallError with CodeValidation listing
-// the Issues; out is then left untouched by a mismatch, or zero.
-func Decode[T any](ctx context.Context, p *Pipeline, operationID string, schema *Schema, body []byte, out *T) ([]Warning, error) {
-	return DecodeInto(ctx, p, operationID, schema, body, out)
-}
-
-// DecodeInto is Decode for an out given as any: it must be a non-nil
-// pointer. Generic callers pass their *T to it so that one compiled copy
-// serves every result type (see DecodeReaderInto).
-func DecodeInto(ctx context.Context, p *Pipeline, operationID string, schema *Schema, body []byte, out any) ([]Warning, error) {
+// decodeInto is opsgenimpl.DecodeInto (see its doc).
+func decodeInto(ctx context.Context, p *Pipeline, operationID string, schema *conform.Schema, body []byte, out any) ([]Warning, error) {
 	if len(bytes.TrimLeft(body, " \t\r\n")) == 0 {
 		return nil, decodeError(operationID, io.EOF)
 	}
-	if p.fused(schema, body, out) {
+	if conform.Fused(fusedSchema(p, schema), body, out) {
 		return nil, nil
 	}
 	var warnings []Warning
 	if schema != nil && p.mode() != ValidateOff {
 		var err error
-		body, _, warnings, err = p.check(operationID, schema, body, !structTarget(reflect.TypeOf(out).Elem()))
+		body, _, warnings, err = p.check(operationID, schema, body, !conform.StructTarget(reflect.TypeOf(out).Elem()))
 		if err != nil {
 			return nil, err
 		}
@@ -160,22 +138,6 @@ func DecodeInto(ctx context.Context, p *Pipeline, operationID string, schema *Sc
 	warnings = withDrift(warnings, drift)
 	p.Report(ctx, warnings)
 	return warnings, nil
-}
-
-// fused tries the one-pass path (see fused.go): it returns true when out
-// holds the decoded body and there is nothing to report.
-func (p *Pipeline) fused(schema *Schema, body []byte, out any) bool {
-	if !fusedEnabled {
-		return false
-	}
-	var n *node
-	if schema != nil && p.mode() != ValidateOff {
-		if schema.Compile(); schema.root == nil || schema.fallback != nil {
-			return false
-		}
-		n = schema.root
-	}
-	return decodeFused(n, body, out)
 }
 
 // decode decodes b into out with decodeFit: the values out's type cannot
@@ -225,27 +187,6 @@ func validationError(operationID string, issues []Warning) *CallError {
 	}
 }
 
-// DecodeReader is Decode reading the body from r: it reads the body to its
-// end, then decodes it. (encoding/json's streaming decoder holds the whole
-// value in memory too, and a value that does not fit the Go type can only
-// be repaired from the bytes.) A failing read is a CallError with
-// CodeTransport.
-func DecodeReader[T any](ctx context.Context, p *Pipeline, operationID string, schema *Schema, r io.Reader, out *T) ([]Warning, error) {
-	return DecodeReaderInto(ctx, p, operationID, schema, r, out)
-}
-
-// DecodeReaderInto is DecodeReader for an out given as any: it must be a
-// non-nil pointer. The generic functions are thin wrappers around it and
-// DecodeInto: a generated package instantiates them once per result type,
-// so the code that does the work is compiled once, not per type.
-func DecodeReaderInto(ctx context.Context, p *Pipeline, operationID string, schema *Schema, r io.Reader, out any) ([]Warning, error) {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return nil, NewError(CodeTransport, operationID, "reading body", err)
-	}
-	return DecodeInto(ctx, p, operationID, schema, b, out)
-}
-
 func decodeError(operationID string, err error) *CallError {
 	if err == io.EOF {
 		return NewError(CodeDecode, operationID, "empty body", err)
@@ -253,96 +194,35 @@ func decodeError(operationID string, err error) *CallError {
 	return NewError(CodeDecode, operationID, "malformed JSON", err)
 }
 
-// structTarget reports whether t decodes objects into structs: then
-// encoding/json drops undeclared members and the walker need not.
-func structTarget(t reflect.Type) bool {
-	for t != nil {
-		switch t.Kind() {
-		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
-			if t == reflect.TypeFor[json.RawMessage]() {
-				return false
-			}
-			t = t.Elem()
-		case reflect.Struct:
-			return true
-		default:
-			return false
-		}
-	}
-	return false
-}
-
 // check is the one implementation of normalize and validate: it walks body
 // against schema and returns the body to decode (body itself when nothing
 // changes, with changed false) and the warnings, with operationID set. In
 // strict mode a mismatch is returned as a CallError instead.
-func (p *Pipeline) check(operationID string, schema *Schema, body []byte, dropUndeclared bool) (out []byte, changed bool, warnings []Warning, err error) {
-	if cerr := schema.Compile(); schema.root == nil {
+func (p *Pipeline) check(operationID string, schema *conform.Schema, body []byte, dropUndeclared bool) (out []byte, changed bool, warnings []Warning, err error) {
+	out, changed, issues, err := schema.Check(body, dropUndeclared)
+	if unusable, ok := err.(*conform.UnusableError); ok {
 		// The schema cannot be used at all: decode without it.
+		cerr := unusable.Err
 		w := Warning{OperationID: operationID, Message: "output schema is unusable, data not validated: " + cerr.Error()}
 		if p.mode() == ValidateStrict {
 			return nil, false, nil, &CallError{Code: CodeValidation, OperationID: operationID, Message: w.Message, Issues: []Warning{w}, Cause: cerr}
 		}
 		return body, false, []Warning{w}, nil
 	}
-	w := newWalker(body, dropUndeclared)
-	defer w.release()
-	w.document(schema.root)
-	if w.err != nil {
-		var v any
-		if jerr := json.Unmarshal(body, &v); jerr != nil {
-			return nil, false, nil, decodeError(operationID, jerr)
-		}
-		return nil, false, nil, decodeError(operationID, w.err)
+	if err != nil {
+		return nil, false, nil, decodeError(operationID, err)
 	}
-	issues := append(w.issues, w.notes...)
-	out, ok := w.normalized()
-	if !ok {
-		out = body
-		issues = append(issues, Warning{Message: "normalization skipped: the schema's overlapping parts disagree"})
+	warnings = warningsOf(issues)
+	for i := range warnings {
+		warnings[i].OperationID = operationID
 	}
-	if schema.fallback != nil {
-		issues = append(issues, fallbackIssues(schema, out, issues)...)
+	if len(warnings) > 0 && p.mode() == ValidateStrict {
+		return nil, false, nil, validationError(operationID, warnings)
 	}
-	for i := range issues {
-		issues[i].OperationID = operationID
-	}
-	if len(issues) > 0 && p.mode() == ValidateStrict {
-		return nil, false, nil, validationError(operationID, issues)
-	}
-	return out, ok && len(w.edits) > 0, issues, nil
+	return out, changed, warnings, nil
 }
 
-// fallbackIssues validates data with the fallback validator, returning the
-// issues at pointers the walker did not already report.
-func fallbackIssues(schema *Schema, data []byte, known []Warning) []Warning {
-	reported := map[string]bool{}
-	for _, k := range known {
-		reported[k.Pointer] = true
-	}
-	var out []Warning
-	for _, w := range schema.fallback.Validate(data) {
-		if !reported[w.Pointer] {
-			out = append(out, w)
-		}
-	}
-	// The validator's order need not be stable; sort for deterministic output.
-	sort.Sort(byPointer(out))
-	return out
-}
-
-// byPointer sorts warnings by pointer, then message. It is a sort.Interface
-// rather than a slices.SortFunc so that the program shares net/http's
-// instance of sort's code instead of linking a copy for Warning.
-type byPointer []Warning
-
-func (s byPointer) Len() int      { return len(s) }
-func (s byPointer) Swap(i, j int) { s[i], s[j] = s[j], s[i] }
-func (s byPointer) Less(i, j int) bool {
-	return cmp.Or(strings.Compare(s[i].Pointer, s[j].Pointer), strings.Compare(s[i].Message, s[j].Message)) < 0
-}
-
-// Process runs the result pipeline on a Go value, the result of a local
+// process runs the result pipeline on a Go value, the result of a local
 // handler or a stream event:
 //
 //  1. detect: a result that already is an envelope (a ResponseEnvelope of
@@ -367,7 +247,7 @@ func (s byPointer) Less(i, j int) bool {
 // decoded into a value of the old one's dynamic type (a struct stays that
 // struct). Warnings are appended to the envelope's Warnings and reported,
 // except those the envelope already carries.
-func (p *Pipeline) Process(ctx context.Context, operationID string, schema *Schema, result any) (ResponseEnvelope[any], error) {
+func (p *Pipeline) process(ctx context.Context, operationID string, schema *conform.Schema, result any) (ResponseEnvelope[any], error) {
 	env, typed, err := detect(result, operationID)
 	if err != nil {
 		return ResponseEnvelope[any]{}, err
@@ -380,7 +260,7 @@ func (p *Pipeline) Process(ctx context.Context, operationID string, schema *Sche
 		return ResponseEnvelope[any]{}, NewError(CodeDecode, operationID, "result data is not JSON", err)
 	}
 	t := reflect.TypeOf(env.Data)
-	out, changed, warnings, err := p.check(operationID, schema, raw, !structTarget(t))
+	out, changed, warnings, err := p.check(operationID, schema, raw, !conform.StructTarget(t))
 	if err != nil {
 		return ResponseEnvelope[any]{}, err
 	}
@@ -440,18 +320,8 @@ func containsWarning(list []Warning, w Warning) bool {
 	return false
 }
 
-// ProcessAs is Process with the envelope's Data converted to T: used as is
-// when it already is a T, else re-decoded from its JSON. Like Decode, a
-// value T cannot hold is dropped with a warning (in strict mode it is a
-// CallError with CodeValidation).
-func ProcessAs[T any](ctx context.Context, p *Pipeline, operationID string, schema *Schema, result any) (ResponseEnvelope[T], error) {
-	env, err := p.Process(ctx, operationID, schema, result)
-	if err != nil {
-		return ResponseEnvelope[T]{}, err
-	}
-	return envelopeAs[T](ctx, p, env, operationID)
-}
-
+// envelopeAs converts env's Data to T: used as is when it already is a
+// T, else re-decoded from its JSON (see opsgenimpl.ProcessAs).
 func envelopeAs[T any](ctx context.Context, p *Pipeline, env ResponseEnvelope[any], operationID string) (ResponseEnvelope[T], error) {
 	out := ResponseEnvelope[T]{Meta: env.Meta, Warnings: env.Warnings}
 	if d, ok := env.Data.(T); ok {

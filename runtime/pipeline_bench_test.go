@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // benchOrder is a realistic API object: nested objects, arrays, strings,
@@ -121,11 +122,11 @@ const benchBody = `{
 }`
 
 func benchDecode(b *testing.B, p *runtime.Pipeline, body string) {
-	schema := runtime.NewSchema(benchSchema)
+	schema := opsgenimpl.NewSchema(benchSchema)
 	raw := []byte(body)
 	ctx := context.Background()
 	var out benchOrder
-	ws, err := runtime.Decode(ctx, p, "orders.get", schema, raw, &out)
+	ws, err := opsgenimpl.Decode(ctx, p, "orders.get", schema, raw, &out)
 	if err != nil || len(ws) != 0 || len(out.Lines) != 8 || out.Lines[4].SKU != "CAS-0300" {
 		b.Fatalf("warm-up: %v %v %+v", ws, err, out)
 	}
@@ -133,7 +134,7 @@ func benchDecode(b *testing.B, p *runtime.Pipeline, body string) {
 	b.ReportAllocs()
 	for b.Loop() {
 		out = benchOrder{}
-		if _, err := runtime.Decode(ctx, p, "orders.get", schema, raw, &out); err != nil {
+		if _, err := opsgenimpl.Decode(ctx, p, "orders.get", schema, raw, &out); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -167,13 +168,13 @@ func BenchmarkPipelineWarn(b *testing.B) {
 // BenchmarkPipelineWarnRewrite: data the pipeline must rewrite (absent
 // defaults, an integer spelled 1e0): the slow path, for comparison.
 func BenchmarkPipelineWarnRewrite(b *testing.B) {
-	schema := runtime.NewSchema(`{"type":"object","properties":{"number":{"type":"integer"},"status":{"type":"string","default":"pending"}}}`)
+	schema := opsgenimpl.NewSchema(`{"type":"object","properties":{"number":{"type":"integer"},"status":{"type":"string","default":"pending"}}}`)
 	raw := []byte(`{"id":"x","number":1e0}`)
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
 		var out benchOrder
-		if _, err := runtime.Decode(ctx, nil, "orders.get", schema, raw, &out); err != nil || out.Status != "pending" {
+		if _, err := opsgenimpl.Decode(ctx, nil, "orders.get", schema, raw, &out); err != nil || out.Status != "pending" {
 			b.Fatal(err, out.Status)
 		}
 	}
@@ -184,7 +185,7 @@ func BenchmarkPipelineWarnRewrite(b *testing.B) {
 // object for a slice): decoded, repaired member by member, decoded again.
 // The slow path of issue 11, for comparison; conforming data never takes it.
 func BenchmarkPipelineWarnGoTypeDrift(b *testing.B) {
-	schema := runtime.NewSchema(driftSchema)
+	schema := opsgenimpl.NewSchema(driftSchema)
 	raw := []byte(driftBody)
 	ctx := context.Background()
 	p := &runtime.Pipeline{Logger: discardLogger()}
@@ -192,7 +193,7 @@ func BenchmarkPipelineWarnGoTypeDrift(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		var out driftThing
-		if ws, err := runtime.Decode(ctx, p, "things.get", schema, raw, &out); err != nil || len(ws) != 7 {
+		if ws, err := opsgenimpl.Decode(ctx, p, "things.get", schema, raw, &out); err != nil || len(ws) != 7 {
 			b.Fatal(err, ws)
 		}
 	}

@@ -4,15 +4,17 @@ import (
 	"context"
 	"reflect"
 	"slices"
+
+	"github.com/opsgen/opsgen/runtime/internal/conform"
 )
 
-// ProcessInto is ProcessAs for a result stored through out, a non-nil
+// processInto is opsgenimpl.ProcessInto (see its doc): a result stored through out, a non-nil
 // pointer to the data's type: it returns the envelope's meta and
 // warnings, and leaves *out zero on error. One compiled copy serves every
 // result type, which a generated package with hundreds of them would
 // otherwise compile once each (ProcessAs is generic).
-func ProcessInto(ctx context.Context, p *Pipeline, operationID string, schema *Schema, result any, out any) (Meta, []Warning, error) {
-	env, err := p.Process(ctx, operationID, schema, result)
+func processInto(ctx context.Context, p *Pipeline, operationID string, schema *conform.Schema, result any, out any) (Meta, []Warning, error) {
+	env, err := p.process(ctx, operationID, schema, result)
 	if err != nil {
 		return nil, nil, err
 	}

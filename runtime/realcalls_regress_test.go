@@ -2,38 +2,13 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"math"
 	"reflect"
 	"strings"
 	"testing"
-)
 
-// TestFitBase64Alphabets: format byte in unpadded or URL-safe base64 (as
-// Google's APIs send it; Prism's "string" is unpadded base64) is read into
-// []byte without a warning; what is no base64 at all is still dropped.
-func TestFitBase64Alphabets(t *testing.T) {
-	type T struct {
-		Etag []byte `json:"etag"`
-	}
-	for in, want := range map[string][]byte{
-		`{"etag":"string"}`: {0xb2, 0xda, 0xe2, 0x9e},
-		`{"etag":"-_8"}`:    {0xfb, 0xff},
-		`{"etag":"-_8="}`:   {0xfb, 0xff},
-		`{"etag":"AQI="}`:   {1, 2},
-	} {
-		out, issues := fitGoType([]byte(in), reflect.TypeFor[T]())
-		var v T
-		if err := json.Unmarshal(out, &v); err != nil || len(issues) > 0 || !reflect.DeepEqual(v.Etag, want) {
-			t.Errorf("%s: %s %v, etag %v, want %v (%v)", in, out, issues, v.Etag, want, err)
-		}
-	}
-	out, issues := fitGoType([]byte(`{"etag":"not base64!"}`), reflect.TypeFor[T]())
-	var v T
-	if len(issues) != 1 || json.Unmarshal(out, &v) != nil || v.Etag != nil {
-		t.Errorf("not base64: %s %v", out, issues)
-	}
-}
+	"github.com/opsgen/opsgen/runtime/internal/conform"
+)
 
 // TestDecodeFitBase64NoWarning: a body whose only misfit is a base64 form
 // the fitter rewrites decodes without any warning.
@@ -92,12 +67,12 @@ func TestDriftGoTypeCannotHoldIntegerForms(t *testing.T) {
 	}
 
 	// Through the whole pipeline, with netbox's schema: valid, so no warning.
-	schema := NewSchema(`{"type":"object","properties":{"identifier":{"type":["integer","null"],"minimum":-9223372036854776000,"maximum":9223372036854776000}}}`)
+	schema := conform.NewSchema(`{"type":"object","properties":{"identifier":{"type":["integer","null"],"minimum":-9223372036854776000,"maximum":9223372036854776000}}}`)
 	for _, in := range []string{`{"identifier":-9223372036854776000}`, `{"identifier":9223372036854776000}`} {
 		var out struct {
 			Identifier *int64 `json:"identifier"`
 		}
-		ws, err := Decode(context.Background(), &Pipeline{}, "op", schema, []byte(in), &out)
+		ws, err := decodeInto(context.Background(), &Pipeline{}, "op", schema, []byte(in), &out)
 		if err != nil || len(ws) > 0 || out.Identifier == nil {
 			t.Errorf("%s: warnings %v, err %v, identifier %v", in, ws, err, out.Identifier)
 		}

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/opsgen/opsgen/runtime/internal/conform"
 )
 
 // OperationSpec describes an operation of a Registry.
@@ -39,7 +41,7 @@ type OperationSpec struct {
 	// Output, if set, is the compiled output schema and OutputSchema is
 	// only documentation. Generated code sets it to a schema of its
 	// SchemaSet, whose refs OutputSchema alone could not resolve.
-	Output *Schema `json:"-"`
+	Output *conform.Schema `json:"-"`
 	// Kind is query (the default when empty), mutation or subscription.
 	// RegisterSubscription sets it to subscription; Register refuses it.
 	Kind Kind `json:"kind,omitempty"`
@@ -69,6 +71,22 @@ type Handler func(ctx context.Context, input json.RawMessage) (any, error)
 // (by agents, glue code, or a call protocol) with JSON input. Generated
 // clients register their remote operations; local Go handlers register
 // beside them. It is safe for concurrent use.
+//
+// One call is one pipeline pass, with one set of warnings of one
+// operation id. The typed envelope a transport returns (a ResponseEnvelope
+// value whose Meta is an *HTTPMeta or *MCPMeta: what a generated client's
+// call, and so its registered handler, returns) has been through the
+// pipeline already, in its transport, against the schema of the response
+// actually received and in the client's validation mode; the Registry
+// passes it through as it is: its Data is not checked again (the JSON of a
+// typed Go value would differ from what the server sent: an absent
+// required boolean marshals as false, an absent array as null), its
+// Warnings are the transport's, under the transport's operation id, and
+// they are not reported twice. So the client's mode, not the Registry's,
+// decides about a remote result's mismatches. Everything else a handler
+// returns is checked by the Registry: plain results, envelopes with
+// LocalMeta, and envelopes in their wire form (a map or raw JSON, whose
+// data is what was sent), except those of an HTTP response without a body.
 type Registry struct {
 	p  *Pipeline
 	mu sync.RWMutex
@@ -79,8 +97,8 @@ type operation struct {
 	spec    OperationSpec
 	handler Handler
 	sub     SubscriptionHandler // set for a subscription, instead of handler
-	input   *Schema             // nil: any input
-	output  *Schema
+	input   *conform.Schema     // nil: any input
+	output  *conform.Schema
 }
 
 // NewRegistry returns an empty registry whose results go through p (nil
@@ -140,7 +158,7 @@ func (r *Registry) register(spec OperationSpec, h Handler, sub SubscriptionHandl
 		op.input = in
 	}
 	if op.output == nil && len(bytes.TrimSpace(spec.OutputSchema)) > 0 {
-		op.output = NewSchema(string(spec.OutputSchema))
+		op.output = conform.NewSchema(string(spec.OutputSchema))
 	}
 	if op.output != nil {
 		if err := op.output.Compile(); err != nil {
@@ -156,8 +174,8 @@ func (r *Registry) register(spec OperationSpec, h Handler, sub SubscriptionHandl
 	return nil
 }
 
-func compileInput(doc json.RawMessage) (*Schema, error) {
-	s := NewSchema(string(doc))
+func compileInput(doc json.RawMessage) (*conform.Schema, error) {
+	s := conform.NewSchema(string(doc))
 	if err := s.Compile(); err != nil {
 		return nil, err
 	}
@@ -237,10 +255,12 @@ func (r *Registry) Execute(ctx context.Context, id string, input any) (ResponseE
 	if err != nil {
 		return ResponseEnvelope[any]{}, handlerError(ctx, id, err)
 	}
-	return r.p.Process(ctx, id, op.output, result)
+	return r.p.process(ctx, id, op.output, result)
 }
 
-// ExecuteAs is Execute with the data converted to T (see ProcessAs).
+// ExecuteAs is Execute with the data converted to T: used as is when it
+// already is a T, else re-decoded from its JSON, a value T cannot hold
+// dropped with a warning (in strict mode a CallError with CodeValidation).
 func ExecuteAs[T any](ctx context.Context, r *Registry, id string, input any) (ResponseEnvelope[T], error) {
 	env, err := r.Execute(ctx, id, input)
 	if err != nil {
@@ -270,14 +290,15 @@ func inputJSON(input any) (json.RawMessage, error) {
 // validateInput checks raw against the input schema s, with the walker
 // (and the FullValidator for keywords it does not check); input is not
 // normalized.
-func validateInput(s *Schema, raw json.RawMessage, id string) *CallError {
-	issues, err := issuesOf(s, raw)
+func validateInput(s *conform.Schema, raw json.RawMessage, id string) *CallError {
+	found, err := s.Issues(raw)
 	if err != nil {
 		return NewError(CodeValidation, id, "input is not JSON", err)
 	}
-	if len(issues) == 0 {
+	if len(found) == 0 {
 		return nil
 	}
+	issues := warningsOf(found)
 	msgs := make([]string, len(issues))
 	for i := range issues {
 		issues[i].OperationID = id

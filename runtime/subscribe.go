@@ -105,7 +105,7 @@ func (r *Registry) Subscribe(ctx context.Context, id string, input any) iter.Seq
 				yield(zero, handlerError(ctx, id, err))
 				return
 			}
-			env, err := r.p.Process(ctx, id, op.output, v)
+			env, err := r.p.process(ctx, id, op.output, v)
 			if !yield(env, err) {
 				return
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -54,13 +55,13 @@ func TestValidatorAgreesWithJSONSchema(t *testing.T) {
 		if err != nil {
 			t.Fatalf("schema %s: %v", s, err)
 		}
-		ours := runtime.NewSchema(s)
+		ours := opsgenimpl.NewSchema(s)
 		strict := &runtime.Pipeline{Mode: runtime.ValidateStrict}
 		for _, in := range instances {
 			v, _ := jsonschema.UnmarshalJSON(bytes.NewReader([]byte(in)))
 			want := ref.Validate(v) == nil
 			var out any
-			_, err := runtime.Decode(context.Background(), strict, "test.op", ours, []byte(in), &out)
+			_, err := opsgenimpl.Decode(context.Background(), strict, "test.op", ours, []byte(in), &out)
 			if got := err == nil; got != want {
 				t.Errorf("schema %s, instance %s: valid = %v, jsonschema says %v (%v)", s, in, got, want, err)
 			}

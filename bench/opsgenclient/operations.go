@@ -8,13 +8,14 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // ListPetsParams holds the parameters of ListPets.
 //
 // GET /pets
 type ListPetsParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Query parameter "limit".
 	Limit *int64 `json:"limit,omitempty"`

@@ -3,12 +3,12 @@
 
 package opsgenclient
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"Owner":{"properties":{"email":{"type":"string"},"id":{"format":"int64","type":"integer"}},"required":["id","email"],"type":"object"},"Page":{"properties":{"items":{"items":{"$ref":"#/$defs/Pet"},"type":"array"},"next":{"type":"string"}},"required":["items"],"type":"object"},"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"price":{"format":"double","type":"number"},"status":{"type":"string"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status","price","tags","owner"],"type":"object"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Owner":{"properties":{"email":{"type":"string"},"id":{"format":"int64","type":"integer"}},"required":["id","email"],"type":"object"},"Page":{"properties":{"items":{"items":{"$ref":"#/$defs/Pet"},"type":"array"},"next":{"type":"string"}},"required":["items"],"type":"object"},"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"price":{"format":"double","type":"number"},"status":{"type":"string"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status","price","tags","owner"],"type":"object"}}}`)
 
 // Output schemas of the operations.
 var (

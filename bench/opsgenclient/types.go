@@ -3,13 +3,13 @@
 
 package opsgenclient
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Owner is a JSON object.
 //
 // #/components/schemas/Owner
 type Owner struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Email string `json:"email"`
 	ID    int64  `json:"id"`
@@ -19,7 +19,7 @@ type Owner struct {
 //
 // #/components/schemas/Page
 type Page struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Items []Pet   `json:"items"`
 	Next  *string `json:"next,omitempty"`
@@ -29,7 +29,7 @@ type Page struct {
 //
 // #/components/schemas/Pet
 type Pet struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID     int64    `json:"id"`
 	Name   string   `json:"name"`

@@ -88,6 +88,32 @@
 //	-root DIR             the directory local files must stay inside (see Local files)
 //	-q                    do not print warnings
 //
+// # Webhooks and callbacks
+//
+// The requests an API sends to its clients, OpenAPI 3.1 "webhooks" and the
+// "callbacks" of operations (3.0 and 3.1), become a typed receiver in
+// webhooks.go: the WebhookHandler interface, one method per operation
+// taking a runtime.ResponseEnvelope of the payload's type (JSON payloads
+// are typed, text/* is a string, anything else []byte); NewWebhookMux,
+// an http.Handler serving each operation at "/<webhook name>" or
+// "/<operationId>/<callback name>" (the Go name when the name is not
+// URL-safe), with the method the spec gives; and RegisterWebhooks, which
+// registers each operation in a runtime.Registry as a subscription of the
+// events received, so that a call protocol hub fans them out. A webhook
+// without a request body, or whose payload is form or multipart data, is
+// left out with a warning; the responses it declares are not generated
+// (the receiver answers 204).
+//
+//	rc := webhook.New(verifier) // webhook.StandardWebhooks, webhook.Stripe, webhook.GitHub
+//	http.Handle("/hooks/", http.StripPrefix("/hooks", api.NewWebhookMux(rc, handler)))
+//
+// Package github.com/opsgen/opsgen/runtime/webhook does the work: it
+// verifies signatures (Standard Webhooks, Stripe, GitHub), rejects
+// replays within a window, caps the body, runs the payload through the
+// result pipeline as a response's (undeclared members dropped, defaults,
+// drift kept as Warnings) and answers 4xx with a text naming what is
+// wrong. Only webhooks.go imports it.
+//
 // # Local files
 //
 // A document is not trusted to read files: the OpenAPI document and every
@@ -240,6 +266,8 @@
 //	  validation: strict       # NewClient's default mode: warn (default), strict or off;
 //	                           # WithValidation overrides it
 //	  timeout: 30s             # default timeout of every call (WithTimeout overrides it)
+//	  idempotencyKeys: true    # an Idempotency-Key per call of POST, PATCH...: the same on
+//	                           # every retry and call protocol hop (default false)
 //	operations:                # settings of single operations, by operation id
 //	  listPets:
 //	    timeout: 5s            # replaces client.timeout (WithOperationTimeout overrides it)

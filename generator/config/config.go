@@ -170,6 +170,9 @@ type Client struct {
 	Validation string `yaml:"validation,omitempty" json:"validation,omitempty"`
 	// Timeout is the default timeout of every call, a Go duration ("30s").
 	Timeout string `yaml:"timeout,omitempty" json:"timeout,omitempty"`
+	// IdempotencyKeys makes NewClient give every call of a non-idempotent
+	// method a generated Idempotency-Key (httpclient.WithIdempotencyKeys).
+	IdempotencyKeys bool `yaml:"idempotencyKeys,omitempty" json:"idempotencyKeys,omitempty"`
 }
 
 // ParseTimeout parses a timeout of the config: a positive Go duration.

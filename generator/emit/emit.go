@@ -47,7 +47,7 @@
 //     optional nullable ones are runtime.Nullable[T] (absent, null or a
 //     value) with omitzero;
 //     a property that would contain its own struct by value is a pointer.
-//     Its first field, runtime.NotComparable, makes it not comparable (as
+//     Its first field, opsgenimpl.NotComparable, makes it not comparable (as
 //     parameter structs are): == would compare those pointers by address.
 //     The loaders name every object; an unnamed one is json.RawMessage,
 //     with a warning.
@@ -55,14 +55,14 @@
 //     field (json:"-"), merged into and split out of the object by the
 //     type's MarshalJSON and UnmarshalJSON (one shared helper per package).
 //   - enum: a named string, int64 or float64 type with one constant per
-//     value and a Known method (for strings, runtime.EnumKnown over the
+//     value and a Known method (for strings, opsgenimpl.EnumKnown over the
 //     values in one literal); unknown values still decode.
 //   - oneOf/anyOf: a struct holding the raw JSON, with Raw, Variant,
 //     As<Variant>, Match (a function per variant: exhaustive, checked by
 //     the compiler), Match<Type> (the same as a generic function returning
 //     a value of the caller's type; its name from ir.Type.ValueMatch) and <Type>From<Variant> (its name allocated by the
 //     names stage, ir.Variant.Constructor); Variant picks the variant by the
-//     discriminator, or by JSON kind and required properties (runtime.Union).
+//     discriminator, or by JSON kind and required properties (opsgenimpl.Union).
 //   - prefixItems: a struct with Item0..ItemN (and Rest for the remaining
 //     items) that reads and writes a JSON array.
 //   - date-time: time.Time; date: runtime.Date (YYYY-MM-DD); byte: []byte
@@ -90,7 +90,9 @@ import (
 // Import paths of the packages generated code uses.
 const (
 	pkgRuntime = "github.com/opsgen/opsgen/runtime"
-	pkgHTTP    = "github.com/opsgen/opsgen/runtime/httpclient"
+	// pkgImpl is what only generated code calls.
+	pkgImpl = "github.com/opsgen/opsgen/runtime/opsgenimpl"
+	pkgHTTP = "github.com/opsgen/opsgen/runtime/httpclient"
 	// pkgFullSchema validates the keywords the runtime's walker does not check.
 	pkgFullSchema = "github.com/opsgen/opsgen/runtime/fullschema"
 	// pkgPattern checks "pattern" keywords with Go's regexp.
@@ -100,8 +102,8 @@ const (
 )
 
 // contractVersion is the generated-code contract version checked against
-// runtime.MinVersion and runtime.MaxVersion by the version guard.
-const contractVersion = 1
+// opsgenimpl.MinVersion and opsgenimpl.MaxVersion by the version guard.
+const contractVersion = 2
 
 // Options configures Emit.
 type Options struct {
@@ -122,6 +124,10 @@ type Options struct {
 	// Timeout is the default timeout of every call (client.timeout in the
 	// config); NewClient applies it before the caller's options.
 	Timeout time.Duration
+	// IdempotencyKeys makes the generated NewClient of an HTTP client
+	// apply httpclient.WithIdempotencyKeys before the caller's options
+	// (client.idempotencyKeys in the config).
+	IdempotencyKeys bool
 	// Operations holds settings of single operations by operation id (the
 	// config's operations).
 	Operations map[string]OperationOptions
@@ -231,6 +237,7 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	} else {
 		add("operations.go", g.operationsFile())
 		add("client.go", g.httpClientFile())
+		add("webhooks.go", g.webhooksFile())
 	}
 	if opts.Registry {
 		add("registry.go", g.registryFile())
@@ -282,6 +289,8 @@ type gen struct {
 	defSet      map[*ir.Def]bool
 	// remote is remoteIDs' result.
 	remote map[*ir.Operation]string
+	// hooks is webhookOps' result.
+	hooks *[]webhookOp
 }
 
 func newGen(svc *ir.Service, opts Options) *gen {
@@ -441,6 +450,7 @@ func (g *gen) check() {
 			}
 		}
 	}
+	g.checkWebhooks(declare)
 }
 
 // checkOperations checks Options.Operations against the service: every id

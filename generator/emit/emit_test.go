@@ -537,7 +537,7 @@ func TestEmitInjection(t *testing.T) {
 	}
 	want := map[string][]string{
 		"client.go": {"CallOption", "Client", "NewClient", "Option", "ServerURL", "WithBaseURL", "WithCallBaseURL", "WithCallValidation",
-			"WithHTTPClient", "WithHeader", "WithKey", "WithLogger", "WithMaxBodyBytes", "WithRequestEditor", "WithRequestHeader",
+			"WithHTTPClient", "WithHeader", "WithIdempotencyKeys", "WithKey", "WithLogger", "WithMaxBodyBytes", "WithRequestEditor", "WithRequestHeader",
 			"WithUserAgent", "WithValidation", "WithWarningHook", "_", "_", "securitySchemes",
 			"WithMiddleware", "WithBeforeRequest", "WithAfterResponse", "WithRetry", "WithTimeout", "WithOperationTimeout",
 			"WithReconnect", "WithCallTimeout", "WithCallRetry", "WithCallReconnect", "WithRemote", "WithRawBody"},

@@ -36,7 +36,7 @@ type importSpec struct {
 
 // knownImports are the non-standard packages generated code imports by
 // their own names, without an alias.
-var knownImports = map[string]bool{pkgRuntime: true, pkgHTTP: true, pkgMCPClient: true, pkgMCP: true}
+var knownImports = map[string]bool{pkgRuntime: true, pkgImpl: true, pkgHTTP: true, pkgMCPClient: true, pkgMCP: true, pkgWebhook: true}
 
 func newGeneratedFile(pkg string) *generatedFile {
 	return &generatedFile{pkg: pkg, imports: map[string]importSpec{}}

@@ -49,6 +49,7 @@ var httpOptions = []reexport{
 	{"WithOperationTimeout", "WithOperationTimeout sets the timeout of one operation's calls, by operation id.", []any{"operationID string, d ", durationType}, "operationID, d"},
 	{"WithReconnect", "WithReconnect sets how event streams reconnect (httpclient.ReconnectPolicy; default: never).", []any{"p ", qual(pkgHTTP, "ReconnectPolicy")}, "p"},
 	{"WithRemote", "WithRemote runs the operations registered by Register (registry: true) through rm instead of HTTP, e.g. a call protocol spoke (*callproto.PendingRequestMap) whose hub registered the same client: same methods, same types.", []any{"rm ", qual(pkgHTTP, "Remote")}, "rm"},
+	{"WithIdempotencyKeys", "WithIdempotencyKeys gives every call of a method that is not idempotent (POST, PATCH...) an Idempotency-Key generated once per call, the same on every retry and through WithRemote (httpclient.WithIdempotencyKeys).", nil, ""},
 }
 
 var httpCallOptions = []reexport{
@@ -75,9 +76,9 @@ func securityOptionNames(s *ir.SecurityScheme) []string {
 
 func (g *gen) versionGuard(f *generatedFile) {
 	f.writeCommented("The generated code needs a runtime that supports its contract version.", func(w *textWriter) {
-		enforce, v := qual(pkgRuntime, "EnforceVersion"), strconv.Itoa(contractVersion)
-		w.P("const _ = ", enforce, "(", v, " - ", qual(pkgRuntime, "MinVersion"), ")")
-		w.P("const _ = ", enforce, "(", qual(pkgRuntime, "MaxVersion"), " - ", v, ")")
+		enforce, v := qual(pkgImpl, "EnforceVersion"), strconv.Itoa(contractVersion)
+		w.P("const _ = ", enforce, "(", v, " - ", qual(pkgImpl, "MinVersion"), ")")
+		w.P("const _ = ", enforce, "(", qual(pkgImpl, "MaxVersion"), " - ", v, ")")
 	})
 }
 
@@ -119,6 +120,9 @@ func (g *gen) httpClientFile() *generatedFile {
 	if len(auth) > 0 {
 		usage += " Credentials are set with " + strings.Join(auth, ", ") + "."
 	}
+	if len(g.webhookOps()) > 0 {
+		usage += "\n\nThe webhooks and callbacks the API sends are received by NewWebhookMux, one method of a WebhookHandler per operation, verified and decoded by package github.com/opsgen/opsgen/runtime/webhook; RegisterWebhooks serves them as Registry subscriptions."
+	}
 	g.packageDoc(f, g.svc.Title, g.svc.Version, usage)
 	g.versionGuard(f)
 
@@ -146,6 +150,9 @@ func (g *gen) httpClientFile() *generatedFile {
 	}
 	nd.para(g.validationDoc())
 	nd.para(g.timeoutDoc())
+	if g.opts.IdempotencyKeys {
+		nd.para("Calls of methods that are not idempotent (POST, PATCH...) send an Idempotency-Key generated once per call, the same on every retry and through WithRemote (client.idempotencyKeys in opsgen's config).")
+	}
 	f.write(nd, func(w *textWriter) {
 		w.P("func NewClient(opts ...Option) *Client {")
 		g.defaultOptions(w, true)
@@ -174,6 +181,9 @@ func (g *gen) defaultOptions(w *textWriter, http bool) {
 	}
 	if http && g.opts.Timeout > 0 {
 		defs = append(defs, "WithTimeout("+durationText(w, g.opts.Timeout, false)+")")
+	}
+	if http && g.opts.IdempotencyKeys {
+		defs = append(defs, "WithIdempotencyKeys()")
 	}
 	for _, id := range slices.Sorted(maps.Keys(g.opts.Operations)) {
 		if d := g.opts.Operations[id].Timeout; http && d > 0 {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
-	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // schemaText returns s as compact JSON, "" for nil: the one place a
@@ -32,7 +32,7 @@ func (g *gen) schemaText(s *ir.Schema) string {
 	return c
 }
 
-// schemaVar returns the name of the package-level *runtime.Schema var of
+// schemaVar returns the name of the package-level *opsgenimpl.Schema var of
 // schema, declaring it in schemas.go on first use. A schema that only refers
 // to a named type is shared as refSchema<Type>; others take name.
 func (g *gen) schemaVar(schema *ir.Schema, name string) string {
@@ -93,14 +93,14 @@ func (g *gen) schemasFile() *generatedFile {
 	defer w.done()
 	w.doc(newDoc(`Schemas holds the JSON Schema (draft 2020-12) of every type of the package under "$defs"; the schemas of operations refer into it. The client uses them to normalize and validate results.`).lines())
 	defs := g.defsDoc()
-	w.b.WriteString("var Schemas = " + f.ident(pkgRuntime, "NewSchemaSet") + "(" + jsonString(defs) + ")")
+	w.b.WriteString("var Schemas = " + f.ident(pkgImpl, "NewSchemaSet") + "(" + jsonString(defs) + ")")
 	f.text(w.b.String())
 	byName := map[string]string{}
 	for c, v := range g.schemaVars {
 		byName[v] = c
 	}
 	docs := g.schemaDocs(defs, byName)
-	if runtime.NeedsFullValidator(docs...) {
+	if opsgenimpl.NeedsFullValidator(docs...) {
 		f.anon(pkgFullSchema)
 	}
 	if hasPattern(docs) {

@@ -6,6 +6,7 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -73,6 +74,13 @@ func adversarialService() *ir.Service {
 			Result:      resp,
 			InputSchema: describe(s), OutputSchema: describe(s),
 		})
+		// A webhook and a callback: names, callback expressions, media
+		// types and schemas from the spec.
+		svc.Webhooks = append(svc.Webhooks,
+			&ir.Operation{ID: s + n, GoName: "Hook" + n, Method: "POST", Doc: d, Webhook: &ir.Webhook{Name: s},
+				Body: &ir.Body{MediaType: s, Kind: ir.BodyJSON, Type: obj}, OutputSchema: describe(s)},
+			&ir.Operation{ID: s + n + "cb", GoName: "Callback" + n, Method: "PUT", Doc: d, Webhook: &ir.Webhook{Name: s + "/" + s, Expression: s},
+				Body: &ir.Body{MediaType: s, Kind: ir.BodyText, Type: str}})
 		svc.SecuritySchemes = append(svc.SecuritySchemes, &ir.SecurityScheme{Name: s + n, GoName: "Key" + n, Type: "apiKey", In: "header", ParamName: s, Doc: d})
 		svc.Security = append(svc.Security, []string{s + n})
 	}
@@ -110,6 +118,9 @@ func adversarialTools() *ir.Service {
 func TestSpecTextNeverCode(t *testing.T) {
 	openapi, _ := emit(t, adversarialService(), Options{Package: "evil", Version: strings.Join(adversarial, " "), Registry: true})
 	mcp, _ := emit(t, adversarialTools(), Options{Package: "evil", Version: adversarial[0], Registry: true})
+	if !slices.ContainsFunc(openapi, func(f File) bool { return f.Name == "webhooks.go" }) {
+		t.Fatal("no webhooks.go: the webhook writer is not checked")
+	}
 	for _, files := range [][]File{openapi, mcp} {
 		var lits, comments strings.Builder
 		for _, f := range files {

@@ -206,8 +206,8 @@ type structField struct {
 func (w *textWriter) structDecl(name string, fields []field) {
 	sf := w.structFields(fields)
 	// The object and parameter structs written here start with a
-	// runtime.NotComparable (its doc says why), in a section of its own.
-	w.b.WriteString("type " + name + " struct {\n\t_ " + w.typeText(qual(pkgRuntime, "NotComparable")) + "\n")
+	// opsgenimpl.NotComparable (its doc says why), in a section of its own.
+	w.b.WriteString("type " + name + " struct {\n\t_ " + w.typeText(qual(pkgImpl, "NotComparable")) + "\n")
 	if len(sf) > 0 {
 		w.b.WriteString("\n")
 	}

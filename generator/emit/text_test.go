@@ -104,10 +104,10 @@ func TestStructAlignment(t *testing.T) {
 	if string(got) != src {
 		t.Errorf("got:\n%s\nwant (gofmt):\n%s", src, got)
 	}
-	if !strings.HasPrefix(w.b.String(), "type T struct {\n\t_ runtime.NotComparable\n\n\tA ") {
+	if !strings.HasPrefix(w.b.String(), "type T struct {\n\t_ opsgenimpl.NotComparable\n\n\tA ") {
 		t.Errorf("the struct does not start with its NotComparable marker:\n%s", w.b.String())
 	}
-	if w.f.imports["time"].name != "time" || w.f.imports["encoding/json"].name != "json" || w.f.imports[pkgRuntime].name != "runtime" {
+	if w.f.imports["time"].name != "time" || w.f.imports["encoding/json"].name != "json" || w.f.imports[pkgImpl].name != "opsgenimpl" {
 		t.Errorf("imports not recorded: %v", w.f.imports)
 	}
 }

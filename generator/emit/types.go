@@ -516,7 +516,7 @@ func (g *gen) declareEnum(f *generatedFile, t *ir.Type) {
 	w.doc(typeDoc(t, t.Name+" is one of the values below; other values still decode (see Known).").lines())
 	w.b.WriteString("type " + t.Name + " " + enumBase(t).name + "\n")
 	var names []string
-	var values []string // the string values, for runtime.EnumKnown
+	var values []string // the string values, for opsgenimpl.EnumKnown
 	listed := enumBase(t).name == "string"
 	seen := map[string]bool{}
 	for _, v := range t.Values {
@@ -557,7 +557,7 @@ func (g *gen) declareEnum(f *generatedFile, t *ir.Type) {
 			// literal: a switch over the values in each of thousands of
 			// enums, or a []string of them in static data, is what the
 			// compiler spent most of a large package's build on.
-			w.b.WriteString("func (v " + t.Name + ") Known() bool {\n\treturn " + w.typeText(qual(pkgRuntime, "EnumKnown")) +
+			w.b.WriteString("func (v " + t.Name + ") Known() bool {\n\treturn " + w.typeText(qual(pkgImpl, "EnumKnown")) +
 				"(string(v), " + litText(strings.Join(values, "\x00")) + ")\n}\n")
 		} else {
 			w.b.WriteString("func (v " + t.Name + ") Known() bool {\n\tswitch v {\n\tcase " + strings.Join(names, ", ") +
@@ -651,10 +651,10 @@ func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 	var table strings.Builder // the union's variants, one line each
 	for _, v := range t.Variants {
 		vt := w.typeText(g.goType(v.Type, false, t.Pos))
-		// runtime.VariantInto, not the generic VariantAs: nothing compiled
+		// opsgenimpl.VariantInto, not the generic VariantAs: nothing compiled
 		// per variant type.
 		decl(newDoc("As"+v.Name+" returns the value as the "+v.Name+" variant."),
-			recv+"As"+v.Name+"() ("+vt+", error) {\n\tvar v "+vt+"\n\terr := "+w.typeText(qual(pkgRuntime, "VariantInto"))+
+			recv+"As"+v.Name+"() ("+vt+", error) {\n\tvar v "+vt+"\n\terr := "+w.typeText(qual(pkgImpl, "VariantInto"))+
 				"(u.UnionValue, &v)\n\treturn v, err\n}\n")
 		ctor := cmp.Or(v.Constructor, t.Name+"From"+v.Name) // decided by the names stage
 		cd := newDoc(ctor + " returns a " + t.Name + " holding the " + v.Name + " variant v.")
@@ -663,7 +663,7 @@ func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 			cd.para("An empty " + fl.Name + " is set to " + strconv.Quote(v.Tags[0]) + ".")
 			body = "\tif v." + fl.Name + " == \"\" {\n\t\tv." + fl.Name + " = " + litText(v.Tags[0]) + "\n\t}\n"
 		}
-		decl(cd, "func "+ctor+"(v "+vt+") "+t.Name+" {\n"+body+"\treturn "+t.Name+"{"+w.typeText(qual(pkgRuntime, "UnionOf"))+"("+litText(v.Name)+", v)}\n}\n")
+		decl(cd, "func "+ctor+"(v "+vt+") "+t.Name+" {\n"+body+"\treturn "+t.Name+"{"+w.typeText(qual(pkgImpl, "UnionOf"))+"("+litText(v.Name)+", v)}\n}\n")
 		table.WriteString("\t{Name: " + litText(v.Name))
 		for _, m := range [][2]string{{"Tags", strLitsText(v.Tags)}, {"JSONKind", optLit(v.JSONKind)}, {"Required", strLitsText(v.Required)}} {
 			if m[1] != "" { // as optKV leaves empty members out
@@ -682,7 +682,7 @@ func (g *gen) declareUnion(f *generatedFile, t *ir.Type) {
 		disc = "Discriminator: " + litText(t.Discriminator) + ", "
 	}
 	w.b.WriteString(commentLine("union"+t.Name+" selects the variant of a "+t.Name+".") + "\nvar union" + t.Name + " = &" +
-		w.typeText(qual(pkgRuntime, "Union")) + "{" + disc + "Variants: []" + w.typeText(qual(pkgRuntime, "UnionVariant")) + "{" + rows + "}}\n")
+		w.typeText(qual(pkgImpl, "Union")) + "{" + disc + "Variants: []" + w.typeText(qual(pkgImpl, "UnionVariant")) + "{" + rows + "}}\n")
 	f.text(w.b.String())
 }
 
@@ -754,12 +754,12 @@ func (g *gen) declareTuple(f *generatedFile, t *ir.Type) {
 	})
 	f.write(newDoc("MarshalJSON writes the value as a JSON array."), func(w *textWriter) {
 		w.P("func (t ", t.Name, ") MarshalJSON() ([]byte, error) {")
-		w.P("\treturn ", qual(pkgRuntime, "MarshalTuple"), "([]any{", strings.Join(vals, ", "), "}, ", rest, ")")
+		w.P("\treturn ", qual(pkgImpl, "MarshalTuple"), "([]any{", strings.Join(vals, ", "), "}, ", rest, ")")
 		w.P("}")
 	})
 	f.write(newDoc("UnmarshalJSON reads a JSON array."), func(w *textWriter) {
 		w.P("func (t *", t.Name, ") UnmarshalJSON(b []byte) error {")
-		w.P("\treturn ", qual(pkgRuntime, "UnmarshalTuple"), "(b, []any{", strings.Join(ptrs, ", "), "}, ", restPtr, ")")
+		w.P("\treturn ", qual(pkgImpl, "UnmarshalTuple"), "(b, []any{", strings.Join(ptrs, ", "), "}, ", restPtr, ")")
 		w.P("}")
 	})
 }

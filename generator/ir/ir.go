@@ -55,6 +55,10 @@ type Service struct {
 	Types []*Type
 	// Operations are sorted by GoName.
 	Operations []*Operation
+	// Webhooks are the requests the API sends to its clients: OpenAPI 3.1
+	// webhooks and 3.0 callbacks, sorted by GoName. Each has Webhook set;
+	// its Body is the payload and OutputSchema the payload's JSON Schema.
+	Webhooks []*Operation
 	// SecuritySchemes are sorted by Name.
 	SecuritySchemes []*SecurityScheme
 	// Security is the document-wide requirement (see Operation.Security).
@@ -62,7 +66,7 @@ type Service struct {
 	// Defs are the named JSON Schemas that schemas refer to (Schema.Ref):
 	// the Def of every named type, and the defs MergeIdentical keeps under
 	// the old names of merged types. The emitter writes them under "$defs",
-	// sorted by name, and the runtime compiles them (runtime.SchemaSet) for
+	// sorted by name, and the runtime compiles them (opsgenimpl.SchemaSet) for
 	// normalization and validation.
 	Defs []*Def
 }
@@ -285,11 +289,25 @@ type Operation struct {
 	// MCP only.
 	Tool *Tool
 
+	// Webhook is set for an operation of Service.Webhooks.
+	Webhook *Webhook
+
 	// InputSchema and OutputSchema are the JSON Schemas of the operation's
 	// input (an object of params and body, or the tool's inputSchema) and of its
 	// result data; nil when there is none.
 	InputSchema  *Schema
 	OutputSchema *Schema
+}
+
+// Webhook is what a webhook or callback operation declares beyond an
+// operation's fields.
+type Webhook struct {
+	// Name is the webhook's name, or "<operation id>/<callback name>" for a
+	// callback.
+	Name string
+	// Expression is a callback's URL expression
+	// ("{$request.body#/callbackUrl}"); "" for a webhook.
+	Expression string
 }
 
 // ParamIn is where a parameter goes.
@@ -455,7 +473,9 @@ var Reserved = []string{
 	"WithRequestEditor", "WithCallValidation", "WithCallBaseURL", "WithConvention",
 	"WithMiddleware", "WithBeforeRequest", "WithAfterResponse", "WithRetry", "WithTimeout",
 	"WithOperationTimeout", "WithReconnect", "WithCallTimeout", "WithCallRetry", "WithCallReconnect",
-	"WithRemote", "WithRawBody",
+	"WithRemote", "WithRawBody", "WithIdempotencyKeys",
+	// The webhook receiver (generator/emit/webhooks.go).
+	"WebhookHandler", "NewWebhookMux", "RegisterWebhooks",
 }
 
 // ReservedMethods lists the methods of Client the emitter declares itself;

@@ -370,6 +370,7 @@ func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Opti
 		return nil, nil, err
 	}
 	svc.Operations = l.operations()
+	svc.Webhooks = l.webhooks(svc.Operations)
 	if err := stopped(ctx, source); err != nil {
 		return nil, nil, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/opsgen/opsgen/generator/mcptools"
 	"github.com/opsgen/opsgen/internal/testdeps"
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
@@ -145,7 +146,7 @@ func typed(t *testing.T, tools map[string]*mcp.Tool, name string) *mcpclient.Too
 		if err != nil {
 			t.Fatal(err)
 		}
-		mt.OutputSchema = runtime.NewSchema(string(b))
+		mt.OutputSchema = opsgenimpl.NewSchema(string(b))
 	}
 	return mt
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
+	"github.com/opsgen/opsgen/runtime/mcpconv"
 )
 
 // Names of the tools of NewServer.
@@ -195,12 +196,12 @@ func NewServer() *mcp.Server {
 		func(_ context.Context, _ *mcp.CallToolRequest, in struct {
 			Version int `json:"version,omitempty"`
 		}) (*mcp.CallToolResult, any, error) {
-			blocks, err := runtime.EncodeToolEnvelope("system-design", EnvelopeTime, TheWorkflow, EnvelopeSummary)
+			blocks, err := mcpconv.EncodeToolEnvelope("system-design", EnvelopeTime, TheWorkflow, EnvelopeSummary)
 			if err != nil {
 				return nil, nil, err
 			}
 			if in.Version != 0 {
-				blocks[1].Text = runtime.ToolEnvelopePrefix + base64JSON(fmt.Sprintf(
+				blocks[1].Text = mcpconv.ToolEnvelopePrefix + base64JSON(fmt.Sprintf(
 					`{"payload":{"x":1},"meta":{"tool":"system-design","ts":"2025-06-17T18:30:00Z","version":%d}}`, in.Version))
 			}
 			content, err := mcpclient.ToSDK(blocks)
@@ -221,7 +222,7 @@ func NewServer() *mcp.Server {
 			if in.Mismatch {
 				info.Errors = []runtime.DotbotIssue{{Code: "IO_ERROR", Message: "disk full"}}
 			}
-			js, err := runtime.EncodeDotbot(info, data)
+			js, err := mcpconv.EncodeDotbot(info, data)
 			if err != nil {
 				return nil, nil, err
 			}

@@ -19,7 +19,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/internal/conform"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -29,13 +29,13 @@ import (
 	_ "github.com/opsgen/opsgen/runtime/pattern"
 )
 
-func init() { runtime.SetFullValidator(Validator{}) }
+func init() { conform.SetFullValidator(Validator{}) }
 
-// Validator is the runtime.FullValidator of this package.
+// Validator is the conform.FullValidator of this package.
 type Validator struct{}
 
-// Compile implements runtime.FullValidator.
-func (Validator) Compile(doc any, ptr string) (runtime.FullSchema, error) {
+// Compile implements conform.FullValidator.
+func (Validator) Compile(doc any, ptr string) (conform.FullSchema, error) {
 	const url = "opsgen:schema.json"
 	c := jsonschema.NewCompiler()
 	c.UseRegexpEngine(lenientRegexps)
@@ -57,8 +57,8 @@ type schema struct{ s *jsonschema.Schema }
 // printer renders the validator's messages.
 var printer = message.NewPrinter(language.English)
 
-// Validate implements runtime.FullSchema.
-func (s schema) Validate(data []byte) []runtime.Warning {
+// Validate implements conform.FullSchema.
+func (s schema) Validate(data []byte) []conform.Issue {
 	v, err := jsonschema.UnmarshalJSON(strings.NewReader(string(data)))
 	if err != nil {
 		return nil // the walker checked the syntax
@@ -67,7 +67,7 @@ func (s schema) Validate(data []byte) []runtime.Warning {
 	if !errors.As(s.s.Validate(v), &ve) {
 		return nil
 	}
-	var out []runtime.Warning
+	var out []conform.Issue
 	var leaves func(e *jsonschema.ValidationError)
 	leaves = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) > 0 {
@@ -76,17 +76,17 @@ func (s schema) Validate(data []byte) []runtime.Warning {
 			}
 			return
 		}
-		out = append(out, runtime.Warning{Pointer: jsonptr.Join(e.InstanceLocation), Message: e.ErrorKind.LocalizedString(printer)})
+		out = append(out, conform.Issue{Pointer: jsonptr.Join(e.InstanceLocation), Message: e.ErrorKind.LocalizedString(printer)})
 	}
 	leaves(ve)
 	return out
 }
 
 // lenientRegexps reads patterns as the runtime's walker does
-// (runtime.CompilePattern): a pattern Go cannot compile matches everything
+// (conform.CompilePattern): a pattern Go cannot compile matches everything
 // rather than failing the whole schema.
 func lenientRegexps(s string) (jsonschema.Regexp, error) {
-	if re := runtime.CompilePattern(s); re != nil {
+	if re := conform.CompilePattern(s); re != nil {
 		return re, nil
 	}
 	return anyString(s), nil

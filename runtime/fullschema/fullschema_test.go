@@ -7,16 +7,17 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/fullschema"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // TestInstalled: importing the package installs the validator: keywords
 // the walker does not check are checked, at pointers escaped as JSON
 // pointers, beside the walker's own findings.
 func TestInstalled(t *testing.T) {
-	s := runtime.NewSchema(`{"type":"object","properties":{"a/b":{"type":"integer","not":{"const":13}},"s":{"type":"string"},"tags":{"type":"array","contains":{"const":"x"}}}}`)
+	s := opsgenimpl.NewSchema(`{"type":"object","properties":{"a/b":{"type":"integer","not":{"const":13}},"s":{"type":"string"},"tags":{"type":"array","contains":{"const":"x"}}}}`)
 	var out map[string]any
 	p := &runtime.Pipeline{Logger: slog.New(slog.DiscardHandler)}
-	ws, err := runtime.Decode(context.Background(), p, "t.op", s, []byte(`{"a/b":13,"s":1,"tags":["a"]}`), &out)
+	ws, err := opsgenimpl.Decode(context.Background(), p, "t.op", s, []byte(`{"a/b":13,"s":1,"tags":["a"]}`), &out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func TestInstalled(t *testing.T) {
 // TestCompileError: a schema the full validator cannot compile makes the
 // Schema unusable, with the validator's reason.
 func TestCompileError(t *testing.T) {
-	s := runtime.NewSchema(`{"not":{"$ref":"https://example.com/elsewhere.json"}}`)
+	s := opsgenimpl.NewSchema(`{"not":{"$ref":"https://example.com/elsewhere.json"}}`)
 	if err := s.Compile(); err == nil {
 		t.Error("schema with an unreachable $ref compiled")
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 type benchOwner struct {
@@ -109,7 +110,7 @@ func BenchmarkDo(b *testing.B) {
 				}
 			}
 		})
-		responses := []Response{{Status: "200", Kind: BodyJSON, Schema: runtime.NewSchema(benchSchema)}}
+		responses := []Response{{Status: "200", Kind: BodyJSON, Schema: opsgenimpl.NewSchema(benchSchema)}}
 		for _, mode := range []runtime.ValidationMode{runtime.ValidateOff, runtime.ValidateWarn} {
 			c := New(srv.URL, nil, WithHTTPClient(hc), WithValidation(mode))
 			b.Run(fmt.Sprintf("%s/%dB/opsgen-%s", size.name, len(body), mode), func(b *testing.B) {

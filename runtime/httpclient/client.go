@@ -56,6 +56,9 @@ type Config struct {
 	// Remote, when set, runs the operations that have a registry id
 	// instead of sending HTTP requests (see WithRemote).
 	Remote Remote
+	// IdempotencyKeys gives calls of non-idempotent methods a generated
+	// Idempotency-Key (see WithIdempotencyKeys).
+	IdempotencyKeys bool
 
 	middleware  []Middleware
 	before      []func(*http.Request) error

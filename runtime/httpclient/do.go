@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // BodyKind is how a declared response body is encoded.
@@ -41,11 +42,11 @@ type Response struct {
 	// when the response has no Content-Type.
 	Kind BodyKind
 	// Schema is the JSON Schema of a JSON body; nil means no validation.
-	Schema *runtime.Schema
+	Schema *opsgenimpl.Schema
 	// NewError, for declared error statuses, returns a pointer to a new
 	// value of the operation's error type for the status (a struct embedding
 	// runtime.StatusError, with a Body): the failure is returned as that type, its JSON
-	// body decoded into its Body (see runtime.TypedStatusError). A pointer
+	// body decoded into its Body (see opsgenimpl.TypedStatusError). A pointer
 	// to any other type is the older form: a JSON error body is decoded
 	// into it and kept in CallError.HTTP.Typed (see runtime.ErrorBody).
 	NewError func() any
@@ -98,6 +99,7 @@ func Do[T any](ctx context.Context, c *Client, r *Request, responses []Response,
 // operation, through HTTP or WithRemote.
 func (c *Client) Call(ctx context.Context, r *Request, responses []Response, data any, opts ...CallOption) (runtime.Meta, []runtime.Warning, error) {
 	cc := callOptions(opts)
+	ctx = c.idempotencyKey(ctx, r, cc)
 	if rm := c.remote(r); rm != nil {
 		return r.remoteCall(c, ctx, rm, r, responses, cc, data)
 	}
@@ -174,7 +176,7 @@ func (c *Client) do(ctx context.Context, r *Request, responses []Response, cc *c
 	}
 	body := &cappedReader{r: src, left: c.cfg.MaxBodyBytes}
 	p := c.pipeline(cc)
-	var schema *runtime.Schema
+	var schema *opsgenimpl.Schema
 	kind := BodyNone
 	if entry != nil {
 		schema, kind = entry.Schema, entry.Kind
@@ -187,7 +189,7 @@ func (c *Client) do(ctx context.Context, r *Request, responses []Response, cc *c
 		var data []byte
 		if data, err = readAll(body, resp.ContentLength, c.cfg.MaxBodyBytes); err == nil {
 			if data, err = xmlToJSON(r.opID, schema, data); err == nil {
-				warnings, err = runtime.DecodeInto(ctx, p, r.opID, schema, data, out)
+				warnings, err = opsgenimpl.DecodeInto(ctx, p, r.opID, schema, data, out)
 			}
 		}
 	} else if _, isBytes := out.(*[]byte); !isBytes && (isJSONMediaType(mt) || mt == "" && kind == BodyJSON) {
@@ -196,7 +198,7 @@ func (c *Client) do(ctx context.Context, r *Request, responses []Response, cc *c
 		var data []byte
 		if data, err = readAll(body, resp.ContentLength, c.cfg.MaxBodyBytes); err == nil {
 			keepRaw(cc, data)
-			warnings, err = runtime.DecodeInto(ctx, p, r.opID, schema, data, out)
+			warnings, err = opsgenimpl.DecodeInto(ctx, p, r.opID, schema, data, out)
 		}
 	} else {
 		var data []byte
@@ -470,7 +472,7 @@ func typedErrorBody(ce *runtime.CallError, entry *Response, b []byte, decode boo
 	} else {
 		v = reflect.New(reflect.TypeOf(entry.Error).Elem()).Interface()
 	}
-	if err := runtime.TypedStatusError(v, ce, b, decode); err != error(ce) {
+	if err := opsgenimpl.TypedStatusError(v, ce, b, decode); err != error(ce) {
 		return err
 	}
 	if decode && json.Unmarshal(b, v) == nil {
@@ -608,7 +610,7 @@ func readAll(r io.Reader, contentLength, limit int64) ([]byte, error) {
 // assignBody stores a non-JSON body in out: as is for string and []byte
 // (and for any: a string for text/*, else []byte), else (a server that
 // drifted from its spec) decoded as JSON when it parses.
-func assignBody(ctx context.Context, p *runtime.Pipeline, opID string, schema *runtime.Schema, mt string, data []byte, out any) ([]runtime.Warning, error) {
+func assignBody(ctx context.Context, p *runtime.Pipeline, opID string, schema *opsgenimpl.Schema, mt string, data []byte, out any) ([]runtime.Warning, error) {
 	switch o := out.(type) {
 	case *string:
 		*o = string(data)
@@ -630,7 +632,7 @@ func assignBody(ctx context.Context, p *runtime.Pipeline, opID string, schema *r
 	if !json.Valid(data) {
 		return nil, runtime.Errorf(runtime.CodeDecode, opID, "response body of type %q cannot be decoded into %s", mt, reflect.TypeOf(out).Elem())
 	}
-	return runtime.DecodeInto(ctx, p, opID, schema, data, out)
+	return opsgenimpl.DecodeInto(ctx, p, opID, schema, data, out)
 }
 
 // readError turns a failure to read or decode a 2xx body into a CallError:

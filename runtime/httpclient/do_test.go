@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // seen is a request as the server received it.
@@ -328,7 +329,7 @@ func TestDoDecode(t *testing.T) {
 func TestDoValidationModes(t *testing.T) {
 	srv := httptest.NewServer(reply(200, "application/json", `{"id":"seven","name":"rex"}`))
 	defer srv.Close()
-	schema := runtime.NewSchema(`{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"}}}`)
+	schema := opsgenimpl.NewSchema(`{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"}}}`)
 	responses := []Response{{Status: "200", Kind: BodyJSON, Schema: schema}}
 	var hooked []runtime.Warning
 	var logged bytes.Buffer
@@ -441,7 +442,7 @@ func TestDoDecodeErrors(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	c := New(srv.URL, nil, WithMaxBodyBytes(100))
-	schema := runtime.NewSchema(`{"type":"object"}`)
+	schema := opsgenimpl.NewSchema(`{"type":"object"}`)
 	for _, mode := range []runtime.ValidationMode{runtime.ValidateOff, runtime.ValidateWarn} {
 		responses := []Response{{Status: "200", Kind: BodyJSON, Schema: schema}}
 		for _, path := range []string{"/malformed", "/trailing"} {

@@ -94,6 +94,14 @@
 // RetryPolicy.MaxBufferedBody (a larger one is sent once, without
 // retries).
 //
+// WithIdempotencyKeys (client.idempotencyKeys in opsgen.yaml) gives each
+// call of a non-idempotent method (POST, PATCH...) an Idempotency-Key,
+// generated once per call and sent on every retry, so that those calls are
+// retried too and a server that honours the header runs them once. A
+// key of the caller's (the header, or runtime.WithIdempotencyKey on the
+// context) wins. Through WithRemote the key travels in the call protocol:
+// the hubs dedupe on it, and the hub's own client sends it to the API.
+//
 // A call's timeout is WithCallTimeout's, else the operation's
 // (WithOperationTimeout; generated clients apply those of opsgen.yaml),
 // else the client's (WithTimeout); it covers all attempts and the reading

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // recordSeparator starts each JSON text of an application/json-seq stream
@@ -87,12 +88,12 @@ func (ir *itemReader) next() ([]byte, error) {
 // streamItems yields the items of a JSON sequence, each decoded into T
 // through the pipeline against schema. It returns how many it read and why
 // it ended (see eachItem).
-func streamItems[T any](ctx context.Context, p *runtime.Pipeline, opID string, schema *runtime.Schema, items *itemReader, meta runtime.HTTPMeta, warn func(string), yield func(runtime.ResponseEnvelope[T], error) bool) (int, error) {
+func streamItems[T any](ctx context.Context, p *runtime.Pipeline, opID string, schema *opsgenimpl.Schema, items *itemReader, meta runtime.HTTPMeta, warn func(string), yield func(runtime.ResponseEnvelope[T], error) bool) (int, error) {
 	n := 0
 	return eachItem(ctx, items.next, func(item []byte) bool {
 		n++
 		var out T
-		warnings, err := runtime.Decode(ctx, p, opID, schema, item, &out)
+		warnings, err := opsgenimpl.Decode(ctx, p, opID, schema, item, &out)
 		return yieldItem(out, warnings, err, meta, yield, func(err error) {
 			warn(fmt.Sprintf("stream item %d skipped: it does not decode: %v", n, err))
 		})

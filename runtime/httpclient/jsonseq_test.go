@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 func readItems(t *testing.T, r io.Reader, sep byte, maxItem int) ([]string, []string) {
@@ -83,7 +84,7 @@ func sequenceServer(t *testing.T, mt string, chunks ...string) *httptest.Server 
 	return srv
 }
 
-var tickSchema = runtime.NewSchema(`{"type":"object","required":["seq"],"properties":{"seq":{"type":"integer"},"msg":{"type":"string"}}}`)
+var tickSchema = opsgenimpl.NewSchema(`{"type":"object","required":["seq"],"properties":{"seq":{"type":"integer"},"msg":{"type":"string"}}}`)
 
 // TestStreamJSONSequences streams each sequence media type with a drifted
 // item (kept, with a warning on its envelope) and a malformed one (skipped
@@ -285,7 +286,7 @@ func BenchmarkStreamJSONLines(b *testing.B) {
 		body.Write(line)
 		body.WriteByte('\n')
 	}
-	schema := runtime.NewSchema(`{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string"},"status":{"type":"string"},"price":{"type":"number"},"tags":{"type":"array","items":{"type":"string"}},"owner":{"type":"object","properties":{"id":{"type":"integer"},"email":{"type":"string"}}}}}`)
+	schema := opsgenimpl.NewSchema(`{"type":"object","required":["id","name"],"properties":{"id":{"type":"integer"},"name":{"type":"string"},"status":{"type":"string"},"price":{"type":"number"},"tags":{"type":"array","items":{"type":"string"}},"owner":{"type":"object","properties":{"id":{"type":"integer"},"email":{"type":"string"}}}}}`)
 	c := New("http://h", nil, WithHTTPClient(&http.Client{Transport: seqTransport{body.Bytes()}}))
 	responses := []Response{{Status: "200", Kind: BodyJSONSeq, Schema: schema}}
 	ctx := context.Background()

@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // The tests of this file come from calling real API descriptions (opsgen
@@ -27,7 +28,7 @@ import (
 // in an unexported field, visible only through MarshalJSON.
 type rawUnion struct{ raw json.RawMessage }
 
-func (u rawUnion) MarshalJSON() ([]byte, error) { return runtime.MarshalRaw(u.raw) }
+func (u rawUnion) MarshalJSON() ([]byte, error) { return opsgenimpl.MarshalRaw(u.raw) }
 
 func unionOf(s string) rawUnion { return rawUnion{json.RawMessage(s)} }
 

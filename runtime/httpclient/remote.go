@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Remote runs registered operations in another process (see
@@ -87,14 +88,14 @@ func remoteEnvelope[T any](ctx context.Context, p *runtime.Pipeline, r *Request,
 		return runtime.ResponseEnvelope[T]{}, runtime.Errorf(runtime.CodeDecode, r.opID, "the remote answer is not a ResponseEnvelope")
 	}
 	if len(out.Warnings) == 0 {
-		return runtime.ProcessAs[T](ctx, p, r.opID, nil, out.JSON)
+		return opsgenimpl.ProcessAs[T](ctx, p, r.opID, nil, out.JSON)
 	}
 	var env runtime.ResponseEnvelope[any]
 	if err := env.UnmarshalJSON(out.JSON); err != nil {
 		return runtime.ResponseEnvelope[T]{}, runtime.NewError(runtime.CodeDecode, r.opID, "the remote answer is not a ResponseEnvelope", err)
 	}
 	env.Warnings = out.Warnings
-	return runtime.ProcessAs[T](ctx, p, r.opID, nil, env)
+	return opsgenimpl.ProcessAs[T](ctx, p, r.opID, nil, env)
 }
 
 // remoteEvents is rm's subscription id with the warnings beside each
@@ -122,7 +123,7 @@ func remoteInto(ctx context.Context, p *runtime.Pipeline, r *Request, out json.R
 		return nil, nil, runtime.Errorf(runtime.CodeDecode, r.opID, "the remote answer is not a ResponseEnvelope")
 	}
 	if len(warnings) == 0 {
-		return runtime.ProcessInto(ctx, p, r.opID, nil, out, data)
+		return opsgenimpl.ProcessInto(ctx, p, r.opID, nil, out, data)
 	}
 	var env runtime.ResponseEnvelope[any]
 	if err := env.UnmarshalJSON(out); err != nil {
@@ -130,7 +131,7 @@ func remoteInto(ctx context.Context, p *runtime.Pipeline, r *Request, out json.R
 		return nil, nil, runtime.NewError(runtime.CodeDecode, r.opID, "the remote answer is not a ResponseEnvelope", err)
 	}
 	env.Warnings = warnings
-	return runtime.ProcessInto(ctx, p, r.opID, nil, env, data)
+	return opsgenimpl.ProcessInto(ctx, p, r.opID, nil, env, data)
 }
 
 // doRemoteInto is Call through rm. A failure is typed as responses

@@ -26,6 +26,11 @@ import (
 // HTTP, with its own server and credentials, so there is no server of the
 // first request to hold Link targets to, only the operation's path.
 func (c *Client) remotePages(ctx context.Context, rm Remote, r *Request, responses []Response, paging Paging, cc *callConfig, data any, yield func(runtime.Meta, []runtime.Warning, error) bool) {
+	// Each page is a call of its own: the call's idempotency key, if the
+	// context has one, is not theirs.
+	if runtime.IdempotencyKeyFrom(ctx) != "" {
+		ctx = runtime.WithIdempotencyKey(ctx, "")
+	}
 	fail := func(err error) bool {
 		zeroData(data)
 		return yield(nil, nil, err)

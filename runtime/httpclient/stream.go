@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Stream sends r when iteration starts and yields one envelope per
@@ -109,7 +110,7 @@ func Stream[T any](ctx context.Context, c *Client, r *Request, responses []Respo
 				yield(zero, statusError(r.opID, resp, entry))
 				return
 			}
-			var schema *runtime.Schema
+			var schema *opsgenimpl.Schema
 			if entry != nil {
 				schema = entry.Schema
 			}
@@ -172,7 +173,7 @@ var errStopped = errors.New("iteration stopped")
 
 // streamEvents yields the events of one connection. It returns how many
 // it read and why it ended (see eachItem).
-func streamEvents[T any](ctx context.Context, p *runtime.Pipeline, opID string, schema *runtime.Schema, parser *sseParser, meta runtime.HTTPMeta, warn func(string), yield func(runtime.ResponseEnvelope[T], error) bool) (int, error) {
+func streamEvents[T any](ctx context.Context, p *runtime.Pipeline, opID string, schema *opsgenimpl.Schema, parser *sseParser, meta runtime.HTTPMeta, warn func(string), yield func(runtime.ResponseEnvelope[T], error) bool) (int, error) {
 	return eachItem(ctx, parser.next, func(ev sseEvent) bool {
 		var out T
 		var warnings []runtime.Warning
@@ -183,7 +184,7 @@ func streamEvents[T any](ctx context.Context, p *runtime.Pipeline, opID string, 
 		case *[]byte:
 			*o = []byte(ev.data)
 		default:
-			warnings, err = runtime.Decode(ctx, p, opID, schema, []byte(ev.data), &out)
+			warnings, err = opsgenimpl.Decode(ctx, p, opID, schema, []byte(ev.data), &out)
 		}
 		m := meta
 		m.EventType, m.LastEventID = ev.typ, ev.id

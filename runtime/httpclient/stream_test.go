@@ -15,6 +15,7 @@ import (
 
 	"github.com/opsgen/opsgen/internal/leakcheck"
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 type tick struct {
@@ -241,7 +242,7 @@ func TestStreamStatusError(t *testing.T) {
 
 func TestStreamStrictValidation(t *testing.T) {
 	srv := sseServer(t, 200, "data: {\"seq\":\"one\"}\n\ndata: {\"seq\":2}\n\n")
-	schema := runtime.NewSchema(`{"type":"object","properties":{"seq":{"type":"integer"}}}`)
+	schema := opsgenimpl.NewSchema(`{"type":"object","properties":{"seq":{"type":"integer"}}}`)
 	c := New(srv.URL, nil, WithValidation(runtime.ValidateStrict))
 	var errs, oks int
 	for env, err := range Stream[map[string]any](t.Context(), c, c.NewRequest("op", "GET", "/"), []Response{{Status: "200", Schema: schema}}) {

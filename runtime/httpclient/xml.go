@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 	"github.com/opsgen/opsgen/runtime/xmljson"
 )
 
@@ -12,7 +13,7 @@ import (
 // written as the XML document schema (the body's JSON Schema, with its
 // OpenAPI xml objects) describes (see runtime/xmljson.Encode). A nil v
 // sends no body.
-func (r *Request) XMLBody(contentType string, v any, schema *runtime.Schema) {
+func (r *Request) XMLBody(contentType string, v any, schema *opsgenimpl.Schema) {
 	if r.err != nil {
 		return
 	}
@@ -36,7 +37,7 @@ func (r *Request) XMLBody(contentType string, v any, schema *runtime.Schema) {
 }
 
 // xmlSchema is schema in the form runtime/xmljson reads.
-func xmlSchema(schema *runtime.Schema) (xmljson.Schema, error) {
+func xmlSchema(schema *opsgenimpl.Schema) (xmljson.Schema, error) {
 	v, doc, err := schema.Document()
 	return xmljson.Schema{Value: v, Doc: doc}, err
 }
@@ -63,7 +64,7 @@ func decodesXML(mt string, kind BodyKind, out any) bool {
 
 // xmlToJSON converts an XML body to the JSON value schema describes; the
 // failure is a DECODE_ERROR naming the operation.
-func xmlToJSON(opID string, schema *runtime.Schema, data []byte) ([]byte, error) {
+func xmlToJSON(opID string, schema *opsgenimpl.Schema, data []byte) ([]byte, error) {
 	s, err := xmlSchema(schema)
 	if err == nil {
 		var js json.RawMessage

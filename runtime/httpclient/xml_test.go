@@ -7,11 +7,12 @@ import (
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // petXML is the schema of pet as XML: the root element <pet>, the id an
 // attribute.
-var petXML = runtime.NewSchema(`{"type":"object","xml":{"name":"pet"},"required":["name"],
+var petXML = opsgenimpl.NewSchema(`{"type":"object","xml":{"name":"pet"},"required":["name"],
 	"properties":{"id":{"type":"integer","xml":{"attribute":true}},"name":{"type":"string"}}}`)
 
 func TestXMLBody(t *testing.T) {
@@ -87,7 +88,7 @@ type xmlNotFound struct {
 }
 
 func TestXMLErrorBodies(t *testing.T) {
-	problemXML := runtime.NewSchema(`{"type":"object","properties":{"code":{"type":"string"},"message":{"type":"string"}}}`)
+	problemXML := opsgenimpl.NewSchema(`{"type":"object","properties":{"code":{"type":"string"},"message":{"type":"string"}}}`)
 	responses := []Response{{Status: "404", Kind: BodyXML, Schema: problemXML, Error: (*xmlNotFound)(nil)}}
 	const body = `<Error><code>NoSuchKey</code><message>gone</message></Error>`
 	rec := newRecorder(t, reply(404, "application/xml", body))

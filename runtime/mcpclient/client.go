@@ -13,6 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/mcpconv"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Tool describes one tool for Call; generated code declares one
@@ -21,7 +23,7 @@ type Tool struct {
 	// Name is the tool's name on the server.
 	Name string
 	// OutputSchema is the tool's output schema; nil when the tool declares none.
-	OutputSchema *runtime.Schema
+	OutputSchema *opsgenimpl.Schema
 	// Convention: "" (none), "toolenvelope-v1", "dotbot", or "auto" (detect
 	// either). "" means the client's default (WithConvention).
 	Convention string
@@ -202,7 +204,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 			*blocks = meta.Content
 		}
 	case tool.OutputSchema != nil && meta.StructuredContent != nil && !fromStructured:
-		w, err := runtime.Decode(ctx, pipeline, op, tool.OutputSchema, meta.StructuredContent, &data)
+		w, err := opsgenimpl.Decode(ctx, pipeline, op, tool.OutputSchema, meta.StructuredContent, &data)
 		if err != nil {
 			return env, err
 		}
@@ -210,7 +212,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 	case wantBlocks:
 		*blocks = meta.Content
 	case payload != nil:
-		w, err := runtime.Decode(ctx, pipeline, op, tool.OutputSchema, payload, &data)
+		w, err := opsgenimpl.Decode(ctx, pipeline, op, tool.OutputSchema, payload, &data)
 		if err != nil {
 			return env, err
 		}
@@ -244,7 +246,7 @@ func decodeText[T any](ctx context.Context, pipeline *runtime.Pipeline, tool *To
 			continue
 		}
 		var v T
-		w, err := runtime.Decode(ctx, pipeline, tool.operationID(), tool.OutputSchema, []byte(b.Text), &v)
+		w, err := opsgenimpl.Decode(ctx, pipeline, tool.operationID(), tool.OutputSchema, []byte(b.Text), &v)
 		if errors.Is(err, runtime.ErrDecode) {
 			continue // valid JSON, but not of T's shape
 		}
@@ -270,7 +272,7 @@ func applyConvention(name string, blocks []runtime.ContentBlock, structured json
 		return nil, nil, false
 	case runtime.ConventionAuto:
 		switch {
-		case runtime.HasToolEnvelope(blocks):
+		case mcpconv.HasToolEnvelope(blocks):
 			name = runtime.ConventionToolEnvelope
 		case isDotbot(string(structured)) || hasDotbot(blocks):
 			name = runtime.ConventionDotbot
@@ -280,7 +282,7 @@ func applyConvention(name string, blocks []runtime.ContentBlock, structured json
 	}
 	switch name {
 	case runtime.ConventionToolEnvelope:
-		env, err := runtime.DecodeToolEnvelope(blocks)
+		env, err := mcpconv.DecodeToolEnvelope(blocks)
 		if err != nil {
 			warn("%v; falling back to the content", err)
 			return nil, nil, false
@@ -288,14 +290,14 @@ func applyConvention(name string, blocks []runtime.ContentBlock, structured json
 		info := env.ToolEnvelopeInfo
 		return env.Payload, &runtime.ConventionInfo{Name: name, ToolEnvelope: &info}, false
 	case runtime.ConventionDotbot:
-		fromStructured := runtime.LooksLikeDotbot(string(structured))
-		var d *runtime.Dotbot
+		fromStructured := mcpconv.LooksLikeDotbot(string(structured))
+		var d *mcpconv.Dotbot
 		var warnings []runtime.Warning
 		var err error
 		if fromStructured {
-			d, warnings, err = runtime.DecodeDotbot(structured)
+			d, warnings, err = mcpconv.DecodeDotbot(structured)
 		} else {
-			d, warnings, err = runtime.FindDotbot(blocks)
+			d, warnings, err = mcpconv.FindDotbot(blocks)
 		}
 		if err != nil {
 			warn("%v; falling back to the content", err)
@@ -322,7 +324,7 @@ func hasDotbot(blocks []runtime.ContentBlock) bool {
 
 // isDotbot reports whether text is a JSON object naming a dotbot schema_id.
 func isDotbot(text string) bool {
-	return runtime.LooksLikeDotbot(text) && strings.Contains(text, `"dotbot-mcp-response@`)
+	return mcpconv.LooksLikeDotbot(text) && strings.Contains(text, `"dotbot-mcp-response@`)
 }
 
 // go-sdk's own JSON-RPC codes for local connection failures: the transport

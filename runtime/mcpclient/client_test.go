@@ -21,6 +21,7 @@ import (
 	"github.com/opsgen/opsgen/internal/mcptest"
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 var serverBinary string
@@ -70,7 +71,7 @@ func connect(t testing.TB, tr mcp.Transport) *mcp.ClientSession {
 }
 
 var (
-	weatherSchema  = runtime.NewSchema(mcptest.WeatherSchema)
+	weatherSchema  = opsgenimpl.NewSchema(mcptest.WeatherSchema)
 	toolWeather    = &mcpclient.Tool{Name: mcptest.ToolWeather, OutputSchema: weatherSchema}
 	toolWeatherTxt = &mcpclient.Tool{Name: mcptest.ToolWeatherText, OutputSchema: weatherSchema}
 	toolDrift      = &mcpclient.Tool{Name: mcptest.ToolDrift, OutputSchema: weatherSchema}

@@ -68,7 +68,7 @@ func fromSDKAnnotations(a *mcp.Annotations) *runtime.Annotations {
 
 // ToSDK maps runtime content blocks to go-sdk content, for Go servers that
 // answer with blocks built by the runtime (for example by
-// runtime.EncodeToolEnvelope). It fails on a block whose base64 data does
+// mcpconv.EncodeToolEnvelope). It fails on a block whose base64 data does
 // not decode or whose type is unknown, naming the block.
 func ToSDK(blocks []runtime.ContentBlock) ([]mcp.Content, error) {
 	out := make([]mcp.Content, 0, len(blocks))

@@ -14,7 +14,7 @@
 // Data follows the MCP data rules of opsgen's design:
 //
 //   - The tool declares an output schema and the result has structuredContent:
-//     Data is structuredContent decoded into T by runtime.Decode (normalized and
+//     Data is structuredContent decoded into T by opsgenimpl.Decode (normalized and
 //     validated per the client's validation mode).
 //   - The tool declares an output schema but the result has no
 //     structuredContent: Data is decoded from the first text block holding JSON

@@ -10,6 +10,8 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
+	"github.com/opsgen/opsgen/runtime/mcpconv"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // TestDotbotStructuredContent calls a go-sdk tool that sends its dotbot
@@ -22,7 +24,7 @@ func TestDotbotStructuredContent(t *testing.T) {
 	info := runtime.DotbotInfo{Tool: "solution-info", Version: "1.0.0", Summary: "One solution.",
 		Warnings: []runtime.DotbotIssue{{Code: "STALE", Message: "index is old"}},
 		Audit:    runtime.DotbotAudit{Timestamp: "2026-01-02T13:57:00Z", DurationMS: 7, Source: "script.ps1"}}
-	envelope, err := runtime.EncodeDotbot(info, solution{Name: "Axiome"})
+	envelope, err := mcpconv.EncodeDotbot(info, solution{Name: "Axiome"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +44,7 @@ func TestDotbotStructuredContent(t *testing.T) {
 	}
 	t.Cleanup(func() { ss.Close() })
 	session := connect(t, ct)
-	payloadSchema := runtime.NewSchema(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}`)
+	payloadSchema := opsgenimpl.NewSchema(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}`)
 
 	for _, tc := range []struct {
 		name     string

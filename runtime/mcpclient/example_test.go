@@ -9,6 +9,7 @@ import (
 	"github.com/opsgen/opsgen/internal/mcptest"
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Weather is the type generated code would declare for get_weather's output schema.
@@ -19,7 +20,7 @@ type Weather struct {
 }
 
 // getWeather is the descriptor generated code declares for the tool.
-var getWeather = &mcpclient.Tool{Name: "get_weather", OutputSchema: runtime.NewSchema(mcptest.WeatherSchema)}
+var getWeather = &mcpclient.Tool{Name: "get_weather", OutputSchema: opsgenimpl.NewSchema(mcptest.WeatherSchema)}
 
 func Example() {
 	ctx := context.Background()

@@ -21,6 +21,7 @@ import (
 	"github.com/opsgen/opsgen/internal/testdeps"
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // The reference MCP servers (npm @modelcontextprotocol/server-everything,
@@ -142,7 +143,7 @@ func TestReferenceEverything(t *testing.T) {
 	})
 
 	t.Run("structured", func(t *testing.T) {
-		tool := &mcpclient.Tool{Name: "get-structured-content", OutputSchema: runtime.NewSchema(`{"type":"object","properties":{"temperature":{"type":"number"},"conditions":{"type":"string"},"humidity":{"type":"number"}},"required":["temperature","conditions","humidity"]}`)}
+		tool := &mcpclient.Tool{Name: "get-structured-content", OutputSchema: opsgenimpl.NewSchema(`{"type":"object","properties":{"temperature":{"type":"number"},"conditions":{"type":"string"},"humidity":{"type":"number"}},"required":["temperature","conditions","humidity"]}`)}
 		env, err := mcpclient.Call[map[string]any](context.Background(), c, tool, map[string]any{"location": "New York"})
 		if err != nil || env.Data["conditions"] == nil || len(env.Warnings) != 0 {
 			t.Errorf("get-structured-content: %v, %v, warnings %v", env.Data, err, env.Warnings)
@@ -217,7 +218,7 @@ func TestReferenceMemory(t *testing.T) {
 	type graph struct {
 		Entities []entity `json:"entities"`
 	}
-	graphSchema := runtime.NewSchema(`{"type":"object","properties":{"entities":{"type":"array"},"relations":{"type":"array"}}}`)
+	graphSchema := opsgenimpl.NewSchema(`{"type":"object","properties":{"entities":{"type":"array"},"relations":{"type":"array"}}}`)
 	create := &mcpclient.Tool{Name: "create_entities", OutputSchema: graphSchema}
 	if _, err := mcpclient.Call[graph](context.Background(), c, create, map[string]any{
 		"entities": []entity{{Name: "opsgen", EntityType: "project", Observations: []string{"generates Go clients"}}},
@@ -250,7 +251,7 @@ func TestReferenceFilesystem(t *testing.T) {
 	type text struct {
 		Content string `json:"content"`
 	}
-	schema := runtime.NewSchema(`{"type":"object","properties":{"content":{"type":"string"}},"required":["content"]}`)
+	schema := opsgenimpl.NewSchema(`{"type":"object","properties":{"content":{"type":"string"}},"required":["content"]}`)
 	path := filepath.Join(dir, "note.txt")
 	if _, err := mcpclient.Call[text](context.Background(), c, &mcpclient.Tool{Name: "write_file", OutputSchema: schema},
 		map[string]any{"path": path, "content": "hello from opsgen"}); err != nil {

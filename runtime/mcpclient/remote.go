@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Remote runs registered operations in another process (see
@@ -62,7 +63,7 @@ func callRemote[T any](ctx context.Context, c *Client, tool *Tool, args any, opt
 		e.Warnings = warnings
 		result = e
 	}
-	env, err := runtime.ProcessAs[T](ctx, &pipeline, tool.ID, nil, result)
+	env, err := opsgenimpl.ProcessAs[T](ctx, &pipeline, tool.ID, nil, result)
 	if m := runtime.MCPMetaOf(env.Meta); m != nil && m.Tool == "" {
 		m.Tool = tool.Name // not on the wire; AsError names it
 	}

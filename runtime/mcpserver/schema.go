@@ -12,6 +12,7 @@ import (
 	"github.com/opsgen/opsgen/runtime"
 
 	"github.com/opsgen/opsgen/runtime/internal/jsonptr"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // newTool makes the tool of spec, named name, served in mode (see
@@ -46,7 +47,7 @@ func newTool(spec runtime.OperationSpec, name string, mode runtime.ValidationMod
 		}
 		t.tool.OutputSchema = served
 		if mode != runtime.ValidateStrict {
-			t.served = runtime.NewSchema(string(served))
+			t.served = opsgenimpl.NewSchema(string(served))
 			if err := t.served.Compile(); err != nil {
 				return nil, fmt.Errorf("mcpserver: operation %s: served output schema: %w", spec.ID, err)
 			}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // relaxedDrop are the keywords a schema served in a lenient mode (warn or
@@ -95,7 +96,7 @@ func asList(v any) []any {
 // the schema says an object): no structuredContent can be sent then.
 func (t *tool) conform(ctx context.Context, data any) (out any, warnings []runtime.Warning, ok bool) {
 	p := &runtime.Pipeline{Logger: nopLogger{}}
-	env, err := p.Process(ctx, t.spec.ID, t.served, data)
+	env, err := opsgenimpl.Process(ctx, p, t.spec.ID, t.served, data)
 	if err != nil {
 		return nil, nil, false
 	}
@@ -107,7 +108,7 @@ func (t *tool) conform(ctx context.Context, data any) (out any, warnings []runti
 		warnings = append(warnings, w)
 	}
 	// What normalization could not fix is still there: drop it.
-	again, err := p.Process(ctx, t.spec.ID, t.served, env.Data)
+	again, err := opsgenimpl.Process(ctx, p, t.spec.ID, t.served, env.Data)
 	if err != nil {
 		return nil, warnings, false
 	}
@@ -129,7 +130,7 @@ func (t *tool) conform(ctx context.Context, data any) (out any, warnings []runti
 		warnings = append(warnings, w)
 	}
 	out = compact(out)
-	if last, err := p.Process(ctx, t.spec.ID, t.served, out); err != nil || len(last.Warnings) > 0 {
+	if last, err := opsgenimpl.Process(ctx, p, t.spec.ID, t.served, out); err != nil || len(last.Warnings) > 0 {
 		return nil, append(warnings, last.Warnings...), false
 	}
 	return out, warnings, true

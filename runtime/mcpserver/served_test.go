@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 func TestServedSchema(t *testing.T) {
@@ -39,7 +40,7 @@ func TestServedSchema(t *testing.T) {
 
 func TestConform(t *testing.T) {
 	schema := `{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}},"u":{"anyOf":[{"type":"string"},{"type":"integer"}]},"n":{"type":"integer"}}}`
-	tl := &tool{spec: runtime.OperationSpec{ID: "t.op"}, served: runtime.NewSchema(schema)}
+	tl := &tool{spec: runtime.OperationSpec{ID: "t.op"}, served: opsgenimpl.NewSchema(schema)}
 	if err := tl.served.Compile(); err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Defaults of Options.
@@ -124,7 +125,7 @@ type tool struct {
 	// served is the compiled output schema the tool publishes, in a
 	// lenient mode (nil in strict mode): results are brought into it
 	// (conform).
-	served *runtime.Schema
+	served *opsgenimpl.Schema
 }
 
 // New returns a server of the operations of r that opts selects, one tool

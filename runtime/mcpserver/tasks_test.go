@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 	"github.com/opsgen/opsgen/runtime/mcpserver"
 )
@@ -86,7 +87,7 @@ type jobOut struct {
 }
 
 var (
-	toolSlow  = &mcpclient.Tool{Name: "jobs_slow", OutputSchema: runtime.NewSchema(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`)}
+	toolSlow  = &mcpclient.Tool{Name: "jobs_slow", OutputSchema: opsgenimpl.NewSchema(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`)}
 	toolFast  = &mcpclient.Tool{Name: "jobs_fast", OutputSchema: toolSlow.OutputSchema}
 	toolTicks = &mcpclient.Tool{Name: "jobs_ticks"}
 )

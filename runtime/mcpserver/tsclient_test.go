@@ -20,6 +20,7 @@ import (
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 	"github.com/opsgen/opsgen/runtime/mcpserver"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // stdioEnv, set to "1", makes the test binary serve driftRegistry over
@@ -470,7 +471,7 @@ func TestWarningsReachMCPClient(t *testing.T) {
 		c := mcpclient.New(connect(t, srv, version), mcpclient.WithLogger(nopLogger{}))
 		ctx := context.Background()
 
-		exact := runtime.NewSchema(petSchema)
+		exact := opsgenimpl.NewSchema(petSchema)
 		env, err := mcpclient.Call[map[string]any](ctx, c, &mcpclient.Tool{Name: "drift_getPet", ID: "drift.getPet", OutputSchema: exact}, nil)
 		if err != nil {
 			t.Fatal(err)

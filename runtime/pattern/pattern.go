@@ -1,5 +1,5 @@
 // Package pattern installs Go's regexp as the runtime's compiler of JSON
-// Schema "pattern" keywords (see runtime.SetPatternCompiler). Importing it
+// Schema "pattern" keywords (see conform.SetPatternCompiler). Importing it
 // for its side effect is enough:
 //
 //	import _ "github.com/opsgen/opsgen/runtime/pattern"
@@ -13,13 +13,13 @@ package pattern
 import (
 	"regexp"
 
-	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/internal/conform"
 )
 
-func init() { runtime.SetPatternCompiler(Compile) }
+func init() { conform.SetPatternCompiler(Compile) }
 
 // Compile compiles expr (Go's syntax) with regexp.Compile.
-func Compile(expr string) (runtime.Pattern, error) {
+func Compile(expr string) (conform.Pattern, error) {
 	re, err := regexp.Compile(expr)
 	if err != nil {
 		return nil, err

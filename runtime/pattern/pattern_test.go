@@ -3,7 +3,7 @@ package pattern_test
 import (
 	"testing"
 
-	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/internal/conform"
 	_ "github.com/opsgen/opsgen/runtime/pattern"
 )
 
@@ -20,7 +20,7 @@ func TestInstalled(t *testing.T) {
 		{`^\u0041+$`, "AAA", true},
 		{`^\u0041+$`, "B", false},
 	} {
-		p := runtime.CompilePattern(c.pattern)
+		p := conform.CompilePattern(c.pattern)
 		if p == nil {
 			t.Fatalf("%s: not compiled", c.pattern)
 		}
@@ -28,7 +28,7 @@ func TestInstalled(t *testing.T) {
 			t.Errorf("%s on %q: %v, want %v", c.pattern, c.s, got, c.match)
 		}
 	}
-	if p := runtime.CompilePattern(`^(?!x)`); p != nil {
+	if p := conform.CompilePattern(`^(?!x)`); p != nil {
 		t.Errorf("lookahead compiled: %v", p)
 	}
 }

@@ -9,13 +9,14 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // IssuesListForRepoParams holds the parameters of IssuesListForRepo.
 //
 // GET /repos/{owner}/{repo}/issues
 type IssuesListForRepoParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The account owner of the repository. The name is not case sensitive.
 	//

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // AuthorAssociation is one of the values below; other values still decode (see
@@ -43,7 +44,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v AuthorAssociation) Known() bool {
-	return runtime.EnumKnown(string(v), "COLLABORATOR\x00CONTRIBUTOR\x00FIRST_TIMER\x00FIRST_TIME_CONTRIBUTOR\x00MANNEQUIN\x00MEMBER\x00NONE\x00OWNER")
+	return opsgenimpl.EnumKnown(string(v), "COLLABORATOR\x00CONTRIBUTOR\x00FIRST_TIMER\x00FIRST_TIME_CONTRIBUTOR\x00MANNEQUIN\x00MEMBER\x00NONE\x00OWNER")
 }
 
 // Enterprise is a JSON object.
@@ -54,7 +55,7 @@ func (v AuthorAssociation) Known() bool {
 //
 // #/components/schemas/enterprise
 type Enterprise struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	AvatarURL string     `json:"avatar_url"`
 	CreatedAt *time.Time `json:"created_at"`
@@ -82,7 +83,7 @@ type Enterprise struct {
 //
 // #/components/schemas/issue
 type Issue struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ActiveLockReason runtime.Nullable[string] `json:"active_lock_reason,omitzero"`
 	// Simple User.
@@ -177,7 +178,7 @@ type Issue struct {
 //
 // #/components/schemas/issue-dependencies-summary
 type IssueDependenciesSummary struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	BlockedBy      int64 `json:"blocked_by"`
 	Blocking       int64 `json:"blocking"`
@@ -193,7 +194,7 @@ type IssueDependenciesSummary struct {
 //
 // #/components/schemas/issue-field-value
 type IssueFieldValue struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The data type of the issue field.
 	DataType IssueFieldValueDataType `json:"data_type"`
@@ -234,14 +235,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v IssueFieldValueDataType) Known() bool {
-	return runtime.EnumKnown(string(v), "text\x00single_select\x00multi_select\x00number\x00date")
+	return opsgenimpl.EnumKnown(string(v), "text\x00single_select\x00multi_select\x00number\x00date")
 }
 
 // IssueFieldValueMultiSelectOptionsItem is a JSON object.
 //
 // #/components/schemas/issue-field-value/properties/multi_select_options/items
 type IssueFieldValueMultiSelectOptionsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The color of the option.
 	Color string `json:"color"`
@@ -257,7 +258,7 @@ type IssueFieldValueMultiSelectOptionsItem struct {
 //
 // #/components/schemas/issue-field-value/properties/single_select_option
 type IssueFieldValueSingleSelectOption struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The color of the option.
 	Color string `json:"color"`
@@ -299,40 +300,40 @@ func (u IssueFieldValueValue) Variant() IssueFieldValueValueKind {
 // AsString returns the value as the String variant.
 func (u IssueFieldValueValue) AsString() (string, error) {
 	var v string
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // IssueFieldValueValueFromString returns a IssueFieldValueValue holding the String
 // variant v.
 func IssueFieldValueValueFromString(v string) IssueFieldValueValue {
-	return IssueFieldValueValue{runtime.UnionOf("String", v)}
+	return IssueFieldValueValue{opsgenimpl.UnionOf("String", v)}
 }
 
 // AsNumber returns the value as the Number variant.
 func (u IssueFieldValueValue) AsNumber() (float64, error) {
 	var v float64
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // IssueFieldValueValueFromNumber returns a IssueFieldValueValue holding the Number
 // variant v.
 func IssueFieldValueValueFromNumber(v float64) IssueFieldValueValue {
-	return IssueFieldValueValue{runtime.UnionOf("Number", v)}
+	return IssueFieldValueValue{opsgenimpl.UnionOf("Number", v)}
 }
 
 // AsInteger returns the value as the Integer variant.
 func (u IssueFieldValueValue) AsInteger() (int64, error) {
 	var v int64
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // IssueFieldValueValueFromInteger returns a IssueFieldValueValue holding the
 // Integer variant v.
 func IssueFieldValueValueFromInteger(v int64) IssueFieldValueValue {
-	return IssueFieldValueValue{runtime.UnionOf("Integer", v)}
+	return IssueFieldValueValue{opsgenimpl.UnionOf("Integer", v)}
 }
 
 // Match calls the function of the variant u holds (IssueFieldValueValueKind) with
@@ -395,7 +396,7 @@ func MatchIssueFieldValueValue[R any](u IssueFieldValueValue, onString func(stri
 }
 
 // unionIssueFieldValueValue selects the variant of a IssueFieldValueValue.
-var unionIssueFieldValueValue = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionIssueFieldValueValue = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "String", JSONKind: "string"},
 	{Name: "Number", JSONKind: "number"},
 	{Name: "Integer", JSONKind: "integer"},
@@ -429,27 +430,27 @@ func (u IssueLabelsItem) Variant() IssueLabelsItemKind {
 // AsString returns the value as the String variant.
 func (u IssueLabelsItem) AsString() (string, error) {
 	var v string
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // IssueLabelsItemFromString returns a IssueLabelsItem holding the String variant
 // v.
 func IssueLabelsItemFromString(v string) IssueLabelsItem {
-	return IssueLabelsItem{runtime.UnionOf("String", v)}
+	return IssueLabelsItem{opsgenimpl.UnionOf("String", v)}
 }
 
 // AsIssueLabelsItemObject returns the value as the IssueLabelsItemObject variant.
 func (u IssueLabelsItem) AsIssueLabelsItemObject() (IssueLabelsItemObject, error) {
 	var v IssueLabelsItemObject
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // IssueLabelsItemFromIssueLabelsItemObject returns a IssueLabelsItem holding the
 // IssueLabelsItemObject variant v.
 func IssueLabelsItemFromIssueLabelsItemObject(v IssueLabelsItemObject) IssueLabelsItem {
-	return IssueLabelsItem{runtime.UnionOf("IssueLabelsItemObject", v)}
+	return IssueLabelsItem{opsgenimpl.UnionOf("IssueLabelsItemObject", v)}
 }
 
 // Match calls the function of the variant u holds (IssueLabelsItemKind) with its
@@ -499,7 +500,7 @@ func MatchIssueLabelsItem[R any](u IssueLabelsItem, onString func(string) (R, er
 }
 
 // unionIssueLabelsItem selects the variant of a IssueLabelsItem.
-var unionIssueLabelsItem = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionIssueLabelsItem = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "String", JSONKind: "string"},
 	{Name: "IssueLabelsItemObject", JSONKind: "object"},
 }}
@@ -508,7 +509,7 @@ var unionIssueLabelsItem = &runtime.Union{Variants: []runtime.UnionVariant{
 //
 // #/components/schemas/issue/properties/labels/items/oneOf/1
 type IssueLabelsItemObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Color       runtime.Nullable[string] `json:"color,omitzero"`
 	Default     *bool                    `json:"default,omitempty"`
@@ -523,7 +524,7 @@ type IssueLabelsItemObject struct {
 //
 // #/components/schemas/issue/properties/pull_request
 type IssuePullRequest struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	DiffURL  *string                     `json:"diff_url"`
 	HTMLURL  *string                     `json:"html_url"`
@@ -554,7 +555,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v IssueStateReason) Known() bool {
-	return runtime.EnumKnown(string(v), "completed\x00reopened\x00not_planned\x00duplicate")
+	return opsgenimpl.EnumKnown(string(v), "completed\x00reopened\x00not_planned\x00duplicate")
 }
 
 // IssueType is a JSON object.
@@ -566,7 +567,7 @@ func (v IssueStateReason) Known() bool {
 //
 // #/components/schemas/issue-type
 type IssueType struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The color of the issue type.
 	Color runtime.Nullable[IssueTypeColor] `json:"color,omitzero"`
@@ -616,7 +617,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v IssueTypeColor) Known() bool {
-	return runtime.EnumKnown(string(v), "gray\x00blue\x00green\x00yellow\x00orange\x00red\x00pink\x00purple")
+	return opsgenimpl.EnumKnown(string(v), "gray\x00blue\x00green\x00yellow\x00orange\x00red\x00pink\x00purple")
 }
 
 // NullableIntegration is a JSON object.
@@ -630,7 +631,7 @@ func (v IssueTypeColor) Known() bool {
 //
 // #/components/schemas/nullable-integration
 type NullableIntegration struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ClientID    *string   `json:"client_id,omitempty"`
 	CreatedAt   time.Time `json:"created_at"`
@@ -686,27 +687,27 @@ func (u NullableIntegrationOwner) Variant() NullableIntegrationOwnerKind {
 // AsSimpleUser returns the value as the SimpleUser variant.
 func (u NullableIntegrationOwner) AsSimpleUser() (SimpleUser, error) {
 	var v SimpleUser
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // NullableIntegrationOwnerFromSimpleUser returns a NullableIntegrationOwner
 // holding the SimpleUser variant v.
 func NullableIntegrationOwnerFromSimpleUser(v SimpleUser) NullableIntegrationOwner {
-	return NullableIntegrationOwner{runtime.UnionOf("SimpleUser", v)}
+	return NullableIntegrationOwner{opsgenimpl.UnionOf("SimpleUser", v)}
 }
 
 // AsEnterprise returns the value as the Enterprise variant.
 func (u NullableIntegrationOwner) AsEnterprise() (Enterprise, error) {
 	var v Enterprise
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // NullableIntegrationOwnerFromEnterprise returns a NullableIntegrationOwner
 // holding the Enterprise variant v.
 func NullableIntegrationOwnerFromEnterprise(v Enterprise) NullableIntegrationOwner {
-	return NullableIntegrationOwner{runtime.UnionOf("Enterprise", v)}
+	return NullableIntegrationOwner{opsgenimpl.UnionOf("Enterprise", v)}
 }
 
 // Match calls the function of the variant u holds (NullableIntegrationOwnerKind)
@@ -756,7 +757,7 @@ func MatchNullableIntegrationOwner[R any](u NullableIntegrationOwner, onSimpleUs
 }
 
 // unionNullableIntegrationOwner selects the variant of a NullableIntegrationOwner.
-var unionNullableIntegrationOwner = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionNullableIntegrationOwner = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "SimpleUser", JSONKind: "object", Required: []string{"avatar_url", "events_url", "followers_url", "following_url", "gists_url", "gravatar_id", "html_url", "id", "login", "node_id", "organizations_url", "received_events_url", "repos_url", "site_admin", "starred_url", "subscriptions_url", "type", "url"}},
 	{Name: "Enterprise", JSONKind: "object", Required: []string{"avatar_url", "created_at", "html_url", "id", "name", "node_id", "slug", "updated_at"}},
 }}
@@ -767,7 +768,7 @@ var unionNullableIntegrationOwner = &runtime.Union{Variants: []runtime.UnionVari
 //
 // #/components/schemas/nullable-integration/properties/permissions
 type NullableIntegrationPermissions struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Checks      *string `json:"checks,omitempty"`
 	Contents    *string `json:"contents,omitempty"`
@@ -799,7 +800,7 @@ func (v *NullableIntegrationPermissions) UnmarshalJSON(b []byte) error {
 //
 // #/components/schemas/nullable-issue-comment
 type NullableIssueComment struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// author_association.
 	//
@@ -849,7 +850,7 @@ type NullableIssueComment struct {
 //
 // #/components/schemas/nullable-issue-comment-minimized
 type NullableIssueCommentMinimized struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The reason the comment was minimized.
 	Reason *string `json:"reason"`
@@ -861,7 +862,7 @@ type NullableIssueCommentMinimized struct {
 //
 // #/components/schemas/nullable-license-simple
 type NullableLicenseSimple struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	HTMLURL *string `json:"html_url,omitempty"`
 	Key     string  `json:"key"`
@@ -879,7 +880,7 @@ type NullableLicenseSimple struct {
 //
 // #/components/schemas/nullable-milestone
 type NullableMilestone struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ClosedAt     *time.Time `json:"closed_at"`
 	ClosedIssues int64      `json:"closed_issues"`
@@ -927,7 +928,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v NullableMilestoneState) Known() bool {
-	return runtime.EnumKnown(string(v), "open\x00closed")
+	return opsgenimpl.EnumKnown(string(v), "open\x00closed")
 }
 
 // NullablePinnedIssueComment is a JSON object.
@@ -938,7 +939,7 @@ func (v NullableMilestoneState) Known() bool {
 //
 // #/components/schemas/nullable-pinned-issue-comment
 type NullablePinnedIssueComment struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	PinnedAt time.Time `json:"pinned_at"`
 	// Simple User.
@@ -955,7 +956,7 @@ type NullablePinnedIssueComment struct {
 //
 // #/components/schemas/nullable-simple-user
 type NullableSimpleUser struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	AvatarURL         string                   `json:"avatar_url"`
 	Email             runtime.Nullable[string] `json:"email,omitzero"`
@@ -987,7 +988,7 @@ type NullableSimpleUser struct {
 //
 // #/components/schemas/reaction-rollup
 type ReactionRollup struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	X1         int64  `json:"+1"`
 	X12        int64  `json:"-1"`
@@ -1009,7 +1010,7 @@ type ReactionRollup struct {
 //
 // #/components/schemas/repository
 type Repository struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Whether to allow Auto-merge to be used on pull requests.
 	//
@@ -1212,7 +1213,7 @@ type Repository struct {
 //
 // #/components/schemas/repository/properties/code_search_index_status
 type RepositoryCodeSearchIndexStatus struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	LexicalCommitSha *string `json:"lexical_commit_sha,omitempty"`
 	LexicalSearchOk  *bool   `json:"lexical_search_ok,omitempty"`
@@ -1242,7 +1243,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v RepositoryMergeCommitMessage) Known() bool {
-	return runtime.EnumKnown(string(v), "PR_BODY\x00PR_TITLE\x00BLANK")
+	return opsgenimpl.EnumKnown(string(v), "PR_BODY\x00PR_TITLE\x00BLANK")
 }
 
 // RepositoryMergeCommitTitle is one of the values below; other values still decode
@@ -1267,14 +1268,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v RepositoryMergeCommitTitle) Known() bool {
-	return runtime.EnumKnown(string(v), "PR_TITLE\x00MERGE_MESSAGE")
+	return opsgenimpl.EnumKnown(string(v), "PR_TITLE\x00MERGE_MESSAGE")
 }
 
 // RepositoryPermissions is a JSON object.
 //
 // #/components/schemas/repository/properties/permissions
 type RepositoryPermissions struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Admin    bool  `json:"admin"`
 	Maintain *bool `json:"maintain,omitempty"`
@@ -1301,7 +1302,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v RepositoryPullRequestCreationPolicy) Known() bool {
-	return runtime.EnumKnown(string(v), "all\x00collaborators_only")
+	return opsgenimpl.EnumKnown(string(v), "all\x00collaborators_only")
 }
 
 // RepositorySquashMergeCommitMessage is one of the values below; other values
@@ -1328,7 +1329,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v RepositorySquashMergeCommitMessage) Known() bool {
-	return runtime.EnumKnown(string(v), "PR_BODY\x00COMMIT_MESSAGES\x00BLANK")
+	return opsgenimpl.EnumKnown(string(v), "PR_BODY\x00COMMIT_MESSAGES\x00BLANK")
 }
 
 // RepositorySquashMergeCommitTitle is one of the values below; other values still
@@ -1353,7 +1354,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v RepositorySquashMergeCommitTitle) Known() bool {
-	return runtime.EnumKnown(string(v), "PR_TITLE\x00COMMIT_OR_PR_TITLE")
+	return opsgenimpl.EnumKnown(string(v), "PR_TITLE\x00COMMIT_OR_PR_TITLE")
 }
 
 // SimpleUser is a JSON object.
@@ -1364,7 +1365,7 @@ func (v RepositorySquashMergeCommitTitle) Known() bool {
 //
 // #/components/schemas/simple-user
 type SimpleUser struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	AvatarURL         string                   `json:"avatar_url"`
 	Email             runtime.Nullable[string] `json:"email,omitzero"`
@@ -1396,7 +1397,7 @@ type SimpleUser struct {
 //
 // #/components/schemas/sub-issues-summary
 type SubIssuesSummary struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Completed        int64 `json:"completed"`
 	PercentCompleted int64 `json:"percent_completed"`

@@ -8,13 +8,14 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // UsersUserListUserParams holds the parameters of UsersUserListUser.
 //
 // GET /users
 type UsersUserListUserParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Show only the first n items.
 	//

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // BaseCollectionPaginationCountResponse is a JSON object.
@@ -16,7 +17,7 @@ import (
 //
 // #/components/schemas/BaseCollectionPaginationCountResponse
 type BaseCollectionPaginationCountResponse struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataCount    runtime.Nullable[int64]  `json:"@odata.count,omitzero"`
 	OdataNextLink runtime.Nullable[string] `json:"@odata.nextLink,omitzero"`
@@ -28,7 +29,7 @@ type BaseCollectionPaginationCountResponse struct {
 //
 // #/components/schemas/microsoft.graph.assignedLicense
 type MicrosoftGraphAssignedLicense struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataType string `json:"@odata.type"`
 	// A collection of the unique identifiers for plans that have been disabled.
@@ -43,7 +44,7 @@ type MicrosoftGraphAssignedLicense struct {
 //
 // #/components/schemas/microsoft.graph.assignedPlan
 type MicrosoftGraphAssignedPlan struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataType string `json:"@odata.type"`
 	// The date and time at which the plan was assigned. The Timestamp type represents
@@ -68,7 +69,7 @@ type MicrosoftGraphAssignedPlan struct {
 //
 // #/components/schemas/microsoft.graph.authorizationInfo
 type MicrosoftGraphAuthorizationInfo struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataType          string   `json:"@odata.type"`
 	CertificateUserIDs []string `json:"certificateUserIds,omitempty"`
@@ -80,7 +81,7 @@ type MicrosoftGraphAuthorizationInfo struct {
 //
 // #/components/schemas/microsoft.graph.automaticRepliesSetting
 type MicrosoftGraphAutomaticRepliesSetting struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataType string `json:"@odata.type"`
 	// The set of audience external to the signed-in user's organization who will
@@ -140,7 +141,7 @@ func (u MicrosoftGraphAutomaticRepliesSettingExternalAudience) Variant() Microso
 // MicrosoftGraphExternalAudienceScope variant.
 func (u MicrosoftGraphAutomaticRepliesSettingExternalAudience) AsMicrosoftGraphExternalAudienceScope() (MicrosoftGraphExternalAudienceScope, error) {
 	var v MicrosoftGraphExternalAudienceScope
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -148,13 +149,13 @@ func (u MicrosoftGraphAutomaticRepliesSettingExternalAudience) AsMicrosoftGraphE
 // returns a MicrosoftGraphAutomaticRepliesSettingExternalAudience holding the
 // MicrosoftGraphExternalAudienceScope variant v.
 func MicrosoftGraphAutomaticRepliesSettingExternalAudienceFromMicrosoftGraphExternalAudienceScope(v MicrosoftGraphExternalAudienceScope) MicrosoftGraphAutomaticRepliesSettingExternalAudience {
-	return MicrosoftGraphAutomaticRepliesSettingExternalAudience{runtime.UnionOf("MicrosoftGraphExternalAudienceScope", v)}
+	return MicrosoftGraphAutomaticRepliesSettingExternalAudience{opsgenimpl.UnionOf("MicrosoftGraphExternalAudienceScope", v)}
 }
 
 // AsObject returns the value as the Object variant.
 func (u MicrosoftGraphAutomaticRepliesSettingExternalAudience) AsObject() (map[string]json.RawMessage, error) {
 	var v map[string]json.RawMessage
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -162,7 +163,7 @@ func (u MicrosoftGraphAutomaticRepliesSettingExternalAudience) AsObject() (map[s
 // MicrosoftGraphAutomaticRepliesSettingExternalAudience holding the Object variant
 // v.
 func MicrosoftGraphAutomaticRepliesSettingExternalAudienceFromObject(v map[string]json.RawMessage) MicrosoftGraphAutomaticRepliesSettingExternalAudience {
-	return MicrosoftGraphAutomaticRepliesSettingExternalAudience{runtime.UnionOf("Object", v)}
+	return MicrosoftGraphAutomaticRepliesSettingExternalAudience{opsgenimpl.UnionOf("Object", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -213,7 +214,7 @@ func MatchMicrosoftGraphAutomaticRepliesSettingExternalAudience[R any](u Microso
 }
 
 // unionMicrosoftGraphAutomaticRepliesSettingExternalAudience selects the variant of a MicrosoftGraphAutomaticRepliesSettingExternalAudience.
-var unionMicrosoftGraphAutomaticRepliesSettingExternalAudience = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionMicrosoftGraphAutomaticRepliesSettingExternalAudience = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "MicrosoftGraphExternalAudienceScope", JSONKind: "string"},
 	{Name: "Object", JSONKind: "object"},
 }}
@@ -254,7 +255,7 @@ func (u MicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime) Variant() Mic
 // MicrosoftGraphDateTimeTimeZone variant.
 func (u MicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime) AsMicrosoftGraphDateTimeTimeZone() (MicrosoftGraphDateTimeTimeZone, error) {
 	var v MicrosoftGraphDateTimeTimeZone
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -262,13 +263,13 @@ func (u MicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime) AsMicrosoftGr
 // returns a MicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime holding the
 // MicrosoftGraphDateTimeTimeZone variant v.
 func MicrosoftGraphAutomaticRepliesSettingScheduledEndDateTimeFromMicrosoftGraphDateTimeTimeZone(v MicrosoftGraphDateTimeTimeZone) MicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime {
-	return MicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime{runtime.UnionOf("MicrosoftGraphDateTimeTimeZone", v)}
+	return MicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime{opsgenimpl.UnionOf("MicrosoftGraphDateTimeTimeZone", v)}
 }
 
 // AsObject returns the value as the Object variant.
 func (u MicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime) AsObject() (map[string]json.RawMessage, error) {
 	var v map[string]json.RawMessage
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -276,7 +277,7 @@ func (u MicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime) AsObject() (m
 // MicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime holding the Object
 // variant v.
 func MicrosoftGraphAutomaticRepliesSettingScheduledEndDateTimeFromObject(v map[string]json.RawMessage) MicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime {
-	return MicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime{runtime.UnionOf("Object", v)}
+	return MicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime{opsgenimpl.UnionOf("Object", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -327,7 +328,7 @@ func MatchMicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime[R any](u Mic
 }
 
 // unionMicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime selects the variant of a MicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime.
-var unionMicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionMicrosoftGraphAutomaticRepliesSettingScheduledEndDateTime = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "MicrosoftGraphDateTimeTimeZone", JSONKind: "object", Required: []string{"@odata.type"}},
 	{Name: "Object", JSONKind: "object"},
 }}
@@ -369,7 +370,7 @@ func (u MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime) Variant() M
 // MicrosoftGraphDateTimeTimeZone variant.
 func (u MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime) AsMicrosoftGraphDateTimeTimeZone() (MicrosoftGraphDateTimeTimeZone, error) {
 	var v MicrosoftGraphDateTimeTimeZone
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -377,13 +378,13 @@ func (u MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime) AsMicrosoft
 // returns a MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime holding
 // the MicrosoftGraphDateTimeTimeZone variant v.
 func MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTimeFromMicrosoftGraphDateTimeTimeZone(v MicrosoftGraphDateTimeTimeZone) MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime {
-	return MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime{runtime.UnionOf("MicrosoftGraphDateTimeTimeZone", v)}
+	return MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime{opsgenimpl.UnionOf("MicrosoftGraphDateTimeTimeZone", v)}
 }
 
 // AsObject returns the value as the Object variant.
 func (u MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime) AsObject() (map[string]json.RawMessage, error) {
 	var v map[string]json.RawMessage
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -391,7 +392,7 @@ func (u MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime) AsObject() 
 // MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime holding the Object
 // variant v.
 func MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTimeFromObject(v map[string]json.RawMessage) MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime {
-	return MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime{runtime.UnionOf("Object", v)}
+	return MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime{opsgenimpl.UnionOf("Object", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -442,7 +443,7 @@ func MatchMicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime[R any](u M
 }
 
 // unionMicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime selects the variant of a MicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime.
-var unionMicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionMicrosoftGraphAutomaticRepliesSettingScheduledStartDateTime = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "MicrosoftGraphDateTimeTimeZone", JSONKind: "object", Required: []string{"@odata.type"}},
 	{Name: "Object", JSONKind: "object"},
 }}
@@ -482,7 +483,7 @@ func (u MicrosoftGraphAutomaticRepliesSettingStatus) Variant() MicrosoftGraphAut
 // MicrosoftGraphAutomaticRepliesStatus variant.
 func (u MicrosoftGraphAutomaticRepliesSettingStatus) AsMicrosoftGraphAutomaticRepliesStatus() (MicrosoftGraphAutomaticRepliesStatus, error) {
 	var v MicrosoftGraphAutomaticRepliesStatus
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -490,20 +491,20 @@ func (u MicrosoftGraphAutomaticRepliesSettingStatus) AsMicrosoftGraphAutomaticRe
 // returns a MicrosoftGraphAutomaticRepliesSettingStatus holding the
 // MicrosoftGraphAutomaticRepliesStatus variant v.
 func MicrosoftGraphAutomaticRepliesSettingStatusFromMicrosoftGraphAutomaticRepliesStatus(v MicrosoftGraphAutomaticRepliesStatus) MicrosoftGraphAutomaticRepliesSettingStatus {
-	return MicrosoftGraphAutomaticRepliesSettingStatus{runtime.UnionOf("MicrosoftGraphAutomaticRepliesStatus", v)}
+	return MicrosoftGraphAutomaticRepliesSettingStatus{opsgenimpl.UnionOf("MicrosoftGraphAutomaticRepliesStatus", v)}
 }
 
 // AsObject returns the value as the Object variant.
 func (u MicrosoftGraphAutomaticRepliesSettingStatus) AsObject() (map[string]json.RawMessage, error) {
 	var v map[string]json.RawMessage
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // MicrosoftGraphAutomaticRepliesSettingStatusFromObject returns a
 // MicrosoftGraphAutomaticRepliesSettingStatus holding the Object variant v.
 func MicrosoftGraphAutomaticRepliesSettingStatusFromObject(v map[string]json.RawMessage) MicrosoftGraphAutomaticRepliesSettingStatus {
-	return MicrosoftGraphAutomaticRepliesSettingStatus{runtime.UnionOf("Object", v)}
+	return MicrosoftGraphAutomaticRepliesSettingStatus{opsgenimpl.UnionOf("Object", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -554,7 +555,7 @@ func MatchMicrosoftGraphAutomaticRepliesSettingStatus[R any](u MicrosoftGraphAut
 }
 
 // unionMicrosoftGraphAutomaticRepliesSettingStatus selects the variant of a MicrosoftGraphAutomaticRepliesSettingStatus.
-var unionMicrosoftGraphAutomaticRepliesSettingStatus = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionMicrosoftGraphAutomaticRepliesSettingStatus = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "MicrosoftGraphAutomaticRepliesStatus", JSONKind: "string"},
 	{Name: "Object", JSONKind: "object"},
 }}
@@ -579,7 +580,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v MicrosoftGraphAutomaticRepliesStatus) Known() bool {
-	return runtime.EnumKnown(string(v), "disabled\x00alwaysEnabled\x00scheduled")
+	return opsgenimpl.EnumKnown(string(v), "disabled\x00alwaysEnabled\x00scheduled")
 }
 
 // MicrosoftGraphDateTimeTimeZone is a JSON object.
@@ -588,7 +589,7 @@ func (v MicrosoftGraphAutomaticRepliesStatus) Known() bool {
 //
 // #/components/schemas/microsoft.graph.dateTimeTimeZone
 type MicrosoftGraphDateTimeTimeZone struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataType string `json:"@odata.type"`
 	// A single point of time in a combined date and time representation
@@ -627,7 +628,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v MicrosoftGraphDayOfWeek) Known() bool {
-	return runtime.EnumKnown(string(v), "sunday\x00monday\x00tuesday\x00wednesday\x00thursday\x00friday\x00saturday")
+	return opsgenimpl.EnumKnown(string(v), "sunday\x00monday\x00tuesday\x00wednesday\x00thursday\x00friday\x00saturday")
 }
 
 // MicrosoftGraphDelegateMeetingMessageDeliveryOptions is one of the values below;
@@ -653,14 +654,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v MicrosoftGraphDelegateMeetingMessageDeliveryOptions) Known() bool {
-	return runtime.EnumKnown(string(v), "sendToDelegateAndInformationToPrincipal\x00sendToDelegateAndPrincipal\x00sendToDelegateOnly")
+	return opsgenimpl.EnumKnown(string(v), "sendToDelegateAndInformationToPrincipal\x00sendToDelegateAndPrincipal\x00sendToDelegateOnly")
 }
 
 // MicrosoftGraphDirectoryObject is a JSON object.
 //
 // #/components/schemas/microsoft.graph.directoryObject
 type MicrosoftGraphDirectoryObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataType string `json:"@odata.type"`
 	// Date and time when this object was deleted. Always null when the object hasn't
@@ -676,7 +677,7 @@ type MicrosoftGraphDirectoryObject struct {
 //
 // #/components/schemas/microsoft.graph.employeeOrgData
 type MicrosoftGraphEmployeeOrgData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataType string `json:"@odata.type"`
 	// The cost center associated with the user. Returned only on $select. Supports
@@ -693,7 +694,7 @@ type MicrosoftGraphEmployeeOrgData struct {
 //
 // #/components/schemas/microsoft.graph.entity
 type MicrosoftGraphEntity struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataType string `json:"@odata.type"`
 	// The unique idenfier for an entity. Read-only.
@@ -720,7 +721,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v MicrosoftGraphExternalAudienceScope) Known() bool {
-	return runtime.EnumKnown(string(v), "none\x00contactsOnly\x00all")
+	return opsgenimpl.EnumKnown(string(v), "none\x00contactsOnly\x00all")
 }
 
 // MicrosoftGraphLicenseAssignmentState is a JSON object.
@@ -729,7 +730,7 @@ func (v MicrosoftGraphExternalAudienceScope) Known() bool {
 //
 // #/components/schemas/microsoft.graph.licenseAssignmentState
 type MicrosoftGraphLicenseAssignmentState struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataType           string                      `json:"@odata.type"`
 	AssignedByGroup     runtime.Nullable[string]    `json:"assignedByGroup,omitzero"`
@@ -746,7 +747,7 @@ type MicrosoftGraphLicenseAssignmentState struct {
 //
 // #/components/schemas/microsoft.graph.localeInfo
 type MicrosoftGraphLocaleInfo struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataType string `json:"@odata.type"`
 	// A name representing the user's locale in natural language, for example, 'English
@@ -765,7 +766,7 @@ type MicrosoftGraphLocaleInfo struct {
 //
 // #/components/schemas/microsoft.graph.mailboxSettings
 type MicrosoftGraphMailboxSettings struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataType string `json:"@odata.type"`
 	// Folder ID of an archive folder for the user.
@@ -827,7 +828,7 @@ func (u MicrosoftGraphMailboxSettingsAutomaticRepliesSetting) Variant() Microsof
 // MicrosoftGraphAutomaticRepliesSetting variant.
 func (u MicrosoftGraphMailboxSettingsAutomaticRepliesSetting) AsMicrosoftGraphAutomaticRepliesSetting() (MicrosoftGraphAutomaticRepliesSetting, error) {
 	var v MicrosoftGraphAutomaticRepliesSetting
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -835,13 +836,13 @@ func (u MicrosoftGraphMailboxSettingsAutomaticRepliesSetting) AsMicrosoftGraphAu
 // returns a MicrosoftGraphMailboxSettingsAutomaticRepliesSetting holding the
 // MicrosoftGraphAutomaticRepliesSetting variant v.
 func MicrosoftGraphMailboxSettingsAutomaticRepliesSettingFromMicrosoftGraphAutomaticRepliesSetting(v MicrosoftGraphAutomaticRepliesSetting) MicrosoftGraphMailboxSettingsAutomaticRepliesSetting {
-	return MicrosoftGraphMailboxSettingsAutomaticRepliesSetting{runtime.UnionOf("MicrosoftGraphAutomaticRepliesSetting", v)}
+	return MicrosoftGraphMailboxSettingsAutomaticRepliesSetting{opsgenimpl.UnionOf("MicrosoftGraphAutomaticRepliesSetting", v)}
 }
 
 // AsObject returns the value as the Object variant.
 func (u MicrosoftGraphMailboxSettingsAutomaticRepliesSetting) AsObject() (map[string]json.RawMessage, error) {
 	var v map[string]json.RawMessage
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -849,7 +850,7 @@ func (u MicrosoftGraphMailboxSettingsAutomaticRepliesSetting) AsObject() (map[st
 // MicrosoftGraphMailboxSettingsAutomaticRepliesSetting holding the Object variant
 // v.
 func MicrosoftGraphMailboxSettingsAutomaticRepliesSettingFromObject(v map[string]json.RawMessage) MicrosoftGraphMailboxSettingsAutomaticRepliesSetting {
-	return MicrosoftGraphMailboxSettingsAutomaticRepliesSetting{runtime.UnionOf("Object", v)}
+	return MicrosoftGraphMailboxSettingsAutomaticRepliesSetting{opsgenimpl.UnionOf("Object", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -900,7 +901,7 @@ func MatchMicrosoftGraphMailboxSettingsAutomaticRepliesSetting[R any](u Microsof
 }
 
 // unionMicrosoftGraphMailboxSettingsAutomaticRepliesSetting selects the variant of a MicrosoftGraphMailboxSettingsAutomaticRepliesSetting.
-var unionMicrosoftGraphMailboxSettingsAutomaticRepliesSetting = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionMicrosoftGraphMailboxSettingsAutomaticRepliesSetting = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "MicrosoftGraphAutomaticRepliesSetting", JSONKind: "object", Required: []string{"@odata.type"}},
 	{Name: "Object", JSONKind: "object"},
 }}
@@ -945,7 +946,7 @@ func (u MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions) Vari
 // MicrosoftGraphDelegateMeetingMessageDeliveryOptions variant.
 func (u MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions) AsMicrosoftGraphDelegateMeetingMessageDeliveryOptions() (MicrosoftGraphDelegateMeetingMessageDeliveryOptions, error) {
 	var v MicrosoftGraphDelegateMeetingMessageDeliveryOptions
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -953,13 +954,13 @@ func (u MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions) AsMi
 // returns a MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions
 // holding the MicrosoftGraphDelegateMeetingMessageDeliveryOptions variant v.
 func MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptionsFromMicrosoftGraphDelegateMeetingMessageDeliveryOptions(v MicrosoftGraphDelegateMeetingMessageDeliveryOptions) MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions {
-	return MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions{runtime.UnionOf("MicrosoftGraphDelegateMeetingMessageDeliveryOptions", v)}
+	return MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions{opsgenimpl.UnionOf("MicrosoftGraphDelegateMeetingMessageDeliveryOptions", v)}
 }
 
 // AsObject returns the value as the Object variant.
 func (u MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions) AsObject() (map[string]json.RawMessage, error) {
 	var v map[string]json.RawMessage
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -967,7 +968,7 @@ func (u MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions) AsOb
 // returns a MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions
 // holding the Object variant v.
 func MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptionsFromObject(v map[string]json.RawMessage) MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions {
-	return MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions{runtime.UnionOf("Object", v)}
+	return MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions{opsgenimpl.UnionOf("Object", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -1019,7 +1020,7 @@ func MatchMicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions[R a
 }
 
 // unionMicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions selects the variant of a MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions.
-var unionMicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionMicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "MicrosoftGraphDelegateMeetingMessageDeliveryOptions", JSONKind: "string"},
 	{Name: "Object", JSONKind: "object"},
 }}
@@ -1059,7 +1060,7 @@ func (u MicrosoftGraphMailboxSettingsLanguage) Variant() MicrosoftGraphMailboxSe
 // variant.
 func (u MicrosoftGraphMailboxSettingsLanguage) AsMicrosoftGraphLocaleInfo() (MicrosoftGraphLocaleInfo, error) {
 	var v MicrosoftGraphLocaleInfo
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -1067,20 +1068,20 @@ func (u MicrosoftGraphMailboxSettingsLanguage) AsMicrosoftGraphLocaleInfo() (Mic
 // MicrosoftGraphMailboxSettingsLanguage holding the MicrosoftGraphLocaleInfo
 // variant v.
 func MicrosoftGraphMailboxSettingsLanguageFromMicrosoftGraphLocaleInfo(v MicrosoftGraphLocaleInfo) MicrosoftGraphMailboxSettingsLanguage {
-	return MicrosoftGraphMailboxSettingsLanguage{runtime.UnionOf("MicrosoftGraphLocaleInfo", v)}
+	return MicrosoftGraphMailboxSettingsLanguage{opsgenimpl.UnionOf("MicrosoftGraphLocaleInfo", v)}
 }
 
 // AsObject returns the value as the Object variant.
 func (u MicrosoftGraphMailboxSettingsLanguage) AsObject() (map[string]json.RawMessage, error) {
 	var v map[string]json.RawMessage
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // MicrosoftGraphMailboxSettingsLanguageFromObject returns a
 // MicrosoftGraphMailboxSettingsLanguage holding the Object variant v.
 func MicrosoftGraphMailboxSettingsLanguageFromObject(v map[string]json.RawMessage) MicrosoftGraphMailboxSettingsLanguage {
-	return MicrosoftGraphMailboxSettingsLanguage{runtime.UnionOf("Object", v)}
+	return MicrosoftGraphMailboxSettingsLanguage{opsgenimpl.UnionOf("Object", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -1131,7 +1132,7 @@ func MatchMicrosoftGraphMailboxSettingsLanguage[R any](u MicrosoftGraphMailboxSe
 }
 
 // unionMicrosoftGraphMailboxSettingsLanguage selects the variant of a MicrosoftGraphMailboxSettingsLanguage.
-var unionMicrosoftGraphMailboxSettingsLanguage = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionMicrosoftGraphMailboxSettingsLanguage = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "MicrosoftGraphLocaleInfo", JSONKind: "object", Required: []string{"@odata.type"}},
 	{Name: "Object", JSONKind: "object"},
 }}
@@ -1168,7 +1169,7 @@ func (u MicrosoftGraphMailboxSettingsUserPurpose) Variant() MicrosoftGraphMailbo
 // variant.
 func (u MicrosoftGraphMailboxSettingsUserPurpose) AsMicrosoftGraphUserPurpose() (MicrosoftGraphUserPurpose, error) {
 	var v MicrosoftGraphUserPurpose
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -1176,20 +1177,20 @@ func (u MicrosoftGraphMailboxSettingsUserPurpose) AsMicrosoftGraphUserPurpose() 
 // MicrosoftGraphMailboxSettingsUserPurpose holding the MicrosoftGraphUserPurpose
 // variant v.
 func MicrosoftGraphMailboxSettingsUserPurposeFromMicrosoftGraphUserPurpose(v MicrosoftGraphUserPurpose) MicrosoftGraphMailboxSettingsUserPurpose {
-	return MicrosoftGraphMailboxSettingsUserPurpose{runtime.UnionOf("MicrosoftGraphUserPurpose", v)}
+	return MicrosoftGraphMailboxSettingsUserPurpose{opsgenimpl.UnionOf("MicrosoftGraphUserPurpose", v)}
 }
 
 // AsObject returns the value as the Object variant.
 func (u MicrosoftGraphMailboxSettingsUserPurpose) AsObject() (map[string]json.RawMessage, error) {
 	var v map[string]json.RawMessage
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // MicrosoftGraphMailboxSettingsUserPurposeFromObject returns a
 // MicrosoftGraphMailboxSettingsUserPurpose holding the Object variant v.
 func MicrosoftGraphMailboxSettingsUserPurposeFromObject(v map[string]json.RawMessage) MicrosoftGraphMailboxSettingsUserPurpose {
-	return MicrosoftGraphMailboxSettingsUserPurpose{runtime.UnionOf("Object", v)}
+	return MicrosoftGraphMailboxSettingsUserPurpose{opsgenimpl.UnionOf("Object", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -1240,7 +1241,7 @@ func MatchMicrosoftGraphMailboxSettingsUserPurpose[R any](u MicrosoftGraphMailbo
 }
 
 // unionMicrosoftGraphMailboxSettingsUserPurpose selects the variant of a MicrosoftGraphMailboxSettingsUserPurpose.
-var unionMicrosoftGraphMailboxSettingsUserPurpose = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionMicrosoftGraphMailboxSettingsUserPurpose = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "MicrosoftGraphUserPurpose", JSONKind: "string"},
 	{Name: "Object", JSONKind: "object"},
 }}
@@ -1279,7 +1280,7 @@ func (u MicrosoftGraphMailboxSettingsWorkingHours) Variant() MicrosoftGraphMailb
 // variant.
 func (u MicrosoftGraphMailboxSettingsWorkingHours) AsMicrosoftGraphWorkingHours() (MicrosoftGraphWorkingHours, error) {
 	var v MicrosoftGraphWorkingHours
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -1287,20 +1288,20 @@ func (u MicrosoftGraphMailboxSettingsWorkingHours) AsMicrosoftGraphWorkingHours(
 // a MicrosoftGraphMailboxSettingsWorkingHours holding the
 // MicrosoftGraphWorkingHours variant v.
 func MicrosoftGraphMailboxSettingsWorkingHoursFromMicrosoftGraphWorkingHours(v MicrosoftGraphWorkingHours) MicrosoftGraphMailboxSettingsWorkingHours {
-	return MicrosoftGraphMailboxSettingsWorkingHours{runtime.UnionOf("MicrosoftGraphWorkingHours", v)}
+	return MicrosoftGraphMailboxSettingsWorkingHours{opsgenimpl.UnionOf("MicrosoftGraphWorkingHours", v)}
 }
 
 // AsObject returns the value as the Object variant.
 func (u MicrosoftGraphMailboxSettingsWorkingHours) AsObject() (map[string]json.RawMessage, error) {
 	var v map[string]json.RawMessage
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // MicrosoftGraphMailboxSettingsWorkingHoursFromObject returns a
 // MicrosoftGraphMailboxSettingsWorkingHours holding the Object variant v.
 func MicrosoftGraphMailboxSettingsWorkingHoursFromObject(v map[string]json.RawMessage) MicrosoftGraphMailboxSettingsWorkingHours {
-	return MicrosoftGraphMailboxSettingsWorkingHours{runtime.UnionOf("Object", v)}
+	return MicrosoftGraphMailboxSettingsWorkingHours{opsgenimpl.UnionOf("Object", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -1351,7 +1352,7 @@ func MatchMicrosoftGraphMailboxSettingsWorkingHours[R any](u MicrosoftGraphMailb
 }
 
 // unionMicrosoftGraphMailboxSettingsWorkingHours selects the variant of a MicrosoftGraphMailboxSettingsWorkingHours.
-var unionMicrosoftGraphMailboxSettingsWorkingHours = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionMicrosoftGraphMailboxSettingsWorkingHours = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "MicrosoftGraphWorkingHours", JSONKind: "object", Required: []string{"@odata.type"}},
 	{Name: "Object", JSONKind: "object"},
 }}
@@ -1362,7 +1363,7 @@ var unionMicrosoftGraphMailboxSettingsWorkingHours = &runtime.Union{Variants: []
 //
 // #/components/schemas/microsoft.graph.objectIdentity
 type MicrosoftGraphObjectIdentity struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataType string `json:"@odata.type"`
 	// Specifies the issuer of the identity, for example facebook.com.For local
@@ -1400,7 +1401,7 @@ type MicrosoftGraphObjectIdentity struct {
 //
 // #/components/schemas/microsoft.graph.onPremisesExtensionAttributes
 type MicrosoftGraphOnPremisesExtensionAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataType string `json:"@odata.type"`
 	// First customizable extension attribute.
@@ -1441,7 +1442,7 @@ type MicrosoftGraphOnPremisesExtensionAttributes struct {
 //
 // #/components/schemas/microsoft.graph.onPremisesProvisioningError
 type MicrosoftGraphOnPremisesProvisioningError struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataType string `json:"@odata.type"`
 	// Category of the provisioning error. Note: Currently, there is only one possible
@@ -1463,7 +1464,7 @@ type MicrosoftGraphOnPremisesProvisioningError struct {
 //
 // #/components/schemas/microsoft.graph.passwordProfile
 type MicrosoftGraphPasswordProfile struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataType string `json:"@odata.type"`
 	// true if the user must change her password on the next login; otherwise false.
@@ -1488,7 +1489,7 @@ type MicrosoftGraphPasswordProfile struct {
 //
 // #/components/schemas/microsoft.graph.provisionedPlan
 type MicrosoftGraphProvisionedPlan struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataType string `json:"@odata.type"`
 	// For example, 'Enabled'.
@@ -1505,7 +1506,7 @@ type MicrosoftGraphProvisionedPlan struct {
 //
 // #/components/schemas/microsoft.graph.timeZoneBase
 type MicrosoftGraphTimeZoneBase struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataType string `json:"@odata.type"`
 	// The name of a time zone. It can be a standard time zone name such as
@@ -1518,7 +1519,7 @@ type MicrosoftGraphTimeZoneBase struct {
 //
 // #/components/schemas/microsoft.graph.user
 type MicrosoftGraphUser struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Default: "#microsoft.graph.user".
 	OdataType string `json:"@odata.type"`
@@ -1901,7 +1902,7 @@ func (u MicrosoftGraphUserAuthorizationInfo) Variant() MicrosoftGraphUserAuthori
 // MicrosoftGraphAuthorizationInfo variant.
 func (u MicrosoftGraphUserAuthorizationInfo) AsMicrosoftGraphAuthorizationInfo() (MicrosoftGraphAuthorizationInfo, error) {
 	var v MicrosoftGraphAuthorizationInfo
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -1909,20 +1910,20 @@ func (u MicrosoftGraphUserAuthorizationInfo) AsMicrosoftGraphAuthorizationInfo()
 // MicrosoftGraphUserAuthorizationInfo holding the MicrosoftGraphAuthorizationInfo
 // variant v.
 func MicrosoftGraphUserAuthorizationInfoFromMicrosoftGraphAuthorizationInfo(v MicrosoftGraphAuthorizationInfo) MicrosoftGraphUserAuthorizationInfo {
-	return MicrosoftGraphUserAuthorizationInfo{runtime.UnionOf("MicrosoftGraphAuthorizationInfo", v)}
+	return MicrosoftGraphUserAuthorizationInfo{opsgenimpl.UnionOf("MicrosoftGraphAuthorizationInfo", v)}
 }
 
 // AsObject returns the value as the Object variant.
 func (u MicrosoftGraphUserAuthorizationInfo) AsObject() (map[string]json.RawMessage, error) {
 	var v map[string]json.RawMessage
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // MicrosoftGraphUserAuthorizationInfoFromObject returns a
 // MicrosoftGraphUserAuthorizationInfo holding the Object variant v.
 func MicrosoftGraphUserAuthorizationInfoFromObject(v map[string]json.RawMessage) MicrosoftGraphUserAuthorizationInfo {
-	return MicrosoftGraphUserAuthorizationInfo{runtime.UnionOf("Object", v)}
+	return MicrosoftGraphUserAuthorizationInfo{opsgenimpl.UnionOf("Object", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -1973,7 +1974,7 @@ func MatchMicrosoftGraphUserAuthorizationInfo[R any](u MicrosoftGraphUserAuthori
 }
 
 // unionMicrosoftGraphUserAuthorizationInfo selects the variant of a MicrosoftGraphUserAuthorizationInfo.
-var unionMicrosoftGraphUserAuthorizationInfo = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionMicrosoftGraphUserAuthorizationInfo = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "MicrosoftGraphAuthorizationInfo", JSONKind: "object", Required: []string{"@odata.type"}},
 	{Name: "Object", JSONKind: "object"},
 }}
@@ -1984,7 +1985,7 @@ var unionMicrosoftGraphUserAuthorizationInfo = &runtime.Union{Variants: []runtim
 //
 // #/components/schemas/microsoft.graph.userCollectionResponse
 type MicrosoftGraphUserCollectionResponse struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataCount    runtime.Nullable[int64]  `json:"@odata.count,omitzero"`
 	OdataNextLink runtime.Nullable[string] `json:"@odata.nextLink,omitzero"`
@@ -2025,7 +2026,7 @@ func (u MicrosoftGraphUserEmployeeOrgData) Variant() MicrosoftGraphUserEmployeeO
 // MicrosoftGraphEmployeeOrgData variant.
 func (u MicrosoftGraphUserEmployeeOrgData) AsMicrosoftGraphEmployeeOrgData() (MicrosoftGraphEmployeeOrgData, error) {
 	var v MicrosoftGraphEmployeeOrgData
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -2033,20 +2034,20 @@ func (u MicrosoftGraphUserEmployeeOrgData) AsMicrosoftGraphEmployeeOrgData() (Mi
 // MicrosoftGraphUserEmployeeOrgData holding the MicrosoftGraphEmployeeOrgData
 // variant v.
 func MicrosoftGraphUserEmployeeOrgDataFromMicrosoftGraphEmployeeOrgData(v MicrosoftGraphEmployeeOrgData) MicrosoftGraphUserEmployeeOrgData {
-	return MicrosoftGraphUserEmployeeOrgData{runtime.UnionOf("MicrosoftGraphEmployeeOrgData", v)}
+	return MicrosoftGraphUserEmployeeOrgData{opsgenimpl.UnionOf("MicrosoftGraphEmployeeOrgData", v)}
 }
 
 // AsObject returns the value as the Object variant.
 func (u MicrosoftGraphUserEmployeeOrgData) AsObject() (map[string]json.RawMessage, error) {
 	var v map[string]json.RawMessage
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // MicrosoftGraphUserEmployeeOrgDataFromObject returns a
 // MicrosoftGraphUserEmployeeOrgData holding the Object variant v.
 func MicrosoftGraphUserEmployeeOrgDataFromObject(v map[string]json.RawMessage) MicrosoftGraphUserEmployeeOrgData {
-	return MicrosoftGraphUserEmployeeOrgData{runtime.UnionOf("Object", v)}
+	return MicrosoftGraphUserEmployeeOrgData{opsgenimpl.UnionOf("Object", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -2097,7 +2098,7 @@ func MatchMicrosoftGraphUserEmployeeOrgData[R any](u MicrosoftGraphUserEmployeeO
 }
 
 // unionMicrosoftGraphUserEmployeeOrgData selects the variant of a MicrosoftGraphUserEmployeeOrgData.
-var unionMicrosoftGraphUserEmployeeOrgData = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionMicrosoftGraphUserEmployeeOrgData = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "MicrosoftGraphEmployeeOrgData", JSONKind: "object", Required: []string{"@odata.type"}},
 	{Name: "Object", JSONKind: "object"},
 }}
@@ -2133,7 +2134,7 @@ func (u MicrosoftGraphUserIdentitiesItem) Variant() MicrosoftGraphUserIdentities
 // MicrosoftGraphObjectIdentity variant.
 func (u MicrosoftGraphUserIdentitiesItem) AsMicrosoftGraphObjectIdentity() (MicrosoftGraphObjectIdentity, error) {
 	var v MicrosoftGraphObjectIdentity
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -2141,20 +2142,20 @@ func (u MicrosoftGraphUserIdentitiesItem) AsMicrosoftGraphObjectIdentity() (Micr
 // MicrosoftGraphUserIdentitiesItem holding the MicrosoftGraphObjectIdentity
 // variant v.
 func MicrosoftGraphUserIdentitiesItemFromMicrosoftGraphObjectIdentity(v MicrosoftGraphObjectIdentity) MicrosoftGraphUserIdentitiesItem {
-	return MicrosoftGraphUserIdentitiesItem{runtime.UnionOf("MicrosoftGraphObjectIdentity", v)}
+	return MicrosoftGraphUserIdentitiesItem{opsgenimpl.UnionOf("MicrosoftGraphObjectIdentity", v)}
 }
 
 // AsObject returns the value as the Object variant.
 func (u MicrosoftGraphUserIdentitiesItem) AsObject() (map[string]json.RawMessage, error) {
 	var v map[string]json.RawMessage
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // MicrosoftGraphUserIdentitiesItemFromObject returns a
 // MicrosoftGraphUserIdentitiesItem holding the Object variant v.
 func MicrosoftGraphUserIdentitiesItemFromObject(v map[string]json.RawMessage) MicrosoftGraphUserIdentitiesItem {
-	return MicrosoftGraphUserIdentitiesItem{runtime.UnionOf("Object", v)}
+	return MicrosoftGraphUserIdentitiesItem{opsgenimpl.UnionOf("Object", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -2204,7 +2205,7 @@ func MatchMicrosoftGraphUserIdentitiesItem[R any](u MicrosoftGraphUserIdentities
 }
 
 // unionMicrosoftGraphUserIdentitiesItem selects the variant of a MicrosoftGraphUserIdentitiesItem.
-var unionMicrosoftGraphUserIdentitiesItem = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionMicrosoftGraphUserIdentitiesItem = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "MicrosoftGraphObjectIdentity", JSONKind: "object", Required: []string{"@odata.type"}},
 	{Name: "Object", JSONKind: "object"},
 }}
@@ -2241,7 +2242,7 @@ func (u MicrosoftGraphUserLicenseAssignmentStatesItem) Variant() MicrosoftGraphU
 // MicrosoftGraphLicenseAssignmentState variant.
 func (u MicrosoftGraphUserLicenseAssignmentStatesItem) AsMicrosoftGraphLicenseAssignmentState() (MicrosoftGraphLicenseAssignmentState, error) {
 	var v MicrosoftGraphLicenseAssignmentState
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -2249,20 +2250,20 @@ func (u MicrosoftGraphUserLicenseAssignmentStatesItem) AsMicrosoftGraphLicenseAs
 // returns a MicrosoftGraphUserLicenseAssignmentStatesItem holding the
 // MicrosoftGraphLicenseAssignmentState variant v.
 func MicrosoftGraphUserLicenseAssignmentStatesItemFromMicrosoftGraphLicenseAssignmentState(v MicrosoftGraphLicenseAssignmentState) MicrosoftGraphUserLicenseAssignmentStatesItem {
-	return MicrosoftGraphUserLicenseAssignmentStatesItem{runtime.UnionOf("MicrosoftGraphLicenseAssignmentState", v)}
+	return MicrosoftGraphUserLicenseAssignmentStatesItem{opsgenimpl.UnionOf("MicrosoftGraphLicenseAssignmentState", v)}
 }
 
 // AsObject returns the value as the Object variant.
 func (u MicrosoftGraphUserLicenseAssignmentStatesItem) AsObject() (map[string]json.RawMessage, error) {
 	var v map[string]json.RawMessage
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // MicrosoftGraphUserLicenseAssignmentStatesItemFromObject returns a
 // MicrosoftGraphUserLicenseAssignmentStatesItem holding the Object variant v.
 func MicrosoftGraphUserLicenseAssignmentStatesItemFromObject(v map[string]json.RawMessage) MicrosoftGraphUserLicenseAssignmentStatesItem {
-	return MicrosoftGraphUserLicenseAssignmentStatesItem{runtime.UnionOf("Object", v)}
+	return MicrosoftGraphUserLicenseAssignmentStatesItem{opsgenimpl.UnionOf("Object", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -2313,7 +2314,7 @@ func MatchMicrosoftGraphUserLicenseAssignmentStatesItem[R any](u MicrosoftGraphU
 }
 
 // unionMicrosoftGraphUserLicenseAssignmentStatesItem selects the variant of a MicrosoftGraphUserLicenseAssignmentStatesItem.
-var unionMicrosoftGraphUserLicenseAssignmentStatesItem = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionMicrosoftGraphUserLicenseAssignmentStatesItem = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "MicrosoftGraphLicenseAssignmentState", JSONKind: "object", Required: []string{"@odata.type"}},
 	{Name: "Object", JSONKind: "object"},
 }}
@@ -2353,7 +2354,7 @@ func (u MicrosoftGraphUserMailboxSettings) Variant() MicrosoftGraphUserMailboxSe
 // MicrosoftGraphMailboxSettings variant.
 func (u MicrosoftGraphUserMailboxSettings) AsMicrosoftGraphMailboxSettings() (MicrosoftGraphMailboxSettings, error) {
 	var v MicrosoftGraphMailboxSettings
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -2361,20 +2362,20 @@ func (u MicrosoftGraphUserMailboxSettings) AsMicrosoftGraphMailboxSettings() (Mi
 // MicrosoftGraphUserMailboxSettings holding the MicrosoftGraphMailboxSettings
 // variant v.
 func MicrosoftGraphUserMailboxSettingsFromMicrosoftGraphMailboxSettings(v MicrosoftGraphMailboxSettings) MicrosoftGraphUserMailboxSettings {
-	return MicrosoftGraphUserMailboxSettings{runtime.UnionOf("MicrosoftGraphMailboxSettings", v)}
+	return MicrosoftGraphUserMailboxSettings{opsgenimpl.UnionOf("MicrosoftGraphMailboxSettings", v)}
 }
 
 // AsObject returns the value as the Object variant.
 func (u MicrosoftGraphUserMailboxSettings) AsObject() (map[string]json.RawMessage, error) {
 	var v map[string]json.RawMessage
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // MicrosoftGraphUserMailboxSettingsFromObject returns a
 // MicrosoftGraphUserMailboxSettings holding the Object variant v.
 func MicrosoftGraphUserMailboxSettingsFromObject(v map[string]json.RawMessage) MicrosoftGraphUserMailboxSettings {
-	return MicrosoftGraphUserMailboxSettings{runtime.UnionOf("Object", v)}
+	return MicrosoftGraphUserMailboxSettings{opsgenimpl.UnionOf("Object", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -2425,7 +2426,7 @@ func MatchMicrosoftGraphUserMailboxSettings[R any](u MicrosoftGraphUserMailboxSe
 }
 
 // unionMicrosoftGraphUserMailboxSettings selects the variant of a MicrosoftGraphUserMailboxSettings.
-var unionMicrosoftGraphUserMailboxSettings = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionMicrosoftGraphUserMailboxSettings = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "MicrosoftGraphMailboxSettings", JSONKind: "object", Required: []string{"@odata.type"}},
 	{Name: "Object", JSONKind: "object"},
 }}
@@ -2472,7 +2473,7 @@ func (u MicrosoftGraphUserOnPremisesExtensionAttributes) Variant() MicrosoftGrap
 // MicrosoftGraphOnPremisesExtensionAttributes variant.
 func (u MicrosoftGraphUserOnPremisesExtensionAttributes) AsMicrosoftGraphOnPremisesExtensionAttributes() (MicrosoftGraphOnPremisesExtensionAttributes, error) {
 	var v MicrosoftGraphOnPremisesExtensionAttributes
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -2480,20 +2481,20 @@ func (u MicrosoftGraphUserOnPremisesExtensionAttributes) AsMicrosoftGraphOnPremi
 // returns a MicrosoftGraphUserOnPremisesExtensionAttributes holding the
 // MicrosoftGraphOnPremisesExtensionAttributes variant v.
 func MicrosoftGraphUserOnPremisesExtensionAttributesFromMicrosoftGraphOnPremisesExtensionAttributes(v MicrosoftGraphOnPremisesExtensionAttributes) MicrosoftGraphUserOnPremisesExtensionAttributes {
-	return MicrosoftGraphUserOnPremisesExtensionAttributes{runtime.UnionOf("MicrosoftGraphOnPremisesExtensionAttributes", v)}
+	return MicrosoftGraphUserOnPremisesExtensionAttributes{opsgenimpl.UnionOf("MicrosoftGraphOnPremisesExtensionAttributes", v)}
 }
 
 // AsObject returns the value as the Object variant.
 func (u MicrosoftGraphUserOnPremisesExtensionAttributes) AsObject() (map[string]json.RawMessage, error) {
 	var v map[string]json.RawMessage
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // MicrosoftGraphUserOnPremisesExtensionAttributesFromObject returns a
 // MicrosoftGraphUserOnPremisesExtensionAttributes holding the Object variant v.
 func MicrosoftGraphUserOnPremisesExtensionAttributesFromObject(v map[string]json.RawMessage) MicrosoftGraphUserOnPremisesExtensionAttributes {
-	return MicrosoftGraphUserOnPremisesExtensionAttributes{runtime.UnionOf("Object", v)}
+	return MicrosoftGraphUserOnPremisesExtensionAttributes{opsgenimpl.UnionOf("Object", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -2544,7 +2545,7 @@ func MatchMicrosoftGraphUserOnPremisesExtensionAttributes[R any](u MicrosoftGrap
 }
 
 // unionMicrosoftGraphUserOnPremisesExtensionAttributes selects the variant of a MicrosoftGraphUserOnPremisesExtensionAttributes.
-var unionMicrosoftGraphUserOnPremisesExtensionAttributes = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionMicrosoftGraphUserOnPremisesExtensionAttributes = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "MicrosoftGraphOnPremisesExtensionAttributes", JSONKind: "object", Required: []string{"@odata.type"}},
 	{Name: "Object", JSONKind: "object"},
 }}
@@ -2581,7 +2582,7 @@ func (u MicrosoftGraphUserOnPremisesProvisioningErrorsItem) Variant() MicrosoftG
 // MicrosoftGraphOnPremisesProvisioningError variant.
 func (u MicrosoftGraphUserOnPremisesProvisioningErrorsItem) AsMicrosoftGraphOnPremisesProvisioningError() (MicrosoftGraphOnPremisesProvisioningError, error) {
 	var v MicrosoftGraphOnPremisesProvisioningError
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -2589,20 +2590,20 @@ func (u MicrosoftGraphUserOnPremisesProvisioningErrorsItem) AsMicrosoftGraphOnPr
 // returns a MicrosoftGraphUserOnPremisesProvisioningErrorsItem holding the
 // MicrosoftGraphOnPremisesProvisioningError variant v.
 func MicrosoftGraphUserOnPremisesProvisioningErrorsItemFromMicrosoftGraphOnPremisesProvisioningError(v MicrosoftGraphOnPremisesProvisioningError) MicrosoftGraphUserOnPremisesProvisioningErrorsItem {
-	return MicrosoftGraphUserOnPremisesProvisioningErrorsItem{runtime.UnionOf("MicrosoftGraphOnPremisesProvisioningError", v)}
+	return MicrosoftGraphUserOnPremisesProvisioningErrorsItem{opsgenimpl.UnionOf("MicrosoftGraphOnPremisesProvisioningError", v)}
 }
 
 // AsObject returns the value as the Object variant.
 func (u MicrosoftGraphUserOnPremisesProvisioningErrorsItem) AsObject() (map[string]json.RawMessage, error) {
 	var v map[string]json.RawMessage
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // MicrosoftGraphUserOnPremisesProvisioningErrorsItemFromObject returns a
 // MicrosoftGraphUserOnPremisesProvisioningErrorsItem holding the Object variant v.
 func MicrosoftGraphUserOnPremisesProvisioningErrorsItemFromObject(v map[string]json.RawMessage) MicrosoftGraphUserOnPremisesProvisioningErrorsItem {
-	return MicrosoftGraphUserOnPremisesProvisioningErrorsItem{runtime.UnionOf("Object", v)}
+	return MicrosoftGraphUserOnPremisesProvisioningErrorsItem{opsgenimpl.UnionOf("Object", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -2653,7 +2654,7 @@ func MatchMicrosoftGraphUserOnPremisesProvisioningErrorsItem[R any](u MicrosoftG
 }
 
 // unionMicrosoftGraphUserOnPremisesProvisioningErrorsItem selects the variant of a MicrosoftGraphUserOnPremisesProvisioningErrorsItem.
-var unionMicrosoftGraphUserOnPremisesProvisioningErrorsItem = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionMicrosoftGraphUserOnPremisesProvisioningErrorsItem = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "MicrosoftGraphOnPremisesProvisioningError", JSONKind: "object", Required: []string{"@odata.type"}},
 	{Name: "Object", JSONKind: "object"},
 }}
@@ -2695,7 +2696,7 @@ func (u MicrosoftGraphUserPasswordProfile) Variant() MicrosoftGraphUserPasswordP
 // MicrosoftGraphPasswordProfile variant.
 func (u MicrosoftGraphUserPasswordProfile) AsMicrosoftGraphPasswordProfile() (MicrosoftGraphPasswordProfile, error) {
 	var v MicrosoftGraphPasswordProfile
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -2703,20 +2704,20 @@ func (u MicrosoftGraphUserPasswordProfile) AsMicrosoftGraphPasswordProfile() (Mi
 // MicrosoftGraphUserPasswordProfile holding the MicrosoftGraphPasswordProfile
 // variant v.
 func MicrosoftGraphUserPasswordProfileFromMicrosoftGraphPasswordProfile(v MicrosoftGraphPasswordProfile) MicrosoftGraphUserPasswordProfile {
-	return MicrosoftGraphUserPasswordProfile{runtime.UnionOf("MicrosoftGraphPasswordProfile", v)}
+	return MicrosoftGraphUserPasswordProfile{opsgenimpl.UnionOf("MicrosoftGraphPasswordProfile", v)}
 }
 
 // AsObject returns the value as the Object variant.
 func (u MicrosoftGraphUserPasswordProfile) AsObject() (map[string]json.RawMessage, error) {
 	var v map[string]json.RawMessage
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // MicrosoftGraphUserPasswordProfileFromObject returns a
 // MicrosoftGraphUserPasswordProfile holding the Object variant v.
 func MicrosoftGraphUserPasswordProfileFromObject(v map[string]json.RawMessage) MicrosoftGraphUserPasswordProfile {
-	return MicrosoftGraphUserPasswordProfile{runtime.UnionOf("Object", v)}
+	return MicrosoftGraphUserPasswordProfile{opsgenimpl.UnionOf("Object", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -2767,7 +2768,7 @@ func MatchMicrosoftGraphUserPasswordProfile[R any](u MicrosoftGraphUserPasswordP
 }
 
 // unionMicrosoftGraphUserPasswordProfile selects the variant of a MicrosoftGraphUserPasswordProfile.
-var unionMicrosoftGraphUserPasswordProfile = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionMicrosoftGraphUserPasswordProfile = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "MicrosoftGraphPasswordProfile", JSONKind: "object", Required: []string{"@odata.type"}},
 	{Name: "Object", JSONKind: "object"},
 }}
@@ -2800,7 +2801,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v MicrosoftGraphUserPurpose) Known() bool {
-	return runtime.EnumKnown(string(v), "user\x00linked\x00shared\x00room\x00equipment\x00others\x00unknownFutureValue")
+	return opsgenimpl.EnumKnown(string(v), "user\x00linked\x00shared\x00room\x00equipment\x00others\x00unknownFutureValue")
 }
 
 // MicrosoftGraphWorkingHours is a JSON object.
@@ -2809,7 +2810,7 @@ func (v MicrosoftGraphUserPurpose) Known() bool {
 //
 // #/components/schemas/microsoft.graph.workingHours
 type MicrosoftGraphWorkingHours struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	OdataType string `json:"@odata.type"`
 	// The days of the week on which the user works.
@@ -2854,7 +2855,7 @@ func (u MicrosoftGraphWorkingHoursDaysOfWeekItem) Variant() MicrosoftGraphWorkin
 // variant.
 func (u MicrosoftGraphWorkingHoursDaysOfWeekItem) AsMicrosoftGraphDayOfWeek() (MicrosoftGraphDayOfWeek, error) {
 	var v MicrosoftGraphDayOfWeek
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -2862,20 +2863,20 @@ func (u MicrosoftGraphWorkingHoursDaysOfWeekItem) AsMicrosoftGraphDayOfWeek() (M
 // MicrosoftGraphWorkingHoursDaysOfWeekItem holding the MicrosoftGraphDayOfWeek
 // variant v.
 func MicrosoftGraphWorkingHoursDaysOfWeekItemFromMicrosoftGraphDayOfWeek(v MicrosoftGraphDayOfWeek) MicrosoftGraphWorkingHoursDaysOfWeekItem {
-	return MicrosoftGraphWorkingHoursDaysOfWeekItem{runtime.UnionOf("MicrosoftGraphDayOfWeek", v)}
+	return MicrosoftGraphWorkingHoursDaysOfWeekItem{opsgenimpl.UnionOf("MicrosoftGraphDayOfWeek", v)}
 }
 
 // AsObject returns the value as the Object variant.
 func (u MicrosoftGraphWorkingHoursDaysOfWeekItem) AsObject() (map[string]json.RawMessage, error) {
 	var v map[string]json.RawMessage
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // MicrosoftGraphWorkingHoursDaysOfWeekItemFromObject returns a
 // MicrosoftGraphWorkingHoursDaysOfWeekItem holding the Object variant v.
 func MicrosoftGraphWorkingHoursDaysOfWeekItemFromObject(v map[string]json.RawMessage) MicrosoftGraphWorkingHoursDaysOfWeekItem {
-	return MicrosoftGraphWorkingHoursDaysOfWeekItem{runtime.UnionOf("Object", v)}
+	return MicrosoftGraphWorkingHoursDaysOfWeekItem{opsgenimpl.UnionOf("Object", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -2926,7 +2927,7 @@ func MatchMicrosoftGraphWorkingHoursDaysOfWeekItem[R any](u MicrosoftGraphWorkin
 }
 
 // unionMicrosoftGraphWorkingHoursDaysOfWeekItem selects the variant of a MicrosoftGraphWorkingHoursDaysOfWeekItem.
-var unionMicrosoftGraphWorkingHoursDaysOfWeekItem = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionMicrosoftGraphWorkingHoursDaysOfWeekItem = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "MicrosoftGraphDayOfWeek", JSONKind: "string"},
 	{Name: "Object", JSONKind: "object"},
 }}
@@ -2964,7 +2965,7 @@ func (u MicrosoftGraphWorkingHoursTimeZone) Variant() MicrosoftGraphWorkingHours
 // variant.
 func (u MicrosoftGraphWorkingHoursTimeZone) AsMicrosoftGraphTimeZoneBase() (MicrosoftGraphTimeZoneBase, error) {
 	var v MicrosoftGraphTimeZoneBase
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -2972,20 +2973,20 @@ func (u MicrosoftGraphWorkingHoursTimeZone) AsMicrosoftGraphTimeZoneBase() (Micr
 // MicrosoftGraphWorkingHoursTimeZone holding the MicrosoftGraphTimeZoneBase
 // variant v.
 func MicrosoftGraphWorkingHoursTimeZoneFromMicrosoftGraphTimeZoneBase(v MicrosoftGraphTimeZoneBase) MicrosoftGraphWorkingHoursTimeZone {
-	return MicrosoftGraphWorkingHoursTimeZone{runtime.UnionOf("MicrosoftGraphTimeZoneBase", v)}
+	return MicrosoftGraphWorkingHoursTimeZone{opsgenimpl.UnionOf("MicrosoftGraphTimeZoneBase", v)}
 }
 
 // AsObject returns the value as the Object variant.
 func (u MicrosoftGraphWorkingHoursTimeZone) AsObject() (map[string]json.RawMessage, error) {
 	var v map[string]json.RawMessage
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // MicrosoftGraphWorkingHoursTimeZoneFromObject returns a
 // MicrosoftGraphWorkingHoursTimeZone holding the Object variant v.
 func MicrosoftGraphWorkingHoursTimeZoneFromObject(v map[string]json.RawMessage) MicrosoftGraphWorkingHoursTimeZone {
-	return MicrosoftGraphWorkingHoursTimeZone{runtime.UnionOf("Object", v)}
+	return MicrosoftGraphWorkingHoursTimeZone{opsgenimpl.UnionOf("Object", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -3036,7 +3037,7 @@ func MatchMicrosoftGraphWorkingHoursTimeZone[R any](u MicrosoftGraphWorkingHours
 }
 
 // unionMicrosoftGraphWorkingHoursTimeZone selects the variant of a MicrosoftGraphWorkingHoursTimeZone.
-var unionMicrosoftGraphWorkingHoursTimeZone = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionMicrosoftGraphWorkingHoursTimeZone = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "MicrosoftGraphTimeZoneBase", JSONKind: "object", Required: []string{"@odata.type"}},
 	{Name: "Object", JSONKind: "object"},
 }}

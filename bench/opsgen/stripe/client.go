@@ -39,11 +39,12 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // The generated code needs a runtime that supports its contract version.
-const _ = runtime.EnforceVersion(1 - runtime.MinVersion)
-const _ = runtime.EnforceVersion(runtime.MaxVersion - 1)
+const _ = opsgenimpl.EnforceVersion(2 - opsgenimpl.MinVersion)
+const _ = opsgenimpl.EnforceVersion(opsgenimpl.MaxVersion - 2)
 
 // Client calls Stripe API. Create one with NewClient; it is safe for concurrent
 // use.
@@ -144,6 +145,13 @@ func WithReconnect(p httpclient.ReconnectPolicy) Option {
 // whose hub registered the same client: same methods, same types.
 func WithRemote(rm httpclient.Remote) Option {
 	return httpclient.WithRemote(rm)
+}
+
+// WithIdempotencyKeys gives every call of a method that is not idempotent (POST,
+// PATCH...) an Idempotency-Key generated once per call, the same on every retry
+// and through WithRemote (httpclient.WithIdempotencyKeys).
+func WithIdempotencyKeys() Option {
+	return httpclient.WithIdempotencyKeys()
 }
 
 // WithRequestHeader adds a header to one request.

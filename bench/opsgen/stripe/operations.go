@@ -8,13 +8,14 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // GetPayoutsParams holds the parameters of GetPayouts.
 //
 // GET /v1/payouts
 type GetPayoutsParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// A limit on the number of objects to be returned. Limit can range between 1 and
 	// 100, and the default is 10.

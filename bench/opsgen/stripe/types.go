@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // AccountRequirementsError is a JSON object.
@@ -15,7 +16,7 @@ import (
 //
 // #/components/schemas/account_requirements_error
 type AccountRequirementsError struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The code for the type of error.
 	Code AccountRequirementsErrorCode `json:"code"`
@@ -184,7 +185,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v AccountRequirementsErrorCode) Known() bool {
-	return runtime.EnumKnown(string(v), "invalid_address_city_state_postal_code\x00invalid_dob_age_under_18\x00invalid_representative_country\x00invalid_street_address\x00invalid_tos_acceptance\x00invalid_value_other\x00verification_document_address_mismatch\x00verification_document_address_missing\x00verification_document_corrupt\x00verification_document_country_not_supported\x00verification_document_dob_mismatch\x00verification_document_duplicate_type\x00verification_document_expired\x00verification_document_failed_copy\x00verification_document_failed_greyscale\x00verification_document_failed_other\x00verification_document_failed_test_mode\x00verification_document_fraudulent\x00verification_document_id_number_mismatch\x00verification_document_id_number_missing\x00verification_document_incomplete\x00verification_document_invalid\x00verification_document_issue_or_expiry_date_missing\x00verification_document_manipulated\x00verification_document_missing_back\x00verification_document_missing_front\x00verification_document_name_mismatch\x00verification_document_name_missing\x00verification_document_nationality_mismatch\x00verification_document_not_readable\x00verification_document_not_signed\x00verification_document_not_uploaded\x00verification_document_photo_mismatch\x00verification_document_too_large\x00verification_document_type_not_supported\x00verification_failed_address_match\x00verification_failed_business_iec_number\x00verification_failed_document_match\x00verification_failed_id_number_match\x00verification_failed_keyed_identity\x00verification_failed_keyed_match\x00verification_failed_name_match\x00verification_failed_other\x00verification_failed_residential_address\x00verification_failed_tax_id_match\x00verification_failed_tax_id_not_issued\x00verification_missing_executives\x00verification_missing_owners\x00verification_requires_additional_memorandum_of_associations")
+	return opsgenimpl.EnumKnown(string(v), "invalid_address_city_state_postal_code\x00invalid_dob_age_under_18\x00invalid_representative_country\x00invalid_street_address\x00invalid_tos_acceptance\x00invalid_value_other\x00verification_document_address_mismatch\x00verification_document_address_missing\x00verification_document_corrupt\x00verification_document_country_not_supported\x00verification_document_dob_mismatch\x00verification_document_duplicate_type\x00verification_document_expired\x00verification_document_failed_copy\x00verification_document_failed_greyscale\x00verification_document_failed_other\x00verification_document_failed_test_mode\x00verification_document_fraudulent\x00verification_document_id_number_mismatch\x00verification_document_id_number_missing\x00verification_document_incomplete\x00verification_document_invalid\x00verification_document_issue_or_expiry_date_missing\x00verification_document_manipulated\x00verification_document_missing_back\x00verification_document_missing_front\x00verification_document_name_mismatch\x00verification_document_name_missing\x00verification_document_nationality_mismatch\x00verification_document_not_readable\x00verification_document_not_signed\x00verification_document_not_uploaded\x00verification_document_photo_mismatch\x00verification_document_too_large\x00verification_document_type_not_supported\x00verification_failed_address_match\x00verification_failed_business_iec_number\x00verification_failed_document_match\x00verification_failed_id_number_match\x00verification_failed_keyed_identity\x00verification_failed_keyed_match\x00verification_failed_name_match\x00verification_failed_other\x00verification_failed_residential_address\x00verification_failed_tax_id_match\x00verification_failed_tax_id_not_issued\x00verification_missing_executives\x00verification_missing_owners\x00verification_requires_additional_memorandum_of_associations")
 }
 
 // BalanceTransaction is a JSON object.
@@ -200,7 +201,7 @@ func (v AccountRequirementsErrorCode) Known() bool {
 //
 // #/components/schemas/balance_transaction
 type BalanceTransaction struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Gross amount of the transaction, in %s.
 	Amount int64 `json:"amount"`
@@ -277,7 +278,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v BalanceTransactionObject) Known() bool {
-	return runtime.EnumKnown(string(v), "balance_transaction")
+	return opsgenimpl.EnumKnown(string(v), "balance_transaction")
 }
 
 // BalanceTransactionType is one of the values below; other values still decode
@@ -372,7 +373,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v BalanceTransactionType) Known() bool {
-	return runtime.EnumKnown(string(v), "adjustment\x00advance\x00advance_funding\x00anticipation_repayment\x00application_fee\x00application_fee_refund\x00charge\x00connect_collection_transfer\x00contribution\x00issuing_authorization_hold\x00issuing_authorization_release\x00issuing_dispute\x00issuing_transaction\x00payment\x00payment_failure_refund\x00payment_refund\x00payout\x00payout_cancel\x00payout_failure\x00refund\x00refund_failure\x00reserve_transaction\x00reserved_funds\x00stripe_fee\x00stripe_fx_fee\x00tax_fee\x00topup\x00topup_reversal\x00transfer\x00transfer_cancel\x00transfer_failure\x00transfer_refund")
+	return opsgenimpl.EnumKnown(string(v), "adjustment\x00advance\x00advance_funding\x00anticipation_repayment\x00application_fee\x00application_fee_refund\x00charge\x00connect_collection_transfer\x00contribution\x00issuing_authorization_hold\x00issuing_authorization_release\x00issuing_dispute\x00issuing_transaction\x00payment\x00payment_failure_refund\x00payment_refund\x00payout\x00payout_cancel\x00payout_failure\x00refund\x00refund_failure\x00reserve_transaction\x00reserved_funds\x00stripe_fee\x00stripe_fx_fee\x00tax_fee\x00topup\x00topup_reversal\x00transfer\x00transfer_cancel\x00transfer_failure\x00transfer_refund")
 }
 
 // BankAccount is a JSON object.
@@ -393,7 +394,7 @@ func (v BalanceTransactionType) Known() bool {
 //
 // #/components/schemas/bank_account
 type BankAccount struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The ID of the account that the bank account is associated with.
 	Account runtime.Nullable[string] `json:"account,omitzero"`
@@ -479,7 +480,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v BankAccountAvailablePayoutMethodsItem) Known() bool {
-	return runtime.EnumKnown(string(v), "instant\x00standard")
+	return opsgenimpl.EnumKnown(string(v), "instant\x00standard")
 }
 
 // BankAccountObject is one of the values below; other values still decode (see
@@ -499,7 +500,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v BankAccountObject) Known() bool {
-	return runtime.EnumKnown(string(v), "bank_account")
+	return opsgenimpl.EnumKnown(string(v), "bank_account")
 }
 
 // Card is a JSON object.
@@ -515,7 +516,7 @@ func (v BankAccountObject) Known() bool {
 //
 // #/components/schemas/card
 type Card struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The account this card belongs to. This attribute will not be in the card object
 	// if the card belongs to a customer or recipient instead.
@@ -621,7 +622,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v CardAvailablePayoutMethodsItem) Known() bool {
-	return runtime.EnumKnown(string(v), "instant\x00standard")
+	return opsgenimpl.EnumKnown(string(v), "instant\x00standard")
 }
 
 // CardObject is one of the values below; other values still decode (see Known).
@@ -640,7 +641,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v CardObject) Known() bool {
-	return runtime.EnumKnown(string(v), "card")
+	return opsgenimpl.EnumKnown(string(v), "card")
 }
 
 // DeletedBankAccount is a JSON object.
@@ -649,7 +650,7 @@ func (v CardObject) Known() bool {
 //
 // #/components/schemas/deleted_bank_account
 type DeletedBankAccount struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Three-letter [ISO code for the currency](https://stripe.com/docs/payouts) paid
 	// out to the bank account.
@@ -687,7 +688,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v DeletedBankAccountObject) Known() bool {
-	return runtime.EnumKnown(string(v), "bank_account")
+	return opsgenimpl.EnumKnown(string(v), "bank_account")
 }
 
 // DeletedCard is a JSON object.
@@ -696,7 +697,7 @@ func (v DeletedBankAccountObject) Known() bool {
 //
 // #/components/schemas/deleted_card
 type DeletedCard struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Three-letter [ISO code for the currency](https://stripe.com/docs/payouts) paid
 	// out to the bank account.
@@ -734,7 +735,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v DeletedCardObject) Known() bool {
-	return runtime.EnumKnown(string(v), "card")
+	return opsgenimpl.EnumKnown(string(v), "card")
 }
 
 // ExternalAccountRequirements is a JSON object.
@@ -743,7 +744,7 @@ func (v DeletedCardObject) Known() bool {
 //
 // #/components/schemas/external_account_requirements
 type ExternalAccountRequirements struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Fields that need to be collected to keep the external account enabled. If not
 	// collected by `current_deadline`, these fields appear in `past_due` as well, and
@@ -768,7 +769,7 @@ type ExternalAccountRequirements struct {
 //
 // #/components/schemas/fee
 type Fee struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Amount of the fee, in cents.
 	Amount int64 `json:"amount"`
@@ -791,7 +792,7 @@ type Fee struct {
 //
 // #/paths/~1v1~1payouts/get/responses/200/content/application~1json/schema
 type GetPayoutsResponse struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data []Payout `json:"data"`
 	// True if this list has another page of items after this one that can be fetched.
@@ -820,7 +821,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetPayoutsResponseObject) Known() bool {
-	return runtime.EnumKnown(string(v), "list")
+	return opsgenimpl.EnumKnown(string(v), "list")
 }
 
 // Payout is a JSON object.
@@ -839,7 +840,7 @@ func (v GetPayoutsResponseObject) Known() bool {
 //
 // #/components/schemas/payout
 type Payout struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Amount (in %s) to be transferred to your bank account or debit card.
 	Amount int64 `json:"amount"`
@@ -948,27 +949,27 @@ func (u PayoutBalanceTransaction) Variant() PayoutBalanceTransactionKind {
 // AsString returns the value as the String variant.
 func (u PayoutBalanceTransaction) AsString() (string, error) {
 	var v string
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // PayoutBalanceTransactionFromString returns a PayoutBalanceTransaction holding
 // the String variant v.
 func PayoutBalanceTransactionFromString(v string) PayoutBalanceTransaction {
-	return PayoutBalanceTransaction{runtime.UnionOf("String", v)}
+	return PayoutBalanceTransaction{opsgenimpl.UnionOf("String", v)}
 }
 
 // AsBalanceTransaction returns the value as the BalanceTransaction variant.
 func (u PayoutBalanceTransaction) AsBalanceTransaction() (BalanceTransaction, error) {
 	var v BalanceTransaction
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // PayoutBalanceTransactionFromBalanceTransaction returns a
 // PayoutBalanceTransaction holding the BalanceTransaction variant v.
 func PayoutBalanceTransactionFromBalanceTransaction(v BalanceTransaction) PayoutBalanceTransaction {
-	return PayoutBalanceTransaction{runtime.UnionOf("BalanceTransaction", v)}
+	return PayoutBalanceTransaction{opsgenimpl.UnionOf("BalanceTransaction", v)}
 }
 
 // Match calls the function of the variant u holds (PayoutBalanceTransactionKind)
@@ -1018,7 +1019,7 @@ func MatchPayoutBalanceTransaction[R any](u PayoutBalanceTransaction, onString f
 }
 
 // unionPayoutBalanceTransaction selects the variant of a PayoutBalanceTransaction.
-var unionPayoutBalanceTransaction = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionPayoutBalanceTransaction = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "String", JSONKind: "string"},
 	{Name: "BalanceTransaction", JSONKind: "object", Required: []string{"amount", "available_on", "created", "currency", "fee", "fee_details", "id", "net", "object", "reporting_category", "status", "type"}},
 }}
@@ -1060,66 +1061,66 @@ func (u PayoutDestination) Variant() PayoutDestinationKind {
 // AsString returns the value as the String variant.
 func (u PayoutDestination) AsString() (string, error) {
 	var v string
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // PayoutDestinationFromString returns a PayoutDestination holding the String
 // variant v.
 func PayoutDestinationFromString(v string) PayoutDestination {
-	return PayoutDestination{runtime.UnionOf("String", v)}
+	return PayoutDestination{opsgenimpl.UnionOf("String", v)}
 }
 
 // AsBankAccount returns the value as the BankAccount variant.
 func (u PayoutDestination) AsBankAccount() (BankAccount, error) {
 	var v BankAccount
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // PayoutDestinationFromBankAccount returns a PayoutDestination holding the
 // BankAccount variant v.
 func PayoutDestinationFromBankAccount(v BankAccount) PayoutDestination {
-	return PayoutDestination{runtime.UnionOf("BankAccount", v)}
+	return PayoutDestination{opsgenimpl.UnionOf("BankAccount", v)}
 }
 
 // AsCard returns the value as the Card variant.
 func (u PayoutDestination) AsCard() (Card, error) {
 	var v Card
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // PayoutDestinationFromCard returns a PayoutDestination holding the Card variant
 // v.
 func PayoutDestinationFromCard(v Card) PayoutDestination {
-	return PayoutDestination{runtime.UnionOf("Card", v)}
+	return PayoutDestination{opsgenimpl.UnionOf("Card", v)}
 }
 
 // AsDeletedBankAccount returns the value as the DeletedBankAccount variant.
 func (u PayoutDestination) AsDeletedBankAccount() (DeletedBankAccount, error) {
 	var v DeletedBankAccount
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // PayoutDestinationFromDeletedBankAccount returns a PayoutDestination holding the
 // DeletedBankAccount variant v.
 func PayoutDestinationFromDeletedBankAccount(v DeletedBankAccount) PayoutDestination {
-	return PayoutDestination{runtime.UnionOf("DeletedBankAccount", v)}
+	return PayoutDestination{opsgenimpl.UnionOf("DeletedBankAccount", v)}
 }
 
 // AsDeletedCard returns the value as the DeletedCard variant.
 func (u PayoutDestination) AsDeletedCard() (DeletedCard, error) {
 	var v DeletedCard
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // PayoutDestinationFromDeletedCard returns a PayoutDestination holding the
 // DeletedCard variant v.
 func PayoutDestinationFromDeletedCard(v DeletedCard) PayoutDestination {
-	return PayoutDestination{runtime.UnionOf("DeletedCard", v)}
+	return PayoutDestination{opsgenimpl.UnionOf("DeletedCard", v)}
 }
 
 // Match calls the function of the variant u holds (PayoutDestinationKind) with its
@@ -1208,7 +1209,7 @@ func MatchPayoutDestination[R any](u PayoutDestination, onString func(string) (R
 }
 
 // unionPayoutDestination selects the variant of a PayoutDestination.
-var unionPayoutDestination = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionPayoutDestination = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "String", JSONKind: "string"},
 	{Name: "BankAccount", JSONKind: "object", Required: []string{"country", "currency", "id", "last4", "object", "status"}},
 	{Name: "Card", JSONKind: "object", Required: []string{"brand", "exp_month", "exp_year", "funding", "id", "last4", "object"}},
@@ -1250,27 +1251,27 @@ func (u PayoutFailureBalanceTransaction) Variant() PayoutFailureBalanceTransacti
 // AsString returns the value as the String variant.
 func (u PayoutFailureBalanceTransaction) AsString() (string, error) {
 	var v string
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // PayoutFailureBalanceTransactionFromString returns a
 // PayoutFailureBalanceTransaction holding the String variant v.
 func PayoutFailureBalanceTransactionFromString(v string) PayoutFailureBalanceTransaction {
-	return PayoutFailureBalanceTransaction{runtime.UnionOf("String", v)}
+	return PayoutFailureBalanceTransaction{opsgenimpl.UnionOf("String", v)}
 }
 
 // AsBalanceTransaction returns the value as the BalanceTransaction variant.
 func (u PayoutFailureBalanceTransaction) AsBalanceTransaction() (BalanceTransaction, error) {
 	var v BalanceTransaction
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // PayoutFailureBalanceTransactionFromBalanceTransaction returns a
 // PayoutFailureBalanceTransaction holding the BalanceTransaction variant v.
 func PayoutFailureBalanceTransactionFromBalanceTransaction(v BalanceTransaction) PayoutFailureBalanceTransaction {
-	return PayoutFailureBalanceTransaction{runtime.UnionOf("BalanceTransaction", v)}
+	return PayoutFailureBalanceTransaction{opsgenimpl.UnionOf("BalanceTransaction", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -1320,7 +1321,7 @@ func MatchPayoutFailureBalanceTransaction[R any](u PayoutFailureBalanceTransacti
 }
 
 // unionPayoutFailureBalanceTransaction selects the variant of a PayoutFailureBalanceTransaction.
-var unionPayoutFailureBalanceTransaction = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionPayoutFailureBalanceTransaction = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "String", JSONKind: "string"},
 	{Name: "BalanceTransaction", JSONKind: "object", Required: []string{"amount", "available_on", "created", "currency", "fee", "fee_details", "id", "net", "object", "reporting_category", "status", "type"}},
 }}
@@ -1341,7 +1342,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PayoutObject) Known() bool {
-	return runtime.EnumKnown(string(v), "payout")
+	return opsgenimpl.EnumKnown(string(v), "payout")
 }
 
 // PayoutOriginalPayout is one of: String, Payout. Variant tells which one it holds
@@ -1374,27 +1375,27 @@ func (u PayoutOriginalPayout) Variant() PayoutOriginalPayoutKind {
 // AsString returns the value as the String variant.
 func (u PayoutOriginalPayout) AsString() (string, error) {
 	var v string
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // PayoutOriginalPayoutFromString returns a PayoutOriginalPayout holding the String
 // variant v.
 func PayoutOriginalPayoutFromString(v string) PayoutOriginalPayout {
-	return PayoutOriginalPayout{runtime.UnionOf("String", v)}
+	return PayoutOriginalPayout{opsgenimpl.UnionOf("String", v)}
 }
 
 // AsPayout returns the value as the Payout variant.
 func (u PayoutOriginalPayout) AsPayout() (Payout, error) {
 	var v Payout
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // PayoutOriginalPayoutFromPayout returns a PayoutOriginalPayout holding the Payout
 // variant v.
 func PayoutOriginalPayoutFromPayout(v Payout) PayoutOriginalPayout {
-	return PayoutOriginalPayout{runtime.UnionOf("Payout", v)}
+	return PayoutOriginalPayout{opsgenimpl.UnionOf("Payout", v)}
 }
 
 // Match calls the function of the variant u holds (PayoutOriginalPayoutKind) with
@@ -1444,7 +1445,7 @@ func MatchPayoutOriginalPayout[R any](u PayoutOriginalPayout, onString func(stri
 }
 
 // unionPayoutOriginalPayout selects the variant of a PayoutOriginalPayout.
-var unionPayoutOriginalPayout = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionPayoutOriginalPayout = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "String", JSONKind: "string"},
 	{Name: "Payout", JSONKind: "object", Required: []string{"amount", "arrival_date", "automatic", "created", "currency", "id", "livemode", "method", "object"}},
 }}
@@ -1471,7 +1472,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PayoutReconciliationStatus) Known() bool {
-	return runtime.EnumKnown(string(v), "completed\x00in_progress\x00not_applicable")
+	return opsgenimpl.EnumKnown(string(v), "completed\x00in_progress\x00not_applicable")
 }
 
 // PayoutReversedBy is one of: String, Payout. Variant tells which one it holds (a
@@ -1505,27 +1506,27 @@ func (u PayoutReversedBy) Variant() PayoutReversedByKind {
 // AsString returns the value as the String variant.
 func (u PayoutReversedBy) AsString() (string, error) {
 	var v string
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // PayoutReversedByFromString returns a PayoutReversedBy holding the String variant
 // v.
 func PayoutReversedByFromString(v string) PayoutReversedBy {
-	return PayoutReversedBy{runtime.UnionOf("String", v)}
+	return PayoutReversedBy{opsgenimpl.UnionOf("String", v)}
 }
 
 // AsPayout returns the value as the Payout variant.
 func (u PayoutReversedBy) AsPayout() (Payout, error) {
 	var v Payout
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // PayoutReversedByFromPayout returns a PayoutReversedBy holding the Payout variant
 // v.
 func PayoutReversedByFromPayout(v Payout) PayoutReversedBy {
-	return PayoutReversedBy{runtime.UnionOf("Payout", v)}
+	return PayoutReversedBy{opsgenimpl.UnionOf("Payout", v)}
 }
 
 // Match calls the function of the variant u holds (PayoutReversedByKind) with its
@@ -1575,7 +1576,7 @@ func MatchPayoutReversedBy[R any](u PayoutReversedBy, onString func(string) (R, 
 }
 
 // unionPayoutReversedBy selects the variant of a PayoutReversedBy.
-var unionPayoutReversedBy = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionPayoutReversedBy = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "String", JSONKind: "string"},
 	{Name: "Payout", JSONKind: "object", Required: []string{"amount", "arrival_date", "automatic", "created", "currency", "id", "livemode", "method", "object", "reconciliation_status"}},
 }}
@@ -1597,5 +1598,5 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PayoutType) Known() bool {
-	return runtime.EnumKnown(string(v), "bank_account\x00card")
+	return opsgenimpl.EnumKnown(string(v), "bank_account\x00card")
 }

@@ -8,13 +8,14 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // GetPetParams holds the parameters of GetPet.
 //
 // GET /pets/{id}
 type GetPetParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "id".
 	ID string `json:"id"`
@@ -53,7 +54,7 @@ type GetPetNotFound struct {
 //
 // PATCH /pets/{id}
 type PatchPetParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "id".
 	ID string `json:"id"`

@@ -3,12 +3,12 @@
 
 package opsgenclient
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"Cat":{"properties":{"lives":{"type":"integer"},"type":{"type":"string"}},"required":["type","lives"],"type":"object"},"Dog":{"properties":{"bark":{"type":"boolean"},"type":{"type":"string"}},"required":["type","bark"],"type":"object"},"Kind":{"oneOf":[{"allOf":[{"$ref":"#/$defs/Dog"},{"properties":{"type":{"enum":["dog"]}},"required":["type"]}]},{"allOf":[{"$ref":"#/$defs/Cat"},{"properties":{"type":{"enum":["cat"]}},"required":["type"]}]}]},"Named":{"properties":{"id":{"type":"string"},"name":{"type":"string"}},"required":["id","name"],"type":"object"},"Pet":{"allOf":[{"$ref":"#/$defs/Named"},{"properties":{"born":{"format":"date","type":"string"},"kind":{"$ref":"#/$defs/Kind"},"nick":{"type":["string","null"]},"tag":{"$ref":"#/$defs/Tag"}},"required":["kind"],"type":"object"}]},"PetPatch":{"properties":{"name":{"type":"string"},"nick":{"type":["string","null"]}},"type":"object"},"Problem":{"properties":{"title":{"type":"string"}},"required":["title"],"type":"object"},"Tag":{"anyOf":[{"type":"string"},{"type":"number"}]}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Cat":{"properties":{"lives":{"type":"integer"},"type":{"type":"string"}},"required":["type","lives"],"type":"object"},"Dog":{"properties":{"bark":{"type":"boolean"},"type":{"type":"string"}},"required":["type","bark"],"type":"object"},"Kind":{"oneOf":[{"allOf":[{"$ref":"#/$defs/Dog"},{"properties":{"type":{"enum":["dog"]}},"required":["type"]}]},{"allOf":[{"$ref":"#/$defs/Cat"},{"properties":{"type":{"enum":["cat"]}},"required":["type"]}]}]},"Named":{"properties":{"id":{"type":"string"},"name":{"type":"string"}},"required":["id","name"],"type":"object"},"Pet":{"allOf":[{"$ref":"#/$defs/Named"},{"properties":{"born":{"format":"date","type":"string"},"kind":{"$ref":"#/$defs/Kind"},"nick":{"type":["string","null"]},"tag":{"$ref":"#/$defs/Tag"}},"required":["kind"],"type":"object"}]},"PetPatch":{"properties":{"name":{"type":"string"},"nick":{"type":["string","null"]}},"type":"object"},"Problem":{"properties":{"title":{"type":"string"}},"required":["title"],"type":"object"},"Tag":{"anyOf":[{"type":"string"},{"type":"number"}]}}}`)
 
 // Output schemas of the operations.
 var (

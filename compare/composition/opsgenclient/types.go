@@ -7,13 +7,14 @@ import (
 	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Cat is a JSON object.
 //
 // #/components/schemas/Cat
 type Cat struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Lives int64  `json:"lives"`
 	Type  string `json:"type"`
@@ -23,7 +24,7 @@ type Cat struct {
 //
 // #/components/schemas/Dog
 type Dog struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Bark bool   `json:"bark"`
 	Type string `json:"type"`
@@ -57,7 +58,7 @@ func (u Kind) Variant() KindKind {
 // AsDog returns the value as the Dog variant.
 func (u Kind) AsDog() (Dog, error) {
 	var v Dog
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -68,13 +69,13 @@ func KindFromDog(v Dog) Kind {
 	if v.Type == "" {
 		v.Type = "dog"
 	}
-	return Kind{runtime.UnionOf("Dog", v)}
+	return Kind{opsgenimpl.UnionOf("Dog", v)}
 }
 
 // AsCat returns the value as the Cat variant.
 func (u Kind) AsCat() (Cat, error) {
 	var v Cat
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -85,7 +86,7 @@ func KindFromCat(v Cat) Kind {
 	if v.Type == "" {
 		v.Type = "cat"
 	}
-	return Kind{runtime.UnionOf("Cat", v)}
+	return Kind{opsgenimpl.UnionOf("Cat", v)}
 }
 
 // Match calls the function of the variant u holds (KindKind) with its value and
@@ -134,7 +135,7 @@ func MatchKind[R any](u Kind, onDog func(Dog) (R, error), onCat func(Cat) (R, er
 }
 
 // unionKind selects the variant of a Kind.
-var unionKind = &runtime.Union{Discriminator: "type", Variants: []runtime.UnionVariant{
+var unionKind = &opsgenimpl.Union{Discriminator: "type", Variants: []opsgenimpl.UnionVariant{
 	{Name: "Dog", Tags: []string{"dog"}, JSONKind: "object", Required: []string{"bark", "type"}},
 	{Name: "Cat", Tags: []string{"cat"}, JSONKind: "object", Required: []string{"lives", "type"}},
 }}
@@ -143,7 +144,7 @@ var unionKind = &runtime.Union{Discriminator: "type", Variants: []runtime.UnionV
 //
 // #/components/schemas/Named
 type Named struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   string `json:"id"`
 	Name string `json:"name"`
@@ -153,7 +154,7 @@ type Named struct {
 //
 // #/components/schemas/Pet
 type Pet struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Born *runtime.Date            `json:"born,omitempty"`
 	ID   string                   `json:"id"`
@@ -167,7 +168,7 @@ type Pet struct {
 //
 // #/components/schemas/PetPatch
 type PetPatch struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Name *string                  `json:"name,omitempty"`
 	Nick runtime.Nullable[string] `json:"nick,omitzero"`
@@ -177,7 +178,7 @@ type PetPatch struct {
 //
 // #/components/schemas/Problem
 type Problem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Title string `json:"title"`
 }
@@ -210,25 +211,25 @@ func (u Tag) Variant() TagKind {
 // AsString returns the value as the String variant.
 func (u Tag) AsString() (string, error) {
 	var v string
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // TagFromString returns a Tag holding the String variant v.
 func TagFromString(v string) Tag {
-	return Tag{runtime.UnionOf("String", v)}
+	return Tag{opsgenimpl.UnionOf("String", v)}
 }
 
 // AsNumber returns the value as the Number variant.
 func (u Tag) AsNumber() (float64, error) {
 	var v float64
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // TagFromNumber returns a Tag holding the Number variant v.
 func TagFromNumber(v float64) Tag {
-	return Tag{runtime.UnionOf("Number", v)}
+	return Tag{opsgenimpl.UnionOf("Number", v)}
 }
 
 // Match calls the function of the variant u holds (TagKind) with its value and
@@ -277,7 +278,7 @@ func MatchTag[R any](u Tag, onString func(string) (R, error), onNumber func(floa
 }
 
 // unionTag selects the variant of a Tag.
-var unionTag = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionTag = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "String", JSONKind: "string"},
 	{Name: "Number", JSONKind: "number"},
 }}

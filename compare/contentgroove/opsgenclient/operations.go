@@ -9,6 +9,7 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // CreateClip calls the operation "createClip".
@@ -171,7 +172,7 @@ type CreateWebhookSubscriptionTooManyRequests struct {
 //
 // DELETE /clips/{id}
 type DeleteClipByIDParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The id of the clip to be retrieved.
 	//
@@ -239,7 +240,7 @@ type DeleteClipByIDTooManyRequests struct {
 //
 // DELETE /medias/{id}
 type DeleteMediaByIDParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// id.
 	//
@@ -308,7 +309,7 @@ type DeleteMediaByIDTooManyRequests struct {
 //
 // DELETE /webhook_subscriptions/{id}
 type DeleteWebhookSubscriptionByIDParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The id of the webhook subscription to be retrieved.
 	//
@@ -379,7 +380,7 @@ type DeleteWebhookSubscriptionByIDTooManyRequests struct {
 //
 // GET /clips/{id}
 type GetClipByIDParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The id of the clip to be retrieved.
 	//
@@ -447,7 +448,7 @@ type GetClipByIDTooManyRequests struct {
 //
 // GET /clips
 type GetClipsParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Filters to be applied to the query.
 	//
@@ -521,7 +522,7 @@ type GetClipsTooManyRequests struct {
 //
 // GET /medias/{id}
 type GetMediaByIDParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// id.
 	//
@@ -589,7 +590,7 @@ type GetMediaByIDTooManyRequests struct {
 //
 // GET /medias
 type GetMediasParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Filters to be applied to the query.
 	//
@@ -707,7 +708,7 @@ type GetUploadURLTooManyRequests struct {
 //
 // GET /webhook_subscriptions/{id}
 type GetWebhookSubscriptionByIDParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The id of the webhook subscription to be retrieved.
 	//
@@ -776,7 +777,7 @@ type GetWebhookSubscriptionByIDTooManyRequests struct {
 //
 // GET /webhook_subscriptions
 type GetWebhookSubscriptionsParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Filters to be applied to the query.
 	//
@@ -845,7 +846,7 @@ type GetWebhookSubscriptionsTooManyRequests struct {
 //
 // PUT /clips/{id}
 type UpdateClipByIDParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The id of the clip to be retrieved.
 	//
@@ -902,7 +903,7 @@ type UpdateClipByIDTooManyRequests struct {
 //
 // PUT /medias/{id}
 type UpdateMediaByIDParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// id.
 	//

@@ -3,13 +3,19 @@
 
 package opsgenclient
 
-import "github.com/opsgen/opsgen/runtime"
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
+)
 
 // ClipResponseObject is a JSON object.
 //
 // #/components/schemas/clip_response_object
 type ClipResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data  *ClipResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData        `json:"links,omitempty"`
@@ -19,7 +25,7 @@ type ClipResponseObject struct {
 //
 // #/components/schemas/clip_response_object_data
 type ClipResponseObjectData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes    *ClipResponseObjectDataAttributes    `json:"attributes,omitempty"`
 	ID            *string                              `json:"id,omitempty"`
@@ -31,7 +37,7 @@ type ClipResponseObjectData struct {
 //
 // #/components/schemas/clip_response_object_data/properties/attributes
 type ClipResponseObjectDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	CreatedAt                *string                  `json:"created_at,omitempty"`
 	EndChar                  *int64                   `json:"end_char,omitempty"`
@@ -56,7 +62,7 @@ type ClipResponseObjectDataAttributes struct {
 //
 // #/components/schemas/clip_response_object_data/properties/relationships
 type ClipResponseObjectDataRelationships struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Media *ClipResponseObjectDataRelationshipsMedia `json:"media,omitempty"`
 }
@@ -65,7 +71,7 @@ type ClipResponseObjectDataRelationships struct {
 //
 // #/components/schemas/clip_response_object_data/properties/relationships/properties/media
 type ClipResponseObjectDataRelationshipsMedia struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data *ClipResponseObjectDataRelationshipsMediaData `json:"data,omitempty"`
 }
@@ -74,7 +80,7 @@ type ClipResponseObjectDataRelationshipsMedia struct {
 //
 // #/components/schemas/clip_response_object_data/properties/relationships/properties/media/properties/data
 type ClipResponseObjectDataRelationshipsMediaData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   *string `json:"id,omitempty"`
 	Type *string `json:"type,omitempty"`
@@ -84,7 +90,7 @@ type ClipResponseObjectDataRelationshipsMediaData struct {
 //
 // #/components/schemas/clips_response_object
 type ClipsResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data  []ClipResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData         `json:"links,omitempty"`
@@ -94,7 +100,7 @@ type ClipsResponseObject struct {
 //
 // #/paths/~1clips/post/requestBody/content/application~1json/schema
 type CreateClipBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data CreateClipBodyData `json:"data"`
 }
@@ -103,7 +109,7 @@ type CreateClipBody struct {
 //
 // #/paths/~1clips/post/requestBody/content/application~1json/schema/properties/data
 type CreateClipBodyData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes CreateClipBodyDataAttributes `json:"attributes"`
 }
@@ -112,7 +118,7 @@ type CreateClipBodyData struct {
 //
 // #/paths/~1clips/post/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type CreateClipBodyDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	EndTime   float64 `json:"end_time"`
 	MediaID   string  `json:"media_id"`
@@ -124,7 +130,7 @@ type CreateClipBodyDataAttributes struct {
 //
 // #/paths/~1medias/post/requestBody/content/application~1json/schema
 type CreateMediaBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data CreateMediaBodyData `json:"data"`
 }
@@ -133,7 +139,7 @@ type CreateMediaBody struct {
 //
 // #/paths/~1medias/post/requestBody/content/application~1json/schema/properties/data
 type CreateMediaBodyData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes CreateMediaBodyDataAttributes `json:"attributes"`
 }
@@ -142,7 +148,7 @@ type CreateMediaBodyData struct {
 //
 // #/paths/~1medias/post/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type CreateMediaBodyDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Description *string `json:"description,omitempty"`
 	Name        *string `json:"name,omitempty"`
@@ -150,11 +156,426 @@ type CreateMediaBodyDataAttributes struct {
 	UploadID    *string `json:"upload_id,omitempty"`
 }
 
+// CreateMediaMediaProcessingFinishedPayload is a JSON object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema
+type CreateMediaMediaProcessingFinishedPayload struct {
+	_ opsgenimpl.NotComparable
+
+	Event   *string                                           `json:"event,omitempty"`
+	Payload *CreateMediaMediaProcessingFinishedPayloadPayload `json:"payload,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayload is a JSON object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload
+type CreateMediaMediaProcessingFinishedPayloadPayload struct {
+	_ opsgenimpl.NotComparable
+
+	Data     *CreateMediaMediaProcessingFinishedPayloadPayloadData          `json:"data,omitempty"`
+	Included []CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem `json:"included,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadData is a JSON object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data
+type CreateMediaMediaProcessingFinishedPayloadPayloadData struct {
+	_ opsgenimpl.NotComparable
+
+	Attributes    *CreateMediaMediaProcessingFinishedPayloadPayloadDataAttributes    `json:"attributes,omitempty"`
+	ID            *string                                                            `json:"id,omitempty"`
+	Relationships *CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationships `json:"relationships,omitempty"`
+	Transcription *CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscription `json:"transcription,omitempty"`
+	Type          *string                                                            `json:"type,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadDataAttributes is a JSON object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data/properties/attributes
+type CreateMediaMediaProcessingFinishedPayloadPayloadDataAttributes struct {
+	_ opsgenimpl.NotComparable
+
+	CreatedAt                 *string  `json:"created_at,omitempty"`
+	Description               *string  `json:"description,omitempty"`
+	ExternalID                *string  `json:"external_id,omitempty"`
+	HasFetchError             *bool    `json:"has_fetch_error,omitempty"`
+	IsProcessing              *bool    `json:"is_processing,omitempty"`
+	Name                      *string  `json:"name,omitempty"`
+	OriginalCreatedAt         *string  `json:"original_created_at,omitempty"`
+	ProcessingStartedAt       *string  `json:"processing_started_at,omitempty"`
+	SourceCreatedAt           *string  `json:"source_created_at,omitempty"`
+	SourceFileContentType     *string  `json:"source_file_content_type,omitempty"`
+	SourceFileDuration        *float64 `json:"source_file_duration,omitempty"`
+	SourceFileHeight          *float64 `json:"source_file_height,omitempty"`
+	SourceFilePreviewImageURL *string  `json:"source_file_preview_image_url,omitempty"`
+	SourceFileWidth           *float64 `json:"source_file_width,omitempty"`
+	SourceURL                 *string  `json:"source_url,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationships is a JSON
+// object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data/properties/relationships
+type CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationships struct {
+	_ opsgenimpl.NotComparable
+
+	Clips *CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClips `json:"clips,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClips is a JSON
+// object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data/properties/relationships/properties/clips
+type CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClips struct {
+	_ opsgenimpl.NotComparable
+
+	Data []CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem `json:"data,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem
+// is a JSON object, or any other JSON value (its schema states no type), kept in
+// NonObject.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data/properties/relationships/properties/clips/properties/data/items
+type CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem struct {
+	_ opsgenimpl.NotComparable
+
+	ID   *string `json:"id,omitempty"`
+	Type *string `json:"type,omitempty"`
+	// NonObject holds the value, as it came, when it is not a JSON object
+	// (the schema states no type, so any JSON value is valid). When set,
+	// MarshalJSON writes it instead of the fields.
+	NonObject json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes the fields as one object. A value in NonObject is written as
+// it is.
+func (v CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem) MarshalJSON() ([]byte, error) {
+	if v.NonObject != nil {
+		return v.NonObject, nil
+	}
+	type plain CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem
+	return json.Marshal(plain(v))
+}
+
+// UnmarshalJSON reads an object into the fields. A value that is not an object is
+// kept in NonObject.
+func (v *CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem) UnmarshalJSON(b []byte) error {
+	if raw := bytes.TrimSpace(b); len(raw) > 0 && raw[0] != '{' {
+		*v = CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem{NonObject: append(json.RawMessage(nil), raw...)}
+		return nil
+	}
+	v.NonObject = nil
+	type plain CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem
+	return json.Unmarshal(b, (*plain)(v))
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscription is a JSON
+// object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data/properties/transcription
+type CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscription struct {
+	_ opsgenimpl.NotComparable
+
+	Data *CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscriptionData `json:"data,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscriptionData is a JSON
+// object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/data/properties/transcription/properties/data
+type CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscriptionData struct {
+	_ opsgenimpl.NotComparable
+
+	ID   *string `json:"id,omitempty"`
+	Type *string `json:"type,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem is one of:
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject,
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2. Variant
+// tells which one it holds (a
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemKind); As<Variant>
+// returns it; Match calls a function per variant;
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemFrom<Variant> makes
+// one.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items
+type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem struct {
+	runtime.UnionValue
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemKind names the
+// variants of CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem; "" is
+// none.
+type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemKind string
+
+// The variants of CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem.
+const (
+	// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem is the CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject variant.
+	CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemKind = "CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject"
+	// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem is the CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 variant.
+	CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemKind = "CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2"
+)
+
+// Variant returns the variant the value holds, or "" when none matches.
+func (u CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem) Variant() CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemKind {
+	return CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemKind(unionCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem.VariantOf(u.UnionValue))
+}
+
+// AsCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject returns the
+// value as the CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject
+// variant.
+func (u CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem) AsCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject() (CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject, error) {
+	var v CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
+	return v, err
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemFromCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject
+// returns a CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem holding
+// the CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject variant
+// v.
+func CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemFromCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject(v CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject) CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem {
+	return CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem{opsgenimpl.UnionOf("CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject", v)}
+}
+
+// AsCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 returns
+// the value as the
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 variant.
+func (u CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem) AsCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2() (CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2, error) {
+	var v CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
+	return v, err
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemFromCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2
+// returns a CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem holding
+// the CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 variant
+// v.
+func CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemFromCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2(v CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2) CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem {
+	return CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem{opsgenimpl.UnionOf("CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2", v)}
+}
+
+// Match calls the function of the variant u holds
+// (CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemKind) with its
+// value and returns its error, or none with the JSON when no variant matches.
+// Every variant is a parameter, so a caller that does not handle one does not
+// compile.
+func (u CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem) Match(onCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject func(CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject) error, onCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 func(CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2) error, none func(json.RawMessage) error) error {
+	switch u.Variant() {
+	case CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem:
+		v, err := u.AsCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject()
+		if err != nil {
+			return err
+		}
+		return onCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject(v)
+	case CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem:
+		v, err := u.AsCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2()
+		if err != nil {
+			return err
+		}
+		return onCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2(v)
+	}
+	return none(u.Raw())
+}
+
+// MatchCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem is
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem.Match returning a
+// value: it calls the function of the variant u holds with its value and returns
+// its result, or none's with the JSON when no variant matches. Every variant is a
+// parameter, so a caller that does not handle one does not compile.
+func MatchCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem[R any](u CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem, onCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject func(CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject) (R, error), onCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 func(CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2) (R, error), none func(json.RawMessage) (R, error)) (R, error) {
+	switch u.Variant() {
+	case CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem:
+		v, err := u.AsCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject(v)
+	case CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem:
+		v, err := u.AsCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2()
+		if err != nil {
+			var zero R
+			return zero, err
+		}
+		return onCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2(v)
+	}
+	return none(u.Raw())
+}
+
+// unionCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem selects the variant of a CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem.
+var unionCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
+	{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject", JSONKind: "object"},
+	{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2", JSONKind: "object"},
+}}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject is a JSON
+// object, or any other JSON value (its schema states no type), kept in NonObject.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/0
+type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject struct {
+	_ opsgenimpl.NotComparable
+
+	Attributes    *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes    `json:"attributes,omitempty"`
+	ID            *string                                                                          `json:"id,omitempty"`
+	Relationships *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationships `json:"relationships,omitempty"`
+	Type          *string                                                                          `json:"type,omitempty"`
+	// NonObject holds the value, as it came, when it is not a JSON object
+	// (the schema states no type, so any JSON value is valid). When set,
+	// MarshalJSON writes it instead of the fields.
+	NonObject json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes the fields as one object. A value in NonObject is written as
+// it is.
+func (v CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject) MarshalJSON() ([]byte, error) {
+	if v.NonObject != nil {
+		return v.NonObject, nil
+	}
+	type plain CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject
+	return json.Marshal(plain(v))
+}
+
+// UnmarshalJSON reads an object into the fields. A value that is not an object is
+// kept in NonObject.
+func (v *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject) UnmarshalJSON(b []byte) error {
+	if raw := bytes.TrimSpace(b); len(raw) > 0 && raw[0] != '{' {
+		*v = CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject{NonObject: append(json.RawMessage(nil), raw...)}
+		return nil
+	}
+	v.NonObject = nil
+	type plain CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject
+	return json.Unmarshal(b, (*plain)(v))
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 is a JSON
+// object, or any other JSON value (its schema states no type), kept in NonObject.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/1
+type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 struct {
+	_ opsgenimpl.NotComparable
+
+	Attributes    *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes2 `json:"attributes,omitempty"`
+	ID            *string                                                                        `json:"id,omitempty"`
+	Relationships map[string]json.RawMessage                                                     `json:"relationships,omitempty"`
+	Type          *string                                                                        `json:"type,omitempty"`
+	// NonObject holds the value, as it came, when it is not a JSON object
+	// (the schema states no type, so any JSON value is valid). When set,
+	// MarshalJSON writes it instead of the fields.
+	NonObject json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes the fields as one object. A value in NonObject is written as
+// it is.
+func (v CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2) MarshalJSON() ([]byte, error) {
+	if v.NonObject != nil {
+		return v.NonObject, nil
+	}
+	type plain CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2
+	return json.Marshal(plain(v))
+}
+
+// UnmarshalJSON reads an object into the fields. A value that is not an object is
+// kept in NonObject.
+func (v *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2) UnmarshalJSON(b []byte) error {
+	if raw := bytes.TrimSpace(b); len(raw) > 0 && raw[0] != '{' {
+		*v = CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2{NonObject: append(json.RawMessage(nil), raw...)}
+		return nil
+	}
+	v.NonObject = nil
+	type plain CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2
+	return json.Unmarshal(b, (*plain)(v))
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes is
+// a JSON object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/0/properties/attributes
+type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes struct {
+	_ opsgenimpl.NotComparable
+
+	CreatedAt                *string  `json:"created_at,omitempty"`
+	EndChar                  *string  `json:"end_char,omitempty"`
+	EndTime                  *float64 `json:"end_time,omitempty"`
+	ExternalID               *string  `json:"external_id,omitempty"`
+	MediaFileContentType     *string  `json:"media_file_content_type,omitempty"`
+	MediaFileDuration        *float64 `json:"media_file_duration,omitempty"`
+	MediaFileHeight          *float64 `json:"media_file_height,omitempty"`
+	MediaFilePreviewImageURL *string  `json:"media_file_preview_image_url,omitempty"`
+	MediaFileURL             *string  `json:"media_file_url,omitempty"`
+	MediaFileWidth           *float64 `json:"media_file_width,omitempty"`
+	Name                     *string  `json:"name,omitempty"`
+	Rank                     *int64   `json:"rank,omitempty"`
+	StartChar                *int64   `json:"start_char,omitempty"`
+	StartTime                *float64 `json:"start_time,omitempty"`
+	Text                     *string  `json:"text,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes2 is
+// a JSON object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/1/properties/attributes
+type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes2 struct {
+	_ opsgenimpl.NotComparable
+
+	Text *string `json:"text,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationships
+// is a JSON object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/0/properties/relationships
+type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationships struct {
+	_ opsgenimpl.NotComparable
+
+	Media *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMedia `json:"media,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMedia
+// is a JSON object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/0/properties/relationships/properties/media
+type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMedia struct {
+	_ opsgenimpl.NotComparable
+
+	Data *CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMediaData `json:"data,omitempty"`
+}
+
+// CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMediaData
+// is a JSON object.
+//
+// #/paths/~1medias/post/callbacks/media.processing_finished/Provided URL in
+// ~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/payload/properties/included/items/oneOf/0/properties/relationships/properties/media/properties/data
+type CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMediaData struct {
+	_ opsgenimpl.NotComparable
+
+	ID   *string `json:"id,omitempty"`
+	Type *string `json:"type,omitempty"`
+}
+
 // CreateWebhookSubscriptionBody is a JSON object.
 //
 // #/paths/~1webhook_subscriptions/post/requestBody/content/application~1json/schema
 type CreateWebhookSubscriptionBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data CreateWebhookSubscriptionBodyData `json:"data"`
 }
@@ -163,7 +584,7 @@ type CreateWebhookSubscriptionBody struct {
 //
 // #/paths/~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/data
 type CreateWebhookSubscriptionBodyData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes CreateWebhookSubscriptionBodyDataAttributes `json:"attributes"`
 }
@@ -172,7 +593,7 @@ type CreateWebhookSubscriptionBodyData struct {
 //
 // #/paths/~1webhook_subscriptions/post/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type CreateWebhookSubscriptionBodyDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	SubscribedEvents []string `json:"subscribed_events,omitempty"`
 	URL              string   `json:"url"`
@@ -182,7 +603,7 @@ type CreateWebhookSubscriptionBodyDataAttributes struct {
 //
 // #/components/schemas/direct_upload_response_object
 type DirectUploadResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data *DirectUploadResponseObjectData `json:"data,omitempty"`
 }
@@ -191,7 +612,7 @@ type DirectUploadResponseObject struct {
 //
 // #/components/schemas/direct_upload_response_object/properties/data
 type DirectUploadResponseObjectData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes *DirectUploadResponseObjectDataAttributes `json:"attributes,omitempty"`
 	ID         *string                                   `json:"id,omitempty"`
@@ -202,7 +623,7 @@ type DirectUploadResponseObjectData struct {
 //
 // #/components/schemas/direct_upload_response_object/properties/data/properties/attributes
 type DirectUploadResponseObjectDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	UploadID  *string `json:"upload_id,omitempty"`
 	UploadURL *string `json:"upload_url,omitempty"`
@@ -231,7 +652,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetClipsSort) Known() bool {
-	return runtime.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
+	return opsgenimpl.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
 }
 
 // GetMediasSort is one of the values below; other values still decode (see Known).
@@ -257,7 +678,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetMediasSort) Known() bool {
-	return runtime.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
+	return opsgenimpl.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
 }
 
 // GetWebhookSubscriptionsSort is one of the values below; other values still
@@ -284,14 +705,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetWebhookSubscriptionsSort) Known() bool {
-	return runtime.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
+	return opsgenimpl.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
 }
 
 // LinksObjectData is a JSON object.
 //
 // #/components/schemas/links_object_data
 type LinksObjectData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Current runtime.Nullable[string] `json:"current,omitzero"`
 	First   runtime.Nullable[string] `json:"first,omitzero"`
@@ -305,7 +726,7 @@ type LinksObjectData struct {
 //
 // #/components/schemas/media_response_object
 type MediaResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data  *MediaResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData         `json:"links,omitempty"`
@@ -315,7 +736,7 @@ type MediaResponseObject struct {
 //
 // #/components/schemas/media_response_object_data
 type MediaResponseObjectData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes    *MediaResponseObjectDataAttributes    `json:"attributes,omitempty"`
 	ID            *string                               `json:"id,omitempty"`
@@ -327,7 +748,7 @@ type MediaResponseObjectData struct {
 //
 // #/components/schemas/media_response_object_data/properties/attributes
 type MediaResponseObjectDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	CreatedAt                 *string                   `json:"created_at,omitempty"`
 	Description               runtime.Nullable[string]  `json:"description,omitzero"`
@@ -350,7 +771,7 @@ type MediaResponseObjectDataAttributes struct {
 //
 // #/components/schemas/media_response_object_data/properties/relationships
 type MediaResponseObjectDataRelationships struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Clips *MediaResponseObjectDataRelationshipsClips `json:"clips,omitempty"`
 }
@@ -359,7 +780,7 @@ type MediaResponseObjectDataRelationships struct {
 //
 // #/components/schemas/media_response_object_data/properties/relationships/properties/clips
 type MediaResponseObjectDataRelationshipsClips struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data []MediaResponseObjectDataRelationshipsClipsDataItem `json:"data,omitempty"`
 }
@@ -368,7 +789,7 @@ type MediaResponseObjectDataRelationshipsClips struct {
 //
 // #/components/schemas/media_response_object_data/properties/relationships/properties/clips/properties/data/items
 type MediaResponseObjectDataRelationshipsClipsDataItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   *string `json:"id,omitempty"`
 	Type *string `json:"type,omitempty"`
@@ -378,7 +799,7 @@ type MediaResponseObjectDataRelationshipsClipsDataItem struct {
 //
 // #/components/schemas/medias_response_object
 type MediasResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data  []MediaResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData          `json:"links,omitempty"`
@@ -388,7 +809,7 @@ type MediasResponseObject struct {
 //
 // #/components/schemas/payment_required_error_response_object
 type PaymentRequiredErrorResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Errors []PaymentRequiredErrorResponseObjectErrorsItem `json:"errors,omitempty"`
 }
@@ -397,7 +818,7 @@ type PaymentRequiredErrorResponseObject struct {
 //
 // #/components/schemas/payment_required_error_response_object/properties/errors/items
 type PaymentRequiredErrorResponseObjectErrorsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Code   *string                                             `json:"code,omitempty"`
 	Detail *string                                             `json:"detail,omitempty"`
@@ -410,7 +831,7 @@ type PaymentRequiredErrorResponseObjectErrorsItem struct {
 //
 // #/components/schemas/payment_required_error_response_object/properties/errors/items/properties/source
 type PaymentRequiredErrorResponseObjectErrorsItemSource struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Pointer *string `json:"pointer,omitempty"`
 }
@@ -419,7 +840,7 @@ type PaymentRequiredErrorResponseObjectErrorsItemSource struct {
 //
 // #/components/schemas/too_many_requests_error_response_object
 type TooManyRequestsErrorResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Errors []TooManyRequestsErrorResponseObjectErrorsItem `json:"errors,omitempty"`
 }
@@ -428,7 +849,7 @@ type TooManyRequestsErrorResponseObject struct {
 //
 // #/components/schemas/too_many_requests_error_response_object/properties/errors/items
 type TooManyRequestsErrorResponseObjectErrorsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Detail *string `json:"detail,omitempty"`
 	Status *string `json:"status,omitempty"`
@@ -439,7 +860,7 @@ type TooManyRequestsErrorResponseObjectErrorsItem struct {
 //
 // #/components/schemas/unauthorized_error_response_object
 type UnauthorizedErrorResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Errors []UnauthorizedErrorResponseObjectErrorsItem `json:"errors,omitempty"`
 }
@@ -448,7 +869,7 @@ type UnauthorizedErrorResponseObject struct {
 //
 // #/components/schemas/unauthorized_error_response_object/properties/errors/items
 type UnauthorizedErrorResponseObjectErrorsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Message *string `json:"message,omitempty"`
 }
@@ -457,7 +878,7 @@ type UnauthorizedErrorResponseObjectErrorsItem struct {
 //
 // #/paths/~1clips~1{id}/put/requestBody/content/application~1json/schema
 type UpdateClipByIDBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data UpdateClipByIDBodyData `json:"data"`
 }
@@ -466,7 +887,7 @@ type UpdateClipByIDBody struct {
 //
 // #/paths/~1clips~1{id}/put/requestBody/content/application~1json/schema/properties/data
 type UpdateClipByIDBodyData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes UpdateClipByIDBodyDataAttributes `json:"attributes"`
 }
@@ -475,7 +896,7 @@ type UpdateClipByIDBodyData struct {
 //
 // #/paths/~1clips~1{id}/put/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type UpdateClipByIDBodyDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	EndTime   *float64 `json:"end_time,omitempty"`
 	Name      *string  `json:"name,omitempty"`
@@ -486,7 +907,7 @@ type UpdateClipByIDBodyDataAttributes struct {
 //
 // #/paths/~1medias~1{id}/put/requestBody/content/application~1json/schema
 type UpdateMediaByIDBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data UpdateMediaByIDBodyData `json:"data"`
 }
@@ -495,7 +916,7 @@ type UpdateMediaByIDBody struct {
 //
 // #/paths/~1medias~1{id}/put/requestBody/content/application~1json/schema/properties/data
 type UpdateMediaByIDBodyData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes UpdateMediaByIDBodyDataAttributes `json:"attributes"`
 }
@@ -504,7 +925,7 @@ type UpdateMediaByIDBodyData struct {
 //
 // #/paths/~1medias~1{id}/put/requestBody/content/application~1json/schema/properties/data/properties/attributes
 type UpdateMediaByIDBodyDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Description *string `json:"description,omitempty"`
 	Name        *string `json:"name,omitempty"`
@@ -514,7 +935,7 @@ type UpdateMediaByIDBodyDataAttributes struct {
 //
 // #/components/schemas/webhook_subscription_response_object
 type WebhookSubscriptionResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data  *WebhookSubscriptionResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData                       `json:"links,omitempty"`
@@ -524,7 +945,7 @@ type WebhookSubscriptionResponseObject struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data
 type WebhookSubscriptionResponseObjectData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attributes    *WebhookSubscriptionResponseObjectDataAttributes    `json:"attributes,omitempty"`
 	ID            *string                                             `json:"id,omitempty"`
@@ -536,7 +957,7 @@ type WebhookSubscriptionResponseObjectData struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/attributes
 type WebhookSubscriptionResponseObjectDataAttributes struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Active           *bool    `json:"active,omitempty"`
 	CreatedAt        *string  `json:"created_at,omitempty"`
@@ -549,7 +970,7 @@ type WebhookSubscriptionResponseObjectDataAttributes struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships
 type WebhookSubscriptionResponseObjectDataRelationships struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	User          *WebhookSubscriptionResponseObjectDataRelationshipsUser          `json:"user,omitempty"`
 	WebhookEvents *WebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents `json:"webhook_events,omitempty"`
@@ -559,7 +980,7 @@ type WebhookSubscriptionResponseObjectDataRelationships struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships/properties/user
 type WebhookSubscriptionResponseObjectDataRelationshipsUser struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data *WebhookSubscriptionResponseObjectDataRelationshipsUserData `json:"data,omitempty"`
 }
@@ -568,7 +989,7 @@ type WebhookSubscriptionResponseObjectDataRelationshipsUser struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships/properties/user/properties/data
 type WebhookSubscriptionResponseObjectDataRelationshipsUserData struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   *string `json:"id,omitempty"`
 	Type *string `json:"type,omitempty"`
@@ -579,7 +1000,7 @@ type WebhookSubscriptionResponseObjectDataRelationshipsUserData struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships/properties/webhook_events
 type WebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data []WebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem `json:"data,omitempty"`
 }
@@ -589,7 +1010,7 @@ type WebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents struct {
 //
 // #/components/schemas/webhook_subscription_response_object_data/properties/relationships/properties/webhook_events/properties/data/items
 type WebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   *string `json:"id,omitempty"`
 	Type *string `json:"type,omitempty"`
@@ -599,7 +1020,7 @@ type WebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem str
 //
 // #/components/schemas/webhook_subscriptions_response_object
 type WebhookSubscriptionsResponseObject struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data  []WebhookSubscriptionResponseObjectData `json:"data,omitempty"`
 	Links *LinksObjectData                        `json:"links,omitempty"`

@@ -9,6 +9,7 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // CreateArticle calls the operation "createArticle".
@@ -67,7 +68,7 @@ type CreateArticleUnprocessableEntity struct {
 //
 // DELETE /api/pages/{id}
 type DeleteAPIPagesIDParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The ID of the page.
 	//
@@ -158,7 +159,7 @@ type GetAPIDisplayAdsUnauthorized struct {
 //
 // GET /api/display_ads/{id}
 type GetAPIDisplayAdsIDParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The ID of the display ad.
 	//
@@ -236,7 +237,7 @@ var responsesGetAPIPages = []httpclient.Response{
 //
 // GET /api/pages/{id}
 type GetAPIPagesIDParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The ID of the page.
 	//
@@ -270,7 +271,7 @@ var responsesGetAPIPagesID = []httpclient.Response{
 //
 // GET /api/articles/{id}
 type GetArticleByIDParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "id".
 	ID int64 `json:"id"`
@@ -314,7 +315,7 @@ type GetArticleByIDNotFound struct {
 //
 // GET /api/articles/{username}/{slug}
 type GetArticleByPathParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "username".
 	Username string `json:"username"`
@@ -361,7 +362,7 @@ type GetArticleByPathNotFound struct {
 //
 // GET /api/articles
 type GetArticlesParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Adding this will allow the client to return the list of articles
 	// belonging to the requested collection, ordered by ascending publication date.
@@ -463,7 +464,7 @@ var responsesGetArticles = []httpclient.Response{
 //
 // GET /api/comments/{id}
 type GetCommentByIDParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Comment identifier.
 	//
@@ -513,7 +514,7 @@ type GetCommentByIDNotFound struct {
 //
 // GET /api/comments
 type GetCommentsByArticleIDParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Article identifier.
 	//
@@ -600,7 +601,7 @@ type GetFollowedTagsUnauthorized struct {
 //
 // GET /api/followers/users
 type GetFollowersParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Pagination page.
 	//
@@ -664,7 +665,7 @@ type GetFollowersUnauthorized struct {
 //
 // GET /api/articles/latest
 type GetLatestArticlesParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Pagination page.
 	//
@@ -706,7 +707,7 @@ var responsesGetLatestArticles = []httpclient.Response{
 //
 // GET /api/organizations/{username}/articles
 type GetOrgArticlesParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "username".
 	Username string `json:"username"`
@@ -763,7 +764,7 @@ type GetOrgArticlesNotFound struct {
 //
 // GET /api/organizations/{username}/users
 type GetOrgUsersParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "username".
 	Username string `json:"username"`
@@ -820,7 +821,7 @@ type GetOrgUsersNotFound struct {
 //
 // GET /api/organizations/{username}
 type GetOrganizationParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "username".
 	Username string `json:"username"`
@@ -864,7 +865,7 @@ type GetOrganizationNotFound struct {
 //
 // GET /api/podcast_episodes
 type GetPodcastEpisodesParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Pagination page.
 	//
@@ -924,7 +925,7 @@ type GetPodcastEpisodesNotFound struct {
 //
 // GET /api/profile_images/{username}
 type GetProfileImageParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The parameter is the username of the user or the username of the organization.
 	//
@@ -973,7 +974,7 @@ type GetProfileImageNotFound struct {
 //
 // GET /api/readinglist
 type GetReadinglistParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Pagination page.
 	//
@@ -1028,7 +1029,7 @@ type GetReadinglistUnauthorized struct {
 //
 // GET /api/tags
 type GetTagsParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Pagination page.
 	//
@@ -1072,7 +1073,7 @@ var responsesGetTags = []httpclient.Response{
 //
 // GET /api/users/{id}
 type GetUserParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "id".
 	ID string `json:"id"`
@@ -1108,7 +1109,7 @@ var responsesGetUser = []httpclient.Response{
 //
 // GET /api/articles/me/all
 type GetUserAllArticlesParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Pagination page.
 	//
@@ -1173,7 +1174,7 @@ type GetUserAllArticlesUnauthorized struct {
 //
 // GET /api/articles/me
 type GetUserArticlesParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Pagination page.
 	//
@@ -1269,7 +1270,7 @@ type GetUserMeUnauthorized struct {
 //
 // GET /api/articles/me/published
 type GetUserPublishedArticlesParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Pagination page.
 	//
@@ -1332,7 +1333,7 @@ type GetUserPublishedArticlesUnauthorized struct {
 //
 // GET /api/articles/me/unpublished
 type GetUserUnpublishedArticlesParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Pagination page.
 	//
@@ -1490,7 +1491,7 @@ type PostAPIPagesUnprocessableEntity struct {
 //
 // POST /api/reactions
 type PostAPIReactionsParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Query parameter "category".
 	Category PostAPIReactionsCategory `json:"category"`
@@ -1543,7 +1544,7 @@ type PostAPIReactionsUnauthorized struct {
 //
 // POST /api/reactions/toggle
 type PostAPIReactionsToggleParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Query parameter "category".
 	Category PostAPIReactionsToggleCategory `json:"category"`
@@ -1647,7 +1648,7 @@ type PostAdminUsersCreateUnprocessableEntity struct {
 //
 // PUT /api/display_ads/{id}
 type PutAPIDisplayAdsIDParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The ID of the display ad.
 	//
@@ -1710,7 +1711,7 @@ type PutAPIDisplayAdsIDNotFound struct {
 //
 // PUT /api/display_ads/{id}/unpublish
 type PutAPIDisplayAdsIDUnpublishParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The ID of the display ad to unpublish.
 	//
@@ -1769,7 +1770,7 @@ type PutAPIDisplayAdsIDUnpublishNotFound struct {
 //
 // PUT /api/pages/{id}
 type PutAPIPagesIDParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The ID of the page.
 	//
@@ -1831,7 +1832,7 @@ type PutAPIPagesIDUnprocessableEntity struct {
 //
 // PUT /api/users/{id}/suspend
 type SuspendUserParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The ID of the user to suspend.
 	//
@@ -1899,7 +1900,7 @@ type SuspendUserNotFound struct {
 //
 // PUT /api/articles/{id}/unpublish
 type UnpublishArticleParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The ID of the article to unpublish.
 	//
@@ -1972,7 +1973,7 @@ type UnpublishArticleNotFound struct {
 //
 // PUT /api/users/{id}/unpublish
 type UnpublishUserParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The ID of the user to unpublish.
 	//
@@ -2047,7 +2048,7 @@ type UnpublishUserNotFound struct {
 //
 // PUT /api/articles/{id}
 type UpdateArticleParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The ID of the user to unpublish.
 	//
@@ -2124,7 +2125,7 @@ type UpdateArticleUnprocessableEntity struct {
 //
 // GET /api/videos
 type VideosParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Pagination page.
 	//

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Article is a JSON object.
@@ -16,7 +17,7 @@ import (
 //
 // #/components/schemas/Article
 type Article struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Article *ArticleArticle `json:"article,omitempty"`
 }
@@ -25,7 +26,7 @@ type Article struct {
 //
 // #/components/schemas/Article/properties/article
 type ArticleArticle struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	BodyMarkdown   *string                  `json:"body_markdown,omitempty"`
 	CanonicalURL   runtime.Nullable[string] `json:"canonical_url,omitzero"`
@@ -45,7 +46,7 @@ type ArticleArticle struct {
 //
 // #/components/schemas/ArticleFlareTag
 type ArticleFlareTag struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Background color (hexadecimal)
 	BgColorHex runtime.Nullable[string] `json:"bg_color_hex,omitzero"`
@@ -60,7 +61,7 @@ type ArticleFlareTag struct {
 //
 // #/components/schemas/ArticleIndex
 type ArticleIndex struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	CanonicalURL  string          `json:"canonical_url"`
 	CommentsCount json.RawMessage `json:"comments_count"`
@@ -101,7 +102,7 @@ type ArticleIndex struct {
 //
 // #/components/schemas/Comment
 type Comment struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	CreatedAt *time.Time `json:"created_at,omitempty"`
 	IDCode    *string    `json:"id_code,omitempty"`
@@ -116,7 +117,7 @@ type Comment struct {
 //
 // #/components/schemas/DisplayAd
 type DisplayAd struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Ad must be both published and approved to be in rotation.
 	Approved *bool `json:"approved,omitempty"`
@@ -175,7 +176,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v DisplayAdDisplayTo) Known() bool {
-	return runtime.EnumKnown(string(v), "all\x00logged_in\x00logged_out")
+	return opsgenimpl.EnumKnown(string(v), "all\x00logged_in\x00logged_out")
 }
 
 // DisplayAdPlacementArea is one of the values below; other values still decode
@@ -208,7 +209,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v DisplayAdPlacementArea) Known() bool {
-	return runtime.EnumKnown(string(v), "sidebar_left\x00sidebar_left_2\x00sidebar_right\x00feed_first\x00feed_second\x00feed_third\x00post_sidebar\x00post_comments")
+	return opsgenimpl.EnumKnown(string(v), "sidebar_left\x00sidebar_left_2\x00sidebar_right\x00feed_first\x00feed_second\x00feed_third\x00post_sidebar\x00post_comments")
 }
 
 // DisplayAdTypeOf is one of the values below; other values still decode (see
@@ -236,7 +237,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v DisplayAdTypeOf) Known() bool {
-	return runtime.EnumKnown(string(v), "in_house\x00community\x00external")
+	return opsgenimpl.EnumKnown(string(v), "in_house\x00community\x00external")
 }
 
 // FollowedTag is a JSON object.
@@ -245,7 +246,7 @@ func (v DisplayAdTypeOf) Known() bool {
 //
 // #/components/schemas/FollowedTag
 type FollowedTag struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Tag id.
 	ID     int64   `json:"id"`
@@ -271,7 +272,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetArticlesState) Known() bool {
-	return runtime.EnumKnown(string(v), "fresh\x00rising\x00all")
+	return opsgenimpl.EnumKnown(string(v), "fresh\x00rising\x00all")
 }
 
 // GetFollowersResponseItem is a JSON object.
@@ -280,7 +281,7 @@ func (v GetArticlesState) Known() bool {
 //
 // #/paths/~1api~1followers~1users/get/responses/200/content/application~1json/schema/items
 type GetFollowersResponseItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID *int32 `json:"id,omitempty"`
 	// The follower's name.
@@ -301,7 +302,7 @@ type GetFollowersResponseItem struct {
 //
 // #/components/schemas/Organization
 type Organization struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	GithubUsername  *string                  `json:"github_username,omitempty"`
 	JoinedAt        *string                  `json:"joined_at,omitempty"`
@@ -323,7 +324,7 @@ type Organization struct {
 //
 // #/components/schemas/Page
 type Page struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// For JSON pages, the JSON body.
 	BodyJSON runtime.Nullable[string] `json:"body_json,omitzero"`
@@ -368,7 +369,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PageTemplate) Known() bool {
-	return runtime.EnumKnown(string(v), "contained\x00full_within_layout\x00nav_bar_included\x00json")
+	return opsgenimpl.EnumKnown(string(v), "contained\x00full_within_layout\x00nav_bar_included\x00json")
 }
 
 // PodcastEpisodeIndex is a JSON object.
@@ -377,7 +378,7 @@ func (v PageTemplate) Known() bool {
 //
 // #/components/schemas/PodcastEpisodeIndex
 type PodcastEpisodeIndex struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ClassName string `json:"class_name"`
 	ID        int32  `json:"id"`
@@ -394,7 +395,7 @@ type PodcastEpisodeIndex struct {
 //
 // #/paths/~1api~1pages/post/requestBody/content/application~1json/schema
 type PostAPIPagesBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// For JSON pages, the JSON body.
 	BodyJSON *string `json:"body_json,omitempty"`
@@ -439,7 +440,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PostAPIPagesBodyTemplate) Known() bool {
-	return runtime.EnumKnown(string(v), "contained\x00full_within_layout\x00nav_bar_included\x00json")
+	return opsgenimpl.EnumKnown(string(v), "contained\x00full_within_layout\x00nav_bar_included\x00json")
 }
 
 // PostAPIReactionsCategory is one of the values below; other values still decode
@@ -464,7 +465,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PostAPIReactionsCategory) Known() bool {
-	return runtime.EnumKnown(string(v), "like\x00unicorn\x00exploding_head\x00raised_hands\x00fire")
+	return opsgenimpl.EnumKnown(string(v), "like\x00unicorn\x00exploding_head\x00raised_hands\x00fire")
 }
 
 // PostAPIReactionsReactableType is one of the values below; other values still
@@ -485,7 +486,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PostAPIReactionsReactableType) Known() bool {
-	return runtime.EnumKnown(string(v), "Comment\x00Article\x00User")
+	return opsgenimpl.EnumKnown(string(v), "Comment\x00Article\x00User")
 }
 
 // PostAPIReactionsToggleCategory is one of the values below; other values still
@@ -510,7 +511,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PostAPIReactionsToggleCategory) Known() bool {
-	return runtime.EnumKnown(string(v), "like\x00unicorn\x00exploding_head\x00raised_hands\x00fire")
+	return opsgenimpl.EnumKnown(string(v), "like\x00unicorn\x00exploding_head\x00raised_hands\x00fire")
 }
 
 // PostAPIReactionsToggleReactableType is one of the values below; other values
@@ -531,7 +532,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PostAPIReactionsToggleReactableType) Known() bool {
-	return runtime.EnumKnown(string(v), "Comment\x00Article\x00User")
+	return opsgenimpl.EnumKnown(string(v), "Comment\x00Article\x00User")
 }
 
 // ProfileImage is a JSON object.
@@ -540,7 +541,7 @@ func (v PostAPIReactionsToggleReactableType) Known() bool {
 //
 // #/components/schemas/ProfileImage
 type ProfileImage struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Determines the type of the profile image owner (user or organization)
 	ImageOf *string `json:"image_of,omitempty"`
@@ -558,7 +559,7 @@ type ProfileImage struct {
 //
 // #/components/schemas/SharedOrganization
 type SharedOrganization struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Name *string `json:"name,omitempty"`
 	// Profile image (640x640)
@@ -575,7 +576,7 @@ type SharedOrganization struct {
 //
 // #/components/schemas/SharedPodcast
 type SharedPodcast struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Podcast image url.
 	ImageURL *string `json:"image_url,omitempty"`
@@ -589,7 +590,7 @@ type SharedPodcast struct {
 //
 // #/components/schemas/SharedUser
 type SharedUser struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	GithubUsername runtime.Nullable[string] `json:"github_username,omitzero"`
 	Name           *string                  `json:"name,omitempty"`
@@ -608,7 +609,7 @@ type SharedUser struct {
 //
 // #/components/schemas/Tag
 type Tag struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	BgColorHex runtime.Nullable[string] `json:"bg_color_hex,omitzero"`
 	// Tag id.
@@ -623,7 +624,7 @@ type Tag struct {
 //
 // #/components/schemas/User
 type User struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	GithubUsername  *string                  `json:"github_username,omitempty"`
 	ID              *int64                   `json:"id,omitempty"`
@@ -644,7 +645,7 @@ type User struct {
 //
 // #/components/schemas/UserInviteParam
 type UserInviteParam struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Email *string                  `json:"email,omitempty"`
 	Name  runtime.Nullable[string] `json:"name,omitzero"`
@@ -656,7 +657,7 @@ type UserInviteParam struct {
 //
 // #/components/schemas/VideoArticle
 type VideoArticle struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	CloudinaryVideoURL *string `json:"cloudinary_video_url,omitempty"`
 	ID                 *int64  `json:"id,omitempty"`
@@ -676,7 +677,7 @@ type VideoArticle struct {
 //
 // #/components/schemas/VideoArticle/properties/user
 type VideoArticleUser struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Name *string `json:"name,omitempty"`
 }

@@ -3,13 +3,13 @@
 
 package everything
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // EchoInput is a JSON object.
 //
 // MCP tool "echo" inputSchema
 type EchoInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Message to echo.
 	Message string `json:"message"`
@@ -19,7 +19,7 @@ type EchoInput struct {
 //
 // MCP tool "get-annotated-message" inputSchema
 type GetAnnotatedMessageInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Whether to include an example image.
 	//
@@ -49,14 +49,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetAnnotatedMessageInputMessageType) Known() bool {
-	return runtime.EnumKnown(string(v), "error\x00success\x00debug")
+	return opsgenimpl.EnumKnown(string(v), "error\x00success\x00debug")
 }
 
 // GetResourceLinksInput is a JSON object.
 //
 // MCP tool "get-resource-links" inputSchema
 type GetResourceLinksInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Number of resource links to return (1-10)
 	//
@@ -68,7 +68,7 @@ type GetResourceLinksInput struct {
 //
 // MCP tool "get-resource-reference" inputSchema
 type GetResourceReferenceInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// ID of the text resource to fetch.
 	//
@@ -96,14 +96,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetResourceReferenceInputResourceType) Known() bool {
-	return runtime.EnumKnown(string(v), "Text\x00Blob")
+	return opsgenimpl.EnumKnown(string(v), "Text\x00Blob")
 }
 
 // GetStructuredContentInput is a JSON object.
 //
 // MCP tool "get-structured-content" inputSchema
 type GetStructuredContentInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Choose city.
 	Location GetStructuredContentInputLocation `json:"location"`
@@ -129,14 +129,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetStructuredContentInputLocation) Known() bool {
-	return runtime.EnumKnown(string(v), "New York\x00Chicago\x00Los Angeles")
+	return opsgenimpl.EnumKnown(string(v), "New York\x00Chicago\x00Los Angeles")
 }
 
 // GetStructuredContentOutput is a JSON object.
 //
 // MCP tool "get-structured-content" outputSchema
 type GetStructuredContentOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Weather conditions description.
 	Conditions string `json:"conditions"`
@@ -150,7 +150,7 @@ type GetStructuredContentOutput struct {
 //
 // MCP tool "get-sum" inputSchema
 type GetSumInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// First number.
 	A float64 `json:"a"`
@@ -162,7 +162,7 @@ type GetSumInput struct {
 //
 // MCP tool "gzip-file-as-resource" inputSchema
 type GzipFileAsResourceInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// URL or data URI of the file content to compress.
 	//
@@ -201,14 +201,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GzipFileAsResourceInputOutputType) Known() bool {
-	return runtime.EnumKnown(string(v), "resourceLink\x00resource")
+	return opsgenimpl.EnumKnown(string(v), "resourceLink\x00resource")
 }
 
 // SimulateResearchQueryInput is a JSON object.
 //
 // MCP tool "simulate-research-query" inputSchema
 type SimulateResearchQueryInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Simulate an ambiguous query that requires clarification (triggers input_required
 	// status)
@@ -223,7 +223,7 @@ type SimulateResearchQueryInput struct {
 //
 // MCP tool "trigger-long-running-operation" inputSchema
 type TriggerLongRunningOperationInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Duration of the operation in seconds.
 	//

@@ -3,12 +3,12 @@
 
 package opsgenclient
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"CreatePetBody":{"properties":{"name":{"type":"string"},"tag":{"type":["string","null"]}},"required":["name"],"type":"object"},"Error":{"properties":{"code":{"format":"int32","type":"integer"},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"ListPetsStatus":{"enum":["available","pending","sold"],"type":"string"},"Pet":{"properties":{"born":{"format":"date-time","type":"string"},"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/PetOwner"},"status":{"$ref":"#/$defs/PetStatus"},"tag":{"type":"string"}},"required":["id","name"],"type":"object"},"PetOwner":{"properties":{"home_url":{"format":"uri","type":"string"},"user_id":{"type":"string"}},"type":"object"},"PetStatus":{"default":"available","enum":["available","pending","sold"],"type":"string"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"CreatePetBody":{"properties":{"name":{"type":"string"},"tag":{"type":["string","null"]}},"required":["name"],"type":"object"},"Error":{"properties":{"code":{"format":"int32","type":"integer"},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"ListPetsStatus":{"enum":["available","pending","sold"],"type":"string"},"Pet":{"properties":{"born":{"format":"date-time","type":"string"},"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/PetOwner"},"status":{"$ref":"#/$defs/PetStatus"},"tag":{"type":"string"}},"required":["id","name"],"type":"object"},"PetOwner":{"properties":{"home_url":{"format":"uri","type":"string"},"user_id":{"type":"string"}},"type":"object"},"PetStatus":{"default":"available","enum":["available","pending","sold"],"type":"string"}}}`)
 
 // Output schemas of the operations.
 var (

@@ -3,13 +3,16 @@
 
 package notesmcp
 
-import "github.com/opsgen/opsgen/runtime"
+import (
+	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
+)
 
 // AddNoteInput is a JSON object.
 //
 // MCP tool "add_note" inputSchema
 type AddNoteInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// the text of the note, Markdown.
 	Body string `json:"body"`
@@ -23,7 +26,7 @@ type AddNoteInput struct {
 //
 // MCP tool "add_note" outputSchema
 type AddNoteOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Body string `json:"body"`
 	// the note's id, assigned by the server.
@@ -36,7 +39,7 @@ type AddNoteOutput struct {
 //
 // MCP tool "get_note" inputSchema
 type GetNoteInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// the note's id.
 	ID string `json:"id"`
@@ -46,7 +49,7 @@ type GetNoteInput struct {
 //
 // MCP tool "get_note" outputSchema
 type GetNoteOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Body string `json:"body"`
 	// the note's id, assigned by the server.
@@ -59,7 +62,7 @@ type GetNoteOutput struct {
 //
 // MCP tool "list_notes" inputSchema
 type ListNotesInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// only notes with this tag.
 	Tag *string `json:"tag,omitempty"`
@@ -69,7 +72,7 @@ type ListNotesInput struct {
 //
 // MCP tool "list_notes" outputSchema
 type ListNotesOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Notes []ListNotesOutputNotesItem `json:"notes"`
 }
@@ -78,7 +81,7 @@ type ListNotesOutput struct {
 //
 // MCP tool "list_notes" outputSchema #/properties/notes/items
 type ListNotesOutputNotesItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Body string `json:"body"`
 	// the note's id, assigned by the server.
@@ -91,7 +94,7 @@ type ListNotesOutputNotesItem struct {
 //
 // MCP tool "render_note" inputSchema
 type RenderNoteInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// the note's id.
 	ID string `json:"id"`

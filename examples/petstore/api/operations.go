@@ -8,6 +8,7 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // CreatePet calls the operation "createPet".
@@ -49,7 +50,7 @@ type CreatePetDefault struct {
 //
 // DELETE /pets/{petId}
 type DeletePetParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The pet's id.
 	//
@@ -108,7 +109,7 @@ type DeletePetDefault struct {
 //
 // GET /pets/{petId}
 type GetPetParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The pet's id.
 	//
@@ -167,7 +168,7 @@ type GetPetDefault struct {
 //
 // GET /pets
 type ListPetsParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// At most this many pets are returned.
 	//

@@ -3,7 +3,7 @@
 
 package api
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Error is a JSON object.
 //
@@ -11,7 +11,7 @@ import "github.com/opsgen/opsgen/runtime"
 //
 // #/components/schemas/Error
 type Error struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Code    int32  `json:"code"`
 	Message string `json:"message"`
@@ -23,7 +23,7 @@ type Error struct {
 //
 // #/components/schemas/NewPet
 type NewPet struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Name string `json:"name"`
 	// Where a pet is in the sales process.
@@ -37,7 +37,7 @@ type NewPet struct {
 //
 // #/components/schemas/Pet
 type Pet struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   int64  `json:"id"`
 	Name string `json:"name"`
@@ -65,5 +65,5 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PetStatus) Known() bool {
-	return runtime.EnumKnown(string(v), "available\x00pending\x00sold")
+	return opsgenimpl.EnumKnown(string(v), "available\x00pending\x00sold")
 }

@@ -3,9 +3,9 @@
 
 package annotationsnooutput
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"DeleteFileInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"},"ReadFileInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"DeleteFileInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"},"ReadFileInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}}}`)

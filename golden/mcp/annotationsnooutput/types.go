@@ -3,13 +3,13 @@
 
 package annotationsnooutput
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // DeleteFileInput is a JSON object.
 //
 // MCP tool "delete_file" inputSchema
 type DeleteFileInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Path string `json:"path"`
 }
@@ -18,7 +18,7 @@ type DeleteFileInput struct {
 //
 // MCP tool "read_file" inputSchema
 type ReadFileInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Path string `json:"path"`
 }

@@ -3,12 +3,12 @@
 
 package barearray
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"EchoInput":{"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"},"EchoOutput":{"properties":{"text":{"type":"string"}},"type":"object"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"EchoInput":{"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"},"EchoOutput":{"properties":{"text":{"type":"string"}},"type":"object"}}}`)
 
 // Output schemas of the operations.
 var (

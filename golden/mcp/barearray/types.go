@@ -3,13 +3,13 @@
 
 package barearray
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // EchoInput is a JSON object.
 //
 // MCP tool "echo" inputSchema
 type EchoInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Text string `json:"text"`
 }
@@ -18,7 +18,7 @@ type EchoInput struct {
 //
 // MCP tool "echo" outputSchema
 type EchoOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Text *string `json:"text,omitempty"`
 }

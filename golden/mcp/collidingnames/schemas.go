@@ -3,9 +3,9 @@
 
 package collidingnames
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"ClientInput":{"properties":{"id":{"type":"string"}},"type":"object"},"GetUser2Input":{"properties":{"id":{"type":"string"}},"type":"object"},"GetUser3Input":{"properties":{"id":{"type":"string"}},"type":"object"},"GetUserInput":{"properties":{"id":{"type":"string"}},"type":"object"},"UsersGetInput":{"properties":{"id":{"type":"string"}},"type":"object"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"ClientInput":{"properties":{"id":{"type":"string"}},"type":"object"},"GetUser2Input":{"properties":{"id":{"type":"string"}},"type":"object"},"GetUser3Input":{"properties":{"id":{"type":"string"}},"type":"object"},"GetUserInput":{"properties":{"id":{"type":"string"}},"type":"object"},"UsersGetInput":{"properties":{"id":{"type":"string"}},"type":"object"}}}`)

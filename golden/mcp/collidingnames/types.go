@@ -3,13 +3,13 @@
 
 package collidingnames
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // ClientInput is a JSON object.
 //
 // MCP tool "client" inputSchema
 type ClientInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID *string `json:"id,omitempty"`
 }
@@ -18,7 +18,7 @@ type ClientInput struct {
 //
 // MCP tool "getUser" inputSchema
 type GetUser2Input struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID *string `json:"id,omitempty"`
 }
@@ -27,7 +27,7 @@ type GetUser2Input struct {
 //
 // MCP tool "get_user" inputSchema
 type GetUser3Input struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID *string `json:"id,omitempty"`
 }
@@ -36,7 +36,7 @@ type GetUser3Input struct {
 //
 // MCP tool "get-user" inputSchema
 type GetUserInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID *string `json:"id,omitempty"`
 }
@@ -45,7 +45,7 @@ type GetUserInput struct {
 //
 // MCP tool "users.get" inputSchema
 type UsersGetInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID *string `json:"id,omitempty"`
 }

@@ -7,13 +7,14 @@ import (
 	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // FindThingsInput is a JSON object.
 //
 // MCP tool "find_things" inputSchema
 type FindThingsInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Filter *FindThingsInputFilter `json:"filter,omitempty"`
 	Pair   json.RawMessage        `json:"pair,omitempty"`
@@ -48,27 +49,27 @@ func (u FindThingsInputFilter) Variant() FindThingsInputFilterKind {
 // AsString returns the value as the String variant.
 func (u FindThingsInputFilter) AsString() (string, error) {
 	var v string
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // FindThingsInputFilterFromString returns a FindThingsInputFilter holding the
 // String variant v.
 func FindThingsInputFilterFromString(v string) FindThingsInputFilter {
-	return FindThingsInputFilter{runtime.UnionOf("String", v)}
+	return FindThingsInputFilter{opsgenimpl.UnionOf("String", v)}
 }
 
 // AsInteger returns the value as the Integer variant.
 func (u FindThingsInputFilter) AsInteger() (int64, error) {
 	var v int64
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // FindThingsInputFilterFromInteger returns a FindThingsInputFilter holding the
 // Integer variant v.
 func FindThingsInputFilterFromInteger(v int64) FindThingsInputFilter {
-	return FindThingsInputFilter{runtime.UnionOf("Integer", v)}
+	return FindThingsInputFilter{opsgenimpl.UnionOf("Integer", v)}
 }
 
 // Match calls the function of the variant u holds (FindThingsInputFilterKind) with
@@ -118,7 +119,7 @@ func MatchFindThingsInputFilter[R any](u FindThingsInputFilter, onString func(st
 }
 
 // unionFindThingsInputFilter selects the variant of a FindThingsInputFilter.
-var unionFindThingsInputFilter = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionFindThingsInputFilter = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "String", JSONKind: "string"},
 	{Name: "Integer", JSONKind: "integer"},
 }}
@@ -127,7 +128,7 @@ var unionFindThingsInputFilter = &runtime.Union{Variants: []runtime.UnionVariant
 //
 // MCP tool "update_pet" inputSchema #/$defs/Base
 type UpdatePetBase struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID *int64 `json:"id,omitempty"`
 }
@@ -136,7 +137,7 @@ type UpdatePetBase struct {
 //
 // MCP tool "update_pet" outputSchema #/$defs/Cat
 type UpdatePetCat struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Meows bool `json:"meows"`
 }
@@ -145,7 +146,7 @@ type UpdatePetCat struct {
 //
 // MCP tool "update_pet" outputSchema #/$defs/Dog
 type UpdatePetDog struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Barks bool `json:"barks"`
 }
@@ -154,7 +155,7 @@ type UpdatePetDog struct {
 //
 // MCP tool "update_pet" inputSchema
 type UpdatePetInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Kind     *string                  `json:"kind,omitempty"`
 	Nickname runtime.Nullable[string] `json:"nickname,omitzero"`
@@ -167,7 +168,7 @@ type UpdatePetInput struct {
 //
 // MCP tool "update_pet" inputSchema #/properties/owner
 type UpdatePetInputOwner struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Email string `json:"email"`
 }
@@ -190,7 +191,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v UpdatePetInputStatus) Known() bool {
-	return runtime.EnumKnown(string(v), "available\x00pending\x00sold")
+	return opsgenimpl.EnumKnown(string(v), "available\x00pending\x00sold")
 }
 
 // UpdatePetOutput is one of: UpdatePetCat, UpdatePetDog. Variant tells which one
@@ -221,27 +222,27 @@ func (u UpdatePetOutput) Variant() UpdatePetOutputKind {
 // AsUpdatePetCat returns the value as the UpdatePetCat variant.
 func (u UpdatePetOutput) AsUpdatePetCat() (UpdatePetCat, error) {
 	var v UpdatePetCat
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // UpdatePetOutputFromUpdatePetCat returns a UpdatePetOutput holding the
 // UpdatePetCat variant v.
 func UpdatePetOutputFromUpdatePetCat(v UpdatePetCat) UpdatePetOutput {
-	return UpdatePetOutput{runtime.UnionOf("UpdatePetCat", v)}
+	return UpdatePetOutput{opsgenimpl.UnionOf("UpdatePetCat", v)}
 }
 
 // AsUpdatePetDog returns the value as the UpdatePetDog variant.
 func (u UpdatePetOutput) AsUpdatePetDog() (UpdatePetDog, error) {
 	var v UpdatePetDog
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // UpdatePetOutputFromUpdatePetDog returns a UpdatePetOutput holding the
 // UpdatePetDog variant v.
 func UpdatePetOutputFromUpdatePetDog(v UpdatePetDog) UpdatePetOutput {
-	return UpdatePetOutput{runtime.UnionOf("UpdatePetDog", v)}
+	return UpdatePetOutput{opsgenimpl.UnionOf("UpdatePetDog", v)}
 }
 
 // Match calls the function of the variant u holds (UpdatePetOutputKind) with its
@@ -291,7 +292,7 @@ func MatchUpdatePetOutput[R any](u UpdatePetOutput, onUpdatePetCat func(UpdatePe
 }
 
 // unionUpdatePetOutput selects the variant of a UpdatePetOutput.
-var unionUpdatePetOutput = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionUpdatePetOutput = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "UpdatePetCat", JSONKind: "object", Required: []string{"meows"}},
 	{Name: "UpdatePetDog", JSONKind: "object", Required: []string{"barks"}},
 }}
@@ -300,7 +301,7 @@ var unionUpdatePetOutput = &runtime.Union{Variants: []runtime.UnionVariant{
 //
 // MCP tool "update_pet" inputSchema #/$defs/Owner
 type UpdatePetOwner struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Email *string `json:"email,omitempty"`
 }
@@ -309,7 +310,7 @@ type UpdatePetOwner struct {
 //
 // MCP tool "update_pet" inputSchema #/$defs/Pet
 type UpdatePetPet struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   *int64 `json:"id,omitempty"`
 	Name string `json:"name"`

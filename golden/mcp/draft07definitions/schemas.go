@@ -3,12 +3,12 @@
 
 package draft07definitions
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"CreateOrderAddress":{"properties":{"street":{"type":"string"},"zip":{"type":"string"}},"type":"object"},"CreateOrderCustomer":{"properties":{"address":{"$ref":"#/$defs/CreateOrderAddress"},"id":{"format":"uuid","type":"string"}},"required":["id"],"type":"object"},"CreateOrderCustomer2":{"properties":{"id":{"type":"string"}},"type":"object"},"CreateOrderInput":{"properties":{"coupon":{"type":"string"},"customer":{"$ref":"#/$defs/CreateOrderCustomer"},"discount":{"type":"number"},"lines":{"items":{"$ref":"#/$defs/CreateOrderOrderLine"},"minItems":1,"type":"array"},"point":{"prefixItems":[{"type":"number"},{"type":"number"}],"type":"array"}},"required":["customer","lines"],"type":"object"},"CreateOrderOrderLine":{"properties":{"qty":{"minimum":1,"type":"integer"},"sku":{"type":"string"}},"required":["sku","qty"],"type":"object"},"CreateOrderOutput":{"properties":{"customer":{"$ref":"#/$defs/CreateOrderCustomer2"},"orderId":{"type":"string"}},"required":["orderId"],"type":"object"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"CreateOrderAddress":{"properties":{"street":{"type":"string"},"zip":{"type":"string"}},"type":"object"},"CreateOrderCustomer":{"properties":{"address":{"$ref":"#/$defs/CreateOrderAddress"},"id":{"format":"uuid","type":"string"}},"required":["id"],"type":"object"},"CreateOrderCustomer2":{"properties":{"id":{"type":"string"}},"type":"object"},"CreateOrderInput":{"properties":{"coupon":{"type":"string"},"customer":{"$ref":"#/$defs/CreateOrderCustomer"},"discount":{"type":"number"},"lines":{"items":{"$ref":"#/$defs/CreateOrderOrderLine"},"minItems":1,"type":"array"},"point":{"prefixItems":[{"type":"number"},{"type":"number"}],"type":"array"}},"required":["customer","lines"],"type":"object"},"CreateOrderOrderLine":{"properties":{"qty":{"minimum":1,"type":"integer"},"sku":{"type":"string"}},"required":["sku","qty"],"type":"object"},"CreateOrderOutput":{"properties":{"customer":{"$ref":"#/$defs/CreateOrderCustomer2"},"orderId":{"type":"string"}},"required":["orderId"],"type":"object"}}}`)
 
 // Output schemas of the operations.
 var (

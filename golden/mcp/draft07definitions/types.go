@@ -6,14 +6,14 @@ package draft07definitions
 import (
 	"encoding/json"
 
-	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // CreateOrderAddress is a JSON object.
 //
 // MCP tool "create_order" inputSchema #/definitions/Address
 type CreateOrderAddress struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Street *string `json:"street,omitempty"`
 	Zip    *string `json:"zip,omitempty"`
@@ -23,7 +23,7 @@ type CreateOrderAddress struct {
 //
 // MCP tool "create_order" inputSchema #/definitions/Customer
 type CreateOrderCustomer struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Address *CreateOrderAddress `json:"address,omitempty"`
 	ID      string              `json:"id"`
@@ -33,7 +33,7 @@ type CreateOrderCustomer struct {
 //
 // MCP tool "create_order" outputSchema #/definitions/Customer
 type CreateOrderCustomer2 struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID *string `json:"id,omitempty"`
 }
@@ -42,7 +42,7 @@ type CreateOrderCustomer2 struct {
 //
 // MCP tool "create_order" inputSchema
 type CreateOrderInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Coupon   *string                `json:"coupon,omitempty"`
 	Customer CreateOrderCustomer    `json:"customer"`
@@ -55,7 +55,7 @@ type CreateOrderInput struct {
 //
 // MCP tool "create_order" inputSchema #/definitions/OrderLine
 type CreateOrderOrderLine struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Qty int64  `json:"qty"`
 	Sku string `json:"sku"`
@@ -65,7 +65,7 @@ type CreateOrderOrderLine struct {
 //
 // MCP tool "create_order" outputSchema
 type CreateOrderOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Customer *CreateOrderCustomer2 `json:"customer,omitempty"`
 	OrderID  string                `json:"orderId"`

@@ -7,13 +7,14 @@ import (
 	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // CreateDirectoryInput is a JSON object.
 //
 // MCP tool "create_directory" inputSchema
 type CreateDirectoryInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Path string `json:"path"`
 }
@@ -22,7 +23,7 @@ type CreateDirectoryInput struct {
 //
 // MCP tool "create_directory" outputSchema
 type CreateDirectoryOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Content string `json:"content"`
 }
@@ -31,7 +32,7 @@ type CreateDirectoryOutput struct {
 //
 // MCP tool "directory_tree" inputSchema
 type DirectoryTreeInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Default: [].
 	ExcludePatterns []string `json:"excludePatterns,omitempty"`
@@ -42,7 +43,7 @@ type DirectoryTreeInput struct {
 //
 // MCP tool "directory_tree" outputSchema
 type DirectoryTreeOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Content string `json:"content"`
 }
@@ -51,7 +52,7 @@ type DirectoryTreeOutput struct {
 //
 // MCP tool "edit_file" inputSchema
 type EditFileInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Preview changes using git-style diff format.
 	//
@@ -65,7 +66,7 @@ type EditFileInput struct {
 //
 // MCP tool "edit_file" inputSchema #/properties/edits/items
 type EditFileInputEditsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Text to replace with.
 	NewText string `json:"newText"`
@@ -77,7 +78,7 @@ type EditFileInputEditsItem struct {
 //
 // MCP tool "edit_file" outputSchema
 type EditFileOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Content string `json:"content"`
 }
@@ -86,7 +87,7 @@ type EditFileOutput struct {
 //
 // MCP tool "get_file_info" inputSchema
 type GetFileInfoInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Path string `json:"path"`
 }
@@ -95,7 +96,7 @@ type GetFileInfoInput struct {
 //
 // MCP tool "get_file_info" outputSchema
 type GetFileInfoOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Content string `json:"content"`
 }
@@ -104,7 +105,7 @@ type GetFileInfoOutput struct {
 //
 // MCP tool "list_allowed_directories" outputSchema
 type ListAllowedDirectoriesOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Content string `json:"content"`
 }
@@ -113,7 +114,7 @@ type ListAllowedDirectoriesOutput struct {
 //
 // MCP tool "list_directory" inputSchema
 type ListDirectoryInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Path string `json:"path"`
 }
@@ -122,7 +123,7 @@ type ListDirectoryInput struct {
 //
 // MCP tool "list_directory" outputSchema
 type ListDirectoryOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Content string `json:"content"`
 }
@@ -131,7 +132,7 @@ type ListDirectoryOutput struct {
 //
 // MCP tool "list_directory_with_sizes" inputSchema
 type ListDirectoryWithSizesInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Path string `json:"path"`
 	// Sort entries by name or size.
@@ -160,14 +161,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v ListDirectoryWithSizesInputSortBy) Known() bool {
-	return runtime.EnumKnown(string(v), "name\x00size")
+	return opsgenimpl.EnumKnown(string(v), "name\x00size")
 }
 
 // ListDirectoryWithSizesOutput is a JSON object.
 //
 // MCP tool "list_directory_with_sizes" outputSchema
 type ListDirectoryWithSizesOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Content string `json:"content"`
 }
@@ -176,7 +177,7 @@ type ListDirectoryWithSizesOutput struct {
 //
 // MCP tool "move_file" inputSchema
 type MoveFileInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Destination string `json:"destination"`
 	Source      string `json:"source"`
@@ -186,7 +187,7 @@ type MoveFileInput struct {
 //
 // MCP tool "move_file" outputSchema
 type MoveFileOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Content string `json:"content"`
 }
@@ -195,7 +196,7 @@ type MoveFileOutput struct {
 //
 // MCP tool "read_file" inputSchema
 type ReadFileInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// If provided, returns only the first N lines of the file.
 	Head *float64 `json:"head,omitempty"`
@@ -208,7 +209,7 @@ type ReadFileInput struct {
 //
 // MCP tool "read_file" outputSchema
 type ReadFileOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Content string `json:"content"`
 }
@@ -217,7 +218,7 @@ type ReadFileOutput struct {
 //
 // MCP tool "read_media_file" inputSchema
 type ReadMediaFileInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Path string `json:"path"`
 }
@@ -226,7 +227,7 @@ type ReadMediaFileInput struct {
 //
 // MCP tool "read_media_file" outputSchema
 type ReadMediaFileOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Content []ReadMediaFileOutputContentItem `json:"content"`
 }
@@ -261,20 +262,20 @@ func (u ReadMediaFileOutputContentItem) Variant() ReadMediaFileOutputContentItem
 // AsImageOrAudio returns the value as the ImageOrAudio variant.
 func (u ReadMediaFileOutputContentItem) AsImageOrAudio() (ReadMediaFileOutputContentItemImageOrAudio, error) {
 	var v ReadMediaFileOutputContentItemImageOrAudio
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // ReadMediaFileOutputContentItemFromImageOrAudio returns a
 // ReadMediaFileOutputContentItem holding the ImageOrAudio variant v.
 func ReadMediaFileOutputContentItemFromImageOrAudio(v ReadMediaFileOutputContentItemImageOrAudio) ReadMediaFileOutputContentItem {
-	return ReadMediaFileOutputContentItem{runtime.UnionOf("ImageOrAudio", v)}
+	return ReadMediaFileOutputContentItem{opsgenimpl.UnionOf("ImageOrAudio", v)}
 }
 
 // AsResource returns the value as the Resource variant.
 func (u ReadMediaFileOutputContentItem) AsResource() (ReadMediaFileOutputContentItemResource, error) {
 	var v ReadMediaFileOutputContentItemResource
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -286,7 +287,7 @@ func ReadMediaFileOutputContentItemFromResource(v ReadMediaFileOutputContentItem
 	if v.Type == "" {
 		v.Type = "resource"
 	}
-	return ReadMediaFileOutputContentItem{runtime.UnionOf("Resource", v)}
+	return ReadMediaFileOutputContentItem{opsgenimpl.UnionOf("Resource", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -336,7 +337,7 @@ func MatchReadMediaFileOutputContentItem[R any](u ReadMediaFileOutputContentItem
 }
 
 // unionReadMediaFileOutputContentItem selects the variant of a ReadMediaFileOutputContentItem.
-var unionReadMediaFileOutputContentItem = &runtime.Union{Discriminator: "type", Variants: []runtime.UnionVariant{
+var unionReadMediaFileOutputContentItem = &opsgenimpl.Union{Discriminator: "type", Variants: []opsgenimpl.UnionVariant{
 	{Name: "ImageOrAudio", Tags: []string{"image", "audio"}, JSONKind: "object", Required: []string{"data", "mimeType", "type"}},
 	{Name: "Resource", Tags: []string{"resource"}, JSONKind: "object", Required: []string{"resource", "type"}},
 }}
@@ -345,7 +346,7 @@ var unionReadMediaFileOutputContentItem = &runtime.Union{Discriminator: "type", 
 //
 // MCP tool "read_media_file" outputSchema #/properties/content/items/anyOf/0
 type ReadMediaFileOutputContentItemImageOrAudio struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data     string                                         `json:"data"`
 	MimeType string                                         `json:"mimeType"`
@@ -369,14 +370,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v ReadMediaFileOutputContentItemImageOrAudioType) Known() bool {
-	return runtime.EnumKnown(string(v), "image\x00audio")
+	return opsgenimpl.EnumKnown(string(v), "image\x00audio")
 }
 
 // ReadMediaFileOutputContentItemResource is a JSON object.
 //
 // MCP tool "read_media_file" outputSchema #/properties/content/items/anyOf/1
 type ReadMediaFileOutputContentItemResource struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Resource ReadMediaFileOutputContentItemResourceResource `json:"resource"`
 	Type     string                                         `json:"type"`
@@ -387,7 +388,7 @@ type ReadMediaFileOutputContentItemResource struct {
 // MCP tool "read_media_file" outputSchema
 // #/properties/content/items/anyOf/1/properties/resource
 type ReadMediaFileOutputContentItemResourceResource struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Blob     string  `json:"blob"`
 	MimeType *string `json:"mimeType,omitempty"`
@@ -398,7 +399,7 @@ type ReadMediaFileOutputContentItemResourceResource struct {
 //
 // MCP tool "read_multiple_files" inputSchema
 type ReadMultipleFilesInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Array of file paths to read. Each path must be a string pointing to a valid file
 	// within allowed directories.
@@ -409,7 +410,7 @@ type ReadMultipleFilesInput struct {
 //
 // MCP tool "read_multiple_files" outputSchema
 type ReadMultipleFilesOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Content string `json:"content"`
 }
@@ -418,7 +419,7 @@ type ReadMultipleFilesOutput struct {
 //
 // MCP tool "read_text_file" inputSchema
 type ReadTextFileInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// If provided, returns only the first N lines of the file.
 	Head *float64 `json:"head,omitempty"`
@@ -431,7 +432,7 @@ type ReadTextFileInput struct {
 //
 // MCP tool "read_text_file" outputSchema
 type ReadTextFileOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Content string `json:"content"`
 }
@@ -440,7 +441,7 @@ type ReadTextFileOutput struct {
 //
 // MCP tool "search_files" inputSchema
 type SearchFilesInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Default: [].
 	ExcludePatterns []string `json:"excludePatterns,omitempty"`
@@ -452,7 +453,7 @@ type SearchFilesInput struct {
 //
 // MCP tool "search_files" outputSchema
 type SearchFilesOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Content string `json:"content"`
 }
@@ -461,7 +462,7 @@ type SearchFilesOutput struct {
 //
 // MCP tool "write_file" inputSchema
 type WriteFileInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Content string `json:"content"`
 	Path    string `json:"path"`
@@ -471,7 +472,7 @@ type WriteFileInput struct {
 //
 // MCP tool "write_file" outputSchema
 type WriteFileOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Content string `json:"content"`
 }

@@ -3,13 +3,13 @@
 
 package mcptestserver
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // DotbotSolutionInfoInput is a JSON object.
 //
 // MCP tool "dotbot.solution-info" inputSchema
 type DotbotSolutionInfoInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Mismatch *bool `json:"mismatch,omitempty"`
 }
@@ -18,7 +18,7 @@ type DotbotSolutionInfoInput struct {
 //
 // MCP tool "echo" inputSchema
 type EchoInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Text string `json:"text"`
 }
@@ -27,7 +27,7 @@ type EchoInput struct {
 //
 // MCP tool "get_weather" inputSchema
 type GetWeatherInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	City *string `json:"city,omitempty"`
 }
@@ -36,7 +36,7 @@ type GetWeatherInput struct {
 //
 // MCP tool "get_weather" outputSchema
 type GetWeatherOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Conditions  string  `json:"conditions"`
 	Humidity    int64   `json:"humidity"`
@@ -47,7 +47,7 @@ type GetWeatherOutput struct {
 //
 // MCP tool "get-weather-text" outputSchema
 type GetWeatherTextOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Conditions  string  `json:"conditions"`
 	Humidity    int64   `json:"humidity"`
@@ -58,7 +58,7 @@ type GetWeatherTextOutput struct {
 //
 // MCP tool "progress" inputSchema
 type ProgressInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Steps *int64 `json:"steps,omitempty"`
 }
@@ -67,7 +67,7 @@ type ProgressInput struct {
 //
 // MCP tool "slow" inputSchema
 type SlowInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Seconds *float64 `json:"seconds,omitempty"`
 }
@@ -76,7 +76,7 @@ type SlowInput struct {
 //
 // MCP tool "weather.drift" outputSchema
 type WeatherDriftOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Conditions  string  `json:"conditions"`
 	Humidity    int64   `json:"humidity"`
@@ -87,7 +87,7 @@ type WeatherDriftOutput struct {
 //
 // MCP tool "workflow.system_design" inputSchema
 type WorkflowSystemDesignInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Version *int64 `json:"version,omitempty"`
 }

@@ -3,13 +3,13 @@
 
 package memory
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // AddObservationsInput is a JSON object.
 //
 // MCP tool "add_observations" inputSchema
 type AddObservationsInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Observations []AddObservationsInputObservationsItem `json:"observations"`
 }
@@ -18,7 +18,7 @@ type AddObservationsInput struct {
 //
 // MCP tool "add_observations" inputSchema #/properties/observations/items
 type AddObservationsInputObservationsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// An array of observation contents to add.
 	Contents []string `json:"contents"`
@@ -30,7 +30,7 @@ type AddObservationsInputObservationsItem struct {
 //
 // MCP tool "add_observations" outputSchema
 type AddObservationsOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Results []AddObservationsOutputResultsItem `json:"results"`
 }
@@ -39,7 +39,7 @@ type AddObservationsOutput struct {
 //
 // MCP tool "add_observations" outputSchema #/properties/results/items
 type AddObservationsOutputResultsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	AddedObservations []string `json:"addedObservations"`
 	EntityName        string   `json:"entityName"`
@@ -49,7 +49,7 @@ type AddObservationsOutputResultsItem struct {
 //
 // MCP tool "create_entities" inputSchema
 type CreateEntitiesInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Entities []EntitiesItem `json:"entities"`
 }
@@ -58,7 +58,7 @@ type CreateEntitiesInput struct {
 //
 // MCP tool "create_entities" outputSchema
 type CreateEntitiesOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Entities []EntitiesItem `json:"entities"`
 }
@@ -67,7 +67,7 @@ type CreateEntitiesOutput struct {
 //
 // MCP tool "create_relations" inputSchema
 type CreateRelationsInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Relations []RelationsItem `json:"relations"`
 }
@@ -76,7 +76,7 @@ type CreateRelationsInput struct {
 //
 // MCP tool "create_relations" outputSchema
 type CreateRelationsOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Relations []RelationsItem `json:"relations"`
 }
@@ -85,7 +85,7 @@ type CreateRelationsOutput struct {
 //
 // MCP tool "delete_entities" inputSchema
 type DeleteEntitiesInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// An array of entity names to delete.
 	EntityNames []string `json:"entityNames"`
@@ -95,7 +95,7 @@ type DeleteEntitiesInput struct {
 //
 // MCP tool "delete_entities" outputSchema
 type DeleteEntitiesOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Message string `json:"message"`
 	Success bool   `json:"success"`
@@ -105,7 +105,7 @@ type DeleteEntitiesOutput struct {
 //
 // MCP tool "delete_observations" inputSchema
 type DeleteObservationsInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Deletions []DeleteObservationsInputDeletionsItem `json:"deletions"`
 }
@@ -114,7 +114,7 @@ type DeleteObservationsInput struct {
 //
 // MCP tool "delete_observations" inputSchema #/properties/deletions/items
 type DeleteObservationsInputDeletionsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The name of the entity containing the observations.
 	EntityName string `json:"entityName"`
@@ -126,7 +126,7 @@ type DeleteObservationsInputDeletionsItem struct {
 //
 // MCP tool "delete_observations" outputSchema
 type DeleteObservationsOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Message string `json:"message"`
 	Success bool   `json:"success"`
@@ -136,7 +136,7 @@ type DeleteObservationsOutput struct {
 //
 // MCP tool "delete_relations" inputSchema
 type DeleteRelationsInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// An array of relations to delete.
 	Relations []RelationsItem `json:"relations"`
@@ -146,7 +146,7 @@ type DeleteRelationsInput struct {
 //
 // MCP tool "delete_relations" outputSchema
 type DeleteRelationsOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Message string `json:"message"`
 	Success bool   `json:"success"`
@@ -156,7 +156,7 @@ type DeleteRelationsOutput struct {
 //
 // MCP tool "open_nodes" outputSchema #/properties/entities/items
 type EntitiesItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The type of the entity.
 	EntityType string `json:"entityType"`
@@ -170,7 +170,7 @@ type EntitiesItem struct {
 //
 // MCP tool "open_nodes" inputSchema
 type OpenNodesInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// An array of entity names to retrieve.
 	Names []string `json:"names"`
@@ -180,7 +180,7 @@ type OpenNodesInput struct {
 //
 // MCP tool "open_nodes" outputSchema
 type OpenNodesOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Entities  []EntitiesItem  `json:"entities"`
 	Relations []RelationsItem `json:"relations"`
@@ -190,7 +190,7 @@ type OpenNodesOutput struct {
 //
 // MCP tool "read_graph" outputSchema
 type ReadGraphOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Entities  []EntitiesItem  `json:"entities"`
 	Relations []RelationsItem `json:"relations"`
@@ -200,7 +200,7 @@ type ReadGraphOutput struct {
 //
 // MCP tool "open_nodes" outputSchema #/properties/relations/items
 type RelationsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The name of the entity where the relation starts.
 	From string `json:"from"`
@@ -214,7 +214,7 @@ type RelationsItem struct {
 //
 // MCP tool "search_nodes" inputSchema
 type SearchNodesInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The search query to match against entity names, types, and observation content.
 	Query string `json:"query"`
@@ -224,7 +224,7 @@ type SearchNodesInput struct {
 //
 // MCP tool "search_nodes" outputSchema
 type SearchNodesOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Entities  []EntitiesItem  `json:"entities"`
 	Relations []RelationsItem `json:"relations"`

@@ -3,12 +3,12 @@
 
 package nonobjectoutput
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"CountWordsInput":{"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"},"CountWordsOutput":{"minimum":0,"type":"integer"},"ListTagsOutput":{"items":{"type":"string"},"type":"array"},"ScoreInput":{"properties":{"text":{"type":"string"}},"type":"object"},"ScoreOutput":{"type":["number","null"]},"SummarizeInput":{"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"},"SummarizeOutput":{"type":"string"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"CountWordsInput":{"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"},"CountWordsOutput":{"minimum":0,"type":"integer"},"ListTagsOutput":{"items":{"type":"string"},"type":"array"},"ScoreInput":{"properties":{"text":{"type":"string"}},"type":"object"},"ScoreOutput":{"type":["number","null"]},"SummarizeInput":{"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"},"SummarizeOutput":{"type":"string"}}}`)
 
 // Output schemas of the operations.
 var (

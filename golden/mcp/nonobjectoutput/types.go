@@ -3,13 +3,13 @@
 
 package nonobjectoutput
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // CountWordsInput is a JSON object.
 //
 // MCP tool "count_words" inputSchema
 type CountWordsInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Text string `json:"text"`
 }
@@ -28,7 +28,7 @@ type ListTagsOutput []string
 //
 // MCP tool "score" inputSchema
 type ScoreInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Text *string `json:"text,omitempty"`
 }
@@ -42,7 +42,7 @@ type ScoreOutput = float64
 //
 // MCP tool "summarize" inputSchema
 type SummarizeInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Text string `json:"text"`
 }

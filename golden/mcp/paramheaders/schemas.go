@@ -3,9 +3,9 @@
 
 package paramheaders
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"SubmitJobInput":{"properties":{"dryRun":{"type":"boolean"},"payload":{"type":"string"},"priority":{"type":"integer"},"region":{"type":"string"},"target":{"$ref":"#/$defs/SubmitJobInputTarget"}},"required":["region","payload"],"type":"object"},"SubmitJobInputTarget":{"properties":{"tenant":{"type":"string"}},"type":"object"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"SubmitJobInput":{"properties":{"dryRun":{"type":"boolean"},"payload":{"type":"string"},"priority":{"type":"integer"},"region":{"type":"string"},"target":{"$ref":"#/$defs/SubmitJobInputTarget"}},"required":["region","payload"],"type":"object"},"SubmitJobInputTarget":{"properties":{"tenant":{"type":"string"}},"type":"object"}}}`)

@@ -3,13 +3,13 @@
 
 package paramheaders
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // SubmitJobInput is a JSON object.
 //
 // MCP tool "submit-job" inputSchema
 type SubmitJobInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	DryRun   *bool  `json:"dryRun,omitempty"`
 	Payload  string `json:"payload"`
@@ -23,7 +23,7 @@ type SubmitJobInput struct {
 //
 // MCP tool "submit-job" inputSchema #/properties/target
 type SubmitJobInputTarget struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Tenant *string `json:"tenant,omitempty"`
 }

@@ -45,11 +45,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // The generated code needs a runtime that supports its contract version.
-const _ = runtime.EnforceVersion(1 - runtime.MinVersion)
-const _ = runtime.EnforceVersion(runtime.MaxVersion - 1)
+const _ = opsgenimpl.EnforceVersion(2 - opsgenimpl.MinVersion)
+const _ = opsgenimpl.EnforceVersion(opsgenimpl.MaxVersion - 2)
 
 // Client calls the tools of the MCP server. Create one with NewClient; it is safe
 // for concurrent use.

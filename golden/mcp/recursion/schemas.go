@@ -3,12 +3,12 @@
 
 package recursion
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"WalkTreeEdge":{"properties":{"label":{"$ref":"#/$defs/WalkTreeName"},"to":{"$ref":"#/$defs/WalkTreeNode"}},"type":"object"},"WalkTreeInput":{"properties":{"children":{"items":{"$ref":"#/$defs/WalkTreeInput"},"type":"array"},"label":{"type":"string"}},"type":"object"},"WalkTreeName":{"type":"string"},"WalkTreeNode":{"properties":{"edges":{"items":{"$ref":"#/$defs/WalkTreeEdge"},"type":"array"},"name":{"type":"string"}},"type":"object"},"WalkTreeOutput":{"properties":{"graph":{"$ref":"#/$defs/WalkTreeNode"}},"type":"object"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"WalkTreeEdge":{"properties":{"label":{"$ref":"#/$defs/WalkTreeName"},"to":{"$ref":"#/$defs/WalkTreeNode"}},"type":"object"},"WalkTreeInput":{"properties":{"children":{"items":{"$ref":"#/$defs/WalkTreeInput"},"type":"array"},"label":{"type":"string"}},"type":"object"},"WalkTreeName":{"type":"string"},"WalkTreeNode":{"properties":{"edges":{"items":{"$ref":"#/$defs/WalkTreeEdge"},"type":"array"},"name":{"type":"string"}},"type":"object"},"WalkTreeOutput":{"properties":{"graph":{"$ref":"#/$defs/WalkTreeNode"}},"type":"object"}}}`)
 
 // Output schemas of the operations.
 var (

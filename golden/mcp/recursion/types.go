@@ -3,13 +3,13 @@
 
 package recursion
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // WalkTreeEdge is a JSON object.
 //
 // MCP tool "walk_tree" outputSchema #/$defs/Edge
 type WalkTreeEdge struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Label *WalkTreeName `json:"label,omitempty"`
 	To    *WalkTreeNode `json:"to,omitempty"`
@@ -19,7 +19,7 @@ type WalkTreeEdge struct {
 //
 // MCP tool "walk_tree" inputSchema
 type WalkTreeInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Children []WalkTreeInput `json:"children,omitempty"`
 	Label    *string         `json:"label,omitempty"`
@@ -34,7 +34,7 @@ type WalkTreeName = string
 //
 // MCP tool "walk_tree" outputSchema #/$defs/Node
 type WalkTreeNode struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Edges []WalkTreeEdge `json:"edges,omitempty"`
 	Name  *string        `json:"name,omitempty"`
@@ -44,7 +44,7 @@ type WalkTreeNode struct {
 //
 // MCP tool "walk_tree" outputSchema
 type WalkTreeOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Graph *WalkTreeNode `json:"graph,omitempty"`
 }

@@ -3,13 +3,13 @@
 
 package sdkserver
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // ReadGraphInput is a JSON object.
 //
 // MCP tool "read-graph" inputSchema
 type ReadGraphInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Depth *int64 `json:"depth,omitempty"`
 }
@@ -18,7 +18,7 @@ type ReadGraphInput struct {
 //
 // MCP tool "read-graph" outputSchema #/$defs/node
 type ReadGraphNode struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Children []ReadGraphNode `json:"children,omitempty"`
 	Name     *string         `json:"name,omitempty"`
@@ -28,7 +28,7 @@ type ReadGraphNode struct {
 //
 // MCP tool "read-graph" outputSchema
 type ReadGraphOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Nodes []ReadGraphNode `json:"nodes,omitempty"`
 }
@@ -37,7 +37,7 @@ type ReadGraphOutput struct {
 //
 // MCP tool "search_items" inputSchema
 type SearchItemsInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Limit *int64 `json:"limit,omitempty"`
 	// what to look for.
@@ -48,7 +48,7 @@ type SearchItemsInput struct {
 //
 // MCP tool "search_items" outputSchema
 type SearchItemsOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Hits []SearchItemsOutputHitsItem `json:"hits"`
 }
@@ -57,7 +57,7 @@ type SearchItemsOutput struct {
 //
 // MCP tool "search_items" outputSchema #/properties/hits/items
 type SearchItemsOutputHitsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID    string  `json:"id"`
 	Score float64 `json:"score"`

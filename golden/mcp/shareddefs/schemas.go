@@ -3,12 +3,12 @@
 
 package shareddefs
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"SyncItemsFilter":{"properties":{"and":{"items":{"$ref":"#/$defs/SyncItemsInput"},"type":"array"}},"type":"object"},"SyncItemsFilter2":{"properties":{"and":{"items":{"$ref":"#/$defs/SyncItemsOutput"},"type":"array"}},"type":"object"},"SyncItemsInput":{"properties":{"filter":{"$ref":"#/$defs/SyncItemsFilter"},"items":{"items":{"$ref":"#/$defs/SyncItemsItem"},"type":"array"},"page":{"$ref":"#/$defs/SyncItemsPage"}},"type":"object"},"SyncItemsItem":{"properties":{"id":{"type":"string"},"tags":{"items":{"$ref":"#/$defs/SyncItemsTag"},"type":"array"}},"type":"object"},"SyncItemsOutput":{"properties":{"filter":{"$ref":"#/$defs/SyncItemsFilter2"},"items":{"items":{"$ref":"#/$defs/SyncItemsItem"},"type":"array"},"page":{"$ref":"#/$defs/SyncItemsPage2"}},"type":"object"},"SyncItemsPage":{"properties":{"size":{"type":"integer"}},"type":"object"},"SyncItemsPage2":{"properties":{"next":{"type":"string"}},"type":"object"},"SyncItemsTag":{"enum":["new","old"],"type":"string"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"SyncItemsFilter":{"properties":{"and":{"items":{"$ref":"#/$defs/SyncItemsInput"},"type":"array"}},"type":"object"},"SyncItemsFilter2":{"properties":{"and":{"items":{"$ref":"#/$defs/SyncItemsOutput"},"type":"array"}},"type":"object"},"SyncItemsInput":{"properties":{"filter":{"$ref":"#/$defs/SyncItemsFilter"},"items":{"items":{"$ref":"#/$defs/SyncItemsItem"},"type":"array"},"page":{"$ref":"#/$defs/SyncItemsPage"}},"type":"object"},"SyncItemsItem":{"properties":{"id":{"type":"string"},"tags":{"items":{"$ref":"#/$defs/SyncItemsTag"},"type":"array"}},"type":"object"},"SyncItemsOutput":{"properties":{"filter":{"$ref":"#/$defs/SyncItemsFilter2"},"items":{"items":{"$ref":"#/$defs/SyncItemsItem"},"type":"array"},"page":{"$ref":"#/$defs/SyncItemsPage2"}},"type":"object"},"SyncItemsPage":{"properties":{"size":{"type":"integer"}},"type":"object"},"SyncItemsPage2":{"properties":{"next":{"type":"string"}},"type":"object"},"SyncItemsTag":{"enum":["new","old"],"type":"string"}}}`)
 
 // Output schemas of the operations.
 var (

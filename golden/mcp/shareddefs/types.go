@@ -3,13 +3,13 @@
 
 package shareddefs
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // SyncItemsFilter is a JSON object.
 //
 // MCP tool "sync_items" inputSchema #/$defs/Filter
 type SyncItemsFilter struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	And []SyncItemsInput `json:"and,omitempty"`
 }
@@ -18,7 +18,7 @@ type SyncItemsFilter struct {
 //
 // MCP tool "sync_items" outputSchema #/$defs/Filter
 type SyncItemsFilter2 struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	And []SyncItemsOutput `json:"and,omitempty"`
 }
@@ -27,7 +27,7 @@ type SyncItemsFilter2 struct {
 //
 // MCP tool "sync_items" inputSchema
 type SyncItemsInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Filter *SyncItemsFilter `json:"filter,omitempty"`
 	Items  []SyncItemsItem  `json:"items,omitempty"`
@@ -38,7 +38,7 @@ type SyncItemsInput struct {
 //
 // MCP tool "sync_items" inputSchema #/$defs/Item
 type SyncItemsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   *string        `json:"id,omitempty"`
 	Tags []SyncItemsTag `json:"tags,omitempty"`
@@ -48,7 +48,7 @@ type SyncItemsItem struct {
 //
 // MCP tool "sync_items" outputSchema
 type SyncItemsOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Filter *SyncItemsFilter2 `json:"filter,omitempty"`
 	Items  []SyncItemsItem   `json:"items,omitempty"`
@@ -59,7 +59,7 @@ type SyncItemsOutput struct {
 //
 // MCP tool "sync_items" inputSchema #/$defs/Page
 type SyncItemsPage struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Size *int64 `json:"size,omitempty"`
 }
@@ -68,7 +68,7 @@ type SyncItemsPage struct {
 //
 // MCP tool "sync_items" outputSchema #/$defs/Page
 type SyncItemsPage2 struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Next *string `json:"next,omitempty"`
 }
@@ -88,5 +88,5 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v SyncItemsTag) Known() bool {
-	return runtime.EnumKnown(string(v), "new\x00old")
+	return opsgenimpl.EnumKnown(string(v), "new\x00old")
 }

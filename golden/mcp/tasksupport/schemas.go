@@ -3,9 +3,9 @@
 
 package tasksupport
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"QuickAnswerInput":{"properties":{"question":{"type":"string"}},"required":["question"],"type":"object"},"ResearchQueryInput":{"properties":{"query":{"type":"string"}},"required":["query"],"type":"object"},"SummarizeInput":{"properties":{"text":{"type":"string"}},"type":"object"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"QuickAnswerInput":{"properties":{"question":{"type":"string"}},"required":["question"],"type":"object"},"ResearchQueryInput":{"properties":{"query":{"type":"string"}},"required":["query"],"type":"object"},"SummarizeInput":{"properties":{"text":{"type":"string"}},"type":"object"}}}`)

@@ -3,13 +3,13 @@
 
 package tasksupport
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // QuickAnswerInput is a JSON object.
 //
 // MCP tool "quick-answer" inputSchema
 type QuickAnswerInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Question string `json:"question"`
 }
@@ -18,7 +18,7 @@ type QuickAnswerInput struct {
 //
 // MCP tool "research-query" inputSchema
 type ResearchQueryInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Query string `json:"query"`
 }
@@ -27,7 +27,7 @@ type ResearchQueryInput struct {
 //
 // MCP tool "summarize" inputSchema
 type SummarizeInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Text *string `json:"text,omitempty"`
 }

@@ -3,9 +3,9 @@
 
 package bodies
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"PostFormBody":{"properties":{"name":{"type":"string"}},"type":"object"},"PostJSONBody":{"properties":{"a":{"type":"string"}},"type":"object"},"Thing":{"properties":{"id":{"type":"string"}},"type":"object"},"UploadBody":{"properties":{"file":{"format":"binary","type":"string"},"meta":{"$ref":"#/$defs/UploadBodyMeta"}},"type":"object"},"UploadBodyMeta":{"properties":{"k":{"type":"string"}},"type":"object"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"PostFormBody":{"properties":{"name":{"type":"string"}},"type":"object"},"PostJSONBody":{"properties":{"a":{"type":"string"}},"type":"object"},"Thing":{"properties":{"id":{"type":"string"}},"type":"object"},"UploadBody":{"properties":{"file":{"format":"binary","type":"string"},"meta":{"$ref":"#/$defs/UploadBodyMeta"}},"type":"object"},"UploadBodyMeta":{"properties":{"k":{"type":"string"}},"type":"object"}}}`)

@@ -6,14 +6,14 @@ package bodies
 import (
 	"io"
 
-	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // PostFormBody is a JSON object.
 //
 // #/paths/~1form/post/requestBody/content/application~1x-www-form-urlencoded/schema
 type PostFormBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Name *string `json:"name,omitempty"`
 }
@@ -22,7 +22,7 @@ type PostFormBody struct {
 //
 // #/paths/~1json/post/requestBody/content/application~1vnd.api+json/schema
 type PostJSONBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	A *string `json:"a,omitempty"`
 }
@@ -31,7 +31,7 @@ type PostJSONBody struct {
 //
 // #/components/schemas/Thing
 type Thing struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID *string `json:"id,omitempty"`
 }
@@ -40,7 +40,7 @@ type Thing struct {
 //
 // #/paths/~1upload/post/requestBody/content/multipart~1form-data/schema
 type UploadBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	File io.Reader       `json:"file,omitempty"`
 	Meta *UploadBodyMeta `json:"meta,omitempty"`
@@ -50,7 +50,7 @@ type UploadBody struct {
 //
 // #/paths/~1upload/post/requestBody/content/multipart~1form-data/schema/properties/meta
 type UploadBodyMeta struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	K *string `json:"k,omitempty"`
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // BadAllOf is any JSON value.
@@ -20,7 +21,7 @@ type BadAllOf = json.RawMessage
 //
 // #/components/schemas/Base
 type Base struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Created *time.Time `json:"created,omitempty"`
 	ID      int64      `json:"id"`
@@ -30,7 +31,7 @@ type Base struct {
 //
 // #/components/schemas/Renamed
 type BetterName struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	X1st  *string `json:"1st,omitempty"`
 	Type  *string `json:"Type,omitempty"`
@@ -68,37 +69,37 @@ func (u ByShape) Variant() ByShapeKind {
 // AsString returns the value as the String variant.
 func (u ByShape) AsString() (string, error) {
 	var v string
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // ByShapeFromString returns a ByShape holding the String variant v.
 func ByShapeFromString(v string) ByShape {
-	return ByShape{runtime.UnionOf("String", v)}
+	return ByShape{opsgenimpl.UnionOf("String", v)}
 }
 
 // AsInteger returns the value as the Integer variant.
 func (u ByShape) AsInteger() (int64, error) {
 	var v int64
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // ByShapeFromInteger returns a ByShape holding the Integer variant v.
 func ByShapeFromInteger(v int64) ByShape {
-	return ByShape{runtime.UnionOf("Integer", v)}
+	return ByShape{opsgenimpl.UnionOf("Integer", v)}
 }
 
 // AsBase returns the value as the Base variant.
 func (u ByShape) AsBase() (Base, error) {
 	var v Base
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // ByShapeFromBase returns a ByShape holding the Base variant v.
 func ByShapeFromBase(v Base) ByShape {
-	return ByShape{runtime.UnionOf("Base", v)}
+	return ByShape{opsgenimpl.UnionOf("Base", v)}
 }
 
 // Match calls the function of the variant u holds (ByShapeKind) with its value and
@@ -160,7 +161,7 @@ func MatchByShape[R any](u ByShape, onString func(string) (R, error), onInteger 
 }
 
 // unionByShape selects the variant of a ByShape.
-var unionByShape = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionByShape = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "String", JSONKind: "string"},
 	{Name: "Integer", JSONKind: "integer"},
 	{Name: "Base", JSONKind: "object", Required: []string{"id"}},
@@ -170,7 +171,7 @@ var unionByShape = &runtime.Union{Variants: []runtime.UnionVariant{
 //
 // #/components/schemas/Cat
 type Cat struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Created *time.Time `json:"created,omitempty"`
 	ID      int64      `json:"id"`
@@ -226,14 +227,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v Color) Known() bool {
-	return runtime.EnumKnown(string(v), "red\x00Green\x00light-blue\x00light_blue\x00\x00-\x002x")
+	return opsgenimpl.EnumKnown(string(v), "red\x00Green\x00light-blue\x00light_blue\x00\x00-\x002x")
 }
 
 // Dog is a JSON object.
 //
 // #/components/schemas/Dog
 type Dog struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Bark    bool       `json:"bark"`
 	Created *time.Time `json:"created,omitempty"`
@@ -245,7 +246,7 @@ type Dog struct {
 //
 // #/components/schemas/Extra
 type Extra struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Name *string `json:"name,omitempty"`
 	// AdditionalProperties holds the properties the schema does not declare.
@@ -269,7 +270,7 @@ func (v *Extra) UnmarshalJSON(b []byte) error {
 //
 // #/components/schemas/Formats
 type Formats struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Day   *runtime.Date              `json:"day,omitempty"`
 	Email *string                    `json:"email,omitempty"`
@@ -288,7 +289,7 @@ type Formats struct {
 //
 // #/components/schemas/Holder
 type Holder struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Either runtime.Nullable[Cat]  `json:"either,omitzero"`
 	Maybe  runtime.Nullable[Base] `json:"maybe,omitzero"`
@@ -322,7 +323,7 @@ func (u Implicit) Variant() ImplicitKind {
 // AsDog returns the value as the Dog variant.
 func (u Implicit) AsDog() (Dog, error) {
 	var v Dog
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -333,13 +334,13 @@ func ImplicitFromDog(v Dog) Implicit {
 	if v.PetType == "" {
 		v.PetType = "Dog"
 	}
-	return Implicit{runtime.UnionOf("Dog", v)}
+	return Implicit{opsgenimpl.UnionOf("Dog", v)}
 }
 
 // AsCat returns the value as the Cat variant.
 func (u Implicit) AsCat() (Cat, error) {
 	var v Cat
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -350,7 +351,7 @@ func ImplicitFromCat(v Cat) Implicit {
 	if v.PetType == "" {
 		v.PetType = "Cat"
 	}
-	return Implicit{runtime.UnionOf("Cat", v)}
+	return Implicit{opsgenimpl.UnionOf("Cat", v)}
 }
 
 // Match calls the function of the variant u holds (ImplicitKind) with its value
@@ -399,7 +400,7 @@ func MatchImplicit[R any](u Implicit, onDog func(Dog) (R, error), onCat func(Cat
 }
 
 // unionImplicit selects the variant of a Implicit.
-var unionImplicit = &runtime.Union{Discriminator: "petType", Variants: []runtime.UnionVariant{
+var unionImplicit = &opsgenimpl.Union{Discriminator: "petType", Variants: []opsgenimpl.UnionVariant{
 	{Name: "Dog", Tags: []string{"Dog"}, JSONKind: "object", Required: []string{"bark", "id", "petType"}},
 	{Name: "Cat", Tags: []string{"Cat"}, JSONKind: "object", Required: []string{"id", "petType"}},
 }}
@@ -413,7 +414,7 @@ type Labels map[string]string
 //
 // #/components/schemas/MaybeBase
 type MaybeBase struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Created *time.Time `json:"created,omitempty"`
 	ID      int64      `json:"id"`
@@ -428,7 +429,7 @@ type Mixed = json.RawMessage
 //
 // #/components/schemas/Node
 type Node struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Children []Node  `json:"children,omitempty"`
 	Parent   *Node   `json:"parent,omitempty"`
@@ -448,7 +449,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v NullableEnum) Known() bool {
-	return runtime.EnumKnown(string(v), "x")
+	return opsgenimpl.EnumKnown(string(v), "x")
 }
 
 // PartlyMapped is one of: Woof, Cat. Variant tells which one it holds (a
@@ -479,7 +480,7 @@ func (u PartlyMapped) Variant() PartlyMappedKind {
 // AsWoof returns the value as the Woof variant.
 func (u PartlyMapped) AsWoof() (Dog, error) {
 	var v Dog
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -490,13 +491,13 @@ func PartlyMappedFromWoof(v Dog) PartlyMapped {
 	if v.PetType == "" {
 		v.PetType = "woof"
 	}
-	return PartlyMapped{runtime.UnionOf("Woof", v)}
+	return PartlyMapped{opsgenimpl.UnionOf("Woof", v)}
 }
 
 // AsCat returns the value as the Cat variant.
 func (u PartlyMapped) AsCat() (Cat, error) {
 	var v Cat
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -507,7 +508,7 @@ func PartlyMappedFromCat(v Cat) PartlyMapped {
 	if v.PetType == "" {
 		v.PetType = "Cat"
 	}
-	return PartlyMapped{runtime.UnionOf("Cat", v)}
+	return PartlyMapped{opsgenimpl.UnionOf("Cat", v)}
 }
 
 // Match calls the function of the variant u holds (PartlyMappedKind) with its
@@ -557,7 +558,7 @@ func MatchPartlyMapped[R any](u PartlyMapped, onWoof func(Dog) (R, error), onCat
 }
 
 // unionPartlyMapped selects the variant of a PartlyMapped.
-var unionPartlyMapped = &runtime.Union{Discriminator: "petType", Variants: []runtime.UnionVariant{
+var unionPartlyMapped = &opsgenimpl.Union{Discriminator: "petType", Variants: []opsgenimpl.UnionVariant{
 	{Name: "Woof", Tags: []string{"woof"}, JSONKind: "object", Required: []string{"bark", "id", "petType"}},
 	{Name: "Cat", Tags: []string{"Cat"}, JSONKind: "object", Required: []string{"id", "petType"}},
 }}
@@ -590,7 +591,7 @@ func (u Pet) Variant() PetKind {
 // AsDog returns the value as the Dog variant.
 func (u Pet) AsDog() (Dog, error) {
 	var v Dog
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -601,13 +602,13 @@ func PetFromDog(v Dog) Pet {
 	if v.PetType == "" {
 		v.PetType = "dog"
 	}
-	return Pet{runtime.UnionOf("Dog", v)}
+	return Pet{opsgenimpl.UnionOf("Dog", v)}
 }
 
 // AsCat returns the value as the Cat variant.
 func (u Pet) AsCat() (Cat, error) {
 	var v Cat
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -618,7 +619,7 @@ func PetFromCat(v Cat) Pet {
 	if v.PetType == "" {
 		v.PetType = "cat"
 	}
-	return Pet{runtime.UnionOf("Cat", v)}
+	return Pet{opsgenimpl.UnionOf("Cat", v)}
 }
 
 // Match calls the function of the variant u holds (PetKind) with its value and
@@ -667,7 +668,7 @@ func MatchPet[R any](u Pet, onDog func(Dog) (R, error), onCat func(Cat) (R, erro
 }
 
 // unionPet selects the variant of a Pet.
-var unionPet = &runtime.Union{Discriminator: "petType", Variants: []runtime.UnionVariant{
+var unionPet = &opsgenimpl.Union{Discriminator: "petType", Variants: []opsgenimpl.UnionVariant{
 	{Name: "Dog", Tags: []string{"dog", "doggo"}, JSONKind: "object", Required: []string{"bark", "id", "petType"}},
 	{Name: "Cat", Tags: []string{"cat"}, JSONKind: "object", Required: []string{"id", "petType"}},
 }}
@@ -698,7 +699,7 @@ func (v Ratio) Known() bool {
 //
 // #/components/schemas/Tree
 type Tree struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Root *Node `json:"root,omitempty"`
 }

@@ -9,13 +9,14 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // CreateItemParams holds the parameters of CreateItem.
 //
 // POST /items
 type CreateItemParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Query parameter "dry_run".
 	DryRun *bool `json:"dry_run,omitempty"`
@@ -85,7 +86,7 @@ type CreateItemDefault struct {
 //
 // GET /items/{id}
 type GetItemParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "id".
 	ID int64 `json:"id"`
@@ -147,7 +148,7 @@ var responsesGetNote = []httpclient.Response{
 //
 // GET /headers
 type HeaderStylesParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Header parameter "X-Arr".
 	XArr []string `json:"X-Arr,omitempty"`
@@ -210,7 +211,7 @@ var responsesOptionalAuth = []httpclient.Response{
 //
 // GET /arr/{s}/{sx}/{l}/{lx}/{m}/{mx}
 type PathArrayParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "s".
 	S []int64 `json:"s"`
@@ -254,7 +255,7 @@ var responsesPathArray = []httpclient.Response{
 //
 // GET /obj/{s}/{sx}/{l}/{lx}/{m}/{mx}
 type PathObjectParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "s".
 	S Color `json:"s"`
@@ -298,7 +299,7 @@ var responsesPathObject = []httpclient.Response{
 //
 // GET /prim/{s}/{sx}/{l}/{lx}/{m}/{mx}
 type PathPrimitiveParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "s".
 	S string `json:"s"`
@@ -342,7 +343,7 @@ var responsesPathPrimitive = []httpclient.Response{
 //
 // GET /query
 type QueryStylesParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Query parameter "a_prim".
 	APrim *string `json:"a_prim,omitempty"`
@@ -395,7 +396,7 @@ var responsesQueryStyles = []httpclient.Response{
 //
 // GET /ticks
 type TicksParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Query parameter "from".
 	From *int64 `json:"from,omitempty"`
@@ -455,7 +456,7 @@ var responsesWithBasic = []httpclient.Response{
 //
 // GET /secure/keys
 type WithKeysParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Query parameter "page".
 	Page *int64 `json:"page,omitempty"`

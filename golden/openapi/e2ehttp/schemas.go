@@ -3,12 +3,12 @@
 
 package e2ehttp
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"Color":{"properties":{"G":{"type":"integer"},"R":{"type":"integer"}},"type":"object"},"CreateItemResponse409":{"properties":{"existing":{"type":"integer"}},"type":"object"},"Item":{"properties":{"id":{"type":"integer"},"name":{"type":"string"},"size":{"default":"M","type":"string"}},"required":["id","name"],"type":"object"},"NewItem":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"},"Problem":{"properties":{"code":{"type":"integer"},"title":{"type":"string"}},"type":"object"},"Tick":{"properties":{"n":{"type":"integer"}},"required":["n"],"type":"object"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Color":{"properties":{"G":{"type":"integer"},"R":{"type":"integer"}},"type":"object"},"CreateItemResponse409":{"properties":{"existing":{"type":"integer"}},"type":"object"},"Item":{"properties":{"id":{"type":"integer"},"name":{"type":"string"},"size":{"default":"M","type":"string"}},"required":["id","name"],"type":"object"},"NewItem":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"},"Problem":{"properties":{"code":{"type":"integer"},"title":{"type":"string"}},"type":"object"},"Tick":{"properties":{"n":{"type":"integer"}},"required":["n"],"type":"object"}}}`)
 
 // Output schemas of the operations.
 var (

@@ -3,13 +3,13 @@
 
 package e2ehttp
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Color is a JSON object.
 //
 // #/components/schemas/Color
 type Color struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	G *int64 `json:"G,omitempty"`
 	R *int64 `json:"R,omitempty"`
@@ -19,7 +19,7 @@ type Color struct {
 //
 // #/paths/~1items/post/responses/409/content/application~1json/schema
 type CreateItemResponse409 struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Existing *int64 `json:"existing,omitempty"`
 }
@@ -28,7 +28,7 @@ type CreateItemResponse409 struct {
 //
 // #/components/schemas/Item
 type Item struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   int64  `json:"id"`
 	Name string `json:"name"`
@@ -40,7 +40,7 @@ type Item struct {
 //
 // #/components/schemas/NewItem
 type NewItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Name string `json:"name"`
 }
@@ -49,7 +49,7 @@ type NewItem struct {
 //
 // #/components/schemas/Problem
 type Problem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Code  *int64  `json:"code,omitempty"`
 	Title *string `json:"title,omitempty"`
@@ -59,7 +59,7 @@ type Problem struct {
 //
 // #/components/schemas/Tick
 type Tick struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	N int64 `json:"n"`
 }

@@ -4,14 +4,14 @@
 package external
 
 import (
-	"github.com/opsgen/opsgen/runtime"
 	_ "github.com/opsgen/opsgen/runtime/fullschema"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"Address":{"properties":{"city":{"type":"string"}},"type":"object"},"Local":{"properties":{"owner":{"$ref":"#/$defs/Owner"}},"type":"object"},"Owner":{"properties":{"address":{"$ref":"#/$defs/Address"},"name":{"type":"string"},"weird":{"not":{"type":"string"}}},"required":["name"],"type":"object"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Address":{"properties":{"city":{"type":"string"}},"type":"object"},"Local":{"properties":{"owner":{"$ref":"#/$defs/Owner"}},"type":"object"},"Owner":{"properties":{"address":{"$ref":"#/$defs/Address"},"name":{"type":"string"},"weird":{"not":{"type":"string"}}},"required":["name"],"type":"object"}}}`)
 
 // Output schemas of the operations.
 var (

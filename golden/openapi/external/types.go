@@ -6,14 +6,14 @@ package external
 import (
 	"encoding/json"
 
-	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Address is a JSON object.
 //
 // external-defs.yaml#/Address
 type Address struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	City *string `json:"city,omitempty"`
 }
@@ -22,7 +22,7 @@ type Address struct {
 //
 // #/components/schemas/Local
 type Local struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Owner *Owner `json:"owner,omitempty"`
 }
@@ -31,7 +31,7 @@ type Local struct {
 //
 // external-defs.yaml#/Owner
 type Owner struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Address *Address        `json:"address,omitempty"`
 	Name    string          `json:"name"`

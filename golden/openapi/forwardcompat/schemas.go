@@ -3,12 +3,12 @@
 
 package forwardcompat
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"Ball":{"properties":{"size":{"type":"integer"},"type":{"type":"string"}},"required":["type"],"type":"object"},"Owner":{"properties":{"email":{"type":"string"}},"type":"object"},"Pet":{"properties":{"kind":{"$ref":"#/$defs/PetKind"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"toy":{"$ref":"#/$defs/Toy"}},"required":["name","kind"],"type":"object"},"PetKind":{"enum":["cat","dog"],"type":"string"},"Rope":{"properties":{"length":{"type":"number"},"type":{"type":"string"}},"required":["type"],"type":"object"},"Sealed":{"additionalProperties":false,"properties":{"id":{"type":"integer"}},"type":"object"},"Toy":{"oneOf":[{"allOf":[{"$ref":"#/$defs/Ball"},{"properties":{"type":{"enum":["ball"]}},"required":["type"]}]},{"allOf":[{"$ref":"#/$defs/Rope"},{"properties":{"type":{"enum":["rope"]}},"required":["type"]}]}]}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Ball":{"properties":{"size":{"type":"integer"},"type":{"type":"string"}},"required":["type"],"type":"object"},"Owner":{"properties":{"email":{"type":"string"}},"type":"object"},"Pet":{"properties":{"kind":{"$ref":"#/$defs/PetKind"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"toy":{"$ref":"#/$defs/Toy"}},"required":["name","kind"],"type":"object"},"PetKind":{"enum":["cat","dog"],"type":"string"},"Rope":{"properties":{"length":{"type":"number"},"type":{"type":"string"}},"required":["type"],"type":"object"},"Sealed":{"additionalProperties":false,"properties":{"id":{"type":"integer"}},"type":"object"},"Toy":{"oneOf":[{"allOf":[{"$ref":"#/$defs/Ball"},{"properties":{"type":{"enum":["ball"]}},"required":["type"]}]},{"allOf":[{"$ref":"#/$defs/Rope"},{"properties":{"type":{"enum":["rope"]}},"required":["type"]}]}]}}}`)
 
 // Output schemas of the operations.
 var (

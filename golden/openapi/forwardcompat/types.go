@@ -8,13 +8,14 @@ import (
 	"fmt"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Ball is a JSON object.
 //
 // #/components/schemas/Ball
 type Ball struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Size *int64 `json:"size,omitempty"`
 	Type string `json:"type"`
@@ -39,7 +40,7 @@ func (v *Ball) UnmarshalJSON(b []byte) error {
 //
 // #/components/schemas/Owner
 type Owner struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Email *string `json:"email,omitempty"`
 	// AdditionalProperties holds the properties the schema does not declare.
@@ -63,7 +64,7 @@ func (v *Owner) UnmarshalJSON(b []byte) error {
 //
 // #/components/schemas/Pet
 type Pet struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Kind  PetKind `json:"kind"`
 	Name  string  `json:"name"`
@@ -101,14 +102,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PetKind) Known() bool {
-	return runtime.EnumKnown(string(v), "cat\x00dog")
+	return opsgenimpl.EnumKnown(string(v), "cat\x00dog")
 }
 
 // Rope is a JSON object.
 //
 // #/components/schemas/Rope
 type Rope struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Length *float64 `json:"length,omitempty"`
 	Type   string   `json:"type"`
@@ -133,7 +134,7 @@ func (v *Rope) UnmarshalJSON(b []byte) error {
 //
 // #/components/schemas/Sealed
 type Sealed struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID *int64 `json:"id,omitempty"`
 }
@@ -166,7 +167,7 @@ func (u Toy) Variant() ToyKind {
 // AsBall returns the value as the Ball variant.
 func (u Toy) AsBall() (Ball, error) {
 	var v Ball
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -177,13 +178,13 @@ func ToyFromBall(v Ball) Toy {
 	if v.Type == "" {
 		v.Type = "ball"
 	}
-	return Toy{runtime.UnionOf("Ball", v)}
+	return Toy{opsgenimpl.UnionOf("Ball", v)}
 }
 
 // AsRope returns the value as the Rope variant.
 func (u Toy) AsRope() (Rope, error) {
 	var v Rope
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -194,7 +195,7 @@ func ToyFromRope(v Rope) Toy {
 	if v.Type == "" {
 		v.Type = "rope"
 	}
-	return Toy{runtime.UnionOf("Rope", v)}
+	return Toy{opsgenimpl.UnionOf("Rope", v)}
 }
 
 // Match calls the function of the variant u holds (ToyKind) with its value and
@@ -243,7 +244,7 @@ func MatchToy[R any](u Toy, onBall func(Ball) (R, error), onRope func(Rope) (R, 
 }
 
 // unionToy selects the variant of a Toy.
-var unionToy = &runtime.Union{Discriminator: "type", Variants: []runtime.UnionVariant{
+var unionToy = &opsgenimpl.Union{Discriminator: "type", Variants: []opsgenimpl.UnionVariant{
 	{Name: "Ball", Tags: []string{"ball"}, JSONKind: "object", Required: []string{"type"}},
 	{Name: "Rope", Tags: []string{"rope"}, JSONKind: "object", Required: []string{"type"}},
 }}

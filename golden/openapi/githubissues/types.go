@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // AuthorAssociation is one of the values below; other values still decode (see
@@ -43,7 +44,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v AuthorAssociation) Known() bool {
-	return runtime.EnumKnown(string(v), "COLLABORATOR\x00CONTRIBUTOR\x00FIRST_TIMER\x00FIRST_TIME_CONTRIBUTOR\x00MANNEQUIN\x00MEMBER\x00NONE\x00OWNER")
+	return opsgenimpl.EnumKnown(string(v), "COLLABORATOR\x00CONTRIBUTOR\x00FIRST_TIMER\x00FIRST_TIME_CONTRIBUTOR\x00MANNEQUIN\x00MEMBER\x00NONE\x00OWNER")
 }
 
 // BasicError is a JSON object.
@@ -52,7 +53,7 @@ func (v AuthorAssociation) Known() bool {
 //
 // #/components/schemas/basic-error
 type BasicError struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	DocumentationURL *string `json:"documentation_url,omitempty"`
 	Message          *string `json:"message,omitempty"`
@@ -66,7 +67,7 @@ type BasicError struct {
 //
 // #/components/schemas/issue-simple
 type IssueSimple struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ActiveLockReason runtime.Nullable[string] `json:"active_lock_reason,omitzero"`
 	// Simple User.
@@ -121,7 +122,7 @@ type IssueSimple struct {
 //
 // #/components/schemas/issue-simple/properties/pull_request
 type IssueSimplePullRequest struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	DiffURL  *string                     `json:"diff_url"`
 	HTMLURL  *string                     `json:"html_url"`
@@ -148,7 +149,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v IssuesListForRepoDirection) Known() bool {
-	return runtime.EnumKnown(string(v), "asc\x00desc")
+	return opsgenimpl.EnumKnown(string(v), "asc\x00desc")
 }
 
 // IssuesListForRepoSort is one of the values below; other values still decode (see
@@ -171,7 +172,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v IssuesListForRepoSort) Known() bool {
-	return runtime.EnumKnown(string(v), "created\x00updated\x00comments")
+	return opsgenimpl.EnumKnown(string(v), "created\x00updated\x00comments")
 }
 
 // IssuesListForRepoState is one of the values below; other values still decode
@@ -194,7 +195,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v IssuesListForRepoState) Known() bool {
-	return runtime.EnumKnown(string(v), "open\x00closed\x00all")
+	return opsgenimpl.EnumKnown(string(v), "open\x00closed\x00all")
 }
 
 // Label is a JSON object.
@@ -206,7 +207,7 @@ func (v IssuesListForRepoState) Known() bool {
 //
 // #/components/schemas/label
 type Label struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// 6-character hex code, without the leading #, identifying the color.
 	Color       string  `json:"color"`
@@ -231,7 +232,7 @@ type Label struct {
 //
 // #/components/schemas/nullable-integration
 type NullableIntegration struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ClientID     *string   `json:"client_id,omitempty"`
 	ClientSecret *string   `json:"client_secret,omitempty"`
@@ -265,7 +266,7 @@ type NullableIntegration struct {
 //
 // #/components/schemas/nullable-integration/properties/permissions
 type NullableIntegrationPermissions struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Checks      *string `json:"checks,omitempty"`
 	Contents    *string `json:"contents,omitempty"`
@@ -295,7 +296,7 @@ func (v *NullableIntegrationPermissions) UnmarshalJSON(b []byte) error {
 //
 // #/components/schemas/nullable-license-simple
 type NullableLicenseSimple struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	HTMLURL *string `json:"html_url,omitempty"`
 	Key     string  `json:"key"`
@@ -313,7 +314,7 @@ type NullableLicenseSimple struct {
 //
 // #/components/schemas/nullable-milestone
 type NullableMilestone struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ClosedAt     *time.Time `json:"closed_at"`
 	ClosedIssues int64      `json:"closed_issues"`
@@ -359,7 +360,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v NullableMilestoneState) Known() bool {
-	return runtime.EnumKnown(string(v), "open\x00closed")
+	return opsgenimpl.EnumKnown(string(v), "open\x00closed")
 }
 
 // NullableSimpleUser is a JSON object.
@@ -368,7 +369,7 @@ func (v NullableMilestoneState) Known() bool {
 //
 // #/components/schemas/nullable-simple-user
 type NullableSimpleUser struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	AvatarURL         string                   `json:"avatar_url"`
 	Email             runtime.Nullable[string] `json:"email,omitzero"`
@@ -401,7 +402,7 @@ type NullableSimpleUser struct {
 //
 // #/components/schemas/repository
 type Repository struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Whether to allow Auto-merge to be used on pull requests.
 	//
@@ -547,7 +548,7 @@ type Repository struct {
 //
 // #/components/schemas/repository/properties/permissions
 type RepositoryPermissions struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Admin    bool  `json:"admin"`
 	Maintain *bool `json:"maintain,omitempty"`
@@ -560,7 +561,7 @@ type RepositoryPermissions struct {
 //
 // #/components/schemas/repository/properties/template_repository
 type RepositoryTemplateRepository struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	AllowAutoMerge      *bool                                    `json:"allow_auto_merge,omitempty"`
 	AllowMergeCommit    *bool                                    `json:"allow_merge_commit,omitempty"`
@@ -649,7 +650,7 @@ type RepositoryTemplateRepository struct {
 //
 // #/components/schemas/repository/properties/template_repository/properties/owner
 type RepositoryTemplateRepositoryOwner struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	AvatarURL         *string `json:"avatar_url,omitempty"`
 	EventsURL         *string `json:"events_url,omitempty"`
@@ -675,7 +676,7 @@ type RepositoryTemplateRepositoryOwner struct {
 //
 // #/components/schemas/repository/properties/template_repository/properties/permissions
 type RepositoryTemplateRepositoryPermissions struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Admin    *bool `json:"admin,omitempty"`
 	Maintain *bool `json:"maintain,omitempty"`
@@ -690,7 +691,7 @@ type RepositoryTemplateRepositoryPermissions struct {
 //
 // #/components/schemas/simple-user
 type SimpleUser struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	AvatarURL         string                   `json:"avatar_url"`
 	Email             runtime.Nullable[string] `json:"email,omitzero"`
@@ -721,7 +722,7 @@ type SimpleUser struct {
 //
 // #/components/schemas/validation-error
 type ValidationError struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	DocumentationURL string                      `json:"documentation_url"`
 	Errors           []ValidationErrorErrorsItem `json:"errors,omitempty"`
@@ -732,7 +733,7 @@ type ValidationError struct {
 //
 // #/components/schemas/validation-error/properties/errors/items
 type ValidationErrorErrorsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Code     string                          `json:"code"`
 	Field    *string                         `json:"field,omitempty"`
@@ -774,40 +775,40 @@ func (u ValidationErrorErrorsItemValue) Variant() ValidationErrorErrorsItemValue
 // AsString returns the value as the String variant.
 func (u ValidationErrorErrorsItemValue) AsString() (string, error) {
 	var v string
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // ValidationErrorErrorsItemValueFromString returns a
 // ValidationErrorErrorsItemValue holding the String variant v.
 func ValidationErrorErrorsItemValueFromString(v string) ValidationErrorErrorsItemValue {
-	return ValidationErrorErrorsItemValue{runtime.UnionOf("String", v)}
+	return ValidationErrorErrorsItemValue{opsgenimpl.UnionOf("String", v)}
 }
 
 // AsInteger returns the value as the Integer variant.
 func (u ValidationErrorErrorsItemValue) AsInteger() (int64, error) {
 	var v int64
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // ValidationErrorErrorsItemValueFromInteger returns a
 // ValidationErrorErrorsItemValue holding the Integer variant v.
 func ValidationErrorErrorsItemValueFromInteger(v int64) ValidationErrorErrorsItemValue {
-	return ValidationErrorErrorsItemValue{runtime.UnionOf("Integer", v)}
+	return ValidationErrorErrorsItemValue{opsgenimpl.UnionOf("Integer", v)}
 }
 
 // AsArray returns the value as the Array variant.
 func (u ValidationErrorErrorsItemValue) AsArray() ([]string, error) {
 	var v []string
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // ValidationErrorErrorsItemValueFromArray returns a ValidationErrorErrorsItemValue
 // holding the Array variant v.
 func ValidationErrorErrorsItemValueFromArray(v []string) ValidationErrorErrorsItemValue {
-	return ValidationErrorErrorsItemValue{runtime.UnionOf("Array", v)}
+	return ValidationErrorErrorsItemValue{opsgenimpl.UnionOf("Array", v)}
 }
 
 // Match calls the function of the variant u holds
@@ -870,7 +871,7 @@ func MatchValidationErrorErrorsItemValue[R any](u ValidationErrorErrorsItemValue
 }
 
 // unionValidationErrorErrorsItemValue selects the variant of a ValidationErrorErrorsItemValue.
-var unionValidationErrorErrorsItemValue = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionValidationErrorErrorsItemValue = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "String", JSONKind: "string"},
 	{Name: "Integer", JSONKind: "integer"},
 	{Name: "Array", JSONKind: "array"},

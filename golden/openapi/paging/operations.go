@@ -9,13 +9,14 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // IssuesGetParams holds the parameters of IssuesGet.
 //
 // GET /repos/{owner}/{repo}/issues/{issue_number}
 type IssuesGetParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "owner".
 	Owner string `json:"owner"`
@@ -54,7 +55,7 @@ var responsesIssuesGet = []httpclient.Response{
 //
 // GET /repos/{owner}/{repo}/issues
 type IssuesListForRepoParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "owner".
 	Owner string `json:"owner"`
@@ -133,7 +134,7 @@ type IssuesListForRepoNotFound struct {
 //
 // GET /events
 type ListEventsParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Query parameter "after".
 	After *string `json:"after,omitempty"`
@@ -189,7 +190,7 @@ var responsesListEvents = []httpclient.Response{
 //
 // GET /search
 type SearchParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Query parameter "page".
 	Page *int64 `json:"page,omitempty"`

@@ -3,12 +3,12 @@
 
 package paging
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"BasicError":{"properties":{"message":{"type":"string"}},"type":"object"},"Issue":{"properties":{"number":{"type":"integer"},"title":{"type":"string"}},"required":["number","title"],"type":"object"},"IssuesListForRepoState":{"default":"open","enum":["open","closed","all"],"type":"string"},"ListEventsResponse":{"properties":{"data":{"items":{"type":"string"},"type":"array"},"next":{"type":["string","null"]}},"required":["data"],"type":"object"},"SearchResponse":{"properties":{"items":{"items":{"$ref":"#/$defs/Issue"},"type":"array"},"total_count":{"type":"integer"}},"required":["items"],"type":"object"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"BasicError":{"properties":{"message":{"type":"string"}},"type":"object"},"Issue":{"properties":{"number":{"type":"integer"},"title":{"type":"string"}},"required":["number","title"],"type":"object"},"IssuesListForRepoState":{"default":"open","enum":["open","closed","all"],"type":"string"},"ListEventsResponse":{"properties":{"data":{"items":{"type":"string"},"type":"array"},"next":{"type":["string","null"]}},"required":["data"],"type":"object"},"SearchResponse":{"properties":{"items":{"items":{"$ref":"#/$defs/Issue"},"type":"array"},"total_count":{"type":"integer"}},"required":["items"],"type":"object"}}}`)
 
 // Output schemas of the operations.
 var (

@@ -3,13 +3,16 @@
 
 package paging
 
-import "github.com/opsgen/opsgen/runtime"
+import (
+	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
+)
 
 // BasicError is a JSON object.
 //
 // #/components/schemas/basic-error
 type BasicError struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Message *string `json:"message,omitempty"`
 }
@@ -18,7 +21,7 @@ type BasicError struct {
 //
 // #/components/schemas/issue
 type Issue struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Number int64  `json:"number"`
 	Title  string `json:"title"`
@@ -44,14 +47,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v IssuesListForRepoState) Known() bool {
-	return runtime.EnumKnown(string(v), "open\x00closed\x00all")
+	return opsgenimpl.EnumKnown(string(v), "open\x00closed\x00all")
 }
 
 // ListEventsResponse is a JSON object.
 //
 // #/paths/~1events/get/responses/200/content/application~1json/schema
 type ListEventsResponse struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Data []string                 `json:"data"`
 	Next runtime.Nullable[string] `json:"next,omitzero"`
@@ -61,7 +64,7 @@ type ListEventsResponse struct {
 //
 // #/paths/~1search/get/responses/200/content/application~1json/schema
 type SearchResponse struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Items      []Issue `json:"items"`
 	TotalCount *int64  `json:"total_count,omitempty"`

@@ -8,13 +8,14 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // GetMMParams holds the parameters of GetMM.
 //
 // GET /m/{m}
 type GetMMParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "m".
 	M string `json:"m"`
@@ -44,7 +45,7 @@ var responsesGetMM = []httpclient.Response{
 //
 // GET /orgs/{org}/repos/{repo}
 type GetRepoParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "org".
 	Org string `json:"org"`

@@ -3,12 +3,12 @@
 
 package params
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"GetRepoCoords":{"properties":{"lat":{"type":"number"}},"type":"object"},"GetRepoFilter":{"properties":{"color":{"type":"string"}},"type":"object"},"GetRepoLevel":{"enum":["low","high"],"type":"string"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"GetRepoCoords":{"properties":{"lat":{"type":"number"}},"type":"object"},"GetRepoFilter":{"properties":{"color":{"type":"string"}},"type":"object"},"GetRepoLevel":{"enum":["low","high"],"type":"string"}}}`)
 
 // Output schemas of the operations.
 var (

@@ -3,13 +3,13 @@
 
 package params
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // GetRepoCoords is a JSON object.
 //
 // #/paths/~1orgs~1{org}~1repos~1{repo}/get/parameters/7/content/application~1json/schema
 type GetRepoCoords struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Lat *float64 `json:"lat,omitempty"`
 }
@@ -18,7 +18,7 @@ type GetRepoCoords struct {
 //
 // #/paths/~1orgs~1{org}~1repos~1{repo}/get/parameters/3/schema
 type GetRepoFilter struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Color *string `json:"color,omitempty"`
 }
@@ -38,5 +38,5 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v GetRepoLevel) Known() bool {
-	return runtime.EnumKnown(string(v), "low\x00high")
+	return opsgenimpl.EnumKnown(string(v), "low\x00high")
 }

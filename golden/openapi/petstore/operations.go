@@ -8,6 +8,7 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // CreatePet calls the operation "createPet".
@@ -31,7 +32,7 @@ var responsesCreatePet = []httpclient.Response{
 //
 // DELETE /pets/{petId}
 type DeletePetsPetIDParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "petId".
 	PetID string `json:"petId"`
@@ -58,7 +59,7 @@ var responsesDeletePetsPetID = []httpclient.Response{
 //
 // GET /pets
 type ListPetsParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Query parameter "limit".
 	Limit *int32 `json:"limit,omitempty"`
@@ -103,7 +104,7 @@ type ListPetsDefault struct {
 //
 // GET /pets/{petId}
 type ShowPetByIDParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "petId".
 	PetID string `json:"petId"`

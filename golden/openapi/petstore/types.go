@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // CreatePetBody is a JSON object.
 //
 // #/paths/~1pets/post/requestBody/content/application~1json/schema
 type CreatePetBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Name string                   `json:"name"`
 	Tag  runtime.Nullable[string] `json:"tag,omitzero"`
@@ -23,7 +24,7 @@ type CreatePetBody struct {
 //
 // #/components/schemas/Error
 type Error struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Code    int32  `json:"code"`
 	Message string `json:"message"`
@@ -47,14 +48,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v ListPetsStatus) Known() bool {
-	return runtime.EnumKnown(string(v), "available\x00pending\x00sold")
+	return opsgenimpl.EnumKnown(string(v), "available\x00pending\x00sold")
 }
 
 // Pet is a JSON object.
 //
 // #/components/schemas/Pet
 type Pet struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Born *time.Time `json:"born,omitempty"`
 	ID   int64      `json:"id"`
@@ -70,7 +71,7 @@ type Pet struct {
 //
 // #/components/schemas/Pet/properties/owner
 type PetOwner struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	HomeURL *string `json:"home_url,omitempty"`
 	UserID  *string `json:"user_id,omitempty"`
@@ -95,5 +96,5 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PetStatus) Known() bool {
-	return runtime.EnumKnown(string(v), "available\x00pending\x00sold")
+	return opsgenimpl.EnumKnown(string(v), "available\x00pending\x00sold")
 }

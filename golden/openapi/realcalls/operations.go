@@ -9,13 +9,14 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // CreateMultipartUploadParams holds the parameters of CreateMultipartUpload.
 //
 // POST /{Bucket}?uploads
 type CreateMultipartUploadParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "Bucket".
 	Bucket string `json:"Bucket"`
@@ -48,7 +49,7 @@ var responsesCreateMultipartUpload = []httpclient.Response{
 //
 // GET /alerts#resourceArn
 type ListAlertsParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Query parameter "maxResults".
 	MaxResults *int64 `json:"maxResults,omitempty"`
@@ -121,7 +122,7 @@ var responsesPutPdf = []httpclient.Response{
 //
 // PUT /files/raw
 type PutRawParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Query parameter "name".
 	Name string `json:"name"`
@@ -154,7 +155,7 @@ var responsesPutRaw = []httpclient.Response{
 //
 // GET /search
 type SearchParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The API key, also declared as the api_key security scheme.
 	//

@@ -8,13 +8,14 @@ import (
 	"io"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // AuthorizationCode is a JSON object.
 //
 // #/components/schemas/AuthorizationCode
 type AuthorizationCode struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Code        string                     `json:"code"`
 	GrantType   AuthorizationCodeGrantType `json:"grant_type"`
@@ -35,14 +36,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v AuthorizationCodeGrantType) Known() bool {
-	return runtime.EnumKnown(string(v), "authorization_code")
+	return opsgenimpl.EnumKnown(string(v), "authorization_code")
 }
 
 // ClientCredentials is a JSON object.
 //
 // #/components/schemas/ClientCredentials
 type ClientCredentials struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ClientID     string                     `json:"client_id"`
 	ClientSecret string                     `json:"client_secret"`
@@ -63,7 +64,7 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v ClientCredentialsGrantType) Known() bool {
-	return runtime.EnumKnown(string(v), "client_credentials")
+	return opsgenimpl.EnumKnown(string(v), "client_credentials")
 }
 
 // Grant is one of: String, Integer. Variant tells which one it holds (a
@@ -94,25 +95,25 @@ func (u Grant) Variant() GrantKind {
 // AsString returns the value as the String variant.
 func (u Grant) AsString() (string, error) {
 	var v string
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // GrantFromString returns a Grant holding the String variant v.
 func GrantFromString(v string) Grant {
-	return Grant{runtime.UnionOf("String", v)}
+	return Grant{opsgenimpl.UnionOf("String", v)}
 }
 
 // AsInteger returns the value as the Integer variant.
 func (u Grant) AsInteger() (int64, error) {
 	var v int64
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // GrantFromInteger returns a Grant holding the Integer variant v.
 func GrantFromInteger(v int64) Grant {
-	return Grant{runtime.UnionOf("Integer", v)}
+	return Grant{opsgenimpl.UnionOf("Integer", v)}
 }
 
 // Match calls the function of the variant u holds (GrantKind) with its value and
@@ -161,7 +162,7 @@ func MatchGrant[R any](u Grant, onString func(string) (R, error), onInteger func
 }
 
 // unionGrant selects the variant of a Grant.
-var unionGrant = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionGrant = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "String", JSONKind: "string"},
 	{Name: "Integer", JSONKind: "integer"},
 }}
@@ -170,7 +171,7 @@ var unionGrant = &runtime.Union{Variants: []runtime.UnionVariant{
 //
 // #/components/schemas/LinkNote
 type LinkNote struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	URL string `json:"url"`
 }
@@ -203,25 +204,25 @@ func (u PostNoteBody) Variant() PostNoteBodyKind {
 // AsTextNote returns the value as the TextNote variant.
 func (u PostNoteBody) AsTextNote() (TextNote, error) {
 	var v TextNote
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // PostNoteBodyFromTextNote returns a PostNoteBody holding the TextNote variant v.
 func PostNoteBodyFromTextNote(v TextNote) PostNoteBody {
-	return PostNoteBody{runtime.UnionOf("TextNote", v)}
+	return PostNoteBody{opsgenimpl.UnionOf("TextNote", v)}
 }
 
 // AsLinkNote returns the value as the LinkNote variant.
 func (u PostNoteBody) AsLinkNote() (LinkNote, error) {
 	var v LinkNote
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // PostNoteBodyFromLinkNote returns a PostNoteBody holding the LinkNote variant v.
 func PostNoteBodyFromLinkNote(v LinkNote) PostNoteBody {
-	return PostNoteBody{runtime.UnionOf("LinkNote", v)}
+	return PostNoteBody{opsgenimpl.UnionOf("LinkNote", v)}
 }
 
 // Match calls the function of the variant u holds (PostNoteBodyKind) with its
@@ -271,7 +272,7 @@ func MatchPostNoteBody[R any](u PostNoteBody, onTextNote func(TextNote) (R, erro
 }
 
 // unionPostNoteBody selects the variant of a PostNoteBody.
-var unionPostNoteBody = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionPostNoteBody = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "TextNote", JSONKind: "object", Required: []string{"text"}},
 	{Name: "LinkNote", JSONKind: "object", Required: []string{"url"}},
 }}
@@ -280,7 +281,7 @@ var unionPostNoteBody = &runtime.Union{Variants: []runtime.UnionVariant{
 //
 // #/components/schemas/TextNote
 type TextNote struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Meta *TextNoteMeta `json:"meta,omitempty"`
 	Text string        `json:"text"`
@@ -290,7 +291,7 @@ type TextNote struct {
 //
 // #/components/schemas/TextNote/properties/meta
 type TextNoteMeta struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Lang *string `json:"lang,omitempty"`
 }
@@ -323,27 +324,27 @@ func (u TokenBody) Variant() TokenBodyKind {
 // AsClientCredentials returns the value as the ClientCredentials variant.
 func (u TokenBody) AsClientCredentials() (ClientCredentials, error) {
 	var v ClientCredentials
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // TokenBodyFromClientCredentials returns a TokenBody holding the ClientCredentials
 // variant v.
 func TokenBodyFromClientCredentials(v ClientCredentials) TokenBody {
-	return TokenBody{runtime.UnionOf("ClientCredentials", v)}
+	return TokenBody{opsgenimpl.UnionOf("ClientCredentials", v)}
 }
 
 // AsAuthorizationCode returns the value as the AuthorizationCode variant.
 func (u TokenBody) AsAuthorizationCode() (AuthorizationCode, error) {
 	var v AuthorizationCode
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // TokenBodyFromAuthorizationCode returns a TokenBody holding the AuthorizationCode
 // variant v.
 func TokenBodyFromAuthorizationCode(v AuthorizationCode) TokenBody {
-	return TokenBody{runtime.UnionOf("AuthorizationCode", v)}
+	return TokenBody{opsgenimpl.UnionOf("AuthorizationCode", v)}
 }
 
 // Match calls the function of the variant u holds (TokenBodyKind) with its value
@@ -392,7 +393,7 @@ func MatchTokenBody[R any](u TokenBody, onClientCredentials func(ClientCredentia
 }
 
 // unionTokenBody selects the variant of a TokenBody.
-var unionTokenBody = &runtime.Union{Discriminator: "grant_type", Variants: []runtime.UnionVariant{
+var unionTokenBody = &opsgenimpl.Union{Discriminator: "grant_type", Variants: []opsgenimpl.UnionVariant{
 	{Name: "ClientCredentials", Tags: []string{"client_credentials"}, JSONKind: "object", Required: []string{"client_id", "client_secret", "grant_type"}},
 	{Name: "AuthorizationCode", Tags: []string{"authorization_code"}, JSONKind: "object", Required: []string{"code", "grant_type", "redirect_uri"}},
 }}
@@ -401,7 +402,7 @@ var unionTokenBody = &runtime.Union{Discriminator: "grant_type", Variants: []run
 //
 // #/paths/~1oauth2~1token/post/responses/200/content/application~1json/schema
 type TokenResponse struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	AccessToken *string `json:"access_token,omitempty"`
 }
@@ -410,7 +411,7 @@ type TokenResponse struct {
 //
 // #/paths/~1files/post/requestBody/content/multipart~1form-data/schema
 type UploadFileBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Attachments [][]byte  `json:"attachments,omitempty"`
 	File        io.Reader `json:"file"`

@@ -3,12 +3,12 @@
 
 package responses
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"Event":{"properties":{"id":{"type":"string"}},"type":"object"},"Problem":{"properties":{"title":{"type":"string"}},"type":"object"},"StatusesResponse":{"properties":{"items":{"items":{"$ref":"#/$defs/StatusesResponseItemsItem"},"type":"array"}},"type":"object"},"StatusesResponse404":{"properties":{"reason":{"type":"string"}},"type":"object"},"StatusesResponseItemsItem":{"properties":{"n":{"type":"integer"}},"type":"object"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Event":{"properties":{"id":{"type":"string"}},"type":"object"},"Problem":{"properties":{"title":{"type":"string"}},"type":"object"},"StatusesResponse":{"properties":{"items":{"items":{"$ref":"#/$defs/StatusesResponseItemsItem"},"type":"array"}},"type":"object"},"StatusesResponse404":{"properties":{"reason":{"type":"string"}},"type":"object"},"StatusesResponseItemsItem":{"properties":{"n":{"type":"integer"}},"type":"object"}}}`)
 
 // Output schemas of the operations.
 var (

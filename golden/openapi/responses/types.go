@@ -3,13 +3,13 @@
 
 package responses
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Event is a JSON object.
 //
 // #/components/schemas/Event
 type Event struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID *string `json:"id,omitempty"`
 }
@@ -18,7 +18,7 @@ type Event struct {
 //
 // #/components/schemas/Problem
 type Problem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Title *string `json:"title,omitempty"`
 }
@@ -27,7 +27,7 @@ type Problem struct {
 //
 // #/paths/~1a/get/responses/200/content/application~1json/schema
 type StatusesResponse struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Items []StatusesResponseItemsItem `json:"items,omitempty"`
 }
@@ -36,7 +36,7 @@ type StatusesResponse struct {
 //
 // #/paths/~1a/get/responses/404/content/application~1json/schema
 type StatusesResponse404 struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Reason *string `json:"reason,omitempty"`
 }
@@ -45,7 +45,7 @@ type StatusesResponse404 struct {
 //
 // #/paths/~1a/get/responses/200/content/application~1json/schema/properties/items/items
 type StatusesResponseItemsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	N *int64 `json:"n,omitempty"`
 }

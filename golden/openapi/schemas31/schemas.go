@@ -3,12 +3,12 @@
 
 package schemas31
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"Nested":{"properties":{"depth":{"type":"integer"}},"type":"object"},"Nullable31":{"properties":{"a":{"type":"string"}},"type":["object","null"]},"Thing":{"properties":{"id":{"format":"uuid","type":"string"},"kind":{"const":"thing"},"label":{"type":["string","null"]},"nested":{"$ref":"#/$defs/Nested"},"point":{"items":false,"prefixItems":[{"format":"double","type":"number"},{"type":"number"}],"type":"array"},"score":{"$ref":"#/$defs/ThingScore"},"size":{"exclusiveMinimum":0,"type":"integer"}},"required":["kind","id"],"type":"object"},"ThingScore":{"type":["integer","string"]}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Nested":{"properties":{"depth":{"type":"integer"}},"type":"object"},"Nullable31":{"properties":{"a":{"type":"string"}},"type":["object","null"]},"Thing":{"properties":{"id":{"format":"uuid","type":"string"},"kind":{"const":"thing"},"label":{"type":["string","null"]},"nested":{"$ref":"#/$defs/Nested"},"point":{"items":false,"prefixItems":[{"format":"double","type":"number"},{"type":"number"}],"type":"array"},"score":{"$ref":"#/$defs/ThingScore"},"size":{"exclusiveMinimum":0,"type":"integer"}},"required":["kind","id"],"type":"object"},"ThingScore":{"type":["integer","string"]}}}`)
 
 // Output schemas of the operations.
 var (

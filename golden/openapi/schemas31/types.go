@@ -7,13 +7,14 @@ import (
 	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Nested is a JSON object.
 //
 // #/components/schemas/Thing/$defs/Nested
 type Nested struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Depth *int64 `json:"depth,omitempty"`
 }
@@ -22,7 +23,7 @@ type Nested struct {
 //
 // #/components/schemas/Nullable31
 type Nullable31 struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	A *string `json:"a,omitempty"`
 }
@@ -31,7 +32,7 @@ type Nullable31 struct {
 //
 // #/components/schemas/Thing
 type Thing struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID     string                   `json:"id"`
 	Kind   string                   `json:"kind"`
@@ -70,25 +71,25 @@ func (u ThingScore) Variant() ThingScoreKind {
 // AsInteger returns the value as the Integer variant.
 func (u ThingScore) AsInteger() (int64, error) {
 	var v int64
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // ThingScoreFromInteger returns a ThingScore holding the Integer variant v.
 func ThingScoreFromInteger(v int64) ThingScore {
-	return ThingScore{runtime.UnionOf("Integer", v)}
+	return ThingScore{opsgenimpl.UnionOf("Integer", v)}
 }
 
 // AsString returns the value as the String variant.
 func (u ThingScore) AsString() (string, error) {
 	var v string
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // ThingScoreFromString returns a ThingScore holding the String variant v.
 func ThingScoreFromString(v string) ThingScore {
-	return ThingScore{runtime.UnionOf("String", v)}
+	return ThingScore{opsgenimpl.UnionOf("String", v)}
 }
 
 // Match calls the function of the variant u holds (ThingScoreKind) with its value
@@ -137,7 +138,7 @@ func MatchThingScore[R any](u ThingScore, onInteger func(int64) (R, error), onSt
 }
 
 // unionThingScore selects the variant of a ThingScore.
-var unionThingScore = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionThingScore = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "Integer", JSONKind: "integer"},
 	{Name: "String", JSONKind: "string"},
 }}

@@ -3,12 +3,12 @@
 
 package streams32
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"ChatBody":{"properties":{"prompt":{"type":"string"}},"type":"object"},"LogEntry":{"properties":{"at":{"format":"date-time","type":"string"},"level":{"$ref":"#/$defs/LogEntryLevel"},"message":{"type":"string"}},"required":["level","message"],"type":"object"},"LogEntryLevel":{"enum":["debug","info","warn","error"],"type":"string"},"SearchBody":{"properties":{"q":{"type":"string"}},"required":["q"],"type":"object"},"StreamMetricsResponse":{"properties":{"name":{"type":"string"},"value":{"type":"number"}},"required":["name","value"],"type":"object"},"Token":{"properties":{"index":{"type":"integer"},"text":{"type":"string"}},"required":["text"],"type":"object"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"ChatBody":{"properties":{"prompt":{"type":"string"}},"type":"object"},"LogEntry":{"properties":{"at":{"format":"date-time","type":"string"},"level":{"$ref":"#/$defs/LogEntryLevel"},"message":{"type":"string"}},"required":["level","message"],"type":"object"},"LogEntryLevel":{"enum":["debug","info","warn","error"],"type":"string"},"SearchBody":{"properties":{"q":{"type":"string"}},"required":["q"],"type":"object"},"StreamMetricsResponse":{"properties":{"name":{"type":"string"},"value":{"type":"number"}},"required":["name","value"],"type":"object"},"Token":{"properties":{"index":{"type":"integer"},"text":{"type":"string"}},"required":["text"],"type":"object"}}}`)
 
 // Output schemas of the operations.
 var (

@@ -6,14 +6,14 @@ package streams32
 import (
 	"time"
 
-	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // ChatBody is a JSON object.
 //
 // #/paths/~1chat/post/requestBody/content/application~1json/schema
 type ChatBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Prompt *string `json:"prompt,omitempty"`
 }
@@ -22,7 +22,7 @@ type ChatBody struct {
 //
 // #/components/schemas/LogEntry
 type LogEntry struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	At      *time.Time    `json:"at,omitempty"`
 	Level   LogEntryLevel `json:"level"`
@@ -48,14 +48,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v LogEntryLevel) Known() bool {
-	return runtime.EnumKnown(string(v), "debug\x00info\x00warn\x00error")
+	return opsgenimpl.EnumKnown(string(v), "debug\x00info\x00warn\x00error")
 }
 
 // SearchBody is a JSON object.
 //
 // #/paths/~1search/query/requestBody/content/application~1json/schema
 type SearchBody struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Q string `json:"q"`
 }
@@ -64,7 +64,7 @@ type SearchBody struct {
 //
 // #/paths/~1metrics/get/responses/200/content/application~1x-ndjson/itemSchema
 type StreamMetricsResponse struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Name  string  `json:"name"`
 	Value float64 `json:"value"`
@@ -74,7 +74,7 @@ type StreamMetricsResponse struct {
 //
 // #/components/schemas/Token
 type Token struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Index *int64 `json:"index,omitempty"`
 	Text  string `json:"text"`

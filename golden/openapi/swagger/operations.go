@@ -8,6 +8,7 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // CreateItem calls the operation "createItem".
@@ -35,7 +36,7 @@ var responsesCreateItem = []httpclient.Response{
 //
 // GET /items/{ids}
 type ListItemsParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "ids".
 	IDs []int64 `json:"ids"`

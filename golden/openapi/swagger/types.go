@@ -3,13 +3,16 @@
 
 package swagger
 
-import "github.com/opsgen/opsgen/runtime"
+import (
+	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
+)
 
 // Item is a JSON object.
 //
 // #/components/schemas/Item
 type Item struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID   int64                    `json:"id"`
 	Note runtime.Nullable[string] `json:"note,omitzero"`

@@ -9,13 +9,14 @@ import (
 	customtypes "github.com/opsgen/opsgen/internal/customtypes"
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // GetPetParams holds the parameters of GetPet.
 //
 // GET /pets/{id}
 type GetPetParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "id".
 	ID customtypes.UUID `json:"id"`
@@ -84,7 +85,7 @@ type GetPetStatus5XX struct {
 //
 // PATCH /pets/{id}
 type PatchPetParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "id".
 	ID customtypes.UUID `json:"id"`

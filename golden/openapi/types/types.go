@@ -9,6 +9,7 @@ import (
 
 	customtypes "github.com/opsgen/opsgen/internal/customtypes"
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Day is a date.
@@ -44,19 +45,19 @@ func (u Kind) Variant() KindKind {
 // AsDog returns the value as the Dog variant.
 func (u Kind) AsDog() (KindDog, error) {
 	var v KindDog
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // KindFromDog returns a Kind holding the Dog variant v.
 func KindFromDog(v KindDog) Kind {
-	return Kind{runtime.UnionOf("Dog", v)}
+	return Kind{opsgenimpl.UnionOf("Dog", v)}
 }
 
 // AsCat returns the value as the Cat variant.
 func (u Kind) AsCat() (KindCat, error) {
 	var v KindCat
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
@@ -67,7 +68,7 @@ func KindFromCat(v KindCat) Kind {
 	if v.Type == "" {
 		v.Type = "cat"
 	}
-	return Kind{runtime.UnionOf("Cat", v)}
+	return Kind{opsgenimpl.UnionOf("Cat", v)}
 }
 
 // Match calls the function of the variant u holds (KindKind) with its value and
@@ -116,7 +117,7 @@ func MatchKind[R any](u Kind, onDog func(KindDog) (R, error), onCat func(KindCat
 }
 
 // unionKind selects the variant of a Kind.
-var unionKind = &runtime.Union{Discriminator: "type", Variants: []runtime.UnionVariant{
+var unionKind = &opsgenimpl.Union{Discriminator: "type", Variants: []opsgenimpl.UnionVariant{
 	{Name: "Dog", Tags: []string{"dog"}, JSONKind: "object", Required: []string{"bark", "type"}},
 	{Name: "Cat", Tags: []string{"cat"}, JSONKind: "object", Required: []string{"lives", "type"}},
 }}
@@ -125,7 +126,7 @@ var unionKind = &runtime.Union{Discriminator: "type", Variants: []runtime.UnionV
 //
 // #/components/schemas/Kind/oneOf/1
 type KindCat struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Lives int64  `json:"lives"`
 	Type  string `json:"type"`
@@ -137,7 +138,7 @@ type KindCat struct {
 //
 // #/components/schemas/Kind/oneOf/0
 type KindDog struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Bark bool        `json:"bark"`
 	Type KindDogType `json:"type"`
@@ -156,14 +157,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v KindDogType) Known() bool {
-	return runtime.EnumKnown(string(v), "dog")
+	return opsgenimpl.EnumKnown(string(v), "dog")
 }
 
 // Owner is a JSON object.
 //
 // #/components/schemas/Owner
 type Owner struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Name *string `json:"name,omitempty"`
 }
@@ -172,7 +173,7 @@ type Owner struct {
 //
 // #/components/schemas/Pet
 type Pet struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Born         *runtime.Date            `json:"born,omitempty"`
 	Feeding      *runtime.Duration        `json:"feeding,omitempty"`
@@ -194,7 +195,7 @@ type Pet struct {
 //
 // #/components/schemas/PetPatch
 type PetPatch struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Name  runtime.Nullable[string]   `json:"name,omitzero"`
 	Owner runtime.Nullable[Owner]    `json:"owner,omitzero"`
@@ -206,7 +207,7 @@ type PetPatch struct {
 //
 // #/components/schemas/Problem
 type Problem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Status *int64 `json:"status,omitempty"`
 	Title  string `json:"title"`

@@ -8,13 +8,14 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // GetPetParams holds the parameters of GetPet.
 //
 // GET /pets/{id}
 type GetPetParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "id".
 	ID string `json:"id"`
@@ -44,7 +45,7 @@ var responsesGetPet = []httpclient.Response{
 //
 // PUT /pets/{id}
 type PutPetParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "id".
 	ID string `json:"id"`

@@ -3,12 +3,12 @@
 
 package unioncollide
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"Cat":{"properties":{"lives":{"type":"integer"}},"required":["lives"],"type":"object"},"Dog":{"properties":{"bark":{"type":"boolean"}},"required":["bark"],"type":"object"},"DogPet":{"properties":{"name":{"type":"string"}},"type":"object"},"Pet":{"oneOf":[{"$ref":"#/$defs/Dog"},{"$ref":"#/$defs/Cat"}]},"PetFromDog":{"properties":{"dog":{"$ref":"#/$defs/Dog"}},"required":["dog"],"type":"object"},"PetKind":{"enum":["dog","cat"],"type":"string"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Cat":{"properties":{"lives":{"type":"integer"}},"required":["lives"],"type":"object"},"Dog":{"properties":{"bark":{"type":"boolean"}},"required":["bark"],"type":"object"},"DogPet":{"properties":{"name":{"type":"string"}},"type":"object"},"Pet":{"oneOf":[{"$ref":"#/$defs/Dog"},{"$ref":"#/$defs/Cat"}]},"PetFromDog":{"properties":{"dog":{"$ref":"#/$defs/Dog"}},"required":["dog"],"type":"object"},"PetKind":{"enum":["dog","cat"],"type":"string"}}}`)
 
 // Output schemas of the operations.
 var (

@@ -7,13 +7,14 @@ import (
 	"encoding/json"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Cat is a JSON object.
 //
 // #/components/schemas/Cat
 type Cat struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Lives int64 `json:"lives"`
 }
@@ -22,7 +23,7 @@ type Cat struct {
 //
 // #/components/schemas/Dog
 type Dog struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Bark bool `json:"bark"`
 }
@@ -31,7 +32,7 @@ type Dog struct {
 //
 // #/components/schemas/DogPet
 type DogPet struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Name *string `json:"name,omitempty"`
 }
@@ -64,25 +65,25 @@ func (u Pet) Variant() PetKind2 {
 // AsDog returns the value as the Dog variant.
 func (u Pet) AsDog() (Dog, error) {
 	var v Dog
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // PetFromDog2 returns a Pet holding the Dog variant v.
 func PetFromDog2(v Dog) Pet {
-	return Pet{runtime.UnionOf("Dog", v)}
+	return Pet{opsgenimpl.UnionOf("Dog", v)}
 }
 
 // AsCat returns the value as the Cat variant.
 func (u Pet) AsCat() (Cat, error) {
 	var v Cat
-	err := runtime.VariantInto(u.UnionValue, &v)
+	err := opsgenimpl.VariantInto(u.UnionValue, &v)
 	return v, err
 }
 
 // PetFromCat returns a Pet holding the Cat variant v.
 func PetFromCat(v Cat) Pet {
-	return Pet{runtime.UnionOf("Cat", v)}
+	return Pet{opsgenimpl.UnionOf("Cat", v)}
 }
 
 // Match calls the function of the variant u holds (PetKind2) with its value and
@@ -131,7 +132,7 @@ func MatchPet[R any](u Pet, onDog func(Dog) (R, error), onCat func(Cat) (R, erro
 }
 
 // unionPet selects the variant of a Pet.
-var unionPet = &runtime.Union{Variants: []runtime.UnionVariant{
+var unionPet = &opsgenimpl.Union{Variants: []opsgenimpl.UnionVariant{
 	{Name: "Dog", JSONKind: "object", Required: []string{"bark"}},
 	{Name: "Cat", JSONKind: "object", Required: []string{"lives"}},
 }}
@@ -143,7 +144,7 @@ var unionPet = &runtime.Union{Variants: []runtime.UnionVariant{
 //
 // #/components/schemas/PetFromDog
 type PetFromDog struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Dog Dog `json:"dog"`
 }
@@ -163,5 +164,5 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PetKind) Known() bool {
-	return runtime.EnumKnown(string(v), "dog\x00cat")
+	return opsgenimpl.EnumKnown(string(v), "dog\x00cat")
 }

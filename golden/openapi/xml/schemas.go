@@ -3,12 +3,12 @@
 
 package xml
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
 // "$defs"; the schemas of operations refer into it. The client uses them to
 // normalize and validate results.
-var Schemas = runtime.NewSchemaSet(`{"$defs":{"AccountType":{"type":"string"},"ArnType":{"minLength":20,"type":"string"},"Error":{"properties":{"code":{"type":"integer"},"message":{"type":"string"}},"type":"object"},"GetCallerIdentityRequest":{"type":"object"},"GetCallerIdentityResponse":{"properties":{"Account":{"allOf":[{"$ref":"#/$defs/AccountType"},{}]},"Arn":{"allOf":[{"$ref":"#/$defs/ArnType"},{}]},"UserId":{"allOf":[{"$ref":"#/$defs/UserIDType"},{}]}},"type":"object"},"Note":{"properties":{"lang":{"type":"string","xml":{"attribute":true}},"text":{"type":"string"}},"type":"object"},"Pet":{"properties":{"id":{"format":"int64","type":"integer","xml":{"attribute":true}},"name":{"type":"string"},"photoUrls":{"items":{"type":"string","xml":{"name":"photoUrl"}},"type":"array","xml":{"wrapped":true}},"sold":{"type":"boolean"},"tags":{"items":{"$ref":"#/$defs/Tag"},"type":"array"}},"required":["name"],"type":"object","xml":{"name":"pet","namespace":"https://example.com/pets","prefix":"p"}},"Tag":{"properties":{"name":{"type":"string"}},"type":"object","xml":{"name":"tag"}},"UserIDType":{"type":"string"}}}`)
+var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"AccountType":{"type":"string"},"ArnType":{"minLength":20,"type":"string"},"Error":{"properties":{"code":{"type":"integer"},"message":{"type":"string"}},"type":"object"},"GetCallerIdentityRequest":{"type":"object"},"GetCallerIdentityResponse":{"properties":{"Account":{"allOf":[{"$ref":"#/$defs/AccountType"},{}]},"Arn":{"allOf":[{"$ref":"#/$defs/ArnType"},{}]},"UserId":{"allOf":[{"$ref":"#/$defs/UserIDType"},{}]}},"type":"object"},"Note":{"properties":{"lang":{"type":"string","xml":{"attribute":true}},"text":{"type":"string"}},"type":"object"},"Pet":{"properties":{"id":{"format":"int64","type":"integer","xml":{"attribute":true}},"name":{"type":"string"},"photoUrls":{"items":{"type":"string","xml":{"name":"photoUrl"}},"type":"array","xml":{"wrapped":true}},"sold":{"type":"boolean"},"tags":{"items":{"$ref":"#/$defs/Tag"},"type":"array"}},"required":["name"],"type":"object","xml":{"name":"pet","namespace":"https://example.com/pets","prefix":"p"}},"Tag":{"properties":{"name":{"type":"string"}},"type":"object","xml":{"name":"tag"}},"UserIDType":{"type":"string"}}}`)
 
 // Output schemas of the operations, and the schemas of their XML bodies.
 var (

@@ -6,7 +6,7 @@ package xml
 import (
 	"encoding/json"
 
-	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // AccountType is a JSON string.
@@ -23,7 +23,7 @@ type ArnType = string
 //
 // #/components/schemas/Error
 type Error struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Code    *int64  `json:"code,omitempty"`
 	Message *string `json:"message,omitempty"`
@@ -40,7 +40,7 @@ type GetCallerIdentityRequest map[string]json.RawMessage
 //
 // #/components/schemas/GetCallerIdentityResponse
 type GetCallerIdentityResponse struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// The account that owns the calling entity.
 	Account *AccountType `json:"Account,omitempty"`
@@ -54,7 +54,7 @@ type GetCallerIdentityResponse struct {
 //
 // #/components/schemas/note
 type Note struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Lang *string `json:"lang,omitempty"`
 	Text *string `json:"text,omitempty"`
@@ -64,7 +64,7 @@ type Note struct {
 //
 // #/components/schemas/Pet
 type Pet struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID        *int64   `json:"id,omitempty"`
 	Name      string   `json:"name"`
@@ -77,7 +77,7 @@ type Pet struct {
 //
 // #/components/schemas/Tag
 type Tag struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Name *string `json:"name,omitempty"`
 }

@@ -3,13 +3,13 @@
 
 package mcpgen
 
-import "github.com/opsgen/opsgen/runtime"
+import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
 // DotbotSolutionInfoInput is a JSON object.
 //
 // MCP tool "dotbot.solution-info" inputSchema
 type DotbotSolutionInfoInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Mismatch *bool `json:"mismatch,omitempty"`
 }
@@ -18,7 +18,7 @@ type DotbotSolutionInfoInput struct {
 //
 // MCP tool "dotbot.solution-info" outputSchema (configured)
 type DotbotSolutionInfoOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Solution DotbotSolutionInfoOutputSolution `json:"solution"`
 }
@@ -27,7 +27,7 @@ type DotbotSolutionInfoOutput struct {
 //
 // MCP tool "dotbot.solution-info" outputSchema (configured) #/properties/solution
 type DotbotSolutionInfoOutputSolution struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Name string `json:"name"`
 }
@@ -36,7 +36,7 @@ type DotbotSolutionInfoOutputSolution struct {
 //
 // MCP tool "echo" inputSchema
 type EchoInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Text string `json:"text"`
 }
@@ -45,7 +45,7 @@ type EchoInput struct {
 //
 // MCP tool "get_weather" inputSchema
 type GetWeatherInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	City *string `json:"city,omitempty"`
 }
@@ -54,7 +54,7 @@ type GetWeatherInput struct {
 //
 // MCP tool "get_weather" outputSchema
 type GetWeatherOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Conditions  string  `json:"conditions"`
 	Humidity    int64   `json:"humidity"`
@@ -65,7 +65,7 @@ type GetWeatherOutput struct {
 //
 // MCP tool "get-weather-text" outputSchema
 type GetWeatherTextOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Conditions  string  `json:"conditions"`
 	Humidity    int64   `json:"humidity"`
@@ -76,7 +76,7 @@ type GetWeatherTextOutput struct {
 //
 // MCP tool "progress" inputSchema
 type ProgressInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Steps *int64 `json:"steps,omitempty"`
 }
@@ -85,7 +85,7 @@ type ProgressInput struct {
 //
 // MCP tool "slow" inputSchema
 type SlowInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Seconds *float64 `json:"seconds,omitempty"`
 }
@@ -94,7 +94,7 @@ type SlowInput struct {
 //
 // MCP tool "weather.drift" outputSchema
 type WeatherDriftOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Conditions  string  `json:"conditions"`
 	Humidity    int64   `json:"humidity"`
@@ -105,7 +105,7 @@ type WeatherDriftOutput struct {
 //
 // MCP tool "workflow.system_design" inputSchema
 type WorkflowSystemDesignInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Version *int64 `json:"version,omitempty"`
 }
@@ -114,7 +114,7 @@ type WorkflowSystemDesignInput struct {
 //
 // MCP tool "workflow.system_design" outputSchema (configured)
 type WorkflowSystemDesignOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	DisplayName   string                                `json:"displayName"`
 	InstructionID string                                `json:"instructionId"`
@@ -126,7 +126,7 @@ type WorkflowSystemDesignOutput struct {
 // MCP tool "workflow.system_design" outputSchema (configured)
 // #/properties/steps/items
 type WorkflowSystemDesignOutputStepsItem struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Kind    string `json:"kind"`
 	Label   string `json:"label"`

@@ -8,6 +8,7 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // CreatePet calls the operation "createPet".
@@ -48,7 +49,7 @@ type CreatePetDefault struct {
 //
 // DELETE /pets/{petId}
 type DeletePetParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "petId".
 	PetID int64 `json:"petId"`
@@ -92,7 +93,7 @@ type DeletePetNotFound struct {
 //
 // GET /pets/{petId}
 type GetPetParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "petId".
 	PetID int64 `json:"petId"`
@@ -159,7 +160,7 @@ var responsesGetStats = []httpclient.Response{
 //
 // GET /pets
 type ListPetsParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Query parameter "limit".
 	Limit *int32 `json:"limit,omitempty"`
@@ -206,7 +207,7 @@ type ListPetsDefault struct {
 //
 // PUT /pets/{petId}
 type UpdatePetParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	// Path parameter "petId".
 	PetID int64 `json:"petId"`

@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Error is a JSON object.
 //
 // #/components/schemas/Error
 type Error struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Code    int32  `json:"code"`
 	Message string `json:"message"`
@@ -23,7 +24,7 @@ type Error struct {
 //
 // #/paths/~1stats/get/responses/200/content/application~1json/schema
 type GetStatsResponse struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ByStatus map[string]int64            `json:"byStatus"`
 	Oldest   runtime.Nullable[time.Time] `json:"oldest,omitzero"`
@@ -34,7 +35,7 @@ type GetStatsResponse struct {
 //
 // #/components/schemas/NewPet
 type NewPet struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Name   string     `json:"name"`
 	Owner  *Owner     `json:"owner,omitempty"`
@@ -46,7 +47,7 @@ type NewPet struct {
 //
 // #/components/schemas/Owner
 type Owner struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Email runtime.Nullable[string] `json:"email,omitzero"`
 	Name  string                   `json:"name"`
@@ -56,7 +57,7 @@ type Owner struct {
 //
 // #/components/schemas/Pet
 type Pet struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID     int64     `json:"id"`
 	Name   string    `json:"name"`
@@ -82,5 +83,5 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PetStatus) Known() bool {
-	return runtime.EnumKnown(string(v), "available\x00pending\x00sold")
+	return opsgenimpl.EnumKnown(string(v), "available\x00pending\x00sold")
 }

@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Owner is a JSON object.
 //
 // MCP tool "pets_getPet" outputSchema #/$defs/Owner
 type Owner struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Email runtime.Nullable[string] `json:"email,omitzero"`
 	Name  string                   `json:"name"`
@@ -23,7 +24,7 @@ type Owner struct {
 //
 // MCP tool "pets_getPet" outputSchema #/$defs/Pet
 type Pet struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID     int64     `json:"id"`
 	Name   string    `json:"name"`
@@ -36,7 +37,7 @@ type Pet struct {
 //
 // MCP tool "pets_getPet" inputSchema #/properties/params
 type PetInputParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	PetID int64 `json:"petId"`
 }
@@ -45,7 +46,7 @@ type PetInputParams struct {
 //
 // MCP tool "pets_createPet" inputSchema #/$defs/NewPet
 type PetNewPet struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Name   string     `json:"name"`
 	Owner  *Owner     `json:"owner,omitempty"`
@@ -70,14 +71,14 @@ const (
 
 // Known reports whether v is one of the values the API declares.
 func (v PetStatus) Known() bool {
-	return runtime.EnumKnown(string(v), "available\x00pending\x00sold")
+	return opsgenimpl.EnumKnown(string(v), "available\x00pending\x00sold")
 }
 
 // PetsCreatePetInput is a JSON object.
 //
 // MCP tool "pets_createPet" inputSchema
 type PetsCreatePetInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Body PetNewPet `json:"body"`
 }
@@ -86,7 +87,7 @@ type PetsCreatePetInput struct {
 //
 // MCP tool "pets_createPet" outputSchema
 type PetsCreatePetOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID     int64     `json:"id"`
 	Name   string    `json:"name"`
@@ -99,7 +100,7 @@ type PetsCreatePetOutput struct {
 //
 // MCP tool "pets_deletePet" inputSchema
 type PetsDeletePetInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Params PetInputParams `json:"params"`
 }
@@ -108,7 +109,7 @@ type PetsDeletePetInput struct {
 //
 // MCP tool "pets_getPet" inputSchema
 type PetsGetPetInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Params PetInputParams `json:"params"`
 }
@@ -117,7 +118,7 @@ type PetsGetPetInput struct {
 //
 // MCP tool "pets_getPet" outputSchema
 type PetsGetPetOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID     int64     `json:"id"`
 	Name   string    `json:"name"`
@@ -130,7 +131,7 @@ type PetsGetPetOutput struct {
 //
 // MCP tool "pets_getStats" outputSchema #/$defs/GetStatsResponse
 type PetsGetStatsGetStatsResponse struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ByStatus map[string]int64            `json:"byStatus"`
 	Oldest   runtime.Nullable[time.Time] `json:"oldest,omitzero"`
@@ -141,7 +142,7 @@ type PetsGetStatsGetStatsResponse struct {
 //
 // MCP tool "pets_getStats" outputSchema
 type PetsGetStatsOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ByStatus map[string]int64            `json:"byStatus"`
 	Oldest   runtime.Nullable[time.Time] `json:"oldest,omitzero"`
@@ -152,7 +153,7 @@ type PetsGetStatsOutput struct {
 //
 // MCP tool "pets_listPets" inputSchema
 type PetsListPetsInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Params *PetsListPetsInputParams `json:"params,omitempty"`
 }
@@ -161,7 +162,7 @@ type PetsListPetsInput struct {
 //
 // MCP tool "pets_listPets" inputSchema #/properties/params
 type PetsListPetsInputParams struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Limit  *int32     `json:"limit,omitempty"`
 	Status *PetStatus `json:"status,omitempty"`
@@ -176,7 +177,7 @@ type PetsListPetsOutput []Pet
 //
 // MCP tool "pets_updatePet" inputSchema
 type PetsUpdatePetInput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	Body   PetNewPet      `json:"body"`
 	Params PetInputParams `json:"params"`
@@ -186,7 +187,7 @@ type PetsUpdatePetInput struct {
 //
 // MCP tool "pets_updatePet" outputSchema
 type PetsUpdatePetOutput struct {
-	_ runtime.NotComparable
+	_ opsgenimpl.NotComparable
 
 	ID     int64     `json:"id"`
 	Name   string    `json:"name"`

@@ -1,0 +1,27 @@
+package conform
+
+import "fmt"
+
+// Document returns the schema as decoded JSON (map[string]any, []any,
+// json.Number and the other scalars) and the document its "$ref"s resolve
+// against: the set's for a schema of a SchemaSet, else the schema itself.
+// Wire forms that the schema guides (XML: runtime/xmljson) read it; the
+// values are shared and must not be modified. A nil *Schema returns nils.
+func (s *Schema) Document() (schema, doc any, err error) {
+	if s == nil {
+		return nil, nil, nil
+	}
+	schema, err = parseJSON(s.doc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("opsgen: schema: %w", err)
+	}
+	if s.set == nil {
+		return schema, schema, nil
+	}
+	s.set.mu.Lock()
+	defer s.set.mu.Unlock()
+	if err := s.set.parse(); err != nil {
+		return nil, nil, err
+	}
+	return schema, s.set.root, nil
+}
