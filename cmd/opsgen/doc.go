@@ -204,8 +204,13 @@
 // required; an input type, enum or format narrowed or changed; an output
 // schema or output member removed, or an output member no longer required;
 // an output type, enum or format widened or changed; a changed anyOf, oneOf,
-// allOf or not (not compared member by member); a tool whose taskSupport
-// became "required". COMPATIBLE are the converse (a new tool, a new
+// allOf or not (not compared member by member); on a server speaking a
+// protocol before 2026-07-28 (the live listing's protocolVersion), a tool
+// whose execution.taskSupport became "required" when it was not
+// "optional" (the client makes plain calls) or "forbidden" when it was not
+// (the client asks for a task). From 2026-07-28 the generated client
+// follows whatever tasks the server makes, so no taskSupport change breaks
+// it. COMPATIBLE are the converse (a new tool, a new
 // optional input member, a new output member or output schema, a widened
 // input type or enum, a narrowed output type or enum) and changed titles
 // and descriptions. Local $refs ("#/$defs/...") are followed on both sides.

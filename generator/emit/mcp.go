@@ -119,6 +119,19 @@ func hints(t *ir.Tool) string {
 	return "Hints (from the server, not guarantees): " + strings.Join(hs, ", ") + "."
 }
 
+// paramHeaderLits writes the elements of a []mcpclient.ParamHeader.
+func paramHeaderLits(hs []ir.ParamHeader) string {
+	elems := make([]string, len(hs))
+	for i, h := range hs {
+		path := make([]string, len(h.Path))
+		for j, p := range h.Path {
+			path[j] = litText(p)
+		}
+		elems[i] = "{Path: []string{" + strings.Join(path, ", ") + "}, Header: " + litText(h.Header) + "}"
+	}
+	return strings.Join(elems, ", ")
+}
+
 // toolsFile declares one *mcpclient.Tool and one method per tool.
 func (g *gen) toolsFile() *generatedFile {
 	f := g.newFile()
@@ -144,8 +157,12 @@ func (g *gen) toolsFile() *generatedFile {
 		if t.TaskSupport != "forbidden" { // the default
 			optKV(&d, "TaskSupport", t.TaskSupport)
 		}
+		decl := []any{"var ", tv, " = &", qual(pkgMCPClient, "Tool"), "{", strings.Join(d, ", ")}
+		if len(t.ParamHeaders) > 0 {
+			decl = append(decl, ", ParamHeaders: []", qual(pkgMCPClient, "ParamHeader"), "{", paramHeaderLits(t.ParamHeaders), "}")
+		}
 		f.write(nil, func(w *textWriter) {
-			w.P("var ", tv, " = &", qual(pkgMCPClient, "Tool"), "{", strings.Join(d, ", "), "}")
+			w.P(append(decl, "}")...)
 		})
 
 		params := []any{"ctx ", qual("context", "Context")}
@@ -166,6 +183,13 @@ func (g *gen) toolsFile() *generatedFile {
 		}
 		if t.TaskSupport == "required" {
 			d2.para(`The server runs calls of this tool as tasks only (execution.taskSupport "required"): the call follows the task to its result (see mcpclient's Tasks).`)
+		}
+		if len(t.ParamHeaders) > 0 {
+			sent := make([]string, len(t.ParamHeaders))
+			for i, h := range t.ParamHeaders {
+				sent[i] = strings.Join(h.Path, ".") + " as Mcp-Param-" + h.Header
+			}
+			d2.para("On streamable HTTP from protocol 2026-07-28, these arguments are sent as headers too (x-mcp-header): " + strings.Join(sent, ", ") + ".")
 		}
 		d2.origin(op.Doc)
 		params = append(params, ", opts ...CallOption")

@@ -424,6 +424,17 @@ type Tool struct {
 	// TaskSupport is execution.taskSupport: "", "forbidden", "optional" or
 	// "required" (task-augmented calls only).
 	TaskSupport string
+	// ParamHeaders are the x-mcp-header annotations of the input schema,
+	// in path order.
+	ParamHeaders []ParamHeader
+}
+
+// ParamHeader is an x-mcp-header annotation (MCP 2026-07-28): the argument
+// at Path (property names from the arguments object down) is also sent as
+// the HTTP header "Mcp-Param-<Header>".
+type ParamHeader struct {
+	Path   []string
+	Header string
 }
 
 // SecurityScheme is a named way to authenticate.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/opsgen/opsgen/generator/diag"
+	"github.com/opsgen/opsgen/generator/ir"
 )
 
 // tool is one tool of a listing, read from the raw JSON.
@@ -26,6 +27,9 @@ type tool struct {
 	readOnly, destructive, idempotent, openWorld *bool
 	// taskSupport is execution.taskSupport ("" when not given).
 	taskSupport string
+	// paramHeaders are the valid x-mcp-header annotations of the input
+	// schema, in path order.
+	paramHeaders []ir.ParamHeader
 }
 
 // serverInfo is what a listing made by opsgen mcp snapshot records of the
@@ -137,6 +141,7 @@ func parseTool(elem any, ptr string, pos *positions, chk *checker, diags *diag.L
 			return nil
 		}
 		t.input = chk.check(in, pos, ptr+"/inputSchema", diags)
+		t.paramHeaders = paramHeaders(in, ptr+"/inputSchema", pos, diags)
 	} else {
 		// Required by the spec, but an absent schema has one reasonable reading.
 		diags.Warn(diag.Other, pos.pos(ptr), "tool %q has no inputSchema; it is taken to have no arguments", name)

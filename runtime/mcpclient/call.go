@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"reflect"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -168,4 +169,21 @@ func hookError(tool, what string, err error) error {
 		return err
 	}
 	return runtime.NewError(runtime.CodeTransport, tool, what+" failed", err)
+}
+
+// objectArgs returns args, or an empty object for a nil map or pointer:
+// those marshal to null, which the arguments of tools/call may not be
+// (go-sdk replaces only an untyped nil; the TypeScript SDK's servers reject
+// null).
+func objectArgs(args any) any {
+	if args == nil {
+		return args
+	}
+	switch v := reflect.ValueOf(args); v.Kind() {
+	case reflect.Map, reflect.Pointer:
+		if v.IsNil() {
+			return struct{}{}
+		}
+	}
+	return args
 }

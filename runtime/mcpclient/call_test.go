@@ -301,18 +301,7 @@ func TestTaskRequest(t *testing.T) {
 	// task answer directly, and the call is an ordinary one.
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(version, func(t *testing.T) {
-			st, ct := mcp.NewInMemoryTransports()
-			spy := &spyTransport{Transport: mcptest.ServerTransport(st)}
-			ss, err := mcptest.NewServer().Connect(context.Background(), spy, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ss.Close()
-			cs, err := mcpclient.Connect(context.Background(), ct, &mcpclient.ConnectOptions{Session: &mcp.ClientSessionOptions{ProtocolVersion: version}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer cs.Close()
+			spy, cs := spiedSession(t, &mcpclient.ConnectOptions{Session: &mcp.ClientSessionOptions{ProtocolVersion: version}})
 			if got := cs.InitializeResult().ProtocolVersion; got != version {
 				t.Fatalf("negotiated %s", got)
 			}
@@ -333,6 +322,25 @@ func TestTaskRequest(t *testing.T) {
 			}
 		})
 	}
+}
+
+// spiedSession connects a client session, with opts, to the test server
+// over a spyTransport; both end with the test.
+func spiedSession(t *testing.T, opts *mcpclient.ConnectOptions) (*spyTransport, *mcp.ClientSession) {
+	t.Helper()
+	st, ct := mcp.NewInMemoryTransports()
+	spy := &spyTransport{Transport: mcptest.ServerTransport(st)}
+	ss, err := mcptest.NewServer().Connect(context.Background(), spy, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcpclient.Connect(context.Background(), ct, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return spy, cs
 }
 
 // spyTransport records the params of the tools/call requests a server
@@ -386,4 +394,38 @@ func (c *spyConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		c.s.mu.Unlock()
 	}
 	return msg, err
+}
+
+// TestNilArgumentsSendEmptyObject: arguments that marshal to null (a nil
+// map or pointer, typed) go on the wire as {}, as untyped nil does.
+func TestNilArgumentsSendEmptyObject(t *testing.T) {
+	spy, cs := spiedSession(t, nil)
+	c := mcpclient.New(cs, quiet)
+	tool := &mcpclient.Tool{Name: mcptest.ToolFail}
+	type input struct {
+		X int `json:"x"`
+	}
+	all := []any{nil, map[string]any(nil), map[string]string(nil), (*input)(nil), map[string]any{"a": 1}, &input{X: 2}}
+	for _, args := range all {
+		if _, err := mcpclient.Call[[]runtime.ContentBlock](context.Background(), c, tool, args); err != nil {
+			t.Fatalf("%T: %v", args, err)
+		}
+	}
+	want := []string{`{}`, `{}`, `{}`, `{}`, `{"a":1}`, `{"x":2}`}
+	spy.mu.Lock()
+	defer spy.mu.Unlock()
+	if len(spy.params) != len(want) {
+		t.Fatalf("server read %d calls, want %d", len(spy.params), len(want))
+	}
+	for i, p := range spy.params {
+		var v struct {
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		if err := json.Unmarshal(p, &v); err != nil {
+			t.Fatal(err)
+		}
+		if string(v.Arguments) != want[i] {
+			t.Errorf("%T: arguments %s, want %s", all[i], v.Arguments, want[i])
+		}
+	}
 }

@@ -32,6 +32,12 @@ type Tool struct {
 	// task when it is "optional" or "required" (see the package doc's
 	// Tasks); under 2026-07-28 the server decides.
 	TaskSupport string
+	// ParamHeaders are the x-mcp-header annotations of the tool's input
+	// schema: on a streamable HTTP session of protocol 2026-07-28 or later
+	// (made with Connect or WrapTransport), Call sends each argument named
+	// there as an Mcp-Param-<Header> header too. Other transports and
+	// versions have no such headers.
+	ParamHeaders []ParamHeader
 	// ID is the tool's registry id ("<namespace>.<name>"), in clients
 	// generated with registry: true: with WithRemote, Call sends the call
 	// to the remote under it. "" keeps the tool on the session.
@@ -111,6 +117,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 	if tool == nil {
 		return env, runtime.Errorf(runtime.CodeExecution, "", "mcpclient.Call: nil tool")
 	}
+	args = objectArgs(args)
 	if c != nil && c.remote != nil && tool.ID != "" {
 		return callRemote[T](ctx, c, tool, args, opts)
 	}
@@ -154,7 +161,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 		params.Meta["progressToken"] = sink.token
 	}
 	askForTask(c.session, tool, params, cc.taskTTL)
-	res, err := c.send(ctx, op, params)
+	res, err := c.send(withParamHeaders(ctx, tool), op, params)
 	if handle, ok := taskHandle(res); ok && err == nil {
 		res, err = c.awaitTask(ctx, op, tool, handle, &cc)
 	}

@@ -109,6 +109,18 @@
 // through go-sdk's CallTool live in tasks.go, which retires when go-sdk
 // ships the extension.
 //
+// # Header parameters
+//
+// A tool input property annotated with x-mcp-header (MCP 2026-07-28) is
+// also sent as the HTTP header Mcp-Param-<Name> on streamable HTTP, for
+// gateways that route without reading the body. go-sdk sends these only
+// for the tools of a listing it fetched itself; generated code carries the
+// annotations in Tool.ParamHeaders instead, and the HTTP client of
+// WrapTransport (so Connect) sets the headers of Call's requests: strings
+// as they are, or as =?base64?...?= when not plain visible ASCII; booleans
+// as true or false; integers in decimal. Absent and null arguments send no
+// header; sessions of earlier versions and other transports send none.
+//
 // An envelope's MCPMeta.Tool names the tool called (the result itself does
 // not), so AsError can name it in its error.
 //

@@ -55,11 +55,15 @@ func TestCallRemote(t *testing.T) {
 		t.Fatalf("remote got %s %s (deadline %v)", fr.id, fr.input, fr.deadline)
 	}
 
-	// A tool error is a result; AsError names the tool.
+	// A tool error is a result; AsError names the tool. A typed nil map
+	// goes to the remote as {}, not null.
 	fr.out = json.RawMessage(`{"data":null,"meta":{"source":"mcp","isError":true,"content":[{"type":"text","text":"no such city"}]}}`)
-	env, err = Call[weather](ctx, c, tool, nil)
+	env, err = Call[weather](ctx, c, tool, map[string]any(nil))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if fr.input != `{}` {
+		t.Errorf("remote got arguments %s for a nil map, want {}", fr.input)
 	}
 	if ae := AsError(env); ae == nil || ae.Error() != "EXECUTION_ERROR get_weather: no such city" {
 		t.Fatalf("AsError: %v", ae)

@@ -323,10 +323,16 @@ func (rt *rewritingRoundTripper) RoundTrip(req *http.Request) (*http.Response, e
 		if err != nil {
 			return nil, err
 		}
-		if out := rewriteTaskBody(body); len(out) != len(body) || !bytes.Equal(out, body) {
+		out := rewriteTaskBody(body)
+		changed := len(out) != len(body) || !bytes.Equal(out, body)
+		extra := paramHeaders(req, out)
+		if changed || extra != nil {
 			req = req.Clone(req.Context())
 			body = out
 			req.ContentLength = int64(len(body))
+			for k, v := range extra {
+				req.Header[k] = v
+			}
 		}
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }

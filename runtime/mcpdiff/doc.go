@@ -6,8 +6,9 @@
 // inputs built from the old inputSchema and decode results into types made
 // from the old outputSchema, so a change is breaking when a value the old
 // client sends may no longer be accepted (a removed tool, a removed or newly
-// required input member, a narrowed input type, enum or format, a tool that
-// now needs task-augmented calls), or when a value the server now returns
+// required input member, a narrowed input type, enum or format, a tool
+// whose task support now refuses the calls the client makes: see
+// Options), or when a value the server now returns
 // may not decode into, or may lack what, the old client reads (a removed
 // output member or output schema, a member that may now be absent, a widened
 // output type, enum or format). The converse changes (a new tool, a new

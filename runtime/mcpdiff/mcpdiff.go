@@ -56,7 +56,10 @@ func (d Diff) Count() (breaking, compatible int) {
 	return breaking, compatible
 }
 
-// CompareListings compares two listing files: see ReadListing.
+// CompareListings compares two listing files: see ReadListing. The
+// protocolVersion of the new listing (which opsgen mcp snapshot records) is
+// taken as the one the generated client speaks with the server, for
+// Options.ProtocolVersion.
 func CompareListings(old, new []byte) (Diff, error) {
 	o, err := ReadListing(old)
 	if err != nil {
@@ -66,8 +69,32 @@ func CompareListings(old, new []byte) (Diff, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpdiff: new listing: %w", err)
 	}
-	return CompareTools(o, n)
+	var v struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	_ = json.Unmarshal(new, &v) // ReadListing has read it: a non-string version is just absent
+	return CompareToolsWith(o, n, Options{ProtocolVersion: v.ProtocolVersion})
 }
+
+// Options says what the comparison knows of the generated client's
+// sessions.
+type Options struct {
+	// ProtocolVersion is the MCP protocol version the client speaks with
+	// the server ("2025-11-25", "2026-07-28"); "" when unknown, which is
+	// taken as a version before 2026-07-28. It decides how a change of a
+	// tool's execution.taskSupport is classified: from 2026-07-28 the
+	// client declares the tasks extension (mcpclient.Connect, unless
+	// ConnectOptions.NoTasks) and follows whatever tasks the server makes,
+	// so such a change is compatible; before, the client asks for a task
+	// exactly when the old listing said "optional" or "required", and the
+	// change is breaking when the server now refuses that: a plain call to
+	// a tool now "required", a task for a tool now "forbidden".
+	ProtocolVersion string
+}
+
+// serverDirectedTasks reports whether tasks are the server's choice on
+// every call (the 2026-07-28 tasks extension).
+func (o Options) serverDirectedTasks() bool { return o.ProtocolVersion >= "2026-07-28" }
 
 // ReadListing returns the tools of a listing file: a JSON object with a
 // "tools" array, as `opsgen mcp snapshot` writes it or as a tools/list
@@ -87,8 +114,15 @@ func ReadListing(data []byte) ([]json.RawMessage, error) {
 }
 
 // CompareTools compares two lists of tools, each the JSON of an MCP Tool
-// object (name, inputSchema, outputSchema, execution...).
+// object (name, inputSchema, outputSchema, execution...), with the zero
+// Options.
 func CompareTools(old, new []json.RawMessage) (Diff, error) {
+	return CompareToolsWith(old, new, Options{})
+}
+
+// CompareToolsWith is CompareTools with what is known of the client's
+// sessions.
+func CompareToolsWith(old, new []json.RawMessage, opts Options) (Diff, error) {
 	o, err := indexTools("old", old)
 	if err != nil {
 		return nil, err
@@ -107,7 +141,7 @@ func CompareTools(old, new []json.RawMessage) (Diff, error) {
 		case !inOld:
 			d = append(d, Change{Tool: name, What: "tool added (regenerate to call it)"})
 		default:
-			d = compareTool(d, name, ot, nt)
+			d = compareTool(d, name, ot, nt, opts)
 		}
 	}
 	return d, nil
@@ -135,19 +169,14 @@ func indexTools(which string, tools []json.RawMessage) (map[string]map[string]an
 	return m, nil
 }
 
-func compareTool(d Diff, name string, o, n map[string]any) Diff {
+func compareTool(d Diff, name string, o, n map[string]any, opts Options) Diff {
 	for _, field := range []string{"title", "description"} {
 		if !equalJSON(o[field], n[field]) {
 			d = append(d, Change{Tool: name, Pointer: "/" + field, What: field + " changed (regenerate to update the doc comment)"})
 		}
 	}
 	if ot, nt := taskSupport(o), taskSupport(n); ot != nt {
-		c := Change{Tool: name, Pointer: "/execution/taskSupport", What: fmt.Sprintf("task support changed from %q to %q", ot, nt)}
-		if nt == "required" {
-			c.Breaking = true
-			c.What += " (plain calls are refused)"
-		}
-		d = append(d, c)
+		d = append(d, taskChange(name, ot, nt, opts))
 	}
 	w := &walker{d: d, tool: name, seen: map[string]bool{}}
 	w.compare(input, "/inputSchema", schemaAt(o, "inputSchema"), schemaAt(n, "inputSchema"))
@@ -162,6 +191,26 @@ func compareTool(d Diff, name string, o, n map[string]any) Diff {
 		w.compare(output, "/outputSchema", schemaAt(o, "outputSchema"), schemaAt(n, "outputSchema"))
 	}
 	return w.d
+}
+
+// taskChange classifies a change of execution.taskSupport from ot to nt
+// (see Options.ProtocolVersion).
+func taskChange(name, ot, nt string, opts Options) Change {
+	c := Change{Tool: name, Pointer: "/execution/taskSupport", What: fmt.Sprintf("task support changed from %q to %q", ot, nt)}
+	asksForTask := ot == "optional" || ot == "required"
+	switch {
+	case opts.serverDirectedTasks():
+		c.What += " (the client follows the tasks the server makes on " + opts.ProtocolVersion + ")"
+	case !asksForTask && nt == "required":
+		c.Breaking = true
+		c.What += " (the generated client makes plain calls, which are refused)"
+	case asksForTask && nt == "forbidden":
+		c.Breaking = true
+		c.What += " (the generated client asks for a task, which the server may refuse)"
+	case asksForTask:
+		c.What += " (the generated client asks for a task, as before)"
+	}
+	return c
 }
 
 func taskSupport(tool map[string]any) string {

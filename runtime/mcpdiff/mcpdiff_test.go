@@ -108,11 +108,7 @@ func TestClassify(t *testing.T) {
 			tool(obj, `{"properties":{"n":{"$ref":"#/$defs/node"}},"$defs":{"node":{"properties":{"name":{"type":"string"},"id":{}}}}}`, ""),
 			tool(obj, `{"properties":{"n":{"$ref":"#/$defs/v2"}},"$defs":{"v2":{"properties":{"name":{"type":"string"}}}}}`, ""),
 			"/outputSchema/properties/n/properties/id", true},
-		// Tasks.
-		{"task support now required", tool(obj, "", `"execution":{"taskSupport":"optional"}`), tool(obj, "", `"execution":{"taskSupport":"required"}`),
-			"/execution/taskSupport", true},
-		{"task support now optional", tool(obj, "", `"execution":{"taskSupport":"required"}`), tool(obj, "", ""),
-			"/execution/taskSupport", false},
+		// Task support: see TestTaskSupport.
 		// Documentation.
 		{"description changed", tool(obj, "", `"description":"a"`), tool(obj, "", `"description":"b"`), "/description", false},
 	}
@@ -233,4 +229,60 @@ func FuzzCompareListings(f *testing.F) {
 			t.Errorf("a listing compared with itself: %v, %v", same, err)
 		}
 	})
+}
+
+// TestTaskSupport: a change of execution.taskSupport breaks a client
+// speaking 2025-11-25 only when the server now refuses the call the client
+// makes (a plain one, or one asking for a task: mcpclient asks exactly when
+// its Tool.TaskSupport is "optional" or "required"); from 2026-07-28 the
+// client follows the server's tasks, and no change breaks it.
+func TestTaskSupport(t *testing.T) {
+	exec := func(ts string) string {
+		if ts == "" {
+			return "" // absent: "forbidden"
+		}
+		return `"execution":{"taskSupport":"` + ts + `"}`
+	}
+	tests := []struct {
+		old, new string
+		breaks   bool // on 2025-11-25 (and when the version is unknown)
+	}{
+		{"optional", "required", false},
+		{"required", "optional", false},
+		{"forbidden", "required", true},
+		{"", "required", true},
+		{"required", "forbidden", true},
+		{"optional", "", true},
+		{"forbidden", "optional", false},
+		{"", "optional", false},
+	}
+	for _, tt := range tests {
+		for _, version := range []string{"", "2025-11-25", "2026-07-28"} {
+			listing := func(ts string) []byte {
+				l := `{"tools":[` + string(tool(obj, "", exec(ts))) + `]`
+				if version != "" {
+					l += `,"protocolVersion":"` + version + `"`
+				}
+				return []byte(l + "}")
+			}
+			d, err := CompareListings(listing(tt.old), listing(tt.new))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(d) != 1 || d[0].Pointer != "/execution/taskSupport" {
+				t.Fatalf("%q -> %q on %q: got %v, want one task support change", tt.old, tt.new, version, d)
+			}
+			want := tt.breaks && version != "2026-07-28"
+			if d[0].Breaking != want {
+				t.Errorf("%q -> %q on %q: %v; want breaking %v", tt.old, tt.new, version, d[0], want)
+			}
+			// CompareToolsWith agrees with CompareListings.
+			o, _ := ReadListing(listing(tt.old))
+			n, _ := ReadListing(listing(tt.new))
+			d2, err := CompareToolsWith(o, n, Options{ProtocolVersion: version})
+			if err != nil || len(d2) != 1 || d2[0] != d[0] {
+				t.Errorf("%q -> %q on %q: CompareToolsWith gave %v, %v; CompareListings %v", tt.old, tt.new, version, d2, err, d)
+			}
+		}
+	}
 }
