@@ -655,59 +655,6 @@ func (v GetClipsSort) Known() bool {
 	return opsgenimpl.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
 }
 
-// GetMediasSort is one of the values below; other values still decode (see Known).
-//
-// #/paths/~1medias/get/parameters/2/schema
-type GetMediasSort string
-
-// The values of GetMediasSort.
-const (
-	// GetMediasSortCreatedAt is "created_at".
-	GetMediasSortCreatedAt GetMediasSort = "created_at"
-	// GetMediasSortCreatedAt2 is "-created_at".
-	GetMediasSortCreatedAt2 GetMediasSort = "-created_at"
-	// GetMediasSortOriginalCreatedAt is "original_created_at".
-	GetMediasSortOriginalCreatedAt GetMediasSort = "original_created_at"
-	// GetMediasSortOriginalCreatedAt2 is "-original_created_at".
-	GetMediasSortOriginalCreatedAt2 GetMediasSort = "-original_created_at"
-	// GetMediasSortName is "name".
-	GetMediasSortName GetMediasSort = "name"
-	// GetMediasSortName2 is "-name".
-	GetMediasSortName2 GetMediasSort = "-name"
-)
-
-// Known reports whether v is one of the values the API declares.
-func (v GetMediasSort) Known() bool {
-	return opsgenimpl.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
-}
-
-// GetWebhookSubscriptionsSort is one of the values below; other values still
-// decode (see Known).
-//
-// #/paths/~1webhook_subscriptions/get/parameters/1/schema
-type GetWebhookSubscriptionsSort string
-
-// The values of GetWebhookSubscriptionsSort.
-const (
-	// GetWebhookSubscriptionsSortCreatedAt is "created_at".
-	GetWebhookSubscriptionsSortCreatedAt GetWebhookSubscriptionsSort = "created_at"
-	// GetWebhookSubscriptionsSortCreatedAt2 is "-created_at".
-	GetWebhookSubscriptionsSortCreatedAt2 GetWebhookSubscriptionsSort = "-created_at"
-	// GetWebhookSubscriptionsSortOriginalCreatedAt is "original_created_at".
-	GetWebhookSubscriptionsSortOriginalCreatedAt GetWebhookSubscriptionsSort = "original_created_at"
-	// GetWebhookSubscriptionsSortOriginalCreatedAt2 is "-original_created_at".
-	GetWebhookSubscriptionsSortOriginalCreatedAt2 GetWebhookSubscriptionsSort = "-original_created_at"
-	// GetWebhookSubscriptionsSortName is "name".
-	GetWebhookSubscriptionsSortName GetWebhookSubscriptionsSort = "name"
-	// GetWebhookSubscriptionsSortName2 is "-name".
-	GetWebhookSubscriptionsSortName2 GetWebhookSubscriptionsSort = "-name"
-)
-
-// Known reports whether v is one of the values the API declares.
-func (v GetWebhookSubscriptionsSort) Known() bool {
-	return opsgenimpl.EnumKnown(string(v), "created_at\x00-created_at\x00original_created_at\x00-original_created_at\x00name\x00-name")
-}
-
 // LinksObjectData is a JSON object.
 //
 // #/components/schemas/links_object_data

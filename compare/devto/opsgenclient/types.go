@@ -489,52 +489,6 @@ func (v PostAPIReactionsReactableType) Known() bool {
 	return opsgenimpl.EnumKnown(string(v), "Comment\x00Article\x00User")
 }
 
-// PostAPIReactionsToggleCategory is one of the values below; other values still
-// decode (see Known).
-//
-// #/paths/~1api~1reactions~1toggle/post/parameters/0/schema
-type PostAPIReactionsToggleCategory string
-
-// The values of PostAPIReactionsToggleCategory.
-const (
-	// PostAPIReactionsToggleCategoryLike is "like".
-	PostAPIReactionsToggleCategoryLike PostAPIReactionsToggleCategory = "like"
-	// PostAPIReactionsToggleCategoryUnicorn is "unicorn".
-	PostAPIReactionsToggleCategoryUnicorn PostAPIReactionsToggleCategory = "unicorn"
-	// PostAPIReactionsToggleCategoryExplodingHead is "exploding_head".
-	PostAPIReactionsToggleCategoryExplodingHead PostAPIReactionsToggleCategory = "exploding_head"
-	// PostAPIReactionsToggleCategoryRaisedHands is "raised_hands".
-	PostAPIReactionsToggleCategoryRaisedHands PostAPIReactionsToggleCategory = "raised_hands"
-	// PostAPIReactionsToggleCategoryFire is "fire".
-	PostAPIReactionsToggleCategoryFire PostAPIReactionsToggleCategory = "fire"
-)
-
-// Known reports whether v is one of the values the API declares.
-func (v PostAPIReactionsToggleCategory) Known() bool {
-	return opsgenimpl.EnumKnown(string(v), "like\x00unicorn\x00exploding_head\x00raised_hands\x00fire")
-}
-
-// PostAPIReactionsToggleReactableType is one of the values below; other values
-// still decode (see Known).
-//
-// #/paths/~1api~1reactions~1toggle/post/parameters/2/schema
-type PostAPIReactionsToggleReactableType string
-
-// The values of PostAPIReactionsToggleReactableType.
-const (
-	// PostAPIReactionsToggleReactableTypeComment is "Comment".
-	PostAPIReactionsToggleReactableTypeComment PostAPIReactionsToggleReactableType = "Comment"
-	// PostAPIReactionsToggleReactableTypeArticle is "Article".
-	PostAPIReactionsToggleReactableTypeArticle PostAPIReactionsToggleReactableType = "Article"
-	// PostAPIReactionsToggleReactableTypeUser is "User".
-	PostAPIReactionsToggleReactableTypeUser PostAPIReactionsToggleReactableType = "User"
-)
-
-// Known reports whether v is one of the values the API declares.
-func (v PostAPIReactionsToggleReactableType) Known() bool {
-	return opsgenimpl.EnumKnown(string(v), "Comment\x00Article\x00User")
-}
-
 // ProfileImage is a JSON object.
 //
 // A profile image object.
