@@ -18,8 +18,8 @@ import (
 	"github.com/opsgen/opsgen/generator/mcptools"
 	"github.com/opsgen/opsgen/internal/testdeps"
 	"github.com/opsgen/opsgen/runtime"
-	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // transport is one way of reaching a server.

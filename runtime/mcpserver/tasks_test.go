@@ -13,9 +13,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/opsgen/opsgen/runtime"
-	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 	"github.com/opsgen/opsgen/runtime/mcpserver"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // taskServer serves three operations with tasks on: "slow" (blocks until
