@@ -411,7 +411,7 @@ func (l *loader) buildSchemas(svc *ir.Service) error {
 					return
 				}
 				t := svc.Types[i]
-				t.Def.Schema = l.conv.TypeSchema(t)
+				t.Def.Schema, t.Def.Input = l.conv.TypeSchemas(t)
 			}
 		})
 	}
