@@ -7,21 +7,13 @@ import (
 	"github.com/opsgen/opsgen/generator/ir"
 )
 
-// TypeSchema returns the JSON Schema of the named type t (the Schema of
-// its Def). It only reads the converter's state, so several goroutines
-// may call it at once after AllocateNames.
-func (c *Converter) TypeSchema(t *ir.Type) *ir.Schema {
-	s, _ := c.TypeSchemas(t)
-	return s
-}
-
 // TypeSchemas returns the JSON Schema of the named type t (the Schema of
 // its Def) and, when it differs, the schema of t in a request (its
 // Def.Input; nil when it is the same): a member both required and
 // write-only is required of a request, as a server checks it there, but
 // not of a response, which leaves it out. Read-only members are required
-// of neither (see requiredProps). Like TypeSchema, it only reads the
-// converter's state.
+// of neither (see requiredProps). It only reads the converter's state,
+// so several goroutines may call it at once after AllocateNames.
 func (c *Converter) TypeSchemas(t *ir.Type) (schema, input *ir.Schema) {
 	w := &schemaWriter{Converter: c}
 	schema = w.jsonSchema(c.src[t], true)
