@@ -54,7 +54,7 @@ func (g *gen) registryFile() *generatedFile {
 			spec = append(spec, keyValue{"InputSchema", f.typeText(rawMessage) + "(" + jsonString(s) + ")"})
 			binary = binary || op.Kind == ir.HTTPCall && strings.Contains(s, `"contentEncoding":"base64"`)
 		}
-		if s := g.bundle(op.OutputSchema); op.OutputSchema != nil && s != "" {
+		if s := g.bundle(op.OutputSchema, false); op.OutputSchema != nil && s != "" {
 			spec = append(spec, keyValue{"OutputSchema", f.typeText(rawMessage) + "(" + jsonString(s) + ")"})
 			if v := g.schemaVar(op.OutputSchema, "outSchema"+op.GoName); v != "" {
 				spec = append(spec, keyValue{"Output", v})
@@ -485,7 +485,7 @@ func (b *bodyField) text() string {
 // contentEncoding base64 (as encoding/json writes []byte), and a binary
 // body becomes a base64 string of its media type.
 func (g *gen) inputSchema(op *ir.Operation) string {
-	s := g.bundle(op.InputSchema)
+	s := g.bundle(op.InputSchema, true)
 	if op.Kind != ir.HTTPCall {
 		return s // an MCP tool's schema is the tool's own
 	}

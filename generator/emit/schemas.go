@@ -130,7 +130,9 @@ func (g *gen) schemasFile() *generatedFile {
 
 // bundle returns schema with the defs it needs (transitively) under
 // "$defs", so that it stands alone (for runtime.OperationSpec); "" for nil.
-func (g *gen) bundle(schema *ir.Schema) string {
+// An input schema (input set) has the defs' input schemas (ir.Def.Input,
+// where required write-only members stay required) under their names.
+func (g *gen) bundle(schema *ir.Schema, input bool) string {
 	if schema == nil {
 		return ""
 	}
@@ -140,13 +142,19 @@ func (g *gen) bundle(schema *ir.Schema) string {
 			g.defSet[d] = true
 		}
 	}
+	defSchema := func(d *ir.Def) *ir.Schema {
+		if input {
+			return d.InputSchema()
+		}
+		return d.Schema
+	}
 	need := map[*ir.Def]bool{}
 	var walk func(*ir.Schema)
 	walk = func(s *ir.Schema) {
 		s.Walk(func(s *ir.Schema) {
 			if d := s.Ref; d != nil && g.defSet[d] && !need[d] {
 				need[d] = true
-				walk(d.Schema)
+				walk(defSchema(d))
 			}
 		})
 	}
@@ -156,7 +164,7 @@ func (g *gen) bundle(schema *ir.Schema) string {
 	}
 	defs := make(ir.Properties, 0, len(need))
 	for d := range need {
-		defs = append(defs, ir.Property{Key: d.Name, Schema: d.Schema})
+		defs = append(defs, ir.Property{Key: d.Name, Schema: defSchema(d)})
 	}
 	slices.SortFunc(defs, func(a, b ir.Property) int { return strings.Compare(a.Key, b.Key) })
 	out, ok := schema.AppendJSON(nil, ir.Member{Key: "$defs", Value: defs})

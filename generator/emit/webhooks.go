@@ -182,7 +182,7 @@ func (g *gen) webhooksFile() *generatedFile {
 		if wo.op.Method != "" {
 			kvs = append(kvs, "Method: "+litText(wo.op.Method))
 		}
-		if s := g.bundle(wo.op.OutputSchema); wo.schema != "" && s != "" {
+		if s := g.bundle(wo.op.OutputSchema, false); wo.schema != "" && s != "" {
 			kvs = append(kvs, "OutputSchema: "+w.typeText(qual("encoding/json", "RawMessage"))+"("+jsonString(s)+")", "Output: "+wo.schema)
 		}
 		w.b.WriteString("\t\t{" + strings.Join(kvs, ", ") + "},\n")

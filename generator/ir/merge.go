@@ -207,7 +207,7 @@ func applyMerge(svc *Service, to map[*Type]*Type) {
 		if from.Def == nil || into.Def == nil {
 			continue
 		}
-		if from.Def.Schema.Equal(into.Def.Schema) {
+		if from.Def.Schema.Equal(into.Def.Schema) && from.Def.InputSchema().Equal(into.Def.InputSchema()) {
 			repoint[from.Def] = into.Def
 		} else {
 			keepDef[from.Def] = true
@@ -262,7 +262,7 @@ func applyMerge(svc *Service, to map[*Type]*Type) {
 	}
 	var schemas []*Schema
 	for _, d := range defs {
-		schemas = append(schemas, d.Schema)
+		schemas = append(schemas, d.Schema, d.Input)
 	}
 	for _, t := range kept {
 		fix(&t)

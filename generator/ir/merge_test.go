@@ -146,3 +146,47 @@ func TestMergeIdenticalSchemasDiffer(t *testing.T) {
 		t.Errorf("Defs[ReadOutput] = %s", s)
 	}
 }
+
+// TestMergeIdenticalInputsDiffer: two entities whose schemas are the same
+// but whose input schemas differ (one requires a write-only token in
+// requests) share a Go type, and each keeps its def, so that a request's
+// bundle still requires the token.
+func TestMergeIdenticalInputsDiffer(t *testing.T) {
+	str := &Type{Kind: String}
+	entity := func(name string) *Type {
+		return &Type{Name: name, Kind: Struct, Fields: []*Field{{Name: "Token", JSONName: "token", Type: str, WriteOnly: true}}}
+	}
+	a, b := entity("CreateInputEntitiesItem"), entity("ReadOutputEntitiesItem")
+	in := &Type{Name: "CreateInput", Kind: Struct, Fields: []*Field{{Name: "Entities", JSONName: "entities", Type: &Type{Kind: Array, Elem: a}}}}
+	out := &Type{Name: "ReadOutput", Kind: Struct, Fields: []*Field{{Name: "Entities", JSONName: "entities", Type: &Type{Kind: Array, Elem: b}}}}
+	types := []*Type{a, in, b, out}
+	svc := &Service{Kind: MCP, Types: types, Defs: withDefs(t, types, map[string]string{
+		"CreateInputEntitiesItem": `{"type":"object"}`,
+		"ReadOutputEntitiesItem":  `{"type":"object"}`,
+		"CreateInput":             `{"items":{"$ref":"#/$defs/CreateInputEntitiesItem"}}`,
+		"ReadOutput":              `{"items":{"$ref":"#/$defs/ReadOutputEntitiesItem"}}`,
+	}), Operations: []*Operation{
+		{ID: "create", Tool: &Tool{InputType: in}},
+		{ID: "read", Tool: &Tool{OutputType: out}},
+	}}
+	requiresToken := `{"required":["token"],"type":"object"}`
+	input, err := DecodeSchema([]byte(requiresToken), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Def.Input = input
+	MergeIdentical(svc)
+	if in.Fields[0].Type.Elem != out.Fields[0].Type.Elem {
+		t.Fatalf("not shared: %s and %s", in.Fields[0].Type.Elem.Name, out.Fields[0].Type.Elem.Name)
+	}
+	d := svc.Def("CreateInputEntitiesItem")
+	if d == nil {
+		t.Fatal("the def whose input schema differs was dropped")
+	}
+	if s := text(t, d.InputSchema()); s != requiresToken {
+		t.Errorf("Defs[CreateInputEntitiesItem] input = %s", s)
+	}
+	if s := text(t, svc.Def("CreateInput").Schema); !strings.Contains(s, `"#/$defs/CreateInputEntitiesItem"`) {
+		t.Errorf("Defs[CreateInput] = %s", s)
+	}
+}

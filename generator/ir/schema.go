@@ -41,6 +41,18 @@ type Def struct {
 	// another (MergeIdentical).
 	Name   string
 	Schema *Schema
+	// Input, when set, is the def's schema in a request, where it differs
+	// from Schema (a member both required and write-only is required
+	// there): an operation's bundled input schema writes it under Name.
+	Input *Schema
+}
+
+// InputSchema is the schema of d in a request: Input, or Schema.
+func (d *Def) InputSchema() *Schema {
+	if d.Input != nil {
+		return d.Input
+	}
+	return d.Schema
 }
 
 // Def returns the def named name, or nil.

@@ -67,7 +67,7 @@ type Entry struct {
 // Converter turns schemas into IR types. One converter serves one
 // ir.Service: it declares every schema once (by pointer) however often it
 // is used, names the types (AllocateNames) and writes their JSON Schemas
-// (TypeSchema, JSONSchema).
+// (TypeSchemas, JSONSchema).
 type Converter struct {
 	opts  Options
 	diags *diag.List

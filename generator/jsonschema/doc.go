@@ -31,13 +31,15 @@
 //   - readOnly and writeOnly: such a property is never required of the Go
 //     value, so that its field is optional (omitempty, a pointer for
 //     values) and a request leaves a read-only property out unless it is
-//     set. The runtime's JSON Schema does not require it either, since a
-//     read-only property is absent from requests and a write-only one from
-//     responses.
+//     set. The runtime's JSON Schema of responses does not require it
+//     either, since a read-only property is absent from requests and a
+//     write-only one from responses; the input schema of a request (a
+//     def's Input, InputJSONSchema) keeps a required write-only property
+//     required, as servers check it (bunq's attachment_id).
 //   - What the IR cannot express degrades to ir.Any (raw JSON) with a
 //     warning naming the place, never an error.
 //
-// TypeSchema and JSONSchema build the draft 2020-12 JSON Schema the
+// TypeSchemas and JSONSchema build the draft 2020-12 JSON Schema the
 // runtime validates with (ir.Service.Defs), as ir.Schema values that the
 // emitter writes: references to named types point at their types' Defs
 // ({"$ref": "#/$defs/<Name>"} once written), OpenAPI 3.0's nullable becomes a type

@@ -7,22 +7,53 @@ import (
 	"github.com/opsgen/opsgen/generator/ir"
 )
 
-// TypeSchema returns the JSON Schema of the named type t (the Schema of
-// its Def). It only reads the converter's state, so several goroutines
-// may call it at once after AllocateNames.
-func (c *Converter) TypeSchema(t *ir.Type) *ir.Schema {
-	return c.jsonSchema(c.src[t], true)
+// TypeSchemas returns the JSON Schema of the named type t (the Schema of
+// its Def) and, when it differs, the schema of t in a request (its
+// Def.Input; nil when it is the same): a member both required and
+// write-only is required of a request, as a server checks it there, but
+// not of a response, which leaves it out. Read-only members are required
+// of neither (see requiredProps). It only reads the converter's state,
+// so several goroutines may call it at once after AllocateNames.
+func (c *Converter) TypeSchemas(t *ir.Type) (schema, input *ir.Schema) {
+	w := &schemaWriter{Converter: c}
+	schema = w.jsonSchema(c.src[t], true)
+	if w.differs {
+		input = (&schemaWriter{Converter: c, input: true}).jsonSchema(c.src[t], true)
+	}
+	return schema, input
 }
 
 // JSONSchema returns the draft 2020-12 JSON Schema of s: see jsonSchema.
-func (c *Converter) JSONSchema(s *Schema) *ir.Schema { return c.jsonSchema(s, false) }
+func (c *Converter) JSONSchema(s *Schema) *ir.Schema {
+	return (&schemaWriter{Converter: c}).jsonSchema(s, false)
+}
+
+// InputJSONSchema returns the JSON Schema of s in a request (a request
+// body): as JSONSchema, but members both required and write-only stay
+// required. The named types it refers to are written by TypeSchemas,
+// whose input schemas a request's bundle uses.
+func (c *Converter) InputJSONSchema(s *Schema) *ir.Schema {
+	return (&schemaWriter{Converter: c, input: true}).jsonSchema(s, false)
+}
+
+// schemaWriter writes the JSON Schema of a converted schema for one
+// direction: input is set for a request, where required write-only
+// members stay required. One is made per call, so that goroutines
+// writing schemas at once share only the converter's read-only state.
+type schemaWriter struct {
+	*Converter
+	input bool
+	// differs is set when a required write-only member was left out of a
+	// "required" (only when !input): the input schema differs.
+	differs bool
+}
 
 // jsonSchema returns the draft 2020-12 JSON Schema of ref: references to
 // named types become references to their Defs, 3.0 nullable becomes a
 // type array (or anyOf with null), and OpenAPI-only or documentation
 // keywords are dropped (but readOnly and writeOnly on properties). top is set when ref is the definition of a named
 // type itself, which must be expanded rather than referred to.
-func (c *Converter) jsonSchema(ref *Schema, top bool) *ir.Schema {
+func (c *schemaWriter) jsonSchema(ref *Schema, top bool) *ir.Schema {
 	s := ref.resolve()
 	if s == nil {
 		return &ir.Schema{}
@@ -100,7 +131,7 @@ func (c *Converter) jsonSchema(ref *Schema, top bool) *ir.Schema {
 		}
 		set("properties", props)
 	}
-	if req := requiredProps(s); len(req) > 0 {
+	if req := c.requiredProps(s); len(req) > 0 {
 		set("required", req)
 	}
 	if ap := s.AdditionalProperties; ap != nil && ap.Always != nil {
@@ -148,7 +179,7 @@ func (c *Converter) jsonSchema(ref *Schema, top bool) *ir.Schema {
 // variants that share a base (allOf) would all match, so that validation
 // would report a valid value as matching several oneOf schemas, and
 // normalization could take the wrong variant.
-func (c *Converter) variantSchemas(refs []*Schema, disc *Discriminator) []*ir.Schema {
+func (c *schemaWriter) variantSchemas(refs []*Schema, disc *Discriminator) []*ir.Schema {
 	out := c.jsonSchemas(refs)
 	if disc == nil || disc.PropertyName == "" {
 		return out
@@ -174,7 +205,7 @@ func (c *Converter) variantSchemas(refs []*Schema, disc *Discriminator) []*ir.Sc
 	return out
 }
 
-func (c *Converter) jsonSchemas(refs []*Schema) []*ir.Schema {
+func (c *schemaWriter) jsonSchemas(refs []*Schema) []*ir.Schema {
 	out := make([]*ir.Schema, len(refs))
 	for i, r := range refs {
 		out[i] = c.jsonSchema(r, false)
@@ -183,16 +214,21 @@ func (c *Converter) jsonSchemas(refs []*Schema) []*ir.Schema {
 }
 
 // requiredProps returns the required properties of s, without those of
-// its properties that are read-only or write-only: as in the Go types, they
-// are not required, being absent from requests or from responses.
-func requiredProps(s *Schema) []string {
+// its properties that are read-only and, unless c.input, those that are
+// write-only: as in the Go types, they are not required, being absent
+// from requests or from responses. A request must hold its required
+// write-only members (a password, an attachment id), which servers check.
+func (c *schemaWriter) requiredProps(s *Schema) []string {
 	skip := func(name string) bool {
 		p := s.Properties[name]
 		if p == nil {
 			return false
 		}
 		a := annotated(p)
-		return a.ReadOnly || a.WriteOnly
+		if a.WriteOnly && !a.ReadOnly && !c.input {
+			c.differs = true
+		}
+		return a.ReadOnly || a.WriteOnly && !c.input
 	}
 	if !slices.ContainsFunc(s.Required, skip) {
 		return s.Required

@@ -110,7 +110,7 @@ func convert(tools []*tool, opts LoadOptions, source string, pos *positions, dia
 	svc.Types = conv.Types()
 	svc.Defs = make([]*ir.Def, len(svc.Types))
 	for i, t := range svc.Types {
-		t.Def.Schema = conv.TypeSchema(t)
+		t.Def.Schema, t.Def.Input = conv.TypeSchemas(t)
 		svc.Defs[i] = t.Def
 	}
 	for i, op := range svc.Operations {

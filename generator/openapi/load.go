@@ -385,7 +385,7 @@ func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Opti
 // buildSchemas is the loader's last stage: it builds the JSON Schemas of
 // the types (their Defs, then Service.Defs) and finishes the operations,
 // and returns when both are done. The types' schemas are built by several
-// goroutines (TypeSchema only reads the converter's state) while another
+// goroutines (TypeSchemas only reads the converter's state) while another
 // one finishes the operations (their JSON Schemas: they read the
 // converter's state too, and may warn, and adapt schemas the operations
 // did not) then gives the diagnostics their positions.
@@ -411,7 +411,7 @@ func (l *loader) buildSchemas(svc *ir.Service) error {
 					return
 				}
 				t := svc.Types[i]
-				t.Def.Schema = l.conv.TypeSchema(t)
+				t.Def.Schema, t.Def.Input = l.conv.TypeSchemas(t)
 			}
 		})
 	}

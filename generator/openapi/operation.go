@@ -659,7 +659,7 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 	var props ir.Properties // "body" before "params"
 	var required []string
 	if op.Body != nil {
-		props = append(props, ir.Property{Key: "body", Schema: l.jsonSchema(l.bodyRefs[op.Body])})
+		props = append(props, ir.Property{Key: "body", Schema: l.inputJSONSchema(l.bodyRefs[op.Body])})
 		if op.Body.Kind == ir.BodyXML {
 			op.Body.Schema = xmlRootName(props[len(props)-1].Schema, l.bodyRefs[op.Body])
 		}
@@ -760,9 +760,9 @@ func (l *loader) paramSchema(p *ir.Param, s opSite) *ir.Schema {
 				continue
 			}
 			if v := r.Value; v.Schema != nil {
-				return l.jsonSchema(v.Schema)
+				return l.inputJSONSchema(v.Schema)
 			} else if m := v.Content[p.ContentType]; m != nil {
-				return l.jsonSchema(m.Schema)
+				return l.inputJSONSchema(m.Schema)
 			}
 			return ir.NewSchema(ir.Member{Key: "type", Value: "string"})
 		}

@@ -62,6 +62,12 @@ func (l *loader) jsonSchema(ref *openapi3.SchemaRef) *ir.Schema {
 	return l.conv.JSONSchema(l.adapt(ref, nil))
 }
 
+// inputJSONSchema returns the JSON Schema of ref in a request (see
+// jsonschema.Converter.InputJSONSchema).
+func (l *loader) inputJSONSchema(ref *openapi3.SchemaRef) *ir.Schema {
+	return l.conv.InputJSONSchema(l.adapt(ref, nil))
+}
+
 // adapt returns the schema of ref, found in the schema in (nil: outside
 // any schema), in generator/jsonschema's model: a reference node for a
 // $ref, else the adapted value. Each kin-openapi schema is adapted once (by
