@@ -95,22 +95,13 @@ func (*LocalMeta) isMeta() {}
 func (*HTTPMeta) isMeta()  {}
 func (*MCPMeta) isMeta()   {}
 
-// now is the clock of Local; tests replace it.
+// now is the clock of local; tests replace it.
 var now = time.Now
 
-// Local wraps the result of an in-process operation. The timestamp is taken now.
-func Local[T any](data T, operationID string) ResponseEnvelope[T] {
+// local wraps the result of an in-process operation, timestamped now
+// (opsgenimpl.Local for transports).
+func local[T any](data T, operationID string) ResponseEnvelope[T] {
 	return ResponseEnvelope[T]{Data: data, Meta: &LocalMeta{OperationID: operationID, Timestamp: now().UnixMilli()}}
-}
-
-// HTTP wraps the result of an HTTP operation.
-func HTTP[T any](data T, meta HTTPMeta) ResponseEnvelope[T] {
-	return ResponseEnvelope[T]{Data: data, Meta: &meta}
-}
-
-// MCP wraps the result of an MCP tool call.
-func MCP[T any](data T, meta MCPMeta) ResponseEnvelope[T] {
-	return ResponseEnvelope[T]{Data: data, Meta: &meta}
 }
 
 // SourceOf reports the source of an envelope's meta, or "" when it is nil:

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -37,7 +38,7 @@ func TestEnvelopeSchemaAcceptsVectors(t *testing.T) {
 		}
 	}
 	// What the Go envelopes marshal validates too.
-	env := runtime.MCP[any](map[string]any{"ok": true}, runtime.MCPMeta{Content: []runtime.ContentBlock{runtime.TextBlock("ok")}})
+	env := opsgenimpl.MCP[any](map[string]any{"ok": true}, runtime.MCPMeta{Content: []runtime.ContentBlock{runtime.TextBlock("ok")}})
 	b, err := json.Marshal(env)
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +46,7 @@ func TestEnvelopeSchemaAcceptsVectors(t *testing.T) {
 	if err := runtime.ValidateEnvelopeJSON(b); err != nil {
 		t.Errorf("marshalled MCP envelope %s: %v", b, err)
 	}
-	b, _ = json.Marshal(runtime.HTTP("x", runtime.HTTPMeta{StatusCode: 201, ContentType: "text/plain"}))
+	b, _ = json.Marshal(opsgenimpl.HTTP("x", runtime.HTTPMeta{StatusCode: 201, ContentType: "text/plain"}))
 	if err := runtime.ValidateEnvelopeJSON(b); err != nil {
 		t.Errorf("marshalled HTTP envelope %s: %v", b, err)
 	}

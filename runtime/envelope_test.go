@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 const envelopeDir = "../testdata/vectors/envelopes"
@@ -213,7 +214,7 @@ func TestIsResponseEnvelopeGoValues(t *testing.T) {
 			t.Errorf("%s: IsResponseEnvelope = true", name)
 		}
 	}
-	env := runtime.Local(42, "math.answer")
+	env := opsgenimpl.Local(42, "math.answer")
 	if !runtime.IsResponseEnvelope(env) || !runtime.IsResponseEnvelope(&env) {
 		t.Error("a Local envelope is not detected")
 	}

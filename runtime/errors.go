@@ -66,7 +66,7 @@ type CallError struct {
 type HTTPFailure struct {
 	StatusCode int
 	Headers    http.Header
-	// Body is a copy of the response body, at most MaxErrorBody bytes;
+	// Body is a copy of the response body, at most 64 KiB;
 	// Truncated says whether there was more.
 	Body      []byte
 	Truncated bool
@@ -76,9 +76,6 @@ type HTTPFailure struct {
 	// status (or for default), or nil. ErrorBody returns it typed.
 	Typed any
 }
-
-// MaxErrorBody bounds the copy of an error response's body kept in HTTPFailure.
-const MaxErrorBody = 64 << 10
 
 // Error implements error.
 func (e *CallError) Error() string {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // An envelope carries the data and the meta of the transport, and has the
@@ -16,7 +17,7 @@ func Example_envelope() {
 		ID   int    `json:"id"`
 		Name string `json:"name"`
 	}
-	env := runtime.HTTP(Pet{ID: 7, Name: "rex"}, runtime.HTTPMeta{
+	env := opsgenimpl.HTTP(Pet{ID: 7, Name: "rex"}, runtime.HTTPMeta{
 		StatusCode:  200,
 		Headers:     map[string]string{"content-type": "application/json"},
 		ContentType: "application/json",

@@ -392,7 +392,7 @@ func detect(result any, operationID string) (env ResponseEnvelope[any], typed bo
 		}
 	}
 	if raw == nil {
-		return Local(result, operationID), false, nil
+		return local(result, operationID), false, nil
 	}
 	if err := json.Unmarshal(raw, &env); err != nil {
 		return ResponseEnvelope[any]{}, false, NewError(CodeDecode, operationID, "result envelope", err)

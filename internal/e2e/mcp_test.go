@@ -23,6 +23,7 @@ import (
 	"github.com/opsgen/opsgen/internal/mcptest"
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // mcptestListing is the committed snapshot of internal/mcptest, mcpgen's source.
@@ -495,7 +496,7 @@ func assertMCPVector[T any](t *testing.T, env runtime.ResponseEnvelope[T], name 
 	if len(m.Meta) == 0 {
 		m.Meta = nil
 	}
-	got, err := json.Marshal(runtime.MCP(env.Data, m))
+	got, err := json.Marshal(opsgenimpl.MCP(env.Data, m))
 	if err != nil {
 		t.Fatal(err)
 	}

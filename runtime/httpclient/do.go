@@ -416,10 +416,10 @@ func isSuccess(code int) bool {
 func statusError(opID string, resp *http.Response, entry *Response) error {
 	defer resp.Body.Close()
 	// A read error leaves what was read; the status is the failure to report.
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, runtime.MaxErrorBody+1))
-	truncated := len(b) > runtime.MaxErrorBody
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, opsgenimpl.MaxErrorBody+1))
+	truncated := len(b) > opsgenimpl.MaxErrorBody
 	if truncated {
-		b = b[:runtime.MaxErrorBody]
+		b = b[:opsgenimpl.MaxErrorBody]
 	}
 	ct := resp.Header.Get("Content-Type")
 	f := &runtime.HTTPFailure{StatusCode: resp.StatusCode, Headers: resp.Header, Body: b, Truncated: truncated, ContentType: ct}

@@ -235,7 +235,7 @@ func yieldItem[T any](out T, warnings []runtime.Warning, err error, meta runtime
 		skipped(err)
 		return true
 	}
-	env := runtime.HTTP(out, meta)
+	env := opsgenimpl.HTTP(out, meta)
 	env.Warnings = warnings
 	return yield(env, nil)
 }

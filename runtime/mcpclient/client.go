@@ -63,7 +63,7 @@ type Client struct {
 	before     []func(context.Context, *mcp.CallToolParams) error
 	after      []func(context.Context, *mcp.CallToolParams, *mcp.CallToolResult) error
 	timeout    time.Duration
-	remote     runtime.Remote
+	remote     opsgenimpl.Remote
 }
 
 // Option configures a Client.
@@ -229,7 +229,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 			warn("no convention payload and no text block holding JSON that fits %T: data left empty", data)
 		}
 	}
-	env = runtime.MCP(data, meta)
+	env = opsgenimpl.MCP(data, meta)
 	env.Warnings = distinct(warnings)
 	return env, nil
 }

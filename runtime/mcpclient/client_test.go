@@ -336,7 +336,7 @@ func assertVector[T any](t *testing.T, env runtime.ResponseEnvelope[T], name str
 	if len(m.Meta) == 0 {
 		m.Meta = nil
 	}
-	got, err := json.Marshal(runtime.MCP(env.Data, m))
+	got, err := json.Marshal(opsgenimpl.MCP(env.Data, m))
 	if err != nil {
 		t.Fatal(err)
 	}

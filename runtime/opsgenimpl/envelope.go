@@ -1,0 +1,26 @@
+package opsgenimpl
+
+import (
+	"time"
+
+	"github.com/opsgen/opsgen/runtime"
+)
+
+// Local wraps the result of an in-process operation. The timestamp is taken now.
+func Local[T any](data T, operationID string) runtime.ResponseEnvelope[T] {
+	return runtime.ResponseEnvelope[T]{Data: data, Meta: &runtime.LocalMeta{OperationID: operationID, Timestamp: time.Now().UnixMilli()}}
+}
+
+// HTTP wraps the result of an HTTP operation.
+func HTTP[T any](data T, meta runtime.HTTPMeta) runtime.ResponseEnvelope[T] {
+	return runtime.ResponseEnvelope[T]{Data: data, Meta: &meta}
+}
+
+// MCP wraps the result of an MCP tool call.
+func MCP[T any](data T, meta runtime.MCPMeta) runtime.ResponseEnvelope[T] {
+	return runtime.ResponseEnvelope[T]{Data: data, Meta: &meta}
+}
+
+// MaxErrorBody bounds the copy of an error response's body a transport keeps
+// in runtime.HTTPFailure.Body.
+const MaxErrorBody = 64 << 10
