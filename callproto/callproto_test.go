@@ -632,7 +632,7 @@ func TestJSONForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rt.ValidateEnvelopeJSON(out); err != nil || !strings.HasPrefix(string(out), `{"data":{"id":2,"name":"pet2"},"meta":{"source":"local"`) {
+	if err := opsgenimpl.ValidateEnvelopeJSON(out); err != nil || !strings.HasPrefix(string(out), `{"data":{"id":2,"name":"pet2"},"meta":{"source":"local"`) {
 		t.Fatalf("out = %s, %v", out, err)
 	}
 	n := 0

@@ -61,7 +61,7 @@
 // spokes that reconnect (for spokes that cannot reach a broker). Each
 // adapter lives in a package of its own, so that importing callproto
 // links none. WIRE.md, beside this file, specifies the subjects, the events
-// and their JSON Schemas (EventsSchema, with runtime.EnvelopeSchema) for
+// and their JSON Schemas (EventsSchema, with opsgenimpl.EnvelopeSchema) for
 // implementations in other languages.
 //
 // # Generated clients across the wire

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // DefaultWindow is how many subscription envelopes a hub sends beyond the
@@ -671,7 +672,7 @@ func Respond(ctx context.Context, bus Bus, replyTo, requestID string, output any
 // respondedEvent encodes call.responded, with the envelope's warnings,
 // refusing an output that is not an envelope.
 func respondedEvent(requestID string, output any, warnings []runtime.Warning) ([]byte, error) {
-	if !runtime.IsResponseEnvelope(output) {
+	if !opsgenimpl.IsResponseEnvelope(output) {
 		return nil, fmt.Errorf("callproto: respond %s: output is not a ResponseEnvelope (%T)", requestID, output)
 	}
 	out, err := envelopeJSON(output)

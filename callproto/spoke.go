@@ -639,7 +639,7 @@ func envelopeAs[Out any](ctx context.Context, p *runtime.Pipeline, id string, ou
 		env.Warnings = warnings
 		return env, nil
 	}
-	if !runtime.IsResponseEnvelope(out) {
+	if !opsgenimpl.IsResponseEnvelope(out) {
 		return runtime.ResponseEnvelope[Out]{}, runtime.Errorf(runtime.CodeDecode, id, "output is not a ResponseEnvelope")
 	}
 	if len(warnings) == 0 {
@@ -672,7 +672,7 @@ func (m *PendingRequestMap) CallJSONWarnings(ctx context.Context, id string, inp
 	if err != nil {
 		return nil, nil, err
 	}
-	if !runtime.IsResponseEnvelope(out) {
+	if !opsgenimpl.IsResponseEnvelope(out) {
 		return nil, nil, runtime.Errorf(runtime.CodeDecode, id, "call.responded output is not a ResponseEnvelope")
 	}
 	return out, warnings, nil
@@ -694,7 +694,7 @@ func (m *PendingRequestMap) SubscribeJSON(ctx context.Context, id string, input 
 func (m *PendingRequestMap) SubscribeJSONWarnings(ctx context.Context, id string, input any) iter.Seq2[opsgenimpl.RemoteEnvelope, error] {
 	return func(yield func(opsgenimpl.RemoteEnvelope, error) bool) {
 		for out, err := range m.subscribe(ctx, id, input, nil) {
-			if err == nil && !runtime.IsResponseEnvelope(out.output) {
+			if err == nil && !opsgenimpl.IsResponseEnvelope(out.output) {
 				err = runtime.Errorf(runtime.CodeDecode, id, "call.yielded output is not a ResponseEnvelope")
 			}
 			if !yield(opsgenimpl.RemoteEnvelope{JSON: out.output, Warnings: out.warnings}, err) || err != nil {

@@ -39,3 +39,5 @@ func (implementation) UnionOf(variant string, v any) UnionValue {
 func (implementation) UnionParts(u UnionValue) (v any, variant string, raw json.RawMessage) {
 	return u.v, u.variant, u.raw
 }
+
+func (implementation) IsResponseEnvelope(v any) bool { return isResponseEnvelope(v) }

@@ -13,7 +13,7 @@ import (
 // discriminant of the wire form's meta object ("meta.source").
 type Source string
 
-// The closed set of sources. IsResponseEnvelope recognises exactly these.
+// The closed set of sources. opsgenimpl.IsResponseEnvelope recognises exactly these.
 const (
 	SourceLocal Source = "local"
 	SourceHTTP  Source = "http"
@@ -175,7 +175,7 @@ func marshalEnvelope(v any, m Meta) ([]byte, error) {
 
 // unmarshalEnvelope decodes the wire form's data into out (a pointer) and
 // returns its meta. The keys "data", "meta" and "source" are matched exactly,
-// as IsResponseEnvelope (and JavaScript) match them, not case-insensitively
+// as opsgenimpl.IsResponseEnvelope (and JavaScript) match them, not case-insensitively
 // as encoding/json matches struct fields.
 func unmarshalEnvelope(b []byte, out any) (Meta, error) {
 	var raw map[string]json.RawMessage
@@ -254,12 +254,8 @@ func unmarshalMeta(b json.RawMessage) (Meta, error) {
 	return m, nil
 }
 
-// IsResponseEnvelope reports whether v is an envelope: an object with a
-// "data" member (null allowed) and a "meta" object whose "source" is one of
-// local, http or mcp. v may be a ResponseEnvelope of any type, a decoded JSON
-// value (map[string]any), raw JSON ([]byte, json.RawMessage) or a string of JSON.
-// Detection is by the closed source set only, as the seeds define it.
-func IsResponseEnvelope(v any) bool {
+// isResponseEnvelope is opsgenimpl.IsResponseEnvelope.
+func isResponseEnvelope(v any) bool {
 	switch v := v.(type) {
 	case nil:
 		return false

@@ -226,7 +226,7 @@ func (p *Pipeline) check(operationID string, schema *conform.Schema, body []byte
 // handler or a stream event:
 //
 //  1. detect: a result that already is an envelope (a ResponseEnvelope of
-//     any type, or a map or raw JSON for which IsResponseEnvelope is true)
+//     any type, or a map or raw JSON for which opsgenimpl.IsResponseEnvelope is true)
 //     passes through with its meta;
 //  2. wrap: any other result becomes Local(result, operationID);
 //  3. normalize and 4. validate Data against schema, as Decode does.

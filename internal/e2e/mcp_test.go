@@ -243,7 +243,7 @@ func testMCPCalls(t *testing.T, session *mcp.ClientSession) {
 			t.Fatalf("meta = %+v", m)
 		}
 		assertMCPVector(t, env, "mcp-structured.json")
-		if !runtime.IsResponseEnvelope(env) {
+		if !opsgenimpl.IsResponseEnvelope(env) {
 			t.Error("IsResponseEnvelope(env) = false")
 		}
 	})

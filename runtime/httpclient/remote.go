@@ -84,7 +84,7 @@ func (c *Client) remote(r *Request) Remote {
 // the meta the hub sent (HTTP status and headers of its call) is kept,
 // and the warnings that came beside it come first.
 func remoteEnvelope[T any](ctx context.Context, p *runtime.Pipeline, r *Request, out opsgenimpl.RemoteEnvelope) (runtime.ResponseEnvelope[T], error) {
-	if !runtime.IsResponseEnvelope(out.JSON) {
+	if !opsgenimpl.IsResponseEnvelope(out.JSON) {
 		return runtime.ResponseEnvelope[T]{}, runtime.Errorf(runtime.CodeDecode, r.opID, "the remote answer is not a ResponseEnvelope")
 	}
 	if len(out.Warnings) == 0 {
@@ -118,7 +118,7 @@ func remoteEvents(ctx context.Context, rm Remote, id string, in RemoteInput) ite
 // envelope (see opsgenimpl.WarningsRemote), which come first, as in the
 // hub's envelope.
 func remoteInto(ctx context.Context, p *runtime.Pipeline, r *Request, out json.RawMessage, warnings []runtime.Warning, data any) (runtime.Meta, []runtime.Warning, error) {
-	if !runtime.IsResponseEnvelope(out) {
+	if !opsgenimpl.IsResponseEnvelope(out) {
 		zeroData(data)
 		return nil, nil, runtime.Errorf(runtime.CodeDecode, r.opID, "the remote answer is not a ResponseEnvelope")
 	}

@@ -50,7 +50,7 @@ func callRemote[T any](ctx context.Context, c *Client, tool *Tool, args any, opt
 	if err != nil {
 		return runtime.ResponseEnvelope[T]{}, err
 	}
-	if !runtime.IsResponseEnvelope(out) {
+	if !opsgenimpl.IsResponseEnvelope(out) {
 		return runtime.ResponseEnvelope[T]{}, runtime.Errorf(runtime.CodeDecode, tool.ID, "the remote answer is not a ResponseEnvelope")
 	}
 	var result any = out

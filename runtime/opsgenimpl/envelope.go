@@ -24,3 +24,11 @@ func MCP[T any](data T, meta runtime.MCPMeta) runtime.ResponseEnvelope[T] {
 // MaxErrorBody bounds the copy of an error response's body a transport keeps
 // in runtime.HTTPFailure.Body.
 const MaxErrorBody = 64 << 10
+
+// IsResponseEnvelope reports whether v is an envelope: an object with a
+// "data" member (null allowed) and a "meta" object whose "source" is one of
+// local, http or mcp. v may be a runtime.ResponseEnvelope of any type, a
+// decoded JSON value (map[string]any), raw JSON ([]byte, json.RawMessage) or
+// a string of JSON. Detection is by the closed source set only, as the seeds
+// define it.
+func IsResponseEnvelope(v any) bool { return rt.IsResponseEnvelope(v) }
