@@ -69,6 +69,10 @@ type Logger interface {
 // Pipeline holds the settings of the result pipeline. The zero value (and a
 // nil *Pipeline) is warn mode, logging through package log (see Logger). A Pipeline
 // is safe for concurrent use; do not change its fields while it is used.
+//
+// The pipeline (detect, wrap, normalize, validate) is described in package
+// runtime/opsgenimpl, which generated code calls: what normalization cannot
+// fix is a [Warning], and a value the Go type cannot hold is dropped with one.
 type Pipeline struct {
 	// Mode is what happens to schema mismatches.
 	Mode ValidationMode

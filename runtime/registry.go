@@ -72,6 +72,17 @@ type Handler func(ctx context.Context, input json.RawMessage) (any, error)
 // clients register their remote operations; local Go handlers register
 // beside them. It is safe for concurrent use.
 //
+// Each operation has a "namespace.name" id, JSON Schemas and a [Handler].
+// [Registry.Execute] validates the input against the input schema, runs
+// the handler (a panic becomes an EXECUTION_ERROR carrying a [*PanicError]),
+// and runs the pipeline on the result, so that local and remote operations
+// are called the same way:
+//
+//	env, err := reg.Execute(ctx, "petstore.getPet", map[string]any{"id": 7})
+//
+// Generated clients register all their operations with their Register
+// method; [ExecuteAs] decodes the data into a T.
+//
 // One call is one pipeline pass, with one set of warnings of one
 // operation id. The typed envelope a transport returns (a ResponseEnvelope
 // value whose Meta is an *HTTPMeta or *MCPMeta: what a generated client's
