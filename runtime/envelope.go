@@ -76,7 +76,7 @@ type MCPMeta struct {
 	Meta map[string]any `json:"_meta,omitempty"`
 	// Convention is what a recognised content convention (ToolEnvelope V1,
 	// dotbot) said about the result, or nil. It is not part of the wire form.
-	Convention *ConventionInfo `json:"-"`
+	Convention Convention `json:"-"`
 	// Tool is the name of the called tool, set by the caller (the result
 	// does not name it); "" when unknown. It is not part of the wire form.
 	Tool string `json:"-"`

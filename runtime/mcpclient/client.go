@@ -265,31 +265,31 @@ func decodeText[T any](ctx context.Context, pipeline *runtime.Pipeline, tool *To
 // or zero values when the convention does not apply; problems (an expected
 // convention that is absent or does not decode, a dotbot status mismatch)
 // go to report.
-func applyConvention(name string, blocks []runtime.ContentBlock, structured json.RawMessage, report func(runtime.Warning)) (json.RawMessage, *runtime.ConventionInfo, bool) {
+func applyConvention(name string, blocks []runtime.ContentBlock, structured json.RawMessage, report func(runtime.Warning)) (json.RawMessage, runtime.Convention, bool) {
 	warn := func(format string, args ...any) { report(runtime.Warning{Message: fmt.Sprintf(format, args...)}) }
 	switch name {
 	case "":
 		return nil, nil, false
-	case runtime.ConventionAuto:
+	case mcpconv.ConventionAuto:
 		switch {
 		case mcpconv.HasToolEnvelope(blocks):
-			name = runtime.ConventionToolEnvelope
+			name = mcpconv.ConventionToolEnvelope
 		case isDotbot(string(structured)) || hasDotbot(blocks):
-			name = runtime.ConventionDotbot
+			name = mcpconv.ConventionDotbot
 		default:
 			return nil, nil, false
 		}
 	}
 	switch name {
-	case runtime.ConventionToolEnvelope:
+	case mcpconv.ConventionToolEnvelope:
 		env, err := mcpconv.DecodeToolEnvelope(blocks)
 		if err != nil {
 			warn("%v; falling back to the content", err)
 			return nil, nil, false
 		}
 		info := env.ToolEnvelopeInfo
-		return env.Payload, &runtime.ConventionInfo{Name: name, ToolEnvelope: &info}, false
-	case runtime.ConventionDotbot:
+		return env.Payload, &info, false
+	case mcpconv.ConventionDotbot:
 		fromStructured := mcpconv.LooksLikeDotbot(string(structured))
 		var d *mcpconv.Dotbot
 		var warnings []runtime.Warning
@@ -306,10 +306,10 @@ func applyConvention(name string, blocks []runtime.ContentBlock, structured json
 		for _, w := range warnings {
 			report(w)
 		}
-		return d.Data, &runtime.ConventionInfo{Name: name, Dotbot: &d.DotbotInfo}, fromStructured
+		return d.Data, &d.DotbotInfo, fromStructured
 	}
 	warn("unknown content convention %q ignored (want %q, %q or %q)", name,
-		runtime.ConventionToolEnvelope, runtime.ConventionDotbot, runtime.ConventionAuto)
+		mcpconv.ConventionToolEnvelope, mcpconv.ConventionDotbot, mcpconv.ConventionAuto)
 	return nil, nil, false
 }
 
