@@ -399,7 +399,7 @@ func (h *CallHandler) serve(ctx context.Context, req *Requested, sv *serving) {
 		h.fail(req, sv, runtime.NewError(runtime.CodeAccessDenied, id, err.Error(), nil), 0)
 		return
 	}
-	if ce := runtime.ContextError(ctx, id, nil); ce != nil {
+	if ce := opsgenimpl.ContextError(ctx, id, nil); ce != nil {
 		h.fail(req, sv, ce, 0)
 		return
 	}
@@ -441,7 +441,7 @@ func (h *CallHandler) serve(ctx context.Context, req *Requested, sv *serving) {
 			select {
 			case <-sv.ackCh:
 			case <-ctx.Done():
-				h.fail(req, sv, runtime.ContextError(ctx, id, nil), seq)
+				h.fail(req, sv, opsgenimpl.ContextError(ctx, id, nil), seq)
 				return
 			}
 		}

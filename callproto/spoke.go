@@ -380,7 +380,7 @@ func (m *PendingRequestMap) start(ctx context.Context, id string, input any, str
 	m.mu.Unlock()
 	if err := m.bus.Publish(ctx, m.subj.Requested, b); err != nil {
 		m.forget(reqID)
-		if ce := runtime.ContextError(ctx, id, err); ce != nil {
+		if ce := opsgenimpl.ContextError(ctx, id, err); ce != nil {
 			return "", nil, ce
 		}
 		return "", nil, runtime.NewError(runtime.CodeTransport, id, "publishing call.requested", err)
@@ -449,7 +449,7 @@ func (m *PendingRequestMap) call(ctx context.Context, id string, input any, opts
 		return nil, nil, runtime.Errorf(runtime.CodeTransport, id, "%s", p.reason)
 	case <-ctx.Done():
 		m.cancelRemote(reqID)
-		return nil, nil, runtime.ContextError(ctx, id, nil)
+		return nil, nil, opsgenimpl.ContextError(ctx, id, nil)
 	}
 }
 
@@ -532,7 +532,7 @@ func (m *PendingRequestMap) subscribe(ctx context.Context, id string, input any,
 				yield(none, runtime.Errorf(runtime.CodeTransport, id, "%s", p.reason))
 				return
 			case <-ctx.Done():
-				yield(none, runtime.ContextError(ctx, id, nil))
+				yield(none, opsgenimpl.ContextError(ctx, id, nil))
 				return
 			}
 			switch a.Type {

@@ -41,3 +41,7 @@ func (implementation) UnionParts(u UnionValue) (v any, variant string, raw json.
 }
 
 func (implementation) IsResponseEnvelope(v any) bool { return isResponseEnvelope(v) }
+
+func (implementation) ContextError(ctx context.Context, operationID string, err error) *CallError {
+	return contextError(ctx, operationID, err)
+}

@@ -116,10 +116,8 @@ func Errorf(code ErrorCode, operationID, format string, args ...any) *CallError 
 	return &CallError{Code: code, OperationID: operationID, Message: fmt.Sprintf(format, args...)}
 }
 
-// ContextError turns a context failure into a CallError (TIMEOUT for a
-// passed deadline, CANCELED for a cancellation), wrapping err. It returns nil
-// when ctx has not failed.
-func ContextError(ctx context.Context, operationID string, err error) *CallError {
+// contextError is opsgenimpl.ContextError.
+func contextError(ctx context.Context, operationID string, err error) *CallError {
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return &CallError{Code: CodeTimeout, OperationID: operationID, Message: "deadline exceeded", Cause: firstNonNil(err, ctx.Err())}

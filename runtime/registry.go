@@ -38,9 +38,9 @@ type OperationSpec struct {
 	// OutputSchema is the JSON Schema of the data, self-contained. Empty
 	// means no output schema: the data is not normalized or validated.
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
-	// Output, if set, is the compiled output schema and OutputSchema is
-	// only documentation. Generated code sets it to a schema of its
-	// SchemaSet, whose refs OutputSchema alone could not resolve.
+	// Output, if set, is the compiled output schema (an *opsgenimpl.Schema)
+	// and OutputSchema is only documentation. Generated code sets it to a
+	// schema of its SchemaSet, whose refs OutputSchema alone could not resolve.
 	Output *conform.Schema `json:"-"`
 	// Kind is query (the default when empty), mutation or subscription.
 	// RegisterSubscription sets it to subscription; Register refuses it.

@@ -644,7 +644,7 @@ func readError(ctx context.Context, opID string, body *cappedReader, limit int64
 	case errors.Is(err, errTooLarge):
 		return runtime.Errorf(runtime.CodeDecode, opID, "response body exceeds %d bytes", limit)
 	case body.err != nil:
-		if ce := runtime.ContextError(ctx, opID, body.err); ce != nil {
+		if ce := opsgenimpl.ContextError(ctx, opID, body.err); ce != nil {
 			return ce
 		}
 		return runtime.NewError(runtime.CodeTransport, opID, "reading response body", body.err)

@@ -138,7 +138,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 		defer cancel()
 	}
 	op := tool.operationID()
-	if err := runtime.ContextError(ctx, op, ctx.Err()); err != nil {
+	if err := opsgenimpl.ContextError(ctx, op, ctx.Err()); err != nil {
 		return env, err
 	}
 	pipeline := &c.pipeline
@@ -337,7 +337,7 @@ const (
 
 // callError classifies a CallTool failure.
 func callError(ctx context.Context, tool string, err error) error {
-	if ce := runtime.ContextError(ctx, tool, err); ce != nil {
+	if ce := opsgenimpl.ContextError(ctx, tool, err); ce != nil {
 		return ce
 	}
 	var werr *jsonrpc.Error

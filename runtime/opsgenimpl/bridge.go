@@ -18,6 +18,7 @@ type runtimeImpl interface {
 	UnionOf(variant string, v any) runtime.UnionValue
 	UnionParts(u runtime.UnionValue) (v any, variant string, raw json.RawMessage)
 	IsResponseEnvelope(v any) bool
+	ContextError(ctx context.Context, operationID string, err error) *runtime.CallError
 }
 
 // rt is set: package runtime, which this package imports, is initialized first.

@@ -1,6 +1,7 @@
 package opsgenimpl
 
 import (
+	"context"
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
@@ -32,3 +33,10 @@ const MaxErrorBody = 64 << 10
 // a string of JSON. Detection is by the closed source set only, as the seeds
 // define it.
 func IsResponseEnvelope(v any) bool { return rt.IsResponseEnvelope(v) }
+
+// ContextError turns a context failure into a runtime.CallError (TIMEOUT for
+// a passed deadline, CANCELED for a cancellation), wrapping err. It returns
+// nil when ctx has not failed.
+func ContextError(ctx context.Context, operationID string, err error) *runtime.CallError {
+	return rt.ContextError(ctx, operationID, err)
+}
