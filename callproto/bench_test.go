@@ -19,6 +19,7 @@ import (
 	"github.com/opsgen/opsgen/callproto/redisbus"
 	"github.com/opsgen/opsgen/callproto/wsbus"
 	rt "github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // The benchmarks compare a small call through the protocol (hub and spoke
@@ -122,7 +123,7 @@ func benchSpokeOn(b *testing.B, hubBus, spokeBus callproto.Bus) *callproto.Pendi
 
 func benchBare(b *testing.B) (*nats.Conn, *countingDialer) {
 	hubBus, spokeBus, d := benchBusesCounted(b)
-	reply, _ := json.Marshal(rt.Local(benchPet, "bench.echo"))
+	reply, _ := json.Marshal(opsgenimpl.Local(benchPet, "bench.echo"))
 	if _, err := hubBus.Conn().Subscribe("bench.bare", func(m *nats.Msg) { m.Respond(reply) }); err != nil {
 		b.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/opsgen/opsgen/callproto/natsbus"
 	"github.com/opsgen/opsgen/internal/leakcheck"
 	rt "github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 type pet struct {
@@ -82,7 +83,7 @@ func testRegistry(t testing.TB, c *counters) *rt.Registry {
 		panic("kaboom")
 	}))
 	must(reg.Register(rt.OperationSpec{ID: "pets.mcperror"}, func(ctx context.Context, in json.RawMessage) (any, error) {
-		return rt.MCP[any](nil, rt.MCPMeta{IsError: true, Content: []rt.ContentBlock{{Type: "text", Text: "no such pet"}}}), nil
+		return opsgenimpl.MCP[any](nil, rt.MCPMeta{IsError: true, Content: []rt.ContentBlock{{Type: "text", Text: "no such pet"}}}), nil
 	}))
 	must(reg.Register(rt.OperationSpec{ID: "pets.slow"}, func(ctx context.Context, in json.RawMessage) (any, error) {
 		c.starting()
@@ -427,7 +428,7 @@ func TestRespondRefusesRawValues(t *testing.T) {
 			t.Errorf("Respond(%v) = %v, want a refusal", v, err)
 		}
 	}
-	if err := callproto.Respond(ctx, bus, "x.reply", "r1", rt.Local(1, "a.b")); err != nil {
+	if err := callproto.Respond(ctx, bus, "x.reply", "r1", opsgenimpl.Local(1, "a.b")); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -631,7 +632,7 @@ func TestJSONForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rt.ValidateEnvelopeJSON(out); err != nil || !strings.HasPrefix(string(out), `{"data":{"id":2,"name":"pet2"},"meta":{"source":"local"`) {
+	if err := opsgenimpl.ValidateEnvelopeJSON(out); err != nil || !strings.HasPrefix(string(out), `{"data":{"id":2,"name":"pet2"},"meta":{"source":"local"`) {
 		t.Fatalf("out = %s, %v", out, err)
 	}
 	n := 0

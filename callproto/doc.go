@@ -61,7 +61,7 @@
 // spokes that reconnect (for spokes that cannot reach a broker). Each
 // adapter lives in a package of its own, so that importing callproto
 // links none. WIRE.md, beside this file, specifies the subjects, the events
-// and their JSON Schemas (EventsSchema, with runtime.EnvelopeSchema) for
+// and their JSON Schemas (EventsSchema, with opsgenimpl.EnvelopeSchema) for
 // implementations in other languages.
 //
 // # Generated clients across the wire
@@ -71,7 +71,7 @@
 // CallAs and SubscribeAs decode the envelope's data into the generated
 // output type, through the same drift-tolerant decoding as a direct call.
 // CallJSON and SubscribeJSON return the envelopes' wire form undecoded:
-// they make a *PendingRequestMap a runtime.Remote (httpclient.Remote,
+// they make a *PendingRequestMap a opsgenimpl.Remote (httpclient.Remote,
 // mcpclient.Remote), so that a generated client's own methods run through
 // the protocol, HTTP operations (binary and multipart bodies sent as base64)
 // and MCP tools alike:

@@ -107,7 +107,7 @@ type WireHTTP struct {
 	Body        json.RawMessage     `json:"body,omitempty"`
 	BodyText    string              `json:"bodyText,omitempty"`
 	BodyBase64  []byte              `json:"bodyBase64,omitempty"`
-	// Truncated says the body is the first runtime.MaxErrorBody bytes of
+	// Truncated says the body is the first opsgenimpl.MaxErrorBody bytes of
 	// a longer one.
 	Truncated bool `json:"truncated,omitempty"`
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // DefaultWindow is how many subscription envelopes a hub sends beyond the
@@ -398,7 +399,7 @@ func (h *CallHandler) serve(ctx context.Context, req *Requested, sv *serving) {
 		h.fail(req, sv, runtime.NewError(runtime.CodeAccessDenied, id, err.Error(), nil), 0)
 		return
 	}
-	if ce := runtime.ContextError(ctx, id, nil); ce != nil {
+	if ce := opsgenimpl.ContextError(ctx, id, nil); ce != nil {
 		h.fail(req, sv, ce, 0)
 		return
 	}
@@ -440,7 +441,7 @@ func (h *CallHandler) serve(ctx context.Context, req *Requested, sv *serving) {
 			select {
 			case <-sv.ackCh:
 			case <-ctx.Done():
-				h.fail(req, sv, runtime.ContextError(ctx, id, nil), seq)
+				h.fail(req, sv, opsgenimpl.ContextError(ctx, id, nil), seq)
 				return
 			}
 		}
@@ -671,7 +672,7 @@ func Respond(ctx context.Context, bus Bus, replyTo, requestID string, output any
 // respondedEvent encodes call.responded, with the envelope's warnings,
 // refusing an output that is not an envelope.
 func respondedEvent(requestID string, output any, warnings []runtime.Warning) ([]byte, error) {
-	if !runtime.IsResponseEnvelope(output) {
+	if !opsgenimpl.IsResponseEnvelope(output) {
 		return nil, fmt.Errorf("callproto: respond %s: output is not a ResponseEnvelope (%T)", requestID, output)
 	}
 	out, err := envelopeJSON(output)

@@ -24,6 +24,7 @@ import (
 	"github.com/opsgen/opsgen/callproto"
 	"github.com/opsgen/opsgen/callproto/natsbus"
 	rt "github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // BenchmarkAcrossProcesses compares a small call through the protocol
@@ -449,7 +450,7 @@ func benchHubChild() error {
 		if err != nil {
 			return
 		}
-		b, err := rt.Local(p, benchOp).MarshalJSON()
+		b, err := opsgenimpl.Local(p, benchOp).MarshalJSON()
 		if err != nil {
 			return
 		}

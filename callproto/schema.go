@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 	"github.com/santhosh-tekuri/jsonschema/v6"
-
-	"github.com/opsgen/opsgen/runtime"
 )
 
 //go:embed events_schema.json
@@ -24,13 +23,13 @@ const (
 // EventsSchema returns the JSON Schema (draft 2020-12) of the protocol's
 // messages: one of the nine events, each under its name in $defs
 // (CallRequested, CallResponded, ...). Their envelopes refer to
-// runtime.EnvelopeSchema by its $id (EnvelopeURL); publish the two
+// opsgenimpl.EnvelopeSchema by its $id (EnvelopeURL); publish the two
 // together. It returns a fresh copy on each call.
 func EventsSchema() []byte { return bytes.Clone(eventsSchema) }
 
 var eventsValidator = sync.OnceValue(func() *jsonschema.Schema {
 	c := jsonschema.NewCompiler()
-	for url, doc := range map[string][]byte{EventsURL: eventsSchema, EnvelopeURL: runtime.EnvelopeSchema()} {
+	for url, doc := range map[string][]byte{EventsURL: eventsSchema, EnvelopeURL: opsgenimpl.EnvelopeSchema()} {
 		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
 		if err != nil {
 			panic("callproto: embedded schema " + url + ": " + err.Error())

@@ -380,7 +380,7 @@ func (m *PendingRequestMap) start(ctx context.Context, id string, input any, str
 	m.mu.Unlock()
 	if err := m.bus.Publish(ctx, m.subj.Requested, b); err != nil {
 		m.forget(reqID)
-		if ce := runtime.ContextError(ctx, id, err); ce != nil {
+		if ce := opsgenimpl.ContextError(ctx, id, err); ce != nil {
 			return "", nil, ce
 		}
 		return "", nil, runtime.NewError(runtime.CodeTransport, id, "publishing call.requested", err)
@@ -449,7 +449,7 @@ func (m *PendingRequestMap) call(ctx context.Context, id string, input any, opts
 		return nil, nil, runtime.Errorf(runtime.CodeTransport, id, "%s", p.reason)
 	case <-ctx.Done():
 		m.cancelRemote(reqID)
-		return nil, nil, runtime.ContextError(ctx, id, nil)
+		return nil, nil, opsgenimpl.ContextError(ctx, id, nil)
 	}
 }
 
@@ -532,7 +532,7 @@ func (m *PendingRequestMap) subscribe(ctx context.Context, id string, input any,
 				yield(none, runtime.Errorf(runtime.CodeTransport, id, "%s", p.reason))
 				return
 			case <-ctx.Done():
-				yield(none, runtime.ContextError(ctx, id, nil))
+				yield(none, opsgenimpl.ContextError(ctx, id, nil))
 				return
 			}
 			switch a.Type {
@@ -639,7 +639,7 @@ func envelopeAs[Out any](ctx context.Context, p *runtime.Pipeline, id string, ou
 		env.Warnings = warnings
 		return env, nil
 	}
-	if !runtime.IsResponseEnvelope(out) {
+	if !opsgenimpl.IsResponseEnvelope(out) {
 		return runtime.ResponseEnvelope[Out]{}, runtime.Errorf(runtime.CodeDecode, id, "output is not a ResponseEnvelope")
 	}
 	if len(warnings) == 0 {
@@ -656,7 +656,7 @@ func envelopeAs[Out any](ctx context.Context, p *runtime.Pipeline, id string, ou
 // CallJSON is Call returning the envelope's wire form undecoded (the
 // output of call.responded), for callers that decode it themselves: a
 // transport hook of generated clients, a proxy. It takes no CallOptions, so
-// that a *PendingRequestMap is a runtime.Remote (a generated client's
+// that a *PendingRequestMap is a opsgenimpl.Remote (a generated client's
 // WithRemote): the spoke's identity goes with every call.
 func (m *PendingRequestMap) CallJSON(ctx context.Context, id string, input any) (json.RawMessage, error) {
 	out, _, err := m.CallJSONWarnings(ctx, id, input)
@@ -664,7 +664,7 @@ func (m *PendingRequestMap) CallJSON(ctx context.Context, id string, input any) 
 }
 
 // CallJSONWarnings is CallJSON also returning the envelope's warnings,
-// which call.responded carries beside it (runtime.WarningsRemote): a
+// which call.responded carries beside it (opsgenimpl.WarningsRemote): a
 // generated client configured WithRemote returns them as a direct call
 // does.
 func (m *PendingRequestMap) CallJSONWarnings(ctx context.Context, id string, input any) (json.RawMessage, []runtime.Warning, error) {
@@ -672,7 +672,7 @@ func (m *PendingRequestMap) CallJSONWarnings(ctx context.Context, id string, inp
 	if err != nil {
 		return nil, nil, err
 	}
-	if !runtime.IsResponseEnvelope(out) {
+	if !opsgenimpl.IsResponseEnvelope(out) {
 		return nil, nil, runtime.Errorf(runtime.CodeDecode, id, "call.responded output is not a ResponseEnvelope")
 	}
 	return out, warnings, nil
@@ -690,14 +690,14 @@ func (m *PendingRequestMap) SubscribeJSON(ctx context.Context, id string, input 
 }
 
 // SubscribeJSONWarnings is SubscribeJSON yielding each envelope's warnings
-// too, which call.yielded carries beside it (runtime.WarningsRemote).
-func (m *PendingRequestMap) SubscribeJSONWarnings(ctx context.Context, id string, input any) iter.Seq2[runtime.RemoteEnvelope, error] {
-	return func(yield func(runtime.RemoteEnvelope, error) bool) {
+// too, which call.yielded carries beside it (opsgenimpl.WarningsRemote).
+func (m *PendingRequestMap) SubscribeJSONWarnings(ctx context.Context, id string, input any) iter.Seq2[opsgenimpl.RemoteEnvelope, error] {
+	return func(yield func(opsgenimpl.RemoteEnvelope, error) bool) {
 		for out, err := range m.subscribe(ctx, id, input, nil) {
-			if err == nil && !runtime.IsResponseEnvelope(out.output) {
+			if err == nil && !opsgenimpl.IsResponseEnvelope(out.output) {
 				err = runtime.Errorf(runtime.CodeDecode, id, "call.yielded output is not a ResponseEnvelope")
 			}
-			if !yield(runtime.RemoteEnvelope{JSON: out.output, Warnings: out.warnings}, err) || err != nil {
+			if !yield(opsgenimpl.RemoteEnvelope{JSON: out.output, Warnings: out.warnings}, err) || err != nil {
 				return
 			}
 		}

@@ -39,3 +39,9 @@ func (implementation) UnionOf(variant string, v any) UnionValue {
 func (implementation) UnionParts(u UnionValue) (v any, variant string, raw json.RawMessage) {
 	return u.v, u.variant, u.raw
 }
+
+func (implementation) IsResponseEnvelope(v any) bool { return isResponseEnvelope(v) }
+
+func (implementation) ContextError(ctx context.Context, operationID string, err error) *CallError {
+	return contextError(ctx, operationID, err)
+}

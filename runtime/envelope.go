@@ -13,7 +13,7 @@ import (
 // discriminant of the wire form's meta object ("meta.source").
 type Source string
 
-// The closed set of sources. IsResponseEnvelope recognises exactly these.
+// The closed set of sources. opsgenimpl.IsResponseEnvelope recognises exactly these.
 const (
 	SourceLocal Source = "local"
 	SourceHTTP  Source = "http"
@@ -76,7 +76,7 @@ type MCPMeta struct {
 	Meta map[string]any `json:"_meta,omitempty"`
 	// Convention is what a recognised content convention (ToolEnvelope V1,
 	// dotbot) said about the result, or nil. It is not part of the wire form.
-	Convention *ConventionInfo `json:"-"`
+	Convention Convention `json:"-"`
 	// Tool is the name of the called tool, set by the caller (the result
 	// does not name it); "" when unknown. It is not part of the wire form.
 	Tool string `json:"-"`
@@ -95,22 +95,13 @@ func (*LocalMeta) isMeta() {}
 func (*HTTPMeta) isMeta()  {}
 func (*MCPMeta) isMeta()   {}
 
-// now is the clock of Local; tests replace it.
+// now is the clock of local; tests replace it.
 var now = time.Now
 
-// Local wraps the result of an in-process operation. The timestamp is taken now.
-func Local[T any](data T, operationID string) ResponseEnvelope[T] {
+// local wraps the result of an in-process operation, timestamped now
+// (opsgenimpl.Local for transports).
+func local[T any](data T, operationID string) ResponseEnvelope[T] {
 	return ResponseEnvelope[T]{Data: data, Meta: &LocalMeta{OperationID: operationID, Timestamp: now().UnixMilli()}}
-}
-
-// HTTP wraps the result of an HTTP operation.
-func HTTP[T any](data T, meta HTTPMeta) ResponseEnvelope[T] {
-	return ResponseEnvelope[T]{Data: data, Meta: &meta}
-}
-
-// MCP wraps the result of an MCP tool call.
-func MCP[T any](data T, meta MCPMeta) ResponseEnvelope[T] {
-	return ResponseEnvelope[T]{Data: data, Meta: &meta}
 }
 
 // SourceOf reports the source of an envelope's meta, or "" when it is nil:
@@ -184,7 +175,7 @@ func marshalEnvelope(v any, m Meta) ([]byte, error) {
 
 // unmarshalEnvelope decodes the wire form's data into out (a pointer) and
 // returns its meta. The keys "data", "meta" and "source" are matched exactly,
-// as IsResponseEnvelope (and JavaScript) match them, not case-insensitively
+// as opsgenimpl.IsResponseEnvelope (and JavaScript) match them, not case-insensitively
 // as encoding/json matches struct fields.
 func unmarshalEnvelope(b []byte, out any) (Meta, error) {
 	var raw map[string]json.RawMessage
@@ -263,12 +254,8 @@ func unmarshalMeta(b json.RawMessage) (Meta, error) {
 	return m, nil
 }
 
-// IsResponseEnvelope reports whether v is an envelope: an object with a
-// "data" member (null allowed) and a "meta" object whose "source" is one of
-// local, http or mcp. v may be a ResponseEnvelope of any type, a decoded JSON
-// value (map[string]any), raw JSON ([]byte, json.RawMessage) or a string of JSON.
-// Detection is by the closed source set only, as the seeds define it.
-func IsResponseEnvelope(v any) bool {
+// isResponseEnvelope is opsgenimpl.IsResponseEnvelope.
+func isResponseEnvelope(v any) bool {
 	switch v := v.(type) {
 	case nil:
 		return false

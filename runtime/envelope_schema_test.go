@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 func TestEnvelopeSchemaAcceptsVectors(t *testing.T) {
 	// Compile the exported document independently of ValidateEnvelopeJSON.
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(runtime.EnvelopeSchema()))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(opsgenimpl.EnvelopeSchema()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,21 +33,21 @@ func TestEnvelopeSchemaAcceptsVectors(t *testing.T) {
 		if err := sch.Validate(v); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
-		if err := runtime.ValidateEnvelopeJSON(b); err != nil {
+		if err := opsgenimpl.ValidateEnvelopeJSON(b); err != nil {
 			t.Errorf("%s: ValidateEnvelopeJSON: %v", name, err)
 		}
 	}
 	// What the Go envelopes marshal validates too.
-	env := runtime.MCP[any](map[string]any{"ok": true}, runtime.MCPMeta{Content: []runtime.ContentBlock{runtime.TextBlock("ok")}})
+	env := opsgenimpl.MCP[any](map[string]any{"ok": true}, runtime.MCPMeta{Content: []runtime.ContentBlock{runtime.TextBlock("ok")}})
 	b, err := json.Marshal(env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := runtime.ValidateEnvelopeJSON(b); err != nil {
+	if err := opsgenimpl.ValidateEnvelopeJSON(b); err != nil {
 		t.Errorf("marshalled MCP envelope %s: %v", b, err)
 	}
-	b, _ = json.Marshal(runtime.HTTP("x", runtime.HTTPMeta{StatusCode: 201, ContentType: "text/plain"}))
-	if err := runtime.ValidateEnvelopeJSON(b); err != nil {
+	b, _ = json.Marshal(opsgenimpl.HTTP("x", runtime.HTTPMeta{StatusCode: 201, ContentType: "text/plain"}))
+	if err := opsgenimpl.ValidateEnvelopeJSON(b); err != nil {
 		t.Errorf("marshalled HTTP envelope %s: %v", b, err)
 	}
 }
@@ -65,7 +66,7 @@ func TestEnvelopeSchemaRejectsMalformed(t *testing.T) {
 		"isError missing":     {`{"data":1,"meta":{"source":"mcp","content":[]}}`, "/meta"},
 		"not an object":       {`[{"data":1,"meta":{"source":"local"}}]`, ""},
 	} {
-		err := runtime.ValidateEnvelopeJSON([]byte(tc.json))
+		err := opsgenimpl.ValidateEnvelopeJSON([]byte(tc.json))
 		if err == nil {
 			t.Errorf("%s: accepted", name)
 			continue
@@ -74,7 +75,7 @@ func TestEnvelopeSchemaRejectsMalformed(t *testing.T) {
 			t.Errorf("%s: error %q does not name %q", name, err, tc.where)
 		}
 	}
-	if err := runtime.ValidateEnvelopeJSON([]byte(`{"data":`)); err == nil {
+	if err := opsgenimpl.ValidateEnvelopeJSON([]byte(`{"data":`)); err == nil {
 		t.Error("truncated JSON accepted")
 	}
 }

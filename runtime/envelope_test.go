@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 const envelopeDir = "../testdata/vectors/envelopes"
@@ -169,7 +170,7 @@ func TestDetectionVectors(t *testing.T) {
 			"pointer to typed":   &env,
 			"envelope with data": runtime.ResponseEnvelope[any]{Data: env.Data, Meta: env.Meta},
 		} {
-			if !runtime.IsResponseEnvelope(v) {
+			if !opsgenimpl.IsResponseEnvelope(v) {
 				t.Errorf("%s as %s: IsResponseEnvelope = false, want true", name, what)
 			}
 		}
@@ -183,7 +184,7 @@ func TestDetectionVectors(t *testing.T) {
 			"json.RawMessage": raw,
 			"decoded":         decodeAny(t, raw),
 		} {
-			if runtime.IsResponseEnvelope(v) {
+			if opsgenimpl.IsResponseEnvelope(v) {
 				t.Errorf("%s as %s: IsResponseEnvelope = true, want false", name, what)
 			}
 		}
@@ -209,12 +210,12 @@ func TestIsResponseEnvelopeGoValues(t *testing.T) {
 		"malformed JSON":        []byte(`{"data":1,"meta":{"source":"local"`),
 		"map with typed meta":   map[string]any{"data": 1, "meta": map[string]string{"source": "local"}},
 	} {
-		if runtime.IsResponseEnvelope(v) {
+		if opsgenimpl.IsResponseEnvelope(v) {
 			t.Errorf("%s: IsResponseEnvelope = true", name)
 		}
 	}
-	env := runtime.Local(42, "math.answer")
-	if !runtime.IsResponseEnvelope(env) || !runtime.IsResponseEnvelope(&env) {
+	env := opsgenimpl.Local(42, "math.answer")
+	if !opsgenimpl.IsResponseEnvelope(env) || !opsgenimpl.IsResponseEnvelope(&env) {
 		t.Error("a Local envelope is not detected")
 	}
 	if got := runtime.Unwrap(env); got != 42 {

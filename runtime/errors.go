@@ -66,7 +66,7 @@ type CallError struct {
 type HTTPFailure struct {
 	StatusCode int
 	Headers    http.Header
-	// Body is a copy of the response body, at most MaxErrorBody bytes;
+	// Body is a copy of the response body, at most 64 KiB;
 	// Truncated says whether there was more.
 	Body      []byte
 	Truncated bool
@@ -76,9 +76,6 @@ type HTTPFailure struct {
 	// status (or for default), or nil. ErrorBody returns it typed.
 	Typed any
 }
-
-// MaxErrorBody bounds the copy of an error response's body kept in HTTPFailure.
-const MaxErrorBody = 64 << 10
 
 // Error implements error.
 func (e *CallError) Error() string {
@@ -119,10 +116,8 @@ func Errorf(code ErrorCode, operationID, format string, args ...any) *CallError 
 	return &CallError{Code: code, OperationID: operationID, Message: fmt.Sprintf(format, args...)}
 }
 
-// ContextError turns a context failure into a CallError (TIMEOUT for a
-// passed deadline, CANCELED for a cancellation), wrapping err. It returns nil
-// when ctx has not failed.
-func ContextError(ctx context.Context, operationID string, err error) *CallError {
+// contextError is opsgenimpl.ContextError.
+func contextError(ctx context.Context, operationID string, err error) *CallError {
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return &CallError{Code: CodeTimeout, OperationID: operationID, Message: "deadline exceeded", Cause: firstNonNil(err, ctx.Err())}

@@ -16,16 +16,15 @@ func Example_envelope() {
 		ID   int    `json:"id"`
 		Name string `json:"name"`
 	}
-	env := runtime.HTTP(Pet{ID: 7, Name: "rex"}, runtime.HTTPMeta{
+	env := runtime.ResponseEnvelope[Pet]{Data: Pet{ID: 7, Name: "rex"}, Meta: &runtime.HTTPMeta{
 		StatusCode:  200,
 		Headers:     map[string]string{"content-type": "application/json"},
 		ContentType: "application/json",
-	})
+	}}
 	fmt.Println(runtime.SourceOf(env.Meta), runtime.HTTPMetaOf(env.Meta).StatusCode, runtime.Unwrap(env).Name)
 
 	b, _ := json.Marshal(env)
 	fmt.Println(string(b))
-	fmt.Println(runtime.IsResponseEnvelope(b), runtime.IsResponseEnvelope([]byte(`{"data":1,"meta":{"author":"me"}}`)))
 
 	var back runtime.ResponseEnvelope[Pet]
 	if err := json.Unmarshal(b, &back); err != nil {
@@ -35,7 +34,6 @@ func Example_envelope() {
 	// Output:
 	// http 200 rex
 	// {"data":{"id":7,"name":"rex"},"meta":{"source":"http","statusCode":200,"headers":{"content-type":"application/json"},"contentType":"application/json"}}
-	// true false
 	// {ID:7 Name:rex}
 }
 

@@ -35,7 +35,7 @@ func FuzzEnvelopeUnmarshal(f *testing.F) {
 		if err != nil {
 			t.Fatalf("unmarshalled %q but cannot marshal it: %v", b, err)
 		}
-		if !runtime.IsResponseEnvelope(out) {
+		if !opsgenimpl.IsResponseEnvelope(out) {
 			t.Fatalf("marshalled envelope %s is not detected", out)
 		}
 		var again runtime.ResponseEnvelope[any]
@@ -54,8 +54,8 @@ func FuzzEnvelopeUnmarshal(f *testing.F) {
 func FuzzIsResponseEnvelope(f *testing.F) {
 	addVectorSeeds(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		raw := runtime.IsResponseEnvelope(b)
-		if runtime.IsResponseEnvelope(string(b)) != raw || runtime.IsResponseEnvelope(json.RawMessage(b)) != raw {
+		raw := opsgenimpl.IsResponseEnvelope(b)
+		if opsgenimpl.IsResponseEnvelope(string(b)) != raw || opsgenimpl.IsResponseEnvelope(json.RawMessage(b)) != raw {
 			t.Fatalf("[]byte, string and json.RawMessage disagree on %q", b)
 		}
 		var v any
@@ -65,7 +65,7 @@ func FuzzIsResponseEnvelope(f *testing.F) {
 			}
 			return
 		}
-		if runtime.IsResponseEnvelope(v) != raw {
+		if opsgenimpl.IsResponseEnvelope(v) != raw {
 			t.Fatalf("bytes say %v, decoded value says %v for %q", raw, !raw, b)
 		}
 	})

@@ -69,6 +69,10 @@ type Logger interface {
 // Pipeline holds the settings of the result pipeline. The zero value (and a
 // nil *Pipeline) is warn mode, logging through package log (see Logger). A Pipeline
 // is safe for concurrent use; do not change its fields while it is used.
+//
+// The pipeline (detect, wrap, normalize, validate) is described in package
+// runtime/opsgenimpl, which generated code calls: what normalization cannot
+// fix is a [Warning], and a value the Go type cannot hold is dropped with one.
 type Pipeline struct {
 	// Mode is what happens to schema mismatches.
 	Mode ValidationMode
@@ -226,7 +230,7 @@ func (p *Pipeline) check(operationID string, schema *conform.Schema, body []byte
 // handler or a stream event:
 //
 //  1. detect: a result that already is an envelope (a ResponseEnvelope of
-//     any type, or a map or raw JSON for which IsResponseEnvelope is true)
+//     any type, or a map or raw JSON for which opsgenimpl.IsResponseEnvelope is true)
 //     passes through with its meta;
 //  2. wrap: any other result becomes Local(result, operationID);
 //  3. normalize and 4. validate Data against schema, as Decode does.
@@ -392,7 +396,7 @@ func detect(result any, operationID string) (env ResponseEnvelope[any], typed bo
 		}
 	}
 	if raw == nil {
-		return Local(result, operationID), false, nil
+		return local(result, operationID), false, nil
 	}
 	if err := json.Unmarshal(raw, &env); err != nil {
 		return ResponseEnvelope[any]{}, false, NewError(CodeDecode, operationID, "result envelope", err)

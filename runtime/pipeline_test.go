@@ -171,7 +171,7 @@ func TestProcessWrapsRawValues(t *testing.T) {
 func TestProcessPassesEnvelopesThrough(t *testing.T) {
 	schema := opsgenimpl.NewSchema(petSchema)
 	ctx := context.Background()
-	httpEnv := runtime.HTTP(pet{ID: 7, Name: "rex", Status: "sold"}, runtime.HTTPMeta{StatusCode: 200, ContentType: "application/json"})
+	httpEnv := opsgenimpl.HTTP(pet{ID: 7, Name: "rex", Status: "sold"}, runtime.HTTPMeta{StatusCode: 200, ContentType: "application/json"})
 
 	for name, result := range map[string]any{
 		"typed envelope":   httpEnv,
@@ -202,7 +202,7 @@ func TestProcessPassesEnvelopesThrough(t *testing.T) {
 
 	// A transport's typed envelope went through the pipeline in its
 	// transport: it is not checked again, so its data stays as it is...
-	typed := runtime.HTTP(map[string]any{"id": 7, "name": "rex", "x": 1}, runtime.HTTPMeta{StatusCode: 200})
+	typed := opsgenimpl.HTTP(map[string]any{"id": 7, "name": "rex", "x": 1}, runtime.HTTPMeta{StatusCode: 200})
 	env, err := opsgenimpl.Process(ctx, quiet, "pets.get", schema, typed)
 	if b, _ := json.Marshal(env.Data); err != nil || string(b) != `{"id":7,"name":"rex","x":1}` || len(env.Warnings) != 0 {
 		t.Errorf("typed HTTP envelope: %s %v %v", b, env.Warnings, err)
@@ -217,19 +217,19 @@ func TestProcessPassesEnvelopesThrough(t *testing.T) {
 func TestProcessMCPIsErrorSkipsValidation(t *testing.T) {
 	blocks := []runtime.ContentBlock{runtime.TextBlock("boom")}
 	env, err := opsgenimpl.Process(context.Background(), quiet, "fs.read", opsgenimpl.NewSchema(petSchema),
-		runtime.MCP[any](blocks, runtime.MCPMeta{IsError: true, Content: blocks}))
+		opsgenimpl.MCP[any](blocks, runtime.MCPMeta{IsError: true, Content: blocks}))
 	if err != nil || len(env.Warnings) != 0 || !reflect.DeepEqual(env.Data, blocks) {
 		t.Errorf("%+v %v", env, err)
 	}
 	// Without isError the same data is checked (in the wire form: a typed
 	// MCP envelope is an mcpclient result, which its client checked).
 	env, err = opsgenimpl.Process(context.Background(), quiet, "fs.read", opsgenimpl.NewSchema(petSchema),
-		mustMarshal(t, runtime.MCP[any](blocks, runtime.MCPMeta{Content: blocks})))
+		mustMarshal(t, opsgenimpl.MCP[any](blocks, runtime.MCPMeta{Content: blocks})))
 	if err != nil || len(env.Warnings) != 1 {
 		t.Errorf("%+v %v", env, err)
 	}
 	env, err = opsgenimpl.Process(context.Background(), quiet, "fs.read", opsgenimpl.NewSchema(petSchema),
-		mustMarshal(t, runtime.MCP[any](blocks, runtime.MCPMeta{IsError: true, Content: blocks})))
+		mustMarshal(t, opsgenimpl.MCP[any](blocks, runtime.MCPMeta{IsError: true, Content: blocks})))
 	if err != nil || len(env.Warnings) != 0 {
 		t.Errorf("wire form with isError: %+v %v", env, err)
 	}

@@ -38,9 +38,9 @@ type OperationSpec struct {
 	// OutputSchema is the JSON Schema of the data, self-contained. Empty
 	// means no output schema: the data is not normalized or validated.
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
-	// Output, if set, is the compiled output schema and OutputSchema is
-	// only documentation. Generated code sets it to a schema of its
-	// SchemaSet, whose refs OutputSchema alone could not resolve.
+	// Output, if set, is the compiled output schema (an *opsgenimpl.Schema)
+	// and OutputSchema is only documentation. Generated code sets it to a
+	// schema of its SchemaSet, whose refs OutputSchema alone could not resolve.
 	Output *conform.Schema `json:"-"`
 	// Kind is query (the default when empty), mutation or subscription.
 	// RegisterSubscription sets it to subscription; Register refuses it.
@@ -71,6 +71,17 @@ type Handler func(ctx context.Context, input json.RawMessage) (any, error)
 // (by agents, glue code, or a call protocol) with JSON input. Generated
 // clients register their remote operations; local Go handlers register
 // beside them. It is safe for concurrent use.
+//
+// Each operation has a "namespace.name" id, JSON Schemas and a [Handler].
+// [Registry.Execute] validates the input against the input schema, runs
+// the handler (a panic becomes an EXECUTION_ERROR carrying a [*PanicError]),
+// and runs the pipeline on the result, so that local and remote operations
+// are called the same way:
+//
+//	env, err := reg.Execute(ctx, "petstore.getPet", map[string]any{"id": 7})
+//
+// Generated clients register all their operations with their Register
+// method; [ExecuteAs] decodes the data into a T.
 //
 // One call is one pipeline pass, with one set of warnings of one
 // operation id. The typed envelope a transport returns (a ResponseEnvelope

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 const addInput = `{"type":"object","required":["a","b"],"properties":{"a":{"type":"number"},"b":{"type":"number"}},"additionalProperties":false}`
@@ -154,7 +155,7 @@ func TestRegistryPassesEnvelopesThrough(t *testing.T) {
 	// returns the envelope of the remote call, HTTP meta and all.
 	err := r.Register(runtime.OperationSpec{ID: "petstore.getPet", OutputSchema: json.RawMessage(petSchema)},
 		func(ctx context.Context, input json.RawMessage) (any, error) {
-			return runtime.HTTP(pet{ID: 1, Name: "rex"}, runtime.HTTPMeta{StatusCode: 200, ContentType: "application/json"}), nil
+			return opsgenimpl.HTTP(pet{ID: 1, Name: "rex"}, runtime.HTTPMeta{StatusCode: 200, ContentType: "application/json"}), nil
 		})
 	if err != nil {
 		t.Fatal(err)

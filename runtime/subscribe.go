@@ -111,7 +111,7 @@ func (r *Registry) Subscribe(ctx context.Context, id string, input any) iter.Seq
 			}
 		}
 		// A handler that stopped because ctx ended says so.
-		if ce := ContextError(ctx, id, nil); ce != nil {
+		if ce := contextError(ctx, id, nil); ce != nil {
 			yield(zero, ce)
 		}
 	}
@@ -136,7 +136,7 @@ func handlerError(ctx context.Context, id string, err error) error {
 		}
 		return err
 	}
-	if cerr := ContextError(ctx, id, err); cerr != nil && errors.Is(err, ctx.Err()) {
+	if cerr := contextError(ctx, id, err); cerr != nil && errors.Is(err, ctx.Err()) {
 		return cerr
 	}
 	return NewError(CodeExecution, id, "", err)

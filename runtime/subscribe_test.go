@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 func countTo(ctx context.Context, input []byte) iter.Seq2[any, error] {
@@ -29,7 +30,7 @@ func countTo(ctx context.Context, input []byte) iter.Seq2[any, error] {
 			}
 			var v any = map[string]any{"i": i, "extra": "dropped"}
 			if in.Envelope {
-				v = runtime.HTTP(map[string]any{"i": i}, runtime.HTTPMeta{StatusCode: 200, ContentType: "text/event-stream", EventType: "tick"})
+				v = opsgenimpl.HTTP(map[string]any{"i": i}, runtime.HTTPMeta{StatusCode: 200, ContentType: "text/event-stream", EventType: "tick"})
 			}
 			if !yield(v, nil) {
 				return

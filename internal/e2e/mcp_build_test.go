@@ -34,6 +34,7 @@ import (
 	"github.com/opsgen/opsgen/internal/mcptest"
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
+	"github.com/opsgen/opsgen/runtime/mcpconv"
 
 	"github.com/opsgen/opsgen/internal/e2e/%s"
 )
@@ -55,7 +56,7 @@ func TestCalls(t *testing.T) {
 	}
 	dotbot, err := c.DotbotSolutionInfo(ctx, clientgen.DotbotSolutionInfoInput{})
 	if err != nil || dotbot.Data.Solution == nil || dotbot.Data.Solution.Name == nil || *dotbot.Data.Solution.Name != "Axiome" ||
-		runtime.MCPMetaOf(dotbot.Meta).Convention == nil || runtime.MCPMetaOf(dotbot.Meta).Convention.Name != runtime.ConventionDotbot {
+		runtime.MCPMetaOf(dotbot.Meta).Convention == nil || runtime.MCPMetaOf(dotbot.Meta).Convention.ConventionName() != mcpconv.ConventionDotbot {
 		t.Errorf("DotbotSolutionInfo = %+v, %v", dotbot, err)
 	}
 }

@@ -23,6 +23,8 @@ import (
 	"github.com/opsgen/opsgen/internal/mcptest"
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
+	"github.com/opsgen/opsgen/runtime/mcpconv"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // mcptestListing is the committed snapshot of internal/mcptest, mcpgen's source.
@@ -242,7 +244,7 @@ func testMCPCalls(t *testing.T, session *mcp.ClientSession) {
 			t.Fatalf("meta = %+v", m)
 		}
 		assertMCPVector(t, env, "mcp-structured.json")
-		if !runtime.IsResponseEnvelope(env) {
+		if !opsgenimpl.IsResponseEnvelope(env) {
 			t.Error("IsResponseEnvelope(env) = false")
 		}
 	})
@@ -312,12 +314,12 @@ func testMCPCalls(t *testing.T, session *mcp.ClientSession) {
 		if !reflect.DeepEqual(env.Data, want) || len(env.Warnings) != 0 {
 			t.Errorf("Data = %+v, warnings %v", env.Data, env.Warnings)
 		}
-		conv := runtime.MCPMetaOf(env.Meta).Convention
-		wantInfo := runtime.ToolEnvelopeInfo{Tool: "system-design", TS: "2025-06-17T18:30:00Z", Version: 1, Summary: mcptest.EnvelopeSummary}
-		if conv == nil || conv.Name != runtime.ConventionToolEnvelope || conv.ToolEnvelope == nil || *conv.ToolEnvelope != wantInfo {
+		conv, _ := runtime.MCPMetaOf(env.Meta).Convention.(*mcpconv.ToolEnvelopeInfo)
+		wantInfo := mcpconv.ToolEnvelopeInfo{Tool: "system-design", TS: "2025-06-17T18:30:00Z", Version: 1, Summary: mcptest.EnvelopeSummary}
+		if conv == nil || conv.ConventionName() != mcpconv.ConventionToolEnvelope || *conv != wantInfo {
 			t.Fatalf("Convention = %+v", conv)
 		}
-		if ts, err := conv.ToolEnvelope.Time(); err != nil || !ts.Equal(mcptest.EnvelopeTime) {
+		if ts, err := conv.Time(); err != nil || !ts.Equal(mcptest.EnvelopeTime) {
 			t.Errorf("Time() = %v, %v", ts, err)
 		}
 
@@ -340,12 +342,11 @@ func testMCPCalls(t *testing.T, session *mcp.ClientSession) {
 		if env.Data.Solution.Name != "Axiome" || len(env.Warnings) != 0 {
 			t.Errorf("Data = %+v, warnings %v", env.Data, env.Warnings)
 		}
-		conv := runtime.MCPMetaOf(env.Meta).Convention
-		if conv == nil || conv.Name != runtime.ConventionDotbot || conv.Dotbot == nil {
-			t.Fatalf("Convention = %+v", conv)
+		d, _ := runtime.MCPMetaOf(env.Meta).Convention.(*mcpconv.DotbotInfo)
+		if d == nil || d.ConventionName() != mcpconv.ConventionDotbot {
+			t.Fatalf("Convention = %+v", runtime.MCPMetaOf(env.Meta).Convention)
 		}
-		d := conv.Dotbot
-		if d.Tool != mcptest.ToolDotbot || d.Status != runtime.DotbotOK || d.Summary != "Axiome solution." ||
+		if d.Tool != mcptest.ToolDotbot || d.Status != mcpconv.DotbotOK || d.Summary != "Axiome solution." ||
 			d.Audit.DurationMS != 95 || d.Intent == nil || d.Intent.RecommendedNext != "solution.structure" {
 			t.Errorf("dotbot info = %+v", d)
 		}
@@ -357,8 +358,8 @@ func testMCPCalls(t *testing.T, session *mcp.ClientSession) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d = runtime.MCPMetaOf(env.Meta).Convention.Dotbot
-		if d.Status != runtime.DotbotError || d.DeclaredStatus != runtime.DotbotOK || !mcpHasWarning(env.Warnings, "status") || env.Data.Solution.Name != "Axiome" {
+		d, _ = runtime.MCPMetaOf(env.Meta).Convention.(*mcpconv.DotbotInfo)
+		if d == nil || d.Status != mcpconv.DotbotError || d.DeclaredStatus != mcpconv.DotbotOK || !mcpHasWarning(env.Warnings, "status") || env.Data.Solution.Name != "Axiome" {
 			t.Errorf("mismatch: info %+v, warnings %v, data %+v", d, env.Warnings, env.Data)
 		}
 	})
@@ -495,7 +496,7 @@ func assertMCPVector[T any](t *testing.T, env runtime.ResponseEnvelope[T], name 
 	if len(m.Meta) == 0 {
 		m.Meta = nil
 	}
-	got, err := json.Marshal(runtime.MCP(env.Data, m))
+	got, err := json.Marshal(opsgenimpl.MCP(env.Data, m))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,10 +25,11 @@ import (
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // A spoke is what generated clients' WithRemote takes.
-var _ runtime.Remote = (*callproto.PendingRequestMap)(nil)
+var _ opsgenimpl.Remote = (*callproto.PendingRequestMap)(nil)
 
 // remoteSpoke serves reg from a hub on an embedded NATS server and returns
 // a spoke connected to it; all are closed when the test ends.

@@ -214,13 +214,13 @@ func NewServer() *mcp.Server {
 		}) (*mcp.CallToolResult, any, error) {
 			var data DotbotData
 			data.Solution.Name = "Axiome"
-			info := runtime.DotbotInfo{
+			info := mcpconv.DotbotInfo{
 				Tool: ToolDotbot, Version: "1.0.0", Summary: "Axiome solution.",
-				Audit:  runtime.DotbotAudit{Timestamp: "2026-01-02T13:57:00Z", DurationMS: 95, Source: ".bot/mcp/tools/solution-info/script.ps1"},
-				Intent: &runtime.DotbotIntent{RecommendedNext: "solution.structure", Reason: "Look at the projects next."},
+				Audit:  mcpconv.DotbotAudit{Timestamp: "2026-01-02T13:57:00Z", DurationMS: 95, Source: ".bot/mcp/tools/solution-info/script.ps1"},
+				Intent: &mcpconv.DotbotIntent{RecommendedNext: "solution.structure", Reason: "Look at the projects next."},
 			}
 			if in.Mismatch {
-				info.Errors = []runtime.DotbotIssue{{Code: "IO_ERROR", Message: "disk full"}}
+				info.Errors = []mcpconv.DotbotIssue{{Code: "IO_ERROR", Message: "disk full"}}
 			}
 			js, err := mcpconv.EncodeDotbot(info, data)
 			if err != nil {

@@ -416,10 +416,10 @@ func isSuccess(code int) bool {
 func statusError(opID string, resp *http.Response, entry *Response) error {
 	defer resp.Body.Close()
 	// A read error leaves what was read; the status is the failure to report.
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, runtime.MaxErrorBody+1))
-	truncated := len(b) > runtime.MaxErrorBody
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, opsgenimpl.MaxErrorBody+1))
+	truncated := len(b) > opsgenimpl.MaxErrorBody
 	if truncated {
-		b = b[:runtime.MaxErrorBody]
+		b = b[:opsgenimpl.MaxErrorBody]
 	}
 	ct := resp.Header.Get("Content-Type")
 	f := &runtime.HTTPFailure{StatusCode: resp.StatusCode, Headers: resp.Header, Body: b, Truncated: truncated, ContentType: ct}
@@ -644,7 +644,7 @@ func readError(ctx context.Context, opID string, body *cappedReader, limit int64
 	case errors.Is(err, errTooLarge):
 		return runtime.Errorf(runtime.CodeDecode, opID, "response body exceeds %d bytes", limit)
 	case body.err != nil:
-		if ce := runtime.ContextError(ctx, opID, body.err); ce != nil {
+		if ce := opsgenimpl.ContextError(ctx, opID, body.err); ce != nil {
 			return ce
 		}
 		return runtime.NewError(runtime.CodeTransport, opID, "reading response body", body.err)

@@ -367,7 +367,7 @@ func TestDoValidationModes(t *testing.T) {
 }
 
 func TestDoStatusErrors(t *testing.T) {
-	big := strings.Repeat("x", runtime.MaxErrorBody+10)
+	big := strings.Repeat("x", opsgenimpl.MaxErrorBody+10)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/404", reply(404, "application/problem+json", `{"code":"nope","message":"no such pet"}`, "X-Request-Id", "r1"))
 	mux.HandleFunc("/500", reply(500, "application/json", `{"code":"boom","message":"down"}`))
@@ -420,7 +420,7 @@ func TestDoStatusErrors(t *testing.T) {
 		t.Errorf("403: %+v", ce)
 	}
 	ce = call("/big")
-	if !ce.HTTP.Truncated || len(ce.HTTP.Body) != runtime.MaxErrorBody || ce.HTTP.Typed != nil {
+	if !ce.HTTP.Truncated || len(ce.HTTP.Body) != opsgenimpl.MaxErrorBody || ce.HTTP.Typed != nil {
 		t.Errorf("big: truncated %v, %d bytes, typed %v", ce.HTTP.Truncated, len(ce.HTTP.Body), ce.HTTP.Typed)
 	}
 	// 418 matches 4XX, which declares no error type; and the body is not JSON anyway.

@@ -11,7 +11,7 @@ import (
 // WithIdempotencyKeys makes the client give every call of a method that
 // is not idempotent (POST, PATCH and any other outside GET, HEAD,
 // OPTIONS, PUT, DELETE and TRACE) an Idempotency-Key header, generated
-// once per call (runtime.NewIdempotencyKey) and sent unchanged on every
+// once per call (NewIdempotencyKey) and sent unchanged on every
 // retry: a server that honours the header runs the call once however
 // often it is sent, and the retry policy retries such calls whatever its
 // Methods (see RetryPolicy). A key the caller gives wins: the header set
@@ -31,9 +31,9 @@ func (c *Client) idempotencyKey(ctx context.Context, r *Request, cc *callConfig)
 	if slices.Contains(defaultRetryMethods, r.method) {
 		return ctx
 	}
-	key := r.header.Get(runtime.IdempotencyHeader)
-	if cc != nil && cc.header.Get(runtime.IdempotencyHeader) != "" {
-		key = cc.header.Get(runtime.IdempotencyHeader) // sent over r's (prepareRequest)
+	key := r.header.Get(IdempotencyHeader)
+	if cc != nil && cc.header.Get(IdempotencyHeader) != "" {
+		key = cc.header.Get(IdempotencyHeader) // sent over r's (prepareRequest)
 	}
 	fromCtx := runtime.IdempotencyKeyFrom(ctx)
 	switch {
@@ -41,15 +41,15 @@ func (c *Client) idempotencyKey(ctx context.Context, r *Request, cc *callConfig)
 	case fromCtx != "":
 		key = fromCtx
 	case c.cfg.IdempotencyKeys:
-		key = runtime.NewIdempotencyKey()
+		key = NewIdempotencyKey()
 	default:
 		return ctx
 	}
-	if r.header.Get(runtime.IdempotencyHeader) == "" {
+	if r.header.Get(IdempotencyHeader) == "" {
 		if r.header == nil {
 			r.header = make(http.Header, 1)
 		}
-		r.header.Set(runtime.IdempotencyHeader, key)
+		r.header.Set(IdempotencyHeader, key)
 	}
 	if key == fromCtx {
 		return ctx

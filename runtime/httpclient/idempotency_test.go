@@ -110,7 +110,7 @@ func TestIdempotencyKeyGoesRemote(t *testing.T) {
 func TestNewIdempotencyKey(t *testing.T) {
 	seen := map[string]bool{}
 	for range 1000 {
-		k := runtime.NewIdempotencyKey()
+		k := NewIdempotencyKey()
 		if !uuidV4.MatchString(k) || seen[k] {
 			t.Fatalf("key %q (repeated: %v)", k, seen[k])
 		}

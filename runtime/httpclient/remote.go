@@ -13,9 +13,9 @@ import (
 )
 
 // Remote runs registered operations in another process (see
-// runtime.Remote): the call protocol's spoke (*callproto.PendingRequestMap)
+// opsgenimpl.Remote): the call protocol's spoke (*callproto.PendingRequestMap)
 // is one.
-type Remote = runtime.Remote
+type Remote = opsgenimpl.Remote
 
 // WithRemote sends the calls of operations that have a registry id (a
 // client generated with registry: true) to rm instead of the server.
@@ -83,8 +83,8 @@ func (c *Client) remote(r *Request) Remote {
 // through the result pipeline (drift-tolerant, as a direct call's data):
 // the meta the hub sent (HTTP status and headers of its call) is kept,
 // and the warnings that came beside it come first.
-func remoteEnvelope[T any](ctx context.Context, p *runtime.Pipeline, r *Request, out runtime.RemoteEnvelope) (runtime.ResponseEnvelope[T], error) {
-	if !runtime.IsResponseEnvelope(out.JSON) {
+func remoteEnvelope[T any](ctx context.Context, p *runtime.Pipeline, r *Request, out opsgenimpl.RemoteEnvelope) (runtime.ResponseEnvelope[T], error) {
+	if !opsgenimpl.IsResponseEnvelope(out.JSON) {
 		return runtime.ResponseEnvelope[T]{}, runtime.Errorf(runtime.CodeDecode, r.opID, "the remote answer is not a ResponseEnvelope")
 	}
 	if len(out.Warnings) == 0 {
@@ -99,14 +99,14 @@ func remoteEnvelope[T any](ctx context.Context, p *runtime.Pipeline, r *Request,
 }
 
 // remoteEvents is rm's subscription id with the warnings beside each
-// envelope when rm carries them (runtime.WarningsRemote).
-func remoteEvents(ctx context.Context, rm Remote, id string, in RemoteInput) iter.Seq2[runtime.RemoteEnvelope, error] {
-	if wr, ok := rm.(runtime.WarningsRemote); ok {
+// envelope when rm carries them (opsgenimpl.WarningsRemote).
+func remoteEvents(ctx context.Context, rm Remote, id string, in RemoteInput) iter.Seq2[opsgenimpl.RemoteEnvelope, error] {
+	if wr, ok := rm.(opsgenimpl.WarningsRemote); ok {
 		return wr.SubscribeJSONWarnings(ctx, id, in)
 	}
-	return func(yield func(runtime.RemoteEnvelope, error) bool) {
+	return func(yield func(opsgenimpl.RemoteEnvelope, error) bool) {
 		for out, err := range rm.SubscribeJSON(ctx, id, in) {
-			if !yield(runtime.RemoteEnvelope{JSON: out}, err) {
+			if !yield(opsgenimpl.RemoteEnvelope{JSON: out}, err) {
 				return
 			}
 		}
@@ -115,10 +115,10 @@ func remoteEvents(ctx context.Context, rm Remote, id string, in RemoteInput) ite
 
 // remoteInto is remoteEnvelope for the data stored through data (see
 // Client.Call); warnings are those the Remote returned beside the
-// envelope (see runtime.WarningsRemote), which come first, as in the
+// envelope (see opsgenimpl.WarningsRemote), which come first, as in the
 // hub's envelope.
 func remoteInto(ctx context.Context, p *runtime.Pipeline, r *Request, out json.RawMessage, warnings []runtime.Warning, data any) (runtime.Meta, []runtime.Warning, error) {
-	if !runtime.IsResponseEnvelope(out) {
+	if !opsgenimpl.IsResponseEnvelope(out) {
 		zeroData(data)
 		return nil, nil, runtime.Errorf(runtime.CodeDecode, r.opID, "the remote answer is not a ResponseEnvelope")
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // remotePages is Pages through rm (a client configured WithRemote): each
@@ -131,14 +132,14 @@ func (c *Client) remotePages(ctx context.Context, rm Remote, r *Request, respons
 
 // callRemote is one page's call, with the call's timeout.
 // It returns the envelope's warnings too when rm carries them
-// (runtime.WarningsRemote).
+// (opsgenimpl.WarningsRemote).
 func callRemote(ctx context.Context, c *Client, rm Remote, r *Request, in RemoteInput, cc *callConfig) (json.RawMessage, []runtime.Warning, error) {
 	if d := c.timeout(r, cc); d > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
-	if wr, ok := rm.(runtime.WarningsRemote); ok {
+	if wr, ok := rm.(opsgenimpl.WarningsRemote); ok {
 		return wr.CallJSONWarnings(ctx, r.remoteID, in)
 	}
 	out, err := rm.CallJSON(ctx, r.remoteID, in)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // RetryPolicy says when a failed attempt is sent again. The zero value of
@@ -193,7 +194,7 @@ func (c *Client) send(ctx context.Context, r *Request, cc *callConfig, defaultAc
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, runtime.ContextError(ctx, r.opID, nil)
+			return nil, opsgenimpl.ContextError(ctx, r.opID, nil)
 		case <-t.C:
 		}
 	}
@@ -218,7 +219,7 @@ func (c *Client) sendError(ctx context.Context, r *Request, err error) error {
 	if errors.Is(err, errAttemptTimeout) {
 		return runtime.NewError(runtime.CodeTimeout, r.opID, "request timed out", err)
 	}
-	if ce := runtime.ContextError(ctx, r.opID, err); ce != nil {
+	if ce := opsgenimpl.ContextError(ctx, r.opID, err); ce != nil {
 		return ce
 	}
 	var ne net.Error

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // SecurityScheme is a security scheme of the spec (components.securitySchemes).
@@ -223,7 +224,7 @@ func (cred Credential) secret(ctx context.Context, opID, scheme string) (string,
 	case credSource:
 		tok, err := cred.source(ctx)
 		if err != nil {
-			if ce := runtime.ContextError(ctx, opID, err); ce != nil {
+			if ce := opsgenimpl.ContextError(ctx, opID, err); ce != nil {
 				return "", ce
 			}
 			return "", runtime.NewError(runtime.CodeAccessDenied, opID, "token source of security scheme \""+scheme+"\" failed", err)

@@ -91,7 +91,7 @@ func Stream[T any](ctx context.Context, c *Client, r *Request, responses []Respo
 				select {
 				case <-ctx.Done():
 					t.Stop()
-					yield(zero, runtime.ContextError(ctx, r.opID, nil))
+					yield(zero, opsgenimpl.ContextError(ctx, r.opID, nil))
 					return
 				case <-t.C:
 				}
@@ -127,7 +127,7 @@ func Stream[T any](ctx context.Context, c *Client, r *Request, responses []Respo
 				switch {
 				case err == errStopped:
 				case err != nil && ctx.Err() != nil:
-					yield(zero, runtime.ContextError(ctx, r.opID, err))
+					yield(zero, opsgenimpl.ContextError(ctx, r.opID, err))
 				case err != nil:
 					yield(zero, runtime.NewError(runtime.CodeTransport, r.opID, "reading "+mt+" stream", err))
 				}
@@ -154,7 +154,7 @@ func Stream[T any](ctx context.Context, c *Client, r *Request, responses []Respo
 			case err == errStopped:
 				return
 			case err != nil && ctx.Err() != nil:
-				yield(zero, runtime.ContextError(ctx, r.opID, err))
+				yield(zero, opsgenimpl.ContextError(ctx, r.opID, err))
 				return
 			case err == nil && !rp.OnEOF, failures >= rp.MaxAttempts:
 				if err != nil {
@@ -235,7 +235,7 @@ func yieldItem[T any](out T, warnings []runtime.Warning, err error, meta runtime
 		skipped(err)
 		return true
 	}
-	env := runtime.HTTP(out, meta)
+	env := opsgenimpl.HTTP(out, meta)
 	env.Warnings = warnings
 	return yield(env, nil)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // AsError rebuilds the CallError an opsgen server put in _meta (its
@@ -13,7 +14,7 @@ import (
 // the upstream HTTP status (issue 25: the status was dropped).
 func TestAsErrorServerDetail(t *testing.T) {
 	isError := func(detail map[string]any) runtime.ResponseEnvelope[any] {
-		return runtime.MCP[any](nil, runtime.MCPMeta{IsError: true, Tool: "pets_getPet", Meta: map[string]any{mcpclient.MetaError: detail}})
+		return opsgenimpl.MCP[any](nil, runtime.MCPMeta{IsError: true, Tool: "pets_getPet", Meta: map[string]any{mcpclient.MetaError: detail}})
 	}
 	cases := []struct {
 		name   string

@@ -63,7 +63,7 @@ type Client struct {
 	before     []func(context.Context, *mcp.CallToolParams) error
 	after      []func(context.Context, *mcp.CallToolParams, *mcp.CallToolResult) error
 	timeout    time.Duration
-	remote     runtime.Remote
+	remote     opsgenimpl.Remote
 }
 
 // Option configures a Client.
@@ -138,7 +138,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 		defer cancel()
 	}
 	op := tool.operationID()
-	if err := runtime.ContextError(ctx, op, ctx.Err()); err != nil {
+	if err := opsgenimpl.ContextError(ctx, op, ctx.Err()); err != nil {
 		return env, err
 	}
 	pipeline := &c.pipeline
@@ -229,7 +229,7 @@ func Call[T any](ctx context.Context, c *Client, tool *Tool, args any, opts ...C
 			warn("no convention payload and no text block holding JSON that fits %T: data left empty", data)
 		}
 	}
-	env = runtime.MCP(data, meta)
+	env = opsgenimpl.MCP(data, meta)
 	env.Warnings = distinct(warnings)
 	return env, nil
 }
@@ -265,31 +265,31 @@ func decodeText[T any](ctx context.Context, pipeline *runtime.Pipeline, tool *To
 // or zero values when the convention does not apply; problems (an expected
 // convention that is absent or does not decode, a dotbot status mismatch)
 // go to report.
-func applyConvention(name string, blocks []runtime.ContentBlock, structured json.RawMessage, report func(runtime.Warning)) (json.RawMessage, *runtime.ConventionInfo, bool) {
+func applyConvention(name string, blocks []runtime.ContentBlock, structured json.RawMessage, report func(runtime.Warning)) (json.RawMessage, runtime.Convention, bool) {
 	warn := func(format string, args ...any) { report(runtime.Warning{Message: fmt.Sprintf(format, args...)}) }
 	switch name {
 	case "":
 		return nil, nil, false
-	case runtime.ConventionAuto:
+	case mcpconv.ConventionAuto:
 		switch {
 		case mcpconv.HasToolEnvelope(blocks):
-			name = runtime.ConventionToolEnvelope
+			name = mcpconv.ConventionToolEnvelope
 		case isDotbot(string(structured)) || hasDotbot(blocks):
-			name = runtime.ConventionDotbot
+			name = mcpconv.ConventionDotbot
 		default:
 			return nil, nil, false
 		}
 	}
 	switch name {
-	case runtime.ConventionToolEnvelope:
+	case mcpconv.ConventionToolEnvelope:
 		env, err := mcpconv.DecodeToolEnvelope(blocks)
 		if err != nil {
 			warn("%v; falling back to the content", err)
 			return nil, nil, false
 		}
 		info := env.ToolEnvelopeInfo
-		return env.Payload, &runtime.ConventionInfo{Name: name, ToolEnvelope: &info}, false
-	case runtime.ConventionDotbot:
+		return env.Payload, &info, false
+	case mcpconv.ConventionDotbot:
 		fromStructured := mcpconv.LooksLikeDotbot(string(structured))
 		var d *mcpconv.Dotbot
 		var warnings []runtime.Warning
@@ -306,10 +306,10 @@ func applyConvention(name string, blocks []runtime.ContentBlock, structured json
 		for _, w := range warnings {
 			report(w)
 		}
-		return d.Data, &runtime.ConventionInfo{Name: name, Dotbot: &d.DotbotInfo}, fromStructured
+		return d.Data, &d.DotbotInfo, fromStructured
 	}
 	warn("unknown content convention %q ignored (want %q, %q or %q)", name,
-		runtime.ConventionToolEnvelope, runtime.ConventionDotbot, runtime.ConventionAuto)
+		mcpconv.ConventionToolEnvelope, mcpconv.ConventionDotbot, mcpconv.ConventionAuto)
 	return nil, nil, false
 }
 
@@ -337,7 +337,7 @@ const (
 
 // callError classifies a CallTool failure.
 func callError(ctx context.Context, tool string, err error) error {
-	if ce := runtime.ContextError(ctx, tool, err); ce != nil {
+	if ce := opsgenimpl.ContextError(ctx, tool, err); ce != nil {
 		return ce
 	}
 	var werr *jsonrpc.Error

@@ -21,6 +21,7 @@ import (
 	"github.com/opsgen/opsgen/internal/mcptest"
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
+	"github.com/opsgen/opsgen/runtime/mcpconv"
 	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
@@ -78,8 +79,8 @@ var (
 	toolEcho       = &mcpclient.Tool{Name: mcptest.ToolEcho}
 	toolFail       = &mcpclient.Tool{Name: mcptest.ToolFail}
 	toolMixed      = &mcpclient.Tool{Name: mcptest.ToolMixed}
-	toolEnvelope   = &mcpclient.Tool{Name: mcptest.ToolEnvelope, Convention: runtime.ConventionToolEnvelope}
-	toolDotbot     = &mcpclient.Tool{Name: mcptest.ToolDotbot, Convention: runtime.ConventionDotbot}
+	toolEnvelope   = &mcpclient.Tool{Name: mcptest.ToolEnvelope, Convention: mcpconv.ConventionToolEnvelope}
+	toolDotbot     = &mcpclient.Tool{Name: mcptest.ToolDotbot, Convention: mcpconv.ConventionDotbot}
 	toolUnknown    = &mcpclient.Tool{Name: mcptest.ToolUnknownBlock}
 	toolSlow       = &mcpclient.Tool{Name: mcptest.ToolSlow}
 )
@@ -175,9 +176,9 @@ func TestCall(t *testing.T) {
 				if !reflect.DeepEqual(env.Data, mcptest.TheWorkflow) || len(env.Warnings) != 0 {
 					t.Errorf("Data = %+v, warnings %v", env.Data, env.Warnings)
 				}
-				conv := runtime.MCPMetaOf(env.Meta).Convention
-				want := runtime.ToolEnvelopeInfo{Tool: "system-design", TS: "2025-06-17T18:30:00Z", Version: 1, Summary: mcptest.EnvelopeSummary}
-				if conv == nil || conv.Name != runtime.ConventionToolEnvelope || conv.ToolEnvelope == nil || *conv.ToolEnvelope != want || conv.Dotbot != nil {
+				conv, _ := runtime.MCPMetaOf(env.Meta).Convention.(*mcpconv.ToolEnvelopeInfo)
+				want := mcpconv.ToolEnvelopeInfo{Tool: "system-design", TS: "2025-06-17T18:30:00Z", Version: 1, Summary: mcptest.EnvelopeSummary}
+				if conv == nil || conv.ConventionName() != mcpconv.ConventionToolEnvelope || *conv != want {
 					t.Errorf("Convention = %+v", conv)
 				}
 				// Blocks as data keep the blocks; the convention is on the meta.
@@ -186,7 +187,7 @@ func TestCall(t *testing.T) {
 					t.Errorf("blocks env = %+v", blocks)
 				}
 				// Raw JSON, detected by the client-wide "auto" convention.
-				auto := mcpclient.New(cs, quiet, mcpclient.WithConvention(runtime.ConventionAuto))
+				auto := mcpclient.New(cs, quiet, mcpclient.WithConvention(mcpconv.ConventionAuto))
 				raw := mustCall[json.RawMessage](t, auto, &mcpclient.Tool{Name: mcptest.ToolEnvelope}, nil)
 				wantRaw, _ := json.Marshal(mcptest.TheWorkflow)
 				if !jsonEqual(t, raw.Data, wantRaw) || runtime.MCPMetaOf(raw.Meta).Convention == nil {
@@ -207,14 +208,14 @@ func TestCall(t *testing.T) {
 				if env.Data.Solution.Name != "Axiome" || len(env.Warnings) != 0 {
 					t.Errorf("Data = %+v, warnings %v", env.Data, env.Warnings)
 				}
-				conv := runtime.MCPMetaOf(env.Meta).Convention
-				if conv == nil || conv.Dotbot == nil || conv.Dotbot.Status != runtime.DotbotOK || conv.Dotbot.Tool != mcptest.ToolDotbot ||
-					conv.Dotbot.Intent == nil || conv.Dotbot.Intent.RecommendedNext != "solution.structure" || conv.Dotbot.Audit.DurationMS != 95 {
+				conv, _ := runtime.MCPMetaOf(env.Meta).Convention.(*mcpconv.DotbotInfo)
+				if conv == nil || conv.Status != mcpconv.DotbotOK || conv.Tool != mcptest.ToolDotbot ||
+					conv.Intent == nil || conv.Intent.RecommendedNext != "solution.structure" || conv.Audit.DurationMS != 95 {
 					t.Errorf("Convention = %+v", conv)
 				}
 				mis := mustCall[mcptest.DotbotData](t, c, toolDotbot, map[string]any{"mismatch": true})
-				d := runtime.MCPMetaOf(mis.Meta).Convention.Dotbot
-				if d.Status != runtime.DotbotError || d.DeclaredStatus != runtime.DotbotOK || len(d.Errors) != 1 {
+				d, _ := runtime.MCPMetaOf(mis.Meta).Convention.(*mcpconv.DotbotInfo)
+				if d == nil || d.Status != mcpconv.DotbotError || d.DeclaredStatus != mcpconv.DotbotOK || len(d.Errors) != 1 {
 					t.Errorf("mismatch info = %+v", d)
 				}
 				if len(mis.Warnings) != 1 || !strings.Contains(mis.Warnings[0].Message, "contradicts") ||
@@ -222,12 +223,12 @@ func TestCall(t *testing.T) {
 					t.Errorf("mismatch warnings = %v", mis.Warnings)
 				}
 				// Detected by "auto" as well.
-				auto := mustCall[mcptest.DotbotData](t, c, &mcpclient.Tool{Name: mcptest.ToolDotbot, Convention: runtime.ConventionAuto}, nil)
-				if auto.Data.Solution.Name != "Axiome" || runtime.MCPMetaOf(auto.Meta).Convention.Name != runtime.ConventionDotbot {
+				auto := mustCall[mcptest.DotbotData](t, c, &mcpclient.Tool{Name: mcptest.ToolDotbot, Convention: mcpconv.ConventionAuto}, nil)
+				if auto.Data.Solution.Name != "Axiome" || runtime.MCPMetaOf(auto.Meta).Convention == nil || runtime.MCPMetaOf(auto.Meta).Convention.ConventionName() != mcpconv.ConventionDotbot {
 					t.Errorf("auto = %+v", auto)
 				}
 				// An expected convention that is absent is a warning, not an error.
-				none := mustCall[[]runtime.ContentBlock](t, c, &mcpclient.Tool{Name: mcptest.ToolEcho, Convention: runtime.ConventionDotbot}, map[string]any{"text": "x"})
+				none := mustCall[[]runtime.ContentBlock](t, c, &mcpclient.Tool{Name: mcptest.ToolEcho, Convention: mcpconv.ConventionDotbot}, map[string]any{"text": "x"})
 				if runtime.MCPMetaOf(none.Meta).Convention != nil || len(none.Warnings) != 1 || len(none.Data) != 1 {
 					t.Errorf("no dotbot: %+v", none)
 				}
@@ -336,7 +337,7 @@ func assertVector[T any](t *testing.T, env runtime.ResponseEnvelope[T], name str
 	if len(m.Meta) == 0 {
 		m.Meta = nil
 	}
-	got, err := json.Marshal(runtime.MCP(env.Data, m))
+	got, err := json.Marshal(opsgenimpl.MCP(env.Data, m))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -507,7 +508,7 @@ func TestConventionVectors(t *testing.T) {
 				} `json:"expect"`
 			}
 			readJSON(t, f, &v)
-			env := replay(t, runtime.ConventionToolEnvelope, v.CallToolResult.Content)
+			env := replay(t, mcpconv.ConventionToolEnvelope, v.CallToolResult.Content)
 			conv := runtime.MCPMetaOf(env.Meta).Convention
 			if !v.Expect.OK {
 				if conv != nil || len(env.Warnings) == 0 || runtime.MCPMetaOf(env.Meta).Content[0].Text == "" {
@@ -515,7 +516,7 @@ func TestConventionVectors(t *testing.T) {
 				}
 				return
 			}
-			if conv == nil || conv.ToolEnvelope.Version != 1 || len(env.Warnings) != 0 {
+			if te, _ := conv.(*mcpconv.ToolEnvelopeInfo); te == nil || te.Version != 1 || len(env.Warnings) != 0 {
 				t.Fatalf("convention %+v, warnings %v", conv, env.Warnings)
 			}
 			if v.Expect.Payload != nil && !jsonEqual(t, env.Data, v.Expect.Payload) {
@@ -538,7 +539,7 @@ func TestConventionVectors(t *testing.T) {
 			}
 			readJSON(t, f, &v)
 			content, _ := json.Marshal([]runtime.ContentBlock{runtime.TextBlock(string(v.Envelope))})
-			env := replay(t, runtime.ConventionAuto, content)
+			env := replay(t, mcpconv.ConventionAuto, content)
 			conv := runtime.MCPMetaOf(env.Meta).Convention
 			if !v.Expect.Valid {
 				if conv != nil || len(env.Warnings) == 0 {
@@ -550,7 +551,7 @@ func TestConventionVectors(t *testing.T) {
 				Data json.RawMessage `json:"data"`
 			}
 			readJSONBytes(t, v.Envelope, &want)
-			if conv == nil || string(conv.Dotbot.Status) != v.Expect.Status || !jsonEqual(t, env.Data, want.Data) {
+			if d, _ := conv.(*mcpconv.DotbotInfo); d == nil || string(d.Status) != v.Expect.Status || !jsonEqual(t, env.Data, want.Data) {
 				t.Errorf("convention %+v, Data %s", conv, env.Data)
 			}
 		})

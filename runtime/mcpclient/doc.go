@@ -143,7 +143,7 @@
 // # Remote calls
 //
 // WithRemote sends the calls of tools that have a registry id (Tool.ID, in
-// clients generated with registry: true) to a runtime.Remote, such as a
+// clients generated with registry: true) to a opsgenimpl.Remote, such as a
 // call protocol spoke (*callproto.PendingRequestMap) whose hub registered
 // the same generated client: the hub calls the tool on its session, and the
 // envelope it returns is decoded into the same types. The spoke's client

@@ -21,9 +21,9 @@ func TestDotbotStructuredContent(t *testing.T) {
 	type solution struct {
 		Name string `json:"name"`
 	}
-	info := runtime.DotbotInfo{Tool: "solution-info", Version: "1.0.0", Summary: "One solution.",
-		Warnings: []runtime.DotbotIssue{{Code: "STALE", Message: "index is old"}},
-		Audit:    runtime.DotbotAudit{Timestamp: "2026-01-02T13:57:00Z", DurationMS: 7, Source: "script.ps1"}}
+	info := mcpconv.DotbotInfo{Tool: "solution-info", Version: "1.0.0", Summary: "One solution.",
+		Warnings: []mcpconv.DotbotIssue{{Code: "STALE", Message: "index is old"}},
+		Audit:    mcpconv.DotbotAudit{Timestamp: "2026-01-02T13:57:00Z", DurationMS: 7, Source: "script.ps1"}}
 	envelope, err := mcpconv.EncodeDotbot(info, solution{Name: "Axiome"})
 	if err != nil {
 		t.Fatal(err)
@@ -52,12 +52,12 @@ func TestDotbotStructuredContent(t *testing.T) {
 		tool     *mcpclient.Tool
 		wantData bool
 	}{
-		{"dotbot", mcpclient.New(session, quiet), &mcpclient.Tool{Name: "info", Convention: runtime.ConventionDotbot}, true},
-		{"auto", mcpclient.New(session, quiet), &mcpclient.Tool{Name: "info", Convention: runtime.ConventionAuto}, true},
+		{"dotbot", mcpclient.New(session, quiet), &mcpclient.Tool{Name: "info", Convention: mcpconv.ConventionDotbot}, true},
+		{"auto", mcpclient.New(session, quiet), &mcpclient.Tool{Name: "info", Convention: mcpconv.ConventionAuto}, true},
 		// The payload's schema (a configured output schema) types Data;
 		// the envelope around it is not decoded as the data.
-		{"payload schema", mcpclient.New(session, quiet), &mcpclient.Tool{Name: "info", Convention: runtime.ConventionDotbot, OutputSchema: payloadSchema}, true},
-		{"client default", mcpclient.New(session, quiet, mcpclient.WithConvention(runtime.ConventionAuto)), &mcpclient.Tool{Name: "info"}, true},
+		{"payload schema", mcpclient.New(session, quiet), &mcpclient.Tool{Name: "info", Convention: mcpconv.ConventionDotbot, OutputSchema: payloadSchema}, true},
+		{"client default", mcpclient.New(session, quiet, mcpclient.WithConvention(mcpconv.ConventionAuto)), &mcpclient.Tool{Name: "info"}, true},
 		// Without a convention the dotbot envelope is plain structured content.
 		{"none", mcpclient.New(session, quiet), &mcpclient.Tool{Name: "info"}, false},
 	} {
@@ -73,17 +73,18 @@ func TestDotbotStructuredContent(t *testing.T) {
 			if env.Data.Name != "Axiome" || len(env.Warnings) != 0 {
 				t.Errorf("Data = %+v, warnings %v", env.Data, env.Warnings)
 			}
-			if conv == nil || conv.Name != runtime.ConventionDotbot || conv.Dotbot == nil {
+			d, _ := conv.(*mcpconv.DotbotInfo)
+			if d == nil || conv.ConventionName() != mcpconv.ConventionDotbot {
 				t.Fatalf("convention %+v", conv)
 			}
-			if d := conv.Dotbot; d.Tool != "solution-info" || d.Status != runtime.DotbotWarning || !reflect.DeepEqual(d.Warnings, info.Warnings) || d.Audit != info.Audit {
+			if d.Tool != "solution-info" || d.Status != mcpconv.DotbotWarning || !reflect.DeepEqual(d.Warnings, info.Warnings) || d.Audit != info.Audit {
 				t.Errorf("dotbot info %+v", d)
 			}
 		})
 	}
 
 	// With the blocks as data, the blocks stay and the envelope is on the meta.
-	blocks := mustCall[[]runtime.ContentBlock](t, mcpclient.New(session, quiet), &mcpclient.Tool{Name: "info", Convention: runtime.ConventionAuto}, nil)
+	blocks := mustCall[[]runtime.ContentBlock](t, mcpclient.New(session, quiet), &mcpclient.Tool{Name: "info", Convention: mcpconv.ConventionAuto}, nil)
 	if len(blocks.Data) != 1 || blocks.Data[0].Text != "One solution." || runtime.MCPMetaOf(blocks.Meta).Convention == nil {
 		t.Errorf("blocks: %+v", blocks)
 	}

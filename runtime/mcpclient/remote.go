@@ -9,9 +9,9 @@ import (
 )
 
 // Remote runs registered operations in another process (see
-// runtime.Remote): the call protocol's spoke (*callproto.PendingRequestMap)
+// opsgenimpl.Remote): the call protocol's spoke (*callproto.PendingRequestMap)
 // is one.
-type Remote = runtime.Remote
+type Remote = opsgenimpl.Remote
 
 // WithRemote sends the calls of tools that have a registry id (Tool.ID, set
 // in clients generated with registry: true) to rm instead of the session:
@@ -42,7 +42,7 @@ func callRemote[T any](ctx context.Context, c *Client, tool *Tool, args any, opt
 	var out json.RawMessage
 	var warnings []runtime.Warning
 	var err error
-	if wr, ok := c.remote.(runtime.WarningsRemote); ok {
+	if wr, ok := c.remote.(opsgenimpl.WarningsRemote); ok {
 		out, warnings, err = wr.CallJSONWarnings(ctx, tool.ID, args)
 	} else {
 		out, err = c.remote.CallJSON(ctx, tool.ID, args)
@@ -50,7 +50,7 @@ func callRemote[T any](ctx context.Context, c *Client, tool *Tool, args any, opt
 	if err != nil {
 		return runtime.ResponseEnvelope[T]{}, err
 	}
-	if !runtime.IsResponseEnvelope(out) {
+	if !opsgenimpl.IsResponseEnvelope(out) {
 		return runtime.ResponseEnvelope[T]{}, runtime.Errorf(runtime.CodeDecode, tool.ID, "the remote answer is not a ResponseEnvelope")
 	}
 	var result any = out

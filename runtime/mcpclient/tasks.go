@@ -41,6 +41,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/opsgen/opsgen/runtime"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // ExtensionTasks is the identifier of the MCP tasks extension.
@@ -286,7 +287,7 @@ func (c *Client) awaitTask(ctx context.Context, op string, tool *Tool, handle js
 	res, err := r.follow(ctx, &t)
 	if err != nil && ctx.Err() != nil {
 		r.cancel(ctx, t.TaskID)
-		return nil, runtime.ContextError(ctx, op, ctx.Err())
+		return nil, opsgenimpl.ContextError(ctx, op, ctx.Err())
 	}
 	return res, err
 }

@@ -3,5 +3,6 @@
 // "__ENVELOPE_V1__:" beside a human-readable one) and the dotbot envelope
 // (schema_id dotbot-mcp-response@1). Package runtime/mcpclient decodes
 // them into an MCP result's data, keeping what they said besides it on
-// runtime.MCPMeta's Convention; servers encode them.
+// runtime.MCPMeta's Convention (a *ToolEnvelopeInfo or a *DotbotInfo: switch
+// on its type); servers encode them.
 package mcpconv

@@ -19,7 +19,7 @@ var ErrNoDotbot = errors.New("opsgen: no " + DotbotSchemaID + " envelope")
 
 // Dotbot is a decoded dotbot envelope.
 type Dotbot struct {
-	runtime.DotbotInfo
+	DotbotInfo
 	// Data is the tool-specific output, as sent.
 	Data json.RawMessage
 }
@@ -27,14 +27,14 @@ type Dotbot struct {
 // ComputeDotbotStatus returns the status the spec computes from a result's
 // errors and warnings: error if there are errors, else warning if there are
 // warnings, else ok.
-func ComputeDotbotStatus(errs, warnings []runtime.DotbotIssue) runtime.DotbotStatus {
+func ComputeDotbotStatus(errs, warnings []DotbotIssue) DotbotStatus {
 	switch {
 	case len(errs) > 0:
-		return runtime.DotbotError
+		return DotbotError
 	case len(warnings) > 0:
-		return runtime.DotbotWarning
+		return DotbotWarning
 	}
-	return runtime.DotbotOK
+	return DotbotOK
 }
 
 // DecodeDotbot decodes a dotbot envelope from JSON and checks it: schema_id
@@ -112,7 +112,7 @@ func DecodeDotbot(b []byte) (*Dotbot, []runtime.Warning, error) {
 		problems = append(problems, fmt.Sprintf("schema_id %q is not %q", d.SchemaID, DotbotSchemaID))
 	}
 	switch d.DeclaredStatus {
-	case runtime.DotbotOK, runtime.DotbotWarning, runtime.DotbotError, "":
+	case DotbotOK, DotbotWarning, DotbotError, "":
 	default:
 		problems = append(problems, fmt.Sprintf("status %q is not one of ok, warning, error", d.DeclaredStatus))
 	}
@@ -167,7 +167,7 @@ func FindDotbot(blocks []runtime.ContentBlock) (*Dotbot, []runtime.Warning, erro
 // EncodeDotbot returns the JSON of a dotbot envelope around data. Status is
 // computed from info's errors and warnings, SchemaID is set, nil Warnings and
 // Errors become empty arrays, and an empty Audit.Timestamp becomes now (UTC).
-func EncodeDotbot(info runtime.DotbotInfo, data any) ([]byte, error) {
+func EncodeDotbot(info DotbotInfo, data any) ([]byte, error) {
 	d, err := json.Marshal(data)
 	if err != nil {
 		return nil, fmt.Errorf("opsgen: dotbot data: %w", err)
@@ -175,16 +175,16 @@ func EncodeDotbot(info runtime.DotbotInfo, data any) ([]byte, error) {
 	info.SchemaID = DotbotSchemaID
 	info.Status = ComputeDotbotStatus(info.Errors, info.Warnings)
 	if info.Warnings == nil {
-		info.Warnings = []runtime.DotbotIssue{}
+		info.Warnings = []DotbotIssue{}
 	}
 	if info.Errors == nil {
-		info.Errors = []runtime.DotbotIssue{}
+		info.Errors = []DotbotIssue{}
 	}
 	if info.Audit.Timestamp == "" {
 		info.Audit.Timestamp = time.Now().UTC().Format(time.RFC3339)
 	}
 	return json.Marshal(struct {
-		runtime.DotbotInfo
+		DotbotInfo
 		Data json.RawMessage `json:"data"`
 	}{info, d})
 }

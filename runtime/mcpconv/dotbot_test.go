@@ -131,10 +131,10 @@ func TestDotbotInvalid(t *testing.T) {
 }
 
 func TestDotbotEncodeRoundTrip(t *testing.T) {
-	b, err := mcpconv.EncodeDotbot(runtime.DotbotInfo{
-		Tool: "solution.info", Version: "1.0.0", Summary: "ok.", Status: runtime.DotbotOK,
-		Warnings: []runtime.DotbotIssue{{Code: "W", Message: "careful"}},
-		Audit:    runtime.DotbotAudit{DurationMS: 3, Source: "x.ps1"},
+	b, err := mcpconv.EncodeDotbot(mcpconv.DotbotInfo{
+		Tool: "solution.info", Version: "1.0.0", Summary: "ok.", Status: mcpconv.DotbotOK,
+		Warnings: []mcpconv.DotbotIssue{{Code: "W", Message: "careful"}},
+		Audit:    mcpconv.DotbotAudit{DurationMS: 3, Source: "x.ps1"},
 	}, map[string]int{"n": 1})
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +143,7 @@ func TestDotbotEncodeRoundTrip(t *testing.T) {
 	if err != nil || len(warnings) != 0 {
 		t.Fatalf("decode %s: %v %v", b, warnings, err)
 	}
-	if d.Status != runtime.DotbotWarning || d.SchemaID != mcpconv.DotbotSchemaID || d.Audit.Timestamp == "" || !jsonEqual(t, d.Data, []byte(`{"n":1}`)) {
+	if d.Status != mcpconv.DotbotWarning || d.SchemaID != mcpconv.DotbotSchemaID || d.Audit.Timestamp == "" || !jsonEqual(t, d.Data, []byte(`{"n":1}`)) {
 		t.Errorf("round trip = %+v", d)
 	}
 	if !strings.Contains(string(b), `"errors":[]`) {
@@ -155,7 +155,7 @@ func TestFindDotbot(t *testing.T) {
 	vs := loadDotbotVectors(t)
 	blocks := []runtime.ContentBlock{runtime.TextBlock("hello"), runtime.TextBlock(string(vs["warning.json"].Envelope))}
 	d, _, err := mcpconv.FindDotbot(blocks)
-	if err != nil || d.Status != runtime.DotbotWarning {
+	if err != nil || d.Status != mcpconv.DotbotWarning {
 		t.Fatalf("FindDotbot = %+v, %v", d, err)
 	}
 	if _, _, err := mcpconv.FindDotbot(blocks[:1]); !errors.Is(err, mcpconv.ErrNoDotbot) {

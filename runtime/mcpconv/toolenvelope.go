@@ -26,7 +26,7 @@ var ErrNoToolEnvelope = errors.New("opsgen: no " + ToolEnvelopePrefix + " block"
 type ToolEnvelope struct {
 	// Payload is the envelope's payload, as sent.
 	Payload json.RawMessage
-	runtime.ToolEnvelopeInfo
+	ToolEnvelopeInfo
 }
 
 // DecodeToolEnvelope finds the ToolEnvelope V1 block among blocks (block 1
@@ -51,7 +51,7 @@ func DecodeToolEnvelope(blocks []runtime.ContentBlock) (ToolEnvelope, error) {
 			continue
 		}
 		if err := env.decodeBlock(b.Text[len(ToolEnvelopePrefix):]); err != nil {
-			return env, fmt.Errorf("opsgen: %s block %d: %w", runtime.ConventionToolEnvelope, i, err)
+			return env, fmt.Errorf("opsgen: %s block %d: %w", ConventionToolEnvelope, i, err)
 		}
 		return env, nil
 	}
@@ -139,16 +139,16 @@ func decodeLenientBase64(s string) ([]byte, error) {
 func EncodeToolEnvelope(tool string, ts time.Time, payload any, summary string) ([]runtime.ContentBlock, error) {
 	p, err := json.Marshal(payload)
 	if err != nil {
-		return nil, fmt.Errorf("opsgen: %s payload: %w", runtime.ConventionToolEnvelope, err)
+		return nil, fmt.Errorf("opsgen: %s payload: %w", ConventionToolEnvelope, err)
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(struct {
-		Payload json.RawMessage          `json:"payload"`
-		Meta    runtime.ToolEnvelopeInfo `json:"meta"`
-	}{p, runtime.ToolEnvelopeInfo{Tool: tool, TS: ts.UTC().Format(time.RFC3339Nano), Version: ToolEnvelopeVersion}}); err != nil {
-		return nil, fmt.Errorf("opsgen: %s: %w", runtime.ConventionToolEnvelope, err)
+		Payload json.RawMessage  `json:"payload"`
+		Meta    ToolEnvelopeInfo `json:"meta"`
+	}{p, ToolEnvelopeInfo{Tool: tool, TS: ts.UTC().Format(time.RFC3339Nano), Version: ToolEnvelopeVersion}}); err != nil {
+		return nil, fmt.Errorf("opsgen: %s: %w", ConventionToolEnvelope, err)
 	}
 	js := bytes.TrimRight(b.Bytes(), "\n")
 	return []runtime.ContentBlock{

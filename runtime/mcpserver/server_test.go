@@ -16,6 +16,7 @@ import (
 
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpserver"
+	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // connect opens an in-memory session to srv, at protocol version (""
@@ -209,19 +210,19 @@ func TestResults(t *testing.T) {
 	register(t, reg, runtime.OperationSpec{ID: "l.panic"}, func(ctx context.Context, in json.RawMessage) (any, error) { panic("boom") })
 	register(t, reg, runtime.OperationSpec{ID: "l.strict", InputSchema: json.RawMessage(`{"type":"object","required":["n"],"properties":{"n":{"type":"integer"}}}`)}, nil)
 	register(t, reg, runtime.OperationSpec{ID: "m.error"}, func(ctx context.Context, in json.RawMessage) (any, error) {
-		return runtime.MCP[any]([]runtime.ContentBlock{runtime.TextBlock("upstream says no")}, runtime.MCPMeta{
+		return opsgenimpl.MCP[any]([]runtime.ContentBlock{runtime.TextBlock("upstream says no")}, runtime.MCPMeta{
 			IsError: true, Content: []runtime.ContentBlock{runtime.TextBlock("upstream says no")}, Meta: map[string]any{"trace": "t1"},
 		}), nil
 	})
 	register(t, reg, runtime.OperationSpec{ID: "m.typed", OutputSchema: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}}}`)},
 		func(ctx context.Context, in json.RawMessage) (any, error) {
-			return runtime.MCP[any](map[string]any{"n": 2, "dropped": 1}, runtime.MCPMeta{
+			return opsgenimpl.MCP[any](map[string]any{"n": 2, "dropped": 1}, runtime.MCPMeta{
 				Content:           []runtime.ContentBlock{runtime.TextBlock(`{"n":2,"dropped":1}`), {Type: runtime.ContentImage, Data: "AAEC", MIMEType: "image/png"}},
 				StructuredContent: json.RawMessage(`{"n":2,"dropped":1}`),
 			}), nil
 		})
 	register(t, reg, runtime.OperationSpec{ID: "m.untyped"}, func(ctx context.Context, in json.RawMessage) (any, error) {
-		return runtime.MCP[any]([]runtime.ContentBlock{runtime.TextBlock("hi")}, runtime.MCPMeta{
+		return opsgenimpl.MCP[any]([]runtime.ContentBlock{runtime.TextBlock("hi")}, runtime.MCPMeta{
 			Content: []runtime.ContentBlock{runtime.TextBlock("hi")}, StructuredContent: json.RawMessage(`[1]`),
 		}), nil
 	})

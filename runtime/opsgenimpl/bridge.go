@@ -17,6 +17,8 @@ type runtimeImpl interface {
 	DecodeFit(operationID string, b []byte, out any) ([]runtime.Warning, error)
 	UnionOf(variant string, v any) runtime.UnionValue
 	UnionParts(u runtime.UnionValue) (v any, variant string, raw json.RawMessage)
+	IsResponseEnvelope(v any) bool
+	ContextError(ctx context.Context, operationID string, err error) *runtime.CallError
 }
 
 // rt is set: package runtime, which this package imports, is initialized first.

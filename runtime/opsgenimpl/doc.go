@@ -150,7 +150,7 @@
 // 5 ms at the start of every program linking it) and adds about 0.7 MB to
 // a binary. Without it those keywords are not checked, which is logged
 // once per schema. {"not":{}} (the false schema of OpenAPI 3.0's dialect)
-// is the walker's own. Registry input schemas and runtime.ValidateEnvelopeJSON
+// is the walker's own. Registry input schemas and ValidateEnvelopeJSON
 // use the walker too.
 //
 // Go values (a local handler's result) are checked as encoding/json

@@ -78,7 +78,7 @@ func ExampleProcess() {
 	env, _ := opsgenimpl.Process(context.Background(), p, "counter.get", schema, map[string]any{"n": 1, "debug": true})
 	fmt.Println(runtime.SourceOf(env.Meta), env.Data)
 
-	remote := runtime.HTTP(map[string]any{"n": 2}, runtime.HTTPMeta{StatusCode: 200})
+	remote := opsgenimpl.HTTP(map[string]any{"n": 2}, runtime.HTTPMeta{StatusCode: 200})
 	env, _ = opsgenimpl.Process(context.Background(), p, "counter.get", schema, remote)
 	fmt.Println(runtime.SourceOf(env.Meta), env.Data, runtime.HTTPMetaOf(env.Meta).StatusCode)
 	// Output:

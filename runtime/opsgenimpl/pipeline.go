@@ -58,9 +58,9 @@ func DecodeReaderInto(ctx context.Context, p *runtime.Pipeline, operationID stri
 // local handler or a stream event:
 //
 //  1. detect: a result that already is an envelope (a ResponseEnvelope of
-//     any type, or a map or raw JSON for which runtime.IsResponseEnvelope
+//     any type, or a map or raw JSON for which IsResponseEnvelope
 //     is true) passes through with its meta;
-//  2. wrap: any other result becomes runtime.Local(result, operationID);
+//  2. wrap: any other result becomes Local(result, operationID);
 //  3. normalize and 4. validate Data against schema, as Decode does.
 //
 // Steps 3 and 4 are skipped when schema is nil, in ValidateOff mode, and

@@ -1,9 +1,11 @@
-package runtime
+package opsgenimpl
 
 import (
 	"context"
 	"encoding/json"
 	"iter"
+
+	"github.com/opsgen/opsgen/runtime"
 )
 
 // Remote runs registered operations in another process: the call
@@ -15,7 +17,7 @@ import (
 // transport. httpclient.Remote and mcpclient.Remote are this interface.
 type Remote interface {
 	// CallJSON runs the query or mutation id with input and returns the
-	// envelope's wire form; errors are *CallError.
+	// envelope's wire form; errors are *runtime.CallError.
 	CallJSON(ctx context.Context, id string, input any) (json.RawMessage, error)
 	// SubscribeJSON runs the subscription id and yields each envelope's
 	// wire form; an error ends the sequence.
@@ -29,7 +31,7 @@ type Remote interface {
 // warnings (the seeds'); a Remote without this method loses them.
 type WarningsRemote interface {
 	// CallJSONWarnings is CallJSON also returning the envelope's warnings.
-	CallJSONWarnings(ctx context.Context, id string, input any) (json.RawMessage, []Warning, error)
+	CallJSONWarnings(ctx context.Context, id string, input any) (json.RawMessage, []runtime.Warning, error)
 	// SubscribeJSONWarnings is SubscribeJSON yielding each envelope's
 	// warnings too.
 	SubscribeJSONWarnings(ctx context.Context, id string, input any) iter.Seq2[RemoteEnvelope, error]
@@ -39,5 +41,5 @@ type WarningsRemote interface {
 // beside it (see WarningsRemote).
 type RemoteEnvelope struct {
 	JSON     json.RawMessage
-	Warnings []Warning
+	Warnings []runtime.Warning
 }

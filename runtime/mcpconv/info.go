@@ -1,7 +1,22 @@
-package runtime
+package mcpconv
 
 import (
 	"encoding/json"
+	"time"
+)
+
+// Names of the content conventions, as ConventionName returns them and as
+// the MCP caller's convention setting.
+const (
+	// ConventionToolEnvelope is ToolEnvelope V1: a text block
+	// "__ENVELOPE_V1__:" + base64 JSON {payload, meta{tool, ts, version}}
+	// beside a human-readable block 0.
+	ConventionToolEnvelope = "toolenvelope-v1"
+	// ConventionDotbot is the dotbot envelope (schema_id dotbot-mcp-response@1)
+	// sent as JSON in a text block.
+	ConventionDotbot = "dotbot"
+	// ConventionAuto detects either convention.
+	ConventionAuto = "auto"
 )
 
 // DotbotStatus is the health of a dotbot result.
@@ -68,3 +83,26 @@ type DotbotInfo struct {
 	Intent         *DotbotIntent  `json:"intent,omitempty"`
 	Actions        []DotbotAction `json:"actions,omitempty"`
 }
+
+// ToolEnvelopeInfo is what a ToolEnvelope V1 said besides its payload: its
+// meta object and the human-readable text of block 0.
+type ToolEnvelopeInfo struct {
+	// Tool names the tool that made the envelope.
+	Tool string `json:"tool"`
+	// TS is the envelope's ISO 8601 timestamp, as sent.
+	TS string `json:"ts"`
+	// Version is the envelope's schema version (always 1 once decoded).
+	Version int `json:"version"`
+	// Summary is the text of block 0 (markdown for people); "" when block 0
+	// is not a text block.
+	Summary string `json:"-"`
+}
+
+// Time parses TS as RFC 3339. It fails for timestamps in other ISO 8601 forms.
+func (i *ToolEnvelopeInfo) Time() (time.Time, error) { return time.Parse(time.RFC3339Nano, i.TS) }
+
+// ConventionName implements runtime.Convention.
+func (*DotbotInfo) ConventionName() string { return ConventionDotbot }
+
+// ConventionName implements runtime.Convention.
+func (*ToolEnvelopeInfo) ConventionName() string { return ConventionToolEnvelope }

@@ -1,4 +1,4 @@
-package runtime
+package opsgenimpl
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/internal/conform"
 )
 
@@ -33,10 +34,10 @@ func ValidateEnvelopeJSON(b []byte) error {
 	if err != nil {
 		return fmt.Errorf("opsgen: envelope JSON: %w", err)
 	}
-	if issues := warningsOf(found); len(issues) > 0 {
-		msgs := make([]string, len(issues))
-		for i, is := range issues {
-			msgs[i] = is.String()
+	if len(found) > 0 {
+		msgs := make([]string, len(found))
+		for i, is := range found {
+			msgs[i] = runtime.Warning(is).String()
 		}
 		return fmt.Errorf("opsgen: envelope does not match its schema: %w", errors.New(strings.Join(msgs, "; ")))
 	}
