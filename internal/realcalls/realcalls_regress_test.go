@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -668,5 +669,36 @@ paths:
 		if c.Fault != tc.want || tc.want == FaultMock && c.Rule != "reject-untyped-enum" {
 			t.Errorf("%s: %s/%s: %s", tc.query, c.Fault, c.Rule, c.Evidence)
 		}
+	}
+}
+
+// TestOracleXMLResponse: the oracle reads an XML response as the JSON value
+// its schema describes (apisetu's certificates, whose attributes Prism
+// writes as elements), so an XML body missing a required member is invalid
+// with that member's pointer, and a complete one is valid; before, every
+// XML body was "not JSON" and each warning about it was blamed on opsgen.
+func TestOracleXMLResponse(t *testing.T) {
+	dir := t.TempDir()
+	doc := `{"openapi": "3.0.3", "info": {"title": "x", "version": "1"}, "paths": {"/cert": {"get": {
+		"responses": {"200": {"description": "ok", "content": {"application/xml": {"schema": {"$ref": "#/components/schemas/Cert"}}}}}}}},
+		"components": {"schemas": {"Cert": {"type": "object", "properties": {"License": {"type": "object", "required": ["code"],
+			"properties": {"code": {"type": "string", "minLength": 1, "xml": {"attribute": true}}}}}}}}}`
+	path := dir + "/doc.json"
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := NewOracle(path)
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	if rc := o.CheckResponse("GET", "http://127.0.0.1:1/cert", 200, "application/xml", []byte(`<xml><License code="NT"/></xml>`)); !rc.Known || !rc.Valid {
+		t.Errorf("complete body: %+v, want valid", rc)
+	}
+	if rc := o.CheckResponse("GET", "http://127.0.0.1:1/cert", 200, "application/xml", []byte(`<xml><License><code>NT</code></License></xml>`)); !rc.Valid {
+		t.Errorf("attribute written as an element: %+v, want valid", rc)
+	}
+	rc := o.CheckResponse("GET", "http://127.0.0.1:1/cert", 200, "application/xml", []byte(`<xml><License></License></xml>`))
+	if !rc.Known || rc.Valid || !slices.Contains(rc.Pointers, "/License") && !slices.Contains(rc.Pointers, "/License/code") {
+		t.Errorf("body without code: %+v, want invalid at /License", rc)
 	}
 }

@@ -133,7 +133,7 @@ func declaresAny(r resolver, e *element, sh *shape) bool {
 			if _, ok := attr(e, n); ok {
 				return true
 			}
-			continue
+			// An attribute may come as a child element (see object).
 		}
 		for _, c := range e.children {
 			if c.name.Local == n || ps.kind == kindArray && c.name.Local == itemName(r, ps, name) {
@@ -261,6 +261,16 @@ func (d decoder) object(e *element, sh *shape, depth int) any {
 		case ps.xml.attribute:
 			if v, ok := attr(e, n); ok {
 				out[name] = scalar(v, ps)
+				break
+			}
+			// Written as a child element instead (as Prism and other
+			// writers that ignore xml.attribute do): read it, as a
+			// server's drift is read, rather than lose the value.
+			for i, c := range e.children {
+				if !used[i] && c.name.Local == n {
+					used[i] = true
+					out[name] = d.value(c, ps, depth+1)
+				}
 			}
 		case ps.xml.text:
 			out[name] = scalar(e.text.String(), ps)

@@ -278,6 +278,27 @@ func TestDecodeTypes(t *testing.T) {
 		"extra":{"deep":["1","2"]}}`)
 }
 
+// TestDecodeAttributeAsElement: a property the schema declares as an
+// attribute is read from a child element of its name when the element has
+// no such attribute (apisetu.gov.in's certificates, as Prism writes them),
+// and from the attribute when both are there.
+func TestDecodeAttributeAsElement(t *testing.T) {
+	s := schemaOf(t, `{"schema": {"type": "object", "properties": {"License": {"type": "object",
+		"required": ["code", "n"], "properties": {
+		"code": {"type": "string", "xml": {"attribute": true}},
+		"n": {"type": "integer", "xml": {"attribute": true}}}}}}}`)
+	got, err := Decode([]byte(`<xml><License><code>NT</code><n>7</n></License></xml>`), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameJSON(t, got, `{"License":{"code":"NT","n":7}}`)
+	got, err = Decode([]byte(`<xml><License code="A" n="1"><code>B</code></License></xml>`), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameJSON(t, got, `{"License":{"code":"A","n":1}}`)
+}
+
 func TestEncodeErrors(t *testing.T) {
 	s := Schema{Value: map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}}}
 	for _, in := range []string{`{"a b":"x"}`, `{"1a":"x"}`, `{"a":`, `{} {}`} {
