@@ -217,6 +217,12 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     variables' names (pubsub's /v1beta2/{project}/subscriptions and
 //     /v1beta2/{topic}/subscriptions), which OpenAPI says "MUST NOT exist":
 //     no server, mock or real, can tell which of them a request means.
+//   - reject-ambiguous-path -> description: every violation is of the
+//     request body, the body is valid for the operation's own request body
+//     and invalid for that of another operation of the same method whose
+//     path template differs only in its variables' names (vtex's PUT
+//     /api/creditcontrol/accounts/{accountId} and {creditAccountId}), which
+//     OpenAPI says "MUST NOT exist": no server can route a request to both.
 //   - reject-untyped-enum -> mock: every violation is an enum of a query
 //     parameter whose schema gives no type, and the value sent is the text
 //     of one of the enum's numbers or booleans (nexmo's delivered, enum
@@ -420,6 +426,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		case paramNameQuirk(o, x) != "":
 			c.Fault, c.Rule = FaultMock, "reject-param-name-quirk"
 			ev += "; " + paramNameQuirk(o, x)
+		case ambiguousBody(o, c) != "":
+			c.Fault, c.Rule = FaultDescription, "reject-ambiguous-path"
+			ev += "; " + ambiguousBody(o, c)
 		case misrouted(o, x) != "":
 			c.Fault, c.Rule = FaultMock, "reject-misrouted"
 			ev += "; " + misrouted(o, x)
@@ -1122,6 +1131,43 @@ func otherOperationsBody(o *Oracle, c *Call, rc ResponseCheck) string {
 		return ""
 	}
 	return fmt.Sprintf("the body is the response of %s %s, whose template differs from the operation's %s only in its variables' names (OpenAPI: such paths \"MUST NOT exist\"), and contradicts the operation's own", x.Method, rc.Template, own)
+}
+
+// ambiguousBody explains a rejected body (see Classify's
+// reject-ambiguous-path); "" otherwise.
+func ambiguousBody(o *Oracle, c *Call) string {
+	x := c.Exchange
+	vs := prismViolations(x.Violations)
+	_, id, ok := strings.Cut(c.Op, ".")
+	if len(vs) == 0 || !ok || x.ReqBody == "" {
+		return ""
+	}
+	for _, v := range vs {
+		loc := v.Location
+		if len(loc) > 0 && loc[0] == "request" {
+			loc = loc[1:]
+		}
+		if len(loc) == 0 || loc[0] != "body" {
+			return ""
+		}
+	}
+	own := o.TemplateOf(x.Method, id)
+	if valid, known := o.RequestBodyValidOf(own, x.Method, []byte(x.ReqBody)); own == "" || !known || !valid {
+		return ""
+	}
+	_, tmpls := o.operations(x.Method, x.URL)
+	if !slices.Contains(tmpls, own) {
+		return ""
+	}
+	for _, t := range tmpls {
+		if t == own {
+			continue
+		}
+		if valid, known := o.RequestBodyValidOf(t, x.Method, []byte(x.ReqBody)); known && !valid {
+			return fmt.Sprintf("the body is valid for the operation's own template %s and invalid for %s %s, which differs from it only in its variables' names (OpenAPI: such paths \"MUST NOT exist\")", own, x.Method, t)
+		}
+	}
+	return ""
 }
 
 // untypedEnumParams explains violations that are all an enum of a query

@@ -537,6 +537,32 @@ func (o *Oracle) checkResponse(op *openapi3.Operation, status int, contentType s
 	return rc
 }
 
+// RequestBodyValidOf reports whether body (JSON) is valid for the request
+// body of the operation at tmpl and method; known is false when the
+// operation declares no JSON-readable schema for it.
+func (o *Oracle) RequestBodyValidOf(tmpl, method string, body []byte) (valid, known bool) {
+	if o.doc == nil || o.doc.Paths == nil || o.doc.Paths.Value(tmpl) == nil {
+		return false, false
+	}
+	op := o.doc.Paths.Value(tmpl).GetOperation(strings.ToUpper(method))
+	if op == nil || op.RequestBody == nil || op.RequestBody.Value == nil {
+		return false, false
+	}
+	media := op.RequestBody.Value.Content.Get("application/json")
+	if media == nil || media.Schema == nil || media.Schema.Value == nil {
+		return false, false
+	}
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return false, false
+	}
+	opts := append(o.doc.GetSchemaValidationOptions(), openapi3.VisitAsRequest(), openapi3.EnableFormatValidation())
+	if o.doc.IsOpenAPI31OrLater() {
+		opts = append(opts, openapi3.EnableJSONSchema2020())
+	}
+	return media.Schema.Value.VisitJSON(v, opts...) == nil, true
+}
+
 // isXMLMedia reports an XML media type (without parameters).
 func isXMLMedia(mt string) bool {
 	mt = strings.ToLower(mt)

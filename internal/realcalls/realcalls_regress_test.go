@@ -702,3 +702,59 @@ func TestOracleXMLResponse(t *testing.T) {
 		t.Errorf("body without code: %+v, want invalid at /License", rc)
 	}
 }
+
+// TestClassifyAmbiguousPathBody: vtex's two PUTs on
+// /api/creditcontrol/accounts/{accountId} and {creditAccountId}, which
+// OpenAPI says must not exist: Prism checks the body against the other
+// operation's schema. A body valid for the call's own operation and invalid
+// for the other's is the description's; a body invalid for its own
+// operation, or a description without the twin, stays opsgen's.
+func TestClassifyAmbiguousPathBody(t *testing.T) {
+	doc := filepath.Join(t.TempDir(), "vtex.yaml")
+	if err := os.WriteFile(doc, []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  /accounts/{accountId}:
+    put:
+      operationId: Open
+      parameters: [{name: accountId, in: path, required: true, schema: {type: string}}]
+      requestBody: {content: {application/json: {schema: {type: object, required: [email, id], properties: {email: {type: string}, id: {type: string}}}}}}
+      responses: {"200": {description: ok}}
+  /accounts/{creditAccountId}:
+    put:
+      operationId: Update
+      parameters: [{name: creditAccountId, in: path, required: true, schema: {type: string}}]
+      requestBody: {content: {application/json: {schema: {type: object, required: [description, email], properties: {description: {type: string}, email: {type: string}}}}}}
+      responses: {"200": {description: ok}}
+  /single/{id}:
+    put:
+      operationId: Single
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      requestBody: {content: {application/json: {schema: {type: object, required: [email, id], properties: {email: {type: string}, id: {type: string}}}}}}
+      responses: {"200": {description: ok}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := NewOracle(doc)
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	violation := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["body"],"severity":"Error","code":"required","message":"Request body must have required property 'description'"}]`
+	for _, tc := range []struct {
+		name, op, url, body string
+		want                Fault
+	}{
+		{"twin's schema", "s.Open", "http://127.0.0.1:1/accounts/a", `{"email":"e","id":"i"}`, FaultDescription},
+		{"invalid for its own", "s.Open", "http://127.0.0.1:1/accounts/a", `{"email":"e"}`, FaultOpsgen},
+		{"no twin", "s.Single", "http://127.0.0.1:1/single/a", `{"email":"e","id":"i"}`, FaultOpsgen},
+	} {
+		x := exchange("PUT", tc.url, 422, `{}`, violation)
+		x.ReqHeaders = map[string]string{"Content-Type": "application/json"}
+		x.ReqBody = tc.body
+		c := &Call{Op: tc.op, ErrCode: "EXECUTION_ERROR", Requests: 1, Exchange: x}
+		Classify(c, o, nil)
+		if c.Fault != tc.want || tc.want == FaultDescription && c.Rule != "reject-ambiguous-path" {
+			t.Errorf("%s: %s/%s: %s", tc.name, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+}
