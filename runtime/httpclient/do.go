@@ -188,6 +188,7 @@ func (c *Client) do(ctx context.Context, r *Request, responses []Response, cc *c
 		// converted, then through the same pipeline.
 		var data []byte
 		if data, err = readAll(body, resp.ContentLength, c.cfg.MaxBodyBytes); err == nil {
+			keepRaw(cc, data)
 			if data, err = xmlToJSON(r.opID, schema, data); err == nil {
 				warnings, err = opsgenimpl.DecodeInto(ctx, p, r.opID, schema, data, out)
 			}

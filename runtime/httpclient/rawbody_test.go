@@ -35,6 +35,13 @@ func TestRawBody(t *testing.T) {
 	if env, err := Do[string](t.Context(), c, c.NewRequest("op", "GET", "/"), nil, WithCallBaseURL(text.URL), WithRawBody(&raw)); err != nil || env.Data != "hello" || string(raw) != "hello" {
 		t.Errorf("text: %q %v, raw %q", env.Data, err, raw)
 	}
+	// XML bodies as received, not as converted.
+	const doc = `<pet><id>7</id><name>a</name></pet>`
+	xml := httptest.NewServer(reply(200, "application/xml", doc))
+	defer xml.Close()
+	if env, err := Do[pet](t.Context(), c, c.NewRequest("op", "GET", "/"), []Response{{Status: "200", Kind: BodyXML, Schema: petXML}}, WithCallBaseURL(xml.URL), WithRawBody(&raw)); err != nil || env.Data.ID != 7 || string(raw) != doc {
+		t.Errorf("xml: %+v %v, raw %q", env.Data, err, raw)
+	}
 	empty := httptest.NewServer(reply(204, "", ""))
 	defer empty.Close()
 	raw = []byte("untouched")

@@ -23,6 +23,11 @@ type Schema struct {
 	root     *node
 	fallback FullSchema // set when the schema uses keywords the walker does not support and a FullValidator is installed
 	err      error
+
+	// parsed is the schema as decoded JSON, for Document (on first use).
+	parsedOnce sync.Once
+	parsed     any
+	parseErr   error
 }
 
 // SchemaSet is a JSON Schema document holding named schemas (under "$defs",

@@ -11,10 +11,11 @@ func (s *Schema) Document() (schema, doc any, err error) {
 	if s == nil {
 		return nil, nil, nil
 	}
-	schema, err = parseJSON(s.doc)
-	if err != nil {
-		return nil, nil, fmt.Errorf("opsgen: schema: %w", err)
+	s.parsedOnce.Do(func() { s.parsed, s.parseErr = parseJSON(s.doc) })
+	if s.parseErr != nil {
+		return nil, nil, fmt.Errorf("opsgen: schema: %w", s.parseErr)
 	}
+	schema = s.parsed
 	if s.set == nil {
 		return schema, schema, nil
 	}
