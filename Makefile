@@ -113,6 +113,7 @@ bench-callproto:
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "not gofmt'd:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) vet -tags mcpinterop ./internal/mcpinterop/ # built only by make mcp-interop
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 
 fmt:

@@ -17,7 +17,6 @@ import (
 
 	"github.com/opsgen/opsgen/generator/mcptools"
 	"github.com/opsgen/opsgen/internal/testdeps"
-	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
