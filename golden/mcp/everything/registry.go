@@ -89,7 +89,7 @@ var registryOps = []struct {
 		Hints:        &runtime.OperationHints{ReadOnly: hint(true), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(false)},
 		InputSchema:  json.RawMessage(`{"$defs":{"GetStructuredContentInput":{"properties":{"location":{"$ref":"#/$defs/GetStructuredContentInputLocation"}},"required":["location"],"type":"object"},"GetStructuredContentInputLocation":{"enum":["New York","Chicago","Los Angeles"],"type":"string"}},"$ref":"#/$defs/GetStructuredContentInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"GetStructuredContentOutput":{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"number"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"}},"$ref":"#/$defs/GetStructuredContentOutput"}`),
-		Output:       refSchemaGetStructuredContentOutput,
+		Output:       &refSchemaGetStructuredContentOutput,
 	}, (*Client).callGetStructuredContent},
 	{runtime.OperationSpec{
 		ID:          "everything.get-sum",

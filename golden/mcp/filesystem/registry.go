@@ -41,7 +41,7 @@ var registryOps = []struct {
 		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(false)},
 		InputSchema:  json.RawMessage(`{"$defs":{"CreateDirectoryInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}},"$ref":"#/$defs/CreateDirectoryInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"CreateDirectoryOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/CreateDirectoryOutput"}`),
-		Output:       refSchemaCreateDirectoryOutput,
+		Output:       &refSchemaCreateDirectoryOutput,
 	}, (*Client).callCreateDirectory},
 	{runtime.OperationSpec{
 		ID:           "filesystem.directory_tree",
@@ -51,7 +51,7 @@ var registryOps = []struct {
 		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
 		InputSchema:  json.RawMessage(`{"$defs":{"DirectoryTreeInput":{"properties":{"excludePatterns":{"default":[],"items":{"type":"string"},"type":"array"},"path":{"type":"string"}},"required":["path"],"type":"object"}},"$ref":"#/$defs/DirectoryTreeInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"DirectoryTreeOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/DirectoryTreeOutput"}`),
-		Output:       refSchemaDirectoryTreeOutput,
+		Output:       &refSchemaDirectoryTreeOutput,
 	}, (*Client).callDirectoryTree},
 	{runtime.OperationSpec{
 		ID:           "filesystem.edit_file",
@@ -61,7 +61,7 @@ var registryOps = []struct {
 		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(true), Idempotent: hint(false), OpenWorld: hint(false)},
 		InputSchema:  json.RawMessage(`{"$defs":{"EditFileInput":{"properties":{"dryRun":{"default":false,"type":"boolean"},"edits":{"items":{"$ref":"#/$defs/EditFileInputEditsItem"},"type":"array"},"path":{"type":"string"}},"required":["path","edits"],"type":"object"},"EditFileInputEditsItem":{"properties":{"newText":{"type":"string"},"oldText":{"type":"string"}},"required":["oldText","newText"],"type":"object"}},"$ref":"#/$defs/EditFileInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"EditFileOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/EditFileOutput"}`),
-		Output:       refSchemaEditFileOutput,
+		Output:       &refSchemaEditFileOutput,
 	}, (*Client).callEditFile},
 	{runtime.OperationSpec{
 		ID:           "filesystem.get_file_info",
@@ -71,7 +71,7 @@ var registryOps = []struct {
 		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
 		InputSchema:  json.RawMessage(`{"$defs":{"GetFileInfoInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}},"$ref":"#/$defs/GetFileInfoInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"GetFileInfoOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/GetFileInfoOutput"}`),
-		Output:       refSchemaGetFileInfoOutput,
+		Output:       &refSchemaGetFileInfoOutput,
 	}, (*Client).callGetFileInfo},
 	{runtime.OperationSpec{
 		ID:           "filesystem.list_allowed_directories",
@@ -81,7 +81,7 @@ var registryOps = []struct {
 		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
 		InputSchema:  json.RawMessage(`{"properties":{},"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ListAllowedDirectoriesOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/ListAllowedDirectoriesOutput"}`),
-		Output:       refSchemaListAllowedDirectoriesOutput,
+		Output:       &refSchemaListAllowedDirectoriesOutput,
 	}, (*Client).callListAllowedDirectories},
 	{runtime.OperationSpec{
 		ID:           "filesystem.list_directory",
@@ -91,7 +91,7 @@ var registryOps = []struct {
 		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
 		InputSchema:  json.RawMessage(`{"$defs":{"ListDirectoryInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}},"$ref":"#/$defs/ListDirectoryInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ListDirectoryOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/ListDirectoryOutput"}`),
-		Output:       refSchemaListDirectoryOutput,
+		Output:       &refSchemaListDirectoryOutput,
 	}, (*Client).callListDirectory},
 	{runtime.OperationSpec{
 		ID:           "filesystem.list_directory_with_sizes",
@@ -101,7 +101,7 @@ var registryOps = []struct {
 		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
 		InputSchema:  json.RawMessage(`{"$defs":{"ListDirectoryWithSizesInput":{"properties":{"path":{"type":"string"},"sortBy":{"$ref":"#/$defs/ListDirectoryWithSizesInputSortBy"}},"required":["path"],"type":"object"},"ListDirectoryWithSizesInputSortBy":{"default":"name","enum":["name","size"],"type":"string"}},"$ref":"#/$defs/ListDirectoryWithSizesInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ListDirectoryWithSizesOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/ListDirectoryWithSizesOutput"}`),
-		Output:       refSchemaListDirectoryWithSizesOutput,
+		Output:       &refSchemaListDirectoryWithSizesOutput,
 	}, (*Client).callListDirectoryWithSizes},
 	{runtime.OperationSpec{
 		ID:           "filesystem.move_file",
@@ -111,7 +111,7 @@ var registryOps = []struct {
 		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(true), Idempotent: hint(false), OpenWorld: hint(false)},
 		InputSchema:  json.RawMessage(`{"$defs":{"MoveFileInput":{"properties":{"destination":{"type":"string"},"source":{"type":"string"}},"required":["source","destination"],"type":"object"}},"$ref":"#/$defs/MoveFileInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"MoveFileOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/MoveFileOutput"}`),
-		Output:       refSchemaMoveFileOutput,
+		Output:       &refSchemaMoveFileOutput,
 	}, (*Client).callMoveFile},
 	{runtime.OperationSpec{
 		ID:           "filesystem.read_file",
@@ -121,7 +121,7 @@ var registryOps = []struct {
 		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
 		InputSchema:  json.RawMessage(`{"$defs":{"ReadFileInput":{"properties":{"head":{"type":"number"},"path":{"type":"string"},"tail":{"type":"number"}},"required":["path"],"type":"object"}},"$ref":"#/$defs/ReadFileInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ReadFileOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/ReadFileOutput"}`),
-		Output:       refSchemaReadFileOutput,
+		Output:       &refSchemaReadFileOutput,
 	}, (*Client).callReadFile},
 	{runtime.OperationSpec{
 		ID:           "filesystem.read_media_file",
@@ -131,7 +131,7 @@ var registryOps = []struct {
 		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
 		InputSchema:  json.RawMessage(`{"$defs":{"ReadMediaFileInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}},"$ref":"#/$defs/ReadMediaFileInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ReadMediaFileOutput":{"additionalProperties":false,"properties":{"content":{"items":{"$ref":"#/$defs/ReadMediaFileOutputContentItem"},"type":"array"}},"required":["content"],"type":"object"},"ReadMediaFileOutputContentItem":{"anyOf":[{"$ref":"#/$defs/ReadMediaFileOutputContentItemImageOrAudio"},{"$ref":"#/$defs/ReadMediaFileOutputContentItemResource"}]},"ReadMediaFileOutputContentItemImageOrAudio":{"additionalProperties":false,"properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"$ref":"#/$defs/ReadMediaFileOutputContentItemImageOrAudioType"}},"required":["type","data","mimeType"],"type":"object"},"ReadMediaFileOutputContentItemImageOrAudioType":{"enum":["image","audio"],"type":"string"},"ReadMediaFileOutputContentItemResource":{"additionalProperties":false,"properties":{"resource":{"$ref":"#/$defs/ReadMediaFileOutputContentItemResourceResource"},"type":{"const":"resource","type":"string"}},"required":["type","resource"],"type":"object"},"ReadMediaFileOutputContentItemResourceResource":{"additionalProperties":false,"properties":{"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri","blob"],"type":"object"}},"$ref":"#/$defs/ReadMediaFileOutput"}`),
-		Output:       refSchemaReadMediaFileOutput,
+		Output:       &refSchemaReadMediaFileOutput,
 	}, (*Client).callReadMediaFile},
 	{runtime.OperationSpec{
 		ID:           "filesystem.read_multiple_files",
@@ -141,7 +141,7 @@ var registryOps = []struct {
 		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
 		InputSchema:  json.RawMessage(`{"$defs":{"ReadMultipleFilesInput":{"properties":{"paths":{"items":{"type":"string"},"minItems":1,"type":"array"}},"required":["paths"],"type":"object"}},"$ref":"#/$defs/ReadMultipleFilesInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ReadMultipleFilesOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/ReadMultipleFilesOutput"}`),
-		Output:       refSchemaReadMultipleFilesOutput,
+		Output:       &refSchemaReadMultipleFilesOutput,
 	}, (*Client).callReadMultipleFiles},
 	{runtime.OperationSpec{
 		ID:           "filesystem.read_text_file",
@@ -151,7 +151,7 @@ var registryOps = []struct {
 		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
 		InputSchema:  json.RawMessage(`{"$defs":{"ReadTextFileInput":{"properties":{"head":{"type":"number"},"path":{"type":"string"},"tail":{"type":"number"}},"required":["path"],"type":"object"}},"$ref":"#/$defs/ReadTextFileInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ReadTextFileOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/ReadTextFileOutput"}`),
-		Output:       refSchemaReadTextFileOutput,
+		Output:       &refSchemaReadTextFileOutput,
 	}, (*Client).callReadTextFile},
 	{runtime.OperationSpec{
 		ID:           "filesystem.search_files",
@@ -161,7 +161,7 @@ var registryOps = []struct {
 		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
 		InputSchema:  json.RawMessage(`{"$defs":{"SearchFilesInput":{"properties":{"excludePatterns":{"default":[],"items":{"type":"string"},"type":"array"},"path":{"type":"string"},"pattern":{"type":"string"}},"required":["path","pattern"],"type":"object"}},"$ref":"#/$defs/SearchFilesInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"SearchFilesOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/SearchFilesOutput"}`),
-		Output:       refSchemaSearchFilesOutput,
+		Output:       &refSchemaSearchFilesOutput,
 	}, (*Client).callSearchFiles},
 	{runtime.OperationSpec{
 		ID:           "filesystem.write_file",
@@ -171,7 +171,7 @@ var registryOps = []struct {
 		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(true), Idempotent: hint(true), OpenWorld: hint(false)},
 		InputSchema:  json.RawMessage(`{"$defs":{"WriteFileInput":{"properties":{"content":{"type":"string"},"path":{"type":"string"}},"required":["path","content"],"type":"object"}},"$ref":"#/$defs/WriteFileInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"WriteFileOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/WriteFileOutput"}`),
-		Output:       refSchemaWriteFileOutput,
+		Output:       &refSchemaWriteFileOutput,
 	}, (*Client).callWriteFile},
 }
 

@@ -46,7 +46,7 @@ var registryOps = []struct {
 		Hints:        &runtime.OperationHints{ReadOnly: hint(true), Idempotent: hint(true)},
 		InputSchema:  json.RawMessage(`{"$defs":{"ReadGraphInput":{"properties":{"depth":{"minimum":0,"type":"integer"}},"type":"object"}},"$ref":"#/$defs/ReadGraphInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ReadGraphNode":{"properties":{"children":{"items":{"$ref":"#/$defs/ReadGraphNode"},"type":"array"},"name":{"type":"string"}},"type":"object"},"ReadGraphOutput":{"properties":{"nodes":{"items":{"$ref":"#/$defs/ReadGraphNode"},"type":"array"}},"type":"object"}},"$ref":"#/$defs/ReadGraphOutput"}`),
-		Output:       refSchemaReadGraphOutput,
+		Output:       &refSchemaReadGraphOutput,
 	}, (*Client).callReadGraph},
 	{runtime.OperationSpec{
 		ID:           "sdkserver.search_items",
@@ -55,7 +55,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"SearchItemsInput":{"additionalProperties":false,"properties":{"limit":{"type":"integer"},"query":{"type":"string"}},"required":["query"],"type":"object"}},"$ref":"#/$defs/SearchItemsInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"SearchItemsOutput":{"additionalProperties":false,"properties":{"hits":{"items":{"$ref":"#/$defs/SearchItemsOutputHitsItem"},"type":["null","array"]}},"required":["hits"],"type":"object"},"SearchItemsOutputHitsItem":{"additionalProperties":false,"properties":{"id":{"type":"string"},"score":{"type":"number"}},"required":["id","score"],"type":"object"}},"$ref":"#/$defs/SearchItemsOutput"}`),
-		Output:       refSchemaSearchItemsOutput,
+		Output:       &refSchemaSearchItemsOutput,
 	}, (*Client).callSearchItems},
 }
 
