@@ -38,7 +38,7 @@ var registryOps = []struct {
 		Description:  "Create Directory",
 		Title:        "Create Directory",
 		Kind:         runtime.KindMutation,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintFalse, Destructive: &hintFalse, Idempotent: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"CreateDirectoryInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}},"$ref":"#/$defs/CreateDirectoryInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"CreateDirectoryOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/CreateDirectoryOutput"}`),
 		Output:       &refSchemaCreateDirectoryOutput,
@@ -48,7 +48,7 @@ var registryOps = []struct {
 		Description:  "Directory Tree",
 		Title:        "Directory Tree",
 		Kind:         runtime.KindQuery,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"DirectoryTreeInput":{"properties":{"excludePatterns":{"default":[],"items":{"type":"string"},"type":"array"},"path":{"type":"string"}},"required":["path"],"type":"object"}},"$ref":"#/$defs/DirectoryTreeInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"DirectoryTreeOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/DirectoryTreeOutput"}`),
 		Output:       &refSchemaDirectoryTreeOutput,
@@ -58,7 +58,7 @@ var registryOps = []struct {
 		Description:  "Edit File",
 		Title:        "Edit File",
 		Kind:         runtime.KindMutation,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(true), Idempotent: hint(false), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintFalse, Destructive: &hintTrue, Idempotent: &hintFalse, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"EditFileInput":{"properties":{"dryRun":{"default":false,"type":"boolean"},"edits":{"items":{"$ref":"#/$defs/EditFileInputEditsItem"},"type":"array"},"path":{"type":"string"}},"required":["path","edits"],"type":"object"},"EditFileInputEditsItem":{"properties":{"newText":{"type":"string"},"oldText":{"type":"string"}},"required":["oldText","newText"],"type":"object"}},"$ref":"#/$defs/EditFileInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"EditFileOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/EditFileOutput"}`),
 		Output:       &refSchemaEditFileOutput,
@@ -68,7 +68,7 @@ var registryOps = []struct {
 		Description:  "Get File Info",
 		Title:        "Get File Info",
 		Kind:         runtime.KindQuery,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"GetFileInfoInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}},"$ref":"#/$defs/GetFileInfoInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"GetFileInfoOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/GetFileInfoOutput"}`),
 		Output:       &refSchemaGetFileInfoOutput,
@@ -78,7 +78,7 @@ var registryOps = []struct {
 		Description:  "List Allowed Directories",
 		Title:        "List Allowed Directories",
 		Kind:         runtime.KindQuery,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"properties":{},"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ListAllowedDirectoriesOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/ListAllowedDirectoriesOutput"}`),
 		Output:       &refSchemaListAllowedDirectoriesOutput,
@@ -88,7 +88,7 @@ var registryOps = []struct {
 		Description:  "List Directory",
 		Title:        "List Directory",
 		Kind:         runtime.KindQuery,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"ListDirectoryInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}},"$ref":"#/$defs/ListDirectoryInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ListDirectoryOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/ListDirectoryOutput"}`),
 		Output:       &refSchemaListDirectoryOutput,
@@ -98,7 +98,7 @@ var registryOps = []struct {
 		Description:  "List Directory with Sizes",
 		Title:        "List Directory with Sizes",
 		Kind:         runtime.KindQuery,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"ListDirectoryWithSizesInput":{"properties":{"path":{"type":"string"},"sortBy":{"$ref":"#/$defs/ListDirectoryWithSizesInputSortBy"}},"required":["path"],"type":"object"},"ListDirectoryWithSizesInputSortBy":{"default":"name","enum":["name","size"],"type":"string"}},"$ref":"#/$defs/ListDirectoryWithSizesInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ListDirectoryWithSizesOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/ListDirectoryWithSizesOutput"}`),
 		Output:       &refSchemaListDirectoryWithSizesOutput,
@@ -108,7 +108,7 @@ var registryOps = []struct {
 		Description:  "Move File",
 		Title:        "Move File",
 		Kind:         runtime.KindMutation,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(true), Idempotent: hint(false), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintFalse, Destructive: &hintTrue, Idempotent: &hintFalse, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"MoveFileInput":{"properties":{"destination":{"type":"string"},"source":{"type":"string"}},"required":["source","destination"],"type":"object"}},"$ref":"#/$defs/MoveFileInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"MoveFileOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/MoveFileOutput"}`),
 		Output:       &refSchemaMoveFileOutput,
@@ -118,7 +118,7 @@ var registryOps = []struct {
 		Description:  "Read File (Deprecated)",
 		Title:        "Read File (Deprecated)",
 		Kind:         runtime.KindQuery,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"ReadFileInput":{"properties":{"head":{"type":"number"},"path":{"type":"string"},"tail":{"type":"number"}},"required":["path"],"type":"object"}},"$ref":"#/$defs/ReadFileInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ReadFileOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/ReadFileOutput"}`),
 		Output:       &refSchemaReadFileOutput,
@@ -128,7 +128,7 @@ var registryOps = []struct {
 		Description:  "Read Media File",
 		Title:        "Read Media File",
 		Kind:         runtime.KindQuery,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"ReadMediaFileInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}},"$ref":"#/$defs/ReadMediaFileInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ReadMediaFileOutput":{"additionalProperties":false,"properties":{"content":{"items":{"$ref":"#/$defs/ReadMediaFileOutputContentItem"},"type":"array"}},"required":["content"],"type":"object"},"ReadMediaFileOutputContentItem":{"anyOf":[{"$ref":"#/$defs/ReadMediaFileOutputContentItemImageOrAudio"},{"$ref":"#/$defs/ReadMediaFileOutputContentItemResource"}]},"ReadMediaFileOutputContentItemImageOrAudio":{"additionalProperties":false,"properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"$ref":"#/$defs/ReadMediaFileOutputContentItemImageOrAudioType"}},"required":["type","data","mimeType"],"type":"object"},"ReadMediaFileOutputContentItemImageOrAudioType":{"enum":["image","audio"],"type":"string"},"ReadMediaFileOutputContentItemResource":{"additionalProperties":false,"properties":{"resource":{"$ref":"#/$defs/ReadMediaFileOutputContentItemResourceResource"},"type":{"const":"resource","type":"string"}},"required":["type","resource"],"type":"object"},"ReadMediaFileOutputContentItemResourceResource":{"additionalProperties":false,"properties":{"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri","blob"],"type":"object"}},"$ref":"#/$defs/ReadMediaFileOutput"}`),
 		Output:       &refSchemaReadMediaFileOutput,
@@ -138,7 +138,7 @@ var registryOps = []struct {
 		Description:  "Read Multiple Files",
 		Title:        "Read Multiple Files",
 		Kind:         runtime.KindQuery,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"ReadMultipleFilesInput":{"properties":{"paths":{"items":{"type":"string"},"minItems":1,"type":"array"}},"required":["paths"],"type":"object"}},"$ref":"#/$defs/ReadMultipleFilesInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ReadMultipleFilesOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/ReadMultipleFilesOutput"}`),
 		Output:       &refSchemaReadMultipleFilesOutput,
@@ -148,7 +148,7 @@ var registryOps = []struct {
 		Description:  "Read Text File",
 		Title:        "Read Text File",
 		Kind:         runtime.KindQuery,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"ReadTextFileInput":{"properties":{"head":{"type":"number"},"path":{"type":"string"},"tail":{"type":"number"}},"required":["path"],"type":"object"}},"$ref":"#/$defs/ReadTextFileInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ReadTextFileOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/ReadTextFileOutput"}`),
 		Output:       &refSchemaReadTextFileOutput,
@@ -158,7 +158,7 @@ var registryOps = []struct {
 		Description:  "Search Files",
 		Title:        "Search Files",
 		Kind:         runtime.KindQuery,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(true), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"SearchFilesInput":{"properties":{"excludePatterns":{"default":[],"items":{"type":"string"},"type":"array"},"path":{"type":"string"},"pattern":{"type":"string"}},"required":["path","pattern"],"type":"object"}},"$ref":"#/$defs/SearchFilesInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"SearchFilesOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/SearchFilesOutput"}`),
 		Output:       &refSchemaSearchFilesOutput,
@@ -168,7 +168,7 @@ var registryOps = []struct {
 		Description:  "Write File",
 		Title:        "Write File",
 		Kind:         runtime.KindMutation,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(true), Idempotent: hint(true), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintFalse, Destructive: &hintTrue, Idempotent: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"WriteFileInput":{"properties":{"content":{"type":"string"},"path":{"type":"string"}},"required":["path","content"],"type":"object"}},"$ref":"#/$defs/WriteFileInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"WriteFileOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}},"$ref":"#/$defs/WriteFileOutput"}`),
 		Output:       &refSchemaWriteFileOutput,
@@ -297,10 +297,10 @@ func (c *Client) callWriteFile(ctx context.Context, input json.RawMessage) (any,
 	return env, err
 }
 
-// hint returns a pointer to b, for runtime.OperationHints.
-func hint(b bool) *bool {
-	return &b
-}
+// hintTrue and hintFalse are the values runtime.OperationHints point to, shared by
+// the specs (which must not modify them): variables, not a function, so that the
+// specs are static data a program that does not register them does not link.
+var hintTrue, hintFalse = true, false
 
 // decodeInput decodes the input of operation id into v.
 func decodeInput(id string, input json.RawMessage, v any) error {
