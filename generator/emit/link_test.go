@@ -125,6 +125,21 @@ func TestLinkOneOperation(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(mainDir, "main.go"), []byte(main), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Everything the package declares is static data: its initialisation
+	// does nothing (a bare RET), else the linker would keep what it sets.
+	pkgPath := "github.com/opsgen/opsgen/" + strings.TrimPrefix(rel, "./")
+	asm := exec.Command("go", "build", "-gcflags="+pkgPath+"=-S", rel)
+	asm.Dir = root
+	out, err := asm.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -S: %v\n%s", err, out)
+	}
+	switch m := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(pkgPath) + `\.init STEXT.* size=(\d+)`).FindSubmatch(out); {
+	case m == nil:
+		t.Error("no init function in the package's assembly")
+	case string(m[1]) != "1":
+		t.Errorf("the package's init is %s bytes of code, want none", m[1])
+	}
 	bin := filepath.Join(t.TempDir(), "linkmain")
 	goCmd(t, root, "build", "-o", bin, rel+"/linkmain")
 	data, err := os.ReadFile(bin)
