@@ -198,3 +198,70 @@ func grepLines(b []byte, s string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// linkRaceTest runs in the generated package: many goroutines make the
+// first calls of two operations at once, whose schemas share the def
+// Shared, compile on first use and normalize each body.
+const linkRaceTest = `package link
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+)
+
+func TestFirstUseConcurrent(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/alpha":
+			w.Write([]byte(` + "`" + `{"alphaMarker":"a","part":{"alphaPartMarker":"not an integer"},"shared":{"sharedMarker":"s"}}` + "`" + `))
+		default:
+			w.WriteHeader(http.StatusNotFound)
+			w.Write([]byte(` + "`" + `{"betaProblemMarker":"gone"}` + "`" + `))
+		}
+	}))
+	defer srv.Close()
+	c := NewClient(WithBaseURL(srv.URL))
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			env, err := c.GetAlpha(context.Background())
+			if err != nil {
+				t.Errorf("GetAlpha: %v", err)
+				return
+			}
+			if env.Data.AlphaMarker == nil || *env.Data.AlphaMarker != "a" || env.Data.Part == nil || env.Data.Part.AlphaPartMarker != nil || len(env.Warnings) != 1 {
+				t.Errorf("GetAlpha: %+v, warnings %v; want the string part's integer dropped with a warning", env.Data, env.Warnings)
+			}
+		})
+		wg.Go(func() {
+			_, err := c.GetBeta(context.Background())
+			var nf *GetBetaNotFound
+			if !errors.As(err, &nf) || nf.Body.BetaProblemMarker == nil || *nf.Body.BetaProblemMarker != "gone" {
+				t.Errorf("GetBeta: %v, want GetBetaNotFound with its body", err)
+			}
+		})
+	}
+	wg.Wait()
+}
+`
+
+// TestFirstUseConcurrent: the first calls of a generated client, made from
+// many goroutines at once, compile its static schemas once and safely
+// (run with -race).
+func TestFirstUseConcurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with -race")
+	}
+	svc, _, err := openapi.LoadData(context.Background(), []byte(linkSpec), "link.yaml", openapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := emit(t, svc, Options{Package: "link", Version: "v0.1.0"})
+	root, rel := writePackage(t, files, map[string]string{"race_test.go": linkRaceTest})
+	goCmd(t, root, "test", "-race", "-count=1", rel)
+}
