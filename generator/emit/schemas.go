@@ -95,6 +95,15 @@ func (g *gen) schemasFile() *generatedFile {
 	defs := g.defsDoc()
 	w.b.WriteString("var Schemas = " + f.ident(pkgImpl, "NewSchemaSet") + "(" + jsonString(defs) + ")")
 	f.text(w.b.String())
+	g.schemaVarsDecl(f, "Schemas", defs)
+	return f
+}
+
+// schemaVarsDecl declares the schema vars the other files of the package
+// use, each set.Ref(...) of its schema (set: the Schemas of the package,
+// or the root's for an operation package), and imports the validators the
+// package's schemas (defs, if any, and the vars') need.
+func (g *gen) schemaVarsDecl(f *generatedFile, set string, defs ...string) {
 	byName := map[string]string{}
 	for c, v := range g.schemaVars {
 		byName[v] = c
@@ -107,25 +116,25 @@ func (g *gen) schemasFile() *generatedFile {
 		f.anon(pkgPattern)
 	}
 	if len(byName) == 0 {
-		return f
+		return
 	}
 	names := slices.Sorted(maps.Keys(byName))
 	width := 0
 	for _, v := range names {
 		width = max(width, utf8.RuneCountInString(v))
 	}
-	w.b.Reset()
+	w := newTextWriter(f)
+	defer w.done()
 	if g.xmlBodies {
 		w.b.WriteString("// Output schemas of the operations, and the schemas of their XML bodies.\nvar (\n")
 	} else {
 		w.b.WriteString("// Output schemas of the operations.\nvar (\n")
 	}
 	for _, v := range names {
-		w.b.WriteString("\t" + v + strings.Repeat(" ", width-utf8.RuneCountInString(v)+1) + "= Schemas.Ref(" + jsonString(byName[v]) + ")\n")
+		w.b.WriteString("\t" + v + strings.Repeat(" ", width-utf8.RuneCountInString(v)+1) + "= " + set + ".Ref(" + jsonString(byName[v]) + ")\n")
 	}
 	w.b.WriteString(")")
 	f.text(w.b.String())
-	return f
 }
 
 // bundle returns schema with the defs it needs (transitively) under
@@ -240,10 +249,14 @@ func plainKey(k string) bool {
 // which validates them; when they have patterns, runtime/pattern (programs
 // whose schemas do not need them do not link them, nor pay for their
 // package initialisation).
-func (g *gen) schemaDocs(defs string, byName map[string]string) []string {
-	docs := append([]string{defs}, slices.Collect(maps.Values(byName))...)
+func (g *gen) schemaDocs(defs []string, byName map[string]string) []string {
+	docs := append(defs, slices.Collect(maps.Values(byName))...)
 	if g.opts.Registry {
-		for _, op := range g.svc.Operations {
+		ops := g.svc.Operations
+		if g.rootPath != "" {
+			ops = g.ops // an operation package's own
+		}
+		for _, op := range ops {
 			docs = append(docs, g.schemaText(op.InputSchema), g.schemaText(op.OutputSchema))
 		}
 	}
