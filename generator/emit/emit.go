@@ -72,6 +72,7 @@ package emit
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"go/token"
 	"maps"
@@ -100,6 +101,10 @@ const (
 	pkgMCPClient = "github.com/opsgen/opsgen/runtime/mcpclient"
 	pkgMCP       = "github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// ErrNoImportPath is Emit's error for an API split into packages without
+// Options.ImportPath.
+var ErrNoImportPath = errors.New("the API is split into packages, which import the output package, and its import path is unknown")
 
 // contractVersion is the generated-code contract version checked against
 // opsgenimpl.MinVersion and opsgenimpl.MaxVersion by the version guard.
@@ -231,7 +236,7 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	if g.splitMode() != SplitNone && opts.ImportPath == "" {
 		checked <- false
 		<-typesDone
-		return nil, g.diags, fmt.Errorf("emit: splitting %s into packages needs the import path of the generated package", g.source())
+		return nil, g.diags, fmt.Errorf("%s: %w", g.source(), ErrNoImportPath)
 	}
 	checked <- true
 	// The registry ids are decided over all operations, before they are
