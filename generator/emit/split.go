@@ -129,7 +129,7 @@ func (g *gen) groupDir(op *ir.Operation, mode string) (dir, label string) {
 
 // versionSegment matches the path segments that name a version or the API
 // itself rather than a part of it ("v1", "v2beta", "1.0", "api").
-var versionSegment = regexp.MustCompile(`^(?i:v?[0-9]+([._][0-9]+)*([a-z]+[0-9]*)?|api|rest)$`)
+var versionSegment = regexp.MustCompile(`^(?i:v[0-9]+([._][0-9]+)*([a-z]+[0-9]*)?|[0-9]+([._][0-9]+)*|api|rest)$`)
 
 // reservedDirs are directory names the go command treats specially.
 var reservedDirs = map[string]bool{"internal": true, "testdata": true, "vendor": true, "main": true}
