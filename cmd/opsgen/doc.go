@@ -101,10 +101,12 @@
 // operation package is a subdirectory holding its operations' methods on
 // its own Client, made by New from the root's, their parameter structs,
 // error types and response tables, and with registry: true its own Register
-// and TypedError (registry ids are unchanged):
+// and TypedError (registry ids are unchanged). With Graph generated into
+// example.com/m/graph, the operation tagged users.user is in package
+// example.com/m/graph/users/user:
 //
-//	c := graph.NewClient(graph.WithGraphAuthTokenSource(tokens))
-//	env, err := users.New(c).UsersUserListUser(ctx, users.UsersUserListUserParams{})
+//	c := graph.NewClient(graph.WithHTTPClient(authorized))
+//	env, err := user.New(c).UsersUserListUser(ctx, user.UsersUserListUserParams{})
 //
 // The operations are grouped along the API's own structure: by first tag,
 // each dot making a nested package ("users.calendar": users/calendar,
