@@ -60,7 +60,7 @@ func TestSplitImportPath(t *testing.T) {
 	for _, f := range res.Files {
 		names = append(names, f.Name)
 	}
-	if !slices.Contains(names, "pets/toys/operations.go") || res.Manifest.Outputs["pets/toys/operations.go"] == "" {
+	if !slices.Contains(names, "petstoys/operations.go") || res.Manifest.Outputs["petstoys/operations.go"] == "" {
 		t.Errorf("files %v, manifest %v", names, res.Manifest.Outputs)
 	}
 	// check: current; then a package's file removed is reported missing.

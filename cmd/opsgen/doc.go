@@ -102,15 +102,16 @@
 // its own Client, made by New from the root's, their parameter structs,
 // error types and response tables, and with registry: true its own Register
 // and TypedError (registry ids are unchanged). With Graph generated into
-// example.com/m/graph, the operation tagged users.user is in package
-// example.com/m/graph/users/user:
+// example.com/m/graph, the operations tagged users.user are in package
+// example.com/m/graph/usersuser:
 //
 //	c := graph.NewClient(graph.WithHTTPClient(authorized))
-//	env, err := user.New(c).UsersUserListUser(ctx, user.UsersUserListUserParams{})
+//	env, err := usersuser.New(c).UsersUserListUser(ctx, usersuser.UsersUserListUserParams{})
 //
 // The operations are grouped along the API's own structure: by first tag,
-// each dot making a nested package ("users.calendar": users/calendar,
-// package calendar), an untagged operation by the first literal segment of
+// the parts of a dotted tag joined ("users.calendar": package
+// userscalendar; nested packages would share names, such as Graph's many
+// "actions"), an untagged operation by the first literal segment of
 // its path ("/v1.0/users/{id}": users; version segments such as v1, v2beta
 // or api are skipped). Package names are the tag's or segment's lower-case
 // ASCII letters and digits; a Go keyword, internal, testdata, vendor, main

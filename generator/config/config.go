@@ -52,7 +52,7 @@ type Config struct {
 	// Split says how an HTTP API's operations are laid out in packages:
 	// "auto" (the default: "tags" above emit.SplitThreshold operations,
 	// else "none"), "none" (one package), "tags" (a package per first tag,
-	// users.calendar making users/calendar; untagged operations by path)
+	// users.calendar making userscalendar; untagged operations by path)
 	// or "paths" (a package per first literal path segment).
 	Split string `yaml:"split,omitempty" json:"split,omitempty"`
 	// ImportPath is the Go import path of the output directory, which the

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"go/token"
 	"maps"
-	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -22,10 +21,9 @@ const (
 	SplitAuto = "auto"
 	// SplitNone keeps every operation in the one package.
 	SplitNone = "none"
-	// SplitTags puts each operation in the package of its first tag, a
-	// dotted tag making nested packages ("users.calendar":
-	// users/calendar); an untagged operation goes by its path, as
-	// SplitPaths.
+	// SplitTags puts each operation in the package of its first tag, the
+	// parts of a dotted tag joined ("users.calendar": userscalendar); an
+	// untagged operation goes by its path, as SplitPaths.
 	SplitTags = "tags"
 	// SplitPaths puts each operation in the package of the first literal
 	// segment of its path, version segments skipped ("/v1/users/{id}":
@@ -47,8 +45,8 @@ var splitModes = map[string]bool{"": true, SplitAuto: true, SplitNone: true, Spl
 
 // opGroup is one operation package of a split API.
 type opGroup struct {
-	dir    string          // slash-separated, relative to the root's directory
-	pkg    string          // the package name: dir's last element
+	dir    string          // the subdirectory of the root's directory
+	pkg    string          // the package name: dir
 	labels map[string]bool // the tags or path segments that led here
 	ops    []*ir.Operation // sorted by GoName
 }
@@ -87,7 +85,7 @@ func (g *gen) split() []*opGroup {
 		}
 		grp := byDir[dir]
 		if grp == nil {
-			grp = &opGroup{dir: dir, pkg: path.Base(dir), labels: map[string]bool{}}
+			grp = &opGroup{dir: dir, pkg: dir, labels: map[string]bool{}}
 			byDir[dir] = grp
 		}
 		grp.labels[label] = true
@@ -105,15 +103,13 @@ func (g *gen) split() []*opGroup {
 // groupDir returns the directory of op's package and what it was made of
 // (the tag, or the path segment); "" when nothing makes a package name.
 func (g *gen) groupDir(op *ir.Operation, mode string) (dir, label string) {
+	// A dotted tag is flattened, not nested: nested packages would share
+	// names (Graph's users.actions, groups.actions and drives.Actions
+	// would all be package actions), which a program importing two of
+	// them must rename.
 	if mode == SplitTags && len(op.Tags) > 0 {
-		var elems []string
-		for seg := range strings.SplitSeq(op.Tags[0], ".") {
-			if name := g.packageName(seg); name != "" {
-				elems = append(elems, name)
-			}
-		}
-		if len(elems) > 0 {
-			return strings.Join(elems, "/"), "tag " + quoted(op.Tags[0])
+		if name := g.packageName(op.Tags[0]); name != "" {
+			return name, "tag " + quoted(op.Tags[0])
 		}
 	}
 	for seg := range strings.SplitSeq(op.Path, "/") {
@@ -192,7 +188,7 @@ func (g *gen) splitDoc() string {
 	if len(g.ops) > 0 {
 		s = "Most operations are in packages along the API's structure, each with its own Client, made from this package's with New; the others are methods of Client"
 	}
-	s += ". The types are declared here, shared by all. The packages (directories below this one, with their number of operations):"
+	s += ". The types are declared here, shared by all. The packages (subdirectories of this one, with their number of operations):"
 	var pkgs []string
 	for _, grp := range g.groups {
 		pkgs = append(pkgs, grp.dir+" ("+strconv.Itoa(len(grp.ops))+")")

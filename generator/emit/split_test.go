@@ -27,8 +27,8 @@ func TestGroupDir(t *testing.T) {
 		op        *ir.Operation
 		mode, dir string
 	}{
-		{opAt("a", "/users/{id}", "users.calendar"), SplitTags, "users/calendar"},
-		{opAt("b", "/users/{id}", "Users.Calendar.Events"), SplitTags, "users/calendar/events"},
+		{opAt("a", "/users/{id}", "users.calendar"), SplitTags, "userscalendar"},
+		{opAt("b", "/users/{id}", "Users.Calendar.Events"), SplitTags, "userscalendarevents"},
 		{opAt("c", "/users/{id}", "users.calendar"), SplitPaths, "users"},
 		{opAt("d", "/v1.0/users", ""), SplitTags, "users"},         // an empty tag: by path
 		{opAt("e", "/api/v2beta/{org}/repos"), SplitTags, "repos"}, // version and parameter segments skipped
@@ -39,7 +39,8 @@ func TestGroupDir(t *testing.T) {
 		{opAt("j", "/internal/x"), SplitPaths, "internalops"},      // the go command's
 		{opAt("k", "/2fa/x"), SplitPaths, "fa"},                    // no leading digit
 		{opAt("l", "/$batch"), SplitPaths, "batch"},
-		{opAt("m", "/pets", "pets..toys"), SplitTags, "pets/toys"},
+		{opAt("m", "/pets", "pets..toys"), SplitTags, "petstoys"},
+		{opAt("n", "/x", "Default"), SplitTags, "defaultops"},
 	} {
 		if dir, _ := g.groupDir(tc.op, tc.mode); dir != tc.dir {
 			t.Errorf("%s %q tags %q: dir %q, want %q", tc.mode, tc.op.Path, tc.op.Tags, dir, tc.dir)
@@ -75,7 +76,7 @@ func TestSplitThreshold(t *testing.T) {
 	// Above it: split by tag; the operation no package takes stays in the
 	// root, with a warning at its position.
 	files, diags := emit(t, splitService(SplitThreshold), opts)
-	want := []string{"client.go", "drives/client.go", "drives/operations.go", "groups/sites/client.go", "groups/sites/operations.go",
+	want := []string{"client.go", "drives/client.go", "drives/operations.go", "groupssites/client.go", "groupssites/operations.go",
 		"operations.go", "schemas.go", "users/client.go", "users/operations.go"}
 	if names := fileNames(files); !slices.Equal(names, want) {
 		t.Errorf("above the threshold: %v\nwant %v", names, want)
@@ -89,8 +90,8 @@ func TestSplitThreshold(t *testing.T) {
 		if f.Name == "operations.go" && (!bytes.Contains(f.Content, []byte("func (c *Client) Ping(")) || bytes.Contains(f.Content, []byte("Op0000"))) {
 			t.Errorf("root operations.go:\n%s", f.Content)
 		}
-		if f.Name == "groups/sites/client.go" && (!bytes.Contains(f.Content, []byte("package sites\n")) || !bytes.Contains(f.Content, []byte(`"example.com/big"`))) {
-			t.Errorf("groups/sites/client.go:\n%s", f.Content)
+		if f.Name == "groupssites/client.go" && (!bytes.Contains(f.Content, []byte("package groupssites\n")) || !bytes.Contains(f.Content, []byte(`"example.com/big"`))) {
+			t.Errorf("groupssites/client.go:\n%s", f.Content)
 		}
 	}
 	// Forced off.

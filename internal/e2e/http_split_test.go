@@ -9,7 +9,7 @@ import (
 
 	"github.com/opsgen/opsgen/golden/openapi/split"
 	"github.com/opsgen/opsgen/golden/openapi/split/pets"
-	"github.com/opsgen/opsgen/golden/openapi/split/pets/toys"
+	"github.com/opsgen/opsgen/golden/openapi/split/petstoys"
 	"github.com/opsgen/opsgen/golden/openapi/split/users"
 	"github.com/opsgen/opsgen/runtime"
 )
@@ -38,10 +38,10 @@ func TestHTTPSplit(t *testing.T) {
 	checkWireHeader(t, r, "X-Client", "split")
 	checkWireHeader(t, r, "X-Call", "1")
 
-	// A nested package (tag "pets.Toys"), the same client.
+	// The package of a dotted tag ("pets.Toys"), the same client.
 	srv.reset()
 	srv.setReply(replyJSON(200, `[{"id":5,"squeaks":true}]`, ""))
-	toyEnv, err := toys.New(c).ListToys(ctx, toys.ListToysParams{PetID: 1})
+	toyEnv, err := petstoys.New(c).ListToys(ctx, petstoys.ListToysParams{PetID: 1})
 	if err != nil || len(toyEnv.Data) != 1 || toyEnv.Data[0].ID != 5 || toyEnv.Data[0].Squeaks == nil || !*toyEnv.Data[0].Squeaks {
 		t.Errorf("ListToys = %+v, %v", toyEnv.Data, err)
 	}

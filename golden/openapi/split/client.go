@@ -15,8 +15,8 @@
 //
 // Most operations are in packages along the API's structure, each with its own
 // Client, made from this package's with New; the others are methods of Client. The
-// types are declared here, shared by all. The packages (directories below this
-// one, with their number of operations): pets (3), pets/toys (1), typeops (1),
+// types are declared here, shared by all. The packages (subdirectories of this
+// one, with their number of operations): pets (3), petstoys (1), typeops (1),
 // users (1).
 //
 // Every call returns a runtime.ResponseEnvelope: Data typed from the operation's
