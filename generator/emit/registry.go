@@ -97,6 +97,9 @@ func (g *gen) registryFile() *generatedFile {
 		input = "the tool's arguments"
 	}
 	d := newDoc("Register registers every operation of the client with r under the id \"" + g.opts.Namespace + ".<operation id>\", with its input and output JSON Schemas, so that it can be called by name (runtime.Registry.Execute). The input of an operation is " + input + "; its handler calls the client's method and returns the envelope.")
+	if len(g.groups) > 0 {
+		d.para("The operations of the operation packages (see the package doc) are registered by their clients' Register, under the same namespace.")
+	}
 	if binary {
 		d.para("Binary content (a binary request body, a multipart file) is given as a base64 string (contentEncoding base64 in the input schema); files are sent with their field name as file name.")
 	}

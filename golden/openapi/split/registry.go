@@ -16,6 +16,9 @@ import (
 // be called by name (runtime.Registry.Execute). The input of an operation is
 // {"params": {...}, "body": ...}; its handler calls the client's method and
 // returns the envelope.
+//
+// The operations of the operation packages (see the package doc) are registered by
+// their clients' Register, under the same namespace.
 func (c *Client) Register(r *runtime.Registry) error {
 	for _, op := range registryOps {
 		id, method, in := op.spec.ID, op.method, op.in
