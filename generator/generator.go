@@ -134,6 +134,12 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 	// The header names the source as written in the config, never as the
 	// (possibly absolute) path it was opened with.
 	svc.Source = path.Clean(filepath.ToSlash(src.Path()))
+	// The import path of the output package matters only to an API split
+	// into packages (emit says when it needs it).
+	imp, impErr := cfg.ImportPath, error(nil)
+	if imp == "" {
+		imp, impErr = importPath(OutputDir(opts))
+	}
 	files, diags, err := emit.Emit(svc, emit.Options{
 		Package:    cfg.Package,
 		Version:    opts.Version,
@@ -144,7 +150,16 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 		Operations: operationOptions(cfg),
 		// MCP clients ignore it: only HTTP calls carry the header.
 		IdempotencyKeys: cfg.Client.IdempotencyKeys,
+		Split:           cfg.Split,
+		ImportPath:      imp,
 	})
+	if errors.Is(err, emit.ErrNoImportPath) {
+		where := "-import-path (importPath in a config)"
+		if f := src.Pos.File; f != "" {
+			where = "importPath in " + f
+		}
+		err = fmt.Errorf("%w (%v); set %s", err, impErr, where)
+	}
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	res.Diagnostics.Sort()
 	if err == nil && ctx.Err() != nil {

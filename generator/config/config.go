@@ -49,6 +49,16 @@ type Config struct {
 	Registry bool `yaml:"registry,omitempty" json:"registry,omitempty"`
 	// Namespace is the registry id namespace; Load and Check default it to Package.
 	Namespace string `yaml:"namespace,omitempty" json:"namespace,omitempty"`
+	// Split says how an HTTP API's operations are laid out in packages:
+	// "auto" (the default: "tags" above emit.SplitThreshold operations,
+	// else "none"), "none" (one package), "tags" (a package per first tag,
+	// users.calendar making userscalendar; untagged operations by path)
+	// or "paths" (a package per first literal path segment).
+	Split string `yaml:"split,omitempty" json:"split,omitempty"`
+	// ImportPath is the Go import path of the output directory, which the
+	// operation packages of a split API import; default: derived from the
+	// go.mod above the output directory.
+	ImportPath string `yaml:"importPath,omitempty" json:"importPath,omitempty"`
 	// Sources holds the source document; exactly one.
 	Sources []Source `yaml:"sources" json:"sources"`
 	// Client holds defaults for the generated client.
@@ -323,6 +333,14 @@ func (c *Config) Check() error {
 			errs.Errorf(s.Pos, "include and exclude of an mcp source select by operations (tool names) only")
 		}
 	}
+	switch c.Split {
+	case "", "auto", "none", "tags", "paths":
+	default:
+		errs.Errorf(root, "split must be auto, none, tags or paths, not %q", c.Split)
+	}
+	if c.ImportPath != "" && !validImportPath(c.ImportPath) {
+		errs.Errorf(root, "importPath %q is not a Go import path", c.ImportPath)
+	}
 	switch c.Client.Validation {
 	case "", "warn", "strict", "off":
 	default:
@@ -420,4 +438,21 @@ func ParseSchemaFile(name string, data []byte) (json.RawMessage, error) {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	return b, nil
+}
+
+// validImportPath reports whether p looks like a Go import path:
+// slash-separated elements of letters, digits and "-._~", none empty, "."
+// or "..", not starting with a dot or a dash.
+func validImportPath(p string) bool {
+	for e := range strings.SplitSeq(p, "/") {
+		if e == "" || e == "." || e == ".." || e[0] == '.' || e[0] == '-' {
+			return false
+		}
+		for _, r := range e {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-._~", r)) {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -108,6 +108,10 @@ func TestParseErrors(t *testing.T) {
 			[]string{`opsgen.yaml:4:5 (#/sources/0): error: convention, conventions and outputSchemas apply to mcp sources only`}},
 		{"keyword package", "package: func\noutput: o\nsources: [{openapi: a.yaml}]\n",
 			[]string{`package "func" is not a valid Go package name`}},
+		{"bad split", "package: p\noutput: o\nsplit: folders\nsources: [{openapi: a.yaml}]\n",
+			[]string{`opsgen.yaml:3:8 (#/split): error:`}},
+		{"bad importPath", "package: p\noutput: o\nimportPath: ../up\nsources: [{openapi: a.yaml}]\n",
+			[]string{`opsgen.yaml:3:13 (#/importPath): error:`}},
 		{"not yaml", "package: p\noutput: [\n", []string{"opsgen.yaml:3: error: did not find expected node content"}},
 		{"empty", "", []string{"opsgen.yaml: empty config"}},
 	}
@@ -161,6 +165,20 @@ func TestCheckBuiltInCode(t *testing.T) {
 	bad := &Config{Package: "api", Output: "out", Sources: []Source{{MCP: "t.json", AllowRemoteRefs: true}}}
 	if err := bad.Check(); err == nil || !strings.Contains(err.Error(), "allowRemoteRefs applies to openapi sources only") {
 		t.Errorf("err = %v", err)
+	}
+	for _, c := range []struct{ split, importPath, want string }{
+		{"folders", "", `split must be auto, none, tags or paths, not "folders"`},
+		{"tags", "example.com/a//b", `importPath "example.com/a//b" is not a Go import path`},
+		{"paths", "/abs", `importPath "/abs" is not a Go import path`},
+	} {
+		bad := &Config{Package: "api", Output: "out", Split: c.split, ImportPath: c.importPath, Sources: []Source{{OpenAPI: "a.yaml"}}}
+		if err := bad.Check(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("split %q importPath %q: err = %v", c.split, c.importPath, err)
+		}
+	}
+	good := &Config{Package: "api", Output: "out", Split: "tags", ImportPath: "example.com/m/v2/gen_api", Sources: []Source{{OpenAPI: "a.yaml"}}}
+	if err := good.Check(); err != nil {
+		t.Errorf("split tags with an import path: %v", err)
 	}
 	ok := &Config{Package: "api", Output: "out", Sources: []Source{{MCP: "t.json", Root: ".."}}}
 	if err := ok.Check(); err != nil {

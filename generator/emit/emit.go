@@ -72,6 +72,7 @@ package emit
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"go/token"
 	"maps"
@@ -100,6 +101,10 @@ const (
 	pkgMCPClient = "github.com/opsgen/opsgen/runtime/mcpclient"
 	pkgMCP       = "github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// ErrNoImportPath is Emit's error for an API split into packages without
+// Options.ImportPath.
+var ErrNoImportPath = errors.New("the API is split into packages, which import the output package, and its import path is unknown")
 
 // contractVersion is the generated-code contract version checked against
 // opsgenimpl.MinVersion and opsgenimpl.MaxVersion by the version guard.
@@ -131,6 +136,13 @@ type Options struct {
 	// Operations holds settings of single operations by operation id (the
 	// config's operations).
 	Operations map[string]OperationOptions
+	// Split says how an HTTP API's operations are laid out in packages:
+	// SplitAuto ("" too), SplitNone, SplitTags or SplitPaths. A split API
+	// has its operation packages in subdirectories (File.Name "users/operations.go").
+	Split string
+	// ImportPath is the import path of the generated package, which the
+	// operation packages of a split API import; required when it splits.
+	ImportPath string
 }
 
 // OperationOptions are the settings of one operation.
@@ -154,7 +166,9 @@ type Paging struct {
 
 // File is one generated file.
 type File struct {
-	// Name is the file's base name ("client.go").
+	// Name is the file's name, slash-separated, relative to the package's
+	// directory: "client.go", or "users/operations.go" in an operation
+	// package of a split API.
 	Name    string
 	Content []byte
 }
@@ -177,6 +191,9 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	}
 	if _, ok := validationModes[opts.Validation]; !ok {
 		return nil, nil, fmt.Errorf("emit: validation mode %q is not warn, strict or off", opts.Validation)
+	}
+	if !splitModes[opts.Split] {
+		return nil, nil, fmt.Errorf("emit: split %q is not auto, none, tags or paths", opts.Split)
 	}
 	g := newGen(svc, opts)
 	// types.go is built concurrently with the rest (it only reads the IR,
@@ -216,7 +233,16 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 		g.diags.Sort()
 		return nil, g.diags, g.diags.Err()
 	}
+	if g.splitMode() != SplitNone && opts.ImportPath == "" {
+		checked <- false
+		<-typesDone
+		return nil, g.diags, fmt.Errorf("%s: %w", g.source(), ErrNoImportPath)
+	}
 	checked <- true
+	// The registry ids are decided over all operations, before they are
+	// split.
+	g.remoteIDs()
+	g.groups = g.split()
 	// The other files are built in order; each is rendered (its parts
 	// copied into one buffer) in its own goroutine as soon as it is built.
 	var (
@@ -235,7 +261,9 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 		add("tools.go", g.toolsFile())
 		add("client.go", g.mcpClientFile())
 	} else {
-		add("operations.go", g.operationsFile())
+		if len(g.ops) > 0 || len(g.groups) == 0 {
+			add("operations.go", g.operationsFile())
+		}
 		add("client.go", g.httpClientFile())
 		add("webhooks.go", g.webhooksFile())
 	}
@@ -245,6 +273,19 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	// schemas.go after the files that decide which schema vars exist
 	// (types.go declares none).
 	add("schemas.go", g.schemasFile())
+	if len(g.groups) > 0 {
+		add(defsDir+"/schemas.go", g.defsFile())
+	}
+	for _, grp := range g.groups {
+		s := g.sub(grp)
+		add(grp.dir+"/client.go", s.subClientFile(grp))
+		add(grp.dir+"/operations.go", s.operationsFile())
+		if opts.Registry {
+			add(grp.dir+"/registry.go", s.registryFile())
+		}
+		add(grp.dir+"/schemas.go", s.subSchemasFile())
+		g.diags = append(g.diags, s.diags...)
+	}
 	<-typesDone
 	if typesPanic != nil {
 		panic(typesPanic)
@@ -293,6 +334,11 @@ type gen struct {
 	remote map[*ir.Operation]string
 	// hooks is webhookOps' result.
 	hooks *[]webhookOp
+	// groups are the operation packages of a split API (split).
+	groups []*opGroup
+	// rootPath and rootPkg are the import path and name of the root
+	// package, set when g writes an operation package (sub).
+	rootPath, rootPkg string
 }
 
 func newGen(svc *ir.Service, opts Options) *gen {
@@ -568,6 +614,9 @@ func validNamespace(ns string) bool {
 // newFile returns a file of the generated package with the generated-code header.
 func (g *gen) newFile() *generatedFile {
 	f := newGeneratedFile(g.opts.Package)
+	if g.rootPath != "" {
+		f.names = map[string]string{g.rootPath: g.rootPkg}
+	}
 	v := sanitize(g.opts.Version)
 	if v != "" {
 		v = " " + v

@@ -67,11 +67,7 @@ func writePackage(t *testing.T, files []File, extra map[string]string) (root, re
 		os.RemoveAll(dir)
 		os.Remove(base) // only when empty
 	})
-	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Content, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	for name, src := range extra {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
@@ -82,6 +78,21 @@ func writePackage(t *testing.T, files []File, extra map[string]string) (root, re
 		t.Fatal(err)
 	}
 	return root, "./" + filepath.ToSlash(rel)
+}
+
+// writeFiles writes files into dir, the operation packages of a split API
+// in their subdirectories.
+func writeFiles(t *testing.T, dir string, files []File) {
+	t.Helper()
+	for _, f := range files {
+		name := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, f.Content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // goCmd runs the go command in the module root and fails the test with its output.

@@ -26,6 +26,9 @@ type generatedFile struct {
 	pkgDoc  []string // the package doc comment's lines
 	imports map[string]importSpec
 	decls   []string // the top-level declarations, in gofmt's form
+	// names are the package names of generated packages the file imports
+	// (a split API's root), written without an alias.
+	names map[string]string
 }
 
 // importSpec is how a file refers to an imported package.
@@ -61,6 +64,8 @@ func (f *generatedFile) importName(importPath string) importSpec {
 	name, alias := path.Base(importPath), false
 	if major := strings.TrimLeft(strings.TrimPrefix(name, "v"), "0123456789"); stdImport(importPath) && major == "" && name != "v" {
 		name = path.Base(path.Dir(importPath)) // math/rand/v2
+	} else if n := f.names[importPath]; n != "" {
+		name = n
 	} else if !stdImport(importPath) && !knownImports[importPath] {
 		name, alias = guessImportName(importPath), true
 	}

@@ -47,7 +47,7 @@ func (g *gen) goType(t *ir.Type, reader bool, at diag.Pos) goType {
 	case t == nil:
 		return rawMessageType
 	case t.Named():
-		return named(t.Name)
+		return g.typeRef(t.Name)
 	case t.GoType != "" && t.Kind != ir.Union && t.Kind != ir.Tuple:
 		return goTypeOf(t.GoType)
 	case t.Kind == ir.Int && t.Format == "int32":

@@ -123,7 +123,7 @@ func (g *gen) httpClientFile() *generatedFile {
 	if len(g.webhookOps()) > 0 {
 		usage += "\n\nThe webhooks and callbacks the API sends are received by NewWebhookMux, one method of a WebhookHandler per operation, verified and decoded by package github.com/opsgen/opsgen/runtime/webhook; RegisterWebhooks serves them as Registry subscriptions."
 	}
-	g.packageDoc(f, g.svc.Title, g.svc.Version, usage)
+	g.packageDoc(f, g.svc.Title, g.svc.Version, usage, g.splitDoc())
 	g.versionGuard(f)
 
 	title := cmp.Or(sanitize(g.svc.Title), "the API")
@@ -163,6 +163,7 @@ func (g *gen) httpClientFile() *generatedFile {
 		g.serverURL(f, srv)
 	}
 	g.securityOptions(f)
+	g.runtimeMethod(f)
 	return f
 }
 

@@ -30,7 +30,9 @@ func (g *gen) registryFile() *generatedFile {
 	var typed []string // TypedError's cases, their lines
 	for _, op := range g.ops {
 		id := registryID(g.opts.Namespace, op.ID)
-		if ids[id] {
+		// remoteIDs decided the ids over all operations, those of every
+		// package of a split API.
+		if _, ok := g.remoteIDs()[op]; !ok || ids[id] {
 			g.warn(diag.LeftOut, op.Pos, "operation %s would be registered as %s like another one; it is not registered", quoted(op.ID), quoted(id))
 			continue
 		}
@@ -94,6 +96,9 @@ func (g *gen) registryFile() *generatedFile {
 		input = "the tool's arguments"
 	}
 	d := newDoc("Register registers every operation of the client with r under the id \"" + g.opts.Namespace + ".<operation id>\", with its input and output JSON Schemas, so that it can be called by name (runtime.Registry.Execute). The input of an operation is " + input + "; its handler calls the client's method and returns the envelope.")
+	if len(g.groups) > 0 {
+		d.para("The operations of the operation packages (see the package doc) are registered by their clients' Register, under the same namespace.")
+	}
 	if binary {
 		d.para("Binary content (a binary request body, a multipart file) is given as a base64 string (contentEncoding base64 in the input schema); files are sent with their field name as file name.")
 	}
@@ -574,7 +579,7 @@ func (g *gen) bodyInput(f *generatedFile, op *ir.Operation) (bf *bodyField, arg 
 	if len(readers) > 0 {
 		newReader = f.typeText(qual("bytes", "NewReader"))
 	}
-	lit := b.Type.Name + "{" + strings.Join(copies, ", ") + "}"
+	lit := g.typeText(f, b.Type.Name) + "{" + strings.Join(copies, ", ") + "}"
 	setReaders := func(w *textWriter, indent string) {
 		for _, r := range readers {
 			w.P(indent, "if in.Body.", r, " != nil {")
@@ -585,7 +590,7 @@ func (g *gen) bodyInput(f *generatedFile, op *ir.Operation) (bf *bodyField, arg 
 	if ptr {
 		// An optional body: nil stays nil.
 		return bf, "body", func(w *textWriter, indent string) {
-			w.P(indent, "var body *", b.Type.Name)
+			w.P(indent, "var body *", g.typeRef(b.Type.Name))
 			w.P(indent, "if in.Body != nil {")
 			w.P(indent, "\tbody = &", lit)
 			setReaders(w, indent+"\t")

@@ -105,18 +105,64 @@ func (g *gen) directDefs(schema *ir.Schema) []*ir.Def {
 	return out
 }
 
-// defRefList returns the Go text of a []opsgenimpl.DefRef of defs.
-func defRefList(f *generatedFile, ids map[*ir.Def]string, defs []*ir.Def) string {
+// defsPath is the import path of the package declaring the defs: "" when
+// they are in the package's own schemas.go (unexported: defRef<Name>,
+// defSchema<Name>); for a split API, the root's internal package
+// internal/schemas, whose markers are exported (Def<Name>) so that the root
+// and every operation package refer to the same defs (defsFile).
+func (g *gen) defsPath() string {
+	switch {
+	case g.rootPath != "":
+		return g.rootPath + "/" + defsDir
+	case len(g.groups) > 0:
+		return g.opts.ImportPath + "/" + defsDir
+	}
+	return ""
+}
+
+// defsDir is the directory, under a split API's root, of the package
+// declaring its defs.
+const defsDir = "internal/schemas"
+
+// defMarker returns the Go text of the DefRef of the def named id (a
+// marker value) as f refers to it.
+func (g *gen) defMarker(f *generatedFile, id string) string {
+	if p := g.defsPath(); p != "" {
+		return f.ident(p, "Def"+id) + "{}"
+	}
+	return "defRef" + id + "{}"
+}
+
+// setRef returns the Go text of a pointer to the SchemaSet that shares the
+// compiled nodes of the package's schemas (the defs package's in a split API).
+func (g *gen) setRef(f *generatedFile) string {
+	if p := g.defsPath(); p != "" {
+		return "&" + f.ident(p, "Set")
+	}
+	return "&schemaSet"
+}
+
+// defRefList returns the Go text of a []opsgenimpl.DefRef of defs; marker
+// writes one (defMarker, or the defs package's own unqualified name).
+func defRefList(f *generatedFile, ids map[*ir.Def]string, defs []*ir.Def, marker func(id string) string) string {
 	var b strings.Builder
 	b.WriteString("[]" + f.ident(pkgImpl, "DefRef") + "{")
 	for i, d := range defs {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("defRef" + ids[d] + "{}")
+		b.WriteString(marker(ids[d]))
 	}
 	b.WriteString("}")
 	return b.String()
+}
+
+// sortedDefs returns the defs of the service sorted by name, and their Go
+// identifiers (defIdents).
+func (g *gen) sortedDefs() ([]*ir.Def, map[*ir.Def]string) {
+	g.ensureDefSet()
+	defs := slices.SortedFunc(slices.Values(g.svc.Defs), func(a, b *ir.Def) int { return strings.Compare(a.Name, b.Name) })
+	return defs, g.defIdents(defs)
 }
 
 // defText returns the JSON of d's schema: "true" (with a warning) when it
@@ -130,7 +176,8 @@ func (g *gen) defText(d *ir.Def) string {
 }
 
 // schemasFile declares the schemas as static data: per def a marker type
-// (its DefRef) and an opsgenimpl.Def, the schema vars the other files use,
+// (its DefRef) and an opsgenimpl.Def (in the package itself, or for a split
+// API in its defs package, defsFile), the schema vars the other files use,
 // and Schemas. Nothing of it runs at package initialisation, so a program
 // links only the schemas its operations reach. It is written as text:
 // go/format is slow on megabytes of string literal.
@@ -138,65 +185,107 @@ func (g *gen) schemasFile() *generatedFile {
 	f := g.newFile()
 	w := newTextWriter(f)
 	defer w.done()
-	g.ensureDefSet()
-	defs := slices.SortedFunc(slices.Values(g.svc.Defs), func(a, b *ir.Def) int { return strings.Compare(a.Name, b.Name) })
-	ids := g.defIdents(defs)
-	impl := f.ident(pkgImpl, "Def")
+	defs, ids := g.sortedDefs()
+	all := "allSchemaDefs"
+	if p := g.defsPath(); p != "" {
+		all = f.ident(p, "All")
+	}
 	w.doc(newDoc(`Schemas returns the JSON Schema (draft 2020-12) of every type of the package under "$defs"; the schemas of operations refer into it. Each call makes a new set, which compiles on first use; a program that calls Schemas links every schema of the package.`).lines())
-	w.b.WriteString("func Schemas() *" + f.ident(pkgImpl, "SchemaSet") + " { return " + f.ident(pkgImpl, "NewDefSet") + "(allSchemaDefs...) }")
+	w.b.WriteString("func Schemas() *" + f.ident(pkgImpl, "SchemaSet") + " { return " + f.ident(pkgImpl, "NewDefSet") + "(" + all + "...) }")
 	f.text(w.b.String())
-	w.b.Reset()
-	w.b.WriteString("// allSchemaDefs are the package's named types, for Schemas.\nvar allSchemaDefs = []" + f.ident(pkgImpl, "DefRef") + "{")
+	var docs []string
+	if g.defsPath() == "" {
+		docs = g.defsDecl(f, defs, ids, false)
+	}
+	g.schemaVarsDecl(f, ids, docs)
+	return f
+}
+
+// defsFile is a split API's internal/schemas: the defs, with exported
+// markers, the list of all of them (All) and the set that shares their
+// compiled nodes (Set), for the root and the operation packages.
+func (g *gen) defsFile() *generatedFile {
+	f := newGeneratedFile("schemas")
+	f.header = g.newFile().header
+	f.pkgDoc = commentLines(newDoc("Package schemas holds the JSON Schemas of the types of package "+g.opts.Package+" ("+g.opts.ImportPath+"), for it and its operation packages: generated code only.").lines(), true)
+	defs, ids := g.sortedDefs()
+	docs := g.defsDecl(f, defs, ids, true)
+	f.text("// Set shares the compiled nodes of the schemas of the API's packages.\nvar Set " + f.ident(pkgImpl, "SchemaSet"))
+	g.validatorImports(f, docs)
+	return f
+}
+
+// defsDecl declares defs in f, each a marker type and its opsgenimpl.Def,
+// and the list of all of them (allSchemaDefs; All when exported, the
+// markers then Def<Name>); it returns the defs' JSON texts.
+func (g *gen) defsDecl(f *generatedFile, defs []*ir.Def, ids map[*ir.Def]string, exported bool) []string {
+	w := newTextWriter(f)
+	defer w.done()
+	impl := f.ident(pkgImpl, "Def")
+	marker, all := "defRef", "// allSchemaDefs are the package's named types, for Schemas.\nvar allSchemaDefs"
+	if exported {
+		marker, all = "Def", "// All are the API's named types.\nvar All"
+	}
+	w.b.WriteString(all + " = []" + f.ident(pkgImpl, "DefRef") + "{")
 	for _, d := range defs {
-		w.b.WriteString("\n\tdefRef" + ids[d] + "{},")
+		w.b.WriteString("\n\t" + marker + ids[d] + "{},")
 	}
 	if len(defs) > 0 {
 		w.b.WriteString("\n")
 	}
 	w.b.WriteString("}")
 	f.text(w.b.String())
-	docs := make([]string, 0, len(defs)+len(g.schemaVars))
+	docs := make([]string, 0, len(defs))
 	for i, d := range defs {
 		id := ids[d]
 		text := g.defText(d)
 		docs = append(docs, text)
 		w.b.Reset()
-		if i == 0 {
+		if exported {
+			w.b.WriteString("// " + marker + id + " is the schema of " + id + ": its Def method returns it.\n")
+		} else if i == 0 {
 			w.b.WriteString("// The package's named types: each a marker type, whose Def method returns\n// its schema, and the schema, listing the markers of the types it refers to.\n")
 		}
-		w.b.WriteString("type defRef" + id + " struct{}\n\nfunc (defRef" + id + ") Def() *" + impl + " {\n\treturn &defSchema" + id + "\n}\n\n")
+		w.b.WriteString("type " + marker + id + " struct{}\n\n")
+		if exported {
+			w.b.WriteString("// Def returns the schema.\n")
+		}
+		w.b.WriteString("func (" + marker + id + ") Def() *" + impl + " {\n\treturn &defSchema" + id + "\n}\n\n")
 		w.b.WriteString("var defSchema" + id + " = " + impl + "{Name: " + strconv.Quote(d.Name) + ", JSON: " + jsonString(text))
 		if d.Schema != nil {
 			if deps := g.directDefs(d.Schema); len(deps) > 0 {
-				w.b.WriteString(", Deps: " + defRefList(f, ids, deps))
+				w.b.WriteString(", Deps: " + defRefList(f, ids, deps, func(id string) string { return marker + id + "{}" }))
 			}
 		}
 		w.b.WriteString("}")
 		f.text(w.b.String())
 	}
+	return docs
+}
+
+// schemaVarsDecl declares in f the schema vars the other files of the
+// package use, and imports the validators they and docs need.
+func (g *gen) schemaVarsDecl(f *generatedFile, ids map[*ir.Def]string, docs []string) {
 	byName := map[string]string{}
 	for c, v := range g.schemaVars {
 		byName[v] = c
 	}
-	docs = append(docs, g.schemaDocs(byName)...)
-	if opsgenimpl.NeedsFullValidator(docs...) {
-		f.anon(pkgFullSchema)
-	}
-	if hasPattern(docs) {
-		f.anon(pkgPattern)
-	}
+	g.validatorImports(f, append(docs, g.schemaDocs(byName)...))
 	if len(byName) == 0 {
-		return f
+		return
 	}
+	w := newTextWriter(f)
+	defer w.done()
 	names := slices.Sorted(maps.Keys(byName))
 	width := 0
 	for _, v := range names {
 		width = max(width, utf8.RuneCountInString(v))
 	}
-	w.b.Reset()
-	w.b.WriteString("// schemaSet shares the compiled nodes of the package's schemas.\nvar schemaSet " + f.ident(pkgImpl, "SchemaSet"))
-	f.text(w.b.String())
-	w.b.Reset()
+	if g.defsPath() == "" {
+		w.b.WriteString("// schemaSet shares the compiled nodes of the package's schemas.\nvar schemaSet " + f.ident(pkgImpl, "SchemaSet"))
+		f.text(w.b.String())
+		w.b.Reset()
+	}
 	if g.xmlBodies {
 		w.b.WriteString("// Output schemas of the operations, and the schemas of their XML bodies.\nvar (\n")
 	} else {
@@ -206,13 +295,24 @@ func (g *gen) schemasFile() *generatedFile {
 	for _, v := range names {
 		w.b.WriteString("\t" + v + strings.Repeat(" ", width-utf8.RuneCountInString(v)+1) + "= " + schemaType + "{JSON: " + jsonString(byName[v]))
 		if deps := g.directDefs(g.schemaVarOf[v]); len(deps) > 0 {
-			w.b.WriteString(", Defs: " + defRefList(f, ids, deps) + ", Set: &schemaSet")
+			w.b.WriteString(", Defs: " + defRefList(f, ids, deps, func(id string) string { return g.defMarker(f, id) }) + ", Set: " + g.setRef(f))
 		}
 		w.b.WriteString("}\n")
 	}
 	w.b.WriteString(")")
 	f.text(w.b.String())
-	return f
+}
+
+// validatorImports imports into f the validators the schemas docs need:
+// runtime/fullschema for keywords the runtime's walker does not check,
+// runtime/pattern for patterns.
+func (g *gen) validatorImports(f *generatedFile, docs []string) {
+	if opsgenimpl.NeedsFullValidator(docs...) {
+		f.anon(pkgFullSchema)
+	}
+	if hasPattern(docs) {
+		f.anon(pkgPattern)
+	}
 }
 
 // ensureDefSet fills defSet, the defs of the service, once.
@@ -336,7 +436,11 @@ func plainKey(k string) bool {
 func (g *gen) schemaDocs(byName map[string]string) []string {
 	docs := slices.Collect(maps.Values(byName))
 	if g.opts.Registry {
-		for _, op := range g.svc.Operations {
+		ops := g.svc.Operations
+		if g.rootPath != "" {
+			ops = g.ops // an operation package's own
+		}
+		for _, op := range ops {
 			docs = append(docs, g.schemaText(op.InputSchema), g.schemaText(op.OutputSchema))
 		}
 	}

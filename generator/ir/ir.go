@@ -495,4 +495,4 @@ var Reserved = []string{
 
 // ReservedMethods lists the methods of Client the emitter declares itself;
 // loaders must not give these to operations (Operation.GoName).
-var ReservedMethods = []string{"Register"}
+var ReservedMethods = []string{"Register", "Runtime"} // Runtime: of a split API (emit/split.go)

@@ -104,7 +104,7 @@ func TestWriteRefusesToOverwriteHandWrittenFile(t *testing.T) {
 }
 
 func TestWriteRejectsBadNames(t *testing.T) {
-	for _, name := range []string{"", ".", "..", "../x.go", "sub/x.go", `sub\x.go`, "/abs.go", ManifestName, tmpPrefix + "x"} {
+	for _, name := range []string{"", ".", "..", "../x.go", "sub/../x.go", "sub//x.go", "sub/./x.go", "sub/", "sub/" + tmpPrefix + "x", `sub\x.go`, "/abs.go", ManifestName, tmpPrefix + "x"} {
 		dir := t.TempDir()
 		if _, err := Write(dir, []File{{Name: name, Content: []byte("x")}}, nil); err == nil {
 			t.Errorf("name %q accepted", name)

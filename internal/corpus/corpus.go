@@ -331,7 +331,9 @@ func generate(ctx context.Context, r *Result, dir string, timeout, perOp, grace 
 			return
 		}
 		var d diag.List
-		g.files, d, g.err = emit.Emit(g.svc, emit.Options{Package: pkg, Version: "corpus", Registry: true})
+		// The package is <Work>/<pkg> in the scratch module corpus.example:
+		// a large API's operation packages import it by that path.
+		g.files, d, g.err = emit.Emit(g.svc, emit.Options{Package: pkg, Version: "corpus", Registry: true, ImportPath: "corpus.example/" + pkg})
 		g.diags = append(g.diags, d...)
 	}()
 	var g gen
@@ -395,7 +397,12 @@ func generate(ctx context.Context, r *Result, dir string, timeout, perOp, grace 
 	}
 	for _, f := range g.files {
 		r.Bytes += len(f.Content)
-		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Content, 0o644); err != nil {
+		name := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			r.Outcome, r.Reason = GenerateFailed, err.Error()
+			return
+		}
+		if err := os.WriteFile(name, f.Content, 0o644); err != nil {
 			r.Outcome, r.Reason = GenerateFailed, err.Error()
 			return
 		}
