@@ -31,8 +31,8 @@ func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption)
 }
 
 var responsesCreatePet = []httpclient.Response{
-	{Status: "201", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*ErrorResponse)(nil)},
+	{Status: "201", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
 }
 
 // DeletePetParams holds the parameters of DeletePet.
@@ -68,8 +68,8 @@ func (c *Client) DeletePet(ctx context.Context, params DeletePetParams, opts ...
 
 var responsesDeletePet = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*ErrorResponse)(nil)},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*ErrorResponse)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
 }
 
 // GetPetParams holds the parameters of GetPet.
@@ -104,9 +104,9 @@ func (c *Client) GetPet(ctx context.Context, params GetPetParams, opts ...CallOp
 }
 
 var responsesGetPet = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*ErrorResponse)(nil)},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*ErrorResponse)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
 }
 
 // ListPetsParams holds the parameters of ListPets.
@@ -153,6 +153,6 @@ func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...Ca
 }
 
 var responsesListPets = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaListPets200},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*ErrorResponse)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaListPets200},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
 }

@@ -140,8 +140,8 @@ func (c *Client) issuesListForRepoRequest(params IssuesListForRepoParams) *httpc
 }
 
 var responsesIssuesListForRepo = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaIssuesListForRepo200},
-	{Status: "301", Kind: httpclient.BodyJSON, Schema: refSchemaBasicError, Error: (*MovedPermanentlyError)(nil)},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaBasicError, Error: (*NotFoundError)(nil)},
-	{Status: "422", Kind: httpclient.BodyJSON, Schema: refSchemaValidationError, Error: (*ValidationFailedError)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaIssuesListForRepo200},
+	{Status: "301", Kind: httpclient.BodyJSON, Schema: &refSchemaBasicError, Error: (*MovedPermanentlyError)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaBasicError, Error: (*NotFoundError)(nil)},
+	{Status: "422", Kind: httpclient.BodyJSON, Schema: &refSchemaValidationError, Error: (*ValidationFailedError)(nil)},
 }

@@ -203,7 +203,7 @@ func (c *Client) Token(ctx context.Context, body TokenBody, opts ...CallOption) 
 }
 
 var responsesToken = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaTokenResponse},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaTokenResponse},
 }
 
 // UploadFile calls the operation "uploadFile".

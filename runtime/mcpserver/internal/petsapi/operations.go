@@ -30,8 +30,8 @@ func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption)
 }
 
 var responsesCreatePet = []httpclient.Response{
-	{Status: "201", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*ErrorResponse)(nil)},
+	{Status: "201", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
 }
 
 // DeletePetParams holds the parameters of DeletePet.
@@ -64,7 +64,7 @@ func (c *Client) DeletePet(ctx context.Context, params DeletePetParams, opts ...
 
 var responsesDeletePet = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*ErrorResponse)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
 }
 
 // GetPetParams holds the parameters of GetPet.
@@ -96,8 +96,8 @@ func (c *Client) GetPet(ctx context.Context, params GetPetParams, opts ...CallOp
 }
 
 var responsesGetPet = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*ErrorResponse)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
 }
 
 // GetStats calls the operation "getStats".
@@ -120,7 +120,7 @@ func (c *Client) GetStats(ctx context.Context, opts ...CallOption) (runtime.Resp
 }
 
 var responsesGetStats = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaGetStatsResponse},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaGetStatsResponse},
 }
 
 // ListPetsParams holds the parameters of ListPets.
@@ -155,8 +155,8 @@ func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...Ca
 }
 
 var responsesListPets = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaListPets200},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*ErrorResponse)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaListPets200},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
 }
 
 // UpdatePetParams holds the parameters of UpdatePet.
@@ -189,6 +189,6 @@ func (c *Client) UpdatePet(ctx context.Context, params UpdatePetParams, body New
 }
 
 var responsesUpdatePet = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*ErrorResponse)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
 }
