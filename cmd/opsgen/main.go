@@ -141,7 +141,7 @@ func runGenerate(ctx context.Context, name string, args []string, stdout, stderr
 		registry   = fs.Bool("registry", false, "emit (*Client).Register (without -config)")
 		remoteRefs = fs.Bool("allow-remote-refs", false, "follow $refs to http(s) URLs (without -config)")
 		root       = fs.String("root", "", "`directory` that every local file read must be inside: the OpenAPI document and the files its $refs reach, or the MCP listing (without -config; default: the document's directory)")
-		split      = fs.String("split", "", "lay the operations out in packages: `mode` auto, none, tags or paths (without -config; default auto: tags above 2,000 operations)")
+		split      = fs.String("split", "", "lay the operations out in packages: `mode` auto, none, tags or paths (without -config; default auto: paths above 2,000 operations)")
 		importPath = fs.String("import-path", "", "Go import `path` of the output directory, for split packages (without -config; default: from the go.mod above it)")
 		quiet      = fs.Bool("q", false, "do not print warnings")
 	)

@@ -50,7 +50,7 @@ type Config struct {
 	// Namespace is the registry id namespace; Load and Check default it to Package.
 	Namespace string `yaml:"namespace,omitempty" json:"namespace,omitempty"`
 	// Split says how an HTTP API's operations are laid out in packages:
-	// "auto" (the default: "tags" above emit.SplitThreshold operations,
+	// "auto" (the default: "paths" above emit.SplitThreshold operations,
 	// else "none"), "none" (one package), "tags" (a package per first tag,
 	// users.calendar making userscalendar; untagged operations by path)
 	// or "paths" (a package per first literal path segment).

@@ -57,7 +57,9 @@ func statusPhrase(status string) string {
 func (g *gen) sharedErrors() ([]*ir.ErrorType, map[*ir.ErrorType][]*ir.Response) {
 	uses := map[*ir.ErrorType][]*ir.Response{}
 	var out []*ir.ErrorType
-	for _, op := range g.ops {
+	// All of the service's operations: in a split API, the root declares
+	// the shared types of the operation packages too.
+	for _, op := range g.svc.Operations {
 		if op.Kind != ir.HTTPCall {
 			continue
 		}

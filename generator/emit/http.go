@@ -696,7 +696,11 @@ func (g *gen) httpMethod(f *generatedFile, op *ir.Operation) {
 			}
 		}
 		if r.ErrorName != "" {
-			w.b.WriteString(", Error: (*" + r.ErrorName + ")(nil)")
+			name := r.ErrorName
+			if r.Shared != nil {
+				name = w.typeText(g.typeRef(name)) // the root's, in an operation package
+			}
+			w.b.WriteString(", Error: (*" + name + ")(nil)")
 		} else if typedKind(r.Kind) && r.Type != nil && !strings.HasPrefix(r.Status, "2") {
 			w.b.WriteString(", Error: (*" + w.typeText(g.goType(r.Type, false, op.Pos)) + ")(nil)")
 		}

@@ -16,8 +16,12 @@ import (
 // Split modes (Options.Split): how the operations of an HTTP API are laid
 // out in packages.
 const (
-	// SplitAuto splits like SplitTags an API of more than SplitThreshold
+	// SplitAuto splits like SplitPaths an API of more than SplitThreshold
 	// operations, and keeps a smaller one in one package (the default).
+	// Paths rather than tags: the packages are fewer and larger, and each
+	// package's compile loads the root's types again. Graph v1.0 by tags
+	// made 478 packages that built in 740 s of CPU; by paths, 67 in 340 s
+	// (the largest compile, the root's, 1.2 GB either way).
 	SplitAuto = "auto"
 	// SplitNone keeps every operation in the one package.
 	SplitNone = "none"
@@ -59,7 +63,7 @@ func (g *gen) splitMode() string {
 		return SplitNone
 	case g.opts.Split == "" || g.opts.Split == SplitAuto:
 		if len(g.ops) > SplitThreshold {
-			return SplitTags
+			return SplitPaths
 		}
 		return SplitNone
 	}

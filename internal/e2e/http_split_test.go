@@ -48,11 +48,12 @@ func TestHTTPSplit(t *testing.T) {
 	checkWireLine(t, srv.only(t), "GET", "/pets/1/toys")
 
 	// The second package (an untagged operation, by its path /v1/users):
-	// its error type for 404, with the root's Error as body.
+	// the shared error type of the component response NotFound (declared in
+	// the root), with the root's Error as body.
 	srv.reset()
 	srv.setReply(replyJSON(404, `{"message":"no such user"}`, ""))
 	_, err = users.New(c).GetUser(ctx, users.GetUserParams{Name: "ann"})
-	var notFound *users.GetUserNotFound
+	var notFound *split.NotFoundError
 	if !errors.As(err, &notFound) || notFound.Body.Message != "no such user" || notFound.CallError.HTTP.StatusCode != 404 {
 		t.Errorf("GetUser error = %v (%T)", err, err)
 	}
@@ -108,7 +109,7 @@ func TestHTTPSplitRegistry(t *testing.T) {
 	srv.setReply(replyJSON(404, `{"message":"gone"}`, ""))
 	_, err = reg.Execute(ctx, "split.getUser", json.RawMessage(`{"params":{"name":"bob"}}`))
 	ce := wantCallError(t, err, runtime.CodeExecution)
-	var notFound *users.GetUserNotFound
+	var notFound *split.NotFoundError
 	if typed := users.TypedError(ce); !errors.As(typed, &notFound) || notFound.Body.Message != "gone" {
 		t.Errorf("TypedError = %v (%T)", typed, typed)
 	}

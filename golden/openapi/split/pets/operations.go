@@ -93,16 +93,5 @@ func (c *Client) ShowPet(ctx context.Context, params ShowPetParams, opts ...Call
 
 var responsesShowPet = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ShowPetNotFound)(nil)},
-}
-
-// ShowPetNotFound is the error ShowPet returns for status 404; errors.As reaches
-// it, Body is the response body decoded.
-//
-// Not found.
-//
-// GET /pets/{petId}
-type ShowPetNotFound struct {
-	runtime.StatusError
-	Body split.Error
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*split.NotFoundError)(nil)},
 }

@@ -41,16 +41,5 @@ func (c *Client) GetUser(ctx context.Context, params GetUserParams, opts ...Call
 
 var responsesGetUser = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaUser},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*GetUserNotFound)(nil)},
-}
-
-// GetUserNotFound is the error GetUser returns for status 404; errors.As reaches
-// it, Body is the response body decoded.
-//
-// Not found.
-//
-// GET /v1/users/{name}
-type GetUserNotFound struct {
-	runtime.StatusError
-	Body split.Error
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*split.NotFoundError)(nil)},
 }
