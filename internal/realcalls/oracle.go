@@ -409,6 +409,36 @@ func (o *Oracle) ResponseMediaTypes(method, rawURL string, status int) (types []
 	return types, true
 }
 
+// InvalidMediaTypes returns the content keys of the request's operation
+// (request body and responses) that are not media types (biapi.pro's
+// responses declare "access" and "code" beside application/json), sorted.
+func (o *Oracle) InvalidMediaTypes(method, rawURL string) []string {
+	op, _ := o.Operation(method, rawURL)
+	if op == nil {
+		return nil
+	}
+	var bad []string
+	check := func(content openapi3.Content) {
+		for mt := range content {
+			if _, _, err := mime.ParseMediaType(mt); err != nil || !strings.Contains(mt, "/") {
+				bad = append(bad, mt)
+			}
+		}
+	}
+	if op.RequestBody != nil && op.RequestBody.Value != nil {
+		check(op.RequestBody.Value.Content)
+	}
+	if op.Responses != nil {
+		for _, r := range op.Responses.Map() {
+			if r != nil && r.Value != nil {
+				check(r.Value.Content)
+			}
+		}
+	}
+	slices.Sort(bad)
+	return slices.Compact(bad)
+}
+
 // matchSegments matches a path template's segments to a URL's.
 func matchSegments(tmpl string, segs []string) (int, bool) {
 	ts := strings.Split(strings.Trim(tmpl, "/"), "/")
