@@ -420,6 +420,51 @@ func (r *Request) FormBody(v any) {
 	r.contentType, r.body = "application/x-www-form-urlencoded", b
 }
 
+// AWSQueryBody sets an application/x-www-form-urlencoded body from a struct
+// or a map as the AWS query protocols serialize their members (style
+// StyleAWSQuery or StyleAWSEC2: Name.member.N for a list, Name.Member for a
+// structure, Name.entry.N.key/value for a map), which STS, SNS, IAM and EC2
+// read from a POST's form. A nil value sends no body.
+func (r *Request) AWSQueryBody(v any, style Style) {
+	if r.err != nil {
+		return
+	}
+	rv, ok, err := resolve(reflect.ValueOf(v))
+	if err != nil {
+		r.fail("form body: %v", err)
+		return
+	}
+	if !ok || rv.Kind() == reflect.Map && rv.IsNil() {
+		return
+	}
+	if rv.Kind() != reflect.Map && rv.Kind() != reflect.Struct {
+		r.fail("form body: need an object (a struct or a map), not %s", rv.Type())
+		return
+	}
+	members, err := objectMembers(rv)
+	if err != nil {
+		r.fail("form body: %v", err)
+		return
+	}
+	var pairs []pair
+	for _, m := range members {
+		if pairs, err = awsPairs(m.k, m.v, style == StyleAWSEC2, pairs); err != nil {
+			r.fail("form body: %v", err)
+			return
+		}
+	}
+	b := []byte{} // a form without fields is still sent, with its Content-Type
+	for i, p := range pairs {
+		if i > 0 {
+			b = append(b, '&')
+		}
+		b = append(b, url.QueryEscape(p.k)...)
+		b = append(b, '=')
+		b = append(b, url.QueryEscape(p.v)...)
+	}
+	r.contentType, r.body = "application/x-www-form-urlencoded", b
+}
+
 // Part is one part of a multipart/form-data body: a file (Reader, with
 // FileName) or a value (Value). The request reads Reader while it is sent
 // and does not close it.
