@@ -398,6 +398,10 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 			}
 		case x.Status == 406 || strings.Contains(x.Violations, "NOT_ACCEPTABLE"):
 			c.Fault, c.Rule = FaultOpsgen, "reject-accept"
+		case (x.Status == 415 || strings.Contains(x.Violations, "UNSUPPORTED_MEDIA")) &&
+			strings.HasPrefix(x.ReqHeaders["Content-Type"], "application/x-www-form-urlencoded") && o.AWSQueryXMLBody(x.Method, x.URL):
+			c.Fault, c.Rule = FaultDescription, "reject-aws-query-form"
+			ev += "; an AWS query-protocol operation (amazonaws.com, Action and Version in the query) whose description declares an XML body: the service reads a POST's parameters from an application/x-www-form-urlencoded form (Name.member.N), which the client sends; Prism wants the declared XML"
 		case x.Status == 415 || strings.Contains(x.Violations, "UNSUPPORTED_MEDIA"):
 			c.Fault, c.Rule = FaultOpsgen, "reject-content-type"
 		case binaryObjectBody(x):
