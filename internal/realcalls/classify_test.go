@@ -254,3 +254,30 @@ func TestClassifyAWSQueryForm(t *testing.T) {
 		}
 	}
 }
+
+// TestTransportFault: a call without a response is the harness's when a
+// redirect led off the loopback (no network here), opsgen's when the
+// first request did, the description's when net/http refused a header
+// name that is not a token, and the mock's otherwise.
+func TestTransportFault(t *testing.T) {
+	for _, tc := range []struct {
+		url, err string
+		requests int
+		fault    Fault
+		rule     string
+	}{
+		{"https://codeload.github.com/me/x/legacy.zip/master", "dial tcp: lookup codeload.github.com: no such host", 2, FaultHarness, "transport-offline"},
+		{"https://api.example.com/things", "dial tcp: lookup api.example.com: no such host", 1, FaultOpsgen, "transport-wrong-host"},
+		{"http://127.0.0.1:40683/templates/x/compile", `net/http: invalid header field name "ADVICEment API Key"`, 1, FaultDescription, "transport-invalid-header-name"},
+		{"http://127.0.0.1:40683/things", `net/http: invalid header field name "X-Key"`, 1, FaultMock, "transport"},
+		{"http://127.0.0.1:40683/things", "read tcp 127.0.0.1:5->127.0.0.1:40683: connection reset by peer", 1, FaultMock, "transport"},
+		{"http://localhost:40683/things", "EOF", 1, FaultMock, "transport"},
+	} {
+		x := &Exchange{Method: "GET", URL: tc.url, Err: tc.err}
+		c := &Call{Op: "op", Exchange: x, Requests: tc.requests, ErrCode: "TRANSPORT_ERROR", ErrMsg: "sending request"}
+		Classify(c, NewOracle("../../testdata/realcalls/classify.yaml"), nil)
+		if c.Fault != tc.fault || c.Rule != tc.rule {
+			t.Errorf("%s (%s, %d requests): %s / %s, want %s / %s", tc.url, tc.err, tc.requests, c.Fault, c.Rule, tc.fault, tc.rule)
+		}
+	}
+}
