@@ -39,8 +39,8 @@ type OperationSpec struct {
 	// means no output schema: the data is not normalized or validated.
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	// Output, if set, is the compiled output schema (an *opsgenimpl.Schema)
-	// and OutputSchema is only documentation. Generated code sets it to a
-	// schema of its SchemaSet, whose refs OutputSchema alone could not resolve.
+	// and OutputSchema is only documentation. Generated code sets it to the
+	// operation's output schema, which its calls compile and use too.
 	Output *conform.Schema `json:"-"`
 	// Kind is query (the default when empty), mutation or subscription.
 	// RegisterSubscription sets it to subscription; Register refuses it.

@@ -35,5 +35,5 @@ func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...Ca
 }
 
 var responsesListPets = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPage},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPage},
 }

@@ -5,12 +5,49 @@ package opsgenclient
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Owner":{"properties":{"email":{"type":"string"},"id":{"format":"int64","type":"integer"}},"required":["id","email"],"type":"object"},"Page":{"properties":{"items":{"items":{"$ref":"#/$defs/Pet"},"type":"array"},"next":{"type":"string"}},"required":["items"],"type":"object"},"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"price":{"format":"double","type":"number"},"status":{"type":"string"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status","price","tags","owner"],"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefOwner{},
+	defRefPage{},
+	defRefPet{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefOwner struct{}
+
+func (defRefOwner) Def() *opsgenimpl.Def {
+	return &defSchemaOwner
+}
+
+var defSchemaOwner = opsgenimpl.Def{Name: "Owner", JSON: `{"properties":{"email":{"type":"string"},"id":{"format":"int64","type":"integer"}},"required":["id","email"],"type":"object"}`}
+
+type defRefPage struct{}
+
+func (defRefPage) Def() *opsgenimpl.Def {
+	return &defSchemaPage
+}
+
+var defSchemaPage = opsgenimpl.Def{Name: "Page", JSON: `{"properties":{"items":{"items":{"$ref":"#/$defs/Pet"},"type":"array"},"next":{"type":"string"}},"required":["items"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefPet{}}}
+
+type defRefPet struct{}
+
+func (defRefPet) Def() *opsgenimpl.Def {
+	return &defSchemaPet
+}
+
+var defSchemaPet = opsgenimpl.Def{Name: "Pet", JSON: `{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"price":{"format":"double","type":"number"},"status":{"type":"string"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status","price","tags","owner"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefOwner{}}}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaPage = Schemas.Ref(`{"$ref":"#/$defs/Page"}`)
+	refSchemaPage = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Page"}`, Defs: []opsgenimpl.DefRef{defRefPage{}}, Set: &schemaSet}
 )

@@ -103,7 +103,7 @@ const (
 
 // contractVersion is the generated-code contract version checked against
 // opsgenimpl.MinVersion and opsgenimpl.MaxVersion by the version guard.
-const contractVersion = 2
+const contractVersion = 3
 
 // Options configures Emit.
 type Options struct {
@@ -283,6 +283,8 @@ type gen struct {
 	// xmlBodies is set once a schema var is made for an XML request body.
 	xmlBodies      bool
 	schemaVarNames map[string]bool
+	// schemaVarOf holds the schema of each of those vars, for its defs.
+	schemaVarOf map[string]*ir.Schema
 	// schemaTexts holds the JSON of the schemas serialized (schemaText);
 	// defSet the defs of the service (bundle), once needed.
 	schemaTexts map[*ir.Schema]string
@@ -300,6 +302,7 @@ func newGen(svc *ir.Service, opts Options) *gen {
 		multipart:      map[*ir.Type]bool{},
 		schemaVars:     map[string]string{},
 		schemaVarNames: map[string]bool{},
+		schemaVarOf:    map[string]*ir.Schema{},
 		schemaTexts:    map[*ir.Schema]string{},
 	}
 	g.types = sortedBy(svc.Types, func(t *ir.Type) string { return t.Name })

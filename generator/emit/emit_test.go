@@ -531,6 +531,8 @@ func hostileService() *ir.Service {
 }
 
 func TestEmitInjection(t *testing.T) {
+	// The def named hostile is declared under its name made an identifier.
+	hostileIdent := identOf(hostile)
 	files, diags := emit(t, hostileService(), Options{Package: "evil", Version: hostile, Registry: false})
 	if len(diags) == 0 {
 		t.Error("no warnings for property names that cannot be struct tags")
@@ -542,7 +544,8 @@ func TestEmitInjection(t *testing.T) {
 			"WithMiddleware", "WithBeforeRequest", "WithAfterResponse", "WithRetry", "WithTimeout", "WithOperationTimeout",
 			"WithReconnect", "WithCallTimeout", "WithCallRetry", "WithCallReconnect", "WithRemote", "WithRawBody"},
 		"operations.go": {"Client.Do", "DoParams", "responsesDo"},
-		"schemas.go":    {"Schemas", "respSchemaDo200"},
+		"schemas.go": {"Schemas", "allSchemaDefs", "defRef" + hostileIdent, "defRef" + hostileIdent + ".Def", "defSchema" + hostileIdent,
+			"respSchemaDo200", "schemaSet"},
 		"types.go": {"Mode", "Mode.Known", "ModeA", "ModeB", "Obj", "Obj.MarshalJSON", "Obj.UnmarshalJSON",
 			"marshalWithExtra", "unmarshalNamed", "unmarshalWithExtra"},
 	}

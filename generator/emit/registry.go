@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -207,10 +206,8 @@ func (g *gen) registryFile() *generatedFile {
 		f.write(nil, c)
 	}
 	if usesHint {
-		f.write(newDoc("hint returns a pointer to b, for runtime.OperationHints."), func(w *textWriter) {
-			w.P("func hint(b bool) *bool {")
-			w.P("\treturn &b")
-			w.P("}")
+		f.write(newDoc("hintTrue and hintFalse are the values runtime.OperationHints point to, shared by the specs (which must not modify them): variables, not a function, so that the specs are static data a program that does not register them does not link."), func(w *textWriter) {
+			w.P("var hintTrue, hintFalse = true, false")
 		})
 	}
 	if len(calls) == 0 {
@@ -611,7 +608,7 @@ func (g *gen) sendsFiles(kind ir.BodyKind, t *ir.Type) bool {
 
 // specInfo returns the OperationSpec fields that describe op for servers
 // (runtime/mcpserver): its title, HTTP method, deprecation and an MCP
-// tool's annotations; and whether they call hint.
+// tool's annotations; and whether they use hintTrue or hintFalse.
 func specInfo(f *generatedFile, op *ir.Operation) ([]keyValue, bool) {
 	var out []keyValue
 	hinted := false
@@ -638,7 +635,7 @@ func specInfo(f *generatedFile, op *ir.Operation) ([]keyValue, bool) {
 			v    *bool
 		}{{"ReadOnly", t.ReadOnly}, {"Destructive", t.Destructive}, {"Idempotent", t.Idempotent}, {"OpenWorld", t.OpenWorld}} {
 			if h.v != nil {
-				hints = append(hints, h.name+": hint("+strconv.FormatBool(*h.v)+")")
+				hints = append(hints, h.name+": "+hintVar(*h.v))
 			}
 		}
 		if len(hints) > 0 {
@@ -684,4 +681,13 @@ func (g *gen) remoteIDs() map[*ir.Operation]string {
 		g.remote[op] = id
 	}
 	return g.remote
+}
+
+// hintVar is the expression of a hint's value: a pointer to hintTrue or
+// hintFalse.
+func hintVar(b bool) string {
+	if b {
+		return "&hintTrue"
+	}
+	return "&hintFalse"
 }

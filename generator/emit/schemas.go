@@ -32,13 +32,17 @@ func (g *gen) schemaText(s *ir.Schema) string {
 	return c
 }
 
-// schemaVar returns the name of the package-level *opsgenimpl.Schema var of
-// schema, declaring it in schemas.go on first use. A schema that only refers
-// to a named type is shared as refSchema<Type>; others take name.
+// schemaVar returns an expression of the package-level opsgenimpl.Schema
+// of schema (&name), declaring it in schemas.go on first use. A schema that
+// only refers to a named type is shared as refSchema<Type>; others take
+// name. "" for nil.
 func (g *gen) schemaVar(schema *ir.Schema, name string) string {
+	if schema == nil {
+		return ""
+	}
 	c := g.schemaText(schema)
 	if v, ok := g.schemaVars[c]; ok {
-		return v
+		return "&" + v
 	}
 	if schema.IsRef() && token.IsIdentifier(schema.Ref.Name) {
 		name = "refSchema" + schema.Ref.Name
@@ -49,57 +53,132 @@ func (g *gen) schemaVar(schema *ir.Schema, name string) string {
 	}
 	g.schemaVars[c] = name
 	g.schemaVarNames[name] = true
-	return name
+	g.schemaVarOf[name] = schema
+	return "&" + name
 }
 
-// defsDoc is the JSON document of the schema set: every def under "$defs",
-// sorted by name.
-func (g *gen) defsDoc() string {
-	defs := slices.SortedFunc(slices.Values(g.svc.Defs), func(a, b *ir.Def) int { return strings.Compare(a.Name, b.Name) })
-	b := make([]byte, 0, 64<<10)
-	b = append(b, `{"$defs":{`...)
-	for i, d := range defs {
-		if i > 0 {
-			b = append(b, ',')
+// defIdents names the Go declarations of each def of the service: its
+// marker type defRef<Name> and its opsgenimpl.Def var defSchema<Name>
+// (a name that is no identifier is made one, and numbered when taken).
+func (g *gen) defIdents(defs []*ir.Def) map[*ir.Def]string {
+	ids := make(map[*ir.Def]string, len(defs))
+	taken := make(map[string]bool, len(defs))
+	for _, d := range defs {
+		id := identOf(d.Name)
+		base := id
+		for i := 2; taken[id]; i++ {
+			id = base + "_" + strconv.Itoa(i)
 		}
-		if plainKey(d.Name) {
-			b = append(b, '"')
-			b = append(b, d.Name...)
-			b = append(b, '"')
-		} else {
-			key, _ := json.Marshal(d.Name)
-			b = append(b, key...)
-		}
-		b = append(b, ':')
-		if d.Schema == nil {
-			g.warn(diag.RawJSON, diag.Pos{File: g.svc.Source}, "schema of %s is missing; it accepts anything", quoted(d.Name))
-			b = append(b, "true"...)
-			continue
-		}
-		var ok bool
-		if b, ok = d.Schema.AppendJSON(b); !ok {
-			b = append(b, "{}"...)
+		taken[id] = true
+		ids[d] = id
+	}
+	return ids
+}
+
+// identOf returns name with every byte that cannot be in a Go identifier
+// (ASCII letters, digits, '_') replaced by '_'.
+func identOf(name string) string {
+	if plainKey(name) {
+		return name
+	}
+	b := []byte(name)
+	for i, c := range b {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
+			b[i] = '_'
 		}
 	}
-	b = append(b, `}}`...)
 	return string(b)
 }
 
-// schemasFile declares Schemas and the schema vars the other files use. It
-// is written as text: go/format is slow on megabytes of string literal.
+// directDefs returns the defs of the service that schema refers to itself
+// (not through another def), sorted by name.
+func (g *gen) directDefs(schema *ir.Schema) []*ir.Def {
+	var out []*ir.Def
+	seen := map[*ir.Def]bool{}
+	schema.Walk(func(s *ir.Schema) {
+		if d := s.Ref; d != nil && g.defSet[d] && !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	})
+	slices.SortFunc(out, func(a, b *ir.Def) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// defRefList returns the Go text of a []opsgenimpl.DefRef of defs.
+func defRefList(f *generatedFile, ids map[*ir.Def]string, defs []*ir.Def) string {
+	var b strings.Builder
+	b.WriteString("[]" + f.ident(pkgImpl, "DefRef") + "{")
+	for i, d := range defs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("defRef" + ids[d] + "{}")
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// defText returns the JSON of d's schema: "true" (with a warning) when it
+// is missing, {} when JSON cannot write it.
+func (g *gen) defText(d *ir.Def) string {
+	if d.Schema == nil {
+		g.warn(diag.RawJSON, diag.Pos{File: g.svc.Source}, "schema of %s is missing; it accepts anything", quoted(d.Name))
+		return "true"
+	}
+	return g.schemaText(d.Schema)
+}
+
+// schemasFile declares the schemas as static data: per def a marker type
+// (its DefRef) and an opsgenimpl.Def, the schema vars the other files use,
+// and Schemas. Nothing of it runs at package initialisation, so a program
+// links only the schemas its operations reach. It is written as text:
+// go/format is slow on megabytes of string literal.
 func (g *gen) schemasFile() *generatedFile {
 	f := g.newFile()
 	w := newTextWriter(f)
 	defer w.done()
-	w.doc(newDoc(`Schemas holds the JSON Schema (draft 2020-12) of every type of the package under "$defs"; the schemas of operations refer into it. The client uses them to normalize and validate results.`).lines())
-	defs := g.defsDoc()
-	w.b.WriteString("var Schemas = " + f.ident(pkgImpl, "NewSchemaSet") + "(" + jsonString(defs) + ")")
+	g.ensureDefSet()
+	defs := slices.SortedFunc(slices.Values(g.svc.Defs), func(a, b *ir.Def) int { return strings.Compare(a.Name, b.Name) })
+	ids := g.defIdents(defs)
+	impl := f.ident(pkgImpl, "Def")
+	w.doc(newDoc(`Schemas returns the JSON Schema (draft 2020-12) of every type of the package under "$defs"; the schemas of operations refer into it. Each call makes a new set, which compiles on first use; a program that calls Schemas links every schema of the package.`).lines())
+	w.b.WriteString("func Schemas() *" + f.ident(pkgImpl, "SchemaSet") + " { return " + f.ident(pkgImpl, "NewDefSet") + "(allSchemaDefs...) }")
 	f.text(w.b.String())
+	w.b.Reset()
+	w.b.WriteString("// allSchemaDefs are the package's named types, for Schemas.\nvar allSchemaDefs = []" + f.ident(pkgImpl, "DefRef") + "{")
+	for _, d := range defs {
+		w.b.WriteString("\n\tdefRef" + ids[d] + "{},")
+	}
+	if len(defs) > 0 {
+		w.b.WriteString("\n")
+	}
+	w.b.WriteString("}")
+	f.text(w.b.String())
+	docs := make([]string, 0, len(defs)+len(g.schemaVars))
+	for i, d := range defs {
+		id := ids[d]
+		text := g.defText(d)
+		docs = append(docs, text)
+		w.b.Reset()
+		if i == 0 {
+			w.b.WriteString("// The package's named types: each a marker type, whose Def method returns\n// its schema, and the schema, listing the markers of the types it refers to.\n")
+		}
+		w.b.WriteString("type defRef" + id + " struct{}\n\nfunc (defRef" + id + ") Def() *" + impl + " {\n\treturn &defSchema" + id + "\n}\n\n")
+		w.b.WriteString("var defSchema" + id + " = " + impl + "{Name: " + strconv.Quote(d.Name) + ", JSON: " + jsonString(text))
+		if d.Schema != nil {
+			if deps := g.directDefs(d.Schema); len(deps) > 0 {
+				w.b.WriteString(", Deps: " + defRefList(f, ids, deps))
+			}
+		}
+		w.b.WriteString("}")
+		f.text(w.b.String())
+	}
 	byName := map[string]string{}
 	for c, v := range g.schemaVars {
 		byName[v] = c
 	}
-	docs := g.schemaDocs(defs, byName)
+	docs = append(docs, g.schemaDocs(byName)...)
 	if opsgenimpl.NeedsFullValidator(docs...) {
 		f.anon(pkgFullSchema)
 	}
@@ -115,17 +194,35 @@ func (g *gen) schemasFile() *generatedFile {
 		width = max(width, utf8.RuneCountInString(v))
 	}
 	w.b.Reset()
+	w.b.WriteString("// schemaSet shares the compiled nodes of the package's schemas.\nvar schemaSet " + f.ident(pkgImpl, "SchemaSet"))
+	f.text(w.b.String())
+	w.b.Reset()
 	if g.xmlBodies {
 		w.b.WriteString("// Output schemas of the operations, and the schemas of their XML bodies.\nvar (\n")
 	} else {
 		w.b.WriteString("// Output schemas of the operations.\nvar (\n")
 	}
+	schemaType := f.ident(pkgImpl, "Schema")
 	for _, v := range names {
-		w.b.WriteString("\t" + v + strings.Repeat(" ", width-utf8.RuneCountInString(v)+1) + "= Schemas.Ref(" + jsonString(byName[v]) + ")\n")
+		w.b.WriteString("\t" + v + strings.Repeat(" ", width-utf8.RuneCountInString(v)+1) + "= " + schemaType + "{JSON: " + jsonString(byName[v]))
+		if deps := g.directDefs(g.schemaVarOf[v]); len(deps) > 0 {
+			w.b.WriteString(", Defs: " + defRefList(f, ids, deps) + ", Set: &schemaSet")
+		}
+		w.b.WriteString("}\n")
 	}
 	w.b.WriteString(")")
 	f.text(w.b.String())
 	return f
+}
+
+// ensureDefSet fills defSet, the defs of the service, once.
+func (g *gen) ensureDefSet() {
+	if g.defSet == nil {
+		g.defSet = make(map[*ir.Def]bool, len(g.svc.Defs))
+		for _, d := range g.svc.Defs {
+			g.defSet[d] = true
+		}
+	}
 }
 
 // bundle returns schema with the defs it needs (transitively) under
@@ -136,12 +233,7 @@ func (g *gen) bundle(schema *ir.Schema, input bool) string {
 	if schema == nil {
 		return ""
 	}
-	if g.defSet == nil {
-		g.defSet = make(map[*ir.Def]bool, len(g.svc.Defs))
-		for _, d := range g.svc.Defs {
-			g.defSet[d] = true
-		}
-	}
+	g.ensureDefSet()
 	defSchema := func(d *ir.Def) *ir.Schema {
 		if input {
 			return d.InputSchema()
@@ -235,13 +327,14 @@ func plainKey(k string) bool {
 	return true
 }
 
-// schemaDocs are the package's schemas. When they use keywords the
-// runtime's walker does not check, the package imports runtime/fullschema,
-// which validates them; when they have patterns, runtime/pattern (programs
-// whose schemas do not need them do not link them, nor pay for their
-// package initialisation).
-func (g *gen) schemaDocs(defs string, byName map[string]string) []string {
-	docs := append([]string{defs}, slices.Collect(maps.Values(byName))...)
+// schemaDocs are the package's schemas besides its defs: those of the
+// schema vars, and with a registry every operation's. When they (or the
+// defs) use keywords the runtime's walker does not check, the package
+// imports runtime/fullschema, which validates them; when they have
+// patterns, runtime/pattern (programs whose schemas do not need them do
+// not link them, nor pay for their package initialisation).
+func (g *gen) schemaDocs(byName map[string]string) []string {
+	docs := slices.Collect(maps.Values(byName))
 	if g.opts.Registry {
 		for _, op := range g.svc.Operations {
 			docs = append(docs, g.schemaText(op.InputSchema), g.schemaText(op.OutputSchema))

@@ -65,9 +65,9 @@ type Service struct {
 	Security [][]string
 	// Defs are the named JSON Schemas that schemas refer to (Schema.Ref):
 	// the Def of every named type, and the defs MergeIdentical keeps under
-	// the old names of merged types. The emitter writes them under "$defs",
-	// sorted by name, and the runtime compiles them (opsgenimpl.SchemaSet) for
-	// normalization and validation.
+	// the old names of merged types. The emitter writes each as an
+	// opsgenimpl.Def, sorted by name, and the runtime compiles those a
+	// schema reaches under "$defs" for normalization and validation.
 	Defs []*Def
 }
 

@@ -3,7 +3,7 @@ package ir
 import "slices"
 
 // Schema is a JSON Schema (draft 2020-12) as a value: the schema the
-// runtime compiles (opsgenimpl.SchemaSet) to normalize and validate. It stays
+// runtime compiles (opsgenimpl.Schema) to normalize and validate. It stays
 // structured until the emitter writes it (generator/emit), so that a
 // reference is a pointer to the definition it names, which merging types
 // re-points (MergeIdentical) and renaming a type renames with it.

@@ -8,7 +8,7 @@
 //
 // It holds the result pipeline's entry points (Decode, DecodeReader,
 // Process and their Into forms), the schemas generated code embeds
-// (NewSchemaSet), union and tuple support (UnionOf, VariantInto, Union,
+// (Def, Schema), union and tuple support (UnionOf, VariantInto, Union,
 // MarshalTuple), EnumKnown, NotComparable and TypedStatusError. The
 // transports (runtime/httpclient, runtime/mcpclient) call it too.
 //
@@ -87,13 +87,17 @@
 //
 // # How a Go type knows its schema
 //
-// Generated code embeds its JSON Schemas as strings: one [SchemaSet] per
-// package holding every named type under "$defs", and one [*conform.Schema] per
-// operation output made by [SchemaSet.Ref], usually {"$ref":"#/$defs/Pet"}.
-// Schemas compile on first use (or by [Schema.Compile], which a generated
-// test can call to find a broken schema early) into a compact tree the
-// pipeline walks. The schemas of a set share their compiled nodes, so
-// recursive and shared types compile once. [NewSchema] makes a standalone
+// Generated code embeds its JSON Schemas as strings in static data: one
+// [Def] per named type, with the defs it refers to ([DefRef]), and one
+// [Schema] per operation output listing the defs it refers to, usually
+// {"$ref":"#/$defs/Pet"}. Nothing of it runs at package initialisation, so
+// a program links only the schemas (and response tables, and error types)
+// of the operations it calls. A schema compiles on first use (or by
+// [Schema.Compile], which a generated test can call to find a broken
+// schema early) within {"$defs": {the defs it reaches}}, into a compact
+// tree the pipeline walks. The schemas of a package share their compiled
+// nodes (a [SchemaSet]), so recursive and shared types compile once.
+// [NewSchema] makes a standalone
 // schema for hand-written code.
 //
 // Why schemas and not Go reflection or generated validation code: the

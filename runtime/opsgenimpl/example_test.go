@@ -50,7 +50,8 @@ func ExampleDecode() {
 	// true VALIDATION_ERROR pets.getPet: result does not match its schema (1 issues; first at "/id": expected integer, got string)
 }
 
-// Generated code declares one schema set per package and refers into it.
+// A schema set from one document: refs of its schemas resolve into it.
+// (Generated code declares its schemas as static Defs instead.)
 func ExampleNewSchemaSet() {
 	set := opsgenimpl.NewSchemaSet(`{"$defs": {
 		"Node": {"type": "object", "properties": {

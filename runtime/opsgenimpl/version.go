@@ -14,7 +14,10 @@ type EnforceVersion uint
 // The generated-code contract versions this runtime supports. Version 2
 // is the runtime split by audience: generated code calls this package for
 // what only it uses (version 1 called package runtime for everything).
+// Version 3 declares its schemas as static data, one Def per named type
+// (version 2 declared one SchemaSet per package, which this runtime still
+// supports).
 const (
 	MinVersion = 2
-	MaxVersion = 2
+	MaxVersion = 3
 )

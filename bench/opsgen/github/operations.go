@@ -108,5 +108,5 @@ func (c *Client) issuesListForRepoRequest(params IssuesListForRepoParams) *httpc
 }
 
 var responsesIssuesListForRepo = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaIssuesListForRepo200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaIssuesListForRepo200},
 }

@@ -5,12 +5,346 @@ package github
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"AuthorAssociation":{"enum":["COLLABORATOR","CONTRIBUTOR","FIRST_TIMER","FIRST_TIME_CONTRIBUTOR","MANNEQUIN","MEMBER","NONE","OWNER"],"type":"string"},"Enterprise":{"properties":{"avatar_url":{"format":"uri","type":"string"},"created_at":{"format":"date-time","type":["string","null"]},"description":{"type":["string","null"]},"html_url":{"format":"uri","type":"string"},"id":{"type":"integer"},"name":{"type":"string"},"node_id":{"type":"string"},"slug":{"type":"string"},"updated_at":{"format":"date-time","type":["string","null"]},"website_url":{"format":"uri","type":["string","null"]}},"required":["id","node_id","name","slug","html_url","created_at","updated_at","avatar_url"],"type":"object"},"Issue":{"properties":{"active_lock_reason":{"type":["string","null"]},"assignee":{"$ref":"#/$defs/NullableSimpleUser"},"assignees":{"items":{"$ref":"#/$defs/SimpleUser"},"type":"array"},"author_association":{"$ref":"#/$defs/AuthorAssociation"},"body":{"type":["string","null"]},"body_html":{"type":"string"},"body_text":{"type":"string"},"closed_at":{"format":"date-time","type":["string","null"]},"closed_by":{"$ref":"#/$defs/NullableSimpleUser"},"comments":{"type":"integer"},"comments_url":{"format":"uri","type":"string"},"created_at":{"format":"date-time","type":"string"},"draft":{"type":"boolean"},"events_url":{"format":"uri","type":"string"},"html_url":{"format":"uri","type":"string"},"id":{"format":"int64","type":"integer"},"issue_dependencies_summary":{"$ref":"#/$defs/IssueDependenciesSummary"},"issue_field_values":{"items":{"$ref":"#/$defs/IssueFieldValue"},"type":"array"},"labels":{"items":{"$ref":"#/$defs/IssueLabelsItem"},"type":"array"},"labels_url":{"type":"string"},"locked":{"type":"boolean"},"milestone":{"$ref":"#/$defs/NullableMilestone"},"node_id":{"type":"string"},"number":{"type":"integer"},"parent_issue_url":{"format":"uri","type":["string","null"]},"performed_via_github_app":{"$ref":"#/$defs/NullableIntegration"},"pinned_comment":{"$ref":"#/$defs/NullableIssueComment"},"pull_request":{"$ref":"#/$defs/IssuePullRequest"},"reactions":{"$ref":"#/$defs/ReactionRollup"},"repository":{"$ref":"#/$defs/Repository"},"repository_url":{"format":"uri","type":"string"},"state":{"type":"string"},"state_reason":{"$ref":"#/$defs/IssueStateReason"},"sub_issues_summary":{"$ref":"#/$defs/SubIssuesSummary"},"timeline_url":{"format":"uri","type":"string"},"title":{"type":"string"},"type":{"$ref":"#/$defs/IssueType"},"updated_at":{"format":"date-time","type":"string"},"url":{"format":"uri","type":"string"},"user":{"$ref":"#/$defs/NullableSimpleUser"}},"required":["assignee","closed_at","comments","comments_url","events_url","html_url","id","node_id","labels","labels_url","milestone","number","repository_url","state","locked","title","url","user","created_at","updated_at"],"type":"object"},"IssueDependenciesSummary":{"properties":{"blocked_by":{"type":"integer"},"blocking":{"type":"integer"},"total_blocked_by":{"type":"integer"},"total_blocking":{"type":"integer"}},"required":["blocked_by","blocking","total_blocked_by","total_blocking"],"type":"object"},"IssueFieldValue":{"properties":{"data_type":{"$ref":"#/$defs/IssueFieldValueDataType"},"issue_field_id":{"format":"int64","type":"integer"},"issue_field_name":{"type":"string"},"multi_select_options":{"items":{"$ref":"#/$defs/IssueFieldValueMultiSelectOptionsItem"},"type":["array","null"]},"node_id":{"type":"string"},"single_select_option":{"$ref":"#/$defs/IssueFieldValueSingleSelectOption"},"value":{"$ref":"#/$defs/IssueFieldValueValue"}},"required":["issue_field_id","node_id","data_type","value"],"type":"object"},"IssueFieldValueDataType":{"enum":["text","single_select","multi_select","number","date"],"type":"string"},"IssueFieldValueMultiSelectOptionsItem":{"properties":{"color":{"type":"string"},"id":{"format":"int64","type":"integer"},"name":{"type":"string"}},"required":["id","name","color"],"type":"object"},"IssueFieldValueSingleSelectOption":{"properties":{"color":{"type":"string"},"id":{"format":"int64","type":"integer"},"name":{"type":"string"}},"required":["id","name","color"],"type":["object","null"]},"IssueFieldValueValue":{"anyOf":[{"anyOf":[{"type":"string"},{"type":"number"},{"type":"integer"}]},{"type":"null"}]},"IssueLabelsItem":{"oneOf":[{"type":"string"},{"$ref":"#/$defs/IssueLabelsItemObject"}]},"IssueLabelsItemObject":{"properties":{"color":{"type":["string","null"]},"default":{"type":"boolean"},"description":{"type":["string","null"]},"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"node_id":{"type":"string"},"url":{"format":"uri","type":"string"}},"type":"object"},"IssuePullRequest":{"properties":{"diff_url":{"format":"uri","type":["string","null"]},"html_url":{"format":"uri","type":["string","null"]},"merged_at":{"format":"date-time","type":["string","null"]},"patch_url":{"format":"uri","type":["string","null"]},"url":{"format":"uri","type":["string","null"]}},"required":["diff_url","html_url","patch_url","url"],"type":"object"},"IssueStateReason":{"enum":["completed","reopened","not_planned","duplicate",null],"type":["string","null"]},"IssueType":{"properties":{"color":{"$ref":"#/$defs/IssueTypeColor"},"created_at":{"format":"date-time","type":"string"},"description":{"type":["string","null"]},"id":{"type":"integer"},"is_enabled":{"type":"boolean"},"name":{"type":"string"},"node_id":{"type":"string"},"updated_at":{"format":"date-time","type":"string"}},"required":["id","node_id","name","description"],"type":["object","null"]},"IssueTypeColor":{"enum":["gray","blue","green","yellow","orange","red","pink","purple",null],"type":["string","null"]},"NullableIntegration":{"properties":{"client_id":{"type":"string"},"created_at":{"format":"date-time","type":"string"},"description":{"type":["string","null"]},"events":{"items":{"type":"string"},"type":"array"},"external_url":{"format":"uri","type":"string"},"html_url":{"format":"uri","type":"string"},"id":{"type":"integer"},"installations_count":{"type":"integer"},"name":{"type":"string"},"node_id":{"type":"string"},"owner":{"$ref":"#/$defs/NullableIntegrationOwner"},"permissions":{"$ref":"#/$defs/NullableIntegrationPermissions"},"slug":{"type":"string"},"updated_at":{"format":"date-time","type":"string"}},"required":["id","node_id","owner","name","description","external_url","html_url","created_at","updated_at","permissions","events"],"type":["object","null"]},"NullableIntegrationOwner":{"oneOf":[{"$ref":"#/$defs/SimpleUser"},{"$ref":"#/$defs/Enterprise"}]},"NullableIntegrationPermissions":{"additionalProperties":{"type":"string"},"properties":{"checks":{"type":"string"},"contents":{"type":"string"},"deployments":{"type":"string"},"issues":{"type":"string"},"metadata":{"type":"string"}},"type":"object"},"NullableIssueComment":{"properties":{"author_association":{"$ref":"#/$defs/AuthorAssociation"},"body":{"type":"string"},"body_html":{"type":"string"},"body_text":{"type":"string"},"created_at":{"format":"date-time","type":"string"},"html_url":{"format":"uri","type":"string"},"id":{"format":"int64","type":"integer"},"issue_url":{"format":"uri","type":"string"},"minimized":{"$ref":"#/$defs/NullableIssueCommentMinimized"},"node_id":{"type":"string"},"performed_via_github_app":{"$ref":"#/$defs/NullableIntegration"},"pin":{"$ref":"#/$defs/NullablePinnedIssueComment"},"reactions":{"$ref":"#/$defs/ReactionRollup"},"updated_at":{"format":"date-time","type":"string"},"url":{"format":"uri","type":"string"},"user":{"$ref":"#/$defs/NullableSimpleUser"}},"required":["id","node_id","html_url","issue_url","user","url","created_at","updated_at"],"type":["object","null"]},"NullableIssueCommentMinimized":{"properties":{"reason":{"type":["string","null"]}},"required":["reason"],"type":["object","null"]},"NullableLicenseSimple":{"properties":{"html_url":{"format":"uri","type":"string"},"key":{"type":"string"},"name":{"type":"string"},"node_id":{"type":"string"},"spdx_id":{"type":["string","null"]},"url":{"format":"uri","type":["string","null"]}},"required":["key","name","url","spdx_id","node_id"],"type":["object","null"]},"NullableMilestone":{"properties":{"closed_at":{"format":"date-time","type":["string","null"]},"closed_issues":{"type":"integer"},"created_at":{"format":"date-time","type":"string"},"creator":{"$ref":"#/$defs/NullableSimpleUser"},"description":{"type":["string","null"]},"due_on":{"format":"date-time","type":["string","null"]},"html_url":{"format":"uri","type":"string"},"id":{"type":"integer"},"labels_url":{"format":"uri","type":"string"},"node_id":{"type":"string"},"number":{"type":"integer"},"open_issues":{"type":"integer"},"state":{"$ref":"#/$defs/NullableMilestoneState"},"title":{"type":"string"},"updated_at":{"format":"date-time","type":"string"},"url":{"format":"uri","type":"string"}},"required":["closed_issues","creator","description","due_on","closed_at","id","node_id","labels_url","html_url","number","open_issues","state","title","url","created_at","updated_at"],"type":["object","null"]},"NullableMilestoneState":{"default":"open","enum":["open","closed"],"type":"string"},"NullablePinnedIssueComment":{"properties":{"pinned_at":{"format":"date-time","type":"string"},"pinned_by":{"$ref":"#/$defs/NullableSimpleUser"}},"required":["pinned_at","pinned_by"],"type":["object","null"]},"NullableSimpleUser":{"properties":{"avatar_url":{"format":"uri","type":"string"},"email":{"type":["string","null"]},"events_url":{"type":"string"},"followers_url":{"format":"uri","type":"string"},"following_url":{"type":"string"},"gists_url":{"type":"string"},"gravatar_id":{"type":["string","null"]},"html_url":{"format":"uri","type":"string"},"id":{"format":"int64","type":"integer"},"login":{"type":"string"},"name":{"type":["string","null"]},"node_id":{"type":"string"},"organizations_url":{"format":"uri","type":"string"},"received_events_url":{"format":"uri","type":"string"},"repos_url":{"format":"uri","type":"string"},"site_admin":{"type":"boolean"},"starred_at":{"type":"string"},"starred_url":{"type":"string"},"subscriptions_url":{"format":"uri","type":"string"},"type":{"type":"string"},"url":{"format":"uri","type":"string"},"user_view_type":{"type":"string"}},"required":["avatar_url","events_url","followers_url","following_url","gists_url","gravatar_id","html_url","id","node_id","login","organizations_url","received_events_url","repos_url","site_admin","starred_url","subscriptions_url","type","url"],"type":["object","null"]},"ReactionRollup":{"properties":{"+1":{"type":"integer"},"-1":{"type":"integer"},"confused":{"type":"integer"},"eyes":{"type":"integer"},"heart":{"type":"integer"},"hooray":{"type":"integer"},"laugh":{"type":"integer"},"rocket":{"type":"integer"},"total_count":{"type":"integer"},"url":{"format":"uri","type":"string"}},"required":["url","total_count","+1","-1","laugh","confused","heart","hooray","eyes","rocket"],"type":"object"},"Repository":{"properties":{"allow_auto_merge":{"default":false,"type":"boolean"},"allow_forking":{"type":"boolean"},"allow_merge_commit":{"default":true,"type":"boolean"},"allow_rebase_merge":{"default":true,"type":"boolean"},"allow_squash_merge":{"default":true,"type":"boolean"},"allow_update_branch":{"default":false,"type":"boolean"},"anonymous_access_enabled":{"type":"boolean"},"archive_url":{"type":"string"},"archived":{"default":false,"type":"boolean"},"assignees_url":{"type":"string"},"blobs_url":{"type":"string"},"branches_url":{"type":"string"},"clone_url":{"type":"string"},"code_search_index_status":{"$ref":"#/$defs/RepositoryCodeSearchIndexStatus"},"collaborators_url":{"type":"string"},"comments_url":{"type":"string"},"commits_url":{"type":"string"},"compare_url":{"type":"string"},"contents_url":{"type":"string"},"contributors_url":{"format":"uri","type":"string"},"created_at":{"format":"date-time","type":["string","null"]},"default_branch":{"type":"string"},"delete_branch_on_merge":{"default":false,"type":"boolean"},"deployments_url":{"format":"uri","type":"string"},"description":{"type":["string","null"]},"disabled":{"type":"boolean"},"downloads_url":{"format":"uri","type":"string"},"events_url":{"format":"uri","type":"string"},"fork":{"type":"boolean"},"forks":{"type":"integer"},"forks_count":{"type":"integer"},"forks_url":{"format":"uri","type":"string"},"full_name":{"type":"string"},"git_commits_url":{"type":"string"},"git_refs_url":{"type":"string"},"git_tags_url":{"type":"string"},"git_url":{"type":"string"},"has_discussions":{"default":false,"type":"boolean"},"has_downloads":{"default":true,"type":"boolean"},"has_issues":{"default":true,"type":"boolean"},"has_pages":{"type":"boolean"},"has_projects":{"default":true,"type":"boolean"},"has_pull_requests":{"default":true,"type":"boolean"},"has_wiki":{"default":true,"type":"boolean"},"homepage":{"format":"uri","type":["string","null"]},"hooks_url":{"format":"uri","type":"string"},"html_url":{"format":"uri","type":"string"},"id":{"format":"int64","type":"integer"},"is_template":{"default":false,"type":"boolean"},"issue_comment_url":{"type":"string"},"issue_events_url":{"type":"string"},"issues_url":{"type":"string"},"keys_url":{"type":"string"},"labels_url":{"type":"string"},"language":{"type":["string","null"]},"languages_url":{"format":"uri","type":"string"},"license":{"$ref":"#/$defs/NullableLicenseSimple"},"master_branch":{"type":"string"},"merge_commit_message":{"$ref":"#/$defs/RepositoryMergeCommitMessage"},"merge_commit_title":{"$ref":"#/$defs/RepositoryMergeCommitTitle"},"merges_url":{"format":"uri","type":"string"},"milestones_url":{"type":"string"},"mirror_url":{"format":"uri","type":["string","null"]},"name":{"type":"string"},"node_id":{"type":"string"},"notifications_url":{"type":"string"},"open_issues":{"type":"integer"},"open_issues_count":{"type":"integer"},"owner":{"$ref":"#/$defs/SimpleUser"},"permissions":{"$ref":"#/$defs/RepositoryPermissions"},"private":{"default":false,"type":"boolean"},"pull_request_creation_policy":{"$ref":"#/$defs/RepositoryPullRequestCreationPolicy"},"pulls_url":{"type":"string"},"pushed_at":{"format":"date-time","type":["string","null"]},"releases_url":{"type":"string"},"size":{"type":"integer"},"squash_merge_commit_message":{"$ref":"#/$defs/RepositorySquashMergeCommitMessage"},"squash_merge_commit_title":{"$ref":"#/$defs/RepositorySquashMergeCommitTitle"},"ssh_url":{"type":"string"},"stargazers_count":{"type":"integer"},"stargazers_url":{"format":"uri","type":"string"},"starred_at":{"type":"string"},"statuses_url":{"type":"string"},"subscribers_url":{"format":"uri","type":"string"},"subscription_url":{"format":"uri","type":"string"},"svn_url":{"format":"uri","type":"string"},"tags_url":{"format":"uri","type":"string"},"teams_url":{"format":"uri","type":"string"},"temp_clone_token":{"type":"string"},"topics":{"items":{"type":"string"},"type":"array"},"trees_url":{"type":"string"},"updated_at":{"format":"date-time","type":["string","null"]},"url":{"format":"uri","type":"string"},"use_squash_pr_title_as_default":{"default":false,"type":"boolean"},"visibility":{"default":"public","type":"string"},"watchers":{"type":"integer"},"watchers_count":{"type":"integer"},"web_commit_signoff_required":{"default":false,"type":"boolean"}},"required":["archive_url","assignees_url","blobs_url","branches_url","collaborators_url","comments_url","commits_url","compare_url","contents_url","contributors_url","deployments_url","description","downloads_url","events_url","fork","forks_url","full_name","git_commits_url","git_refs_url","git_tags_url","hooks_url","html_url","id","node_id","issue_comment_url","issue_events_url","issues_url","keys_url","labels_url","languages_url","merges_url","milestones_url","name","notifications_url","owner","private","pulls_url","releases_url","stargazers_url","statuses_url","subscribers_url","subscription_url","tags_url","teams_url","trees_url","url","clone_url","default_branch","forks","forks_count","git_url","has_downloads","has_issues","has_projects","has_wiki","has_pages","homepage","language","archived","disabled","mirror_url","open_issues","open_issues_count","license","pushed_at","size","ssh_url","stargazers_count","svn_url","watchers","watchers_count","created_at","updated_at"],"type":"object"},"RepositoryCodeSearchIndexStatus":{"properties":{"lexical_commit_sha":{"type":"string"},"lexical_search_ok":{"type":"boolean"}},"type":"object"},"RepositoryMergeCommitMessage":{"enum":["PR_BODY","PR_TITLE","BLANK"],"type":"string"},"RepositoryMergeCommitTitle":{"enum":["PR_TITLE","MERGE_MESSAGE"],"type":"string"},"RepositoryPermissions":{"properties":{"admin":{"type":"boolean"},"maintain":{"type":"boolean"},"pull":{"type":"boolean"},"push":{"type":"boolean"},"triage":{"type":"boolean"}},"required":["admin","pull","push"],"type":"object"},"RepositoryPullRequestCreationPolicy":{"enum":["all","collaborators_only"],"type":"string"},"RepositorySquashMergeCommitMessage":{"enum":["PR_BODY","COMMIT_MESSAGES","BLANK"],"type":"string"},"RepositorySquashMergeCommitTitle":{"enum":["PR_TITLE","COMMIT_OR_PR_TITLE"],"type":"string"},"SimpleUser":{"properties":{"avatar_url":{"format":"uri","type":"string"},"email":{"type":["string","null"]},"events_url":{"type":"string"},"followers_url":{"format":"uri","type":"string"},"following_url":{"type":"string"},"gists_url":{"type":"string"},"gravatar_id":{"type":["string","null"]},"html_url":{"format":"uri","type":"string"},"id":{"format":"int64","type":"integer"},"login":{"type":"string"},"name":{"type":["string","null"]},"node_id":{"type":"string"},"organizations_url":{"format":"uri","type":"string"},"received_events_url":{"format":"uri","type":"string"},"repos_url":{"format":"uri","type":"string"},"site_admin":{"type":"boolean"},"starred_at":{"type":"string"},"starred_url":{"type":"string"},"subscriptions_url":{"format":"uri","type":"string"},"type":{"type":"string"},"url":{"format":"uri","type":"string"},"user_view_type":{"type":"string"}},"required":["avatar_url","events_url","followers_url","following_url","gists_url","gravatar_id","html_url","id","node_id","login","organizations_url","received_events_url","repos_url","site_admin","starred_url","subscriptions_url","type","url"],"type":"object"},"SubIssuesSummary":{"properties":{"completed":{"type":"integer"},"percent_completed":{"type":"integer"},"total":{"type":"integer"}},"required":["total","completed","percent_completed"],"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefAuthorAssociation{},
+	defRefEnterprise{},
+	defRefIssue{},
+	defRefIssueDependenciesSummary{},
+	defRefIssueFieldValue{},
+	defRefIssueFieldValueDataType{},
+	defRefIssueFieldValueMultiSelectOptionsItem{},
+	defRefIssueFieldValueSingleSelectOption{},
+	defRefIssueFieldValueValue{},
+	defRefIssueLabelsItem{},
+	defRefIssueLabelsItemObject{},
+	defRefIssuePullRequest{},
+	defRefIssueStateReason{},
+	defRefIssueType{},
+	defRefIssueTypeColor{},
+	defRefNullableIntegration{},
+	defRefNullableIntegrationOwner{},
+	defRefNullableIntegrationPermissions{},
+	defRefNullableIssueComment{},
+	defRefNullableIssueCommentMinimized{},
+	defRefNullableLicenseSimple{},
+	defRefNullableMilestone{},
+	defRefNullableMilestoneState{},
+	defRefNullablePinnedIssueComment{},
+	defRefNullableSimpleUser{},
+	defRefReactionRollup{},
+	defRefRepository{},
+	defRefRepositoryCodeSearchIndexStatus{},
+	defRefRepositoryMergeCommitMessage{},
+	defRefRepositoryMergeCommitTitle{},
+	defRefRepositoryPermissions{},
+	defRefRepositoryPullRequestCreationPolicy{},
+	defRefRepositorySquashMergeCommitMessage{},
+	defRefRepositorySquashMergeCommitTitle{},
+	defRefSimpleUser{},
+	defRefSubIssuesSummary{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefAuthorAssociation struct{}
+
+func (defRefAuthorAssociation) Def() *opsgenimpl.Def {
+	return &defSchemaAuthorAssociation
+}
+
+var defSchemaAuthorAssociation = opsgenimpl.Def{Name: "AuthorAssociation", JSON: `{"enum":["COLLABORATOR","CONTRIBUTOR","FIRST_TIMER","FIRST_TIME_CONTRIBUTOR","MANNEQUIN","MEMBER","NONE","OWNER"],"type":"string"}`}
+
+type defRefEnterprise struct{}
+
+func (defRefEnterprise) Def() *opsgenimpl.Def {
+	return &defSchemaEnterprise
+}
+
+var defSchemaEnterprise = opsgenimpl.Def{Name: "Enterprise", JSON: `{"properties":{"avatar_url":{"format":"uri","type":"string"},"created_at":{"format":"date-time","type":["string","null"]},"description":{"type":["string","null"]},"html_url":{"format":"uri","type":"string"},"id":{"type":"integer"},"name":{"type":"string"},"node_id":{"type":"string"},"slug":{"type":"string"},"updated_at":{"format":"date-time","type":["string","null"]},"website_url":{"format":"uri","type":["string","null"]}},"required":["id","node_id","name","slug","html_url","created_at","updated_at","avatar_url"],"type":"object"}`}
+
+type defRefIssue struct{}
+
+func (defRefIssue) Def() *opsgenimpl.Def {
+	return &defSchemaIssue
+}
+
+var defSchemaIssue = opsgenimpl.Def{Name: "Issue", JSON: `{"properties":{"active_lock_reason":{"type":["string","null"]},"assignee":{"$ref":"#/$defs/NullableSimpleUser"},"assignees":{"items":{"$ref":"#/$defs/SimpleUser"},"type":"array"},"author_association":{"$ref":"#/$defs/AuthorAssociation"},"body":{"type":["string","null"]},"body_html":{"type":"string"},"body_text":{"type":"string"},"closed_at":{"format":"date-time","type":["string","null"]},"closed_by":{"$ref":"#/$defs/NullableSimpleUser"},"comments":{"type":"integer"},"comments_url":{"format":"uri","type":"string"},"created_at":{"format":"date-time","type":"string"},"draft":{"type":"boolean"},"events_url":{"format":"uri","type":"string"},"html_url":{"format":"uri","type":"string"},"id":{"format":"int64","type":"integer"},"issue_dependencies_summary":{"$ref":"#/$defs/IssueDependenciesSummary"},"issue_field_values":{"items":{"$ref":"#/$defs/IssueFieldValue"},"type":"array"},"labels":{"items":{"$ref":"#/$defs/IssueLabelsItem"},"type":"array"},"labels_url":{"type":"string"},"locked":{"type":"boolean"},"milestone":{"$ref":"#/$defs/NullableMilestone"},"node_id":{"type":"string"},"number":{"type":"integer"},"parent_issue_url":{"format":"uri","type":["string","null"]},"performed_via_github_app":{"$ref":"#/$defs/NullableIntegration"},"pinned_comment":{"$ref":"#/$defs/NullableIssueComment"},"pull_request":{"$ref":"#/$defs/IssuePullRequest"},"reactions":{"$ref":"#/$defs/ReactionRollup"},"repository":{"$ref":"#/$defs/Repository"},"repository_url":{"format":"uri","type":"string"},"state":{"type":"string"},"state_reason":{"$ref":"#/$defs/IssueStateReason"},"sub_issues_summary":{"$ref":"#/$defs/SubIssuesSummary"},"timeline_url":{"format":"uri","type":"string"},"title":{"type":"string"},"type":{"$ref":"#/$defs/IssueType"},"updated_at":{"format":"date-time","type":"string"},"url":{"format":"uri","type":"string"},"user":{"$ref":"#/$defs/NullableSimpleUser"}},"required":["assignee","closed_at","comments","comments_url","events_url","html_url","id","node_id","labels","labels_url","milestone","number","repository_url","state","locked","title","url","user","created_at","updated_at"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefAuthorAssociation{}, defRefIssueDependenciesSummary{}, defRefIssueFieldValue{}, defRefIssueLabelsItem{}, defRefIssuePullRequest{}, defRefIssueStateReason{}, defRefIssueType{}, defRefNullableIntegration{}, defRefNullableIssueComment{}, defRefNullableMilestone{}, defRefNullableSimpleUser{}, defRefReactionRollup{}, defRefRepository{}, defRefSimpleUser{}, defRefSubIssuesSummary{}}}
+
+type defRefIssueDependenciesSummary struct{}
+
+func (defRefIssueDependenciesSummary) Def() *opsgenimpl.Def {
+	return &defSchemaIssueDependenciesSummary
+}
+
+var defSchemaIssueDependenciesSummary = opsgenimpl.Def{Name: "IssueDependenciesSummary", JSON: `{"properties":{"blocked_by":{"type":"integer"},"blocking":{"type":"integer"},"total_blocked_by":{"type":"integer"},"total_blocking":{"type":"integer"}},"required":["blocked_by","blocking","total_blocked_by","total_blocking"],"type":"object"}`}
+
+type defRefIssueFieldValue struct{}
+
+func (defRefIssueFieldValue) Def() *opsgenimpl.Def {
+	return &defSchemaIssueFieldValue
+}
+
+var defSchemaIssueFieldValue = opsgenimpl.Def{Name: "IssueFieldValue", JSON: `{"properties":{"data_type":{"$ref":"#/$defs/IssueFieldValueDataType"},"issue_field_id":{"format":"int64","type":"integer"},"issue_field_name":{"type":"string"},"multi_select_options":{"items":{"$ref":"#/$defs/IssueFieldValueMultiSelectOptionsItem"},"type":["array","null"]},"node_id":{"type":"string"},"single_select_option":{"$ref":"#/$defs/IssueFieldValueSingleSelectOption"},"value":{"$ref":"#/$defs/IssueFieldValueValue"}},"required":["issue_field_id","node_id","data_type","value"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefIssueFieldValueDataType{}, defRefIssueFieldValueMultiSelectOptionsItem{}, defRefIssueFieldValueSingleSelectOption{}, defRefIssueFieldValueValue{}}}
+
+type defRefIssueFieldValueDataType struct{}
+
+func (defRefIssueFieldValueDataType) Def() *opsgenimpl.Def {
+	return &defSchemaIssueFieldValueDataType
+}
+
+var defSchemaIssueFieldValueDataType = opsgenimpl.Def{Name: "IssueFieldValueDataType", JSON: `{"enum":["text","single_select","multi_select","number","date"],"type":"string"}`}
+
+type defRefIssueFieldValueMultiSelectOptionsItem struct{}
+
+func (defRefIssueFieldValueMultiSelectOptionsItem) Def() *opsgenimpl.Def {
+	return &defSchemaIssueFieldValueMultiSelectOptionsItem
+}
+
+var defSchemaIssueFieldValueMultiSelectOptionsItem = opsgenimpl.Def{Name: "IssueFieldValueMultiSelectOptionsItem", JSON: `{"properties":{"color":{"type":"string"},"id":{"format":"int64","type":"integer"},"name":{"type":"string"}},"required":["id","name","color"],"type":"object"}`}
+
+type defRefIssueFieldValueSingleSelectOption struct{}
+
+func (defRefIssueFieldValueSingleSelectOption) Def() *opsgenimpl.Def {
+	return &defSchemaIssueFieldValueSingleSelectOption
+}
+
+var defSchemaIssueFieldValueSingleSelectOption = opsgenimpl.Def{Name: "IssueFieldValueSingleSelectOption", JSON: `{"properties":{"color":{"type":"string"},"id":{"format":"int64","type":"integer"},"name":{"type":"string"}},"required":["id","name","color"],"type":["object","null"]}`}
+
+type defRefIssueFieldValueValue struct{}
+
+func (defRefIssueFieldValueValue) Def() *opsgenimpl.Def {
+	return &defSchemaIssueFieldValueValue
+}
+
+var defSchemaIssueFieldValueValue = opsgenimpl.Def{Name: "IssueFieldValueValue", JSON: `{"anyOf":[{"anyOf":[{"type":"string"},{"type":"number"},{"type":"integer"}]},{"type":"null"}]}`}
+
+type defRefIssueLabelsItem struct{}
+
+func (defRefIssueLabelsItem) Def() *opsgenimpl.Def {
+	return &defSchemaIssueLabelsItem
+}
+
+var defSchemaIssueLabelsItem = opsgenimpl.Def{Name: "IssueLabelsItem", JSON: `{"oneOf":[{"type":"string"},{"$ref":"#/$defs/IssueLabelsItemObject"}]}`, Deps: []opsgenimpl.DefRef{defRefIssueLabelsItemObject{}}}
+
+type defRefIssueLabelsItemObject struct{}
+
+func (defRefIssueLabelsItemObject) Def() *opsgenimpl.Def {
+	return &defSchemaIssueLabelsItemObject
+}
+
+var defSchemaIssueLabelsItemObject = opsgenimpl.Def{Name: "IssueLabelsItemObject", JSON: `{"properties":{"color":{"type":["string","null"]},"default":{"type":"boolean"},"description":{"type":["string","null"]},"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"node_id":{"type":"string"},"url":{"format":"uri","type":"string"}},"type":"object"}`}
+
+type defRefIssuePullRequest struct{}
+
+func (defRefIssuePullRequest) Def() *opsgenimpl.Def {
+	return &defSchemaIssuePullRequest
+}
+
+var defSchemaIssuePullRequest = opsgenimpl.Def{Name: "IssuePullRequest", JSON: `{"properties":{"diff_url":{"format":"uri","type":["string","null"]},"html_url":{"format":"uri","type":["string","null"]},"merged_at":{"format":"date-time","type":["string","null"]},"patch_url":{"format":"uri","type":["string","null"]},"url":{"format":"uri","type":["string","null"]}},"required":["diff_url","html_url","patch_url","url"],"type":"object"}`}
+
+type defRefIssueStateReason struct{}
+
+func (defRefIssueStateReason) Def() *opsgenimpl.Def {
+	return &defSchemaIssueStateReason
+}
+
+var defSchemaIssueStateReason = opsgenimpl.Def{Name: "IssueStateReason", JSON: `{"enum":["completed","reopened","not_planned","duplicate",null],"type":["string","null"]}`}
+
+type defRefIssueType struct{}
+
+func (defRefIssueType) Def() *opsgenimpl.Def {
+	return &defSchemaIssueType
+}
+
+var defSchemaIssueType = opsgenimpl.Def{Name: "IssueType", JSON: `{"properties":{"color":{"$ref":"#/$defs/IssueTypeColor"},"created_at":{"format":"date-time","type":"string"},"description":{"type":["string","null"]},"id":{"type":"integer"},"is_enabled":{"type":"boolean"},"name":{"type":"string"},"node_id":{"type":"string"},"updated_at":{"format":"date-time","type":"string"}},"required":["id","node_id","name","description"],"type":["object","null"]}`, Deps: []opsgenimpl.DefRef{defRefIssueTypeColor{}}}
+
+type defRefIssueTypeColor struct{}
+
+func (defRefIssueTypeColor) Def() *opsgenimpl.Def {
+	return &defSchemaIssueTypeColor
+}
+
+var defSchemaIssueTypeColor = opsgenimpl.Def{Name: "IssueTypeColor", JSON: `{"enum":["gray","blue","green","yellow","orange","red","pink","purple",null],"type":["string","null"]}`}
+
+type defRefNullableIntegration struct{}
+
+func (defRefNullableIntegration) Def() *opsgenimpl.Def {
+	return &defSchemaNullableIntegration
+}
+
+var defSchemaNullableIntegration = opsgenimpl.Def{Name: "NullableIntegration", JSON: `{"properties":{"client_id":{"type":"string"},"created_at":{"format":"date-time","type":"string"},"description":{"type":["string","null"]},"events":{"items":{"type":"string"},"type":"array"},"external_url":{"format":"uri","type":"string"},"html_url":{"format":"uri","type":"string"},"id":{"type":"integer"},"installations_count":{"type":"integer"},"name":{"type":"string"},"node_id":{"type":"string"},"owner":{"$ref":"#/$defs/NullableIntegrationOwner"},"permissions":{"$ref":"#/$defs/NullableIntegrationPermissions"},"slug":{"type":"string"},"updated_at":{"format":"date-time","type":"string"}},"required":["id","node_id","owner","name","description","external_url","html_url","created_at","updated_at","permissions","events"],"type":["object","null"]}`, Deps: []opsgenimpl.DefRef{defRefNullableIntegrationOwner{}, defRefNullableIntegrationPermissions{}}}
+
+type defRefNullableIntegrationOwner struct{}
+
+func (defRefNullableIntegrationOwner) Def() *opsgenimpl.Def {
+	return &defSchemaNullableIntegrationOwner
+}
+
+var defSchemaNullableIntegrationOwner = opsgenimpl.Def{Name: "NullableIntegrationOwner", JSON: `{"oneOf":[{"$ref":"#/$defs/SimpleUser"},{"$ref":"#/$defs/Enterprise"}]}`, Deps: []opsgenimpl.DefRef{defRefEnterprise{}, defRefSimpleUser{}}}
+
+type defRefNullableIntegrationPermissions struct{}
+
+func (defRefNullableIntegrationPermissions) Def() *opsgenimpl.Def {
+	return &defSchemaNullableIntegrationPermissions
+}
+
+var defSchemaNullableIntegrationPermissions = opsgenimpl.Def{Name: "NullableIntegrationPermissions", JSON: `{"additionalProperties":{"type":"string"},"properties":{"checks":{"type":"string"},"contents":{"type":"string"},"deployments":{"type":"string"},"issues":{"type":"string"},"metadata":{"type":"string"}},"type":"object"}`}
+
+type defRefNullableIssueComment struct{}
+
+func (defRefNullableIssueComment) Def() *opsgenimpl.Def {
+	return &defSchemaNullableIssueComment
+}
+
+var defSchemaNullableIssueComment = opsgenimpl.Def{Name: "NullableIssueComment", JSON: `{"properties":{"author_association":{"$ref":"#/$defs/AuthorAssociation"},"body":{"type":"string"},"body_html":{"type":"string"},"body_text":{"type":"string"},"created_at":{"format":"date-time","type":"string"},"html_url":{"format":"uri","type":"string"},"id":{"format":"int64","type":"integer"},"issue_url":{"format":"uri","type":"string"},"minimized":{"$ref":"#/$defs/NullableIssueCommentMinimized"},"node_id":{"type":"string"},"performed_via_github_app":{"$ref":"#/$defs/NullableIntegration"},"pin":{"$ref":"#/$defs/NullablePinnedIssueComment"},"reactions":{"$ref":"#/$defs/ReactionRollup"},"updated_at":{"format":"date-time","type":"string"},"url":{"format":"uri","type":"string"},"user":{"$ref":"#/$defs/NullableSimpleUser"}},"required":["id","node_id","html_url","issue_url","user","url","created_at","updated_at"],"type":["object","null"]}`, Deps: []opsgenimpl.DefRef{defRefAuthorAssociation{}, defRefNullableIntegration{}, defRefNullableIssueCommentMinimized{}, defRefNullablePinnedIssueComment{}, defRefNullableSimpleUser{}, defRefReactionRollup{}}}
+
+type defRefNullableIssueCommentMinimized struct{}
+
+func (defRefNullableIssueCommentMinimized) Def() *opsgenimpl.Def {
+	return &defSchemaNullableIssueCommentMinimized
+}
+
+var defSchemaNullableIssueCommentMinimized = opsgenimpl.Def{Name: "NullableIssueCommentMinimized", JSON: `{"properties":{"reason":{"type":["string","null"]}},"required":["reason"],"type":["object","null"]}`}
+
+type defRefNullableLicenseSimple struct{}
+
+func (defRefNullableLicenseSimple) Def() *opsgenimpl.Def {
+	return &defSchemaNullableLicenseSimple
+}
+
+var defSchemaNullableLicenseSimple = opsgenimpl.Def{Name: "NullableLicenseSimple", JSON: `{"properties":{"html_url":{"format":"uri","type":"string"},"key":{"type":"string"},"name":{"type":"string"},"node_id":{"type":"string"},"spdx_id":{"type":["string","null"]},"url":{"format":"uri","type":["string","null"]}},"required":["key","name","url","spdx_id","node_id"],"type":["object","null"]}`}
+
+type defRefNullableMilestone struct{}
+
+func (defRefNullableMilestone) Def() *opsgenimpl.Def {
+	return &defSchemaNullableMilestone
+}
+
+var defSchemaNullableMilestone = opsgenimpl.Def{Name: "NullableMilestone", JSON: `{"properties":{"closed_at":{"format":"date-time","type":["string","null"]},"closed_issues":{"type":"integer"},"created_at":{"format":"date-time","type":"string"},"creator":{"$ref":"#/$defs/NullableSimpleUser"},"description":{"type":["string","null"]},"due_on":{"format":"date-time","type":["string","null"]},"html_url":{"format":"uri","type":"string"},"id":{"type":"integer"},"labels_url":{"format":"uri","type":"string"},"node_id":{"type":"string"},"number":{"type":"integer"},"open_issues":{"type":"integer"},"state":{"$ref":"#/$defs/NullableMilestoneState"},"title":{"type":"string"},"updated_at":{"format":"date-time","type":"string"},"url":{"format":"uri","type":"string"}},"required":["closed_issues","creator","description","due_on","closed_at","id","node_id","labels_url","html_url","number","open_issues","state","title","url","created_at","updated_at"],"type":["object","null"]}`, Deps: []opsgenimpl.DefRef{defRefNullableMilestoneState{}, defRefNullableSimpleUser{}}}
+
+type defRefNullableMilestoneState struct{}
+
+func (defRefNullableMilestoneState) Def() *opsgenimpl.Def {
+	return &defSchemaNullableMilestoneState
+}
+
+var defSchemaNullableMilestoneState = opsgenimpl.Def{Name: "NullableMilestoneState", JSON: `{"default":"open","enum":["open","closed"],"type":"string"}`}
+
+type defRefNullablePinnedIssueComment struct{}
+
+func (defRefNullablePinnedIssueComment) Def() *opsgenimpl.Def {
+	return &defSchemaNullablePinnedIssueComment
+}
+
+var defSchemaNullablePinnedIssueComment = opsgenimpl.Def{Name: "NullablePinnedIssueComment", JSON: `{"properties":{"pinned_at":{"format":"date-time","type":"string"},"pinned_by":{"$ref":"#/$defs/NullableSimpleUser"}},"required":["pinned_at","pinned_by"],"type":["object","null"]}`, Deps: []opsgenimpl.DefRef{defRefNullableSimpleUser{}}}
+
+type defRefNullableSimpleUser struct{}
+
+func (defRefNullableSimpleUser) Def() *opsgenimpl.Def {
+	return &defSchemaNullableSimpleUser
+}
+
+var defSchemaNullableSimpleUser = opsgenimpl.Def{Name: "NullableSimpleUser", JSON: `{"properties":{"avatar_url":{"format":"uri","type":"string"},"email":{"type":["string","null"]},"events_url":{"type":"string"},"followers_url":{"format":"uri","type":"string"},"following_url":{"type":"string"},"gists_url":{"type":"string"},"gravatar_id":{"type":["string","null"]},"html_url":{"format":"uri","type":"string"},"id":{"format":"int64","type":"integer"},"login":{"type":"string"},"name":{"type":["string","null"]},"node_id":{"type":"string"},"organizations_url":{"format":"uri","type":"string"},"received_events_url":{"format":"uri","type":"string"},"repos_url":{"format":"uri","type":"string"},"site_admin":{"type":"boolean"},"starred_at":{"type":"string"},"starred_url":{"type":"string"},"subscriptions_url":{"format":"uri","type":"string"},"type":{"type":"string"},"url":{"format":"uri","type":"string"},"user_view_type":{"type":"string"}},"required":["avatar_url","events_url","followers_url","following_url","gists_url","gravatar_id","html_url","id","node_id","login","organizations_url","received_events_url","repos_url","site_admin","starred_url","subscriptions_url","type","url"],"type":["object","null"]}`}
+
+type defRefReactionRollup struct{}
+
+func (defRefReactionRollup) Def() *opsgenimpl.Def {
+	return &defSchemaReactionRollup
+}
+
+var defSchemaReactionRollup = opsgenimpl.Def{Name: "ReactionRollup", JSON: `{"properties":{"+1":{"type":"integer"},"-1":{"type":"integer"},"confused":{"type":"integer"},"eyes":{"type":"integer"},"heart":{"type":"integer"},"hooray":{"type":"integer"},"laugh":{"type":"integer"},"rocket":{"type":"integer"},"total_count":{"type":"integer"},"url":{"format":"uri","type":"string"}},"required":["url","total_count","+1","-1","laugh","confused","heart","hooray","eyes","rocket"],"type":"object"}`}
+
+type defRefRepository struct{}
+
+func (defRefRepository) Def() *opsgenimpl.Def {
+	return &defSchemaRepository
+}
+
+var defSchemaRepository = opsgenimpl.Def{Name: "Repository", JSON: `{"properties":{"allow_auto_merge":{"default":false,"type":"boolean"},"allow_forking":{"type":"boolean"},"allow_merge_commit":{"default":true,"type":"boolean"},"allow_rebase_merge":{"default":true,"type":"boolean"},"allow_squash_merge":{"default":true,"type":"boolean"},"allow_update_branch":{"default":false,"type":"boolean"},"anonymous_access_enabled":{"type":"boolean"},"archive_url":{"type":"string"},"archived":{"default":false,"type":"boolean"},"assignees_url":{"type":"string"},"blobs_url":{"type":"string"},"branches_url":{"type":"string"},"clone_url":{"type":"string"},"code_search_index_status":{"$ref":"#/$defs/RepositoryCodeSearchIndexStatus"},"collaborators_url":{"type":"string"},"comments_url":{"type":"string"},"commits_url":{"type":"string"},"compare_url":{"type":"string"},"contents_url":{"type":"string"},"contributors_url":{"format":"uri","type":"string"},"created_at":{"format":"date-time","type":["string","null"]},"default_branch":{"type":"string"},"delete_branch_on_merge":{"default":false,"type":"boolean"},"deployments_url":{"format":"uri","type":"string"},"description":{"type":["string","null"]},"disabled":{"type":"boolean"},"downloads_url":{"format":"uri","type":"string"},"events_url":{"format":"uri","type":"string"},"fork":{"type":"boolean"},"forks":{"type":"integer"},"forks_count":{"type":"integer"},"forks_url":{"format":"uri","type":"string"},"full_name":{"type":"string"},"git_commits_url":{"type":"string"},"git_refs_url":{"type":"string"},"git_tags_url":{"type":"string"},"git_url":{"type":"string"},"has_discussions":{"default":false,"type":"boolean"},"has_downloads":{"default":true,"type":"boolean"},"has_issues":{"default":true,"type":"boolean"},"has_pages":{"type":"boolean"},"has_projects":{"default":true,"type":"boolean"},"has_pull_requests":{"default":true,"type":"boolean"},"has_wiki":{"default":true,"type":"boolean"},"homepage":{"format":"uri","type":["string","null"]},"hooks_url":{"format":"uri","type":"string"},"html_url":{"format":"uri","type":"string"},"id":{"format":"int64","type":"integer"},"is_template":{"default":false,"type":"boolean"},"issue_comment_url":{"type":"string"},"issue_events_url":{"type":"string"},"issues_url":{"type":"string"},"keys_url":{"type":"string"},"labels_url":{"type":"string"},"language":{"type":["string","null"]},"languages_url":{"format":"uri","type":"string"},"license":{"$ref":"#/$defs/NullableLicenseSimple"},"master_branch":{"type":"string"},"merge_commit_message":{"$ref":"#/$defs/RepositoryMergeCommitMessage"},"merge_commit_title":{"$ref":"#/$defs/RepositoryMergeCommitTitle"},"merges_url":{"format":"uri","type":"string"},"milestones_url":{"type":"string"},"mirror_url":{"format":"uri","type":["string","null"]},"name":{"type":"string"},"node_id":{"type":"string"},"notifications_url":{"type":"string"},"open_issues":{"type":"integer"},"open_issues_count":{"type":"integer"},"owner":{"$ref":"#/$defs/SimpleUser"},"permissions":{"$ref":"#/$defs/RepositoryPermissions"},"private":{"default":false,"type":"boolean"},"pull_request_creation_policy":{"$ref":"#/$defs/RepositoryPullRequestCreationPolicy"},"pulls_url":{"type":"string"},"pushed_at":{"format":"date-time","type":["string","null"]},"releases_url":{"type":"string"},"size":{"type":"integer"},"squash_merge_commit_message":{"$ref":"#/$defs/RepositorySquashMergeCommitMessage"},"squash_merge_commit_title":{"$ref":"#/$defs/RepositorySquashMergeCommitTitle"},"ssh_url":{"type":"string"},"stargazers_count":{"type":"integer"},"stargazers_url":{"format":"uri","type":"string"},"starred_at":{"type":"string"},"statuses_url":{"type":"string"},"subscribers_url":{"format":"uri","type":"string"},"subscription_url":{"format":"uri","type":"string"},"svn_url":{"format":"uri","type":"string"},"tags_url":{"format":"uri","type":"string"},"teams_url":{"format":"uri","type":"string"},"temp_clone_token":{"type":"string"},"topics":{"items":{"type":"string"},"type":"array"},"trees_url":{"type":"string"},"updated_at":{"format":"date-time","type":["string","null"]},"url":{"format":"uri","type":"string"},"use_squash_pr_title_as_default":{"default":false,"type":"boolean"},"visibility":{"default":"public","type":"string"},"watchers":{"type":"integer"},"watchers_count":{"type":"integer"},"web_commit_signoff_required":{"default":false,"type":"boolean"}},"required":["archive_url","assignees_url","blobs_url","branches_url","collaborators_url","comments_url","commits_url","compare_url","contents_url","contributors_url","deployments_url","description","downloads_url","events_url","fork","forks_url","full_name","git_commits_url","git_refs_url","git_tags_url","hooks_url","html_url","id","node_id","issue_comment_url","issue_events_url","issues_url","keys_url","labels_url","languages_url","merges_url","milestones_url","name","notifications_url","owner","private","pulls_url","releases_url","stargazers_url","statuses_url","subscribers_url","subscription_url","tags_url","teams_url","trees_url","url","clone_url","default_branch","forks","forks_count","git_url","has_downloads","has_issues","has_projects","has_wiki","has_pages","homepage","language","archived","disabled","mirror_url","open_issues","open_issues_count","license","pushed_at","size","ssh_url","stargazers_count","svn_url","watchers","watchers_count","created_at","updated_at"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefNullableLicenseSimple{}, defRefRepositoryCodeSearchIndexStatus{}, defRefRepositoryMergeCommitMessage{}, defRefRepositoryMergeCommitTitle{}, defRefRepositoryPermissions{}, defRefRepositoryPullRequestCreationPolicy{}, defRefRepositorySquashMergeCommitMessage{}, defRefRepositorySquashMergeCommitTitle{}, defRefSimpleUser{}}}
+
+type defRefRepositoryCodeSearchIndexStatus struct{}
+
+func (defRefRepositoryCodeSearchIndexStatus) Def() *opsgenimpl.Def {
+	return &defSchemaRepositoryCodeSearchIndexStatus
+}
+
+var defSchemaRepositoryCodeSearchIndexStatus = opsgenimpl.Def{Name: "RepositoryCodeSearchIndexStatus", JSON: `{"properties":{"lexical_commit_sha":{"type":"string"},"lexical_search_ok":{"type":"boolean"}},"type":"object"}`}
+
+type defRefRepositoryMergeCommitMessage struct{}
+
+func (defRefRepositoryMergeCommitMessage) Def() *opsgenimpl.Def {
+	return &defSchemaRepositoryMergeCommitMessage
+}
+
+var defSchemaRepositoryMergeCommitMessage = opsgenimpl.Def{Name: "RepositoryMergeCommitMessage", JSON: `{"enum":["PR_BODY","PR_TITLE","BLANK"],"type":"string"}`}
+
+type defRefRepositoryMergeCommitTitle struct{}
+
+func (defRefRepositoryMergeCommitTitle) Def() *opsgenimpl.Def {
+	return &defSchemaRepositoryMergeCommitTitle
+}
+
+var defSchemaRepositoryMergeCommitTitle = opsgenimpl.Def{Name: "RepositoryMergeCommitTitle", JSON: `{"enum":["PR_TITLE","MERGE_MESSAGE"],"type":"string"}`}
+
+type defRefRepositoryPermissions struct{}
+
+func (defRefRepositoryPermissions) Def() *opsgenimpl.Def {
+	return &defSchemaRepositoryPermissions
+}
+
+var defSchemaRepositoryPermissions = opsgenimpl.Def{Name: "RepositoryPermissions", JSON: `{"properties":{"admin":{"type":"boolean"},"maintain":{"type":"boolean"},"pull":{"type":"boolean"},"push":{"type":"boolean"},"triage":{"type":"boolean"}},"required":["admin","pull","push"],"type":"object"}`}
+
+type defRefRepositoryPullRequestCreationPolicy struct{}
+
+func (defRefRepositoryPullRequestCreationPolicy) Def() *opsgenimpl.Def {
+	return &defSchemaRepositoryPullRequestCreationPolicy
+}
+
+var defSchemaRepositoryPullRequestCreationPolicy = opsgenimpl.Def{Name: "RepositoryPullRequestCreationPolicy", JSON: `{"enum":["all","collaborators_only"],"type":"string"}`}
+
+type defRefRepositorySquashMergeCommitMessage struct{}
+
+func (defRefRepositorySquashMergeCommitMessage) Def() *opsgenimpl.Def {
+	return &defSchemaRepositorySquashMergeCommitMessage
+}
+
+var defSchemaRepositorySquashMergeCommitMessage = opsgenimpl.Def{Name: "RepositorySquashMergeCommitMessage", JSON: `{"enum":["PR_BODY","COMMIT_MESSAGES","BLANK"],"type":"string"}`}
+
+type defRefRepositorySquashMergeCommitTitle struct{}
+
+func (defRefRepositorySquashMergeCommitTitle) Def() *opsgenimpl.Def {
+	return &defSchemaRepositorySquashMergeCommitTitle
+}
+
+var defSchemaRepositorySquashMergeCommitTitle = opsgenimpl.Def{Name: "RepositorySquashMergeCommitTitle", JSON: `{"enum":["PR_TITLE","COMMIT_OR_PR_TITLE"],"type":"string"}`}
+
+type defRefSimpleUser struct{}
+
+func (defRefSimpleUser) Def() *opsgenimpl.Def {
+	return &defSchemaSimpleUser
+}
+
+var defSchemaSimpleUser = opsgenimpl.Def{Name: "SimpleUser", JSON: `{"properties":{"avatar_url":{"format":"uri","type":"string"},"email":{"type":["string","null"]},"events_url":{"type":"string"},"followers_url":{"format":"uri","type":"string"},"following_url":{"type":"string"},"gists_url":{"type":"string"},"gravatar_id":{"type":["string","null"]},"html_url":{"format":"uri","type":"string"},"id":{"format":"int64","type":"integer"},"login":{"type":"string"},"name":{"type":["string","null"]},"node_id":{"type":"string"},"organizations_url":{"format":"uri","type":"string"},"received_events_url":{"format":"uri","type":"string"},"repos_url":{"format":"uri","type":"string"},"site_admin":{"type":"boolean"},"starred_at":{"type":"string"},"starred_url":{"type":"string"},"subscriptions_url":{"format":"uri","type":"string"},"type":{"type":"string"},"url":{"format":"uri","type":"string"},"user_view_type":{"type":"string"}},"required":["avatar_url","events_url","followers_url","following_url","gists_url","gravatar_id","html_url","id","node_id","login","organizations_url","received_events_url","repos_url","site_admin","starred_url","subscriptions_url","type","url"],"type":"object"}`}
+
+type defRefSubIssuesSummary struct{}
+
+func (defRefSubIssuesSummary) Def() *opsgenimpl.Def {
+	return &defSchemaSubIssuesSummary
+}
+
+var defSchemaSubIssuesSummary = opsgenimpl.Def{Name: "SubIssuesSummary", JSON: `{"properties":{"completed":{"type":"integer"},"percent_completed":{"type":"integer"},"total":{"type":"integer"}},"required":["total","completed","percent_completed"],"type":"object"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	respSchemaIssuesListForRepo200 = Schemas.Ref(`{"items":{"$ref":"#/$defs/Issue"},"type":"array"}`)
+	respSchemaIssuesListForRepo200 = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/Issue"},"type":"array"}`, Defs: []opsgenimpl.DefRef{defRefIssue{}}, Set: &schemaSet}
 )

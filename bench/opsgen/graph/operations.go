@@ -41,5 +41,5 @@ func (c *Client) UsersUserListUser(ctx context.Context, params UsersUserListUser
 }
 
 var responsesUsersUserListUser = []httpclient.Response{
-	{Status: "2XX", Kind: httpclient.BodyJSON, Schema: refSchemaMicrosoftGraphUserCollectionResponse},
+	{Status: "2XX", Kind: httpclient.BodyJSON, Schema: &refSchemaMicrosoftGraphUserCollectionResponse},
 }

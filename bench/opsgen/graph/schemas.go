@@ -8,12 +8,301 @@ import (
 	_ "github.com/opsgen/opsgen/runtime/pattern"
 )
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"BaseCollectionPaginationCountResponse":{"properties":{"@odata.count":{"format":"int64","type":["integer","null"]},"@odata.nextLink":{"type":["string","null"]}},"type":"object"},"MicrosoftGraphAssignedLicense":{"properties":{"@odata.type":{"type":"string"},"disabledPlans":{"items":{"format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$","type":"string"},"type":"array"},"skuId":{"format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$","type":["string","null"]}},"required":["@odata.type"],"type":"object"},"MicrosoftGraphAssignedPlan":{"properties":{"@odata.type":{"type":"string"},"assignedDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"capabilityStatus":{"type":["string","null"]},"service":{"type":["string","null"]},"servicePlanId":{"format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$","type":["string","null"]}},"required":["@odata.type"],"type":"object"},"MicrosoftGraphAuthorizationInfo":{"properties":{"@odata.type":{"type":"string"},"certificateUserIds":{"items":{"type":["string","null"]},"type":"array"}},"required":["@odata.type"],"type":"object"},"MicrosoftGraphAutomaticRepliesSetting":{"properties":{"@odata.type":{"type":"string"},"externalAudience":{"$ref":"#/$defs/MicrosoftGraphAutomaticRepliesSettingExternalAudience"},"externalReplyMessage":{"type":["string","null"]},"internalReplyMessage":{"type":["string","null"]},"scheduledEndDateTime":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphDateTimeTimeZone"},{"type":["object","null"]}]},"scheduledStartDateTime":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphDateTimeTimeZone"},{"type":["object","null"]}]},"status":{"$ref":"#/$defs/MicrosoftGraphAutomaticRepliesSettingStatus"}},"required":["@odata.type"],"type":"object"},"MicrosoftGraphAutomaticRepliesSettingExternalAudience":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphExternalAudienceScope"},{"type":["object","null"]}]},"MicrosoftGraphAutomaticRepliesSettingStatus":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphAutomaticRepliesStatus"},{"type":["object","null"]}]},"MicrosoftGraphAutomaticRepliesStatus":{"enum":["disabled","alwaysEnabled","scheduled"],"type":"string"},"MicrosoftGraphDateTimeTimeZone":{"properties":{"@odata.type":{"type":"string"},"dateTime":{"type":"string"},"timeZone":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"},"MicrosoftGraphDayOfWeek":{"enum":["sunday","monday","tuesday","wednesday","thursday","friday","saturday"],"type":"string"},"MicrosoftGraphDelegateMeetingMessageDeliveryOptions":{"enum":["sendToDelegateAndInformationToPrincipal","sendToDelegateAndPrincipal","sendToDelegateOnly"],"type":"string"},"MicrosoftGraphDirectoryObject":{"allOf":[{"$ref":"#/$defs/MicrosoftGraphEntity"},{"properties":{"@odata.type":{"type":"string"},"deletedDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]}},"required":["@odata.type"],"type":"object"}]},"MicrosoftGraphEmployeeOrgData":{"properties":{"@odata.type":{"type":"string"},"costCenter":{"type":["string","null"]},"division":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"},"MicrosoftGraphEntity":{"properties":{"@odata.type":{"type":"string"},"id":{"type":"string"}},"required":["@odata.type"],"type":"object"},"MicrosoftGraphExternalAudienceScope":{"enum":["none","contactsOnly","all"],"type":"string"},"MicrosoftGraphLicenseAssignmentState":{"properties":{"@odata.type":{"type":"string"},"assignedByGroup":{"type":["string","null"]},"disabledPlans":{"items":{"format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$","type":["string","null"]},"type":"array"},"error":{"type":["string","null"]},"lastUpdatedDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"skuId":{"format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$","type":["string","null"]},"state":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"},"MicrosoftGraphLocaleInfo":{"properties":{"@odata.type":{"type":"string"},"displayName":{"type":["string","null"]},"locale":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"},"MicrosoftGraphMailboxSettings":{"properties":{"@odata.type":{"type":"string"},"archiveFolder":{"type":["string","null"]},"automaticRepliesSetting":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphAutomaticRepliesSetting"},{"type":["object","null"]}]},"dateFormat":{"type":["string","null"]},"delegateMeetingMessageDeliveryOptions":{"$ref":"#/$defs/MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions"},"language":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphLocaleInfo"},{"type":["object","null"]}]},"timeFormat":{"type":["string","null"]},"timeZone":{"type":["string","null"]},"userPurpose":{"$ref":"#/$defs/MicrosoftGraphMailboxSettingsUserPurpose"},"workingHours":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphWorkingHours"},{"type":["object","null"]}]}},"required":["@odata.type"],"type":"object"},"MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphDelegateMeetingMessageDeliveryOptions"},{"type":["object","null"]}]},"MicrosoftGraphMailboxSettingsUserPurpose":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphUserPurpose"},{"type":["object","null"]}]},"MicrosoftGraphObjectIdentity":{"properties":{"@odata.type":{"type":"string"},"issuer":{"type":["string","null"]},"issuerAssignedId":{"type":["string","null"]},"signInType":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"},"MicrosoftGraphOnPremisesExtensionAttributes":{"properties":{"@odata.type":{"type":"string"},"extensionAttribute1":{"type":["string","null"]},"extensionAttribute10":{"type":["string","null"]},"extensionAttribute11":{"type":["string","null"]},"extensionAttribute12":{"type":["string","null"]},"extensionAttribute13":{"type":["string","null"]},"extensionAttribute14":{"type":["string","null"]},"extensionAttribute15":{"type":["string","null"]},"extensionAttribute2":{"type":["string","null"]},"extensionAttribute3":{"type":["string","null"]},"extensionAttribute4":{"type":["string","null"]},"extensionAttribute5":{"type":["string","null"]},"extensionAttribute6":{"type":["string","null"]},"extensionAttribute7":{"type":["string","null"]},"extensionAttribute8":{"type":["string","null"]},"extensionAttribute9":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"},"MicrosoftGraphOnPremisesProvisioningError":{"properties":{"@odata.type":{"type":"string"},"category":{"type":["string","null"]},"occurredDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"propertyCausingError":{"type":["string","null"]},"value":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"},"MicrosoftGraphPasswordProfile":{"properties":{"@odata.type":{"type":"string"},"forceChangePasswordNextSignIn":{"type":["boolean","null"]},"forceChangePasswordNextSignInWithMfa":{"type":["boolean","null"]},"password":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"},"MicrosoftGraphProvisionedPlan":{"properties":{"@odata.type":{"type":"string"},"capabilityStatus":{"type":["string","null"]},"provisioningStatus":{"type":["string","null"]},"service":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"},"MicrosoftGraphTimeZoneBase":{"properties":{"@odata.type":{"type":"string"},"name":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"},"MicrosoftGraphUser":{"allOf":[{"$ref":"#/$defs/MicrosoftGraphDirectoryObject"},{"properties":{"@odata.type":{"default":"#microsoft.graph.user","type":"string"},"aboutMe":{"type":["string","null"]},"accountEnabled":{"type":["boolean","null"]},"ageGroup":{"type":["string","null"]},"assignedLicenses":{"items":{"$ref":"#/$defs/MicrosoftGraphAssignedLicense"},"type":"array"},"assignedPlans":{"items":{"$ref":"#/$defs/MicrosoftGraphAssignedPlan"},"type":"array"},"authorizationInfo":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphAuthorizationInfo"},{"type":["object","null"]}]},"birthday":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":"string"},"businessPhones":{"items":{"type":"string"},"type":"array"},"city":{"type":["string","null"]},"companyName":{"type":["string","null"]},"consentProvidedForMinor":{"type":["string","null"]},"country":{"type":["string","null"]},"createdDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"creationType":{"type":["string","null"]},"department":{"type":["string","null"]},"deviceEnrollmentLimit":{"format":"int32","maximum":2147483647,"minimum":-2147483648,"type":"integer"},"displayName":{"type":["string","null"]},"employeeHireDate":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"employeeId":{"type":["string","null"]},"employeeLeaveDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"employeeOrgData":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphEmployeeOrgData"},{"type":["object","null"]}]},"employeeType":{"type":["string","null"]},"externalUserState":{"type":["string","null"]},"externalUserStateChangeDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"faxNumber":{"type":["string","null"]},"givenName":{"type":["string","null"]},"hireDate":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":"string"},"identities":{"items":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphObjectIdentity"},{"type":["object","null"]}]},"type":"array"},"imAddresses":{"items":{"type":["string","null"]},"type":"array"},"interests":{"items":{"type":["string","null"]},"type":"array"},"isResourceAccount":{"type":["boolean","null"]},"jobTitle":{"type":["string","null"]},"lastPasswordChangeDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"legalAgeGroupClassification":{"type":["string","null"]},"licenseAssignmentStates":{"items":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphLicenseAssignmentState"},{"type":["object","null"]}]},"type":"array"},"mail":{"type":["string","null"]},"mailNickname":{"type":["string","null"]},"mailboxSettings":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphMailboxSettings"},{"type":["object","null"]}]},"mobilePhone":{"type":["string","null"]},"mySite":{"type":["string","null"]},"officeLocation":{"type":["string","null"]},"onPremisesDistinguishedName":{"type":["string","null"]},"onPremisesDomainName":{"type":["string","null"]},"onPremisesExtensionAttributes":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphOnPremisesExtensionAttributes"},{"type":["object","null"]}]},"onPremisesImmutableId":{"type":["string","null"]},"onPremisesLastSyncDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"onPremisesProvisioningErrors":{"items":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphOnPremisesProvisioningError"},{"type":["object","null"]}]},"type":"array"},"onPremisesSamAccountName":{"type":["string","null"]},"onPremisesSecurityIdentifier":{"type":["string","null"]},"onPremisesSyncEnabled":{"type":["boolean","null"]},"onPremisesUserPrincipalName":{"type":["string","null"]},"otherMails":{"items":{"type":"string"},"type":"array"},"passwordPolicies":{"type":["string","null"]},"passwordProfile":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphPasswordProfile"},{"type":["object","null"]}]},"pastProjects":{"items":{"type":["string","null"]},"type":"array"},"postalCode":{"type":["string","null"]},"preferredDataLocation":{"type":["string","null"]},"preferredLanguage":{"type":["string","null"]},"preferredName":{"type":["string","null"]},"provisionedPlans":{"items":{"$ref":"#/$defs/MicrosoftGraphProvisionedPlan"},"type":"array"},"proxyAddresses":{"items":{"type":"string"},"type":"array"},"responsibilities":{"items":{"type":["string","null"]},"type":"array"},"schools":{"items":{"type":["string","null"]},"type":"array"},"securityIdentifier":{"type":["string","null"]},"showInAddressList":{"type":["boolean","null"]},"signInSessionsValidFromDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"skills":{"items":{"type":["string","null"]},"type":"array"},"state":{"type":["string","null"]},"streetAddress":{"type":["string","null"]},"surname":{"type":["string","null"]},"usageLocation":{"type":["string","null"]},"userPrincipalName":{"type":["string","null"]},"userType":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"}]},"MicrosoftGraphUserCollectionResponse":{"allOf":[{"$ref":"#/$defs/BaseCollectionPaginationCountResponse"},{"properties":{"value":{"items":{"$ref":"#/$defs/MicrosoftGraphUser"},"type":"array"}},"type":"object"}],"type":"object"},"MicrosoftGraphUserPurpose":{"enum":["user","linked","shared","room","equipment","others","unknownFutureValue"],"type":"string"},"MicrosoftGraphWorkingHours":{"properties":{"@odata.type":{"type":"string"},"daysOfWeek":{"items":{"$ref":"#/$defs/MicrosoftGraphWorkingHoursDaysOfWeekItem"},"type":"array"},"endTime":{"format":"time","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?$","type":["string","null"]},"startTime":{"format":"time","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?$","type":["string","null"]},"timeZone":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphTimeZoneBase"},{"type":["object","null"]}]}},"required":["@odata.type"],"type":"object"},"MicrosoftGraphWorkingHoursDaysOfWeekItem":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphDayOfWeek"},{"type":["object","null"]}]}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefBaseCollectionPaginationCountResponse{},
+	defRefMicrosoftGraphAssignedLicense{},
+	defRefMicrosoftGraphAssignedPlan{},
+	defRefMicrosoftGraphAuthorizationInfo{},
+	defRefMicrosoftGraphAutomaticRepliesSetting{},
+	defRefMicrosoftGraphAutomaticRepliesSettingExternalAudience{},
+	defRefMicrosoftGraphAutomaticRepliesSettingStatus{},
+	defRefMicrosoftGraphAutomaticRepliesStatus{},
+	defRefMicrosoftGraphDateTimeTimeZone{},
+	defRefMicrosoftGraphDayOfWeek{},
+	defRefMicrosoftGraphDelegateMeetingMessageDeliveryOptions{},
+	defRefMicrosoftGraphDirectoryObject{},
+	defRefMicrosoftGraphEmployeeOrgData{},
+	defRefMicrosoftGraphEntity{},
+	defRefMicrosoftGraphExternalAudienceScope{},
+	defRefMicrosoftGraphLicenseAssignmentState{},
+	defRefMicrosoftGraphLocaleInfo{},
+	defRefMicrosoftGraphMailboxSettings{},
+	defRefMicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions{},
+	defRefMicrosoftGraphMailboxSettingsUserPurpose{},
+	defRefMicrosoftGraphObjectIdentity{},
+	defRefMicrosoftGraphOnPremisesExtensionAttributes{},
+	defRefMicrosoftGraphOnPremisesProvisioningError{},
+	defRefMicrosoftGraphPasswordProfile{},
+	defRefMicrosoftGraphProvisionedPlan{},
+	defRefMicrosoftGraphTimeZoneBase{},
+	defRefMicrosoftGraphUser{},
+	defRefMicrosoftGraphUserCollectionResponse{},
+	defRefMicrosoftGraphUserPurpose{},
+	defRefMicrosoftGraphWorkingHours{},
+	defRefMicrosoftGraphWorkingHoursDaysOfWeekItem{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefBaseCollectionPaginationCountResponse struct{}
+
+func (defRefBaseCollectionPaginationCountResponse) Def() *opsgenimpl.Def {
+	return &defSchemaBaseCollectionPaginationCountResponse
+}
+
+var defSchemaBaseCollectionPaginationCountResponse = opsgenimpl.Def{Name: "BaseCollectionPaginationCountResponse", JSON: `{"properties":{"@odata.count":{"format":"int64","type":["integer","null"]},"@odata.nextLink":{"type":["string","null"]}},"type":"object"}`}
+
+type defRefMicrosoftGraphAssignedLicense struct{}
+
+func (defRefMicrosoftGraphAssignedLicense) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphAssignedLicense
+}
+
+var defSchemaMicrosoftGraphAssignedLicense = opsgenimpl.Def{Name: "MicrosoftGraphAssignedLicense", JSON: `{"properties":{"@odata.type":{"type":"string"},"disabledPlans":{"items":{"format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$","type":"string"},"type":"array"},"skuId":{"format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$","type":["string","null"]}},"required":["@odata.type"],"type":"object"}`}
+
+type defRefMicrosoftGraphAssignedPlan struct{}
+
+func (defRefMicrosoftGraphAssignedPlan) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphAssignedPlan
+}
+
+var defSchemaMicrosoftGraphAssignedPlan = opsgenimpl.Def{Name: "MicrosoftGraphAssignedPlan", JSON: `{"properties":{"@odata.type":{"type":"string"},"assignedDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"capabilityStatus":{"type":["string","null"]},"service":{"type":["string","null"]},"servicePlanId":{"format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$","type":["string","null"]}},"required":["@odata.type"],"type":"object"}`}
+
+type defRefMicrosoftGraphAuthorizationInfo struct{}
+
+func (defRefMicrosoftGraphAuthorizationInfo) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphAuthorizationInfo
+}
+
+var defSchemaMicrosoftGraphAuthorizationInfo = opsgenimpl.Def{Name: "MicrosoftGraphAuthorizationInfo", JSON: `{"properties":{"@odata.type":{"type":"string"},"certificateUserIds":{"items":{"type":["string","null"]},"type":"array"}},"required":["@odata.type"],"type":"object"}`}
+
+type defRefMicrosoftGraphAutomaticRepliesSetting struct{}
+
+func (defRefMicrosoftGraphAutomaticRepliesSetting) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphAutomaticRepliesSetting
+}
+
+var defSchemaMicrosoftGraphAutomaticRepliesSetting = opsgenimpl.Def{Name: "MicrosoftGraphAutomaticRepliesSetting", JSON: `{"properties":{"@odata.type":{"type":"string"},"externalAudience":{"$ref":"#/$defs/MicrosoftGraphAutomaticRepliesSettingExternalAudience"},"externalReplyMessage":{"type":["string","null"]},"internalReplyMessage":{"type":["string","null"]},"scheduledEndDateTime":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphDateTimeTimeZone"},{"type":["object","null"]}]},"scheduledStartDateTime":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphDateTimeTimeZone"},{"type":["object","null"]}]},"status":{"$ref":"#/$defs/MicrosoftGraphAutomaticRepliesSettingStatus"}},"required":["@odata.type"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefMicrosoftGraphAutomaticRepliesSettingExternalAudience{}, defRefMicrosoftGraphAutomaticRepliesSettingStatus{}, defRefMicrosoftGraphDateTimeTimeZone{}}}
+
+type defRefMicrosoftGraphAutomaticRepliesSettingExternalAudience struct{}
+
+func (defRefMicrosoftGraphAutomaticRepliesSettingExternalAudience) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphAutomaticRepliesSettingExternalAudience
+}
+
+var defSchemaMicrosoftGraphAutomaticRepliesSettingExternalAudience = opsgenimpl.Def{Name: "MicrosoftGraphAutomaticRepliesSettingExternalAudience", JSON: `{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphExternalAudienceScope"},{"type":["object","null"]}]}`, Deps: []opsgenimpl.DefRef{defRefMicrosoftGraphExternalAudienceScope{}}}
+
+type defRefMicrosoftGraphAutomaticRepliesSettingStatus struct{}
+
+func (defRefMicrosoftGraphAutomaticRepliesSettingStatus) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphAutomaticRepliesSettingStatus
+}
+
+var defSchemaMicrosoftGraphAutomaticRepliesSettingStatus = opsgenimpl.Def{Name: "MicrosoftGraphAutomaticRepliesSettingStatus", JSON: `{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphAutomaticRepliesStatus"},{"type":["object","null"]}]}`, Deps: []opsgenimpl.DefRef{defRefMicrosoftGraphAutomaticRepliesStatus{}}}
+
+type defRefMicrosoftGraphAutomaticRepliesStatus struct{}
+
+func (defRefMicrosoftGraphAutomaticRepliesStatus) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphAutomaticRepliesStatus
+}
+
+var defSchemaMicrosoftGraphAutomaticRepliesStatus = opsgenimpl.Def{Name: "MicrosoftGraphAutomaticRepliesStatus", JSON: `{"enum":["disabled","alwaysEnabled","scheduled"],"type":"string"}`}
+
+type defRefMicrosoftGraphDateTimeTimeZone struct{}
+
+func (defRefMicrosoftGraphDateTimeTimeZone) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphDateTimeTimeZone
+}
+
+var defSchemaMicrosoftGraphDateTimeTimeZone = opsgenimpl.Def{Name: "MicrosoftGraphDateTimeTimeZone", JSON: `{"properties":{"@odata.type":{"type":"string"},"dateTime":{"type":"string"},"timeZone":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"}`}
+
+type defRefMicrosoftGraphDayOfWeek struct{}
+
+func (defRefMicrosoftGraphDayOfWeek) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphDayOfWeek
+}
+
+var defSchemaMicrosoftGraphDayOfWeek = opsgenimpl.Def{Name: "MicrosoftGraphDayOfWeek", JSON: `{"enum":["sunday","monday","tuesday","wednesday","thursday","friday","saturday"],"type":"string"}`}
+
+type defRefMicrosoftGraphDelegateMeetingMessageDeliveryOptions struct{}
+
+func (defRefMicrosoftGraphDelegateMeetingMessageDeliveryOptions) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphDelegateMeetingMessageDeliveryOptions
+}
+
+var defSchemaMicrosoftGraphDelegateMeetingMessageDeliveryOptions = opsgenimpl.Def{Name: "MicrosoftGraphDelegateMeetingMessageDeliveryOptions", JSON: `{"enum":["sendToDelegateAndInformationToPrincipal","sendToDelegateAndPrincipal","sendToDelegateOnly"],"type":"string"}`}
+
+type defRefMicrosoftGraphDirectoryObject struct{}
+
+func (defRefMicrosoftGraphDirectoryObject) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphDirectoryObject
+}
+
+var defSchemaMicrosoftGraphDirectoryObject = opsgenimpl.Def{Name: "MicrosoftGraphDirectoryObject", JSON: `{"allOf":[{"$ref":"#/$defs/MicrosoftGraphEntity"},{"properties":{"@odata.type":{"type":"string"},"deletedDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]}},"required":["@odata.type"],"type":"object"}]}`, Deps: []opsgenimpl.DefRef{defRefMicrosoftGraphEntity{}}}
+
+type defRefMicrosoftGraphEmployeeOrgData struct{}
+
+func (defRefMicrosoftGraphEmployeeOrgData) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphEmployeeOrgData
+}
+
+var defSchemaMicrosoftGraphEmployeeOrgData = opsgenimpl.Def{Name: "MicrosoftGraphEmployeeOrgData", JSON: `{"properties":{"@odata.type":{"type":"string"},"costCenter":{"type":["string","null"]},"division":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"}`}
+
+type defRefMicrosoftGraphEntity struct{}
+
+func (defRefMicrosoftGraphEntity) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphEntity
+}
+
+var defSchemaMicrosoftGraphEntity = opsgenimpl.Def{Name: "MicrosoftGraphEntity", JSON: `{"properties":{"@odata.type":{"type":"string"},"id":{"type":"string"}},"required":["@odata.type"],"type":"object"}`}
+
+type defRefMicrosoftGraphExternalAudienceScope struct{}
+
+func (defRefMicrosoftGraphExternalAudienceScope) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphExternalAudienceScope
+}
+
+var defSchemaMicrosoftGraphExternalAudienceScope = opsgenimpl.Def{Name: "MicrosoftGraphExternalAudienceScope", JSON: `{"enum":["none","contactsOnly","all"],"type":"string"}`}
+
+type defRefMicrosoftGraphLicenseAssignmentState struct{}
+
+func (defRefMicrosoftGraphLicenseAssignmentState) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphLicenseAssignmentState
+}
+
+var defSchemaMicrosoftGraphLicenseAssignmentState = opsgenimpl.Def{Name: "MicrosoftGraphLicenseAssignmentState", JSON: `{"properties":{"@odata.type":{"type":"string"},"assignedByGroup":{"type":["string","null"]},"disabledPlans":{"items":{"format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$","type":["string","null"]},"type":"array"},"error":{"type":["string","null"]},"lastUpdatedDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"skuId":{"format":"uuid","pattern":"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$","type":["string","null"]},"state":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"}`}
+
+type defRefMicrosoftGraphLocaleInfo struct{}
+
+func (defRefMicrosoftGraphLocaleInfo) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphLocaleInfo
+}
+
+var defSchemaMicrosoftGraphLocaleInfo = opsgenimpl.Def{Name: "MicrosoftGraphLocaleInfo", JSON: `{"properties":{"@odata.type":{"type":"string"},"displayName":{"type":["string","null"]},"locale":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"}`}
+
+type defRefMicrosoftGraphMailboxSettings struct{}
+
+func (defRefMicrosoftGraphMailboxSettings) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphMailboxSettings
+}
+
+var defSchemaMicrosoftGraphMailboxSettings = opsgenimpl.Def{Name: "MicrosoftGraphMailboxSettings", JSON: `{"properties":{"@odata.type":{"type":"string"},"archiveFolder":{"type":["string","null"]},"automaticRepliesSetting":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphAutomaticRepliesSetting"},{"type":["object","null"]}]},"dateFormat":{"type":["string","null"]},"delegateMeetingMessageDeliveryOptions":{"$ref":"#/$defs/MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions"},"language":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphLocaleInfo"},{"type":["object","null"]}]},"timeFormat":{"type":["string","null"]},"timeZone":{"type":["string","null"]},"userPurpose":{"$ref":"#/$defs/MicrosoftGraphMailboxSettingsUserPurpose"},"workingHours":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphWorkingHours"},{"type":["object","null"]}]}},"required":["@odata.type"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefMicrosoftGraphAutomaticRepliesSetting{}, defRefMicrosoftGraphLocaleInfo{}, defRefMicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions{}, defRefMicrosoftGraphMailboxSettingsUserPurpose{}, defRefMicrosoftGraphWorkingHours{}}}
+
+type defRefMicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions struct{}
+
+func (defRefMicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions
+}
+
+var defSchemaMicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions = opsgenimpl.Def{Name: "MicrosoftGraphMailboxSettingsDelegateMeetingMessageDeliveryOptions", JSON: `{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphDelegateMeetingMessageDeliveryOptions"},{"type":["object","null"]}]}`, Deps: []opsgenimpl.DefRef{defRefMicrosoftGraphDelegateMeetingMessageDeliveryOptions{}}}
+
+type defRefMicrosoftGraphMailboxSettingsUserPurpose struct{}
+
+func (defRefMicrosoftGraphMailboxSettingsUserPurpose) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphMailboxSettingsUserPurpose
+}
+
+var defSchemaMicrosoftGraphMailboxSettingsUserPurpose = opsgenimpl.Def{Name: "MicrosoftGraphMailboxSettingsUserPurpose", JSON: `{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphUserPurpose"},{"type":["object","null"]}]}`, Deps: []opsgenimpl.DefRef{defRefMicrosoftGraphUserPurpose{}}}
+
+type defRefMicrosoftGraphObjectIdentity struct{}
+
+func (defRefMicrosoftGraphObjectIdentity) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphObjectIdentity
+}
+
+var defSchemaMicrosoftGraphObjectIdentity = opsgenimpl.Def{Name: "MicrosoftGraphObjectIdentity", JSON: `{"properties":{"@odata.type":{"type":"string"},"issuer":{"type":["string","null"]},"issuerAssignedId":{"type":["string","null"]},"signInType":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"}`}
+
+type defRefMicrosoftGraphOnPremisesExtensionAttributes struct{}
+
+func (defRefMicrosoftGraphOnPremisesExtensionAttributes) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphOnPremisesExtensionAttributes
+}
+
+var defSchemaMicrosoftGraphOnPremisesExtensionAttributes = opsgenimpl.Def{Name: "MicrosoftGraphOnPremisesExtensionAttributes", JSON: `{"properties":{"@odata.type":{"type":"string"},"extensionAttribute1":{"type":["string","null"]},"extensionAttribute10":{"type":["string","null"]},"extensionAttribute11":{"type":["string","null"]},"extensionAttribute12":{"type":["string","null"]},"extensionAttribute13":{"type":["string","null"]},"extensionAttribute14":{"type":["string","null"]},"extensionAttribute15":{"type":["string","null"]},"extensionAttribute2":{"type":["string","null"]},"extensionAttribute3":{"type":["string","null"]},"extensionAttribute4":{"type":["string","null"]},"extensionAttribute5":{"type":["string","null"]},"extensionAttribute6":{"type":["string","null"]},"extensionAttribute7":{"type":["string","null"]},"extensionAttribute8":{"type":["string","null"]},"extensionAttribute9":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"}`}
+
+type defRefMicrosoftGraphOnPremisesProvisioningError struct{}
+
+func (defRefMicrosoftGraphOnPremisesProvisioningError) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphOnPremisesProvisioningError
+}
+
+var defSchemaMicrosoftGraphOnPremisesProvisioningError = opsgenimpl.Def{Name: "MicrosoftGraphOnPremisesProvisioningError", JSON: `{"properties":{"@odata.type":{"type":"string"},"category":{"type":["string","null"]},"occurredDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"propertyCausingError":{"type":["string","null"]},"value":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"}`}
+
+type defRefMicrosoftGraphPasswordProfile struct{}
+
+func (defRefMicrosoftGraphPasswordProfile) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphPasswordProfile
+}
+
+var defSchemaMicrosoftGraphPasswordProfile = opsgenimpl.Def{Name: "MicrosoftGraphPasswordProfile", JSON: `{"properties":{"@odata.type":{"type":"string"},"forceChangePasswordNextSignIn":{"type":["boolean","null"]},"forceChangePasswordNextSignInWithMfa":{"type":["boolean","null"]},"password":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"}`}
+
+type defRefMicrosoftGraphProvisionedPlan struct{}
+
+func (defRefMicrosoftGraphProvisionedPlan) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphProvisionedPlan
+}
+
+var defSchemaMicrosoftGraphProvisionedPlan = opsgenimpl.Def{Name: "MicrosoftGraphProvisionedPlan", JSON: `{"properties":{"@odata.type":{"type":"string"},"capabilityStatus":{"type":["string","null"]},"provisioningStatus":{"type":["string","null"]},"service":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"}`}
+
+type defRefMicrosoftGraphTimeZoneBase struct{}
+
+func (defRefMicrosoftGraphTimeZoneBase) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphTimeZoneBase
+}
+
+var defSchemaMicrosoftGraphTimeZoneBase = opsgenimpl.Def{Name: "MicrosoftGraphTimeZoneBase", JSON: `{"properties":{"@odata.type":{"type":"string"},"name":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"}`}
+
+type defRefMicrosoftGraphUser struct{}
+
+func (defRefMicrosoftGraphUser) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphUser
+}
+
+var defSchemaMicrosoftGraphUser = opsgenimpl.Def{Name: "MicrosoftGraphUser", JSON: `{"allOf":[{"$ref":"#/$defs/MicrosoftGraphDirectoryObject"},{"properties":{"@odata.type":{"default":"#microsoft.graph.user","type":"string"},"aboutMe":{"type":["string","null"]},"accountEnabled":{"type":["boolean","null"]},"ageGroup":{"type":["string","null"]},"assignedLicenses":{"items":{"$ref":"#/$defs/MicrosoftGraphAssignedLicense"},"type":"array"},"assignedPlans":{"items":{"$ref":"#/$defs/MicrosoftGraphAssignedPlan"},"type":"array"},"authorizationInfo":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphAuthorizationInfo"},{"type":["object","null"]}]},"birthday":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":"string"},"businessPhones":{"items":{"type":"string"},"type":"array"},"city":{"type":["string","null"]},"companyName":{"type":["string","null"]},"consentProvidedForMinor":{"type":["string","null"]},"country":{"type":["string","null"]},"createdDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"creationType":{"type":["string","null"]},"department":{"type":["string","null"]},"deviceEnrollmentLimit":{"format":"int32","maximum":2147483647,"minimum":-2147483648,"type":"integer"},"displayName":{"type":["string","null"]},"employeeHireDate":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"employeeId":{"type":["string","null"]},"employeeLeaveDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"employeeOrgData":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphEmployeeOrgData"},{"type":["object","null"]}]},"employeeType":{"type":["string","null"]},"externalUserState":{"type":["string","null"]},"externalUserStateChangeDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"faxNumber":{"type":["string","null"]},"givenName":{"type":["string","null"]},"hireDate":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":"string"},"identities":{"items":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphObjectIdentity"},{"type":["object","null"]}]},"type":"array"},"imAddresses":{"items":{"type":["string","null"]},"type":"array"},"interests":{"items":{"type":["string","null"]},"type":"array"},"isResourceAccount":{"type":["boolean","null"]},"jobTitle":{"type":["string","null"]},"lastPasswordChangeDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"legalAgeGroupClassification":{"type":["string","null"]},"licenseAssignmentStates":{"items":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphLicenseAssignmentState"},{"type":["object","null"]}]},"type":"array"},"mail":{"type":["string","null"]},"mailNickname":{"type":["string","null"]},"mailboxSettings":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphMailboxSettings"},{"type":["object","null"]}]},"mobilePhone":{"type":["string","null"]},"mySite":{"type":["string","null"]},"officeLocation":{"type":["string","null"]},"onPremisesDistinguishedName":{"type":["string","null"]},"onPremisesDomainName":{"type":["string","null"]},"onPremisesExtensionAttributes":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphOnPremisesExtensionAttributes"},{"type":["object","null"]}]},"onPremisesImmutableId":{"type":["string","null"]},"onPremisesLastSyncDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"onPremisesProvisioningErrors":{"items":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphOnPremisesProvisioningError"},{"type":["object","null"]}]},"type":"array"},"onPremisesSamAccountName":{"type":["string","null"]},"onPremisesSecurityIdentifier":{"type":["string","null"]},"onPremisesSyncEnabled":{"type":["boolean","null"]},"onPremisesUserPrincipalName":{"type":["string","null"]},"otherMails":{"items":{"type":"string"},"type":"array"},"passwordPolicies":{"type":["string","null"]},"passwordProfile":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphPasswordProfile"},{"type":["object","null"]}]},"pastProjects":{"items":{"type":["string","null"]},"type":"array"},"postalCode":{"type":["string","null"]},"preferredDataLocation":{"type":["string","null"]},"preferredLanguage":{"type":["string","null"]},"preferredName":{"type":["string","null"]},"provisionedPlans":{"items":{"$ref":"#/$defs/MicrosoftGraphProvisionedPlan"},"type":"array"},"proxyAddresses":{"items":{"type":"string"},"type":"array"},"responsibilities":{"items":{"type":["string","null"]},"type":"array"},"schools":{"items":{"type":["string","null"]},"type":"array"},"securityIdentifier":{"type":["string","null"]},"showInAddressList":{"type":["boolean","null"]},"signInSessionsValidFromDateTime":{"format":"date-time","pattern":"^[0-9]{4,}-(0[1-9]|1[012])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?(Z|[+-][0-9][0-9]:[0-9][0-9])$","type":["string","null"]},"skills":{"items":{"type":["string","null"]},"type":"array"},"state":{"type":["string","null"]},"streetAddress":{"type":["string","null"]},"surname":{"type":["string","null"]},"usageLocation":{"type":["string","null"]},"userPrincipalName":{"type":["string","null"]},"userType":{"type":["string","null"]}},"required":["@odata.type"],"type":"object"}]}`, Deps: []opsgenimpl.DefRef{defRefMicrosoftGraphAssignedLicense{}, defRefMicrosoftGraphAssignedPlan{}, defRefMicrosoftGraphAuthorizationInfo{}, defRefMicrosoftGraphDirectoryObject{}, defRefMicrosoftGraphEmployeeOrgData{}, defRefMicrosoftGraphLicenseAssignmentState{}, defRefMicrosoftGraphMailboxSettings{}, defRefMicrosoftGraphObjectIdentity{}, defRefMicrosoftGraphOnPremisesExtensionAttributes{}, defRefMicrosoftGraphOnPremisesProvisioningError{}, defRefMicrosoftGraphPasswordProfile{}, defRefMicrosoftGraphProvisionedPlan{}}}
+
+type defRefMicrosoftGraphUserCollectionResponse struct{}
+
+func (defRefMicrosoftGraphUserCollectionResponse) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphUserCollectionResponse
+}
+
+var defSchemaMicrosoftGraphUserCollectionResponse = opsgenimpl.Def{Name: "MicrosoftGraphUserCollectionResponse", JSON: `{"allOf":[{"$ref":"#/$defs/BaseCollectionPaginationCountResponse"},{"properties":{"value":{"items":{"$ref":"#/$defs/MicrosoftGraphUser"},"type":"array"}},"type":"object"}],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefBaseCollectionPaginationCountResponse{}, defRefMicrosoftGraphUser{}}}
+
+type defRefMicrosoftGraphUserPurpose struct{}
+
+func (defRefMicrosoftGraphUserPurpose) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphUserPurpose
+}
+
+var defSchemaMicrosoftGraphUserPurpose = opsgenimpl.Def{Name: "MicrosoftGraphUserPurpose", JSON: `{"enum":["user","linked","shared","room","equipment","others","unknownFutureValue"],"type":"string"}`}
+
+type defRefMicrosoftGraphWorkingHours struct{}
+
+func (defRefMicrosoftGraphWorkingHours) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphWorkingHours
+}
+
+var defSchemaMicrosoftGraphWorkingHours = opsgenimpl.Def{Name: "MicrosoftGraphWorkingHours", JSON: `{"properties":{"@odata.type":{"type":"string"},"daysOfWeek":{"items":{"$ref":"#/$defs/MicrosoftGraphWorkingHoursDaysOfWeekItem"},"type":"array"},"endTime":{"format":"time","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?$","type":["string","null"]},"startTime":{"format":"time","pattern":"^([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]([.][0-9]{1,12})?$","type":["string","null"]},"timeZone":{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphTimeZoneBase"},{"type":["object","null"]}]}},"required":["@odata.type"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefMicrosoftGraphTimeZoneBase{}, defRefMicrosoftGraphWorkingHoursDaysOfWeekItem{}}}
+
+type defRefMicrosoftGraphWorkingHoursDaysOfWeekItem struct{}
+
+func (defRefMicrosoftGraphWorkingHoursDaysOfWeekItem) Def() *opsgenimpl.Def {
+	return &defSchemaMicrosoftGraphWorkingHoursDaysOfWeekItem
+}
+
+var defSchemaMicrosoftGraphWorkingHoursDaysOfWeekItem = opsgenimpl.Def{Name: "MicrosoftGraphWorkingHoursDaysOfWeekItem", JSON: `{"anyOf":[{"$ref":"#/$defs/MicrosoftGraphDayOfWeek"},{"type":["object","null"]}]}`, Deps: []opsgenimpl.DefRef{defRefMicrosoftGraphDayOfWeek{}}}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaMicrosoftGraphUserCollectionResponse = Schemas.Ref(`{"$ref":"#/$defs/MicrosoftGraphUserCollectionResponse"}`)
+	refSchemaMicrosoftGraphUserCollectionResponse = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/MicrosoftGraphUserCollectionResponse"}`, Defs: []opsgenimpl.DefRef{defRefMicrosoftGraphUserCollectionResponse{}}, Set: &schemaSet}
 )

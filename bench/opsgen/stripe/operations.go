@@ -50,5 +50,5 @@ func (c *Client) GetPayouts(ctx context.Context, params GetPayoutsParams, opts .
 }
 
 var responsesGetPayouts = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaGetPayoutsResponse},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaGetPayoutsResponse},
 }

@@ -8,12 +8,292 @@ import (
 	_ "github.com/opsgen/opsgen/runtime/pattern"
 )
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"AccountRequirementsError":{"properties":{"code":{"$ref":"#/$defs/AccountRequirementsErrorCode"},"reason":{"maxLength":5000,"type":"string"},"requirement":{"maxLength":5000,"type":"string"}},"required":["code","reason","requirement"],"type":"object"},"AccountRequirementsErrorCode":{"enum":["invalid_address_city_state_postal_code","invalid_dob_age_under_18","invalid_representative_country","invalid_street_address","invalid_tos_acceptance","invalid_value_other","verification_document_address_mismatch","verification_document_address_missing","verification_document_corrupt","verification_document_country_not_supported","verification_document_dob_mismatch","verification_document_duplicate_type","verification_document_expired","verification_document_failed_copy","verification_document_failed_greyscale","verification_document_failed_other","verification_document_failed_test_mode","verification_document_fraudulent","verification_document_id_number_mismatch","verification_document_id_number_missing","verification_document_incomplete","verification_document_invalid","verification_document_issue_or_expiry_date_missing","verification_document_manipulated","verification_document_missing_back","verification_document_missing_front","verification_document_name_mismatch","verification_document_name_missing","verification_document_nationality_mismatch","verification_document_not_readable","verification_document_not_signed","verification_document_not_uploaded","verification_document_photo_mismatch","verification_document_too_large","verification_document_type_not_supported","verification_failed_address_match","verification_failed_business_iec_number","verification_failed_document_match","verification_failed_id_number_match","verification_failed_keyed_identity","verification_failed_keyed_match","verification_failed_name_match","verification_failed_other","verification_failed_residential_address","verification_failed_tax_id_match","verification_failed_tax_id_not_issued","verification_missing_executives","verification_missing_owners","verification_requires_additional_memorandum_of_associations"],"type":"string"},"BalanceTransaction":{"properties":{"amount":{"type":"integer"},"available_on":{"format":"unix-time","type":"integer"},"created":{"format":"unix-time","type":"integer"},"currency":{"type":"string"},"description":{"maxLength":5000,"type":["string","null"]},"exchange_rate":{"type":["number","null"]},"fee":{"type":"integer"},"fee_details":{"items":{"$ref":"#/$defs/Fee"},"type":"array"},"id":{"maxLength":5000,"type":"string"},"net":{"type":"integer"},"object":{"$ref":"#/$defs/BalanceTransactionObject"},"reporting_category":{"maxLength":5000,"type":"string"},"source":{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"}]},{"type":"null"}]},"status":{"maxLength":5000,"type":"string"},"type":{"$ref":"#/$defs/BalanceTransactionType"}},"required":["amount","available_on","created","currency","fee","fee_details","id","net","object","reporting_category","status","type"],"type":"object"},"BalanceTransactionObject":{"enum":["balance_transaction"],"type":"string"},"BalanceTransactionType":{"enum":["adjustment","advance","advance_funding","anticipation_repayment","application_fee","application_fee_refund","charge","connect_collection_transfer","contribution","issuing_authorization_hold","issuing_authorization_release","issuing_dispute","issuing_transaction","payment","payment_failure_refund","payment_refund","payout","payout_cancel","payout_failure","refund","refund_failure","reserve_transaction","reserved_funds","stripe_fee","stripe_fx_fee","tax_fee","topup","topup_reversal","transfer","transfer_cancel","transfer_failure","transfer_refund"],"type":"string"},"BankAccount":{"properties":{"account":{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"}]},{"type":"null"}]},"account_holder_name":{"maxLength":5000,"type":["string","null"]},"account_holder_type":{"maxLength":5000,"type":["string","null"]},"account_type":{"maxLength":5000,"type":["string","null"]},"available_payout_methods":{"items":{"$ref":"#/$defs/BankAccountAvailablePayoutMethodsItem"},"type":["array","null"]},"bank_name":{"maxLength":5000,"type":["string","null"]},"country":{"maxLength":5000,"type":"string"},"currency":{"type":"string"},"customer":{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"}]},{"type":"null"}]},"default_for_currency":{"type":["boolean","null"]},"fingerprint":{"maxLength":5000,"type":["string","null"]},"future_requirements":{"anyOf":[{"anyOf":[{"$ref":"#/$defs/ExternalAccountRequirements"}]},{"type":"null"}]},"id":{"maxLength":5000,"type":"string"},"last4":{"maxLength":5000,"type":"string"},"metadata":{"additionalProperties":{"maxLength":500,"type":"string"},"type":["object","null"]},"object":{"$ref":"#/$defs/BankAccountObject"},"requirements":{"anyOf":[{"anyOf":[{"$ref":"#/$defs/ExternalAccountRequirements"}]},{"type":"null"}]},"routing_number":{"maxLength":5000,"type":["string","null"]},"status":{"maxLength":5000,"type":"string"}},"required":["country","currency","id","last4","object","status"],"type":"object"},"BankAccountAvailablePayoutMethodsItem":{"enum":["instant","standard"],"type":"string"},"BankAccountObject":{"enum":["bank_account"],"type":"string"},"Card":{"properties":{"account":{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"}]},{"type":"null"}]},"address_city":{"maxLength":5000,"type":["string","null"]},"address_country":{"maxLength":5000,"type":["string","null"]},"address_line1":{"maxLength":5000,"type":["string","null"]},"address_line1_check":{"maxLength":5000,"type":["string","null"]},"address_line2":{"maxLength":5000,"type":["string","null"]},"address_state":{"maxLength":5000,"type":["string","null"]},"address_zip":{"maxLength":5000,"type":["string","null"]},"address_zip_check":{"maxLength":5000,"type":["string","null"]},"available_payout_methods":{"items":{"$ref":"#/$defs/CardAvailablePayoutMethodsItem"},"type":["array","null"]},"brand":{"maxLength":5000,"type":"string"},"country":{"maxLength":5000,"type":["string","null"]},"currency":{"type":["string","null"]},"customer":{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"}]},{"type":"null"}]},"cvc_check":{"maxLength":5000,"type":["string","null"]},"default_for_currency":{"type":["boolean","null"]},"dynamic_last4":{"maxLength":5000,"type":["string","null"]},"exp_month":{"type":"integer"},"exp_year":{"type":"integer"},"fingerprint":{"maxLength":5000,"type":["string","null"]},"funding":{"maxLength":5000,"type":"string"},"id":{"maxLength":5000,"type":"string"},"last4":{"maxLength":5000,"type":"string"},"metadata":{"additionalProperties":{"maxLength":500,"type":"string"},"type":["object","null"]},"name":{"maxLength":5000,"type":["string","null"]},"object":{"$ref":"#/$defs/CardObject"},"status":{"maxLength":5000,"type":["string","null"]},"tokenization_method":{"maxLength":5000,"type":["string","null"]}},"required":["brand","exp_month","exp_year","funding","id","last4","object"],"type":"object"},"CardAvailablePayoutMethodsItem":{"enum":["instant","standard"],"type":"string"},"CardObject":{"enum":["card"],"type":"string"},"DeletedBankAccount":{"properties":{"currency":{"maxLength":5000,"type":["string","null"]},"deleted":{"$ref":"#/$defs/DeletedBankAccountDeleted"},"id":{"maxLength":5000,"type":"string"},"object":{"$ref":"#/$defs/DeletedBankAccountObject"}},"required":["deleted","id","object"],"type":"object"},"DeletedBankAccountDeleted":{"enum":[true],"type":"boolean"},"DeletedBankAccountObject":{"enum":["bank_account"],"type":"string"},"DeletedCard":{"properties":{"currency":{"maxLength":5000,"type":["string","null"]},"deleted":{"$ref":"#/$defs/DeletedCardDeleted"},"id":{"maxLength":5000,"type":"string"},"object":{"$ref":"#/$defs/DeletedCardObject"}},"required":["deleted","id","object"],"type":"object"},"DeletedCardDeleted":{"enum":[true],"type":"boolean"},"DeletedCardObject":{"enum":["card"],"type":"string"},"ExternalAccountRequirements":{"properties":{"currently_due":{"items":{"maxLength":5000,"type":"string"},"type":["array","null"]},"errors":{"items":{"$ref":"#/$defs/AccountRequirementsError"},"type":["array","null"]},"past_due":{"items":{"maxLength":5000,"type":"string"},"type":["array","null"]},"pending_verification":{"items":{"maxLength":5000,"type":"string"},"type":["array","null"]}},"type":"object"},"Fee":{"properties":{"amount":{"type":"integer"},"application":{"maxLength":5000,"type":["string","null"]},"currency":{"type":"string"},"description":{"maxLength":5000,"type":["string","null"]},"type":{"maxLength":5000,"type":"string"}},"required":["amount","currency","type"],"type":"object"},"GetPayoutsResponse":{"properties":{"data":{"items":{"$ref":"#/$defs/Payout"},"type":"array"},"has_more":{"type":"boolean"},"object":{"$ref":"#/$defs/GetPayoutsResponseObject"},"url":{"maxLength":5000,"pattern":"^/v1/payouts","type":"string"}},"required":["data","has_more","object","url"],"type":"object"},"GetPayoutsResponseObject":{"enum":["list"],"type":"string"},"Payout":{"properties":{"amount":{"type":"integer"},"arrival_date":{"format":"unix-time","type":"integer"},"automatic":{"type":"boolean"},"balance_transaction":{"$ref":"#/$defs/PayoutBalanceTransaction"},"created":{"format":"unix-time","type":"integer"},"currency":{"type":"string"},"description":{"maxLength":5000,"type":["string","null"]},"destination":{"$ref":"#/$defs/PayoutDestination"},"failure_balance_transaction":{"$ref":"#/$defs/PayoutFailureBalanceTransaction"},"failure_code":{"maxLength":5000,"type":["string","null"]},"failure_message":{"maxLength":5000,"type":["string","null"]},"id":{"maxLength":5000,"type":"string"},"livemode":{"type":"boolean"},"metadata":{"additionalProperties":{"maxLength":500,"type":"string"},"type":["object","null"]},"method":{"maxLength":5000,"type":"string"},"object":{"$ref":"#/$defs/PayoutObject"},"original_payout":{"$ref":"#/$defs/PayoutOriginalPayout"},"reconciliation_status":{"$ref":"#/$defs/PayoutReconciliationStatus"},"reversed_by":{"$ref":"#/$defs/PayoutReversedBy"},"source_type":{"maxLength":5000,"type":"string"},"statement_descriptor":{"maxLength":5000,"type":["string","null"]},"status":{"maxLength":5000,"type":"string"},"type":{"$ref":"#/$defs/PayoutType"}},"required":["amount","arrival_date","automatic","created","currency","id","livemode","method","object","reconciliation_status","source_type","status","type"],"type":"object"},"PayoutBalanceTransaction":{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"},{"$ref":"#/$defs/BalanceTransaction"}]},{"type":"null"}]},"PayoutDestination":{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"},{"$ref":"#/$defs/BankAccount"},{"$ref":"#/$defs/Card"},{"$ref":"#/$defs/DeletedBankAccount"},{"$ref":"#/$defs/DeletedCard"}]},{"type":"null"}]},"PayoutFailureBalanceTransaction":{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"},{"$ref":"#/$defs/BalanceTransaction"}]},{"type":"null"}]},"PayoutObject":{"enum":["payout"],"type":"string"},"PayoutOriginalPayout":{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"},{"$ref":"#/$defs/Payout"}]},{"type":"null"}]},"PayoutReconciliationStatus":{"enum":["completed","in_progress","not_applicable"],"type":"string"},"PayoutReversedBy":{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"},{"$ref":"#/$defs/Payout"}]},{"type":"null"}]},"PayoutType":{"enum":["bank_account","card"],"type":"string"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefAccountRequirementsError{},
+	defRefAccountRequirementsErrorCode{},
+	defRefBalanceTransaction{},
+	defRefBalanceTransactionObject{},
+	defRefBalanceTransactionType{},
+	defRefBankAccount{},
+	defRefBankAccountAvailablePayoutMethodsItem{},
+	defRefBankAccountObject{},
+	defRefCard{},
+	defRefCardAvailablePayoutMethodsItem{},
+	defRefCardObject{},
+	defRefDeletedBankAccount{},
+	defRefDeletedBankAccountDeleted{},
+	defRefDeletedBankAccountObject{},
+	defRefDeletedCard{},
+	defRefDeletedCardDeleted{},
+	defRefDeletedCardObject{},
+	defRefExternalAccountRequirements{},
+	defRefFee{},
+	defRefGetPayoutsResponse{},
+	defRefGetPayoutsResponseObject{},
+	defRefPayout{},
+	defRefPayoutBalanceTransaction{},
+	defRefPayoutDestination{},
+	defRefPayoutFailureBalanceTransaction{},
+	defRefPayoutObject{},
+	defRefPayoutOriginalPayout{},
+	defRefPayoutReconciliationStatus{},
+	defRefPayoutReversedBy{},
+	defRefPayoutType{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefAccountRequirementsError struct{}
+
+func (defRefAccountRequirementsError) Def() *opsgenimpl.Def {
+	return &defSchemaAccountRequirementsError
+}
+
+var defSchemaAccountRequirementsError = opsgenimpl.Def{Name: "AccountRequirementsError", JSON: `{"properties":{"code":{"$ref":"#/$defs/AccountRequirementsErrorCode"},"reason":{"maxLength":5000,"type":"string"},"requirement":{"maxLength":5000,"type":"string"}},"required":["code","reason","requirement"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefAccountRequirementsErrorCode{}}}
+
+type defRefAccountRequirementsErrorCode struct{}
+
+func (defRefAccountRequirementsErrorCode) Def() *opsgenimpl.Def {
+	return &defSchemaAccountRequirementsErrorCode
+}
+
+var defSchemaAccountRequirementsErrorCode = opsgenimpl.Def{Name: "AccountRequirementsErrorCode", JSON: `{"enum":["invalid_address_city_state_postal_code","invalid_dob_age_under_18","invalid_representative_country","invalid_street_address","invalid_tos_acceptance","invalid_value_other","verification_document_address_mismatch","verification_document_address_missing","verification_document_corrupt","verification_document_country_not_supported","verification_document_dob_mismatch","verification_document_duplicate_type","verification_document_expired","verification_document_failed_copy","verification_document_failed_greyscale","verification_document_failed_other","verification_document_failed_test_mode","verification_document_fraudulent","verification_document_id_number_mismatch","verification_document_id_number_missing","verification_document_incomplete","verification_document_invalid","verification_document_issue_or_expiry_date_missing","verification_document_manipulated","verification_document_missing_back","verification_document_missing_front","verification_document_name_mismatch","verification_document_name_missing","verification_document_nationality_mismatch","verification_document_not_readable","verification_document_not_signed","verification_document_not_uploaded","verification_document_photo_mismatch","verification_document_too_large","verification_document_type_not_supported","verification_failed_address_match","verification_failed_business_iec_number","verification_failed_document_match","verification_failed_id_number_match","verification_failed_keyed_identity","verification_failed_keyed_match","verification_failed_name_match","verification_failed_other","verification_failed_residential_address","verification_failed_tax_id_match","verification_failed_tax_id_not_issued","verification_missing_executives","verification_missing_owners","verification_requires_additional_memorandum_of_associations"],"type":"string"}`}
+
+type defRefBalanceTransaction struct{}
+
+func (defRefBalanceTransaction) Def() *opsgenimpl.Def {
+	return &defSchemaBalanceTransaction
+}
+
+var defSchemaBalanceTransaction = opsgenimpl.Def{Name: "BalanceTransaction", JSON: `{"properties":{"amount":{"type":"integer"},"available_on":{"format":"unix-time","type":"integer"},"created":{"format":"unix-time","type":"integer"},"currency":{"type":"string"},"description":{"maxLength":5000,"type":["string","null"]},"exchange_rate":{"type":["number","null"]},"fee":{"type":"integer"},"fee_details":{"items":{"$ref":"#/$defs/Fee"},"type":"array"},"id":{"maxLength":5000,"type":"string"},"net":{"type":"integer"},"object":{"$ref":"#/$defs/BalanceTransactionObject"},"reporting_category":{"maxLength":5000,"type":"string"},"source":{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"}]},{"type":"null"}]},"status":{"maxLength":5000,"type":"string"},"type":{"$ref":"#/$defs/BalanceTransactionType"}},"required":["amount","available_on","created","currency","fee","fee_details","id","net","object","reporting_category","status","type"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefBalanceTransactionObject{}, defRefBalanceTransactionType{}, defRefFee{}}}
+
+type defRefBalanceTransactionObject struct{}
+
+func (defRefBalanceTransactionObject) Def() *opsgenimpl.Def {
+	return &defSchemaBalanceTransactionObject
+}
+
+var defSchemaBalanceTransactionObject = opsgenimpl.Def{Name: "BalanceTransactionObject", JSON: `{"enum":["balance_transaction"],"type":"string"}`}
+
+type defRefBalanceTransactionType struct{}
+
+func (defRefBalanceTransactionType) Def() *opsgenimpl.Def {
+	return &defSchemaBalanceTransactionType
+}
+
+var defSchemaBalanceTransactionType = opsgenimpl.Def{Name: "BalanceTransactionType", JSON: `{"enum":["adjustment","advance","advance_funding","anticipation_repayment","application_fee","application_fee_refund","charge","connect_collection_transfer","contribution","issuing_authorization_hold","issuing_authorization_release","issuing_dispute","issuing_transaction","payment","payment_failure_refund","payment_refund","payout","payout_cancel","payout_failure","refund","refund_failure","reserve_transaction","reserved_funds","stripe_fee","stripe_fx_fee","tax_fee","topup","topup_reversal","transfer","transfer_cancel","transfer_failure","transfer_refund"],"type":"string"}`}
+
+type defRefBankAccount struct{}
+
+func (defRefBankAccount) Def() *opsgenimpl.Def {
+	return &defSchemaBankAccount
+}
+
+var defSchemaBankAccount = opsgenimpl.Def{Name: "BankAccount", JSON: `{"properties":{"account":{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"}]},{"type":"null"}]},"account_holder_name":{"maxLength":5000,"type":["string","null"]},"account_holder_type":{"maxLength":5000,"type":["string","null"]},"account_type":{"maxLength":5000,"type":["string","null"]},"available_payout_methods":{"items":{"$ref":"#/$defs/BankAccountAvailablePayoutMethodsItem"},"type":["array","null"]},"bank_name":{"maxLength":5000,"type":["string","null"]},"country":{"maxLength":5000,"type":"string"},"currency":{"type":"string"},"customer":{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"}]},{"type":"null"}]},"default_for_currency":{"type":["boolean","null"]},"fingerprint":{"maxLength":5000,"type":["string","null"]},"future_requirements":{"anyOf":[{"anyOf":[{"$ref":"#/$defs/ExternalAccountRequirements"}]},{"type":"null"}]},"id":{"maxLength":5000,"type":"string"},"last4":{"maxLength":5000,"type":"string"},"metadata":{"additionalProperties":{"maxLength":500,"type":"string"},"type":["object","null"]},"object":{"$ref":"#/$defs/BankAccountObject"},"requirements":{"anyOf":[{"anyOf":[{"$ref":"#/$defs/ExternalAccountRequirements"}]},{"type":"null"}]},"routing_number":{"maxLength":5000,"type":["string","null"]},"status":{"maxLength":5000,"type":"string"}},"required":["country","currency","id","last4","object","status"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefBankAccountAvailablePayoutMethodsItem{}, defRefBankAccountObject{}, defRefExternalAccountRequirements{}}}
+
+type defRefBankAccountAvailablePayoutMethodsItem struct{}
+
+func (defRefBankAccountAvailablePayoutMethodsItem) Def() *opsgenimpl.Def {
+	return &defSchemaBankAccountAvailablePayoutMethodsItem
+}
+
+var defSchemaBankAccountAvailablePayoutMethodsItem = opsgenimpl.Def{Name: "BankAccountAvailablePayoutMethodsItem", JSON: `{"enum":["instant","standard"],"type":"string"}`}
+
+type defRefBankAccountObject struct{}
+
+func (defRefBankAccountObject) Def() *opsgenimpl.Def {
+	return &defSchemaBankAccountObject
+}
+
+var defSchemaBankAccountObject = opsgenimpl.Def{Name: "BankAccountObject", JSON: `{"enum":["bank_account"],"type":"string"}`}
+
+type defRefCard struct{}
+
+func (defRefCard) Def() *opsgenimpl.Def {
+	return &defSchemaCard
+}
+
+var defSchemaCard = opsgenimpl.Def{Name: "Card", JSON: `{"properties":{"account":{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"}]},{"type":"null"}]},"address_city":{"maxLength":5000,"type":["string","null"]},"address_country":{"maxLength":5000,"type":["string","null"]},"address_line1":{"maxLength":5000,"type":["string","null"]},"address_line1_check":{"maxLength":5000,"type":["string","null"]},"address_line2":{"maxLength":5000,"type":["string","null"]},"address_state":{"maxLength":5000,"type":["string","null"]},"address_zip":{"maxLength":5000,"type":["string","null"]},"address_zip_check":{"maxLength":5000,"type":["string","null"]},"available_payout_methods":{"items":{"$ref":"#/$defs/CardAvailablePayoutMethodsItem"},"type":["array","null"]},"brand":{"maxLength":5000,"type":"string"},"country":{"maxLength":5000,"type":["string","null"]},"currency":{"type":["string","null"]},"customer":{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"}]},{"type":"null"}]},"cvc_check":{"maxLength":5000,"type":["string","null"]},"default_for_currency":{"type":["boolean","null"]},"dynamic_last4":{"maxLength":5000,"type":["string","null"]},"exp_month":{"type":"integer"},"exp_year":{"type":"integer"},"fingerprint":{"maxLength":5000,"type":["string","null"]},"funding":{"maxLength":5000,"type":"string"},"id":{"maxLength":5000,"type":"string"},"last4":{"maxLength":5000,"type":"string"},"metadata":{"additionalProperties":{"maxLength":500,"type":"string"},"type":["object","null"]},"name":{"maxLength":5000,"type":["string","null"]},"object":{"$ref":"#/$defs/CardObject"},"status":{"maxLength":5000,"type":["string","null"]},"tokenization_method":{"maxLength":5000,"type":["string","null"]}},"required":["brand","exp_month","exp_year","funding","id","last4","object"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCardAvailablePayoutMethodsItem{}, defRefCardObject{}}}
+
+type defRefCardAvailablePayoutMethodsItem struct{}
+
+func (defRefCardAvailablePayoutMethodsItem) Def() *opsgenimpl.Def {
+	return &defSchemaCardAvailablePayoutMethodsItem
+}
+
+var defSchemaCardAvailablePayoutMethodsItem = opsgenimpl.Def{Name: "CardAvailablePayoutMethodsItem", JSON: `{"enum":["instant","standard"],"type":"string"}`}
+
+type defRefCardObject struct{}
+
+func (defRefCardObject) Def() *opsgenimpl.Def {
+	return &defSchemaCardObject
+}
+
+var defSchemaCardObject = opsgenimpl.Def{Name: "CardObject", JSON: `{"enum":["card"],"type":"string"}`}
+
+type defRefDeletedBankAccount struct{}
+
+func (defRefDeletedBankAccount) Def() *opsgenimpl.Def {
+	return &defSchemaDeletedBankAccount
+}
+
+var defSchemaDeletedBankAccount = opsgenimpl.Def{Name: "DeletedBankAccount", JSON: `{"properties":{"currency":{"maxLength":5000,"type":["string","null"]},"deleted":{"$ref":"#/$defs/DeletedBankAccountDeleted"},"id":{"maxLength":5000,"type":"string"},"object":{"$ref":"#/$defs/DeletedBankAccountObject"}},"required":["deleted","id","object"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefDeletedBankAccountDeleted{}, defRefDeletedBankAccountObject{}}}
+
+type defRefDeletedBankAccountDeleted struct{}
+
+func (defRefDeletedBankAccountDeleted) Def() *opsgenimpl.Def {
+	return &defSchemaDeletedBankAccountDeleted
+}
+
+var defSchemaDeletedBankAccountDeleted = opsgenimpl.Def{Name: "DeletedBankAccountDeleted", JSON: `{"enum":[true],"type":"boolean"}`}
+
+type defRefDeletedBankAccountObject struct{}
+
+func (defRefDeletedBankAccountObject) Def() *opsgenimpl.Def {
+	return &defSchemaDeletedBankAccountObject
+}
+
+var defSchemaDeletedBankAccountObject = opsgenimpl.Def{Name: "DeletedBankAccountObject", JSON: `{"enum":["bank_account"],"type":"string"}`}
+
+type defRefDeletedCard struct{}
+
+func (defRefDeletedCard) Def() *opsgenimpl.Def {
+	return &defSchemaDeletedCard
+}
+
+var defSchemaDeletedCard = opsgenimpl.Def{Name: "DeletedCard", JSON: `{"properties":{"currency":{"maxLength":5000,"type":["string","null"]},"deleted":{"$ref":"#/$defs/DeletedCardDeleted"},"id":{"maxLength":5000,"type":"string"},"object":{"$ref":"#/$defs/DeletedCardObject"}},"required":["deleted","id","object"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefDeletedCardDeleted{}, defRefDeletedCardObject{}}}
+
+type defRefDeletedCardDeleted struct{}
+
+func (defRefDeletedCardDeleted) Def() *opsgenimpl.Def {
+	return &defSchemaDeletedCardDeleted
+}
+
+var defSchemaDeletedCardDeleted = opsgenimpl.Def{Name: "DeletedCardDeleted", JSON: `{"enum":[true],"type":"boolean"}`}
+
+type defRefDeletedCardObject struct{}
+
+func (defRefDeletedCardObject) Def() *opsgenimpl.Def {
+	return &defSchemaDeletedCardObject
+}
+
+var defSchemaDeletedCardObject = opsgenimpl.Def{Name: "DeletedCardObject", JSON: `{"enum":["card"],"type":"string"}`}
+
+type defRefExternalAccountRequirements struct{}
+
+func (defRefExternalAccountRequirements) Def() *opsgenimpl.Def {
+	return &defSchemaExternalAccountRequirements
+}
+
+var defSchemaExternalAccountRequirements = opsgenimpl.Def{Name: "ExternalAccountRequirements", JSON: `{"properties":{"currently_due":{"items":{"maxLength":5000,"type":"string"},"type":["array","null"]},"errors":{"items":{"$ref":"#/$defs/AccountRequirementsError"},"type":["array","null"]},"past_due":{"items":{"maxLength":5000,"type":"string"},"type":["array","null"]},"pending_verification":{"items":{"maxLength":5000,"type":"string"},"type":["array","null"]}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefAccountRequirementsError{}}}
+
+type defRefFee struct{}
+
+func (defRefFee) Def() *opsgenimpl.Def {
+	return &defSchemaFee
+}
+
+var defSchemaFee = opsgenimpl.Def{Name: "Fee", JSON: `{"properties":{"amount":{"type":"integer"},"application":{"maxLength":5000,"type":["string","null"]},"currency":{"type":"string"},"description":{"maxLength":5000,"type":["string","null"]},"type":{"maxLength":5000,"type":"string"}},"required":["amount","currency","type"],"type":"object"}`}
+
+type defRefGetPayoutsResponse struct{}
+
+func (defRefGetPayoutsResponse) Def() *opsgenimpl.Def {
+	return &defSchemaGetPayoutsResponse
+}
+
+var defSchemaGetPayoutsResponse = opsgenimpl.Def{Name: "GetPayoutsResponse", JSON: `{"properties":{"data":{"items":{"$ref":"#/$defs/Payout"},"type":"array"},"has_more":{"type":"boolean"},"object":{"$ref":"#/$defs/GetPayoutsResponseObject"},"url":{"maxLength":5000,"pattern":"^/v1/payouts","type":"string"}},"required":["data","has_more","object","url"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefGetPayoutsResponseObject{}, defRefPayout{}}}
+
+type defRefGetPayoutsResponseObject struct{}
+
+func (defRefGetPayoutsResponseObject) Def() *opsgenimpl.Def {
+	return &defSchemaGetPayoutsResponseObject
+}
+
+var defSchemaGetPayoutsResponseObject = opsgenimpl.Def{Name: "GetPayoutsResponseObject", JSON: `{"enum":["list"],"type":"string"}`}
+
+type defRefPayout struct{}
+
+func (defRefPayout) Def() *opsgenimpl.Def {
+	return &defSchemaPayout
+}
+
+var defSchemaPayout = opsgenimpl.Def{Name: "Payout", JSON: `{"properties":{"amount":{"type":"integer"},"arrival_date":{"format":"unix-time","type":"integer"},"automatic":{"type":"boolean"},"balance_transaction":{"$ref":"#/$defs/PayoutBalanceTransaction"},"created":{"format":"unix-time","type":"integer"},"currency":{"type":"string"},"description":{"maxLength":5000,"type":["string","null"]},"destination":{"$ref":"#/$defs/PayoutDestination"},"failure_balance_transaction":{"$ref":"#/$defs/PayoutFailureBalanceTransaction"},"failure_code":{"maxLength":5000,"type":["string","null"]},"failure_message":{"maxLength":5000,"type":["string","null"]},"id":{"maxLength":5000,"type":"string"},"livemode":{"type":"boolean"},"metadata":{"additionalProperties":{"maxLength":500,"type":"string"},"type":["object","null"]},"method":{"maxLength":5000,"type":"string"},"object":{"$ref":"#/$defs/PayoutObject"},"original_payout":{"$ref":"#/$defs/PayoutOriginalPayout"},"reconciliation_status":{"$ref":"#/$defs/PayoutReconciliationStatus"},"reversed_by":{"$ref":"#/$defs/PayoutReversedBy"},"source_type":{"maxLength":5000,"type":"string"},"statement_descriptor":{"maxLength":5000,"type":["string","null"]},"status":{"maxLength":5000,"type":"string"},"type":{"$ref":"#/$defs/PayoutType"}},"required":["amount","arrival_date","automatic","created","currency","id","livemode","method","object","reconciliation_status","source_type","status","type"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefPayoutBalanceTransaction{}, defRefPayoutDestination{}, defRefPayoutFailureBalanceTransaction{}, defRefPayoutObject{}, defRefPayoutOriginalPayout{}, defRefPayoutReconciliationStatus{}, defRefPayoutReversedBy{}, defRefPayoutType{}}}
+
+type defRefPayoutBalanceTransaction struct{}
+
+func (defRefPayoutBalanceTransaction) Def() *opsgenimpl.Def {
+	return &defSchemaPayoutBalanceTransaction
+}
+
+var defSchemaPayoutBalanceTransaction = opsgenimpl.Def{Name: "PayoutBalanceTransaction", JSON: `{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"},{"$ref":"#/$defs/BalanceTransaction"}]},{"type":"null"}]}`, Deps: []opsgenimpl.DefRef{defRefBalanceTransaction{}}}
+
+type defRefPayoutDestination struct{}
+
+func (defRefPayoutDestination) Def() *opsgenimpl.Def {
+	return &defSchemaPayoutDestination
+}
+
+var defSchemaPayoutDestination = opsgenimpl.Def{Name: "PayoutDestination", JSON: `{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"},{"$ref":"#/$defs/BankAccount"},{"$ref":"#/$defs/Card"},{"$ref":"#/$defs/DeletedBankAccount"},{"$ref":"#/$defs/DeletedCard"}]},{"type":"null"}]}`, Deps: []opsgenimpl.DefRef{defRefBankAccount{}, defRefCard{}, defRefDeletedBankAccount{}, defRefDeletedCard{}}}
+
+type defRefPayoutFailureBalanceTransaction struct{}
+
+func (defRefPayoutFailureBalanceTransaction) Def() *opsgenimpl.Def {
+	return &defSchemaPayoutFailureBalanceTransaction
+}
+
+var defSchemaPayoutFailureBalanceTransaction = opsgenimpl.Def{Name: "PayoutFailureBalanceTransaction", JSON: `{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"},{"$ref":"#/$defs/BalanceTransaction"}]},{"type":"null"}]}`, Deps: []opsgenimpl.DefRef{defRefBalanceTransaction{}}}
+
+type defRefPayoutObject struct{}
+
+func (defRefPayoutObject) Def() *opsgenimpl.Def {
+	return &defSchemaPayoutObject
+}
+
+var defSchemaPayoutObject = opsgenimpl.Def{Name: "PayoutObject", JSON: `{"enum":["payout"],"type":"string"}`}
+
+type defRefPayoutOriginalPayout struct{}
+
+func (defRefPayoutOriginalPayout) Def() *opsgenimpl.Def {
+	return &defSchemaPayoutOriginalPayout
+}
+
+var defSchemaPayoutOriginalPayout = opsgenimpl.Def{Name: "PayoutOriginalPayout", JSON: `{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"},{"$ref":"#/$defs/Payout"}]},{"type":"null"}]}`, Deps: []opsgenimpl.DefRef{defRefPayout{}}}
+
+type defRefPayoutReconciliationStatus struct{}
+
+func (defRefPayoutReconciliationStatus) Def() *opsgenimpl.Def {
+	return &defSchemaPayoutReconciliationStatus
+}
+
+var defSchemaPayoutReconciliationStatus = opsgenimpl.Def{Name: "PayoutReconciliationStatus", JSON: `{"enum":["completed","in_progress","not_applicable"],"type":"string"}`}
+
+type defRefPayoutReversedBy struct{}
+
+func (defRefPayoutReversedBy) Def() *opsgenimpl.Def {
+	return &defSchemaPayoutReversedBy
+}
+
+var defSchemaPayoutReversedBy = opsgenimpl.Def{Name: "PayoutReversedBy", JSON: `{"anyOf":[{"anyOf":[{"maxLength":5000,"type":"string"},{"$ref":"#/$defs/Payout"}]},{"type":"null"}]}`, Deps: []opsgenimpl.DefRef{defRefPayout{}}}
+
+type defRefPayoutType struct{}
+
+func (defRefPayoutType) Def() *opsgenimpl.Def {
+	return &defSchemaPayoutType
+}
+
+var defSchemaPayoutType = opsgenimpl.Def{Name: "PayoutType", JSON: `{"enum":["bank_account","card"],"type":"string"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaGetPayoutsResponse = Schemas.Ref(`{"$ref":"#/$defs/GetPayoutsResponse"}`)
+	refSchemaGetPayoutsResponse = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/GetPayoutsResponse"}`, Defs: []opsgenimpl.DefRef{defRefGetPayoutsResponse{}}, Set: &schemaSet}
 )

@@ -35,8 +35,8 @@ func (c *Client) GetPet(ctx context.Context, params GetPetParams, opts ...CallOp
 }
 
 var responsesGetPet = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, Error: (*GetPetNotFound)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaProblem, Error: (*GetPetNotFound)(nil)},
 }
 
 // GetPetNotFound is the error GetPet returns for status 404; errors.As reaches it,
@@ -75,8 +75,8 @@ func (c *Client) PatchPet(ctx context.Context, params PatchPetParams, body PetPa
 }
 
 var responsesPatchPet = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, Error: (*PatchPetNotFound)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaProblem, Error: (*PatchPetNotFound)(nil)},
 }
 
 // PatchPetNotFound is the error PatchPet returns for status 404; errors.As reaches

@@ -5,13 +5,95 @@ package opsgenclient
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Cat":{"properties":{"lives":{"type":"integer"},"type":{"type":"string"}},"required":["type","lives"],"type":"object"},"Dog":{"properties":{"bark":{"type":"boolean"},"type":{"type":"string"}},"required":["type","bark"],"type":"object"},"Kind":{"oneOf":[{"allOf":[{"$ref":"#/$defs/Dog"},{"properties":{"type":{"enum":["dog"]}},"required":["type"]}]},{"allOf":[{"$ref":"#/$defs/Cat"},{"properties":{"type":{"enum":["cat"]}},"required":["type"]}]}]},"Named":{"properties":{"id":{"type":"string"},"name":{"type":"string"}},"required":["id","name"],"type":"object"},"Pet":{"allOf":[{"$ref":"#/$defs/Named"},{"properties":{"born":{"format":"date","type":"string"},"kind":{"$ref":"#/$defs/Kind"},"nick":{"type":["string","null"]},"tag":{"$ref":"#/$defs/Tag"}},"required":["kind"],"type":"object"}]},"PetPatch":{"properties":{"name":{"type":"string"},"nick":{"type":["string","null"]}},"type":"object"},"Problem":{"properties":{"title":{"type":"string"}},"required":["title"],"type":"object"},"Tag":{"anyOf":[{"type":"string"},{"type":"number"}]}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefCat{},
+	defRefDog{},
+	defRefKind{},
+	defRefNamed{},
+	defRefPet{},
+	defRefPetPatch{},
+	defRefProblem{},
+	defRefTag{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefCat struct{}
+
+func (defRefCat) Def() *opsgenimpl.Def {
+	return &defSchemaCat
+}
+
+var defSchemaCat = opsgenimpl.Def{Name: "Cat", JSON: `{"properties":{"lives":{"type":"integer"},"type":{"type":"string"}},"required":["type","lives"],"type":"object"}`}
+
+type defRefDog struct{}
+
+func (defRefDog) Def() *opsgenimpl.Def {
+	return &defSchemaDog
+}
+
+var defSchemaDog = opsgenimpl.Def{Name: "Dog", JSON: `{"properties":{"bark":{"type":"boolean"},"type":{"type":"string"}},"required":["type","bark"],"type":"object"}`}
+
+type defRefKind struct{}
+
+func (defRefKind) Def() *opsgenimpl.Def {
+	return &defSchemaKind
+}
+
+var defSchemaKind = opsgenimpl.Def{Name: "Kind", JSON: `{"oneOf":[{"allOf":[{"$ref":"#/$defs/Dog"},{"properties":{"type":{"enum":["dog"]}},"required":["type"]}]},{"allOf":[{"$ref":"#/$defs/Cat"},{"properties":{"type":{"enum":["cat"]}},"required":["type"]}]}]}`, Deps: []opsgenimpl.DefRef{defRefCat{}, defRefDog{}}}
+
+type defRefNamed struct{}
+
+func (defRefNamed) Def() *opsgenimpl.Def {
+	return &defSchemaNamed
+}
+
+var defSchemaNamed = opsgenimpl.Def{Name: "Named", JSON: `{"properties":{"id":{"type":"string"},"name":{"type":"string"}},"required":["id","name"],"type":"object"}`}
+
+type defRefPet struct{}
+
+func (defRefPet) Def() *opsgenimpl.Def {
+	return &defSchemaPet
+}
+
+var defSchemaPet = opsgenimpl.Def{Name: "Pet", JSON: `{"allOf":[{"$ref":"#/$defs/Named"},{"properties":{"born":{"format":"date","type":"string"},"kind":{"$ref":"#/$defs/Kind"},"nick":{"type":["string","null"]},"tag":{"$ref":"#/$defs/Tag"}},"required":["kind"],"type":"object"}]}`, Deps: []opsgenimpl.DefRef{defRefKind{}, defRefNamed{}, defRefTag{}}}
+
+type defRefPetPatch struct{}
+
+func (defRefPetPatch) Def() *opsgenimpl.Def {
+	return &defSchemaPetPatch
+}
+
+var defSchemaPetPatch = opsgenimpl.Def{Name: "PetPatch", JSON: `{"properties":{"name":{"type":"string"},"nick":{"type":["string","null"]}},"type":"object"}`}
+
+type defRefProblem struct{}
+
+func (defRefProblem) Def() *opsgenimpl.Def {
+	return &defSchemaProblem
+}
+
+var defSchemaProblem = opsgenimpl.Def{Name: "Problem", JSON: `{"properties":{"title":{"type":"string"}},"required":["title"],"type":"object"}`}
+
+type defRefTag struct{}
+
+func (defRefTag) Def() *opsgenimpl.Def {
+	return &defSchemaTag
+}
+
+var defSchemaTag = opsgenimpl.Def{Name: "Tag", JSON: `{"anyOf":[{"type":"string"},{"type":"number"}]}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaPet     = Schemas.Ref(`{"$ref":"#/$defs/Pet"}`)
-	refSchemaProblem = Schemas.Ref(`{"$ref":"#/$defs/Problem"}`)
+	refSchemaPet     = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Pet"}`, Defs: []opsgenimpl.DefRef{defRefPet{}}, Set: &schemaSet}
+	refSchemaProblem = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Problem"}`, Defs: []opsgenimpl.DefRef{defRefProblem{}}, Set: &schemaSet}
 )

@@ -29,10 +29,10 @@ func (c *Client) CreateClip(ctx context.Context, body CreateClipBody, opts ...Ca
 }
 
 var responsesCreateClip = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaClipResponseObject},
-	{Status: "401", Kind: httpclient.BodyJSON, Schema: refSchemaUnauthorizedErrorResponseObject, Error: (*CreateClipUnauthorized)(nil)},
-	{Status: "402", Kind: httpclient.BodyJSON, Schema: refSchemaPaymentRequiredErrorResponseObject, Error: (*CreateClipPaymentRequired)(nil)},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*CreateClipTooManyRequests)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaClipResponseObject},
+	{Status: "401", Kind: httpclient.BodyJSON, Schema: &refSchemaUnauthorizedErrorResponseObject, Error: (*CreateClipUnauthorized)(nil)},
+	{Status: "402", Kind: httpclient.BodyJSON, Schema: &refSchemaPaymentRequiredErrorResponseObject, Error: (*CreateClipPaymentRequired)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: &refSchemaTooManyRequestsErrorResponseObject, Error: (*CreateClipTooManyRequests)(nil)},
 }
 
 // CreateClipUnauthorized is the error CreateClip returns for status 401; errors.As
@@ -85,10 +85,10 @@ func (c *Client) CreateMedia(ctx context.Context, body CreateMediaBody, opts ...
 }
 
 var responsesCreateMedia = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaMediaResponseObject},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaMediaResponseObject},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*CreateMediaUnauthorized)(nil)},
 	{Status: "402", Kind: httpclient.BodyJSON, Error: (*CreateMediaPaymentRequired)(nil)},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*CreateMediaTooManyRequests)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: &refSchemaTooManyRequestsErrorResponseObject, Error: (*CreateMediaTooManyRequests)(nil)},
 }
 
 // CreateMediaUnauthorized is the error CreateMedia returns for status 401;
@@ -141,9 +141,9 @@ func (c *Client) CreateWebhookSubscription(ctx context.Context, body CreateWebho
 }
 
 var responsesCreateWebhookSubscription = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaWebhookSubscriptionResponseObject},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaWebhookSubscriptionResponseObject},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*CreateWebhookSubscriptionUnauthorized)(nil)},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*CreateWebhookSubscriptionTooManyRequests)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: &refSchemaTooManyRequestsErrorResponseObject, Error: (*CreateWebhookSubscriptionTooManyRequests)(nil)},
 }
 
 // CreateWebhookSubscriptionUnauthorized is the error CreateWebhookSubscription
@@ -405,10 +405,10 @@ func (c *Client) GetClipByID(ctx context.Context, params GetClipByIDParams, opts
 }
 
 var responsesGetClipByID = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaClipResponseObject},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaClipResponseObject},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetClipByIDUnauthorized)(nil)},
 	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetClipByIDNotFound)(nil)},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*GetClipByIDTooManyRequests)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: &refSchemaTooManyRequestsErrorResponseObject, Error: (*GetClipByIDTooManyRequests)(nil)},
 }
 
 // GetClipByIDUnauthorized is the error GetClipByID returns for status 401;
@@ -491,9 +491,9 @@ func (c *Client) GetClips(ctx context.Context, params GetClipsParams, opts ...Ca
 }
 
 var responsesGetClips = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaClipsResponseObject},
-	{Status: "401", Kind: httpclient.BodyJSON, Schema: refSchemaUnauthorizedErrorResponseObject, Error: (*GetClipsUnauthorized)(nil)},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*GetClipsTooManyRequests)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaClipsResponseObject},
+	{Status: "401", Kind: httpclient.BodyJSON, Schema: &refSchemaUnauthorizedErrorResponseObject, Error: (*GetClipsUnauthorized)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: &refSchemaTooManyRequestsErrorResponseObject, Error: (*GetClipsTooManyRequests)(nil)},
 }
 
 // GetClipsUnauthorized is the error GetClips returns for status 401; errors.As
@@ -547,10 +547,10 @@ func (c *Client) GetMediaByID(ctx context.Context, params GetMediaByIDParams, op
 }
 
 var responsesGetMediaByID = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaMediaResponseObject},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaMediaResponseObject},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetMediaByIDUnauthorized)(nil)},
 	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetMediaByIDNotFound)(nil)},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*GetMediaByIDTooManyRequests)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: &refSchemaTooManyRequestsErrorResponseObject, Error: (*GetMediaByIDTooManyRequests)(nil)},
 }
 
 // GetMediaByIDUnauthorized is the error GetMediaByID returns for status 401;
@@ -633,9 +633,9 @@ func (c *Client) GetMedias(ctx context.Context, params GetMediasParams, opts ...
 }
 
 var responsesGetMedias = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaMediasResponseObject},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaMediasResponseObject},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetMediasUnauthorized)(nil)},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*GetMediasTooManyRequests)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: &refSchemaTooManyRequestsErrorResponseObject, Error: (*GetMediasTooManyRequests)(nil)},
 }
 
 // GetMediasUnauthorized is the error GetMedias returns for status 401; errors.As
@@ -676,9 +676,9 @@ func (c *Client) GetUploadURL(ctx context.Context, opts ...CallOption) (runtime.
 }
 
 var responsesGetUploadURL = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaDirectUploadResponseObject},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaDirectUploadResponseObject},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetUploadURLUnauthorized)(nil)},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*GetUploadURLTooManyRequests)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: &refSchemaTooManyRequestsErrorResponseObject, Error: (*GetUploadURLTooManyRequests)(nil)},
 }
 
 // GetUploadURLUnauthorized is the error GetUploadURL returns for status 401;
@@ -733,10 +733,10 @@ func (c *Client) GetWebhookSubscriptionByID(ctx context.Context, params GetWebho
 }
 
 var responsesGetWebhookSubscriptionByID = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaWebhookSubscriptionResponseObject},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaWebhookSubscriptionResponseObject},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetWebhookSubscriptionByIDUnauthorized)(nil)},
 	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetWebhookSubscriptionByIDNotFound)(nil)},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*GetWebhookSubscriptionByIDTooManyRequests)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: &refSchemaTooManyRequestsErrorResponseObject, Error: (*GetWebhookSubscriptionByIDTooManyRequests)(nil)},
 }
 
 // GetWebhookSubscriptionByIDUnauthorized is the error GetWebhookSubscriptionByID
@@ -815,9 +815,9 @@ func (c *Client) GetWebhookSubscriptions(ctx context.Context, params GetWebhookS
 }
 
 var responsesGetWebhookSubscriptions = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaWebhookSubscriptionsResponseObject},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaWebhookSubscriptionsResponseObject},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetWebhookSubscriptionsUnauthorized)(nil)},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*GetWebhookSubscriptionsTooManyRequests)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: &refSchemaTooManyRequestsErrorResponseObject, Error: (*GetWebhookSubscriptionsTooManyRequests)(nil)},
 }
 
 // GetWebhookSubscriptionsUnauthorized is the error GetWebhookSubscriptions returns
@@ -872,9 +872,9 @@ func (c *Client) UpdateClipByID(ctx context.Context, params UpdateClipByIDParams
 }
 
 var responsesUpdateClipByID = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaClipResponseObject},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaClipResponseObject},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*UpdateClipByIDUnauthorized)(nil)},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*UpdateClipByIDTooManyRequests)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: &refSchemaTooManyRequestsErrorResponseObject, Error: (*UpdateClipByIDTooManyRequests)(nil)},
 }
 
 // UpdateClipByIDUnauthorized is the error UpdateClipByID returns for status 401;
@@ -929,9 +929,9 @@ func (c *Client) UpdateMediaByID(ctx context.Context, params UpdateMediaByIDPara
 }
 
 var responsesUpdateMediaByID = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaMediaResponseObject},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaMediaResponseObject},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*UpdateMediaByIDUnauthorized)(nil)},
-	{Status: "429", Kind: httpclient.BodyJSON, Schema: refSchemaTooManyRequestsErrorResponseObject, Error: (*UpdateMediaByIDTooManyRequests)(nil)},
+	{Status: "429", Kind: httpclient.BodyJSON, Schema: &refSchemaTooManyRequestsErrorResponseObject, Error: (*UpdateMediaByIDTooManyRequests)(nil)},
 }
 
 // UpdateMediaByIDUnauthorized is the error UpdateMediaByID returns for status 401;

@@ -5,22 +5,635 @@ package opsgenclient
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"ClipResponseObject":{"properties":{"data":{"$ref":"#/$defs/ClipResponseObjectData"},"links":{"$ref":"#/$defs/LinksObjectData"}},"type":"object"},"ClipResponseObjectData":{"properties":{"attributes":{"$ref":"#/$defs/ClipResponseObjectDataAttributes"},"id":{"type":"string"},"relationships":{"$ref":"#/$defs/ClipResponseObjectDataRelationships"},"type":{"type":"string"}},"type":"object"},"ClipResponseObjectDataAttributes":{"properties":{"created_at":{"type":"string"},"end_char":{"type":"integer"},"end_time":{"type":"number"},"external_id":{"type":["string","null"]},"is_processing":{"type":["boolean","null"]},"media_file_content_duration":{"type":["string","null"]},"media_file_content_type":{"type":["string","null"]},"media_file_height":{"type":["string","null"]},"media_file_preview_image_url":{"type":["string","null"]},"media_file_url":{"type":["string","null"]},"media_file_width":{"type":["string","null"]},"name":{"type":"string"},"processing_started_at":{"type":["string","null"]},"rank":{"type":["integer","null"]},"start_char":{"type":"integer"},"start_time":{"type":"number"},"text":{"type":["string","null"]}},"type":"object"},"ClipResponseObjectDataRelationships":{"properties":{"media":{"$ref":"#/$defs/ClipResponseObjectDataRelationshipsMedia"}},"type":"object"},"ClipResponseObjectDataRelationshipsMedia":{"properties":{"data":{"$ref":"#/$defs/ClipResponseObjectDataRelationshipsMediaData"}},"type":"object"},"ClipResponseObjectDataRelationshipsMediaData":{"properties":{"id":{"type":"string"},"type":{"type":"string"}},"type":"object"},"ClipsResponseObject":{"properties":{"data":{"items":{"$ref":"#/$defs/ClipResponseObjectData"},"type":"array"},"links":{"$ref":"#/$defs/LinksObjectData"}},"type":"object"},"CreateClipBody":{"properties":{"data":{"$ref":"#/$defs/CreateClipBodyData"}},"required":["data"],"type":"object"},"CreateClipBodyData":{"properties":{"attributes":{"$ref":"#/$defs/CreateClipBodyDataAttributes"}},"required":["attributes"],"type":"object"},"CreateClipBodyDataAttributes":{"properties":{"end_time":{"type":"number"},"media_id":{"type":"string"},"name":{"type":"string"},"start_time":{"type":"number"}},"required":["name","media_id","start_time","end_time"],"type":"object"},"CreateMediaBody":{"properties":{"data":{"$ref":"#/$defs/CreateMediaBodyData"}},"required":["data"],"type":"object"},"CreateMediaBodyData":{"properties":{"attributes":{"$ref":"#/$defs/CreateMediaBodyDataAttributes"}},"required":["attributes"],"type":"object"},"CreateMediaBodyDataAttributes":{"properties":{"description":{"type":"string"},"name":{"type":"string"},"source_url":{"type":"string"},"upload_id":{"type":"string"}},"type":"object"},"CreateMediaMediaProcessingFinishedPayload":{"properties":{"event":{"type":"string"},"payload":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayload"}},"type":"object"},"CreateMediaMediaProcessingFinishedPayloadPayload":{"properties":{"data":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadData"},"included":{"items":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem"},"type":"array"}},"type":"object"},"CreateMediaMediaProcessingFinishedPayloadPayloadData":{"properties":{"attributes":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadDataAttributes"},"id":{"type":"string"},"relationships":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationships"},"transcription":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscription"},"type":{"type":"string"}},"type":"object"},"CreateMediaMediaProcessingFinishedPayloadPayloadDataAttributes":{"properties":{"created_at":{"type":"string"},"description":{"type":"string"},"external_id":{"type":"string"},"has_fetch_error":{"type":"boolean"},"is_processing":{"type":"boolean"},"name":{"type":"string"},"original_created_at":{"type":"string"},"processing_started_at":{"type":"string"},"source_created_at":{"type":"string"},"source_file_content_type":{"type":"string"},"source_file_duration":{"type":"number"},"source_file_height":{"type":"number"},"source_file_preview_image_url":{"type":"string"},"source_file_width":{"type":"number"},"source_url":{"type":"string"}},"type":"object"},"CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationships":{"properties":{"clips":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClips"}},"type":"object"},"CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClips":{"properties":{"data":{"items":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem"},"type":"array"}},"type":"object"},"CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem":{"properties":{"id":{"type":"string"},"type":{"type":"string"}}},"CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscription":{"properties":{"data":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscriptionData"}},"type":"object"},"CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscriptionData":{"properties":{"id":{"type":"string"},"type":{"type":"string"}},"type":"object"},"CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem":{"oneOf":[{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject"},{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2"}]},"CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject":{"properties":{"attributes":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes"},"id":{"type":"string"},"relationships":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationships"},"type":{"type":"string"}}},"CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2":{"properties":{"attributes":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes2"},"id":{"type":"string"},"relationships":{"type":"object"},"type":{"type":"string"}}},"CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes":{"properties":{"created_at":{"type":"string"},"end_char":{"type":"string"},"end_time":{"type":"number"},"external_id":{"type":"string"},"media_file_content_type":{"type":"string"},"media_file_duration":{"type":"number"},"media_file_height":{"type":"number"},"media_file_preview_image_url":{"type":"string"},"media_file_url":{"type":"string"},"media_file_width":{"type":"number"},"name":{"type":"string"},"rank":{"type":"integer"},"start_char":{"type":"integer"},"start_time":{"type":"number"},"text":{"type":"string"}},"type":"object"},"CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes2":{"properties":{"text":{"type":"string"}},"type":"object"},"CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationships":{"properties":{"media":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMedia"}},"type":"object"},"CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMedia":{"properties":{"data":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMediaData"}},"type":"object"},"CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMediaData":{"properties":{"id":{"type":"string"},"type":{"type":"string"}},"type":"object"},"CreateWebhookSubscriptionBody":{"properties":{"data":{"$ref":"#/$defs/CreateWebhookSubscriptionBodyData"}},"required":["data"],"type":"object"},"CreateWebhookSubscriptionBodyData":{"properties":{"attributes":{"$ref":"#/$defs/CreateWebhookSubscriptionBodyDataAttributes"}},"required":["attributes"],"type":"object"},"CreateWebhookSubscriptionBodyDataAttributes":{"properties":{"subscribed_events":{"items":{"type":"string"},"type":"array"},"url":{"type":"string"}},"required":["url"],"type":"object"},"DirectUploadResponseObject":{"properties":{"data":{"$ref":"#/$defs/DirectUploadResponseObjectData"}},"type":"object"},"DirectUploadResponseObjectData":{"properties":{"attributes":{"$ref":"#/$defs/DirectUploadResponseObjectDataAttributes"},"id":{"type":"string"},"type":{"type":"string"}},"type":"object"},"DirectUploadResponseObjectDataAttributes":{"properties":{"upload_id":{"type":"string"},"upload_url":{"type":"string"}},"type":"object"},"GetClipsSort":{"enum":["created_at","-created_at","original_created_at","-original_created_at","name","-name"],"type":"string"},"LinksObjectData":{"properties":{"current":{"type":["string","null"]},"first":{"type":["string","null"]},"last":{"type":["string","null"]},"next":{"type":["string","null"]},"prev":{"type":["string","null"]},"self":{"type":"string"}},"type":"object"},"MediaResponseObject":{"properties":{"data":{"$ref":"#/$defs/MediaResponseObjectData"},"links":{"$ref":"#/$defs/LinksObjectData"}},"type":"object"},"MediaResponseObjectData":{"properties":{"attributes":{"$ref":"#/$defs/MediaResponseObjectDataAttributes"},"id":{"type":"string"},"relationships":{"$ref":"#/$defs/MediaResponseObjectDataRelationships"},"type":{"type":"string"}},"type":"object"},"MediaResponseObjectDataAttributes":{"properties":{"created_at":{"type":"string"},"description":{"type":["string","null"]},"external_id":{"type":["string","null"]},"has_fetch_error":{"type":"boolean"},"is_processing":{"type":["boolean","null"]},"name":{"type":"string"},"original_created_at":{"type":["string","null"]},"processing_started_at":{"type":["string","null"]},"source_created_at":{"type":["string","null"]},"source_file_content_type":{"type":["string","null"]},"source_file_duration":{"type":["number","null"]},"source_file_height":{"type":["number","null"]},"source_file_preview_image_url":{"type":["string","null"]},"source_file_width":{"type":["number","null"]},"source_url":{"type":["string","null"]}},"type":"object"},"MediaResponseObjectDataRelationships":{"properties":{"clips":{"$ref":"#/$defs/MediaResponseObjectDataRelationshipsClips"}},"type":"object"},"MediaResponseObjectDataRelationshipsClips":{"properties":{"data":{"items":{"$ref":"#/$defs/MediaResponseObjectDataRelationshipsClipsDataItem"},"type":"array"}},"type":"object"},"MediaResponseObjectDataRelationshipsClipsDataItem":{"properties":{"id":{"type":"string"},"type":{"type":"string"}},"type":"object"},"MediasResponseObject":{"properties":{"data":{"items":{"$ref":"#/$defs/MediaResponseObjectData"},"type":"array"},"links":{"$ref":"#/$defs/LinksObjectData"}},"type":"object"},"PaymentRequiredErrorResponseObject":{"properties":{"errors":{"items":{"$ref":"#/$defs/PaymentRequiredErrorResponseObjectErrorsItem"},"type":"array"}},"type":"object"},"PaymentRequiredErrorResponseObjectErrorsItem":{"properties":{"code":{"type":"string"},"detail":{"type":"string"},"source":{"$ref":"#/$defs/PaymentRequiredErrorResponseObjectErrorsItemSource"},"status":{"type":"string"},"title":{"type":"string"}},"type":"object"},"PaymentRequiredErrorResponseObjectErrorsItemSource":{"properties":{"pointer":{"type":"string"}},"type":"object"},"TooManyRequestsErrorResponseObject":{"properties":{"errors":{"items":{"$ref":"#/$defs/TooManyRequestsErrorResponseObjectErrorsItem"},"type":"array"}},"type":"object"},"TooManyRequestsErrorResponseObjectErrorsItem":{"properties":{"detail":{"type":"string"},"status":{"type":"string"},"title":{"type":"string"}},"type":"object"},"UnauthorizedErrorResponseObject":{"properties":{"errors":{"items":{"$ref":"#/$defs/UnauthorizedErrorResponseObjectErrorsItem"},"type":"array"}},"type":"object"},"UnauthorizedErrorResponseObjectErrorsItem":{"properties":{"message":{"type":"string"}},"type":"object"},"UpdateClipByIDBody":{"properties":{"data":{"$ref":"#/$defs/UpdateClipByIDBodyData"}},"required":["data"],"type":"object"},"UpdateClipByIDBodyData":{"properties":{"attributes":{"$ref":"#/$defs/UpdateClipByIDBodyDataAttributes"}},"required":["attributes"],"type":"object"},"UpdateClipByIDBodyDataAttributes":{"properties":{"end_time":{"type":"number"},"name":{"type":"string"},"start_time":{"type":"number"}},"type":"object"},"UpdateMediaByIDBody":{"properties":{"data":{"$ref":"#/$defs/UpdateMediaByIDBodyData"}},"required":["data"],"type":"object"},"UpdateMediaByIDBodyData":{"properties":{"attributes":{"$ref":"#/$defs/UpdateMediaByIDBodyDataAttributes"}},"required":["attributes"],"type":"object"},"UpdateMediaByIDBodyDataAttributes":{"properties":{"description":{"type":"string"},"name":{"type":"string"}},"type":"object"},"WebhookSubscriptionResponseObject":{"properties":{"data":{"$ref":"#/$defs/WebhookSubscriptionResponseObjectData"},"links":{"$ref":"#/$defs/LinksObjectData"}},"type":"object"},"WebhookSubscriptionResponseObjectData":{"properties":{"attributes":{"$ref":"#/$defs/WebhookSubscriptionResponseObjectDataAttributes"},"id":{"type":"string"},"relationships":{"$ref":"#/$defs/WebhookSubscriptionResponseObjectDataRelationships"},"type":{"type":"string"}},"type":"object"},"WebhookSubscriptionResponseObjectDataAttributes":{"properties":{"active":{"type":"boolean"},"created_at":{"type":"string"},"subscribed_events":{"items":{"type":"string"},"type":"array"},"updated_at":{"type":"string"},"url":{"type":"string"}},"type":"object"},"WebhookSubscriptionResponseObjectDataRelationships":{"properties":{"user":{"$ref":"#/$defs/WebhookSubscriptionResponseObjectDataRelationshipsUser"},"webhook_events":{"$ref":"#/$defs/WebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents"}},"type":"object"},"WebhookSubscriptionResponseObjectDataRelationshipsUser":{"properties":{"data":{"$ref":"#/$defs/WebhookSubscriptionResponseObjectDataRelationshipsUserData"}},"type":"object"},"WebhookSubscriptionResponseObjectDataRelationshipsUserData":{"properties":{"id":{"type":"string"},"type":{"type":"string"}},"type":"object"},"WebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents":{"properties":{"data":{"items":{"$ref":"#/$defs/WebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem"},"type":"array"}},"type":"object"},"WebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem":{"properties":{"id":{"type":"string"},"type":{"type":"string"}},"type":"object"},"WebhookSubscriptionsResponseObject":{"properties":{"data":{"items":{"$ref":"#/$defs/WebhookSubscriptionResponseObjectData"},"type":"array"},"links":{"$ref":"#/$defs/LinksObjectData"}},"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefClipResponseObject{},
+	defRefClipResponseObjectData{},
+	defRefClipResponseObjectDataAttributes{},
+	defRefClipResponseObjectDataRelationships{},
+	defRefClipResponseObjectDataRelationshipsMedia{},
+	defRefClipResponseObjectDataRelationshipsMediaData{},
+	defRefClipsResponseObject{},
+	defRefCreateClipBody{},
+	defRefCreateClipBodyData{},
+	defRefCreateClipBodyDataAttributes{},
+	defRefCreateMediaBody{},
+	defRefCreateMediaBodyData{},
+	defRefCreateMediaBodyDataAttributes{},
+	defRefCreateMediaMediaProcessingFinishedPayload{},
+	defRefCreateMediaMediaProcessingFinishedPayloadPayload{},
+	defRefCreateMediaMediaProcessingFinishedPayloadPayloadData{},
+	defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataAttributes{},
+	defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataRelationships{},
+	defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClips{},
+	defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem{},
+	defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataTranscription{},
+	defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataTranscriptionData{},
+	defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem{},
+	defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject{},
+	defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2{},
+	defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes{},
+	defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes2{},
+	defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationships{},
+	defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMedia{},
+	defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMediaData{},
+	defRefCreateWebhookSubscriptionBody{},
+	defRefCreateWebhookSubscriptionBodyData{},
+	defRefCreateWebhookSubscriptionBodyDataAttributes{},
+	defRefDirectUploadResponseObject{},
+	defRefDirectUploadResponseObjectData{},
+	defRefDirectUploadResponseObjectDataAttributes{},
+	defRefGetClipsSort{},
+	defRefLinksObjectData{},
+	defRefMediaResponseObject{},
+	defRefMediaResponseObjectData{},
+	defRefMediaResponseObjectDataAttributes{},
+	defRefMediaResponseObjectDataRelationships{},
+	defRefMediaResponseObjectDataRelationshipsClips{},
+	defRefMediaResponseObjectDataRelationshipsClipsDataItem{},
+	defRefMediasResponseObject{},
+	defRefPaymentRequiredErrorResponseObject{},
+	defRefPaymentRequiredErrorResponseObjectErrorsItem{},
+	defRefPaymentRequiredErrorResponseObjectErrorsItemSource{},
+	defRefTooManyRequestsErrorResponseObject{},
+	defRefTooManyRequestsErrorResponseObjectErrorsItem{},
+	defRefUnauthorizedErrorResponseObject{},
+	defRefUnauthorizedErrorResponseObjectErrorsItem{},
+	defRefUpdateClipByIDBody{},
+	defRefUpdateClipByIDBodyData{},
+	defRefUpdateClipByIDBodyDataAttributes{},
+	defRefUpdateMediaByIDBody{},
+	defRefUpdateMediaByIDBodyData{},
+	defRefUpdateMediaByIDBodyDataAttributes{},
+	defRefWebhookSubscriptionResponseObject{},
+	defRefWebhookSubscriptionResponseObjectData{},
+	defRefWebhookSubscriptionResponseObjectDataAttributes{},
+	defRefWebhookSubscriptionResponseObjectDataRelationships{},
+	defRefWebhookSubscriptionResponseObjectDataRelationshipsUser{},
+	defRefWebhookSubscriptionResponseObjectDataRelationshipsUserData{},
+	defRefWebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents{},
+	defRefWebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem{},
+	defRefWebhookSubscriptionsResponseObject{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefClipResponseObject struct{}
+
+func (defRefClipResponseObject) Def() *opsgenimpl.Def {
+	return &defSchemaClipResponseObject
+}
+
+var defSchemaClipResponseObject = opsgenimpl.Def{Name: "ClipResponseObject", JSON: `{"properties":{"data":{"$ref":"#/$defs/ClipResponseObjectData"},"links":{"$ref":"#/$defs/LinksObjectData"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefClipResponseObjectData{}, defRefLinksObjectData{}}}
+
+type defRefClipResponseObjectData struct{}
+
+func (defRefClipResponseObjectData) Def() *opsgenimpl.Def {
+	return &defSchemaClipResponseObjectData
+}
+
+var defSchemaClipResponseObjectData = opsgenimpl.Def{Name: "ClipResponseObjectData", JSON: `{"properties":{"attributes":{"$ref":"#/$defs/ClipResponseObjectDataAttributes"},"id":{"type":"string"},"relationships":{"$ref":"#/$defs/ClipResponseObjectDataRelationships"},"type":{"type":"string"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefClipResponseObjectDataAttributes{}, defRefClipResponseObjectDataRelationships{}}}
+
+type defRefClipResponseObjectDataAttributes struct{}
+
+func (defRefClipResponseObjectDataAttributes) Def() *opsgenimpl.Def {
+	return &defSchemaClipResponseObjectDataAttributes
+}
+
+var defSchemaClipResponseObjectDataAttributes = opsgenimpl.Def{Name: "ClipResponseObjectDataAttributes", JSON: `{"properties":{"created_at":{"type":"string"},"end_char":{"type":"integer"},"end_time":{"type":"number"},"external_id":{"type":["string","null"]},"is_processing":{"type":["boolean","null"]},"media_file_content_duration":{"type":["string","null"]},"media_file_content_type":{"type":["string","null"]},"media_file_height":{"type":["string","null"]},"media_file_preview_image_url":{"type":["string","null"]},"media_file_url":{"type":["string","null"]},"media_file_width":{"type":["string","null"]},"name":{"type":"string"},"processing_started_at":{"type":["string","null"]},"rank":{"type":["integer","null"]},"start_char":{"type":"integer"},"start_time":{"type":"number"},"text":{"type":["string","null"]}},"type":"object"}`}
+
+type defRefClipResponseObjectDataRelationships struct{}
+
+func (defRefClipResponseObjectDataRelationships) Def() *opsgenimpl.Def {
+	return &defSchemaClipResponseObjectDataRelationships
+}
+
+var defSchemaClipResponseObjectDataRelationships = opsgenimpl.Def{Name: "ClipResponseObjectDataRelationships", JSON: `{"properties":{"media":{"$ref":"#/$defs/ClipResponseObjectDataRelationshipsMedia"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefClipResponseObjectDataRelationshipsMedia{}}}
+
+type defRefClipResponseObjectDataRelationshipsMedia struct{}
+
+func (defRefClipResponseObjectDataRelationshipsMedia) Def() *opsgenimpl.Def {
+	return &defSchemaClipResponseObjectDataRelationshipsMedia
+}
+
+var defSchemaClipResponseObjectDataRelationshipsMedia = opsgenimpl.Def{Name: "ClipResponseObjectDataRelationshipsMedia", JSON: `{"properties":{"data":{"$ref":"#/$defs/ClipResponseObjectDataRelationshipsMediaData"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefClipResponseObjectDataRelationshipsMediaData{}}}
+
+type defRefClipResponseObjectDataRelationshipsMediaData struct{}
+
+func (defRefClipResponseObjectDataRelationshipsMediaData) Def() *opsgenimpl.Def {
+	return &defSchemaClipResponseObjectDataRelationshipsMediaData
+}
+
+var defSchemaClipResponseObjectDataRelationshipsMediaData = opsgenimpl.Def{Name: "ClipResponseObjectDataRelationshipsMediaData", JSON: `{"properties":{"id":{"type":"string"},"type":{"type":"string"}},"type":"object"}`}
+
+type defRefClipsResponseObject struct{}
+
+func (defRefClipsResponseObject) Def() *opsgenimpl.Def {
+	return &defSchemaClipsResponseObject
+}
+
+var defSchemaClipsResponseObject = opsgenimpl.Def{Name: "ClipsResponseObject", JSON: `{"properties":{"data":{"items":{"$ref":"#/$defs/ClipResponseObjectData"},"type":"array"},"links":{"$ref":"#/$defs/LinksObjectData"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefClipResponseObjectData{}, defRefLinksObjectData{}}}
+
+type defRefCreateClipBody struct{}
+
+func (defRefCreateClipBody) Def() *opsgenimpl.Def {
+	return &defSchemaCreateClipBody
+}
+
+var defSchemaCreateClipBody = opsgenimpl.Def{Name: "CreateClipBody", JSON: `{"properties":{"data":{"$ref":"#/$defs/CreateClipBodyData"}},"required":["data"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCreateClipBodyData{}}}
+
+type defRefCreateClipBodyData struct{}
+
+func (defRefCreateClipBodyData) Def() *opsgenimpl.Def {
+	return &defSchemaCreateClipBodyData
+}
+
+var defSchemaCreateClipBodyData = opsgenimpl.Def{Name: "CreateClipBodyData", JSON: `{"properties":{"attributes":{"$ref":"#/$defs/CreateClipBodyDataAttributes"}},"required":["attributes"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCreateClipBodyDataAttributes{}}}
+
+type defRefCreateClipBodyDataAttributes struct{}
+
+func (defRefCreateClipBodyDataAttributes) Def() *opsgenimpl.Def {
+	return &defSchemaCreateClipBodyDataAttributes
+}
+
+var defSchemaCreateClipBodyDataAttributes = opsgenimpl.Def{Name: "CreateClipBodyDataAttributes", JSON: `{"properties":{"end_time":{"type":"number"},"media_id":{"type":"string"},"name":{"type":"string"},"start_time":{"type":"number"}},"required":["name","media_id","start_time","end_time"],"type":"object"}`}
+
+type defRefCreateMediaBody struct{}
+
+func (defRefCreateMediaBody) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaBody
+}
+
+var defSchemaCreateMediaBody = opsgenimpl.Def{Name: "CreateMediaBody", JSON: `{"properties":{"data":{"$ref":"#/$defs/CreateMediaBodyData"}},"required":["data"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCreateMediaBodyData{}}}
+
+type defRefCreateMediaBodyData struct{}
+
+func (defRefCreateMediaBodyData) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaBodyData
+}
+
+var defSchemaCreateMediaBodyData = opsgenimpl.Def{Name: "CreateMediaBodyData", JSON: `{"properties":{"attributes":{"$ref":"#/$defs/CreateMediaBodyDataAttributes"}},"required":["attributes"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCreateMediaBodyDataAttributes{}}}
+
+type defRefCreateMediaBodyDataAttributes struct{}
+
+func (defRefCreateMediaBodyDataAttributes) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaBodyDataAttributes
+}
+
+var defSchemaCreateMediaBodyDataAttributes = opsgenimpl.Def{Name: "CreateMediaBodyDataAttributes", JSON: `{"properties":{"description":{"type":"string"},"name":{"type":"string"},"source_url":{"type":"string"},"upload_id":{"type":"string"}},"type":"object"}`}
+
+type defRefCreateMediaMediaProcessingFinishedPayload struct{}
+
+func (defRefCreateMediaMediaProcessingFinishedPayload) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaMediaProcessingFinishedPayload
+}
+
+var defSchemaCreateMediaMediaProcessingFinishedPayload = opsgenimpl.Def{Name: "CreateMediaMediaProcessingFinishedPayload", JSON: `{"properties":{"event":{"type":"string"},"payload":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayload"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCreateMediaMediaProcessingFinishedPayloadPayload{}}}
+
+type defRefCreateMediaMediaProcessingFinishedPayloadPayload struct{}
+
+func (defRefCreateMediaMediaProcessingFinishedPayloadPayload) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaMediaProcessingFinishedPayloadPayload
+}
+
+var defSchemaCreateMediaMediaProcessingFinishedPayloadPayload = opsgenimpl.Def{Name: "CreateMediaMediaProcessingFinishedPayloadPayload", JSON: `{"properties":{"data":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadData"},"included":{"items":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem"},"type":"array"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCreateMediaMediaProcessingFinishedPayloadPayloadData{}, defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem{}}}
+
+type defRefCreateMediaMediaProcessingFinishedPayloadPayloadData struct{}
+
+func (defRefCreateMediaMediaProcessingFinishedPayloadPayloadData) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadData
+}
+
+var defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadData = opsgenimpl.Def{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadData", JSON: `{"properties":{"attributes":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadDataAttributes"},"id":{"type":"string"},"relationships":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationships"},"transcription":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscription"},"type":{"type":"string"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataAttributes{}, defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataRelationships{}, defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataTranscription{}}}
+
+type defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataAttributes struct{}
+
+func (defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataAttributes) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadDataAttributes
+}
+
+var defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadDataAttributes = opsgenimpl.Def{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadDataAttributes", JSON: `{"properties":{"created_at":{"type":"string"},"description":{"type":"string"},"external_id":{"type":"string"},"has_fetch_error":{"type":"boolean"},"is_processing":{"type":"boolean"},"name":{"type":"string"},"original_created_at":{"type":"string"},"processing_started_at":{"type":"string"},"source_created_at":{"type":"string"},"source_file_content_type":{"type":"string"},"source_file_duration":{"type":"number"},"source_file_height":{"type":"number"},"source_file_preview_image_url":{"type":"string"},"source_file_width":{"type":"number"},"source_url":{"type":"string"}},"type":"object"}`}
+
+type defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataRelationships struct{}
+
+func (defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataRelationships) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadDataRelationships
+}
+
+var defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadDataRelationships = opsgenimpl.Def{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationships", JSON: `{"properties":{"clips":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClips"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClips{}}}
+
+type defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClips struct{}
+
+func (defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClips) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClips
+}
+
+var defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClips = opsgenimpl.Def{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClips", JSON: `{"properties":{"data":{"items":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem"},"type":"array"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem{}}}
+
+type defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem struct{}
+
+func (defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem
+}
+
+var defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem = opsgenimpl.Def{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadDataRelationshipsClipsDataItem", JSON: `{"properties":{"id":{"type":"string"},"type":{"type":"string"}}}`}
+
+type defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataTranscription struct{}
+
+func (defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataTranscription) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadDataTranscription
+}
+
+var defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadDataTranscription = opsgenimpl.Def{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscription", JSON: `{"properties":{"data":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscriptionData"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataTranscriptionData{}}}
+
+type defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataTranscriptionData struct{}
+
+func (defRefCreateMediaMediaProcessingFinishedPayloadPayloadDataTranscriptionData) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadDataTranscriptionData
+}
+
+var defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadDataTranscriptionData = opsgenimpl.Def{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadDataTranscriptionData", JSON: `{"properties":{"id":{"type":"string"},"type":{"type":"string"}},"type":"object"}`}
+
+type defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem struct{}
+
+func (defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem
+}
+
+var defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem = opsgenimpl.Def{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItem", JSON: `{"oneOf":[{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject"},{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2"}]}`, Deps: []opsgenimpl.DefRef{defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject{}, defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2{}}}
+
+type defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject struct{}
+
+func (defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject
+}
+
+var defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject = opsgenimpl.Def{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject", JSON: `{"properties":{"attributes":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes"},"id":{"type":"string"},"relationships":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationships"},"type":{"type":"string"}}}`, Deps: []opsgenimpl.DefRef{defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes{}, defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationships{}}}
+
+type defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 struct{}
+
+func (defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2
+}
+
+var defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2 = opsgenimpl.Def{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObject2", JSON: `{"properties":{"attributes":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes2"},"id":{"type":"string"},"relationships":{"type":"object"},"type":{"type":"string"}}}`, Deps: []opsgenimpl.DefRef{defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes2{}}}
+
+type defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes struct{}
+
+func (defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes
+}
+
+var defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes = opsgenimpl.Def{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes", JSON: `{"properties":{"created_at":{"type":"string"},"end_char":{"type":"string"},"end_time":{"type":"number"},"external_id":{"type":"string"},"media_file_content_type":{"type":"string"},"media_file_duration":{"type":"number"},"media_file_height":{"type":"number"},"media_file_preview_image_url":{"type":"string"},"media_file_url":{"type":"string"},"media_file_width":{"type":"number"},"name":{"type":"string"},"rank":{"type":"integer"},"start_char":{"type":"integer"},"start_time":{"type":"number"},"text":{"type":"string"}},"type":"object"}`}
+
+type defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes2 struct{}
+
+func (defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes2) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes2
+}
+
+var defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes2 = opsgenimpl.Def{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectAttributes2", JSON: `{"properties":{"text":{"type":"string"}},"type":"object"}`}
+
+type defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationships struct{}
+
+func (defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationships) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationships
+}
+
+var defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationships = opsgenimpl.Def{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationships", JSON: `{"properties":{"media":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMedia"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMedia{}}}
+
+type defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMedia struct{}
+
+func (defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMedia) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMedia
+}
+
+var defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMedia = opsgenimpl.Def{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMedia", JSON: `{"properties":{"data":{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMediaData"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMediaData{}}}
+
+type defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMediaData struct{}
+
+func (defRefCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMediaData) Def() *opsgenimpl.Def {
+	return &defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMediaData
+}
+
+var defSchemaCreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMediaData = opsgenimpl.Def{Name: "CreateMediaMediaProcessingFinishedPayloadPayloadIncludedItemObjectRelationshipsMediaData", JSON: `{"properties":{"id":{"type":"string"},"type":{"type":"string"}},"type":"object"}`}
+
+type defRefCreateWebhookSubscriptionBody struct{}
+
+func (defRefCreateWebhookSubscriptionBody) Def() *opsgenimpl.Def {
+	return &defSchemaCreateWebhookSubscriptionBody
+}
+
+var defSchemaCreateWebhookSubscriptionBody = opsgenimpl.Def{Name: "CreateWebhookSubscriptionBody", JSON: `{"properties":{"data":{"$ref":"#/$defs/CreateWebhookSubscriptionBodyData"}},"required":["data"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCreateWebhookSubscriptionBodyData{}}}
+
+type defRefCreateWebhookSubscriptionBodyData struct{}
+
+func (defRefCreateWebhookSubscriptionBodyData) Def() *opsgenimpl.Def {
+	return &defSchemaCreateWebhookSubscriptionBodyData
+}
+
+var defSchemaCreateWebhookSubscriptionBodyData = opsgenimpl.Def{Name: "CreateWebhookSubscriptionBodyData", JSON: `{"properties":{"attributes":{"$ref":"#/$defs/CreateWebhookSubscriptionBodyDataAttributes"}},"required":["attributes"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCreateWebhookSubscriptionBodyDataAttributes{}}}
+
+type defRefCreateWebhookSubscriptionBodyDataAttributes struct{}
+
+func (defRefCreateWebhookSubscriptionBodyDataAttributes) Def() *opsgenimpl.Def {
+	return &defSchemaCreateWebhookSubscriptionBodyDataAttributes
+}
+
+var defSchemaCreateWebhookSubscriptionBodyDataAttributes = opsgenimpl.Def{Name: "CreateWebhookSubscriptionBodyDataAttributes", JSON: `{"properties":{"subscribed_events":{"items":{"type":"string"},"type":"array"},"url":{"type":"string"}},"required":["url"],"type":"object"}`}
+
+type defRefDirectUploadResponseObject struct{}
+
+func (defRefDirectUploadResponseObject) Def() *opsgenimpl.Def {
+	return &defSchemaDirectUploadResponseObject
+}
+
+var defSchemaDirectUploadResponseObject = opsgenimpl.Def{Name: "DirectUploadResponseObject", JSON: `{"properties":{"data":{"$ref":"#/$defs/DirectUploadResponseObjectData"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefDirectUploadResponseObjectData{}}}
+
+type defRefDirectUploadResponseObjectData struct{}
+
+func (defRefDirectUploadResponseObjectData) Def() *opsgenimpl.Def {
+	return &defSchemaDirectUploadResponseObjectData
+}
+
+var defSchemaDirectUploadResponseObjectData = opsgenimpl.Def{Name: "DirectUploadResponseObjectData", JSON: `{"properties":{"attributes":{"$ref":"#/$defs/DirectUploadResponseObjectDataAttributes"},"id":{"type":"string"},"type":{"type":"string"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefDirectUploadResponseObjectDataAttributes{}}}
+
+type defRefDirectUploadResponseObjectDataAttributes struct{}
+
+func (defRefDirectUploadResponseObjectDataAttributes) Def() *opsgenimpl.Def {
+	return &defSchemaDirectUploadResponseObjectDataAttributes
+}
+
+var defSchemaDirectUploadResponseObjectDataAttributes = opsgenimpl.Def{Name: "DirectUploadResponseObjectDataAttributes", JSON: `{"properties":{"upload_id":{"type":"string"},"upload_url":{"type":"string"}},"type":"object"}`}
+
+type defRefGetClipsSort struct{}
+
+func (defRefGetClipsSort) Def() *opsgenimpl.Def {
+	return &defSchemaGetClipsSort
+}
+
+var defSchemaGetClipsSort = opsgenimpl.Def{Name: "GetClipsSort", JSON: `{"enum":["created_at","-created_at","original_created_at","-original_created_at","name","-name"],"type":"string"}`}
+
+type defRefLinksObjectData struct{}
+
+func (defRefLinksObjectData) Def() *opsgenimpl.Def {
+	return &defSchemaLinksObjectData
+}
+
+var defSchemaLinksObjectData = opsgenimpl.Def{Name: "LinksObjectData", JSON: `{"properties":{"current":{"type":["string","null"]},"first":{"type":["string","null"]},"last":{"type":["string","null"]},"next":{"type":["string","null"]},"prev":{"type":["string","null"]},"self":{"type":"string"}},"type":"object"}`}
+
+type defRefMediaResponseObject struct{}
+
+func (defRefMediaResponseObject) Def() *opsgenimpl.Def {
+	return &defSchemaMediaResponseObject
+}
+
+var defSchemaMediaResponseObject = opsgenimpl.Def{Name: "MediaResponseObject", JSON: `{"properties":{"data":{"$ref":"#/$defs/MediaResponseObjectData"},"links":{"$ref":"#/$defs/LinksObjectData"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefLinksObjectData{}, defRefMediaResponseObjectData{}}}
+
+type defRefMediaResponseObjectData struct{}
+
+func (defRefMediaResponseObjectData) Def() *opsgenimpl.Def {
+	return &defSchemaMediaResponseObjectData
+}
+
+var defSchemaMediaResponseObjectData = opsgenimpl.Def{Name: "MediaResponseObjectData", JSON: `{"properties":{"attributes":{"$ref":"#/$defs/MediaResponseObjectDataAttributes"},"id":{"type":"string"},"relationships":{"$ref":"#/$defs/MediaResponseObjectDataRelationships"},"type":{"type":"string"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefMediaResponseObjectDataAttributes{}, defRefMediaResponseObjectDataRelationships{}}}
+
+type defRefMediaResponseObjectDataAttributes struct{}
+
+func (defRefMediaResponseObjectDataAttributes) Def() *opsgenimpl.Def {
+	return &defSchemaMediaResponseObjectDataAttributes
+}
+
+var defSchemaMediaResponseObjectDataAttributes = opsgenimpl.Def{Name: "MediaResponseObjectDataAttributes", JSON: `{"properties":{"created_at":{"type":"string"},"description":{"type":["string","null"]},"external_id":{"type":["string","null"]},"has_fetch_error":{"type":"boolean"},"is_processing":{"type":["boolean","null"]},"name":{"type":"string"},"original_created_at":{"type":["string","null"]},"processing_started_at":{"type":["string","null"]},"source_created_at":{"type":["string","null"]},"source_file_content_type":{"type":["string","null"]},"source_file_duration":{"type":["number","null"]},"source_file_height":{"type":["number","null"]},"source_file_preview_image_url":{"type":["string","null"]},"source_file_width":{"type":["number","null"]},"source_url":{"type":["string","null"]}},"type":"object"}`}
+
+type defRefMediaResponseObjectDataRelationships struct{}
+
+func (defRefMediaResponseObjectDataRelationships) Def() *opsgenimpl.Def {
+	return &defSchemaMediaResponseObjectDataRelationships
+}
+
+var defSchemaMediaResponseObjectDataRelationships = opsgenimpl.Def{Name: "MediaResponseObjectDataRelationships", JSON: `{"properties":{"clips":{"$ref":"#/$defs/MediaResponseObjectDataRelationshipsClips"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefMediaResponseObjectDataRelationshipsClips{}}}
+
+type defRefMediaResponseObjectDataRelationshipsClips struct{}
+
+func (defRefMediaResponseObjectDataRelationshipsClips) Def() *opsgenimpl.Def {
+	return &defSchemaMediaResponseObjectDataRelationshipsClips
+}
+
+var defSchemaMediaResponseObjectDataRelationshipsClips = opsgenimpl.Def{Name: "MediaResponseObjectDataRelationshipsClips", JSON: `{"properties":{"data":{"items":{"$ref":"#/$defs/MediaResponseObjectDataRelationshipsClipsDataItem"},"type":"array"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefMediaResponseObjectDataRelationshipsClipsDataItem{}}}
+
+type defRefMediaResponseObjectDataRelationshipsClipsDataItem struct{}
+
+func (defRefMediaResponseObjectDataRelationshipsClipsDataItem) Def() *opsgenimpl.Def {
+	return &defSchemaMediaResponseObjectDataRelationshipsClipsDataItem
+}
+
+var defSchemaMediaResponseObjectDataRelationshipsClipsDataItem = opsgenimpl.Def{Name: "MediaResponseObjectDataRelationshipsClipsDataItem", JSON: `{"properties":{"id":{"type":"string"},"type":{"type":"string"}},"type":"object"}`}
+
+type defRefMediasResponseObject struct{}
+
+func (defRefMediasResponseObject) Def() *opsgenimpl.Def {
+	return &defSchemaMediasResponseObject
+}
+
+var defSchemaMediasResponseObject = opsgenimpl.Def{Name: "MediasResponseObject", JSON: `{"properties":{"data":{"items":{"$ref":"#/$defs/MediaResponseObjectData"},"type":"array"},"links":{"$ref":"#/$defs/LinksObjectData"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefLinksObjectData{}, defRefMediaResponseObjectData{}}}
+
+type defRefPaymentRequiredErrorResponseObject struct{}
+
+func (defRefPaymentRequiredErrorResponseObject) Def() *opsgenimpl.Def {
+	return &defSchemaPaymentRequiredErrorResponseObject
+}
+
+var defSchemaPaymentRequiredErrorResponseObject = opsgenimpl.Def{Name: "PaymentRequiredErrorResponseObject", JSON: `{"properties":{"errors":{"items":{"$ref":"#/$defs/PaymentRequiredErrorResponseObjectErrorsItem"},"type":"array"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefPaymentRequiredErrorResponseObjectErrorsItem{}}}
+
+type defRefPaymentRequiredErrorResponseObjectErrorsItem struct{}
+
+func (defRefPaymentRequiredErrorResponseObjectErrorsItem) Def() *opsgenimpl.Def {
+	return &defSchemaPaymentRequiredErrorResponseObjectErrorsItem
+}
+
+var defSchemaPaymentRequiredErrorResponseObjectErrorsItem = opsgenimpl.Def{Name: "PaymentRequiredErrorResponseObjectErrorsItem", JSON: `{"properties":{"code":{"type":"string"},"detail":{"type":"string"},"source":{"$ref":"#/$defs/PaymentRequiredErrorResponseObjectErrorsItemSource"},"status":{"type":"string"},"title":{"type":"string"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefPaymentRequiredErrorResponseObjectErrorsItemSource{}}}
+
+type defRefPaymentRequiredErrorResponseObjectErrorsItemSource struct{}
+
+func (defRefPaymentRequiredErrorResponseObjectErrorsItemSource) Def() *opsgenimpl.Def {
+	return &defSchemaPaymentRequiredErrorResponseObjectErrorsItemSource
+}
+
+var defSchemaPaymentRequiredErrorResponseObjectErrorsItemSource = opsgenimpl.Def{Name: "PaymentRequiredErrorResponseObjectErrorsItemSource", JSON: `{"properties":{"pointer":{"type":"string"}},"type":"object"}`}
+
+type defRefTooManyRequestsErrorResponseObject struct{}
+
+func (defRefTooManyRequestsErrorResponseObject) Def() *opsgenimpl.Def {
+	return &defSchemaTooManyRequestsErrorResponseObject
+}
+
+var defSchemaTooManyRequestsErrorResponseObject = opsgenimpl.Def{Name: "TooManyRequestsErrorResponseObject", JSON: `{"properties":{"errors":{"items":{"$ref":"#/$defs/TooManyRequestsErrorResponseObjectErrorsItem"},"type":"array"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefTooManyRequestsErrorResponseObjectErrorsItem{}}}
+
+type defRefTooManyRequestsErrorResponseObjectErrorsItem struct{}
+
+func (defRefTooManyRequestsErrorResponseObjectErrorsItem) Def() *opsgenimpl.Def {
+	return &defSchemaTooManyRequestsErrorResponseObjectErrorsItem
+}
+
+var defSchemaTooManyRequestsErrorResponseObjectErrorsItem = opsgenimpl.Def{Name: "TooManyRequestsErrorResponseObjectErrorsItem", JSON: `{"properties":{"detail":{"type":"string"},"status":{"type":"string"},"title":{"type":"string"}},"type":"object"}`}
+
+type defRefUnauthorizedErrorResponseObject struct{}
+
+func (defRefUnauthorizedErrorResponseObject) Def() *opsgenimpl.Def {
+	return &defSchemaUnauthorizedErrorResponseObject
+}
+
+var defSchemaUnauthorizedErrorResponseObject = opsgenimpl.Def{Name: "UnauthorizedErrorResponseObject", JSON: `{"properties":{"errors":{"items":{"$ref":"#/$defs/UnauthorizedErrorResponseObjectErrorsItem"},"type":"array"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefUnauthorizedErrorResponseObjectErrorsItem{}}}
+
+type defRefUnauthorizedErrorResponseObjectErrorsItem struct{}
+
+func (defRefUnauthorizedErrorResponseObjectErrorsItem) Def() *opsgenimpl.Def {
+	return &defSchemaUnauthorizedErrorResponseObjectErrorsItem
+}
+
+var defSchemaUnauthorizedErrorResponseObjectErrorsItem = opsgenimpl.Def{Name: "UnauthorizedErrorResponseObjectErrorsItem", JSON: `{"properties":{"message":{"type":"string"}},"type":"object"}`}
+
+type defRefUpdateClipByIDBody struct{}
+
+func (defRefUpdateClipByIDBody) Def() *opsgenimpl.Def {
+	return &defSchemaUpdateClipByIDBody
+}
+
+var defSchemaUpdateClipByIDBody = opsgenimpl.Def{Name: "UpdateClipByIDBody", JSON: `{"properties":{"data":{"$ref":"#/$defs/UpdateClipByIDBodyData"}},"required":["data"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefUpdateClipByIDBodyData{}}}
+
+type defRefUpdateClipByIDBodyData struct{}
+
+func (defRefUpdateClipByIDBodyData) Def() *opsgenimpl.Def {
+	return &defSchemaUpdateClipByIDBodyData
+}
+
+var defSchemaUpdateClipByIDBodyData = opsgenimpl.Def{Name: "UpdateClipByIDBodyData", JSON: `{"properties":{"attributes":{"$ref":"#/$defs/UpdateClipByIDBodyDataAttributes"}},"required":["attributes"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefUpdateClipByIDBodyDataAttributes{}}}
+
+type defRefUpdateClipByIDBodyDataAttributes struct{}
+
+func (defRefUpdateClipByIDBodyDataAttributes) Def() *opsgenimpl.Def {
+	return &defSchemaUpdateClipByIDBodyDataAttributes
+}
+
+var defSchemaUpdateClipByIDBodyDataAttributes = opsgenimpl.Def{Name: "UpdateClipByIDBodyDataAttributes", JSON: `{"properties":{"end_time":{"type":"number"},"name":{"type":"string"},"start_time":{"type":"number"}},"type":"object"}`}
+
+type defRefUpdateMediaByIDBody struct{}
+
+func (defRefUpdateMediaByIDBody) Def() *opsgenimpl.Def {
+	return &defSchemaUpdateMediaByIDBody
+}
+
+var defSchemaUpdateMediaByIDBody = opsgenimpl.Def{Name: "UpdateMediaByIDBody", JSON: `{"properties":{"data":{"$ref":"#/$defs/UpdateMediaByIDBodyData"}},"required":["data"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefUpdateMediaByIDBodyData{}}}
+
+type defRefUpdateMediaByIDBodyData struct{}
+
+func (defRefUpdateMediaByIDBodyData) Def() *opsgenimpl.Def {
+	return &defSchemaUpdateMediaByIDBodyData
+}
+
+var defSchemaUpdateMediaByIDBodyData = opsgenimpl.Def{Name: "UpdateMediaByIDBodyData", JSON: `{"properties":{"attributes":{"$ref":"#/$defs/UpdateMediaByIDBodyDataAttributes"}},"required":["attributes"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefUpdateMediaByIDBodyDataAttributes{}}}
+
+type defRefUpdateMediaByIDBodyDataAttributes struct{}
+
+func (defRefUpdateMediaByIDBodyDataAttributes) Def() *opsgenimpl.Def {
+	return &defSchemaUpdateMediaByIDBodyDataAttributes
+}
+
+var defSchemaUpdateMediaByIDBodyDataAttributes = opsgenimpl.Def{Name: "UpdateMediaByIDBodyDataAttributes", JSON: `{"properties":{"description":{"type":"string"},"name":{"type":"string"}},"type":"object"}`}
+
+type defRefWebhookSubscriptionResponseObject struct{}
+
+func (defRefWebhookSubscriptionResponseObject) Def() *opsgenimpl.Def {
+	return &defSchemaWebhookSubscriptionResponseObject
+}
+
+var defSchemaWebhookSubscriptionResponseObject = opsgenimpl.Def{Name: "WebhookSubscriptionResponseObject", JSON: `{"properties":{"data":{"$ref":"#/$defs/WebhookSubscriptionResponseObjectData"},"links":{"$ref":"#/$defs/LinksObjectData"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefLinksObjectData{}, defRefWebhookSubscriptionResponseObjectData{}}}
+
+type defRefWebhookSubscriptionResponseObjectData struct{}
+
+func (defRefWebhookSubscriptionResponseObjectData) Def() *opsgenimpl.Def {
+	return &defSchemaWebhookSubscriptionResponseObjectData
+}
+
+var defSchemaWebhookSubscriptionResponseObjectData = opsgenimpl.Def{Name: "WebhookSubscriptionResponseObjectData", JSON: `{"properties":{"attributes":{"$ref":"#/$defs/WebhookSubscriptionResponseObjectDataAttributes"},"id":{"type":"string"},"relationships":{"$ref":"#/$defs/WebhookSubscriptionResponseObjectDataRelationships"},"type":{"type":"string"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefWebhookSubscriptionResponseObjectDataAttributes{}, defRefWebhookSubscriptionResponseObjectDataRelationships{}}}
+
+type defRefWebhookSubscriptionResponseObjectDataAttributes struct{}
+
+func (defRefWebhookSubscriptionResponseObjectDataAttributes) Def() *opsgenimpl.Def {
+	return &defSchemaWebhookSubscriptionResponseObjectDataAttributes
+}
+
+var defSchemaWebhookSubscriptionResponseObjectDataAttributes = opsgenimpl.Def{Name: "WebhookSubscriptionResponseObjectDataAttributes", JSON: `{"properties":{"active":{"type":"boolean"},"created_at":{"type":"string"},"subscribed_events":{"items":{"type":"string"},"type":"array"},"updated_at":{"type":"string"},"url":{"type":"string"}},"type":"object"}`}
+
+type defRefWebhookSubscriptionResponseObjectDataRelationships struct{}
+
+func (defRefWebhookSubscriptionResponseObjectDataRelationships) Def() *opsgenimpl.Def {
+	return &defSchemaWebhookSubscriptionResponseObjectDataRelationships
+}
+
+var defSchemaWebhookSubscriptionResponseObjectDataRelationships = opsgenimpl.Def{Name: "WebhookSubscriptionResponseObjectDataRelationships", JSON: `{"properties":{"user":{"$ref":"#/$defs/WebhookSubscriptionResponseObjectDataRelationshipsUser"},"webhook_events":{"$ref":"#/$defs/WebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefWebhookSubscriptionResponseObjectDataRelationshipsUser{}, defRefWebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents{}}}
+
+type defRefWebhookSubscriptionResponseObjectDataRelationshipsUser struct{}
+
+func (defRefWebhookSubscriptionResponseObjectDataRelationshipsUser) Def() *opsgenimpl.Def {
+	return &defSchemaWebhookSubscriptionResponseObjectDataRelationshipsUser
+}
+
+var defSchemaWebhookSubscriptionResponseObjectDataRelationshipsUser = opsgenimpl.Def{Name: "WebhookSubscriptionResponseObjectDataRelationshipsUser", JSON: `{"properties":{"data":{"$ref":"#/$defs/WebhookSubscriptionResponseObjectDataRelationshipsUserData"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefWebhookSubscriptionResponseObjectDataRelationshipsUserData{}}}
+
+type defRefWebhookSubscriptionResponseObjectDataRelationshipsUserData struct{}
+
+func (defRefWebhookSubscriptionResponseObjectDataRelationshipsUserData) Def() *opsgenimpl.Def {
+	return &defSchemaWebhookSubscriptionResponseObjectDataRelationshipsUserData
+}
+
+var defSchemaWebhookSubscriptionResponseObjectDataRelationshipsUserData = opsgenimpl.Def{Name: "WebhookSubscriptionResponseObjectDataRelationshipsUserData", JSON: `{"properties":{"id":{"type":"string"},"type":{"type":"string"}},"type":"object"}`}
+
+type defRefWebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents struct{}
+
+func (defRefWebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents) Def() *opsgenimpl.Def {
+	return &defSchemaWebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents
+}
+
+var defSchemaWebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents = opsgenimpl.Def{Name: "WebhookSubscriptionResponseObjectDataRelationshipsWebhookEvents", JSON: `{"properties":{"data":{"items":{"$ref":"#/$defs/WebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem"},"type":"array"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefWebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem{}}}
+
+type defRefWebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem struct{}
+
+func (defRefWebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem) Def() *opsgenimpl.Def {
+	return &defSchemaWebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem
+}
+
+var defSchemaWebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem = opsgenimpl.Def{Name: "WebhookSubscriptionResponseObjectDataRelationshipsWebhookEventsDataItem", JSON: `{"properties":{"id":{"type":"string"},"type":{"type":"string"}},"type":"object"}`}
+
+type defRefWebhookSubscriptionsResponseObject struct{}
+
+func (defRefWebhookSubscriptionsResponseObject) Def() *opsgenimpl.Def {
+	return &defSchemaWebhookSubscriptionsResponseObject
+}
+
+var defSchemaWebhookSubscriptionsResponseObject = opsgenimpl.Def{Name: "WebhookSubscriptionsResponseObject", JSON: `{"properties":{"data":{"items":{"$ref":"#/$defs/WebhookSubscriptionResponseObjectData"},"type":"array"},"links":{"$ref":"#/$defs/LinksObjectData"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefLinksObjectData{}, defRefWebhookSubscriptionResponseObjectData{}}}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaClipResponseObject                        = Schemas.Ref(`{"$ref":"#/$defs/ClipResponseObject"}`)
-	refSchemaClipsResponseObject                       = Schemas.Ref(`{"$ref":"#/$defs/ClipsResponseObject"}`)
-	refSchemaCreateMediaMediaProcessingFinishedPayload = Schemas.Ref(`{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayload"}`)
-	refSchemaDirectUploadResponseObject                = Schemas.Ref(`{"$ref":"#/$defs/DirectUploadResponseObject"}`)
-	refSchemaMediaResponseObject                       = Schemas.Ref(`{"$ref":"#/$defs/MediaResponseObject"}`)
-	refSchemaMediasResponseObject                      = Schemas.Ref(`{"$ref":"#/$defs/MediasResponseObject"}`)
-	refSchemaPaymentRequiredErrorResponseObject        = Schemas.Ref(`{"$ref":"#/$defs/PaymentRequiredErrorResponseObject"}`)
-	refSchemaTooManyRequestsErrorResponseObject        = Schemas.Ref(`{"$ref":"#/$defs/TooManyRequestsErrorResponseObject"}`)
-	refSchemaUnauthorizedErrorResponseObject           = Schemas.Ref(`{"$ref":"#/$defs/UnauthorizedErrorResponseObject"}`)
-	refSchemaWebhookSubscriptionResponseObject         = Schemas.Ref(`{"$ref":"#/$defs/WebhookSubscriptionResponseObject"}`)
-	refSchemaWebhookSubscriptionsResponseObject        = Schemas.Ref(`{"$ref":"#/$defs/WebhookSubscriptionsResponseObject"}`)
+	refSchemaClipResponseObject                        = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/ClipResponseObject"}`, Defs: []opsgenimpl.DefRef{defRefClipResponseObject{}}, Set: &schemaSet}
+	refSchemaClipsResponseObject                       = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/ClipsResponseObject"}`, Defs: []opsgenimpl.DefRef{defRefClipsResponseObject{}}, Set: &schemaSet}
+	refSchemaCreateMediaMediaProcessingFinishedPayload = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/CreateMediaMediaProcessingFinishedPayload"}`, Defs: []opsgenimpl.DefRef{defRefCreateMediaMediaProcessingFinishedPayload{}}, Set: &schemaSet}
+	refSchemaDirectUploadResponseObject                = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/DirectUploadResponseObject"}`, Defs: []opsgenimpl.DefRef{defRefDirectUploadResponseObject{}}, Set: &schemaSet}
+	refSchemaMediaResponseObject                       = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/MediaResponseObject"}`, Defs: []opsgenimpl.DefRef{defRefMediaResponseObject{}}, Set: &schemaSet}
+	refSchemaMediasResponseObject                      = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/MediasResponseObject"}`, Defs: []opsgenimpl.DefRef{defRefMediasResponseObject{}}, Set: &schemaSet}
+	refSchemaPaymentRequiredErrorResponseObject        = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/PaymentRequiredErrorResponseObject"}`, Defs: []opsgenimpl.DefRef{defRefPaymentRequiredErrorResponseObject{}}, Set: &schemaSet}
+	refSchemaTooManyRequestsErrorResponseObject        = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/TooManyRequestsErrorResponseObject"}`, Defs: []opsgenimpl.DefRef{defRefTooManyRequestsErrorResponseObject{}}, Set: &schemaSet}
+	refSchemaUnauthorizedErrorResponseObject           = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/UnauthorizedErrorResponseObject"}`, Defs: []opsgenimpl.DefRef{defRefUnauthorizedErrorResponseObject{}}, Set: &schemaSet}
+	refSchemaWebhookSubscriptionResponseObject         = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/WebhookSubscriptionResponseObject"}`, Defs: []opsgenimpl.DefRef{defRefWebhookSubscriptionResponseObject{}}, Set: &schemaSet}
+	refSchemaWebhookSubscriptionsResponseObject        = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/WebhookSubscriptionsResponseObject"}`, Defs: []opsgenimpl.DefRef{defRefWebhookSubscriptionsResponseObject{}}, Set: &schemaSet}
 )

@@ -95,7 +95,7 @@ func (c *Client) DeleteAPIPagesID(ctx context.Context, params DeleteAPIPagesIDPa
 }
 
 var responsesDeleteAPIPagesID = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPage},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPage},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*DeleteAPIPagesIDUnauthorized)(nil)},
 	{Status: "422", Kind: httpclient.BodyJSON, Error: (*DeleteAPIPagesIDUnprocessableEntity)(nil)},
 }
@@ -140,7 +140,7 @@ func (c *Client) GetAPIDisplayAds(ctx context.Context, opts ...CallOption) (runt
 }
 
 var responsesGetAPIDisplayAds = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetAPIDisplayAds200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetAPIDisplayAds200},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetAPIDisplayAdsUnauthorized)(nil)},
 }
 
@@ -230,7 +230,7 @@ func (c *Client) GetAPIPages(ctx context.Context, opts ...CallOption) (runtime.R
 }
 
 var responsesGetAPIPages = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetAPIPages200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetAPIPages200},
 }
 
 // GetAPIPagesIDParams holds the parameters of GetAPIPagesID.
@@ -264,7 +264,7 @@ func (c *Client) GetAPIPagesID(ctx context.Context, params GetAPIPagesIDParams, 
 }
 
 var responsesGetAPIPagesID = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPage},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPage},
 }
 
 // GetArticleByIDParams holds the parameters of GetArticleByID.
@@ -296,7 +296,7 @@ func (c *Client) GetArticleByID(ctx context.Context, params GetArticleByIDParams
 }
 
 var responsesGetArticleByID = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetArticleByID200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetArticleByID200},
 	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetArticleByIDNotFound)(nil)},
 }
 
@@ -343,7 +343,7 @@ func (c *Client) GetArticleByPath(ctx context.Context, params GetArticleByPathPa
 }
 
 var responsesGetArticleByPath = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetArticleByID200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetArticleByID200},
 	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetArticleByPathNotFound)(nil)},
 }
 
@@ -457,7 +457,7 @@ func (c *Client) GetArticles(ctx context.Context, params GetArticlesParams, opts
 }
 
 var responsesGetArticles = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetArticles200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetArticles200},
 }
 
 // GetCommentByIDParams holds the parameters of GetCommentByID.
@@ -549,7 +549,7 @@ func (c *Client) GetCommentsByArticleID(ctx context.Context, params GetCommentsB
 }
 
 var responsesGetCommentsByArticleID = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetCommentsByArticleID200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetCommentsByArticleID200},
 	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetCommentsByArticleIDNotFound)(nil)},
 }
 
@@ -582,7 +582,7 @@ func (c *Client) GetFollowedTags(ctx context.Context, opts ...CallOption) (runti
 }
 
 var responsesGetFollowedTags = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetFollowedTags200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetFollowedTags200},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetFollowedTagsUnauthorized)(nil)},
 }
 
@@ -646,7 +646,7 @@ func (c *Client) GetFollowers(ctx context.Context, params GetFollowersParams, op
 }
 
 var responsesGetFollowers = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetFollowers200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetFollowers200},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetFollowersUnauthorized)(nil)},
 }
 
@@ -700,7 +700,7 @@ func (c *Client) GetLatestArticles(ctx context.Context, params GetLatestArticles
 }
 
 var responsesGetLatestArticles = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetArticles200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetArticles200},
 }
 
 // GetOrgArticlesParams holds the parameters of GetOrgArticles.
@@ -745,7 +745,7 @@ func (c *Client) GetOrgArticles(ctx context.Context, params GetOrgArticlesParams
 }
 
 var responsesGetOrgArticles = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetArticles200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetArticles200},
 	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetOrgArticlesNotFound)(nil)},
 }
 
@@ -802,7 +802,7 @@ func (c *Client) GetOrgUsers(ctx context.Context, params GetOrgUsersParams, opts
 }
 
 var responsesGetOrgUsers = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetOrgUsers200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetOrgUsers200},
 	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetOrgUsersNotFound)(nil)},
 }
 
@@ -846,7 +846,7 @@ func (c *Client) GetOrganization(ctx context.Context, params GetOrganizationPara
 }
 
 var responsesGetOrganization = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetOrganization200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetOrganization200},
 	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetOrganizationNotFound)(nil)},
 }
 
@@ -906,7 +906,7 @@ func (c *Client) GetPodcastEpisodes(ctx context.Context, params GetPodcastEpisod
 }
 
 var responsesGetPodcastEpisodes = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetPodcastEpisodes200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetPodcastEpisodes200},
 	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetPodcastEpisodesNotFound)(nil)},
 }
 
@@ -955,7 +955,7 @@ func (c *Client) GetProfileImage(ctx context.Context, params GetProfileImagePara
 }
 
 var responsesGetProfileImage = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetProfileImage200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetProfileImage200},
 	{Status: "404", Kind: httpclient.BodyJSON, Error: (*GetProfileImageNotFound)(nil)},
 }
 
@@ -1010,7 +1010,7 @@ func (c *Client) GetReadinglist(ctx context.Context, params GetReadinglistParams
 }
 
 var responsesGetReadinglist = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetArticles200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetArticles200},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetReadinglistUnauthorized)(nil)},
 }
 
@@ -1066,7 +1066,7 @@ func (c *Client) GetTags(ctx context.Context, params GetTagsParams, opts ...Call
 }
 
 var responsesGetTags = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetTags200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetTags200},
 }
 
 // GetUserParams holds the parameters of GetUser.
@@ -1102,7 +1102,7 @@ func (c *Client) GetUser(ctx context.Context, params GetUserParams, opts ...Call
 }
 
 var responsesGetUser = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetUser200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetUser200},
 }
 
 // GetUserAllArticlesParams holds the parameters of GetUserAllArticles.
@@ -1155,7 +1155,7 @@ func (c *Client) GetUserAllArticles(ctx context.Context, params GetUserAllArticl
 }
 
 var responsesGetUserAllArticles = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetArticles200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetArticles200},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetUserAllArticlesUnauthorized)(nil)},
 }
 
@@ -1217,7 +1217,7 @@ func (c *Client) GetUserArticles(ctx context.Context, params GetUserArticlesPara
 }
 
 var responsesGetUserArticles = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetArticles200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetArticles200},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetUserArticlesUnauthorized)(nil)},
 }
 
@@ -1251,7 +1251,7 @@ func (c *Client) GetUserMe(ctx context.Context, opts ...CallOption) (runtime.Res
 }
 
 var responsesGetUserMe = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetUser200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetUser200},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetUserMeUnauthorized)(nil)},
 }
 
@@ -1313,7 +1313,7 @@ func (c *Client) GetUserPublishedArticles(ctx context.Context, params GetUserPub
 }
 
 var responsesGetUserPublishedArticles = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetArticles200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetArticles200},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetUserPublishedArticlesUnauthorized)(nil)},
 }
 
@@ -1376,7 +1376,7 @@ func (c *Client) GetUserUnpublishedArticles(ctx context.Context, params GetUserU
 }
 
 var responsesGetUserUnpublishedArticles = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaGetArticles200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaGetArticles200},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*GetUserUnpublishedArticlesUnauthorized)(nil)},
 }
 
@@ -1412,7 +1412,7 @@ func (c *Client) PostAPIDisplayAds(ctx context.Context, body map[string]json.Raw
 }
 
 var responsesPostAPIDisplayAds = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaPostAPIDisplayAds200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaPostAPIDisplayAds200},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*PostAPIDisplayAdsUnauthorized)(nil)},
 	{Status: "422", Kind: httpclient.BodyJSON, Error: (*PostAPIDisplayAdsUnprocessableEntity)(nil)},
 }
@@ -1679,7 +1679,7 @@ func (c *Client) PutAPIDisplayAdsID(ctx context.Context, params PutAPIDisplayAds
 }
 
 var responsesPutAPIDisplayAdsID = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaPostAPIDisplayAds200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaPostAPIDisplayAds200},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*PutAPIDisplayAdsIDUnauthorized)(nil)},
 	{Status: "404", Kind: httpclient.BodyJSON, Error: (*PutAPIDisplayAdsIDNotFound)(nil)},
 }
@@ -1801,7 +1801,7 @@ func (c *Client) PutAPIPagesID(ctx context.Context, params PutAPIPagesIDParams, 
 }
 
 var responsesPutAPIPagesID = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPage},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPage},
 	{Status: "401", Kind: httpclient.BodyJSON, Error: (*PutAPIPagesIDUnauthorized)(nil)},
 	{Status: "422", Kind: httpclient.BodyJSON, Error: (*PutAPIPagesIDUnprocessableEntity)(nil)},
 }
@@ -2162,5 +2162,5 @@ func (c *Client) Videos(ctx context.Context, params VideosParams, opts ...CallOp
 }
 
 var responsesVideos = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaVideos200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaVideos200},
 }

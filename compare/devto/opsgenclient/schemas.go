@@ -5,27 +5,298 @@ package opsgenclient
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Article":{"properties":{"article":{"$ref":"#/$defs/ArticleArticle"}},"type":"object"},"ArticleArticle":{"properties":{"body_markdown":{"type":"string"},"canonical_url":{"type":["string","null"]},"description":{"type":"string"},"main_image":{"type":["string","null"]},"organization_id":{"type":["integer","null"]},"published":{"default":false,"type":"boolean"},"series":{"type":["string","null"]},"tags":{"type":"string"},"title":{"type":"string"}},"type":"object"},"ArticleFlareTag":{"properties":{"bg_color_hex":{"type":["string","null"]},"name":{"type":"string"},"text_color_hex":{"type":["string","null"]}},"type":"object"},"ArticleIndex":{"properties":{"canonical_url":{"format":"url","type":"string"},"cover_image":{"format":"url","type":["string","null"]},"created_at":{"format":"date-time","type":"string"},"crossposted_at":{"format":"date-time","type":["string","null"]},"description":{"type":"string"},"edited_at":{"format":"date-time","type":["string","null"]},"flare_tag":{"$ref":"#/$defs/ArticleFlareTag"},"id":{"format":"int32","type":"integer"},"last_comment_at":{"format":"date-time","type":"string"},"organization":{"$ref":"#/$defs/SharedOrganization"},"path":{"format":"path","type":"string"},"positive_reactions_count":{"format":"int32","type":"integer"},"public_reactions_count":{"format":"int32","type":"integer"},"published_at":{"format":"date-time","type":"string"},"published_timestamp":{"format":"date-time","type":"string"},"readable_publish_date":{"type":"string"},"reading_time_minutes":{"format":"int32","type":"integer"},"slug":{"type":"string"},"social_image":{"format":"url","type":"string"},"tag_list":{"items":{"type":"string"},"type":"array"},"tags":{"type":"string"},"title":{"type":"string"},"type_of":{"type":"string"},"url":{"format":"url","type":"string"},"user":{"$ref":"#/$defs/SharedUser"}},"required":["type_of","id","title","description","cover_image","readable_publish_date","social_image","tag_list","tags","slug","path","url","canonical_url","comments_count","positive_reactions_count","public_reactions_count","created_at","edited_at","crossposted_at","published_at","last_comment_at","published_timestamp","user","reading_time_minutes"],"type":"object"},"Comment":{"properties":{"created_at":{"format":"date-time","type":"string"},"id_code":{"type":"string"},"image_url":{"format":"url","type":"string"},"type_of":{"type":"string"}},"type":"object"},"DisplayAd":{"properties":{"approved":{"type":"boolean"},"article_exclude_ids":{"type":["string","null"]},"body_markdown":{"type":"string"},"creator_id":{"type":["integer","null"]},"display_to":{"$ref":"#/$defs/DisplayAdDisplayTo"},"id":{"type":"integer"},"name":{"type":"string"},"organization_id":{"type":["integer","null"]},"placement_area":{"$ref":"#/$defs/DisplayAdPlacementArea"},"published":{"type":"boolean"},"tag_list":{"type":"string"},"type_of":{"$ref":"#/$defs/DisplayAdTypeOf"}},"required":["name","body_markdown","placement_area"],"type":"object"},"DisplayAdDisplayTo":{"default":"all","enum":["all","logged_in","logged_out"],"type":"string"},"DisplayAdPlacementArea":{"enum":["sidebar_left","sidebar_left_2","sidebar_right","feed_first","feed_second","feed_third","post_sidebar","post_comments"],"type":"string"},"DisplayAdTypeOf":{"default":"in_house","enum":["in_house","community","external"],"type":"string"},"FollowedTag":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"points":{"format":"float","type":"number"}},"required":["id","name","points"],"type":"object"},"GetArticlesState":{"enum":["fresh","rising","all"],"type":"string"},"GetFollowersResponseItem":{"properties":{"id":{"format":"int32","type":"integer"},"name":{"type":"string"},"path":{"type":"string"},"profile_image":{"type":"string"},"type_of":{"type":"string"},"user_id":{"format":"int32","type":"integer"}},"type":"object"},"Organization":{"properties":{"github_username":{"type":"string"},"joined_at":{"type":"string"},"location":{"type":"string"},"name":{"type":"string"},"story":{"type":["string","null"]},"summary":{"type":"string"},"tag_line":{"type":["string","null"]},"tech_stack":{"type":"string"},"twitter_username":{"type":"string"},"type_of":{"type":"string"},"url":{"type":"string"},"username":{"type":"string"}},"type":"object"},"Page":{"properties":{"body_json":{"type":["string","null"]},"body_markdown":{"type":["string","null"]},"description":{"type":"string"},"is_top_level_path":{"type":"boolean"},"slug":{"type":"string"},"social_image":{"type":["object","null"]},"template":{"$ref":"#/$defs/PageTemplate"},"title":{"type":"string"}},"required":["title","slug","description","template"],"type":"object"},"PageTemplate":{"default":"contained","enum":["contained","full_within_layout","nav_bar_included","json"],"type":"string"},"PodcastEpisodeIndex":{"properties":{"class_name":{"type":"string"},"id":{"format":"int32","type":"integer"},"image_url":{"format":"url","type":"string"},"path":{"format":"path","type":"string"},"podcast":{"$ref":"#/$defs/SharedPodcast"},"title":{"type":"string"},"type_of":{"type":"string"}},"required":["type_of","class_name","id","path","title","image_url","podcast"],"type":"object"},"PostAPIPagesBody":{"properties":{"body_json":{"type":"string"},"body_markdown":{"type":"string"},"description":{"type":"string"},"is_top_level_path":{"type":"boolean"},"slug":{"type":"string"},"template":{"$ref":"#/$defs/PostAPIPagesBodyTemplate"},"title":{"type":"string"}},"type":"object"},"PostAPIPagesBodyTemplate":{"default":"contained","enum":["contained","full_within_layout","nav_bar_included","json"],"type":"string"},"PostAPIReactionsCategory":{"enum":["like","unicorn","exploding_head","raised_hands","fire"],"type":"string"},"PostAPIReactionsReactableType":{"enum":["Comment","Article","User"],"type":"string"},"ProfileImage":{"properties":{"image_of":{"type":"string"},"profile_image":{"type":"string"},"profile_image_90":{"type":"string"},"type_of":{"type":"string"}},"type":"object"},"SharedOrganization":{"properties":{"name":{"type":"string"},"profile_image":{"format":"url","type":"string"},"profile_image_90":{"format":"url","type":"string"},"slug":{"type":"string"},"username":{"type":"string"}},"type":"object"},"SharedPodcast":{"properties":{"image_url":{"format":"url","type":"string"},"slug":{"type":"string"},"title":{"type":"string"}},"type":"object"},"SharedUser":{"properties":{"github_username":{"type":["string","null"]},"name":{"type":"string"},"profile_image":{"type":"string"},"profile_image_90":{"type":"string"},"twitter_username":{"type":["string","null"]},"username":{"type":"string"},"website_url":{"format":"url","type":["string","null"]}},"type":"object"},"Tag":{"properties":{"bg_color_hex":{"type":["string","null"]},"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"text_color_hex":{"type":["string","null"]}},"type":"object"},"User":{"properties":{"github_username":{"type":"string"},"id":{"format":"int64","type":"integer"},"joined_at":{"type":"string"},"location":{"type":["string","null"]},"name":{"type":"string"},"profile_image":{"type":"string"},"summary":{"type":["string","null"]},"twitter_username":{"type":"string"},"type_of":{"type":"string"},"username":{"type":"string"},"website_url":{"type":["string","null"]}},"type":"object"},"UserInviteParam":{"properties":{"email":{"type":"string"},"name":{"type":["string","null"]}},"type":"object"},"VideoArticle":{"properties":{"cloudinary_video_url":{"type":"string"},"id":{"format":"int64","type":"integer"},"path":{"type":"string"},"title":{"type":"string"},"type_of":{"type":"string"},"user":{"$ref":"#/$defs/VideoArticleUser"},"user_id":{"format":"int64","type":"integer"},"video_duration_in_minutes":{"type":"string"},"video_source_url":{"type":"string"}},"type":"object"},"VideoArticleUser":{"properties":{"name":{"type":"string"}},"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefArticle{},
+	defRefArticleArticle{},
+	defRefArticleFlareTag{},
+	defRefArticleIndex{},
+	defRefComment{},
+	defRefDisplayAd{},
+	defRefDisplayAdDisplayTo{},
+	defRefDisplayAdPlacementArea{},
+	defRefDisplayAdTypeOf{},
+	defRefFollowedTag{},
+	defRefGetArticlesState{},
+	defRefGetFollowersResponseItem{},
+	defRefOrganization{},
+	defRefPage{},
+	defRefPageTemplate{},
+	defRefPodcastEpisodeIndex{},
+	defRefPostAPIPagesBody{},
+	defRefPostAPIPagesBodyTemplate{},
+	defRefPostAPIReactionsCategory{},
+	defRefPostAPIReactionsReactableType{},
+	defRefProfileImage{},
+	defRefSharedOrganization{},
+	defRefSharedPodcast{},
+	defRefSharedUser{},
+	defRefTag{},
+	defRefUser{},
+	defRefUserInviteParam{},
+	defRefVideoArticle{},
+	defRefVideoArticleUser{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefArticle struct{}
+
+func (defRefArticle) Def() *opsgenimpl.Def {
+	return &defSchemaArticle
+}
+
+var defSchemaArticle = opsgenimpl.Def{Name: "Article", JSON: `{"properties":{"article":{"$ref":"#/$defs/ArticleArticle"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefArticleArticle{}}}
+
+type defRefArticleArticle struct{}
+
+func (defRefArticleArticle) Def() *opsgenimpl.Def {
+	return &defSchemaArticleArticle
+}
+
+var defSchemaArticleArticle = opsgenimpl.Def{Name: "ArticleArticle", JSON: `{"properties":{"body_markdown":{"type":"string"},"canonical_url":{"type":["string","null"]},"description":{"type":"string"},"main_image":{"type":["string","null"]},"organization_id":{"type":["integer","null"]},"published":{"default":false,"type":"boolean"},"series":{"type":["string","null"]},"tags":{"type":"string"},"title":{"type":"string"}},"type":"object"}`}
+
+type defRefArticleFlareTag struct{}
+
+func (defRefArticleFlareTag) Def() *opsgenimpl.Def {
+	return &defSchemaArticleFlareTag
+}
+
+var defSchemaArticleFlareTag = opsgenimpl.Def{Name: "ArticleFlareTag", JSON: `{"properties":{"bg_color_hex":{"type":["string","null"]},"name":{"type":"string"},"text_color_hex":{"type":["string","null"]}},"type":"object"}`}
+
+type defRefArticleIndex struct{}
+
+func (defRefArticleIndex) Def() *opsgenimpl.Def {
+	return &defSchemaArticleIndex
+}
+
+var defSchemaArticleIndex = opsgenimpl.Def{Name: "ArticleIndex", JSON: `{"properties":{"canonical_url":{"format":"url","type":"string"},"cover_image":{"format":"url","type":["string","null"]},"created_at":{"format":"date-time","type":"string"},"crossposted_at":{"format":"date-time","type":["string","null"]},"description":{"type":"string"},"edited_at":{"format":"date-time","type":["string","null"]},"flare_tag":{"$ref":"#/$defs/ArticleFlareTag"},"id":{"format":"int32","type":"integer"},"last_comment_at":{"format":"date-time","type":"string"},"organization":{"$ref":"#/$defs/SharedOrganization"},"path":{"format":"path","type":"string"},"positive_reactions_count":{"format":"int32","type":"integer"},"public_reactions_count":{"format":"int32","type":"integer"},"published_at":{"format":"date-time","type":"string"},"published_timestamp":{"format":"date-time","type":"string"},"readable_publish_date":{"type":"string"},"reading_time_minutes":{"format":"int32","type":"integer"},"slug":{"type":"string"},"social_image":{"format":"url","type":"string"},"tag_list":{"items":{"type":"string"},"type":"array"},"tags":{"type":"string"},"title":{"type":"string"},"type_of":{"type":"string"},"url":{"format":"url","type":"string"},"user":{"$ref":"#/$defs/SharedUser"}},"required":["type_of","id","title","description","cover_image","readable_publish_date","social_image","tag_list","tags","slug","path","url","canonical_url","comments_count","positive_reactions_count","public_reactions_count","created_at","edited_at","crossposted_at","published_at","last_comment_at","published_timestamp","user","reading_time_minutes"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefArticleFlareTag{}, defRefSharedOrganization{}, defRefSharedUser{}}}
+
+type defRefComment struct{}
+
+func (defRefComment) Def() *opsgenimpl.Def {
+	return &defSchemaComment
+}
+
+var defSchemaComment = opsgenimpl.Def{Name: "Comment", JSON: `{"properties":{"created_at":{"format":"date-time","type":"string"},"id_code":{"type":"string"},"image_url":{"format":"url","type":"string"},"type_of":{"type":"string"}},"type":"object"}`}
+
+type defRefDisplayAd struct{}
+
+func (defRefDisplayAd) Def() *opsgenimpl.Def {
+	return &defSchemaDisplayAd
+}
+
+var defSchemaDisplayAd = opsgenimpl.Def{Name: "DisplayAd", JSON: `{"properties":{"approved":{"type":"boolean"},"article_exclude_ids":{"type":["string","null"]},"body_markdown":{"type":"string"},"creator_id":{"type":["integer","null"]},"display_to":{"$ref":"#/$defs/DisplayAdDisplayTo"},"id":{"type":"integer"},"name":{"type":"string"},"organization_id":{"type":["integer","null"]},"placement_area":{"$ref":"#/$defs/DisplayAdPlacementArea"},"published":{"type":"boolean"},"tag_list":{"type":"string"},"type_of":{"$ref":"#/$defs/DisplayAdTypeOf"}},"required":["name","body_markdown","placement_area"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefDisplayAdDisplayTo{}, defRefDisplayAdPlacementArea{}, defRefDisplayAdTypeOf{}}}
+
+type defRefDisplayAdDisplayTo struct{}
+
+func (defRefDisplayAdDisplayTo) Def() *opsgenimpl.Def {
+	return &defSchemaDisplayAdDisplayTo
+}
+
+var defSchemaDisplayAdDisplayTo = opsgenimpl.Def{Name: "DisplayAdDisplayTo", JSON: `{"default":"all","enum":["all","logged_in","logged_out"],"type":"string"}`}
+
+type defRefDisplayAdPlacementArea struct{}
+
+func (defRefDisplayAdPlacementArea) Def() *opsgenimpl.Def {
+	return &defSchemaDisplayAdPlacementArea
+}
+
+var defSchemaDisplayAdPlacementArea = opsgenimpl.Def{Name: "DisplayAdPlacementArea", JSON: `{"enum":["sidebar_left","sidebar_left_2","sidebar_right","feed_first","feed_second","feed_third","post_sidebar","post_comments"],"type":"string"}`}
+
+type defRefDisplayAdTypeOf struct{}
+
+func (defRefDisplayAdTypeOf) Def() *opsgenimpl.Def {
+	return &defSchemaDisplayAdTypeOf
+}
+
+var defSchemaDisplayAdTypeOf = opsgenimpl.Def{Name: "DisplayAdTypeOf", JSON: `{"default":"in_house","enum":["in_house","community","external"],"type":"string"}`}
+
+type defRefFollowedTag struct{}
+
+func (defRefFollowedTag) Def() *opsgenimpl.Def {
+	return &defSchemaFollowedTag
+}
+
+var defSchemaFollowedTag = opsgenimpl.Def{Name: "FollowedTag", JSON: `{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"points":{"format":"float","type":"number"}},"required":["id","name","points"],"type":"object"}`}
+
+type defRefGetArticlesState struct{}
+
+func (defRefGetArticlesState) Def() *opsgenimpl.Def {
+	return &defSchemaGetArticlesState
+}
+
+var defSchemaGetArticlesState = opsgenimpl.Def{Name: "GetArticlesState", JSON: `{"enum":["fresh","rising","all"],"type":"string"}`}
+
+type defRefGetFollowersResponseItem struct{}
+
+func (defRefGetFollowersResponseItem) Def() *opsgenimpl.Def {
+	return &defSchemaGetFollowersResponseItem
+}
+
+var defSchemaGetFollowersResponseItem = opsgenimpl.Def{Name: "GetFollowersResponseItem", JSON: `{"properties":{"id":{"format":"int32","type":"integer"},"name":{"type":"string"},"path":{"type":"string"},"profile_image":{"type":"string"},"type_of":{"type":"string"},"user_id":{"format":"int32","type":"integer"}},"type":"object"}`}
+
+type defRefOrganization struct{}
+
+func (defRefOrganization) Def() *opsgenimpl.Def {
+	return &defSchemaOrganization
+}
+
+var defSchemaOrganization = opsgenimpl.Def{Name: "Organization", JSON: `{"properties":{"github_username":{"type":"string"},"joined_at":{"type":"string"},"location":{"type":"string"},"name":{"type":"string"},"story":{"type":["string","null"]},"summary":{"type":"string"},"tag_line":{"type":["string","null"]},"tech_stack":{"type":"string"},"twitter_username":{"type":"string"},"type_of":{"type":"string"},"url":{"type":"string"},"username":{"type":"string"}},"type":"object"}`}
+
+type defRefPage struct{}
+
+func (defRefPage) Def() *opsgenimpl.Def {
+	return &defSchemaPage
+}
+
+var defSchemaPage = opsgenimpl.Def{Name: "Page", JSON: `{"properties":{"body_json":{"type":["string","null"]},"body_markdown":{"type":["string","null"]},"description":{"type":"string"},"is_top_level_path":{"type":"boolean"},"slug":{"type":"string"},"social_image":{"type":["object","null"]},"template":{"$ref":"#/$defs/PageTemplate"},"title":{"type":"string"}},"required":["title","slug","description","template"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefPageTemplate{}}}
+
+type defRefPageTemplate struct{}
+
+func (defRefPageTemplate) Def() *opsgenimpl.Def {
+	return &defSchemaPageTemplate
+}
+
+var defSchemaPageTemplate = opsgenimpl.Def{Name: "PageTemplate", JSON: `{"default":"contained","enum":["contained","full_within_layout","nav_bar_included","json"],"type":"string"}`}
+
+type defRefPodcastEpisodeIndex struct{}
+
+func (defRefPodcastEpisodeIndex) Def() *opsgenimpl.Def {
+	return &defSchemaPodcastEpisodeIndex
+}
+
+var defSchemaPodcastEpisodeIndex = opsgenimpl.Def{Name: "PodcastEpisodeIndex", JSON: `{"properties":{"class_name":{"type":"string"},"id":{"format":"int32","type":"integer"},"image_url":{"format":"url","type":"string"},"path":{"format":"path","type":"string"},"podcast":{"$ref":"#/$defs/SharedPodcast"},"title":{"type":"string"},"type_of":{"type":"string"}},"required":["type_of","class_name","id","path","title","image_url","podcast"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefSharedPodcast{}}}
+
+type defRefPostAPIPagesBody struct{}
+
+func (defRefPostAPIPagesBody) Def() *opsgenimpl.Def {
+	return &defSchemaPostAPIPagesBody
+}
+
+var defSchemaPostAPIPagesBody = opsgenimpl.Def{Name: "PostAPIPagesBody", JSON: `{"properties":{"body_json":{"type":"string"},"body_markdown":{"type":"string"},"description":{"type":"string"},"is_top_level_path":{"type":"boolean"},"slug":{"type":"string"},"template":{"$ref":"#/$defs/PostAPIPagesBodyTemplate"},"title":{"type":"string"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefPostAPIPagesBodyTemplate{}}}
+
+type defRefPostAPIPagesBodyTemplate struct{}
+
+func (defRefPostAPIPagesBodyTemplate) Def() *opsgenimpl.Def {
+	return &defSchemaPostAPIPagesBodyTemplate
+}
+
+var defSchemaPostAPIPagesBodyTemplate = opsgenimpl.Def{Name: "PostAPIPagesBodyTemplate", JSON: `{"default":"contained","enum":["contained","full_within_layout","nav_bar_included","json"],"type":"string"}`}
+
+type defRefPostAPIReactionsCategory struct{}
+
+func (defRefPostAPIReactionsCategory) Def() *opsgenimpl.Def {
+	return &defSchemaPostAPIReactionsCategory
+}
+
+var defSchemaPostAPIReactionsCategory = opsgenimpl.Def{Name: "PostAPIReactionsCategory", JSON: `{"enum":["like","unicorn","exploding_head","raised_hands","fire"],"type":"string"}`}
+
+type defRefPostAPIReactionsReactableType struct{}
+
+func (defRefPostAPIReactionsReactableType) Def() *opsgenimpl.Def {
+	return &defSchemaPostAPIReactionsReactableType
+}
+
+var defSchemaPostAPIReactionsReactableType = opsgenimpl.Def{Name: "PostAPIReactionsReactableType", JSON: `{"enum":["Comment","Article","User"],"type":"string"}`}
+
+type defRefProfileImage struct{}
+
+func (defRefProfileImage) Def() *opsgenimpl.Def {
+	return &defSchemaProfileImage
+}
+
+var defSchemaProfileImage = opsgenimpl.Def{Name: "ProfileImage", JSON: `{"properties":{"image_of":{"type":"string"},"profile_image":{"type":"string"},"profile_image_90":{"type":"string"},"type_of":{"type":"string"}},"type":"object"}`}
+
+type defRefSharedOrganization struct{}
+
+func (defRefSharedOrganization) Def() *opsgenimpl.Def {
+	return &defSchemaSharedOrganization
+}
+
+var defSchemaSharedOrganization = opsgenimpl.Def{Name: "SharedOrganization", JSON: `{"properties":{"name":{"type":"string"},"profile_image":{"format":"url","type":"string"},"profile_image_90":{"format":"url","type":"string"},"slug":{"type":"string"},"username":{"type":"string"}},"type":"object"}`}
+
+type defRefSharedPodcast struct{}
+
+func (defRefSharedPodcast) Def() *opsgenimpl.Def {
+	return &defSchemaSharedPodcast
+}
+
+var defSchemaSharedPodcast = opsgenimpl.Def{Name: "SharedPodcast", JSON: `{"properties":{"image_url":{"format":"url","type":"string"},"slug":{"type":"string"},"title":{"type":"string"}},"type":"object"}`}
+
+type defRefSharedUser struct{}
+
+func (defRefSharedUser) Def() *opsgenimpl.Def {
+	return &defSchemaSharedUser
+}
+
+var defSchemaSharedUser = opsgenimpl.Def{Name: "SharedUser", JSON: `{"properties":{"github_username":{"type":["string","null"]},"name":{"type":"string"},"profile_image":{"type":"string"},"profile_image_90":{"type":"string"},"twitter_username":{"type":["string","null"]},"username":{"type":"string"},"website_url":{"format":"url","type":["string","null"]}},"type":"object"}`}
+
+type defRefTag struct{}
+
+func (defRefTag) Def() *opsgenimpl.Def {
+	return &defSchemaTag
+}
+
+var defSchemaTag = opsgenimpl.Def{Name: "Tag", JSON: `{"properties":{"bg_color_hex":{"type":["string","null"]},"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"text_color_hex":{"type":["string","null"]}},"type":"object"}`}
+
+type defRefUser struct{}
+
+func (defRefUser) Def() *opsgenimpl.Def {
+	return &defSchemaUser
+}
+
+var defSchemaUser = opsgenimpl.Def{Name: "User", JSON: `{"properties":{"github_username":{"type":"string"},"id":{"format":"int64","type":"integer"},"joined_at":{"type":"string"},"location":{"type":["string","null"]},"name":{"type":"string"},"profile_image":{"type":"string"},"summary":{"type":["string","null"]},"twitter_username":{"type":"string"},"type_of":{"type":"string"},"username":{"type":"string"},"website_url":{"type":["string","null"]}},"type":"object"}`}
+
+type defRefUserInviteParam struct{}
+
+func (defRefUserInviteParam) Def() *opsgenimpl.Def {
+	return &defSchemaUserInviteParam
+}
+
+var defSchemaUserInviteParam = opsgenimpl.Def{Name: "UserInviteParam", JSON: `{"properties":{"email":{"type":"string"},"name":{"type":["string","null"]}},"type":"object"}`}
+
+type defRefVideoArticle struct{}
+
+func (defRefVideoArticle) Def() *opsgenimpl.Def {
+	return &defSchemaVideoArticle
+}
+
+var defSchemaVideoArticle = opsgenimpl.Def{Name: "VideoArticle", JSON: `{"properties":{"cloudinary_video_url":{"type":"string"},"id":{"format":"int64","type":"integer"},"path":{"type":"string"},"title":{"type":"string"},"type_of":{"type":"string"},"user":{"$ref":"#/$defs/VideoArticleUser"},"user_id":{"format":"int64","type":"integer"},"video_duration_in_minutes":{"type":"string"},"video_source_url":{"type":"string"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefVideoArticleUser{}}}
+
+type defRefVideoArticleUser struct{}
+
+func (defRefVideoArticleUser) Def() *opsgenimpl.Def {
+	return &defSchemaVideoArticleUser
+}
+
+var defSchemaVideoArticleUser = opsgenimpl.Def{Name: "VideoArticleUser", JSON: `{"properties":{"name":{"type":"string"}},"type":"object"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaPage                       = Schemas.Ref(`{"$ref":"#/$defs/Page"}`)
-	respSchemaGetAPIDisplayAds200       = Schemas.Ref(`{"items":{"$ref":"#/$defs/DisplayAd"},"type":"array"}`)
-	respSchemaGetAPIPages200            = Schemas.Ref(`{"items":{"$ref":"#/$defs/Page"},"type":"array"}`)
-	respSchemaGetArticleByID200         = Schemas.Ref(`{"items":{"$ref":"#/$defs/ArticleIndex"},"type":"object"}`)
-	respSchemaGetArticles200            = Schemas.Ref(`{"items":{"$ref":"#/$defs/ArticleIndex"},"type":"array"}`)
-	respSchemaGetCommentsByArticleID200 = Schemas.Ref(`{"items":{"$ref":"#/$defs/Comment"},"type":"array"}`)
-	respSchemaGetFollowedTags200        = Schemas.Ref(`{"items":{"$ref":"#/$defs/FollowedTag"},"type":"array"}`)
-	respSchemaGetFollowers200           = Schemas.Ref(`{"items":{"$ref":"#/$defs/GetFollowersResponseItem"},"type":"array"}`)
-	respSchemaGetOrgUsers200            = Schemas.Ref(`{"items":{"$ref":"#/$defs/User"},"type":"array"}`)
-	respSchemaGetOrganization200        = Schemas.Ref(`{"items":{"$ref":"#/$defs/Organization"},"type":"object"}`)
-	respSchemaGetPodcastEpisodes200     = Schemas.Ref(`{"items":{"$ref":"#/$defs/PodcastEpisodeIndex"},"type":"array"}`)
-	respSchemaGetProfileImage200        = Schemas.Ref(`{"items":{"$ref":"#/$defs/ProfileImage"},"type":"object"}`)
-	respSchemaGetTags200                = Schemas.Ref(`{"items":{"$ref":"#/$defs/Tag"},"type":"array"}`)
-	respSchemaGetUser200                = Schemas.Ref(`{"items":{"$ref":"#/$defs/User"},"type":"object"}`)
-	respSchemaPostAPIDisplayAds200      = Schemas.Ref(`{"items":{"$ref":"#/$defs/DisplayAd"},"type":"object"}`)
-	respSchemaVideos200                 = Schemas.Ref(`{"items":{"$ref":"#/$defs/VideoArticle"},"type":"array"}`)
+	refSchemaPage                       = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Page"}`, Defs: []opsgenimpl.DefRef{defRefPage{}}, Set: &schemaSet}
+	respSchemaGetAPIDisplayAds200       = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/DisplayAd"},"type":"array"}`, Defs: []opsgenimpl.DefRef{defRefDisplayAd{}}, Set: &schemaSet}
+	respSchemaGetAPIPages200            = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/Page"},"type":"array"}`, Defs: []opsgenimpl.DefRef{defRefPage{}}, Set: &schemaSet}
+	respSchemaGetArticleByID200         = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/ArticleIndex"},"type":"object"}`, Defs: []opsgenimpl.DefRef{defRefArticleIndex{}}, Set: &schemaSet}
+	respSchemaGetArticles200            = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/ArticleIndex"},"type":"array"}`, Defs: []opsgenimpl.DefRef{defRefArticleIndex{}}, Set: &schemaSet}
+	respSchemaGetCommentsByArticleID200 = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/Comment"},"type":"array"}`, Defs: []opsgenimpl.DefRef{defRefComment{}}, Set: &schemaSet}
+	respSchemaGetFollowedTags200        = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/FollowedTag"},"type":"array"}`, Defs: []opsgenimpl.DefRef{defRefFollowedTag{}}, Set: &schemaSet}
+	respSchemaGetFollowers200           = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/GetFollowersResponseItem"},"type":"array"}`, Defs: []opsgenimpl.DefRef{defRefGetFollowersResponseItem{}}, Set: &schemaSet}
+	respSchemaGetOrgUsers200            = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/User"},"type":"array"}`, Defs: []opsgenimpl.DefRef{defRefUser{}}, Set: &schemaSet}
+	respSchemaGetOrganization200        = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/Organization"},"type":"object"}`, Defs: []opsgenimpl.DefRef{defRefOrganization{}}, Set: &schemaSet}
+	respSchemaGetPodcastEpisodes200     = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/PodcastEpisodeIndex"},"type":"array"}`, Defs: []opsgenimpl.DefRef{defRefPodcastEpisodeIndex{}}, Set: &schemaSet}
+	respSchemaGetProfileImage200        = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/ProfileImage"},"type":"object"}`, Defs: []opsgenimpl.DefRef{defRefProfileImage{}}, Set: &schemaSet}
+	respSchemaGetTags200                = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/Tag"},"type":"array"}`, Defs: []opsgenimpl.DefRef{defRefTag{}}, Set: &schemaSet}
+	respSchemaGetUser200                = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/User"},"type":"object"}`, Defs: []opsgenimpl.DefRef{defRefUser{}}, Set: &schemaSet}
+	respSchemaPostAPIDisplayAds200      = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/DisplayAd"},"type":"object"}`, Defs: []opsgenimpl.DefRef{defRefDisplayAd{}}, Set: &schemaSet}
+	respSchemaVideos200                 = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/VideoArticle"},"type":"array"}`, Defs: []opsgenimpl.DefRef{defRefVideoArticle{}}, Set: &schemaSet}
 )

@@ -10,7 +10,7 @@ import (
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
-var toolCreateDirectory = &mcpclient.Tool{Name: "create_directory", OutputSchema: refSchemaCreateDirectoryOutput}
+var toolCreateDirectory = &mcpclient.Tool{Name: "create_directory", OutputSchema: &refSchemaCreateDirectoryOutput}
 
 // CreateDirectory calls the tool "create_directory".
 //
@@ -29,7 +29,7 @@ func (c *Client) CreateDirectory(ctx context.Context, in CreateDirectoryInput, o
 	return mcpclient.Call[CreateDirectoryOutput](ctx, c.c, toolCreateDirectory, in, opts...)
 }
 
-var toolDirectoryTree = &mcpclient.Tool{Name: "directory_tree", OutputSchema: refSchemaDirectoryTreeOutput}
+var toolDirectoryTree = &mcpclient.Tool{Name: "directory_tree", OutputSchema: &refSchemaDirectoryTreeOutput}
 
 // DirectoryTree calls the tool "directory_tree".
 //
@@ -48,7 +48,7 @@ func (c *Client) DirectoryTree(ctx context.Context, in DirectoryTreeInput, opts 
 	return mcpclient.Call[DirectoryTreeOutput](ctx, c.c, toolDirectoryTree, in, opts...)
 }
 
-var toolEditFile = &mcpclient.Tool{Name: "edit_file", OutputSchema: refSchemaEditFileOutput}
+var toolEditFile = &mcpclient.Tool{Name: "edit_file", OutputSchema: &refSchemaEditFileOutput}
 
 // EditFile calls the tool "edit_file".
 //
@@ -66,7 +66,7 @@ func (c *Client) EditFile(ctx context.Context, in EditFileInput, opts ...CallOpt
 	return mcpclient.Call[EditFileOutput](ctx, c.c, toolEditFile, in, opts...)
 }
 
-var toolGetFileInfo = &mcpclient.Tool{Name: "get_file_info", OutputSchema: refSchemaGetFileInfoOutput}
+var toolGetFileInfo = &mcpclient.Tool{Name: "get_file_info", OutputSchema: &refSchemaGetFileInfoOutput}
 
 // GetFileInfo calls the tool "get_file_info".
 //
@@ -84,7 +84,7 @@ func (c *Client) GetFileInfo(ctx context.Context, in GetFileInfoInput, opts ...C
 	return mcpclient.Call[GetFileInfoOutput](ctx, c.c, toolGetFileInfo, in, opts...)
 }
 
-var toolListAllowedDirectories = &mcpclient.Tool{Name: "list_allowed_directories", OutputSchema: refSchemaListAllowedDirectoriesOutput}
+var toolListAllowedDirectories = &mcpclient.Tool{Name: "list_allowed_directories", OutputSchema: &refSchemaListAllowedDirectoriesOutput}
 
 // ListAllowedDirectories calls the tool "list_allowed_directories".
 //
@@ -102,7 +102,7 @@ func (c *Client) ListAllowedDirectories(ctx context.Context, opts ...CallOption)
 	return mcpclient.Call[ListAllowedDirectoriesOutput](ctx, c.c, toolListAllowedDirectories, struct{}{}, opts...)
 }
 
-var toolListDirectory = &mcpclient.Tool{Name: "list_directory", OutputSchema: refSchemaListDirectoryOutput}
+var toolListDirectory = &mcpclient.Tool{Name: "list_directory", OutputSchema: &refSchemaListDirectoryOutput}
 
 // ListDirectory calls the tool "list_directory".
 //
@@ -121,7 +121,7 @@ func (c *Client) ListDirectory(ctx context.Context, in ListDirectoryInput, opts 
 	return mcpclient.Call[ListDirectoryOutput](ctx, c.c, toolListDirectory, in, opts...)
 }
 
-var toolListDirectoryWithSizes = &mcpclient.Tool{Name: "list_directory_with_sizes", OutputSchema: refSchemaListDirectoryWithSizesOutput}
+var toolListDirectoryWithSizes = &mcpclient.Tool{Name: "list_directory_with_sizes", OutputSchema: &refSchemaListDirectoryWithSizesOutput}
 
 // ListDirectoryWithSizes calls the tool "list_directory_with_sizes".
 //
@@ -140,7 +140,7 @@ func (c *Client) ListDirectoryWithSizes(ctx context.Context, in ListDirectoryWit
 	return mcpclient.Call[ListDirectoryWithSizesOutput](ctx, c.c, toolListDirectoryWithSizes, in, opts...)
 }
 
-var toolMoveFile = &mcpclient.Tool{Name: "move_file", OutputSchema: refSchemaMoveFileOutput}
+var toolMoveFile = &mcpclient.Tool{Name: "move_file", OutputSchema: &refSchemaMoveFileOutput}
 
 // MoveFile calls the tool "move_file".
 //
@@ -160,7 +160,7 @@ func (c *Client) MoveFile(ctx context.Context, in MoveFileInput, opts ...CallOpt
 	return mcpclient.Call[MoveFileOutput](ctx, c.c, toolMoveFile, in, opts...)
 }
 
-var toolReadFile = &mcpclient.Tool{Name: "read_file", OutputSchema: refSchemaReadFileOutput}
+var toolReadFile = &mcpclient.Tool{Name: "read_file", OutputSchema: &refSchemaReadFileOutput}
 
 // ReadFile calls the tool "read_file".
 //
@@ -176,7 +176,7 @@ func (c *Client) ReadFile(ctx context.Context, in ReadFileInput, opts ...CallOpt
 	return mcpclient.Call[ReadFileOutput](ctx, c.c, toolReadFile, in, opts...)
 }
 
-var toolReadMediaFile = &mcpclient.Tool{Name: "read_media_file", OutputSchema: refSchemaReadMediaFileOutput}
+var toolReadMediaFile = &mcpclient.Tool{Name: "read_media_file", OutputSchema: &refSchemaReadMediaFileOutput}
 
 // ReadMediaFile calls the tool "read_media_file".
 //
@@ -193,7 +193,7 @@ func (c *Client) ReadMediaFile(ctx context.Context, in ReadMediaFileInput, opts 
 	return mcpclient.Call[ReadMediaFileOutput](ctx, c.c, toolReadMediaFile, in, opts...)
 }
 
-var toolReadMultipleFiles = &mcpclient.Tool{Name: "read_multiple_files", OutputSchema: refSchemaReadMultipleFilesOutput}
+var toolReadMultipleFiles = &mcpclient.Tool{Name: "read_multiple_files", OutputSchema: &refSchemaReadMultipleFilesOutput}
 
 // ReadMultipleFiles calls the tool "read_multiple_files".
 //
@@ -212,7 +212,7 @@ func (c *Client) ReadMultipleFiles(ctx context.Context, in ReadMultipleFilesInpu
 	return mcpclient.Call[ReadMultipleFilesOutput](ctx, c.c, toolReadMultipleFiles, in, opts...)
 }
 
-var toolReadTextFile = &mcpclient.Tool{Name: "read_text_file", OutputSchema: refSchemaReadTextFileOutput}
+var toolReadTextFile = &mcpclient.Tool{Name: "read_text_file", OutputSchema: &refSchemaReadTextFileOutput}
 
 // ReadTextFile calls the tool "read_text_file".
 //
@@ -232,7 +232,7 @@ func (c *Client) ReadTextFile(ctx context.Context, in ReadTextFileInput, opts ..
 	return mcpclient.Call[ReadTextFileOutput](ctx, c.c, toolReadTextFile, in, opts...)
 }
 
-var toolSearchFiles = &mcpclient.Tool{Name: "search_files", OutputSchema: refSchemaSearchFilesOutput}
+var toolSearchFiles = &mcpclient.Tool{Name: "search_files", OutputSchema: &refSchemaSearchFilesOutput}
 
 // SearchFiles calls the tool "search_files".
 //
@@ -252,7 +252,7 @@ func (c *Client) SearchFiles(ctx context.Context, in SearchFilesInput, opts ...C
 	return mcpclient.Call[SearchFilesOutput](ctx, c.c, toolSearchFiles, in, opts...)
 }
 
-var toolWriteFile = &mcpclient.Tool{Name: "write_file", OutputSchema: refSchemaWriteFileOutput}
+var toolWriteFile = &mcpclient.Tool{Name: "write_file", OutputSchema: &refSchemaWriteFileOutput}
 
 // WriteFile calls the tool "write_file".
 //

@@ -5,20 +5,255 @@ package memory
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"AddObservationsInput":{"properties":{"observations":{"items":{"$ref":"#/$defs/AddObservationsInputObservationsItem"},"type":"array"}},"required":["observations"],"type":"object"},"AddObservationsInputObservationsItem":{"properties":{"contents":{"items":{"type":"string"},"type":"array"},"entityName":{"type":"string"}},"required":["entityName","contents"],"type":"object"},"AddObservationsOutput":{"additionalProperties":false,"properties":{"results":{"items":{"$ref":"#/$defs/AddObservationsOutputResultsItem"},"type":"array"}},"required":["results"],"type":"object"},"AddObservationsOutputResultsItem":{"additionalProperties":false,"properties":{"addedObservations":{"items":{"type":"string"},"type":"array"},"entityName":{"type":"string"}},"required":["entityName","addedObservations"],"type":"object"},"CreateEntitiesInput":{"properties":{"entities":{"items":{"$ref":"#/$defs/CreateEntitiesInputEntitiesItem"},"type":"array"}},"required":["entities"],"type":"object"},"CreateEntitiesInputEntitiesItem":{"properties":{"entityType":{"type":"string"},"name":{"type":"string"},"observations":{"items":{"type":"string"},"type":"array"}},"required":["name","entityType","observations"],"type":"object"},"CreateEntitiesOutput":{"additionalProperties":false,"properties":{"entities":{"items":{"$ref":"#/$defs/EntitiesItem"},"type":"array"}},"required":["entities"],"type":"object"},"CreateRelationsInput":{"properties":{"relations":{"items":{"$ref":"#/$defs/CreateRelationsInputRelationsItem"},"type":"array"}},"required":["relations"],"type":"object"},"CreateRelationsInputRelationsItem":{"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"},"CreateRelationsOutput":{"additionalProperties":false,"properties":{"relations":{"items":{"$ref":"#/$defs/RelationsItem"},"type":"array"}},"required":["relations"],"type":"object"},"DeleteEntitiesInput":{"properties":{"entityNames":{"items":{"type":"string"},"type":"array"}},"required":["entityNames"],"type":"object"},"DeleteEntitiesOutput":{"additionalProperties":false,"properties":{"message":{"type":"string"},"success":{"type":"boolean"}},"required":["success","message"],"type":"object"},"DeleteObservationsInput":{"properties":{"deletions":{"items":{"$ref":"#/$defs/DeleteObservationsInputDeletionsItem"},"type":"array"}},"required":["deletions"],"type":"object"},"DeleteObservationsInputDeletionsItem":{"properties":{"entityName":{"type":"string"},"observations":{"items":{"type":"string"},"type":"array"}},"required":["entityName","observations"],"type":"object"},"DeleteObservationsOutput":{"additionalProperties":false,"properties":{"message":{"type":"string"},"success":{"type":"boolean"}},"required":["success","message"],"type":"object"},"DeleteRelationsInput":{"properties":{"relations":{"items":{"$ref":"#/$defs/DeleteRelationsInputRelationsItem"},"type":"array"}},"required":["relations"],"type":"object"},"DeleteRelationsInputRelationsItem":{"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"},"DeleteRelationsOutput":{"additionalProperties":false,"properties":{"message":{"type":"string"},"success":{"type":"boolean"}},"required":["success","message"],"type":"object"},"EntitiesItem":{"additionalProperties":false,"properties":{"entityType":{"type":"string"},"name":{"type":"string"},"observations":{"items":{"type":"string"},"type":"array"}},"required":["name","entityType","observations"],"type":"object"},"OpenNodesInput":{"properties":{"names":{"items":{"type":"string"},"type":"array"}},"required":["names"],"type":"object"},"OpenNodesOutput":{"additionalProperties":false,"properties":{"entities":{"items":{"$ref":"#/$defs/EntitiesItem"},"type":"array"},"relations":{"items":{"$ref":"#/$defs/RelationsItem"},"type":"array"}},"required":["entities","relations"],"type":"object"},"ReadGraphOutput":{"additionalProperties":false,"properties":{"entities":{"items":{"$ref":"#/$defs/EntitiesItem"},"type":"array"},"relations":{"items":{"$ref":"#/$defs/RelationsItem"},"type":"array"}},"required":["entities","relations"],"type":"object"},"RelationsItem":{"additionalProperties":false,"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"},"SearchNodesInput":{"properties":{"query":{"type":"string"}},"required":["query"],"type":"object"},"SearchNodesOutput":{"additionalProperties":false,"properties":{"entities":{"items":{"$ref":"#/$defs/EntitiesItem"},"type":"array"},"relations":{"items":{"$ref":"#/$defs/RelationsItem"},"type":"array"}},"required":["entities","relations"],"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefAddObservationsInput{},
+	defRefAddObservationsInputObservationsItem{},
+	defRefAddObservationsOutput{},
+	defRefAddObservationsOutputResultsItem{},
+	defRefCreateEntitiesInput{},
+	defRefCreateEntitiesInputEntitiesItem{},
+	defRefCreateEntitiesOutput{},
+	defRefCreateRelationsInput{},
+	defRefCreateRelationsInputRelationsItem{},
+	defRefCreateRelationsOutput{},
+	defRefDeleteEntitiesInput{},
+	defRefDeleteEntitiesOutput{},
+	defRefDeleteObservationsInput{},
+	defRefDeleteObservationsInputDeletionsItem{},
+	defRefDeleteObservationsOutput{},
+	defRefDeleteRelationsInput{},
+	defRefDeleteRelationsInputRelationsItem{},
+	defRefDeleteRelationsOutput{},
+	defRefEntitiesItem{},
+	defRefOpenNodesInput{},
+	defRefOpenNodesOutput{},
+	defRefReadGraphOutput{},
+	defRefRelationsItem{},
+	defRefSearchNodesInput{},
+	defRefSearchNodesOutput{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefAddObservationsInput struct{}
+
+func (defRefAddObservationsInput) Def() *opsgenimpl.Def {
+	return &defSchemaAddObservationsInput
+}
+
+var defSchemaAddObservationsInput = opsgenimpl.Def{Name: "AddObservationsInput", JSON: `{"properties":{"observations":{"items":{"$ref":"#/$defs/AddObservationsInputObservationsItem"},"type":"array"}},"required":["observations"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefAddObservationsInputObservationsItem{}}}
+
+type defRefAddObservationsInputObservationsItem struct{}
+
+func (defRefAddObservationsInputObservationsItem) Def() *opsgenimpl.Def {
+	return &defSchemaAddObservationsInputObservationsItem
+}
+
+var defSchemaAddObservationsInputObservationsItem = opsgenimpl.Def{Name: "AddObservationsInputObservationsItem", JSON: `{"properties":{"contents":{"items":{"type":"string"},"type":"array"},"entityName":{"type":"string"}},"required":["entityName","contents"],"type":"object"}`}
+
+type defRefAddObservationsOutput struct{}
+
+func (defRefAddObservationsOutput) Def() *opsgenimpl.Def {
+	return &defSchemaAddObservationsOutput
+}
+
+var defSchemaAddObservationsOutput = opsgenimpl.Def{Name: "AddObservationsOutput", JSON: `{"additionalProperties":false,"properties":{"results":{"items":{"$ref":"#/$defs/AddObservationsOutputResultsItem"},"type":"array"}},"required":["results"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefAddObservationsOutputResultsItem{}}}
+
+type defRefAddObservationsOutputResultsItem struct{}
+
+func (defRefAddObservationsOutputResultsItem) Def() *opsgenimpl.Def {
+	return &defSchemaAddObservationsOutputResultsItem
+}
+
+var defSchemaAddObservationsOutputResultsItem = opsgenimpl.Def{Name: "AddObservationsOutputResultsItem", JSON: `{"additionalProperties":false,"properties":{"addedObservations":{"items":{"type":"string"},"type":"array"},"entityName":{"type":"string"}},"required":["entityName","addedObservations"],"type":"object"}`}
+
+type defRefCreateEntitiesInput struct{}
+
+func (defRefCreateEntitiesInput) Def() *opsgenimpl.Def {
+	return &defSchemaCreateEntitiesInput
+}
+
+var defSchemaCreateEntitiesInput = opsgenimpl.Def{Name: "CreateEntitiesInput", JSON: `{"properties":{"entities":{"items":{"$ref":"#/$defs/CreateEntitiesInputEntitiesItem"},"type":"array"}},"required":["entities"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCreateEntitiesInputEntitiesItem{}}}
+
+type defRefCreateEntitiesInputEntitiesItem struct{}
+
+func (defRefCreateEntitiesInputEntitiesItem) Def() *opsgenimpl.Def {
+	return &defSchemaCreateEntitiesInputEntitiesItem
+}
+
+var defSchemaCreateEntitiesInputEntitiesItem = opsgenimpl.Def{Name: "CreateEntitiesInputEntitiesItem", JSON: `{"properties":{"entityType":{"type":"string"},"name":{"type":"string"},"observations":{"items":{"type":"string"},"type":"array"}},"required":["name","entityType","observations"],"type":"object"}`}
+
+type defRefCreateEntitiesOutput struct{}
+
+func (defRefCreateEntitiesOutput) Def() *opsgenimpl.Def {
+	return &defSchemaCreateEntitiesOutput
+}
+
+var defSchemaCreateEntitiesOutput = opsgenimpl.Def{Name: "CreateEntitiesOutput", JSON: `{"additionalProperties":false,"properties":{"entities":{"items":{"$ref":"#/$defs/EntitiesItem"},"type":"array"}},"required":["entities"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefEntitiesItem{}}}
+
+type defRefCreateRelationsInput struct{}
+
+func (defRefCreateRelationsInput) Def() *opsgenimpl.Def {
+	return &defSchemaCreateRelationsInput
+}
+
+var defSchemaCreateRelationsInput = opsgenimpl.Def{Name: "CreateRelationsInput", JSON: `{"properties":{"relations":{"items":{"$ref":"#/$defs/CreateRelationsInputRelationsItem"},"type":"array"}},"required":["relations"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCreateRelationsInputRelationsItem{}}}
+
+type defRefCreateRelationsInputRelationsItem struct{}
+
+func (defRefCreateRelationsInputRelationsItem) Def() *opsgenimpl.Def {
+	return &defSchemaCreateRelationsInputRelationsItem
+}
+
+var defSchemaCreateRelationsInputRelationsItem = opsgenimpl.Def{Name: "CreateRelationsInputRelationsItem", JSON: `{"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"}`}
+
+type defRefCreateRelationsOutput struct{}
+
+func (defRefCreateRelationsOutput) Def() *opsgenimpl.Def {
+	return &defSchemaCreateRelationsOutput
+}
+
+var defSchemaCreateRelationsOutput = opsgenimpl.Def{Name: "CreateRelationsOutput", JSON: `{"additionalProperties":false,"properties":{"relations":{"items":{"$ref":"#/$defs/RelationsItem"},"type":"array"}},"required":["relations"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefRelationsItem{}}}
+
+type defRefDeleteEntitiesInput struct{}
+
+func (defRefDeleteEntitiesInput) Def() *opsgenimpl.Def {
+	return &defSchemaDeleteEntitiesInput
+}
+
+var defSchemaDeleteEntitiesInput = opsgenimpl.Def{Name: "DeleteEntitiesInput", JSON: `{"properties":{"entityNames":{"items":{"type":"string"},"type":"array"}},"required":["entityNames"],"type":"object"}`}
+
+type defRefDeleteEntitiesOutput struct{}
+
+func (defRefDeleteEntitiesOutput) Def() *opsgenimpl.Def {
+	return &defSchemaDeleteEntitiesOutput
+}
+
+var defSchemaDeleteEntitiesOutput = opsgenimpl.Def{Name: "DeleteEntitiesOutput", JSON: `{"additionalProperties":false,"properties":{"message":{"type":"string"},"success":{"type":"boolean"}},"required":["success","message"],"type":"object"}`}
+
+type defRefDeleteObservationsInput struct{}
+
+func (defRefDeleteObservationsInput) Def() *opsgenimpl.Def {
+	return &defSchemaDeleteObservationsInput
+}
+
+var defSchemaDeleteObservationsInput = opsgenimpl.Def{Name: "DeleteObservationsInput", JSON: `{"properties":{"deletions":{"items":{"$ref":"#/$defs/DeleteObservationsInputDeletionsItem"},"type":"array"}},"required":["deletions"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefDeleteObservationsInputDeletionsItem{}}}
+
+type defRefDeleteObservationsInputDeletionsItem struct{}
+
+func (defRefDeleteObservationsInputDeletionsItem) Def() *opsgenimpl.Def {
+	return &defSchemaDeleteObservationsInputDeletionsItem
+}
+
+var defSchemaDeleteObservationsInputDeletionsItem = opsgenimpl.Def{Name: "DeleteObservationsInputDeletionsItem", JSON: `{"properties":{"entityName":{"type":"string"},"observations":{"items":{"type":"string"},"type":"array"}},"required":["entityName","observations"],"type":"object"}`}
+
+type defRefDeleteObservationsOutput struct{}
+
+func (defRefDeleteObservationsOutput) Def() *opsgenimpl.Def {
+	return &defSchemaDeleteObservationsOutput
+}
+
+var defSchemaDeleteObservationsOutput = opsgenimpl.Def{Name: "DeleteObservationsOutput", JSON: `{"additionalProperties":false,"properties":{"message":{"type":"string"},"success":{"type":"boolean"}},"required":["success","message"],"type":"object"}`}
+
+type defRefDeleteRelationsInput struct{}
+
+func (defRefDeleteRelationsInput) Def() *opsgenimpl.Def {
+	return &defSchemaDeleteRelationsInput
+}
+
+var defSchemaDeleteRelationsInput = opsgenimpl.Def{Name: "DeleteRelationsInput", JSON: `{"properties":{"relations":{"items":{"$ref":"#/$defs/DeleteRelationsInputRelationsItem"},"type":"array"}},"required":["relations"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefDeleteRelationsInputRelationsItem{}}}
+
+type defRefDeleteRelationsInputRelationsItem struct{}
+
+func (defRefDeleteRelationsInputRelationsItem) Def() *opsgenimpl.Def {
+	return &defSchemaDeleteRelationsInputRelationsItem
+}
+
+var defSchemaDeleteRelationsInputRelationsItem = opsgenimpl.Def{Name: "DeleteRelationsInputRelationsItem", JSON: `{"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"}`}
+
+type defRefDeleteRelationsOutput struct{}
+
+func (defRefDeleteRelationsOutput) Def() *opsgenimpl.Def {
+	return &defSchemaDeleteRelationsOutput
+}
+
+var defSchemaDeleteRelationsOutput = opsgenimpl.Def{Name: "DeleteRelationsOutput", JSON: `{"additionalProperties":false,"properties":{"message":{"type":"string"},"success":{"type":"boolean"}},"required":["success","message"],"type":"object"}`}
+
+type defRefEntitiesItem struct{}
+
+func (defRefEntitiesItem) Def() *opsgenimpl.Def {
+	return &defSchemaEntitiesItem
+}
+
+var defSchemaEntitiesItem = opsgenimpl.Def{Name: "EntitiesItem", JSON: `{"additionalProperties":false,"properties":{"entityType":{"type":"string"},"name":{"type":"string"},"observations":{"items":{"type":"string"},"type":"array"}},"required":["name","entityType","observations"],"type":"object"}`}
+
+type defRefOpenNodesInput struct{}
+
+func (defRefOpenNodesInput) Def() *opsgenimpl.Def {
+	return &defSchemaOpenNodesInput
+}
+
+var defSchemaOpenNodesInput = opsgenimpl.Def{Name: "OpenNodesInput", JSON: `{"properties":{"names":{"items":{"type":"string"},"type":"array"}},"required":["names"],"type":"object"}`}
+
+type defRefOpenNodesOutput struct{}
+
+func (defRefOpenNodesOutput) Def() *opsgenimpl.Def {
+	return &defSchemaOpenNodesOutput
+}
+
+var defSchemaOpenNodesOutput = opsgenimpl.Def{Name: "OpenNodesOutput", JSON: `{"additionalProperties":false,"properties":{"entities":{"items":{"$ref":"#/$defs/EntitiesItem"},"type":"array"},"relations":{"items":{"$ref":"#/$defs/RelationsItem"},"type":"array"}},"required":["entities","relations"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefEntitiesItem{}, defRefRelationsItem{}}}
+
+type defRefReadGraphOutput struct{}
+
+func (defRefReadGraphOutput) Def() *opsgenimpl.Def {
+	return &defSchemaReadGraphOutput
+}
+
+var defSchemaReadGraphOutput = opsgenimpl.Def{Name: "ReadGraphOutput", JSON: `{"additionalProperties":false,"properties":{"entities":{"items":{"$ref":"#/$defs/EntitiesItem"},"type":"array"},"relations":{"items":{"$ref":"#/$defs/RelationsItem"},"type":"array"}},"required":["entities","relations"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefEntitiesItem{}, defRefRelationsItem{}}}
+
+type defRefRelationsItem struct{}
+
+func (defRefRelationsItem) Def() *opsgenimpl.Def {
+	return &defSchemaRelationsItem
+}
+
+var defSchemaRelationsItem = opsgenimpl.Def{Name: "RelationsItem", JSON: `{"additionalProperties":false,"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"}`}
+
+type defRefSearchNodesInput struct{}
+
+func (defRefSearchNodesInput) Def() *opsgenimpl.Def {
+	return &defSchemaSearchNodesInput
+}
+
+var defSchemaSearchNodesInput = opsgenimpl.Def{Name: "SearchNodesInput", JSON: `{"properties":{"query":{"type":"string"}},"required":["query"],"type":"object"}`}
+
+type defRefSearchNodesOutput struct{}
+
+func (defRefSearchNodesOutput) Def() *opsgenimpl.Def {
+	return &defSchemaSearchNodesOutput
+}
+
+var defSchemaSearchNodesOutput = opsgenimpl.Def{Name: "SearchNodesOutput", JSON: `{"additionalProperties":false,"properties":{"entities":{"items":{"$ref":"#/$defs/EntitiesItem"},"type":"array"},"relations":{"items":{"$ref":"#/$defs/RelationsItem"},"type":"array"}},"required":["entities","relations"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefEntitiesItem{}, defRefRelationsItem{}}}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaAddObservationsOutput    = Schemas.Ref(`{"$ref":"#/$defs/AddObservationsOutput"}`)
-	refSchemaCreateEntitiesOutput     = Schemas.Ref(`{"$ref":"#/$defs/CreateEntitiesOutput"}`)
-	refSchemaCreateRelationsOutput    = Schemas.Ref(`{"$ref":"#/$defs/CreateRelationsOutput"}`)
-	refSchemaDeleteEntitiesOutput     = Schemas.Ref(`{"$ref":"#/$defs/DeleteEntitiesOutput"}`)
-	refSchemaDeleteObservationsOutput = Schemas.Ref(`{"$ref":"#/$defs/DeleteObservationsOutput"}`)
-	refSchemaDeleteRelationsOutput    = Schemas.Ref(`{"$ref":"#/$defs/DeleteRelationsOutput"}`)
-	refSchemaOpenNodesOutput          = Schemas.Ref(`{"$ref":"#/$defs/OpenNodesOutput"}`)
-	refSchemaReadGraphOutput          = Schemas.Ref(`{"$ref":"#/$defs/ReadGraphOutput"}`)
-	refSchemaSearchNodesOutput        = Schemas.Ref(`{"$ref":"#/$defs/SearchNodesOutput"}`)
+	refSchemaAddObservationsOutput    = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/AddObservationsOutput"}`, Defs: []opsgenimpl.DefRef{defRefAddObservationsOutput{}}, Set: &schemaSet}
+	refSchemaCreateEntitiesOutput     = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/CreateEntitiesOutput"}`, Defs: []opsgenimpl.DefRef{defRefCreateEntitiesOutput{}}, Set: &schemaSet}
+	refSchemaCreateRelationsOutput    = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/CreateRelationsOutput"}`, Defs: []opsgenimpl.DefRef{defRefCreateRelationsOutput{}}, Set: &schemaSet}
+	refSchemaDeleteEntitiesOutput     = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/DeleteEntitiesOutput"}`, Defs: []opsgenimpl.DefRef{defRefDeleteEntitiesOutput{}}, Set: &schemaSet}
+	refSchemaDeleteObservationsOutput = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/DeleteObservationsOutput"}`, Defs: []opsgenimpl.DefRef{defRefDeleteObservationsOutput{}}, Set: &schemaSet}
+	refSchemaDeleteRelationsOutput    = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/DeleteRelationsOutput"}`, Defs: []opsgenimpl.DefRef{defRefDeleteRelationsOutput{}}, Set: &schemaSet}
+	refSchemaOpenNodesOutput          = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/OpenNodesOutput"}`, Defs: []opsgenimpl.DefRef{defRefOpenNodesOutput{}}, Set: &schemaSet}
+	refSchemaReadGraphOutput          = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/ReadGraphOutput"}`, Defs: []opsgenimpl.DefRef{defRefReadGraphOutput{}}, Set: &schemaSet}
+	refSchemaSearchNodesOutput        = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/SearchNodesOutput"}`, Defs: []opsgenimpl.DefRef{defRefSearchNodesOutput{}}, Set: &schemaSet}
 )

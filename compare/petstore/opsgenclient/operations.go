@@ -25,7 +25,7 @@ func (c *Client) CreatePet(ctx context.Context, body CreatePetBody, opts ...Call
 }
 
 var responsesCreatePet = []httpclient.Response{
-	{Status: "201", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
+	{Status: "201", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
 }
 
 // DeletePetsPetIDParams holds the parameters of DeletePetsPetID.
@@ -85,8 +85,8 @@ func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...Ca
 }
 
 var responsesListPets = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaListPets200},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*ListPetsDefault)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaListPets200},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ListPetsDefault)(nil)},
 }
 
 // ListPetsDefault is the error ListPets returns for a status it does not declare
@@ -129,8 +129,8 @@ func (c *Client) ShowPetByID(ctx context.Context, params ShowPetByIDParams, opts
 }
 
 var responsesShowPetByID = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*ShowPetByIDNotFound)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ShowPetByIDNotFound)(nil)},
 }
 
 // ShowPetByIDNotFound is the error ShowPetByID returns for status 404; errors.As

@@ -5,14 +5,78 @@ package opsgenclient
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"CreatePetBody":{"properties":{"name":{"type":"string"},"tag":{"type":["string","null"]}},"required":["name"],"type":"object"},"Error":{"properties":{"code":{"format":"int32","type":"integer"},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"ListPetsStatus":{"enum":["available","pending","sold"],"type":"string"},"Pet":{"properties":{"born":{"format":"date-time","type":"string"},"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/PetOwner"},"status":{"$ref":"#/$defs/PetStatus"},"tag":{"type":"string"}},"required":["id","name"],"type":"object"},"PetOwner":{"properties":{"home_url":{"format":"uri","type":"string"},"user_id":{"type":"string"}},"type":"object"},"PetStatus":{"default":"available","enum":["available","pending","sold"],"type":"string"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefCreatePetBody{},
+	defRefError{},
+	defRefListPetsStatus{},
+	defRefPet{},
+	defRefPetOwner{},
+	defRefPetStatus{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefCreatePetBody struct{}
+
+func (defRefCreatePetBody) Def() *opsgenimpl.Def {
+	return &defSchemaCreatePetBody
+}
+
+var defSchemaCreatePetBody = opsgenimpl.Def{Name: "CreatePetBody", JSON: `{"properties":{"name":{"type":"string"},"tag":{"type":["string","null"]}},"required":["name"],"type":"object"}`}
+
+type defRefError struct{}
+
+func (defRefError) Def() *opsgenimpl.Def {
+	return &defSchemaError
+}
+
+var defSchemaError = opsgenimpl.Def{Name: "Error", JSON: `{"properties":{"code":{"format":"int32","type":"integer"},"message":{"type":"string"}},"required":["code","message"],"type":"object"}`}
+
+type defRefListPetsStatus struct{}
+
+func (defRefListPetsStatus) Def() *opsgenimpl.Def {
+	return &defSchemaListPetsStatus
+}
+
+var defSchemaListPetsStatus = opsgenimpl.Def{Name: "ListPetsStatus", JSON: `{"enum":["available","pending","sold"],"type":"string"}`}
+
+type defRefPet struct{}
+
+func (defRefPet) Def() *opsgenimpl.Def {
+	return &defSchemaPet
+}
+
+var defSchemaPet = opsgenimpl.Def{Name: "Pet", JSON: `{"properties":{"born":{"format":"date-time","type":"string"},"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/PetOwner"},"status":{"$ref":"#/$defs/PetStatus"},"tag":{"type":"string"}},"required":["id","name"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefPetOwner{}, defRefPetStatus{}}}
+
+type defRefPetOwner struct{}
+
+func (defRefPetOwner) Def() *opsgenimpl.Def {
+	return &defSchemaPetOwner
+}
+
+var defSchemaPetOwner = opsgenimpl.Def{Name: "PetOwner", JSON: `{"properties":{"home_url":{"format":"uri","type":"string"},"user_id":{"type":"string"}},"type":"object"}`}
+
+type defRefPetStatus struct{}
+
+func (defRefPetStatus) Def() *opsgenimpl.Def {
+	return &defSchemaPetStatus
+}
+
+var defSchemaPetStatus = opsgenimpl.Def{Name: "PetStatus", JSON: `{"default":"available","enum":["available","pending","sold"],"type":"string"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaError        = Schemas.Ref(`{"$ref":"#/$defs/Error"}`)
-	refSchemaPet          = Schemas.Ref(`{"$ref":"#/$defs/Pet"}`)
-	respSchemaListPets200 = Schemas.Ref(`{"items":{"$ref":"#/$defs/Pet"},"type":"array"}`)
+	refSchemaError        = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Error"}`, Defs: []opsgenimpl.DefRef{defRefError{}}, Set: &schemaSet}
+	refSchemaPet          = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Pet"}`, Defs: []opsgenimpl.DefRef{defRefPet{}}, Set: &schemaSet}
+	respSchemaListPets200 = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/Pet"},"type":"array"}`, Defs: []opsgenimpl.DefRef{defRefPet{}}, Set: &schemaSet}
 )

@@ -5,14 +5,96 @@ package notesmcp
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"AddNoteInput":{"additionalProperties":false,"properties":{"body":{"type":"string"},"tags":{"items":{"type":"string"},"type":["null","array"]},"title":{"type":"string"}},"required":["title","body"],"type":"object"},"AddNoteOutput":{"additionalProperties":false,"properties":{"body":{"type":"string"},"id":{"type":"string"},"tags":{"items":{"type":"string"},"type":["null","array"]},"title":{"type":"string"}},"required":["id","title","body"],"type":"object"},"GetNoteInput":{"additionalProperties":false,"properties":{"id":{"type":"string"}},"required":["id"],"type":"object"},"GetNoteOutput":{"additionalProperties":false,"properties":{"body":{"type":"string"},"id":{"type":"string"},"tags":{"items":{"type":"string"},"type":["null","array"]},"title":{"type":"string"}},"required":["id","title","body"],"type":"object"},"ListNotesInput":{"additionalProperties":false,"properties":{"tag":{"type":"string"}},"type":"object"},"ListNotesOutput":{"additionalProperties":false,"properties":{"notes":{"items":{"$ref":"#/$defs/ListNotesOutputNotesItem"},"type":["null","array"]}},"required":["notes"],"type":"object"},"ListNotesOutputNotesItem":{"additionalProperties":false,"properties":{"body":{"type":"string"},"id":{"type":"string"},"tags":{"items":{"type":"string"},"type":["null","array"]},"title":{"type":"string"}},"required":["id","title","body"],"type":"object"},"RenderNoteInput":{"additionalProperties":false,"properties":{"id":{"type":"string"}},"required":["id"],"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefAddNoteInput{},
+	defRefAddNoteOutput{},
+	defRefGetNoteInput{},
+	defRefGetNoteOutput{},
+	defRefListNotesInput{},
+	defRefListNotesOutput{},
+	defRefListNotesOutputNotesItem{},
+	defRefRenderNoteInput{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefAddNoteInput struct{}
+
+func (defRefAddNoteInput) Def() *opsgenimpl.Def {
+	return &defSchemaAddNoteInput
+}
+
+var defSchemaAddNoteInput = opsgenimpl.Def{Name: "AddNoteInput", JSON: `{"additionalProperties":false,"properties":{"body":{"type":"string"},"tags":{"items":{"type":"string"},"type":["null","array"]},"title":{"type":"string"}},"required":["title","body"],"type":"object"}`}
+
+type defRefAddNoteOutput struct{}
+
+func (defRefAddNoteOutput) Def() *opsgenimpl.Def {
+	return &defSchemaAddNoteOutput
+}
+
+var defSchemaAddNoteOutput = opsgenimpl.Def{Name: "AddNoteOutput", JSON: `{"additionalProperties":false,"properties":{"body":{"type":"string"},"id":{"type":"string"},"tags":{"items":{"type":"string"},"type":["null","array"]},"title":{"type":"string"}},"required":["id","title","body"],"type":"object"}`}
+
+type defRefGetNoteInput struct{}
+
+func (defRefGetNoteInput) Def() *opsgenimpl.Def {
+	return &defSchemaGetNoteInput
+}
+
+var defSchemaGetNoteInput = opsgenimpl.Def{Name: "GetNoteInput", JSON: `{"additionalProperties":false,"properties":{"id":{"type":"string"}},"required":["id"],"type":"object"}`}
+
+type defRefGetNoteOutput struct{}
+
+func (defRefGetNoteOutput) Def() *opsgenimpl.Def {
+	return &defSchemaGetNoteOutput
+}
+
+var defSchemaGetNoteOutput = opsgenimpl.Def{Name: "GetNoteOutput", JSON: `{"additionalProperties":false,"properties":{"body":{"type":"string"},"id":{"type":"string"},"tags":{"items":{"type":"string"},"type":["null","array"]},"title":{"type":"string"}},"required":["id","title","body"],"type":"object"}`}
+
+type defRefListNotesInput struct{}
+
+func (defRefListNotesInput) Def() *opsgenimpl.Def {
+	return &defSchemaListNotesInput
+}
+
+var defSchemaListNotesInput = opsgenimpl.Def{Name: "ListNotesInput", JSON: `{"additionalProperties":false,"properties":{"tag":{"type":"string"}},"type":"object"}`}
+
+type defRefListNotesOutput struct{}
+
+func (defRefListNotesOutput) Def() *opsgenimpl.Def {
+	return &defSchemaListNotesOutput
+}
+
+var defSchemaListNotesOutput = opsgenimpl.Def{Name: "ListNotesOutput", JSON: `{"additionalProperties":false,"properties":{"notes":{"items":{"$ref":"#/$defs/ListNotesOutputNotesItem"},"type":["null","array"]}},"required":["notes"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefListNotesOutputNotesItem{}}}
+
+type defRefListNotesOutputNotesItem struct{}
+
+func (defRefListNotesOutputNotesItem) Def() *opsgenimpl.Def {
+	return &defSchemaListNotesOutputNotesItem
+}
+
+var defSchemaListNotesOutputNotesItem = opsgenimpl.Def{Name: "ListNotesOutputNotesItem", JSON: `{"additionalProperties":false,"properties":{"body":{"type":"string"},"id":{"type":"string"},"tags":{"items":{"type":"string"},"type":["null","array"]},"title":{"type":"string"}},"required":["id","title","body"],"type":"object"}`}
+
+type defRefRenderNoteInput struct{}
+
+func (defRefRenderNoteInput) Def() *opsgenimpl.Def {
+	return &defSchemaRenderNoteInput
+}
+
+var defSchemaRenderNoteInput = opsgenimpl.Def{Name: "RenderNoteInput", JSON: `{"additionalProperties":false,"properties":{"id":{"type":"string"}},"required":["id"],"type":"object"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaAddNoteOutput   = Schemas.Ref(`{"$ref":"#/$defs/AddNoteOutput"}`)
-	refSchemaGetNoteOutput   = Schemas.Ref(`{"$ref":"#/$defs/GetNoteOutput"}`)
-	refSchemaListNotesOutput = Schemas.Ref(`{"$ref":"#/$defs/ListNotesOutput"}`)
+	refSchemaAddNoteOutput   = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/AddNoteOutput"}`, Defs: []opsgenimpl.DefRef{defRefAddNoteOutput{}}, Set: &schemaSet}
+	refSchemaGetNoteOutput   = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/GetNoteOutput"}`, Defs: []opsgenimpl.DefRef{defRefGetNoteOutput{}}, Set: &schemaSet}
+	refSchemaListNotesOutput = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/ListNotesOutput"}`, Defs: []opsgenimpl.DefRef{defRefListNotesOutput{}}, Set: &schemaSet}
 )

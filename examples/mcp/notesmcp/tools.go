@@ -10,7 +10,7 @@ import (
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
-var toolAddNote = &mcpclient.Tool{Name: "add_note", OutputSchema: refSchemaAddNoteOutput}
+var toolAddNote = &mcpclient.Tool{Name: "add_note", OutputSchema: &refSchemaAddNoteOutput}
 
 // AddNote calls the tool "add_note".
 //
@@ -23,7 +23,7 @@ func (c *Client) AddNote(ctx context.Context, in AddNoteInput, opts ...CallOptio
 	return mcpclient.Call[AddNoteOutput](ctx, c.c, toolAddNote, in, opts...)
 }
 
-var toolGetNote = &mcpclient.Tool{Name: "get_note", OutputSchema: refSchemaGetNoteOutput}
+var toolGetNote = &mcpclient.Tool{Name: "get_note", OutputSchema: &refSchemaGetNoteOutput}
 
 // GetNote calls the tool "get_note".
 //
@@ -36,7 +36,7 @@ func (c *Client) GetNote(ctx context.Context, in GetNoteInput, opts ...CallOptio
 	return mcpclient.Call[GetNoteOutput](ctx, c.c, toolGetNote, in, opts...)
 }
 
-var toolListNotes = &mcpclient.Tool{Name: "list_notes", OutputSchema: refSchemaListNotesOutput}
+var toolListNotes = &mcpclient.Tool{Name: "list_notes", OutputSchema: &refSchemaListNotesOutput}
 
 // ListNotes calls the tool "list_notes".
 //

@@ -31,8 +31,8 @@ func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption)
 }
 
 var responsesCreatePet = []httpclient.Response{
-	{Status: "201", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*CreatePetDefault)(nil)},
+	{Status: "201", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*CreatePetDefault)(nil)},
 }
 
 // CreatePetDefault is the error CreatePet returns for a status it does not declare
@@ -79,8 +79,8 @@ func (c *Client) DeletePet(ctx context.Context, params DeletePetParams, opts ...
 
 var responsesDeletePet = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*DeletePetNotFound)(nil)},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*DeletePetDefault)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*DeletePetNotFound)(nil)},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*DeletePetDefault)(nil)},
 }
 
 // DeletePetNotFound is the error DeletePet returns for status 404; errors.As
@@ -137,9 +137,9 @@ func (c *Client) GetPet(ctx context.Context, params GetPetParams, opts ...CallOp
 }
 
 var responsesGetPet = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*GetPetNotFound)(nil)},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*GetPetDefault)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*GetPetNotFound)(nil)},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*GetPetDefault)(nil)},
 }
 
 // GetPetNotFound is the error GetPet returns for status 404; errors.As reaches it,
@@ -208,8 +208,8 @@ func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...Ca
 }
 
 var responsesListPets = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaListPets200},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*ListPetsDefault)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaListPets200},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ListPetsDefault)(nil)},
 }
 
 // ListPetsDefault is the error ListPets returns for a status it does not declare

@@ -38,7 +38,7 @@ var registryOps = []struct {
 		Description: "Delete a file",
 		Title:       "Delete a file",
 		Kind:        runtime.KindMutation,
-		Hints:       &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(true), Idempotent: hint(true), OpenWorld: hint(false)},
+		Hints:       &runtime.OperationHints{ReadOnly: &hintFalse, Destructive: &hintTrue, Idempotent: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema: json.RawMessage(`{"$defs":{"DeleteFileInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}},"$ref":"#/$defs/DeleteFileInput"}`),
 	}, (*Client).callDeleteFile},
 	{runtime.OperationSpec{
@@ -52,7 +52,7 @@ var registryOps = []struct {
 		Description: "Read a file (2025-03-26 style title)",
 		Title:       "Read a file (2025-03-26 style title)",
 		Kind:        runtime.KindQuery,
-		Hints:       &runtime.OperationHints{ReadOnly: hint(true)},
+		Hints:       &runtime.OperationHints{ReadOnly: &hintTrue},
 		InputSchema: json.RawMessage(`{"$defs":{"ReadFileInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}},"$ref":"#/$defs/ReadFileInput"}`),
 	}, (*Client).callReadFile},
 }
@@ -80,10 +80,10 @@ func (c *Client) callReadFile(ctx context.Context, input json.RawMessage) (any, 
 	return env, err
 }
 
-// hint returns a pointer to b, for runtime.OperationHints.
-func hint(b bool) *bool {
-	return &b
-}
+// hintTrue and hintFalse are the values runtime.OperationHints point to, shared by
+// the specs (which must not modify them): variables, not a function, so that the
+// specs are static data a program that does not register them does not link.
+var hintTrue, hintFalse = true, false
 
 // decodeInput decodes the input of operation id into v.
 func decodeInput(id string, input json.RawMessage, v any) error {

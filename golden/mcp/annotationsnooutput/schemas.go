@@ -5,7 +5,32 @@ package annotationsnooutput
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"DeleteFileInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"},"ReadFileInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefDeleteFileInput{},
+	defRefReadFileInput{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefDeleteFileInput struct{}
+
+func (defRefDeleteFileInput) Def() *opsgenimpl.Def {
+	return &defSchemaDeleteFileInput
+}
+
+var defSchemaDeleteFileInput = opsgenimpl.Def{Name: "DeleteFileInput", JSON: `{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}`}
+
+type defRefReadFileInput struct{}
+
+func (defRefReadFileInput) Def() *opsgenimpl.Def {
+	return &defSchemaReadFileInput
+}
+
+var defSchemaReadFileInput = opsgenimpl.Def{Name: "ReadFileInput", JSON: `{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}`}

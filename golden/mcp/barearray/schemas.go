@@ -5,12 +5,40 @@ package barearray
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"EchoInput":{"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"},"EchoOutput":{"properties":{"text":{"type":"string"}},"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefEchoInput{},
+	defRefEchoOutput{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefEchoInput struct{}
+
+func (defRefEchoInput) Def() *opsgenimpl.Def {
+	return &defSchemaEchoInput
+}
+
+var defSchemaEchoInput = opsgenimpl.Def{Name: "EchoInput", JSON: `{"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"}`}
+
+type defRefEchoOutput struct{}
+
+func (defRefEchoOutput) Def() *opsgenimpl.Def {
+	return &defSchemaEchoOutput
+}
+
+var defSchemaEchoOutput = opsgenimpl.Def{Name: "EchoOutput", JSON: `{"properties":{"text":{"type":"string"}},"type":"object"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaEchoOutput = Schemas.Ref(`{"$ref":"#/$defs/EchoOutput"}`)
+	refSchemaEchoOutput = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/EchoOutput"}`, Defs: []opsgenimpl.DefRef{defRefEchoOutput{}}, Set: &schemaSet}
 )

@@ -10,7 +10,7 @@ import (
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
-var toolEcho = &mcpclient.Tool{Name: "echo", OutputSchema: refSchemaEchoOutput}
+var toolEcho = &mcpclient.Tool{Name: "echo", OutputSchema: &refSchemaEchoOutput}
 
 // Echo calls the tool "echo".
 //

@@ -5,7 +5,59 @@ package collidingnames
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"ClientInput":{"properties":{"id":{"type":"string"}},"type":"object"},"GetUser2Input":{"properties":{"id":{"type":"string"}},"type":"object"},"GetUser3Input":{"properties":{"id":{"type":"string"}},"type":"object"},"GetUserInput":{"properties":{"id":{"type":"string"}},"type":"object"},"UsersGetInput":{"properties":{"id":{"type":"string"}},"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefClientInput{},
+	defRefGetUser2Input{},
+	defRefGetUser3Input{},
+	defRefGetUserInput{},
+	defRefUsersGetInput{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefClientInput struct{}
+
+func (defRefClientInput) Def() *opsgenimpl.Def {
+	return &defSchemaClientInput
+}
+
+var defSchemaClientInput = opsgenimpl.Def{Name: "ClientInput", JSON: `{"properties":{"id":{"type":"string"}},"type":"object"}`}
+
+type defRefGetUser2Input struct{}
+
+func (defRefGetUser2Input) Def() *opsgenimpl.Def {
+	return &defSchemaGetUser2Input
+}
+
+var defSchemaGetUser2Input = opsgenimpl.Def{Name: "GetUser2Input", JSON: `{"properties":{"id":{"type":"string"}},"type":"object"}`}
+
+type defRefGetUser3Input struct{}
+
+func (defRefGetUser3Input) Def() *opsgenimpl.Def {
+	return &defSchemaGetUser3Input
+}
+
+var defSchemaGetUser3Input = opsgenimpl.Def{Name: "GetUser3Input", JSON: `{"properties":{"id":{"type":"string"}},"type":"object"}`}
+
+type defRefGetUserInput struct{}
+
+func (defRefGetUserInput) Def() *opsgenimpl.Def {
+	return &defSchemaGetUserInput
+}
+
+var defSchemaGetUserInput = opsgenimpl.Def{Name: "GetUserInput", JSON: `{"properties":{"id":{"type":"string"}},"type":"object"}`}
+
+type defRefUsersGetInput struct{}
+
+func (defRefUsersGetInput) Def() *opsgenimpl.Def {
+	return &defSchemaUsersGetInput
+}
+
+var defSchemaUsersGetInput = opsgenimpl.Def{Name: "UsersGetInput", JSON: `{"properties":{"id":{"type":"string"}},"type":"object"}`}

@@ -44,7 +44,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"UpdatePetBase":{"properties":{"id":{"format":"int64","type":"integer"}},"type":"object"},"UpdatePetInput":{"properties":{"kind":{"const":"pet"},"nickname":{"type":["string","null"]},"owner":{"$ref":"#/$defs/UpdatePetInputOwner"},"pet":{"$ref":"#/$defs/UpdatePetPet"},"status":{"$ref":"#/$defs/UpdatePetInputStatus"}},"required":["pet"],"type":"object"},"UpdatePetInputOwner":{"allOf":[{"$ref":"#/$defs/UpdatePetOwner"},{"required":["email"]}]},"UpdatePetInputStatus":{"enum":["available","pending","sold"],"type":"string"},"UpdatePetOwner":{"properties":{"email":{"format":"email","type":"string"}},"type":"object"},"UpdatePetPet":{"allOf":[{"$ref":"#/$defs/UpdatePetBase"},{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}]}},"$ref":"#/$defs/UpdatePetInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"UpdatePetCat":{"properties":{"meows":{"type":"boolean"}},"required":["meows"],"type":"object"},"UpdatePetDog":{"properties":{"barks":{"type":"boolean"}},"required":["barks"],"type":"object"},"UpdatePetOutput":{"oneOf":[{"$ref":"#/$defs/UpdatePetCat"},{"$ref":"#/$defs/UpdatePetDog"}]}},"$ref":"#/$defs/UpdatePetOutput"}`),
-		Output:       refSchemaUpdatePetOutput,
+		Output:       &refSchemaUpdatePetOutput,
 	}, (*Client).callUpdatePet},
 }
 

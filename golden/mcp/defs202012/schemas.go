@@ -5,12 +5,121 @@ package defs202012
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"FindThingsInput":{"properties":{"filter":{"$ref":"#/$defs/FindThingsInputFilter"},"pair":{"items":{"type":"integer"},"prefixItems":[{"type":"string"}],"type":"array"}},"type":"object"},"FindThingsInputFilter":{"anyOf":[{"type":"string"},{"type":"integer"}]},"UpdatePetBase":{"properties":{"id":{"format":"int64","type":"integer"}},"type":"object"},"UpdatePetCat":{"properties":{"meows":{"type":"boolean"}},"required":["meows"],"type":"object"},"UpdatePetDog":{"properties":{"barks":{"type":"boolean"}},"required":["barks"],"type":"object"},"UpdatePetInput":{"properties":{"kind":{"const":"pet"},"nickname":{"type":["string","null"]},"owner":{"$ref":"#/$defs/UpdatePetInputOwner"},"pet":{"$ref":"#/$defs/UpdatePetPet"},"status":{"$ref":"#/$defs/UpdatePetInputStatus"}},"required":["pet"],"type":"object"},"UpdatePetInputOwner":{"allOf":[{"$ref":"#/$defs/UpdatePetOwner"},{"required":["email"]}]},"UpdatePetInputStatus":{"enum":["available","pending","sold"],"type":"string"},"UpdatePetOutput":{"oneOf":[{"$ref":"#/$defs/UpdatePetCat"},{"$ref":"#/$defs/UpdatePetDog"}]},"UpdatePetOwner":{"properties":{"email":{"format":"email","type":"string"}},"type":"object"},"UpdatePetPet":{"allOf":[{"$ref":"#/$defs/UpdatePetBase"},{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}]}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefFindThingsInput{},
+	defRefFindThingsInputFilter{},
+	defRefUpdatePetBase{},
+	defRefUpdatePetCat{},
+	defRefUpdatePetDog{},
+	defRefUpdatePetInput{},
+	defRefUpdatePetInputOwner{},
+	defRefUpdatePetInputStatus{},
+	defRefUpdatePetOutput{},
+	defRefUpdatePetOwner{},
+	defRefUpdatePetPet{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefFindThingsInput struct{}
+
+func (defRefFindThingsInput) Def() *opsgenimpl.Def {
+	return &defSchemaFindThingsInput
+}
+
+var defSchemaFindThingsInput = opsgenimpl.Def{Name: "FindThingsInput", JSON: `{"properties":{"filter":{"$ref":"#/$defs/FindThingsInputFilter"},"pair":{"items":{"type":"integer"},"prefixItems":[{"type":"string"}],"type":"array"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefFindThingsInputFilter{}}}
+
+type defRefFindThingsInputFilter struct{}
+
+func (defRefFindThingsInputFilter) Def() *opsgenimpl.Def {
+	return &defSchemaFindThingsInputFilter
+}
+
+var defSchemaFindThingsInputFilter = opsgenimpl.Def{Name: "FindThingsInputFilter", JSON: `{"anyOf":[{"type":"string"},{"type":"integer"}]}`}
+
+type defRefUpdatePetBase struct{}
+
+func (defRefUpdatePetBase) Def() *opsgenimpl.Def {
+	return &defSchemaUpdatePetBase
+}
+
+var defSchemaUpdatePetBase = opsgenimpl.Def{Name: "UpdatePetBase", JSON: `{"properties":{"id":{"format":"int64","type":"integer"}},"type":"object"}`}
+
+type defRefUpdatePetCat struct{}
+
+func (defRefUpdatePetCat) Def() *opsgenimpl.Def {
+	return &defSchemaUpdatePetCat
+}
+
+var defSchemaUpdatePetCat = opsgenimpl.Def{Name: "UpdatePetCat", JSON: `{"properties":{"meows":{"type":"boolean"}},"required":["meows"],"type":"object"}`}
+
+type defRefUpdatePetDog struct{}
+
+func (defRefUpdatePetDog) Def() *opsgenimpl.Def {
+	return &defSchemaUpdatePetDog
+}
+
+var defSchemaUpdatePetDog = opsgenimpl.Def{Name: "UpdatePetDog", JSON: `{"properties":{"barks":{"type":"boolean"}},"required":["barks"],"type":"object"}`}
+
+type defRefUpdatePetInput struct{}
+
+func (defRefUpdatePetInput) Def() *opsgenimpl.Def {
+	return &defSchemaUpdatePetInput
+}
+
+var defSchemaUpdatePetInput = opsgenimpl.Def{Name: "UpdatePetInput", JSON: `{"properties":{"kind":{"const":"pet"},"nickname":{"type":["string","null"]},"owner":{"$ref":"#/$defs/UpdatePetInputOwner"},"pet":{"$ref":"#/$defs/UpdatePetPet"},"status":{"$ref":"#/$defs/UpdatePetInputStatus"}},"required":["pet"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefUpdatePetInputOwner{}, defRefUpdatePetInputStatus{}, defRefUpdatePetPet{}}}
+
+type defRefUpdatePetInputOwner struct{}
+
+func (defRefUpdatePetInputOwner) Def() *opsgenimpl.Def {
+	return &defSchemaUpdatePetInputOwner
+}
+
+var defSchemaUpdatePetInputOwner = opsgenimpl.Def{Name: "UpdatePetInputOwner", JSON: `{"allOf":[{"$ref":"#/$defs/UpdatePetOwner"},{"required":["email"]}]}`, Deps: []opsgenimpl.DefRef{defRefUpdatePetOwner{}}}
+
+type defRefUpdatePetInputStatus struct{}
+
+func (defRefUpdatePetInputStatus) Def() *opsgenimpl.Def {
+	return &defSchemaUpdatePetInputStatus
+}
+
+var defSchemaUpdatePetInputStatus = opsgenimpl.Def{Name: "UpdatePetInputStatus", JSON: `{"enum":["available","pending","sold"],"type":"string"}`}
+
+type defRefUpdatePetOutput struct{}
+
+func (defRefUpdatePetOutput) Def() *opsgenimpl.Def {
+	return &defSchemaUpdatePetOutput
+}
+
+var defSchemaUpdatePetOutput = opsgenimpl.Def{Name: "UpdatePetOutput", JSON: `{"oneOf":[{"$ref":"#/$defs/UpdatePetCat"},{"$ref":"#/$defs/UpdatePetDog"}]}`, Deps: []opsgenimpl.DefRef{defRefUpdatePetCat{}, defRefUpdatePetDog{}}}
+
+type defRefUpdatePetOwner struct{}
+
+func (defRefUpdatePetOwner) Def() *opsgenimpl.Def {
+	return &defSchemaUpdatePetOwner
+}
+
+var defSchemaUpdatePetOwner = opsgenimpl.Def{Name: "UpdatePetOwner", JSON: `{"properties":{"email":{"format":"email","type":"string"}},"type":"object"}`}
+
+type defRefUpdatePetPet struct{}
+
+func (defRefUpdatePetPet) Def() *opsgenimpl.Def {
+	return &defSchemaUpdatePetPet
+}
+
+var defSchemaUpdatePetPet = opsgenimpl.Def{Name: "UpdatePetPet", JSON: `{"allOf":[{"$ref":"#/$defs/UpdatePetBase"},{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}]}`, Deps: []opsgenimpl.DefRef{defRefUpdatePetBase{}}}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaUpdatePetOutput = Schemas.Ref(`{"$ref":"#/$defs/UpdatePetOutput"}`)
+	refSchemaUpdatePetOutput = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/UpdatePetOutput"}`, Defs: []opsgenimpl.DefRef{defRefUpdatePetOutput{}}, Set: &schemaSet}
 )

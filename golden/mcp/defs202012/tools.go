@@ -21,7 +21,7 @@ func (c *Client) FindThings(ctx context.Context, in FindThingsInput, opts ...Cal
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFindThings, in, opts...)
 }
 
-var toolUpdatePet = &mcpclient.Tool{Name: "update_pet", ID: "defs202012.update_pet", OutputSchema: refSchemaUpdatePetOutput}
+var toolUpdatePet = &mcpclient.Tool{Name: "update_pet", ID: "defs202012.update_pet", OutputSchema: &refSchemaUpdatePetOutput}
 
 // UpdatePet calls the tool "update_pet".
 //

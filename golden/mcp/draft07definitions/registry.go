@@ -40,7 +40,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"CreateOrderAddress":{"properties":{"street":{"type":"string"},"zip":{"type":"string"}},"type":"object"},"CreateOrderCustomer":{"properties":{"address":{"$ref":"#/$defs/CreateOrderAddress"},"id":{"format":"uuid","type":"string"}},"required":["id"],"type":"object"},"CreateOrderInput":{"properties":{"coupon":{"type":"string"},"customer":{"$ref":"#/$defs/CreateOrderCustomer"},"discount":{"type":"number"},"lines":{"items":{"$ref":"#/$defs/CreateOrderOrderLine"},"minItems":1,"type":"array"},"point":{"prefixItems":[{"type":"number"},{"type":"number"}],"type":"array"}},"required":["customer","lines"],"type":"object"},"CreateOrderOrderLine":{"properties":{"qty":{"minimum":1,"type":"integer"},"sku":{"type":"string"}},"required":["sku","qty"],"type":"object"}},"$ref":"#/$defs/CreateOrderInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"CreateOrderCustomer2":{"properties":{"id":{"type":"string"}},"type":"object"},"CreateOrderOutput":{"properties":{"customer":{"$ref":"#/$defs/CreateOrderCustomer2"},"orderId":{"type":"string"}},"required":["orderId"],"type":"object"}},"$ref":"#/$defs/CreateOrderOutput"}`),
-		Output:       refSchemaCreateOrderOutput,
+		Output:       &refSchemaCreateOrderOutput,
 	}, (*Client).callCreateOrder},
 }
 

@@ -5,12 +5,76 @@ package draft07definitions
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"CreateOrderAddress":{"properties":{"street":{"type":"string"},"zip":{"type":"string"}},"type":"object"},"CreateOrderCustomer":{"properties":{"address":{"$ref":"#/$defs/CreateOrderAddress"},"id":{"format":"uuid","type":"string"}},"required":["id"],"type":"object"},"CreateOrderCustomer2":{"properties":{"id":{"type":"string"}},"type":"object"},"CreateOrderInput":{"properties":{"coupon":{"type":"string"},"customer":{"$ref":"#/$defs/CreateOrderCustomer"},"discount":{"type":"number"},"lines":{"items":{"$ref":"#/$defs/CreateOrderOrderLine"},"minItems":1,"type":"array"},"point":{"prefixItems":[{"type":"number"},{"type":"number"}],"type":"array"}},"required":["customer","lines"],"type":"object"},"CreateOrderOrderLine":{"properties":{"qty":{"minimum":1,"type":"integer"},"sku":{"type":"string"}},"required":["sku","qty"],"type":"object"},"CreateOrderOutput":{"properties":{"customer":{"$ref":"#/$defs/CreateOrderCustomer2"},"orderId":{"type":"string"}},"required":["orderId"],"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefCreateOrderAddress{},
+	defRefCreateOrderCustomer{},
+	defRefCreateOrderCustomer2{},
+	defRefCreateOrderInput{},
+	defRefCreateOrderOrderLine{},
+	defRefCreateOrderOutput{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefCreateOrderAddress struct{}
+
+func (defRefCreateOrderAddress) Def() *opsgenimpl.Def {
+	return &defSchemaCreateOrderAddress
+}
+
+var defSchemaCreateOrderAddress = opsgenimpl.Def{Name: "CreateOrderAddress", JSON: `{"properties":{"street":{"type":"string"},"zip":{"type":"string"}},"type":"object"}`}
+
+type defRefCreateOrderCustomer struct{}
+
+func (defRefCreateOrderCustomer) Def() *opsgenimpl.Def {
+	return &defSchemaCreateOrderCustomer
+}
+
+var defSchemaCreateOrderCustomer = opsgenimpl.Def{Name: "CreateOrderCustomer", JSON: `{"properties":{"address":{"$ref":"#/$defs/CreateOrderAddress"},"id":{"format":"uuid","type":"string"}},"required":["id"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCreateOrderAddress{}}}
+
+type defRefCreateOrderCustomer2 struct{}
+
+func (defRefCreateOrderCustomer2) Def() *opsgenimpl.Def {
+	return &defSchemaCreateOrderCustomer2
+}
+
+var defSchemaCreateOrderCustomer2 = opsgenimpl.Def{Name: "CreateOrderCustomer2", JSON: `{"properties":{"id":{"type":"string"}},"type":"object"}`}
+
+type defRefCreateOrderInput struct{}
+
+func (defRefCreateOrderInput) Def() *opsgenimpl.Def {
+	return &defSchemaCreateOrderInput
+}
+
+var defSchemaCreateOrderInput = opsgenimpl.Def{Name: "CreateOrderInput", JSON: `{"properties":{"coupon":{"type":"string"},"customer":{"$ref":"#/$defs/CreateOrderCustomer"},"discount":{"type":"number"},"lines":{"items":{"$ref":"#/$defs/CreateOrderOrderLine"},"minItems":1,"type":"array"},"point":{"prefixItems":[{"type":"number"},{"type":"number"}],"type":"array"}},"required":["customer","lines"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCreateOrderCustomer{}, defRefCreateOrderOrderLine{}}}
+
+type defRefCreateOrderOrderLine struct{}
+
+func (defRefCreateOrderOrderLine) Def() *opsgenimpl.Def {
+	return &defSchemaCreateOrderOrderLine
+}
+
+var defSchemaCreateOrderOrderLine = opsgenimpl.Def{Name: "CreateOrderOrderLine", JSON: `{"properties":{"qty":{"minimum":1,"type":"integer"},"sku":{"type":"string"}},"required":["sku","qty"],"type":"object"}`}
+
+type defRefCreateOrderOutput struct{}
+
+func (defRefCreateOrderOutput) Def() *opsgenimpl.Def {
+	return &defSchemaCreateOrderOutput
+}
+
+var defSchemaCreateOrderOutput = opsgenimpl.Def{Name: "CreateOrderOutput", JSON: `{"properties":{"customer":{"$ref":"#/$defs/CreateOrderCustomer2"},"orderId":{"type":"string"}},"required":["orderId"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefCreateOrderCustomer2{}}}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaCreateOrderOutput = Schemas.Ref(`{"$ref":"#/$defs/CreateOrderOutput"}`)
+	refSchemaCreateOrderOutput = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/CreateOrderOutput"}`, Defs: []opsgenimpl.DefRef{defRefCreateOrderOutput{}}, Set: &schemaSet}
 )

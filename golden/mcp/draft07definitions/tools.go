@@ -10,7 +10,7 @@ import (
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
-var toolCreateOrder = &mcpclient.Tool{Name: "create_order", ID: "draft07definitions.create_order", OutputSchema: refSchemaCreateOrderOutput}
+var toolCreateOrder = &mcpclient.Tool{Name: "create_order", ID: "draft07definitions.create_order", OutputSchema: &refSchemaCreateOrderOutput}
 
 // CreateOrder calls the tool "create_order".
 //

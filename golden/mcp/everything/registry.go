@@ -38,7 +38,7 @@ var registryOps = []struct {
 		Description: "Echo Tool",
 		Title:       "Echo Tool",
 		Kind:        runtime.KindQuery,
-		Hints:       &runtime.OperationHints{ReadOnly: hint(true), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(false)},
+		Hints:       &runtime.OperationHints{ReadOnly: &hintTrue, Destructive: &hintFalse, Idempotent: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema: json.RawMessage(`{"$defs":{"EchoInput":{"properties":{"message":{"type":"string"}},"required":["message"],"type":"object"}},"$ref":"#/$defs/EchoInput"}`),
 	}, (*Client).callEcho},
 	{runtime.OperationSpec{
@@ -46,7 +46,7 @@ var registryOps = []struct {
 		Description: "Get Annotated Message Tool",
 		Title:       "Get Annotated Message Tool",
 		Kind:        runtime.KindQuery,
-		Hints:       &runtime.OperationHints{ReadOnly: hint(true), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(false)},
+		Hints:       &runtime.OperationHints{ReadOnly: &hintTrue, Destructive: &hintFalse, Idempotent: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema: json.RawMessage(`{"$defs":{"GetAnnotatedMessageInput":{"properties":{"includeImage":{"default":false,"type":"boolean"},"messageType":{"$ref":"#/$defs/GetAnnotatedMessageInputMessageType"}},"required":["messageType"],"type":"object"},"GetAnnotatedMessageInputMessageType":{"enum":["error","success","debug"],"type":"string"}},"$ref":"#/$defs/GetAnnotatedMessageInput"}`),
 	}, (*Client).callGetAnnotatedMessage},
 	{runtime.OperationSpec{
@@ -54,7 +54,7 @@ var registryOps = []struct {
 		Description: "Print Environment Tool",
 		Title:       "Print Environment Tool",
 		Kind:        runtime.KindQuery,
-		Hints:       &runtime.OperationHints{ReadOnly: hint(true), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(false)},
+		Hints:       &runtime.OperationHints{ReadOnly: &hintTrue, Destructive: &hintFalse, Idempotent: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema: json.RawMessage(`{"properties":{},"type":"object"}`),
 	}, (*Client).callGetEnv},
 	{runtime.OperationSpec{
@@ -62,7 +62,7 @@ var registryOps = []struct {
 		Description: "Get Resource Links Tool",
 		Title:       "Get Resource Links Tool",
 		Kind:        runtime.KindQuery,
-		Hints:       &runtime.OperationHints{ReadOnly: hint(true), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(false)},
+		Hints:       &runtime.OperationHints{ReadOnly: &hintTrue, Destructive: &hintFalse, Idempotent: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema: json.RawMessage(`{"$defs":{"GetResourceLinksInput":{"properties":{"count":{"default":3,"maximum":10,"minimum":1,"type":"number"}},"type":"object"}},"$ref":"#/$defs/GetResourceLinksInput"}`),
 	}, (*Client).callGetResourceLinks},
 	{runtime.OperationSpec{
@@ -70,7 +70,7 @@ var registryOps = []struct {
 		Description: "Get Resource Reference Tool",
 		Title:       "Get Resource Reference Tool",
 		Kind:        runtime.KindQuery,
-		Hints:       &runtime.OperationHints{ReadOnly: hint(true), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(false)},
+		Hints:       &runtime.OperationHints{ReadOnly: &hintTrue, Destructive: &hintFalse, Idempotent: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema: json.RawMessage(`{"$defs":{"GetResourceReferenceInput":{"properties":{"resourceId":{"default":1,"type":"number"},"resourceType":{"$ref":"#/$defs/GetResourceReferenceInputResourceType"}},"type":"object"},"GetResourceReferenceInputResourceType":{"default":"Text","enum":["Text","Blob"],"type":"string"}},"$ref":"#/$defs/GetResourceReferenceInput"}`),
 	}, (*Client).callGetResourceReference},
 	{runtime.OperationSpec{
@@ -78,7 +78,7 @@ var registryOps = []struct {
 		Description: "Get Roots List Tool",
 		Title:       "Get Roots List Tool",
 		Kind:        runtime.KindQuery,
-		Hints:       &runtime.OperationHints{ReadOnly: hint(true), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(false)},
+		Hints:       &runtime.OperationHints{ReadOnly: &hintTrue, Destructive: &hintFalse, Idempotent: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema: json.RawMessage(`{"properties":{},"type":"object"}`),
 	}, (*Client).callGetRootsList},
 	{runtime.OperationSpec{
@@ -86,17 +86,17 @@ var registryOps = []struct {
 		Description:  "Get Structured Content Tool",
 		Title:        "Get Structured Content Tool",
 		Kind:         runtime.KindQuery,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(true), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintTrue, Destructive: &hintFalse, Idempotent: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"GetStructuredContentInput":{"properties":{"location":{"$ref":"#/$defs/GetStructuredContentInputLocation"}},"required":["location"],"type":"object"},"GetStructuredContentInputLocation":{"enum":["New York","Chicago","Los Angeles"],"type":"string"}},"$ref":"#/$defs/GetStructuredContentInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"GetStructuredContentOutput":{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"number"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"}},"$ref":"#/$defs/GetStructuredContentOutput"}`),
-		Output:       refSchemaGetStructuredContentOutput,
+		Output:       &refSchemaGetStructuredContentOutput,
 	}, (*Client).callGetStructuredContent},
 	{runtime.OperationSpec{
 		ID:          "everything.get-sum",
 		Description: "Get Sum Tool",
 		Title:       "Get Sum Tool",
 		Kind:        runtime.KindQuery,
-		Hints:       &runtime.OperationHints{ReadOnly: hint(true), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(false)},
+		Hints:       &runtime.OperationHints{ReadOnly: &hintTrue, Destructive: &hintFalse, Idempotent: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema: json.RawMessage(`{"$defs":{"GetSumInput":{"properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"type":"object"}},"$ref":"#/$defs/GetSumInput"}`),
 	}, (*Client).callGetSum},
 	{runtime.OperationSpec{
@@ -104,7 +104,7 @@ var registryOps = []struct {
 		Description: "Get Tiny Image Tool",
 		Title:       "Get Tiny Image Tool",
 		Kind:        runtime.KindQuery,
-		Hints:       &runtime.OperationHints{ReadOnly: hint(true), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(false)},
+		Hints:       &runtime.OperationHints{ReadOnly: &hintTrue, Destructive: &hintFalse, Idempotent: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema: json.RawMessage(`{"properties":{},"type":"object"}`),
 	}, (*Client).callGetTinyImage},
 	{runtime.OperationSpec{
@@ -112,7 +112,7 @@ var registryOps = []struct {
 		Description: "GZip File as Resource Tool",
 		Title:       "GZip File as Resource Tool",
 		Kind:        runtime.KindMutation,
-		Hints:       &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(true)},
+		Hints:       &runtime.OperationHints{ReadOnly: &hintFalse, Destructive: &hintFalse, Idempotent: &hintTrue, OpenWorld: &hintTrue},
 		InputSchema: json.RawMessage(`{"$defs":{"GzipFileAsResourceInput":{"properties":{"data":{"default":"https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md","format":"uri","type":"string"},"name":{"default":"README.md.gz","type":"string"},"outputType":{"$ref":"#/$defs/GzipFileAsResourceInputOutputType"}},"type":"object"},"GzipFileAsResourceInputOutputType":{"default":"resourceLink","enum":["resourceLink","resource"],"type":"string"}},"$ref":"#/$defs/GzipFileAsResourceInput"}`),
 	}, (*Client).callGzipFileAsResource},
 	{runtime.OperationSpec{
@@ -120,7 +120,7 @@ var registryOps = []struct {
 		Description: "Simulate Research Query",
 		Title:       "Simulate Research Query",
 		Kind:        runtime.KindMutation,
-		Hints:       &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(false), Idempotent: hint(false), OpenWorld: hint(false)},
+		Hints:       &runtime.OperationHints{ReadOnly: &hintFalse, Destructive: &hintFalse, Idempotent: &hintFalse, OpenWorld: &hintFalse},
 		InputSchema: json.RawMessage(`{"$defs":{"SimulateResearchQueryInput":{"properties":{"ambiguous":{"default":false,"type":"boolean"},"topic":{"type":"string"}},"required":["topic"],"type":"object"}},"$ref":"#/$defs/SimulateResearchQueryInput"}`),
 	}, (*Client).callSimulateResearchQuery},
 	{runtime.OperationSpec{
@@ -128,7 +128,7 @@ var registryOps = []struct {
 		Description: "Toggle Simulated Logging",
 		Title:       "Toggle Simulated Logging",
 		Kind:        runtime.KindMutation,
-		Hints:       &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(false), Idempotent: hint(false), OpenWorld: hint(false)},
+		Hints:       &runtime.OperationHints{ReadOnly: &hintFalse, Destructive: &hintFalse, Idempotent: &hintFalse, OpenWorld: &hintFalse},
 		InputSchema: json.RawMessage(`{"properties":{},"type":"object"}`),
 	}, (*Client).callToggleSimulatedLogging},
 	{runtime.OperationSpec{
@@ -136,7 +136,7 @@ var registryOps = []struct {
 		Description: "Toggle Subscriber Updates",
 		Title:       "Toggle Subscriber Updates",
 		Kind:        runtime.KindMutation,
-		Hints:       &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(false), Idempotent: hint(false), OpenWorld: hint(false)},
+		Hints:       &runtime.OperationHints{ReadOnly: &hintFalse, Destructive: &hintFalse, Idempotent: &hintFalse, OpenWorld: &hintFalse},
 		InputSchema: json.RawMessage(`{"properties":{},"type":"object"}`),
 	}, (*Client).callToggleSubscriberUpdates},
 	{runtime.OperationSpec{
@@ -144,7 +144,7 @@ var registryOps = []struct {
 		Description: "Trigger Long Running Operation Tool",
 		Title:       "Trigger Long Running Operation Tool",
 		Kind:        runtime.KindQuery,
-		Hints:       &runtime.OperationHints{ReadOnly: hint(true), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(false)},
+		Hints:       &runtime.OperationHints{ReadOnly: &hintTrue, Destructive: &hintFalse, Idempotent: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema: json.RawMessage(`{"$defs":{"TriggerLongRunningOperationInput":{"properties":{"duration":{"default":10,"type":"number"},"steps":{"default":5,"type":"number"}},"type":"object"}},"$ref":"#/$defs/TriggerLongRunningOperationInput"}`),
 	}, (*Client).callTriggerLongRunningOperation},
 }
@@ -255,10 +255,10 @@ func (c *Client) callTriggerLongRunningOperation(ctx context.Context, input json
 	return env, err
 }
 
-// hint returns a pointer to b, for runtime.OperationHints.
-func hint(b bool) *bool {
-	return &b
-}
+// hintTrue and hintFalse are the values runtime.OperationHints point to, shared by
+// the specs (which must not modify them): variables, not a function, so that the
+// specs are static data a program that does not register them does not link.
+var hintTrue, hintFalse = true, false
 
 // decodeInput decodes the input of operation id into v.
 func decodeInput(id string, input json.RawMessage, v any) error {

@@ -5,12 +5,148 @@ package everything
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"EchoInput":{"properties":{"message":{"type":"string"}},"required":["message"],"type":"object"},"GetAnnotatedMessageInput":{"properties":{"includeImage":{"default":false,"type":"boolean"},"messageType":{"$ref":"#/$defs/GetAnnotatedMessageInputMessageType"}},"required":["messageType"],"type":"object"},"GetAnnotatedMessageInputMessageType":{"enum":["error","success","debug"],"type":"string"},"GetResourceLinksInput":{"properties":{"count":{"default":3,"maximum":10,"minimum":1,"type":"number"}},"type":"object"},"GetResourceReferenceInput":{"properties":{"resourceId":{"default":1,"type":"number"},"resourceType":{"$ref":"#/$defs/GetResourceReferenceInputResourceType"}},"type":"object"},"GetResourceReferenceInputResourceType":{"default":"Text","enum":["Text","Blob"],"type":"string"},"GetStructuredContentInput":{"properties":{"location":{"$ref":"#/$defs/GetStructuredContentInputLocation"}},"required":["location"],"type":"object"},"GetStructuredContentInputLocation":{"enum":["New York","Chicago","Los Angeles"],"type":"string"},"GetStructuredContentOutput":{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"number"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"},"GetSumInput":{"properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"type":"object"},"GzipFileAsResourceInput":{"properties":{"data":{"default":"https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md","format":"uri","type":"string"},"name":{"default":"README.md.gz","type":"string"},"outputType":{"$ref":"#/$defs/GzipFileAsResourceInputOutputType"}},"type":"object"},"GzipFileAsResourceInputOutputType":{"default":"resourceLink","enum":["resourceLink","resource"],"type":"string"},"SimulateResearchQueryInput":{"properties":{"ambiguous":{"default":false,"type":"boolean"},"topic":{"type":"string"}},"required":["topic"],"type":"object"},"TriggerLongRunningOperationInput":{"properties":{"duration":{"default":10,"type":"number"},"steps":{"default":5,"type":"number"}},"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefEchoInput{},
+	defRefGetAnnotatedMessageInput{},
+	defRefGetAnnotatedMessageInputMessageType{},
+	defRefGetResourceLinksInput{},
+	defRefGetResourceReferenceInput{},
+	defRefGetResourceReferenceInputResourceType{},
+	defRefGetStructuredContentInput{},
+	defRefGetStructuredContentInputLocation{},
+	defRefGetStructuredContentOutput{},
+	defRefGetSumInput{},
+	defRefGzipFileAsResourceInput{},
+	defRefGzipFileAsResourceInputOutputType{},
+	defRefSimulateResearchQueryInput{},
+	defRefTriggerLongRunningOperationInput{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefEchoInput struct{}
+
+func (defRefEchoInput) Def() *opsgenimpl.Def {
+	return &defSchemaEchoInput
+}
+
+var defSchemaEchoInput = opsgenimpl.Def{Name: "EchoInput", JSON: `{"properties":{"message":{"type":"string"}},"required":["message"],"type":"object"}`}
+
+type defRefGetAnnotatedMessageInput struct{}
+
+func (defRefGetAnnotatedMessageInput) Def() *opsgenimpl.Def {
+	return &defSchemaGetAnnotatedMessageInput
+}
+
+var defSchemaGetAnnotatedMessageInput = opsgenimpl.Def{Name: "GetAnnotatedMessageInput", JSON: `{"properties":{"includeImage":{"default":false,"type":"boolean"},"messageType":{"$ref":"#/$defs/GetAnnotatedMessageInputMessageType"}},"required":["messageType"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefGetAnnotatedMessageInputMessageType{}}}
+
+type defRefGetAnnotatedMessageInputMessageType struct{}
+
+func (defRefGetAnnotatedMessageInputMessageType) Def() *opsgenimpl.Def {
+	return &defSchemaGetAnnotatedMessageInputMessageType
+}
+
+var defSchemaGetAnnotatedMessageInputMessageType = opsgenimpl.Def{Name: "GetAnnotatedMessageInputMessageType", JSON: `{"enum":["error","success","debug"],"type":"string"}`}
+
+type defRefGetResourceLinksInput struct{}
+
+func (defRefGetResourceLinksInput) Def() *opsgenimpl.Def {
+	return &defSchemaGetResourceLinksInput
+}
+
+var defSchemaGetResourceLinksInput = opsgenimpl.Def{Name: "GetResourceLinksInput", JSON: `{"properties":{"count":{"default":3,"maximum":10,"minimum":1,"type":"number"}},"type":"object"}`}
+
+type defRefGetResourceReferenceInput struct{}
+
+func (defRefGetResourceReferenceInput) Def() *opsgenimpl.Def {
+	return &defSchemaGetResourceReferenceInput
+}
+
+var defSchemaGetResourceReferenceInput = opsgenimpl.Def{Name: "GetResourceReferenceInput", JSON: `{"properties":{"resourceId":{"default":1,"type":"number"},"resourceType":{"$ref":"#/$defs/GetResourceReferenceInputResourceType"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefGetResourceReferenceInputResourceType{}}}
+
+type defRefGetResourceReferenceInputResourceType struct{}
+
+func (defRefGetResourceReferenceInputResourceType) Def() *opsgenimpl.Def {
+	return &defSchemaGetResourceReferenceInputResourceType
+}
+
+var defSchemaGetResourceReferenceInputResourceType = opsgenimpl.Def{Name: "GetResourceReferenceInputResourceType", JSON: `{"default":"Text","enum":["Text","Blob"],"type":"string"}`}
+
+type defRefGetStructuredContentInput struct{}
+
+func (defRefGetStructuredContentInput) Def() *opsgenimpl.Def {
+	return &defSchemaGetStructuredContentInput
+}
+
+var defSchemaGetStructuredContentInput = opsgenimpl.Def{Name: "GetStructuredContentInput", JSON: `{"properties":{"location":{"$ref":"#/$defs/GetStructuredContentInputLocation"}},"required":["location"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefGetStructuredContentInputLocation{}}}
+
+type defRefGetStructuredContentInputLocation struct{}
+
+func (defRefGetStructuredContentInputLocation) Def() *opsgenimpl.Def {
+	return &defSchemaGetStructuredContentInputLocation
+}
+
+var defSchemaGetStructuredContentInputLocation = opsgenimpl.Def{Name: "GetStructuredContentInputLocation", JSON: `{"enum":["New York","Chicago","Los Angeles"],"type":"string"}`}
+
+type defRefGetStructuredContentOutput struct{}
+
+func (defRefGetStructuredContentOutput) Def() *opsgenimpl.Def {
+	return &defSchemaGetStructuredContentOutput
+}
+
+var defSchemaGetStructuredContentOutput = opsgenimpl.Def{Name: "GetStructuredContentOutput", JSON: `{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"number"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"}`}
+
+type defRefGetSumInput struct{}
+
+func (defRefGetSumInput) Def() *opsgenimpl.Def {
+	return &defSchemaGetSumInput
+}
+
+var defSchemaGetSumInput = opsgenimpl.Def{Name: "GetSumInput", JSON: `{"properties":{"a":{"type":"number"},"b":{"type":"number"}},"required":["a","b"],"type":"object"}`}
+
+type defRefGzipFileAsResourceInput struct{}
+
+func (defRefGzipFileAsResourceInput) Def() *opsgenimpl.Def {
+	return &defSchemaGzipFileAsResourceInput
+}
+
+var defSchemaGzipFileAsResourceInput = opsgenimpl.Def{Name: "GzipFileAsResourceInput", JSON: `{"properties":{"data":{"default":"https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md","format":"uri","type":"string"},"name":{"default":"README.md.gz","type":"string"},"outputType":{"$ref":"#/$defs/GzipFileAsResourceInputOutputType"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefGzipFileAsResourceInputOutputType{}}}
+
+type defRefGzipFileAsResourceInputOutputType struct{}
+
+func (defRefGzipFileAsResourceInputOutputType) Def() *opsgenimpl.Def {
+	return &defSchemaGzipFileAsResourceInputOutputType
+}
+
+var defSchemaGzipFileAsResourceInputOutputType = opsgenimpl.Def{Name: "GzipFileAsResourceInputOutputType", JSON: `{"default":"resourceLink","enum":["resourceLink","resource"],"type":"string"}`}
+
+type defRefSimulateResearchQueryInput struct{}
+
+func (defRefSimulateResearchQueryInput) Def() *opsgenimpl.Def {
+	return &defSchemaSimulateResearchQueryInput
+}
+
+var defSchemaSimulateResearchQueryInput = opsgenimpl.Def{Name: "SimulateResearchQueryInput", JSON: `{"properties":{"ambiguous":{"default":false,"type":"boolean"},"topic":{"type":"string"}},"required":["topic"],"type":"object"}`}
+
+type defRefTriggerLongRunningOperationInput struct{}
+
+func (defRefTriggerLongRunningOperationInput) Def() *opsgenimpl.Def {
+	return &defSchemaTriggerLongRunningOperationInput
+}
+
+var defSchemaTriggerLongRunningOperationInput = opsgenimpl.Def{Name: "TriggerLongRunningOperationInput", JSON: `{"properties":{"duration":{"default":10,"type":"number"},"steps":{"default":5,"type":"number"}},"type":"object"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaGetStructuredContentOutput = Schemas.Ref(`{"$ref":"#/$defs/GetStructuredContentOutput"}`)
+	refSchemaGetStructuredContentOutput = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/GetStructuredContentOutput"}`, Defs: []opsgenimpl.DefRef{defRefGetStructuredContentOutput{}}, Set: &schemaSet}
 )

@@ -120,7 +120,7 @@ func (c *Client) GetRootsList(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolGetRootsList, struct{}{}, opts...)
 }
 
-var toolGetStructuredContent = &mcpclient.Tool{Name: "get-structured-content", ID: "everything.get-structured-content", OutputSchema: refSchemaGetStructuredContentOutput}
+var toolGetStructuredContent = &mcpclient.Tool{Name: "get-structured-content", ID: "everything.get-structured-content", OutputSchema: &refSchemaGetStructuredContentOutput}
 
 // GetStructuredContent calls the tool "get-structured-content".
 //

@@ -5,25 +5,341 @@ package filesystem
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"CreateDirectoryInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"},"CreateDirectoryOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"},"DirectoryTreeInput":{"properties":{"excludePatterns":{"default":[],"items":{"type":"string"},"type":"array"},"path":{"type":"string"}},"required":["path"],"type":"object"},"DirectoryTreeOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"},"EditFileInput":{"properties":{"dryRun":{"default":false,"type":"boolean"},"edits":{"items":{"$ref":"#/$defs/EditFileInputEditsItem"},"type":"array"},"path":{"type":"string"}},"required":["path","edits"],"type":"object"},"EditFileInputEditsItem":{"properties":{"newText":{"type":"string"},"oldText":{"type":"string"}},"required":["oldText","newText"],"type":"object"},"EditFileOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"},"GetFileInfoInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"},"GetFileInfoOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"},"ListAllowedDirectoriesOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"},"ListDirectoryInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"},"ListDirectoryOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"},"ListDirectoryWithSizesInput":{"properties":{"path":{"type":"string"},"sortBy":{"$ref":"#/$defs/ListDirectoryWithSizesInputSortBy"}},"required":["path"],"type":"object"},"ListDirectoryWithSizesInputSortBy":{"default":"name","enum":["name","size"],"type":"string"},"ListDirectoryWithSizesOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"},"MoveFileInput":{"properties":{"destination":{"type":"string"},"source":{"type":"string"}},"required":["source","destination"],"type":"object"},"MoveFileOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"},"ReadFileInput":{"properties":{"head":{"type":"number"},"path":{"type":"string"},"tail":{"type":"number"}},"required":["path"],"type":"object"},"ReadFileOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"},"ReadMediaFileInput":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"},"ReadMediaFileOutput":{"additionalProperties":false,"properties":{"content":{"items":{"$ref":"#/$defs/ReadMediaFileOutputContentItem"},"type":"array"}},"required":["content"],"type":"object"},"ReadMediaFileOutputContentItem":{"anyOf":[{"$ref":"#/$defs/ReadMediaFileOutputContentItemImageOrAudio"},{"$ref":"#/$defs/ReadMediaFileOutputContentItemResource"}]},"ReadMediaFileOutputContentItemImageOrAudio":{"additionalProperties":false,"properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"$ref":"#/$defs/ReadMediaFileOutputContentItemImageOrAudioType"}},"required":["type","data","mimeType"],"type":"object"},"ReadMediaFileOutputContentItemImageOrAudioType":{"enum":["image","audio"],"type":"string"},"ReadMediaFileOutputContentItemResource":{"additionalProperties":false,"properties":{"resource":{"$ref":"#/$defs/ReadMediaFileOutputContentItemResourceResource"},"type":{"const":"resource","type":"string"}},"required":["type","resource"],"type":"object"},"ReadMediaFileOutputContentItemResourceResource":{"additionalProperties":false,"properties":{"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri","blob"],"type":"object"},"ReadMultipleFilesInput":{"properties":{"paths":{"items":{"type":"string"},"minItems":1,"type":"array"}},"required":["paths"],"type":"object"},"ReadMultipleFilesOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"},"ReadTextFileInput":{"properties":{"head":{"type":"number"},"path":{"type":"string"},"tail":{"type":"number"}},"required":["path"],"type":"object"},"ReadTextFileOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"},"SearchFilesInput":{"properties":{"excludePatterns":{"default":[],"items":{"type":"string"},"type":"array"},"path":{"type":"string"},"pattern":{"type":"string"}},"required":["path","pattern"],"type":"object"},"SearchFilesOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"},"WriteFileInput":{"properties":{"content":{"type":"string"},"path":{"type":"string"}},"required":["path","content"],"type":"object"},"WriteFileOutput":{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefCreateDirectoryInput{},
+	defRefCreateDirectoryOutput{},
+	defRefDirectoryTreeInput{},
+	defRefDirectoryTreeOutput{},
+	defRefEditFileInput{},
+	defRefEditFileInputEditsItem{},
+	defRefEditFileOutput{},
+	defRefGetFileInfoInput{},
+	defRefGetFileInfoOutput{},
+	defRefListAllowedDirectoriesOutput{},
+	defRefListDirectoryInput{},
+	defRefListDirectoryOutput{},
+	defRefListDirectoryWithSizesInput{},
+	defRefListDirectoryWithSizesInputSortBy{},
+	defRefListDirectoryWithSizesOutput{},
+	defRefMoveFileInput{},
+	defRefMoveFileOutput{},
+	defRefReadFileInput{},
+	defRefReadFileOutput{},
+	defRefReadMediaFileInput{},
+	defRefReadMediaFileOutput{},
+	defRefReadMediaFileOutputContentItem{},
+	defRefReadMediaFileOutputContentItemImageOrAudio{},
+	defRefReadMediaFileOutputContentItemImageOrAudioType{},
+	defRefReadMediaFileOutputContentItemResource{},
+	defRefReadMediaFileOutputContentItemResourceResource{},
+	defRefReadMultipleFilesInput{},
+	defRefReadMultipleFilesOutput{},
+	defRefReadTextFileInput{},
+	defRefReadTextFileOutput{},
+	defRefSearchFilesInput{},
+	defRefSearchFilesOutput{},
+	defRefWriteFileInput{},
+	defRefWriteFileOutput{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefCreateDirectoryInput struct{}
+
+func (defRefCreateDirectoryInput) Def() *opsgenimpl.Def {
+	return &defSchemaCreateDirectoryInput
+}
+
+var defSchemaCreateDirectoryInput = opsgenimpl.Def{Name: "CreateDirectoryInput", JSON: `{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}`}
+
+type defRefCreateDirectoryOutput struct{}
+
+func (defRefCreateDirectoryOutput) Def() *opsgenimpl.Def {
+	return &defSchemaCreateDirectoryOutput
+}
+
+var defSchemaCreateDirectoryOutput = opsgenimpl.Def{Name: "CreateDirectoryOutput", JSON: `{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}`}
+
+type defRefDirectoryTreeInput struct{}
+
+func (defRefDirectoryTreeInput) Def() *opsgenimpl.Def {
+	return &defSchemaDirectoryTreeInput
+}
+
+var defSchemaDirectoryTreeInput = opsgenimpl.Def{Name: "DirectoryTreeInput", JSON: `{"properties":{"excludePatterns":{"default":[],"items":{"type":"string"},"type":"array"},"path":{"type":"string"}},"required":["path"],"type":"object"}`}
+
+type defRefDirectoryTreeOutput struct{}
+
+func (defRefDirectoryTreeOutput) Def() *opsgenimpl.Def {
+	return &defSchemaDirectoryTreeOutput
+}
+
+var defSchemaDirectoryTreeOutput = opsgenimpl.Def{Name: "DirectoryTreeOutput", JSON: `{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}`}
+
+type defRefEditFileInput struct{}
+
+func (defRefEditFileInput) Def() *opsgenimpl.Def {
+	return &defSchemaEditFileInput
+}
+
+var defSchemaEditFileInput = opsgenimpl.Def{Name: "EditFileInput", JSON: `{"properties":{"dryRun":{"default":false,"type":"boolean"},"edits":{"items":{"$ref":"#/$defs/EditFileInputEditsItem"},"type":"array"},"path":{"type":"string"}},"required":["path","edits"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefEditFileInputEditsItem{}}}
+
+type defRefEditFileInputEditsItem struct{}
+
+func (defRefEditFileInputEditsItem) Def() *opsgenimpl.Def {
+	return &defSchemaEditFileInputEditsItem
+}
+
+var defSchemaEditFileInputEditsItem = opsgenimpl.Def{Name: "EditFileInputEditsItem", JSON: `{"properties":{"newText":{"type":"string"},"oldText":{"type":"string"}},"required":["oldText","newText"],"type":"object"}`}
+
+type defRefEditFileOutput struct{}
+
+func (defRefEditFileOutput) Def() *opsgenimpl.Def {
+	return &defSchemaEditFileOutput
+}
+
+var defSchemaEditFileOutput = opsgenimpl.Def{Name: "EditFileOutput", JSON: `{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}`}
+
+type defRefGetFileInfoInput struct{}
+
+func (defRefGetFileInfoInput) Def() *opsgenimpl.Def {
+	return &defSchemaGetFileInfoInput
+}
+
+var defSchemaGetFileInfoInput = opsgenimpl.Def{Name: "GetFileInfoInput", JSON: `{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}`}
+
+type defRefGetFileInfoOutput struct{}
+
+func (defRefGetFileInfoOutput) Def() *opsgenimpl.Def {
+	return &defSchemaGetFileInfoOutput
+}
+
+var defSchemaGetFileInfoOutput = opsgenimpl.Def{Name: "GetFileInfoOutput", JSON: `{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}`}
+
+type defRefListAllowedDirectoriesOutput struct{}
+
+func (defRefListAllowedDirectoriesOutput) Def() *opsgenimpl.Def {
+	return &defSchemaListAllowedDirectoriesOutput
+}
+
+var defSchemaListAllowedDirectoriesOutput = opsgenimpl.Def{Name: "ListAllowedDirectoriesOutput", JSON: `{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}`}
+
+type defRefListDirectoryInput struct{}
+
+func (defRefListDirectoryInput) Def() *opsgenimpl.Def {
+	return &defSchemaListDirectoryInput
+}
+
+var defSchemaListDirectoryInput = opsgenimpl.Def{Name: "ListDirectoryInput", JSON: `{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}`}
+
+type defRefListDirectoryOutput struct{}
+
+func (defRefListDirectoryOutput) Def() *opsgenimpl.Def {
+	return &defSchemaListDirectoryOutput
+}
+
+var defSchemaListDirectoryOutput = opsgenimpl.Def{Name: "ListDirectoryOutput", JSON: `{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}`}
+
+type defRefListDirectoryWithSizesInput struct{}
+
+func (defRefListDirectoryWithSizesInput) Def() *opsgenimpl.Def {
+	return &defSchemaListDirectoryWithSizesInput
+}
+
+var defSchemaListDirectoryWithSizesInput = opsgenimpl.Def{Name: "ListDirectoryWithSizesInput", JSON: `{"properties":{"path":{"type":"string"},"sortBy":{"$ref":"#/$defs/ListDirectoryWithSizesInputSortBy"}},"required":["path"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefListDirectoryWithSizesInputSortBy{}}}
+
+type defRefListDirectoryWithSizesInputSortBy struct{}
+
+func (defRefListDirectoryWithSizesInputSortBy) Def() *opsgenimpl.Def {
+	return &defSchemaListDirectoryWithSizesInputSortBy
+}
+
+var defSchemaListDirectoryWithSizesInputSortBy = opsgenimpl.Def{Name: "ListDirectoryWithSizesInputSortBy", JSON: `{"default":"name","enum":["name","size"],"type":"string"}`}
+
+type defRefListDirectoryWithSizesOutput struct{}
+
+func (defRefListDirectoryWithSizesOutput) Def() *opsgenimpl.Def {
+	return &defSchemaListDirectoryWithSizesOutput
+}
+
+var defSchemaListDirectoryWithSizesOutput = opsgenimpl.Def{Name: "ListDirectoryWithSizesOutput", JSON: `{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}`}
+
+type defRefMoveFileInput struct{}
+
+func (defRefMoveFileInput) Def() *opsgenimpl.Def {
+	return &defSchemaMoveFileInput
+}
+
+var defSchemaMoveFileInput = opsgenimpl.Def{Name: "MoveFileInput", JSON: `{"properties":{"destination":{"type":"string"},"source":{"type":"string"}},"required":["source","destination"],"type":"object"}`}
+
+type defRefMoveFileOutput struct{}
+
+func (defRefMoveFileOutput) Def() *opsgenimpl.Def {
+	return &defSchemaMoveFileOutput
+}
+
+var defSchemaMoveFileOutput = opsgenimpl.Def{Name: "MoveFileOutput", JSON: `{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}`}
+
+type defRefReadFileInput struct{}
+
+func (defRefReadFileInput) Def() *opsgenimpl.Def {
+	return &defSchemaReadFileInput
+}
+
+var defSchemaReadFileInput = opsgenimpl.Def{Name: "ReadFileInput", JSON: `{"properties":{"head":{"type":"number"},"path":{"type":"string"},"tail":{"type":"number"}},"required":["path"],"type":"object"}`}
+
+type defRefReadFileOutput struct{}
+
+func (defRefReadFileOutput) Def() *opsgenimpl.Def {
+	return &defSchemaReadFileOutput
+}
+
+var defSchemaReadFileOutput = opsgenimpl.Def{Name: "ReadFileOutput", JSON: `{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}`}
+
+type defRefReadMediaFileInput struct{}
+
+func (defRefReadMediaFileInput) Def() *opsgenimpl.Def {
+	return &defSchemaReadMediaFileInput
+}
+
+var defSchemaReadMediaFileInput = opsgenimpl.Def{Name: "ReadMediaFileInput", JSON: `{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}`}
+
+type defRefReadMediaFileOutput struct{}
+
+func (defRefReadMediaFileOutput) Def() *opsgenimpl.Def {
+	return &defSchemaReadMediaFileOutput
+}
+
+var defSchemaReadMediaFileOutput = opsgenimpl.Def{Name: "ReadMediaFileOutput", JSON: `{"additionalProperties":false,"properties":{"content":{"items":{"$ref":"#/$defs/ReadMediaFileOutputContentItem"},"type":"array"}},"required":["content"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefReadMediaFileOutputContentItem{}}}
+
+type defRefReadMediaFileOutputContentItem struct{}
+
+func (defRefReadMediaFileOutputContentItem) Def() *opsgenimpl.Def {
+	return &defSchemaReadMediaFileOutputContentItem
+}
+
+var defSchemaReadMediaFileOutputContentItem = opsgenimpl.Def{Name: "ReadMediaFileOutputContentItem", JSON: `{"anyOf":[{"$ref":"#/$defs/ReadMediaFileOutputContentItemImageOrAudio"},{"$ref":"#/$defs/ReadMediaFileOutputContentItemResource"}]}`, Deps: []opsgenimpl.DefRef{defRefReadMediaFileOutputContentItemImageOrAudio{}, defRefReadMediaFileOutputContentItemResource{}}}
+
+type defRefReadMediaFileOutputContentItemImageOrAudio struct{}
+
+func (defRefReadMediaFileOutputContentItemImageOrAudio) Def() *opsgenimpl.Def {
+	return &defSchemaReadMediaFileOutputContentItemImageOrAudio
+}
+
+var defSchemaReadMediaFileOutputContentItemImageOrAudio = opsgenimpl.Def{Name: "ReadMediaFileOutputContentItemImageOrAudio", JSON: `{"additionalProperties":false,"properties":{"data":{"type":"string"},"mimeType":{"type":"string"},"type":{"$ref":"#/$defs/ReadMediaFileOutputContentItemImageOrAudioType"}},"required":["type","data","mimeType"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefReadMediaFileOutputContentItemImageOrAudioType{}}}
+
+type defRefReadMediaFileOutputContentItemImageOrAudioType struct{}
+
+func (defRefReadMediaFileOutputContentItemImageOrAudioType) Def() *opsgenimpl.Def {
+	return &defSchemaReadMediaFileOutputContentItemImageOrAudioType
+}
+
+var defSchemaReadMediaFileOutputContentItemImageOrAudioType = opsgenimpl.Def{Name: "ReadMediaFileOutputContentItemImageOrAudioType", JSON: `{"enum":["image","audio"],"type":"string"}`}
+
+type defRefReadMediaFileOutputContentItemResource struct{}
+
+func (defRefReadMediaFileOutputContentItemResource) Def() *opsgenimpl.Def {
+	return &defSchemaReadMediaFileOutputContentItemResource
+}
+
+var defSchemaReadMediaFileOutputContentItemResource = opsgenimpl.Def{Name: "ReadMediaFileOutputContentItemResource", JSON: `{"additionalProperties":false,"properties":{"resource":{"$ref":"#/$defs/ReadMediaFileOutputContentItemResourceResource"},"type":{"const":"resource","type":"string"}},"required":["type","resource"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefReadMediaFileOutputContentItemResourceResource{}}}
+
+type defRefReadMediaFileOutputContentItemResourceResource struct{}
+
+func (defRefReadMediaFileOutputContentItemResourceResource) Def() *opsgenimpl.Def {
+	return &defSchemaReadMediaFileOutputContentItemResourceResource
+}
+
+var defSchemaReadMediaFileOutputContentItemResourceResource = opsgenimpl.Def{Name: "ReadMediaFileOutputContentItemResourceResource", JSON: `{"additionalProperties":false,"properties":{"blob":{"type":"string"},"mimeType":{"type":"string"},"uri":{"type":"string"}},"required":["uri","blob"],"type":"object"}`}
+
+type defRefReadMultipleFilesInput struct{}
+
+func (defRefReadMultipleFilesInput) Def() *opsgenimpl.Def {
+	return &defSchemaReadMultipleFilesInput
+}
+
+var defSchemaReadMultipleFilesInput = opsgenimpl.Def{Name: "ReadMultipleFilesInput", JSON: `{"properties":{"paths":{"items":{"type":"string"},"minItems":1,"type":"array"}},"required":["paths"],"type":"object"}`}
+
+type defRefReadMultipleFilesOutput struct{}
+
+func (defRefReadMultipleFilesOutput) Def() *opsgenimpl.Def {
+	return &defSchemaReadMultipleFilesOutput
+}
+
+var defSchemaReadMultipleFilesOutput = opsgenimpl.Def{Name: "ReadMultipleFilesOutput", JSON: `{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}`}
+
+type defRefReadTextFileInput struct{}
+
+func (defRefReadTextFileInput) Def() *opsgenimpl.Def {
+	return &defSchemaReadTextFileInput
+}
+
+var defSchemaReadTextFileInput = opsgenimpl.Def{Name: "ReadTextFileInput", JSON: `{"properties":{"head":{"type":"number"},"path":{"type":"string"},"tail":{"type":"number"}},"required":["path"],"type":"object"}`}
+
+type defRefReadTextFileOutput struct{}
+
+func (defRefReadTextFileOutput) Def() *opsgenimpl.Def {
+	return &defSchemaReadTextFileOutput
+}
+
+var defSchemaReadTextFileOutput = opsgenimpl.Def{Name: "ReadTextFileOutput", JSON: `{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}`}
+
+type defRefSearchFilesInput struct{}
+
+func (defRefSearchFilesInput) Def() *opsgenimpl.Def {
+	return &defSchemaSearchFilesInput
+}
+
+var defSchemaSearchFilesInput = opsgenimpl.Def{Name: "SearchFilesInput", JSON: `{"properties":{"excludePatterns":{"default":[],"items":{"type":"string"},"type":"array"},"path":{"type":"string"},"pattern":{"type":"string"}},"required":["path","pattern"],"type":"object"}`}
+
+type defRefSearchFilesOutput struct{}
+
+func (defRefSearchFilesOutput) Def() *opsgenimpl.Def {
+	return &defSchemaSearchFilesOutput
+}
+
+var defSchemaSearchFilesOutput = opsgenimpl.Def{Name: "SearchFilesOutput", JSON: `{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}`}
+
+type defRefWriteFileInput struct{}
+
+func (defRefWriteFileInput) Def() *opsgenimpl.Def {
+	return &defSchemaWriteFileInput
+}
+
+var defSchemaWriteFileInput = opsgenimpl.Def{Name: "WriteFileInput", JSON: `{"properties":{"content":{"type":"string"},"path":{"type":"string"}},"required":["path","content"],"type":"object"}`}
+
+type defRefWriteFileOutput struct{}
+
+func (defRefWriteFileOutput) Def() *opsgenimpl.Def {
+	return &defSchemaWriteFileOutput
+}
+
+var defSchemaWriteFileOutput = opsgenimpl.Def{Name: "WriteFileOutput", JSON: `{"additionalProperties":false,"properties":{"content":{"type":"string"}},"required":["content"],"type":"object"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaCreateDirectoryOutput        = Schemas.Ref(`{"$ref":"#/$defs/CreateDirectoryOutput"}`)
-	refSchemaDirectoryTreeOutput          = Schemas.Ref(`{"$ref":"#/$defs/DirectoryTreeOutput"}`)
-	refSchemaEditFileOutput               = Schemas.Ref(`{"$ref":"#/$defs/EditFileOutput"}`)
-	refSchemaGetFileInfoOutput            = Schemas.Ref(`{"$ref":"#/$defs/GetFileInfoOutput"}`)
-	refSchemaListAllowedDirectoriesOutput = Schemas.Ref(`{"$ref":"#/$defs/ListAllowedDirectoriesOutput"}`)
-	refSchemaListDirectoryOutput          = Schemas.Ref(`{"$ref":"#/$defs/ListDirectoryOutput"}`)
-	refSchemaListDirectoryWithSizesOutput = Schemas.Ref(`{"$ref":"#/$defs/ListDirectoryWithSizesOutput"}`)
-	refSchemaMoveFileOutput               = Schemas.Ref(`{"$ref":"#/$defs/MoveFileOutput"}`)
-	refSchemaReadFileOutput               = Schemas.Ref(`{"$ref":"#/$defs/ReadFileOutput"}`)
-	refSchemaReadMediaFileOutput          = Schemas.Ref(`{"$ref":"#/$defs/ReadMediaFileOutput"}`)
-	refSchemaReadMultipleFilesOutput      = Schemas.Ref(`{"$ref":"#/$defs/ReadMultipleFilesOutput"}`)
-	refSchemaReadTextFileOutput           = Schemas.Ref(`{"$ref":"#/$defs/ReadTextFileOutput"}`)
-	refSchemaSearchFilesOutput            = Schemas.Ref(`{"$ref":"#/$defs/SearchFilesOutput"}`)
-	refSchemaWriteFileOutput              = Schemas.Ref(`{"$ref":"#/$defs/WriteFileOutput"}`)
+	refSchemaCreateDirectoryOutput        = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/CreateDirectoryOutput"}`, Defs: []opsgenimpl.DefRef{defRefCreateDirectoryOutput{}}, Set: &schemaSet}
+	refSchemaDirectoryTreeOutput          = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/DirectoryTreeOutput"}`, Defs: []opsgenimpl.DefRef{defRefDirectoryTreeOutput{}}, Set: &schemaSet}
+	refSchemaEditFileOutput               = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/EditFileOutput"}`, Defs: []opsgenimpl.DefRef{defRefEditFileOutput{}}, Set: &schemaSet}
+	refSchemaGetFileInfoOutput            = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/GetFileInfoOutput"}`, Defs: []opsgenimpl.DefRef{defRefGetFileInfoOutput{}}, Set: &schemaSet}
+	refSchemaListAllowedDirectoriesOutput = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/ListAllowedDirectoriesOutput"}`, Defs: []opsgenimpl.DefRef{defRefListAllowedDirectoriesOutput{}}, Set: &schemaSet}
+	refSchemaListDirectoryOutput          = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/ListDirectoryOutput"}`, Defs: []opsgenimpl.DefRef{defRefListDirectoryOutput{}}, Set: &schemaSet}
+	refSchemaListDirectoryWithSizesOutput = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/ListDirectoryWithSizesOutput"}`, Defs: []opsgenimpl.DefRef{defRefListDirectoryWithSizesOutput{}}, Set: &schemaSet}
+	refSchemaMoveFileOutput               = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/MoveFileOutput"}`, Defs: []opsgenimpl.DefRef{defRefMoveFileOutput{}}, Set: &schemaSet}
+	refSchemaReadFileOutput               = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/ReadFileOutput"}`, Defs: []opsgenimpl.DefRef{defRefReadFileOutput{}}, Set: &schemaSet}
+	refSchemaReadMediaFileOutput          = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/ReadMediaFileOutput"}`, Defs: []opsgenimpl.DefRef{defRefReadMediaFileOutput{}}, Set: &schemaSet}
+	refSchemaReadMultipleFilesOutput      = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/ReadMultipleFilesOutput"}`, Defs: []opsgenimpl.DefRef{defRefReadMultipleFilesOutput{}}, Set: &schemaSet}
+	refSchemaReadTextFileOutput           = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/ReadTextFileOutput"}`, Defs: []opsgenimpl.DefRef{defRefReadTextFileOutput{}}, Set: &schemaSet}
+	refSchemaSearchFilesOutput            = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/SearchFilesOutput"}`, Defs: []opsgenimpl.DefRef{defRefSearchFilesOutput{}}, Set: &schemaSet}
+	refSchemaWriteFileOutput              = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/WriteFileOutput"}`, Defs: []opsgenimpl.DefRef{defRefWriteFileOutput{}}, Set: &schemaSet}
 )

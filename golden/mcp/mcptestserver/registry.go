@@ -125,14 +125,14 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"GetWeatherInput":{"additionalProperties":false,"properties":{"city":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/GetWeatherInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"GetWeatherOutput":{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"integer"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"}},"$ref":"#/$defs/GetWeatherOutput"}`),
-		Output:       refSchemaGetWeatherOutput,
+		Output:       &refSchemaGetWeatherOutput,
 	}, (*Client).callGetWeather},
 	{runtime.OperationSpec{
 		ID:           "mcptestserver.get-weather-text",
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"GetWeatherTextOutput":{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"integer"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"}},"$ref":"#/$defs/GetWeatherTextOutput"}`),
-		Output:       refSchemaGetWeatherTextOutput,
+		Output:       &refSchemaGetWeatherTextOutput,
 	}, (*Client).callGetWeatherText},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.mixed_content",
@@ -156,7 +156,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"WeatherDriftOutput":{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"integer"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"}},"$ref":"#/$defs/WeatherDriftOutput"}`),
-		Output:       refSchemaWeatherDriftOutput,
+		Output:       &refSchemaWeatherDriftOutput,
 	}, (*Client).callWeatherDrift},
 	{runtime.OperationSpec{
 		ID:          "mcptestserver.workflow.system_design",

@@ -5,14 +5,105 @@ package mcptestserver
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"DotbotSolutionInfoInput":{"additionalProperties":false,"properties":{"mismatch":{"type":"boolean"}},"type":"object"},"EchoInput":{"additionalProperties":false,"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"},"GetWeatherInput":{"additionalProperties":false,"properties":{"city":{"type":"string"}},"type":"object"},"GetWeatherOutput":{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"integer"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"},"GetWeatherTextOutput":{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"integer"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"},"ProgressInput":{"additionalProperties":false,"properties":{"steps":{"type":"integer"}},"type":"object"},"SlowInput":{"additionalProperties":false,"properties":{"seconds":{"type":"number"}},"type":"object"},"WeatherDriftOutput":{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"integer"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"},"WorkflowSystemDesignInput":{"additionalProperties":false,"properties":{"version":{"type":"integer"}},"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefDotbotSolutionInfoInput{},
+	defRefEchoInput{},
+	defRefGetWeatherInput{},
+	defRefGetWeatherOutput{},
+	defRefGetWeatherTextOutput{},
+	defRefProgressInput{},
+	defRefSlowInput{},
+	defRefWeatherDriftOutput{},
+	defRefWorkflowSystemDesignInput{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefDotbotSolutionInfoInput struct{}
+
+func (defRefDotbotSolutionInfoInput) Def() *opsgenimpl.Def {
+	return &defSchemaDotbotSolutionInfoInput
+}
+
+var defSchemaDotbotSolutionInfoInput = opsgenimpl.Def{Name: "DotbotSolutionInfoInput", JSON: `{"additionalProperties":false,"properties":{"mismatch":{"type":"boolean"}},"type":"object"}`}
+
+type defRefEchoInput struct{}
+
+func (defRefEchoInput) Def() *opsgenimpl.Def {
+	return &defSchemaEchoInput
+}
+
+var defSchemaEchoInput = opsgenimpl.Def{Name: "EchoInput", JSON: `{"additionalProperties":false,"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"}`}
+
+type defRefGetWeatherInput struct{}
+
+func (defRefGetWeatherInput) Def() *opsgenimpl.Def {
+	return &defSchemaGetWeatherInput
+}
+
+var defSchemaGetWeatherInput = opsgenimpl.Def{Name: "GetWeatherInput", JSON: `{"additionalProperties":false,"properties":{"city":{"type":"string"}},"type":"object"}`}
+
+type defRefGetWeatherOutput struct{}
+
+func (defRefGetWeatherOutput) Def() *opsgenimpl.Def {
+	return &defSchemaGetWeatherOutput
+}
+
+var defSchemaGetWeatherOutput = opsgenimpl.Def{Name: "GetWeatherOutput", JSON: `{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"integer"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"}`}
+
+type defRefGetWeatherTextOutput struct{}
+
+func (defRefGetWeatherTextOutput) Def() *opsgenimpl.Def {
+	return &defSchemaGetWeatherTextOutput
+}
+
+var defSchemaGetWeatherTextOutput = opsgenimpl.Def{Name: "GetWeatherTextOutput", JSON: `{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"integer"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"}`}
+
+type defRefProgressInput struct{}
+
+func (defRefProgressInput) Def() *opsgenimpl.Def {
+	return &defSchemaProgressInput
+}
+
+var defSchemaProgressInput = opsgenimpl.Def{Name: "ProgressInput", JSON: `{"additionalProperties":false,"properties":{"steps":{"type":"integer"}},"type":"object"}`}
+
+type defRefSlowInput struct{}
+
+func (defRefSlowInput) Def() *opsgenimpl.Def {
+	return &defSchemaSlowInput
+}
+
+var defSchemaSlowInput = opsgenimpl.Def{Name: "SlowInput", JSON: `{"additionalProperties":false,"properties":{"seconds":{"type":"number"}},"type":"object"}`}
+
+type defRefWeatherDriftOutput struct{}
+
+func (defRefWeatherDriftOutput) Def() *opsgenimpl.Def {
+	return &defSchemaWeatherDriftOutput
+}
+
+var defSchemaWeatherDriftOutput = opsgenimpl.Def{Name: "WeatherDriftOutput", JSON: `{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"integer"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"}`}
+
+type defRefWorkflowSystemDesignInput struct{}
+
+func (defRefWorkflowSystemDesignInput) Def() *opsgenimpl.Def {
+	return &defSchemaWorkflowSystemDesignInput
+}
+
+var defSchemaWorkflowSystemDesignInput = opsgenimpl.Def{Name: "WorkflowSystemDesignInput", JSON: `{"additionalProperties":false,"properties":{"version":{"type":"integer"}},"type":"object"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaGetWeatherOutput     = Schemas.Ref(`{"$ref":"#/$defs/GetWeatherOutput"}`)
-	refSchemaGetWeatherTextOutput = Schemas.Ref(`{"$ref":"#/$defs/GetWeatherTextOutput"}`)
-	refSchemaWeatherDriftOutput   = Schemas.Ref(`{"$ref":"#/$defs/WeatherDriftOutput"}`)
+	refSchemaGetWeatherOutput     = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/GetWeatherOutput"}`, Defs: []opsgenimpl.DefRef{defRefGetWeatherOutput{}}, Set: &schemaSet}
+	refSchemaGetWeatherTextOutput = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/GetWeatherTextOutput"}`, Defs: []opsgenimpl.DefRef{defRefGetWeatherTextOutput{}}, Set: &schemaSet}
+	refSchemaWeatherDriftOutput   = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/WeatherDriftOutput"}`, Defs: []opsgenimpl.DefRef{defRefWeatherDriftOutput{}}, Set: &schemaSet}
 )

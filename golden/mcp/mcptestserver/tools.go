@@ -199,7 +199,7 @@ func (c *Client) FutureBlock(ctx context.Context, opts ...CallOption) (runtime.R
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFutureBlock, struct{}{}, opts...)
 }
 
-var toolGetWeather = &mcpclient.Tool{Name: "get_weather", ID: "mcptestserver.get_weather", OutputSchema: refSchemaGetWeatherOutput}
+var toolGetWeather = &mcpclient.Tool{Name: "get_weather", ID: "mcptestserver.get_weather", OutputSchema: &refSchemaGetWeatherOutput}
 
 // GetWeather calls the tool "get_weather".
 //
@@ -210,7 +210,7 @@ func (c *Client) GetWeather(ctx context.Context, in GetWeatherInput, opts ...Cal
 	return mcpclient.Call[GetWeatherOutput](ctx, c.c, toolGetWeather, in, opts...)
 }
 
-var toolGetWeatherText = &mcpclient.Tool{Name: "get-weather-text", ID: "mcptestserver.get-weather-text", OutputSchema: refSchemaGetWeatherTextOutput}
+var toolGetWeatherText = &mcpclient.Tool{Name: "get-weather-text", ID: "mcptestserver.get-weather-text", OutputSchema: &refSchemaGetWeatherTextOutput}
 
 // GetWeatherText calls the tool "get-weather-text".
 //
@@ -256,7 +256,7 @@ func (c *Client) Slow(ctx context.Context, in SlowInput, opts ...CallOption) (ru
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolSlow, in, opts...)
 }
 
-var toolWeatherDrift = &mcpclient.Tool{Name: "weather.drift", ID: "mcptestserver.weather.drift", OutputSchema: refSchemaWeatherDriftOutput}
+var toolWeatherDrift = &mcpclient.Tool{Name: "weather.drift", ID: "mcptestserver.weather.drift", OutputSchema: &refSchemaWeatherDriftOutput}
 
 // WeatherDrift calls the tool "weather.drift".
 //

@@ -38,90 +38,90 @@ var registryOps = []struct {
 		Description:  "Add Observations",
 		Title:        "Add Observations",
 		Kind:         runtime.KindMutation,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(false), Idempotent: hint(false), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintFalse, Destructive: &hintFalse, Idempotent: &hintFalse, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"AddObservationsInput":{"properties":{"observations":{"items":{"$ref":"#/$defs/AddObservationsInputObservationsItem"},"type":"array"}},"required":["observations"],"type":"object"},"AddObservationsInputObservationsItem":{"properties":{"contents":{"items":{"type":"string"},"type":"array"},"entityName":{"type":"string"}},"required":["entityName","contents"],"type":"object"}},"$ref":"#/$defs/AddObservationsInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"AddObservationsOutput":{"additionalProperties":false,"properties":{"results":{"items":{"$ref":"#/$defs/AddObservationsOutputResultsItem"},"type":"array"}},"required":["results"],"type":"object"},"AddObservationsOutputResultsItem":{"additionalProperties":false,"properties":{"addedObservations":{"items":{"type":"string"},"type":"array"},"entityName":{"type":"string"}},"required":["entityName","addedObservations"],"type":"object"}},"$ref":"#/$defs/AddObservationsOutput"}`),
-		Output:       refSchemaAddObservationsOutput,
+		Output:       &refSchemaAddObservationsOutput,
 	}, (*Client).callAddObservations},
 	{runtime.OperationSpec{
 		ID:           "memory.create_entities",
 		Description:  "Create Entities",
 		Title:        "Create Entities",
 		Kind:         runtime.KindMutation,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(false), Idempotent: hint(false), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintFalse, Destructive: &hintFalse, Idempotent: &hintFalse, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"CreateEntitiesInput":{"properties":{"entities":{"items":{"$ref":"#/$defs/CreateEntitiesInputEntitiesItem"},"type":"array"}},"required":["entities"],"type":"object"},"CreateEntitiesInputEntitiesItem":{"properties":{"entityType":{"type":"string"},"name":{"type":"string"},"observations":{"items":{"type":"string"},"type":"array"}},"required":["name","entityType","observations"],"type":"object"}},"$ref":"#/$defs/CreateEntitiesInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"CreateEntitiesOutput":{"additionalProperties":false,"properties":{"entities":{"items":{"$ref":"#/$defs/EntitiesItem"},"type":"array"}},"required":["entities"],"type":"object"},"EntitiesItem":{"additionalProperties":false,"properties":{"entityType":{"type":"string"},"name":{"type":"string"},"observations":{"items":{"type":"string"},"type":"array"}},"required":["name","entityType","observations"],"type":"object"}},"$ref":"#/$defs/CreateEntitiesOutput"}`),
-		Output:       refSchemaCreateEntitiesOutput,
+		Output:       &refSchemaCreateEntitiesOutput,
 	}, (*Client).callCreateEntities},
 	{runtime.OperationSpec{
 		ID:           "memory.create_relations",
 		Description:  "Create Relations",
 		Title:        "Create Relations",
 		Kind:         runtime.KindMutation,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(false), Idempotent: hint(false), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintFalse, Destructive: &hintFalse, Idempotent: &hintFalse, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"CreateRelationsInput":{"properties":{"relations":{"items":{"$ref":"#/$defs/CreateRelationsInputRelationsItem"},"type":"array"}},"required":["relations"],"type":"object"},"CreateRelationsInputRelationsItem":{"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"}},"$ref":"#/$defs/CreateRelationsInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"CreateRelationsOutput":{"additionalProperties":false,"properties":{"relations":{"items":{"$ref":"#/$defs/RelationsItem"},"type":"array"}},"required":["relations"],"type":"object"},"RelationsItem":{"additionalProperties":false,"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"}},"$ref":"#/$defs/CreateRelationsOutput"}`),
-		Output:       refSchemaCreateRelationsOutput,
+		Output:       &refSchemaCreateRelationsOutput,
 	}, (*Client).callCreateRelations},
 	{runtime.OperationSpec{
 		ID:           "memory.delete_entities",
 		Description:  "Delete Entities",
 		Title:        "Delete Entities",
 		Kind:         runtime.KindMutation,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(true), Idempotent: hint(true), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintFalse, Destructive: &hintTrue, Idempotent: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"DeleteEntitiesInput":{"properties":{"entityNames":{"items":{"type":"string"},"type":"array"}},"required":["entityNames"],"type":"object"}},"$ref":"#/$defs/DeleteEntitiesInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"DeleteEntitiesOutput":{"additionalProperties":false,"properties":{"message":{"type":"string"},"success":{"type":"boolean"}},"required":["success","message"],"type":"object"}},"$ref":"#/$defs/DeleteEntitiesOutput"}`),
-		Output:       refSchemaDeleteEntitiesOutput,
+		Output:       &refSchemaDeleteEntitiesOutput,
 	}, (*Client).callDeleteEntities},
 	{runtime.OperationSpec{
 		ID:           "memory.delete_observations",
 		Description:  "Delete Observations",
 		Title:        "Delete Observations",
 		Kind:         runtime.KindMutation,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(true), Idempotent: hint(true), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintFalse, Destructive: &hintTrue, Idempotent: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"DeleteObservationsInput":{"properties":{"deletions":{"items":{"$ref":"#/$defs/DeleteObservationsInputDeletionsItem"},"type":"array"}},"required":["deletions"],"type":"object"},"DeleteObservationsInputDeletionsItem":{"properties":{"entityName":{"type":"string"},"observations":{"items":{"type":"string"},"type":"array"}},"required":["entityName","observations"],"type":"object"}},"$ref":"#/$defs/DeleteObservationsInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"DeleteObservationsOutput":{"additionalProperties":false,"properties":{"message":{"type":"string"},"success":{"type":"boolean"}},"required":["success","message"],"type":"object"}},"$ref":"#/$defs/DeleteObservationsOutput"}`),
-		Output:       refSchemaDeleteObservationsOutput,
+		Output:       &refSchemaDeleteObservationsOutput,
 	}, (*Client).callDeleteObservations},
 	{runtime.OperationSpec{
 		ID:           "memory.delete_relations",
 		Description:  "Delete Relations",
 		Title:        "Delete Relations",
 		Kind:         runtime.KindMutation,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(false), Destructive: hint(true), Idempotent: hint(true), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintFalse, Destructive: &hintTrue, Idempotent: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"DeleteRelationsInput":{"properties":{"relations":{"items":{"$ref":"#/$defs/DeleteRelationsInputRelationsItem"},"type":"array"}},"required":["relations"],"type":"object"},"DeleteRelationsInputRelationsItem":{"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"}},"$ref":"#/$defs/DeleteRelationsInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"DeleteRelationsOutput":{"additionalProperties":false,"properties":{"message":{"type":"string"},"success":{"type":"boolean"}},"required":["success","message"],"type":"object"}},"$ref":"#/$defs/DeleteRelationsOutput"}`),
-		Output:       refSchemaDeleteRelationsOutput,
+		Output:       &refSchemaDeleteRelationsOutput,
 	}, (*Client).callDeleteRelations},
 	{runtime.OperationSpec{
 		ID:           "memory.open_nodes",
 		Description:  "Open Nodes",
 		Title:        "Open Nodes",
 		Kind:         runtime.KindQuery,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(true), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintTrue, Destructive: &hintFalse, Idempotent: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"OpenNodesInput":{"properties":{"names":{"items":{"type":"string"},"type":"array"}},"required":["names"],"type":"object"}},"$ref":"#/$defs/OpenNodesInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"EntitiesItem":{"additionalProperties":false,"properties":{"entityType":{"type":"string"},"name":{"type":"string"},"observations":{"items":{"type":"string"},"type":"array"}},"required":["name","entityType","observations"],"type":"object"},"OpenNodesOutput":{"additionalProperties":false,"properties":{"entities":{"items":{"$ref":"#/$defs/EntitiesItem"},"type":"array"},"relations":{"items":{"$ref":"#/$defs/RelationsItem"},"type":"array"}},"required":["entities","relations"],"type":"object"},"RelationsItem":{"additionalProperties":false,"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"}},"$ref":"#/$defs/OpenNodesOutput"}`),
-		Output:       refSchemaOpenNodesOutput,
+		Output:       &refSchemaOpenNodesOutput,
 	}, (*Client).callOpenNodes},
 	{runtime.OperationSpec{
 		ID:           "memory.read_graph",
 		Description:  "Read Graph",
 		Title:        "Read Graph",
 		Kind:         runtime.KindQuery,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(true), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintTrue, Destructive: &hintFalse, Idempotent: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"properties":{},"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"EntitiesItem":{"additionalProperties":false,"properties":{"entityType":{"type":"string"},"name":{"type":"string"},"observations":{"items":{"type":"string"},"type":"array"}},"required":["name","entityType","observations"],"type":"object"},"ReadGraphOutput":{"additionalProperties":false,"properties":{"entities":{"items":{"$ref":"#/$defs/EntitiesItem"},"type":"array"},"relations":{"items":{"$ref":"#/$defs/RelationsItem"},"type":"array"}},"required":["entities","relations"],"type":"object"},"RelationsItem":{"additionalProperties":false,"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"}},"$ref":"#/$defs/ReadGraphOutput"}`),
-		Output:       refSchemaReadGraphOutput,
+		Output:       &refSchemaReadGraphOutput,
 	}, (*Client).callReadGraph},
 	{runtime.OperationSpec{
 		ID:           "memory.search_nodes",
 		Description:  "Search Nodes",
 		Title:        "Search Nodes",
 		Kind:         runtime.KindQuery,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(true), Destructive: hint(false), Idempotent: hint(true), OpenWorld: hint(false)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintTrue, Destructive: &hintFalse, Idempotent: &hintTrue, OpenWorld: &hintFalse},
 		InputSchema:  json.RawMessage(`{"$defs":{"SearchNodesInput":{"properties":{"query":{"type":"string"}},"required":["query"],"type":"object"}},"$ref":"#/$defs/SearchNodesInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"EntitiesItem":{"additionalProperties":false,"properties":{"entityType":{"type":"string"},"name":{"type":"string"},"observations":{"items":{"type":"string"},"type":"array"}},"required":["name","entityType","observations"],"type":"object"},"RelationsItem":{"additionalProperties":false,"properties":{"from":{"type":"string"},"relationType":{"type":"string"},"to":{"type":"string"}},"required":["from","to","relationType"],"type":"object"},"SearchNodesOutput":{"additionalProperties":false,"properties":{"entities":{"items":{"$ref":"#/$defs/EntitiesItem"},"type":"array"},"relations":{"items":{"$ref":"#/$defs/RelationsItem"},"type":"array"}},"required":["entities","relations"],"type":"object"}},"$ref":"#/$defs/SearchNodesOutput"}`),
-		Output:       refSchemaSearchNodesOutput,
+		Output:       &refSchemaSearchNodesOutput,
 	}, (*Client).callSearchNodes},
 }
 
@@ -202,10 +202,10 @@ func (c *Client) callSearchNodes(ctx context.Context, input json.RawMessage) (an
 	return env, err
 }
 
-// hint returns a pointer to b, for runtime.OperationHints.
-func hint(b bool) *bool {
-	return &b
-}
+// hintTrue and hintFalse are the values runtime.OperationHints point to, shared by
+// the specs (which must not modify them): variables, not a function, so that the
+// specs are static data a program that does not register them does not link.
+var hintTrue, hintFalse = true, false
 
 // decodeInput decodes the input of operation id into v.
 func decodeInput(id string, input json.RawMessage, v any) error {

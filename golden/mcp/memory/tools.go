@@ -10,7 +10,7 @@ import (
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
-var toolAddObservations = &mcpclient.Tool{Name: "add_observations", ID: "memory.add_observations", OutputSchema: refSchemaAddObservationsOutput}
+var toolAddObservations = &mcpclient.Tool{Name: "add_observations", ID: "memory.add_observations", OutputSchema: &refSchemaAddObservationsOutput}
 
 // AddObservations calls the tool "add_observations".
 //
@@ -26,7 +26,7 @@ func (c *Client) AddObservations(ctx context.Context, in AddObservationsInput, o
 	return mcpclient.Call[AddObservationsOutput](ctx, c.c, toolAddObservations, in, opts...)
 }
 
-var toolCreateEntities = &mcpclient.Tool{Name: "create_entities", ID: "memory.create_entities", OutputSchema: refSchemaCreateEntitiesOutput}
+var toolCreateEntities = &mcpclient.Tool{Name: "create_entities", ID: "memory.create_entities", OutputSchema: &refSchemaCreateEntitiesOutput}
 
 // CreateEntities calls the tool "create_entities".
 //
@@ -42,7 +42,7 @@ func (c *Client) CreateEntities(ctx context.Context, in CreateEntitiesInput, opt
 	return mcpclient.Call[CreateEntitiesOutput](ctx, c.c, toolCreateEntities, in, opts...)
 }
 
-var toolCreateRelations = &mcpclient.Tool{Name: "create_relations", ID: "memory.create_relations", OutputSchema: refSchemaCreateRelationsOutput}
+var toolCreateRelations = &mcpclient.Tool{Name: "create_relations", ID: "memory.create_relations", OutputSchema: &refSchemaCreateRelationsOutput}
 
 // CreateRelations calls the tool "create_relations".
 //
@@ -59,7 +59,7 @@ func (c *Client) CreateRelations(ctx context.Context, in CreateRelationsInput, o
 	return mcpclient.Call[CreateRelationsOutput](ctx, c.c, toolCreateRelations, in, opts...)
 }
 
-var toolDeleteEntities = &mcpclient.Tool{Name: "delete_entities", ID: "memory.delete_entities", OutputSchema: refSchemaDeleteEntitiesOutput}
+var toolDeleteEntities = &mcpclient.Tool{Name: "delete_entities", ID: "memory.delete_entities", OutputSchema: &refSchemaDeleteEntitiesOutput}
 
 // DeleteEntities calls the tool "delete_entities".
 //
@@ -75,7 +75,7 @@ func (c *Client) DeleteEntities(ctx context.Context, in DeleteEntitiesInput, opt
 	return mcpclient.Call[DeleteEntitiesOutput](ctx, c.c, toolDeleteEntities, in, opts...)
 }
 
-var toolDeleteObservations = &mcpclient.Tool{Name: "delete_observations", ID: "memory.delete_observations", OutputSchema: refSchemaDeleteObservationsOutput}
+var toolDeleteObservations = &mcpclient.Tool{Name: "delete_observations", ID: "memory.delete_observations", OutputSchema: &refSchemaDeleteObservationsOutput}
 
 // DeleteObservations calls the tool "delete_observations".
 //
@@ -91,7 +91,7 @@ func (c *Client) DeleteObservations(ctx context.Context, in DeleteObservationsIn
 	return mcpclient.Call[DeleteObservationsOutput](ctx, c.c, toolDeleteObservations, in, opts...)
 }
 
-var toolDeleteRelations = &mcpclient.Tool{Name: "delete_relations", ID: "memory.delete_relations", OutputSchema: refSchemaDeleteRelationsOutput}
+var toolDeleteRelations = &mcpclient.Tool{Name: "delete_relations", ID: "memory.delete_relations", OutputSchema: &refSchemaDeleteRelationsOutput}
 
 // DeleteRelations calls the tool "delete_relations".
 //
@@ -107,7 +107,7 @@ func (c *Client) DeleteRelations(ctx context.Context, in DeleteRelationsInput, o
 	return mcpclient.Call[DeleteRelationsOutput](ctx, c.c, toolDeleteRelations, in, opts...)
 }
 
-var toolOpenNodes = &mcpclient.Tool{Name: "open_nodes", ID: "memory.open_nodes", OutputSchema: refSchemaOpenNodesOutput}
+var toolOpenNodes = &mcpclient.Tool{Name: "open_nodes", ID: "memory.open_nodes", OutputSchema: &refSchemaOpenNodesOutput}
 
 // OpenNodes calls the tool "open_nodes".
 //
@@ -123,7 +123,7 @@ func (c *Client) OpenNodes(ctx context.Context, in OpenNodesInput, opts ...CallO
 	return mcpclient.Call[OpenNodesOutput](ctx, c.c, toolOpenNodes, in, opts...)
 }
 
-var toolReadGraph = &mcpclient.Tool{Name: "read_graph", ID: "memory.read_graph", OutputSchema: refSchemaReadGraphOutput}
+var toolReadGraph = &mcpclient.Tool{Name: "read_graph", ID: "memory.read_graph", OutputSchema: &refSchemaReadGraphOutput}
 
 // ReadGraph calls the tool "read_graph".
 //
@@ -139,7 +139,7 @@ func (c *Client) ReadGraph(ctx context.Context, opts ...CallOption) (runtime.Res
 	return mcpclient.Call[ReadGraphOutput](ctx, c.c, toolReadGraph, struct{}{}, opts...)
 }
 
-var toolSearchNodes = &mcpclient.Tool{Name: "search_nodes", ID: "memory.search_nodes", OutputSchema: refSchemaSearchNodesOutput}
+var toolSearchNodes = &mcpclient.Tool{Name: "search_nodes", ID: "memory.search_nodes", OutputSchema: &refSchemaSearchNodesOutput}
 
 // SearchNodes calls the tool "search_nodes".
 //

@@ -38,28 +38,28 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"CountWordsInput":{"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"}},"$ref":"#/$defs/CountWordsInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"CountWordsOutput":{"minimum":0,"type":"integer"}},"$ref":"#/$defs/CountWordsOutput"}`),
-		Output:       refSchemaCountWordsOutput,
+		Output:       &refSchemaCountWordsOutput,
 	}, (*Client).callCountWords},
 	{runtime.OperationSpec{
 		ID:           "nonobjectoutput.list_tags",
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ListTagsOutput":{"items":{"type":"string"},"type":"array"}},"$ref":"#/$defs/ListTagsOutput"}`),
-		Output:       refSchemaListTagsOutput,
+		Output:       &refSchemaListTagsOutput,
 	}, (*Client).callListTags},
 	{runtime.OperationSpec{
 		ID:           "nonobjectoutput.score",
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"ScoreInput":{"properties":{"text":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/ScoreInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ScoreOutput":{"type":["number","null"]}},"$ref":"#/$defs/ScoreOutput"}`),
-		Output:       refSchemaScoreOutput,
+		Output:       &refSchemaScoreOutput,
 	}, (*Client).callScore},
 	{runtime.OperationSpec{
 		ID:           "nonobjectoutput.summarize",
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"SummarizeInput":{"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"}},"$ref":"#/$defs/SummarizeInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"SummarizeOutput":{"type":"string"}},"$ref":"#/$defs/SummarizeOutput"}`),
-		Output:       refSchemaSummarizeOutput,
+		Output:       &refSchemaSummarizeOutput,
 	}, (*Client).callSummarize},
 }
 

@@ -5,15 +5,88 @@ package nonobjectoutput
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"CountWordsInput":{"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"},"CountWordsOutput":{"minimum":0,"type":"integer"},"ListTagsOutput":{"items":{"type":"string"},"type":"array"},"ScoreInput":{"properties":{"text":{"type":"string"}},"type":"object"},"ScoreOutput":{"type":["number","null"]},"SummarizeInput":{"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"},"SummarizeOutput":{"type":"string"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefCountWordsInput{},
+	defRefCountWordsOutput{},
+	defRefListTagsOutput{},
+	defRefScoreInput{},
+	defRefScoreOutput{},
+	defRefSummarizeInput{},
+	defRefSummarizeOutput{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefCountWordsInput struct{}
+
+func (defRefCountWordsInput) Def() *opsgenimpl.Def {
+	return &defSchemaCountWordsInput
+}
+
+var defSchemaCountWordsInput = opsgenimpl.Def{Name: "CountWordsInput", JSON: `{"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"}`}
+
+type defRefCountWordsOutput struct{}
+
+func (defRefCountWordsOutput) Def() *opsgenimpl.Def {
+	return &defSchemaCountWordsOutput
+}
+
+var defSchemaCountWordsOutput = opsgenimpl.Def{Name: "CountWordsOutput", JSON: `{"minimum":0,"type":"integer"}`}
+
+type defRefListTagsOutput struct{}
+
+func (defRefListTagsOutput) Def() *opsgenimpl.Def {
+	return &defSchemaListTagsOutput
+}
+
+var defSchemaListTagsOutput = opsgenimpl.Def{Name: "ListTagsOutput", JSON: `{"items":{"type":"string"},"type":"array"}`}
+
+type defRefScoreInput struct{}
+
+func (defRefScoreInput) Def() *opsgenimpl.Def {
+	return &defSchemaScoreInput
+}
+
+var defSchemaScoreInput = opsgenimpl.Def{Name: "ScoreInput", JSON: `{"properties":{"text":{"type":"string"}},"type":"object"}`}
+
+type defRefScoreOutput struct{}
+
+func (defRefScoreOutput) Def() *opsgenimpl.Def {
+	return &defSchemaScoreOutput
+}
+
+var defSchemaScoreOutput = opsgenimpl.Def{Name: "ScoreOutput", JSON: `{"type":["number","null"]}`}
+
+type defRefSummarizeInput struct{}
+
+func (defRefSummarizeInput) Def() *opsgenimpl.Def {
+	return &defSchemaSummarizeInput
+}
+
+var defSchemaSummarizeInput = opsgenimpl.Def{Name: "SummarizeInput", JSON: `{"properties":{"text":{"type":"string"}},"required":["text"],"type":"object"}`}
+
+type defRefSummarizeOutput struct{}
+
+func (defRefSummarizeOutput) Def() *opsgenimpl.Def {
+	return &defSchemaSummarizeOutput
+}
+
+var defSchemaSummarizeOutput = opsgenimpl.Def{Name: "SummarizeOutput", JSON: `{"type":"string"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaCountWordsOutput = Schemas.Ref(`{"$ref":"#/$defs/CountWordsOutput"}`)
-	refSchemaListTagsOutput   = Schemas.Ref(`{"$ref":"#/$defs/ListTagsOutput"}`)
-	refSchemaScoreOutput      = Schemas.Ref(`{"$ref":"#/$defs/ScoreOutput"}`)
-	refSchemaSummarizeOutput  = Schemas.Ref(`{"$ref":"#/$defs/SummarizeOutput"}`)
+	refSchemaCountWordsOutput = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/CountWordsOutput"}`, Defs: []opsgenimpl.DefRef{defRefCountWordsOutput{}}, Set: &schemaSet}
+	refSchemaListTagsOutput   = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/ListTagsOutput"}`, Defs: []opsgenimpl.DefRef{defRefListTagsOutput{}}, Set: &schemaSet}
+	refSchemaScoreOutput      = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/ScoreOutput"}`, Defs: []opsgenimpl.DefRef{defRefScoreOutput{}}, Set: &schemaSet}
+	refSchemaSummarizeOutput  = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/SummarizeOutput"}`, Defs: []opsgenimpl.DefRef{defRefSummarizeOutput{}}, Set: &schemaSet}
 )

@@ -10,7 +10,7 @@ import (
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
-var toolCountWords = &mcpclient.Tool{Name: "count_words", ID: "nonobjectoutput.count_words", OutputSchema: refSchemaCountWordsOutput}
+var toolCountWords = &mcpclient.Tool{Name: "count_words", ID: "nonobjectoutput.count_words", OutputSchema: &refSchemaCountWordsOutput}
 
 // CountWords calls the tool "count_words".
 //
@@ -19,7 +19,7 @@ func (c *Client) CountWords(ctx context.Context, in CountWordsInput, opts ...Cal
 	return mcpclient.Call[CountWordsOutput](ctx, c.c, toolCountWords, in, opts...)
 }
 
-var toolListTags = &mcpclient.Tool{Name: "list_tags", ID: "nonobjectoutput.list_tags", OutputSchema: refSchemaListTagsOutput}
+var toolListTags = &mcpclient.Tool{Name: "list_tags", ID: "nonobjectoutput.list_tags", OutputSchema: &refSchemaListTagsOutput}
 
 // ListTags calls the tool "list_tags".
 //
@@ -28,7 +28,7 @@ func (c *Client) ListTags(ctx context.Context, opts ...CallOption) (runtime.Resp
 	return mcpclient.Call[ListTagsOutput](ctx, c.c, toolListTags, struct{}{}, opts...)
 }
 
-var toolScore = &mcpclient.Tool{Name: "score", ID: "nonobjectoutput.score", OutputSchema: refSchemaScoreOutput}
+var toolScore = &mcpclient.Tool{Name: "score", ID: "nonobjectoutput.score", OutputSchema: &refSchemaScoreOutput}
 
 // Score calls the tool "score".
 //
@@ -37,7 +37,7 @@ func (c *Client) Score(ctx context.Context, in ScoreInput, opts ...CallOption) (
 	return mcpclient.Call[ScoreOutput](ctx, c.c, toolScore, in, opts...)
 }
 
-var toolSummarize = &mcpclient.Tool{Name: "summarize", ID: "nonobjectoutput.summarize", OutputSchema: refSchemaSummarizeOutput}
+var toolSummarize = &mcpclient.Tool{Name: "summarize", ID: "nonobjectoutput.summarize", OutputSchema: &refSchemaSummarizeOutput}
 
 // Summarize calls the tool "summarize".
 //

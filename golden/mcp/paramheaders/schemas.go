@@ -5,7 +5,32 @@ package paramheaders
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"SubmitJobInput":{"properties":{"dryRun":{"type":"boolean"},"payload":{"type":"string"},"priority":{"type":"integer"},"region":{"type":"string"},"target":{"$ref":"#/$defs/SubmitJobInputTarget"}},"required":["region","payload"],"type":"object"},"SubmitJobInputTarget":{"properties":{"tenant":{"type":"string"}},"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefSubmitJobInput{},
+	defRefSubmitJobInputTarget{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefSubmitJobInput struct{}
+
+func (defRefSubmitJobInput) Def() *opsgenimpl.Def {
+	return &defSchemaSubmitJobInput
+}
+
+var defSchemaSubmitJobInput = opsgenimpl.Def{Name: "SubmitJobInput", JSON: `{"properties":{"dryRun":{"type":"boolean"},"payload":{"type":"string"},"priority":{"type":"integer"},"region":{"type":"string"},"target":{"$ref":"#/$defs/SubmitJobInputTarget"}},"required":["region","payload"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefSubmitJobInputTarget{}}}
+
+type defRefSubmitJobInputTarget struct{}
+
+func (defRefSubmitJobInputTarget) Def() *opsgenimpl.Def {
+	return &defSchemaSubmitJobInputTarget
+}
+
+var defSchemaSubmitJobInputTarget = opsgenimpl.Def{Name: "SubmitJobInputTarget", JSON: `{"properties":{"tenant":{"type":"string"}},"type":"object"}`}

@@ -39,7 +39,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"WalkTreeInput":{"properties":{"children":{"items":{"$ref":"#/$defs/WalkTreeInput"},"type":"array"},"label":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/WalkTreeInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"WalkTreeEdge":{"properties":{"label":{"$ref":"#/$defs/WalkTreeName"},"to":{"$ref":"#/$defs/WalkTreeNode"}},"type":"object"},"WalkTreeName":{"type":"string"},"WalkTreeNode":{"properties":{"edges":{"items":{"$ref":"#/$defs/WalkTreeEdge"},"type":"array"},"name":{"type":"string"}},"type":"object"},"WalkTreeOutput":{"properties":{"graph":{"$ref":"#/$defs/WalkTreeNode"}},"type":"object"}},"$ref":"#/$defs/WalkTreeOutput"}`),
-		Output:       refSchemaWalkTreeOutput,
+		Output:       &refSchemaWalkTreeOutput,
 	}, (*Client).callWalkTree},
 }
 

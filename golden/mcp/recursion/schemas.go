@@ -5,12 +5,67 @@ package recursion
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"WalkTreeEdge":{"properties":{"label":{"$ref":"#/$defs/WalkTreeName"},"to":{"$ref":"#/$defs/WalkTreeNode"}},"type":"object"},"WalkTreeInput":{"properties":{"children":{"items":{"$ref":"#/$defs/WalkTreeInput"},"type":"array"},"label":{"type":"string"}},"type":"object"},"WalkTreeName":{"type":"string"},"WalkTreeNode":{"properties":{"edges":{"items":{"$ref":"#/$defs/WalkTreeEdge"},"type":"array"},"name":{"type":"string"}},"type":"object"},"WalkTreeOutput":{"properties":{"graph":{"$ref":"#/$defs/WalkTreeNode"}},"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefWalkTreeEdge{},
+	defRefWalkTreeInput{},
+	defRefWalkTreeName{},
+	defRefWalkTreeNode{},
+	defRefWalkTreeOutput{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefWalkTreeEdge struct{}
+
+func (defRefWalkTreeEdge) Def() *opsgenimpl.Def {
+	return &defSchemaWalkTreeEdge
+}
+
+var defSchemaWalkTreeEdge = opsgenimpl.Def{Name: "WalkTreeEdge", JSON: `{"properties":{"label":{"$ref":"#/$defs/WalkTreeName"},"to":{"$ref":"#/$defs/WalkTreeNode"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefWalkTreeName{}, defRefWalkTreeNode{}}}
+
+type defRefWalkTreeInput struct{}
+
+func (defRefWalkTreeInput) Def() *opsgenimpl.Def {
+	return &defSchemaWalkTreeInput
+}
+
+var defSchemaWalkTreeInput = opsgenimpl.Def{Name: "WalkTreeInput", JSON: `{"properties":{"children":{"items":{"$ref":"#/$defs/WalkTreeInput"},"type":"array"},"label":{"type":"string"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefWalkTreeInput{}}}
+
+type defRefWalkTreeName struct{}
+
+func (defRefWalkTreeName) Def() *opsgenimpl.Def {
+	return &defSchemaWalkTreeName
+}
+
+var defSchemaWalkTreeName = opsgenimpl.Def{Name: "WalkTreeName", JSON: `{"type":"string"}`}
+
+type defRefWalkTreeNode struct{}
+
+func (defRefWalkTreeNode) Def() *opsgenimpl.Def {
+	return &defSchemaWalkTreeNode
+}
+
+var defSchemaWalkTreeNode = opsgenimpl.Def{Name: "WalkTreeNode", JSON: `{"properties":{"edges":{"items":{"$ref":"#/$defs/WalkTreeEdge"},"type":"array"},"name":{"type":"string"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefWalkTreeEdge{}}}
+
+type defRefWalkTreeOutput struct{}
+
+func (defRefWalkTreeOutput) Def() *opsgenimpl.Def {
+	return &defSchemaWalkTreeOutput
+}
+
+var defSchemaWalkTreeOutput = opsgenimpl.Def{Name: "WalkTreeOutput", JSON: `{"properties":{"graph":{"$ref":"#/$defs/WalkTreeNode"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefWalkTreeNode{}}}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaWalkTreeOutput = Schemas.Ref(`{"$ref":"#/$defs/WalkTreeOutput"}`)
+	refSchemaWalkTreeOutput = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/WalkTreeOutput"}`, Defs: []opsgenimpl.DefRef{defRefWalkTreeOutput{}}, Set: &schemaSet}
 )

@@ -10,7 +10,7 @@ import (
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
-var toolWalkTree = &mcpclient.Tool{Name: "walk_tree", ID: "recursion.walk_tree", OutputSchema: refSchemaWalkTreeOutput}
+var toolWalkTree = &mcpclient.Tool{Name: "walk_tree", ID: "recursion.walk_tree", OutputSchema: &refSchemaWalkTreeOutput}
 
 // WalkTree calls the tool "walk_tree".
 //

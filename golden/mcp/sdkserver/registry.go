@@ -43,10 +43,10 @@ var registryOps = []struct {
 		ID:           "sdkserver.read-graph",
 		Description:  "Reads the knowledge graph.",
 		Kind:         runtime.KindQuery,
-		Hints:        &runtime.OperationHints{ReadOnly: hint(true), Idempotent: hint(true)},
+		Hints:        &runtime.OperationHints{ReadOnly: &hintTrue, Idempotent: &hintTrue},
 		InputSchema:  json.RawMessage(`{"$defs":{"ReadGraphInput":{"properties":{"depth":{"minimum":0,"type":"integer"}},"type":"object"}},"$ref":"#/$defs/ReadGraphInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ReadGraphNode":{"properties":{"children":{"items":{"$ref":"#/$defs/ReadGraphNode"},"type":"array"},"name":{"type":"string"}},"type":"object"},"ReadGraphOutput":{"properties":{"nodes":{"items":{"$ref":"#/$defs/ReadGraphNode"},"type":"array"}},"type":"object"}},"$ref":"#/$defs/ReadGraphOutput"}`),
-		Output:       refSchemaReadGraphOutput,
+		Output:       &refSchemaReadGraphOutput,
 	}, (*Client).callReadGraph},
 	{runtime.OperationSpec{
 		ID:           "sdkserver.search_items",
@@ -55,7 +55,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"SearchItemsInput":{"additionalProperties":false,"properties":{"limit":{"type":"integer"},"query":{"type":"string"}},"required":["query"],"type":"object"}},"$ref":"#/$defs/SearchItemsInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"SearchItemsOutput":{"additionalProperties":false,"properties":{"hits":{"items":{"$ref":"#/$defs/SearchItemsOutputHitsItem"},"type":["null","array"]}},"required":["hits"],"type":"object"},"SearchItemsOutputHitsItem":{"additionalProperties":false,"properties":{"id":{"type":"string"},"score":{"type":"number"}},"required":["id","score"],"type":"object"}},"$ref":"#/$defs/SearchItemsOutput"}`),
-		Output:       refSchemaSearchItemsOutput,
+		Output:       &refSchemaSearchItemsOutput,
 	}, (*Client).callSearchItems},
 }
 
@@ -82,10 +82,10 @@ func (c *Client) callSearchItems(ctx context.Context, input json.RawMessage) (an
 	return env, err
 }
 
-// hint returns a pointer to b, for runtime.OperationHints.
-func hint(b bool) *bool {
-	return &b
-}
+// hintTrue and hintFalse are the values runtime.OperationHints point to, shared by
+// the specs (which must not modify them): variables, not a function, so that the
+// specs are static data a program that does not register them does not link.
+var hintTrue, hintFalse = true, false
 
 // decodeInput decodes the input of operation id into v.
 func decodeInput(id string, input json.RawMessage, v any) error {

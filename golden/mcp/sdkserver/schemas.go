@@ -5,13 +5,77 @@ package sdkserver
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"ReadGraphInput":{"properties":{"depth":{"minimum":0,"type":"integer"}},"type":"object"},"ReadGraphNode":{"properties":{"children":{"items":{"$ref":"#/$defs/ReadGraphNode"},"type":"array"},"name":{"type":"string"}},"type":"object"},"ReadGraphOutput":{"properties":{"nodes":{"items":{"$ref":"#/$defs/ReadGraphNode"},"type":"array"}},"type":"object"},"SearchItemsInput":{"additionalProperties":false,"properties":{"limit":{"type":"integer"},"query":{"type":"string"}},"required":["query"],"type":"object"},"SearchItemsOutput":{"additionalProperties":false,"properties":{"hits":{"items":{"$ref":"#/$defs/SearchItemsOutputHitsItem"},"type":["null","array"]}},"required":["hits"],"type":"object"},"SearchItemsOutputHitsItem":{"additionalProperties":false,"properties":{"id":{"type":"string"},"score":{"type":"number"}},"required":["id","score"],"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefReadGraphInput{},
+	defRefReadGraphNode{},
+	defRefReadGraphOutput{},
+	defRefSearchItemsInput{},
+	defRefSearchItemsOutput{},
+	defRefSearchItemsOutputHitsItem{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefReadGraphInput struct{}
+
+func (defRefReadGraphInput) Def() *opsgenimpl.Def {
+	return &defSchemaReadGraphInput
+}
+
+var defSchemaReadGraphInput = opsgenimpl.Def{Name: "ReadGraphInput", JSON: `{"properties":{"depth":{"minimum":0,"type":"integer"}},"type":"object"}`}
+
+type defRefReadGraphNode struct{}
+
+func (defRefReadGraphNode) Def() *opsgenimpl.Def {
+	return &defSchemaReadGraphNode
+}
+
+var defSchemaReadGraphNode = opsgenimpl.Def{Name: "ReadGraphNode", JSON: `{"properties":{"children":{"items":{"$ref":"#/$defs/ReadGraphNode"},"type":"array"},"name":{"type":"string"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefReadGraphNode{}}}
+
+type defRefReadGraphOutput struct{}
+
+func (defRefReadGraphOutput) Def() *opsgenimpl.Def {
+	return &defSchemaReadGraphOutput
+}
+
+var defSchemaReadGraphOutput = opsgenimpl.Def{Name: "ReadGraphOutput", JSON: `{"properties":{"nodes":{"items":{"$ref":"#/$defs/ReadGraphNode"},"type":"array"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefReadGraphNode{}}}
+
+type defRefSearchItemsInput struct{}
+
+func (defRefSearchItemsInput) Def() *opsgenimpl.Def {
+	return &defSchemaSearchItemsInput
+}
+
+var defSchemaSearchItemsInput = opsgenimpl.Def{Name: "SearchItemsInput", JSON: `{"additionalProperties":false,"properties":{"limit":{"type":"integer"},"query":{"type":"string"}},"required":["query"],"type":"object"}`}
+
+type defRefSearchItemsOutput struct{}
+
+func (defRefSearchItemsOutput) Def() *opsgenimpl.Def {
+	return &defSchemaSearchItemsOutput
+}
+
+var defSchemaSearchItemsOutput = opsgenimpl.Def{Name: "SearchItemsOutput", JSON: `{"additionalProperties":false,"properties":{"hits":{"items":{"$ref":"#/$defs/SearchItemsOutputHitsItem"},"type":["null","array"]}},"required":["hits"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefSearchItemsOutputHitsItem{}}}
+
+type defRefSearchItemsOutputHitsItem struct{}
+
+func (defRefSearchItemsOutputHitsItem) Def() *opsgenimpl.Def {
+	return &defSchemaSearchItemsOutputHitsItem
+}
+
+var defSchemaSearchItemsOutputHitsItem = opsgenimpl.Def{Name: "SearchItemsOutputHitsItem", JSON: `{"additionalProperties":false,"properties":{"id":{"type":"string"},"score":{"type":"number"}},"required":["id","score"],"type":"object"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaReadGraphOutput   = Schemas.Ref(`{"$ref":"#/$defs/ReadGraphOutput"}`)
-	refSchemaSearchItemsOutput = Schemas.Ref(`{"$ref":"#/$defs/SearchItemsOutput"}`)
+	refSchemaReadGraphOutput   = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/ReadGraphOutput"}`, Defs: []opsgenimpl.DefRef{defRefReadGraphOutput{}}, Set: &schemaSet}
+	refSchemaSearchItemsOutput = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/SearchItemsOutput"}`, Defs: []opsgenimpl.DefRef{defRefSearchItemsOutput{}}, Set: &schemaSet}
 )

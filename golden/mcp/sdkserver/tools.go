@@ -23,7 +23,7 @@ func (c *Client) Ping(ctx context.Context, opts ...CallOption) (runtime.Response
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolPing, struct{}{}, opts...)
 }
 
-var toolReadGraph = &mcpclient.Tool{Name: "read-graph", ID: "sdkserver.read-graph", OutputSchema: refSchemaReadGraphOutput}
+var toolReadGraph = &mcpclient.Tool{Name: "read-graph", ID: "sdkserver.read-graph", OutputSchema: &refSchemaReadGraphOutput}
 
 // ReadGraph calls the tool "read-graph".
 //
@@ -36,7 +36,7 @@ func (c *Client) ReadGraph(ctx context.Context, in ReadGraphInput, opts ...CallO
 	return mcpclient.Call[ReadGraphOutput](ctx, c.c, toolReadGraph, in, opts...)
 }
 
-var toolSearchItems = &mcpclient.Tool{Name: "search_items", ID: "sdkserver.search_items", OutputSchema: refSchemaSearchItemsOutput}
+var toolSearchItems = &mcpclient.Tool{Name: "search_items", ID: "sdkserver.search_items", OutputSchema: &refSchemaSearchItemsOutput}
 
 // SearchItems calls the tool "search_items".
 //

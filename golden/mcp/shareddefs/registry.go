@@ -39,7 +39,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"SyncItemsFilter":{"properties":{"and":{"items":{"$ref":"#/$defs/SyncItemsInput"},"type":"array"}},"type":"object"},"SyncItemsInput":{"properties":{"filter":{"$ref":"#/$defs/SyncItemsFilter"},"items":{"items":{"$ref":"#/$defs/SyncItemsItem"},"type":"array"},"page":{"$ref":"#/$defs/SyncItemsPage"}},"type":"object"},"SyncItemsItem":{"properties":{"id":{"type":"string"},"tags":{"items":{"$ref":"#/$defs/SyncItemsTag"},"type":"array"}},"type":"object"},"SyncItemsPage":{"properties":{"size":{"type":"integer"}},"type":"object"},"SyncItemsTag":{"enum":["new","old"],"type":"string"}},"$ref":"#/$defs/SyncItemsInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"SyncItemsFilter2":{"properties":{"and":{"items":{"$ref":"#/$defs/SyncItemsOutput"},"type":"array"}},"type":"object"},"SyncItemsItem":{"properties":{"id":{"type":"string"},"tags":{"items":{"$ref":"#/$defs/SyncItemsTag"},"type":"array"}},"type":"object"},"SyncItemsOutput":{"properties":{"filter":{"$ref":"#/$defs/SyncItemsFilter2"},"items":{"items":{"$ref":"#/$defs/SyncItemsItem"},"type":"array"},"page":{"$ref":"#/$defs/SyncItemsPage2"}},"type":"object"},"SyncItemsPage2":{"properties":{"next":{"type":"string"}},"type":"object"},"SyncItemsTag":{"enum":["new","old"],"type":"string"}},"$ref":"#/$defs/SyncItemsOutput"}`),
-		Output:       refSchemaSyncItemsOutput,
+		Output:       &refSchemaSyncItemsOutput,
 	}, (*Client).callSyncItems},
 }
 

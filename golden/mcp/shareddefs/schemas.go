@@ -5,12 +5,94 @@ package shareddefs
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"SyncItemsFilter":{"properties":{"and":{"items":{"$ref":"#/$defs/SyncItemsInput"},"type":"array"}},"type":"object"},"SyncItemsFilter2":{"properties":{"and":{"items":{"$ref":"#/$defs/SyncItemsOutput"},"type":"array"}},"type":"object"},"SyncItemsInput":{"properties":{"filter":{"$ref":"#/$defs/SyncItemsFilter"},"items":{"items":{"$ref":"#/$defs/SyncItemsItem"},"type":"array"},"page":{"$ref":"#/$defs/SyncItemsPage"}},"type":"object"},"SyncItemsItem":{"properties":{"id":{"type":"string"},"tags":{"items":{"$ref":"#/$defs/SyncItemsTag"},"type":"array"}},"type":"object"},"SyncItemsOutput":{"properties":{"filter":{"$ref":"#/$defs/SyncItemsFilter2"},"items":{"items":{"$ref":"#/$defs/SyncItemsItem"},"type":"array"},"page":{"$ref":"#/$defs/SyncItemsPage2"}},"type":"object"},"SyncItemsPage":{"properties":{"size":{"type":"integer"}},"type":"object"},"SyncItemsPage2":{"properties":{"next":{"type":"string"}},"type":"object"},"SyncItemsTag":{"enum":["new","old"],"type":"string"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefSyncItemsFilter{},
+	defRefSyncItemsFilter2{},
+	defRefSyncItemsInput{},
+	defRefSyncItemsItem{},
+	defRefSyncItemsOutput{},
+	defRefSyncItemsPage{},
+	defRefSyncItemsPage2{},
+	defRefSyncItemsTag{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefSyncItemsFilter struct{}
+
+func (defRefSyncItemsFilter) Def() *opsgenimpl.Def {
+	return &defSchemaSyncItemsFilter
+}
+
+var defSchemaSyncItemsFilter = opsgenimpl.Def{Name: "SyncItemsFilter", JSON: `{"properties":{"and":{"items":{"$ref":"#/$defs/SyncItemsInput"},"type":"array"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefSyncItemsInput{}}}
+
+type defRefSyncItemsFilter2 struct{}
+
+func (defRefSyncItemsFilter2) Def() *opsgenimpl.Def {
+	return &defSchemaSyncItemsFilter2
+}
+
+var defSchemaSyncItemsFilter2 = opsgenimpl.Def{Name: "SyncItemsFilter2", JSON: `{"properties":{"and":{"items":{"$ref":"#/$defs/SyncItemsOutput"},"type":"array"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefSyncItemsOutput{}}}
+
+type defRefSyncItemsInput struct{}
+
+func (defRefSyncItemsInput) Def() *opsgenimpl.Def {
+	return &defSchemaSyncItemsInput
+}
+
+var defSchemaSyncItemsInput = opsgenimpl.Def{Name: "SyncItemsInput", JSON: `{"properties":{"filter":{"$ref":"#/$defs/SyncItemsFilter"},"items":{"items":{"$ref":"#/$defs/SyncItemsItem"},"type":"array"},"page":{"$ref":"#/$defs/SyncItemsPage"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefSyncItemsFilter{}, defRefSyncItemsItem{}, defRefSyncItemsPage{}}}
+
+type defRefSyncItemsItem struct{}
+
+func (defRefSyncItemsItem) Def() *opsgenimpl.Def {
+	return &defSchemaSyncItemsItem
+}
+
+var defSchemaSyncItemsItem = opsgenimpl.Def{Name: "SyncItemsItem", JSON: `{"properties":{"id":{"type":"string"},"tags":{"items":{"$ref":"#/$defs/SyncItemsTag"},"type":"array"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefSyncItemsTag{}}}
+
+type defRefSyncItemsOutput struct{}
+
+func (defRefSyncItemsOutput) Def() *opsgenimpl.Def {
+	return &defSchemaSyncItemsOutput
+}
+
+var defSchemaSyncItemsOutput = opsgenimpl.Def{Name: "SyncItemsOutput", JSON: `{"properties":{"filter":{"$ref":"#/$defs/SyncItemsFilter2"},"items":{"items":{"$ref":"#/$defs/SyncItemsItem"},"type":"array"},"page":{"$ref":"#/$defs/SyncItemsPage2"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefSyncItemsFilter2{}, defRefSyncItemsItem{}, defRefSyncItemsPage2{}}}
+
+type defRefSyncItemsPage struct{}
+
+func (defRefSyncItemsPage) Def() *opsgenimpl.Def {
+	return &defSchemaSyncItemsPage
+}
+
+var defSchemaSyncItemsPage = opsgenimpl.Def{Name: "SyncItemsPage", JSON: `{"properties":{"size":{"type":"integer"}},"type":"object"}`}
+
+type defRefSyncItemsPage2 struct{}
+
+func (defRefSyncItemsPage2) Def() *opsgenimpl.Def {
+	return &defSchemaSyncItemsPage2
+}
+
+var defSchemaSyncItemsPage2 = opsgenimpl.Def{Name: "SyncItemsPage2", JSON: `{"properties":{"next":{"type":"string"}},"type":"object"}`}
+
+type defRefSyncItemsTag struct{}
+
+func (defRefSyncItemsTag) Def() *opsgenimpl.Def {
+	return &defSchemaSyncItemsTag
+}
+
+var defSchemaSyncItemsTag = opsgenimpl.Def{Name: "SyncItemsTag", JSON: `{"enum":["new","old"],"type":"string"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaSyncItemsOutput = Schemas.Ref(`{"$ref":"#/$defs/SyncItemsOutput"}`)
+	refSchemaSyncItemsOutput = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/SyncItemsOutput"}`, Defs: []opsgenimpl.DefRef{defRefSyncItemsOutput{}}, Set: &schemaSet}
 )

@@ -10,7 +10,7 @@ import (
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
-var toolSyncItems = &mcpclient.Tool{Name: "sync_items", ID: "shareddefs.sync_items", OutputSchema: refSchemaSyncItemsOutput}
+var toolSyncItems = &mcpclient.Tool{Name: "sync_items", ID: "shareddefs.sync_items", OutputSchema: &refSchemaSyncItemsOutput}
 
 // SyncItems calls the tool "sync_items".
 //

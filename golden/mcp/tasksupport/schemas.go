@@ -5,7 +5,41 @@ package tasksupport
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"QuickAnswerInput":{"properties":{"question":{"type":"string"}},"required":["question"],"type":"object"},"ResearchQueryInput":{"properties":{"query":{"type":"string"}},"required":["query"],"type":"object"},"SummarizeInput":{"properties":{"text":{"type":"string"}},"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefQuickAnswerInput{},
+	defRefResearchQueryInput{},
+	defRefSummarizeInput{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefQuickAnswerInput struct{}
+
+func (defRefQuickAnswerInput) Def() *opsgenimpl.Def {
+	return &defSchemaQuickAnswerInput
+}
+
+var defSchemaQuickAnswerInput = opsgenimpl.Def{Name: "QuickAnswerInput", JSON: `{"properties":{"question":{"type":"string"}},"required":["question"],"type":"object"}`}
+
+type defRefResearchQueryInput struct{}
+
+func (defRefResearchQueryInput) Def() *opsgenimpl.Def {
+	return &defSchemaResearchQueryInput
+}
+
+var defSchemaResearchQueryInput = opsgenimpl.Def{Name: "ResearchQueryInput", JSON: `{"properties":{"query":{"type":"string"}},"required":["query"],"type":"object"}`}
+
+type defRefSummarizeInput struct{}
+
+func (defRefSummarizeInput) Def() *opsgenimpl.Def {
+	return &defSchemaSummarizeInput
+}
+
+var defSchemaSummarizeInput = opsgenimpl.Def{Name: "SummarizeInput", JSON: `{"properties":{"text":{"type":"string"}},"type":"object"}`}

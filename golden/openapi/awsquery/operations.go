@@ -44,5 +44,5 @@ func (c *Client) PostAssumeRole(ctx context.Context, params PostAssumeRoleParams
 }
 
 var responsesPostAssumeRole = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyXML, Schema: refSchemaAssumeRoleResponse},
+	{Status: "200", Kind: httpclient.BodyXML, Schema: &refSchemaAssumeRoleResponse},
 }

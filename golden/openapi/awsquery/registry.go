@@ -41,6 +41,6 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"AssumeRoleRequest":{"properties":{"DurationSeconds":{"type":"integer"},"PolicyArns":{"items":{"$ref":"#/$defs/PolicyDescriptorType"},"type":"array"},"RoleArn":{"type":"string"},"RoleSessionName":{"type":"string"},"Tags":{"items":{"$ref":"#/$defs/Tag"},"type":"array"}},"required":["RoleArn","RoleSessionName"],"type":"object"},"PolicyDescriptorType":{"properties":{"arn":{"type":"string"}},"type":"object"},"PostAssumeRoleAction":{"enum":["AssumeRole"],"type":"string"},"PostAssumeRoleVersion":{"enum":["2011-06-15"],"type":"string"},"Tag":{"properties":{"Key":{"type":"string"},"Value":{"type":"string"}},"required":["Key","Value"],"type":"object"}},"properties":{"body":{"$ref":"#/$defs/AssumeRoleRequest"},"params":{"properties":{"Action":{"$ref":"#/$defs/PostAssumeRoleAction"},"Version":{"$ref":"#/$defs/PostAssumeRoleVersion"}},"required":["Action","Version"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"AssumeRoleResponse":{"properties":{"AssumedRoleUser":{"$ref":"#/$defs/AssumeRoleResponseAssumedRoleUser"}},"type":"object"},"AssumeRoleResponseAssumedRoleUser":{"properties":{"Arn":{"type":"string"},"AssumedRoleId":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/AssumeRoleResponse"}`),
-		Output:       refSchemaAssumeRoleResponse,
+		Output:       &refSchemaAssumeRoleResponse,
 	}, (*Client).PostAssumeRole, []string{"params", "body"}},
 }

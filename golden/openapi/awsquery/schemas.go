@@ -5,12 +5,85 @@ package awsquery
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"AssumeRoleRequest":{"properties":{"DurationSeconds":{"type":"integer"},"PolicyArns":{"items":{"$ref":"#/$defs/PolicyDescriptorType"},"type":"array"},"RoleArn":{"type":"string"},"RoleSessionName":{"type":"string"},"Tags":{"items":{"$ref":"#/$defs/Tag"},"type":"array"}},"required":["RoleArn","RoleSessionName"],"type":"object"},"AssumeRoleResponse":{"properties":{"AssumedRoleUser":{"$ref":"#/$defs/AssumeRoleResponseAssumedRoleUser"}},"type":"object"},"AssumeRoleResponseAssumedRoleUser":{"properties":{"Arn":{"type":"string"},"AssumedRoleId":{"type":"string"}},"type":"object"},"PolicyDescriptorType":{"properties":{"arn":{"type":"string"}},"type":"object"},"PostAssumeRoleAction":{"enum":["AssumeRole"],"type":"string"},"PostAssumeRoleVersion":{"enum":["2011-06-15"],"type":"string"},"Tag":{"properties":{"Key":{"type":"string"},"Value":{"type":"string"}},"required":["Key","Value"],"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefAssumeRoleRequest{},
+	defRefAssumeRoleResponse{},
+	defRefAssumeRoleResponseAssumedRoleUser{},
+	defRefPolicyDescriptorType{},
+	defRefPostAssumeRoleAction{},
+	defRefPostAssumeRoleVersion{},
+	defRefTag{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefAssumeRoleRequest struct{}
+
+func (defRefAssumeRoleRequest) Def() *opsgenimpl.Def {
+	return &defSchemaAssumeRoleRequest
+}
+
+var defSchemaAssumeRoleRequest = opsgenimpl.Def{Name: "AssumeRoleRequest", JSON: `{"properties":{"DurationSeconds":{"type":"integer"},"PolicyArns":{"items":{"$ref":"#/$defs/PolicyDescriptorType"},"type":"array"},"RoleArn":{"type":"string"},"RoleSessionName":{"type":"string"},"Tags":{"items":{"$ref":"#/$defs/Tag"},"type":"array"}},"required":["RoleArn","RoleSessionName"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefPolicyDescriptorType{}, defRefTag{}}}
+
+type defRefAssumeRoleResponse struct{}
+
+func (defRefAssumeRoleResponse) Def() *opsgenimpl.Def {
+	return &defSchemaAssumeRoleResponse
+}
+
+var defSchemaAssumeRoleResponse = opsgenimpl.Def{Name: "AssumeRoleResponse", JSON: `{"properties":{"AssumedRoleUser":{"$ref":"#/$defs/AssumeRoleResponseAssumedRoleUser"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefAssumeRoleResponseAssumedRoleUser{}}}
+
+type defRefAssumeRoleResponseAssumedRoleUser struct{}
+
+func (defRefAssumeRoleResponseAssumedRoleUser) Def() *opsgenimpl.Def {
+	return &defSchemaAssumeRoleResponseAssumedRoleUser
+}
+
+var defSchemaAssumeRoleResponseAssumedRoleUser = opsgenimpl.Def{Name: "AssumeRoleResponseAssumedRoleUser", JSON: `{"properties":{"Arn":{"type":"string"},"AssumedRoleId":{"type":"string"}},"type":"object"}`}
+
+type defRefPolicyDescriptorType struct{}
+
+func (defRefPolicyDescriptorType) Def() *opsgenimpl.Def {
+	return &defSchemaPolicyDescriptorType
+}
+
+var defSchemaPolicyDescriptorType = opsgenimpl.Def{Name: "PolicyDescriptorType", JSON: `{"properties":{"arn":{"type":"string"}},"type":"object"}`}
+
+type defRefPostAssumeRoleAction struct{}
+
+func (defRefPostAssumeRoleAction) Def() *opsgenimpl.Def {
+	return &defSchemaPostAssumeRoleAction
+}
+
+var defSchemaPostAssumeRoleAction = opsgenimpl.Def{Name: "PostAssumeRoleAction", JSON: `{"enum":["AssumeRole"],"type":"string"}`}
+
+type defRefPostAssumeRoleVersion struct{}
+
+func (defRefPostAssumeRoleVersion) Def() *opsgenimpl.Def {
+	return &defSchemaPostAssumeRoleVersion
+}
+
+var defSchemaPostAssumeRoleVersion = opsgenimpl.Def{Name: "PostAssumeRoleVersion", JSON: `{"enum":["2011-06-15"],"type":"string"}`}
+
+type defRefTag struct{}
+
+func (defRefTag) Def() *opsgenimpl.Def {
+	return &defSchemaTag
+}
+
+var defSchemaTag = opsgenimpl.Def{Name: "Tag", JSON: `{"properties":{"Key":{"type":"string"},"Value":{"type":"string"}},"required":["Key","Value"],"type":"object"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaAssumeRoleResponse = Schemas.Ref(`{"$ref":"#/$defs/AssumeRoleResponse"}`)
+	refSchemaAssumeRoleResponse = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/AssumeRoleResponse"}`, Defs: []opsgenimpl.DefRef{defRefAssumeRoleResponse{}}, Set: &schemaSet}
 )

@@ -5,7 +5,59 @@ package bodies
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"PostFormBody":{"properties":{"name":{"type":"string"}},"type":"object"},"PostJSONBody":{"properties":{"a":{"type":"string"}},"type":"object"},"Thing":{"properties":{"id":{"type":"string"}},"type":"object"},"UploadBody":{"properties":{"file":{"format":"binary","type":"string"},"meta":{"$ref":"#/$defs/UploadBodyMeta"}},"type":"object"},"UploadBodyMeta":{"properties":{"k":{"type":"string"}},"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefPostFormBody{},
+	defRefPostJSONBody{},
+	defRefThing{},
+	defRefUploadBody{},
+	defRefUploadBodyMeta{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefPostFormBody struct{}
+
+func (defRefPostFormBody) Def() *opsgenimpl.Def {
+	return &defSchemaPostFormBody
+}
+
+var defSchemaPostFormBody = opsgenimpl.Def{Name: "PostFormBody", JSON: `{"properties":{"name":{"type":"string"}},"type":"object"}`}
+
+type defRefPostJSONBody struct{}
+
+func (defRefPostJSONBody) Def() *opsgenimpl.Def {
+	return &defSchemaPostJSONBody
+}
+
+var defSchemaPostJSONBody = opsgenimpl.Def{Name: "PostJSONBody", JSON: `{"properties":{"a":{"type":"string"}},"type":"object"}`}
+
+type defRefThing struct{}
+
+func (defRefThing) Def() *opsgenimpl.Def {
+	return &defSchemaThing
+}
+
+var defSchemaThing = opsgenimpl.Def{Name: "Thing", JSON: `{"properties":{"id":{"type":"string"}},"type":"object"}`}
+
+type defRefUploadBody struct{}
+
+func (defRefUploadBody) Def() *opsgenimpl.Def {
+	return &defSchemaUploadBody
+}
+
+var defSchemaUploadBody = opsgenimpl.Def{Name: "UploadBody", JSON: `{"properties":{"file":{"format":"binary","type":"string"},"meta":{"$ref":"#/$defs/UploadBodyMeta"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefUploadBodyMeta{}}}
+
+type defRefUploadBodyMeta struct{}
+
+func (defRefUploadBodyMeta) Def() *opsgenimpl.Def {
+	return &defSchemaUploadBodyMeta
+}
+
+var defSchemaUploadBodyMeta = opsgenimpl.Def{Name: "UploadBodyMeta", JSON: `{"properties":{"k":{"type":"string"}},"type":"object"}`}

@@ -45,8 +45,8 @@ import (
 )
 
 // The generated code needs a runtime that supports its contract version.
-const _ = opsgenimpl.EnforceVersion(2 - opsgenimpl.MinVersion)
-const _ = opsgenimpl.EnforceVersion(opsgenimpl.MaxVersion - 2)
+const _ = opsgenimpl.EnforceVersion(3 - opsgenimpl.MinVersion)
+const _ = opsgenimpl.EnforceVersion(opsgenimpl.MaxVersion - 3)
 
 // Client calls Event subscriptions. Create one with NewClient; it is safe for
 // concurrent use.

@@ -29,5 +29,5 @@ func (c *Client) Subscribe(ctx context.Context, body SubscribeBody, opts ...Call
 }
 
 var responsesSubscribe = []httpclient.Response{
-	{Status: "201", Kind: httpclient.BodyJSON, Schema: refSchemaSubscribeResponse},
+	{Status: "201", Kind: httpclient.BodyJSON, Schema: &refSchemaSubscribeResponse},
 }

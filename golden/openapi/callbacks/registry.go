@@ -42,6 +42,6 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"SubscribeBody":{"properties":{"callbackUrl":{"format":"uri","type":"string"}},"required":["callbackUrl"],"type":"object"}},"properties":{"body":{"$ref":"#/$defs/SubscribeBody"}},"required":["body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"SubscribeResponse":{"properties":{"id":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/SubscribeResponse"}`),
-		Output:       refSchemaSubscribeResponse,
+		Output:       &refSchemaSubscribeResponse,
 	}, (*Client).Subscribe, []string{"body"}},
 }

@@ -5,14 +5,60 @@ package callbacks
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"OnOrderShippedPayload":{"properties":{"carrier":{"type":["string","null"]},"order":{"$ref":"#/$defs/Order"}},"type":"object"},"Order":{"properties":{"currency":{"default":"EUR","type":"string"},"id":{"type":"string"},"total":{"type":"number"}},"required":["id","total"],"type":"object"},"SubscribeBody":{"properties":{"callbackUrl":{"format":"uri","type":"string"}},"required":["callbackUrl"],"type":"object"},"SubscribeResponse":{"properties":{"id":{"type":"string"}},"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefOnOrderShippedPayload{},
+	defRefOrder{},
+	defRefSubscribeBody{},
+	defRefSubscribeResponse{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefOnOrderShippedPayload struct{}
+
+func (defRefOnOrderShippedPayload) Def() *opsgenimpl.Def {
+	return &defSchemaOnOrderShippedPayload
+}
+
+var defSchemaOnOrderShippedPayload = opsgenimpl.Def{Name: "OnOrderShippedPayload", JSON: `{"properties":{"carrier":{"type":["string","null"]},"order":{"$ref":"#/$defs/Order"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefOrder{}}}
+
+type defRefOrder struct{}
+
+func (defRefOrder) Def() *opsgenimpl.Def {
+	return &defSchemaOrder
+}
+
+var defSchemaOrder = opsgenimpl.Def{Name: "Order", JSON: `{"properties":{"currency":{"default":"EUR","type":"string"},"id":{"type":"string"},"total":{"type":"number"}},"required":["id","total"],"type":"object"}`}
+
+type defRefSubscribeBody struct{}
+
+func (defRefSubscribeBody) Def() *opsgenimpl.Def {
+	return &defSchemaSubscribeBody
+}
+
+var defSchemaSubscribeBody = opsgenimpl.Def{Name: "SubscribeBody", JSON: `{"properties":{"callbackUrl":{"format":"uri","type":"string"}},"required":["callbackUrl"],"type":"object"}`}
+
+type defRefSubscribeResponse struct{}
+
+func (defRefSubscribeResponse) Def() *opsgenimpl.Def {
+	return &defSchemaSubscribeResponse
+}
+
+var defSchemaSubscribeResponse = opsgenimpl.Def{Name: "SubscribeResponse", JSON: `{"properties":{"id":{"type":"string"}},"type":"object"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaOnOrderShippedPayload = Schemas.Ref(`{"$ref":"#/$defs/OnOrderShippedPayload"}`)
-	refSchemaOrder                 = Schemas.Ref(`{"$ref":"#/$defs/Order"}`)
-	refSchemaSubscribeResponse     = Schemas.Ref(`{"$ref":"#/$defs/SubscribeResponse"}`)
+	refSchemaOnOrderShippedPayload = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/OnOrderShippedPayload"}`, Defs: []opsgenimpl.DefRef{defRefOnOrderShippedPayload{}}, Set: &schemaSet}
+	refSchemaOrder                 = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Order"}`, Defs: []opsgenimpl.DefRef{defRefOrder{}}, Set: &schemaSet}
+	refSchemaSubscribeResponse     = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/SubscribeResponse"}`, Defs: []opsgenimpl.DefRef{defRefSubscribeResponse{}}, Set: &schemaSet}
 )

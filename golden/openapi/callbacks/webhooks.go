@@ -56,8 +56,8 @@ func NewWebhookMux(rc *webhook.Receiver, h WebhookHandler) *http.ServeMux {
 //   - callbacks.subscribe.orderPaid: SubscribeOrderPaid
 func RegisterWebhooks(reg *runtime.Registry, rc *webhook.Receiver) error {
 	for _, spec := range []runtime.OperationSpec{
-		{ID: "callbacks.onOrderShipped", Method: "POST", OutputSchema: json.RawMessage(`{"$defs":{"OnOrderShippedPayload":{"properties":{"carrier":{"type":["string","null"]},"order":{"$ref":"#/$defs/Order"}},"type":"object"},"Order":{"properties":{"currency":{"default":"EUR","type":"string"},"id":{"type":"string"},"total":{"type":"number"}},"required":["id","total"],"type":"object"}},"$ref":"#/$defs/OnOrderShippedPayload"}`), Output: refSchemaOnOrderShippedPayload},
-		{ID: "callbacks.subscribe.orderPaid", Description: "An order was paid.", Method: "POST", OutputSchema: json.RawMessage(`{"$defs":{"Order":{"properties":{"currency":{"default":"EUR","type":"string"},"id":{"type":"string"},"total":{"type":"number"}},"required":["id","total"],"type":"object"}},"$ref":"#/$defs/Order"}`), Output: refSchemaOrder},
+		{ID: "callbacks.onOrderShipped", Method: "POST", OutputSchema: json.RawMessage(`{"$defs":{"OnOrderShippedPayload":{"properties":{"carrier":{"type":["string","null"]},"order":{"$ref":"#/$defs/Order"}},"type":"object"},"Order":{"properties":{"currency":{"default":"EUR","type":"string"},"id":{"type":"string"},"total":{"type":"number"}},"required":["id","total"],"type":"object"}},"$ref":"#/$defs/OnOrderShippedPayload"}`), Output: &refSchemaOnOrderShippedPayload},
+		{ID: "callbacks.subscribe.orderPaid", Description: "An order was paid.", Method: "POST", OutputSchema: json.RawMessage(`{"$defs":{"Order":{"properties":{"currency":{"default":"EUR","type":"string"},"id":{"type":"string"},"total":{"type":"number"}},"required":["id","total"],"type":"object"}},"$ref":"#/$defs/Order"}`), Output: &refSchemaOrder},
 	} {
 		if err := reg.RegisterSubscription(spec, rc.Subscription(spec.ID)); err != nil {
 			return err
@@ -67,7 +67,7 @@ func RegisterWebhooks(reg *runtime.Registry, rc *webhook.Receiver) error {
 }
 
 // webhookOnOrderShipped describes OnOrderShipped to webhook.Handle.
-var webhookOnOrderShipped = webhook.Operation{ID: "callbacks.onOrderShipped", Name: "subscribe/orderShipped", Method: "POST", Schema: refSchemaOnOrderShippedPayload}
+var webhookOnOrderShipped = webhook.Operation{ID: "callbacks.onOrderShipped", Name: "subscribe/orderShipped", Method: "POST", Schema: &refSchemaOnOrderShippedPayload}
 
 // webhookSubscribeOrderPaid describes SubscribeOrderPaid to webhook.Handle.
-var webhookSubscribeOrderPaid = webhook.Operation{ID: "callbacks.subscribe.orderPaid", Name: "subscribe/orderPaid", Method: "POST", Schema: refSchemaOrder}
+var webhookSubscribeOrderPaid = webhook.Operation{ID: "callbacks.subscribe.orderPaid", Name: "subscribe/orderPaid", Method: "POST", Schema: &refSchemaOrder}

@@ -26,5 +26,5 @@ func (c *Client) GetPet(ctx context.Context, opts ...CallOption) (runtime.Respon
 }
 
 var responsesGetPet = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
 }

@@ -40,6 +40,6 @@ var registryOps = []struct {
 		Method:       "GET",
 		Kind:         runtime.KindQuery,
 		OutputSchema: json.RawMessage(`{"$defs":{"Base":{"properties":{"created":{"format":"date-time","type":"string"},"id":{"type":"integer"}},"required":["id"],"type":"object"},"Cat":{"allOf":[{"$ref":"#/$defs/Base"},{"properties":{"lives":{"default":9,"format":"int32","type":"integer"},"petType":{"type":"string"}},"required":["petType"],"type":"object"}]},"Dog":{"allOf":[{"$ref":"#/$defs/Base"},{"properties":{"bark":{"type":"boolean"},"petType":{"type":"string"}},"required":["petType","bark"],"type":"object"}]},"Pet":{"oneOf":[{"allOf":[{"$ref":"#/$defs/Dog"},{"properties":{"petType":{"enum":["dog","doggo"]}},"required":["petType"]}]},{"allOf":[{"$ref":"#/$defs/Cat"},{"properties":{"petType":{"enum":["cat"]}},"required":["petType"]}]}]}},"$ref":"#/$defs/Pet"}`),
-		Output:       refSchemaPet,
+		Output:       &refSchemaPet,
 	}, (*Client).GetPet, nil},
 }

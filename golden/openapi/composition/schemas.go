@@ -5,12 +5,211 @@ package composition
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"BadAllOf":{"allOf":[{"$ref":"#/$defs/Base"},{"type":"string"}]},"Base":{"properties":{"created":{"format":"date-time","type":"string"},"id":{"type":"integer"}},"required":["id"],"type":"object"},"BetterName":{"properties":{"1st":{"type":"string"},"Type":{"type":"string"},"type":{"type":"string"},"weird_field":{"type":"string"}},"type":"object"},"ByShape":{"anyOf":[{"type":"string"},{"type":"integer"},{"$ref":"#/$defs/Base"}]},"Cat":{"allOf":[{"$ref":"#/$defs/Base"},{"properties":{"lives":{"default":9,"format":"int32","type":"integer"},"petType":{"type":"string"}},"required":["petType"],"type":"object"}]},"Code":{"enum":[200,404],"type":"integer"},"Color":{"enum":["red","Green","light-blue","light_blue","","-","2x"],"type":"string"},"Dog":{"allOf":[{"$ref":"#/$defs/Base"},{"properties":{"bark":{"type":"boolean"},"petType":{"type":"string"}},"required":["petType","bark"],"type":"object"}]},"Extra":{"additionalProperties":{"type":"integer"},"properties":{"name":{"type":"string"}},"type":"object"},"Formats":{"properties":{"day":{"format":"date","type":"string"},"email":{"format":"email","type":"string"},"f32":{"format":"float","type":"number"},"f64":{"format":"double","type":"number"},"file":{"format":"binary","type":"string"},"free":{},"i32":{"format":"int32","type":"integer"},"i64":{"format":"int64","type":"integer"},"obj":{"type":"object"},"raw":{"format":"byte","type":"string"},"when":{"format":"date-time","type":"string"}},"type":"object"},"Holder":{"properties":{"either":{"anyOf":[{"$ref":"#/$defs/Cat"},{"type":"null"}]},"maybe":{"anyOf":[{"allOf":[{"$ref":"#/$defs/Base"}]},{"type":"null"}]}},"type":"object"},"Implicit":{"oneOf":[{"allOf":[{"$ref":"#/$defs/Dog"},{"properties":{"petType":{"enum":["Dog"]}},"required":["petType"]}]},{"allOf":[{"$ref":"#/$defs/Cat"},{"properties":{"petType":{"enum":["Cat"]}},"required":["petType"]}]}]},"Labels":{"additionalProperties":{"type":"string"},"type":"object"},"MaybeBase":{"oneOf":[{"$ref":"#/$defs/Base"},{"type":"null"}]},"Mixed":{"enum":["a",1]},"Node":{"properties":{"children":{"items":{"$ref":"#/$defs/Node"},"type":"array"},"parent":{"$ref":"#/$defs/Node"},"value":{"type":"string"}},"type":"object"},"NullableEnum":{"enum":["x",null],"type":["string","null"]},"PartlyMapped":{"oneOf":[{"allOf":[{"$ref":"#/$defs/Dog"},{"properties":{"petType":{"enum":["woof"]}},"required":["petType"]}]},{"allOf":[{"$ref":"#/$defs/Cat"},{"properties":{"petType":{"enum":["Cat"]}},"required":["petType"]}]}]},"Pet":{"oneOf":[{"allOf":[{"$ref":"#/$defs/Dog"},{"properties":{"petType":{"enum":["dog","doggo"]}},"required":["petType"]}]},{"allOf":[{"$ref":"#/$defs/Cat"},{"properties":{"petType":{"enum":["cat"]}},"required":["petType"]}]}]},"Ratio":{"enum":[0.5,1.5],"type":"number"},"Tree":{"properties":{"root":{"$ref":"#/$defs/Node"}},"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefBadAllOf{},
+	defRefBase{},
+	defRefBetterName{},
+	defRefByShape{},
+	defRefCat{},
+	defRefCode{},
+	defRefColor{},
+	defRefDog{},
+	defRefExtra{},
+	defRefFormats{},
+	defRefHolder{},
+	defRefImplicit{},
+	defRefLabels{},
+	defRefMaybeBase{},
+	defRefMixed{},
+	defRefNode{},
+	defRefNullableEnum{},
+	defRefPartlyMapped{},
+	defRefPet{},
+	defRefRatio{},
+	defRefTree{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefBadAllOf struct{}
+
+func (defRefBadAllOf) Def() *opsgenimpl.Def {
+	return &defSchemaBadAllOf
+}
+
+var defSchemaBadAllOf = opsgenimpl.Def{Name: "BadAllOf", JSON: `{"allOf":[{"$ref":"#/$defs/Base"},{"type":"string"}]}`, Deps: []opsgenimpl.DefRef{defRefBase{}}}
+
+type defRefBase struct{}
+
+func (defRefBase) Def() *opsgenimpl.Def {
+	return &defSchemaBase
+}
+
+var defSchemaBase = opsgenimpl.Def{Name: "Base", JSON: `{"properties":{"created":{"format":"date-time","type":"string"},"id":{"type":"integer"}},"required":["id"],"type":"object"}`}
+
+type defRefBetterName struct{}
+
+func (defRefBetterName) Def() *opsgenimpl.Def {
+	return &defSchemaBetterName
+}
+
+var defSchemaBetterName = opsgenimpl.Def{Name: "BetterName", JSON: `{"properties":{"1st":{"type":"string"},"Type":{"type":"string"},"type":{"type":"string"},"weird_field":{"type":"string"}},"type":"object"}`}
+
+type defRefByShape struct{}
+
+func (defRefByShape) Def() *opsgenimpl.Def {
+	return &defSchemaByShape
+}
+
+var defSchemaByShape = opsgenimpl.Def{Name: "ByShape", JSON: `{"anyOf":[{"type":"string"},{"type":"integer"},{"$ref":"#/$defs/Base"}]}`, Deps: []opsgenimpl.DefRef{defRefBase{}}}
+
+type defRefCat struct{}
+
+func (defRefCat) Def() *opsgenimpl.Def {
+	return &defSchemaCat
+}
+
+var defSchemaCat = opsgenimpl.Def{Name: "Cat", JSON: `{"allOf":[{"$ref":"#/$defs/Base"},{"properties":{"lives":{"default":9,"format":"int32","type":"integer"},"petType":{"type":"string"}},"required":["petType"],"type":"object"}]}`, Deps: []opsgenimpl.DefRef{defRefBase{}}}
+
+type defRefCode struct{}
+
+func (defRefCode) Def() *opsgenimpl.Def {
+	return &defSchemaCode
+}
+
+var defSchemaCode = opsgenimpl.Def{Name: "Code", JSON: `{"enum":[200,404],"type":"integer"}`}
+
+type defRefColor struct{}
+
+func (defRefColor) Def() *opsgenimpl.Def {
+	return &defSchemaColor
+}
+
+var defSchemaColor = opsgenimpl.Def{Name: "Color", JSON: `{"enum":["red","Green","light-blue","light_blue","","-","2x"],"type":"string"}`}
+
+type defRefDog struct{}
+
+func (defRefDog) Def() *opsgenimpl.Def {
+	return &defSchemaDog
+}
+
+var defSchemaDog = opsgenimpl.Def{Name: "Dog", JSON: `{"allOf":[{"$ref":"#/$defs/Base"},{"properties":{"bark":{"type":"boolean"},"petType":{"type":"string"}},"required":["petType","bark"],"type":"object"}]}`, Deps: []opsgenimpl.DefRef{defRefBase{}}}
+
+type defRefExtra struct{}
+
+func (defRefExtra) Def() *opsgenimpl.Def {
+	return &defSchemaExtra
+}
+
+var defSchemaExtra = opsgenimpl.Def{Name: "Extra", JSON: `{"additionalProperties":{"type":"integer"},"properties":{"name":{"type":"string"}},"type":"object"}`}
+
+type defRefFormats struct{}
+
+func (defRefFormats) Def() *opsgenimpl.Def {
+	return &defSchemaFormats
+}
+
+var defSchemaFormats = opsgenimpl.Def{Name: "Formats", JSON: `{"properties":{"day":{"format":"date","type":"string"},"email":{"format":"email","type":"string"},"f32":{"format":"float","type":"number"},"f64":{"format":"double","type":"number"},"file":{"format":"binary","type":"string"},"free":{},"i32":{"format":"int32","type":"integer"},"i64":{"format":"int64","type":"integer"},"obj":{"type":"object"},"raw":{"format":"byte","type":"string"},"when":{"format":"date-time","type":"string"}},"type":"object"}`}
+
+type defRefHolder struct{}
+
+func (defRefHolder) Def() *opsgenimpl.Def {
+	return &defSchemaHolder
+}
+
+var defSchemaHolder = opsgenimpl.Def{Name: "Holder", JSON: `{"properties":{"either":{"anyOf":[{"$ref":"#/$defs/Cat"},{"type":"null"}]},"maybe":{"anyOf":[{"allOf":[{"$ref":"#/$defs/Base"}]},{"type":"null"}]}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefBase{}, defRefCat{}}}
+
+type defRefImplicit struct{}
+
+func (defRefImplicit) Def() *opsgenimpl.Def {
+	return &defSchemaImplicit
+}
+
+var defSchemaImplicit = opsgenimpl.Def{Name: "Implicit", JSON: `{"oneOf":[{"allOf":[{"$ref":"#/$defs/Dog"},{"properties":{"petType":{"enum":["Dog"]}},"required":["petType"]}]},{"allOf":[{"$ref":"#/$defs/Cat"},{"properties":{"petType":{"enum":["Cat"]}},"required":["petType"]}]}]}`, Deps: []opsgenimpl.DefRef{defRefCat{}, defRefDog{}}}
+
+type defRefLabels struct{}
+
+func (defRefLabels) Def() *opsgenimpl.Def {
+	return &defSchemaLabels
+}
+
+var defSchemaLabels = opsgenimpl.Def{Name: "Labels", JSON: `{"additionalProperties":{"type":"string"},"type":"object"}`}
+
+type defRefMaybeBase struct{}
+
+func (defRefMaybeBase) Def() *opsgenimpl.Def {
+	return &defSchemaMaybeBase
+}
+
+var defSchemaMaybeBase = opsgenimpl.Def{Name: "MaybeBase", JSON: `{"oneOf":[{"$ref":"#/$defs/Base"},{"type":"null"}]}`, Deps: []opsgenimpl.DefRef{defRefBase{}}}
+
+type defRefMixed struct{}
+
+func (defRefMixed) Def() *opsgenimpl.Def {
+	return &defSchemaMixed
+}
+
+var defSchemaMixed = opsgenimpl.Def{Name: "Mixed", JSON: `{"enum":["a",1]}`}
+
+type defRefNode struct{}
+
+func (defRefNode) Def() *opsgenimpl.Def {
+	return &defSchemaNode
+}
+
+var defSchemaNode = opsgenimpl.Def{Name: "Node", JSON: `{"properties":{"children":{"items":{"$ref":"#/$defs/Node"},"type":"array"},"parent":{"$ref":"#/$defs/Node"},"value":{"type":"string"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefNode{}}}
+
+type defRefNullableEnum struct{}
+
+func (defRefNullableEnum) Def() *opsgenimpl.Def {
+	return &defSchemaNullableEnum
+}
+
+var defSchemaNullableEnum = opsgenimpl.Def{Name: "NullableEnum", JSON: `{"enum":["x",null],"type":["string","null"]}`}
+
+type defRefPartlyMapped struct{}
+
+func (defRefPartlyMapped) Def() *opsgenimpl.Def {
+	return &defSchemaPartlyMapped
+}
+
+var defSchemaPartlyMapped = opsgenimpl.Def{Name: "PartlyMapped", JSON: `{"oneOf":[{"allOf":[{"$ref":"#/$defs/Dog"},{"properties":{"petType":{"enum":["woof"]}},"required":["petType"]}]},{"allOf":[{"$ref":"#/$defs/Cat"},{"properties":{"petType":{"enum":["Cat"]}},"required":["petType"]}]}]}`, Deps: []opsgenimpl.DefRef{defRefCat{}, defRefDog{}}}
+
+type defRefPet struct{}
+
+func (defRefPet) Def() *opsgenimpl.Def {
+	return &defSchemaPet
+}
+
+var defSchemaPet = opsgenimpl.Def{Name: "Pet", JSON: `{"oneOf":[{"allOf":[{"$ref":"#/$defs/Dog"},{"properties":{"petType":{"enum":["dog","doggo"]}},"required":["petType"]}]},{"allOf":[{"$ref":"#/$defs/Cat"},{"properties":{"petType":{"enum":["cat"]}},"required":["petType"]}]}]}`, Deps: []opsgenimpl.DefRef{defRefCat{}, defRefDog{}}}
+
+type defRefRatio struct{}
+
+func (defRefRatio) Def() *opsgenimpl.Def {
+	return &defSchemaRatio
+}
+
+var defSchemaRatio = opsgenimpl.Def{Name: "Ratio", JSON: `{"enum":[0.5,1.5],"type":"number"}`}
+
+type defRefTree struct{}
+
+func (defRefTree) Def() *opsgenimpl.Def {
+	return &defSchemaTree
+}
+
+var defSchemaTree = opsgenimpl.Def{Name: "Tree", JSON: `{"properties":{"root":{"$ref":"#/$defs/Node"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefNode{}}}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaPet = Schemas.Ref(`{"$ref":"#/$defs/Pet"}`)
+	refSchemaPet = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Pet"}`, Defs: []opsgenimpl.DefRef{defRefPet{}}, Set: &schemaSet}
 )

@@ -43,10 +43,10 @@ func (c *Client) CreateItem(ctx context.Context, params CreateItemParams, body N
 }
 
 var responsesCreateItem = []httpclient.Response{
-	{Status: "201", Kind: httpclient.BodyJSON, Schema: refSchemaItem},
-	{Status: "401", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, Error: (*CreateItemUnauthorized)(nil)},
-	{Status: "409", Kind: httpclient.BodyJSON, Schema: refSchemaCreateItemResponse409, Error: (*CreateItemConflict)(nil)},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, Error: (*CreateItemDefault)(nil)},
+	{Status: "201", Kind: httpclient.BodyJSON, Schema: &refSchemaItem},
+	{Status: "401", Kind: httpclient.BodyJSON, Schema: &refSchemaProblem, Error: (*CreateItemUnauthorized)(nil)},
+	{Status: "409", Kind: httpclient.BodyJSON, Schema: &refSchemaCreateItemResponse409, Error: (*CreateItemConflict)(nil)},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaProblem, Error: (*CreateItemDefault)(nil)},
 }
 
 // CreateItemUnauthorized is the error CreateItem returns for status 401; errors.As
@@ -110,7 +110,7 @@ func (c *Client) GetItem(ctx context.Context, params GetItemParams, opts ...Call
 }
 
 var responsesGetItem = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaItem},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaItem},
 	{Status: "404", Kind: httpclient.BodyNone, Error: (*GetItemNotFound)(nil)},
 }
 
@@ -418,8 +418,8 @@ func (c *Client) Ticks(ctx context.Context, params TicksParams, opts ...CallOpti
 }
 
 var responsesTicks = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyEventStream, Schema: refSchemaTick},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, Error: (*TicksDefault)(nil)},
+	{Status: "200", Kind: httpclient.BodyEventStream, Schema: &refSchemaTick},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaProblem, Error: (*TicksDefault)(nil)},
 }
 
 // TicksDefault is the error Ticks returns for a status it does not declare

@@ -56,7 +56,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"NewItem":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}},"properties":{"body":{"$ref":"#/$defs/NewItem"},"params":{"properties":{"dry_run":{"type":"boolean"}},"type":"object"}},"required":["body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Item":{"properties":{"id":{"type":"integer"},"name":{"type":"string"},"size":{"default":"M","type":"string"}},"required":["id","name"],"type":"object"}},"$ref":"#/$defs/Item"}`),
-		Output:       refSchemaItem,
+		Output:       &refSchemaItem,
 	}, (*Client).CreateItem, []string{"params", "body"}},
 	{runtime.OperationSpec{
 		ID:           "e2ehttp.getItem",
@@ -64,14 +64,14 @@ var registryOps = []struct {
 		Kind:         runtime.KindQuery,
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"id":{"type":"integer"}},"required":["id"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Item":{"properties":{"id":{"type":"integer"},"name":{"type":"string"},"size":{"default":"M","type":"string"}},"required":["id","name"],"type":"object"}},"$ref":"#/$defs/Item"}`),
-		Output:       refSchemaItem,
+		Output:       &refSchemaItem,
 	}, (*Client).GetItem, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:           "e2ehttp.getNote",
 		Method:       "GET",
 		Kind:         runtime.KindQuery,
 		OutputSchema: json.RawMessage(`{"type":"string"}`),
-		Output:       outSchemaGetNote,
+		Output:       &outSchemaGetNote,
 	}, (*Client).GetNote, nil},
 	{runtime.OperationSpec{
 		ID:          "e2ehttp.headerStyles",
@@ -136,7 +136,7 @@ var registrySubs = []struct {
 		Method:       "GET",
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"from":{"type":"integer"}},"type":"object"}},"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Tick":{"properties":{"n":{"type":"integer"}},"required":["n"],"type":"object"}},"$ref":"#/$defs/Tick"}`),
-		Output:       refSchemaTick,
+		Output:       &refSchemaTick,
 	}, (*Client).subscribeTicks},
 }
 

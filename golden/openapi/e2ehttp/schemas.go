@@ -5,16 +5,80 @@ package e2ehttp
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Color":{"properties":{"G":{"type":"integer"},"R":{"type":"integer"}},"type":"object"},"CreateItemResponse409":{"properties":{"existing":{"type":"integer"}},"type":"object"},"Item":{"properties":{"id":{"type":"integer"},"name":{"type":"string"},"size":{"default":"M","type":"string"}},"required":["id","name"],"type":"object"},"NewItem":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"},"Problem":{"properties":{"code":{"type":"integer"},"title":{"type":"string"}},"type":"object"},"Tick":{"properties":{"n":{"type":"integer"}},"required":["n"],"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefColor{},
+	defRefCreateItemResponse409{},
+	defRefItem{},
+	defRefNewItem{},
+	defRefProblem{},
+	defRefTick{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefColor struct{}
+
+func (defRefColor) Def() *opsgenimpl.Def {
+	return &defSchemaColor
+}
+
+var defSchemaColor = opsgenimpl.Def{Name: "Color", JSON: `{"properties":{"G":{"type":"integer"},"R":{"type":"integer"}},"type":"object"}`}
+
+type defRefCreateItemResponse409 struct{}
+
+func (defRefCreateItemResponse409) Def() *opsgenimpl.Def {
+	return &defSchemaCreateItemResponse409
+}
+
+var defSchemaCreateItemResponse409 = opsgenimpl.Def{Name: "CreateItemResponse409", JSON: `{"properties":{"existing":{"type":"integer"}},"type":"object"}`}
+
+type defRefItem struct{}
+
+func (defRefItem) Def() *opsgenimpl.Def {
+	return &defSchemaItem
+}
+
+var defSchemaItem = opsgenimpl.Def{Name: "Item", JSON: `{"properties":{"id":{"type":"integer"},"name":{"type":"string"},"size":{"default":"M","type":"string"}},"required":["id","name"],"type":"object"}`}
+
+type defRefNewItem struct{}
+
+func (defRefNewItem) Def() *opsgenimpl.Def {
+	return &defSchemaNewItem
+}
+
+var defSchemaNewItem = opsgenimpl.Def{Name: "NewItem", JSON: `{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}`}
+
+type defRefProblem struct{}
+
+func (defRefProblem) Def() *opsgenimpl.Def {
+	return &defSchemaProblem
+}
+
+var defSchemaProblem = opsgenimpl.Def{Name: "Problem", JSON: `{"properties":{"code":{"type":"integer"},"title":{"type":"string"}},"type":"object"}`}
+
+type defRefTick struct{}
+
+func (defRefTick) Def() *opsgenimpl.Def {
+	return &defSchemaTick
+}
+
+var defSchemaTick = opsgenimpl.Def{Name: "Tick", JSON: `{"properties":{"n":{"type":"integer"}},"required":["n"],"type":"object"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	outSchemaGetNote               = Schemas.Ref(`{"type":"string"}`)
-	refSchemaCreateItemResponse409 = Schemas.Ref(`{"$ref":"#/$defs/CreateItemResponse409"}`)
-	refSchemaItem                  = Schemas.Ref(`{"$ref":"#/$defs/Item"}`)
-	refSchemaProblem               = Schemas.Ref(`{"$ref":"#/$defs/Problem"}`)
-	refSchemaTick                  = Schemas.Ref(`{"$ref":"#/$defs/Tick"}`)
+	outSchemaGetNote               = opsgenimpl.Schema{JSON: `{"type":"string"}`}
+	refSchemaCreateItemResponse409 = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/CreateItemResponse409"}`, Defs: []opsgenimpl.DefRef{defRefCreateItemResponse409{}}, Set: &schemaSet}
+	refSchemaItem                  = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Item"}`, Defs: []opsgenimpl.DefRef{defRefItem{}}, Set: &schemaSet}
+	refSchemaProblem               = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Problem"}`, Defs: []opsgenimpl.DefRef{defRefProblem{}}, Set: &schemaSet}
+	refSchemaTick                  = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Tick"}`, Defs: []opsgenimpl.DefRef{defRefTick{}}, Set: &schemaSet}
 )

@@ -26,5 +26,5 @@ func (c *Client) ListOwners(ctx context.Context, opts ...CallOption) (runtime.Re
 }
 
 var responsesListOwners = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaListOwners200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaListOwners200},
 }

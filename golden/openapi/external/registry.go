@@ -40,6 +40,6 @@ var registryOps = []struct {
 		Method:       "GET",
 		Kind:         runtime.KindQuery,
 		OutputSchema: json.RawMessage(`{"$defs":{"Address":{"properties":{"city":{"type":"string"}},"type":"object"},"Owner":{"properties":{"address":{"$ref":"#/$defs/Address"},"name":{"type":"string"},"weird":{"not":{"type":"string"}}},"required":["name"],"type":"object"}},"items":{"$ref":"#/$defs/Owner"},"type":"array"}`),
-		Output:       respSchemaListOwners200,
+		Output:       &respSchemaListOwners200,
 	}, (*Client).ListOwners, nil},
 }

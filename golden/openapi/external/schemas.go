@@ -8,12 +8,49 @@ import (
 	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Address":{"properties":{"city":{"type":"string"}},"type":"object"},"Local":{"properties":{"owner":{"$ref":"#/$defs/Owner"}},"type":"object"},"Owner":{"properties":{"address":{"$ref":"#/$defs/Address"},"name":{"type":"string"},"weird":{"not":{"type":"string"}}},"required":["name"],"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefAddress{},
+	defRefLocal{},
+	defRefOwner{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefAddress struct{}
+
+func (defRefAddress) Def() *opsgenimpl.Def {
+	return &defSchemaAddress
+}
+
+var defSchemaAddress = opsgenimpl.Def{Name: "Address", JSON: `{"properties":{"city":{"type":"string"}},"type":"object"}`}
+
+type defRefLocal struct{}
+
+func (defRefLocal) Def() *opsgenimpl.Def {
+	return &defSchemaLocal
+}
+
+var defSchemaLocal = opsgenimpl.Def{Name: "Local", JSON: `{"properties":{"owner":{"$ref":"#/$defs/Owner"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefOwner{}}}
+
+type defRefOwner struct{}
+
+func (defRefOwner) Def() *opsgenimpl.Def {
+	return &defSchemaOwner
+}
+
+var defSchemaOwner = opsgenimpl.Def{Name: "Owner", JSON: `{"properties":{"address":{"$ref":"#/$defs/Address"},"name":{"type":"string"},"weird":{"not":{"type":"string"}}},"required":["name"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefAddress{}}}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	respSchemaListOwners200 = Schemas.Ref(`{"items":{"$ref":"#/$defs/Owner"},"type":"array"}`)
+	respSchemaListOwners200 = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/Owner"},"type":"array"}`, Defs: []opsgenimpl.DefRef{defRefOwner{}}, Set: &schemaSet}
 )

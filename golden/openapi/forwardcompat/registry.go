@@ -41,7 +41,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindQuery,
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"id":{"type":"string"}},"required":["id"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Ball":{"properties":{"size":{"type":"integer"},"type":{"type":"string"}},"required":["type"],"type":"object"},"Owner":{"properties":{"email":{"type":"string"}},"type":"object"},"Pet":{"properties":{"kind":{"$ref":"#/$defs/PetKind"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"toy":{"$ref":"#/$defs/Toy"}},"required":["name","kind"],"type":"object"},"PetKind":{"enum":["cat","dog"],"type":"string"},"Rope":{"properties":{"length":{"type":"number"},"type":{"type":"string"}},"required":["type"],"type":"object"},"Toy":{"oneOf":[{"allOf":[{"$ref":"#/$defs/Ball"},{"properties":{"type":{"enum":["ball"]}},"required":["type"]}]},{"allOf":[{"$ref":"#/$defs/Rope"},{"properties":{"type":{"enum":["rope"]}},"required":["type"]}]}]}},"$ref":"#/$defs/Pet"}`),
-		Output:       refSchemaPet,
+		Output:       &refSchemaPet,
 	}, (*Client).GetPet, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:          "forwardcompat.putPet",

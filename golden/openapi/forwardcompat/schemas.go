@@ -5,12 +5,85 @@ package forwardcompat
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Ball":{"properties":{"size":{"type":"integer"},"type":{"type":"string"}},"required":["type"],"type":"object"},"Owner":{"properties":{"email":{"type":"string"}},"type":"object"},"Pet":{"properties":{"kind":{"$ref":"#/$defs/PetKind"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"toy":{"$ref":"#/$defs/Toy"}},"required":["name","kind"],"type":"object"},"PetKind":{"enum":["cat","dog"],"type":"string"},"Rope":{"properties":{"length":{"type":"number"},"type":{"type":"string"}},"required":["type"],"type":"object"},"Sealed":{"additionalProperties":false,"properties":{"id":{"type":"integer"}},"type":"object"},"Toy":{"oneOf":[{"allOf":[{"$ref":"#/$defs/Ball"},{"properties":{"type":{"enum":["ball"]}},"required":["type"]}]},{"allOf":[{"$ref":"#/$defs/Rope"},{"properties":{"type":{"enum":["rope"]}},"required":["type"]}]}]}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefBall{},
+	defRefOwner{},
+	defRefPet{},
+	defRefPetKind{},
+	defRefRope{},
+	defRefSealed{},
+	defRefToy{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefBall struct{}
+
+func (defRefBall) Def() *opsgenimpl.Def {
+	return &defSchemaBall
+}
+
+var defSchemaBall = opsgenimpl.Def{Name: "Ball", JSON: `{"properties":{"size":{"type":"integer"},"type":{"type":"string"}},"required":["type"],"type":"object"}`}
+
+type defRefOwner struct{}
+
+func (defRefOwner) Def() *opsgenimpl.Def {
+	return &defSchemaOwner
+}
+
+var defSchemaOwner = opsgenimpl.Def{Name: "Owner", JSON: `{"properties":{"email":{"type":"string"}},"type":"object"}`}
+
+type defRefPet struct{}
+
+func (defRefPet) Def() *opsgenimpl.Def {
+	return &defSchemaPet
+}
+
+var defSchemaPet = opsgenimpl.Def{Name: "Pet", JSON: `{"properties":{"kind":{"$ref":"#/$defs/PetKind"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"toy":{"$ref":"#/$defs/Toy"}},"required":["name","kind"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefOwner{}, defRefPetKind{}, defRefToy{}}}
+
+type defRefPetKind struct{}
+
+func (defRefPetKind) Def() *opsgenimpl.Def {
+	return &defSchemaPetKind
+}
+
+var defSchemaPetKind = opsgenimpl.Def{Name: "PetKind", JSON: `{"enum":["cat","dog"],"type":"string"}`}
+
+type defRefRope struct{}
+
+func (defRefRope) Def() *opsgenimpl.Def {
+	return &defSchemaRope
+}
+
+var defSchemaRope = opsgenimpl.Def{Name: "Rope", JSON: `{"properties":{"length":{"type":"number"},"type":{"type":"string"}},"required":["type"],"type":"object"}`}
+
+type defRefSealed struct{}
+
+func (defRefSealed) Def() *opsgenimpl.Def {
+	return &defSchemaSealed
+}
+
+var defSchemaSealed = opsgenimpl.Def{Name: "Sealed", JSON: `{"additionalProperties":false,"properties":{"id":{"type":"integer"}},"type":"object"}`}
+
+type defRefToy struct{}
+
+func (defRefToy) Def() *opsgenimpl.Def {
+	return &defSchemaToy
+}
+
+var defSchemaToy = opsgenimpl.Def{Name: "Toy", JSON: `{"oneOf":[{"allOf":[{"$ref":"#/$defs/Ball"},{"properties":{"type":{"enum":["ball"]}},"required":["type"]}]},{"allOf":[{"$ref":"#/$defs/Rope"},{"properties":{"type":{"enum":["rope"]}},"required":["type"]}]}]}`, Deps: []opsgenimpl.DefRef{defRefBall{}, defRefRope{}}}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaPet = Schemas.Ref(`{"$ref":"#/$defs/Pet"}`)
+	refSchemaPet = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Pet"}`, Defs: []opsgenimpl.DefRef{defRefPet{}}, Set: &schemaSet}
 )

@@ -140,10 +140,10 @@ func (c *Client) issuesListForRepoRequest(params IssuesListForRepoParams) *httpc
 }
 
 var responsesIssuesListForRepo = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaIssuesListForRepo200},
-	{Status: "301", Kind: httpclient.BodyJSON, Schema: refSchemaBasicError, Error: (*IssuesListForRepoMovedPermanently)(nil)},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaBasicError, Error: (*IssuesListForRepoNotFound)(nil)},
-	{Status: "422", Kind: httpclient.BodyJSON, Schema: refSchemaValidationError, Error: (*IssuesListForRepoUnprocessableEntity)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaIssuesListForRepo200},
+	{Status: "301", Kind: httpclient.BodyJSON, Schema: &refSchemaBasicError, Error: (*IssuesListForRepoMovedPermanently)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaBasicError, Error: (*IssuesListForRepoNotFound)(nil)},
+	{Status: "422", Kind: httpclient.BodyJSON, Schema: &refSchemaValidationError, Error: (*IssuesListForRepoUnprocessableEntity)(nil)},
 }
 
 // IssuesListForRepoMovedPermanently is the error IssuesListForRepo returns for

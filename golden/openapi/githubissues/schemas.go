@@ -5,14 +5,231 @@ package githubissues
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"AuthorAssociation":{"enum":["COLLABORATOR","CONTRIBUTOR","FIRST_TIMER","FIRST_TIME_CONTRIBUTOR","MANNEQUIN","MEMBER","NONE","OWNER"],"type":"string"},"BasicError":{"properties":{"documentation_url":{"type":"string"},"message":{"type":"string"},"status":{"type":"string"},"url":{"type":"string"}},"type":"object"},"IssueSimple":{"properties":{"active_lock_reason":{"type":["string","null"]},"assignee":{"$ref":"#/$defs/NullableSimpleUser"},"assignees":{"items":{"$ref":"#/$defs/SimpleUser"},"type":["array","null"]},"author_association":{"$ref":"#/$defs/AuthorAssociation"},"body":{"type":"string"},"body_html":{"type":"string"},"body_text":{"type":"string"},"closed_at":{"format":"date-time","type":["string","null"]},"comments":{"type":"integer"},"comments_url":{"format":"uri","type":"string"},"created_at":{"format":"date-time","type":"string"},"events_url":{"format":"uri","type":"string"},"html_url":{"format":"uri","type":"string"},"id":{"type":"integer"},"labels":{"items":{"$ref":"#/$defs/Label"},"type":"array"},"labels_url":{"type":"string"},"locked":{"type":"boolean"},"milestone":{"$ref":"#/$defs/NullableMilestone"},"node_id":{"type":"string"},"number":{"type":"integer"},"performed_via_github_app":{"$ref":"#/$defs/NullableIntegration"},"pull_request":{"$ref":"#/$defs/IssueSimplePullRequest"},"repository":{"$ref":"#/$defs/Repository"},"repository_url":{"format":"uri","type":"string"},"state":{"type":"string"},"timeline_url":{"format":"uri","type":"string"},"title":{"type":"string"},"updated_at":{"format":"date-time","type":"string"},"url":{"format":"uri","type":"string"},"user":{"$ref":"#/$defs/NullableSimpleUser"}},"required":["assignee","closed_at","comments","comments_url","events_url","html_url","id","node_id","labels","labels_url","milestone","number","repository_url","state","locked","title","url","user","author_association","created_at","updated_at"],"type":"object"},"IssueSimplePullRequest":{"properties":{"diff_url":{"format":"uri","type":["string","null"]},"html_url":{"format":"uri","type":["string","null"]},"merged_at":{"format":"date-time","type":["string","null"]},"patch_url":{"format":"uri","type":["string","null"]},"url":{"format":"uri","type":["string","null"]}},"required":["diff_url","html_url","patch_url","url"],"type":"object"},"IssuesListForRepoDirection":{"default":"desc","enum":["asc","desc"],"type":"string"},"IssuesListForRepoSort":{"default":"created","enum":["created","updated","comments"],"type":"string"},"IssuesListForRepoState":{"default":"open","enum":["open","closed","all"],"type":"string"},"Label":{"properties":{"color":{"type":"string"},"default":{"type":"boolean"},"description":{"type":["string","null"]},"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"node_id":{"type":"string"},"url":{"format":"uri","type":"string"}},"required":["id","node_id","url","name","description","color","default"],"type":"object"},"NullableIntegration":{"properties":{"client_id":{"type":"string"},"client_secret":{"type":"string"},"created_at":{"format":"date-time","type":"string"},"description":{"type":["string","null"]},"events":{"items":{"type":"string"},"type":"array"},"external_url":{"format":"uri","type":"string"},"html_url":{"format":"uri","type":"string"},"id":{"type":"integer"},"installations_count":{"type":"integer"},"name":{"type":"string"},"node_id":{"type":"string"},"owner":{"$ref":"#/$defs/NullableSimpleUser"},"pem":{"type":"string"},"permissions":{"$ref":"#/$defs/NullableIntegrationPermissions"},"slug":{"type":"string"},"updated_at":{"format":"date-time","type":"string"},"webhook_secret":{"type":["string","null"]}},"required":["id","node_id","owner","name","description","external_url","html_url","created_at","updated_at","permissions","events"],"type":["object","null"]},"NullableIntegrationPermissions":{"additionalProperties":{"type":"string"},"properties":{"checks":{"type":"string"},"contents":{"type":"string"},"deployments":{"type":"string"},"issues":{"type":"string"},"metadata":{"type":"string"}},"type":"object"},"NullableLicenseSimple":{"properties":{"html_url":{"format":"uri","type":"string"},"key":{"type":"string"},"name":{"type":"string"},"node_id":{"type":"string"},"spdx_id":{"type":["string","null"]},"url":{"format":"uri","type":["string","null"]}},"required":["key","name","url","spdx_id","node_id"],"type":["object","null"]},"NullableMilestone":{"properties":{"closed_at":{"format":"date-time","type":["string","null"]},"closed_issues":{"type":"integer"},"created_at":{"format":"date-time","type":"string"},"creator":{"$ref":"#/$defs/NullableSimpleUser"},"description":{"type":["string","null"]},"due_on":{"format":"date-time","type":["string","null"]},"html_url":{"format":"uri","type":"string"},"id":{"type":"integer"},"labels_url":{"format":"uri","type":"string"},"node_id":{"type":"string"},"number":{"type":"integer"},"open_issues":{"type":"integer"},"state":{"$ref":"#/$defs/NullableMilestoneState"},"title":{"type":"string"},"updated_at":{"format":"date-time","type":"string"},"url":{"format":"uri","type":"string"}},"required":["closed_issues","creator","description","due_on","closed_at","id","node_id","labels_url","html_url","number","open_issues","state","title","url","created_at","updated_at"],"type":["object","null"]},"NullableMilestoneState":{"default":"open","enum":["open","closed"],"type":"string"},"NullableSimpleUser":{"properties":{"avatar_url":{"format":"uri","type":"string"},"email":{"type":["string","null"]},"events_url":{"type":"string"},"followers_url":{"format":"uri","type":"string"},"following_url":{"type":"string"},"gists_url":{"type":"string"},"gravatar_id":{"type":["string","null"]},"html_url":{"format":"uri","type":"string"},"id":{"type":"integer"},"login":{"type":"string"},"name":{"type":["string","null"]},"node_id":{"type":"string"},"organizations_url":{"format":"uri","type":"string"},"received_events_url":{"format":"uri","type":"string"},"repos_url":{"format":"uri","type":"string"},"site_admin":{"type":"boolean"},"starred_at":{"type":"string"},"starred_url":{"type":"string"},"subscriptions_url":{"format":"uri","type":"string"},"type":{"type":"string"},"url":{"format":"uri","type":"string"}},"required":["avatar_url","events_url","followers_url","following_url","gists_url","gravatar_id","html_url","id","node_id","login","organizations_url","received_events_url","repos_url","site_admin","starred_url","subscriptions_url","type","url"],"type":["object","null"]},"Repository":{"properties":{"allow_auto_merge":{"default":false,"type":"boolean"},"allow_forking":{"type":"boolean"},"allow_merge_commit":{"default":true,"type":"boolean"},"allow_rebase_merge":{"default":true,"type":"boolean"},"allow_squash_merge":{"default":true,"type":"boolean"},"archive_url":{"type":"string"},"archived":{"default":false,"type":"boolean"},"assignees_url":{"type":"string"},"blobs_url":{"type":"string"},"branches_url":{"type":"string"},"clone_url":{"type":"string"},"collaborators_url":{"type":"string"},"comments_url":{"type":"string"},"commits_url":{"type":"string"},"compare_url":{"type":"string"},"contents_url":{"type":"string"},"contributors_url":{"format":"uri","type":"string"},"created_at":{"format":"date-time","type":["string","null"]},"default_branch":{"type":"string"},"delete_branch_on_merge":{"default":false,"type":"boolean"},"deployments_url":{"format":"uri","type":"string"},"description":{"type":["string","null"]},"disabled":{"type":"boolean"},"downloads_url":{"format":"uri","type":"string"},"events_url":{"format":"uri","type":"string"},"fork":{"type":"boolean"},"forks":{"type":"integer"},"forks_count":{"type":"integer"},"forks_url":{"format":"uri","type":"string"},"full_name":{"type":"string"},"git_commits_url":{"type":"string"},"git_refs_url":{"type":"string"},"git_tags_url":{"type":"string"},"git_url":{"type":"string"},"has_downloads":{"default":true,"type":"boolean"},"has_issues":{"default":true,"type":"boolean"},"has_pages":{"type":"boolean"},"has_projects":{"default":true,"type":"boolean"},"has_wiki":{"default":true,"type":"boolean"},"homepage":{"format":"uri","type":["string","null"]},"hooks_url":{"format":"uri","type":"string"},"html_url":{"format":"uri","type":"string"},"id":{"type":"integer"},"is_template":{"default":false,"type":"boolean"},"issue_comment_url":{"type":"string"},"issue_events_url":{"type":"string"},"issues_url":{"type":"string"},"keys_url":{"type":"string"},"labels_url":{"type":"string"},"language":{"type":["string","null"]},"languages_url":{"format":"uri","type":"string"},"license":{"$ref":"#/$defs/NullableLicenseSimple"},"master_branch":{"type":"string"},"merges_url":{"format":"uri","type":"string"},"milestones_url":{"type":"string"},"mirror_url":{"format":"uri","type":["string","null"]},"name":{"type":"string"},"network_count":{"type":"integer"},"node_id":{"type":"string"},"notifications_url":{"type":"string"},"open_issues":{"type":"integer"},"open_issues_count":{"type":"integer"},"organization":{"$ref":"#/$defs/NullableSimpleUser"},"owner":{"$ref":"#/$defs/SimpleUser"},"permissions":{"$ref":"#/$defs/RepositoryPermissions"},"private":{"default":false,"type":"boolean"},"pulls_url":{"type":"string"},"pushed_at":{"format":"date-time","type":["string","null"]},"releases_url":{"type":"string"},"size":{"type":"integer"},"ssh_url":{"type":"string"},"stargazers_count":{"type":"integer"},"stargazers_url":{"format":"uri","type":"string"},"starred_at":{"type":"string"},"statuses_url":{"type":"string"},"subscribers_count":{"type":"integer"},"subscribers_url":{"format":"uri","type":"string"},"subscription_url":{"format":"uri","type":"string"},"svn_url":{"format":"uri","type":"string"},"tags_url":{"format":"uri","type":"string"},"teams_url":{"format":"uri","type":"string"},"temp_clone_token":{"type":"string"},"template_repository":{"$ref":"#/$defs/RepositoryTemplateRepository"},"topics":{"items":{"type":"string"},"type":"array"},"trees_url":{"type":"string"},"updated_at":{"format":"date-time","type":["string","null"]},"url":{"format":"uri","type":"string"},"visibility":{"default":"public","type":"string"},"watchers":{"type":"integer"},"watchers_count":{"type":"integer"}},"required":["archive_url","assignees_url","blobs_url","branches_url","collaborators_url","comments_url","commits_url","compare_url","contents_url","contributors_url","deployments_url","description","downloads_url","events_url","fork","forks_url","full_name","git_commits_url","git_refs_url","git_tags_url","hooks_url","html_url","id","node_id","issue_comment_url","issue_events_url","issues_url","keys_url","labels_url","languages_url","merges_url","milestones_url","name","notifications_url","owner","private","pulls_url","releases_url","stargazers_url","statuses_url","subscribers_url","subscription_url","tags_url","teams_url","trees_url","url","clone_url","default_branch","forks","forks_count","git_url","has_downloads","has_issues","has_projects","has_wiki","has_pages","homepage","language","archived","disabled","mirror_url","open_issues","open_issues_count","license","pushed_at","size","ssh_url","stargazers_count","svn_url","watchers","watchers_count","created_at","updated_at"],"type":"object"},"RepositoryPermissions":{"properties":{"admin":{"type":"boolean"},"maintain":{"type":"boolean"},"pull":{"type":"boolean"},"push":{"type":"boolean"},"triage":{"type":"boolean"}},"required":["admin","pull","push"],"type":"object"},"RepositoryTemplateRepository":{"properties":{"allow_auto_merge":{"type":"boolean"},"allow_merge_commit":{"type":"boolean"},"allow_rebase_merge":{"type":"boolean"},"allow_squash_merge":{"type":"boolean"},"archive_url":{"type":"string"},"archived":{"type":"boolean"},"assignees_url":{"type":"string"},"blobs_url":{"type":"string"},"branches_url":{"type":"string"},"clone_url":{"type":"string"},"collaborators_url":{"type":"string"},"comments_url":{"type":"string"},"commits_url":{"type":"string"},"compare_url":{"type":"string"},"contents_url":{"type":"string"},"contributors_url":{"type":"string"},"created_at":{"type":"string"},"default_branch":{"type":"string"},"delete_branch_on_merge":{"type":"boolean"},"deployments_url":{"type":"string"},"description":{"type":"string"},"disabled":{"type":"boolean"},"downloads_url":{"type":"string"},"events_url":{"type":"string"},"fork":{"type":"boolean"},"forks_count":{"type":"integer"},"forks_url":{"type":"string"},"full_name":{"type":"string"},"git_commits_url":{"type":"string"},"git_refs_url":{"type":"string"},"git_tags_url":{"type":"string"},"git_url":{"type":"string"},"has_downloads":{"type":"boolean"},"has_issues":{"type":"boolean"},"has_pages":{"type":"boolean"},"has_projects":{"type":"boolean"},"has_wiki":{"type":"boolean"},"homepage":{"type":"string"},"hooks_url":{"type":"string"},"html_url":{"type":"string"},"id":{"type":"integer"},"is_template":{"type":"boolean"},"issue_comment_url":{"type":"string"},"issue_events_url":{"type":"string"},"issues_url":{"type":"string"},"keys_url":{"type":"string"},"labels_url":{"type":"string"},"language":{"type":"string"},"languages_url":{"type":"string"},"merges_url":{"type":"string"},"milestones_url":{"type":"string"},"mirror_url":{"type":"string"},"name":{"type":"string"},"network_count":{"type":"integer"},"node_id":{"type":"string"},"notifications_url":{"type":"string"},"open_issues_count":{"type":"integer"},"owner":{"$ref":"#/$defs/RepositoryTemplateRepositoryOwner"},"permissions":{"$ref":"#/$defs/RepositoryTemplateRepositoryPermissions"},"private":{"type":"boolean"},"pulls_url":{"type":"string"},"pushed_at":{"type":"string"},"releases_url":{"type":"string"},"size":{"type":"integer"},"ssh_url":{"type":"string"},"stargazers_count":{"type":"integer"},"stargazers_url":{"type":"string"},"statuses_url":{"type":"string"},"subscribers_count":{"type":"integer"},"subscribers_url":{"type":"string"},"subscription_url":{"type":"string"},"svn_url":{"type":"string"},"tags_url":{"type":"string"},"teams_url":{"type":"string"},"temp_clone_token":{"type":"string"},"topics":{"items":{"type":"string"},"type":"array"},"trees_url":{"type":"string"},"updated_at":{"type":"string"},"url":{"type":"string"},"visibility":{"type":"string"},"watchers_count":{"type":"integer"}},"type":["object","null"]},"RepositoryTemplateRepositoryOwner":{"properties":{"avatar_url":{"type":"string"},"events_url":{"type":"string"},"followers_url":{"type":"string"},"following_url":{"type":"string"},"gists_url":{"type":"string"},"gravatar_id":{"type":"string"},"html_url":{"type":"string"},"id":{"type":"integer"},"login":{"type":"string"},"node_id":{"type":"string"},"organizations_url":{"type":"string"},"received_events_url":{"type":"string"},"repos_url":{"type":"string"},"site_admin":{"type":"boolean"},"starred_url":{"type":"string"},"subscriptions_url":{"type":"string"},"type":{"type":"string"},"url":{"type":"string"}},"type":"object"},"RepositoryTemplateRepositoryPermissions":{"properties":{"admin":{"type":"boolean"},"maintain":{"type":"boolean"},"pull":{"type":"boolean"},"push":{"type":"boolean"},"triage":{"type":"boolean"}},"type":"object"},"SimpleUser":{"properties":{"avatar_url":{"format":"uri","type":"string"},"email":{"type":["string","null"]},"events_url":{"type":"string"},"followers_url":{"format":"uri","type":"string"},"following_url":{"type":"string"},"gists_url":{"type":"string"},"gravatar_id":{"type":["string","null"]},"html_url":{"format":"uri","type":"string"},"id":{"type":"integer"},"login":{"type":"string"},"name":{"type":["string","null"]},"node_id":{"type":"string"},"organizations_url":{"format":"uri","type":"string"},"received_events_url":{"format":"uri","type":"string"},"repos_url":{"format":"uri","type":"string"},"site_admin":{"type":"boolean"},"starred_at":{"type":"string"},"starred_url":{"type":"string"},"subscriptions_url":{"format":"uri","type":"string"},"type":{"type":"string"},"url":{"format":"uri","type":"string"}},"required":["avatar_url","events_url","followers_url","following_url","gists_url","gravatar_id","html_url","id","node_id","login","organizations_url","received_events_url","repos_url","site_admin","starred_url","subscriptions_url","type","url"],"type":"object"},"ValidationError":{"properties":{"documentation_url":{"type":"string"},"errors":{"items":{"$ref":"#/$defs/ValidationErrorErrorsItem"},"type":"array"},"message":{"type":"string"}},"required":["message","documentation_url"],"type":"object"},"ValidationErrorErrorsItem":{"properties":{"code":{"type":"string"},"field":{"type":"string"},"index":{"type":"integer"},"message":{"type":"string"},"resource":{"type":"string"},"value":{"$ref":"#/$defs/ValidationErrorErrorsItemValue"}},"required":["code"],"type":"object"},"ValidationErrorErrorsItemValue":{"oneOf":[{"type":["string","null"]},{"type":["integer","null"]},{"items":{"type":"string"},"type":["array","null"]}]}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefAuthorAssociation{},
+	defRefBasicError{},
+	defRefIssueSimple{},
+	defRefIssueSimplePullRequest{},
+	defRefIssuesListForRepoDirection{},
+	defRefIssuesListForRepoSort{},
+	defRefIssuesListForRepoState{},
+	defRefLabel{},
+	defRefNullableIntegration{},
+	defRefNullableIntegrationPermissions{},
+	defRefNullableLicenseSimple{},
+	defRefNullableMilestone{},
+	defRefNullableMilestoneState{},
+	defRefNullableSimpleUser{},
+	defRefRepository{},
+	defRefRepositoryPermissions{},
+	defRefRepositoryTemplateRepository{},
+	defRefRepositoryTemplateRepositoryOwner{},
+	defRefRepositoryTemplateRepositoryPermissions{},
+	defRefSimpleUser{},
+	defRefValidationError{},
+	defRefValidationErrorErrorsItem{},
+	defRefValidationErrorErrorsItemValue{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefAuthorAssociation struct{}
+
+func (defRefAuthorAssociation) Def() *opsgenimpl.Def {
+	return &defSchemaAuthorAssociation
+}
+
+var defSchemaAuthorAssociation = opsgenimpl.Def{Name: "AuthorAssociation", JSON: `{"enum":["COLLABORATOR","CONTRIBUTOR","FIRST_TIMER","FIRST_TIME_CONTRIBUTOR","MANNEQUIN","MEMBER","NONE","OWNER"],"type":"string"}`}
+
+type defRefBasicError struct{}
+
+func (defRefBasicError) Def() *opsgenimpl.Def {
+	return &defSchemaBasicError
+}
+
+var defSchemaBasicError = opsgenimpl.Def{Name: "BasicError", JSON: `{"properties":{"documentation_url":{"type":"string"},"message":{"type":"string"},"status":{"type":"string"},"url":{"type":"string"}},"type":"object"}`}
+
+type defRefIssueSimple struct{}
+
+func (defRefIssueSimple) Def() *opsgenimpl.Def {
+	return &defSchemaIssueSimple
+}
+
+var defSchemaIssueSimple = opsgenimpl.Def{Name: "IssueSimple", JSON: `{"properties":{"active_lock_reason":{"type":["string","null"]},"assignee":{"$ref":"#/$defs/NullableSimpleUser"},"assignees":{"items":{"$ref":"#/$defs/SimpleUser"},"type":["array","null"]},"author_association":{"$ref":"#/$defs/AuthorAssociation"},"body":{"type":"string"},"body_html":{"type":"string"},"body_text":{"type":"string"},"closed_at":{"format":"date-time","type":["string","null"]},"comments":{"type":"integer"},"comments_url":{"format":"uri","type":"string"},"created_at":{"format":"date-time","type":"string"},"events_url":{"format":"uri","type":"string"},"html_url":{"format":"uri","type":"string"},"id":{"type":"integer"},"labels":{"items":{"$ref":"#/$defs/Label"},"type":"array"},"labels_url":{"type":"string"},"locked":{"type":"boolean"},"milestone":{"$ref":"#/$defs/NullableMilestone"},"node_id":{"type":"string"},"number":{"type":"integer"},"performed_via_github_app":{"$ref":"#/$defs/NullableIntegration"},"pull_request":{"$ref":"#/$defs/IssueSimplePullRequest"},"repository":{"$ref":"#/$defs/Repository"},"repository_url":{"format":"uri","type":"string"},"state":{"type":"string"},"timeline_url":{"format":"uri","type":"string"},"title":{"type":"string"},"updated_at":{"format":"date-time","type":"string"},"url":{"format":"uri","type":"string"},"user":{"$ref":"#/$defs/NullableSimpleUser"}},"required":["assignee","closed_at","comments","comments_url","events_url","html_url","id","node_id","labels","labels_url","milestone","number","repository_url","state","locked","title","url","user","author_association","created_at","updated_at"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefAuthorAssociation{}, defRefIssueSimplePullRequest{}, defRefLabel{}, defRefNullableIntegration{}, defRefNullableMilestone{}, defRefNullableSimpleUser{}, defRefRepository{}, defRefSimpleUser{}}}
+
+type defRefIssueSimplePullRequest struct{}
+
+func (defRefIssueSimplePullRequest) Def() *opsgenimpl.Def {
+	return &defSchemaIssueSimplePullRequest
+}
+
+var defSchemaIssueSimplePullRequest = opsgenimpl.Def{Name: "IssueSimplePullRequest", JSON: `{"properties":{"diff_url":{"format":"uri","type":["string","null"]},"html_url":{"format":"uri","type":["string","null"]},"merged_at":{"format":"date-time","type":["string","null"]},"patch_url":{"format":"uri","type":["string","null"]},"url":{"format":"uri","type":["string","null"]}},"required":["diff_url","html_url","patch_url","url"],"type":"object"}`}
+
+type defRefIssuesListForRepoDirection struct{}
+
+func (defRefIssuesListForRepoDirection) Def() *opsgenimpl.Def {
+	return &defSchemaIssuesListForRepoDirection
+}
+
+var defSchemaIssuesListForRepoDirection = opsgenimpl.Def{Name: "IssuesListForRepoDirection", JSON: `{"default":"desc","enum":["asc","desc"],"type":"string"}`}
+
+type defRefIssuesListForRepoSort struct{}
+
+func (defRefIssuesListForRepoSort) Def() *opsgenimpl.Def {
+	return &defSchemaIssuesListForRepoSort
+}
+
+var defSchemaIssuesListForRepoSort = opsgenimpl.Def{Name: "IssuesListForRepoSort", JSON: `{"default":"created","enum":["created","updated","comments"],"type":"string"}`}
+
+type defRefIssuesListForRepoState struct{}
+
+func (defRefIssuesListForRepoState) Def() *opsgenimpl.Def {
+	return &defSchemaIssuesListForRepoState
+}
+
+var defSchemaIssuesListForRepoState = opsgenimpl.Def{Name: "IssuesListForRepoState", JSON: `{"default":"open","enum":["open","closed","all"],"type":"string"}`}
+
+type defRefLabel struct{}
+
+func (defRefLabel) Def() *opsgenimpl.Def {
+	return &defSchemaLabel
+}
+
+var defSchemaLabel = opsgenimpl.Def{Name: "Label", JSON: `{"properties":{"color":{"type":"string"},"default":{"type":"boolean"},"description":{"type":["string","null"]},"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"node_id":{"type":"string"},"url":{"format":"uri","type":"string"}},"required":["id","node_id","url","name","description","color","default"],"type":"object"}`}
+
+type defRefNullableIntegration struct{}
+
+func (defRefNullableIntegration) Def() *opsgenimpl.Def {
+	return &defSchemaNullableIntegration
+}
+
+var defSchemaNullableIntegration = opsgenimpl.Def{Name: "NullableIntegration", JSON: `{"properties":{"client_id":{"type":"string"},"client_secret":{"type":"string"},"created_at":{"format":"date-time","type":"string"},"description":{"type":["string","null"]},"events":{"items":{"type":"string"},"type":"array"},"external_url":{"format":"uri","type":"string"},"html_url":{"format":"uri","type":"string"},"id":{"type":"integer"},"installations_count":{"type":"integer"},"name":{"type":"string"},"node_id":{"type":"string"},"owner":{"$ref":"#/$defs/NullableSimpleUser"},"pem":{"type":"string"},"permissions":{"$ref":"#/$defs/NullableIntegrationPermissions"},"slug":{"type":"string"},"updated_at":{"format":"date-time","type":"string"},"webhook_secret":{"type":["string","null"]}},"required":["id","node_id","owner","name","description","external_url","html_url","created_at","updated_at","permissions","events"],"type":["object","null"]}`, Deps: []opsgenimpl.DefRef{defRefNullableIntegrationPermissions{}, defRefNullableSimpleUser{}}}
+
+type defRefNullableIntegrationPermissions struct{}
+
+func (defRefNullableIntegrationPermissions) Def() *opsgenimpl.Def {
+	return &defSchemaNullableIntegrationPermissions
+}
+
+var defSchemaNullableIntegrationPermissions = opsgenimpl.Def{Name: "NullableIntegrationPermissions", JSON: `{"additionalProperties":{"type":"string"},"properties":{"checks":{"type":"string"},"contents":{"type":"string"},"deployments":{"type":"string"},"issues":{"type":"string"},"metadata":{"type":"string"}},"type":"object"}`}
+
+type defRefNullableLicenseSimple struct{}
+
+func (defRefNullableLicenseSimple) Def() *opsgenimpl.Def {
+	return &defSchemaNullableLicenseSimple
+}
+
+var defSchemaNullableLicenseSimple = opsgenimpl.Def{Name: "NullableLicenseSimple", JSON: `{"properties":{"html_url":{"format":"uri","type":"string"},"key":{"type":"string"},"name":{"type":"string"},"node_id":{"type":"string"},"spdx_id":{"type":["string","null"]},"url":{"format":"uri","type":["string","null"]}},"required":["key","name","url","spdx_id","node_id"],"type":["object","null"]}`}
+
+type defRefNullableMilestone struct{}
+
+func (defRefNullableMilestone) Def() *opsgenimpl.Def {
+	return &defSchemaNullableMilestone
+}
+
+var defSchemaNullableMilestone = opsgenimpl.Def{Name: "NullableMilestone", JSON: `{"properties":{"closed_at":{"format":"date-time","type":["string","null"]},"closed_issues":{"type":"integer"},"created_at":{"format":"date-time","type":"string"},"creator":{"$ref":"#/$defs/NullableSimpleUser"},"description":{"type":["string","null"]},"due_on":{"format":"date-time","type":["string","null"]},"html_url":{"format":"uri","type":"string"},"id":{"type":"integer"},"labels_url":{"format":"uri","type":"string"},"node_id":{"type":"string"},"number":{"type":"integer"},"open_issues":{"type":"integer"},"state":{"$ref":"#/$defs/NullableMilestoneState"},"title":{"type":"string"},"updated_at":{"format":"date-time","type":"string"},"url":{"format":"uri","type":"string"}},"required":["closed_issues","creator","description","due_on","closed_at","id","node_id","labels_url","html_url","number","open_issues","state","title","url","created_at","updated_at"],"type":["object","null"]}`, Deps: []opsgenimpl.DefRef{defRefNullableMilestoneState{}, defRefNullableSimpleUser{}}}
+
+type defRefNullableMilestoneState struct{}
+
+func (defRefNullableMilestoneState) Def() *opsgenimpl.Def {
+	return &defSchemaNullableMilestoneState
+}
+
+var defSchemaNullableMilestoneState = opsgenimpl.Def{Name: "NullableMilestoneState", JSON: `{"default":"open","enum":["open","closed"],"type":"string"}`}
+
+type defRefNullableSimpleUser struct{}
+
+func (defRefNullableSimpleUser) Def() *opsgenimpl.Def {
+	return &defSchemaNullableSimpleUser
+}
+
+var defSchemaNullableSimpleUser = opsgenimpl.Def{Name: "NullableSimpleUser", JSON: `{"properties":{"avatar_url":{"format":"uri","type":"string"},"email":{"type":["string","null"]},"events_url":{"type":"string"},"followers_url":{"format":"uri","type":"string"},"following_url":{"type":"string"},"gists_url":{"type":"string"},"gravatar_id":{"type":["string","null"]},"html_url":{"format":"uri","type":"string"},"id":{"type":"integer"},"login":{"type":"string"},"name":{"type":["string","null"]},"node_id":{"type":"string"},"organizations_url":{"format":"uri","type":"string"},"received_events_url":{"format":"uri","type":"string"},"repos_url":{"format":"uri","type":"string"},"site_admin":{"type":"boolean"},"starred_at":{"type":"string"},"starred_url":{"type":"string"},"subscriptions_url":{"format":"uri","type":"string"},"type":{"type":"string"},"url":{"format":"uri","type":"string"}},"required":["avatar_url","events_url","followers_url","following_url","gists_url","gravatar_id","html_url","id","node_id","login","organizations_url","received_events_url","repos_url","site_admin","starred_url","subscriptions_url","type","url"],"type":["object","null"]}`}
+
+type defRefRepository struct{}
+
+func (defRefRepository) Def() *opsgenimpl.Def {
+	return &defSchemaRepository
+}
+
+var defSchemaRepository = opsgenimpl.Def{Name: "Repository", JSON: `{"properties":{"allow_auto_merge":{"default":false,"type":"boolean"},"allow_forking":{"type":"boolean"},"allow_merge_commit":{"default":true,"type":"boolean"},"allow_rebase_merge":{"default":true,"type":"boolean"},"allow_squash_merge":{"default":true,"type":"boolean"},"archive_url":{"type":"string"},"archived":{"default":false,"type":"boolean"},"assignees_url":{"type":"string"},"blobs_url":{"type":"string"},"branches_url":{"type":"string"},"clone_url":{"type":"string"},"collaborators_url":{"type":"string"},"comments_url":{"type":"string"},"commits_url":{"type":"string"},"compare_url":{"type":"string"},"contents_url":{"type":"string"},"contributors_url":{"format":"uri","type":"string"},"created_at":{"format":"date-time","type":["string","null"]},"default_branch":{"type":"string"},"delete_branch_on_merge":{"default":false,"type":"boolean"},"deployments_url":{"format":"uri","type":"string"},"description":{"type":["string","null"]},"disabled":{"type":"boolean"},"downloads_url":{"format":"uri","type":"string"},"events_url":{"format":"uri","type":"string"},"fork":{"type":"boolean"},"forks":{"type":"integer"},"forks_count":{"type":"integer"},"forks_url":{"format":"uri","type":"string"},"full_name":{"type":"string"},"git_commits_url":{"type":"string"},"git_refs_url":{"type":"string"},"git_tags_url":{"type":"string"},"git_url":{"type":"string"},"has_downloads":{"default":true,"type":"boolean"},"has_issues":{"default":true,"type":"boolean"},"has_pages":{"type":"boolean"},"has_projects":{"default":true,"type":"boolean"},"has_wiki":{"default":true,"type":"boolean"},"homepage":{"format":"uri","type":["string","null"]},"hooks_url":{"format":"uri","type":"string"},"html_url":{"format":"uri","type":"string"},"id":{"type":"integer"},"is_template":{"default":false,"type":"boolean"},"issue_comment_url":{"type":"string"},"issue_events_url":{"type":"string"},"issues_url":{"type":"string"},"keys_url":{"type":"string"},"labels_url":{"type":"string"},"language":{"type":["string","null"]},"languages_url":{"format":"uri","type":"string"},"license":{"$ref":"#/$defs/NullableLicenseSimple"},"master_branch":{"type":"string"},"merges_url":{"format":"uri","type":"string"},"milestones_url":{"type":"string"},"mirror_url":{"format":"uri","type":["string","null"]},"name":{"type":"string"},"network_count":{"type":"integer"},"node_id":{"type":"string"},"notifications_url":{"type":"string"},"open_issues":{"type":"integer"},"open_issues_count":{"type":"integer"},"organization":{"$ref":"#/$defs/NullableSimpleUser"},"owner":{"$ref":"#/$defs/SimpleUser"},"permissions":{"$ref":"#/$defs/RepositoryPermissions"},"private":{"default":false,"type":"boolean"},"pulls_url":{"type":"string"},"pushed_at":{"format":"date-time","type":["string","null"]},"releases_url":{"type":"string"},"size":{"type":"integer"},"ssh_url":{"type":"string"},"stargazers_count":{"type":"integer"},"stargazers_url":{"format":"uri","type":"string"},"starred_at":{"type":"string"},"statuses_url":{"type":"string"},"subscribers_count":{"type":"integer"},"subscribers_url":{"format":"uri","type":"string"},"subscription_url":{"format":"uri","type":"string"},"svn_url":{"format":"uri","type":"string"},"tags_url":{"format":"uri","type":"string"},"teams_url":{"format":"uri","type":"string"},"temp_clone_token":{"type":"string"},"template_repository":{"$ref":"#/$defs/RepositoryTemplateRepository"},"topics":{"items":{"type":"string"},"type":"array"},"trees_url":{"type":"string"},"updated_at":{"format":"date-time","type":["string","null"]},"url":{"format":"uri","type":"string"},"visibility":{"default":"public","type":"string"},"watchers":{"type":"integer"},"watchers_count":{"type":"integer"}},"required":["archive_url","assignees_url","blobs_url","branches_url","collaborators_url","comments_url","commits_url","compare_url","contents_url","contributors_url","deployments_url","description","downloads_url","events_url","fork","forks_url","full_name","git_commits_url","git_refs_url","git_tags_url","hooks_url","html_url","id","node_id","issue_comment_url","issue_events_url","issues_url","keys_url","labels_url","languages_url","merges_url","milestones_url","name","notifications_url","owner","private","pulls_url","releases_url","stargazers_url","statuses_url","subscribers_url","subscription_url","tags_url","teams_url","trees_url","url","clone_url","default_branch","forks","forks_count","git_url","has_downloads","has_issues","has_projects","has_wiki","has_pages","homepage","language","archived","disabled","mirror_url","open_issues","open_issues_count","license","pushed_at","size","ssh_url","stargazers_count","svn_url","watchers","watchers_count","created_at","updated_at"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefNullableLicenseSimple{}, defRefNullableSimpleUser{}, defRefRepositoryPermissions{}, defRefRepositoryTemplateRepository{}, defRefSimpleUser{}}}
+
+type defRefRepositoryPermissions struct{}
+
+func (defRefRepositoryPermissions) Def() *opsgenimpl.Def {
+	return &defSchemaRepositoryPermissions
+}
+
+var defSchemaRepositoryPermissions = opsgenimpl.Def{Name: "RepositoryPermissions", JSON: `{"properties":{"admin":{"type":"boolean"},"maintain":{"type":"boolean"},"pull":{"type":"boolean"},"push":{"type":"boolean"},"triage":{"type":"boolean"}},"required":["admin","pull","push"],"type":"object"}`}
+
+type defRefRepositoryTemplateRepository struct{}
+
+func (defRefRepositoryTemplateRepository) Def() *opsgenimpl.Def {
+	return &defSchemaRepositoryTemplateRepository
+}
+
+var defSchemaRepositoryTemplateRepository = opsgenimpl.Def{Name: "RepositoryTemplateRepository", JSON: `{"properties":{"allow_auto_merge":{"type":"boolean"},"allow_merge_commit":{"type":"boolean"},"allow_rebase_merge":{"type":"boolean"},"allow_squash_merge":{"type":"boolean"},"archive_url":{"type":"string"},"archived":{"type":"boolean"},"assignees_url":{"type":"string"},"blobs_url":{"type":"string"},"branches_url":{"type":"string"},"clone_url":{"type":"string"},"collaborators_url":{"type":"string"},"comments_url":{"type":"string"},"commits_url":{"type":"string"},"compare_url":{"type":"string"},"contents_url":{"type":"string"},"contributors_url":{"type":"string"},"created_at":{"type":"string"},"default_branch":{"type":"string"},"delete_branch_on_merge":{"type":"boolean"},"deployments_url":{"type":"string"},"description":{"type":"string"},"disabled":{"type":"boolean"},"downloads_url":{"type":"string"},"events_url":{"type":"string"},"fork":{"type":"boolean"},"forks_count":{"type":"integer"},"forks_url":{"type":"string"},"full_name":{"type":"string"},"git_commits_url":{"type":"string"},"git_refs_url":{"type":"string"},"git_tags_url":{"type":"string"},"git_url":{"type":"string"},"has_downloads":{"type":"boolean"},"has_issues":{"type":"boolean"},"has_pages":{"type":"boolean"},"has_projects":{"type":"boolean"},"has_wiki":{"type":"boolean"},"homepage":{"type":"string"},"hooks_url":{"type":"string"},"html_url":{"type":"string"},"id":{"type":"integer"},"is_template":{"type":"boolean"},"issue_comment_url":{"type":"string"},"issue_events_url":{"type":"string"},"issues_url":{"type":"string"},"keys_url":{"type":"string"},"labels_url":{"type":"string"},"language":{"type":"string"},"languages_url":{"type":"string"},"merges_url":{"type":"string"},"milestones_url":{"type":"string"},"mirror_url":{"type":"string"},"name":{"type":"string"},"network_count":{"type":"integer"},"node_id":{"type":"string"},"notifications_url":{"type":"string"},"open_issues_count":{"type":"integer"},"owner":{"$ref":"#/$defs/RepositoryTemplateRepositoryOwner"},"permissions":{"$ref":"#/$defs/RepositoryTemplateRepositoryPermissions"},"private":{"type":"boolean"},"pulls_url":{"type":"string"},"pushed_at":{"type":"string"},"releases_url":{"type":"string"},"size":{"type":"integer"},"ssh_url":{"type":"string"},"stargazers_count":{"type":"integer"},"stargazers_url":{"type":"string"},"statuses_url":{"type":"string"},"subscribers_count":{"type":"integer"},"subscribers_url":{"type":"string"},"subscription_url":{"type":"string"},"svn_url":{"type":"string"},"tags_url":{"type":"string"},"teams_url":{"type":"string"},"temp_clone_token":{"type":"string"},"topics":{"items":{"type":"string"},"type":"array"},"trees_url":{"type":"string"},"updated_at":{"type":"string"},"url":{"type":"string"},"visibility":{"type":"string"},"watchers_count":{"type":"integer"}},"type":["object","null"]}`, Deps: []opsgenimpl.DefRef{defRefRepositoryTemplateRepositoryOwner{}, defRefRepositoryTemplateRepositoryPermissions{}}}
+
+type defRefRepositoryTemplateRepositoryOwner struct{}
+
+func (defRefRepositoryTemplateRepositoryOwner) Def() *opsgenimpl.Def {
+	return &defSchemaRepositoryTemplateRepositoryOwner
+}
+
+var defSchemaRepositoryTemplateRepositoryOwner = opsgenimpl.Def{Name: "RepositoryTemplateRepositoryOwner", JSON: `{"properties":{"avatar_url":{"type":"string"},"events_url":{"type":"string"},"followers_url":{"type":"string"},"following_url":{"type":"string"},"gists_url":{"type":"string"},"gravatar_id":{"type":"string"},"html_url":{"type":"string"},"id":{"type":"integer"},"login":{"type":"string"},"node_id":{"type":"string"},"organizations_url":{"type":"string"},"received_events_url":{"type":"string"},"repos_url":{"type":"string"},"site_admin":{"type":"boolean"},"starred_url":{"type":"string"},"subscriptions_url":{"type":"string"},"type":{"type":"string"},"url":{"type":"string"}},"type":"object"}`}
+
+type defRefRepositoryTemplateRepositoryPermissions struct{}
+
+func (defRefRepositoryTemplateRepositoryPermissions) Def() *opsgenimpl.Def {
+	return &defSchemaRepositoryTemplateRepositoryPermissions
+}
+
+var defSchemaRepositoryTemplateRepositoryPermissions = opsgenimpl.Def{Name: "RepositoryTemplateRepositoryPermissions", JSON: `{"properties":{"admin":{"type":"boolean"},"maintain":{"type":"boolean"},"pull":{"type":"boolean"},"push":{"type":"boolean"},"triage":{"type":"boolean"}},"type":"object"}`}
+
+type defRefSimpleUser struct{}
+
+func (defRefSimpleUser) Def() *opsgenimpl.Def {
+	return &defSchemaSimpleUser
+}
+
+var defSchemaSimpleUser = opsgenimpl.Def{Name: "SimpleUser", JSON: `{"properties":{"avatar_url":{"format":"uri","type":"string"},"email":{"type":["string","null"]},"events_url":{"type":"string"},"followers_url":{"format":"uri","type":"string"},"following_url":{"type":"string"},"gists_url":{"type":"string"},"gravatar_id":{"type":["string","null"]},"html_url":{"format":"uri","type":"string"},"id":{"type":"integer"},"login":{"type":"string"},"name":{"type":["string","null"]},"node_id":{"type":"string"},"organizations_url":{"format":"uri","type":"string"},"received_events_url":{"format":"uri","type":"string"},"repos_url":{"format":"uri","type":"string"},"site_admin":{"type":"boolean"},"starred_at":{"type":"string"},"starred_url":{"type":"string"},"subscriptions_url":{"format":"uri","type":"string"},"type":{"type":"string"},"url":{"format":"uri","type":"string"}},"required":["avatar_url","events_url","followers_url","following_url","gists_url","gravatar_id","html_url","id","node_id","login","organizations_url","received_events_url","repos_url","site_admin","starred_url","subscriptions_url","type","url"],"type":"object"}`}
+
+type defRefValidationError struct{}
+
+func (defRefValidationError) Def() *opsgenimpl.Def {
+	return &defSchemaValidationError
+}
+
+var defSchemaValidationError = opsgenimpl.Def{Name: "ValidationError", JSON: `{"properties":{"documentation_url":{"type":"string"},"errors":{"items":{"$ref":"#/$defs/ValidationErrorErrorsItem"},"type":"array"},"message":{"type":"string"}},"required":["message","documentation_url"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefValidationErrorErrorsItem{}}}
+
+type defRefValidationErrorErrorsItem struct{}
+
+func (defRefValidationErrorErrorsItem) Def() *opsgenimpl.Def {
+	return &defSchemaValidationErrorErrorsItem
+}
+
+var defSchemaValidationErrorErrorsItem = opsgenimpl.Def{Name: "ValidationErrorErrorsItem", JSON: `{"properties":{"code":{"type":"string"},"field":{"type":"string"},"index":{"type":"integer"},"message":{"type":"string"},"resource":{"type":"string"},"value":{"$ref":"#/$defs/ValidationErrorErrorsItemValue"}},"required":["code"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefValidationErrorErrorsItemValue{}}}
+
+type defRefValidationErrorErrorsItemValue struct{}
+
+func (defRefValidationErrorErrorsItemValue) Def() *opsgenimpl.Def {
+	return &defSchemaValidationErrorErrorsItemValue
+}
+
+var defSchemaValidationErrorErrorsItemValue = opsgenimpl.Def{Name: "ValidationErrorErrorsItemValue", JSON: `{"oneOf":[{"type":["string","null"]},{"type":["integer","null"]},{"items":{"type":"string"},"type":["array","null"]}]}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaBasicError            = Schemas.Ref(`{"$ref":"#/$defs/BasicError"}`)
-	refSchemaValidationError       = Schemas.Ref(`{"$ref":"#/$defs/ValidationError"}`)
-	respSchemaIssuesListForRepo200 = Schemas.Ref(`{"items":{"$ref":"#/$defs/IssueSimple"},"type":"array"}`)
+	refSchemaBasicError            = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/BasicError"}`, Defs: []opsgenimpl.DefRef{defRefBasicError{}}, Set: &schemaSet}
+	refSchemaValidationError       = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/ValidationError"}`, Defs: []opsgenimpl.DefRef{defRefValidationError{}}, Set: &schemaSet}
+	respSchemaIssuesListForRepo200 = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/IssueSimple"},"type":"array"}`, Defs: []opsgenimpl.DefRef{defRefIssueSimple{}}, Set: &schemaSet}
 )

@@ -48,7 +48,7 @@ func (c *Client) IssuesGet(ctx context.Context, params IssuesGetParams, opts ...
 }
 
 var responsesIssuesGet = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaIssue},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaIssue},
 }
 
 // IssuesListForRepoParams holds the parameters of IssuesListForRepo.
@@ -115,8 +115,8 @@ func (c *Client) issuesListForRepoRequest(params IssuesListForRepoParams) *httpc
 }
 
 var responsesIssuesListForRepo = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaIssuesListForRepo200},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaBasicError, Error: (*IssuesListForRepoNotFound)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaIssuesListForRepo200},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaBasicError, Error: (*IssuesListForRepoNotFound)(nil)},
 }
 
 // IssuesListForRepoNotFound is the error IssuesListForRepo returns for status 404;
@@ -183,7 +183,7 @@ func (c *Client) listEventsRequest(params ListEventsParams) *httpclient.Request 
 }
 
 var responsesListEvents = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaListEventsResponse},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaListEventsResponse},
 }
 
 // SearchParams holds the parameters of Search.
@@ -239,5 +239,5 @@ func (c *Client) searchRequest(params SearchParams) *httpclient.Request {
 }
 
 var responsesSearch = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaSearchResponse},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaSearchResponse},
 }

@@ -42,7 +42,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindQuery,
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"issue_number":{"type":"integer"},"owner":{"type":"string"},"repo":{"type":"string"}},"required":["issue_number","owner","repo"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Issue":{"properties":{"number":{"type":"integer"},"title":{"type":"string"}},"required":["number","title"],"type":"object"}},"$ref":"#/$defs/Issue"}`),
-		Output:       refSchemaIssue,
+		Output:       &refSchemaIssue,
 	}, (*Client).IssuesGet, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:           "paging.issues_list-for-repo",
@@ -51,7 +51,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindQuery,
 		InputSchema:  json.RawMessage(`{"$defs":{"IssuesListForRepoState":{"default":"open","enum":["open","closed","all"],"type":"string"}},"properties":{"params":{"properties":{"owner":{"type":"string"},"page":{"default":1,"type":"integer"},"per_page":{"default":30,"type":"integer"},"repo":{"type":"string"},"state":{"$ref":"#/$defs/IssuesListForRepoState"}},"required":["owner","repo"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Issue":{"properties":{"number":{"type":"integer"},"title":{"type":"string"}},"required":["number","title"],"type":"object"}},"items":{"$ref":"#/$defs/Issue"},"type":"array"}`),
-		Output:       respSchemaIssuesListForRepo200,
+		Output:       &respSchemaIssuesListForRepo200,
 	}, (*Client).IssuesListForRepo, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:           "paging.listEvents",
@@ -60,7 +60,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindQuery,
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"after":{"type":"string"},"limit":{"type":"integer"}},"type":"object"}},"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"ListEventsResponse":{"properties":{"data":{"items":{"type":"string"},"type":"array"},"next":{"type":["string","null"]}},"required":["data"],"type":"object"}},"$ref":"#/$defs/ListEventsResponse"}`),
-		Output:       refSchemaListEventsResponse,
+		Output:       &refSchemaListEventsResponse,
 	}, (*Client).ListEvents, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:           "paging.search",
@@ -69,7 +69,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindQuery,
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"page":{"type":"integer"},"q":{"type":"string"}},"required":["q"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Issue":{"properties":{"number":{"type":"integer"},"title":{"type":"string"}},"required":["number","title"],"type":"object"},"SearchResponse":{"properties":{"items":{"items":{"$ref":"#/$defs/Issue"},"type":"array"},"total_count":{"type":"integer"}},"required":["items"],"type":"object"}},"$ref":"#/$defs/SearchResponse"}`),
-		Output:       refSchemaSearchResponse,
+		Output:       &refSchemaSearchResponse,
 	}, (*Client).Search, []string{"params"}},
 }
 

@@ -5,16 +5,71 @@ package paging
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"BasicError":{"properties":{"message":{"type":"string"}},"type":"object"},"Issue":{"properties":{"number":{"type":"integer"},"title":{"type":"string"}},"required":["number","title"],"type":"object"},"IssuesListForRepoState":{"default":"open","enum":["open","closed","all"],"type":"string"},"ListEventsResponse":{"properties":{"data":{"items":{"type":"string"},"type":"array"},"next":{"type":["string","null"]}},"required":["data"],"type":"object"},"SearchResponse":{"properties":{"items":{"items":{"$ref":"#/$defs/Issue"},"type":"array"},"total_count":{"type":"integer"}},"required":["items"],"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefBasicError{},
+	defRefIssue{},
+	defRefIssuesListForRepoState{},
+	defRefListEventsResponse{},
+	defRefSearchResponse{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefBasicError struct{}
+
+func (defRefBasicError) Def() *opsgenimpl.Def {
+	return &defSchemaBasicError
+}
+
+var defSchemaBasicError = opsgenimpl.Def{Name: "BasicError", JSON: `{"properties":{"message":{"type":"string"}},"type":"object"}`}
+
+type defRefIssue struct{}
+
+func (defRefIssue) Def() *opsgenimpl.Def {
+	return &defSchemaIssue
+}
+
+var defSchemaIssue = opsgenimpl.Def{Name: "Issue", JSON: `{"properties":{"number":{"type":"integer"},"title":{"type":"string"}},"required":["number","title"],"type":"object"}`}
+
+type defRefIssuesListForRepoState struct{}
+
+func (defRefIssuesListForRepoState) Def() *opsgenimpl.Def {
+	return &defSchemaIssuesListForRepoState
+}
+
+var defSchemaIssuesListForRepoState = opsgenimpl.Def{Name: "IssuesListForRepoState", JSON: `{"default":"open","enum":["open","closed","all"],"type":"string"}`}
+
+type defRefListEventsResponse struct{}
+
+func (defRefListEventsResponse) Def() *opsgenimpl.Def {
+	return &defSchemaListEventsResponse
+}
+
+var defSchemaListEventsResponse = opsgenimpl.Def{Name: "ListEventsResponse", JSON: `{"properties":{"data":{"items":{"type":"string"},"type":"array"},"next":{"type":["string","null"]}},"required":["data"],"type":"object"}`}
+
+type defRefSearchResponse struct{}
+
+func (defRefSearchResponse) Def() *opsgenimpl.Def {
+	return &defSchemaSearchResponse
+}
+
+var defSchemaSearchResponse = opsgenimpl.Def{Name: "SearchResponse", JSON: `{"properties":{"items":{"items":{"$ref":"#/$defs/Issue"},"type":"array"},"total_count":{"type":"integer"}},"required":["items"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefIssue{}}}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaBasicError            = Schemas.Ref(`{"$ref":"#/$defs/BasicError"}`)
-	refSchemaIssue                 = Schemas.Ref(`{"$ref":"#/$defs/Issue"}`)
-	refSchemaListEventsResponse    = Schemas.Ref(`{"$ref":"#/$defs/ListEventsResponse"}`)
-	refSchemaSearchResponse        = Schemas.Ref(`{"$ref":"#/$defs/SearchResponse"}`)
-	respSchemaIssuesListForRepo200 = Schemas.Ref(`{"items":{"$ref":"#/$defs/Issue"},"type":"array"}`)
+	refSchemaBasicError            = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/BasicError"}`, Defs: []opsgenimpl.DefRef{defRefBasicError{}}, Set: &schemaSet}
+	refSchemaIssue                 = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Issue"}`, Defs: []opsgenimpl.DefRef{defRefIssue{}}, Set: &schemaSet}
+	refSchemaListEventsResponse    = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/ListEventsResponse"}`, Defs: []opsgenimpl.DefRef{defRefListEventsResponse{}}, Set: &schemaSet}
+	refSchemaSearchResponse        = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/SearchResponse"}`, Defs: []opsgenimpl.DefRef{defRefSearchResponse{}}, Set: &schemaSet}
+	respSchemaIssuesListForRepo200 = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/Issue"},"type":"array"}`, Defs: []opsgenimpl.DefRef{defRefIssue{}}, Set: &schemaSet}
 )

@@ -41,7 +41,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindQuery,
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"m":{"type":"string"}},"required":["m"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"type":"string"}`),
-		Output:       outSchemaGetMM,
+		Output:       &outSchemaGetMM,
 	}, (*Client).GetMM, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:          "params.get_repo",

@@ -5,12 +5,49 @@ package params
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"GetRepoCoords":{"properties":{"lat":{"type":"number"}},"type":"object"},"GetRepoFilter":{"properties":{"color":{"type":"string"}},"type":"object"},"GetRepoLevel":{"enum":["low","high"],"type":"string"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefGetRepoCoords{},
+	defRefGetRepoFilter{},
+	defRefGetRepoLevel{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefGetRepoCoords struct{}
+
+func (defRefGetRepoCoords) Def() *opsgenimpl.Def {
+	return &defSchemaGetRepoCoords
+}
+
+var defSchemaGetRepoCoords = opsgenimpl.Def{Name: "GetRepoCoords", JSON: `{"properties":{"lat":{"type":"number"}},"type":"object"}`}
+
+type defRefGetRepoFilter struct{}
+
+func (defRefGetRepoFilter) Def() *opsgenimpl.Def {
+	return &defSchemaGetRepoFilter
+}
+
+var defSchemaGetRepoFilter = opsgenimpl.Def{Name: "GetRepoFilter", JSON: `{"properties":{"color":{"type":"string"}},"type":"object"}`}
+
+type defRefGetRepoLevel struct{}
+
+func (defRefGetRepoLevel) Def() *opsgenimpl.Def {
+	return &defSchemaGetRepoLevel
+}
+
+var defSchemaGetRepoLevel = opsgenimpl.Def{Name: "GetRepoLevel", JSON: `{"enum":["low","high"],"type":"string"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	outSchemaGetMM = Schemas.Ref(`{"type":"string"}`)
+	outSchemaGetMM = opsgenimpl.Schema{JSON: `{"type":"string"}`}
 )

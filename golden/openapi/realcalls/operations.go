@@ -33,7 +33,7 @@ func (c *Client) CreateAccount(ctx context.Context, body Account, opts ...CallOp
 }
 
 var responsesCreateAccount = []httpclient.Response{
-	{Status: "201", Kind: httpclient.BodyJSON, Schema: refSchemaAccount},
+	{Status: "201", Kind: httpclient.BodyJSON, Schema: &refSchemaAccount},
 }
 
 // CreateMultipartUploadParams holds the parameters of CreateMultipartUpload.
@@ -227,7 +227,7 @@ func (c *Client) Token(ctx context.Context, body TokenBody, opts ...CallOption) 
 }
 
 var responsesToken = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaTokenResponse},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaTokenResponse},
 }
 
 // UploadFile calls the operation "uploadFile".

@@ -53,7 +53,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"Account":{"properties":{"id":{"readOnly":true,"type":"string"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"properties":{"body":{"$ref":"#/$defs/Account"}},"required":["body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Account":{"properties":{"id":{"readOnly":true,"type":"string"},"name":{"type":"string"}},"required":["id","name"],"type":"object"}},"$ref":"#/$defs/Account"}`),
-		Output:       refSchemaAccount,
+		Output:       &refSchemaAccount,
 	}, nil, (*Client).CreateAccount, []string{"body"}},
 	{runtime.OperationSpec{
 		ID:          "realcalls.createMultipartUpload",
@@ -97,7 +97,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"AuthorizationCode":{"properties":{"code":{"type":"string"},"grant_type":{"$ref":"#/$defs/AuthorizationCodeGrantType"},"redirect_uri":{"type":"string"}},"required":["grant_type","code","redirect_uri"],"type":"object"},"AuthorizationCodeGrantType":{"enum":["authorization_code"],"type":"string"},"ClientCredentials":{"properties":{"client_id":{"type":"string"},"client_secret":{"type":"string"},"grant_type":{"$ref":"#/$defs/ClientCredentialsGrantType"}},"required":["grant_type","client_id","client_secret"],"type":"object"},"ClientCredentialsGrantType":{"enum":["client_credentials"],"type":"string"},"TokenBody":{"oneOf":[{"$ref":"#/$defs/ClientCredentials"},{"$ref":"#/$defs/AuthorizationCode"}]}},"properties":{"body":{"$ref":"#/$defs/TokenBody"}},"required":["body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"TokenResponse":{"properties":{"access_token":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/TokenResponse"}`),
-		Output:       refSchemaTokenResponse,
+		Output:       &refSchemaTokenResponse,
 	}, nil, (*Client).Token, []string{"body"}},
 	{runtime.OperationSpec{
 		ID:          "realcalls.uploadFile",

@@ -5,13 +5,140 @@ package realcalls
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Account":{"properties":{"id":{"readOnly":true,"type":"string"},"name":{"type":"string"}},"required":["id","name"],"type":"object"},"AuthorizationCode":{"properties":{"code":{"type":"string"},"grant_type":{"$ref":"#/$defs/AuthorizationCodeGrantType"},"redirect_uri":{"type":"string"}},"required":["grant_type","code","redirect_uri"],"type":"object"},"AuthorizationCodeGrantType":{"enum":["authorization_code"],"type":"string"},"ClientCredentials":{"properties":{"client_id":{"type":"string"},"client_secret":{"type":"string"},"grant_type":{"$ref":"#/$defs/ClientCredentialsGrantType"}},"required":["grant_type","client_id","client_secret"],"type":"object"},"ClientCredentialsGrantType":{"enum":["client_credentials"],"type":"string"},"Grant":{"oneOf":[{"type":"string"},{"type":"integer"}]},"LinkNote":{"properties":{"url":{"type":"string"}},"required":["url"],"type":"object"},"PostNoteBody":{"oneOf":[{"$ref":"#/$defs/TextNote"},{"$ref":"#/$defs/LinkNote"}]},"TextNote":{"properties":{"meta":{"$ref":"#/$defs/TextNoteMeta"},"text":{"type":"string"}},"required":["text"],"type":"object"},"TextNoteMeta":{"properties":{"lang":{"type":"string"}},"type":"object"},"TokenBody":{"oneOf":[{"$ref":"#/$defs/ClientCredentials"},{"$ref":"#/$defs/AuthorizationCode"}]},"TokenResponse":{"properties":{"access_token":{"type":"string"}},"type":"object"},"UploadFileBody":{"properties":{"attachments":{"items":{"format":"binary","type":"string"},"type":"array"},"file":{"format":"binary","type":"string"},"grant":{"$ref":"#/$defs/Grant"},"thumbnail":{"format":"binary","type":"string"},"title":{"type":"string"}},"required":["file"],"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefAccount{},
+	defRefAuthorizationCode{},
+	defRefAuthorizationCodeGrantType{},
+	defRefClientCredentials{},
+	defRefClientCredentialsGrantType{},
+	defRefGrant{},
+	defRefLinkNote{},
+	defRefPostNoteBody{},
+	defRefTextNote{},
+	defRefTextNoteMeta{},
+	defRefTokenBody{},
+	defRefTokenResponse{},
+	defRefUploadFileBody{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefAccount struct{}
+
+func (defRefAccount) Def() *opsgenimpl.Def {
+	return &defSchemaAccount
+}
+
+var defSchemaAccount = opsgenimpl.Def{Name: "Account", JSON: `{"properties":{"id":{"readOnly":true,"type":"string"},"name":{"type":"string"}},"required":["id","name"],"type":"object"}`}
+
+type defRefAuthorizationCode struct{}
+
+func (defRefAuthorizationCode) Def() *opsgenimpl.Def {
+	return &defSchemaAuthorizationCode
+}
+
+var defSchemaAuthorizationCode = opsgenimpl.Def{Name: "AuthorizationCode", JSON: `{"properties":{"code":{"type":"string"},"grant_type":{"$ref":"#/$defs/AuthorizationCodeGrantType"},"redirect_uri":{"type":"string"}},"required":["grant_type","code","redirect_uri"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefAuthorizationCodeGrantType{}}}
+
+type defRefAuthorizationCodeGrantType struct{}
+
+func (defRefAuthorizationCodeGrantType) Def() *opsgenimpl.Def {
+	return &defSchemaAuthorizationCodeGrantType
+}
+
+var defSchemaAuthorizationCodeGrantType = opsgenimpl.Def{Name: "AuthorizationCodeGrantType", JSON: `{"enum":["authorization_code"],"type":"string"}`}
+
+type defRefClientCredentials struct{}
+
+func (defRefClientCredentials) Def() *opsgenimpl.Def {
+	return &defSchemaClientCredentials
+}
+
+var defSchemaClientCredentials = opsgenimpl.Def{Name: "ClientCredentials", JSON: `{"properties":{"client_id":{"type":"string"},"client_secret":{"type":"string"},"grant_type":{"$ref":"#/$defs/ClientCredentialsGrantType"}},"required":["grant_type","client_id","client_secret"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefClientCredentialsGrantType{}}}
+
+type defRefClientCredentialsGrantType struct{}
+
+func (defRefClientCredentialsGrantType) Def() *opsgenimpl.Def {
+	return &defSchemaClientCredentialsGrantType
+}
+
+var defSchemaClientCredentialsGrantType = opsgenimpl.Def{Name: "ClientCredentialsGrantType", JSON: `{"enum":["client_credentials"],"type":"string"}`}
+
+type defRefGrant struct{}
+
+func (defRefGrant) Def() *opsgenimpl.Def {
+	return &defSchemaGrant
+}
+
+var defSchemaGrant = opsgenimpl.Def{Name: "Grant", JSON: `{"oneOf":[{"type":"string"},{"type":"integer"}]}`}
+
+type defRefLinkNote struct{}
+
+func (defRefLinkNote) Def() *opsgenimpl.Def {
+	return &defSchemaLinkNote
+}
+
+var defSchemaLinkNote = opsgenimpl.Def{Name: "LinkNote", JSON: `{"properties":{"url":{"type":"string"}},"required":["url"],"type":"object"}`}
+
+type defRefPostNoteBody struct{}
+
+func (defRefPostNoteBody) Def() *opsgenimpl.Def {
+	return &defSchemaPostNoteBody
+}
+
+var defSchemaPostNoteBody = opsgenimpl.Def{Name: "PostNoteBody", JSON: `{"oneOf":[{"$ref":"#/$defs/TextNote"},{"$ref":"#/$defs/LinkNote"}]}`, Deps: []opsgenimpl.DefRef{defRefLinkNote{}, defRefTextNote{}}}
+
+type defRefTextNote struct{}
+
+func (defRefTextNote) Def() *opsgenimpl.Def {
+	return &defSchemaTextNote
+}
+
+var defSchemaTextNote = opsgenimpl.Def{Name: "TextNote", JSON: `{"properties":{"meta":{"$ref":"#/$defs/TextNoteMeta"},"text":{"type":"string"}},"required":["text"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefTextNoteMeta{}}}
+
+type defRefTextNoteMeta struct{}
+
+func (defRefTextNoteMeta) Def() *opsgenimpl.Def {
+	return &defSchemaTextNoteMeta
+}
+
+var defSchemaTextNoteMeta = opsgenimpl.Def{Name: "TextNoteMeta", JSON: `{"properties":{"lang":{"type":"string"}},"type":"object"}`}
+
+type defRefTokenBody struct{}
+
+func (defRefTokenBody) Def() *opsgenimpl.Def {
+	return &defSchemaTokenBody
+}
+
+var defSchemaTokenBody = opsgenimpl.Def{Name: "TokenBody", JSON: `{"oneOf":[{"$ref":"#/$defs/ClientCredentials"},{"$ref":"#/$defs/AuthorizationCode"}]}`, Deps: []opsgenimpl.DefRef{defRefAuthorizationCode{}, defRefClientCredentials{}}}
+
+type defRefTokenResponse struct{}
+
+func (defRefTokenResponse) Def() *opsgenimpl.Def {
+	return &defSchemaTokenResponse
+}
+
+var defSchemaTokenResponse = opsgenimpl.Def{Name: "TokenResponse", JSON: `{"properties":{"access_token":{"type":"string"}},"type":"object"}`}
+
+type defRefUploadFileBody struct{}
+
+func (defRefUploadFileBody) Def() *opsgenimpl.Def {
+	return &defSchemaUploadFileBody
+}
+
+var defSchemaUploadFileBody = opsgenimpl.Def{Name: "UploadFileBody", JSON: `{"properties":{"attachments":{"items":{"format":"binary","type":"string"},"type":"array"},"file":{"format":"binary","type":"string"},"grant":{"$ref":"#/$defs/Grant"},"thumbnail":{"format":"binary","type":"string"},"title":{"type":"string"}},"required":["file"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefGrant{}}}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaAccount       = Schemas.Ref(`{"$ref":"#/$defs/Account"}`)
-	refSchemaTokenResponse = Schemas.Ref(`{"$ref":"#/$defs/TokenResponse"}`)
+	refSchemaAccount       = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Account"}`, Defs: []opsgenimpl.DefRef{defRefAccount{}}, Set: &schemaSet}
+	refSchemaTokenResponse = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/TokenResponse"}`, Defs: []opsgenimpl.DefRef{defRefTokenResponse{}}, Set: &schemaSet}
 )

@@ -45,7 +45,7 @@ func (c *Client) Events(ctx context.Context, opts ...CallOption) iter.Seq2[runti
 }
 
 var responsesEvents = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyEventStream, Schema: refSchemaEvent},
+	{Status: "200", Kind: httpclient.BodyEventStream, Schema: &refSchemaEvent},
 }
 
 // NoBody calls the operation "noBody".
@@ -83,7 +83,7 @@ func (c *Client) RangeOnly(ctx context.Context, opts ...CallOption) (runtime.Res
 
 var responsesRangeOnly = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
-	{Status: "2XX", Kind: httpclient.BodyJSON, Schema: respSchemaRangeOnly2XX},
+	{Status: "2XX", Kind: httpclient.BodyJSON, Schema: &respSchemaRangeOnly2XX},
 }
 
 // SameTypes calls the operation "sameTypes".
@@ -102,8 +102,8 @@ func (c *Client) SameTypes(ctx context.Context, opts ...CallOption) (runtime.Res
 }
 
 var responsesSameTypes = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaEvent},
-	{Status: "201", Kind: httpclient.BodyJSON, Schema: refSchemaEvent},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaEvent},
+	{Status: "201", Kind: httpclient.BodyJSON, Schema: &refSchemaEvent},
 }
 
 // Statuses calls the operation "statuses".
@@ -122,11 +122,11 @@ func (c *Client) Statuses(ctx context.Context, opts ...CallOption) (runtime.Resp
 }
 
 var responsesStatuses = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaStatusesResponse},
-	{Status: "202", Kind: httpclient.BodyJSON, Schema: refSchemaProblem},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaStatusesResponse404, Error: (*StatusesNotFound)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaStatusesResponse},
+	{Status: "202", Kind: httpclient.BodyJSON, Schema: &refSchemaProblem},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaStatusesResponse404, Error: (*StatusesNotFound)(nil)},
 	{Status: "5XX", Kind: httpclient.BodyText, Error: (*StatusesStatus5XX)(nil)},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, Error: (*StatusesDefault)(nil)},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaProblem, Error: (*StatusesDefault)(nil)},
 }
 
 // StatusesNotFound is the error Statuses returns for status 404; errors.As reaches

@@ -64,14 +64,14 @@ var registryOps = []struct {
 		Method:       "GET",
 		Kind:         runtime.KindQuery,
 		OutputSchema: json.RawMessage(`{"items":{"type":"string"},"type":"array"}`),
-		Output:       respSchemaRangeOnly2XX,
+		Output:       &respSchemaRangeOnly2XX,
 	}, (*Client).RangeOnly, nil},
 	{runtime.OperationSpec{
 		ID:           "responses.sameTypes",
 		Method:       "GET",
 		Kind:         runtime.KindQuery,
 		OutputSchema: json.RawMessage(`{"$defs":{"Event":{"properties":{"id":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/Event"}`),
-		Output:       refSchemaEvent,
+		Output:       &refSchemaEvent,
 	}, (*Client).SameTypes, nil},
 	{runtime.OperationSpec{
 		ID:     "responses.statuses",
@@ -89,7 +89,7 @@ var registrySubs = []struct {
 		ID:           "responses.events",
 		Method:       "GET",
 		OutputSchema: json.RawMessage(`{"$defs":{"Event":{"properties":{"id":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/Event"}`),
-		Output:       refSchemaEvent,
+		Output:       &refSchemaEvent,
 	}, (*Client).subscribeEvents},
 }
 

@@ -5,16 +5,71 @@ package responses
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Event":{"properties":{"id":{"type":"string"}},"type":"object"},"Problem":{"properties":{"title":{"type":"string"}},"type":"object"},"StatusesResponse":{"properties":{"items":{"items":{"$ref":"#/$defs/StatusesResponseItemsItem"},"type":"array"}},"type":"object"},"StatusesResponse404":{"properties":{"reason":{"type":"string"}},"type":"object"},"StatusesResponseItemsItem":{"properties":{"n":{"type":"integer"}},"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefEvent{},
+	defRefProblem{},
+	defRefStatusesResponse{},
+	defRefStatusesResponse404{},
+	defRefStatusesResponseItemsItem{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefEvent struct{}
+
+func (defRefEvent) Def() *opsgenimpl.Def {
+	return &defSchemaEvent
+}
+
+var defSchemaEvent = opsgenimpl.Def{Name: "Event", JSON: `{"properties":{"id":{"type":"string"}},"type":"object"}`}
+
+type defRefProblem struct{}
+
+func (defRefProblem) Def() *opsgenimpl.Def {
+	return &defSchemaProblem
+}
+
+var defSchemaProblem = opsgenimpl.Def{Name: "Problem", JSON: `{"properties":{"title":{"type":"string"}},"type":"object"}`}
+
+type defRefStatusesResponse struct{}
+
+func (defRefStatusesResponse) Def() *opsgenimpl.Def {
+	return &defSchemaStatusesResponse
+}
+
+var defSchemaStatusesResponse = opsgenimpl.Def{Name: "StatusesResponse", JSON: `{"properties":{"items":{"items":{"$ref":"#/$defs/StatusesResponseItemsItem"},"type":"array"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefStatusesResponseItemsItem{}}}
+
+type defRefStatusesResponse404 struct{}
+
+func (defRefStatusesResponse404) Def() *opsgenimpl.Def {
+	return &defSchemaStatusesResponse404
+}
+
+var defSchemaStatusesResponse404 = opsgenimpl.Def{Name: "StatusesResponse404", JSON: `{"properties":{"reason":{"type":"string"}},"type":"object"}`}
+
+type defRefStatusesResponseItemsItem struct{}
+
+func (defRefStatusesResponseItemsItem) Def() *opsgenimpl.Def {
+	return &defSchemaStatusesResponseItemsItem
+}
+
+var defSchemaStatusesResponseItemsItem = opsgenimpl.Def{Name: "StatusesResponseItemsItem", JSON: `{"properties":{"n":{"type":"integer"}},"type":"object"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaEvent               = Schemas.Ref(`{"$ref":"#/$defs/Event"}`)
-	refSchemaProblem             = Schemas.Ref(`{"$ref":"#/$defs/Problem"}`)
-	refSchemaStatusesResponse    = Schemas.Ref(`{"$ref":"#/$defs/StatusesResponse"}`)
-	refSchemaStatusesResponse404 = Schemas.Ref(`{"$ref":"#/$defs/StatusesResponse404"}`)
-	respSchemaRangeOnly2XX       = Schemas.Ref(`{"items":{"type":"string"},"type":"array"}`)
+	refSchemaEvent               = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Event"}`, Defs: []opsgenimpl.DefRef{defRefEvent{}}, Set: &schemaSet}
+	refSchemaProblem             = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Problem"}`, Defs: []opsgenimpl.DefRef{defRefProblem{}}, Set: &schemaSet}
+	refSchemaStatusesResponse    = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/StatusesResponse"}`, Defs: []opsgenimpl.DefRef{defRefStatusesResponse{}}, Set: &schemaSet}
+	refSchemaStatusesResponse404 = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/StatusesResponse404"}`, Defs: []opsgenimpl.DefRef{defRefStatusesResponse404{}}, Set: &schemaSet}
+	respSchemaRangeOnly2XX       = opsgenimpl.Schema{JSON: `{"items":{"type":"string"},"type":"array"}`}
 )

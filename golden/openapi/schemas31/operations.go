@@ -26,5 +26,5 @@ func (c *Client) GetThings(ctx context.Context, opts ...CallOption) (runtime.Res
 }
 
 var responsesGetThings = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaThing},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaThing},
 }

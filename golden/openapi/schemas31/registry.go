@@ -40,6 +40,6 @@ var registryOps = []struct {
 		Method:       "GET",
 		Kind:         runtime.KindQuery,
 		OutputSchema: json.RawMessage(`{"$defs":{"Nested":{"properties":{"depth":{"type":"integer"}},"type":"object"},"Thing":{"properties":{"id":{"format":"uuid","type":"string"},"kind":{"const":"thing"},"label":{"type":["string","null"]},"nested":{"$ref":"#/$defs/Nested"},"point":{"items":false,"prefixItems":[{"format":"double","type":"number"},{"type":"number"}],"type":"array"},"score":{"$ref":"#/$defs/ThingScore"},"size":{"exclusiveMinimum":0,"type":"integer"}},"required":["kind","id"],"type":"object"},"ThingScore":{"type":["integer","string"]}},"$ref":"#/$defs/Thing"}`),
-		Output:       refSchemaThing,
+		Output:       &refSchemaThing,
 	}, (*Client).GetThings, nil},
 }

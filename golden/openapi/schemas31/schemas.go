@@ -5,12 +5,58 @@ package schemas31
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Nested":{"properties":{"depth":{"type":"integer"}},"type":"object"},"Nullable31":{"properties":{"a":{"type":"string"}},"type":["object","null"]},"Thing":{"properties":{"id":{"format":"uuid","type":"string"},"kind":{"const":"thing"},"label":{"type":["string","null"]},"nested":{"$ref":"#/$defs/Nested"},"point":{"items":false,"prefixItems":[{"format":"double","type":"number"},{"type":"number"}],"type":"array"},"score":{"$ref":"#/$defs/ThingScore"},"size":{"exclusiveMinimum":0,"type":"integer"}},"required":["kind","id"],"type":"object"},"ThingScore":{"type":["integer","string"]}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefNested{},
+	defRefNullable31{},
+	defRefThing{},
+	defRefThingScore{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefNested struct{}
+
+func (defRefNested) Def() *opsgenimpl.Def {
+	return &defSchemaNested
+}
+
+var defSchemaNested = opsgenimpl.Def{Name: "Nested", JSON: `{"properties":{"depth":{"type":"integer"}},"type":"object"}`}
+
+type defRefNullable31 struct{}
+
+func (defRefNullable31) Def() *opsgenimpl.Def {
+	return &defSchemaNullable31
+}
+
+var defSchemaNullable31 = opsgenimpl.Def{Name: "Nullable31", JSON: `{"properties":{"a":{"type":"string"}},"type":["object","null"]}`}
+
+type defRefThing struct{}
+
+func (defRefThing) Def() *opsgenimpl.Def {
+	return &defSchemaThing
+}
+
+var defSchemaThing = opsgenimpl.Def{Name: "Thing", JSON: `{"properties":{"id":{"format":"uuid","type":"string"},"kind":{"const":"thing"},"label":{"type":["string","null"]},"nested":{"$ref":"#/$defs/Nested"},"point":{"items":false,"prefixItems":[{"format":"double","type":"number"},{"type":"number"}],"type":"array"},"score":{"$ref":"#/$defs/ThingScore"},"size":{"exclusiveMinimum":0,"type":"integer"}},"required":["kind","id"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefNested{}, defRefThingScore{}}}
+
+type defRefThingScore struct{}
+
+func (defRefThingScore) Def() *opsgenimpl.Def {
+	return &defSchemaThingScore
+}
+
+var defSchemaThingScore = opsgenimpl.Def{Name: "ThingScore", JSON: `{"type":["integer","string"]}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaThing = Schemas.Ref(`{"$ref":"#/$defs/Thing"}`)
+	refSchemaThing = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Thing"}`, Defs: []opsgenimpl.DefRef{defRefThing{}}, Set: &schemaSet}
 )

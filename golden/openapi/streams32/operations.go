@@ -28,7 +28,7 @@ func (c *Client) Chat(ctx context.Context, body ChatBody, opts ...CallOption) it
 }
 
 var responsesChat = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyEventStream, Schema: refSchemaToken},
+	{Status: "200", Kind: httpclient.BodyEventStream, Schema: &refSchemaToken},
 }
 
 // ExportRecords calls the operation "exportRecords" and returns its stream of
@@ -47,7 +47,7 @@ func (c *Client) ExportRecords(ctx context.Context, opts ...CallOption) iter.Seq
 }
 
 var responsesExportRecords = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSONSeq, Schema: refSchemaLogEntry},
+	{Status: "200", Kind: httpclient.BodyJSONSeq, Schema: &refSchemaLogEntry},
 }
 
 // PurgeSearch calls the operation "purgeSearch".
@@ -89,7 +89,7 @@ func (c *Client) Search(ctx context.Context, body SearchBody, opts ...CallOption
 }
 
 var responsesSearch = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaSearch200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaSearch200},
 }
 
 // StreamMetrics calls the operation "streamMetrics" and returns its stream of
@@ -108,7 +108,7 @@ func (c *Client) StreamMetrics(ctx context.Context, opts ...CallOption) iter.Seq
 }
 
 var responsesStreamMetrics = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSONSeq, Schema: refSchemaStreamMetricsResponse},
+	{Status: "200", Kind: httpclient.BodyJSONSeq, Schema: &refSchemaStreamMetricsResponse},
 }
 
 // TailLogs calls the operation "tailLogs" and returns its stream of items (a JSON
@@ -127,7 +127,7 @@ func (c *Client) TailLogs(ctx context.Context, opts ...CallOption) iter.Seq2[run
 }
 
 var responsesTailLogs = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSONSeq, Schema: refSchemaLogEntry},
+	{Status: "200", Kind: httpclient.BodyJSONSeq, Schema: &refSchemaLogEntry},
 }
 
 // Ticks calls the operation "ticks" and returns its stream of events; a failed

@@ -62,7 +62,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindQuery,
 		InputSchema:  json.RawMessage(`{"$defs":{"SearchBody":{"properties":{"q":{"type":"string"}},"required":["q"],"type":"object"}},"properties":{"body":{"$ref":"#/$defs/SearchBody"}},"required":["body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"LogEntry":{"properties":{"at":{"format":"date-time","type":"string"},"level":{"$ref":"#/$defs/LogEntryLevel"},"message":{"type":"string"}},"required":["level","message"],"type":"object"},"LogEntryLevel":{"enum":["debug","info","warn","error"],"type":"string"}},"items":{"$ref":"#/$defs/LogEntry"},"type":"array"}`),
-		Output:       respSchemaSearch200,
+		Output:       &respSchemaSearch200,
 	}, (*Client).Search, []string{"body"}},
 }
 
@@ -77,28 +77,28 @@ var registrySubs = []struct {
 		Method:       "POST",
 		InputSchema:  json.RawMessage(`{"$defs":{"ChatBody":{"properties":{"prompt":{"type":"string"}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/ChatBody"}},"required":["body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Token":{"properties":{"index":{"type":"integer"},"text":{"type":"string"}},"required":["text"],"type":"object"}},"$ref":"#/$defs/Token"}`),
-		Output:       refSchemaToken,
+		Output:       &refSchemaToken,
 	}, (*Client).subscribeChat},
 	{runtime.OperationSpec{
 		ID:           "streams32.exportRecords",
 		Description:  "Records as a JSON text sequence (RFC 7464).",
 		Method:       "GET",
 		OutputSchema: json.RawMessage(`{"$defs":{"LogEntry":{"properties":{"at":{"format":"date-time","type":"string"},"level":{"$ref":"#/$defs/LogEntryLevel"},"message":{"type":"string"}},"required":["level","message"],"type":"object"},"LogEntryLevel":{"enum":["debug","info","warn","error"],"type":"string"}},"$ref":"#/$defs/LogEntry"}`),
-		Output:       refSchemaLogEntry,
+		Output:       &refSchemaLogEntry,
 	}, (*Client).subscribeExportRecords},
 	{runtime.OperationSpec{
 		ID:           "streams32.streamMetrics",
 		Description:  "Metrics as newline-delimited JSON.",
 		Method:       "GET",
 		OutputSchema: json.RawMessage(`{"$defs":{"StreamMetricsResponse":{"properties":{"name":{"type":"string"},"value":{"type":"number"}},"required":["name","value"],"type":"object"}},"$ref":"#/$defs/StreamMetricsResponse"}`),
-		Output:       refSchemaStreamMetricsResponse,
+		Output:       &refSchemaStreamMetricsResponse,
 	}, (*Client).subscribeStreamMetrics},
 	{runtime.OperationSpec{
 		ID:           "streams32.tailLogs",
 		Description:  "Log lines as JSON Lines.",
 		Method:       "GET",
 		OutputSchema: json.RawMessage(`{"$defs":{"LogEntry":{"properties":{"at":{"format":"date-time","type":"string"},"level":{"$ref":"#/$defs/LogEntryLevel"},"message":{"type":"string"}},"required":["level","message"],"type":"object"},"LogEntryLevel":{"enum":["debug","info","warn","error"],"type":"string"}},"$ref":"#/$defs/LogEntry"}`),
-		Output:       refSchemaLogEntry,
+		Output:       &refSchemaLogEntry,
 	}, (*Client).subscribeTailLogs},
 	{runtime.OperationSpec{
 		ID:          "streams32.ticks",

@@ -5,15 +5,79 @@ package streams32
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"ChatBody":{"properties":{"prompt":{"type":"string"}},"type":"object"},"LogEntry":{"properties":{"at":{"format":"date-time","type":"string"},"level":{"$ref":"#/$defs/LogEntryLevel"},"message":{"type":"string"}},"required":["level","message"],"type":"object"},"LogEntryLevel":{"enum":["debug","info","warn","error"],"type":"string"},"SearchBody":{"properties":{"q":{"type":"string"}},"required":["q"],"type":"object"},"StreamMetricsResponse":{"properties":{"name":{"type":"string"},"value":{"type":"number"}},"required":["name","value"],"type":"object"},"Token":{"properties":{"index":{"type":"integer"},"text":{"type":"string"}},"required":["text"],"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefChatBody{},
+	defRefLogEntry{},
+	defRefLogEntryLevel{},
+	defRefSearchBody{},
+	defRefStreamMetricsResponse{},
+	defRefToken{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefChatBody struct{}
+
+func (defRefChatBody) Def() *opsgenimpl.Def {
+	return &defSchemaChatBody
+}
+
+var defSchemaChatBody = opsgenimpl.Def{Name: "ChatBody", JSON: `{"properties":{"prompt":{"type":"string"}},"type":"object"}`}
+
+type defRefLogEntry struct{}
+
+func (defRefLogEntry) Def() *opsgenimpl.Def {
+	return &defSchemaLogEntry
+}
+
+var defSchemaLogEntry = opsgenimpl.Def{Name: "LogEntry", JSON: `{"properties":{"at":{"format":"date-time","type":"string"},"level":{"$ref":"#/$defs/LogEntryLevel"},"message":{"type":"string"}},"required":["level","message"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefLogEntryLevel{}}}
+
+type defRefLogEntryLevel struct{}
+
+func (defRefLogEntryLevel) Def() *opsgenimpl.Def {
+	return &defSchemaLogEntryLevel
+}
+
+var defSchemaLogEntryLevel = opsgenimpl.Def{Name: "LogEntryLevel", JSON: `{"enum":["debug","info","warn","error"],"type":"string"}`}
+
+type defRefSearchBody struct{}
+
+func (defRefSearchBody) Def() *opsgenimpl.Def {
+	return &defSchemaSearchBody
+}
+
+var defSchemaSearchBody = opsgenimpl.Def{Name: "SearchBody", JSON: `{"properties":{"q":{"type":"string"}},"required":["q"],"type":"object"}`}
+
+type defRefStreamMetricsResponse struct{}
+
+func (defRefStreamMetricsResponse) Def() *opsgenimpl.Def {
+	return &defSchemaStreamMetricsResponse
+}
+
+var defSchemaStreamMetricsResponse = opsgenimpl.Def{Name: "StreamMetricsResponse", JSON: `{"properties":{"name":{"type":"string"},"value":{"type":"number"}},"required":["name","value"],"type":"object"}`}
+
+type defRefToken struct{}
+
+func (defRefToken) Def() *opsgenimpl.Def {
+	return &defSchemaToken
+}
+
+var defSchemaToken = opsgenimpl.Def{Name: "Token", JSON: `{"properties":{"index":{"type":"integer"},"text":{"type":"string"}},"required":["text"],"type":"object"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaLogEntry              = Schemas.Ref(`{"$ref":"#/$defs/LogEntry"}`)
-	refSchemaStreamMetricsResponse = Schemas.Ref(`{"$ref":"#/$defs/StreamMetricsResponse"}`)
-	refSchemaToken                 = Schemas.Ref(`{"$ref":"#/$defs/Token"}`)
-	respSchemaSearch200            = Schemas.Ref(`{"items":{"$ref":"#/$defs/LogEntry"},"type":"array"}`)
+	refSchemaLogEntry              = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/LogEntry"}`, Defs: []opsgenimpl.DefRef{defRefLogEntry{}}, Set: &schemaSet}
+	refSchemaStreamMetricsResponse = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/StreamMetricsResponse"}`, Defs: []opsgenimpl.DefRef{defRefStreamMetricsResponse{}}, Set: &schemaSet}
+	refSchemaToken                 = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Token"}`, Defs: []opsgenimpl.DefRef{defRefToken{}}, Set: &schemaSet}
+	respSchemaSearch200            = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/LogEntry"},"type":"array"}`, Defs: []opsgenimpl.DefRef{defRefLogEntry{}}, Set: &schemaSet}
 )

@@ -29,7 +29,7 @@ func (c *Client) CreateItem(ctx context.Context, body Item, opts ...CallOption) 
 }
 
 var responsesCreateItem = []httpclient.Response{
-	{Status: "201", Kind: httpclient.BodyJSON, Schema: refSchemaItem},
+	{Status: "201", Kind: httpclient.BodyJSON, Schema: &refSchemaItem},
 }
 
 // ListItemsParams holds the parameters of ListItems.
@@ -81,5 +81,5 @@ func (c *Client) ListItems(ctx context.Context, params ListItemsParams, opts ...
 }
 
 var responsesListItems = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaListItems200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaListItems200},
 }

@@ -41,7 +41,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"Item":{"properties":{"id":{"format":"int64","type":"integer"},"note":{"type":["string","null"]}},"required":["id"],"type":"object"}},"properties":{"body":{"$ref":"#/$defs/Item"}},"required":["body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Item":{"properties":{"id":{"format":"int64","type":"integer"},"note":{"type":["string","null"]}},"required":["id"],"type":"object"}},"$ref":"#/$defs/Item"}`),
-		Output:       refSchemaItem,
+		Output:       &refSchemaItem,
 	}, (*Client).CreateItem, []string{"body"}},
 	{runtime.OperationSpec{
 		ID:           "swagger.listItems",
@@ -49,6 +49,6 @@ var registryOps = []struct {
 		Kind:         runtime.KindQuery,
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"X-Ids":{"items":{"type":"string"},"type":"array"},"csv":{"items":{"type":"string"},"type":"array"},"ids":{"items":{"type":"integer"},"type":"array"},"maybe":{"type":["string","null"]},"multi":{"items":{"type":"string"},"type":"array"},"ssv":{"items":{"type":"string"},"type":"array"},"tags":{"items":{"type":"string"},"type":"array"},"tsv":{"items":{"type":"string"},"type":"array"}},"required":["ids"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Item":{"properties":{"id":{"format":"int64","type":"integer"},"note":{"type":["string","null"]}},"required":["id"],"type":"object"}},"items":{"$ref":"#/$defs/Item"},"type":"array"}`),
-		Output:       respSchemaListItems200,
+		Output:       &respSchemaListItems200,
 	}, (*Client).ListItems, []string{"params"}},
 }

@@ -5,13 +5,32 @@ package swagger
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Item":{"properties":{"id":{"format":"int64","type":"integer"},"note":{"type":["string","null"]}},"required":["id"],"type":"object"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefItem{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefItem struct{}
+
+func (defRefItem) Def() *opsgenimpl.Def {
+	return &defSchemaItem
+}
+
+var defSchemaItem = opsgenimpl.Def{Name: "Item", JSON: `{"properties":{"id":{"format":"int64","type":"integer"},"note":{"type":["string","null"]}},"required":["id"],"type":"object"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaItem          = Schemas.Ref(`{"$ref":"#/$defs/Item"}`)
-	respSchemaListItems200 = Schemas.Ref(`{"items":{"$ref":"#/$defs/Item"},"type":"array"}`)
+	refSchemaItem          = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Item"}`, Defs: []opsgenimpl.DefRef{defRefItem{}}, Set: &schemaSet}
+	respSchemaListItems200 = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/Item"},"type":"array"}`, Defs: []opsgenimpl.DefRef{defRefItem{}}, Set: &schemaSet}
 )

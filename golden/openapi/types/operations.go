@@ -42,10 +42,10 @@ func (c *Client) GetPet(ctx context.Context, params GetPetParams, opts ...CallOp
 }
 
 var responsesGetPet = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, Error: (*GetPetNotFound)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaProblem, Error: (*GetPetNotFound)(nil)},
 	{Status: "409", Kind: httpclient.BodyNone, Error: (*GetPetConflict)(nil)},
-	{Status: "5XX", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, Error: (*GetPetStatus5XX)(nil)},
+	{Status: "5XX", Kind: httpclient.BodyJSON, Schema: &refSchemaProblem, Error: (*GetPetStatus5XX)(nil)},
 }
 
 // GetPetNotFound is the error GetPet returns for status 404; errors.As reaches it,
@@ -109,8 +109,8 @@ func (c *Client) PatchPet(ctx context.Context, params PatchPetParams, body PetPa
 }
 
 var responsesPatchPet = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaProblem, Error: (*PatchPetDefault)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaProblem, Error: (*PatchPetDefault)(nil)},
 }
 
 // PatchPetDefault is the error PatchPet returns for a status it does not declare

@@ -41,7 +41,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindQuery,
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"id":{"format":"uuid","type":"string"},"since":{"format":"date","type":"string"}},"required":["id"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Kind":{"oneOf":[{"$ref":"#/$defs/KindDog"},{"$ref":"#/$defs/KindCat"}]},"KindCat":{"properties":{"lives":{"type":"integer"},"type":{"const":"cat","type":"string"}},"required":["type","lives"],"type":"object"},"KindDog":{"properties":{"bark":{"type":"boolean"},"type":{"$ref":"#/$defs/KindDogType"}},"required":["type","bark"],"type":"object"},"KindDogType":{"enum":["dog"],"type":"string"},"Pet":{"properties":{"born":{"format":"date","type":"string"},"feeding":{"format":"duration","type":"string"},"id":{"format":"uuid","type":"string"},"kind":{"$ref":"#/$defs/Kind"},"lastSeenFrom":{"format":"ipv4","type":"string"},"name":{"type":"string"},"network":{"type":"string"},"nick":{"type":["string","null"]},"notAType":{"type":"string"},"position":{"prefixItems":[{"type":"number"},{"type":"number"}],"type":"array"},"until":{"format":"date","type":["string","null"]},"weight":{"$ref":"#/$defs/Weight"}},"required":["id","name","kind"],"type":"object"},"Weight":{"oneOf":[{"type":"number"},{"pattern":"^[0-9.]+$","type":"string"}]}},"$ref":"#/$defs/Pet"}`),
-		Output:       refSchemaPet,
+		Output:       &refSchemaPet,
 	}, (*Client).GetPet, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:           "types.patchPet",
@@ -49,7 +49,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"Owner":{"properties":{"name":{"type":"string"}},"type":"object"},"PetPatch":{"properties":{"name":{"type":["string","null"]},"owner":{"anyOf":[{"allOf":[{"$ref":"#/$defs/Owner"}]},{"type":"null"}]},"plain":{"type":"string"},"tags":{"items":{"type":"string"},"type":["array","null"]}},"type":"object"}},"properties":{"body":{"$ref":"#/$defs/PetPatch"},"params":{"properties":{"id":{"format":"uuid","type":"string"}},"required":["id"],"type":"object"}},"required":["params","body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Kind":{"oneOf":[{"$ref":"#/$defs/KindDog"},{"$ref":"#/$defs/KindCat"}]},"KindCat":{"properties":{"lives":{"type":"integer"},"type":{"const":"cat","type":"string"}},"required":["type","lives"],"type":"object"},"KindDog":{"properties":{"bark":{"type":"boolean"},"type":{"$ref":"#/$defs/KindDogType"}},"required":["type","bark"],"type":"object"},"KindDogType":{"enum":["dog"],"type":"string"},"Pet":{"properties":{"born":{"format":"date","type":"string"},"feeding":{"format":"duration","type":"string"},"id":{"format":"uuid","type":"string"},"kind":{"$ref":"#/$defs/Kind"},"lastSeenFrom":{"format":"ipv4","type":"string"},"name":{"type":"string"},"network":{"type":"string"},"nick":{"type":["string","null"]},"notAType":{"type":"string"},"position":{"prefixItems":[{"type":"number"},{"type":"number"}],"type":"array"},"until":{"format":"date","type":["string","null"]},"weight":{"$ref":"#/$defs/Weight"}},"required":["id","name","kind"],"type":"object"},"Weight":{"oneOf":[{"type":"number"},{"pattern":"^[0-9.]+$","type":"string"}]}},"$ref":"#/$defs/Pet"}`),
-		Output:       refSchemaPet,
+		Output:       &refSchemaPet,
 	}, (*Client).PatchPet, []string{"params", "body"}},
 }
 

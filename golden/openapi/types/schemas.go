@@ -8,13 +8,113 @@ import (
 	_ "github.com/opsgen/opsgen/runtime/pattern"
 )
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Day":{"format":"date","type":"string"},"Kind":{"oneOf":[{"$ref":"#/$defs/KindDog"},{"$ref":"#/$defs/KindCat"}]},"KindCat":{"properties":{"lives":{"type":"integer"},"type":{"const":"cat","type":"string"}},"required":["type","lives"],"type":"object"},"KindDog":{"properties":{"bark":{"type":"boolean"},"type":{"$ref":"#/$defs/KindDogType"}},"required":["type","bark"],"type":"object"},"KindDogType":{"enum":["dog"],"type":"string"},"Owner":{"properties":{"name":{"type":"string"}},"type":"object"},"Pet":{"properties":{"born":{"format":"date","type":"string"},"feeding":{"format":"duration","type":"string"},"id":{"format":"uuid","type":"string"},"kind":{"$ref":"#/$defs/Kind"},"lastSeenFrom":{"format":"ipv4","type":"string"},"name":{"type":"string"},"network":{"type":"string"},"nick":{"type":["string","null"]},"notAType":{"type":"string"},"position":{"prefixItems":[{"type":"number"},{"type":"number"}],"type":"array"},"until":{"format":"date","type":["string","null"]},"weight":{"$ref":"#/$defs/Weight"}},"required":["id","name","kind"],"type":"object"},"PetPatch":{"properties":{"name":{"type":["string","null"]},"owner":{"anyOf":[{"allOf":[{"$ref":"#/$defs/Owner"}]},{"type":"null"}]},"plain":{"type":"string"},"tags":{"items":{"type":"string"},"type":["array","null"]}},"type":"object"},"Problem":{"properties":{"status":{"type":"integer"},"title":{"type":"string"}},"required":["title"],"type":"object"},"Weight":{"oneOf":[{"type":"number"},{"pattern":"^[0-9.]+$","type":"string"}]}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefDay{},
+	defRefKind{},
+	defRefKindCat{},
+	defRefKindDog{},
+	defRefKindDogType{},
+	defRefOwner{},
+	defRefPet{},
+	defRefPetPatch{},
+	defRefProblem{},
+	defRefWeight{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefDay struct{}
+
+func (defRefDay) Def() *opsgenimpl.Def {
+	return &defSchemaDay
+}
+
+var defSchemaDay = opsgenimpl.Def{Name: "Day", JSON: `{"format":"date","type":"string"}`}
+
+type defRefKind struct{}
+
+func (defRefKind) Def() *opsgenimpl.Def {
+	return &defSchemaKind
+}
+
+var defSchemaKind = opsgenimpl.Def{Name: "Kind", JSON: `{"oneOf":[{"$ref":"#/$defs/KindDog"},{"$ref":"#/$defs/KindCat"}]}`, Deps: []opsgenimpl.DefRef{defRefKindCat{}, defRefKindDog{}}}
+
+type defRefKindCat struct{}
+
+func (defRefKindCat) Def() *opsgenimpl.Def {
+	return &defSchemaKindCat
+}
+
+var defSchemaKindCat = opsgenimpl.Def{Name: "KindCat", JSON: `{"properties":{"lives":{"type":"integer"},"type":{"const":"cat","type":"string"}},"required":["type","lives"],"type":"object"}`}
+
+type defRefKindDog struct{}
+
+func (defRefKindDog) Def() *opsgenimpl.Def {
+	return &defSchemaKindDog
+}
+
+var defSchemaKindDog = opsgenimpl.Def{Name: "KindDog", JSON: `{"properties":{"bark":{"type":"boolean"},"type":{"$ref":"#/$defs/KindDogType"}},"required":["type","bark"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefKindDogType{}}}
+
+type defRefKindDogType struct{}
+
+func (defRefKindDogType) Def() *opsgenimpl.Def {
+	return &defSchemaKindDogType
+}
+
+var defSchemaKindDogType = opsgenimpl.Def{Name: "KindDogType", JSON: `{"enum":["dog"],"type":"string"}`}
+
+type defRefOwner struct{}
+
+func (defRefOwner) Def() *opsgenimpl.Def {
+	return &defSchemaOwner
+}
+
+var defSchemaOwner = opsgenimpl.Def{Name: "Owner", JSON: `{"properties":{"name":{"type":"string"}},"type":"object"}`}
+
+type defRefPet struct{}
+
+func (defRefPet) Def() *opsgenimpl.Def {
+	return &defSchemaPet
+}
+
+var defSchemaPet = opsgenimpl.Def{Name: "Pet", JSON: `{"properties":{"born":{"format":"date","type":"string"},"feeding":{"format":"duration","type":"string"},"id":{"format":"uuid","type":"string"},"kind":{"$ref":"#/$defs/Kind"},"lastSeenFrom":{"format":"ipv4","type":"string"},"name":{"type":"string"},"network":{"type":"string"},"nick":{"type":["string","null"]},"notAType":{"type":"string"},"position":{"prefixItems":[{"type":"number"},{"type":"number"}],"type":"array"},"until":{"format":"date","type":["string","null"]},"weight":{"$ref":"#/$defs/Weight"}},"required":["id","name","kind"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefKind{}, defRefWeight{}}}
+
+type defRefPetPatch struct{}
+
+func (defRefPetPatch) Def() *opsgenimpl.Def {
+	return &defSchemaPetPatch
+}
+
+var defSchemaPetPatch = opsgenimpl.Def{Name: "PetPatch", JSON: `{"properties":{"name":{"type":["string","null"]},"owner":{"anyOf":[{"allOf":[{"$ref":"#/$defs/Owner"}]},{"type":"null"}]},"plain":{"type":"string"},"tags":{"items":{"type":"string"},"type":["array","null"]}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefOwner{}}}
+
+type defRefProblem struct{}
+
+func (defRefProblem) Def() *opsgenimpl.Def {
+	return &defSchemaProblem
+}
+
+var defSchemaProblem = opsgenimpl.Def{Name: "Problem", JSON: `{"properties":{"status":{"type":"integer"},"title":{"type":"string"}},"required":["title"],"type":"object"}`}
+
+type defRefWeight struct{}
+
+func (defRefWeight) Def() *opsgenimpl.Def {
+	return &defSchemaWeight
+}
+
+var defSchemaWeight = opsgenimpl.Def{Name: "Weight", JSON: `{"oneOf":[{"type":"number"},{"pattern":"^[0-9.]+$","type":"string"}]}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaPet     = Schemas.Ref(`{"$ref":"#/$defs/Pet"}`)
-	refSchemaProblem = Schemas.Ref(`{"$ref":"#/$defs/Problem"}`)
+	refSchemaPet     = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Pet"}`, Defs: []opsgenimpl.DefRef{defRefPet{}}, Set: &schemaSet}
+	refSchemaProblem = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Problem"}`, Defs: []opsgenimpl.DefRef{defRefProblem{}}, Set: &schemaSet}
 )

@@ -38,7 +38,7 @@ func (c *Client) GetPet(ctx context.Context, params GetPetParams, opts ...CallOp
 }
 
 var responsesGetPet = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
 }
 
 // PutPetParams holds the parameters of PutPet.

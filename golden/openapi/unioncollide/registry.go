@@ -41,7 +41,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindQuery,
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"id":{"type":"string"}},"required":["id"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Cat":{"properties":{"lives":{"type":"integer"}},"required":["lives"],"type":"object"},"Dog":{"properties":{"bark":{"type":"boolean"}},"required":["bark"],"type":"object"},"Pet":{"oneOf":[{"$ref":"#/$defs/Dog"},{"$ref":"#/$defs/Cat"}]}},"$ref":"#/$defs/Pet"}`),
-		Output:       refSchemaPet,
+		Output:       &refSchemaPet,
 	}, (*Client).GetPet, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:          "unioncollide.putPet",

@@ -5,12 +5,76 @@ package unioncollide
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Cat":{"properties":{"lives":{"type":"integer"}},"required":["lives"],"type":"object"},"Dog":{"properties":{"bark":{"type":"boolean"}},"required":["bark"],"type":"object"},"DogPet":{"properties":{"name":{"type":"string"}},"type":"object"},"Pet":{"oneOf":[{"$ref":"#/$defs/Dog"},{"$ref":"#/$defs/Cat"}]},"PetFromDog":{"properties":{"dog":{"$ref":"#/$defs/Dog"}},"required":["dog"],"type":"object"},"PetKind":{"enum":["dog","cat"],"type":"string"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefCat{},
+	defRefDog{},
+	defRefDogPet{},
+	defRefPet{},
+	defRefPetFromDog{},
+	defRefPetKind{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefCat struct{}
+
+func (defRefCat) Def() *opsgenimpl.Def {
+	return &defSchemaCat
+}
+
+var defSchemaCat = opsgenimpl.Def{Name: "Cat", JSON: `{"properties":{"lives":{"type":"integer"}},"required":["lives"],"type":"object"}`}
+
+type defRefDog struct{}
+
+func (defRefDog) Def() *opsgenimpl.Def {
+	return &defSchemaDog
+}
+
+var defSchemaDog = opsgenimpl.Def{Name: "Dog", JSON: `{"properties":{"bark":{"type":"boolean"}},"required":["bark"],"type":"object"}`}
+
+type defRefDogPet struct{}
+
+func (defRefDogPet) Def() *opsgenimpl.Def {
+	return &defSchemaDogPet
+}
+
+var defSchemaDogPet = opsgenimpl.Def{Name: "DogPet", JSON: `{"properties":{"name":{"type":"string"}},"type":"object"}`}
+
+type defRefPet struct{}
+
+func (defRefPet) Def() *opsgenimpl.Def {
+	return &defSchemaPet
+}
+
+var defSchemaPet = opsgenimpl.Def{Name: "Pet", JSON: `{"oneOf":[{"$ref":"#/$defs/Dog"},{"$ref":"#/$defs/Cat"}]}`, Deps: []opsgenimpl.DefRef{defRefCat{}, defRefDog{}}}
+
+type defRefPetFromDog struct{}
+
+func (defRefPetFromDog) Def() *opsgenimpl.Def {
+	return &defSchemaPetFromDog
+}
+
+var defSchemaPetFromDog = opsgenimpl.Def{Name: "PetFromDog", JSON: `{"properties":{"dog":{"$ref":"#/$defs/Dog"}},"required":["dog"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefDog{}}}
+
+type defRefPetKind struct{}
+
+func (defRefPetKind) Def() *opsgenimpl.Def {
+	return &defSchemaPetKind
+}
+
+var defSchemaPetKind = opsgenimpl.Def{Name: "PetKind", JSON: `{"enum":["dog","cat"],"type":"string"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaPet = Schemas.Ref(`{"$ref":"#/$defs/Pet"}`)
+	refSchemaPet = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Pet"}`, Defs: []opsgenimpl.DefRef{defRefPet{}}, Set: &schemaSet}
 )

@@ -26,5 +26,5 @@ func (c *Client) ListPets(ctx context.Context, opts ...CallOption) (runtime.Resp
 }
 
 var responsesListPets = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaListPets200},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaListPets200},
 }

@@ -40,6 +40,6 @@ var registryOps = []struct {
 		Method:       "GET",
 		Kind:         runtime.KindQuery,
 		OutputSchema: json.RawMessage(`{"$defs":{"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"status":{"default":"available","type":"string"}},"required":["id","name"],"type":"object"}},"items":{"$ref":"#/$defs/Pet"},"type":"array"}`),
-		Output:       respSchemaListPets200,
+		Output:       &respSchemaListPets200,
 	}, (*Client).ListPets, nil},
 }

@@ -5,14 +5,51 @@ package webhooks
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"status":{"default":"available","type":"string"}},"required":["id","name"],"type":"object"},"PetRemovedPayload":{"properties":{"at":{"format":"date-time","type":"string"},"id":{"format":"int64","type":"integer"},"reason":{"$ref":"#/$defs/PetRemovedPayloadReason"}},"required":["id","reason"],"type":"object"},"PetRemovedPayloadReason":{"enum":["sold","lost"],"type":"string"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefPet{},
+	defRefPetRemovedPayload{},
+	defRefPetRemovedPayloadReason{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefPet struct{}
+
+func (defRefPet) Def() *opsgenimpl.Def {
+	return &defSchemaPet
+}
+
+var defSchemaPet = opsgenimpl.Def{Name: "Pet", JSON: `{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"status":{"default":"available","type":"string"}},"required":["id","name"],"type":"object"}`}
+
+type defRefPetRemovedPayload struct{}
+
+func (defRefPetRemovedPayload) Def() *opsgenimpl.Def {
+	return &defSchemaPetRemovedPayload
+}
+
+var defSchemaPetRemovedPayload = opsgenimpl.Def{Name: "PetRemovedPayload", JSON: `{"properties":{"at":{"format":"date-time","type":"string"},"id":{"format":"int64","type":"integer"},"reason":{"$ref":"#/$defs/PetRemovedPayloadReason"}},"required":["id","reason"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefPetRemovedPayloadReason{}}}
+
+type defRefPetRemovedPayloadReason struct{}
+
+func (defRefPetRemovedPayloadReason) Def() *opsgenimpl.Def {
+	return &defSchemaPetRemovedPayloadReason
+}
+
+var defSchemaPetRemovedPayloadReason = opsgenimpl.Def{Name: "PetRemovedPayloadReason", JSON: `{"enum":["sold","lost"],"type":"string"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaPet               = Schemas.Ref(`{"$ref":"#/$defs/Pet"}`)
-	refSchemaPetRemovedPayload = Schemas.Ref(`{"$ref":"#/$defs/PetRemovedPayload"}`)
-	respSchemaListPets200      = Schemas.Ref(`{"items":{"$ref":"#/$defs/Pet"},"type":"array"}`)
+	refSchemaPet               = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Pet"}`, Defs: []opsgenimpl.DefRef{defRefPet{}}, Set: &schemaSet}
+	refSchemaPetRemovedPayload = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/PetRemovedPayload"}`, Defs: []opsgenimpl.DefRef{defRefPetRemovedPayload{}}, Set: &schemaSet}
+	respSchemaListPets200      = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/Pet"},"type":"array"}`, Defs: []opsgenimpl.DefRef{defRefPet{}}, Set: &schemaSet}
 )

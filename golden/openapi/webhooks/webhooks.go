@@ -76,8 +76,8 @@ func NewWebhookMux(rc *webhook.Receiver, h WebhookHandler) *http.ServeMux {
 //   - webhooks.weirdName: WeirdName
 func RegisterWebhooks(reg *runtime.Registry, rc *webhook.Receiver) error {
 	for _, spec := range []runtime.OperationSpec{
-		{ID: "webhooks.newPet", Description: "A pet was added.", Method: "POST", OutputSchema: json.RawMessage(`{"$defs":{"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"status":{"default":"available","type":"string"}},"required":["id","name"],"type":"object"}},"$ref":"#/$defs/Pet"}`), Output: refSchemaPet},
-		{ID: "webhooks.petRemoved", Method: "POST", OutputSchema: json.RawMessage(`{"$defs":{"PetRemovedPayload":{"properties":{"at":{"format":"date-time","type":"string"},"id":{"format":"int64","type":"integer"},"reason":{"$ref":"#/$defs/PetRemovedPayloadReason"}},"required":["id","reason"],"type":"object"},"PetRemovedPayloadReason":{"enum":["sold","lost"],"type":"string"}},"$ref":"#/$defs/PetRemovedPayload"}`), Output: refSchemaPetRemovedPayload},
+		{ID: "webhooks.newPet", Description: "A pet was added.", Method: "POST", OutputSchema: json.RawMessage(`{"$defs":{"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"status":{"default":"available","type":"string"}},"required":["id","name"],"type":"object"}},"$ref":"#/$defs/Pet"}`), Output: &refSchemaPet},
+		{ID: "webhooks.petRemoved", Method: "POST", OutputSchema: json.RawMessage(`{"$defs":{"PetRemovedPayload":{"properties":{"at":{"format":"date-time","type":"string"},"id":{"format":"int64","type":"integer"},"reason":{"$ref":"#/$defs/PetRemovedPayloadReason"}},"required":["id","reason"],"type":"object"},"PetRemovedPayloadReason":{"enum":["sold","lost"],"type":"string"}},"$ref":"#/$defs/PetRemovedPayload"}`), Output: &refSchemaPetRemovedPayload},
 		{ID: "webhooks.ping", Description: "A liveness probe with a text body.", Method: "POST"},
 		{ID: "webhooks.weirdName", Method: "PUT"},
 	} {
@@ -89,10 +89,10 @@ func RegisterWebhooks(reg *runtime.Registry, rc *webhook.Receiver) error {
 }
 
 // webhookNewPet describes NewPet to webhook.Handle.
-var webhookNewPet = webhook.Operation{ID: "webhooks.newPet", Name: "newPet", Method: "POST", Schema: refSchemaPet}
+var webhookNewPet = webhook.Operation{ID: "webhooks.newPet", Name: "newPet", Method: "POST", Schema: &refSchemaPet}
 
 // webhookPetRemoved describes PetRemoved to webhook.Handle.
-var webhookPetRemoved = webhook.Operation{ID: "webhooks.petRemoved", Name: "petRemoved", Method: "POST", Schema: refSchemaPetRemovedPayload}
+var webhookPetRemoved = webhook.Operation{ID: "webhooks.petRemoved", Name: "petRemoved", Method: "POST", Schema: &refSchemaPetRemovedPayload}
 
 // webhookPing describes Ping to webhook.Handle.
 var webhookPing = webhook.Operation{ID: "webhooks.ping", Name: "ping", Method: "POST", Kind: webhook.BodyText}

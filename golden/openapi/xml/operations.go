@@ -17,7 +17,7 @@ import (
 // POST /pets
 func (c *Client) AddPet(ctx context.Context, body Pet, opts ...CallOption) (runtime.ResponseEnvelope[Pet], error) {
 	r := c.c.NewRequest("addPet", "POST", "/pets")
-	r.XMLBody("application/xml", body, refSchemaPet)
+	r.XMLBody("application/xml", body, &refSchemaPet)
 	if c.c.HasRemote() {
 		r.Remote("xml.addPet", nil, body)
 	}
@@ -29,8 +29,8 @@ func (c *Client) AddPet(ctx context.Context, body Pet, opts ...CallOption) (runt
 }
 
 var responsesAddPet = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyXML, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyXML, Schema: refSchemaError, Error: (*AddPetNotFound)(nil)},
+	{Status: "200", Kind: httpclient.BodyXML, Schema: &refSchemaPet},
+	{Status: "404", Kind: httpclient.BodyXML, Schema: &refSchemaError, Error: (*AddPetNotFound)(nil)},
 }
 
 // AddPetNotFound is the error AddPet returns for status 404; errors.As reaches it,
@@ -52,7 +52,7 @@ type AddPetNotFound struct {
 func (c *Client) GetCallerIdentity(ctx context.Context, body GetCallerIdentityRequest, opts ...CallOption) (runtime.ResponseEnvelope[GetCallerIdentityResponse], error) {
 	r := c.c.NewRequest("getCallerIdentity", "POST", "/identity")
 	if body != nil {
-		r.XMLBody("text/xml", body, refSchemaGetCallerIdentityRequest)
+		r.XMLBody("text/xml", body, &refSchemaGetCallerIdentityRequest)
 	}
 	if c.c.HasRemote() {
 		r.Remote("xml.getCallerIdentity", nil, body)
@@ -65,7 +65,7 @@ func (c *Client) GetCallerIdentity(ctx context.Context, body GetCallerIdentityRe
 }
 
 var responsesGetCallerIdentity = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyXML, Schema: refSchemaGetCallerIdentityResponse},
+	{Status: "200", Kind: httpclient.BodyXML, Schema: &refSchemaGetCallerIdentityResponse},
 }
 
 // ListPets calls the operation "listPets".
@@ -86,7 +86,7 @@ func (c *Client) ListPets(ctx context.Context, opts ...CallOption) (runtime.Resp
 }
 
 var responsesListPets = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyXML, Schema: respSchemaListPets200},
+	{Status: "200", Kind: httpclient.BodyXML, Schema: &respSchemaListPets200},
 }
 
 // PutNote calls the operation "putNote".
@@ -96,7 +96,7 @@ var responsesListPets = []httpclient.Response{
 // PUT /notes
 func (c *Client) PutNote(ctx context.Context, body Note, opts ...CallOption) (runtime.ResponseEnvelope[struct{}], error) {
 	r := c.c.NewRequest("putNote", "PUT", "/notes")
-	r.XMLBody("application/xml", body, bodySchemaPutNote)
+	r.XMLBody("application/xml", body, &bodySchemaPutNote)
 	if c.c.HasRemote() {
 		r.Remote("xml.putNote", nil, body)
 	}

@@ -42,7 +42,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"Pet":{"properties":{"id":{"format":"int64","type":"integer","xml":{"attribute":true}},"name":{"type":"string"},"photoUrls":{"items":{"type":"string","xml":{"name":"photoUrl"}},"type":"array","xml":{"wrapped":true}},"sold":{"type":"boolean"},"tags":{"items":{"$ref":"#/$defs/Tag"},"type":"array"}},"required":["name"],"type":"object","xml":{"name":"pet","namespace":"https://example.com/pets","prefix":"p"}},"Tag":{"properties":{"name":{"type":"string"}},"type":"object","xml":{"name":"tag"}}},"properties":{"body":{"$ref":"#/$defs/Pet"}},"required":["body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Pet":{"properties":{"id":{"format":"int64","type":"integer","xml":{"attribute":true}},"name":{"type":"string"},"photoUrls":{"items":{"type":"string","xml":{"name":"photoUrl"}},"type":"array","xml":{"wrapped":true}},"sold":{"type":"boolean"},"tags":{"items":{"$ref":"#/$defs/Tag"},"type":"array"}},"required":["name"],"type":"object","xml":{"name":"pet","namespace":"https://example.com/pets","prefix":"p"}},"Tag":{"properties":{"name":{"type":"string"}},"type":"object","xml":{"name":"tag"}}},"$ref":"#/$defs/Pet"}`),
-		Output:       refSchemaPet,
+		Output:       &refSchemaPet,
 	}, (*Client).AddPet, []string{"body"}},
 	{runtime.OperationSpec{
 		ID:           "xml.getCallerIdentity",
@@ -51,7 +51,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"GetCallerIdentityRequest":{"type":"object"}},"properties":{"body":{"$ref":"#/$defs/GetCallerIdentityRequest"}},"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"AccountType":{"type":"string"},"ArnType":{"minLength":20,"type":"string"},"GetCallerIdentityResponse":{"properties":{"Account":{"allOf":[{"$ref":"#/$defs/AccountType"},{}]},"Arn":{"allOf":[{"$ref":"#/$defs/ArnType"},{}]},"UserId":{"allOf":[{"$ref":"#/$defs/UserIDType"},{}]}},"type":"object"},"UserIDType":{"type":"string"}},"$ref":"#/$defs/GetCallerIdentityResponse"}`),
-		Output:       refSchemaGetCallerIdentityResponse,
+		Output:       &refSchemaGetCallerIdentityResponse,
 	}, (*Client).GetCallerIdentity, []string{"body"}},
 	{runtime.OperationSpec{
 		ID:           "xml.listPets",
@@ -59,7 +59,7 @@ var registryOps = []struct {
 		Method:       "GET",
 		Kind:         runtime.KindQuery,
 		OutputSchema: json.RawMessage(`{"$defs":{"Pet":{"properties":{"id":{"format":"int64","type":"integer","xml":{"attribute":true}},"name":{"type":"string"},"photoUrls":{"items":{"type":"string","xml":{"name":"photoUrl"}},"type":"array","xml":{"wrapped":true}},"sold":{"type":"boolean"},"tags":{"items":{"$ref":"#/$defs/Tag"},"type":"array"}},"required":["name"],"type":"object","xml":{"name":"pet","namespace":"https://example.com/pets","prefix":"p"}},"Tag":{"properties":{"name":{"type":"string"}},"type":"object","xml":{"name":"tag"}}},"items":{"$ref":"#/$defs/Pet"},"type":"array","xml":{"name":"pets","wrapped":true}}`),
-		Output:       respSchemaListPets200,
+		Output:       &respSchemaListPets200,
 	}, (*Client).ListPets, nil},
 	{runtime.OperationSpec{
 		ID:          "xml.putNote",
@@ -75,7 +75,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"properties":{"body":{"type":"string"}},"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"type":"string"}`),
-		Output:       outSchemaPutRawXML,
+		Output:       &outSchemaPutRawXML,
 	}, (*Client).PutRawXML, []string{"body"}},
 }
 

@@ -5,18 +5,109 @@ package xml
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"AccountType":{"type":"string"},"ArnType":{"minLength":20,"type":"string"},"Error":{"properties":{"code":{"type":"integer"},"message":{"type":"string"}},"type":"object"},"GetCallerIdentityRequest":{"type":"object"},"GetCallerIdentityResponse":{"properties":{"Account":{"allOf":[{"$ref":"#/$defs/AccountType"},{}]},"Arn":{"allOf":[{"$ref":"#/$defs/ArnType"},{}]},"UserId":{"allOf":[{"$ref":"#/$defs/UserIDType"},{}]}},"type":"object"},"Note":{"properties":{"lang":{"type":"string","xml":{"attribute":true}},"text":{"type":"string"}},"type":"object"},"Pet":{"properties":{"id":{"format":"int64","type":"integer","xml":{"attribute":true}},"name":{"type":"string"},"photoUrls":{"items":{"type":"string","xml":{"name":"photoUrl"}},"type":"array","xml":{"wrapped":true}},"sold":{"type":"boolean"},"tags":{"items":{"$ref":"#/$defs/Tag"},"type":"array"}},"required":["name"],"type":"object","xml":{"name":"pet","namespace":"https://example.com/pets","prefix":"p"}},"Tag":{"properties":{"name":{"type":"string"}},"type":"object","xml":{"name":"tag"}},"UserIDType":{"type":"string"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefAccountType{},
+	defRefArnType{},
+	defRefError{},
+	defRefGetCallerIdentityRequest{},
+	defRefGetCallerIdentityResponse{},
+	defRefNote{},
+	defRefPet{},
+	defRefTag{},
+	defRefUserIDType{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefAccountType struct{}
+
+func (defRefAccountType) Def() *opsgenimpl.Def {
+	return &defSchemaAccountType
+}
+
+var defSchemaAccountType = opsgenimpl.Def{Name: "AccountType", JSON: `{"type":"string"}`}
+
+type defRefArnType struct{}
+
+func (defRefArnType) Def() *opsgenimpl.Def {
+	return &defSchemaArnType
+}
+
+var defSchemaArnType = opsgenimpl.Def{Name: "ArnType", JSON: `{"minLength":20,"type":"string"}`}
+
+type defRefError struct{}
+
+func (defRefError) Def() *opsgenimpl.Def {
+	return &defSchemaError
+}
+
+var defSchemaError = opsgenimpl.Def{Name: "Error", JSON: `{"properties":{"code":{"type":"integer"},"message":{"type":"string"}},"type":"object"}`}
+
+type defRefGetCallerIdentityRequest struct{}
+
+func (defRefGetCallerIdentityRequest) Def() *opsgenimpl.Def {
+	return &defSchemaGetCallerIdentityRequest
+}
+
+var defSchemaGetCallerIdentityRequest = opsgenimpl.Def{Name: "GetCallerIdentityRequest", JSON: `{"type":"object"}`}
+
+type defRefGetCallerIdentityResponse struct{}
+
+func (defRefGetCallerIdentityResponse) Def() *opsgenimpl.Def {
+	return &defSchemaGetCallerIdentityResponse
+}
+
+var defSchemaGetCallerIdentityResponse = opsgenimpl.Def{Name: "GetCallerIdentityResponse", JSON: `{"properties":{"Account":{"allOf":[{"$ref":"#/$defs/AccountType"},{}]},"Arn":{"allOf":[{"$ref":"#/$defs/ArnType"},{}]},"UserId":{"allOf":[{"$ref":"#/$defs/UserIDType"},{}]}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefAccountType{}, defRefArnType{}, defRefUserIDType{}}}
+
+type defRefNote struct{}
+
+func (defRefNote) Def() *opsgenimpl.Def {
+	return &defSchemaNote
+}
+
+var defSchemaNote = opsgenimpl.Def{Name: "Note", JSON: `{"properties":{"lang":{"type":"string","xml":{"attribute":true}},"text":{"type":"string"}},"type":"object"}`}
+
+type defRefPet struct{}
+
+func (defRefPet) Def() *opsgenimpl.Def {
+	return &defSchemaPet
+}
+
+var defSchemaPet = opsgenimpl.Def{Name: "Pet", JSON: `{"properties":{"id":{"format":"int64","type":"integer","xml":{"attribute":true}},"name":{"type":"string"},"photoUrls":{"items":{"type":"string","xml":{"name":"photoUrl"}},"type":"array","xml":{"wrapped":true}},"sold":{"type":"boolean"},"tags":{"items":{"$ref":"#/$defs/Tag"},"type":"array"}},"required":["name"],"type":"object","xml":{"name":"pet","namespace":"https://example.com/pets","prefix":"p"}}`, Deps: []opsgenimpl.DefRef{defRefTag{}}}
+
+type defRefTag struct{}
+
+func (defRefTag) Def() *opsgenimpl.Def {
+	return &defSchemaTag
+}
+
+var defSchemaTag = opsgenimpl.Def{Name: "Tag", JSON: `{"properties":{"name":{"type":"string"}},"type":"object","xml":{"name":"tag"}}`}
+
+type defRefUserIDType struct{}
+
+func (defRefUserIDType) Def() *opsgenimpl.Def {
+	return &defSchemaUserIDType
+}
+
+var defSchemaUserIDType = opsgenimpl.Def{Name: "UserIDType", JSON: `{"type":"string"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations, and the schemas of their XML bodies.
 var (
-	bodySchemaPutNote                  = Schemas.Ref(`{"$ref":"#/$defs/Note","xml":{"name":"note"}}`)
-	outSchemaPutRawXML                 = Schemas.Ref(`{"type":"string"}`)
-	refSchemaError                     = Schemas.Ref(`{"$ref":"#/$defs/Error"}`)
-	refSchemaGetCallerIdentityRequest  = Schemas.Ref(`{"$ref":"#/$defs/GetCallerIdentityRequest"}`)
-	refSchemaGetCallerIdentityResponse = Schemas.Ref(`{"$ref":"#/$defs/GetCallerIdentityResponse"}`)
-	refSchemaPet                       = Schemas.Ref(`{"$ref":"#/$defs/Pet"}`)
-	respSchemaListPets200              = Schemas.Ref(`{"items":{"$ref":"#/$defs/Pet"},"type":"array","xml":{"name":"pets","wrapped":true}}`)
+	bodySchemaPutNote                  = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Note","xml":{"name":"note"}}`, Defs: []opsgenimpl.DefRef{defRefNote{}}, Set: &schemaSet}
+	outSchemaPutRawXML                 = opsgenimpl.Schema{JSON: `{"type":"string"}`}
+	refSchemaError                     = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Error"}`, Defs: []opsgenimpl.DefRef{defRefError{}}, Set: &schemaSet}
+	refSchemaGetCallerIdentityRequest  = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/GetCallerIdentityRequest"}`, Defs: []opsgenimpl.DefRef{defRefGetCallerIdentityRequest{}}, Set: &schemaSet}
+	refSchemaGetCallerIdentityResponse = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/GetCallerIdentityResponse"}`, Defs: []opsgenimpl.DefRef{defRefGetCallerIdentityResponse{}}, Set: &schemaSet}
+	refSchemaPet                       = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Pet"}`, Defs: []opsgenimpl.DefRef{defRefPet{}}, Set: &schemaSet}
+	respSchemaListPets200              = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/Pet"},"type":"array","xml":{"name":"pets","wrapped":true}}`, Defs: []opsgenimpl.DefRef{defRefPet{}}, Set: &schemaSet}
 )

@@ -48,7 +48,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"DotbotSolutionInfoInput":{"additionalProperties":false,"properties":{"mismatch":{"type":"boolean"}},"type":"object"}},"$ref":"#/$defs/DotbotSolutionInfoInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"DotbotSolutionInfoOutput":{"properties":{"solution":{"$ref":"#/$defs/DotbotSolutionInfoOutputSolution"}},"required":["solution"],"type":"object"},"DotbotSolutionInfoOutputSolution":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}},"$ref":"#/$defs/DotbotSolutionInfoOutput"}`),
-		Output:       refSchemaDotbotSolutionInfoOutput,
+		Output:       &refSchemaDotbotSolutionInfoOutput,
 	}, (*Client).callDotbotSolutionInfo},
 	{runtime.OperationSpec{
 		ID:          "mcpgen.echo",
@@ -127,14 +127,14 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"GetWeatherInput":{"additionalProperties":false,"properties":{"city":{"type":"string"}},"type":"object"}},"$ref":"#/$defs/GetWeatherInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"GetWeatherOutput":{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"integer"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"}},"$ref":"#/$defs/GetWeatherOutput"}`),
-		Output:       refSchemaGetWeatherOutput,
+		Output:       &refSchemaGetWeatherOutput,
 	}, (*Client).callGetWeather},
 	{runtime.OperationSpec{
 		ID:           "mcpgen.get-weather-text",
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"GetWeatherTextOutput":{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"integer"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"}},"$ref":"#/$defs/GetWeatherTextOutput"}`),
-		Output:       refSchemaGetWeatherTextOutput,
+		Output:       &refSchemaGetWeatherTextOutput,
 	}, (*Client).callGetWeatherText},
 	{runtime.OperationSpec{
 		ID:          "mcpgen.mixed_content",
@@ -158,14 +158,14 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"WeatherDriftOutput":{"additionalProperties":false,"properties":{"conditions":{"type":"string"},"humidity":{"type":"integer"},"temperature":{"type":"number"}},"required":["temperature","conditions","humidity"],"type":"object"}},"$ref":"#/$defs/WeatherDriftOutput"}`),
-		Output:       refSchemaWeatherDriftOutput,
+		Output:       &refSchemaWeatherDriftOutput,
 	}, (*Client).callWeatherDrift},
 	{runtime.OperationSpec{
 		ID:           "mcpgen.workflow.system_design",
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"WorkflowSystemDesignInput":{"additionalProperties":false,"properties":{"version":{"type":"integer"}},"type":"object"}},"$ref":"#/$defs/WorkflowSystemDesignInput"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"WorkflowSystemDesignOutput":{"properties":{"displayName":{"type":"string"},"instructionId":{"type":"string"},"steps":{"items":{"$ref":"#/$defs/WorkflowSystemDesignOutputStepsItem"},"type":"array"}},"required":["displayName","instructionId","steps"],"type":"object"},"WorkflowSystemDesignOutputStepsItem":{"properties":{"kind":{"type":"string"},"label":{"type":"string"},"summary":{"type":"string"}},"required":["kind","label","summary"],"type":"object"}},"$ref":"#/$defs/WorkflowSystemDesignOutput"}`),
-		Output:       refSchemaWorkflowSystemDesignOutput,
+		Output:       &refSchemaWorkflowSystemDesignOutput,
 	}, (*Client).callWorkflowSystemDesign},
 }
 

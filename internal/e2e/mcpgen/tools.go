@@ -32,7 +32,7 @@ func (c *Client) ContentReplay(ctx context.Context, opts ...CallOption) (runtime
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolContentReplay, struct{}{}, opts...)
 }
 
-var toolDotbotSolutionInfo = &mcpclient.Tool{Name: "dotbot.solution-info", ID: "mcpgen.dotbot.solution-info", OutputSchema: refSchemaDotbotSolutionInfoOutput, Convention: "auto"}
+var toolDotbotSolutionInfo = &mcpclient.Tool{Name: "dotbot.solution-info", ID: "mcpgen.dotbot.solution-info", OutputSchema: &refSchemaDotbotSolutionInfoOutput, Convention: "auto"}
 
 // DotbotSolutionInfo calls the tool "dotbot.solution-info".
 //
@@ -197,7 +197,7 @@ func (c *Client) FutureBlock(ctx context.Context, opts ...CallOption) (runtime.R
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolFutureBlock, struct{}{}, opts...)
 }
 
-var toolGetWeather = &mcpclient.Tool{Name: "get_weather", ID: "mcpgen.get_weather", OutputSchema: refSchemaGetWeatherOutput, Convention: "auto"}
+var toolGetWeather = &mcpclient.Tool{Name: "get_weather", ID: "mcpgen.get_weather", OutputSchema: &refSchemaGetWeatherOutput, Convention: "auto"}
 
 // GetWeather calls the tool "get_weather".
 //
@@ -208,7 +208,7 @@ func (c *Client) GetWeather(ctx context.Context, in GetWeatherInput, opts ...Cal
 	return mcpclient.Call[GetWeatherOutput](ctx, c.c, toolGetWeather, in, opts...)
 }
 
-var toolGetWeatherText = &mcpclient.Tool{Name: "get-weather-text", ID: "mcpgen.get-weather-text", OutputSchema: refSchemaGetWeatherTextOutput, Convention: "auto"}
+var toolGetWeatherText = &mcpclient.Tool{Name: "get-weather-text", ID: "mcpgen.get-weather-text", OutputSchema: &refSchemaGetWeatherTextOutput, Convention: "auto"}
 
 // GetWeatherText calls the tool "get-weather-text".
 //
@@ -254,7 +254,7 @@ func (c *Client) Slow(ctx context.Context, in SlowInput, opts ...CallOption) (ru
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolSlow, in, opts...)
 }
 
-var toolWeatherDrift = &mcpclient.Tool{Name: "weather.drift", ID: "mcpgen.weather.drift", OutputSchema: refSchemaWeatherDriftOutput, Convention: "auto"}
+var toolWeatherDrift = &mcpclient.Tool{Name: "weather.drift", ID: "mcpgen.weather.drift", OutputSchema: &refSchemaWeatherDriftOutput, Convention: "auto"}
 
 // WeatherDrift calls the tool "weather.drift".
 //
@@ -263,7 +263,7 @@ func (c *Client) WeatherDrift(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[WeatherDriftOutput](ctx, c.c, toolWeatherDrift, struct{}{}, opts...)
 }
 
-var toolWorkflowSystemDesign = &mcpclient.Tool{Name: "workflow.system_design", ID: "mcpgen.workflow.system_design", OutputSchema: refSchemaWorkflowSystemDesignOutput, Convention: "toolenvelope-v1"}
+var toolWorkflowSystemDesign = &mcpclient.Tool{Name: "workflow.system_design", ID: "mcpgen.workflow.system_design", OutputSchema: &refSchemaWorkflowSystemDesignOutput, Convention: "toolenvelope-v1"}
 
 // WorkflowSystemDesign calls the tool "workflow.system_design".
 //

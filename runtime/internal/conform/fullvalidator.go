@@ -113,13 +113,22 @@ func compileFallback(s *Schema) (FullSchema, error) {
 		uncheckedOnce(s)
 		return nil, nil
 	}
-	doc, _ := parseJSON(s.doc) // parsed fine before
+	doc, _ := parseJSON(s.JSON) // parsed fine before
 	ptr := "#"
-	if s.set != nil {
-		// Refs of the schema point into the set document: put the schema
-		// inside (a copy of) that document so they resolve.
-		setDoc, _ := parseJSON(s.set.doc)
-		m, ok := setDoc.(map[string]any)
+	if len(s.Defs) > 0 || s.Set != nil {
+		// Refs of the schema point into its defs or the set document: put
+		// the schema inside (a copy of) that document so they resolve.
+		var refDoc any
+		var err error
+		if len(s.Defs) > 0 {
+			refDoc, err = defsDocument(s.Defs, true)
+		} else {
+			refDoc, err = s.Set.freshDocument()
+		}
+		if err != nil {
+			return nil, err
+		}
+		m, ok := refDoc.(map[string]any)
 		if !ok {
 			return nil, fmt.Errorf("opsgen: schema set is not an object")
 		}

@@ -14,28 +14,47 @@ import (
 
 // Schema is a compiled JSON Schema that data is normalized and validated
 // against. It is compiled on first use (or by Compile) and is safe for
-// concurrent use. Build one with NewSchema or (*SchemaSet).Ref.
+// concurrent use. Build one with NewSchema or (*SchemaSet).Ref, or, in
+// generated code, as a statically initialised value: JSON with the Defs it
+// refers to and the package's Set, so that a program links only the
+// schemas its operations reach. The exported fields must not change once
+// the schema is in use.
 type Schema struct {
-	doc string
-	set *SchemaSet // nil for a standalone schema
+	// JSON is the schema's text. Its "$ref"s ("#/$defs/Pet") resolve
+	// against the closure of Defs when Defs is set, else against Set's
+	// document, else against the schema itself.
+	JSON string
+	// Defs are the named types JSON refers to directly; the schema is
+	// compiled within {"$defs": {every def they reach}}.
+	Defs []DefRef
+	// Set, when not nil, shares compiled nodes among the schemas of one
+	// package (a zero SchemaSet does for schemas with Defs), so that each
+	// named type is compiled once.
+	Set *SchemaSet
 
 	once     sync.Once
 	root     *node
 	fallback FullSchema // set when the schema uses keywords the walker does not support and a FullValidator is installed
 	err      error
 
-	// parsed is the schema as decoded JSON, for Document (on first use).
+	// parsed is the schema as decoded JSON, for Document (on first use);
+	// defsDoc the closure of Defs as {"$defs": {...}}.
 	parsedOnce sync.Once
 	parsed     any
 	parseErr   error
+	defsOnce   sync.Once
+	defsDoc    map[string]any
+	defsErr    error
 }
 
 // SchemaSet is a JSON Schema document holding named schemas (under "$defs",
 // or any other place a JSON pointer reaches) that the schemas made by Ref
-// refer into. Generated code declares one set per package. Schemas of one
-// set share their compiled nodes, so each named type is compiled once.
+// refer into, and the nodes its schemas compiled. Schemas of one set share
+// their compiled nodes, so each named type is compiled once. Its zero
+// value is an empty set, which schemas with Defs share nodes through.
 type SchemaSet struct {
-	doc string
+	doc  string   // NewSchemaSet's document
+	defs []DefRef // NewDefSet's defs: the document is their closure
 
 	mu     sync.Mutex
 	parsed bool
@@ -46,19 +65,21 @@ type SchemaSet struct {
 
 // NewSchema returns a standalone schema; its "$ref"s ("#/$defs/X") resolve
 // against doc itself. doc is compiled on first use; Compile reports errors.
-func NewSchema(doc string) *Schema { return &Schema{doc: doc} }
+func NewSchema(doc string) *Schema { return &Schema{JSON: doc} }
 
 // NewSchemaSet returns a set of schemas from a JSON Schema document, usually
 // one whose "$defs" hold every named type of a generated package.
 func NewSchemaSet(doc string) *SchemaSet { return &SchemaSet{doc: doc} }
 
+// NewDefSet returns the set whose document is {"$defs": {...}} with the
+// defs refs reach (transitively); it is built when a schema of the set is
+// first used.
+func NewDefSet(refs ...DefRef) *SchemaSet { return &SchemaSet{defs: refs} }
+
 // Ref returns a schema of the set: schema is a JSON Schema whose "$ref"s
 // resolve against the set document, typically just {"$ref":"#/$defs/Pet"}
-// or an array of such refs. Not inlined: a generated package's
-// initialisation calls it once per operation schema.
-//
-//go:noinline
-func (s *SchemaSet) Ref(schema string) *Schema { return &Schema{doc: schema, set: s} }
+// or an array of such refs.
+func (s *SchemaSet) Ref(schema string) *Schema { return &Schema{JSON: schema, Set: s} }
 
 // Compile compiles the schema now, if it was not compiled yet, and returns
 // the error that makes it unusable, if any. Schemas compile on first use;
@@ -73,23 +94,30 @@ func (s *Schema) Compile() error {
 }
 
 func (s *Schema) compile() {
-	doc, err := parseJSON(s.doc)
+	doc, err := parseJSON(s.JSON)
 	if err != nil {
 		s.err = fmt.Errorf("opsgen: schema: %w", err)
 		return
 	}
 	c := &compiler{root: doc, nodes: map[string]*node{}}
 	loc := "#"
-	if s.set != nil {
-		s.set.mu.Lock()
-		defer s.set.mu.Unlock()
-		if err := s.set.parse(); err != nil {
+	if s.Set != nil {
+		s.Set.mu.Lock()
+		defer s.Set.mu.Unlock()
+		if s.Set.nodes == nil {
+			s.Set.nodes = map[string]*node{}
+		}
+		c.nodes = s.Set.nodes
+	}
+	if len(s.Defs) > 0 || s.Set != nil {
+		// The schema itself is not part of the document its refs resolve
+		// against: its nodes are not cached (loc ""), its refs resolve
+		// into the shared defs.
+		if c.root, err = s.refDoc(); err != nil {
 			s.err = err
 			return
 		}
-		// The schema itself is not part of the set document: its nodes are
-		// not cached (loc ""), its refs resolve into the shared set.
-		c.root, c.nodes, loc = s.set.root, s.set.nodes, ""
+		loc = ""
 	}
 	root, err := c.compile(doc, loc)
 	if err != nil {
@@ -103,16 +131,44 @@ func (s *Schema) compile() {
 	}
 }
 
+// refDoc returns the document the schema's refs resolve against: the
+// closure of Defs, else Set's document (whose lock the caller holds).
+func (s *Schema) refDoc() (any, error) {
+	if len(s.Defs) > 0 {
+		s.defsOnce.Do(func() { s.defsDoc, s.defsErr = defsDocument(s.Defs, false) })
+		return s.defsDoc, s.defsErr
+	}
+	if err := s.Set.parse(); err != nil {
+		return nil, err
+	}
+	return s.Set.root, nil
+}
+
 func (s *SchemaSet) parse() error {
 	if !s.parsed {
 		s.parsed = true
-		s.nodes = map[string]*node{}
+		if s.nodes == nil {
+			s.nodes = map[string]*node{}
+		}
+		if s.doc == "" {
+			s.root, s.err = defsDocument(s.defs, false)
+			return s.err
+		}
 		s.root, s.err = parseJSON(s.doc)
 		if s.err != nil {
 			s.err = fmt.Errorf("opsgen: schema set: %w", s.err)
 		}
 	}
 	return s.err
+}
+
+// freshDocument returns the set's document decoded anew, which the caller
+// may modify.
+func (s *SchemaSet) freshDocument() (any, error) {
+	if s.doc == "" {
+		return defsDocument(s.defs, true)
+	}
+	return parseJSON(s.doc)
 }
 
 // parseJSON decodes a schema document, keeping numbers exact.

@@ -30,8 +30,8 @@ func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption)
 }
 
 var responsesCreatePet = []httpclient.Response{
-	{Status: "201", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*CreatePetDefault)(nil)},
+	{Status: "201", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*CreatePetDefault)(nil)},
 }
 
 // CreatePetDefault is the error CreatePet returns for a status it does not declare
@@ -75,7 +75,7 @@ func (c *Client) DeletePet(ctx context.Context, params DeletePetParams, opts ...
 
 var responsesDeletePet = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*DeletePetNotFound)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*DeletePetNotFound)(nil)},
 }
 
 // DeletePetNotFound is the error DeletePet returns for status 404; errors.As
@@ -118,8 +118,8 @@ func (c *Client) GetPet(ctx context.Context, params GetPetParams, opts ...CallOp
 }
 
 var responsesGetPet = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*GetPetNotFound)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*GetPetNotFound)(nil)},
 }
 
 // GetPetNotFound is the error GetPet returns for status 404; errors.As reaches it,
@@ -153,7 +153,7 @@ func (c *Client) GetStats(ctx context.Context, opts ...CallOption) (runtime.Resp
 }
 
 var responsesGetStats = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaGetStatsResponse},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaGetStatsResponse},
 }
 
 // ListPetsParams holds the parameters of ListPets.
@@ -188,8 +188,8 @@ func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...Ca
 }
 
 var responsesListPets = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: respSchemaListPets200},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*ListPetsDefault)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaListPets200},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ListPetsDefault)(nil)},
 }
 
 // ListPetsDefault is the error ListPets returns for a status it does not declare
@@ -233,8 +233,8 @@ func (c *Client) UpdatePet(ctx context.Context, params UpdatePetParams, body New
 }
 
 var responsesUpdatePet = []httpclient.Response{
-	{Status: "200", Kind: httpclient.BodyJSON, Schema: refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: refSchemaError, Error: (*UpdatePetNotFound)(nil)},
+	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*UpdatePetNotFound)(nil)},
 }
 
 // UpdatePetNotFound is the error UpdatePet returns for status 404; errors.As

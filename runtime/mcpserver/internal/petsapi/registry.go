@@ -42,7 +42,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"NewPet":{"properties":{"name":{"minLength":1,"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["name"],"type":"object"},"Owner":{"properties":{"email":{"type":["string","null"]},"name":{"type":"string"}},"required":["name"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"properties":{"body":{"$ref":"#/$defs/NewPet"}},"required":["body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Owner":{"properties":{"email":{"type":["string","null"]},"name":{"type":"string"}},"required":["name"],"type":"object"},"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"$ref":"#/$defs/Pet"}`),
-		Output:       refSchemaPet,
+		Output:       &refSchemaPet,
 	}, (*Client).CreatePet, []string{"body"}},
 	{runtime.OperationSpec{
 		ID:          "pets.deletePet",
@@ -58,7 +58,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindQuery,
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"petId":{"format":"int64","type":"integer"}},"required":["petId"],"type":"object"}},"required":["params"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Owner":{"properties":{"email":{"type":["string","null"]},"name":{"type":"string"}},"required":["name"],"type":"object"},"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"$ref":"#/$defs/Pet"}`),
-		Output:       refSchemaPet,
+		Output:       &refSchemaPet,
 	}, (*Client).GetPet, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:           "pets.getStats",
@@ -67,7 +67,7 @@ var registryOps = []struct {
 		Deprecated:   true,
 		Kind:         runtime.KindQuery,
 		OutputSchema: json.RawMessage(`{"$defs":{"GetStatsResponse":{"properties":{"byStatus":{"additionalProperties":{"type":"integer"},"type":"object"},"oldest":{"format":"date-time","type":["string","null"]},"ratio":{"type":"number"}},"required":["byStatus"],"type":"object"}},"$ref":"#/$defs/GetStatsResponse"}`),
-		Output:       refSchemaGetStatsResponse,
+		Output:       &refSchemaGetStatsResponse,
 	}, (*Client).GetStats, nil},
 	{runtime.OperationSpec{
 		ID:           "pets.listPets",
@@ -76,7 +76,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindQuery,
 		InputSchema:  json.RawMessage(`{"$defs":{"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"properties":{"params":{"properties":{"limit":{"format":"int32","maximum":100,"minimum":1,"type":"integer"},"status":{"$ref":"#/$defs/PetStatus"}},"type":"object"}},"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Owner":{"properties":{"email":{"type":["string","null"]},"name":{"type":"string"}},"required":["name"],"type":"object"},"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"items":{"$ref":"#/$defs/Pet"},"type":"array"}`),
-		Output:       respSchemaListPets200,
+		Output:       &respSchemaListPets200,
 	}, (*Client).ListPets, []string{"params"}},
 	{runtime.OperationSpec{
 		ID:           "pets.updatePet",
@@ -85,7 +85,7 @@ var registryOps = []struct {
 		Kind:         runtime.KindMutation,
 		InputSchema:  json.RawMessage(`{"$defs":{"NewPet":{"properties":{"name":{"minLength":1,"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["name"],"type":"object"},"Owner":{"properties":{"email":{"type":["string","null"]},"name":{"type":"string"}},"required":["name"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"properties":{"body":{"$ref":"#/$defs/NewPet"},"params":{"properties":{"petId":{"format":"int64","type":"integer"}},"required":["petId"],"type":"object"}},"required":["params","body"],"type":"object"}`),
 		OutputSchema: json.RawMessage(`{"$defs":{"Owner":{"properties":{"email":{"type":["string","null"]},"name":{"type":"string"}},"required":["name"],"type":"object"},"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}},"$ref":"#/$defs/Pet"}`),
-		Output:       refSchemaPet,
+		Output:       &refSchemaPet,
 	}, (*Client).UpdatePet, []string{"params", "body"}},
 }
 

@@ -5,15 +5,79 @@ package petsapi
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Error":{"properties":{"code":{"format":"int32","type":"integer"},"message":{"type":"string"}},"required":["code","message"],"type":"object"},"GetStatsResponse":{"properties":{"byStatus":{"additionalProperties":{"type":"integer"},"type":"object"},"oldest":{"format":"date-time","type":["string","null"]},"ratio":{"type":"number"}},"required":["byStatus"],"type":"object"},"NewPet":{"properties":{"name":{"minLength":1,"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["name"],"type":"object"},"Owner":{"properties":{"email":{"type":["string","null"]},"name":{"type":"string"}},"required":["name"],"type":"object"},"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefError{},
+	defRefGetStatsResponse{},
+	defRefNewPet{},
+	defRefOwner{},
+	defRefPet{},
+	defRefPetStatus{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefError struct{}
+
+func (defRefError) Def() *opsgenimpl.Def {
+	return &defSchemaError
+}
+
+var defSchemaError = opsgenimpl.Def{Name: "Error", JSON: `{"properties":{"code":{"format":"int32","type":"integer"},"message":{"type":"string"}},"required":["code","message"],"type":"object"}`}
+
+type defRefGetStatsResponse struct{}
+
+func (defRefGetStatsResponse) Def() *opsgenimpl.Def {
+	return &defSchemaGetStatsResponse
+}
+
+var defSchemaGetStatsResponse = opsgenimpl.Def{Name: "GetStatsResponse", JSON: `{"properties":{"byStatus":{"additionalProperties":{"type":"integer"},"type":"object"},"oldest":{"format":"date-time","type":["string","null"]},"ratio":{"type":"number"}},"required":["byStatus"],"type":"object"}`}
+
+type defRefNewPet struct{}
+
+func (defRefNewPet) Def() *opsgenimpl.Def {
+	return &defSchemaNewPet
+}
+
+var defSchemaNewPet = opsgenimpl.Def{Name: "NewPet", JSON: `{"properties":{"name":{"minLength":1,"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["name"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefOwner{}, defRefPetStatus{}}}
+
+type defRefOwner struct{}
+
+func (defRefOwner) Def() *opsgenimpl.Def {
+	return &defSchemaOwner
+}
+
+var defSchemaOwner = opsgenimpl.Def{Name: "Owner", JSON: `{"properties":{"email":{"type":["string","null"]},"name":{"type":"string"}},"required":["name"],"type":"object"}`}
+
+type defRefPet struct{}
+
+func (defRefPet) Def() *opsgenimpl.Def {
+	return &defSchemaPet
+}
+
+var defSchemaPet = opsgenimpl.Def{Name: "Pet", JSON: `{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefOwner{}, defRefPetStatus{}}}
+
+type defRefPetStatus struct{}
+
+func (defRefPetStatus) Def() *opsgenimpl.Def {
+	return &defSchemaPetStatus
+}
+
+var defSchemaPetStatus = opsgenimpl.Def{Name: "PetStatus", JSON: `{"enum":["available","pending","sold"],"type":"string"}`}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaError            = Schemas.Ref(`{"$ref":"#/$defs/Error"}`)
-	refSchemaGetStatsResponse = Schemas.Ref(`{"$ref":"#/$defs/GetStatsResponse"}`)
-	refSchemaPet              = Schemas.Ref(`{"$ref":"#/$defs/Pet"}`)
-	respSchemaListPets200     = Schemas.Ref(`{"items":{"$ref":"#/$defs/Pet"},"type":"array"}`)
+	refSchemaError            = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Error"}`, Defs: []opsgenimpl.DefRef{defRefError{}}, Set: &schemaSet}
+	refSchemaGetStatsResponse = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/GetStatsResponse"}`, Defs: []opsgenimpl.DefRef{defRefGetStatsResponse{}}, Set: &schemaSet}
+	refSchemaPet              = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Pet"}`, Defs: []opsgenimpl.DefRef{defRefPet{}}, Set: &schemaSet}
+	respSchemaListPets200     = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/Pet"},"type":"array"}`, Defs: []opsgenimpl.DefRef{defRefPet{}}, Set: &schemaSet}
 )

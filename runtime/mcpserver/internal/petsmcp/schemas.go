@@ -5,16 +5,179 @@ package petsmcp
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
-// Schemas holds the JSON Schema (draft 2020-12) of every type of the package under
-// "$defs"; the schemas of operations refer into it. The client uses them to
-// normalize and validate results.
-var Schemas = opsgenimpl.NewSchemaSet(`{"$defs":{"Owner":{"properties":{"email":{"type":["string","null"]},"name":{"type":"string"}},"required":["name"],"type":"object"},"Pet":{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status"],"type":"object"},"PetInputParams":{"properties":{"petId":{"format":"int64","type":"integer"}},"required":["petId"],"type":"object"},"PetNewPet":{"properties":{"name":{"minLength":1,"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["name"],"type":"object"},"PetStatus":{"enum":["available","pending","sold"],"type":"string"},"PetsCreatePetInput":{"properties":{"body":{"$ref":"#/$defs/PetNewPet"}},"required":["body"],"type":"object"},"PetsCreatePetOutput":{"allOf":[{"$ref":"#/$defs/Pet"},{"type":"object"}]},"PetsDeletePetInput":{"properties":{"params":{"$ref":"#/$defs/PetInputParams"}},"required":["params"],"type":"object"},"PetsGetPetInput":{"properties":{"params":{"$ref":"#/$defs/PetInputParams"}},"required":["params"],"type":"object"},"PetsGetPetOutput":{"allOf":[{"$ref":"#/$defs/Pet"},{"type":"object"}]},"PetsGetStatsGetStatsResponse":{"properties":{"byStatus":{"additionalProperties":{"type":"integer"},"type":"object"},"oldest":{"format":"date-time","type":["string","null"]},"ratio":{"type":"number"}},"required":["byStatus"],"type":"object"},"PetsGetStatsOutput":{"allOf":[{"$ref":"#/$defs/PetsGetStatsGetStatsResponse"},{"type":"object"}]},"PetsListPetsInput":{"properties":{"params":{"$ref":"#/$defs/PetsListPetsInputParams"}},"type":"object"},"PetsListPetsInputParams":{"properties":{"limit":{"format":"int32","maximum":100,"minimum":1,"type":"integer"},"status":{"$ref":"#/$defs/PetStatus"}},"type":"object"},"PetsListPetsOutput":{"items":{"$ref":"#/$defs/Pet"},"type":"array"},"PetsUpdatePetInput":{"properties":{"body":{"$ref":"#/$defs/PetNewPet"},"params":{"$ref":"#/$defs/PetInputParams"}},"required":["params","body"],"type":"object"},"PetsUpdatePetOutput":{"allOf":[{"$ref":"#/$defs/Pet"},{"type":"object"}]}}}`)
+// Schemas returns the JSON Schema (draft 2020-12) of every type of the package
+// under "$defs"; the schemas of operations refer into it. Each call makes a new
+// set, which compiles on first use; a program that calls Schemas links every
+// schema of the package.
+func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs...) }
+
+// allSchemaDefs are the package's named types, for Schemas.
+var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefOwner{},
+	defRefPet{},
+	defRefPetInputParams{},
+	defRefPetNewPet{},
+	defRefPetStatus{},
+	defRefPetsCreatePetInput{},
+	defRefPetsCreatePetOutput{},
+	defRefPetsDeletePetInput{},
+	defRefPetsGetPetInput{},
+	defRefPetsGetPetOutput{},
+	defRefPetsGetStatsGetStatsResponse{},
+	defRefPetsGetStatsOutput{},
+	defRefPetsListPetsInput{},
+	defRefPetsListPetsInputParams{},
+	defRefPetsListPetsOutput{},
+	defRefPetsUpdatePetInput{},
+	defRefPetsUpdatePetOutput{},
+}
+
+// The package's named types: each a marker type, whose Def method returns
+// its schema, and the schema, listing the markers of the types it refers to.
+type defRefOwner struct{}
+
+func (defRefOwner) Def() *opsgenimpl.Def {
+	return &defSchemaOwner
+}
+
+var defSchemaOwner = opsgenimpl.Def{Name: "Owner", JSON: `{"properties":{"email":{"type":["string","null"]},"name":{"type":"string"}},"required":["name"],"type":"object"}`}
+
+type defRefPet struct{}
+
+func (defRefPet) Def() *opsgenimpl.Def {
+	return &defSchemaPet
+}
+
+var defSchemaPet = opsgenimpl.Def{Name: "Pet", JSON: `{"properties":{"id":{"format":"int64","type":"integer"},"name":{"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","name","status"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefOwner{}, defRefPetStatus{}}}
+
+type defRefPetInputParams struct{}
+
+func (defRefPetInputParams) Def() *opsgenimpl.Def {
+	return &defSchemaPetInputParams
+}
+
+var defSchemaPetInputParams = opsgenimpl.Def{Name: "PetInputParams", JSON: `{"properties":{"petId":{"format":"int64","type":"integer"}},"required":["petId"],"type":"object"}`}
+
+type defRefPetNewPet struct{}
+
+func (defRefPetNewPet) Def() *opsgenimpl.Def {
+	return &defSchemaPetNewPet
+}
+
+var defSchemaPetNewPet = opsgenimpl.Def{Name: "PetNewPet", JSON: `{"properties":{"name":{"minLength":1,"type":"string"},"owner":{"$ref":"#/$defs/Owner"},"status":{"$ref":"#/$defs/PetStatus"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["name"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefOwner{}, defRefPetStatus{}}}
+
+type defRefPetStatus struct{}
+
+func (defRefPetStatus) Def() *opsgenimpl.Def {
+	return &defSchemaPetStatus
+}
+
+var defSchemaPetStatus = opsgenimpl.Def{Name: "PetStatus", JSON: `{"enum":["available","pending","sold"],"type":"string"}`}
+
+type defRefPetsCreatePetInput struct{}
+
+func (defRefPetsCreatePetInput) Def() *opsgenimpl.Def {
+	return &defSchemaPetsCreatePetInput
+}
+
+var defSchemaPetsCreatePetInput = opsgenimpl.Def{Name: "PetsCreatePetInput", JSON: `{"properties":{"body":{"$ref":"#/$defs/PetNewPet"}},"required":["body"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefPetNewPet{}}}
+
+type defRefPetsCreatePetOutput struct{}
+
+func (defRefPetsCreatePetOutput) Def() *opsgenimpl.Def {
+	return &defSchemaPetsCreatePetOutput
+}
+
+var defSchemaPetsCreatePetOutput = opsgenimpl.Def{Name: "PetsCreatePetOutput", JSON: `{"allOf":[{"$ref":"#/$defs/Pet"},{"type":"object"}]}`, Deps: []opsgenimpl.DefRef{defRefPet{}}}
+
+type defRefPetsDeletePetInput struct{}
+
+func (defRefPetsDeletePetInput) Def() *opsgenimpl.Def {
+	return &defSchemaPetsDeletePetInput
+}
+
+var defSchemaPetsDeletePetInput = opsgenimpl.Def{Name: "PetsDeletePetInput", JSON: `{"properties":{"params":{"$ref":"#/$defs/PetInputParams"}},"required":["params"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefPetInputParams{}}}
+
+type defRefPetsGetPetInput struct{}
+
+func (defRefPetsGetPetInput) Def() *opsgenimpl.Def {
+	return &defSchemaPetsGetPetInput
+}
+
+var defSchemaPetsGetPetInput = opsgenimpl.Def{Name: "PetsGetPetInput", JSON: `{"properties":{"params":{"$ref":"#/$defs/PetInputParams"}},"required":["params"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefPetInputParams{}}}
+
+type defRefPetsGetPetOutput struct{}
+
+func (defRefPetsGetPetOutput) Def() *opsgenimpl.Def {
+	return &defSchemaPetsGetPetOutput
+}
+
+var defSchemaPetsGetPetOutput = opsgenimpl.Def{Name: "PetsGetPetOutput", JSON: `{"allOf":[{"$ref":"#/$defs/Pet"},{"type":"object"}]}`, Deps: []opsgenimpl.DefRef{defRefPet{}}}
+
+type defRefPetsGetStatsGetStatsResponse struct{}
+
+func (defRefPetsGetStatsGetStatsResponse) Def() *opsgenimpl.Def {
+	return &defSchemaPetsGetStatsGetStatsResponse
+}
+
+var defSchemaPetsGetStatsGetStatsResponse = opsgenimpl.Def{Name: "PetsGetStatsGetStatsResponse", JSON: `{"properties":{"byStatus":{"additionalProperties":{"type":"integer"},"type":"object"},"oldest":{"format":"date-time","type":["string","null"]},"ratio":{"type":"number"}},"required":["byStatus"],"type":"object"}`}
+
+type defRefPetsGetStatsOutput struct{}
+
+func (defRefPetsGetStatsOutput) Def() *opsgenimpl.Def {
+	return &defSchemaPetsGetStatsOutput
+}
+
+var defSchemaPetsGetStatsOutput = opsgenimpl.Def{Name: "PetsGetStatsOutput", JSON: `{"allOf":[{"$ref":"#/$defs/PetsGetStatsGetStatsResponse"},{"type":"object"}]}`, Deps: []opsgenimpl.DefRef{defRefPetsGetStatsGetStatsResponse{}}}
+
+type defRefPetsListPetsInput struct{}
+
+func (defRefPetsListPetsInput) Def() *opsgenimpl.Def {
+	return &defSchemaPetsListPetsInput
+}
+
+var defSchemaPetsListPetsInput = opsgenimpl.Def{Name: "PetsListPetsInput", JSON: `{"properties":{"params":{"$ref":"#/$defs/PetsListPetsInputParams"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefPetsListPetsInputParams{}}}
+
+type defRefPetsListPetsInputParams struct{}
+
+func (defRefPetsListPetsInputParams) Def() *opsgenimpl.Def {
+	return &defSchemaPetsListPetsInputParams
+}
+
+var defSchemaPetsListPetsInputParams = opsgenimpl.Def{Name: "PetsListPetsInputParams", JSON: `{"properties":{"limit":{"format":"int32","maximum":100,"minimum":1,"type":"integer"},"status":{"$ref":"#/$defs/PetStatus"}},"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefPetStatus{}}}
+
+type defRefPetsListPetsOutput struct{}
+
+func (defRefPetsListPetsOutput) Def() *opsgenimpl.Def {
+	return &defSchemaPetsListPetsOutput
+}
+
+var defSchemaPetsListPetsOutput = opsgenimpl.Def{Name: "PetsListPetsOutput", JSON: `{"items":{"$ref":"#/$defs/Pet"},"type":"array"}`, Deps: []opsgenimpl.DefRef{defRefPet{}}}
+
+type defRefPetsUpdatePetInput struct{}
+
+func (defRefPetsUpdatePetInput) Def() *opsgenimpl.Def {
+	return &defSchemaPetsUpdatePetInput
+}
+
+var defSchemaPetsUpdatePetInput = opsgenimpl.Def{Name: "PetsUpdatePetInput", JSON: `{"properties":{"body":{"$ref":"#/$defs/PetNewPet"},"params":{"$ref":"#/$defs/PetInputParams"}},"required":["params","body"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefPetInputParams{}, defRefPetNewPet{}}}
+
+type defRefPetsUpdatePetOutput struct{}
+
+func (defRefPetsUpdatePetOutput) Def() *opsgenimpl.Def {
+	return &defSchemaPetsUpdatePetOutput
+}
+
+var defSchemaPetsUpdatePetOutput = opsgenimpl.Def{Name: "PetsUpdatePetOutput", JSON: `{"allOf":[{"$ref":"#/$defs/Pet"},{"type":"object"}]}`, Deps: []opsgenimpl.DefRef{defRefPet{}}}
+
+// schemaSet shares the compiled nodes of the package's schemas.
+var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
-	refSchemaPetsCreatePetOutput = Schemas.Ref(`{"$ref":"#/$defs/PetsCreatePetOutput"}`)
-	refSchemaPetsGetPetOutput    = Schemas.Ref(`{"$ref":"#/$defs/PetsGetPetOutput"}`)
-	refSchemaPetsGetStatsOutput  = Schemas.Ref(`{"$ref":"#/$defs/PetsGetStatsOutput"}`)
-	refSchemaPetsListPetsOutput  = Schemas.Ref(`{"$ref":"#/$defs/PetsListPetsOutput"}`)
-	refSchemaPetsUpdatePetOutput = Schemas.Ref(`{"$ref":"#/$defs/PetsUpdatePetOutput"}`)
+	refSchemaPetsCreatePetOutput = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/PetsCreatePetOutput"}`, Defs: []opsgenimpl.DefRef{defRefPetsCreatePetOutput{}}, Set: &schemaSet}
+	refSchemaPetsGetPetOutput    = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/PetsGetPetOutput"}`, Defs: []opsgenimpl.DefRef{defRefPetsGetPetOutput{}}, Set: &schemaSet}
+	refSchemaPetsGetStatsOutput  = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/PetsGetStatsOutput"}`, Defs: []opsgenimpl.DefRef{defRefPetsGetStatsOutput{}}, Set: &schemaSet}
+	refSchemaPetsListPetsOutput  = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/PetsListPetsOutput"}`, Defs: []opsgenimpl.DefRef{defRefPetsListPetsOutput{}}, Set: &schemaSet}
+	refSchemaPetsUpdatePetOutput = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/PetsUpdatePetOutput"}`, Defs: []opsgenimpl.DefRef{defRefPetsUpdatePetOutput{}}, Set: &schemaSet}
 )

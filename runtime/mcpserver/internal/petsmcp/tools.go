@@ -10,7 +10,7 @@ import (
 	"github.com/opsgen/opsgen/runtime/mcpclient"
 )
 
-var toolPetsCreatePet = &mcpclient.Tool{Name: "pets_createPet", OutputSchema: refSchemaPetsCreatePetOutput}
+var toolPetsCreatePet = &mcpclient.Tool{Name: "pets_createPet", OutputSchema: &refSchemaPetsCreatePetOutput}
 
 // PetsCreatePet calls the tool "pets_createPet".
 //
@@ -39,7 +39,7 @@ func (c *Client) PetsDeletePet(ctx context.Context, in PetsDeletePetInput, opts 
 	return mcpclient.Call[[]runtime.ContentBlock](ctx, c.c, toolPetsDeletePet, in, opts...)
 }
 
-var toolPetsGetPet = &mcpclient.Tool{Name: "pets_getPet", OutputSchema: refSchemaPetsGetPetOutput}
+var toolPetsGetPet = &mcpclient.Tool{Name: "pets_getPet", OutputSchema: &refSchemaPetsGetPetOutput}
 
 // PetsGetPet calls the tool "pets_getPet".
 //
@@ -52,7 +52,7 @@ func (c *Client) PetsGetPet(ctx context.Context, in PetsGetPetInput, opts ...Cal
 	return mcpclient.Call[PetsGetPetOutput](ctx, c.c, toolPetsGetPet, in, opts...)
 }
 
-var toolPetsGetStats = &mcpclient.Tool{Name: "pets_getStats", OutputSchema: refSchemaPetsGetStatsOutput}
+var toolPetsGetStats = &mcpclient.Tool{Name: "pets_getStats", OutputSchema: &refSchemaPetsGetStatsOutput}
 
 // PetsGetStats calls the tool "pets_getStats".
 //
@@ -67,7 +67,7 @@ func (c *Client) PetsGetStats(ctx context.Context, opts ...CallOption) (runtime.
 	return mcpclient.Call[PetsGetStatsOutput](ctx, c.c, toolPetsGetStats, struct{}{}, opts...)
 }
 
-var toolPetsListPets = &mcpclient.Tool{Name: "pets_listPets", OutputSchema: refSchemaPetsListPetsOutput}
+var toolPetsListPets = &mcpclient.Tool{Name: "pets_listPets", OutputSchema: &refSchemaPetsListPetsOutput}
 
 // PetsListPets calls the tool "pets_listPets".
 //
@@ -80,7 +80,7 @@ func (c *Client) PetsListPets(ctx context.Context, in PetsListPetsInput, opts ..
 	return mcpclient.Call[PetsListPetsOutput](ctx, c.c, toolPetsListPets, in, opts...)
 }
 
-var toolPetsUpdatePet = &mcpclient.Tool{Name: "pets_updatePet", OutputSchema: refSchemaPetsUpdatePetOutput}
+var toolPetsUpdatePet = &mcpclient.Tool{Name: "pets_updatePet", OutputSchema: &refSchemaPetsUpdatePetOutput}
 
 // PetsUpdatePet calls the tool "pets_updatePet".
 //
