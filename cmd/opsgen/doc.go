@@ -305,6 +305,19 @@
 // additionalOperations are methods like the others; what 3.2 adds that
 // opsgen does not read is a warning naming its place.
 //
+// Error types: each error status an operation declares (not 2xx or 304)
+// has a type embedding runtime.StatusError, with its body typed as Body,
+// which errors.As reaches. An inline response gets a type of its own, named
+// after the operation and the status (ShowPetByIDNotFound, GetPetStatus4XX,
+// GetPetDefault). A response that is a $ref to a component response
+// (#/components/responses/not_found; Swagger 2.0's #/responses/not_found)
+// gets the component's type, one for every operation and status that
+// refers to it, declared in errors.go and named after the component
+// (not_found is NotFoundError, validation_failed ValidationFailedError,
+// error ErrorResponse); when it serves several statuses, StatusCode tells
+// them apart. A names entry by the component's pointer, or x-go-name on
+// the component response, pins that name.
+//
 // Two shapes of large descriptions are written smaller. Parameters whose
 // inline enum schemas are identical (Microsoft Graph repeats an entity's
 // $select, $expand and $orderby values in every operation on it) share one

@@ -107,7 +107,8 @@ type Source struct {
 	// Include and Exclude select operations (see ir.Filter).
 	Include *Selector `yaml:"include,omitempty" json:"include,omitempty"`
 	Exclude *Selector `yaml:"exclude,omitempty" json:"exclude,omitempty"`
-	// Names pins Go names by operation id, tool name or JSON pointer.
+	// Names pins Go names by operation id, tool name or JSON pointer (a
+	// component schema's, or a component response's for its error type).
 	Names map[string]string `yaml:"names,omitempty" json:"names,omitempty"`
 	// Types maps a schema format to the Go type of its values,
 	// "import/path.Name" (uuid: github.com/google/uuid.UUID), over the

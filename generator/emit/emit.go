@@ -238,6 +238,7 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 		add("operations.go", g.operationsFile())
 		add("client.go", g.httpClientFile())
 		add("webhooks.go", g.webhooksFile())
+		add("errors.go", g.errorsFile())
 	}
 	if opts.Registry {
 		add("registry.go", g.registryFile())
@@ -399,6 +400,7 @@ func (g *gen) check() {
 		}
 	}
 	methods := map[string]diag.Pos{}
+	shared := map[*ir.ErrorType]bool{} // declared error types of component responses
 	for _, m := range ir.ReservedMethods {
 		methods[m] = diag.Pos{File: "(reserved by opsgen)"}
 	}
@@ -447,7 +449,15 @@ func (g *gen) check() {
 		for _, r := range op.Responses {
 			if r != nil {
 				g.checkType(r.Type, false, map[*ir.Type]bool{}, declare)
-				if r.ErrorName != "" {
+				switch {
+				case r.Shared != nil:
+					if r.ErrorName != r.Shared.Name {
+						g.diags.Errorf(op.Pos, "error type %q of operation %q is not its component response's, %q", r.ErrorName, op.ID, r.Shared.Name)
+					} else if !shared[r.Shared] {
+						shared[r.Shared] = true
+						declare(r.ErrorName, r.Shared.Pos, "error type")
+					}
+				case r.ErrorName != "":
 					declare(r.ErrorName, op.Pos, "error type")
 				}
 			}

@@ -4,10 +4,11 @@
 // generator/jsonschema; the emitter (generator/emit) turns it into Go.
 //
 // Every Go name in the generated package is decided here, once, by the
-// loader and the schema stage: Type.Name, Field.Name, Operation.GoName, Operation.ParamsName,
-// Body.Name, EnumValue.Name, Variant.Name. The emitter adds no exported
-// names of its own except the fixed ones it documents (Client, NewClient,
-// Option, ...), which loaders reserve (see Reserved).
+// loader and the schema stage: Type.Name, Field.Name, Operation.GoName,
+// Operation.ParamsName, Body.Name, EnumValue.Name, Variant.Name,
+// Response.ErrorName, ErrorType.Name. The emitter adds no exported names of
+// its own except the fixed ones it documents (Client, NewClient, Option,
+// ...), which loaders reserve (see Reserved).
 //
 // Slices in a Service are sorted (types and operations by Go name), so the
 // emitter's output does not depend on the order of the source document.
@@ -406,10 +407,31 @@ type Response struct {
 	// Headers are the names of the response headers the spec declares,
 	// sorted, as written ("Link": the emitter detects Link pagination).
 	Headers []string
-	// ErrorName is the Go name of the operation's error type for this
-	// status (OpNotFound, OpStatus4XX, OpDefault) when the status is an
-	// error one (not 2xx or 304); "" otherwise.
+	// ErrorName is the Go name of the error type for this status when the
+	// status is an error one (not 2xx or 304); "" otherwise. It is the
+	// operation's own type (OpNotFound, OpStatus4XX, OpDefault) for an
+	// inline response, and Shared.Name for a reference to a component
+	// response.
 	ErrorName string
+	// Shared is the error type of the component response this error
+	// response refers to, one record shared by every operation and status
+	// that refers to it; nil for an inline response.
+	Shared *ErrorType
+}
+
+// ErrorType is the error type of a component response (OpenAPI's
+// #/components/responses/NAME, Swagger 2.0's #/responses/NAME): one Go
+// type serves every operation and error status whose response refers to
+// it, instead of one type per operation and status.
+type ErrorType struct {
+	// Name is the Go name (NotFoundError for not_found).
+	Name string
+	// Component is the component response's name as the document writes it.
+	Component string
+	// Doc is the component response's description.
+	Doc Doc
+	// Pos is the component response's place.
+	Pos diag.Pos
 }
 
 // Tool is what an MCP tool declares beyond its schemas.

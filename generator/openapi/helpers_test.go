@@ -84,7 +84,11 @@ func dump(svc *ir.Service) string {
 			fmt.Fprintf(&b, "  body name=%s %s kind=%d %s req=%v enc=%v\n", o.Body.Name, o.Body.MediaType, o.Body.Kind, ts(o.Body.Type), o.Body.Required, o.Body.Encoding)
 		}
 		for _, r := range o.Responses {
-			fmt.Fprintf(&b, "  resp %s %s kind=%d %s %s\n", r.Status, r.MediaType, r.Kind, ts(r.Type), r.Schema)
+			fmt.Fprintf(&b, "  resp %s %s kind=%d %s %s error=%s", r.Status, r.MediaType, r.Kind, ts(r.Type), r.Schema, r.ErrorName)
+			if r.Shared != nil {
+				fmt.Fprintf(&b, " shared=%s/%s", r.Shared.Component, r.Shared.Name)
+			}
+			b.WriteString("\n")
 		}
 		if o.Result != nil {
 			fmt.Fprintf(&b, "  result %s %s\n", o.Result.Status, ts(o.Result.Type))

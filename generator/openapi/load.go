@@ -316,6 +316,9 @@ type loader struct {
 	// finish runs after names are allocated (JSON Schemas refer to names).
 	finish   []func()
 	bodyRefs map[*ir.Body]*openapi3.SchemaRef
+	// sharedErrs are the error types of component responses, by component
+	// name (see sharedError).
+	sharedErrs map[string]*sharedErr
 	// leftOut are the operations a parameter leaves out (see params).
 	leftOut map[*ir.Operation]bool
 }

@@ -609,19 +609,14 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 			name += suffix
 		}
 		w := rw.at(st, name)
-		r := &ir.Response{Status: status}
-		if rr.Value.Description != nil {
-			r.Doc.Description = *rr.Value.Description
+		isError := !isSuccess(st) && st != "304"
+		if se := l.sharedError(rr); isError && se != nil {
+			// A component response's error type is shared (errortypes.go).
+			op.Responses = append(op.Responses, se.use(status))
+			continue
 		}
-		r.Headers = slices.Sorted(maps.Keys(rr.Value.Headers))
-		if len(rr.Value.Content) > 0 {
-			mt, kind, ref, t := l.mediaType(rr.Value.Content, w)
-			r.MediaType, r.Kind, r.Type = mt, kind, t
-			if ref != nil {
-				l.finish = append(l.finish, func() { r.Schema = l.jsonSchema(ref) })
-			}
-		}
-		if !isSuccess(st) && st != "304" {
+		r := l.response(rr.Value, status, w)
+		if isError {
 			l.requestName(w, op.GoName+errorSuffix(r.Status), func(n string) { r.ErrorName = n })
 		}
 		op.Responses = append(op.Responses, r)
@@ -645,6 +640,23 @@ func (l *loader) responses(op *ir.Operation, s opSite) {
 		op.Result = &res
 	}
 	op.Stream = op.Result.Kind == ir.BodyEventStream || op.Result.Kind == ir.BodyJSONSeq
+}
+
+// response converts the response v declared for status at w.
+func (l *loader) response(v *openapi3.Response, status string, w where) *ir.Response {
+	r := &ir.Response{Status: status}
+	if v.Description != nil {
+		r.Doc.Description = *v.Description
+	}
+	r.Headers = slices.Sorted(maps.Keys(v.Headers))
+	if len(v.Content) > 0 {
+		mt, kind, ref, t := l.mediaType(v.Content, w)
+		r.MediaType, r.Kind, r.Type = mt, kind, t
+		if ref != nil {
+			l.finish = append(l.finish, func() { r.Schema = l.jsonSchema(ref) })
+		}
+	}
+	return r
 }
 
 func isSuccess(status string) bool {

@@ -45,36 +45,43 @@ func messages(diags diag.List) []string {
 // TestStableUnderReordering shuffles every mapping of several specs and
 // checks that the IR (all names, types, operations, schemas) is unchanged.
 func TestStableUnderReordering(t *testing.T) {
-	for _, name := range []string{"petstore.json", "composition.yaml", "params.yaml", "responses.yaml", "bodies.yaml", "schemas31.yaml"} {
+	for _, name := range []string{"petstore.json", "composition.yaml", "params.yaml", "responses.yaml", "bodies.yaml", "schemas31.yaml", "github-issues.json"} {
 		data, err := os.ReadFile(specDir + name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		base := strings.TrimSuffix(name, filepath.Ext(name)) + ".yaml"
-		want, wantDiags, err := openapi.LoadData(context.Background(), data, base, openapi.Options{})
+		checkStable(t, name, data, 5)
+	}
+}
+
+// checkStable loads the spec data (file name) as it is and shuffled n
+// times, and fails when the IR or the diagnostics differ.
+func checkStable(t *testing.T, name string, data []byte, n int) {
+	t.Helper()
+	base := strings.TrimSuffix(name, filepath.Ext(name)) + ".yaml"
+	want, wantDiags, err := openapi.LoadData(context.Background(), data, base, openapi.Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	r := rand.New(rand.NewSource(int64(len(name))))
+	for i := 0; i < n; i++ {
+		var root yaml.Node
+		if err := yaml.Unmarshal(data, &root); err != nil {
+			t.Fatal(err)
+		}
+		shuffle(&root, r)
+		shuffled, err := yaml.Marshal(&root)
 		if err != nil {
-			t.Fatalf("%s: %v", name, err)
+			t.Fatal(err)
 		}
-		r := rand.New(rand.NewSource(int64(len(name))))
-		for i := 0; i < 5; i++ {
-			var root yaml.Node
-			if err := yaml.Unmarshal(data, &root); err != nil {
-				t.Fatal(err)
-			}
-			shuffle(&root, r)
-			shuffled, err := yaml.Marshal(&root)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, gotDiags, err := openapi.LoadData(context.Background(), shuffled, base, openapi.Options{})
-			if err != nil {
-				t.Fatalf("%s shuffled: %v", name, err)
-			}
-			if d1, d2 := dump(want), dump(got); d1 != d2 {
-				t.Fatalf("%s: IR changed after shuffling:\n--- original\n%s\n--- shuffled\n%s", name, d1, d2)
-			}
-			equalSlice(t, name+" diagnostics", messages(gotDiags), messages(wantDiags))
+		got, gotDiags, err := openapi.LoadData(context.Background(), shuffled, base, openapi.Options{})
+		if err != nil {
+			t.Fatalf("%s shuffled: %v", name, err)
 		}
+		if d1, d2 := dump(want), dump(got); d1 != d2 {
+			t.Fatalf("%s: IR changed after shuffling:\n--- original\n%s\n--- shuffled\n%s", name, d1, d2)
+		}
+		equalSlice(t, name+" diagnostics", messages(gotDiags), messages(wantDiags))
 	}
 }
 

@@ -24,7 +24,7 @@ import (
 
 // driftingPets is the pets API answering GET /pets/1 with a status outside
 // the PetStatus enum (drift: a warning at /status, the value kept) and GET
-// /pets/999 with the 404 the spec declares (a typed error, *GetPetNotFound).
+// /pets/999 with the 404 the spec declares (a typed error, *ErrorResponse).
 func driftingPets(t *testing.T) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -71,9 +71,9 @@ func TestAllPaths(t *testing.T) {
 		t.Fatalf("direct GetPet(1): data %+v, warnings %v; want the drift kept and one warning at /status", want.Data, want.Warnings)
 	}
 	_, directErr := direct.GetPet(ctx, petsapi.GetPetParams{PetID: 999})
-	var wantNF *petsapi.GetPetNotFound
+	var wantNF *petsapi.ErrorResponse
 	if !errors.As(directErr, &wantNF) || wantNF.Body.Message != "no pet 999" || wantNF.Body.Code != 404 {
-		t.Fatalf("direct GetPet(999): %T %v, want *GetPetNotFound with its body", directErr, directErr)
+		t.Fatalf("direct GetPet(999): %T %v, want *ErrorResponse with its body", directErr, directErr)
 	}
 	wantCE := callErrorOf(t, directErr)
 	if wantCE.HTTP == nil || wantCE.HTTP.StatusCode != 404 {
@@ -254,7 +254,7 @@ func TestAllPaths(t *testing.T) {
 		t.Errorf("MCP client: %q, want %q", mcpErr.Error(), regErr.Error())
 	}
 	// The MCP client has no typed error of its own (an MCP listing
-	// declares no error statuses), so errors.As(…, *GetPetNotFound) cannot
+	// declares no error statuses), so errors.As(…, *ErrorResponse) cannot
 	// work here and HTTP.Typed is nil. The status crosses in
 	// _meta["io.opsgen/error"] (AsError restores it: HTTP holds the status
 	// only); the body crosses in the text block, after the error's line.
@@ -294,17 +294,17 @@ func sameWarnings(t *testing.T, how string, direct, got []runtime.Warning, id st
 	}
 }
 
-// sameNotFound fails unless err is the direct call's *GetPetNotFound with
+// sameNotFound fails unless err is the direct call's *ErrorResponse with
 // the same Code, Message, HTTP failure and typed body, naming the registry
 // id where the direct error names getPet.
 func sameNotFound(t *testing.T, how string, direct, err error, id string) {
 	t.Helper()
-	var nf *petsapi.GetPetNotFound
+	var nf *petsapi.ErrorResponse
 	if !errors.As(err, &nf) {
-		t.Errorf("%s: %T %v, want *petsapi.GetPetNotFound", how, err, err)
+		t.Errorf("%s: %T %v, want *petsapi.ErrorResponse", how, err, err)
 		return
 	}
-	var wantNF *petsapi.GetPetNotFound
+	var wantNF *petsapi.ErrorResponse
 	errors.As(direct, &wantNF)
 	if !reflect.DeepEqual(nf.Body, wantNF.Body) {
 		t.Errorf("%s: body %+v, want %+v", how, nf.Body, wantNF.Body)

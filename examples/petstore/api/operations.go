@@ -32,18 +32,7 @@ func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption)
 
 var responsesCreatePet = []httpclient.Response{
 	{Status: "201", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*CreatePetDefault)(nil)},
-}
-
-// CreatePetDefault is the error CreatePet returns for a status it does not declare
-// otherwise; errors.As reaches it, Body is the response body decoded.
-//
-// An error.
-//
-// POST /pets
-type CreatePetDefault struct {
-	runtime.StatusError
-	Body Error
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
 }
 
 // DeletePetParams holds the parameters of DeletePet.
@@ -79,30 +68,8 @@ func (c *Client) DeletePet(ctx context.Context, params DeletePetParams, opts ...
 
 var responsesDeletePet = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*DeletePetNotFound)(nil)},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*DeletePetDefault)(nil)},
-}
-
-// DeletePetNotFound is the error DeletePet returns for status 404; errors.As
-// reaches it, Body is the response body decoded.
-//
-// An error.
-//
-// DELETE /pets/{petId}
-type DeletePetNotFound struct {
-	runtime.StatusError
-	Body Error
-}
-
-// DeletePetDefault is the error DeletePet returns for a status it does not declare
-// otherwise; errors.As reaches it, Body is the response body decoded.
-//
-// An error.
-//
-// DELETE /pets/{petId}
-type DeletePetDefault struct {
-	runtime.StatusError
-	Body Error
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
 }
 
 // GetPetParams holds the parameters of GetPet.
@@ -138,30 +105,8 @@ func (c *Client) GetPet(ctx context.Context, params GetPetParams, opts ...CallOp
 
 var responsesGetPet = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*GetPetNotFound)(nil)},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*GetPetDefault)(nil)},
-}
-
-// GetPetNotFound is the error GetPet returns for status 404; errors.As reaches it,
-// Body is the response body decoded.
-//
-// An error.
-//
-// GET /pets/{petId}
-type GetPetNotFound struct {
-	runtime.StatusError
-	Body Error
-}
-
-// GetPetDefault is the error GetPet returns for a status it does not declare
-// otherwise; errors.As reaches it, Body is the response body decoded.
-//
-// An error.
-//
-// GET /pets/{petId}
-type GetPetDefault struct {
-	runtime.StatusError
-	Body Error
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
 }
 
 // ListPetsParams holds the parameters of ListPets.
@@ -209,16 +154,5 @@ func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...Ca
 
 var responsesListPets = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaListPets200},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ListPetsDefault)(nil)},
-}
-
-// ListPetsDefault is the error ListPets returns for a status it does not declare
-// otherwise; errors.As reaches it, Body is the response body decoded.
-//
-// An error.
-//
-// GET /pets
-type ListPetsDefault struct {
-	runtime.StatusError
-	Body Error
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
 }

@@ -141,40 +141,7 @@ func (c *Client) issuesListForRepoRequest(params IssuesListForRepoParams) *httpc
 
 var responsesIssuesListForRepo = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaIssuesListForRepo200},
-	{Status: "301", Kind: httpclient.BodyJSON, Schema: &refSchemaBasicError, Error: (*IssuesListForRepoMovedPermanently)(nil)},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaBasicError, Error: (*IssuesListForRepoNotFound)(nil)},
-	{Status: "422", Kind: httpclient.BodyJSON, Schema: &refSchemaValidationError, Error: (*IssuesListForRepoUnprocessableEntity)(nil)},
-}
-
-// IssuesListForRepoMovedPermanently is the error IssuesListForRepo returns for
-// status 301; errors.As reaches it, Body is the response body decoded.
-//
-// Moved permanently.
-//
-// GET /repos/{owner}/{repo}/issues
-type IssuesListForRepoMovedPermanently struct {
-	runtime.StatusError
-	Body BasicError
-}
-
-// IssuesListForRepoNotFound is the error IssuesListForRepo returns for status 404;
-// errors.As reaches it, Body is the response body decoded.
-//
-// Resource not found.
-//
-// GET /repos/{owner}/{repo}/issues
-type IssuesListForRepoNotFound struct {
-	runtime.StatusError
-	Body BasicError
-}
-
-// IssuesListForRepoUnprocessableEntity is the error IssuesListForRepo returns for
-// status 422; errors.As reaches it, Body is the response body decoded.
-//
-// Validation failed.
-//
-// GET /repos/{owner}/{repo}/issues
-type IssuesListForRepoUnprocessableEntity struct {
-	runtime.StatusError
-	Body ValidationError
+	{Status: "301", Kind: httpclient.BodyJSON, Schema: &refSchemaBasicError, Error: (*MovedPermanentlyError)(nil)},
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaBasicError, Error: (*NotFoundError)(nil)},
+	{Status: "422", Kind: httpclient.BodyJSON, Schema: &refSchemaValidationError, Error: (*ValidationFailedError)(nil)},
 }

@@ -31,18 +31,7 @@ func (c *Client) CreatePet(ctx context.Context, body NewPet, opts ...CallOption)
 
 var responsesCreatePet = []httpclient.Response{
 	{Status: "201", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*CreatePetDefault)(nil)},
-}
-
-// CreatePetDefault is the error CreatePet returns for a status it does not declare
-// otherwise; errors.As reaches it, Body is the response body decoded.
-//
-// An error.
-//
-// POST /pets
-type CreatePetDefault struct {
-	runtime.StatusError
-	Body Error
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
 }
 
 // DeletePetParams holds the parameters of DeletePet.
@@ -75,18 +64,7 @@ func (c *Client) DeletePet(ctx context.Context, params DeletePetParams, opts ...
 
 var responsesDeletePet = []httpclient.Response{
 	{Status: "204", Kind: httpclient.BodyNone},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*DeletePetNotFound)(nil)},
-}
-
-// DeletePetNotFound is the error DeletePet returns for status 404; errors.As
-// reaches it, Body is the response body decoded.
-//
-// An error.
-//
-// DELETE /pets/{petId}
-type DeletePetNotFound struct {
-	runtime.StatusError
-	Body Error
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
 }
 
 // GetPetParams holds the parameters of GetPet.
@@ -119,18 +97,7 @@ func (c *Client) GetPet(ctx context.Context, params GetPetParams, opts ...CallOp
 
 var responsesGetPet = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*GetPetNotFound)(nil)},
-}
-
-// GetPetNotFound is the error GetPet returns for status 404; errors.As reaches it,
-// Body is the response body decoded.
-//
-// An error.
-//
-// GET /pets/{petId}
-type GetPetNotFound struct {
-	runtime.StatusError
-	Body Error
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
 }
 
 // GetStats calls the operation "getStats".
@@ -189,18 +156,7 @@ func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...Ca
 
 var responsesListPets = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: &respSchemaListPets200},
-	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ListPetsDefault)(nil)},
-}
-
-// ListPetsDefault is the error ListPets returns for a status it does not declare
-// otherwise; errors.As reaches it, Body is the response body decoded.
-//
-// An error.
-//
-// GET /pets
-type ListPetsDefault struct {
-	runtime.StatusError
-	Body Error
+	{Status: "default", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
 }
 
 // UpdatePetParams holds the parameters of UpdatePet.
@@ -234,16 +190,5 @@ func (c *Client) UpdatePet(ctx context.Context, params UpdatePetParams, body New
 
 var responsesUpdatePet = []httpclient.Response{
 	{Status: "200", Kind: httpclient.BodyJSON, Schema: &refSchemaPet},
-	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*UpdatePetNotFound)(nil)},
-}
-
-// UpdatePetNotFound is the error UpdatePet returns for status 404; errors.As
-// reaches it, Body is the response body decoded.
-//
-// An error.
-//
-// PUT /pets/{petId}
-type UpdatePetNotFound struct {
-	runtime.StatusError
-	Body Error
+	{Status: "404", Kind: httpclient.BodyJSON, Schema: &refSchemaError, Error: (*ErrorResponse)(nil)},
 }
