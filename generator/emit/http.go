@@ -479,6 +479,10 @@ func (g *gen) bodySet(w *textWriter, op *ir.Operation, ptr bool) {
 	case ir.BodyJSON:
 		w.b.WriteString("r.JSONBody(" + strconv.Quote(b.MediaType) + ", " + arg + ")")
 	case ir.BodyForm:
+		if b.Style != "" {
+			w.b.WriteString("r.AWSQueryBody(" + arg + ", " + w.typeText(qual(pkgHTTP, styles[b.Style])) + ")")
+			break
+		}
 		w.b.WriteString("r.FormBody(" + arg + ")")
 	case ir.BodyXML:
 		schema := g.schemaVar(b.Schema, "bodySchema"+op.GoName)

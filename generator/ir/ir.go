@@ -384,6 +384,10 @@ type Body struct {
 	Doc       Doc
 	// Encoding gives the content type of multipart parts by property name.
 	Encoding map[string]string
+	// Style is how a BodyForm body flattens lists and structures: "" for
+	// FormBody's default, "awsQuery" or "awsEC2" for the AWS query
+	// protocols' (httpclient.StyleAWSQuery, StyleAWSEC2).
+	Style string
 	// Schema is the JSON Schema of a BodyXML body (refs into Service.Defs),
 	// which guides its XML form; nil for other kinds.
 	Schema *Schema

@@ -133,8 +133,9 @@ func TestAllOfAgreeingTypes(t *testing.T) {
 }
 
 // TestReadOnlyNotRequired: required read-only and write-only properties
-// are optional fields (left out of requests, or absent from responses),
-// and the JSON Schema does not require them either; the property's own
+// are optional fields (left out of requests, or absent from responses);
+// the JSON Schema of a response requires the read-only ones and not the
+// write-only one, that of a request the reverse; the property's own
 // keyword or an annotation part of its allOf says so.
 func TestReadOnlyNotRequired(t *testing.T) {
 	const spec = `openapi: 3.1.0
@@ -164,7 +165,13 @@ components:
 	if f := fieldOf(t, pet, "etag"); !f.ReadOnly {
 		t.Error("etag is not read-only")
 	}
-	if s := pet.Def.Schema.String(); !strings.Contains(s, `"required":["name"]`) {
-		t.Errorf("Pet schema %s", s)
+	if s := pet.Def.Schema.String(); !strings.Contains(s, `"required":["id","name","etag"]`) {
+		t.Errorf("Pet schema (responses) %s", s)
+	}
+	if pet.Def.Input == nil {
+		t.Fatal("no request schema for Pet")
+	}
+	if s := pet.Def.Input.String(); !strings.Contains(s, `"required":["name","password"]`) {
+		t.Errorf("Pet schema (requests) %s", s)
 	}
 }

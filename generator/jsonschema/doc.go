@@ -31,11 +31,12 @@
 //   - readOnly and writeOnly: such a property is never required of the Go
 //     value, so that its field is optional (omitempty, a pointer for
 //     values) and a request leaves a read-only property out unless it is
-//     set. The runtime's JSON Schema of responses does not require it
-//     either, since a read-only property is absent from requests and a
-//     write-only one from responses; the input schema of a request (a
-//     def's Input, InputJSONSchema) keeps a required write-only property
-//     required, as servers check it (bunq's attachment_id).
+//     set. The JSON Schemas follow the direction: the schema of responses
+//     keeps a required read-only property required (a response without
+//     its id is warned about) and drops a required write-only one, absent
+//     from responses; the input schema of a request (a def's Input,
+//     InputJSONSchema) keeps a required write-only property required, as
+//     servers check it (bunq's attachment_id), and drops a read-only one.
 //   - What the IR cannot express degrades to ir.Any (raw JSON) with a
 //     warning naming the place, never an error.
 //

@@ -11,8 +11,9 @@ import (
 // its Def) and, when it differs, the schema of t in a request (its
 // Def.Input; nil when it is the same): a member both required and
 // write-only is required of a request, as a server checks it there, but
-// not of a response, which leaves it out. Read-only members are required
-// of neither (see requiredProps). It only reads the converter's state,
+// not of a response, which leaves it out; a member both required and
+// read-only is required of a response but not of a request (see
+// requiredProps). It only reads the converter's state,
 // so several goroutines may call it at once after AllocateNames.
 func (c *Converter) TypeSchemas(t *ir.Type) (schema, input *ir.Schema) {
 	w := &schemaWriter{Converter: c}
@@ -30,7 +31,7 @@ func (c *Converter) JSONSchema(s *Schema) *ir.Schema {
 
 // InputJSONSchema returns the JSON Schema of s in a request (a request
 // body): as JSONSchema, but members both required and write-only stay
-// required. The named types it refers to are written by TypeSchemas,
+// required, and members both required and read-only are not. The named types it refers to are written by TypeSchemas,
 // whose input schemas a request's bundle uses.
 func (c *Converter) InputJSONSchema(s *Schema) *ir.Schema {
 	return (&schemaWriter{Converter: c, input: true}).jsonSchema(s, false)
@@ -38,13 +39,13 @@ func (c *Converter) InputJSONSchema(s *Schema) *ir.Schema {
 
 // schemaWriter writes the JSON Schema of a converted schema for one
 // direction: input is set for a request, where required write-only
-// members stay required. One is made per call, so that goroutines
+// members stay required and required read-only ones are not. One is made per call, so that goroutines
 // writing schemas at once share only the converter's read-only state.
 type schemaWriter struct {
 	*Converter
 	input bool
-	// differs is set when a required write-only member was left out of a
-	// "required" (only when !input): the input schema differs.
+	// differs is set (only when !input) when a required member is
+	// read-only or write-only, not both: the input schema differs.
 	differs bool
 }
 
@@ -214,10 +215,12 @@ func (c *schemaWriter) jsonSchemas(refs []*Schema) []*ir.Schema {
 }
 
 // requiredProps returns the required properties of s, without those of
-// its properties that are read-only and, unless c.input, those that are
-// write-only: as in the Go types, they are not required, being absent
-// from requests or from responses. A request must hold its required
-// write-only members (a password, an attachment id), which servers check.
+// its properties that are absent in the schema's direction: read-only ones
+// in a request (c.input), write-only ones in a response. A request must
+// hold its required write-only members (a password, an attachment id),
+// which servers check; a response must hold its required read-only ones
+// (an id, a creation time), which a client relies on, so that a response
+// without one is warned about. (The Go types require neither.)
 func (c *schemaWriter) requiredProps(s *Schema) []string {
 	skip := func(name string) bool {
 		p := s.Properties[name]
@@ -225,10 +228,13 @@ func (c *schemaWriter) requiredProps(s *Schema) []string {
 			return false
 		}
 		a := annotated(p)
-		if a.WriteOnly && !a.ReadOnly && !c.input {
-			c.differs = true
+		if a.ReadOnly != a.WriteOnly && !c.input {
+			c.differs = true // the request's "required" differs from this one
 		}
-		return a.ReadOnly || a.WriteOnly && !c.input
+		if c.input {
+			return a.ReadOnly
+		}
+		return a.WriteOnly
 	}
 	if !slices.ContainsFunc(s.Required, skip) {
 		return s.Required

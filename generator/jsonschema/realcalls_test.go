@@ -135,7 +135,14 @@ components:
 			t.Errorf("%s: no %s in %v", name, want, got.Properties[name])
 		}
 	}
-	if len(got.Properties["email"]) != 1 || !slices.Equal(got.Required, []string{"email"}) {
-		t.Errorf("email %v, required %v", got.Properties["email"], got.Required)
+	if len(got.Properties["email"]) != 1 || !slices.Equal(got.Required, []string{"email", "isActive"}) {
+		t.Errorf("email %v, required of a response %v", got.Properties["email"], got.Required)
+	}
+	// A request leaves the read-only isActive out: not required there.
+	if err := json.Unmarshal([]byte(svc.Def("NewUser").Input.String()), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Required, []string{"email"}) {
+		t.Errorf("required of a request %v", got.Required)
 	}
 }

@@ -336,7 +336,11 @@ func TestLoadReferenceAnnotations(t *testing.T) {
 	if p := field(t, in, "pair").Type; p.Kind != ir.Tuple || len(p.Items) != 2 || p.Elem != nil {
 		t.Errorf("pair: %+v", p)
 	}
-	if s := in.Def.Schema.String(); !strings.Contains(s, `"never":{"not":{}}`) || !strings.Contains(s, `"required":["owner"]`) {
+	// The read-only id is required of a value read, not of one sent.
+	if s := in.Def.Schema.String(); !strings.Contains(s, `"never":{"not":{}}`) || !strings.Contains(s, `"required":["owner","id"]`) {
 		t.Errorf("schema %s", s)
+	}
+	if s := in.Def.InputSchema().String(); !strings.Contains(s, `"required":["owner"]`) {
+		t.Errorf("input schema %s", s)
 	}
 }

@@ -143,6 +143,7 @@ func (l *loader) operation(op *ir.Operation, s opSite) {
 	l.params(op, s)
 	if s.op.RequestBody != nil && s.op.RequestBody.Value != nil {
 		op.Body = l.body(op, s.op.RequestBody.Value, s.w.at("requestBody", op.GoName+"Body"))
+		l.awsQueryBody(op)
 	}
 	l.responses(op, s)
 	if s.op.Security != nil {
@@ -203,15 +204,9 @@ func (l *loader) params(op *ir.Operation, s opSite) {
 
 	// APIs.guru's AWS query-protocol services (an Action and a Version
 	// query parameter) take lists and structures as the protocol does.
-	awsStyle := ""
-	if _, ok := merged[key{"query", "Action"}]; ok && l.doc.Info != nil && l.doc.Info.Extensions["x-providerName"] == "amazonaws.com" {
-		if _, ok := merged[key{"query", "Version"}]; ok {
-			awsStyle = "awsQuery"
-			if l.doc.Info.Extensions["x-serviceName"] == "ec2" {
-				awsStyle = "awsEC2"
-			}
-		}
-	}
+	_, action := merged[key{"query", "Action"}]
+	_, version := merged[key{"query", "Version"}]
+	awsStyle := l.awsQueryStyle(action && version)
 	for _, k := range order {
 		p, ok := merged[k]
 		if !ok || p.ContentType != "" {
@@ -522,6 +517,44 @@ func (l *loader) body(op *ir.Operation, rb *openapi3.RequestBody, w where) *ir.B
 	}
 	l.bodyRefs[b] = ref
 	return b
+}
+
+// awsQueryStyle returns the AWS query protocol's style ("awsQuery", or
+// "awsEC2" for EC2) when the document is one of APIs.guru's amazonaws.com
+// descriptions and actionVersion says the operation has the Action and
+// Version query parameters of the query protocols; "" otherwise.
+func (l *loader) awsQueryStyle(actionVersion bool) string {
+	if !actionVersion || l.doc.Info == nil || l.doc.Info.Extensions["x-providerName"] != "amazonaws.com" {
+		return ""
+	}
+	if l.doc.Info.Extensions["x-serviceName"] == "ec2" {
+		return "awsEC2"
+	}
+	return "awsQuery"
+}
+
+// awsQueryBody makes the XML request body of an AWS query-protocol
+// operation (APIs.guru's aws2openapi declares the POST body of STS, SNS,
+// IAM... as text/xml) a form body flattened as the protocol does: the
+// services read a POST's parameters from an
+// application/x-www-form-urlencoded body (Name.member.N=...), and refuse
+// XML. Action and Version stay in the query, where the description
+// declares them and where the services read them too.
+func (l *loader) awsQueryBody(op *ir.Operation) {
+	b := op.Body
+	if b == nil || b.Kind != ir.BodyXML {
+		return
+	}
+	var action, version bool
+	for _, p := range op.Params {
+		action = action || p.In == ir.InQuery && p.Name == "Action"
+		version = version || p.In == ir.InQuery && p.Name == "Version"
+	}
+	style := l.awsQueryStyle(action && version)
+	if style == "" || b.Type == nil || b.Type.Kind != ir.Struct && b.Type.Kind != ir.Map {
+		return
+	}
+	b.Kind, b.MediaType, b.Style = ir.BodyForm, "application/x-www-form-urlencoded", style
 }
 
 // statusRank orders statuses: exact codes ascending, then ranges, then default.

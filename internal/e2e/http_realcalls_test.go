@@ -188,7 +188,7 @@ func TestRegistryFileOperations(t *testing.T) {
 		ids = append(ids, op.ID)
 	}
 	slices.Sort(ids)
-	wantIDs := []string{"realcalls.createMultipartUpload", "realcalls.listAlerts", "realcalls.postNote", "realcalls.putPDF", "realcalls.putRaw",
+	wantIDs := []string{"realcalls.createAccount", "realcalls.createMultipartUpload", "realcalls.listAlerts", "realcalls.postNote", "realcalls.putPDF", "realcalls.putRaw",
 		"realcalls.search", "realcalls.token", "realcalls.uploadFile"}
 	if !slices.Equal(ids, wantIDs) {
 		t.Fatalf("registered %q\nwant %q", ids, wantIDs)
@@ -273,5 +273,38 @@ func TestRegistryFileOperations(t *testing.T) {
 	}
 	if got := string(srv.only(t).Body); got != "grant_type=client_credentials&client_id=i&client_secret=s" {
 		t.Errorf("token body from registry input = %q", got)
+	}
+}
+
+// TestRequiredReadOnly: a member both required and read-only (an account's
+// id) is not required of a request, through the registry or the client,
+// and is required of the response: one without it is warned about.
+func TestRequiredReadOnly(t *testing.T) {
+	ctx := context.Background()
+	srv := newWireServer(t, replyJSON(201, `{"name":"a"}`, ""))
+	c := realcalls.NewClient(realcalls.WithBaseURL(srv.URL), realcalls.WithAPIKey("k"))
+	reg := runtime.NewRegistry(nil)
+	if err := c.Register(reg); err != nil {
+		t.Fatal(err)
+	}
+	res, err := reg.Execute(ctx, "realcalls.createAccount", json.RawMessage(`{"body":{"name":"a"}}`))
+	if err != nil {
+		t.Fatalf("a request without the read-only id: %v", err)
+	}
+	if r := srv.only(t); string(r.Body) != `{"name":"a"}` {
+		t.Errorf("body sent %s", r.Body)
+	}
+	if !slices.ContainsFunc(res.Warnings, func(w runtime.Warning) bool {
+		return strings.Contains(w.Message, "id") && strings.Contains(w.Message, "required")
+	}) {
+		t.Errorf("a response without the required read-only id: warnings %v", res.Warnings)
+	}
+	srv.setReply(replyJSON(201, `{"id":"u1","name":"a"}`, ""))
+	env, err := c.CreateAccount(ctx, realcalls.Account{Name: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(env.Warnings) != 0 || env.Data.ID == nil || *env.Data.ID != "u1" {
+		t.Errorf("a response with the id: %+v, warnings %v", env.Data, env.Warnings)
 	}
 }

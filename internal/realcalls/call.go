@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -275,8 +276,15 @@ func RunSpec(ctx context.Context, plan Plan, s PlanSpec, t Target, prism *Prism,
 		plan.CallTimeout = 30 * time.Second
 	}
 	if startErr != nil {
-		// Prism refusing a description is not opsgen's business.
-		run.Outcome, run.Reason, run.Fault = "prism failed", startErr.Error(), FaultMock
+		run.Outcome, run.Reason, run.Fault = startFailure(startErr, func() (int, error) {
+			// Prism is not there: the client is registered against nowhere,
+			// only to count its operations.
+			reg := runtime.NewRegistry(&runtime.Pipeline{})
+			if err := t.New(httpclient.WithBaseURL("http://127.0.0.1:9")).Register(reg); err != nil {
+				return 0, err
+			}
+			return len(reg.Operations()), nil
+		})
 		return run
 	}
 	defer func() { prism.Stop() }()
@@ -304,7 +312,10 @@ func RunSpec(ctx context.Context, plan Plan, s PlanSpec, t Target, prism *Prism,
 		}
 		if !prism.Alive() {
 			c.Class, c.Fault, c.Rule = ClassError, FaultMock, "mock-died"
-			c.Evidence = requestLine(c.Exchange) + ": Prism exited during the call: " + tail(prism.Log(), 600)
+			c.Evidence = requestLine(c.Exchange) + ": Prism exited during the call: " + prismCrash(prism.Log())
+			if bad := oracle.InvalidMediaTypes(c.Exchange.Method, c.Exchange.URL); len(bad) > 0 {
+				c.Evidence += fmt.Sprintf("; the operation declares content keys that are not media types (%s), which Prism parses", strings.Join(bad, ", "))
+			}
 			if h := badMediaHeader(c.Exchange); h != "" {
 				// Prism should not crash, but the request was the client's fault first.
 				c.Fault, c.Rule = FaultOpsgen, "bad-media-header"
@@ -464,3 +475,55 @@ func compileInput(schema json.RawMessage) func(in json.RawMessage) error {
 		return s.Validate(v)
 	}
 }
+
+// startFailure is the outcome, reason and fault of a document whose Prism
+// did not start; operations counts the operations its client registers.
+//   - Prism refusing a document without operations (only webhooks, say) when
+//     opsgen's client has none either: nothing to call, no fault ("no
+//     operations").
+//   - Prism not listening in time, twice (ErrPrismTimeout): the machine's
+//     load, the harness's ("prism timed out").
+//   - Otherwise Prism refused a description that opsgen generated a client
+//     for: the mock's ("prism failed").
+func startFailure(startErr error, operations func() (int, error)) (outcome, reason string, fault Fault) {
+	reason = startErr.Error()
+	if strings.Contains(reason, "No operations found in the current file") {
+		n, err := operations()
+		if err == nil && n == 0 {
+			return "no operations", "the document declares no operation (Prism: No operations found) and its client registers none", ""
+		}
+		if err != nil {
+			return "register failed", err.Error(), FaultOpsgen
+		}
+		reason = fmt.Sprintf("Prism finds no operations but opsgen's client registers %d: %s", n, reason)
+		return "prism failed", reason, FaultMock
+	}
+	if errors.Is(startErr, ErrPrismTimeout) {
+		return "prism timed out", reason, FaultHarness
+	}
+	return "prism failed", reason, FaultMock
+}
+
+// prismCrash returns what a crashed Prism printed about its crash: the
+// last "...Error: message" line of its log with the first frame of its
+// stack (paths from node_modules on), or the log's end when there is none.
+func prismCrash(log string) string {
+	lines := strings.Split(log, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		name, msg, ok := strings.Cut(lines[i], ": ")
+		if !ok || !strings.HasSuffix(name, "Error") || strings.ContainsAny(name, " \t[") {
+			continue
+		}
+		out := name + ": " + msg
+		if i+1 < len(lines) {
+			if frame, ok := strings.CutPrefix(strings.TrimSpace(lines[i+1]), "at "); ok {
+				out += " (at " + nodeModulesPath.ReplaceAllString(frame, "") + ")"
+			}
+		}
+		return out
+	}
+	return tail(log, 600)
+}
+
+// nodeModulesPath is a path up to node_modules/, left out of stack frames.
+var nodeModulesPath = regexp.MustCompile(`[^\s(]*/node_modules/`)

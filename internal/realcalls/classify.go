@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"mime"
+	"net"
 	"net/url"
 	"reflect"
 	"regexp"
@@ -333,7 +334,8 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		c.Fault, c.Rule, c.Evidence = FaultMock, "timeout", requestLine(x)+": "+c.ErrMsg
 		return
 	case x.Status == 0:
-		c.Fault, c.Rule, c.Evidence = FaultMock, "transport", requestLine(x)+": "+x.Err+" "+c.ErrMsg
+		c.Fault, c.Rule, c.Evidence = transportFault(x, c.Requests)
+		c.Evidence += " " + c.ErrMsg
 		return
 	case c.ErrCode == "DECODE_ERROR" && x.Status/100 == 2:
 		ev := fmt.Sprintf("%s -> %d %s; %s; body: %s", requestLine(x), x.Status, x.RespType, c.ErrMsg, clipS(x.RespBody, 600))
@@ -398,6 +400,10 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 			}
 		case x.Status == 406 || strings.Contains(x.Violations, "NOT_ACCEPTABLE"):
 			c.Fault, c.Rule = FaultOpsgen, "reject-accept"
+		case (x.Status == 415 || strings.Contains(x.Violations, "UNSUPPORTED_MEDIA")) &&
+			strings.HasPrefix(x.ReqHeaders["Content-Type"], "application/x-www-form-urlencoded") && o.AWSQueryXMLBody(x.Method, x.URL):
+			c.Fault, c.Rule = FaultDescription, "reject-aws-query-form"
+			ev += "; an AWS query-protocol operation (amazonaws.com, Action and Version in the query) whose description declares an XML body: the service reads a POST's parameters from an application/x-www-form-urlencoded form (Name.member.N), which the client sends; Prism wants the declared XML"
 		case x.Status == 415 || strings.Contains(x.Violations, "UNSUPPORTED_MEDIA"):
 			c.Fault, c.Rule = FaultOpsgen, "reject-content-type"
 		case binaryObjectBody(x):
@@ -1271,4 +1277,60 @@ func prismViolations(violations string) []prismViolation {
 		return nil
 	}
 	return vs
+}
+
+// transportFault blames a request that got no response:
+//   - one to a host other than the loopback mock's, which the client
+//     reached by following a redirect the mock answered with the
+//     description's example Location (GitHub's artifact downloads): a real
+//     server redirects there too, and the harness runs without a network
+//     ("transport-offline", the harness's);
+//   - one net/http refused to send because a header's name is not an HTTP
+//     token (RFC 9110, 5.1): the description names a header parameter or
+//     apiKey scheme so ("ADVICEment API Key"), which no server can receive
+//     ("transport-invalid-header-name", the description's);
+//   - one to another host without a redirect: the client ignored its base
+//     URL ("transport-wrong-host", opsgen's);
+//   - otherwise the mock's connection failed ("transport", the mock's).
+//
+// requests counts the requests of the call (redirects followed included).
+func transportFault(x *Exchange, requests int) (Fault, string, string) {
+	ev := requestLine(x) + ": " + x.Err
+	if u, err := url.Parse(x.URL); err == nil && u.Hostname() != "" && !loopbackHost(u.Hostname()) {
+		if requests < 2 {
+			return FaultOpsgen, "transport-wrong-host", ev + "; the client's first request went to " + u.Host + ", not to its base URL"
+		}
+		return FaultHarness, "transport-offline", ev + "; a redirect led to " + u.Host + ", which the harness, without a network, cannot reach"
+	}
+	if m := invalidHeaderName.FindStringSubmatch(x.Err); m != nil {
+		if name, err := strconv.Unquote(m[1]); err == nil && !validHeaderName(name) {
+			return FaultDescription, "transport-invalid-header-name", ev + "; the description names a header " + m[1] + ", which is not an HTTP token (RFC 9110, 5.1): no server can receive it"
+		}
+	}
+	return FaultMock, "transport", ev
+}
+
+// invalidHeaderName is net/http's refusal of a header name.
+var invalidHeaderName = regexp.MustCompile(`invalid header field name ("(?:[^"\\]|\\.)*")`)
+
+// loopbackHost reports whether host is the loopback, where Prism listens.
+func loopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// validHeaderName reports whether name is an HTTP token (RFC 9110, 5.6.2).
+func validHeaderName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if r > 0x7e || r <= ' ' || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
+			return false
+		}
+	}
+	return true
 }

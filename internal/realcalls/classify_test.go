@@ -219,3 +219,65 @@ func TestLookupPointer(t *testing.T) {
 		}
 	}
 }
+
+// TestClassifyAWSQueryForm: Prism refusing the form body of an AWS
+// query-protocol operation whose description declares XML is the
+// description's (the service reads forms); the same refusal of a form
+// for any other document, or of another media type, stays opsgen's.
+func TestClassifyAWSQueryForm(t *testing.T) {
+	const violation = `https://stoplight.io/prism/errors#INVALID_CONTENT_TYPE "Supported content types: text/xml"`
+	call := func(url, contentType string) *Call {
+		x := exchange("POST", url, 415, `{}`, violation)
+		x.ReqHeaders = map[string]string{"Content-Type": contentType}
+		x.ReqBody = "RoleArn=a&RoleSessionName=b"
+		return &Call{Op: "op", Exchange: x, Requests: 1, ErrCode: "EXECUTION_ERROR"}
+	}
+	aws := NewOracle("../../testdata/specs/openapi/awsquery.yaml")
+	other := NewOracle("../../testdata/specs/openapi/xml.yaml")
+	if aws.Err != nil || other.Err != nil {
+		t.Fatal(aws.Err, other.Err)
+	}
+	for _, tc := range []struct {
+		name  string
+		o     *Oracle
+		call  *Call
+		fault Fault
+		rule  string
+	}{
+		{"aws form", aws, call("http://127.0.0.1:1/?Action=AssumeRole&Version=2011-06-15", "application/x-www-form-urlencoded"), FaultDescription, "reject-aws-query-form"},
+		{"aws json", aws, call("http://127.0.0.1:1/?Action=AssumeRole&Version=2011-06-15", "application/json"), FaultOpsgen, "reject-content-type"},
+		{"not aws", other, call("http://127.0.0.1:1/identity", "application/x-www-form-urlencoded"), FaultOpsgen, "reject-content-type"},
+	} {
+		Classify(tc.call, tc.o, nil)
+		if tc.call.Fault != tc.fault || tc.call.Rule != tc.rule {
+			t.Errorf("%s: %s / %s (%s), want %s / %s", tc.name, tc.call.Fault, tc.call.Rule, tc.call.Evidence, tc.fault, tc.rule)
+		}
+	}
+}
+
+// TestTransportFault: a call without a response is the harness's when a
+// redirect led off the loopback (no network here), opsgen's when the
+// first request did, the description's when net/http refused a header
+// name that is not a token, and the mock's otherwise.
+func TestTransportFault(t *testing.T) {
+	for _, tc := range []struct {
+		url, err string
+		requests int
+		fault    Fault
+		rule     string
+	}{
+		{"https://codeload.github.com/me/x/legacy.zip/master", "dial tcp: lookup codeload.github.com: no such host", 2, FaultHarness, "transport-offline"},
+		{"https://api.example.com/things", "dial tcp: lookup api.example.com: no such host", 1, FaultOpsgen, "transport-wrong-host"},
+		{"http://127.0.0.1:40683/templates/x/compile", `net/http: invalid header field name "ADVICEment API Key"`, 1, FaultDescription, "transport-invalid-header-name"},
+		{"http://127.0.0.1:40683/things", `net/http: invalid header field name "X-Key"`, 1, FaultMock, "transport"},
+		{"http://127.0.0.1:40683/things", "read tcp 127.0.0.1:5->127.0.0.1:40683: connection reset by peer", 1, FaultMock, "transport"},
+		{"http://localhost:40683/things", "EOF", 1, FaultMock, "transport"},
+	} {
+		x := &Exchange{Method: "GET", URL: tc.url, Err: tc.err}
+		c := &Call{Op: "op", Exchange: x, Requests: tc.requests, ErrCode: "TRANSPORT_ERROR", ErrMsg: "sending request"}
+		Classify(c, NewOracle("../../testdata/realcalls/classify.yaml"), nil)
+		if c.Fault != tc.fault || c.Rule != tc.rule {
+			t.Errorf("%s (%s, %d requests): %s / %s, want %s / %s", tc.url, tc.err, tc.requests, c.Fault, c.Rule, tc.fault, tc.rule)
+		}
+	}
+}

@@ -26,7 +26,13 @@
 //     is opsgen's refusal (the call ends there); one it refuses too is
 //     counted and generated again (without examples, then without
 //     optional members, with other seeds). A Prism that crashes is
-//     started again for the remaining operations.
+//     started again for the remaining operations, and the call's evidence
+//     names the exception Prism printed. A Prism that does not listen in
+//     time is started once more with twice the time; if it still does not,
+//     the document's outcome is "prism timed out" (the harness's: the
+//     machine's load). A document Prism finds no operation in (webhooks
+//     only) whose client registers none is "no operations", no one's
+//     fault.
 //  4. Classify sorts each call into ok, warned, missed, rejected or error and
 //     blames non-ok ones on opsgen, the description, the mock or the
 //     harness, by the rules documented on Classify. The second opinion on

@@ -480,9 +480,13 @@ func (g *InputGen) str(s map[string]any) any {
 	case "json-pointer":
 		v = "/e2e"
 	}
+	minLen := 0
+	if m, ok := num(s["minLength"]); ok {
+		minLen = int(m)
+	}
 	if v == "" {
 		if p, ok := s["pattern"].(string); ok {
-			if m, ok := fromPattern(p); ok {
+			if m, ok := fromPatternLen(p, minLen); ok {
 				v = m
 			}
 		}
@@ -493,10 +497,11 @@ func (g *InputGen) str(s map[string]any) any {
 	if m, ok := num(s["maxLength"]); ok && len([]rune(v)) > int(m) {
 		v = string([]rune(v)[:int(m)])
 	}
-	if m, ok := num(s["minLength"]); ok {
-		for len([]rune(v)) < int(m) {
-			v += "e"
-		}
+	// Padding with 'e' is for free strings and formats; a pattern's string
+	// was grown above inside its repetitions, so that it still matches
+	// (padding "0" to "0eeee" would break ^[0-9]+$).
+	for len([]rune(v)) < minLen {
+		v += "e"
 	}
 	return v
 }
@@ -505,15 +510,47 @@ func (g *InputGen) str(s map[string]any) any {
 // false when Go's regexp syntax does not parse it. It is deterministic:
 // the first alternative, the fewest repetitions (at least one where the
 // pattern allows one), a letter or digit from a class.
-func fromPattern(p string) (string, bool) {
+func fromPattern(p string) (string, bool) { return fromPatternLen(p, 0) }
+
+// fromPatternLen is fromPattern for a string of at least minLen characters
+// where the pattern allows one: the shortest string is grown by repeating
+// its first repetitions that allow more (`*`, `+`, `{n,m}`), in order,
+// until it is long enough. When no repetition can grow it, it stays short.
+func fromPatternLen(p string, minLen int) (string, bool) {
 	// Go's syntax refuses repeat counts over 1000 (AWS ARNs say {0,1023});
 	// the fewest repetitions are generated, so lowering the bound is harmless.
 	re, err := syntax.Parse(clampRepeats(p), syntax.Perl)
 	if err != nil {
 		return "", false
 	}
+	short := generateFrom(re, 0)
+	if n := len([]rune(short)); n < minLen {
+		short = generateFrom(re, minLen-n)
+	}
+	// Unanchored patterns match anywhere: the whole string matches too.
+	return short, short != ""
+}
+
+// generateFrom walks re: the first alternative, the fewest repetitions (at
+// least one where allowed), and extra characters' worth of additional
+// repetitions in the first repetitions that allow more.
+func generateFrom(re *syntax.Regexp, extra int) string {
 	var b strings.Builder
 	var walk func(re *syntax.Regexp)
+	// grow repeats sub after its minimal repetitions (reps so far) while
+	// characters are missing and max (-1: unbounded) allows.
+	grow := func(sub *syntax.Regexp, reps, max int) {
+		for extra > 0 && (max < 0 || reps < max) {
+			before := b.Len()
+			walk(sub)
+			n := len([]rune(b.String()[before:]))
+			if n == 0 {
+				return // an empty repetition never grows the string
+			}
+			extra -= n
+			reps++
+		}
+	}
 	walk = func(re *syntax.Regexp) {
 		switch re.Op {
 		case syntax.OpLiteral:
@@ -526,10 +563,13 @@ func fromPattern(p string) (string, bool) {
 			for _, s := range re.Sub {
 				walk(s)
 			}
-		case syntax.OpStar, syntax.OpQuest:
-			// zero repetitions
+		case syntax.OpStar:
+			grow(re.Sub[0], 0, -1) // zero repetitions unless growing
+		case syntax.OpQuest:
+			grow(re.Sub[0], 0, 1)
 		case syntax.OpPlus:
 			walk(re.Sub[0])
+			grow(re.Sub[0], 1, -1)
 		case syntax.OpRepeat:
 			n := re.Min
 			if n == 0 && re.Max != 0 {
@@ -538,6 +578,7 @@ func fromPattern(p string) (string, bool) {
 			for i := 0; i < n; i++ {
 				walk(re.Sub[0])
 			}
+			grow(re.Sub[0], n, re.Max)
 		case syntax.OpConcat:
 			for _, s := range re.Sub {
 				walk(s)
@@ -547,8 +588,7 @@ func fromPattern(p string) (string, bool) {
 		}
 	}
 	walk(re)
-	// Unanchored patterns match anywhere: the whole string matches too.
-	return b.String(), b.Len() > 0
+	return b.String()
 }
 
 // repeatCount matches the counts of a repeat: {n}, {n,}, {n,m}.

@@ -3,6 +3,7 @@ package realcalls
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"testing"
 
@@ -86,6 +87,35 @@ func TestFromPattern(t *testing.T) {
 	}
 	if _, ok := fromPattern(`(?<=x)y`); ok {
 		t.Error("a lookbehind parsed")
+	}
+}
+
+// TestPatternMinLength: a string with a pattern and a minLength is grown
+// inside the pattern's repetitions, so that it matches and is long enough
+// (it was padded with 'e': "0eeee" for ^[0-9]+$).
+func TestPatternMinLength(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		min     int
+	}{
+		{`^[0-9]+$`, 5},
+		{`^\d*$`, 3},
+		{`^[A-Z]{2}-[0-9]{1,8}$`, 9},
+		{`^(ab)+x?$`, 6},
+		{`^[a-z]{1,3}[0-9]*$`, 10},
+	} {
+		src := fmt.Sprintf(`{"type":"object","required":["s"],"properties":{"s":{"type":"string","pattern":%q,"minLength":%d}}}`, c.pattern, c.min)
+		in, err := NewInputGen(1).Generate(json.RawMessage(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v struct{ S string }
+		if err := json.Unmarshal(in, &v); err != nil {
+			t.Fatal(err)
+		}
+		if !regexp.MustCompile(c.pattern).MatchString(v.S) || len(v.S) < c.min {
+			t.Errorf("pattern %s minLength %d: %q", c.pattern, c.min, v.S)
+		}
 	}
 }
 

@@ -409,6 +409,67 @@ func (o *Oracle) ResponseMediaTypes(method, rawURL string, status int) (types []
 	return types, true
 }
 
+// AWSQueryXMLBody reports whether the request went to an operation of an
+// AWS query-protocol service whose description declares an XML request
+// body: an APIs.guru amazonaws.com document (info x-providerName) whose
+// operation has the Action and Version query parameters of the query
+// protocols. The service reads a POST's parameters from a form
+// (docs.aws.amazon.com, "Query requests"), which opsgen sends; Prism
+// wants the XML the description declares.
+func (o *Oracle) AWSQueryXMLBody(method, rawURL string) bool {
+	if o.doc == nil || o.doc.Info == nil || o.doc.Info.Extensions["x-providerName"] != "amazonaws.com" {
+		return false
+	}
+	op, tmpl := o.Operation(method, rawURL)
+	if op == nil || op.RequestBody == nil || op.RequestBody.Value == nil {
+		return false
+	}
+	xmlBody := false
+	for mt := range op.RequestBody.Value.Content {
+		base, _, _ := mime.ParseMediaType(mt)
+		xmlBody = xmlBody || isXMLMedia(base)
+	}
+	var action, version bool
+	params := slices.Concat(o.doc.Paths.Value(tmpl).Parameters, op.Parameters)
+	for _, p := range params {
+		if p != nil && p.Value != nil && p.Value.In == "query" {
+			action = action || p.Value.Name == "Action"
+			version = version || p.Value.Name == "Version"
+		}
+	}
+	return xmlBody && action && version
+}
+
+// InvalidMediaTypes returns the content keys of the request's operation
+// (request body and responses) that are not media types (biapi.pro's
+// responses declare "access" and "code" beside application/json), sorted.
+func (o *Oracle) InvalidMediaTypes(method, rawURL string) []string {
+	op, _ := o.Operation(method, rawURL)
+	if op == nil {
+		return nil
+	}
+	var bad []string
+	check := func(content openapi3.Content) {
+		for mt := range content {
+			if _, _, err := mime.ParseMediaType(mt); err != nil || !strings.Contains(mt, "/") {
+				bad = append(bad, mt)
+			}
+		}
+	}
+	if op.RequestBody != nil && op.RequestBody.Value != nil {
+		check(op.RequestBody.Value.Content)
+	}
+	if op.Responses != nil {
+		for _, r := range op.Responses.Map() {
+			if r != nil && r.Value != nil {
+				check(r.Value.Content)
+			}
+		}
+	}
+	slices.Sort(bad)
+	return slices.Compact(bad)
+}
+
 // matchSegments matches a path template's segments to a URL's.
 func matchSegments(tmpl string, segs []string) (int, bool) {
 	ts := strings.Split(strings.Trim(tmpl, "/"), "/")

@@ -2,6 +2,7 @@ package httpclient
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -61,5 +62,49 @@ func TestAWSQuery(t *testing.T) {
 	r.QueryParam("Bad", StyleAWSQuery, true, false, []chan int{make(chan int)})
 	if r.err == nil {
 		t.Error("a channel was serialized")
+	}
+}
+
+// TestAWSQueryBody: a query-protocol body is a form of the members
+// flattened as in the query (lists Name.member.N, EC2's Name.N, maps
+// Name.entry.N.key/value), with its Content-Type; nil sends no body and a
+// non-object is refused naming the body.
+func TestAWSQueryBody(t *testing.T) {
+	type tag struct {
+		Key   string `json:"Key"`
+		Value string `json:"Value"`
+	}
+	type body struct {
+		RoleArn string            `json:"RoleArn"`
+		Tags    []tag             `json:"Tags,omitempty"`
+		IDs     []string          `json:"Id,omitempty"`
+		Attrs   map[string]string `json:"Attributes,omitempty"`
+		Skip    *string           `json:"Skip,omitempty"`
+	}
+	v := body{RoleArn: "arn:a", Tags: []tag{{"k", "a b"}}, IDs: []string{"i-1", "i-2"}, Attrs: map[string]string{"x": "1"}}
+	for _, tc := range []struct {
+		style Style
+		want  string
+	}{
+		{StyleAWSQuery, "RoleArn=arn%3Aa&Tags.member.1.Key=k&Tags.member.1.Value=a+b&Id.member.1=i-1&Id.member.2=i-2&Attributes.entry.1.key=x&Attributes.entry.1.value=1"},
+		{StyleAWSEC2, "RoleArn=arn%3Aa&Tags.1.Key=k&Tags.1.Value=a+b&Id.1=i-1&Id.2=i-2&Attributes.entry.1.key=x&Attributes.entry.1.value=1"},
+	} {
+		r := New("http://h", nil).NewRequest("op", http.MethodPost, "/")
+		r.AWSQueryBody(v, tc.style)
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		if r.contentType != "application/x-www-form-urlencoded" || string(r.body) != tc.want {
+			t.Errorf("%s: %s %s, want %s", tc.style, r.contentType, r.body, tc.want)
+		}
+	}
+	r := New("http://h", nil).NewRequest("op", http.MethodPost, "/")
+	r.AWSQueryBody((*body)(nil), StyleAWSQuery)
+	if r.err != nil || r.body != nil {
+		t.Errorf("nil body: %v %q", r.err, r.body)
+	}
+	r.AWSQueryBody(3, StyleAWSQuery)
+	if r.err == nil || !strings.Contains(r.err.Error(), "form body") {
+		t.Errorf("a number as body: %v", r.err)
 	}
 }

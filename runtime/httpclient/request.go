@@ -378,35 +378,11 @@ func (r *Request) JSONBody(contentType string, v any) {
 // repeat the key, and nested objects are sent as JSON. A nil value sends no
 // body.
 func (r *Request) FormBody(v any) {
-	if r.err != nil {
+	members, ok := r.formMembers(v)
+	if !ok {
 		return
 	}
-	rv, ok, err := resolve(reflect.ValueOf(v))
-	if err != nil {
-		r.fail("form body: %v", err)
-		return
-	}
-	if !ok || rv.Kind() == reflect.Map && rv.IsNil() {
-		return
-	}
-	if rv.Kind() != reflect.Map && rv.Kind() != reflect.Struct {
-		r.fail("form body: need an object (a struct, a map, or a union holding an object), not %s", rv.Type())
-		return
-	}
-	members, err := objectMembers(rv)
-	if err != nil {
-		r.fail("form body: %v", err)
-		return
-	}
-	b := []byte{} // not nil: a form without fields is an empty body, still sent with its Content-Type
-	add := func(k, v string) {
-		if len(b) > 0 {
-			b = append(b, '&')
-		}
-		b = append(b, url.QueryEscape(k)...)
-		b = append(b, '=')
-		b = append(b, url.QueryEscape(v)...)
-	}
+	var pairs []pair
 	for _, m := range members {
 		values, err := partValues(m.v)
 		if err != nil {
@@ -414,8 +390,69 @@ func (r *Request) FormBody(v any) {
 			return
 		}
 		for _, pv := range values {
-			add(m.k, string(pv.data))
+			pairs = append(pairs, pair{m.k, string(pv.data)})
 		}
+	}
+	r.setForm(pairs)
+}
+
+// AWSQueryBody sets an application/x-www-form-urlencoded body from a struct
+// or a map as the AWS query protocols serialize their members (style
+// StyleAWSQuery or StyleAWSEC2: Name.member.N for a list, Name.Member for a
+// structure, Name.entry.N.key/value for a map), which STS, SNS, IAM and EC2
+// read from a POST's form. A nil value sends no body.
+func (r *Request) AWSQueryBody(v any, style Style) {
+	members, ok := r.formMembers(v)
+	if !ok {
+		return
+	}
+	var pairs []pair
+	for _, m := range members {
+		var err error
+		if pairs, err = awsPairs(m.k, m.v, style == StyleAWSEC2, pairs); err != nil {
+			r.fail("form body: %v", err)
+			return
+		}
+	}
+	r.setForm(pairs)
+}
+
+// formMembers returns the members of a form body's value; false when
+// there is no body (a nil value) or the request failed.
+func (r *Request) formMembers(v any) ([]member, bool) {
+	if r.err != nil {
+		return nil, false
+	}
+	rv, ok, err := resolve(reflect.ValueOf(v))
+	if err != nil {
+		r.fail("form body: %v", err)
+		return nil, false
+	}
+	if !ok || rv.Kind() == reflect.Map && rv.IsNil() {
+		return nil, false
+	}
+	if rv.Kind() != reflect.Map && rv.Kind() != reflect.Struct {
+		r.fail("form body: need an object (a struct, a map, or a union holding an object), not %s", rv.Type())
+		return nil, false
+	}
+	members, err := objectMembers(rv)
+	if err != nil {
+		r.fail("form body: %v", err)
+		return nil, false
+	}
+	return members, true
+}
+
+// setForm sets the form body of pairs, query-escaped.
+func (r *Request) setForm(pairs []pair) {
+	b := []byte{} // not nil: a form without fields is an empty body, still sent with its Content-Type
+	for i, p := range pairs {
+		if i > 0 {
+			b = append(b, '&')
+		}
+		b = append(b, url.QueryEscape(p.k)...)
+		b = append(b, '=')
+		b = append(b, url.QueryEscape(p.v)...)
 	}
 	r.contentType, r.body = "application/x-www-form-urlencoded", b
 }

@@ -12,6 +12,30 @@ import (
 	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
+// CreateAccount calls the operation "createAccount".
+//
+// A required read-only member (id) is left out of the request and required of the
+// response.
+//
+// POST /accounts
+func (c *Client) CreateAccount(ctx context.Context, body Account, opts ...CallOption) (runtime.ResponseEnvelope[Account], error) {
+	r := c.c.NewRequest("createAccount", "POST", "/accounts")
+	r.JSONBody("application/json", body)
+	if c.c.HasRemote() {
+		r.Remote("realcalls.createAccount", nil, body)
+	}
+	r.Security([][]string{{"api_key"}})
+	r.Accept("application/json")
+	var env runtime.ResponseEnvelope[Account]
+	meta, warnings, err := c.c.Call(ctx, r, responsesCreateAccount, &env.Data, opts...)
+	env.Meta, env.Warnings = meta, warnings
+	return env, err
+}
+
+var responsesCreateAccount = []httpclient.Response{
+	{Status: "201", Kind: httpclient.BodyJSON, Schema: &refSchemaAccount},
+}
+
 // CreateMultipartUploadParams holds the parameters of CreateMultipartUpload.
 //
 // POST /{Bucket}?uploads

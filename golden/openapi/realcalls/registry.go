@@ -47,6 +47,15 @@ var registryOps = []struct {
 	in     []string                                                     // the input members of its arguments after ctx
 }{
 	{runtime.OperationSpec{
+		ID:           "realcalls.createAccount",
+		Description:  "A required read-only member (id) is left out of the request and required of the",
+		Method:       "POST",
+		Kind:         runtime.KindMutation,
+		InputSchema:  json.RawMessage(`{"$defs":{"Account":{"properties":{"id":{"readOnly":true,"type":"string"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"properties":{"body":{"$ref":"#/$defs/Account"}},"required":["body"],"type":"object"}`),
+		OutputSchema: json.RawMessage(`{"$defs":{"Account":{"properties":{"id":{"readOnly":true,"type":"string"},"name":{"type":"string"}},"required":["id","name"],"type":"object"}},"$ref":"#/$defs/Account"}`),
+		Output:       &refSchemaAccount,
+	}, nil, (*Client).CreateAccount, []string{"body"}},
+	{runtime.OperationSpec{
 		ID:          "realcalls.createMultipartUpload",
 		Method:      "POST",
 		Kind:        runtime.KindMutation,

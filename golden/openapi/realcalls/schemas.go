@@ -13,6 +13,7 @@ func Schemas() *opsgenimpl.SchemaSet { return opsgenimpl.NewDefSet(allSchemaDefs
 
 // allSchemaDefs are the package's named types, for Schemas.
 var allSchemaDefs = []opsgenimpl.DefRef{
+	defRefAccount{},
 	defRefAuthorizationCode{},
 	defRefAuthorizationCodeGrantType{},
 	defRefClientCredentials{},
@@ -29,6 +30,14 @@ var allSchemaDefs = []opsgenimpl.DefRef{
 
 // The package's named types: each a marker type, whose Def method returns
 // its schema, and the schema, listing the markers of the types it refers to.
+type defRefAccount struct{}
+
+func (defRefAccount) Def() *opsgenimpl.Def {
+	return &defSchemaAccount
+}
+
+var defSchemaAccount = opsgenimpl.Def{Name: "Account", JSON: `{"properties":{"id":{"readOnly":true,"type":"string"},"name":{"type":"string"}},"required":["id","name"],"type":"object"}`}
+
 type defRefAuthorizationCode struct{}
 
 func (defRefAuthorizationCode) Def() *opsgenimpl.Def {
@@ -130,5 +139,6 @@ var schemaSet opsgenimpl.SchemaSet
 
 // Output schemas of the operations.
 var (
+	refSchemaAccount       = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Account"}`, Defs: []opsgenimpl.DefRef{defRefAccount{}}, Set: &schemaSet}
 	refSchemaTokenResponse = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/TokenResponse"}`, Defs: []opsgenimpl.DefRef{defRefTokenResponse{}}, Set: &schemaSet}
 )

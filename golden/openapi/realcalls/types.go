@@ -11,6 +11,17 @@ import (
 	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
+// Account is a JSON object.
+//
+// #/components/schemas/Account
+type Account struct {
+	_ opsgenimpl.NotComparable
+
+	// Read-only: set by the server, not sent in requests.
+	ID   *string `json:"id,omitempty"`
+	Name string  `json:"name"`
+}
+
 // AuthorizationCode is a JSON object.
 //
 // #/components/schemas/AuthorizationCode
