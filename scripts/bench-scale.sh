@@ -47,7 +47,7 @@ mkdir -p "$work" "$cache"
 # spec NAME: sets src (the description), pkg (package name), call (the one
 # operation the one-op program calls, as Go source with c the client) and
 # ops (the operation package it is in, "" for the root: Graph is split
-# into packages by tag, emit.SplitThreshold).
+# into packages by path, emit.SplitThreshold).
 spec() {
 	ops=
 	case $1 in
