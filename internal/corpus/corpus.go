@@ -135,6 +135,9 @@ type Options struct {
 	Log io.Writer
 	// Go is the go command (default "go").
 	Go string
+	// Split is emit.Options.Split: "" splits the largest APIs into
+	// packages, as opsgen generate does.
+	Split string
 	// VetOnly skips go build: go vet type-checks each package from source
 	// (against the export data of its dependencies) before analysing it,
 	// and a type error, which it reports with a "vet: " prefix, counts as a
@@ -210,7 +213,7 @@ func Run(ctx context.Context, specs []Spec, opts Options) ([]Result, error) {
 		r := &results[i]
 		r.Spec = s
 		r.Package = fmt.Sprintf("s%04d", i)
-		generate(ctx, r, filepath.Join(opts.Work, r.Package), opts.Timeout, opts.TimeoutPerOp, opts.StopGrace)
+		generate(ctx, r, filepath.Join(opts.Work, r.Package), opts.Timeout, opts.TimeoutPerOp, opts.StopGrace, opts.Split)
 		if opts.Log != nil {
 			fmt.Fprintf(opts.Log, "[%d/%d] %s: %s (%d ops, %d warnings, %s)\n", i+1, len(specs), s.Name, r.Outcome, r.Ops, r.Warnings, r.Gen.Round(time.Millisecond))
 		}
@@ -289,7 +292,7 @@ var load = openapi.LoadData
 // runs in a goroutine with a context that expires after timeout; when it
 // does, generate waits up to grace for the goroutine to return (the loader
 // checks the context between its phases), so that none is left running.
-func generate(ctx context.Context, r *Result, dir string, timeout, perOp, grace time.Duration) {
+func generate(ctx context.Context, r *Result, dir string, timeout, perOp, grace time.Duration, split string) {
 	data, err := os.ReadFile(r.Spec.Path)
 	if err != nil {
 		r.Outcome, r.Reason = GenerateFailed, err.Error()
@@ -333,7 +336,7 @@ func generate(ctx context.Context, r *Result, dir string, timeout, perOp, grace 
 		var d diag.List
 		// The package is <Work>/<pkg> in the scratch module corpus.example:
 		// a large API's operation packages import it by that path.
-		g.files, d, g.err = emit.Emit(g.svc, emit.Options{Package: pkg, Version: "corpus", Registry: true, ImportPath: "corpus.example/" + pkg})
+		g.files, d, g.err = emit.Emit(g.svc, emit.Options{Package: pkg, Version: "corpus", Registry: true, ImportPath: "corpus.example/" + pkg, Split: split})
 		g.diags = append(g.diags, d...)
 	}()
 	var g gen

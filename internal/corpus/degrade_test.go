@@ -39,7 +39,7 @@ func TestDegradations(t *testing.T) {
 	var results []Result
 	for i, s := range specs {
 		r := Result{Spec: s, Package: fmt.Sprintf("s%04d", i)}
-		generate(t.Context(), &r, filepath.Join(dir, r.Package), defaultTimeout, 0, defaultStopGrace)
+		generate(t.Context(), &r, filepath.Join(dir, r.Package), defaultTimeout, 0, defaultStopGrace, "")
 		if r.Outcome != OK {
 			t.Fatalf("%s: %s: %s", s.Name, r.Outcome, r.Reason)
 		}

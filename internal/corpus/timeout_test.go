@@ -86,7 +86,7 @@ func testTimeoutWaitsForTheLoader(t *testing.T) {
 		return nil, nil, ctx.Err()
 	})
 	r := Result{Spec: specFile(t), Package: "s0000"}
-	generate(t.Context(), &r, t.TempDir(), 20*time.Millisecond, 0, time.Minute)
+	generate(t.Context(), &r, t.TempDir(), 20*time.Millisecond, 0, time.Minute, "")
 	if !returned.Load() {
 		t.Error("generate returned before the loader")
 	}
@@ -115,7 +115,7 @@ func testTimeoutAbandons(t *testing.T) {
 	})
 	r := Result{Spec: specFile(t), Package: "s0000"}
 	start := time.Now()
-	generate(t.Context(), &r, t.TempDir(), 10*time.Millisecond, 0, 100*time.Millisecond)
+	generate(t.Context(), &r, t.TempDir(), 10*time.Millisecond, 0, 100*time.Millisecond, "")
 	if d := time.Since(start); d != 110*time.Millisecond {
 		t.Errorf("generate took %v, want the 10ms timeout and the 100ms grace", d)
 	}
@@ -145,7 +145,7 @@ func testInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	time.AfterFunc(20*time.Millisecond, cancel)
 	r := Result{Spec: specFile(t), Package: "s0000"}
-	generate(ctx, &r, t.TempDir(), time.Minute, 0, time.Minute)
+	generate(ctx, &r, t.TempDir(), time.Minute, 0, time.Minute, "")
 	if r.Outcome != Timeout || r.Abandoned || !strings.HasPrefix(r.Reason, "generation interrupted (context canceled); it stopped") {
 		t.Errorf("outcome %s, abandoned %v, reason %q", r.Outcome, r.Abandoned, r.Reason)
 	}
@@ -162,7 +162,7 @@ func TestTimeoutScalesWithOps(t *testing.T) {
 		})
 		r := Result{Spec: specFile(t), Package: "s0000"}
 		start := time.Now()
-		generate(t.Context(), &r, t.TempDir(), 10*time.Millisecond, time.Second, time.Minute)
+		generate(t.Context(), &r, t.TempDir(), 10*time.Millisecond, time.Second, time.Minute, "")
 		if r.SpecOps == 0 {
 			t.Fatal("the document declares no operation")
 		}

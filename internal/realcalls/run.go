@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/opsgen/opsgen/generator/emit"
 	"github.com/opsgen/opsgen/internal/corpus"
 )
 
@@ -67,7 +68,11 @@ func Run(ctx context.Context, specs []corpus.Spec, opts Options) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	gen, err := corpus.Run(ctx, specs, corpus.Options{Repo: repo, Work: work, Log: opts.Log, Go: opts.Go, VetOnly: true, TimeoutPerOp: genTimeoutPerOp})
+	gen, err := corpus.Run(ctx, specs, corpus.Options{Repo: repo, Work: work, Log: opts.Log, Go: opts.Go, VetOnly: true, TimeoutPerOp: genTimeoutPerOp,
+		// One package per API: the caller registers every operation
+		// through the root's Register, and renames the scratch module,
+		// which the operation packages of a split API import by path.
+		Split: emit.SplitNone})
 	if err != nil {
 		return nil, fmt.Errorf("generate: %w", err)
 	}
