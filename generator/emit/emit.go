@@ -327,6 +327,9 @@ type gen struct {
 	schemaVarNames map[string]bool
 	// schemaVarOf holds the schema of each of those vars, for its defs.
 	schemaVarOf map[string]*ir.Schema
+	// defsSorted and defIDs are sortedDefs' result.
+	defsSorted []*ir.Def
+	defIDs     map[*ir.Def]string
 	// schemaTexts holds the JSON of the schemas serialized (schemaText);
 	// defSet the defs of the service (bundle), once needed.
 	schemaTexts map[*ir.Schema]string

@@ -158,11 +158,15 @@ func defRefList(f *generatedFile, ids map[*ir.Def]string, defs []*ir.Def, marker
 }
 
 // sortedDefs returns the defs of the service sorted by name, and their Go
-// identifiers (defIdents).
+// identifiers (defIdents), decided once: the root's schemasFile does it
+// before the operation packages' generators copy g.
 func (g *gen) sortedDefs() ([]*ir.Def, map[*ir.Def]string) {
-	g.ensureDefSet()
-	defs := slices.SortedFunc(slices.Values(g.svc.Defs), func(a, b *ir.Def) int { return strings.Compare(a.Name, b.Name) })
-	return defs, g.defIdents(defs)
+	if g.defIDs == nil {
+		g.ensureDefSet()
+		g.defsSorted = slices.SortedFunc(slices.Values(g.svc.Defs), func(a, b *ir.Def) int { return strings.Compare(a.Name, b.Name) })
+		g.defIDs = g.defIdents(g.defsSorted)
+	}
+	return g.defsSorted, g.defIDs
 }
 
 // defText returns the JSON of d's schema: "true" (with a warning) when it
