@@ -1,8 +1,11 @@
 package jsonschema
 
 import (
+	"encoding/json"
 	"maps"
+	"math"
 	"slices"
+	"strings"
 
 	"github.com/opsgen/opsgen/generator/ir"
 )
@@ -104,7 +107,10 @@ func (c *schemaWriter) jsonSchema(ref *Schema, top bool) *ir.Schema {
 	if s.Const != nil {
 		set("const", s.Const)
 	}
-	if s.Default != nil {
+	// A default its own type rejects (VTEX's {type: integer, default: ""})
+	// is left out: the runtime would fill a value that does not fit and
+	// warn about a member the body never had.
+	if s.Default != nil && defaultFits(s.Types, s.Default) {
 		set("default", s.Default)
 	}
 	for _, k := range s.Keywords {
@@ -275,4 +281,43 @@ func (c *Converter) expandable(ref *Schema, stack []*Schema) bool {
 		}
 	}
 	return true
+}
+
+// defaultFits reports whether a default value (decoded JSON) is of one of
+// types, the schema's "type" list (any, when empty).
+func defaultFits(types []string, v any) bool {
+	if len(types) == 0 {
+		return true
+	}
+	var kinds []string
+	switch v := v.(type) {
+	case bool:
+		kinds = []string{"boolean"}
+	case string:
+		kinds = []string{"string"}
+	case map[string]any:
+		kinds = []string{"object"}
+	case []any:
+		kinds = []string{"array"}
+	case json.Number:
+		kinds = []string{"number"}
+		if _, err := v.Int64(); err == nil || !strings.ContainsAny(v.String(), ".eE") {
+			kinds = append(kinds, "integer")
+		}
+	case float64:
+		kinds = []string{"number"}
+		if v == math.Trunc(v) {
+			kinds = append(kinds, "integer")
+		}
+	case int, int64:
+		kinds = []string{"number", "integer"}
+	default:
+		return true // a kind this check does not know: keep it
+	}
+	for _, k := range kinds {
+		if slices.Contains(types, k) {
+			return true
+		}
+	}
+	return false
 }
