@@ -45,7 +45,8 @@
 //     optional or required nullable ones are pointers (slices, maps and
 //     json.RawMessage stay nil-able values), optional ones have omitempty;
 //     optional nullable ones are runtime.Nullable[T] (absent, null or a
-//     value) with omitzero;
+//     value) with omitzero, Nullable[*T] for a struct T in an API split
+//     into packages (nullableByPointer);
 //     a property that would contain its own struct by value is a pointer.
 //     Its first field, opsgenimpl.NotComparable, makes it not comparable (as
 //     parameter structs are): == would compare those pointers by address.
@@ -202,6 +203,9 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	// on an IR they reject (a nil type) is theirs to report, and any
 	// other is raised again here. Once they pass, the same goroutine
 	// renders it, meanwhile the other files are built.
+	// A split API's types are placed in packages once it is split, after
+	// the checks.
+	split := g.splitMode() != SplitNone
 	tg := *g
 	tg.diags = nil
 	var (
@@ -212,6 +216,10 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	typesDone := make(chan struct{})
 	go func() {
 		defer close(typesDone)
+		if split {
+			<-checked
+			return
+		}
 		var f *generatedFile
 		func() {
 			defer func() {
@@ -233,7 +241,7 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 		g.diags.Sort()
 		return nil, g.diags, g.diags.Err()
 	}
-	if g.splitMode() != SplitNone && opts.ImportPath == "" {
+	if split && opts.ImportPath == "" {
 		checked <- false
 		<-typesDone
 		return nil, g.diags, fmt.Errorf("%s: %w", g.source(), ErrNoImportPath)
@@ -243,6 +251,13 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	// split.
 	g.remoteIDs()
 	g.groups = g.split()
+	if len(g.groups) > 0 {
+		g.home = g.placeTypes(g.groups)
+		g.pkgNames = map[string]string{opts.ImportPath: opts.Package}
+		for _, grp := range g.groups {
+			g.pkgNames[opts.ImportPath+"/"+grp.dir] = grp.pkg
+		}
+	}
 	// The other files are built in order; each is rendered (its parts
 	// copied into one buffer) in its own goroutine as soon as it is built.
 	var (
@@ -272,20 +287,67 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 		add("registry.go", g.registryFile())
 	}
 	// schemas.go after the files that decide which schema vars exist
-	// (types.go declares none).
-	add("schemas.go", g.schemasFile())
-	if len(g.groups) > 0 {
-		add(defsDir+"/schemas.go", g.defsFile())
+	// (types.go declares none); in a split API, once every package's are
+	// decided and the defs placed (placeDefs). The defs' order and
+	// identifiers are decided before the operation packages' generators
+	// copy g.
+	g.sortedDefs()
+	if !split {
+		add("schemas.go", g.schemasFile())
 	}
-	for _, grp := range g.groups {
+	// A split API's types files are built concurrently, each by its own
+	// copy of the state, once the files above have decided the schema
+	// vars (the types declare none).
+	typeDiags := make([]diag.List, len(g.groups)+2)
+	addTypes := func(i int, name string, g *gen) {
+		tg := *g
+		tg.diags = nil
+		file := &File{Name: name}
+		files = append(files, file)
+		wg.Go(func() {
+			if f := tg.typesFile(); f != nil {
+				if tg.dir == tg.unreferencedDir(g.groups) {
+					tg.unreferencedDoc(f)
+				}
+				file.Content = f.render()
+			}
+			typeDiags[i] = tg.diags
+		})
+	}
+	if split {
+		addTypes(0, "types.go", g)
+		u := g.sub(&opGroup{dir: g.unreferencedDir(g.groups), pkg: g.unreferencedDir(g.groups)})
+		addTypes(len(typeDiags)-1, u.dir+"/types.go", u)
+	}
+	subs := make([]*gen, len(g.groups))
+	for i, grp := range g.groups {
 		s := g.sub(grp)
+		subs[i] = s
+		addTypes(i+1, grp.dir+"/types.go", s)
 		add(grp.dir+"/client.go", s.subClientFile(grp))
 		add(grp.dir+"/operations.go", s.operationsFile())
 		if opts.Registry {
 			add(grp.dir+"/registry.go", s.registryFile())
 		}
-		add(grp.dir+"/schemas.go", s.subSchemasFile())
-		g.diags = append(g.diags, s.diags...)
+	}
+	if split {
+		g.defHome = g.placeDefs(subs)
+		// A new map: the types files, being built, read the old one.
+		g.pkgNames = maps.Clone(g.pkgNames)
+		for home := range setOf(g.defHome) {
+			g.pkgNames[opts.ImportPath+"/"+defsDir+"/"+home] = home
+		}
+		add("schemas.go", g.schemasFile())
+		add(defsDir+"/schemas.go", g.defsFile(""))
+		for _, home := range slices.Sorted(maps.Keys(setOf(g.defHome))) {
+			add(defsDir+"/"+home+"/schemas.go", g.defsFile(home))
+		}
+		add(g.schemasetDir()+"/schemaset.go", g.allSchemasFile())
+		for i, s := range subs {
+			s.defHome, s.pkgNames = g.defHome, g.pkgNames
+			add(g.groups[i].dir+"/schemas.go", s.subSchemasFile())
+			g.diags = append(g.diags, s.diags...)
+		}
 	}
 	<-typesDone
 	if typesPanic != nil {
@@ -298,9 +360,16 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 		g.warn(d.Kind, d.Pos, "%s", d.Message)
 	}
 	wg.Wait()
-	out := make([]File, len(files))
-	for i, f := range files {
-		out[i] = *f
+	for _, l := range typeDiags {
+		for _, d := range l {
+			g.warn(d.Kind, d.Pos, "%s", d.Message)
+		}
+	}
+	out := make([]File, 0, len(files))
+	for _, f := range files {
+		if f.Content != nil {
+			out = append(out, *f)
+		}
 	}
 	slices.SortFunc(out, func(a, b File) int { return cmp.Compare(a.Name, b.Name) })
 	g.diags.Sort()
@@ -343,6 +412,18 @@ type gen struct {
 	// rootPath and rootPkg are the import path and name of the root
 	// package, set when g writes an operation package (sub).
 	rootPath, rootPkg string
+	// dir is the directory of the operation package g writes ("" for the
+	// root); home maps a split API's types to the directory of the package
+	// that declares them (placeTypes), the root's absent.
+	dir  string
+	home map[string]string
+	// defHome maps a split API's defs to the directory under
+	// internal/schemas of the package that declares them (placeDefs),
+	// internal/schemas' own absent.
+	defHome map[*ir.Def]string
+	// pkgNames maps the import paths of a split API's packages to their
+	// names, which its files write without an alias.
+	pkgNames map[string]string
 }
 
 func newGen(svc *ir.Service, opts Options) *gen {
@@ -627,9 +708,7 @@ func validNamespace(ns string) bool {
 // newFile returns a file of the generated package with the generated-code header.
 func (g *gen) newFile() *generatedFile {
 	f := newGeneratedFile(g.opts.Package)
-	if g.rootPath != "" {
-		f.names = map[string]string{g.rootPath: g.rootPkg}
-	}
+	f.names = g.pkgNames
 	v := sanitize(g.opts.Version)
 	if v != "" {
 		v = " " + v
@@ -648,4 +727,13 @@ func (g *gen) source() string {
 		s = path.Base(s)
 	}
 	return s
+}
+
+// setOf returns the set of m's values.
+func setOf[K comparable, V comparable](m map[K]V) map[V]bool {
+	set := make(map[V]bool, len(m))
+	for _, v := range m {
+		set[v] = true
+	}
+	return set
 }

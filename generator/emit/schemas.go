@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"go/token"
 	"maps"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -124,13 +125,24 @@ func (g *gen) defsPath() string {
 // declaring its defs.
 const defsDir = "internal/schemas"
 
-// defMarker returns the Go text of the DefRef of the def named id (a
-// marker value) as f refers to it.
-func (g *gen) defMarker(f *generatedFile, id string) string {
-	if p := g.defsPath(); p != "" {
-		return f.ident(p, "Def"+id) + "{}"
+// defPath returns the import path of the defs package that declares d in
+// a split API: internal/schemas for the shared defs, and below it one
+// package per operation package with defs of its own (placeDefs).
+func (g *gen) defPath(d *ir.Def) string {
+	p := g.defsPath()
+	if home := g.defHome[d]; home != "" {
+		p += "/" + home
 	}
-	return "defRef" + id + "{}"
+	return p
+}
+
+// defMarker returns the Go text of the DefRef of def d (a marker value) as
+// f, a file of a package other than d's defs package, refers to it.
+func (g *gen) defMarker(f *generatedFile, d *ir.Def) string {
+	if p := g.defsPath(); p != "" {
+		return f.ident(g.defPath(d), "Def"+g.defIDs[d]) + "{}"
+	}
+	return "defRef" + g.defIDs[d] + "{}"
 }
 
 // setRef returns the Go text of a pointer to the SchemaSet that shares the
@@ -144,14 +156,14 @@ func (g *gen) setRef(f *generatedFile) string {
 
 // defRefList returns the Go text of a []opsgenimpl.DefRef of defs; marker
 // writes one (defMarker, or the defs package's own unqualified name).
-func defRefList(f *generatedFile, ids map[*ir.Def]string, defs []*ir.Def, marker func(id string) string) string {
+func defRefList(f *generatedFile, defs []*ir.Def, marker func(d *ir.Def) string) string {
 	var b strings.Builder
 	b.WriteString("[]" + f.ident(pkgImpl, "DefRef") + "{")
 	for i, d := range defs {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(marker(ids[d]))
+		b.WriteString(marker(d))
 	}
 	b.WriteString("}")
 	return b.String()
@@ -187,48 +199,105 @@ func (g *gen) defText(d *ir.Def) string {
 // go/format is slow on megabytes of string literal.
 func (g *gen) schemasFile() *generatedFile {
 	f := g.newFile()
-	w := newTextWriter(f)
-	defer w.done()
 	defs, ids := g.sortedDefs()
-	all := "allSchemaDefs"
-	if p := g.defsPath(); p != "" {
-		all = f.ident(p, "All")
-	}
-	w.doc(newDoc(`Schemas returns the JSON Schema (draft 2020-12) of every type of the package under "$defs"; the schemas of operations refer into it. Each call makes a new set, which compiles on first use; a program that calls Schemas links every schema of the package.`).lines())
-	w.b.WriteString("func Schemas() *" + f.ident(pkgImpl, "SchemaSet") + " { return " + f.ident(pkgImpl, "NewDefSet") + "(" + all + "...) }")
-	f.text(w.b.String())
 	var docs []string
 	if g.defsPath() == "" {
-		docs = g.defsDecl(f, defs, ids, false)
+		w := newTextWriter(f)
+		w.doc(newDoc(`Schemas returns the JSON Schema (draft 2020-12) of every type of the package under "$defs"; the schemas of operations refer into it. Each call makes a new set, which compiles on first use; a program that calls Schemas links every schema of the package.`).lines())
+		w.b.WriteString("func Schemas() *" + f.ident(pkgImpl, "SchemaSet") + " { return " + f.ident(pkgImpl, "NewDefSet") + "(allSchemaDefs...) }")
+		f.text(w.b.String())
+		w.done()
+		docs = g.defsDecl(f, defs, ids, "")
+	} else if len(g.schemaVars) == 0 {
+		return nil
 	}
 	g.schemaVarsDecl(f, ids, docs)
 	return f
 }
 
-// defsFile is a split API's internal/schemas: the defs, with exported
-// markers, the list of all of them (All) and the set that shares their
-// compiled nodes (Set), for the root and the operation packages.
-func (g *gen) defsFile() *generatedFile {
-	f := newGeneratedFile("schemas")
+// defsFile is one defs package of a split API, the one of home (placeDefs):
+// its defs, with exported markers, and the list of them (All);
+// internal/schemas (home "") also declares the set that shares the
+// compiled nodes of every package's schemas (Set). Nil when home has no
+// defs.
+func (g *gen) defsFile(home string) *generatedFile {
+	all, ids := g.sortedDefs()
+	var defs []*ir.Def
+	for _, d := range all {
+		if g.defHome[d] == home {
+			defs = append(defs, d)
+		}
+	}
+	if len(defs) == 0 && home != "" {
+		return nil
+	}
+	f := newGeneratedFile(path.Base(defsDir + "/" + home))
+	f.names = g.pkgNames
 	f.header = g.newFile().header
-	f.pkgDoc = commentLines(newDoc("Package schemas holds the JSON Schemas of the types of package "+g.opts.Package+" ("+g.opts.ImportPath+"), for it and its operation packages: generated code only.").lines(), true)
-	defs, ids := g.sortedDefs()
-	docs := g.defsDecl(f, defs, ids, true)
-	f.text("// Set shares the compiled nodes of the schemas of the API's packages.\nvar Set " + f.ident(pkgImpl, "SchemaSet"))
+	what := "shared by more than one of its packages"
+	switch pkg := strings.TrimSuffix(home, "defs"); {
+	case pkg == g.unreferencedDir(g.groups):
+		what = "that no operation uses"
+	case home != "":
+		what = "that only package " + pkg + "'s operations use"
+	}
+	f.pkgDoc = commentLines(newDoc("Package "+f.pkg+" holds the JSON Schemas of the types of "+g.opts.Package+" ("+g.opts.ImportPath+") "+what+": generated code only.").lines(), true)
+	docs := g.defsDecl(f, defs, ids, home)
+	if home == "" {
+		f.text("// Set shares the compiled nodes of the schemas of the API's packages.\nvar Set " + f.ident(pkgImpl, "SchemaSet"))
+	}
 	g.validatorImports(f, docs)
 	return f
 }
 
+// allSchemasFile declares a split API's package schemaset: All, the JSON
+// Schemas of every type, which Schemas returns in an API of one package.
+// The defs packages each declare the list of theirs.
+func (g *gen) allSchemasFile() *generatedFile {
+	dir := g.schemasetDir()
+	f := newGeneratedFile(dir)
+	f.names = g.pkgNames
+	f.header = g.newFile().header
+	d := newDoc("Package " + dir + " returns the JSON Schemas of every type of " + g.opts.Package + " (" + g.opts.ImportPath + ") and its operation packages, generated by opsgen from " + g.source() + ".")
+	d.para("They are apart from the packages of the operations, whose schemas refer each to the types it needs, so that a program links them all only when it imports this package.")
+	f.pkgDoc = commentLines(d.lines(), true)
+	homes := []string{""}
+	seen := map[string]bool{"": true}
+	for _, h := range g.defHome {
+		if !seen[h] {
+			seen[h] = true
+			homes = append(homes, h)
+		}
+	}
+	slices.Sort(homes)
+	var lists []string
+	for _, h := range homes {
+		p := g.defsPath()
+		if h != "" {
+			p += "/" + h
+		}
+		lists = append(lists, f.ident(p, "All"))
+	}
+	w := newTextWriter(f)
+	defer w.done()
+	w.doc(newDoc(`All returns the JSON Schema (draft 2020-12) of every type of the API under "$defs"; the schemas of operations refer into it. Each call makes a new set, which compiles on first use; a program that calls All links every schema of the API.`).lines())
+	w.b.WriteString("func All() *" + f.ident(pkgImpl, "SchemaSet") + " {\n\treturn " + f.ident(pkgImpl, "NewDefSet") + "(" + f.ident("slices", "Concat") + "(" + strings.Join(lists, ", ") + ")...)\n}")
+	f.text(w.b.String())
+	return f
+}
+
 // defsDecl declares defs in f, each a marker type and its opsgenimpl.Def,
-// and the list of all of them (allSchemaDefs; All when exported, the
-// markers then Def<Name>); it returns the defs' JSON texts.
-func (g *gen) defsDecl(f *generatedFile, defs []*ir.Def, ids map[*ir.Def]string, exported bool) []string {
+// and the list of them; it returns the defs' JSON texts. In an API of one
+// package the list is allSchemaDefs and the markers defRef<Name>; in a
+// split API's defs package of home, All and Def<Name>.
+func (g *gen) defsDecl(f *generatedFile, defs []*ir.Def, ids map[*ir.Def]string, home string) []string {
 	w := newTextWriter(f)
 	defer w.done()
 	impl := f.ident(pkgImpl, "Def")
+	exported := g.defsPath() != ""
 	marker, all := "defRef", "// allSchemaDefs are the package's named types, for Schemas.\nvar allSchemaDefs"
 	if exported {
-		marker, all = "Def", "// All are the API's named types.\nvar All"
+		marker, all = "Def", "// All are the named types of this package.\nvar All"
 	}
 	w.b.WriteString(all + " = []" + f.ident(pkgImpl, "DefRef") + "{")
 	for _, d := range defs {
@@ -258,7 +327,12 @@ func (g *gen) defsDecl(f *generatedFile, defs []*ir.Def, ids map[*ir.Def]string,
 		w.b.WriteString("var defSchema" + id + " = " + impl + "{Name: " + strconv.Quote(d.Name) + ", JSON: " + jsonString(text))
 		if d.Schema != nil {
 			if deps := g.directDefs(d.Schema); len(deps) > 0 {
-				w.b.WriteString(", Deps: " + defRefList(f, ids, deps, func(id string) string { return marker + id + "{}" }))
+				w.b.WriteString(", Deps: " + defRefList(f, deps, func(dep *ir.Def) string {
+					if exported && g.defHome[dep] != home {
+						return g.defMarker(f, dep)
+					}
+					return marker + ids[dep] + "{}"
+				}))
 			}
 		}
 		w.b.WriteString("}")
@@ -299,7 +373,7 @@ func (g *gen) schemaVarsDecl(f *generatedFile, ids map[*ir.Def]string, docs []st
 	for _, v := range names {
 		w.b.WriteString("\t" + v + strings.Repeat(" ", width-utf8.RuneCountInString(v)+1) + "= " + schemaType + "{JSON: " + jsonString(byName[v]))
 		if deps := g.directDefs(g.schemaVarOf[v]); len(deps) > 0 {
-			w.b.WriteString(", Defs: " + defRefList(f, ids, deps, func(id string) string { return g.defMarker(f, id) }) + ", Set: " + g.setRef(f))
+			w.b.WriteString(", Defs: " + defRefList(f, deps, func(d *ir.Def) string { return g.defMarker(f, d) }) + ", Set: " + g.setRef(f))
 		}
 		w.b.WriteString("}\n")
 	}

@@ -2,16 +2,19 @@ package emit
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/opsgen/opsgen/generator/diag"
 	"github.com/opsgen/opsgen/generator/ir"
+	"github.com/opsgen/opsgen/generator/openapi"
 )
 
 // opAt is an operation with id, path and tags (a GET without parameters
@@ -77,7 +80,7 @@ func TestSplitThreshold(t *testing.T) {
 	// root, with a warning at its position.
 	files, diags := emit(t, splitService(SplitThreshold), opts)
 	want := []string{"client.go", "drives/client.go", "drives/operations.go", "groupssites/client.go", "groupssites/operations.go",
-		"internal/schemas/schemas.go", "operations.go", "schemas.go", "users/client.go", "users/operations.go"}
+		"internal/schemas/schemas.go", "operations.go", "schemaset/schemaset.go", "users/client.go", "users/operations.go"}
 	if names := fileNames(files); !slices.Equal(names, want) {
 		t.Errorf("above the threshold: %v\nwant %v", names, want)
 	}
@@ -143,4 +146,118 @@ func TestSplitDeterministic(t *testing.T) {
 			}
 		}
 	}
+}
+
+// placeSpec has types of every placement: Pet (and the recursive Node it
+// holds) used by the pets package's operations only, Conflict the body of
+// an inline error of one of them; Address used by two packages; Legacy
+// used by no operation, and Toy, which it and one package use; Problem
+// the body of a shared error type; Status used by an operation no package
+// takes; Order used by one package and by a webhook; New used by one
+// package but named like an operation package's function.
+const placeSpec = `openapi: 3.1.0
+info: {title: place, version: "1"}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {type: array, items: {$ref: "#/components/schemas/Pet"}}}}}
+        "409": {description: conflict, content: {application/json: {schema: {$ref: "#/components/schemas/Conflict"}}}}
+  /users/{id}:
+    get:
+      operationId: getUser
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/User"}}}}
+        "404": {$ref: "#/components/responses/NotFound"}
+  /toys:
+    get:
+      operationId: listToys
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/Toy"}}}}
+  /orders:
+    post:
+      operationId: createOrder
+      requestBody: {required: true, content: {application/json: {schema: {$ref: "#/components/schemas/Order"}}}}
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/New"}}}}
+  /:
+    get:
+      operationId: status
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/Status"}}}}
+webhooks:
+  orderPlaced:
+    post:
+      requestBody: {content: {application/json: {schema: {$ref: "#/components/schemas/Order"}}}}
+      responses: {"200": {description: ok}}
+components:
+  responses:
+    NotFound: {description: gone, content: {application/json: {schema: {$ref: "#/components/schemas/Problem"}}}}
+  schemas:
+    Pet: {type: object, required: [id], properties: {id: {type: integer}, home: {$ref: "#/components/schemas/Address"}, tree: {$ref: "#/components/schemas/Node"}}}
+    Node: {type: object, properties: {kids: {type: array, items: {$ref: "#/components/schemas/Node"}}}}
+    Conflict: {type: object, properties: {reason: {type: string}}}
+    User: {type: object, properties: {home: {$ref: "#/components/schemas/Address"}}}
+    Address: {type: object, properties: {city: {type: string}}}
+    Toy: {type: object, properties: {squeaks: {type: boolean}}}
+    Legacy: {type: object, properties: {toy: {$ref: "#/components/schemas/Toy"}}}
+    Problem: {type: object, properties: {message: {type: string}}}
+    Status: {type: object, properties: {up: {type: boolean}}}
+    Order: {type: object, properties: {id: {type: string}}}
+    New: {type: object, properties: {id: {type: string}}}
+`
+
+// TestPlaceTypes: a split API's types are declared in the one operation
+// package whose operations use them, in package unreferenced when none
+// does, or else in the root; the packages vet (no import cycle) and do not
+// depend on the order of the IR.
+func TestPlaceTypes(t *testing.T) {
+	svc, _, err := openapi.LoadData(context.Background(), []byte(placeSpec), "place.yaml", openapi.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, rel := writePackage(t, nil, nil)
+	opts := Options{Package: "place", Registry: true, Split: SplitPaths, ImportPath: path.Join("github.com/opsgen/opsgen", rel)}
+	files, _ := emit(t, svc, opts)
+	declared := map[string]string{} // type name: file
+	for _, f := range files {
+		for _, m := range regexp.MustCompile(`(?m)^type (\w+) struct`).FindAllStringSubmatch(string(f.Content), -1) {
+			declared[m[1]] = f.Name
+		}
+	}
+	for name, file := range map[string]string{
+		"Pet": "pets/types.go", "Node": "pets/types.go", "Conflict": "pets/types.go", "User": "users/types.go",
+		"Address": "types.go", "Toy": "toys/types.go", "Legacy": "unreferenced/types.go", "Problem": "types.go", "Status": "types.go",
+		"Order": "types.go", "New": "types.go",
+	} {
+		if declared[name] != file {
+			t.Errorf("type %s declared in %q, want %q", name, declared[name], file)
+		}
+	}
+	users := string(fileNamed(t, files, "users/operations.go"))
+	if !strings.Contains(users, "runtime.ResponseEnvelope[User]") || !strings.Contains(users, "place.NotFoundError") {
+		t.Errorf("users/operations.go does not use its own User and the root's NotFoundError:\n%s", users)
+	}
+	for seed := uint64(1); seed <= 2; seed++ {
+		again, _ := emit(t, shuffled(svc, seed), opts)
+		if !slices.EqualFunc(again, files, func(a, b File) bool { return a.Name == b.Name && bytes.Equal(a.Content, b.Content) }) {
+			t.Errorf("seed %d: the output differs", seed)
+		}
+	}
+	writeFiles(t, filepath.Join(mod, filepath.FromSlash(rel)), files)
+	goCmd(t, mod, "vet", rel+"/...")
+}
+
+// fileNamed returns the content of the file of files called name.
+func fileNamed(t *testing.T, files []File, name string) []byte {
+	t.Helper()
+	for _, f := range files {
+		if f.Name == name {
+			return f.Content
+		}
+	}
+	t.Fatalf("no file %s in %v", name, fileNames(files))
+	return nil
 }

@@ -47,12 +47,18 @@ func (g *gen) warn(kind diag.Kind, pos diag.Pos, format string, args ...any) {
 
 // typesFile declares the named types, or returns nil when there are none.
 func (g *gen) typesFile() *generatedFile {
-	if len(g.types) == 0 {
+	var types []*ir.Type
+	for _, t := range g.types {
+		if g.home[t.Name] == g.dir {
+			types = append(types, t)
+		}
+	}
+	if len(types) == 0 {
 		return nil
 	}
 	f := g.newFile()
 	needExtra, needNamed := false, false
-	for _, t := range g.types {
+	for _, t := range types {
 		if t.Kind == ir.Struct && t.AdditionalProperties != nil {
 			needExtra = true
 		}
@@ -387,7 +393,7 @@ func (g *gen) fields(owner, t *ir.Type, reader bool) []field {
 		threeState := threeStates(fl, reader)
 		if threeState {
 			// Absent, null and a value: runtime.Nullable, left out when absent.
-			if g.recursive(owner, fl.Type) {
+			if g.recursive(owner, fl.Type) || g.nullableByPointer(fl.Type) {
 				ft = ft.ptr()
 			}
 			ft = nullableOf(ft)
@@ -432,6 +438,17 @@ func threeStates(fl *ir.Field, reader bool) bool {
 		return !reader
 	}
 	return true
+}
+
+// nullableByPointer reports whether a three-state field of type t is
+// runtime.Nullable[*T] rather than runtime.Nullable[T]: in a split API, for
+// a struct. Every package that refers to an instantiated generic type
+// compiles its methods again, specialised per shape, and the shape of a
+// struct is its own; pointers share one. Graph v1.0's root compiled 2,592
+// method bodies for 236 struct shapes of Nullable, and so did, for the
+// types they refer to, each operation package and the program calling one.
+func (g *gen) nullableByPointer(t *ir.Type) bool {
+	return g.home != nil && t.Named() && (t.Kind == ir.Struct || t.Kind == ir.Tuple) && t.GoType == ""
 }
 
 // nullableOf returns runtime.Nullable[t].

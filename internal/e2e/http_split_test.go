@@ -21,16 +21,29 @@ import (
 // apply.
 func TestHTTPSplit(t *testing.T) {
 	ctx := context.Background()
-	srv := newWireServer(t, replyJSON(200, `[{"id":1,"name":"Rex"},{"id":2,"name":"Tom","tag":"cat"}]`, ""))
+	srv := newWireServer(t, replyJSON(200, `[{"id":1,"name":"Rex"},{"id":2,"name":"Tom","tag":"cat","home":{"city":"Oslo"}},{"id":3,"name":"Kit","home":null}]`, ""))
 	c := split.NewClient(split.WithBaseURL(srv.URL), split.WithBearer("tok"), split.WithHeader("X-Client", "split"))
 
 	env, err := pets.New(c).ListPets(ctx, pets.ListPetsParams{Limit: new(int32(2))}, split.WithRequestHeader("X-Call", "1"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []split.Pet{{ID: 1, Name: "Rex"}, {ID: 2, Name: "Tom", Tag: new("cat")}}
-	if len(env.Data) != 2 || env.Data[0].Name != want[0].Name || env.Data[1].ID != want[1].ID || *env.Data[1].Tag != "cat" || len(env.Warnings) != 0 {
+	// Pet is only pets' operations' type, declared in pets; Address is
+	// users' too, declared in the root. Home, optional and nullable, is
+	// absent, a value and null: runtime.Nullable of a pointer, in a split
+	// API.
+	if len(env.Data) != 3 || env.Data[0].Name != "Rex" || env.Data[1].ID != 2 || *env.Data[1].Tag != "cat" || len(env.Warnings) != 0 {
 		t.Errorf("data %+v, warnings %v", env.Data, env.Warnings)
+	}
+	if len(env.Data) == 3 {
+		home, ok := env.Data[1].Home.Get()
+		if env.Data[0].Home.IsSet() || !ok || home.City == nil || *home.City != "Oslo" || !env.Data[2].Home.IsNull() {
+			t.Errorf("homes %+v, %+v, %+v", env.Data[0].Home, env.Data[1].Home, env.Data[2].Home)
+		}
+		sent, err := json.Marshal(pets.Pet{ID: 4, Name: "Max", Home: runtime.NewNullable(&split.Address{City: new("Rome")})})
+		if err != nil || string(sent) != `{"home":{"city":"Rome"},"id":4,"name":"Max"}` {
+			t.Errorf("Marshal = %s, %v", sent, err)
+		}
 	}
 	r := srv.only(t)
 	checkWireLine(t, r, "GET", "/pets?limit=2")
@@ -100,7 +113,7 @@ func TestHTTPSplitRegistry(t *testing.T) {
 	if string(r.Body) != `{"id":9,"name":"Rex"}` {
 		t.Errorf("body = %s", r.Body)
 	}
-	if pet, ok := env.Data.(split.Pet); !ok || pet.ID != 9 {
+	if pet, ok := env.Data.(pets.Pet); !ok || pet.ID != 9 {
 		t.Errorf("data = %#v", env.Data)
 	}
 

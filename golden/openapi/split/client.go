@@ -5,7 +5,9 @@
 // testdata/specs/openapi/split.yaml.
 //
 // A small tagged API generated with split forced (split tags), so that the goldens
-// show an API laid out in operation packages.
+// show an API laid out in operation packages, its types declared in the one
+// package whose operations use them, in package unreferenced when no operation
+// uses them, or else in the root.
 //
 // Create a client with NewClient. Options set the server URL (WithBaseURL), the
 // *http.Client (WithHTTPClient), the validation mode (WithValidation), the logger
@@ -14,8 +16,9 @@
 // WithBearer.
 //
 // Most operations are in packages along the API's structure, each with its own
-// Client, made from this package's with New; the others are methods of Client. The
-// types are declared here, shared by all. The packages (subdirectories of this
+// Client, made from this package's with New; the others are methods of Client. A
+// type that only one package's operations use is declared in that package; the
+// others are declared here, shared by all. The packages (subdirectories of this
 // one, with their number of operations): pets (3), petstoys (1), typeops (1),
 // users (1).
 //

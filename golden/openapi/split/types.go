@@ -5,6 +5,17 @@ package split
 
 import "github.com/opsgen/opsgen/runtime/opsgenimpl"
 
+// Address is a JSON object.
+//
+// Used by two packages' operations (pets' and users'), so declared in the root.
+//
+// #/components/schemas/Address
+type Address struct {
+	_ opsgenimpl.NotComparable
+
+	City *string `json:"city,omitempty"`
+}
+
 // Error is a JSON object.
 //
 // #/components/schemas/Error
@@ -12,34 +23,4 @@ type Error struct {
 	_ opsgenimpl.NotComparable
 
 	Message string `json:"message"`
-}
-
-// Pet is a JSON object.
-//
-// #/components/schemas/Pet
-type Pet struct {
-	_ opsgenimpl.NotComparable
-
-	ID   int64   `json:"id"`
-	Name string  `json:"name"`
-	Tag  *string `json:"tag,omitempty"`
-}
-
-// Toy is a JSON object.
-//
-// #/components/schemas/Toy
-type Toy struct {
-	_ opsgenimpl.NotComparable
-
-	ID      int64 `json:"id"`
-	Squeaks *bool `json:"squeaks,omitempty"`
-}
-
-// User is a JSON object.
-//
-// #/components/schemas/User
-type User struct {
-	_ opsgenimpl.NotComparable
-
-	Name string `json:"name"`
 }

@@ -15,7 +15,7 @@ import (
 // CreatePet calls the operation "createPet".
 //
 // POST /pets
-func (c *Client) CreatePet(ctx context.Context, body split.Pet, opts ...CallOption) (runtime.ResponseEnvelope[split.Pet], error) {
+func (c *Client) CreatePet(ctx context.Context, body Pet, opts ...CallOption) (runtime.ResponseEnvelope[Pet], error) {
 	r := c.c.NewRequest("createPet", "POST", "/pets", "pets")
 	r.JSONBody("application/json", body)
 	if c.c.HasRemote() {
@@ -23,7 +23,7 @@ func (c *Client) CreatePet(ctx context.Context, body split.Pet, opts ...CallOpti
 	}
 	r.Security([][]string{{"bearer"}})
 	r.Accept("application/json")
-	var env runtime.ResponseEnvelope[split.Pet]
+	var env runtime.ResponseEnvelope[Pet]
 	meta, warnings, err := c.c.Call(ctx, r, responsesCreatePet, &env.Data, opts...)
 	env.Meta, env.Warnings = meta, warnings
 	return env, err
@@ -46,7 +46,7 @@ type ListPetsParams struct {
 // ListPets calls the operation "listPets".
 //
 // GET /pets
-func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...CallOption) (runtime.ResponseEnvelope[[]split.Pet], error) {
+func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...CallOption) (runtime.ResponseEnvelope[[]Pet], error) {
 	r := c.c.NewRequest("listPets", "GET", "/pets", "pets")
 	r.QueryParam("limit", httpclient.StyleForm, true, false, params.Limit)
 	if c.c.HasRemote() {
@@ -54,7 +54,7 @@ func (c *Client) ListPets(ctx context.Context, params ListPetsParams, opts ...Ca
 	}
 	r.Security([][]string{{"bearer"}})
 	r.Accept("application/json")
-	var env runtime.ResponseEnvelope[[]split.Pet]
+	var env runtime.ResponseEnvelope[[]Pet]
 	meta, warnings, err := c.c.Call(ctx, r, responsesListPets, &env.Data, opts...)
 	env.Meta, env.Warnings = meta, warnings
 	return env, err
@@ -77,7 +77,7 @@ type ShowPetParams struct {
 // ShowPet calls the operation "showPet".
 //
 // GET /pets/{petId}
-func (c *Client) ShowPet(ctx context.Context, params ShowPetParams, opts ...CallOption) (runtime.ResponseEnvelope[split.Pet], error) {
+func (c *Client) ShowPet(ctx context.Context, params ShowPetParams, opts ...CallOption) (runtime.ResponseEnvelope[Pet], error) {
 	r := c.c.NewRequest("showPet", "GET", "/pets/{petId}", "pets")
 	r.PathParam("petId", httpclient.StyleSimple, false, params.PetID)
 	if c.c.HasRemote() {
@@ -85,7 +85,7 @@ func (c *Client) ShowPet(ctx context.Context, params ShowPetParams, opts ...Call
 	}
 	r.Security([][]string{{"bearer"}})
 	r.Accept("application/json")
-	var env runtime.ResponseEnvelope[split.Pet]
+	var env runtime.ResponseEnvelope[Pet]
 	meta, warnings, err := c.c.Call(ctx, r, responsesShowPet, &env.Data, opts...)
 	env.Meta, env.Warnings = meta, warnings
 	return env, err

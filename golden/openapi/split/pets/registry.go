@@ -39,8 +39,8 @@ var registryOps = []struct {
 		ID:           "split.createPet",
 		Method:       "POST",
 		Kind:         runtime.KindMutation,
-		InputSchema:  json.RawMessage(`{"$defs":{"Pet":{"properties":{"id":{"type":"integer"},"name":{"type":"string"},"tag":{"type":"string"}},"required":["id","name"],"type":"object"}},"properties":{"body":{"$ref":"#/$defs/Pet"}},"required":["body"],"type":"object"}`),
-		OutputSchema: json.RawMessage(`{"$defs":{"Pet":{"properties":{"id":{"type":"integer"},"name":{"type":"string"},"tag":{"type":"string"}},"required":["id","name"],"type":"object"}},"$ref":"#/$defs/Pet"}`),
+		InputSchema:  json.RawMessage(`{"$defs":{"Address":{"properties":{"city":{"type":"string"}},"type":"object"},"Pet":{"properties":{"home":{"anyOf":[{"$ref":"#/$defs/Address"},{"type":"null"}]},"id":{"type":"integer"},"name":{"type":"string"},"tag":{"type":"string"}},"required":["id","name"],"type":"object"}},"properties":{"body":{"$ref":"#/$defs/Pet"}},"required":["body"],"type":"object"}`),
+		OutputSchema: json.RawMessage(`{"$defs":{"Address":{"properties":{"city":{"type":"string"}},"type":"object"},"Pet":{"properties":{"home":{"anyOf":[{"$ref":"#/$defs/Address"},{"type":"null"}]},"id":{"type":"integer"},"name":{"type":"string"},"tag":{"type":"string"}},"required":["id","name"],"type":"object"}},"$ref":"#/$defs/Pet"}`),
 		Output:       &refSchemaPet,
 	}, (*Client).CreatePet, []string{"body"}},
 	{runtime.OperationSpec{
@@ -48,7 +48,7 @@ var registryOps = []struct {
 		Method:       "GET",
 		Kind:         runtime.KindQuery,
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"limit":{"format":"int32","type":"integer"}},"type":"object"}},"type":"object"}`),
-		OutputSchema: json.RawMessage(`{"$defs":{"Pet":{"properties":{"id":{"type":"integer"},"name":{"type":"string"},"tag":{"type":"string"}},"required":["id","name"],"type":"object"}},"items":{"$ref":"#/$defs/Pet"},"type":"array"}`),
+		OutputSchema: json.RawMessage(`{"$defs":{"Address":{"properties":{"city":{"type":"string"}},"type":"object"},"Pet":{"properties":{"home":{"anyOf":[{"$ref":"#/$defs/Address"},{"type":"null"}]},"id":{"type":"integer"},"name":{"type":"string"},"tag":{"type":"string"}},"required":["id","name"],"type":"object"}},"items":{"$ref":"#/$defs/Pet"},"type":"array"}`),
 		Output:       &respSchemaListPets200,
 	}, (*Client).ListPets, []string{"params"}},
 	{runtime.OperationSpec{
@@ -56,7 +56,7 @@ var registryOps = []struct {
 		Method:       "GET",
 		Kind:         runtime.KindQuery,
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"petId":{"type":"integer"}},"required":["petId"],"type":"object"}},"required":["params"],"type":"object"}`),
-		OutputSchema: json.RawMessage(`{"$defs":{"Pet":{"properties":{"id":{"type":"integer"},"name":{"type":"string"},"tag":{"type":"string"}},"required":["id","name"],"type":"object"}},"$ref":"#/$defs/Pet"}`),
+		OutputSchema: json.RawMessage(`{"$defs":{"Address":{"properties":{"city":{"type":"string"}},"type":"object"},"Pet":{"properties":{"home":{"anyOf":[{"$ref":"#/$defs/Address"},{"type":"null"}]},"id":{"type":"integer"},"name":{"type":"string"},"tag":{"type":"string"}},"required":["id","name"],"type":"object"}},"$ref":"#/$defs/Pet"}`),
 		Output:       &refSchemaPet,
 	}, (*Client).ShowPet, []string{"params"}},
 }

@@ -5,12 +5,13 @@ package pets
 
 import (
 	schemas "github.com/opsgen/opsgen/golden/openapi/split/internal/schemas"
+	"github.com/opsgen/opsgen/golden/openapi/split/internal/schemas/petsdefs"
 	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Output schemas of the operations.
 var (
 	refSchemaError        = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Error"}`, Defs: []opsgenimpl.DefRef{schemas.DefError{}}, Set: &schemas.Set}
-	refSchemaPet          = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Pet"}`, Defs: []opsgenimpl.DefRef{schemas.DefPet{}}, Set: &schemas.Set}
-	respSchemaListPets200 = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/Pet"},"type":"array"}`, Defs: []opsgenimpl.DefRef{schemas.DefPet{}}, Set: &schemas.Set}
+	refSchemaPet          = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Pet"}`, Defs: []opsgenimpl.DefRef{petsdefs.DefPet{}}, Set: &schemas.Set}
+	respSchemaListPets200 = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/Pet"},"type":"array"}`, Defs: []opsgenimpl.DefRef{petsdefs.DefPet{}}, Set: &schemas.Set}
 )

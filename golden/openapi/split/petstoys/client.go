@@ -5,7 +5,8 @@
 // by opsgen from testdata/specs/openapi/split.yaml.
 //
 // Create its client from the API's: petstoys.New(split.NewClient(...)). Its
-// methods take the parameter structs declared here and the types of package split
+// methods take the parameter structs declared here, the types only its operations
+// use, declared here too, and the shared types of package split
 // (github.com/opsgen/opsgen/golden/openapi/split), and return a
 // runtime.ResponseEnvelope; call options are split's With* call options.
 package petstoys

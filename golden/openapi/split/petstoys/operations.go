@@ -6,7 +6,6 @@ package petstoys
 import (
 	"context"
 
-	"github.com/opsgen/opsgen/golden/openapi/split"
 	"github.com/opsgen/opsgen/runtime"
 	"github.com/opsgen/opsgen/runtime/httpclient"
 	"github.com/opsgen/opsgen/runtime/opsgenimpl"
@@ -25,7 +24,7 @@ type ListToysParams struct {
 // ListToys calls the operation "listToys".
 //
 // GET /pets/{petId}/toys
-func (c *Client) ListToys(ctx context.Context, params ListToysParams, opts ...CallOption) (runtime.ResponseEnvelope[[]split.Toy], error) {
+func (c *Client) ListToys(ctx context.Context, params ListToysParams, opts ...CallOption) (runtime.ResponseEnvelope[[]Toy], error) {
 	r := c.c.NewRequest("listToys", "GET", "/pets/{petId}/toys", "pets.Toys", "pets")
 	r.PathParam("petId", httpclient.StyleSimple, false, params.PetID)
 	if c.c.HasRemote() {
@@ -33,7 +32,7 @@ func (c *Client) ListToys(ctx context.Context, params ListToysParams, opts ...Ca
 	}
 	r.Security([][]string{{"bearer"}})
 	r.Accept("application/json")
-	var env runtime.ResponseEnvelope[[]split.Toy]
+	var env runtime.ResponseEnvelope[[]Toy]
 	meta, warnings, err := c.c.Call(ctx, r, responsesListToys, &env.Data, opts...)
 	env.Meta, env.Warnings = meta, warnings
 	return env, err

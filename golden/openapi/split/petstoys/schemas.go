@@ -5,10 +5,11 @@ package petstoys
 
 import (
 	schemas "github.com/opsgen/opsgen/golden/openapi/split/internal/schemas"
+	"github.com/opsgen/opsgen/golden/openapi/split/internal/schemas/petstoysdefs"
 	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 )
 
 // Output schemas of the operations.
 var (
-	respSchemaListToys200 = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/Toy"},"type":"array"}`, Defs: []opsgenimpl.DefRef{schemas.DefToy{}}, Set: &schemas.Set}
+	respSchemaListToys200 = opsgenimpl.Schema{JSON: `{"items":{"$ref":"#/$defs/Toy"},"type":"array"}`, Defs: []opsgenimpl.DefRef{petstoysdefs.DefToy{}}, Set: &schemas.Set}
 )

@@ -25,7 +25,7 @@ type GetUserParams struct {
 // GetUser calls the operation "getUser".
 //
 // GET /v1/users/{name}
-func (c *Client) GetUser(ctx context.Context, params GetUserParams, opts ...CallOption) (runtime.ResponseEnvelope[split.User], error) {
+func (c *Client) GetUser(ctx context.Context, params GetUserParams, opts ...CallOption) (runtime.ResponseEnvelope[User], error) {
 	r := c.c.NewRequest("getUser", "GET", "/v1/users/{name}")
 	r.PathParam("name", httpclient.StyleSimple, false, params.Name)
 	if c.c.HasRemote() {
@@ -33,7 +33,7 @@ func (c *Client) GetUser(ctx context.Context, params GetUserParams, opts ...Call
 	}
 	r.Security([][]string{{"bearer"}})
 	r.Accept("application/json")
-	var env runtime.ResponseEnvelope[split.User]
+	var env runtime.ResponseEnvelope[User]
 	meta, warnings, err := c.c.Call(ctx, r, responsesGetUser, &env.Data, opts...)
 	env.Meta, env.Warnings = meta, warnings
 	return env, err

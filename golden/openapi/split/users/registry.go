@@ -40,7 +40,7 @@ var registryOps = []struct {
 		Method:       "GET",
 		Kind:         runtime.KindQuery,
 		InputSchema:  json.RawMessage(`{"properties":{"params":{"properties":{"name":{"pattern":"^[a-z]+$","type":"string"}},"required":["name"],"type":"object"}},"required":["params"],"type":"object"}`),
-		OutputSchema: json.RawMessage(`{"$defs":{"User":{"properties":{"name":{"type":"string"}},"required":["name"],"type":"object"}},"$ref":"#/$defs/User"}`),
+		OutputSchema: json.RawMessage(`{"$defs":{"Address":{"properties":{"city":{"type":"string"}},"type":"object"},"User":{"properties":{"address":{"$ref":"#/$defs/Address"},"name":{"type":"string"}},"required":["name"],"type":"object"}},"$ref":"#/$defs/User"}`),
 		Output:       &refSchemaUser,
 	}, (*Client).GetUser, []string{"params"}},
 }

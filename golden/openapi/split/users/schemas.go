@@ -5,6 +5,7 @@ package users
 
 import (
 	schemas "github.com/opsgen/opsgen/golden/openapi/split/internal/schemas"
+	"github.com/opsgen/opsgen/golden/openapi/split/internal/schemas/usersdefs"
 	"github.com/opsgen/opsgen/runtime/opsgenimpl"
 	_ "github.com/opsgen/opsgen/runtime/pattern"
 )
@@ -12,5 +13,5 @@ import (
 // Output schemas of the operations.
 var (
 	refSchemaError = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/Error"}`, Defs: []opsgenimpl.DefRef{schemas.DefError{}}, Set: &schemas.Set}
-	refSchemaUser  = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/User"}`, Defs: []opsgenimpl.DefRef{schemas.DefUser{}}, Set: &schemas.Set}
+	refSchemaUser  = opsgenimpl.Schema{JSON: `{"$ref":"#/$defs/User"}`, Defs: []opsgenimpl.DefRef{usersdefs.DefUser{}}, Set: &schemas.Set}
 )
