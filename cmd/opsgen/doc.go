@@ -94,35 +94,46 @@
 //
 // An HTTP API of more than 2,000 operations (Microsoft Graph: 11,422) is
 // generated as several packages, so that no one compilation needs the
-// memory of all of it and a program compiles only the operations it
-// imports. The output directory holds the root package: the package doc
+// memory of all of it and a program compiles only what the operations it
+// calls use. The output directory holds the root package: the package doc
 // (listing the operation packages), Client, NewClient, the options and
-// credentials, every named type, the schemas and the webhooks. Each
-// operation package is a subdirectory holding its operations' methods on
-// its own Client, made by New from the root's, their parameter structs,
-// error types and response tables, and with registry: true its own Register
-// and TypedError (registry ids are unchanged). The schemas of the types
-// are in the root's internal/schemas, shared by all. With Graph generated
-// into example.com/m/graph, the operations under /users are in package
-// example.com/m/graph/users:
+// credentials, the types shared by more than one operation package, the
+// shared error types and the webhooks. Each operation package is a
+// subdirectory holding its operations' methods on its own Client, made by
+// New from the root's, their parameter structs, error types and response
+// tables, the types only its operations use, and with registry: true its
+// own Register and TypedError (registry ids are unchanged). The types no
+// operation uses are in package unreferenced; package schemaset's All
+// returns the JSON Schemas of every type (Schemas in an API of one
+// package); the schemas themselves are in packages under internal/schemas,
+// placed as the types are. With Graph generated into example.com/m/graph,
+// the operations on /users itself are in package example.com/m/graph/users:
 //
 //	c := graph.NewClient(graph.WithHTTPClient(authorized))
 //	env, err := users.New(c).UsersUserListUser(ctx, users.UsersUserListUserParams{})
 //
 // The operations are grouped along the API's own structure, by the first
 // literal segment of their path ("/v1.0/users/{id}": users; version
-// segments such as v1, v2beta or api are skipped), or with split: tags by
-// first tag, the parts of a dotted tag joined ("users.calendar": package
-// userscalendar; nested packages would share names, such as Graph's many
-// "actions"; an untagged operation goes by its path). Package names are the
-// segment's or tag's lower-case ASCII letters and digits; a Go keyword,
-// internal, testdata, vendor, main or the root's name gets "ops" appended.
-// An operation with nothing to make a name of stays in the root package,
-// with a warning. The config's split key (the -split flag) chooses: auto
-// (the default: paths above 2,000 operations, one package below), none,
-// tags or paths. Paths make fewer, larger packages, which build faster:
-// each package's compile loads the root's types again (Graph v1.0 by tags:
-// 478 packages, 740 s of CPU; by paths: 67 packages, 340 s).
+// segments such as v1, v2beta or api are skipped); a group of more than
+// 300 operations is split again by the second literal segment that names a
+// part of the API ("/users/{id}/calendar/events": userscalendar; an action
+// such as "microsoft.graph.delta()" stays with the first). With split:
+// tags they go by first tag, the parts of a dotted tag joined
+// ("users.calendar": package userscalendar; nested packages would share
+// names, such as Graph's many "actions"; an untagged operation goes by its
+// path). Package names are the segments' or tag's lower-case ASCII letters
+// and digits; a Go keyword, internal, testdata, vendor, main or the root's
+// name gets "ops" appended. An operation with nothing to make a name of
+// stays in the root package, with a warning. The config's split key (the
+// -split flag) chooses: auto (the default: paths above 2,000 operations,
+// one package below), none, tags or paths.
+//
+// In a split API an optional, nullable property holding an object is
+// runtime.Nullable[*T] rather than runtime.Nullable[T]: every package that
+// uses an instantiated generic type compiles its methods again for each
+// type argument's shape, and every struct is a shape of its own, where
+// pointers share one. That halves what a program calling one Graph
+// operation compiles of the client.
 //
 // The operation packages import the root by its import path, derived from
 // the go.mod in the output directory or above it (module path and the

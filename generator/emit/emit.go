@@ -202,9 +202,8 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	// below run meanwhile. Its result is dropped when they fail; a panic
 	// on an IR they reject (a nil type) is theirs to report, and any
 	// other is raised again here. Once they pass, the same goroutine
-	// renders it, meanwhile the other files are built.
-	// A split API's types are placed in packages once it is split, after
-	// the checks.
+	// renders it, meanwhile the other files are built. A split API's
+	// types are placed in packages once it is split, after the checks.
 	split := g.splitMode() != SplitNone
 	tg := *g
 	tg.diags = nil
@@ -299,14 +298,14 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	// copy of the state, once the files above have decided the schema
 	// vars (the types declare none).
 	typeDiags := make([]diag.List, len(g.groups)+2)
-	addTypes := func(i int, name string, g *gen) {
+	addTypes := func(i int, name string, g *gen, unreferenced bool) {
 		tg := *g
 		tg.diags = nil
 		file := &File{Name: name}
 		files = append(files, file)
 		wg.Go(func() {
 			if f := tg.typesFile(); f != nil {
-				if tg.dir == tg.unreferencedDir(g.groups) {
+				if unreferenced {
 					tg.unreferencedDoc(f)
 				}
 				file.Content = f.render()
@@ -315,15 +314,15 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 		})
 	}
 	if split {
-		addTypes(0, "types.go", g)
-		u := g.sub(&opGroup{dir: g.unreferencedDir(g.groups), pkg: g.unreferencedDir(g.groups)})
-		addTypes(len(typeDiags)-1, u.dir+"/types.go", u)
+		addTypes(0, "types.go", g, false)
+		dir := g.unreferencedDir(g.groups)
+		addTypes(len(typeDiags)-1, dir+"/types.go", g.sub(&opGroup{dir: dir, pkg: dir}), true)
 	}
 	subs := make([]*gen, len(g.groups))
 	for i, grp := range g.groups {
 		s := g.sub(grp)
 		subs[i] = s
-		addTypes(i+1, grp.dir+"/types.go", s)
+		addTypes(i+1, grp.dir+"/types.go", s, false)
 		add(grp.dir+"/client.go", s.subClientFile(grp))
 		add(grp.dir+"/operations.go", s.operationsFile())
 		if opts.Registry {

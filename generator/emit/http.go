@@ -82,6 +82,13 @@ func (g *gen) versionGuard(f *generatedFile) {
 	})
 }
 
+// splitTypesDoc is typesDoc for a split API, whose schemas are in package
+// dir (schemaset) and whose nullable objects are Nullable[*T].
+func splitTypesDoc(dir string) string {
+	s := strings.Replace(typesDoc, "(embedded in Schemas)", "(package "+dir+"'s All returns them)", 1)
+	return strings.Replace(s, "is a runtime.Nullable[T],", "is a runtime.Nullable[T] (runtime.Nullable[*T] for an object),", 1)
+}
+
 // typesDoc is the package doc's paragraph on how the JSON Schemas
 // (structFields, gotype.go) become Go types.
 const typesDoc = "Types follow the JSON Schemas (embedded in Schemas). A required property is a value; an optional one, or a required one that may be null, is a pointer (slices, maps and json.RawMessage stay nil-able values); an optional property that may be null is a runtime.Nullable[T], which tells absent, null and a value apart (runtime.NewNullable(v), runtime.Null[T](), IsSet, IsNull, Get). Objects with additionalProperties keep unknown properties in AdditionalProperties; enum types accept unknown values (see Known); oneOf/anyOf types hold the raw JSON, with Variant, As<Variant>, Match (one function per variant, each returning an error; leaving one out does not compile) and Match<Type> (the same, returning a value of the caller's type as well). date-time is time.Time, date runtime.Date (YYYY-MM-DD), byte []byte; schemas opsgen cannot type are json.RawMessage."
@@ -105,7 +112,11 @@ func (g *gen) packageDoc(f *generatedFile, title, version string, usage ...strin
 		d.para(u)
 	}
 	d.para("Every call returns a runtime.ResponseEnvelope: Data typed from the operation's output schema, Meta from the transport, and Warnings when the data did not match its schema.")
-	d.para(typesDoc)
+	if len(g.groups) > 0 {
+		d.para(splitTypesDoc(g.schemasetDir()))
+	} else {
+		d.para(typesDoc)
+	}
 	d.para(pointersDoc)
 	f.pkgDoc = commentLines(d.lines(), true)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -260,4 +261,33 @@ func fileNamed(t *testing.T, files []File, name string) []byte {
 	}
 	t.Fatalf("no file %s in %v", name, fileNames(files))
 	return nil
+}
+
+// TestSplitLarge: a path group of more than SplitGroupMax operations is
+// split again by the second literal segment of its paths; an operation
+// without one, or with an action there, stays in the group; a smaller
+// group is not split.
+func TestSplitLarge(t *testing.T) {
+	svc := &ir.Service{Kind: ir.OpenAPI, Title: "Big", Source: "api.yaml"}
+	add := func(n int, format string) {
+		for i := range n {
+			p := fmt.Sprintf(format, i)
+			svc.Operations = append(svc.Operations, opAt(fmt.Sprintf("op%d%s", len(svc.Operations), strings.NewReplacer("/", "", "{", "", "}", "", ".", "", "(", "", ")", "").Replace(p)), p))
+		}
+	}
+	add(SplitGroupMax/2, "/v1.0/users/{id}/calendar/events/%d")
+	add(SplitGroupMax/2, "/v1.0/users/{id}/joined-teams/%d")
+	add(2, "/v1.0/users/{id}/microsoft.graph.delta%d()")
+	add(1, "/v1.0/users/%d")
+	add(SplitGroupMax, "/groups/{id}/members/%d") // at the maximum: kept whole
+	add(SplitThreshold, "/drives/%d")             // no second segment: kept whole
+	g := newGen(svc, Options{Package: "big", Split: SplitPaths, ImportPath: "example.com/big"})
+	sizes := map[string]int{}
+	for _, grp := range g.split() {
+		sizes[grp.dir] = len(grp.ops)
+	}
+	want := map[string]int{"userscalendar": SplitGroupMax / 2, "usersjoinedteams": SplitGroupMax / 2, "users": 3, "groups": SplitGroupMax, "drives": SplitThreshold}
+	if !maps.Equal(sizes, want) {
+		t.Errorf("groups %v, want %v", sizes, want)
+	}
 }

@@ -17,26 +17,27 @@
 //
 // Most operations are in packages along the API's structure, each with its own
 // Client, made from this package's with New; the others are methods of Client. A
-// type that only one package's operations use is declared in that package; the
-// others are declared here, shared by all. The packages (subdirectories of this
-// one, with their number of operations): pets (3), petstoys (1), typeops (1),
-// users (1).
+// type that only one package's operations use is declared in that package, one
+// that no operation uses in package unreferenced; the others are declared here,
+// shared by all. The packages (subdirectories of this one, with their number of
+// operations): pets (3), petstoys (1), typeops (1), users (1).
 //
 // Every call returns a runtime.ResponseEnvelope: Data typed from the operation's
 // output schema, Meta from the transport, and Warnings when the data did not match
 // its schema.
 //
-// Types follow the JSON Schemas (embedded in Schemas). A required property is a
-// value; an optional one, or a required one that may be null, is a pointer
-// (slices, maps and json.RawMessage stay nil-able values); an optional property
-// that may be null is a runtime.Nullable[T], which tells absent, null and a value
-// apart (runtime.NewNullable(v), runtime.Null[T](), IsSet, IsNull, Get). Objects
-// with additionalProperties keep unknown properties in AdditionalProperties; enum
-// types accept unknown values (see Known); oneOf/anyOf types hold the raw JSON,
-// with Variant, As<Variant>, Match (one function per variant, each returning an
-// error; leaving one out does not compile) and Match<Type> (the same, returning a
-// value of the caller's type as well). date-time is time.Time, date runtime.Date
-// (YYYY-MM-DD), byte []byte; schemas opsgen cannot type are json.RawMessage.
+// Types follow the JSON Schemas (package schemaset's All returns them). A required
+// property is a value; an optional one, or a required one that may be null, is a
+// pointer (slices, maps and json.RawMessage stay nil-able values); an optional
+// property that may be null is a runtime.Nullable[T] (runtime.Nullable[*T] for an
+// object), which tells absent, null and a value apart (runtime.NewNullable(v),
+// runtime.Null[T](), IsSet, IsNull, Get). Objects with additionalProperties keep
+// unknown properties in AdditionalProperties; enum types accept unknown values
+// (see Known); oneOf/anyOf types hold the raw JSON, with Variant, As<Variant>,
+// Match (one function per variant, each returning an error; leaving one out does
+// not compile) and Match<Type> (the same, returning a value of the caller's type
+// as well). date-time is time.Time, date runtime.Date (YYYY-MM-DD), byte []byte;
+// schemas opsgen cannot type are json.RawMessage.
 //
 // Set a pointer property with new, which takes an expression since Go 1.26:
 // new("Rex"), new(int32(10)), or new(C) for a constant C of an enum type.
