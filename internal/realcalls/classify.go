@@ -193,7 +193,20 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     not carry and the description declares as a header parameter, a
 //     definition OpenAPI says "SHALL be ignored" (opsgen does; Prism
 //     validates it: vtex's Content-Type on GET requests, which carry no
-//     body, and Accept on operations that answer no content).
+//     body, and Accept on operations that answer no content). When Prism
+//     lists other violations beside them, those are set aside (named in
+//     the evidence) and the other violations decide, by the rules here.
+//   - reject-empty-query-quirk -> mock: every violation is a required
+//     query parameter of an OpenAPI 3 document that the request carries
+//     with the empty value ("isConnected="), whose schema accepts "" and
+//     which does not set allowEmptyValue true: the empty string is then
+//     a value (OpenAPI 3.0.4 and 3.1.1 let an empty value stand for an
+//     unused parameter only under allowEmptyValue true), but Prism's
+//     validateParams keeps parameter values with lodash's pickBy, which
+//     drops "", and finds the parameter missing (vtex's ListSellerLeads,
+//     whose isConnected has the default ""). Swagger 2.0 says an empty
+//     value may be sent only under allowEmptyValue, so there it stays a
+//     violation.
 //   - reject-form-array-quirk -> mock: every violation is an
 //     application/x-www-form-urlencoded body property that "must be array",
 //     and the body carries it as OpenAPI's default encoding (style form,
@@ -372,13 +385,25 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 	prismSays := x.Violations != ""
 	if x.Status/100 == 4 && prismSays {
 		c.Class = ClassRejected
+		// Required Accept, Content-Type or Authorization header parameters,
+		// which OpenAPI ignores, are the mock's; beside other violations,
+		// those decide (rc and x carry only them).
+		rc := c
+		if names, rest := splitIgnoredHeaders(o, x); names != "" && rest != "" {
+			y := *x
+			y.Violations = rest
+			cp := *c
+			cp.Exchange = &y
+			rc, x = &cp, &y
+			ev += "; set aside as the mock's (reject-ignored-header): " + names
+		}
 		switch {
 		case inventedRedirect(o, x) != "":
 			c.Fault, c.Rule = FaultMock, "reject-redirect-invented"
 			ev += "; " + inventedRedirect(o, x)
-		case suffixRoute(o, c) != "":
+		case suffixRoute(o, rc) != "":
 			c.Fault, c.Rule = FaultMock, "reject-route-suffix"
-			ev += "; " + suffixRoute(o, c)
+			ev += "; " + suffixRoute(o, rc)
 		case strings.Contains(x.Violations, "NO_PATH_MATCHED") || strings.Contains(x.Violations, "NO_METHOD_MATCHED"):
 			c.Fault, c.Rule = FaultOpsgen, "reject-route"
 			if vars := o.UndeclaredPathVars(x.Method, x.URL); len(vars) > 0 {
@@ -432,15 +457,18 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		case paramNameQuirk(o, x) != "":
 			c.Fault, c.Rule = FaultMock, "reject-param-name-quirk"
 			ev += "; " + paramNameQuirk(o, x)
-		case ambiguousBody(o, c) != "":
+		case ambiguousBody(o, rc) != "":
 			c.Fault, c.Rule = FaultDescription, "reject-ambiguous-path"
-			ev += "; " + ambiguousBody(o, c)
+			ev += "; " + ambiguousBody(o, rc)
 		case misrouted(o, x) != "":
 			c.Fault, c.Rule = FaultMock, "reject-misrouted"
 			ev += "; " + misrouted(o, x)
 		case ignoredHeaders(o, x) != "":
 			c.Fault, c.Rule = FaultMock, "reject-ignored-header"
 			ev += "; the description declares " + ignoredHeaders(o, x) + " as header parameters, which OpenAPI says to ignore (the request does not carry them)"
+		case emptyQueryQuirk(o, x) != "":
+			c.Fault, c.Rule = FaultMock, "reject-empty-query-quirk"
+			ev += "; " + emptyQueryQuirk(o, x)
 		case formArrayQuirk(x):
 			c.Fault, c.Rule = FaultMock, "reject-form-array-quirk"
 		case refSiblingRequired(o, x) != "":
@@ -998,37 +1026,102 @@ func misrouted(o *Oracle, x *Exchange) string {
 }
 
 // ignoredHeaders returns the names (comma-separated) when every violation
-// Prism lists is a required header parameter OpenAPI ignores (Accept,
-// Content-Type, Authorization) that the description declares for the
-// operation and the request lacks; "" otherwise.
+// Prism lists is a required header parameter OpenAPI ignores (see
+// splitIgnoredHeaders); "" otherwise.
 func ignoredHeaders(o *Oracle, x *Exchange) string {
-	vs := prismViolations(x.Violations)
-	if len(vs) == 0 {
+	names, rest := splitIgnoredHeaders(o, x)
+	if rest != "" {
 		return ""
 	}
+	return names
+}
+
+// splitIgnoredHeaders sets apart the violations Prism lists that are a
+// required header parameter OpenAPI ignores (Accept, Content-Type,
+// Authorization) which the description declares for the operation and
+// the request lacks. It returns their names (comma-separated, "" when
+// there is none) and the violations text without them ("" when none is
+// left), in the form Prism gives: its error type, then the JSON list.
+func splitIgnoredHeaders(o *Oracle, x *Exchange) (names, rest string) {
+	i := strings.Index(x.Violations, "[")
+	var raws []json.RawMessage
+	if i < 0 || json.Unmarshal([]byte(x.Violations[i:]), &raws) != nil || len(raws) == 0 {
+		return "", x.Violations
+	}
+	var ignored []string
+	var kept []json.RawMessage
+	for _, raw := range raws {
+		var v prismViolation
+		if json.Unmarshal(raw, &v) == nil && ignoredHeader(o, x, v) {
+			ignored = append(ignored, strconv.Quote(requiredProperty.FindStringSubmatch(v.Message)[2]))
+			continue
+		}
+		kept = append(kept, raw)
+	}
+	if len(ignored) == 0 {
+		return "", x.Violations
+	}
+	if len(kept) == 0 {
+		return strings.Join(ignored, ", "), ""
+	}
+	list, _ := json.Marshal(kept) // RawMessages are kept as they are
+	return strings.Join(ignored, ", "), x.Violations[:i] + string(list)
+}
+
+// ignoredHeader reports whether v is a required header Accept,
+// Content-Type or Authorization that the request does not carry and the
+// description declares as a header parameter of the operation.
+func ignoredHeader(o *Oracle, x *Exchange, v prismViolation) bool {
+	m := requiredProperty.FindStringSubmatch(v.Message)
+	if v.Code != "required" || m == nil || m[1] != "header" {
+		return false
+	}
+	name := m[2]
+	switch strings.ToLower(name) {
+	case "accept", "content-type", "authorization":
+	default:
+		return false
+	}
+	for h := range x.ReqHeaders {
+		if strings.EqualFold(h, name) {
+			return false
+		}
+	}
+	return o.DeclaresHeader(x.Method, x.URL, name)
+}
+
+// emptyQueryQuirk explains, when every violation Prism lists is a required
+// query parameter the request carries with an empty value (see Classify's
+// reject-empty-query-quirk), why for each; "" when one is not.
+func emptyQueryQuirk(o *Oracle, x *Exchange) string {
+	vs := prismViolations(x.Violations)
+	u, err := url.Parse(x.URL)
+	if len(vs) == 0 || err != nil || o.Swagger2() {
+		return ""
+	}
+	q := u.Query()
 	var names []string
 	for _, v := range vs {
 		m := requiredProperty.FindStringSubmatch(v.Message)
-		if v.Code != "required" || m == nil || m[1] != "header" {
+		if v.Code != "required" || m == nil || m[1] != "query" {
 			return ""
 		}
-		name := m[2]
-		switch strings.ToLower(name) {
-		case "accept", "content-type", "authorization":
-		default:
-			return ""
-		}
-		for h := range x.ReqHeaders {
-			if strings.EqualFold(h, name) {
-				return ""
+		var sent []string
+		for k, vals := range q {
+			if strings.EqualFold(k, m[2]) {
+				sent = append(sent, vals...)
 			}
 		}
-		if !o.DeclaresHeader(x.Method, x.URL, name) {
+		if len(sent) != 1 || sent[0] != "" {
 			return ""
 		}
-		names = append(names, strconv.Quote(name))
+		p := o.QueryParam(x.Method, x.URL, m[2])
+		if p == nil || p.AllowEmptyValue || p.Schema == nil || p.Schema.Value == nil || p.Schema.Value.VisitJSON("") != nil {
+			return ""
+		}
+		names = append(names, strconv.Quote(p.Name))
 	}
-	return strings.Join(names, ", ")
+	return "the request carries the required query parameters " + strings.Join(names, ", ") + " with the empty value, which their schemas accept and which is a value, not an absence, as allowEmptyValue is not true (OpenAPI 3.0.4 and 3.1.1: only allowEmptyValue true lets an empty value stand for an unused parameter); Prism's validateParams drops empty values (lodash pickBy) and finds them missing"
 }
 
 // formArrayQuirk reports whether Prism rejected a form-urlencoded body only

@@ -901,6 +901,32 @@ func (o *Oracle) ParamSchema(method, rawURL, in, name string) *openapi3.Schema {
 	return nil
 }
 
+// QueryParam returns the query parameter of the request's operation (or
+// its path item) whose name is name ignoring case, as Prism reads it; nil
+// when there is none.
+func (o *Oracle) QueryParam(method, rawURL, name string) *openapi3.Parameter {
+	op, tmpl := o.Operation(method, rawURL)
+	if op == nil {
+		return nil
+	}
+	ps := op.Parameters
+	if item := o.doc.Paths.Value(tmpl); item != nil {
+		ps = append(slices.Clip(ps), item.Parameters...)
+	}
+	for _, p := range ps {
+		if p != nil && p.Value != nil && p.Value.In == "query" && strings.EqualFold(p.Value.Name, name) {
+			return p.Value
+		}
+	}
+	return nil
+}
+
+// Swagger2 reports whether the description is a Swagger 2.0 document.
+func (o *Oracle) Swagger2() bool {
+	v, _ := o.raw["swagger"].(string)
+	return v != ""
+}
+
 // CheckResponseOf validates a JSON response body against the response of
 // the operation of path template tmpl for the method.
 func (o *Oracle) CheckResponseOf(tmpl, method string, status int, contentType string, body []byte) ResponseCheck {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -301,6 +302,66 @@ func TestClassifyIgnoredHeader(t *testing.T) {
 		Classify(c, o, nil)
 		if c.Class != ClassRejected || c.Fault != tc.fault || c.Rule != tc.rule {
 			t.Errorf("%s: %s %s/%s: %s", tc.name, c.Class, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+}
+
+// TestClassifyEmptyQuery: vtex's ListSellerLeads sends its required query
+// parameter isConnected with the description's default "" and Prism finds
+// it missing, beside required Accept and Content-Type headers, which
+// OpenAPI ignores. The headers are set aside and the query parameter
+// decides: the mock's when the schema accepts "" and allowEmptyValue is
+// not true; opsgen's when the parameter is not sent, is not empty, its
+// schema refuses "" (minLength, integer), allowEmptyValue makes "" mean
+// unused, or the document is Swagger 2.0. Other violations beside the
+// headers keep deciding as they would alone.
+func TestClassifyEmptyQuery(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	dir := t.TempDir()
+	v2 := filepath.Join(dir, "swagger.json")
+	if err := os.WriteFile(v2, []byte(`{"swagger":"2.0","info":{"title":"t","version":"1"},"paths":{"/leads":{"get":{"operationId":"listLeads",
+		"parameters":[{"name":"isConnected","in":"query","required":true,"type":"string"}],"responses":{"200":{"description":"ok"}}}}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o2 := NewOracle(v2)
+	if o2.Err != nil {
+		t.Fatal(o2.Err)
+	}
+	req := func(in, name string) string {
+		return `{"location":["` + in + `"],"severity":"Error","code":"required","message":"Request ` + in + ` must have required property '` + name + `'"}`
+	}
+	headers := req("header", "accept") + "," + req("header", "content-type") + ","
+	const rest = "named=n&unused=u&count=1"
+	cases := []struct {
+		name, query, violations string
+		o                       *Oracle
+		fault                   Fault
+		rule                    string
+	}{
+		{"vtex: headers and an empty value", "isConnected=&" + rest, headers + req("query", "isconnected"), o, FaultMock, "reject-empty-query-quirk"},
+		{"an empty value alone", "isConnected=&" + rest, req("query", "isconnected"), o, FaultMock, "reject-empty-query-quirk"},
+		{"headers alone", "isConnected=x&" + rest, headers[:len(headers)-1], o, FaultMock, "reject-ignored-header"},
+		{"not sent", rest, headers + req("query", "isconnected"), o, FaultOpsgen, "reject-violation"},
+		{"not empty", "isConnected=x&" + rest, req("query", "isconnected"), o, FaultOpsgen, "reject-violation"},
+		{"a schema that refuses empty", "isConnected=x&named=&unused=u&count=1", headers + req("query", "named"), o, FaultOpsgen, "reject-violation"},
+		{"an integer", "isConnected=x&named=n&unused=u&count=", req("query", "count"), o, FaultOpsgen, "reject-violation"},
+		{"allowEmptyValue: empty means unused", "isConnected=x&named=n&unused=&count=1", req("query", "unused"), o, FaultOpsgen, "reject-violation"},
+		{"and a body violation", "isConnected=&" + rest, headers + req("query", "isconnected") + `,{"location":["body"],"severity":"Error","code":"type","message":"Request body must be object"}`, o, FaultOpsgen, "reject-violation"},
+		{"headers and a path Prism took elsewhere", "isConnected=x&" + rest, headers + req("path", "leadId"), o, FaultMock, "reject-misrouted"},
+		{"Swagger 2.0, no allowEmptyValue", "isConnected=", req("query", "isconnected"), o2, FaultOpsgen, "reject-violation"},
+	}
+	for _, tc := range cases {
+		v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [` + tc.violations + `]`
+		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: exchange("GET", "http://127.0.0.1:1/leads?"+tc.query, 422, `{}`, v)}
+		Classify(c, tc.o, nil)
+		if c.Class != ClassRejected || c.Fault != tc.fault || c.Rule != tc.rule {
+			t.Errorf("%s: %s %s/%s: %s", tc.name, c.Class, c.Fault, c.Rule, c.Evidence)
+		}
+		if tc.rule != "reject-ignored-header" && strings.HasPrefix(tc.violations, headers) && !strings.Contains(c.Evidence, `set aside as the mock's (reject-ignored-header): "accept", "content-type"`) {
+			t.Errorf("%s: the evidence does not name the headers set aside: %s", tc.name, c.Evidence)
 		}
 	}
 }
