@@ -78,6 +78,14 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     member) at a JSON pointer where the body has no value, or a "got
 //     null" where the body's value is not null: the client validated
 //     something other than what the server sent.
+//   - warn-route-suffix -> mock: the operation called has a path template
+//     with a "#..." suffix (box's "/shared_items#folders"), which Prism
+//     cannot route, and the body is the response of the operation of the
+//     bare template ("/shared_items"), where Prism routed the request: it
+//     contradicts the called operation's response in more places than,
+//     and in every place where, it contradicts the bare one's (or it is
+//     valid there). A real server tells them apart by what the request
+//     carries, as for reject-route-suffix.
 //   - warn-valid-body -> opsgen: the oracle (kin-openapi, formats checked)
 //     finds the body valid for the operation's response schema, so the
 //     warnings are invented (decode drift, double validation...).
@@ -188,12 +196,16 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     A path parameter whose name is not an RFC 6570 varname ("insight_id:",
 //     the same description): Prism extracts path parameters with
 //     uri-template-lite, which matches nothing to "{insight_id:}".
-//   - reject-ignored-header -> mock: every violation is a required header
-//     named Accept, Content-Type or Authorization that the request does
-//     not carry and the description declares as a header parameter, a
-//     definition OpenAPI says "SHALL be ignored" (opsgen does; Prism
-//     validates it: vtex's Content-Type on GET requests, which carry no
-//     body, and Accept on operations that answer no content). When Prism
+//   - reject-ignored-header -> mock: every violation is a header named
+//     Accept, Content-Type or Authorization that the description declares
+//     as a header parameter, a definition OpenAPI says "SHALL be ignored"
+//     (opsgen does; Prism validates it): required and not carried by the
+//     request (vtex's Content-Type on GET requests, which carry no body,
+//     and Accept on operations that answer no content), or carried with
+//     media types the operation declares (for Accept, by its responses;
+//     for Content-Type, by its request body) that the parameter's schema
+//     refuses (va.gov's Accept enum without application/json, which its
+//     200 response declares). When Prism
 //     lists other violations beside them, those are set aside (named in
 //     the evidence) and the other violations decide, by the rules here.
 //   - reject-empty-query-quirk -> mock: every violation is a required
@@ -213,6 +225,14 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     explode) sends arrays, one name=value pair per item: Prism's
 //     splitUriParams keeps the last pair of a name and applies no style
 //     unless an encoding object states one, so no array passes.
+//   - reject-form-undeclared-quirk -> mock: every violation is a
+//     required member of an application/x-www-form-urlencoded body that
+//     the body's schema requires without declaring it as a property (box's
+//     PostOAuth2Revoke requires grant_type, which no property declares),
+//     and the body carries it as the input gives it (a string as its
+//     text, not its JSON): Prism's deserializeFormBody builds the
+//     object only from the schema's properties and drops the member; a
+//     server reads the form it was sent.
 //   - reject-deep-array-quirk -> mock: every violation is minItems on an
 //     array member of a deepObject query parameter, and the request sends
 //     the member with at least that many items (as repeated keys or one
@@ -237,6 +257,8 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     path template differs only in its variables' names (vtex's PUT
 //     /api/creditcontrol/accounts/{accountId} and {creditAccountId}), which
 //     OpenAPI says "MUST NOT exist": no server can route a request to both.
+//     The same for a request without a body refused only for it, when the
+//     operation's own body is not required and the other's is.
 //   - reject-untyped-enum -> mock: every violation is an enum of a query
 //     parameter whose schema gives no type, and the value sent is the text
 //     of one of the enum's numbers or booleans (nexmo's delivered, enum
@@ -299,12 +321,20 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		rc := o.CheckResponse(x.Method, x.URL, x.Status, x.RespType, x.body)
 		ev := fmt.Sprintf("%s; warnings: %s; body: %s", requestLine(x), strings.Join(limit(c.Warnings, 4), " | "), clipS(x.RespBody, 600))
 		invented := inventedWarning(c.Warnings, x.body)
+		if own := o.TemplateOf(x.Method, opName(c.Op)); invented == "" && strings.Contains(own, "#") && own != rc.Template && suffixServed(o, c) == "" {
+			// The oracle found the path's bare template; the client
+			// validated against the operation called, and so does it.
+			rc = o.CheckResponseOf(own, x.Method, x.Status, x.RespType, x.body)
+		}
 		switch {
 		case invented != "":
 			c.Fault, c.Rule = FaultOpsgen, "warn-invented-value"
 			ev += "; the body has no value at " + invented
 		case !rc.Known:
 			c.Fault, c.Rule = FaultUnknown, "warn-no-schema"
+		case suffixServed(o, c) != "":
+			c.Fault, c.Rule = FaultMock, "warn-route-suffix"
+			ev += "; " + suffixServed(o, c)
 		case rc.Valid && otherOperationsBody(o, c, rc) != "":
 			c.Fault, c.Rule = FaultDescription, "warn-ambiguous-path"
 			ev += "; " + otherOperationsBody(o, c, rc)
@@ -465,12 +495,15 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 			ev += "; " + misrouted(o, x)
 		case ignoredHeaders(o, x) != "":
 			c.Fault, c.Rule = FaultMock, "reject-ignored-header"
-			ev += "; the description declares " + ignoredHeaders(o, x) + " as header parameters, which OpenAPI says to ignore (the request does not carry them)"
+			ev += "; the description declares " + ignoredHeaders(o, x) + " as header parameters, which OpenAPI says to ignore (the request does not carry them, or carries media types the operation declares)"
 		case emptyQueryQuirk(o, x) != "":
 			c.Fault, c.Rule = FaultMock, "reject-empty-query-quirk"
 			ev += "; " + emptyQueryQuirk(o, x)
 		case formArrayQuirk(x):
 			c.Fault, c.Rule = FaultMock, "reject-form-array-quirk"
+		case formUndeclaredQuirk(o, x, c.Input) != "":
+			c.Fault, c.Rule = FaultMock, "reject-form-undeclared-quirk"
+			ev += "; " + formUndeclaredQuirk(o, x, c.Input)
 		case refSiblingRequired(o, x) != "":
 			c.Fault, c.Rule = FaultDescription, "reject-ref-sibling"
 			ev += "; the body schema writes " + refSiblingRequired(o, x) + " beside its $ref (in required, or as its type), which OpenAPI 3.0 says to ignore"
@@ -1053,7 +1086,11 @@ func splitIgnoredHeaders(o *Oracle, x *Exchange) (names, rest string) {
 	for _, raw := range raws {
 		var v prismViolation
 		if json.Unmarshal(raw, &v) == nil && ignoredHeader(o, x, v) {
-			ignored = append(ignored, strconv.Quote(requiredProperty.FindStringSubmatch(v.Message)[2]))
+			name, ok := ignoredHeaderValue(o, x, v)
+			if !ok {
+				name = requiredProperty.FindStringSubmatch(v.Message)[2]
+			}
+			ignored = append(ignored, strconv.Quote(name))
 			continue
 		}
 		kept = append(kept, raw)
@@ -1068,10 +1105,16 @@ func splitIgnoredHeaders(o *Oracle, x *Exchange) (names, rest string) {
 	return strings.Join(ignored, ", "), x.Violations[:i] + string(list)
 }
 
-// ignoredHeader reports whether v is a required header Accept,
-// Content-Type or Authorization that the request does not carry and the
-// description declares as a header parameter of the operation.
+// ignoredHeader reports whether v is about a header Accept, Content-Type
+// or Authorization that the description declares as a header parameter of
+// the operation: required and not carried by the request, or carried with
+// a value the client chose from what the operation declares (an Accept of
+// media types its responses declare, a Content-Type its request body
+// declares) and refused by the parameter's schema (va.gov's Accept enum).
 func ignoredHeader(o *Oracle, x *Exchange, v prismViolation) bool {
+	if name, ok := ignoredHeaderValue(o, x, v); ok {
+		return o.DeclaresHeader(x.Method, x.URL, name)
+	}
 	m := requiredProperty.FindStringSubmatch(v.Message)
 	if v.Code != "required" || m == nil || m[1] != "header" {
 		return false
@@ -1088,6 +1131,40 @@ func ignoredHeader(o *Oracle, x *Exchange, v prismViolation) bool {
 		}
 	}
 	return o.DeclaresHeader(x.Method, x.URL, name)
+}
+
+// ignoredHeaderValue returns the header's name when v is at an Accept or
+// Content-Type header ["header", name] that the request carries with media
+// types the operation declares (see ignoredHeader).
+func ignoredHeaderValue(o *Oracle, x *Exchange, v prismViolation) (string, bool) {
+	loc := v.Location
+	if len(loc) > 0 && loc[0] == "request" {
+		loc = loc[1:]
+	}
+	if len(loc) != 2 || loc[0] != "header" {
+		return "", false
+	}
+	in := map[string]string{"accept": "response", "content-type": "request"}[strings.ToLower(loc[1])]
+	if in == "" {
+		return "", false
+	}
+	var sent string
+	for h, val := range x.ReqHeaders {
+		if strings.EqualFold(h, loc[1]) {
+			sent = val
+		}
+	}
+	declared := o.DeclaredMediaTypes(x.Method, x.URL, in)
+	if sent == "" || len(declared) == 0 {
+		return "", false
+	}
+	for r := range strings.SplitSeq(sent, ",") {
+		mt, _, err := mime.ParseMediaType(strings.TrimSpace(r))
+		if err != nil || !slices.ContainsFunc(declared, func(d string) bool { return mediaListed([]string{d}, mt) }) {
+			return "", false
+		}
+	}
+	return loc[1], true
 }
 
 // emptyQueryQuirk explains, when every violation Prism lists is a required
@@ -1123,6 +1200,47 @@ func emptyQueryQuirk(o *Oracle, x *Exchange) string {
 	}
 	return "the request carries the required query parameters " + strings.Join(names, ", ") + " with the empty value, which their schemas accept and which is a value, not an absence, as allowEmptyValue is not true (OpenAPI 3.0.4 and 3.1.1: only allowEmptyValue true lets an empty value stand for an unused parameter); Prism's validateParams drops empty values (lodash pickBy) and finds them missing"
 }
+
+// formUndeclaredQuirk explains, when every violation Prism lists is a
+// required member of a form-urlencoded body that the body's schema
+// requires without declaring it as a property, and that the body carries
+// as the input gives it (a string as its text), why (see Classify's
+// reject-form-undeclared-quirk); "" otherwise.
+func formUndeclaredQuirk(o *Oracle, x *Exchange, input json.RawMessage) string {
+	if !strings.HasPrefix(x.ReqHeaders["Content-Type"], "application/x-www-form-urlencoded") {
+		return ""
+	}
+	vs := prismViolations(x.Violations)
+	form, err := url.ParseQuery(x.ReqBody)
+	var in struct {
+		Body map[string]json.RawMessage `json:"body"`
+	}
+	if len(vs) == 0 || err != nil || json.Unmarshal(input, &in) != nil {
+		return ""
+	}
+	for _, v := range vs {
+		m := requiredBodyProperty.FindStringSubmatch(v.Message)
+		if v.Code != "required" || m == nil || len(form[m[1]]) != 1 || !o.FormUndeclared(x.Method, x.URL, m[1]) {
+			return ""
+		}
+		var want string
+		if json.Unmarshal(in.Body[m[1]], &want) != nil {
+			want = string(in.Body[m[1]])
+		}
+		if form.Get(m[1]) != want {
+			return "" // not the value the caller gave: the client's encoding
+		}
+	}
+	var names []string
+	for _, v := range vs {
+		m := requiredBodyProperty.FindStringSubmatch(v.Message)
+		names = append(names, strconv.Quote(m[1]))
+	}
+	return "the form carries " + strings.Join(names, ", ") + ", which the body's schema requires without declaring it as a property; Prism's deserializeFormBody reads only the schema's declared properties from a form, so it finds them missing"
+}
+
+// requiredBodyProperty is Prism's message for a missing member of the body.
+var requiredBodyProperty = regexp.MustCompile(`^Request body must have required property '(.*)'$`)
 
 // formArrayQuirk reports whether Prism rejected a form-urlencoded body only
 // for array properties the body carries as name=value pairs (see Classify).
@@ -1232,14 +1350,58 @@ func otherOperationsBody(o *Oracle, c *Call, rc ResponseCheck) string {
 	return fmt.Sprintf("the body is the response of %s %s, whose template differs from the operation's %s only in its variables' names (OpenAPI: such paths \"MUST NOT exist\"), and contradicts the operation's own", x.Method, rc.Template, own)
 }
 
+// suffixServed explains a warned body that is the response of another
+// operation sharing the called operation's path (see Classify's
+// warn-route-suffix): the called operation's
+// template has a "#..." suffix, which Prism cannot route, another
+// operation of the method has the bare template, which Prism routes the
+// request to, and the body's errors against the called operation's
+// response are more than, and include, those against the other's (none
+// when it is valid there); "" otherwise.
+func suffixServed(o *Oracle, c *Call) string {
+	x := c.Exchange
+	own := o.TemplateOf(x.Method, opName(c.Op))
+	if !strings.Contains(own, "#") {
+		return ""
+	}
+	bare, _, _ := strings.Cut(own, "#")
+	if !slices.Contains(o.SharedRoutes(x.Method, own), bare) {
+		return ""
+	}
+	mine := o.CheckResponseOf(own, x.Method, x.Status, x.RespType, x.body)
+	other := o.CheckResponseOf(bare, x.Method, x.Status, x.RespType, x.body)
+	if !mine.Known || mine.Valid || !other.Known || len(other.Pointers) >= len(mine.Pointers) {
+		return ""
+	}
+	for _, p := range other.Pointers {
+		if !slices.Contains(mine.Pointers, p) {
+			return ""
+		}
+	}
+	note := "the body is the response of " + x.Method + " " + bare + ", which Prism routes the request to"
+	if !other.Valid {
+		note += " (and contradicts it too: " + other.Reason + ")"
+	}
+	return note + " by the template's text; the operation called is " + own + ", which a real server tells apart by what the request carries (its query, headers or body), as for reject-route-suffix"
+}
+
+// opName is the operation's name in a registry id "namespace.name".
+func opName(id string) string {
+	_, name, _ := strings.Cut(id, ".")
+	return name
+}
+
 // ambiguousBody explains a rejected body (see Classify's
 // reject-ambiguous-path); "" otherwise.
 func ambiguousBody(o *Oracle, c *Call) string {
 	x := c.Exchange
 	vs := prismViolations(x.Violations)
 	_, id, ok := strings.Cut(c.Op, ".")
-	if len(vs) == 0 || !ok || x.ReqBody == "" {
+	if len(vs) == 0 || !ok {
 		return ""
+	}
+	if x.ReqBody == "" {
+		return ambiguousNoBody(o, x, vs, id)
 	}
 	for _, v := range vs {
 		loc := v.Location
@@ -1264,6 +1426,33 @@ func ambiguousBody(o *Oracle, c *Call) string {
 		}
 		if valid, known := o.RequestBodyValidOf(t, x.Method, []byte(x.ReqBody)); known && !valid {
 			return fmt.Sprintf("the body is valid for the operation's own template %s and invalid for %s %s, which differs from it only in its variables' names (OpenAPI: such paths \"MUST NOT exist\")", own, x.Method, t)
+		}
+	}
+	return ""
+}
+
+// ambiguousNoBody explains a request sent without a body that Prism
+// refused only for the missing body: the operation called does not require
+// one, and an operation of the same method whose path template differs
+// only in its variables' names does (vtex's PUT
+// /api/creditcontrol/accounts/{accountId} and {creditAccountId}); "" otherwise.
+func ambiguousNoBody(o *Oracle, x *Exchange, vs []prismViolation, id string) string {
+	for _, v := range vs {
+		if v.Code != "required" || v.Message != "Body parameter is required" {
+			return ""
+		}
+	}
+	own := o.TemplateOf(x.Method, id)
+	if req, known := o.RequestBodyRequiredOf(own, x.Method); own == "" || !known || req {
+		return ""
+	}
+	_, tmpls := o.operations(x.Method, x.URL)
+	if !slices.Contains(tmpls, own) {
+		return ""
+	}
+	for _, t := range tmpls {
+		if req, _ := o.RequestBodyRequiredOf(t, x.Method); t != own && req {
+			return fmt.Sprintf("the request has no body, which the operation's own template %s does not require and %s %s, which differs from it only in its variables' names, does (OpenAPI: such paths \"MUST NOT exist\")", own, x.Method, t)
 		}
 	}
 	return ""

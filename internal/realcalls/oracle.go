@@ -354,11 +354,23 @@ func (o *Oracle) TemplateOf(method, id string) string {
 		return ""
 	}
 	for t, item := range o.doc.Paths.Map() {
-		if op := item.GetOperation(strings.ToUpper(method)); op != nil && op.OperationID == id {
+		if op := item.GetOperation(strings.ToUpper(method)); op != nil && (op.OperationID == id || registryName(op.OperationID) == id) {
 			return t
 		}
 	}
 	return ""
+}
+
+// registryName is an operationId as a registry id names it: each character
+// other than an ASCII letter, digit, '_', '-' or '.' replaced by '_'
+// (box's "get_shared_items#folders" is "get_shared_items_folders").
+func registryName(id string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+			return r
+		}
+		return '_'
+	}, id)
 }
 
 // SharedRoutes returns the other path templates with an operation for the
@@ -919,6 +931,72 @@ func (o *Oracle) QueryParam(method, rawURL, name string) *openapi3.Parameter {
 		}
 	}
 	return nil
+}
+
+// FormUndeclared reports whether the request's operation has an
+// application/x-www-form-urlencoded body whose schema lists name in its
+// properties' place nowhere: not in properties, and with no allOf, anyOf
+// or oneOf that could declare it (box's PostOAuth2Revoke requires
+// grant_type and declares no such property).
+func (o *Oracle) FormUndeclared(method, rawURL, name string) bool {
+	op, _ := o.Operation(method, rawURL)
+	if op == nil || op.RequestBody == nil || op.RequestBody.Value == nil {
+		return false
+	}
+	media := op.RequestBody.Value.Content.Get("application/x-www-form-urlencoded")
+	if media == nil || media.Schema == nil || media.Schema.Value == nil {
+		return false
+	}
+	s := media.Schema.Value
+	if len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) > 0 {
+		return false
+	}
+	_, declared := s.Properties[name]
+	return !declared && slices.Contains(s.Required, name)
+}
+
+// DeclaredMediaTypes returns the media types the request's operation
+// declares for its responses (in, "response") or its request body ("request").
+func (o *Oracle) DeclaredMediaTypes(method, rawURL, in string) []string {
+	op, _ := o.Operation(method, rawURL)
+	if op == nil {
+		return nil
+	}
+	var types []string
+	switch in {
+	case "response":
+		if op.Responses != nil {
+			for _, r := range op.Responses.Map() {
+				if r != nil && r.Value != nil {
+					for mt := range r.Value.Content {
+						types = append(types, mt)
+					}
+				}
+			}
+		}
+	case "request":
+		if op.RequestBody != nil && op.RequestBody.Value != nil {
+			for mt := range op.RequestBody.Value.Content {
+				types = append(types, mt)
+			}
+		}
+	}
+	slices.Sort(types)
+	return slices.Compact(types)
+}
+
+// RequestBodyRequiredOf reports whether the operation of path template
+// tmpl for the method requires its request body; known is false when there
+// is no such operation.
+func (o *Oracle) RequestBodyRequiredOf(tmpl, method string) (required, known bool) {
+	if o.doc == nil || o.doc.Paths == nil || o.doc.Paths.Value(tmpl) == nil {
+		return false, false
+	}
+	op := o.doc.Paths.Value(tmpl).GetOperation(strings.ToUpper(method))
+	if op == nil {
+		return false, false
+	}
+	return op.RequestBody != nil && op.RequestBody.Value != nil && op.RequestBody.Value.Required, true
 }
 
 // Swagger2 reports whether the description is a Swagger 2.0 document.

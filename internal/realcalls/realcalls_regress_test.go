@@ -366,6 +366,75 @@ func TestClassifyEmptyQuery(t *testing.T) {
 	}
 }
 
+// TestClassifySeed8080 covers what seed 8080 found, each rule both ways:
+//   - box's "/shared_items#folders": Prism routes the request to
+//     "/shared_items" and serves its response, which the client warns
+//     about (warn-route-suffix, the mock's) unless the body does not
+//     look like the bare operation's response;
+//   - box's form with grant_type required and undeclared: Prism reads
+//     only declared properties (reject-form-undeclared-quirk, the mock's)
+//     unless the form does not carry the value the input gave;
+//   - va.gov's Accept header parameter with an enum: the client's own
+//     Accept, a media type the responses declare, is the mock's to refuse
+//     (reject-ignored-header), one they do not declare is not;
+//   - vtex's same-shape PUT templates: a request without a body, which
+//     the operation called does not require, refused for it
+//     (reject-ambiguous-path, the description's) unless the operation
+//     called requires it.
+func TestClassifySeed8080(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	const base = "http://127.0.0.1:1"
+	const prism = `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY `
+	warned := func(op, body string, warnings ...string) Call {
+		return Call{Op: "s." + op, Warnings: warnings, Exchange: exchange("GET", base+"/shelves", 200, body, "")}
+	}
+	form := func(body, input, violations string) Call {
+		x := exchange("POST", base+"/tokens", 422, `{}`, prism+violations)
+		x.ReqHeaders = map[string]string{"Content-Type": "application/x-www-form-urlencoded"}
+		x.ReqBody = body
+		return Call{Op: "s.revokeToken", ErrCode: "HTTP_ERROR", Requests: 1, Input: json.RawMessage(input), Exchange: x}
+	}
+	accept := func(value string) Call {
+		x := exchange("GET", base+"/facilities", 422, `{}`, prism+`[{"location":["header","accept"],"severity":"Error","code":"enum","message":"Request header parameter accept must be equal to one of the allowed values: application/geo+json, text/csv"}]`)
+		x.ReqHeaders = map[string]string{"Accept": value}
+		return Call{Op: "s.listFacilities", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+	}
+	noBody := func(op string) Call {
+		x := exchange("PUT", base+"/accounts/7", 422, `{}`, prism+`[{"severity":"Error","code":"required","message":"Body parameter is required"},{"location":["header"],"severity":"Error","code":"required","message":"Request header must have required property 'content-type'"}]`)
+		return Call{Op: "s." + op, ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+	}
+	const missing = `[{"location":["request","body"],"severity":"Error","code":"required","message":"Request body must have required property 'grant_type'"}]`
+	cases := []struct {
+		name  string
+		call  Call
+		fault Fault
+		rule  string
+	}{
+		{"the bare operation's response", warned("listShelves_boxes", `{"kind":"shelf"}`, `/kind: value "shelf" is not one of ["box"]`, `missing required property "size"`), FaultMock, "warn-route-suffix"},
+		{"the bare operation's response, wrong there too", warned("listShelves_boxes", `{"kind":"crate"}`, `/kind: value "crate" is not one of ["box"]`, `missing required property "size"`), FaultMock, "warn-route-suffix"},
+		{"the called operation's response, not the bare one's", warned("listShelves_boxes", `{"kind":"box","size":"big"}`, `/size: expected integer, got string`), FaultMock, "warn-bad-mock-data"},
+		{"the bare operation called", warned("listShelves", `{"kind":"box"}`, `/kind: value "box" is not one of ["shelf"]`), FaultMock, "warn-bad-mock-data"},
+		{"undeclared member sent as given", form("grant_type=e2e&token=t", `{"body":{"grant_type":"e2e","token":"t"}}`, missing), FaultMock, "reject-form-undeclared-quirk"},
+		{"undeclared member sent as JSON text", form("grant_type=%22e2e%22&token=t", `{"body":{"grant_type":"e2e","token":"t"}}`, missing), FaultOpsgen, "reject-violation"},
+		{"undeclared member not sent", form("token=t", `{"body":{"grant_type":"e2e","token":"t"}}`, missing), FaultOpsgen, "reject-violation"},
+		{"a declared member missing", form("grant_type=e2e", `{"body":{"grant_type":"e2e"}}`, `[{"location":["request","body"],"severity":"Error","code":"required","message":"Request body must have required property 'token'"}]`), FaultOpsgen, "reject-violation"},
+		{"an Accept the responses declare", accept("application/json"), FaultMock, "reject-ignored-header"},
+		{"an Accept they do not declare", accept("application/xml"), FaultOpsgen, "reject-violation"},
+		{"no body, not required here, required by the twin", noBody("openAccount"), FaultDescription, "reject-ambiguous-path"},
+		{"no body, required by the operation called", noBody("updateAccount"), FaultOpsgen, "reject-violation"},
+	}
+	for _, tc := range cases {
+		c := tc.call
+		Classify(&c, o, nil)
+		if c.Fault != tc.fault || c.Rule != tc.rule {
+			t.Errorf("%s: %s %s/%s: %s", tc.name, c.Class, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+}
+
 // TestClassifyFormArrayQuirk: twilio's form bodies with array properties,
 // sent one pair per item as OpenAPI's default form encoding says, are
 // refused by Prism ("must be array"): the mock's. A property the body does
