@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/opsgen/opsgen/runtime/httpclient"
 )
 
@@ -171,13 +173,32 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //   - reject-param-oneof -> description: every violation is a oneOf of a
 //     path, query, header or cookie parameter: a parameter value is text,
 //     and variants such as integer and string both match "7" (as Prism
-//     reads it), so a oneOf of them is ambiguous for any integer.
+//     reads it), so a oneOf of them is ambiguous for any integer. Beside
+//     the oneOf, Prism lists each failing variant's errors (peertube's id,
+//     oneOf integer, uuid string and plain string: minLength, pattern and
+//     format of the uuid): those count when the value, as the input gives
+//     it, matches two variants read as text, a number's text or a
+//     one-item array. When other violations are left, such parameters are
+//     set aside (named in the evidence) and the others decide.
+//   - reject-oneof-list-quirk -> mock: every violation is of parameters
+//     whose schema is a oneOf without a type, each sent as an array of
+//     two or more items that only an array variant matches (peertube's
+//     categoryOneOf=41,67, oneOf integer and array of integers, explode
+//     false), with only type errors beside the oneOf: Prism's form
+//     deserializer splits a list only when the schema's type is array.
 //   - reject-empty-path-param -> description: every violation is a
 //     required path parameter Prism finds missing, and the input gave it
 //     the empty string, which the description allows (brex's dataset,
 //     enum ["", "mini", ...]): the client sends the empty segment it was
 //     given ("/company/7/"), and no router tells an empty segment from a
 //     missing one. Names are compared ignoring case, as Prism lower-cases them.
+//   - reject-framing-header -> description: every violation is a
+//     required header parameter Content-Length, Transfer-Encoding, Host or
+//     Connection of a request without content: HTTP sets those from the
+//     message, and net/http writes none from a header map (peertube's DELETE
+//     upload-resumable requires Content-Length; RFC 9110 8.6 says a user
+//     agent SHOULD NOT send one without content, and Go's transport does
+//     not).
 //   - reject-pattern-unchecked -> harness: every violation is a value not
 //     matching a pattern Go's regexp cannot compile (lookaround,
 //     backreferences, repeat counts over 1000): the runtime does not check
@@ -427,6 +448,17 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 			rc, x = &cp, &y
 			ev += "; set aside as the mock's (reject-ignored-header): " + names
 		}
+		// Parameters whose oneOf the value matches twice (the description's,
+		// see reject-param-oneof) are set aside too when other violations
+		// are left: those decide.
+		if names, rest := splitOneOfParams(o, x, c.Input); names != "" {
+			y := *x
+			y.Violations = rest
+			cp := *rc
+			cp.Exchange = &y
+			rc, x = &cp, &y
+			ev += "; set aside as the description's (reject-param-oneof): " + names
+		}
 		switch {
 		case inventedRedirect(o, x) != "":
 			c.Fault, c.Rule = FaultMock, "reject-redirect-invented"
@@ -481,6 +513,12 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 			// variants coincide (see reject-param-oneof), nothing else.
 			c.Fault, c.Rule = FaultDescription, "reject-param-oneof"
 			ev += "; a parameter's oneOf has variants whose serializations coincide, so its value matches more than one; the other violations: " + note + "; input: " + clipS(string(c.Input), 400)
+		case paramOneOfGroups(o, x, c.Input) == FaultDescription:
+			c.Fault, c.Rule = FaultDescription, "reject-param-oneof"
+			ev += "; a parameter's oneOf has variants that the value sent matches more than one of, read as its text (an integer and a plain string, an integer and a one-item array), and Prism lists each variant's errors beside it; input: " + clipS(string(c.Input), 400)
+		case paramOneOfGroups(o, x, c.Input) == FaultMock:
+			c.Fault, c.Rule = FaultMock, "reject-oneof-list-quirk"
+			ev += "; a parameter whose schema is a oneOf without a type, one variant an array, is sent as the array its style serializes (a comma-separated list), which only that variant matches: Prism's deserializer splits a list only when the schema's type is array, so it reads one string; input: " + clipS(string(c.Input), 400)
 		case paramOneOfOnly(x.Violations):
 			c.Fault, c.Rule = FaultDescription, "reject-param-oneof"
 			ev += "; a parameter's oneOf has variants whose serializations coincide (integer 7 and string \"7\" are both 7 in a URL), so its value matches more than one; input: " + clipS(string(c.Input), 400)
@@ -510,6 +548,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		case emptyPathParams(x.Violations, c.Input) != "":
 			c.Fault, c.Rule = FaultDescription, "reject-empty-path-param"
 			ev += "; the description allows the empty string for the required path parameters " + emptyPathParams(x.Violations, c.Input) + ", which the client sent as an empty segment; input: " + clipS(string(c.Input), 400)
+		case framingHeaders(o, x) != "":
+			c.Fault, c.Rule = FaultDescription, "reject-framing-header"
+			ev += "; the description requires the header parameters " + framingHeaders(o, x) + ", which HTTP sets from the message itself (RFC 9110 8.6: a user agent SHOULD NOT send Content-Length without content), so no client sends them as parameters"
 		case uncheckablePatterns(x.Violations) != "":
 			c.Fault, c.Rule = FaultHarness, "reject-pattern-unchecked"
 			ev += "; Go's regexp cannot compile " + uncheckablePatterns(x.Violations) + ", so the registry (as jsonschema/v6) does not check it and the harness's value is not refused; input: " + clipS(string(c.Input), 400)
@@ -817,6 +858,176 @@ func binaryObjectBody(x *Exchange) bool {
 		}
 	}
 	return true
+}
+
+// paramOneOfGroups reads violations that are all about parameters whose
+// schema is a oneOf, each parameter's list including the oneOf's own
+// ("must match exactly one schema in oneOf") beside its variants' errors:
+// FaultDescription when each value, as the input gives it, matches more
+// than one variant read as text (see valueVariants), or some does and the
+// others are FaultMock's; FaultMock when each value is an array of two or
+// more items that only an array variant matches and the parameter's
+// errors are only of type (see Classify's reject-oneof-list-quirk); ""
+// otherwise.
+func paramOneOfGroups(o *Oracle, x *Exchange, input json.RawMessage) Fault {
+	vs := prismViolations(x.Violations)
+	var in struct {
+		Params map[string]json.RawMessage `json:"params"`
+	}
+	if len(vs) == 0 || json.Unmarshal(input, &in) != nil {
+		return ""
+	}
+	type group struct {
+		in, name     string
+		oneOf, typed bool
+		other        bool
+	}
+	groups := map[string]*group{}
+	var order []string
+	for _, v := range vs {
+		loc := v.Location
+		if len(loc) > 0 && loc[0] == "request" {
+			loc = loc[1:]
+		}
+		if len(loc) != 2 || !slices.Contains([]string{"path", "query", "header", "cookie"}, loc[0]) {
+			return ""
+		}
+		key := loc[0] + "\x00" + strings.ToLower(loc[1])
+		g := groups[key]
+		if g == nil {
+			g = &group{in: loc[0], name: loc[1]}
+			groups[key] = g
+			order = append(order, key)
+		}
+		switch v.Code {
+		case "oneOf":
+			g.oneOf = true
+		case "type":
+			g.typed = true
+		default:
+			g.other = true
+		}
+	}
+	verdict := FaultMock
+	for _, key := range order {
+		g := groups[key]
+		s := o.ParamSchemaFold(x.Method, x.URL, g.in, g.name)
+		if !g.oneOf || s == nil || len(s.OneOf) < 2 {
+			return ""
+		}
+		var raw json.RawMessage
+		for k, r := range in.Params {
+			if strings.EqualFold(k, g.name) {
+				raw = r
+			}
+		}
+		var val any
+		if json.Unmarshal(raw, &val) != nil {
+			return ""
+		}
+		matched, arrayOnly := valueVariants(s, val)
+		switch {
+		case matched >= 2:
+			verdict = FaultDescription
+		case arrayOnly && !g.other:
+		default:
+			return ""
+		}
+	}
+	return verdict
+}
+
+// splitOneOfParams sets apart, when other violations are left, those of
+// the parameters whose oneOf the value matches more than once (see
+// paramOneOfGroups), and returns their names and the other violations in
+// Prism's form; "" and the violations unchanged otherwise.
+func splitOneOfParams(o *Oracle, x *Exchange, input json.RawMessage) (names, rest string) {
+	i := strings.Index(x.Violations, "[")
+	var raws []json.RawMessage
+	if i < 0 || json.Unmarshal([]byte(x.Violations[i:]), &raws) != nil {
+		return "", x.Violations
+	}
+	byParam := map[string][]json.RawMessage{}
+	var kept []json.RawMessage
+	var order []string
+	for _, raw := range raws {
+		var v prismViolation
+		_ = json.Unmarshal(raw, &v)
+		loc := v.Location
+		if len(loc) > 0 && loc[0] == "request" {
+			loc = loc[1:]
+		}
+		if len(loc) != 2 || !slices.Contains([]string{"path", "query", "header", "cookie"}, loc[0]) {
+			kept = append(kept, raw)
+			continue
+		}
+		key := loc[0] + " " + strings.ToLower(loc[1])
+		if byParam[key] == nil {
+			order = append(order, key)
+		}
+		byParam[key] = append(byParam[key], raw)
+	}
+	var set []string
+	for _, key := range order {
+		list, _ := json.Marshal(byParam[key])
+		one := &Exchange{Method: x.Method, URL: x.URL, Violations: x.Violations[:i] + string(list)}
+		if paramOneOfGroups(o, one, input) == FaultDescription {
+			set = append(set, strconv.Quote(key))
+			continue
+		}
+		kept = append(kept, byParam[key]...)
+	}
+	if len(set) == 0 || len(kept) == 0 {
+		return "", x.Violations
+	}
+	list, _ := json.Marshal(kept)
+	return strings.Join(set, ", "), x.Violations[:i] + string(list)
+}
+
+// valueVariants counts the variants of s's oneOf that val matches when a
+// parameter's text is read back: as itself, as a number's or a string's
+// text in the other type, as a one-item array of it or, for a one-item
+// array, as its item (form and simple styles write [36] as "36"). arrayOnly reports that val is an array of
+// two or more items and that only array variants match it.
+func valueVariants(s *openapi3.Schema, val any) (matched int, arrayOnly bool) {
+	forms := []any{val}
+	scalar := val
+	if items, ok := val.([]any); ok && len(items) == 1 {
+		scalar = items[0] // [41] is written as 41 is
+		forms = append(forms, scalar)
+	}
+	switch v := scalar.(type) {
+	case float64:
+		forms = append(forms, strconv.FormatFloat(v, 'f', -1, 64))
+	case string:
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			forms = append(forms, f)
+		}
+	case bool:
+		forms = append(forms, strconv.FormatBool(v))
+	}
+	items, isArray := val.([]any)
+	arrays := 0
+	for _, variant := range s.OneOf {
+		if variant == nil || variant.Value == nil {
+			continue
+		}
+		vv := variant.Value
+		ok := false
+		for _, f := range forms {
+			ok = ok || vv.VisitJSON(f) == nil
+		}
+		if !isArray && vv.Type != nil && vv.Type.Is("array") {
+			ok = ok || vv.VisitJSON([]any{val}) == nil
+		}
+		if ok {
+			matched++
+			if vv.Type != nil && vv.Type.Is("array") {
+				arrays++
+			}
+		}
+	}
+	return matched, isArray && len(items) >= 2 && matched == arrays && arrays > 0 && (s.Type == nil || len(*s.Type) == 0)
 }
 
 // paramOneOfOnly reports whether every violation of Prism's list is a
@@ -1165,6 +1376,37 @@ func ignoredHeaderValue(o *Oracle, x *Exchange, v prismViolation) (string, bool)
 		}
 	}
 	return loc[1], true
+}
+
+// framingHeaders returns the names (comma-separated) when every violation
+// Prism lists is a required header Content-Length, Transfer-Encoding,
+// Host or Connection that the description declares as a header parameter
+// of the operation, and the request has no body; "" otherwise (see
+// Classify's reject-framing-header).
+func framingHeaders(o *Oracle, x *Exchange) string {
+	vs := prismViolations(x.Violations)
+	if len(vs) == 0 || x.ReqBody != "" {
+		return ""
+	}
+	var names []string
+	for _, v := range vs {
+		m := requiredProperty.FindStringSubmatch(v.Message)
+		if v.Code != "required" || m == nil || m[1] != "header" {
+			return ""
+		}
+		switch strings.ToLower(m[2]) {
+		case "content-length", "transfer-encoding", "host", "connection":
+		default:
+			return ""
+		}
+		// No ReqHeaders check: the recorded header map may hold the
+		// parameter, which net/http's transport does not write.
+		if !o.DeclaresHeader(x.Method, x.URL, m[2]) {
+			return ""
+		}
+		names = append(names, strconv.Quote(m[2]))
+	}
+	return strings.Join(names, ", ")
 }
 
 // emptyQueryQuirk explains, when every violation Prism lists is a required

@@ -1005,6 +1005,25 @@ func (o *Oracle) Swagger2() bool {
 	return v != ""
 }
 
+// ParamSchemaFold is ParamSchema with the name compared ignoring case, as
+// Prism's violations give it.
+func (o *Oracle) ParamSchemaFold(method, rawURL, in, name string) *openapi3.Schema {
+	op, tmpl := o.Operation(method, rawURL)
+	if op == nil {
+		return nil
+	}
+	ps := op.Parameters
+	if item := o.doc.Paths.Value(tmpl); item != nil {
+		ps = append(slices.Clip(ps), item.Parameters...)
+	}
+	for _, p := range ps {
+		if p != nil && p.Value != nil && p.Value.In == in && strings.EqualFold(p.Value.Name, name) && p.Value.Schema != nil {
+			return p.Value.Schema.Value
+		}
+	}
+	return nil
+}
+
 // CheckResponseOf validates a JSON response body against the response of
 // the operation of path template tmpl for the method.
 func (o *Oracle) CheckResponseOf(tmpl, method string, status int, contentType string, body []byte) ResponseCheck {

@@ -435,6 +435,73 @@ func TestClassifySeed8080(t *testing.T) {
 	}
 }
 
+// TestClassifySeed6161 covers what seed 6161 found (peertube), each rule
+// both ways:
+//   - a path id whose oneOf is integer, uuid string and plain string: "80"
+//     matches two variants, and Prism lists the uuid's errors beside the
+//     oneOf (reject-param-oneof, the description's); a value that matches
+//     one variant only stays opsgen's;
+//   - categoryOneOf=41,67, oneOf integer and array, explode false: Prism
+//     reads the list as one string (reject-oneof-list-quirk, the mock's);
+//     a one-item array is ambiguous with the integer (the description's);
+//   - such parameters beside other violations are set aside, and the
+//     others decide;
+//   - a required Content-Length header parameter on a DELETE without
+//     content (reject-framing-header, the description's), not when the
+//     request has content or the header is not declared.
+func TestClassifySeed6161(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	const prism = `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [`
+	v := func(in, name, code, msg string) string {
+		return `{"location":["` + in + `","` + name + `"],"severity":"Error","code":"` + code + `","message":"` + msg + `"}`
+	}
+	uuidErrs := v("path", "id", "minLength", "Request path parameter id must NOT have fewer than 36 characters") + "," +
+		v("path", "id", "pattern", "Request path parameter id must match pattern") + "," +
+		v("path", "id", "format", `Request path parameter id must match format \"uuid\"`) + "," +
+		v("path", "id", "oneOf", "Request path parameter id must match exactly one schema in oneOf")
+	list := v("query", "categoryoneof", "type", "Request query parameter categoryoneof must be integer") + "," +
+		v("query", "categoryoneof", "type", "Request query parameter categoryoneof must be array") + "," +
+		v("query", "categoryoneof", "oneOf", "Request query parameter categoryoneof must match exactly one schema in oneOf")
+	strict := v("query", "strictoneof", "pattern", "Request query parameter strictoneof must match pattern") + "," +
+		v("query", "strictoneof", "oneOf", "Request query parameter strictoneof must match exactly one schema in oneOf")
+	get := func(query, input, violations string) Call {
+		x := exchange("GET", "http://127.0.0.1:1/videos/80"+query, 422, `{}`, prism+violations+"]")
+		return Call{Op: "s.getVideo", ErrCode: "HTTP_ERROR", Requests: 1, Input: json.RawMessage(input), Exchange: x}
+	}
+	del := func(path, body string) Call {
+		x := exchange("DELETE", "http://127.0.0.1:1"+path, 422, `{}`, prism+`{"location":["header"],"severity":"Error","code":"required","message":"Request header must have required property 'content-length'"}]`)
+		x.ReqHeaders = map[string]string{"Content-Length": "59.5"} // recorded; net/http does not write it
+		x.ReqBody = body
+		return Call{Op: "s.cancelUpload", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+	}
+	cases := []struct {
+		name  string
+		call  Call
+		fault Fault
+		rule  string
+	}{
+		{"an integer id, also a plain string", get("", `{"params":{"id":80}}`, uuidErrs), FaultDescription, "reject-param-oneof"},
+		{"a list only the array variant matches", get("?categoryOneOf=41,67", `{"params":{"id":80,"categoryOneOf":[41,67]}}`, list), FaultMock, "reject-oneof-list-quirk"},
+		{"a one-item list, also an integer", get("?categoryOneOf=41", `{"params":{"id":80,"categoryOneOf":[41]}}`, list), FaultDescription, "reject-param-oneof"},
+		{"a value one variant matches", get("?strictOneOf=Ab", `{"params":{"id":80,"strictOneOf":"Ab"}}`, strict), FaultOpsgen, "reject-violation"},
+		{"the id, and an empty value Prism drops", get("?isConnected=", `{"params":{"id":80,"isConnected":""}}`, uuidErrs+`,{"location":["query"],"severity":"Error","code":"required","message":"Request query must have required property 'isconnected'"}`), FaultMock, "reject-empty-query-quirk"},
+		{"the id, and a value one variant matches", get("?strictOneOf=Ab", `{"params":{"id":80,"strictOneOf":"Ab"}}`, uuidErrs+","+strict), FaultOpsgen, "reject-violation"},
+		{"Content-Length without content", del("/uploads", ""), FaultDescription, "reject-framing-header"},
+		{"Content-Length with content", del("/uploads", "x"), FaultOpsgen, "reject-violation"},
+		{"Content-Length not declared", del("/items/1", ""), FaultOpsgen, "reject-violation"},
+	}
+	for _, tc := range cases {
+		c := tc.call
+		Classify(&c, o, nil)
+		if c.Fault != tc.fault || c.Rule != tc.rule {
+			t.Errorf("%s: %s %s/%s: %s", tc.name, c.Class, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+}
+
 // TestClassifyFormArrayQuirk: twilio's form bodies with array properties,
 // sent one pair per item as OpenAPI's default form encoding says, are
 // refused by Prism ("must be array"): the mock's. A property the body does
