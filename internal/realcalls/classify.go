@@ -319,6 +319,11 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //   - status-no-success -> description: a non-2xx answer Prism did not
 //     mark as a rejection, for an operation that declares no 2xx response
 //     (Prism answers with what the operation declares).
+//   - status-bad-header-example -> description: a 5xx answer in which
+//     Prism reports that a response header has an invalid character
+//     (node's "Invalid character in header content"), and the
+//     description's example for that header has a control character
+//     (velopayments' Location example, HTML with line breaks).
 //   - status-mock -> mock: a non-2xx answer that is Prism's own failure
 //     (a problem document of a prism error type).
 //   - status-unexplained -> unknown: any other non-2xx answer.
@@ -564,6 +569,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 	switch has, known := o.HasSuccess(x.Method, x.URL); {
 	case known && !has:
 		c.Fault, c.Rule = FaultDescription, "status-no-success"
+	case badHeaderExample(o, x) != "":
+		c.Fault, c.Rule = FaultDescription, "status-bad-header-example"
+		ev += "; " + badHeaderExample(o, x)
 	case prismSays || strings.Contains(x.RespBody, "stoplight.io/prism/errors"):
 		c.Fault, c.Rule = FaultMock, "status-mock"
 	default:
@@ -1407,6 +1415,27 @@ func framingHeaders(o *Oracle, x *Exchange) string {
 		names = append(names, strconv.Quote(m[2]))
 	}
 	return strings.Join(names, ", ")
+}
+
+// invalidHeaderContent is node's error when a header value has a
+// character HTTP does not allow there, as Prism's problem title gives it.
+var invalidHeaderContent = regexp.MustCompile(`"title":"Invalid character in header content \[\\"([^"\\]+)\\"\]"`)
+
+// badHeaderExample explains a 5xx answer of Prism failing to set a
+// response header (see Classify's status-bad-header-example) when the
+// description's example for that header has a control character (a line
+// break), which no header value can carry; "" otherwise.
+func badHeaderExample(o *Oracle, x *Exchange) string {
+	m := invalidHeaderContent.FindStringSubmatch(x.RespBody)
+	if x.Status/100 != 5 || m == nil {
+		return ""
+	}
+	for _, e := range o.ResponseHeaderExamples(x.Method, x.URL, m[1]) {
+		if strings.ContainsFunc(e, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }) {
+			return fmt.Sprintf("the description's example for the response header %s is %q, which has a control character no header value can carry (RFC 9110 5.5); Prism answers 500 when it sends it", m[1], clipS(e, 200))
+		}
+	}
+	return ""
 }
 
 // emptyQueryQuirk explains, when every violation Prism lists is a required

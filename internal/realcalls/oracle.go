@@ -999,6 +999,43 @@ func (o *Oracle) RequestBodyRequiredOf(tmpl, method string) (required, known boo
 	return op.RequestBody != nil && op.RequestBody.Value != nil && op.RequestBody.Value.Required, true
 }
 
+// ResponseHeaderExamples returns the example values (examples written
+// as text) that the request's operation gives a response header of that
+// name, ignoring case, in any of its responses: the header's example and
+// examples and its schema's example.
+func (o *Oracle) ResponseHeaderExamples(method, rawURL, name string) []string {
+	op, _ := o.Operation(method, rawURL)
+	if op == nil || op.Responses == nil {
+		return nil
+	}
+	var out []string
+	add := func(v any) {
+		if s, ok := v.(string); ok {
+			out = append(out, s)
+		}
+	}
+	for _, r := range op.Responses.Map() {
+		if r == nil || r.Value == nil {
+			continue
+		}
+		for h, ref := range r.Value.Headers {
+			if !strings.EqualFold(h, name) || ref == nil || ref.Value == nil {
+				continue
+			}
+			add(ref.Value.Example)
+			for _, e := range ref.Value.Examples {
+				if e != nil && e.Value != nil {
+					add(e.Value.Value)
+				}
+			}
+			if ref.Value.Schema != nil && ref.Value.Schema.Value != nil {
+				add(ref.Value.Schema.Value.Example)
+			}
+		}
+	}
+	return out
+}
+
 // Swagger2 reports whether the description is a Swagger 2.0 document.
 func (o *Oracle) Swagger2() bool {
 	v, _ := o.raw["swagger"].(string)

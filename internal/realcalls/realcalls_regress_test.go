@@ -502,6 +502,25 @@ func TestClassifySeed6161(t *testing.T) {
 	}
 }
 
+// TestClassifyBadHeaderExample: velopayments' Location example is HTML
+// with line breaks, which Prism fails to send (500, node's "Invalid
+// character in header content"): the description's. The same failure on
+// a header whose example is clean is not explained.
+func TestClassifyBadHeaderExample(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	for header, want := range map[string]string{"Location": "status-bad-header-example", "X-Trace": "status-unexplained"} {
+		body := `{"type":"TypeError","title":"Invalid character in header content [\"` + header + `\"]","status":500,"detail":""}`
+		c := &Call{Op: "s.createPayor", ErrCode: "EXECUTION_ERROR", Requests: 1, Exchange: exchange("POST", "http://127.0.0.1:1/payors", 500, body, "")}
+		Classify(c, o, nil)
+		if c.Rule != want {
+			t.Errorf("%s: %s %s/%s, want %s: %s", header, c.Class, c.Fault, c.Rule, want, c.Evidence)
+		}
+	}
+}
+
 // TestClassifyFormArrayQuirk: twilio's form bodies with array properties,
 // sent one pair per item as OpenAPI's default form encoding says, are
 // refused by Prism ("must be array"): the mock's. A property the body does
