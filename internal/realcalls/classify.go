@@ -446,22 +446,14 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		// those decide (rc and x carry only them).
 		rc := c
 		if names, rest := splitIgnoredHeaders(o, x); names != "" && rest != "" {
-			y := *x
-			y.Violations = rest
-			cp := *c
-			cp.Exchange = &y
-			rc, x = &cp, &y
+			rc, x = setAside(rc, rest)
 			ev += "; set aside as the mock's (reject-ignored-header): " + names
 		}
 		// Parameters whose oneOf the value matches twice (the description's,
 		// see reject-param-oneof) are set aside too when other violations
 		// are left: those decide.
 		if names, rest := splitOneOfParams(o, x, c.Input); names != "" {
-			y := *x
-			y.Violations = rest
-			cp := *rc
-			cp.Exchange = &y
-			rc, x = &cp, &y
+			rc, x = setAside(rc, rest)
 			ev += "; set aside as the description's (reject-param-oneof): " + names
 		}
 		switch {
@@ -578,6 +570,16 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		c.Fault, c.Rule = FaultUnknown, "status-unexplained"
 	}
 	c.Evidence = ev
+}
+
+// setAside returns a copy of the call whose exchange lists only the
+// violations rest, for the rules to decide by them.
+func setAside(c *Call, rest string) (*Call, *Exchange) {
+	x := *c.Exchange
+	x.Violations = rest
+	cp := *c
+	cp.Exchange = &x
+	return &cp, &x
 }
 
 // notJSONFault blames a 2xx body that is not JSON and that the client

@@ -685,17 +685,24 @@ func (o *Oracle) Security(method, rawURL string) []string {
 	return names
 }
 
-// DeclaresHeader reports whether the request's operation (or its path
-// item) declares a header parameter of that name, ignoring case.
-func (o *Oracle) DeclaresHeader(method, rawURL, name string) bool {
+// params returns the parameters of the request's operation and of its
+// path item (nil when no operation is found).
+func (o *Oracle) params(method, rawURL string) openapi3.Parameters {
 	op, tmpl := o.Operation(method, rawURL)
 	if op == nil {
-		return false
+		return nil
 	}
 	ps := op.Parameters
 	if item := o.doc.Paths.Value(tmpl); item != nil {
 		ps = append(slices.Clip(ps), item.Parameters...)
 	}
+	return ps
+}
+
+// DeclaresHeader reports whether the request's operation (or its path
+// item) declares a header parameter of that name, ignoring case.
+func (o *Oracle) DeclaresHeader(method, rawURL, name string) bool {
+	ps := o.params(method, rawURL)
 	for _, p := range ps {
 		if p != nil && p.Value != nil && p.Value.In == "header" && strings.EqualFold(p.Value.Name, name) {
 			return true
@@ -798,14 +805,7 @@ func collectPointers(err error, out *[]string) {
 // the member's minItems and whether the object requires it; ok is false
 // when param is no such parameter or member no such member.
 func (o *Oracle) DeepArrayMember(method, rawURL, param, member string) (minItems uint64, required, ok bool) {
-	op, tmpl := o.Operation(method, rawURL)
-	if op == nil {
-		return 0, false, false
-	}
-	ps := op.Parameters
-	if item := o.doc.Paths.Value(tmpl); item != nil {
-		ps = append(slices.Clip(ps), item.Parameters...)
-	}
+	ps := o.params(method, rawURL)
 	for _, p := range ps {
 		if p == nil || p.Value == nil || p.Value.In != "query" || p.Value.Name != param || p.Value.Style != "deepObject" || p.Value.Schema == nil || p.Value.Schema.Value == nil {
 			continue
@@ -897,14 +897,7 @@ func (o *Oracle) rawDeref(v any) map[string]any {
 // ParamSchema returns the schema of the request's operation's parameter
 // (or its path item's) of that location and name; nil when there is none.
 func (o *Oracle) ParamSchema(method, rawURL, in, name string) *openapi3.Schema {
-	op, tmpl := o.Operation(method, rawURL)
-	if op == nil {
-		return nil
-	}
-	ps := op.Parameters
-	if item := o.doc.Paths.Value(tmpl); item != nil {
-		ps = append(slices.Clip(ps), item.Parameters...)
-	}
+	ps := o.params(method, rawURL)
 	for _, p := range ps {
 		if p != nil && p.Value != nil && p.Value.In == in && p.Value.Name == name && p.Value.Schema != nil {
 			return p.Value.Schema.Value
@@ -917,14 +910,7 @@ func (o *Oracle) ParamSchema(method, rawURL, in, name string) *openapi3.Schema {
 // its path item) whose name is name ignoring case, as Prism reads it; nil
 // when there is none.
 func (o *Oracle) QueryParam(method, rawURL, name string) *openapi3.Parameter {
-	op, tmpl := o.Operation(method, rawURL)
-	if op == nil {
-		return nil
-	}
-	ps := op.Parameters
-	if item := o.doc.Paths.Value(tmpl); item != nil {
-		ps = append(slices.Clip(ps), item.Parameters...)
-	}
+	ps := o.params(method, rawURL)
 	for _, p := range ps {
 		if p != nil && p.Value != nil && p.Value.In == "query" && strings.EqualFold(p.Value.Name, name) {
 			return p.Value
@@ -1045,14 +1031,7 @@ func (o *Oracle) Swagger2() bool {
 // ParamSchemaFold is ParamSchema with the name compared ignoring case, as
 // Prism's violations give it.
 func (o *Oracle) ParamSchemaFold(method, rawURL, in, name string) *openapi3.Schema {
-	op, tmpl := o.Operation(method, rawURL)
-	if op == nil {
-		return nil
-	}
-	ps := op.Parameters
-	if item := o.doc.Paths.Value(tmpl); item != nil {
-		ps = append(slices.Clip(ps), item.Parameters...)
-	}
+	ps := o.params(method, rawURL)
 	for _, p := range ps {
 		if p != nil && p.Value != nil && p.Value.In == in && strings.EqualFold(p.Value.Name, name) && p.Value.Schema != nil {
 			return p.Value.Schema.Value

@@ -366,6 +366,26 @@ func TestClassifyEmptyQuery(t *testing.T) {
 	}
 }
 
+// classifyCase is a made-up call and the fault and rule Classify must give it.
+type classifyCase struct {
+	name  string
+	call  Call
+	fault Fault
+	rule  string
+}
+
+// classifyCases classifies each case's call against o.
+func classifyCases(t *testing.T, o *Oracle, cases []classifyCase) {
+	t.Helper()
+	for _, tc := range cases {
+		c := tc.call
+		Classify(&c, o, nil)
+		if c.Fault != tc.fault || c.Rule != tc.rule {
+			t.Errorf("%s: %s %s/%s: %s", tc.name, c.Class, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+}
+
 // TestClassifySeed8080 covers what seed 8080 found, each rule both ways:
 //   - box's "/shared_items#folders": Prism routes the request to
 //     "/shared_items" and serves its response, which the client warns
@@ -407,12 +427,7 @@ func TestClassifySeed8080(t *testing.T) {
 		return Call{Op: "s." + op, ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
 	}
 	const missing = `[{"location":["request","body"],"severity":"Error","code":"required","message":"Request body must have required property 'grant_type'"}]`
-	cases := []struct {
-		name  string
-		call  Call
-		fault Fault
-		rule  string
-	}{
+	cases := []classifyCase{
 		{"the bare operation's response", warned("listShelves_boxes", `{"kind":"shelf"}`, `/kind: value "shelf" is not one of ["box"]`, `missing required property "size"`), FaultMock, "warn-route-suffix"},
 		{"the bare operation's response, wrong there too", warned("listShelves_boxes", `{"kind":"crate"}`, `/kind: value "crate" is not one of ["box"]`, `missing required property "size"`), FaultMock, "warn-route-suffix"},
 		{"the called operation's response, not the bare one's", warned("listShelves_boxes", `{"kind":"box","size":"big"}`, `/size: expected integer, got string`), FaultMock, "warn-bad-mock-data"},
@@ -426,13 +441,7 @@ func TestClassifySeed8080(t *testing.T) {
 		{"no body, not required here, required by the twin", noBody("openAccount"), FaultDescription, "reject-ambiguous-path"},
 		{"no body, required by the operation called", noBody("updateAccount"), FaultOpsgen, "reject-violation"},
 	}
-	for _, tc := range cases {
-		c := tc.call
-		Classify(&c, o, nil)
-		if c.Fault != tc.fault || c.Rule != tc.rule {
-			t.Errorf("%s: %s %s/%s: %s", tc.name, c.Class, c.Fault, c.Rule, c.Evidence)
-		}
-	}
+	classifyCases(t, o, cases)
 }
 
 // TestClassifySeed6161 covers what seed 6161 found (peertube), each rule
@@ -477,12 +486,7 @@ func TestClassifySeed6161(t *testing.T) {
 		x.ReqBody = body
 		return Call{Op: "s.cancelUpload", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
 	}
-	cases := []struct {
-		name  string
-		call  Call
-		fault Fault
-		rule  string
-	}{
+	cases := []classifyCase{
 		{"an integer id, also a plain string", get("", `{"params":{"id":80}}`, uuidErrs), FaultDescription, "reject-param-oneof"},
 		{"a list only the array variant matches", get("?categoryOneOf=41,67", `{"params":{"id":80,"categoryOneOf":[41,67]}}`, list), FaultMock, "reject-oneof-list-quirk"},
 		{"a one-item list, also an integer", get("?categoryOneOf=41", `{"params":{"id":80,"categoryOneOf":[41]}}`, list), FaultDescription, "reject-param-oneof"},
@@ -493,13 +497,7 @@ func TestClassifySeed6161(t *testing.T) {
 		{"Content-Length with content", del("/uploads", "x"), FaultOpsgen, "reject-violation"},
 		{"Content-Length not declared", del("/items/1", ""), FaultOpsgen, "reject-violation"},
 	}
-	for _, tc := range cases {
-		c := tc.call
-		Classify(&c, o, nil)
-		if c.Fault != tc.fault || c.Rule != tc.rule {
-			t.Errorf("%s: %s %s/%s: %s", tc.name, c.Class, c.Fault, c.Rule, c.Evidence)
-		}
-	}
+	classifyCases(t, o, cases)
 }
 
 // TestClassifyBadHeaderExample: velopayments' Location example is HTML
