@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/opsgen/opsgen/runtime/httpclient"
 )
 
@@ -78,6 +80,14 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     member) at a JSON pointer where the body has no value, or a "got
 //     null" where the body's value is not null: the client validated
 //     something other than what the server sent.
+//   - warn-route-suffix -> mock: the operation called has a path template
+//     with a "#..." suffix (box's "/shared_items#folders"), which Prism
+//     cannot route, and the body is the response of the operation of the
+//     bare template ("/shared_items"), where Prism routed the request: it
+//     contradicts the called operation's response in more places than,
+//     and in every place where, it contradicts the bare one's (or it is
+//     valid there). A real server tells them apart by what the request
+//     carries, as for reject-route-suffix.
 //   - warn-valid-body -> opsgen: the oracle (kin-openapi, formats checked)
 //     finds the body valid for the operation's response schema, so the
 //     warnings are invented (decode drift, double validation...).
@@ -163,13 +173,32 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //   - reject-param-oneof -> description: every violation is a oneOf of a
 //     path, query, header or cookie parameter: a parameter value is text,
 //     and variants such as integer and string both match "7" (as Prism
-//     reads it), so a oneOf of them is ambiguous for any integer.
+//     reads it), so a oneOf of them is ambiguous for any integer. Beside
+//     the oneOf, Prism lists each failing variant's errors (peertube's id,
+//     oneOf integer, uuid string and plain string: minLength, pattern and
+//     format of the uuid): those count when the value, as the input gives
+//     it, matches two variants read as text, a number's text or a
+//     one-item array. When other violations are left, such parameters are
+//     set aside (named in the evidence) and the others decide.
+//   - reject-oneof-list-quirk -> mock: every violation is of parameters
+//     whose schema is a oneOf without a type, each sent as an array of
+//     two or more items that only an array variant matches (peertube's
+//     categoryOneOf=41,67, oneOf integer and array of integers, explode
+//     false), with only type errors beside the oneOf: Prism's form
+//     deserializer splits a list only when the schema's type is array.
 //   - reject-empty-path-param -> description: every violation is a
 //     required path parameter Prism finds missing, and the input gave it
 //     the empty string, which the description allows (brex's dataset,
 //     enum ["", "mini", ...]): the client sends the empty segment it was
 //     given ("/company/7/"), and no router tells an empty segment from a
 //     missing one. Names are compared ignoring case, as Prism lower-cases them.
+//   - reject-framing-header -> description: every violation is a
+//     required header parameter Content-Length, Transfer-Encoding, Host or
+//     Connection of a request without content: HTTP sets those from the
+//     message, and net/http writes none from a header map (peertube's DELETE
+//     upload-resumable requires Content-Length; RFC 9110 8.6 says a user
+//     agent SHOULD NOT send one without content, and Go's transport does
+//     not).
 //   - reject-pattern-unchecked -> harness: every violation is a value not
 //     matching a pattern Go's regexp cannot compile (lookaround,
 //     backreferences, repeat counts over 1000): the runtime does not check
@@ -188,18 +217,43 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     A path parameter whose name is not an RFC 6570 varname ("insight_id:",
 //     the same description): Prism extracts path parameters with
 //     uri-template-lite, which matches nothing to "{insight_id:}".
-//   - reject-ignored-header -> mock: every violation is a required header
-//     named Accept, Content-Type or Authorization that the request does
-//     not carry and the description declares as a header parameter, a
-//     definition OpenAPI says "SHALL be ignored" (opsgen does; Prism
-//     validates it: vtex's Content-Type on GET requests, which carry no
-//     body, and Accept on operations that answer no content).
+//   - reject-ignored-header -> mock: every violation is a header named
+//     Accept, Content-Type or Authorization that the description declares
+//     as a header parameter, a definition OpenAPI says "SHALL be ignored"
+//     (opsgen does; Prism validates it): required and not carried by the
+//     request (vtex's Content-Type on GET requests, which carry no body,
+//     and Accept on operations that answer no content), or carried with
+//     media types the operation declares (for Accept, by its responses;
+//     for Content-Type, by its request body) that the parameter's schema
+//     refuses (va.gov's Accept enum without application/json, which its
+//     200 response declares). When Prism
+//     lists other violations beside them, those are set aside (named in
+//     the evidence) and the other violations decide, by the rules here.
+//   - reject-empty-query-quirk -> mock: every violation is a required
+//     query parameter of an OpenAPI 3 document that the request carries
+//     with the empty value ("isConnected="), whose schema accepts "" and
+//     which does not set allowEmptyValue true: the empty string is then
+//     a value (OpenAPI 3.0.4 and 3.1.1 let an empty value stand for an
+//     unused parameter only under allowEmptyValue true), but Prism's
+//     validateParams keeps parameter values with lodash's pickBy, which
+//     drops "", and finds the parameter missing (vtex's ListSellerLeads,
+//     whose isConnected has the default ""). Swagger 2.0 says an empty
+//     value may be sent only under allowEmptyValue, so there it stays a
+//     violation.
 //   - reject-form-array-quirk -> mock: every violation is an
 //     application/x-www-form-urlencoded body property that "must be array",
 //     and the body carries it as OpenAPI's default encoding (style form,
 //     explode) sends arrays, one name=value pair per item: Prism's
 //     splitUriParams keeps the last pair of a name and applies no style
 //     unless an encoding object states one, so no array passes.
+//   - reject-form-undeclared-quirk -> mock: every violation is a
+//     required member of an application/x-www-form-urlencoded body that
+//     the body's schema requires without declaring it as a property (box's
+//     PostOAuth2Revoke requires grant_type, which no property declares),
+//     and the body carries it as the input gives it (a string as its
+//     text, not its JSON): Prism's deserializeFormBody builds the
+//     object only from the schema's properties and drops the member; a
+//     server reads the form it was sent.
 //   - reject-deep-array-quirk -> mock: every violation is minItems on an
 //     array member of a deepObject query parameter, and the request sends
 //     the member with at least that many items (as repeated keys or one
@@ -224,6 +278,8 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     path template differs only in its variables' names (vtex's PUT
 //     /api/creditcontrol/accounts/{accountId} and {creditAccountId}), which
 //     OpenAPI says "MUST NOT exist": no server can route a request to both.
+//     The same for a request without a body refused only for it, when the
+//     operation's own body is not required and the other's is.
 //   - reject-untyped-enum -> mock: every violation is an enum of a query
 //     parameter whose schema gives no type, and the value sent is the text
 //     of one of the enum's numbers or booleans (nexmo's delivered, enum
@@ -263,6 +319,11 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //   - status-no-success -> description: a non-2xx answer Prism did not
 //     mark as a rejection, for an operation that declares no 2xx response
 //     (Prism answers with what the operation declares).
+//   - status-bad-header-example -> description: a 5xx answer in which
+//     Prism reports that a response header has an invalid character
+//     (node's "Invalid character in header content"), and the
+//     description's example for that header has a control character
+//     (velopayments' Location example, HTML with line breaks).
 //   - status-mock -> mock: a non-2xx answer that is Prism's own failure
 //     (a problem document of a prism error type).
 //   - status-unexplained -> unknown: any other non-2xx answer.
@@ -286,12 +347,20 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		rc := o.CheckResponse(x.Method, x.URL, x.Status, x.RespType, x.body)
 		ev := fmt.Sprintf("%s; warnings: %s; body: %s", requestLine(x), strings.Join(limit(c.Warnings, 4), " | "), clipS(x.RespBody, 600))
 		invented := inventedWarning(c.Warnings, x.body)
+		if own := o.TemplateOf(x.Method, opName(c.Op)); invented == "" && strings.Contains(own, "#") && own != rc.Template && suffixServed(o, c) == "" {
+			// The oracle found the path's bare template; the client
+			// validated against the operation called, and so does it.
+			rc = o.CheckResponseOf(own, x.Method, x.Status, x.RespType, x.body)
+		}
 		switch {
 		case invented != "":
 			c.Fault, c.Rule = FaultOpsgen, "warn-invented-value"
 			ev += "; the body has no value at " + invented
 		case !rc.Known:
 			c.Fault, c.Rule = FaultUnknown, "warn-no-schema"
+		case suffixServed(o, c) != "":
+			c.Fault, c.Rule = FaultMock, "warn-route-suffix"
+			ev += "; " + suffixServed(o, c)
 		case rc.Valid && otherOperationsBody(o, c, rc) != "":
 			c.Fault, c.Rule = FaultDescription, "warn-ambiguous-path"
 			ev += "; " + otherOperationsBody(o, c, rc)
@@ -372,13 +441,28 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 	prismSays := x.Violations != ""
 	if x.Status/100 == 4 && prismSays {
 		c.Class = ClassRejected
+		// Required Accept, Content-Type or Authorization header parameters,
+		// which OpenAPI ignores, are the mock's; beside other violations,
+		// those decide (rc and x carry only them).
+		rc := c
+		if names, rest := splitIgnoredHeaders(o, x); names != "" && rest != "" {
+			rc, x = setAside(rc, rest)
+			ev += "; set aside as the mock's (reject-ignored-header): " + names
+		}
+		// Parameters whose oneOf the value matches twice (the description's,
+		// see reject-param-oneof) are set aside too when other violations
+		// are left: those decide.
+		if names, rest := splitOneOfParams(o, x, c.Input); names != "" {
+			rc, x = setAside(rc, rest)
+			ev += "; set aside as the description's (reject-param-oneof): " + names
+		}
 		switch {
 		case inventedRedirect(o, x) != "":
 			c.Fault, c.Rule = FaultMock, "reject-redirect-invented"
 			ev += "; " + inventedRedirect(o, x)
-		case suffixRoute(o, c) != "":
+		case suffixRoute(o, rc) != "":
 			c.Fault, c.Rule = FaultMock, "reject-route-suffix"
-			ev += "; " + suffixRoute(o, c)
+			ev += "; " + suffixRoute(o, rc)
 		case strings.Contains(x.Violations, "NO_PATH_MATCHED") || strings.Contains(x.Violations, "NO_METHOD_MATCHED"):
 			c.Fault, c.Rule = FaultOpsgen, "reject-route"
 			if vars := o.UndeclaredPathVars(x.Method, x.URL); len(vars) > 0 {
@@ -426,29 +510,44 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 			// variants coincide (see reject-param-oneof), nothing else.
 			c.Fault, c.Rule = FaultDescription, "reject-param-oneof"
 			ev += "; a parameter's oneOf has variants whose serializations coincide, so its value matches more than one; the other violations: " + note + "; input: " + clipS(string(c.Input), 400)
+		case paramOneOfGroups(o, x, c.Input) == FaultDescription:
+			c.Fault, c.Rule = FaultDescription, "reject-param-oneof"
+			ev += "; a parameter's oneOf has variants that the value sent matches more than one of, read as its text (an integer and a plain string, an integer and a one-item array), and Prism lists each variant's errors beside it; input: " + clipS(string(c.Input), 400)
+		case paramOneOfGroups(o, x, c.Input) == FaultMock:
+			c.Fault, c.Rule = FaultMock, "reject-oneof-list-quirk"
+			ev += "; a parameter whose schema is a oneOf without a type, one variant an array, is sent as the array its style serializes (a comma-separated list), which only that variant matches: Prism's deserializer splits a list only when the schema's type is array, so it reads one string; input: " + clipS(string(c.Input), 400)
 		case paramOneOfOnly(x.Violations):
 			c.Fault, c.Rule = FaultDescription, "reject-param-oneof"
 			ev += "; a parameter's oneOf has variants whose serializations coincide (integer 7 and string \"7\" are both 7 in a URL), so its value matches more than one; input: " + clipS(string(c.Input), 400)
 		case paramNameQuirk(o, x) != "":
 			c.Fault, c.Rule = FaultMock, "reject-param-name-quirk"
 			ev += "; " + paramNameQuirk(o, x)
-		case ambiguousBody(o, c) != "":
+		case ambiguousBody(o, rc) != "":
 			c.Fault, c.Rule = FaultDescription, "reject-ambiguous-path"
-			ev += "; " + ambiguousBody(o, c)
+			ev += "; " + ambiguousBody(o, rc)
 		case misrouted(o, x) != "":
 			c.Fault, c.Rule = FaultMock, "reject-misrouted"
 			ev += "; " + misrouted(o, x)
 		case ignoredHeaders(o, x) != "":
 			c.Fault, c.Rule = FaultMock, "reject-ignored-header"
-			ev += "; the description declares " + ignoredHeaders(o, x) + " as header parameters, which OpenAPI says to ignore (the request does not carry them)"
+			ev += "; the description declares " + ignoredHeaders(o, x) + " as header parameters, which OpenAPI says to ignore (the request does not carry them, or carries media types the operation declares)"
+		case emptyQueryQuirk(o, x) != "":
+			c.Fault, c.Rule = FaultMock, "reject-empty-query-quirk"
+			ev += "; " + emptyQueryQuirk(o, x)
 		case formArrayQuirk(x):
 			c.Fault, c.Rule = FaultMock, "reject-form-array-quirk"
+		case formUndeclaredQuirk(o, x, c.Input) != "":
+			c.Fault, c.Rule = FaultMock, "reject-form-undeclared-quirk"
+			ev += "; " + formUndeclaredQuirk(o, x, c.Input)
 		case refSiblingRequired(o, x) != "":
 			c.Fault, c.Rule = FaultDescription, "reject-ref-sibling"
 			ev += "; the body schema writes " + refSiblingRequired(o, x) + " beside its $ref (in required, or as its type), which OpenAPI 3.0 says to ignore"
 		case emptyPathParams(x.Violations, c.Input) != "":
 			c.Fault, c.Rule = FaultDescription, "reject-empty-path-param"
 			ev += "; the description allows the empty string for the required path parameters " + emptyPathParams(x.Violations, c.Input) + ", which the client sent as an empty segment; input: " + clipS(string(c.Input), 400)
+		case framingHeaders(o, x) != "":
+			c.Fault, c.Rule = FaultDescription, "reject-framing-header"
+			ev += "; the description requires the header parameters " + framingHeaders(o, x) + ", which HTTP sets from the message itself (RFC 9110 8.6: a user agent SHOULD NOT send Content-Length without content), so no client sends them as parameters"
 		case uncheckablePatterns(x.Violations) != "":
 			c.Fault, c.Rule = FaultHarness, "reject-pattern-unchecked"
 			ev += "; Go's regexp cannot compile " + uncheckablePatterns(x.Violations) + ", so the registry (as jsonschema/v6) does not check it and the harness's value is not refused; input: " + clipS(string(c.Input), 400)
@@ -462,12 +561,25 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 	switch has, known := o.HasSuccess(x.Method, x.URL); {
 	case known && !has:
 		c.Fault, c.Rule = FaultDescription, "status-no-success"
+	case badHeaderExample(o, x) != "":
+		c.Fault, c.Rule = FaultDescription, "status-bad-header-example"
+		ev += "; " + badHeaderExample(o, x)
 	case prismSays || strings.Contains(x.RespBody, "stoplight.io/prism/errors"):
 		c.Fault, c.Rule = FaultMock, "status-mock"
 	default:
 		c.Fault, c.Rule = FaultUnknown, "status-unexplained"
 	}
 	c.Evidence = ev
+}
+
+// setAside returns a copy of the call whose exchange lists only the
+// violations rest, for the rules to decide by them.
+func setAside(c *Call, rest string) (*Call, *Exchange) {
+	x := *c.Exchange
+	x.Violations = rest
+	cp := *c
+	cp.Exchange = &x
+	return &cp, &x
 }
 
 // notJSONFault blames a 2xx body that is not JSON and that the client
@@ -758,6 +870,176 @@ func binaryObjectBody(x *Exchange) bool {
 	return true
 }
 
+// paramOneOfGroups reads violations that are all about parameters whose
+// schema is a oneOf, each parameter's list including the oneOf's own
+// ("must match exactly one schema in oneOf") beside its variants' errors:
+// FaultDescription when each value, as the input gives it, matches more
+// than one variant read as text (see valueVariants), or some does and the
+// others are FaultMock's; FaultMock when each value is an array of two or
+// more items that only an array variant matches and the parameter's
+// errors are only of type (see Classify's reject-oneof-list-quirk); ""
+// otherwise.
+func paramOneOfGroups(o *Oracle, x *Exchange, input json.RawMessage) Fault {
+	vs := prismViolations(x.Violations)
+	var in struct {
+		Params map[string]json.RawMessage `json:"params"`
+	}
+	if len(vs) == 0 || json.Unmarshal(input, &in) != nil {
+		return ""
+	}
+	type group struct {
+		in, name     string
+		oneOf, typed bool
+		other        bool
+	}
+	groups := map[string]*group{}
+	var order []string
+	for _, v := range vs {
+		loc := v.Location
+		if len(loc) > 0 && loc[0] == "request" {
+			loc = loc[1:]
+		}
+		if len(loc) != 2 || !slices.Contains([]string{"path", "query", "header", "cookie"}, loc[0]) {
+			return ""
+		}
+		key := loc[0] + "\x00" + strings.ToLower(loc[1])
+		g := groups[key]
+		if g == nil {
+			g = &group{in: loc[0], name: loc[1]}
+			groups[key] = g
+			order = append(order, key)
+		}
+		switch v.Code {
+		case "oneOf":
+			g.oneOf = true
+		case "type":
+			g.typed = true
+		default:
+			g.other = true
+		}
+	}
+	verdict := FaultMock
+	for _, key := range order {
+		g := groups[key]
+		s := o.ParamSchemaFold(x.Method, x.URL, g.in, g.name)
+		if !g.oneOf || s == nil || len(s.OneOf) < 2 {
+			return ""
+		}
+		var raw json.RawMessage
+		for k, r := range in.Params {
+			if strings.EqualFold(k, g.name) {
+				raw = r
+			}
+		}
+		var val any
+		if json.Unmarshal(raw, &val) != nil {
+			return ""
+		}
+		matched, arrayOnly := valueVariants(s, val)
+		switch {
+		case matched >= 2:
+			verdict = FaultDescription
+		case arrayOnly && !g.other:
+		default:
+			return ""
+		}
+	}
+	return verdict
+}
+
+// splitOneOfParams sets apart, when other violations are left, those of
+// the parameters whose oneOf the value matches more than once (see
+// paramOneOfGroups), and returns their names and the other violations in
+// Prism's form; "" and the violations unchanged otherwise.
+func splitOneOfParams(o *Oracle, x *Exchange, input json.RawMessage) (names, rest string) {
+	i := strings.Index(x.Violations, "[")
+	var raws []json.RawMessage
+	if i < 0 || json.Unmarshal([]byte(x.Violations[i:]), &raws) != nil {
+		return "", x.Violations
+	}
+	byParam := map[string][]json.RawMessage{}
+	var kept []json.RawMessage
+	var order []string
+	for _, raw := range raws {
+		var v prismViolation
+		_ = json.Unmarshal(raw, &v)
+		loc := v.Location
+		if len(loc) > 0 && loc[0] == "request" {
+			loc = loc[1:]
+		}
+		if len(loc) != 2 || !slices.Contains([]string{"path", "query", "header", "cookie"}, loc[0]) {
+			kept = append(kept, raw)
+			continue
+		}
+		key := loc[0] + " " + strings.ToLower(loc[1])
+		if byParam[key] == nil {
+			order = append(order, key)
+		}
+		byParam[key] = append(byParam[key], raw)
+	}
+	var set []string
+	for _, key := range order {
+		list, _ := json.Marshal(byParam[key])
+		one := &Exchange{Method: x.Method, URL: x.URL, Violations: x.Violations[:i] + string(list)}
+		if paramOneOfGroups(o, one, input) == FaultDescription {
+			set = append(set, strconv.Quote(key))
+			continue
+		}
+		kept = append(kept, byParam[key]...)
+	}
+	if len(set) == 0 || len(kept) == 0 {
+		return "", x.Violations
+	}
+	list, _ := json.Marshal(kept)
+	return strings.Join(set, ", "), x.Violations[:i] + string(list)
+}
+
+// valueVariants counts the variants of s's oneOf that val matches when a
+// parameter's text is read back: as itself, as a number's or a string's
+// text in the other type, as a one-item array of it or, for a one-item
+// array, as its item (form and simple styles write [36] as "36"). arrayOnly reports that val is an array of
+// two or more items and that only array variants match it.
+func valueVariants(s *openapi3.Schema, val any) (matched int, arrayOnly bool) {
+	forms := []any{val}
+	scalar := val
+	if items, ok := val.([]any); ok && len(items) == 1 {
+		scalar = items[0] // [41] is written as 41 is
+		forms = append(forms, scalar)
+	}
+	switch v := scalar.(type) {
+	case float64:
+		forms = append(forms, strconv.FormatFloat(v, 'f', -1, 64))
+	case string:
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			forms = append(forms, f)
+		}
+	case bool:
+		forms = append(forms, strconv.FormatBool(v))
+	}
+	items, isArray := val.([]any)
+	arrays := 0
+	for _, variant := range s.OneOf {
+		if variant == nil || variant.Value == nil {
+			continue
+		}
+		vv := variant.Value
+		ok := false
+		for _, f := range forms {
+			ok = ok || vv.VisitJSON(f) == nil
+		}
+		if !isArray && vv.Type != nil && vv.Type.Is("array") {
+			ok = ok || vv.VisitJSON([]any{val}) == nil
+		}
+		if ok {
+			matched++
+			if vv.Type != nil && vv.Type.Is("array") {
+				arrays++
+			}
+		}
+	}
+	return matched, isArray && len(items) >= 2 && matched == arrays && arrays > 0 && (s.Type == nil || len(*s.Type) == 0)
+}
+
 // paramOneOfOnly reports whether every violation of Prism's list is a
 // oneOf one located in a parameter (not the body).
 func paramOneOfOnly(violations string) bool {
@@ -998,12 +1280,122 @@ func misrouted(o *Oracle, x *Exchange) string {
 }
 
 // ignoredHeaders returns the names (comma-separated) when every violation
-// Prism lists is a required header parameter OpenAPI ignores (Accept,
-// Content-Type, Authorization) that the description declares for the
-// operation and the request lacks; "" otherwise.
+// Prism lists is a required header parameter OpenAPI ignores (see
+// splitIgnoredHeaders); "" otherwise.
 func ignoredHeaders(o *Oracle, x *Exchange) string {
+	names, rest := splitIgnoredHeaders(o, x)
+	if rest != "" {
+		return ""
+	}
+	return names
+}
+
+// splitIgnoredHeaders sets apart the violations Prism lists that are a
+// required header parameter OpenAPI ignores (Accept, Content-Type,
+// Authorization) which the description declares for the operation and
+// the request lacks. It returns their names (comma-separated, "" when
+// there is none) and the violations text without them ("" when none is
+// left), in the form Prism gives: its error type, then the JSON list.
+func splitIgnoredHeaders(o *Oracle, x *Exchange) (names, rest string) {
+	i := strings.Index(x.Violations, "[")
+	var raws []json.RawMessage
+	if i < 0 || json.Unmarshal([]byte(x.Violations[i:]), &raws) != nil || len(raws) == 0 {
+		return "", x.Violations
+	}
+	var ignored []string
+	var kept []json.RawMessage
+	for _, raw := range raws {
+		var v prismViolation
+		if json.Unmarshal(raw, &v) == nil && ignoredHeader(o, x, v) {
+			name, ok := ignoredHeaderValue(o, x, v)
+			if !ok {
+				name = requiredProperty.FindStringSubmatch(v.Message)[2]
+			}
+			ignored = append(ignored, strconv.Quote(name))
+			continue
+		}
+		kept = append(kept, raw)
+	}
+	if len(ignored) == 0 {
+		return "", x.Violations
+	}
+	if len(kept) == 0 {
+		return strings.Join(ignored, ", "), ""
+	}
+	list, _ := json.Marshal(kept) // RawMessages are kept as they are
+	return strings.Join(ignored, ", "), x.Violations[:i] + string(list)
+}
+
+// ignoredHeader reports whether v is about a header Accept, Content-Type
+// or Authorization that the description declares as a header parameter of
+// the operation: required and not carried by the request, or carried with
+// a value the client chose from what the operation declares (an Accept of
+// media types its responses declare, a Content-Type its request body
+// declares) and refused by the parameter's schema (va.gov's Accept enum).
+func ignoredHeader(o *Oracle, x *Exchange, v prismViolation) bool {
+	if name, ok := ignoredHeaderValue(o, x, v); ok {
+		return o.DeclaresHeader(x.Method, x.URL, name)
+	}
+	m := requiredProperty.FindStringSubmatch(v.Message)
+	if v.Code != "required" || m == nil || m[1] != "header" {
+		return false
+	}
+	name := m[2]
+	switch strings.ToLower(name) {
+	case "accept", "content-type", "authorization":
+	default:
+		return false
+	}
+	for h := range x.ReqHeaders {
+		if strings.EqualFold(h, name) {
+			return false
+		}
+	}
+	return o.DeclaresHeader(x.Method, x.URL, name)
+}
+
+// ignoredHeaderValue returns the header's name when v is at an Accept or
+// Content-Type header ["header", name] that the request carries with media
+// types the operation declares (see ignoredHeader).
+func ignoredHeaderValue(o *Oracle, x *Exchange, v prismViolation) (string, bool) {
+	loc := v.Location
+	if len(loc) > 0 && loc[0] == "request" {
+		loc = loc[1:]
+	}
+	if len(loc) != 2 || loc[0] != "header" {
+		return "", false
+	}
+	in := map[string]string{"accept": "response", "content-type": "request"}[strings.ToLower(loc[1])]
+	if in == "" {
+		return "", false
+	}
+	var sent string
+	for h, val := range x.ReqHeaders {
+		if strings.EqualFold(h, loc[1]) {
+			sent = val
+		}
+	}
+	declared := o.DeclaredMediaTypes(x.Method, x.URL, in)
+	if sent == "" || len(declared) == 0 {
+		return "", false
+	}
+	for r := range strings.SplitSeq(sent, ",") {
+		mt, _, err := mime.ParseMediaType(strings.TrimSpace(r))
+		if err != nil || !slices.ContainsFunc(declared, func(d string) bool { return mediaListed([]string{d}, mt) }) {
+			return "", false
+		}
+	}
+	return loc[1], true
+}
+
+// framingHeaders returns the names (comma-separated) when every violation
+// Prism lists is a required header Content-Length, Transfer-Encoding,
+// Host or Connection that the description declares as a header parameter
+// of the operation, and the request has no body; "" otherwise (see
+// Classify's reject-framing-header).
+func framingHeaders(o *Oracle, x *Exchange) string {
 	vs := prismViolations(x.Violations)
-	if len(vs) == 0 {
+	if len(vs) == 0 || x.ReqBody != "" {
 		return ""
 	}
 	var names []string
@@ -1012,24 +1404,116 @@ func ignoredHeaders(o *Oracle, x *Exchange) string {
 		if v.Code != "required" || m == nil || m[1] != "header" {
 			return ""
 		}
-		name := m[2]
-		switch strings.ToLower(name) {
-		case "accept", "content-type", "authorization":
+		switch strings.ToLower(m[2]) {
+		case "content-length", "transfer-encoding", "host", "connection":
 		default:
 			return ""
 		}
-		for h := range x.ReqHeaders {
-			if strings.EqualFold(h, name) {
-				return ""
-			}
-		}
-		if !o.DeclaresHeader(x.Method, x.URL, name) {
+		// No ReqHeaders check: the recorded header map may hold the
+		// parameter, which net/http's transport does not write.
+		if !o.DeclaresHeader(x.Method, x.URL, m[2]) {
 			return ""
 		}
-		names = append(names, strconv.Quote(name))
+		names = append(names, strconv.Quote(m[2]))
 	}
 	return strings.Join(names, ", ")
 }
+
+// invalidHeaderContent is node's error when a header value has a
+// character HTTP does not allow there, as Prism's problem title gives it.
+var invalidHeaderContent = regexp.MustCompile(`"title":"Invalid character in header content \[\\"([^"\\]+)\\"\]"`)
+
+// badHeaderExample explains a 5xx answer of Prism failing to set a
+// response header (see Classify's status-bad-header-example) when the
+// description's example for that header has a control character (a line
+// break), which no header value can carry; "" otherwise.
+func badHeaderExample(o *Oracle, x *Exchange) string {
+	m := invalidHeaderContent.FindStringSubmatch(x.RespBody)
+	if x.Status/100 != 5 || m == nil {
+		return ""
+	}
+	for _, e := range o.ResponseHeaderExamples(x.Method, x.URL, m[1]) {
+		if strings.ContainsFunc(e, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }) {
+			return fmt.Sprintf("the description's example for the response header %s is %q, which has a control character no header value can carry (RFC 9110 5.5); Prism answers 500 when it sends it", m[1], clipS(e, 200))
+		}
+	}
+	return ""
+}
+
+// emptyQueryQuirk explains, when every violation Prism lists is a required
+// query parameter the request carries with an empty value (see Classify's
+// reject-empty-query-quirk), why for each; "" when one is not.
+func emptyQueryQuirk(o *Oracle, x *Exchange) string {
+	vs := prismViolations(x.Violations)
+	u, err := url.Parse(x.URL)
+	if len(vs) == 0 || err != nil || o.Swagger2() {
+		return ""
+	}
+	q := u.Query()
+	var names []string
+	for _, v := range vs {
+		m := requiredProperty.FindStringSubmatch(v.Message)
+		if v.Code != "required" || m == nil || m[1] != "query" {
+			return ""
+		}
+		var sent []string
+		for k, vals := range q {
+			if strings.EqualFold(k, m[2]) {
+				sent = append(sent, vals...)
+			}
+		}
+		if len(sent) != 1 || sent[0] != "" {
+			return ""
+		}
+		p := o.QueryParam(x.Method, x.URL, m[2])
+		if p == nil || p.AllowEmptyValue || p.Schema == nil || p.Schema.Value == nil || p.Schema.Value.VisitJSON("") != nil {
+			return ""
+		}
+		names = append(names, strconv.Quote(p.Name))
+	}
+	return "the request carries the required query parameters " + strings.Join(names, ", ") + " with the empty value, which their schemas accept and which is a value, not an absence, as allowEmptyValue is not true (OpenAPI 3.0.4 and 3.1.1: only allowEmptyValue true lets an empty value stand for an unused parameter); Prism's validateParams drops empty values (lodash pickBy) and finds them missing"
+}
+
+// formUndeclaredQuirk explains, when every violation Prism lists is a
+// required member of a form-urlencoded body that the body's schema
+// requires without declaring it as a property, and that the body carries
+// as the input gives it (a string as its text), why (see Classify's
+// reject-form-undeclared-quirk); "" otherwise.
+func formUndeclaredQuirk(o *Oracle, x *Exchange, input json.RawMessage) string {
+	if !strings.HasPrefix(x.ReqHeaders["Content-Type"], "application/x-www-form-urlencoded") {
+		return ""
+	}
+	vs := prismViolations(x.Violations)
+	form, err := url.ParseQuery(x.ReqBody)
+	var in struct {
+		Body map[string]json.RawMessage `json:"body"`
+	}
+	if len(vs) == 0 || err != nil || json.Unmarshal(input, &in) != nil {
+		return ""
+	}
+	for _, v := range vs {
+		m := requiredBodyProperty.FindStringSubmatch(v.Message)
+		if v.Code != "required" || m == nil || len(form[m[1]]) != 1 || !o.FormUndeclared(x.Method, x.URL, m[1]) {
+			return ""
+		}
+		var want string
+		if json.Unmarshal(in.Body[m[1]], &want) != nil {
+			want = string(in.Body[m[1]])
+		}
+		if form.Get(m[1]) != want {
+			return "" // not the value the caller gave: the client's encoding
+		}
+	}
+	var names []string
+	for _, v := range vs {
+		m := requiredBodyProperty.FindStringSubmatch(v.Message)
+		names = append(names, strconv.Quote(m[1]))
+	}
+	return "the form carries " + strings.Join(names, ", ") + ", which the body's schema requires without declaring it as a property; Prism's deserializeFormBody reads only the schema's declared properties from a form, so it finds them missing"
+}
+
+// requiredBodyProperty is Prism's message for a missing member of the body.
+var requiredBodyProperty = regexp.MustCompile(`^Request body must have required property '(.*)'$`)
 
 // formArrayQuirk reports whether Prism rejected a form-urlencoded body only
 // for array properties the body carries as name=value pairs (see Classify).
@@ -1139,14 +1623,58 @@ func otherOperationsBody(o *Oracle, c *Call, rc ResponseCheck) string {
 	return fmt.Sprintf("the body is the response of %s %s, whose template differs from the operation's %s only in its variables' names (OpenAPI: such paths \"MUST NOT exist\"), and contradicts the operation's own", x.Method, rc.Template, own)
 }
 
+// suffixServed explains a warned body that is the response of another
+// operation sharing the called operation's path (see Classify's
+// warn-route-suffix): the called operation's
+// template has a "#..." suffix, which Prism cannot route, another
+// operation of the method has the bare template, which Prism routes the
+// request to, and the body's errors against the called operation's
+// response are more than, and include, those against the other's (none
+// when it is valid there); "" otherwise.
+func suffixServed(o *Oracle, c *Call) string {
+	x := c.Exchange
+	own := o.TemplateOf(x.Method, opName(c.Op))
+	if !strings.Contains(own, "#") {
+		return ""
+	}
+	bare, _, _ := strings.Cut(own, "#")
+	if !slices.Contains(o.SharedRoutes(x.Method, own), bare) {
+		return ""
+	}
+	mine := o.CheckResponseOf(own, x.Method, x.Status, x.RespType, x.body)
+	other := o.CheckResponseOf(bare, x.Method, x.Status, x.RespType, x.body)
+	if !mine.Known || mine.Valid || !other.Known || len(other.Pointers) >= len(mine.Pointers) {
+		return ""
+	}
+	for _, p := range other.Pointers {
+		if !slices.Contains(mine.Pointers, p) {
+			return ""
+		}
+	}
+	note := "the body is the response of " + x.Method + " " + bare + ", which Prism routes the request to"
+	if !other.Valid {
+		note += " (and contradicts it too: " + other.Reason + ")"
+	}
+	return note + " by the template's text; the operation called is " + own + ", which a real server tells apart by what the request carries (its query, headers or body), as for reject-route-suffix"
+}
+
+// opName is the operation's name in a registry id "namespace.name".
+func opName(id string) string {
+	_, name, _ := strings.Cut(id, ".")
+	return name
+}
+
 // ambiguousBody explains a rejected body (see Classify's
 // reject-ambiguous-path); "" otherwise.
 func ambiguousBody(o *Oracle, c *Call) string {
 	x := c.Exchange
 	vs := prismViolations(x.Violations)
 	_, id, ok := strings.Cut(c.Op, ".")
-	if len(vs) == 0 || !ok || x.ReqBody == "" {
+	if len(vs) == 0 || !ok {
 		return ""
+	}
+	if x.ReqBody == "" {
+		return ambiguousNoBody(o, x, vs, id)
 	}
 	for _, v := range vs {
 		loc := v.Location
@@ -1171,6 +1699,33 @@ func ambiguousBody(o *Oracle, c *Call) string {
 		}
 		if valid, known := o.RequestBodyValidOf(t, x.Method, []byte(x.ReqBody)); known && !valid {
 			return fmt.Sprintf("the body is valid for the operation's own template %s and invalid for %s %s, which differs from it only in its variables' names (OpenAPI: such paths \"MUST NOT exist\")", own, x.Method, t)
+		}
+	}
+	return ""
+}
+
+// ambiguousNoBody explains a request sent without a body that Prism
+// refused only for the missing body: the operation called does not require
+// one, and an operation of the same method whose path template differs
+// only in its variables' names does (vtex's PUT
+// /api/creditcontrol/accounts/{accountId} and {creditAccountId}); "" otherwise.
+func ambiguousNoBody(o *Oracle, x *Exchange, vs []prismViolation, id string) string {
+	for _, v := range vs {
+		if v.Code != "required" || v.Message != "Body parameter is required" {
+			return ""
+		}
+	}
+	own := o.TemplateOf(x.Method, id)
+	if req, known := o.RequestBodyRequiredOf(own, x.Method); own == "" || !known || req {
+		return ""
+	}
+	_, tmpls := o.operations(x.Method, x.URL)
+	if !slices.Contains(tmpls, own) {
+		return ""
+	}
+	for _, t := range tmpls {
+		if req, _ := o.RequestBodyRequiredOf(t, x.Method); t != own && req {
+			return fmt.Sprintf("the request has no body, which the operation's own template %s does not require and %s %s, which differs from it only in its variables' names, does (OpenAPI: such paths \"MUST NOT exist\")", own, x.Method, t)
 		}
 	}
 	return ""

@@ -354,11 +354,23 @@ func (o *Oracle) TemplateOf(method, id string) string {
 		return ""
 	}
 	for t, item := range o.doc.Paths.Map() {
-		if op := item.GetOperation(strings.ToUpper(method)); op != nil && op.OperationID == id {
+		if op := item.GetOperation(strings.ToUpper(method)); op != nil && (op.OperationID == id || registryName(op.OperationID) == id) {
 			return t
 		}
 	}
 	return ""
+}
+
+// registryName is an operationId as a registry id names it: each character
+// other than an ASCII letter, digit, '_', '-' or '.' replaced by '_'
+// (box's "get_shared_items#folders" is "get_shared_items_folders").
+func registryName(id string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+			return r
+		}
+		return '_'
+	}, id)
 }
 
 // SharedRoutes returns the other path templates with an operation for the
@@ -673,17 +685,24 @@ func (o *Oracle) Security(method, rawURL string) []string {
 	return names
 }
 
-// DeclaresHeader reports whether the request's operation (or its path
-// item) declares a header parameter of that name, ignoring case.
-func (o *Oracle) DeclaresHeader(method, rawURL, name string) bool {
+// params returns the parameters of the request's operation and of its
+// path item (nil when no operation is found).
+func (o *Oracle) params(method, rawURL string) openapi3.Parameters {
 	op, tmpl := o.Operation(method, rawURL)
 	if op == nil {
-		return false
+		return nil
 	}
 	ps := op.Parameters
 	if item := o.doc.Paths.Value(tmpl); item != nil {
 		ps = append(slices.Clip(ps), item.Parameters...)
 	}
+	return ps
+}
+
+// DeclaresHeader reports whether the request's operation (or its path
+// item) declares a header parameter of that name, ignoring case.
+func (o *Oracle) DeclaresHeader(method, rawURL, name string) bool {
+	ps := o.params(method, rawURL)
 	for _, p := range ps {
 		if p != nil && p.Value != nil && p.Value.In == "header" && strings.EqualFold(p.Value.Name, name) {
 			return true
@@ -786,14 +805,7 @@ func collectPointers(err error, out *[]string) {
 // the member's minItems and whether the object requires it; ok is false
 // when param is no such parameter or member no such member.
 func (o *Oracle) DeepArrayMember(method, rawURL, param, member string) (minItems uint64, required, ok bool) {
-	op, tmpl := o.Operation(method, rawURL)
-	if op == nil {
-		return 0, false, false
-	}
-	ps := op.Parameters
-	if item := o.doc.Paths.Value(tmpl); item != nil {
-		ps = append(slices.Clip(ps), item.Parameters...)
-	}
+	ps := o.params(method, rawURL)
 	for _, p := range ps {
 		if p == nil || p.Value == nil || p.Value.In != "query" || p.Value.Name != param || p.Value.Style != "deepObject" || p.Value.Schema == nil || p.Value.Schema.Value == nil {
 			continue
@@ -885,16 +897,143 @@ func (o *Oracle) rawDeref(v any) map[string]any {
 // ParamSchema returns the schema of the request's operation's parameter
 // (or its path item's) of that location and name; nil when there is none.
 func (o *Oracle) ParamSchema(method, rawURL, in, name string) *openapi3.Schema {
-	op, tmpl := o.Operation(method, rawURL)
+	ps := o.params(method, rawURL)
+	for _, p := range ps {
+		if p != nil && p.Value != nil && p.Value.In == in && p.Value.Name == name && p.Value.Schema != nil {
+			return p.Value.Schema.Value
+		}
+	}
+	return nil
+}
+
+// QueryParam returns the query parameter of the request's operation (or
+// its path item) whose name is name ignoring case, as Prism reads it; nil
+// when there is none.
+func (o *Oracle) QueryParam(method, rawURL, name string) *openapi3.Parameter {
+	ps := o.params(method, rawURL)
+	for _, p := range ps {
+		if p != nil && p.Value != nil && p.Value.In == "query" && strings.EqualFold(p.Value.Name, name) {
+			return p.Value
+		}
+	}
+	return nil
+}
+
+// FormUndeclared reports whether the request's operation has an
+// application/x-www-form-urlencoded body whose schema lists name in its
+// properties' place nowhere: not in properties, and with no allOf, anyOf
+// or oneOf that could declare it (box's PostOAuth2Revoke requires
+// grant_type and declares no such property).
+func (o *Oracle) FormUndeclared(method, rawURL, name string) bool {
+	op, _ := o.Operation(method, rawURL)
+	if op == nil || op.RequestBody == nil || op.RequestBody.Value == nil {
+		return false
+	}
+	media := op.RequestBody.Value.Content.Get("application/x-www-form-urlencoded")
+	if media == nil || media.Schema == nil || media.Schema.Value == nil {
+		return false
+	}
+	s := media.Schema.Value
+	if len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) > 0 {
+		return false
+	}
+	_, declared := s.Properties[name]
+	return !declared && slices.Contains(s.Required, name)
+}
+
+// DeclaredMediaTypes returns the media types the request's operation
+// declares for its responses (in, "response") or its request body ("request").
+func (o *Oracle) DeclaredMediaTypes(method, rawURL, in string) []string {
+	op, _ := o.Operation(method, rawURL)
 	if op == nil {
 		return nil
 	}
-	ps := op.Parameters
-	if item := o.doc.Paths.Value(tmpl); item != nil {
-		ps = append(slices.Clip(ps), item.Parameters...)
+	var types []string
+	switch in {
+	case "response":
+		if op.Responses != nil {
+			for _, r := range op.Responses.Map() {
+				if r != nil && r.Value != nil {
+					for mt := range r.Value.Content {
+						types = append(types, mt)
+					}
+				}
+			}
+		}
+	case "request":
+		if op.RequestBody != nil && op.RequestBody.Value != nil {
+			for mt := range op.RequestBody.Value.Content {
+				types = append(types, mt)
+			}
+		}
 	}
+	slices.Sort(types)
+	return slices.Compact(types)
+}
+
+// RequestBodyRequiredOf reports whether the operation of path template
+// tmpl for the method requires its request body; known is false when there
+// is no such operation.
+func (o *Oracle) RequestBodyRequiredOf(tmpl, method string) (required, known bool) {
+	if o.doc == nil || o.doc.Paths == nil || o.doc.Paths.Value(tmpl) == nil {
+		return false, false
+	}
+	op := o.doc.Paths.Value(tmpl).GetOperation(strings.ToUpper(method))
+	if op == nil {
+		return false, false
+	}
+	return op.RequestBody != nil && op.RequestBody.Value != nil && op.RequestBody.Value.Required, true
+}
+
+// ResponseHeaderExamples returns the example values (examples written
+// as text) that the request's operation gives a response header of that
+// name, ignoring case, in any of its responses: the header's example and
+// examples and its schema's example.
+func (o *Oracle) ResponseHeaderExamples(method, rawURL, name string) []string {
+	op, _ := o.Operation(method, rawURL)
+	if op == nil || op.Responses == nil {
+		return nil
+	}
+	var out []string
+	add := func(v any) {
+		if s, ok := v.(string); ok {
+			out = append(out, s)
+		}
+	}
+	for _, r := range op.Responses.Map() {
+		if r == nil || r.Value == nil {
+			continue
+		}
+		for h, ref := range r.Value.Headers {
+			if !strings.EqualFold(h, name) || ref == nil || ref.Value == nil {
+				continue
+			}
+			add(ref.Value.Example)
+			for _, e := range ref.Value.Examples {
+				if e != nil && e.Value != nil {
+					add(e.Value.Value)
+				}
+			}
+			if ref.Value.Schema != nil && ref.Value.Schema.Value != nil {
+				add(ref.Value.Schema.Value.Example)
+			}
+		}
+	}
+	return out
+}
+
+// Swagger2 reports whether the description is a Swagger 2.0 document.
+func (o *Oracle) Swagger2() bool {
+	v, _ := o.raw["swagger"].(string)
+	return v != ""
+}
+
+// ParamSchemaFold is ParamSchema with the name compared ignoring case, as
+// Prism's violations give it.
+func (o *Oracle) ParamSchemaFold(method, rawURL, in, name string) *openapi3.Schema {
+	ps := o.params(method, rawURL)
 	for _, p := range ps {
-		if p != nil && p.Value != nil && p.Value.In == in && p.Value.Name == name && p.Value.Schema != nil {
+		if p != nil && p.Value != nil && p.Value.In == in && strings.EqualFold(p.Value.Name, name) && p.Value.Schema != nil {
 			return p.Value.Schema.Value
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -301,6 +302,219 @@ func TestClassifyIgnoredHeader(t *testing.T) {
 		Classify(c, o, nil)
 		if c.Class != ClassRejected || c.Fault != tc.fault || c.Rule != tc.rule {
 			t.Errorf("%s: %s %s/%s: %s", tc.name, c.Class, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+}
+
+// TestClassifyEmptyQuery: vtex's ListSellerLeads sends its required query
+// parameter isConnected with the description's default "" and Prism finds
+// it missing, beside required Accept and Content-Type headers, which
+// OpenAPI ignores. The headers are set aside and the query parameter
+// decides: the mock's when the schema accepts "" and allowEmptyValue is
+// not true; opsgen's when the parameter is not sent, is not empty, its
+// schema refuses "" (minLength, integer), allowEmptyValue makes "" mean
+// unused, or the document is Swagger 2.0. Other violations beside the
+// headers keep deciding as they would alone.
+func TestClassifyEmptyQuery(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	dir := t.TempDir()
+	v2 := filepath.Join(dir, "swagger.json")
+	if err := os.WriteFile(v2, []byte(`{"swagger":"2.0","info":{"title":"t","version":"1"},"paths":{"/leads":{"get":{"operationId":"listLeads",
+		"parameters":[{"name":"isConnected","in":"query","required":true,"type":"string"}],"responses":{"200":{"description":"ok"}}}}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o2 := NewOracle(v2)
+	if o2.Err != nil {
+		t.Fatal(o2.Err)
+	}
+	req := func(in, name string) string {
+		return `{"location":["` + in + `"],"severity":"Error","code":"required","message":"Request ` + in + ` must have required property '` + name + `'"}`
+	}
+	headers := req("header", "accept") + "," + req("header", "content-type") + ","
+	const rest = "named=n&unused=u&count=1"
+	cases := []struct {
+		name, query, violations string
+		o                       *Oracle
+		fault                   Fault
+		rule                    string
+	}{
+		{"vtex: headers and an empty value", "isConnected=&" + rest, headers + req("query", "isconnected"), o, FaultMock, "reject-empty-query-quirk"},
+		{"an empty value alone", "isConnected=&" + rest, req("query", "isconnected"), o, FaultMock, "reject-empty-query-quirk"},
+		{"headers alone", "isConnected=x&" + rest, headers[:len(headers)-1], o, FaultMock, "reject-ignored-header"},
+		{"not sent", rest, headers + req("query", "isconnected"), o, FaultOpsgen, "reject-violation"},
+		{"not empty", "isConnected=x&" + rest, req("query", "isconnected"), o, FaultOpsgen, "reject-violation"},
+		{"a schema that refuses empty", "isConnected=x&named=&unused=u&count=1", headers + req("query", "named"), o, FaultOpsgen, "reject-violation"},
+		{"an integer", "isConnected=x&named=n&unused=u&count=", req("query", "count"), o, FaultOpsgen, "reject-violation"},
+		{"allowEmptyValue: empty means unused", "isConnected=x&named=n&unused=&count=1", req("query", "unused"), o, FaultOpsgen, "reject-violation"},
+		{"and a body violation", "isConnected=&" + rest, headers + req("query", "isconnected") + `,{"location":["body"],"severity":"Error","code":"type","message":"Request body must be object"}`, o, FaultOpsgen, "reject-violation"},
+		{"headers and a path Prism took elsewhere", "isConnected=x&" + rest, headers + req("path", "leadId"), o, FaultMock, "reject-misrouted"},
+		{"Swagger 2.0, no allowEmptyValue", "isConnected=", req("query", "isconnected"), o2, FaultOpsgen, "reject-violation"},
+	}
+	for _, tc := range cases {
+		v := `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [` + tc.violations + `]`
+		c := &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: exchange("GET", "http://127.0.0.1:1/leads?"+tc.query, 422, `{}`, v)}
+		Classify(c, tc.o, nil)
+		if c.Class != ClassRejected || c.Fault != tc.fault || c.Rule != tc.rule {
+			t.Errorf("%s: %s %s/%s: %s", tc.name, c.Class, c.Fault, c.Rule, c.Evidence)
+		}
+		if tc.rule != "reject-ignored-header" && strings.HasPrefix(tc.violations, headers) && !strings.Contains(c.Evidence, `set aside as the mock's (reject-ignored-header): "accept", "content-type"`) {
+			t.Errorf("%s: the evidence does not name the headers set aside: %s", tc.name, c.Evidence)
+		}
+	}
+}
+
+// classifyCase is a made-up call and the fault and rule Classify must give it.
+type classifyCase struct {
+	name  string
+	call  Call
+	fault Fault
+	rule  string
+}
+
+// classifyCases classifies each case's call against o.
+func classifyCases(t *testing.T, o *Oracle, cases []classifyCase) {
+	t.Helper()
+	for _, tc := range cases {
+		c := tc.call
+		Classify(&c, o, nil)
+		if c.Fault != tc.fault || c.Rule != tc.rule {
+			t.Errorf("%s: %s %s/%s: %s", tc.name, c.Class, c.Fault, c.Rule, c.Evidence)
+		}
+	}
+}
+
+// TestClassifySeed8080 covers what seed 8080 found, each rule both ways:
+//   - box's "/shared_items#folders": Prism routes the request to
+//     "/shared_items" and serves its response, which the client warns
+//     about (warn-route-suffix, the mock's) unless the body does not
+//     look like the bare operation's response;
+//   - box's form with grant_type required and undeclared: Prism reads
+//     only declared properties (reject-form-undeclared-quirk, the mock's)
+//     unless the form does not carry the value the input gave;
+//   - va.gov's Accept header parameter with an enum: the client's own
+//     Accept, a media type the responses declare, is the mock's to refuse
+//     (reject-ignored-header), one they do not declare is not;
+//   - vtex's same-shape PUT templates: a request without a body, which
+//     the operation called does not require, refused for it
+//     (reject-ambiguous-path, the description's) unless the operation
+//     called requires it.
+func TestClassifySeed8080(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	const base = "http://127.0.0.1:1"
+	const prism = `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY `
+	warned := func(op, body string, warnings ...string) Call {
+		return Call{Op: "s." + op, Warnings: warnings, Exchange: exchange("GET", base+"/shelves", 200, body, "")}
+	}
+	form := func(body, input, violations string) Call {
+		x := exchange("POST", base+"/tokens", 422, `{}`, prism+violations)
+		x.ReqHeaders = map[string]string{"Content-Type": "application/x-www-form-urlencoded"}
+		x.ReqBody = body
+		return Call{Op: "s.revokeToken", ErrCode: "HTTP_ERROR", Requests: 1, Input: json.RawMessage(input), Exchange: x}
+	}
+	accept := func(value string) Call {
+		x := exchange("GET", base+"/facilities", 422, `{}`, prism+`[{"location":["header","accept"],"severity":"Error","code":"enum","message":"Request header parameter accept must be equal to one of the allowed values: application/geo+json, text/csv"}]`)
+		x.ReqHeaders = map[string]string{"Accept": value}
+		return Call{Op: "s.listFacilities", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+	}
+	noBody := func(op string) Call {
+		x := exchange("PUT", base+"/accounts/7", 422, `{}`, prism+`[{"severity":"Error","code":"required","message":"Body parameter is required"},{"location":["header"],"severity":"Error","code":"required","message":"Request header must have required property 'content-type'"}]`)
+		return Call{Op: "s." + op, ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+	}
+	const missing = `[{"location":["request","body"],"severity":"Error","code":"required","message":"Request body must have required property 'grant_type'"}]`
+	cases := []classifyCase{
+		{"the bare operation's response", warned("listShelves_boxes", `{"kind":"shelf"}`, `/kind: value "shelf" is not one of ["box"]`, `missing required property "size"`), FaultMock, "warn-route-suffix"},
+		{"the bare operation's response, wrong there too", warned("listShelves_boxes", `{"kind":"crate"}`, `/kind: value "crate" is not one of ["box"]`, `missing required property "size"`), FaultMock, "warn-route-suffix"},
+		{"the called operation's response, not the bare one's", warned("listShelves_boxes", `{"kind":"box","size":"big"}`, `/size: expected integer, got string`), FaultMock, "warn-bad-mock-data"},
+		{"the bare operation called", warned("listShelves", `{"kind":"box"}`, `/kind: value "box" is not one of ["shelf"]`), FaultMock, "warn-bad-mock-data"},
+		{"undeclared member sent as given", form("grant_type=e2e&token=t", `{"body":{"grant_type":"e2e","token":"t"}}`, missing), FaultMock, "reject-form-undeclared-quirk"},
+		{"undeclared member sent as JSON text", form("grant_type=%22e2e%22&token=t", `{"body":{"grant_type":"e2e","token":"t"}}`, missing), FaultOpsgen, "reject-violation"},
+		{"undeclared member not sent", form("token=t", `{"body":{"grant_type":"e2e","token":"t"}}`, missing), FaultOpsgen, "reject-violation"},
+		{"a declared member missing", form("grant_type=e2e", `{"body":{"grant_type":"e2e"}}`, `[{"location":["request","body"],"severity":"Error","code":"required","message":"Request body must have required property 'token'"}]`), FaultOpsgen, "reject-violation"},
+		{"an Accept the responses declare", accept("application/json"), FaultMock, "reject-ignored-header"},
+		{"an Accept they do not declare", accept("application/xml"), FaultOpsgen, "reject-violation"},
+		{"no body, not required here, required by the twin", noBody("openAccount"), FaultDescription, "reject-ambiguous-path"},
+		{"no body, required by the operation called", noBody("updateAccount"), FaultOpsgen, "reject-violation"},
+	}
+	classifyCases(t, o, cases)
+}
+
+// TestClassifySeed6161 covers what seed 6161 found (peertube), each rule
+// both ways:
+//   - a path id whose oneOf is integer, uuid string and plain string: "80"
+//     matches two variants, and Prism lists the uuid's errors beside the
+//     oneOf (reject-param-oneof, the description's); a value that matches
+//     one variant only stays opsgen's;
+//   - categoryOneOf=41,67, oneOf integer and array, explode false: Prism
+//     reads the list as one string (reject-oneof-list-quirk, the mock's);
+//     a one-item array is ambiguous with the integer (the description's);
+//   - such parameters beside other violations are set aside, and the
+//     others decide;
+//   - a required Content-Length header parameter on a DELETE without
+//     content (reject-framing-header, the description's), not when the
+//     request has content or the header is not declared.
+func TestClassifySeed6161(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	const prism = `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [`
+	v := func(in, name, code, msg string) string {
+		return `{"location":["` + in + `","` + name + `"],"severity":"Error","code":"` + code + `","message":"` + msg + `"}`
+	}
+	uuidErrs := v("path", "id", "minLength", "Request path parameter id must NOT have fewer than 36 characters") + "," +
+		v("path", "id", "pattern", "Request path parameter id must match pattern") + "," +
+		v("path", "id", "format", `Request path parameter id must match format \"uuid\"`) + "," +
+		v("path", "id", "oneOf", "Request path parameter id must match exactly one schema in oneOf")
+	list := v("query", "categoryoneof", "type", "Request query parameter categoryoneof must be integer") + "," +
+		v("query", "categoryoneof", "type", "Request query parameter categoryoneof must be array") + "," +
+		v("query", "categoryoneof", "oneOf", "Request query parameter categoryoneof must match exactly one schema in oneOf")
+	strict := v("query", "strictoneof", "pattern", "Request query parameter strictoneof must match pattern") + "," +
+		v("query", "strictoneof", "oneOf", "Request query parameter strictoneof must match exactly one schema in oneOf")
+	get := func(query, input, violations string) Call {
+		x := exchange("GET", "http://127.0.0.1:1/videos/80"+query, 422, `{}`, prism+violations+"]")
+		return Call{Op: "s.getVideo", ErrCode: "HTTP_ERROR", Requests: 1, Input: json.RawMessage(input), Exchange: x}
+	}
+	del := func(path, body string) Call {
+		x := exchange("DELETE", "http://127.0.0.1:1"+path, 422, `{}`, prism+`{"location":["header"],"severity":"Error","code":"required","message":"Request header must have required property 'content-length'"}]`)
+		x.ReqHeaders = map[string]string{"Content-Length": "59.5"} // recorded; net/http does not write it
+		x.ReqBody = body
+		return Call{Op: "s.cancelUpload", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+	}
+	cases := []classifyCase{
+		{"an integer id, also a plain string", get("", `{"params":{"id":80}}`, uuidErrs), FaultDescription, "reject-param-oneof"},
+		{"a list only the array variant matches", get("?categoryOneOf=41,67", `{"params":{"id":80,"categoryOneOf":[41,67]}}`, list), FaultMock, "reject-oneof-list-quirk"},
+		{"a one-item list, also an integer", get("?categoryOneOf=41", `{"params":{"id":80,"categoryOneOf":[41]}}`, list), FaultDescription, "reject-param-oneof"},
+		{"a value one variant matches", get("?strictOneOf=Ab", `{"params":{"id":80,"strictOneOf":"Ab"}}`, strict), FaultOpsgen, "reject-violation"},
+		{"the id, and an empty value Prism drops", get("?isConnected=", `{"params":{"id":80,"isConnected":""}}`, uuidErrs+`,{"location":["query"],"severity":"Error","code":"required","message":"Request query must have required property 'isconnected'"}`), FaultMock, "reject-empty-query-quirk"},
+		{"the id, and a value one variant matches", get("?strictOneOf=Ab", `{"params":{"id":80,"strictOneOf":"Ab"}}`, uuidErrs+","+strict), FaultOpsgen, "reject-violation"},
+		{"Content-Length without content", del("/uploads", ""), FaultDescription, "reject-framing-header"},
+		{"Content-Length with content", del("/uploads", "x"), FaultOpsgen, "reject-violation"},
+		{"Content-Length not declared", del("/items/1", ""), FaultOpsgen, "reject-violation"},
+	}
+	classifyCases(t, o, cases)
+}
+
+// TestClassifyBadHeaderExample: velopayments' Location example is HTML
+// with line breaks, which Prism fails to send (500, node's "Invalid
+// character in header content"): the description's. The same failure on
+// a header whose example is clean is not explained.
+func TestClassifyBadHeaderExample(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	for header, want := range map[string]string{"Location": "status-bad-header-example", "X-Trace": "status-unexplained"} {
+		body := `{"type":"TypeError","title":"Invalid character in header content [\"` + header + `\"]","status":500,"detail":""}`
+		c := &Call{Op: "s.createPayor", ErrCode: "EXECUTION_ERROR", Requests: 1, Exchange: exchange("POST", "http://127.0.0.1:1/payors", 500, body, "")}
+		Classify(c, o, nil)
+		if c.Rule != want {
+			t.Errorf("%s: %s %s/%s, want %s: %s", header, c.Class, c.Fault, c.Rule, want, c.Evidence)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package httpclient
 
 import (
+	"bytes"
 	"encoding"
 	"encoding/base64"
 	"encoding/json"
@@ -282,7 +283,18 @@ func scalarString(rv reflect.Value) (s string, ok bool, err error) {
 	case t == timeType:
 		return rv.Interface().(time.Time).Format(time.RFC3339Nano), true, nil
 	case t == rawMessageType:
-		return string(rv.Bytes()), true, nil
+		// An untyped value (a member no schema types, such as a required
+		// name no property declares): a JSON string is its text, as a
+		// union holding a string is (box's grant_type went out as
+		// "%22e2e%22"); numbers and booleans are their JSON; objects
+		// and arrays stay JSON text.
+		raw := bytes.TrimSpace(rv.Bytes())
+		if len(raw) > 0 && raw[0] == '"' {
+			var s string
+			err := json.Unmarshal(raw, &s)
+			return s, true, err
+		}
+		return string(raw), true, nil
 	case t.Implements(textMarshalerType):
 		b, err := rv.Interface().(encoding.TextMarshaler).MarshalText()
 		return string(b), true, err

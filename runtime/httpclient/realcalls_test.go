@@ -112,6 +112,54 @@ func TestFormUnionBodySent(t *testing.T) {
 	}
 }
 
+// TestUntypedMemberSent: box's PostOAuth2Revoke requires grant_type, which
+// no property declares, so its Go type is json.RawMessage; the form body
+// went out as grant_type=%22e2e%22, the JSON text of the string, which a
+// server reads with its quotes. An untyped string is its text, as a typed
+// one is, in a form, a multipart part and a parameter; objects stay JSON.
+func TestUntypedMemberSent(t *testing.T) {
+	token := "t&1"
+	type revoke struct {
+		GrantType json.RawMessage `json:"grant_type"`
+		Token     *string         `json:"token,omitempty"`
+		Extra     json.RawMessage `json:"extra,omitempty"`
+	}
+	form := sendBody(t, func(r *Request) {
+		r.FormBody(revoke{GrantType: json.RawMessage(`"refresh token"`), Token: &token, Extra: json.RawMessage(`{"a":1}`)})
+	})
+	if want := "grant_type=refresh+token&token=t%261&extra=%7B%22a%22%3A1%7D"; string(form.body) != want {
+		t.Errorf("form body\n got %q\nwant %q", form.body, want)
+	}
+	mp := sendBody(t, func(r *Request) {
+		r.MultipartObject(revoke{GrantType: json.RawMessage(` "a\u00fc" `)}, nil)
+	})
+	_, params, err := mime.ParseMediaType(mp.header.Get("Content-Type"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := multipart.NewReader(bytes.NewReader(mp.body), params["boundary"]).NextPart()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := io.ReadAll(part); part.FormName() != "grant_type" || string(b) != "aü" {
+		t.Errorf("multipart part %q = %q, want grant_type = \"aü\"", part.FormName(), b)
+	}
+	rec := newRecorder(t, reply(204, "", ""))
+	c := New(rec.URL, nil)
+	r := c.NewRequest("op", http.MethodGet, "/leads/{id}")
+	r.PathParam("id", StyleSimple, false, json.RawMessage(`"7 a"`))
+	r.QueryParam("q", StyleForm, true, false, json.RawMessage(`"x y"`))
+	r.QueryParam("n", StyleForm, true, false, json.RawMessage(`1.50`))
+	r.HeaderParam("X-Mode", false, json.RawMessage(`"fast"`))
+	if _, err := Do[struct{}](t.Context(), c, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := rec.last(t)
+	if got.requestURI != "/leads/7%20a?q=x%20y&n=1.50" || got.header.Get("X-Mode") != "fast" {
+		t.Errorf("parameters: got %s, X-Mode %q; want /leads/7%%20a?q=x%%20y&n=1.50, fast", got.requestURI, got.header.Get("X-Mode"))
+	}
+}
+
 // TestUnionParamsSerialized: the same blindness dropped union-typed query,
 // path, header and cookie parameters (an object without members is
 // "undefined" and omitted).
