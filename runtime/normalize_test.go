@@ -221,6 +221,19 @@ func TestAdditionalProperties(t *testing.T) {
 	}
 }
 
+// TestAdditionalPropertiesBesideBranch: a member that only the chosen
+// anyOf branch declares is checked against the schema's own
+// additionalProperties too, and warned about, but kept: the branch's type
+// holds it (Adyen's additionalData, seed 2718).
+func TestAdditionalPropertiesBesideBranch(t *testing.T) {
+	schema := opsgenimpl.NewSchema(`{"type":"object","additionalProperties":{"type":"string"},"anyOf":[{"properties":{"e":{"type":"boolean"}}}]}`)
+	got, ws := decodeUntyped(t, quiet, schema, `{"e":true,"s":"x"}`)
+	if got != `{"e":true,"s":"x"}` {
+		t.Errorf("got %s", got)
+	}
+	checkWarnings(t, ws, []string{"/e: expected string, got boolean"})
+}
+
 func TestIntegerSpellings(t *testing.T) {
 	schema := opsgenimpl.NewSchema(`{"type":"object","properties":{"n":{"type":"integer"},"f":{"type":"number"}}}`)
 	var out struct {

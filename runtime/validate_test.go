@@ -32,13 +32,16 @@ func TestValidatorAgreesWithJSONSchema(t *testing.T) {
 		`{"type":"object","additionalProperties":{"type":"string","format":"date"}}`,
 		`{"type":"string","format":"date-time"}`,
 		`{"properties":{"x":false}}`,
+		// additionalProperties applies to the members a chosen branch
+		// declares too (Adyen's additionalData, seed 2718).
+		`{"type":"object","additionalProperties":{"type":"string"},"anyOf":[{"properties":{"e":{"type":"boolean"}}},{"properties":{"x":{"type":"integer"}}}]}`,
 	}
 	instances := []string{
 		`0`, `3`, `9`, `10`, `-3`, `4.5`, `6`, `3.0`, `null`, `true`, `"a"`, `"ab"`, `"abcde"`, `"ba"`, `"two"`,
 		`[3]`, `[]`, `[1]`, `[1,1]`, `[1,2,3,4]`, `["s",true,null]`, `["s",1]`, `[[[]]]`, `[[],[],[]]`,
 		`{"four":4}`, `{"a":[1,2]}`, `{"a":[2,1]}`, `{}`, `{"a":{}}`, `{"a":{"b":[1,"x"]}}`, `{"a":{"b":[1]},"c":1}`,
 		`{"a":1,"b":2,"c":3,"d":4}`, `{"a":"x"}`, `{"d":"2024-02-30"}`, `{"d":"2024-02-03"}`, `"2024-02-03T04:05:06+01:00"`,
-		`{"x":1}`, `{"y":1}`, `"ab\u0063"`,
+		`{"x":1}`, `{"y":1}`, `"ab\u0063"`, `{"e":true}`, `{"e":"s"}`,
 	}
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()

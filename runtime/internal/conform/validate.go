@@ -515,6 +515,13 @@ func (w *walker) members(n *node, i int, chosen []*node) int {
 		if pi != nil && declaredBy(chosen, key) {
 			// The chosen branch normalized this member already: only check it.
 			end, fit = w.checkOnly(target, vs)
+		} else if pi == nil && declared && target == nil && view != nil && view.addl != nil {
+			// A member only the chosen branch declares is an additional
+			// property of this schema all the same (JSON Schema's
+			// additionalProperties looks at the schema's own properties):
+			// checked against it, and kept for the branch's type.
+			end, _ = w.checkOnly(view.addl, vs)
+			fit = true
 		} else {
 			end, fit = w.value(target, vs)
 		}
