@@ -274,7 +274,7 @@ func (g *gen) typeRef(name string) goType {
 func (g *gen) placeTypes(groups []*opGroup) map[string]string {
 	// uses[name] is the set of groups (by index) whose operations reach
 	// the type; rootUse the names the root reaches.
-	uses := map[string]map[int]bool{}
+	uses := usage[string]{}
 	rootUse := map[string]bool{}
 	// reach marks the named types t refers to, and those their
 	// declarations refer to; mark reports whether a name is new.
@@ -336,16 +336,7 @@ func (g *gen) placeTypes(groups []*opGroup) map[string]string {
 	}
 	toRoot := func(t *ir.Type) { reach(t, markRoot) }
 	for i, grp := range groups {
-		markGroup := func(name string) bool {
-			if uses[name] == nil {
-				uses[name] = map[int]bool{}
-			}
-			if uses[name][i] {
-				return false
-			}
-			uses[name][i] = true
-			return true
-		}
+		markGroup := uses.marker(i)
 		for _, op := range grp.ops {
 			opTypes(op, func(t *ir.Type) { reach(t, markGroup) }, toRoot)
 		}
@@ -387,7 +378,7 @@ func (g *gen) placeTypes(groups []*opGroup) map[string]string {
 // generators of the operation packages, their schema vars decided.
 func (g *gen) placeDefs(subs []*gen) map[*ir.Def]string {
 	defs, _ := g.sortedDefs()
-	uses := map[*ir.Def]map[int]bool{}
+	uses := usage[*ir.Def]{}
 	shared := map[*ir.Def]bool{}
 	deps := map[*ir.Def][]*ir.Def{}
 	var reach func(d *ir.Def, mark func(*ir.Def) bool)
@@ -420,16 +411,7 @@ func (g *gen) placeDefs(subs []*gen) map[*ir.Def]string {
 	}
 	fromVars(g, markShared)
 	for i, s := range subs {
-		fromVars(s, func(d *ir.Def) bool {
-			if uses[d] == nil {
-				uses[d] = map[int]bool{}
-			}
-			if uses[d][i] {
-				return false
-			}
-			uses[d][i] = true
-			return true
-		})
+		fromVars(s, uses.marker(i))
 	}
 	for _, d := range defs {
 		if len(uses[d]) > 1 {
@@ -449,6 +431,25 @@ func (g *gen) placeDefs(subs []*gen) map[*ir.Def]string {
 		}
 	}
 	return home
+}
+
+// usage maps what packages use (types, defs) to the set of the packages
+// (by index) that do.
+type usage[K comparable] map[K]map[int]bool
+
+// marker returns the function that records that package i uses k and
+// reports whether it had not before.
+func (u usage[K]) marker(i int) func(k K) bool {
+	return func(k K) bool {
+		if u[k] == nil {
+			u[k] = map[int]bool{}
+		}
+		if u[k][i] {
+			return false
+		}
+		u[k][i] = true
+		return true
+	}
 }
 
 // unreferencedDir is the directory of package unreferenced.
