@@ -534,6 +534,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		case emptyQueryQuirk(o, x) != "":
 			c.Fault, c.Rule = FaultMock, "reject-empty-query-quirk"
 			ev += "; " + emptyQueryQuirk(o, x)
+		case xmlBodyQuirk(o, x) != "":
+			c.Fault, c.Rule = FaultMock, "reject-xml-body-quirk"
+			ev += "; " + xmlBodyQuirk(o, x)
 		case formArrayQuirk(x):
 			c.Fault, c.Rule = FaultMock, "reject-form-array-quirk"
 		case formUndeclaredQuirk(o, x, c.Input) != "":
@@ -718,6 +721,30 @@ func lookupPointer(doc any, ptr string) (any, bool) {
 // in its problem body, ["request", "body", NAME] in its sl-violations
 // header) and message.
 var violationAt = regexp.MustCompile(`"location":\[(?:"request",)?"body","([^"]+)"\][^}]*"message":"([^"]*)"`)
+
+// xmlBodyQuirk explains Prism's refusal of an XML request body as a whole
+// ("Request body must be object"): Prism checks the body's text, not the
+// document, against the schema. It is the mock's when the description
+// declares the XML media type sent and the document reads (as opsgen reads
+// XML) as a value the schema accepts; "" otherwise. The element names are
+// the schema's properties; the root's name the descriptions do not give
+// (APIs.guru's Route53 has no xml.name), so it is not checked.
+func xmlBodyQuirk(o *Oracle, x *Exchange) string {
+	mt, _, err := mime.ParseMediaType(x.ReqHeaders["Content-Type"])
+	if err != nil || !isXMLMedia(mt) || !slices.Contains(o.DeclaredMediaTypes(x.Method, x.URL, "request"), mt) {
+		return ""
+	}
+	if strings.Count(x.Violations, `"location"`) != 1 || !xmlWholeBody.MatchString(x.Violations) {
+		return ""
+	}
+	if valid, known := o.XMLRequestBodyValid(x.Method, x.URL, mt, []byte(x.ReqBody)); !known || !valid {
+		return ""
+	}
+	return "the description declares the body as " + mt + ", and the XML sent reads as a value its schema accepts; Prism checks the body's text against the schema as a whole (\"Request body must be ...\")"
+}
+
+// xmlWholeBody matches Prism's violation of a request body as a whole.
+var xmlWholeBody = regexp.MustCompile(`"location":\[(?:"request",)?"body"\][^}]*"message":"Request body must be (?:object|array)"`)
 
 // multipartQuirk reports whether Prism rejected a multipart/form-data
 // request only for its known multipart quirks (see Classify).

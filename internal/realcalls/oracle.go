@@ -629,11 +629,40 @@ func (o *Oracle) RequestBodyValidOf(tmpl, method string, body []byte) (valid, kn
 	if err := json.Unmarshal(body, &v); err != nil {
 		return false, false
 	}
+	return media.Schema.Value.VisitJSON(v, o.requestValidation()...) == nil, true
+}
+
+// XMLRequestBodyValid reports whether body, an XML document sent as
+// mediaType, reads (as opsgen reads XML, runtime/xmljson) as a value that
+// the operation's request body schema for that media type accepts; known
+// is false when the operation declares no schema for it.
+func (o *Oracle) XMLRequestBodyValid(method, rawURL, mediaType string, body []byte) (valid, known bool) {
+	op, _ := o.Operation(method, rawURL)
+	if op == nil || op.RequestBody == nil || op.RequestBody.Value == nil {
+		return false, false
+	}
+	media := op.RequestBody.Value.Content.Get(mediaType)
+	if media == nil || media.Schema == nil || media.Schema.Value == nil {
+		return false, false
+	}
+	js, err := o.xmlToJSON(media.Schema, body)
+	if err != nil {
+		return false, true
+	}
+	var v any
+	if err := json.Unmarshal(js, &v); err != nil {
+		return false, true
+	}
+	return media.Schema.Value.VisitJSON(v, o.requestValidation()...) == nil, true
+}
+
+// requestValidation are the options that validate a request body.
+func (o *Oracle) requestValidation() []openapi3.SchemaValidationOption {
 	opts := append(o.doc.GetSchemaValidationOptions(), openapi3.VisitAsRequest(), openapi3.EnableFormatValidation())
 	if o.doc.IsOpenAPI31OrLater() {
 		opts = append(opts, openapi3.EnableJSONSchema2020())
 	}
-	return media.Schema.Value.VisitJSON(v, opts...) == nil, true
+	return opts
 }
 
 // isXMLMedia reports an XML media type (without parameters).

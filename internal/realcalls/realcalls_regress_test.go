@@ -972,3 +972,35 @@ paths:
 		}
 	}
 }
+
+// TestClassifyXMLBodyQuirk: Route53's REST-XML bodies (seed 9001), sent as
+// the text/xml their description declares, refused by Prism as a whole
+// ("Request body must be object"), are the mock's when the XML reads as a
+// value the schema accepts; a document missing a required element, one
+// that is not XML, or a body sent as a media type the description does not
+// declare stays opsgen's.
+func TestClassifyXMLBodyQuirk(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	for _, tc := range []struct {
+		contentType, body string
+		quirk             bool
+	}{
+		{"text/xml", `<?xml version="1.0" encoding="UTF-8"?><AssociateVpcBody><Comment>c</Comment><VPC><VPCId>v-1</VPCId></VPC></AssociateVpcBody>`, true},
+		{"text/xml", `<AssociateVpcBody><VPC></VPC></AssociateVpcBody>`, true},
+		{"text/xml", `<AssociateVpcBody><Comment>c</Comment></AssociateVpcBody>`, false}, // VPC is required
+		{"text/xml", `<AssociateVpcBody><VPC>`, false},                                   // not a document
+		{"application/xml", `<AssociateVpcBody><VPC></VPC></AssociateVpcBody>`, false},   // not declared
+	} {
+		x := exchange("POST", "http://127.0.0.1:1/hostedzone/z1/associatevpc", 422, `{}`, `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["body"],"severity":"Error","code":"type","message":"Request body must be object"}]`)
+		x.ReqHeaders = map[string]string{"Content-Type": tc.contentType}
+		x.ReqBody = tc.body
+		c := &Call{Op: "s.associateVPC", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+		Classify(c, o, nil)
+		if got := c.Rule == "reject-xml-body-quirk"; got != tc.quirk || tc.contentType == "text/xml" && !tc.quirk && c.Fault != FaultOpsgen {
+			t.Errorf("%s %s: %s/%s (the quirk: %v): %s", tc.contentType, tc.body, c.Fault, c.Rule, tc.quirk, c.Evidence)
+		}
+	}
+}
