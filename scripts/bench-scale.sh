@@ -24,6 +24,8 @@
 #   scripts/bench-scale.sh                    # graph, graph-beta, github
 #   SPECS="graph github" scripts/bench-scale.sh
 #   GOFLAGS=-p=1 scripts/bench-scale.sh       # bound memory to one compile at a time
+#   SCALE_ONEOP_ONLY=1 SPECS=graph scripts/bench-scale.sh  # the one-op program only
+#   SPECS=" " scripts/bench-scale.sh          # petstore's one-op program only
 #
 # Environment: SPECS (default "graph graph-beta github"), SCALE_WORK (default
 # .work/scale, gitignored), CORPUS_CACHE (default .work/corpus, shared with
@@ -178,12 +180,12 @@ func main() {
 }
 EOF
 	(cd "$d" && GOFLAGS=-mod=mod "$GO" mod tidy >/dev/null 2>&1 || true)
-	[ "$1" = petstore ] || build "$d" "./$pkg/..." "$d/build.time"
+	[ "$1" = petstore ] || [ -n "${SCALE_ONEOP_ONLY:-}" ] || build "$d" "./$pkg/..." "$d/build.time"
 	build "$d" ./oneop "$d/oneop.time" -ldflags=-s\ -w -o "$d/oneop.bin"
 	local bin
 	bin=$(stat -c %s "$d/oneop.bin")
 	local compile="-"
-	if [ "$1" != petstore ]; then
+	if [ "$1" != petstore ] && [ -z "${SCALE_ONEOP_ONLY:-}" ]; then
 		# the compile of the generated package: its peak RSS and CPU
 		compile=$(awk -v p="scalebench/$pkg" '$5 == "compile" && $6 == p { printf "%d MB, %.1f s CPU", $1 / 1024, $3 + $4 }' "$d/build.time.toolexec")
 		local maxproc
