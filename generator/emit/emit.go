@@ -315,7 +315,7 @@ func Emit(svc *ir.Service, opts Options) ([]File, diag.List, error) {
 	}
 	if split {
 		addTypes(0, "types.go", g, false)
-		dir := g.unreferencedDir(g.groups)
+		dir := g.unreferencedDir()
 		addTypes(len(typeDiags)-1, dir+"/types.go", g.sub(&opGroup{dir: dir, pkg: dir}), true)
 	}
 	subs := make([]*gen, len(g.groups))

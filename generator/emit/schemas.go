@@ -236,7 +236,7 @@ func (g *gen) defsFile(home string) *generatedFile {
 	f.header = g.newFile().header
 	what := "shared by more than one of its packages"
 	switch pkg := strings.TrimSuffix(home, "defs"); {
-	case pkg == g.unreferencedDir(g.groups):
+	case pkg == g.unreferencedDir():
 		what = "that no operation uses"
 	case home != "":
 		what = "that only package " + pkg + "'s operations use"

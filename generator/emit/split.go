@@ -307,13 +307,7 @@ func (g *gen) placeTypes(groups []*opGroup) map[string]string {
 		reach(t.Elem, mark)
 		reach(t.AdditionalProperties, mark)
 	}
-	markRoot := func(name string) bool {
-		if rootUse[name] {
-			return false
-		}
-		rootUse[name] = true
-		return true
-	}
+	markRoot := setMarker(rootUse)
 	opTypes := func(op *ir.Operation, mark, markShared func(*ir.Type)) {
 		for _, p := range op.Params {
 			if p != nil {
@@ -359,7 +353,7 @@ func (g *gen) placeTypes(groups []*opGroup) map[string]string {
 		switch {
 		case rootUse[t.Name]:
 		case len(uses[t.Name]) == 0:
-			home[t.Name] = g.unreferencedDir(groups)
+			home[t.Name] = g.unreferencedDir()
 		default:
 			for i := range uses[t.Name] {
 				home[t.Name] = groups[i].dir
@@ -402,13 +396,7 @@ func (g *gen) placeDefs(subs []*gen) map[*ir.Def]string {
 			}
 		}
 	}
-	markShared := func(d *ir.Def) bool {
-		if shared[d] {
-			return false
-		}
-		shared[d] = true
-		return true
-	}
+	markShared := setMarker(shared)
 	fromVars(g, markShared)
 	for i, s := range subs {
 		fromVars(s, uses.marker(i))
@@ -423,7 +411,7 @@ func (g *gen) placeDefs(subs []*gen) map[*ir.Def]string {
 		switch {
 		case shared[d]:
 		case len(uses[d]) == 0:
-			home[d] = g.unreferencedDir(g.groups) + "defs"
+			home[d] = g.unreferencedDir() + "defs"
 		default:
 			for i := range uses[d] {
 				home[d] = subs[i].dir + "defs"
@@ -452,8 +440,20 @@ func (u usage[K]) marker(i int) func(k K) bool {
 	}
 }
 
+// setMarker returns the function that adds k to set and reports whether
+// it was not there before.
+func setMarker[K comparable](set map[K]bool) func(k K) bool {
+	return func(k K) bool {
+		if set[k] {
+			return false
+		}
+		set[k] = true
+		return true
+	}
+}
+
 // unreferencedDir is the directory of package unreferenced.
-func (g *gen) unreferencedDir(groups []*opGroup) string { return freeDir(groups, "unreferenced") }
+func (g *gen) unreferencedDir() string { return freeDir(g.groups, "unreferenced") }
 
 // schemasetDir is the directory of package schemaset (allSchemasFile).
 func (g *gen) schemasetDir() string { return freeDir(g.groups, "schemaset") }
@@ -510,8 +510,8 @@ func (g *gen) splitDoc() string {
 		s = "Most operations are in packages along the API's structure, each with its own Client, made from this package's with New; the others are methods of Client"
 	}
 	s += ". A type that only one package's operations use is declared in that package"
-	if setOf(g.home)[g.unreferencedDir(g.groups)] {
-		s += ", one that no operation uses in package " + g.unreferencedDir(g.groups)
+	if setOf(g.home)[g.unreferencedDir()] {
+		s += ", one that no operation uses in package " + g.unreferencedDir()
 	}
 	s += "; the others are declared here, shared by all. The packages (subdirectories of this one, with their number of operations):"
 	var pkgs []string
