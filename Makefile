@@ -9,7 +9,7 @@ GO        ?= go
 FUZZTIME  ?= 5s
 STATICCHECK_VERSION := v0.8.2
 
-.PHONY: all test redis unit race examples-test fuzz fuzz-sample golden demo bench bench-test peers bench-callproto bench-generate bench-scale compare corpus e2e e2e-deps lint fmt mcp-servers mcp-interop mcp-ts-client faults
+.PHONY: all test redis unit race examples-test fuzz fuzz-sample golden demo bench bench-test peers bench-callproto bench-generate bench-scale compare corpus e2e e2e-deps aws-xml-check lint fmt mcp-servers mcp-interop mcp-ts-client faults
 
 all: lint test
 
@@ -152,6 +152,11 @@ corpus:
 ## report of every document with a result in .work/e2e (SAMPLE=N SEED=S, VERBOSE=1).
 e2e:
 	GO=$(GO) bash scripts/e2e.sh
+
+## aws-xml-check: check the XML request bodies generated for APIs.guru's AWS
+## REST-XML descriptions against the AWS SDK's models (npm aws-sdk, into .work/corpus).
+aws-xml-check:
+	GO=$(GO) bash scripts/aws-xml-check.sh
 
 ## redis: install redis-server (Debian package; needs root) for the Redis bus
 ## tests (callproto/redisbus), which skip without it unless CI is set.

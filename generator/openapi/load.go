@@ -321,6 +321,9 @@ type loader struct {
 	sharedErrs map[string]*sharedErr
 	// leftOut are the operations a parameter leaves out (see params).
 	leftOut map[*ir.Operation]bool
+	// wrappedLists: an array without an xml object is wrapped (see
+	// awsWrappedLists).
+	wrappedLists bool
 }
 
 // fromDocument converts doc, loaded from s; diags are the diagnostics so
@@ -333,6 +336,9 @@ func (s *docSource) fromDocument(ctx context.Context, doc *openapi3.T, opts Opti
 		docSource: s, ctx: ctx, opts: opts, doc: doc, swagger: swagger, diags: diags,
 		schemas:  map[*openapi3.Schema]*jsonschema.Schema{},
 		bodyRefs: map[*ir.Body]*openapi3.SchemaRef{},
+		// Reads only what kin-openapi's resolution, which may be running,
+		// does not write: info and the media types' keys.
+		wrappedLists: awsWrappedLists(doc),
 	}
 	l.conv = l.newConverter()
 	svc := &ir.Service{Kind: ir.OpenAPI, Source: source}

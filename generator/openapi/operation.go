@@ -524,7 +524,7 @@ func (l *loader) body(op *ir.Operation, rb *openapi3.RequestBody, w where) *ir.B
 // descriptions and actionVersion says the operation has the Action and
 // Version query parameters of the query protocols; "" otherwise.
 func (l *loader) awsQueryStyle(actionVersion bool) string {
-	if !actionVersion || l.doc.Info == nil || l.doc.Info.Extensions["x-providerName"] != "amazonaws.com" {
+	if !actionVersion || !awsDocument(l.doc) {
 		return ""
 	}
 	if l.doc.Info.Extensions["x-serviceName"] == "ec2" {
@@ -706,7 +706,7 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 	if op.Body != nil {
 		props = append(props, ir.Property{Key: "body", Schema: l.inputJSONSchema(l.bodyRefs[op.Body])})
 		if op.Body.Kind == ir.BodyXML {
-			op.Body.Schema = xmlRootName(props[len(props)-1].Schema, l.bodyRefs[op.Body])
+			op.Body.Schema = l.xmlRoot(props[len(props)-1].Schema, l.bodyRefs[op.Body], s.op.OperationID)
 		}
 		if op.Body.Required {
 			required = append(required, "body")
@@ -736,26 +736,34 @@ func (l *loader) operationSchemas(op *ir.Operation, s opSite) {
 	}
 }
 
-// xmlRootName returns the schema of an XML body, m, naming its root element
+// xmlRoot returns the schema of an XML body, m, naming its root element
 // after the component ref refers to when the component's xml object does not
 // name it, as OpenAPI says (the $defs name the schema refers to is the Go
 // name, which may differ: "note" is Note).
 //
-// An inline object schema without an xml name whose one property is an
-// object has no element of its own (OpenAPI 3.2's nodeType none): the
-// property's element is the document's, as in APIs.guru's AWS REST-XML
-// descriptions ({Tagging: {...}} for a <Tagging> document).
-func xmlRootName(m *ir.Schema, ref *openapi3.SchemaRef) *ir.Schema {
+// An inline schema without an xml name is the root element, named after
+// its Go type, except in AWS descriptions, which follow the service
+// model's framing (see awsXMLRoot): a payload member's element is the
+// document (OpenAPI 3.2's nodeType none on the body), or the members are
+// in <Operation>Request.
+func (l *loader) xmlRoot(m *ir.Schema, ref *openapi3.SchemaRef, operationID string) *ir.Schema {
 	if m == nil || ref == nil || ref.Value != nil && ref.Value.XML != nil && ref.Value.XML.Name != "" {
 		return m
 	}
 	if ref.Ref == "" {
-		if v := ref.Value; v != nil && v.XML == nil && len(v.Properties) == 1 {
-			for _, p := range v.Properties {
-				if p != nil && objectSchema(p.Value, 0) {
-					return m.With("xml", map[string]any{"nodeType": "none"})
+		if v := ref.Value; v != nil && v.XML == nil && awsDocument(l.doc) {
+			root, payload, ns := awsXMLRoot(l.doc, operationID)
+			x := map[string]any{"name": root}
+			if payload {
+				x = map[string]any{"nodeType": "none"}
+				if len(v.Properties) != 1 {
+					return m
 				}
 			}
+			if ns != "" {
+				x["namespace"] = ns
+			}
+			return m.With("xml", x)
 		}
 		return m
 	}
@@ -766,23 +774,6 @@ func xmlRootName(m *ir.Schema, ref *openapi3.SchemaRef) *ir.Schema {
 	}
 	// Beside the $ref: the runtime reads it before the target's xml object.
 	return m.With("xml", map[string]any{"name": name})
-}
-
-// objectSchema reports whether v states an object: its type, its
-// properties, or an allOf part that does.
-func objectSchema(v *openapi3.Schema, depth int) bool {
-	if v == nil || depth > 8 {
-		return false
-	}
-	if v.Type != nil && v.Type.Is(openapi3.TypeObject) || len(v.Properties) > 0 {
-		return true
-	}
-	for _, p := range v.AllOf {
-		if p != nil && objectSchema(p.Value, depth+1) {
-			return true
-		}
-	}
-	return false
 }
 
 // xmlName reports whether s is an XML element name without a prefix.

@@ -100,6 +100,10 @@ func (l *loader) adaptValue(v *openapi3.Schema) *jsonschema.Schema {
 	}
 	s.GoType, _ = v.Extensions["x-go-type"].(string)
 	s.XML = xmlObject(v.XML)
+	awsList := v.XML == nil && l.wrappedLists && v.Type != nil && v.Type.Is(openapi3.TypeArray)
+	if awsList {
+		s.XML = map[string]any{"wrapped": true} // see awsWrappedLists
+	}
 	l.schemas[v] = s
 	if v.Type != nil {
 		s.Types = *v.Type
@@ -122,6 +126,9 @@ func (l *loader) adaptValue(v *openapi3.Schema) *jsonschema.Schema {
 		s.AdditionalProperties = &jsonschema.Schema{Always: ap.Has}
 	}
 	s.Items = l.adapt(v.Items, v)
+	if awsList && s.Items != nil && !xmlNamed(v.Items, 0) {
+		s.Items = awsMember(s.Items)
+	}
 	s.PrefixItems = l.adaptAll(v.PrefixItems, v)
 	s.AllOf, s.AnyOf, s.OneOf = l.adaptAll(v.AllOf, v), l.adaptAll(v.AnyOf, v), l.adaptAll(v.OneOf, v)
 	s.NotIf = v.Not != nil || v.If != nil

@@ -1,8 +1,11 @@
 package realcalls
 
 import (
+	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
+	"io"
 	"mime"
 	"net"
 	"net/url"
@@ -114,9 +117,14 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     (VALIDATION_ERROR before anything was sent), and the published
 //     schema refuses them too. Refusals of inputs before one passed are
 //     counted on the call (Refusals, FirstRefusal), not thrown away.
-//   - xml-untyped -> opsgen: DECODE_ERROR on a 2xx XML body whose media
-//     type the description declares for the response (AWS's text/xml):
-//     a real server answers it, and opsgen does not type XML yet.
+//   - xml-untyped -> opsgen: DECODE_ERROR on a well-formed 2xx XML body
+//     whose media type the description declares for the response (AWS's
+//     text/xml): a real server answers it, and the client could not read
+//     it.
+//   - decode-malformed-xml -> mock: DECODE_ERROR on a 2xx body under an
+//     XML media type that is not well-formed XML (Prism writes the items
+//     of an array as elements named by their index, <0>): no client reads
+//     it, and a server that speaks XML does not send it.
 //   - decode-declared -> opsgen: the same for another declared media type
 //     that is not JSON.
 //   - decode-no-content -> opsgen: DECODE_ERROR on a body the description
@@ -601,12 +609,33 @@ func notJSONFault(o *Oracle, x *Exchange) (Fault, string) {
 	case got == "application/json" || strings.HasSuffix(got, "+json"):
 		// Not JSON under a JSON media type: the mock's body is broken.
 	case got != "" && mediaListed(types, got) && accepted:
-		if got == "text/xml" || got == "application/xml" || strings.HasSuffix(got, "+xml") {
+		if isXMLMedia(got) {
+			if !wellFormedXML(x.body) {
+				return FaultMock, "decode-malformed-xml"
+			}
 			return FaultOpsgen, "xml-untyped"
 		}
 		return FaultOpsgen, "decode-declared"
 	}
 	return FaultMock, "decode-not-json"
+}
+
+// wellFormedXML reports whether body is one well-formed XML document.
+func wellFormedXML(body []byte) bool {
+	d := xml.NewDecoder(bytes.NewReader(body))
+	root := false
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return root
+		}
+		if err != nil {
+			return false
+		}
+		if _, ok := tok.(xml.StartElement); ok {
+			root = true
+		}
+	}
 }
 
 // mediaListed reports whether the media type mt matches one of the list's

@@ -72,6 +72,12 @@ func TestClassify(t *testing.T) {
 			x.RespType = "text/xml; charset=utf-8"
 			return x
 		}()}, ClassError, FaultOpsgen, "xml-untyped"},
+		{"XML the description declares, not well-formed", Call{ErrCode: "DECODE_ERROR", Exchange: func() *Exchange {
+			// Prism's XML for an array: items named by their index (opensuse obs, seed 3141).
+			x := exchange("GET", base+"/xml", 200, `<xml><pkgdep><0>gzip</0></pkgdep></xml>`, "")
+			x.RespType = "text/xml; charset=utf-8"
+			return x
+		}()}, ClassError, FaultMock, "decode-malformed-xml"},
 		{"XML the description does not declare", Call{ErrCode: "DECODE_ERROR", Exchange: func() *Exchange {
 			x := exchange("GET", base+"/things", 200, `<r/>`, "")
 			x.RespType = "text/xml"

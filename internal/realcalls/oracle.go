@@ -1,8 +1,10 @@
 package realcalls
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"maps"
@@ -429,7 +431,7 @@ func (o *Oracle) ResponseMediaTypes(method, rawURL string, status int) (types []
 // (docs.aws.amazon.com, "Query requests"), which opsgen sends; Prism
 // wants the XML the description declares.
 func (o *Oracle) AWSQueryXMLBody(method, rawURL string) bool {
-	if o.doc == nil || o.doc.Info == nil || o.doc.Info.Extensions["x-providerName"] != "amazonaws.com" {
+	if !o.aws() {
 		return false
 	}
 	op, tmpl := o.Operation(method, rawURL)
@@ -585,7 +587,7 @@ func (o *Oracle) checkResponse(op *openapi3.Operation, status int, contentType s
 		// XML is a wire form of the JSON value the schema describes, read
 		// as its xml objects say (runtime/xmljson: the conversion is
 		// opsgen's, the validation below kin-openapi's).
-		if conv, err := o.xmlToJSON(media.Schema, body); err == nil {
+		if conv, err := o.xmlToJSON(media.Schema, body, false); err == nil {
 			body = conv
 		}
 	}
@@ -645,7 +647,11 @@ func (o *Oracle) XMLRequestBodyValid(method, rawURL, mediaType string, body []by
 	if media == nil || media.Schema == nil || media.Schema.Value == nil {
 		return false, false
 	}
-	js, err := o.xmlToJSON(media.Schema, body)
+	payload, ok := o.awsXMLFraming(op, media.Schema, body)
+	if !ok {
+		return false, true
+	}
+	js, err := o.xmlToJSON(media.Schema, body, payload)
 	if err != nil {
 		return false, true
 	}
@@ -654,6 +660,41 @@ func (o *Oracle) XMLRequestBodyValid(method, rawURL, mediaType string, body []by
 		return false, true
 	}
 	return media.Schema.Value.VisitJSON(v, o.requestValidation()...) == nil, true
+}
+
+// awsVersionSuffix is the API version APIs.guru appends to some AWS
+// operation IDs (CloudFront's CreateDistribution2020_05_31).
+var awsVersionSuffix = regexp.MustCompile(`\d{4}_\d{2}_\d{2}$`)
+
+// awsXMLFraming checks the root element of body, an XML request body of
+// op in an APIs.guru AWS description, as the service reads it (its SDK
+// model, which the description's inline schema does not carry): the
+// element of the payload member when the description gives the input's
+// component (<Operation>Request) the payload's namespace, else
+// <Operation>Request around the members. payload says the body's one
+// member is the root; ok is false for another root element. Other
+// descriptions name no root for an inline schema, and any is accepted.
+func (o *Oracle) awsXMLFraming(op *openapi3.Operation, schema *openapi3.SchemaRef, body []byte) (payload, ok bool) {
+	v := schema.Value
+	if !o.aws() || schema.Ref != "" || v.XML != nil && v.XML.Name != "" {
+		return false, true
+	}
+	var root string
+	dec := xml.NewDecoder(bytes.NewReader(body))
+	for root == "" {
+		tok, err := dec.Token()
+		if err != nil {
+			return false, false
+		}
+		if se, isStart := tok.(xml.StartElement); isStart {
+			root = se.Name.Local
+		}
+	}
+	input := awsVersionSuffix.ReplaceAllString(op.OperationID, "") + "Request"
+	if c := o.doc.Components.Schemas[input]; c != nil && c.Value != nil && c.Value.XML != nil && c.Value.XML.Namespace != "" {
+		return true, len(v.Properties) == 1 && v.Properties[root] != nil
+	}
+	return false, root == input
 }
 
 // requestValidation are the options that validate a request body.
@@ -672,8 +713,10 @@ func isXMLMedia(mt string) bool {
 }
 
 // xmlToJSON converts an XML body to the JSON value schema describes, its
-// $refs resolved against the document as kin-openapi holds it.
-func (o *Oracle) xmlToJSON(schema *openapi3.SchemaRef, body []byte) ([]byte, error) {
+// $refs resolved against the document as kin-openapi holds it; with
+// payload, the root element is the schema's one member (OpenAPI 3.2's
+// nodeType none).
+func (o *Oracle) xmlToJSON(schema *openapi3.SchemaRef, body []byte, payload bool) ([]byte, error) {
 	if o.docJSON == nil {
 		b, err := json.Marshal(o.doc)
 		if err != nil {
@@ -681,6 +724,9 @@ func (o *Oracle) xmlToJSON(schema *openapi3.SchemaRef, body []byte) ([]byte, err
 		}
 		if err := json.Unmarshal(b, &o.docJSON); err != nil {
 			return nil, err
+		}
+		if o.aws() {
+			awsWrapLists(o.docJSON)
 		}
 	}
 	b, err := json.Marshal(schema)
@@ -691,7 +737,37 @@ func (o *Oracle) xmlToJSON(schema *openapi3.SchemaRef, body []byte) ([]byte, err
 	if err := json.Unmarshal(b, &v); err != nil {
 		return nil, err
 	}
+	if o.aws() {
+		awsWrapLists(v)
+	}
+	if m, ok := v.(map[string]any); ok && payload {
+		m["xml"] = map[string]any{"nodeType": "none"}
+	}
 	return xmljson.Decode(body, xmljson.Schema{Value: v, Doc: o.docJSON})
+}
+
+// aws reports an APIs.guru amazonaws.com description (info x-providerName).
+func (o *Oracle) aws() bool {
+	return o.doc != nil && o.doc.Info != nil && o.doc.Info.Extensions["x-providerName"] == "amazonaws.com"
+}
+
+// awsWrapLists marks the arrays of the JSON schema tree v that have no xml
+// object wrapped, as the AWS services read and write lists unless their
+// model says flattened (aws2openapi's xml {wrapped: false}).
+func awsWrapLists(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		if _, hasXML := v["xml"]; !hasXML && v["type"] == "array" {
+			v["xml"] = map[string]any{"wrapped": true}
+		}
+		for _, c := range v {
+			awsWrapLists(c)
+		}
+	case []any:
+		for _, c := range v {
+			awsWrapLists(c)
+		}
+	}
 }
 
 // Security returns the names of the security schemes the operation's

@@ -1004,3 +1004,42 @@ func TestClassifyXMLBodyQuirk(t *testing.T) {
 		}
 	}
 }
+
+// TestClassifyAWSXMLFraming: in an AWS description the XML body's root
+// element is the service model's (see awsXMLFraming): Route53's members
+// in <ChangeResourceRecordSetsRequest>, S3's payload <Tagging> as the
+// document; lists are wrapped. The right framing with content the schema
+// accepts is Prism's quirk; the other framing (what opsgen sent before,
+// seed 9001) or a list not in its element is opsgen's.
+func TestClassifyAWSXMLFraming(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/aws-restxml.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	const rrset, tagging = "POST http://127.0.0.1:1/2013-04-01/hostedzone/z1/rrset/", "PUT http://127.0.0.1:1/b1/tagging"
+	for _, tc := range []struct {
+		req, body string
+		quirk     bool
+	}{
+		{rrset, `<ChangeResourceRecordSetsRequest><ChangeBatch><Changes><Change><Action>CREATE</Action></Change></Changes></ChangeBatch></ChangeResourceRecordSetsRequest>`, true},
+		{rrset, `<ChangeBatch><Changes><Change><Action>CREATE</Action></Change></Changes></ChangeBatch>`, false},
+		{rrset, `<ChangeResourceRecordSetsBody><ChangeBatch><Changes><Change><Action>CREATE</Action></Change></Changes></ChangeBatch></ChangeResourceRecordSetsBody>`, false},
+		{rrset, `<ChangeResourceRecordSetsRequest><ChangeBatch><Changes><Change><Action>MOVE</Action></Change></Changes></ChangeBatch></ChangeResourceRecordSetsRequest>`, false},
+		// The list not in its element (OpenAPI's default, which the
+		// service does not read).
+		{rrset, `<ChangeResourceRecordSetsRequest><ChangeBatch><Change><Action>CREATE</Action></Change></ChangeBatch></ChangeResourceRecordSetsRequest>`, false},
+		{tagging, `<Tagging><TagSet><Tag><Key>k</Key></Tag></TagSet></Tagging>`, true},
+		{tagging, `<PutBucketTaggingRequest><Tagging><TagSet><Tag><Key>k</Key></Tag></TagSet></Tagging></PutBucketTaggingRequest>`, false},
+		{tagging, `<TagSet><Tag><Key>k</Key></Tag></TagSet>`, false},
+	} {
+		method, url, _ := strings.Cut(tc.req, " ")
+		x := exchange(method, url, 422, `{}`, `https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY [{"location":["body"],"severity":"Error","code":"type","message":"Request body must be object"}]`)
+		x.ReqHeaders = map[string]string{"Content-Type": "text/xml"}
+		x.ReqBody = tc.body
+		c := &Call{Op: "s.op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
+		Classify(c, o, nil)
+		if got := c.Rule == "reject-xml-body-quirk"; got != tc.quirk || !tc.quirk && c.Fault != FaultOpsgen {
+			t.Errorf("%s %s: %s/%s (the quirk: %v): %s", tc.req, tc.body, c.Fault, c.Rule, tc.quirk, c.Evidence)
+		}
+	}
+}

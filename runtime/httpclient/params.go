@@ -224,6 +224,23 @@ func flattenValue(rv reflect.Value) (flat, error) {
 	if err != nil || !ok {
 		return flat{}, err
 	}
+	if rv.Type() == rawMessageType {
+		// An untyped value: null is absent, and an array or object is
+		// serialized as the style says, as a typed one would be (an array
+		// in an exploded form query is ids=1&ids=2, not its JSON text).
+		switch raw := bytes.TrimSpace(rv.Bytes()); {
+		case string(raw) == "null":
+			return flat{}, nil
+		case len(raw) > 0 && (raw[0] == '[' || raw[0] == '{'):
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.UseNumber() // numbers keep their text
+			var v any
+			if err := dec.Decode(&v); err != nil {
+				return flat{}, err
+			}
+			return flattenValue(reflect.ValueOf(v))
+		}
+	}
 	if s, ok, err := scalarString(rv); ok || err != nil {
 		return flat{kind: kindScalar, s: s}, err
 	}
@@ -287,7 +304,8 @@ func scalarString(rv reflect.Value) (s string, ok bool, err error) {
 		// name no property declares): a JSON string is its text, as a
 		// union holding a string is (box's grant_type went out as
 		// "%22e2e%22"); numbers and booleans are their JSON; objects
-		// and arrays stay JSON text.
+		// and arrays inside an object, which no style serializes, stay
+		// JSON text (flattenValue serializes one at the top).
 		raw := bytes.TrimSpace(rv.Bytes())
 		if len(raw) > 0 && raw[0] == '"' {
 			var s string

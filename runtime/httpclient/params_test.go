@@ -226,7 +226,7 @@ func TestScalarValues(t *testing.T) {
 		{ptrText{2}, "nii"},
 		{&ptrText{1}, "ni"},
 		{[]ptrText{{1}, {3}}, "ni,niii"},
-		{json.RawMessage(`{"a":1}`), "%7B%22a%22%3A1%7D"},
+		{json.RawMessage(`{"a":1}`), "a,1"}, // untyped: serialized by the style, as a typed object is
 		{[]byte("hi"), "aGk%3D"},
 		{"ü/é?", "%C3%BC%2F%C3%A9%3F"},
 		{[]any{1, "x", nil, true}, "1,x,true"},

@@ -151,12 +151,17 @@ func TestUntypedMemberSent(t *testing.T) {
 	r.QueryParam("q", StyleForm, true, false, json.RawMessage(`"x y"`))
 	r.QueryParam("n", StyleForm, true, false, json.RawMessage(`1.50`))
 	r.HeaderParam("X-Mode", false, json.RawMessage(`"fast"`))
+	// An array or object is serialized by its style, null is absent.
+	r.QueryParam("ids", StyleForm, true, false, json.RawMessage(`[1, "a b", null, 2.50]`))
+	r.QueryParam("f", StyleForm, true, false, json.RawMessage(`{"k": "v w"}`))
+	r.QueryParam("none", StyleForm, true, false, json.RawMessage(`null`))
 	if _, err := Do[struct{}](t.Context(), c, r, nil); err != nil {
 		t.Fatal(err)
 	}
 	got := rec.last(t)
-	if got.requestURI != "/leads/7%20a?q=x%20y&n=1.50" || got.header.Get("X-Mode") != "fast" {
-		t.Errorf("parameters: got %s, X-Mode %q; want /leads/7%%20a?q=x%%20y&n=1.50, fast", got.requestURI, got.header.Get("X-Mode"))
+	const want = "/leads/7%20a?q=x%20y&n=1.50&ids=1&ids=a%20b&ids=2.50&k=v%20w"
+	if got.requestURI != want || got.header.Get("X-Mode") != "fast" {
+		t.Errorf("parameters: got %s, X-Mode %q; want %s, fast", got.requestURI, got.header.Get("X-Mode"), want)
 	}
 }
 

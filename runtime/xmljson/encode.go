@@ -77,7 +77,7 @@ func readJSON(d *json.Decoder, depth int) (any, error) {
 // written as elements of their own name; a name that cannot be an XML
 // name fails. A root object whose xml.nodeType is none (OpenAPI 3.2: no
 // element of its own) and that has one member is written as that member's
-// element.
+// element, in the root's namespace when the member's schema names none.
 func Encode(value []byte, s Schema) ([]byte, error) {
 	d := json.NewDecoder(bytes.NewReader(value))
 	d.UseNumber()
@@ -112,6 +112,12 @@ func Encode(value []byte, s Schema) ([]byte, error) {
 		ps := &shape{}
 		if p, ok := sh.props[m.key]; ok {
 			ps = r.shapeOf(p)
+		}
+		if ps.xml.namespace == "" && sh.xml.namespace != "" {
+			// The root's namespace is the document's: its element's.
+			c := *ps
+			c.xml.namespace, c.xml.prefix = sh.xml.namespace, sh.xml.prefix
+			ps = &c
 		}
 		if err := e.element(nodeName(ps, m.key), m.value, ps, 0); err != nil {
 			return nil, err

@@ -383,4 +383,16 @@ func TestRootWithoutElement(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameJSON(t, back, value)
+
+	// A namespace beside nodeType none is the document's (the AWS
+	// payload's namespace, which the description gives its input):
+	// the member's element declares it when its own schema names none.
+	s = schemaOf(t, `{"schema": {"type": "object", "xml": {"nodeType": "none", "namespace": "http://s3.amazonaws.com/doc/2006-03-01/"},
+		"properties": {"Tagging": {"type": "object", "properties": {"Key": {"type": "string"}}}}}}`)
+	if got, err = Encode([]byte(`{"Tagging":{"Key":"k"}}`), s); err != nil {
+		t.Fatal(err)
+	}
+	if want := `<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<Tagging xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Key>k</Key></Tagging>`; string(got) != want {
+		t.Errorf("Encode with the root's namespace =\n%s\nwant\n%s", got, want)
+	}
 }

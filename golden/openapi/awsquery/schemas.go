@@ -30,7 +30,7 @@ func (defRefAssumeRoleRequest) Def() *opsgenimpl.Def {
 	return &defSchemaAssumeRoleRequest
 }
 
-var defSchemaAssumeRoleRequest = opsgenimpl.Def{Name: "AssumeRoleRequest", JSON: `{"properties":{"DurationSeconds":{"type":"integer"},"PolicyArns":{"items":{"$ref":"#/$defs/PolicyDescriptorType"},"type":"array"},"RoleArn":{"type":"string"},"RoleSessionName":{"type":"string"},"Tags":{"items":{"$ref":"#/$defs/Tag"},"type":"array"}},"required":["RoleArn","RoleSessionName"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefPolicyDescriptorType{}, defRefTag{}}}
+var defSchemaAssumeRoleRequest = opsgenimpl.Def{Name: "AssumeRoleRequest", JSON: `{"properties":{"DurationSeconds":{"type":"integer"},"PolicyArns":{"items":{"allOf":[{"$ref":"#/$defs/PolicyDescriptorType"},{"xml":{"name":"member"}}]},"type":"array","xml":{"wrapped":true}},"RoleArn":{"type":"string"},"RoleSessionName":{"type":"string"},"Tags":{"items":{"allOf":[{"$ref":"#/$defs/Tag"},{"xml":{"name":"member"}}]},"type":"array","xml":{"wrapped":true}}},"required":["RoleArn","RoleSessionName"],"type":"object"}`, Deps: []opsgenimpl.DefRef{defRefPolicyDescriptorType{}, defRefTag{}}}
 
 type defRefAssumeRoleResponse struct{}
 
