@@ -14,6 +14,7 @@ import (
 	"os"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -202,10 +203,20 @@ func clip(b []byte) string {
 	return string(b)
 }
 
+// unwritten are the request header fields net/http does not send from
+// Request.Header but from the message itself (http.Request.Write): a
+// header parameter of one of these names never reaches the server.
+var unwritten = map[string]bool{"Host": true, "Content-Length": true, "Transfer-Encoding": true, "Trailer": true}
+
 func (rec *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	x := &Exchange{Method: req.Method, URL: req.URL.String(), ReqHeaders: map[string]string{}}
 	for k, v := range req.Header {
-		x.ReqHeaders[k] = strings.Join(v, ", ")
+		if !unwritten[k] {
+			x.ReqHeaders[k] = strings.Join(v, ", ")
+		}
+	}
+	if req.ContentLength > 0 {
+		x.ReqHeaders["Content-Length"] = strconv.FormatInt(req.ContentLength, 10)
 	}
 	if req.Body != nil {
 		b, err := io.ReadAll(req.Body)

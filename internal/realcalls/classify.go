@@ -1465,8 +1465,6 @@ func framingHeaders(o *Oracle, x *Exchange) string {
 		default:
 			return ""
 		}
-		// No ReqHeaders check: the recorded header map may hold the
-		// parameter, which net/http's transport does not write.
 		if !o.DeclaresHeader(x.Method, x.URL, m[2]) {
 			return ""
 		}

@@ -2,6 +2,8 @@ package realcalls
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -284,6 +286,39 @@ func TestTransportFault(t *testing.T) {
 		Classify(c, NewOracle("../../testdata/realcalls/classify.yaml"), nil)
 		if c.Fault != tc.fault || c.Rule != tc.rule {
 			t.Errorf("%s (%s, %d requests): %s / %s, want %s / %s", tc.url, tc.err, tc.requests, c.Fault, c.Rule, tc.fault, tc.rule)
+		}
+	}
+}
+
+// TestRecorderHeaders: the recorded request headers are the ones net/http
+// sends: a header parameter named Content-Length (peertube's, seed 6161)
+// is not, the length of the body is.
+func TestRecorderHeaders(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	rec := &recorder{next: http.DefaultTransport}
+	for _, tc := range []struct {
+		body, want string
+	}{{"", ""}, {"hello", "5"}} {
+		req, err := http.NewRequest("DELETE", srv.URL, strings.NewReader(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.body == "" {
+			req.Body, req.ContentLength = nil, 0
+		}
+		req.Header.Set("Content-Length", "42")
+		req.Header.Set("X-Mode", "fast")
+		resp, err := rec.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		x, _ := rec.take()
+		if got := x.ReqHeaders["Content-Length"]; got != tc.want || x.ReqHeaders["X-Mode"] != "fast" {
+			t.Errorf("body %q: recorded Content-Length %q, X-Mode %q; want %q, fast", tc.body, got, x.ReqHeaders["X-Mode"], tc.want)
 		}
 	}
 }
