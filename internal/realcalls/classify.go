@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net"
 	"net/url"
 	"reflect"
@@ -76,7 +77,9 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 // Successful calls (2xx without warnings):
 //   - ok-invalid-body -> opsgen (class missed): the oracle finds the body
 //     invalid for the description: the client accepted it without a word
-//     (not when the oracle's error is a pattern it cannot compile).
+//     (not when the oracle's error is a pattern it cannot compile). The
+//     body is checked against the operation called when the URL matches
+//     its template, though another operation's matches it better.
 //
 // Warned calls (2xx with warnings):
 //   - warn-invented-value -> opsgen: a warning about a value (not a missing
@@ -344,7 +347,16 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 				// The oracle checks what the client accepted without a word.
 				// A pattern kin-openapi cannot compile (\p{XDigit}) is the
 				// oracle's failure, not a violation.
-				if rc := o.CheckResponse(x.Method, x.URL, x.Status, x.RespType, x.body); rc.Known && !rc.Valid && !strings.Contains(rc.Reason, "error parsing regexp") {
+				rc := o.CheckResponse(x.Method, x.URL, x.Status, x.RespType, x.body)
+				if own := o.TemplateOf(x.Method, opName(c.Op)); rc.Known && !rc.Valid && own != "" && own != rc.Template && o.Matches(own, x.URL) {
+					// The URL matches another operation's template better
+					// (mist's /sites/{id}/rssizones/{zone} for the called
+					// /sites/{id}/{zone_type}/count): the client checks
+					// the body against the operation it called, and so
+					// does the oracle.
+					rc = o.CheckResponseOf(own, x.Method, x.Status, x.RespType, x.body)
+				}
+				if rc.Known && !rc.Valid && !strings.Contains(rc.Reason, "error parsing regexp") {
 					c.Class, c.Fault, c.Rule = ClassMissed, FaultOpsgen, "ok-invalid-body"
 					c.Evidence = fmt.Sprintf("%s -> %d; the client gave no warning, the oracle finds the body invalid: %s; body: %s", requestLine(x), x.Status, rc.Reason, clipS(x.RespBody, 600))
 				}
@@ -480,7 +492,7 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 				c.Fault, c.Rule = FaultMock, "reject-route-operator"
 				ev += "; Prism routes no path to a template with the RFC 6570 operator variables " + strings.Join(vars, ", ")
 			}
-		case multipartQuirk(x):
+		case multipartQuirk(o, x):
 			c.Fault, c.Rule = FaultMock, "reject-multipart-quirk"
 		case x.Status == 401 || x.Status == 403 || strings.Contains(x.Violations, "UNAUTHORIZED"):
 			c.Fault, c.Rule = FaultOpsgen, "reject-security"
@@ -777,27 +789,77 @@ var xmlWholeBody = regexp.MustCompile(`"location":\[(?:"request",)?"body"\][^}]*
 
 // multipartQuirk reports whether Prism rejected a multipart/form-data
 // request only for its known multipart quirks (see Classify).
-func multipartQuirk(x *Exchange) bool {
-	if !strings.HasPrefix(x.ReqHeaders["Content-Type"], "multipart/form-data") {
+func multipartQuirk(o *Oracle, x *Exchange) bool {
+	ct := x.ReqHeaders["Content-Type"]
+	if !strings.HasPrefix(ct, "multipart/form-data") {
 		return false
 	}
+	parts := multipartParts(ct, x.ReqBody)
 	ms := violationAt.FindAllStringSubmatch(x.Violations, -1)
-	if len(ms) == 0 || strings.Count(x.Violations, `"location"`) != len(ms) {
+	req := requiredPart.FindAllStringSubmatch(x.Violations, -1)
+	if len(ms)+len(req) == 0 || strings.Count(x.Violations, `"location"`) != len(ms)+len(req) {
 		return false
+	}
+	for _, m := range req {
+		// A part the request carries, named with characters Prism's
+		// multipart reading loses (mist's required "file {}").
+		if _, sent := parts[m[1]]; !sent {
+			return false
+		}
 	}
 	for _, m := range ms {
 		name, msg := m[1], m[2]
-		switch {
+		switch p, sent := parts[name]; {
 		case strings.Contains(msg, "Reserved characters"):
-		case strings.HasSuffix(msg, "must be array") && strings.Contains(x.ReqBody, `name="`+name+`"`):
-		case strings.HasSuffix(msg, "must be object") && strings.Contains(x.ReqBody, `name="`+name+`"`+"\r\nContent-Type: application/json\r\n"):
+		case strings.HasSuffix(msg, "must be array") && sent:
+		case (strings.HasSuffix(msg, "must be object") || strings.HasSuffix(msg, "must match a schema in anyOf") || strings.HasSuffix(msg, "must match exactly one schema in oneOf")) &&
+			sent && p.json && o.MultipartPartValid(x.Method, x.URL, name, p.body):
 			// An object property sent as a JSON part, as OpenAPI's
-			// encoding default says: Prism reads the part as a string.
+			// encoding default says, whose JSON the property's schema
+			// accepts: Prism reads the part as a string.
 		default:
 			return false
 		}
 	}
 	return true
+}
+
+// requiredPart matches Prism's violation of a required multipart part.
+var requiredPart = regexp.MustCompile(`"location":\[(?:"request",)?"body"\][^}]*"message":"Request body must have required property '([^']+)'"`)
+
+// part is one part of a multipart/form-data body: its content, and
+// whether its Content-Type is JSON.
+type part struct {
+	body []byte
+	json bool
+}
+
+// multipartParts reads the parts of a multipart/form-data body by name
+// (the first of a name); nil when the body cannot be read (clipped).
+func multipartParts(contentType, body string) map[string]part {
+	_, params, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return nil
+	}
+	r := multipart.NewReader(strings.NewReader(body), params["boundary"])
+	parts := map[string]part{}
+	for {
+		p, err := r.NextPart()
+		if err == io.EOF {
+			return parts
+		}
+		if err != nil {
+			return nil
+		}
+		b, err := io.ReadAll(p)
+		if err != nil {
+			return nil
+		}
+		mt, _, _ := mime.ParseMediaType(p.Header.Get("Content-Type"))
+		if _, seen := parts[p.FormName()]; !seen {
+			parts[p.FormName()] = part{body: b, json: mt == "application/json" || strings.HasSuffix(mt, "+json")}
+		}
+	}
 }
 
 // unexplainedWarning returns the pointer of the first warning that no

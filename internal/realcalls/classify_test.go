@@ -15,13 +15,20 @@ func exchange(method, url string, status int, body string, violations string) *E
 	return &Exchange{Method: method, URL: url, Status: status, RespType: "application/json", RespBody: body, body: []byte(body), Violations: violations}
 }
 
-// multipart is a rejected multipart request with one part "tags" and one
-// part "meta".
-func multipart(violations string) *Exchange {
+// multipartExchange is a rejected multipart request with the parts "tags",
+// "meta" (plain), "object" (JSON), "file {}" and "media" (JSON, as
+// media).
+func multipartExchange(violations string, media ...string) *Exchange {
 	x := exchange("POST", "http://127.0.0.1:1/things", 422, `{}`, violations)
 	x.ReqHeaders = map[string]string{"Content-Type": "multipart/form-data; boundary=b"}
+	m := `{"type":"photo"}`
+	if len(media) > 0 {
+		m = media[0]
+	}
 	x.ReqBody = "--b\r\nContent-Disposition: form-data; name=\"tags\"\r\n\r\nx\r\n--b\r\nContent-Disposition: form-data; name=\"meta\"\r\n\r\n{}\r\n" +
-		"--b\r\nContent-Disposition: form-data; name=\"object\"\r\nContent-Type: application/json\r\n\r\n{}\r\n--b--\r\n"
+		"--b\r\nContent-Disposition: form-data; name=\"object\"\r\nContent-Type: application/json\r\n\r\n{}\r\n" +
+		"--b\r\nContent-Disposition: form-data; name=\"file {}\"\r\n\r\ne2e\r\n" +
+		"--b\r\nContent-Disposition: form-data; name=\"media\"\r\nContent-Type: application/json\r\n\r\n" + m + "\r\n--b--\r\n"
 	return x
 }
 
@@ -64,6 +71,14 @@ func TestClassify(t *testing.T) {
 			Exchange: exchange("GET", base+"/things", 200, `<html>`, "")}, ClassError, FaultMock, "decode-not-json"},
 		{"input refused before sending", Call{ErrCode: "VALIDATION_ERROR", ErrMsg: "invalid input"}, ClassError, FaultHarness, "input-refused"},
 		{"an input its published schema accepts refused", Call{ErrCode: "VALIDATION_ERROR", ErrMsg: "query parameter \"f\": item 0 is not a primitive", RefusedValid: true}, ClassError, FaultOpsgen, "refused-valid-input"},
+		{"the called operation's body, where another template matches the URL better", Call{Op: "s.countAreas",
+			Exchange: exchange("GET", base+"/areas/rssizones/count", 200, `{"total":3}`, "")}, ClassOK, "", ""},
+		{"a body neither operation accepts, accepted without a word", Call{Op: "s.countAreas",
+			Exchange: exchange("GET", base+"/areas/rssizones/count", 200, `{"total":"3"}`, "")}, ClassMissed, FaultOpsgen, "ok-invalid-body"},
+		{"a day its month does not have, warned about", Call{Warnings: []string{`/at: value "2021-09-31T15:52:25.573Z" does not fit Go type time.Time (not an RFC 3339 date-time): dropped`},
+			Exchange: exchange("GET", base+"/findings", 200, `{"at":"2021-09-31T15:52:25.573Z"}`, "")}, ClassWarned, FaultDescription, "warn-bad-example"},
+		{"days that exist, a leap second", Call{Exchange: exchange("GET", base+"/findings", 200, `{"at":"2016-12-31T23:59:60Z","on":"2024-02-29"}`, "")}, ClassOK, "", ""},
+		{"February 29 of a common year, accepted without a word", Call{Exchange: exchange("GET", base+"/findings", 200, `{"on":"2023-02-29"}`, "")}, ClassMissed, FaultOpsgen, "ok-invalid-body"},
 		{"a body the oracle rejects accepted without a word", Call{Exchange: exchange("GET", base+"/items/1", 200, `{"id":"one","name":"box"}`, "")}, ClassMissed, FaultOpsgen, "ok-invalid-body"},
 		{"a pattern the oracle cannot compile", Call{Exchange: exchange("GET", base+"/items/1", 200, `{"id":1,"name":"box","code":"string"}`, "")}, ClassOK, "", ""},
 		{"null where the schema has no type", Call{Exchange: exchange("GET", base+"/anything", 200, `{"a":null,"b":1}`, "")}, ClassOK, "", ""},
@@ -144,19 +159,25 @@ func TestClassify(t *testing.T) {
 		{"invalid request", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: exchange("GET", base+"/items/x", 422, `{}`, `[{"location":["request","path","id"],"message":"must be integer"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
 		{"multipart quirks", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
-			Exchange: multipart(`[{"location":["body","tags"],"severity":"Error","code":"type","message":"Request body property tags must be array"},{"location":["body","meta"],"severity":"Error","message":"Reserved characters used in request body"}]`)}, ClassRejected, FaultMock, "reject-multipart-quirk"},
+			Exchange: multipartExchange(`[{"location":["body","tags"],"severity":"Error","code":"type","message":"Request body property tags must be array"},{"location":["body","meta"],"severity":"Error","message":"Reserved characters used in request body"}]`)}, ClassRejected, FaultMock, "reject-multipart-quirk"},
 		{"multipart quirks in the sl-violations header's form", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
-			Exchange: multipart(`[{"location":["request","body","tags"],"severity":"Error","code":"type","message":"Request body property tags must be array"}]`)}, ClassRejected, FaultMock, "reject-multipart-quirk"},
+			Exchange: multipartExchange(`[{"location":["request","body","tags"],"severity":"Error","code":"type","message":"Request body property tags must be array"}]`)}, ClassRejected, FaultMock, "reject-multipart-quirk"},
 		{"a part the request does not carry is not a quirk", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
-			Exchange: multipart(`[{"location":["request","body","absent"],"severity":"Error","code":"type","message":"Request body property absent must be array"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
+			Exchange: multipartExchange(`[{"location":["request","body","absent"],"severity":"Error","code":"type","message":"Request body property absent must be array"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
 		{"an email the runtime refuses is no invented warning", Call{Warnings: []string{"/email: \"example\" is not a valid email"},
 			Exchange: exchange("GET", base+"/people/1", 200, `{"email":"example"}`, "")}, ClassWarned, FaultMock, "warn-bad-mock-data"},
 		{"an object sent as a JSON part, read as a string", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
-			Exchange: multipart(`[{"location":["body","object"],"severity":"Error","code":"type","message":"Request body property object must be object"}]`)}, ClassRejected, FaultMock, "reject-multipart-quirk"},
+			Exchange: multipartExchange(`[{"location":["body","object"],"severity":"Error","code":"type","message":"Request body property object must be object"}]`)}, ClassRejected, FaultMock, "reject-multipart-quirk"},
 		{"an object sent as a plain part is not the quirk", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
-			Exchange: multipart(`[{"location":["body","meta"],"severity":"Error","code":"type","message":"Request body property meta must be object"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
+			Exchange: multipartExchange(`[{"location":["body","meta"],"severity":"Error","code":"type","message":"Request body property meta must be object"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
+		{"a required part sent, with a name Prism does not read (mist's \"file {}\", seed 3141)", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: multipartExchange(`[{"location":["request","body"],"severity":"Error","code":"required","message":"Request body must have required property 'file {}'"}]`)}, ClassRejected, FaultMock, "reject-multipart-quirk"},
+		{"an anyOf object sent as a JSON part its schema accepts (telegram's media, seed 3141)", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: multipartExchange(`[{"location":["request","body","media"],"severity":"Error","code":"type","message":"Request body property media must be object"},{"location":["request","body","media"],"severity":"Error","code":"anyOf","message":"Request body property media must match a schema in anyOf"}]`)}, ClassRejected, FaultMock, "reject-multipart-quirk"},
+		{"a JSON part its schema refuses is not the quirk", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
+			Exchange: multipartExchange(`[{"location":["request","body","media"],"severity":"Error","code":"type","message":"Request body property media must be object"},{"location":["request","body","media"],"severity":"Error","code":"anyOf","message":"Request body property media must match a schema in anyOf"}]`, `{"type":"audio"}`)}, ClassRejected, FaultOpsgen, "reject-violation"},
 		{"a multipart violation that is not a quirk", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
-			Exchange: multipart(`[{"location":["body","name"],"severity":"Error","code":"required","message":"Request body must have required property 'name'"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
+			Exchange: multipartExchange(`[{"location":["body","name"],"severity":"Error","code":"required","message":"Request body must have required property 'name'"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
 		{"a Content-Type that is no media type", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: func() *Exchange {
 				x := exchange("DELETE", base+"/things", 422, `{}`, `[{"location":["header","Content-Type"]}]`)

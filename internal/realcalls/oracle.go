@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
@@ -69,6 +70,31 @@ type durationFormat struct{}
 func (durationFormat) Validate(s string) error {
 	if !isoDuration.MatchString(s) || s == "P" || strings.HasSuffix(s, "T") {
 		return fmt.Errorf("%q is not an ISO 8601 duration", s)
+	}
+	return nil
+}
+
+// The oracle checks the formats date and date-time as RFC 3339 does: the
+// day must exist in its month ("2021-09-31" does not), which
+// kin-openapi's patterns do not check (a leap second, ":60", stays
+// valid, as the RFC says).
+func init() {
+	date, dateTime := regexp.MustCompile(openapi3.FormatOfStringDate), regexp.MustCompile(openapi3.FormatOfStringDateTime)
+	openapi3.DefineStringFormatValidator("date", openapi3.NewCallbackValidator(func(s string) error {
+		return calendarDate(s, date)
+	}))
+	openapi3.DefineStringFormatValidator("date-time", openapi3.NewCallbackValidator(func(s string) error {
+		return calendarDate(s, dateTime)
+	}))
+}
+
+// calendarDate checks s against the pattern, then that its date exists.
+func calendarDate(s string, pattern *regexp.Regexp) error {
+	if !pattern.MatchString(s) {
+		return fmt.Errorf("string doesn't match pattern %q", pattern)
+	}
+	if _, err := time.Parse(time.DateOnly, s[:len(time.DateOnly)]); err != nil {
+		return fmt.Errorf("no such day: %s", s[:len(time.DateOnly)])
 	}
 	return nil
 }
@@ -294,6 +320,17 @@ func (o *Oracle) operations(method, rawURL string) ([]*openapi3.Operation, []str
 		}
 	}
 	return ops, tmpls
+}
+
+// Matches reports whether the request URL rawURL matches the path
+// template tmpl, whether or not another template matches it better.
+func (o *Oracle) Matches(tmpl, rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	_, ok := matchTemplate(tmpl, strings.Split(strings.Trim(u.EscapedPath(), "/"), "/"))
+	return ok
 }
 
 // matchTemplate matches a path template against request path segments
@@ -660,6 +697,27 @@ func (o *Oracle) XMLRequestBodyValid(method, rawURL, mediaType string, body []by
 		return false, true
 	}
 	return media.Schema.Value.VisitJSON(v, o.requestValidation()...) == nil, true
+}
+
+// MultipartPartValid reports whether value, the JSON content of the part
+// name of a multipart/form-data request, is valid for that property of
+// the operation's request body schema; false when the operation declares
+// no such property.
+func (o *Oracle) MultipartPartValid(method, rawURL, name string, value []byte) bool {
+	op, _ := o.Operation(method, rawURL)
+	if op == nil || op.RequestBody == nil || op.RequestBody.Value == nil {
+		return false
+	}
+	media := op.RequestBody.Value.Content.Get("multipart/form-data")
+	if media == nil || media.Schema == nil || media.Schema.Value == nil {
+		return false
+	}
+	prop := media.Schema.Value.Properties[name]
+	var v any
+	if prop == nil || prop.Value == nil || json.Unmarshal(value, &v) != nil {
+		return false
+	}
+	return prop.Value.VisitJSON(v, o.requestValidation()...) == nil
 }
 
 // awsVersionSuffix is the API version APIs.guru appends to some AWS
