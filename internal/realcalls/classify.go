@@ -169,7 +169,10 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     or does not read an array sent as one part per item (as RFC 7578
 //     sends repeated values, and as opsgen sends arrays) as an array, or
 //     an object sent as an application/json part (OpenAPI's default
-//     encoding of an object property) as an object.
+//     encoding of an object property) as an object, when the oracle finds
+//     the part's JSON valid for the property; or says a required part the
+//     request carries is missing, when its name has a space, a bracket or
+//     a brace, which Prism's reading loses (mist's "file {}").
 //   - reject-misrouted -> mock: every violation is a required path
 //     parameter that the path template the request was built for does not
 //     have: Prism validated the request against another path item (its
@@ -802,8 +805,9 @@ func multipartQuirk(o *Oracle, x *Exchange) bool {
 	}
 	for _, m := range req {
 		// A part the request carries, named with characters Prism's
-		// multipart reading loses (mist's required "file {}").
-		if _, sent := parts[m[1]]; !sent {
+		// multipart reading loses (mist's required "file {}"; Prism
+		// 5.14.2 reads "plain" and loses "a b", "x{y}", "track[genre]").
+		if _, sent := parts[m[1]]; !sent || !strings.ContainsAny(m[1], " []{}") {
 			return false
 		}
 	}

@@ -19,7 +19,7 @@ func exchange(method, url string, status int, body string, violations string) *E
 // "meta" (plain), "object" (JSON), "file {}" and "media" (JSON, as
 // media).
 func multipartExchange(violations string, media ...string) *Exchange {
-	x := exchange("POST", "http://127.0.0.1:1/things", 422, `{}`, violations)
+	x := exchange("POST", "http://127.0.0.1:1/parts", 422, `{}`, violations)
 	x.ReqHeaders = map[string]string{"Content-Type": "multipart/form-data; boundary=b"}
 	m := `{"type":"photo"}`
 	if len(media) > 0 {

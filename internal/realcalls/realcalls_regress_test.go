@@ -547,13 +547,14 @@ func TestClassifyFormArrayQuirk(t *testing.T) {
 // TestClassifyRefSibling: soundcloud's POST /tracks requires track[title]
 // in a "required" beside the body schema's $ref, which OpenAPI 3.0 says to
 // ignore and Prism applies: the description's. A property required by the
-// referenced schema itself stays opsgen's.
+// referenced schema itself stays opsgen's when the request does not carry
+// it.
 func TestClassifyRefSibling(t *testing.T) {
 	o := NewOracle("../../testdata/realcalls/classify.yaml")
 	mk := func(name string) *Call {
 		x := exchange("POST", "http://127.0.0.1:1/tracks", 400, `{}`, `[{"location":["request","body"],"severity":"Error","code":"required","message":"Request body must have required property '`+name+`'"}]`)
 		x.ReqHeaders = map[string]string{"Content-Type": "multipart/form-data; boundary=b"}
-		x.ReqBody = "--b\r\nContent-Disposition: form-data; name=\"track[genre]\"\r\n\r\nrock\r\n--b--\r\n"
+		x.ReqBody = "--b\r\nContent-Disposition: form-data; name=\"track[kind]\"\r\n\r\nrock\r\n--b--\r\n"
 		return &Call{Op: "op", ErrCode: "HTTP_ERROR", Requests: 1, Exchange: x}
 	}
 	c := mk("track[title]")
