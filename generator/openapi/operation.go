@@ -393,6 +393,13 @@ func mediaRank(mt string) int {
 	return 9
 }
 
+// wildcardMedia reports a media range that names no one media type:
+// "*/*" or "application/*".
+func wildcardMedia(mt string) bool {
+	base, _, err := mime.ParseMediaType(mt)
+	return err == nil && (base == "*/*" || base == "application/*")
+}
+
 // isXML reports an XML media type (lower case, without parameters).
 func isXML(base string) bool {
 	return base == "application/xml" || base == "text/xml" || strings.HasSuffix(base, "+xml")
@@ -454,6 +461,12 @@ func (l *loader) mediaTypeOf(content openapi3.Content, mt string, w where) (stri
 	if ref != nil {
 		t = l.schema(ref, mw)
 	}
+	if kind == ir.BodyBinary && wildcardMedia(mt) && t != nil && structured(t) {
+		// Any media type, and a schema of an object, array or union
+		// (telnyx's "*/*" report request): JSON, the one encoding such a
+		// schema describes without more (see body for the Content-Type).
+		kind = ir.BodyJSON
+	}
 	if kind == ir.BodyXML && (t == nil || !structured(t)) {
 		// A scalar (or no) schema: the document as text or bytes.
 		kind = ir.BodyBinary
@@ -500,6 +513,9 @@ func (l *loader) body(op *ir.Operation, rb *openapi3.RequestBody, w where) *ir.B
 		}
 	} else {
 		mt, kind, ref, t = l.mediaTypeOf(rb.Content, seq, w)
+	}
+	if kind == ir.BodyJSON && wildcardMedia(mt) {
+		mt = "application/json" // a request's Content-Type is one media type
 	}
 	b := &ir.Body{MediaType: mt, Kind: kind, Type: t, Required: rb.Required, Doc: ir.Doc{Description: rb.Description}}
 	if ref != nil && ref.Ref == "" && l.conv.Declared(t) {

@@ -307,6 +307,12 @@ var Faults = []Fault{FaultOpsgen, FaultDescription, FaultMock, FaultHarness, Fau
 //     mock puts its placeholder "string" there (swaggerhub's GET /apis,
 //     "303 Redirect to GET /specs"), where a server redirects to a real
 //     resource.
+//   - reject-own-default -> description: every violation is of a member
+//     of the JSON request body whose value is the default the description
+//     gives it, refused by the keywords of its own schema (telnyx's
+//     webhook_event_failover_url: {format: url, default: ""}): the
+//     description contradicts itself, and the server, whose default it
+//     is, takes it.
 //   - reject-ref-sibling -> description: every violation is a required
 //     body property that an OpenAPI 3.0 document lists in a "required"
 //     beside the body schema's $ref, or the body not being of the "type"
@@ -565,6 +571,9 @@ func Classify(c *Call, o *Oracle, schemes []httpclient.SecurityScheme) {
 		case formUndeclaredQuirk(o, x, c.Input) != "":
 			c.Fault, c.Rule = FaultMock, "reject-form-undeclared-quirk"
 			ev += "; " + formUndeclaredQuirk(o, x, c.Input)
+		case ownDefaults(o, x) != "":
+			c.Fault, c.Rule = FaultDescription, "reject-own-default"
+			ev += "; the body sends the description's own default for " + ownDefaults(o, x) + ", which the member's schema refuses"
 		case refSiblingRequired(o, x) != "":
 			c.Fault, c.Rule = FaultDescription, "reject-ref-sibling"
 			ev += "; the body schema writes " + refSiblingRequired(o, x) + " beside its $ref (in required, or as its type), which OpenAPI 3.0 says to ignore"
@@ -1938,6 +1947,37 @@ type prismViolation struct {
 	Location []string `json:"location"`
 	Code     string   `json:"code"`
 	Message  string   `json:"message"`
+}
+
+// ownDefaults returns the members (quoted, comma-separated) when every
+// violation is of a member of a JSON request body, other than a missing
+// one, whose value is the default the description gives it (see
+// Classify's reject-own-default); "" otherwise.
+func ownDefaults(o *Oracle, x *Exchange) string {
+	vs := prismViolations(x.Violations)
+	var body map[string]any
+	if len(vs) == 0 || json.Unmarshal([]byte(x.ReqBody), &body) != nil {
+		return ""
+	}
+	var names []string
+	for _, v := range vs {
+		loc := v.Location
+		if len(loc) > 0 && loc[0] == "request" {
+			loc = loc[1:]
+		}
+		if len(loc) != 2 || loc[0] != "body" || v.Code == "required" {
+			return ""
+		}
+		sent, ok := body[loc[1]]
+		def, known := o.BodyPropertyDefault(x.Method, x.URL, loc[1])
+		if !ok || !known || !reflect.DeepEqual(sent, def) {
+			return ""
+		}
+		if q := strconv.Quote(loc[1]); !slices.Contains(names, q) {
+			names = append(names, q)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // prismViolations decodes the JSON list in Prism's violations text (from

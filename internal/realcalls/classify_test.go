@@ -15,6 +15,15 @@ func exchange(method, url string, status int, body string, violations string) *E
 	return &Exchange{Method: method, URL: url, Status: status, RespType: "application/json", RespBody: body, body: []byte(body), Violations: violations}
 }
 
+// jsonRequest is a POST of the JSON body to url that Prism rejected with
+// violations.
+func jsonRequest(url, body, violations string) *Exchange {
+	x := exchange("POST", url, 422, `{}`, violations)
+	x.ReqHeaders = map[string]string{"Content-Type": "application/json"}
+	x.ReqBody = body
+	return x
+}
+
 // multipartExchange is a rejected multipart request with the parts "tags",
 // "meta" (plain), "object" (JSON), "file {}" and "media" (JSON, as
 // media).
@@ -176,6 +185,12 @@ func TestClassify(t *testing.T) {
 			Exchange: multipartExchange(`[{"location":["request","body","media"],"severity":"Error","code":"type","message":"Request body property media must be object"},{"location":["request","body","media"],"severity":"Error","code":"anyOf","message":"Request body property media must match a schema in anyOf"}]`)}, ClassRejected, FaultMock, "reject-multipart-quirk"},
 		{"a JSON part its schema refuses is not the quirk", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: multipartExchange(`[{"location":["request","body","media"],"severity":"Error","code":"type","message":"Request body property media must be object"},{"location":["request","body","media"],"severity":"Error","code":"anyOf","message":"Request body property media must match a schema in anyOf"}]`, `{"type":"audio"}`)}, ClassRejected, FaultOpsgen, "reject-violation"},
+		{"the description's own default, refused by its format", Call{ErrCode: "EXECUTION_ERROR", Requests: 1, Exchange: jsonRequest(base+"/call_control_applications", `{"failover":"","name":"abc"}`,
+			`[{"location":["request","body","failover"],"severity":"Error","code":"format","message":"Request body property failover must match format \"url\""}]`)}, ClassRejected, FaultDescription, "reject-own-default"},
+		{"a value that is not the default, refused by its format", Call{ErrCode: "EXECUTION_ERROR", Requests: 1, Exchange: jsonRequest(base+"/call_control_applications", `{"failover":"x","name":"abc"}`,
+			`[{"location":["request","body","failover"],"severity":"Error","code":"format","message":"Request body property failover must match format \"url\""}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
+		{"beside a member without a default", Call{ErrCode: "EXECUTION_ERROR", Requests: 1, Exchange: jsonRequest(base+"/call_control_applications", `{"failover":"","name":"ab"}`,
+			`[{"location":["request","body","failover"],"severity":"Error","code":"format","message":"Request body property failover must match format \"url\""},{"location":["request","body","name"],"severity":"Error","code":"minLength","message":"Request body property name must NOT have fewer than 3 characters"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
 		{"a multipart violation that is not a quirk", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,
 			Exchange: multipartExchange(`[{"location":["body","name"],"severity":"Error","code":"required","message":"Request body must have required property 'name'"}]`)}, ClassRejected, FaultOpsgen, "reject-violation"},
 		{"a Content-Type that is no media type", Call{ErrCode: "EXECUTION_ERROR", Requests: 1,

@@ -699,6 +699,36 @@ func (o *Oracle) XMLRequestBodyValid(method, rawURL, mediaType string, body []by
 	return media.Schema.Value.VisitJSON(v, o.requestValidation()...) == nil, true
 }
 
+// BodyPropertyDefault returns the default the JSON request body schema of
+// the request's operation gives its property name (in its properties or
+// an allOf part's); known is false when it gives none.
+func (o *Oracle) BodyPropertyDefault(method, rawURL, name string) (def any, known bool) {
+	op, _ := o.Operation(method, rawURL)
+	if op == nil || op.RequestBody == nil || op.RequestBody.Value == nil {
+		return nil, false
+	}
+	media := op.RequestBody.Value.Content.Get("application/json")
+	if media == nil || media.Schema == nil {
+		return nil, false
+	}
+	var find func(s *openapi3.SchemaRef, depth int) (any, bool)
+	find = func(s *openapi3.SchemaRef, depth int) (any, bool) {
+		if s == nil || s.Value == nil || depth > 8 {
+			return nil, false
+		}
+		if p := s.Value.Properties[name]; p != nil && p.Value != nil && p.Value.Default != nil {
+			return p.Value.Default, true
+		}
+		for _, part := range s.Value.AllOf {
+			if d, ok := find(part, depth+1); ok {
+				return d, true
+			}
+		}
+		return nil, false
+	}
+	return find(media.Schema, 0)
+}
+
 // MultipartPartValid reports whether value, the JSON content of the part
 // name of a multipart/form-data request, is valid for that property of
 // the operation's request body schema; false when the operation declares
