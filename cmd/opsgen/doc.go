@@ -90,6 +90,22 @@
 //	-import-path PATH     import path of the output directory (default: from go.mod; see Large APIs)
 //	-q                    do not print warnings
 //
+// # Bodies
+//
+// A request body or response is typed by the media type the document
+// prefers (JSON first): application/json and +json are decoded into the
+// generated type; application/x-www-form-urlencoded and
+// multipart/form-data are sent from it (objects of a multipart body as
+// application/json parts, as OpenAPI's encoding default says); XML whose
+// schema is an object, array or union is typed too, written and read as
+// the schema's xml objects say (runtime/xmljson; an inline body schema is
+// the root element, named after its Go type); a range that names no one
+// media type (*/* or application/*) with such a schema is JSON, sent as
+// application/json; text/* is a string, anything else []byte. APIs.guru's
+// AWS descriptions follow the AWS models' XML conventions, which their
+// conversion loses (wrapped lists, <member> items, a REST-XML body that
+// is its payload's element or <OperationRequest>; see the README).
+//
 // # Large APIs
 //
 // An HTTP API of more than 2,000 operations (Microsoft Graph: 11,422) is

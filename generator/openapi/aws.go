@@ -30,11 +30,15 @@ import (
 //     input's component schema (<Operation>Request), which is how the two
 //     are told apart.
 //
-// The rules were checked against the models of aws-sdk 2.1693.0 (npm) for
-// the four REST-XML descriptions (s3, s3control, cloudfront, route53):
-// 116 XML request bodies, 65 with a payload member, every one of them
-// with the namespace on its component, the others without, and every
-// input shape's element named <Operation>Request.
+// The framing was checked against the models of aws-sdk 2.1693.0 (npm)
+// for the four REST-XML descriptions (s3, s3control, cloudfront, route53)
+// by make aws-xml-check (internal/realcalls/cmd/awsxmlcheck): 110 XML
+// request bodies, 65 of them a payload's, each with the namespace on its
+// component, the others without it and named <Operation>Request. The
+// lists are not checked there (the npm models rename their shapes); in the
+// descriptions, xml {wrapped: false} marks the lists the models flatten
+// (34 in s3, such as LifecycleRules, which S3 writes as a run of <Rule>
+// elements).
 
 // awsDocument reports whether doc is one of APIs.guru's amazonaws.com
 // descriptions (info x-providerName).
