@@ -175,7 +175,18 @@ type Exchange struct {
 	// validation list: what it found wrong with the request.
 	Violations string `json:"violations,omitempty"`
 	Err        string `json:"err,omitempty"`
-	body       []byte
+	// body and reqBody are the whole bodies (RespBody and ReqBody are
+	// clipped for the report).
+	body, reqBody []byte
+}
+
+// requestBody returns the whole request body (ReqBody, clipped, for an
+// exchange read back from a report).
+func (x *Exchange) requestBody() []byte {
+	if x.reqBody != nil {
+		return x.reqBody
+	}
+	return []byte(x.ReqBody)
 }
 
 // recorder is the caller's http.RoundTripper: it keeps the last exchange.
@@ -224,7 +235,7 @@ func (rec *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err != nil {
 			return nil, err
 		}
-		x.ReqBody = clip(b)
+		x.ReqBody, x.reqBody = clip(b), b
 		req.Body = io.NopCloser(bytes.NewReader(b))
 	}
 	rec.mu.Lock()

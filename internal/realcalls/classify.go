@@ -806,7 +806,7 @@ func multipartQuirk(o *Oracle, x *Exchange) bool {
 	if !strings.HasPrefix(ct, "multipart/form-data") {
 		return false
 	}
-	parts := multipartParts(ct, x.ReqBody)
+	parts := multipartParts(ct, x.requestBody())
 	ms := violationAt.FindAllStringSubmatch(x.Violations, -1)
 	req := requiredPart.FindAllStringSubmatch(x.Violations, -1)
 	if len(ms)+len(req) == 0 || strings.Count(x.Violations, `"location"`) != len(ms)+len(req) {
@@ -848,25 +848,22 @@ type part struct {
 }
 
 // multipartParts reads the parts of a multipart/form-data body by name
-// (the first of a name); nil when the body cannot be read (clipped).
-func multipartParts(contentType, body string) map[string]part {
+// (the first of a name), up to the first it cannot read.
+func multipartParts(contentType string, body []byte) map[string]part {
 	_, params, err := mime.ParseMediaType(contentType)
 	if err != nil {
 		return nil
 	}
-	r := multipart.NewReader(strings.NewReader(body), params["boundary"])
+	r := multipart.NewReader(bytes.NewReader(body), params["boundary"])
 	parts := map[string]part{}
 	for {
 		p, err := r.NextPart()
-		if err == io.EOF {
-			return parts
-		}
 		if err != nil {
-			return nil
+			return parts
 		}
 		b, err := io.ReadAll(p)
 		if err != nil {
-			return nil
+			return parts
 		}
 		mt, _, _ := mime.ParseMediaType(p.Header.Get("Content-Type"))
 		if _, seen := parts[p.FormName()]; !seen {
@@ -1956,7 +1953,7 @@ type prismViolation struct {
 func ownDefaults(o *Oracle, x *Exchange) string {
 	vs := prismViolations(x.Violations)
 	var body map[string]any
-	if len(vs) == 0 || json.Unmarshal([]byte(x.ReqBody), &body) != nil {
+	if len(vs) == 0 || json.Unmarshal(x.requestBody(), &body) != nil {
 		return ""
 	}
 	var names []string

@@ -358,3 +358,22 @@ func TestRecorderHeaders(t *testing.T) {
 		}
 	}
 }
+
+// TestMultipartQuirkWholeBody: the multipart rules read the whole request
+// body, not the report's clipped copy (a part after a large file part).
+func TestMultipartQuirkWholeBody(t *testing.T) {
+	o := NewOracle("../../testdata/realcalls/classify.yaml")
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	body := "--b\r\nContent-Disposition: form-data; name=\"meta\"\r\n\r\n" + strings.Repeat("x", maxKeep) + "\r\n" +
+		"--b\r\nContent-Disposition: form-data; name=\"tags\"\r\n\r\nx\r\n--b--\r\n"
+	x := exchange("POST", "http://127.0.0.1:1/parts", 422, `{}`, `[{"location":["request","body","tags"],"severity":"Error","code":"type","message":"Request body property tags must be array"}]`)
+	x.ReqHeaders = map[string]string{"Content-Type": "multipart/form-data; boundary=b"}
+	x.ReqBody, x.reqBody = clip([]byte(body)), []byte(body)
+	c := &Call{ErrCode: "EXECUTION_ERROR", Requests: 1, Exchange: x}
+	Classify(c, o, nil)
+	if c.Rule != "reject-multipart-quirk" {
+		t.Errorf("%s/%s: %s", c.Fault, c.Rule, c.Evidence)
+	}
+}
