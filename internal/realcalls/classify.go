@@ -790,7 +790,7 @@ func xmlBodyQuirk(o *Oracle, x *Exchange) string {
 	if strings.Count(x.Violations, `"location"`) != 1 || !xmlWholeBody.MatchString(x.Violations) {
 		return ""
 	}
-	if valid, known := o.XMLRequestBodyValid(x.Method, x.URL, mt, []byte(x.ReqBody)); !known || !valid {
+	if valid, known := o.XMLRequestBodyValid(x.Method, x.URL, mt, x.requestBody()); !known || !valid {
 		return ""
 	}
 	return "the description declares the body as " + mt + ", and the XML sent reads as a value its schema accepts; Prism checks the body's text against the schema as a whole (\"Request body must be ...\")"
@@ -1610,7 +1610,7 @@ func formUndeclaredQuirk(o *Oracle, x *Exchange, input json.RawMessage) string {
 		return ""
 	}
 	vs := prismViolations(x.Violations)
-	form, err := url.ParseQuery(x.ReqBody)
+	form, err := url.ParseQuery(string(x.requestBody()))
 	var in struct {
 		Body map[string]json.RawMessage `json:"body"`
 	}
@@ -1651,7 +1651,7 @@ func formArrayQuirk(x *Exchange) bool {
 	if len(ms) == 0 || strings.Count(x.Violations, `"location"`) != len(ms) {
 		return false
 	}
-	form, err := url.ParseQuery(x.ReqBody)
+	form, err := url.ParseQuery(string(x.requestBody()))
 	if err != nil {
 		return false
 	}
@@ -1812,7 +1812,7 @@ func ambiguousBody(o *Oracle, c *Call) string {
 		}
 	}
 	own := o.TemplateOf(x.Method, id)
-	if valid, known := o.RequestBodyValidOf(own, x.Method, []byte(x.ReqBody)); own == "" || !known || !valid {
+	if valid, known := o.RequestBodyValidOf(own, x.Method, x.requestBody()); own == "" || !known || !valid {
 		return ""
 	}
 	_, tmpls := o.operations(x.Method, x.URL)
@@ -1823,7 +1823,7 @@ func ambiguousBody(o *Oracle, c *Call) string {
 		if t == own {
 			continue
 		}
-		if valid, known := o.RequestBodyValidOf(t, x.Method, []byte(x.ReqBody)); known && !valid {
+		if valid, known := o.RequestBodyValidOf(t, x.Method, x.requestBody()); known && !valid {
 			return fmt.Sprintf("the body is valid for the operation's own template %s and invalid for %s %s, which differs from it only in its variables' names (OpenAPI: such paths \"MUST NOT exist\")", own, x.Method, t)
 		}
 	}
