@@ -649,6 +649,19 @@ func (o *Oracle) checkResponse(op *openapi3.Operation, status int, contentType s
 	return rc
 }
 
+// bodySchema returns the request body schema op declares for the media
+// type mt (nil when it declares none).
+func bodySchema(op *openapi3.Operation, mt string) *openapi3.SchemaRef {
+	if op == nil || op.RequestBody == nil || op.RequestBody.Value == nil {
+		return nil
+	}
+	media := op.RequestBody.Value.Content.Get(mt)
+	if media == nil || media.Schema == nil || media.Schema.Value == nil {
+		return nil
+	}
+	return media.Schema
+}
+
 // RequestBodyValidOf reports whether body (JSON) is valid for the request
 // body of the operation at tmpl and method; known is false when the
 // operation declares no JSON-readable schema for it.
@@ -656,19 +669,12 @@ func (o *Oracle) RequestBodyValidOf(tmpl, method string, body []byte) (valid, kn
 	if o.doc == nil || o.doc.Paths == nil || o.doc.Paths.Value(tmpl) == nil {
 		return false, false
 	}
-	op := o.doc.Paths.Value(tmpl).GetOperation(strings.ToUpper(method))
-	if op == nil || op.RequestBody == nil || op.RequestBody.Value == nil {
-		return false, false
-	}
-	media := op.RequestBody.Value.Content.Get("application/json")
-	if media == nil || media.Schema == nil || media.Schema.Value == nil {
-		return false, false
-	}
+	schema := bodySchema(o.doc.Paths.Value(tmpl).GetOperation(strings.ToUpper(method)), "application/json")
 	var v any
-	if err := json.Unmarshal(body, &v); err != nil {
+	if schema == nil || json.Unmarshal(body, &v) != nil {
 		return false, false
 	}
-	return media.Schema.Value.VisitJSON(v, o.requestValidation()...) == nil, true
+	return schema.Value.VisitJSON(v, o.requestValidation()...) == nil, true
 }
 
 // XMLRequestBodyValid reports whether body, an XML document sent as
@@ -677,26 +683,20 @@ func (o *Oracle) RequestBodyValidOf(tmpl, method string, body []byte) (valid, kn
 // is false when the operation declares no schema for it.
 func (o *Oracle) XMLRequestBodyValid(method, rawURL, mediaType string, body []byte) (valid, known bool) {
 	op, _ := o.Operation(method, rawURL)
-	if op == nil || op.RequestBody == nil || op.RequestBody.Value == nil {
+	schema := bodySchema(op, mediaType)
+	if schema == nil {
 		return false, false
 	}
-	media := op.RequestBody.Value.Content.Get(mediaType)
-	if media == nil || media.Schema == nil || media.Schema.Value == nil {
-		return false, false
-	}
-	payload, ok := o.awsXMLFraming(op, media.Schema, body)
+	payload, ok := o.awsXMLFraming(op, schema, body)
 	if !ok {
 		return false, true
 	}
-	js, err := o.xmlToJSON(media.Schema, body, payload)
-	if err != nil {
-		return false, true
-	}
+	js, err := o.xmlToJSON(schema, body, payload)
 	var v any
-	if err := json.Unmarshal(js, &v); err != nil {
+	if err != nil || json.Unmarshal(js, &v) != nil {
 		return false, true
 	}
-	return media.Schema.Value.VisitJSON(v, o.requestValidation()...) == nil, true
+	return schema.Value.VisitJSON(v, o.requestValidation()...) == nil, true
 }
 
 // BodyPropertyDefault returns the default the JSON request body schema of
@@ -704,13 +704,6 @@ func (o *Oracle) XMLRequestBodyValid(method, rawURL, mediaType string, body []by
 // an allOf part's); known is false when it gives none.
 func (o *Oracle) BodyPropertyDefault(method, rawURL, name string) (def any, known bool) {
 	op, _ := o.Operation(method, rawURL)
-	if op == nil || op.RequestBody == nil || op.RequestBody.Value == nil {
-		return nil, false
-	}
-	media := op.RequestBody.Value.Content.Get("application/json")
-	if media == nil || media.Schema == nil {
-		return nil, false
-	}
 	var find func(s *openapi3.SchemaRef, depth int) (any, bool)
 	find = func(s *openapi3.SchemaRef, depth int) (any, bool) {
 		if s == nil || s.Value == nil || depth > 8 {
@@ -726,7 +719,7 @@ func (o *Oracle) BodyPropertyDefault(method, rawURL, name string) (def any, know
 		}
 		return nil, false
 	}
-	return find(media.Schema, 0)
+	return find(bodySchema(op, "application/json"), 0)
 }
 
 // MultipartPartValid reports whether value, the JSON content of the part
@@ -735,14 +728,11 @@ func (o *Oracle) BodyPropertyDefault(method, rawURL, name string) (def any, know
 // no such property.
 func (o *Oracle) MultipartPartValid(method, rawURL, name string, value []byte) bool {
 	op, _ := o.Operation(method, rawURL)
-	if op == nil || op.RequestBody == nil || op.RequestBody.Value == nil {
+	schema := bodySchema(op, "multipart/form-data")
+	if schema == nil {
 		return false
 	}
-	media := op.RequestBody.Value.Content.Get("multipart/form-data")
-	if media == nil || media.Schema == nil || media.Schema.Value == nil {
-		return false
-	}
-	prop := media.Schema.Value.Properties[name]
+	prop := schema.Value.Properties[name]
 	var v any
 	if prop == nil || prop.Value == nil || json.Unmarshal(value, &v) != nil {
 		return false
@@ -1119,14 +1109,11 @@ func (o *Oracle) QueryParam(method, rawURL, name string) *openapi3.Parameter {
 // grant_type and declares no such property).
 func (o *Oracle) FormUndeclared(method, rawURL, name string) bool {
 	op, _ := o.Operation(method, rawURL)
-	if op == nil || op.RequestBody == nil || op.RequestBody.Value == nil {
+	schema := bodySchema(op, "application/x-www-form-urlencoded")
+	if schema == nil {
 		return false
 	}
-	media := op.RequestBody.Value.Content.Get("application/x-www-form-urlencoded")
-	if media == nil || media.Schema == nil || media.Schema.Value == nil {
-		return false
-	}
-	s := media.Schema.Value
+	s := schema.Value
 	if len(s.AllOf)+len(s.AnyOf)+len(s.OneOf) > 0 {
 		return false
 	}
